@@ -1,0 +1,93 @@
+import { resolve } from 'node:path';
+import { createAgent } from '../../hosts/adapters.js';
+import type { JsonObject } from '../../format/model.js';
+import type { ProgressEvent } from '../../run/driver.js';
+import { printJson, readJsonArg, usage, type Io } from '../io.js';
+import { indent } from '../render.js';
+import { STORE_OPTIONS, withEngine, type Command } from './command.js';
+
+export const run: Command = {
+  usage: [
+    'countersign run <file> --agent <adapter> [--input JSON|@file] [--max-steps N] [--agent-timeout S] [--workspace DIR] [--as ID] [--store DIR] [--json]',
+    'countersign run --resume <runId> --agent <adapter> [...]',
+    '  adapters: scripted:<file> | jsonl:<command> | exec:<command> | interactive',
+    '  exit 0 completed, 1 failed, 2 usage or invalid workflow, 3 stopped while still waiting (resumable)',
+  ].join('\n'),
+  options: {
+    ...STORE_OPTIONS,
+    agent: { type: 'string' },
+    input: { type: 'string' },
+    'max-steps': { type: 'string' },
+    'agent-timeout': { type: 'string' },
+    workspace: { type: 'string' },
+    as: { type: 'string' },
+    resume: { type: 'string' },
+  },
+  async run(values, positionals, io) {
+    const resumeId = values.resume as string | undefined;
+    if (resumeId ? positionals.length !== 0 : positionals.length !== 1) {
+      throw usage('run takes exactly one workflow file (or --resume <runId>)', 'countersign run workflows/review-fix-loop.json --agent scripted:answers.yaml');
+    }
+    if (!values.agent) throw usage('run needs --agent', 'use --agent scripted:<file>, jsonl:<command>, exec:<command> or interactive');
+    const maxSteps = positiveInt(values['max-steps'], '--max-steps');
+    const timeoutS = positiveInt(values['agent-timeout'], '--agent-timeout');
+    const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
+    const workspace = resolve(io.cwd, (values.workspace as string | undefined) ?? '.');
+    const agent = createAgent(values.agent as string, { cwd: workspace, env: io.env });
+    const progress = progressPrinter(io);
+    try {
+      const result = await withEngine(values, io, (engine) =>
+        engine.run(resumeId ? { runId: resumeId } : resolve(io.cwd, positionals[0]), {
+          agent,
+          input: input as JsonObject,
+          workspace,
+          as: values.as as string | undefined,
+          maxSteps,
+          agentTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
+          onProgress: progress,
+        }),
+      );
+      if (values.json) printJson(io, result);
+      else if (result.status === 'completed') {
+        io.stdout.write(`completed at "${result.endNodeId}" after ${result.steps} step(s)\noutput:\n${indent(JSON.stringify(result.output, null, 2))}\n`);
+      } else if (result.status === 'failed') {
+        io.stdout.write(`failed: ${result.error?.code}: ${result.error?.message}\n`);
+      } else {
+        io.stdout.write(`stopped while waiting: ${result.error?.code}: ${result.error?.message}\nresume with: countersign run --resume ${result.runId} --agent <adapter>  (or answer with countersign step)\n`);
+      }
+      return result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3;
+    } finally {
+      await agent.close?.();
+    }
+  },
+};
+
+function positiveInt(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw usage(`${flag} must be a positive number, got "${String(value)}"`);
+  return n;
+}
+
+/** Node-by-node progress on stderr. */
+function progressPrinter(io: Io): (e: ProgressEvent) => void {
+  return (e) => {
+    switch (e.type) {
+      case 'pending': {
+        const p = e.state.pending;
+        const first = p.directive.split('\n').find((l) => l.trim()) ?? '';
+        io.stderr.write(`▸ ${p.nodeId}${p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxRetries + 1})` : ''}: ${first.slice(0, 100)}\n`);
+        break;
+      }
+      case 'answered':
+        if (e.state.status === 'waiting' && e.state.rejected) {
+          io.stderr.write(`  ✗ answer rejected: ${e.state.rejected.errors.join('; ')}\n`);
+        } else io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
+        break;
+      case 'stopped':
+        io.stderr.write(`  ■ stopped: ${e.error.code}: ${e.error.message}\n`);
+        break;
+    }
+  };
+}

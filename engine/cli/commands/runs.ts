@@ -1,0 +1,20 @@
+import { printJson, usage } from '../io.js';
+import { STORE_OPTIONS, withEngine, type Command } from './command.js';
+import type { RunStatus } from '../../run/contract.js';
+
+const STATUSES = ['waiting', 'completed', 'failed'];
+
+export const runs: Command = {
+  usage: 'countersign runs [--status waiting|completed|failed] [--store DIR] [--json]\n  every run, newest first',
+  options: { ...STORE_OPTIONS, status: { type: 'string' } },
+  async run(values, positionals, io) {
+    if (positionals.length > 0) throw usage('runs takes no arguments');
+    const status = values.status as string | undefined;
+    if (status !== undefined && !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}`);
+    const list = await withEngine(values, io, (engine) => engine.runs(status ? { status: status as RunStatus } : undefined));
+    if (values.json) printJson(io, { runs: list });
+    else if (list.length === 0) io.stderr.write('no runs yet: start one with `countersign start <file>`\n');
+    else for (const r of list) io.stdout.write(`${r.runId}  ${r.status.padEnd(9)}  ${r.updatedAt}  ${r.workflow}\n`);
+    return 0;
+  },
+};

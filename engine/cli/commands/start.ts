@@ -1,0 +1,25 @@
+import { printJson, readJsonArg, usage } from '../io.js';
+import { renderState } from '../render.js';
+import { STORE_OPTIONS, withEngine, type Command } from './command.js';
+import type { JsonObject } from '../../format/model.js';
+import { resolve } from 'node:path';
+
+export const start: Command = {
+  usage: 'countersign start <file> [--input JSON|@file] [--as ID] [--workspace DIR] [--store DIR] [--json]\n  exit 0 started (waiting or completed), 1 the run failed, 2 usage or invalid workflow',
+  options: { ...STORE_OPTIONS, input: { type: 'string' }, as: { type: 'string' }, workspace: { type: 'string' } },
+  async run(values, positionals, io) {
+    if (positionals.length !== 1) throw usage('start takes exactly one workflow file', 'countersign start workflows/review-fix-loop.json');
+    const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
+    const state = await withEngine(values, io, (engine) =>
+      engine.start(resolve(io.cwd, positionals[0]), {
+        input: input as JsonObject,
+        as: values.as as string | undefined,
+        workspace: resolve(io.cwd, (values.workspace as string | undefined) ?? '.'),
+      }),
+    );
+    if (values.json) printJson(io, state);
+    else io.stdout.write(renderState(state));
+    return state.status === 'failed' ? 1 : 0;
+  },
+};

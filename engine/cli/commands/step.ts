@@ -1,0 +1,25 @@
+import { printJson, readJsonArg, usage } from '../io.js';
+import { renderState } from '../render.js';
+import { STORE_OPTIONS, withEngine, type Command } from './command.js';
+
+export const step: Command = {
+  usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (still waiting); 1 run failed; 2 usage, unknown run or E_SEQ',
+  options: { ...STORE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
+  async run(values, positionals, io) {
+    if (positionals.length !== 1) throw usage('step takes exactly one run id');
+    if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)');
+    let seq: number | undefined;
+    if (values.seq !== undefined) {
+      seq = Number(values.seq);
+      if (!Number.isInteger(seq) || seq < 0) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
+    }
+    const answer = await readJsonArg(values.response as string, '--response', io);
+    const state = await withEngine(values, io, (engine) =>
+      engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined }),
+    );
+    if (values.json) printJson(io, state);
+    else io.stdout.write(renderState(state));
+    if (state.status === 'failed') return 1;
+    return state.status === 'waiting' && state.rejected && !state.replayed ? 5 : 0;
+  },
+};

@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export const HELP = `countersign ${VERSION} — declarative JSON/YAML workflows for AI agents
+
+usage: countersign <command> [options]
+
+  validate <files...> [--json]              check workflow files (exit 0 valid, 1 invalid)
+  start <file> [--input JSON|@file]         start a run; prints the first pending directive
+  step <runId> --response JSON|@file|-      answer the pending item [--seq N] [--as ID]
+  status <runId>                            the run's state
+  runs                                      every run, newest first
+  trace <runId>                             the run's journal
+  graph <file> [--format mermaid|dot]       draw the workflow
+  run <file> --agent <adapter>              drive a run to the end with an agent:
+                                            scripted:<file> | jsonl:<cmd> | exec:<cmd> | interactive
+
+common options:
+  --json          exactly one JSON document on stdout; progress and logs on stderr
+  --store DIR     the run store (default ./.countersign, or $COUNTERSIGN_STORE)
+
+countersign help <command> shows a command's options.
+`;

@@ -1,0 +1,96 @@
+/**
+ * CLI plumbing shared by every command: reading JSON arguments, printing
+ * results (exactly one JSON document on stdout with --json; progress and
+ * logs on stderr), and turning errors into `countersign: E_CODE: message`.
+ */
+import { readFileSync } from 'node:fs';
+import { CountersignError, isCountersignError } from '../errors.js';
+import { offsetToPosition } from '../format/source.js';
+
+export interface Io {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  isTTY: boolean;
+}
+
+export function processIo(): Io {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    cwd: process.cwd(),
+    env: process.env,
+    isTTY: Boolean(process.stderr.isTTY),
+  };
+}
+
+export function usage(message: string, fix?: string): CountersignError {
+  return new CountersignError('E_USAGE', message, { fix: fix ?? 'run `countersign --help`' });
+}
+
+/** A JSON argument: inline JSON, `@file`, or `-` for standard input. */
+export async function readJsonArg(value: string, what: string, io: Io): Promise<unknown> {
+  let text: string;
+  let source: string;
+  if (value === '-') {
+    text = await readAll(io.stdin);
+    source = 'standard input';
+  } else if (value.startsWith('@')) {
+    const file = value.slice(1);
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new CountersignError('E_FILE_NOT_FOUND', `cannot read ${what} file ${file}`, { file, fix: 'check the path after @' });
+    }
+    source = file;
+  } else {
+    text = value;
+    source = `the ${what} argument`;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const m = /position (\d+)/.exec((e as Error).message);
+    const pos = m ? offsetToPosition(text, Number(m[1])) : undefined;
+    throw new CountersignError('E_INPUT', `${source} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${(e as Error).message}`, {
+      ...(pos ? { line: pos.line, col: pos.col } : {}),
+      fix: `pass ${what} as a JSON object, e.g. '{"key": "value"}', or @file.json`,
+    });
+  }
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function printJson(io: Io, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function toError(e: unknown): CountersignError {
+  if (isCountersignError(e)) return e;
+  const err = e as Error;
+  return new CountersignError('E_INTERNAL', err?.stack ?? String(e), { fix: 'this is a countersign bug; please report it with the command you ran' });
+}
+
+/** Reports a command failure on stderr (and as `{error}` on stdout with --json). */
+export function reportError(io: Io, e: unknown, json: boolean): void {
+  const err = toError(e);
+  const where = err.file ? `${err.file}${err.line ? `:${err.line}:${err.col}` : ''}: ` : '';
+  io.stderr.write(`countersign: ${err.code}: ${where}${err.message}\n`);
+  if (err.fix) io.stderr.write(`  fix: ${err.fix}\n`);
+  if (json) {
+    const body: Record<string, unknown> = { code: err.code, message: err.message };
+    if (err.fix) body.fix = err.fix;
+    if (err.file) body.file = err.file;
+    if (err.line) Object.assign(body, { line: err.line, col: err.col });
+    if (err.nodeId) body.nodeId = err.nodeId;
+    if (err.details !== undefined) body.details = err.details;
+    printJson(io, { error: body });
+  }
+}

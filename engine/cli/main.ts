@@ -1,0 +1,45 @@
+/**
+ * `countersign` command dispatch. Each command is one file in commands/;
+ * it returns its exit status and never calls process.exit, so the CLI is
+ * testable in process.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { processIo, reportError, usage, type Io } from './io.js';
+import { COMMANDS, type Command } from './commands/index.js';
+import { HELP, VERSION } from './help.js';
+
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    io.stdout.write(topic && COMMANDS[topic] ? `${COMMANDS[topic].usage}\n` : HELP);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const json = rest.includes('--json');
+  const command: Command | undefined = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    reportError(io, usage(`unknown command "${name}"`, `commands: ${Object.keys(COMMANDS).join(', ')}`), json);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: command.options as ParseArgsConfig['options'], allowPositionals: true, strict: true });
+  } catch (e) {
+    reportError(io, usage((e as Error).message.replace(/\. To specify.*$/s, ''), `usage: ${command.usage.split('\n')[0]}`), json);
+    return 2;
+  }
+  try {
+    return await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);
+  } catch (e) {
+    reportError(io, e, json);
+    return 2;
+  }
+}

@@ -1,0 +1,36 @@
+/** Human-readable rendering of run states for the terminal. */
+import type { RunState } from '../run/contract.js';
+
+export function renderState(state: RunState): string {
+  const lines: string[] = [];
+  switch (state.status) {
+    case 'waiting': {
+      const p = state.pending;
+      if (state.replayed) lines.push('that seq was already answered: nothing changed (replayed)');
+      if (state.rejected) {
+        lines.push(`answer rejected (${state.rejected.code}):`);
+        for (const e of state.rejected.errors) lines.push(`  ${e}`);
+      }
+      lines.push(`run ${state.runId} is waiting at "${p.nodeId}" — seq ${state.seq}, attempt ${p.attempt} of ${p.maxRetries + 1}${p.agent ? `, for role "${p.agent}"` : ''}`);
+      if (p.deadline) lines.push(`deadline: ${p.deadline}`);
+      lines.push('', 'directive:', indent(p.directive), '', 'done when:', indent(p.completionCondition), '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
+      lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --response '<json>'`);
+      break;
+    }
+    case 'completed':
+      lines.push(`run ${state.runId} completed at "${state.endNodeId}"${state.replayed ? ' (replayed: nothing changed)' : ''}`);
+      lines.push('output:', indent(JSON.stringify(state.output, null, 2)));
+      break;
+    case 'failed':
+      lines.push(`run ${state.runId} failed at "${state.error.nodeId ?? '?'}": ${state.error.code}: ${state.error.message}${state.replayed ? ' (replayed)' : ''}`);
+      break;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function indent(text: string, by = '  '): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? by + l : l))
+    .join('\n');
+}

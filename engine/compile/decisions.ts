@@ -1,0 +1,89 @@
+/**
+ * What each kind of step decides: the next state, the context update and
+ * the journal events. Pure functions of (node, context, event); the machine
+ * only wires them to xstate transitions.
+ */
+import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
+import type { RunContext, TransientType, WaitingType } from '../nodes/node-type.js';
+
+export interface Decision {
+  /** The next state; absent when the node stays (a rejected answer). */
+  target?: string;
+  stay?: boolean;
+  via?: string;
+  assign?: Partial<RunContext>;
+  events: JsonObject[];
+}
+
+const FAILED = '@failed';
+
+function route(node: WorkflowNode, via: string, events: JsonObject[], assign?: Partial<RunContext>): Decision {
+  const to = node.connections?.[via];
+  if (to === undefined) {
+    return fail(node, 'E_MISSING_CONNECTION', `node "${node.id}" has no "${via}" connection`, events);
+  }
+  events.push({ type: 'route', nodeId: node.id, from: node.id, to, via });
+  return { target: to, via, assign, events };
+}
+
+function fail(node: WorkflowNode, code: string, message: string, events: JsonObject[], assign: Partial<RunContext> = {}): Decision {
+  return { target: FAILED, assign: { ...assign, failure: { code, message, nodeId: node.id } }, events };
+}
+
+/** Follows `via` when the node has that connection, else fails the run with `code`. */
+function routeOrFail(node: WorkflowNode, via: string, code: string, message: string, events: JsonObject[], assign?: Partial<RunContext>): Decision {
+  return node.connections?.[via] !== undefined ? route(node, via, events, assign) : fail(node, code, message, events, assign);
+}
+
+export function decideTransient(type: TransientType, node: WorkflowNode, ctx: RunContext, workflow: Workflow): Decision {
+  const outcome = type.step(node, ctx, workflow);
+  const events: JsonObject[] = [{ ...(outcome.event as JsonObject), nodeId: node.id }];
+  const assign = outcome.vars ? { vars: { ...ctx.vars, ...outcome.vars } } : undefined;
+  if (outcome.error) return routeOrFail(node, outcome.via, outcome.error.code, outcome.error.message, events, assign);
+  return route(node, outcome.via, events, assign);
+}
+
+export function decideAnswer(
+  type: WaitingType,
+  node: WorkflowNode,
+  ctx: RunContext,
+  ev: { answer: unknown; userId: string },
+  workflow: Workflow,
+): Decision {
+  const attempt = ctx.attempt + 1;
+  const outcome = type.answer(node, ctx, ev.answer as JsonValue, workflow);
+  switch (outcome.kind) {
+    case 'accepted':
+      return route(node, 'success', [{ type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId }], {
+        nodes: { ...ctx.nodes, [node.id]: outcome.local },
+        vars: { ...ctx.vars, ...outcome.vars },
+        meta: { ...ctx.meta, userId: ev.userId },
+      });
+    case 'declared-error':
+      return routeOrFail(node, 'error', 'E_AGENT_ERROR', `the agent declared failure: ${outcome.message}`, [
+        { type: 'answer.error', nodeId: node.id, attempt, message: outcome.message, userId: ev.userId },
+      ]);
+    case 'rejected': {
+      const events: JsonObject[] = [
+        { type: 'answer.rejected', nodeId: node.id, attempt, code: outcome.code, errors: outcome.errors, userId: ev.userId },
+      ];
+      const maxRetries = type.maxRetries(node);
+      if (attempt > maxRetries) {
+        return routeOrFail(
+          node,
+          'maxRetriesExceeded',
+          'E_MAX_RETRIES',
+          `node "${node.id}" rejected ${attempt} answers (maxRetries ${maxRetries}); last: ${outcome.errors.join('; ')}`,
+          events,
+        );
+      }
+      return { stay: true, assign: { attempt, errors: outcome.errors }, events };
+    }
+  }
+}
+
+export function decideTimeout(node: WorkflowNode, _ctx: RunContext): Decision {
+  return routeOrFail(node, 'timeout', 'E_TIMEOUT', `node "${node.id}" passed its deadline without an accepted answer`, [
+    { type: 'timeout', nodeId: node.id },
+  ]);
+}

@@ -1,0 +1,158 @@
+/**
+ * Compiles a validated workflow to an xstate v5 machine. Waiting nodes
+ * wait for SUBMIT (or TIMEOUT); start, condition and expression nodes are
+ * transient (`always`); end nodes and the failure state are final. The
+ * machine is pure: the engine drives it with `initialTransition` /
+ * `transition` and persists the snapshot, one step per transaction.
+ */
+import { assign, setup, type AnyStateMachine } from 'xstate';
+import type { JsonObject, Workflow, WorkflowNode } from '../format/model.js';
+import { nodeType } from '../nodes/index.js';
+import type { RunContext, StartType, TransientType, WaitingType } from '../nodes/node-type.js';
+import { decideAnswer, decideTimeout, decideTransient, type Decision } from './decisions.js';
+
+/** The final state a failed run rests in. `@` cannot occur in a node id. */
+export const FAILED_STATE = '@failed';
+
+export interface MachineInput {
+  meta: RunContext['meta'];
+  input: JsonObject;
+}
+
+export type MachineEvent =
+  | { type: 'SUBMIT'; answer: unknown; userId: string }
+  | { type: 'TIMEOUT' };
+
+export interface CompiledWorkflow {
+  workflow: Workflow;
+  hash: string;
+  machine: AnyStateMachine;
+  byId: ReadonlyMap<string, WorkflowNode>;
+}
+
+const byHash = new Map<string, CompiledWorkflow>();
+const MAX_CACHED = 64;
+
+/** Compiles once per workflow hash; the same hash always means the same graph. */
+export function compileWorkflow(workflow: Workflow, hash: string): CompiledWorkflow {
+  const hit = byHash.get(hash);
+  if (hit) return hit;
+  const compiled = build(workflow, hash);
+  if (byHash.size >= MAX_CACHED) byHash.delete(byHash.keys().next().value as string);
+  byHash.set(hash, compiled);
+  return compiled;
+}
+
+function build(workflow: Workflow, hash: string): CompiledWorkflow {
+  const byId = new Map(workflow.nodes.map((n) => [n.id, n]));
+  const startNode = workflow.nodes.find((n) => n.type === 'start');
+  if (!startNode) throw new Error('compileWorkflow needs a validated workflow (no start node)');
+  const startType = nodeType('start') as StartType;
+
+  const states: Record<string, unknown> = {};
+  for (const node of workflow.nodes) {
+    const type = nodeType(node.type);
+    if (!type) throw new Error(`compileWorkflow needs a validated workflow (unknown type ${node.type})`);
+    switch (type.kind) {
+      case 'start':
+      case 'transient':
+        states[node.id] = { always: branches(node, type.kind === 'start' ? decideStart : (ctx) => decideTransient(type as TransientType, node, ctx, workflow)) };
+        break;
+      case 'waiting': {
+        const waiting = type as WaitingType;
+        states[node.id] = {
+          entry: assign({ attempt: 0, errors: undefined }),
+          on: {
+            SUBMIT: eventBranches(node, (ctx, ev) => decideAnswer(waiting, node, ctx, ev as Extract<MachineEvent, { type: 'SUBMIT' }>, workflow)),
+            TIMEOUT: eventBranches(node, (ctx) => decideTimeout(node, ctx)),
+          },
+        };
+        break;
+      }
+      case 'final':
+        states[node.id] = { type: 'final' };
+        break;
+    }
+  }
+  states[FAILED_STATE] = { type: 'final' };
+
+  const machine = setup({
+    types: {} as { context: RunContext; events: MachineEvent; input: MachineInput },
+    actions: {
+      // Executed by the engine: the pure transition API hands it back with resolved params.
+      journal: (_: unknown, _params: { events: JsonObject[] }) => {},
+    },
+  }).createMachine({
+    id: 'run',
+    initial: startNode.id,
+    context: ({ input }: { input: MachineInput }) => ({
+      vars: startType.seed(startNode as Parameters<StartType['seed']>[0], workflow, input.input),
+      nodes: {},
+      meta: input.meta,
+      attempt: 0,
+    }),
+    states: states as never,
+    // Validation rejects transient cycles; this is the backstop that turns a
+    // runaway into E_RUNAWAY instead of a hung process.
+    options: { maxIterations: Math.max(1000, workflow.nodes.length * 4) },
+  } as never);
+  return { workflow, hash, machine: machine as unknown as AnyStateMachine, byId };
+
+  function decideStart(): Decision {
+    const to = startNode!.connections?.default ?? FAILED_STATE;
+    return { target: to, via: 'default', events: [{ type: 'route', nodeId: startNode!.id, from: startNode!.id, to, via: 'default' }] };
+  }
+}
+
+type Decide = (ctx: RunContext, event: MachineEvent) => Decision;
+
+/**
+ * One guarded branch per possible target: the decision is computed once
+ * (memoised per context and event) and each branch's guard asks whether it
+ * is the chosen one.
+ */
+function branchesFor(node: WorkflowNode, decide: Decide, memo: (ctx: RunContext, ev: MachineEvent, f: Decide) => Decision) {
+  const targets = new Set<string>([...Object.values(node.connections ?? {}), FAILED_STATE, node.id]);
+  const chosen = ({ context, event }: { context: RunContext; event: MachineEvent }) => memo(context, event, decide);
+  const list: unknown[] = [...targets].map((target) => ({
+    guard: (args: { context: RunContext; event: MachineEvent }) => {
+      const d = chosen(args);
+      return d.target === target && !d.stay;
+    },
+    target,
+    reenter: true,
+    actions: [
+      { type: 'journal', params: (args: { context: RunContext; event: MachineEvent }) => ({ events: chosen(args).events }) },
+      assign((args: { context: RunContext; event: MachineEvent }) => chosen(args).assign ?? {}),
+    ],
+  }));
+  list.push({
+    guard: (args: { context: RunContext; event: MachineEvent }) => chosen(args).stay === true,
+    actions: [
+      { type: 'journal', params: (args: { context: RunContext; event: MachineEvent }) => ({ events: chosen(args).events }) },
+      assign((args: { context: RunContext; event: MachineEvent }) => chosen(args).assign ?? {}),
+    ],
+  });
+  return list;
+}
+
+const transientMemo = new WeakMap<RunContext, Map<string, Decision>>();
+const eventMemo = new WeakMap<object, Decision>();
+
+function branches(node: WorkflowNode, decide: (ctx: RunContext) => Decision) {
+  return branchesFor(node, decide, (ctx, _ev, f) => {
+    let perNode = transientMemo.get(ctx);
+    if (!perNode) transientMemo.set(ctx, (perNode = new Map()));
+    let d = perNode.get(node.id);
+    if (!d) perNode.set(node.id, (d = f(ctx, _ev)));
+    return d;
+  });
+}
+
+function eventBranches(node: WorkflowNode, decide: Decide) {
+  return branchesFor(node, decide, (ctx, ev, f) => {
+    let d = eventMemo.get(ev);
+    if (!d) eventMemo.set(ev, (d = f(ctx, ev)));
+    return d;
+  });
+}

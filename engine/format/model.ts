@@ -1,0 +1,94 @@
+/**
+ * The workflow model: what a JSON or YAML workflow file means once loaded.
+ * Moira-format files are this model unchanged; fields beyond Moira's
+ * (`timeoutMs`, `agent`, `jsonLogic`) are marked.
+ */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
+export type JsonObject = { [k: string]: JsonValue };
+
+export interface WorkflowMetadata {
+  name: string;
+  version: string;
+  description: string;
+  author?: string;
+  tags?: string[];
+}
+
+/** A registry entry is a JSON-Schema property; `type` and `description` are required. */
+export interface VariableDecl extends JsonObject {
+  type: JsonValue;
+  description: string;
+}
+
+export interface Workflow {
+  $schema?: string;
+  id?: string;
+  slug?: string;
+  owner?: string;
+  visibility?: string;
+  metadata: WorkflowMetadata;
+  variableRegistry?: Record<string, VariableDecl>;
+  systemReminder?: string;
+  nodes: WorkflowNode[];
+}
+
+export interface NodeBase {
+  id: string;
+  type: string;
+  connections?: Record<string, string>;
+}
+
+export interface StartNode extends NodeBase {
+  type: 'start';
+  initialData?: { variables?: Record<string, { description?: string; value: JsonValue }> };
+}
+
+export interface EndNode extends NodeBase {
+  type: 'end';
+  finalOutput?: string[];
+}
+
+/** An inputSchema as written: JSON Schema plus Moira's `globalInputs`. */
+export interface InputSchema extends JsonObject {
+}
+
+export interface AgentDirectiveNode extends NodeBase {
+  type: 'agent-directive';
+  directive: string;
+  completionCondition: string;
+  inputSchema?: InputSchema;
+  maxRetries?: number;
+  retryMessage?: string;
+  /** countersign extension: a relative deadline for each visit. */
+  timeoutMs?: number;
+  /** countersign extension: a role label (e.g. "reviewer"). */
+  agent?: string;
+}
+
+export type Operand = JsonValue | { contextPath: string };
+
+export type StructuredCondition =
+  | { operator: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'contains'; left: Operand; right: Operand }
+  | { operator: 'exists'; left: Operand }
+  | { operator: 'and' | 'or'; conditions: StructuredCondition[] }
+  | { operator: 'not'; condition: StructuredCondition };
+
+export type Condition = StructuredCondition | { jsonLogic: JsonValue };
+
+export interface ConditionNode extends NodeBase {
+  type: 'condition';
+  condition: Condition;
+}
+
+export interface ExpressionNode extends NodeBase {
+  type: 'expression';
+  expressions: string[];
+}
+
+export type WorkflowNode = StartNode | EndNode | AgentDirectiveNode | ConditionNode | ExpressionNode;
+
+/** Names every run can read without declaring them. */
+export const BUILTIN_VARIABLES = ['executionId', 'workflowId', 'userId'] as const;
+
+/** Node ids are path segments, so `.` and friends are excluded. */
+export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;

@@ -1,0 +1,137 @@
+/**
+ * Positions inside a workflow file: offset → 1-based line:col, and JSON
+ * pointer → the offset of a value (or of its property key) in the JSON tree
+ * of jsonc-parser or the YAML document of the `yaml` package. A pointer that
+ * does not exist resolves to its nearest existing ancestor, so a finding
+ * about a missing property lands on the object that lacks it.
+ */
+import type { Node as JsonNode } from 'jsonc-parser';
+import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
+import { isIndex } from './path.js';
+
+/** 1-based line and column; columns count UTF-16 code units, as editors do. */
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/** One-off conversion (a linear scan). Documents use a LineIndex instead. */
+export function offsetToPosition(text: string, offset: number): Position {
+  const end = Math.max(0, Math.min(offset, text.length));
+  let line = 1;
+  let lineStart = 0;
+  let nl = text.indexOf('\n');
+  while (nl >= 0 && nl < end) {
+    line++;
+    lineStart = nl + 1;
+    nl = text.indexOf('\n', lineStart);
+  }
+  return { line, col: end - lineStart + 1 };
+}
+
+/** Line starts computed once, then each lookup is a binary search. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(private readonly text: string) {
+    let nl = text.indexOf('\n');
+    while (nl >= 0) {
+      this.starts.push(nl + 1);
+      nl = text.indexOf('\n', nl + 1);
+    }
+  }
+
+  position(offset: number): Position {
+    const end = Math.max(0, Math.min(offset, this.text.length));
+    const starts = this.starts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= end) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: end - starts[lo] + 1 };
+  }
+}
+
+/** RFC 6901: `/nodes/3/a~1b` → ['nodes', '3', 'a/b']. A missing leading `/` is tolerated. */
+export function pointerSegments(pointer: string): string[] {
+  let p = pointer.startsWith('#') ? pointer.slice(1) : pointer;
+  if (p === '' || p === '/') return p === '/' ? [''] : [];
+  if (!p.startsWith('/')) p = '/' + p;
+  const raw = p.slice(1).split('/');
+  for (let i = 0; i < raw.length; i++) {
+    const s = raw[i];
+    if (s.includes('~')) raw[i] = s.replace(/~1/g, '/').replace(/~0/g, '~');
+  }
+  return raw;
+}
+
+/** Offset of the value at `segments` in a jsonc-parser tree (or of its key with `key`). */
+export function locateInJsonTree(root: JsonNode, segments: readonly string[], key: boolean): number {
+  let node = root;
+  let keyNode: JsonNode | undefined;
+  for (const seg of segments) {
+    const children = node.children ?? [];
+    let next: JsonNode | undefined;
+    let nextKey: JsonNode | undefined;
+    if (node.type === 'object') {
+      for (const prop of children) {
+        const k = prop.children?.[0];
+        if (k && k.value === seg) {
+          nextKey = k;
+          next = prop.children?.[1] ?? k;
+          break;
+        }
+      }
+    } else if (node.type === 'array' && isIndex(seg)) {
+      next = children[Number(seg)];
+    }
+    if (!next) break;
+    node = next;
+    keyNode = nextKey;
+  }
+  return key && keyNode ? keyNode.offset : node.offset;
+}
+
+/** Offset of the value at `segments` in a YAML document (or of its key with `key`). */
+export function locateInYaml(doc: Document, segments: readonly string[], key: boolean): number {
+  let node: unknown = doc.contents;
+  if (!node) return 0;
+  let keyNode: YamlNode | undefined;
+  for (const seg of segments) {
+    const container = isAlias(node) ? node.resolve(doc) : node;
+    let next: unknown;
+    let nextKey: YamlNode | undefined;
+    if (isMap(container)) {
+      for (const pair of container.items) {
+        const k = pair.key;
+        if (isScalar(k) && String(k.value) === seg) {
+          nextKey = k;
+          next = pair.value ?? k;
+          break;
+        }
+      }
+    } else if (isSeq(container) && isIndex(seg)) {
+      const item = container.items[Number(seg)];
+      next = isPair(item) ? item.key : item;
+    }
+    if (!next) break;
+    node = next;
+    keyNode = nextKey;
+  }
+  const start = rangeStart(node);
+  // A key without a value (`name:`) has an empty null scalar after the colon; the key is the better place.
+  if (keyNode && (key || start === undefined || isEmptyScalar(node))) return rangeStart(keyNode) ?? 0;
+  return start ?? 0;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  if (isScalar(node) || isCollection(node) || isAlias(node)) return node.range?.[0];
+  return undefined;
+}
+
+function isEmptyScalar(node: unknown): boolean {
+  return isScalar(node) && node.value === null && !!node.range && node.range[0] === node.range[1];
+}

@@ -1,0 +1,41 @@
+/**
+ * Turns the `--agent` value of `countersign run` into an Agent:
+ * `scripted:<file>`, `jsonl:<command>`, `exec:<command>` or `interactive`.
+ */
+import { resolve } from 'node:path';
+import { CountersignError } from '../errors.js';
+import type { Agent } from './agent.js';
+import { createExecAgent } from './exec.js';
+import { createInteractiveAgent } from './interactive.js';
+import { createJsonlAgent } from './jsonl.js';
+import { createScriptedAgent, loadScript } from './scripted.js';
+
+const ADAPTER_FIX = 'use scripted:<file>, jsonl:<command>, exec:<command> or interactive';
+
+export function createAgent(spec: string, opts: { cwd: string; env?: NodeJS.ProcessEnv }): Agent {
+  if (spec.trim() === 'interactive') return createInteractiveAgent();
+  const colon = spec.indexOf(':');
+  const kind = colon === -1 ? spec.trim() : spec.slice(0, colon).trim();
+  const arg = colon === -1 ? '' : spec.slice(colon + 1).trim();
+  const known = kind === 'scripted' || kind === 'jsonl' || kind === 'exec';
+  if (!known) {
+    throw new CountersignError('E_ADAPTER', `--agent ${JSON.stringify(spec)} names no known adapter`, { fix: ADAPTER_FIX });
+  }
+  if (arg === '') {
+    const what = kind === 'scripted' ? 'a script file' : 'a command';
+    throw new CountersignError('E_ADAPTER', `--agent ${kind}: needs ${what} after the colon`, {
+      fix: kind === 'scripted' ? 'use scripted:<file>, e.g. scripted:examples/scripts/answers.yaml' : `use ${kind}:<command>, e.g. ${kind}:"node agent.mjs"`,
+    });
+  }
+  const env = opts.env ?? process.env;
+  switch (kind) {
+    case 'scripted': {
+      const file = resolve(opts.cwd, arg);
+      return createScriptedAgent(loadScript(file), { file: arg });
+    }
+    case 'jsonl':
+      return createJsonlAgent(arg, { cwd: opts.cwd, env });
+    case 'exec':
+      return createExecAgent(arg, { cwd: opts.cwd, env });
+  }
+}

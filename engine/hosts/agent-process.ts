@@ -1,0 +1,136 @@
+/**
+ * What the jsonl and exec adapters share: starting an agent command through
+ * `sh -c`, stopping it with everything it spawned, describing how it ended,
+ * and turning its output into an answer object or an E_AGENT_OUTPUT error.
+ */
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { CountersignError } from '../errors.js';
+import type { JsonValue } from '../format/model.js';
+
+export interface AgentCommandOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts `command` in its own process group (detached), so a timeout or
+ * close can stop the shell and whatever it started, not just `sh`.
+ */
+export function spawnAgentCommand(command: string, opts: AgentCommandOptions, stdio: StdioOptions): ChildProcess {
+  return spawn('sh', ['-c', command], {
+    cwd: opts.cwd,
+    env: opts.env ?? process.env,
+    stdio,
+    detached: true,
+  });
+}
+
+/** Sends `signal` to the child's whole process group; a group already gone is fine. */
+export function killProcessGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
+  if (child.pid === undefined) return;
+  try {
+    child.kill(signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // Already exited: nothing left to stop.
+    }
+  }
+}
+
+export function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal) return `was killed by ${signal}`;
+  return `exited with code ${code ?? 'unknown'}`;
+}
+
+/** A short, single-line rendering of untrusted output for an error message. */
+export function quoteOutput(text: string, max = 200): string {
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+}
+
+/**
+ * Parses an agent's output as the answer: it must be one JSON object (a
+ * bare answer or `{"$error": "…"}`). Anything else is E_AGENT_OUTPUT.
+ */
+export function parseAnswerObject(text: string, nodeId: string, source: string): JsonValue {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CountersignError(
+      'E_AGENT_OUTPUT',
+      `${source} for node "${nodeId}" is not JSON: ${quoteOutput(text)}`,
+      { nodeId, fix: 'the agent must answer with one JSON object, e.g. {"field": "value"} or {"$error": "why"}' },
+    );
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new CountersignError(
+      'E_AGENT_OUTPUT',
+      `${source} for node "${nodeId}" is ${kind}, not a JSON object: ${quoteOutput(text)}`,
+      { nodeId, fix: 'wrap the answer in an object, e.g. {"field": "value"} or {"$error": "why"}' },
+    );
+  }
+  return value as JsonValue;
+}
+
+/** setTimeout fires at once for delays past 2^31-1 ms, so longer waits are unbounded. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * One wait for an answer: aborts when the driver's signal aborts or when
+ * `timeoutMs` passes, and remembers which of the two it was.
+ */
+export interface AnswerWait {
+  signal: AbortSignal;
+  /** Why the wait ended early; undefined while it is still running. */
+  readonly reason: 'timeout' | 'aborted' | undefined;
+  dispose(): void;
+}
+
+export function startAnswerWait(options: { signal: AbortSignal; timeoutMs: number }): AnswerWait {
+  const controller = new AbortController();
+  let reason: 'timeout' | 'aborted' | undefined;
+  const stop = (why: 'timeout' | 'aborted') => {
+    if (reason) return;
+    reason = why;
+    controller.abort();
+  };
+  const onAbort = () => stop('aborted');
+  if (options.signal.aborted) stop('aborted');
+  else options.signal.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    Number.isFinite(options.timeoutMs) && options.timeoutMs < MAX_TIMER_MS
+      ? setTimeout(() => stop('timeout'), Math.max(0, options.timeoutMs))
+      : undefined;
+  return {
+    signal: controller.signal,
+    get reason() {
+      return reason;
+    },
+    dispose() {
+      if (timer) clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** The E_AGENT_TIMEOUT error for a wait that ended early. */
+export function waitEndedError(
+  why: 'timeout' | 'aborted',
+  who: string,
+  nodeId: string,
+  timeoutMs: number,
+): CountersignError {
+  if (why === 'aborted') {
+    return new CountersignError('E_AGENT_TIMEOUT', `stopped waiting for ${who} to answer node "${nodeId}": the run stopped waiting`, {
+      nodeId,
+      fix: 'the run is still waiting; answer it with `countersign step <runId>`',
+    });
+  }
+  return new CountersignError('E_AGENT_TIMEOUT', `${who} did not answer node "${nodeId}" within ${timeoutMs} ms`, {
+    nodeId,
+    fix: 'make the agent answer sooner, or raise --agent-timeout (seconds); the run is still waiting and `countersign step <runId>` can answer it',
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * The agent boundary. The engine never calls a model: an Agent answers the
+ * pending items a driving `run` hands it. Adapters (scripted, jsonl, exec,
+ * interactive) implement this; a library host implements it with its own
+ * agent function.
+ */
+import type { JsonValue } from '../format/model.js';
+import type { AgentRequest } from '../run/contract.js';
+
+export interface AnswerOptions {
+  /** Aborted when the run stops waiting for this answer (timeout, shutdown). */
+  signal: AbortSignal;
+  /** How long the driver waits before it gives up with E_AGENT_TIMEOUT. */
+  timeoutMs: number;
+}
+
+export interface Agent {
+  /**
+   * Resolves with the bare answer object, or `{"$error": "…"}` when the
+   * agent itself declares failure. Rejects with a CountersignError whose
+   * code is E_AGENT_CRASHED, E_AGENT_OUTPUT, E_AGENT_TIMEOUT or
+   * E_AGENT_SCRIPT_EXHAUSTED for infrastructure faults: those never route
+   * the workflow; the run stays waiting and resumable.
+   */
+  answer(request: AgentRequest, options: AnswerOptions): Promise<JsonValue>;
+  /** Releases processes and handles (closes the jsonl agent's stdin). */
+  close?(): Promise<void>;
+}

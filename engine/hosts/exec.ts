@@ -1,0 +1,130 @@
+/**
+ * The `exec:<command>` adapter: one `sh -c` process per pending item. The
+ * request JSON goes to stdin (then stdin is closed), and the whole stdout,
+ * trimmed, is the answer. Suits agents written as plain scripts that
+ * answer once and exit.
+ */
+import { CountersignError } from '../errors.js';
+import type { JsonValue } from '../format/model.js';
+import type { AgentRequest } from '../run/contract.js';
+import type { Agent, AnswerOptions } from './agent.js';
+import {
+  describeExit,
+  killProcessGroup,
+  parseAnswerObject,
+  spawnAgentCommand,
+  startAnswerWait,
+  waitEndedError,
+  type AgentCommandOptions,
+} from './agent-process.js';
+
+/** Output past this is refused rather than buffered without bound. */
+const MAX_STDOUT_CHARS = 16 * 1024 * 1024;
+/** How much of the agent's stderr is kept for a crash message. */
+const STDERR_TAIL_CHARS = 4096;
+const STDERR_TAIL_LINES = 5;
+
+export interface ExecAgentOptions extends AgentCommandOptions {
+  /**
+   * Where the agent's stderr is echoed as it arrives (default
+   * process.stderr; null keeps it only for crash messages).
+   */
+  stderr?: NodeJS.WritableStream | null;
+}
+
+export function createExecAgent(command: string, opts: ExecAgentOptions): Agent {
+  const who = `the exec agent \`${command}\``;
+  const echo = opts.stderr === undefined ? process.stderr : opts.stderr;
+
+  function answer(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
+    const nodeId = request.nodeId;
+    const wait = startAnswerWait(options);
+    if (wait.reason) {
+      wait.dispose();
+      return Promise.reject(waitEndedError(wait.reason, who, nodeId, options.timeoutMs));
+    }
+    return new Promise<JsonValue>((resolve, reject) => {
+      const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', 'pipe']);
+      let stdout = '';
+      let stderrTail = '';
+      let overflow = false;
+      let settled = false;
+
+      const finish = (outcome: () => JsonValue) => {
+        if (settled) return;
+        settled = true;
+        wait.dispose();
+        wait.signal.removeEventListener('abort', onWaitEnded);
+        try {
+          resolve(outcome());
+        } catch (err) {
+          reject(err);
+        }
+      };
+      const onWaitEnded = () => {
+        killProcessGroup(child);
+        finish(() => {
+          throw waitEndedError(wait.reason ?? 'aborted', who, nodeId, options.timeoutMs);
+        });
+      };
+      wait.signal.addEventListener('abort', onWaitEnded, { once: true });
+
+      child.stdout!.setEncoding('utf8');
+      child.stdout!.on('data', (chunk: string) => {
+        if (overflow) return;
+        stdout += chunk;
+        if (stdout.length > MAX_STDOUT_CHARS) {
+          overflow = true;
+          killProcessGroup(child);
+        }
+      });
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (chunk: string) => {
+        echo?.write(chunk);
+        stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+      });
+      // An agent that exits without reading stdin raises EPIPE here; its exit status decides.
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(JSON.stringify(request));
+
+      child.once('error', (err) => {
+        finish(() => {
+          throw new CountersignError('E_AGENT_CRASHED', `${who} could not start for node "${nodeId}": ${err.message}`, {
+            nodeId,
+            fix: 'check that `sh` exists and the working directory is readable',
+          });
+        });
+      });
+      child.once('close', (code, signal) => {
+        finish(() => {
+          if (overflow) {
+            throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote more than ${MAX_STDOUT_CHARS} characters for node "${nodeId}"`, {
+              nodeId,
+              fix: 'print only the answer object on stdout; send logs to stderr',
+            });
+          }
+          if (code !== 0) throw crashed(who, nodeId, describeExit(code, signal), stderrTail);
+          const text = stdout.trim();
+          if (text === '') {
+            throw new CountersignError('E_AGENT_OUTPUT', `${who} exited without writing an answer for node "${nodeId}"`, {
+              nodeId,
+              fix: 'print one JSON object on stdout, e.g. {"field": "value"} or {"$error": "why"}',
+            });
+          }
+          return parseAnswerObject(text, nodeId, `the output of ${who}`);
+        });
+      });
+    });
+  }
+
+  return { answer };
+}
+
+function crashed(who: string, nodeId: string, how: string, stderrTail: string): CountersignError {
+  const lines = stderrTail.trimEnd().split('\n').slice(-STDERR_TAIL_LINES).filter((l) => l !== '');
+  const tail = lines.length > 0 ? `; its stderr ended with:\n  ${lines.join('\n  ')}` : '';
+  return new CountersignError('E_AGENT_CRASHED', `${who} ${how} for node "${nodeId}"${tail}`, {
+    nodeId,
+    fix: 'run the command by hand with the request JSON on stdin to see why it fails; the run is still waiting',
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * The `interactive` adapter: a person answers each pending item at a
+ * prompt. It shows what an agent would receive (directive, completion
+ * condition, previous errors, the schema) and reads a JSON answer that may
+ * span several lines. A typo re-prompts: it is not the person's answer, so
+ * it never costs an attempt.
+ */
+import { CountersignError } from '../errors.js';
+import type { JsonValue } from '../format/model.js';
+import type { AgentRequest } from '../run/contract.js';
+import type { Agent, AnswerOptions } from './agent.js';
+import { startAnswerWait, waitEndedError } from './agent-process.js';
+import { LineReader } from './line-reader.js';
+
+export interface InteractiveIO {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+}
+
+const ERROR_SHORTCUT = /^\s*\$error\s*:\s*(.*)$/;
+
+export function createInteractiveAgent(io: InteractiveIO = { input: process.stdin, output: process.stderr }): Agent {
+  let reader: LineReader | undefined;
+  const say = (text: string) => io.output.write(text);
+
+  async function answer(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
+    reader ??= new LineReader(io.input);
+    const wait = startAnswerWait(options);
+    try {
+      say(renderPrompt(request));
+      for (;;) {
+        const outcome = await readAnswer(reader, wait.signal, say);
+        if (outcome.kind === 'answer') return outcome.value;
+        if (outcome.kind === 'retry') {
+          say(`${outcome.problem}; type the answer again.\n> `);
+          continue;
+        }
+        if (outcome.kind === 'eof') {
+          throw new CountersignError('E_AGENT_CRASHED', `input closed before an answer for node "${request.nodeId}" was given`, {
+            nodeId: request.nodeId,
+            fix: 'the run is still waiting; run it again from a terminal, or answer with `countersign step <runId>`',
+          });
+        }
+        say('\n');
+        throw waitEndedError(wait.reason ?? 'aborted', 'the person at the prompt', request.nodeId, options.timeoutMs);
+      }
+    } finally {
+      wait.dispose();
+    }
+  }
+
+  return {
+    answer,
+    async close() {
+      reader?.dispose();
+      reader = undefined;
+    },
+  };
+}
+
+type Outcome =
+  | { kind: 'answer'; value: JsonValue }
+  | { kind: 'retry'; problem: string }
+  | { kind: 'eof' }
+  | { kind: 'stopped' };
+
+/**
+ * Collects lines until they parse as a JSON object. An empty line submits
+ * what was typed so far; `$error: why` on the first line declares failure.
+ * Text that can no longer become valid JSON is refused at once, so a typo
+ * does not swallow the lines typed after it.
+ */
+async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: string) => void): Promise<Outcome> {
+  let text = '';
+  for (;;) {
+    const next = await reader.read(signal);
+    if (!('line' in next)) {
+      if (next.end === 'aborted') return { kind: 'stopped' };
+      if (next.end === 'eof' && text.trim() !== '') return judge(text, true);
+      return { kind: 'eof' };
+    }
+    const line = next.line;
+    if (text === '') {
+      const shortcut = ERROR_SHORTCUT.exec(line);
+      if (shortcut) return { kind: 'answer', value: { $error: shortcut[1].trim() || 'declared failure at the prompt' } };
+      if (line.trim() === '') {
+        say('> ');
+        continue;
+      }
+    }
+    if (line.trim() === '') return judge(text, true);
+    text += `${line}\n`;
+    const outcome = judge(text, false);
+    if (outcome) return outcome;
+    say('… ');
+  }
+}
+
+/**
+ * What `text` amounts to: an answer, a retry with the problem, or
+ * undefined while more lines could still complete it (unless `final`).
+ */
+function judge(text: string, final: true): Outcome;
+function judge(text: string, final: false): Outcome | undefined;
+function judge(text: string, final: boolean): Outcome | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const message = (err as Error).message;
+    if (!final && couldContinue(text, message)) return undefined;
+    return { kind: 'retry', problem: `that is not valid JSON (${message})` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { kind: 'retry', problem: 'the answer must be a JSON object, e.g. {"field": "value"}' };
+  }
+  return { kind: 'answer', value: value as JsonValue };
+}
+
+/** True when the parse failed only because the text ends early. */
+function couldContinue(text: string, message: string): boolean {
+  if (/end of JSON input/i.test(message)) return true;
+  const at = /at position (\d+)/.exec(message);
+  return at !== null && Number(at[1]) >= text.trimEnd().length;
+}
+
+export function renderPrompt(request: AgentRequest): string {
+  const lines = [
+    '',
+    `── node ${request.nodeId} · attempt ${request.attempt} of ${request.maxRetries + 1} · run ${request.runId} seq ${request.seq}`,
+  ];
+  if (request.agent) lines.push(`role: ${request.agent}`);
+  if (request.deadline) lines.push(`deadline: ${request.deadline}`);
+  lines.push('', request.directive, '', `Done when: ${request.completionCondition}`);
+  if (request.errors && request.errors.length > 0) {
+    lines.push('', 'The previous answer was rejected:', ...request.errors.map((e) => `  - ${e}`));
+  }
+  lines.push(
+    '',
+    'Answer schema:',
+    JSON.stringify(request.inputSchema, null, 2),
+    '',
+    'Type a JSON object (it may span lines; an empty line submits), or `$error: <why>` to declare failure.',
+    '> ',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,174 @@
+/**
+ * The `jsonl:<command>` adapter: one long-lived agent process, started
+ * lazily through `sh -c` in the run's working directory with the inherited
+ * environment. Each pending item is one request line on its stdin; the
+ * agent answers each with one line on stdout. Requests are strictly
+ * sequential, so line N of stdout is the answer to request N.
+ */
+import type { ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import { CountersignError } from '../errors.js';
+import type { JsonValue } from '../format/model.js';
+import type { AgentRequest } from '../run/contract.js';
+import type { Agent, AnswerOptions } from './agent.js';
+import {
+  describeExit,
+  killProcessGroup,
+  parseAnswerObject,
+  spawnAgentCommand,
+  startAnswerWait,
+  waitEndedError,
+  type AgentCommandOptions,
+} from './agent-process.js';
+import { LineReader } from './line-reader.js';
+
+/** How long `close()` lets the agent exit on its own after stdin EOF. */
+const CLOSE_GRACE_MS = 2000;
+/** How long to wait for an exit status once stdout has ended, for the error message. */
+const EXIT_STATUS_WAIT_MS = 1000;
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  spawnError?: Error;
+}
+
+interface AgentProcess {
+  child: ChildProcess;
+  reader: LineReader;
+  exited: Promise<Exit>;
+  exit?: Exit;
+  /** Answers still owed to requests that timed out: the next lines belong to them. */
+  stale: number;
+}
+
+export function createJsonlAgent(command: string, opts: AgentCommandOptions): Agent {
+  const who = `the jsonl agent \`${command}\``;
+  let current: AgentProcess | undefined;
+  // Requests are answered strictly in order; a second caller waits its turn.
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function start(): AgentProcess {
+    const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', 'inherit']);
+    // Writing to an agent that already exited raises EPIPE here; the exit itself is reported.
+    child.stdin!.on('error', () => undefined);
+    const proc: AgentProcess = {
+      child,
+      reader: new LineReader(child.stdout!),
+      stale: 0,
+      exited: new Promise<Exit>((resolve) => {
+        child.once('exit', (code, signal) => resolve({ code, signal }));
+        child.once('error', (spawnError) => resolve({ code: null, signal: null, spawnError }));
+      }),
+    };
+    void proc.exited.then((exit) => {
+      proc.exit = exit;
+    });
+    return proc;
+  }
+
+  async function crashedError(proc: AgentProcess, nodeId: string): Promise<CountersignError> {
+    const exit = await exitWithin(proc, EXIT_STATUS_WAIT_MS);
+    const how = !exit
+      ? 'closed its stdout'
+      : exit.spawnError
+        ? `could not start (${exit.spawnError.message})`
+        : describeExit(exit.code, exit.signal);
+    return new CountersignError('E_AGENT_CRASHED', `${who} ${how} before answering node "${nodeId}"`, {
+      nodeId,
+      fix: 'run the command by hand with one request line on stdin to see why it stops (its stderr is shown above); the run is still waiting',
+    });
+  }
+
+  async function ask(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
+    const nodeId = request.nodeId;
+    const wait = startAnswerWait(options);
+    let proc: AgentProcess | undefined;
+    try {
+      if (wait.reason) throw waitEndedError(wait.reason, who, nodeId, options.timeoutMs);
+      if (!current || current.exit) current = start();
+      proc = current;
+      setReferenced(proc.child, true);
+      proc.child.stdin!.write(`${JSON.stringify(request)}\n`);
+      for (;;) {
+        const next = await proc.reader.read(wait.signal);
+        if ('line' in next) {
+          if (next.line.trim() === '') continue;
+          if (proc.stale > 0) {
+            proc.stale--;
+            continue;
+          }
+          return parseAnswerObject(next.line, nodeId, `the line ${who} wrote`);
+        }
+        if (next.end === 'aborted') {
+          proc.stale++;
+          throw waitEndedError(wait.reason ?? 'aborted', who, nodeId, options.timeoutMs);
+        }
+        if (next.end === 'too-long') {
+          // The stream is out of step with the requests now; start afresh next time.
+          killProcessGroup(proc.child);
+          throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line longer than ${next.limit} characters for node "${nodeId}"`, {
+            nodeId,
+            fix: 'answer with one JSON object per line, ending each answer with a newline',
+          });
+        }
+        throw await crashedError(proc, nodeId);
+      }
+    } finally {
+      wait.dispose();
+      if (proc && proc === current) setReferenced(proc.child, false);
+    }
+  }
+
+  return {
+    answer(request, options) {
+      const turn = queue.then(() => ask(request, options));
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
+    // An answer still in flight sees the agent exit and rejects with E_AGENT_CRASHED.
+    async close() {
+      const proc = current;
+      current = undefined;
+      if (!proc) return;
+      if (!proc.exit) {
+        setReferenced(proc.child, true);
+        proc.child.stdin!.end();
+        if (!(await exitWithin(proc, CLOSE_GRACE_MS))) {
+          killProcessGroup(proc.child, 'SIGTERM');
+          if (!(await exitWithin(proc, CLOSE_GRACE_MS / 4))) {
+            killProcessGroup(proc.child, 'SIGKILL');
+            await proc.exited;
+          }
+        }
+      }
+      proc.reader.dispose();
+    },
+  };
+}
+
+/** The process's exit, or undefined if it is still running after `ms`. */
+async function exitWithin(proc: AgentProcess, ms: number): Promise<Exit | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const exit = await Promise.race([
+    proc.exited,
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  return exit;
+}
+
+/**
+ * An idle agent must not keep the host process alive (a host that forgets
+ * `close()` still exits, and the agent then sees EOF); a waited-on one must.
+ */
+function setReferenced(child: ChildProcess, on: boolean): void {
+  const handles = [child, child.stdin as unknown as Socket | null, child.stdout as unknown as Socket | null];
+  for (const h of handles) {
+    if (!h) continue;
+    if (on) h.ref?.();
+    else h.unref?.();
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * Reads a byte stream as lines, one awaited `read()` at a time. Shared by
+ * the jsonl adapter (the agent's stdout) and the interactive adapter (the
+ * person's stdin). The stream is paused whenever nobody is waiting, so an
+ * idle reader on process.stdin does not keep the process alive, and a line
+ * that arrives after its reader gave up stays queued for the next `read()`.
+ */
+
+/** Why `read()` resolved without a line. */
+export type LineEnd = { end: 'eof' } | { end: 'too-long'; limit: number } | { end: 'aborted' };
+
+export type LineResult = { line: string } | LineEnd;
+
+interface Waiter {
+  settle: (r: LineResult) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+/** Lines longer than this are refused rather than buffered without bound. */
+export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
+
+export class LineReader {
+  private readonly lines: string[] = [];
+  private readonly waiters: Waiter[] = [];
+  private partial = '';
+  private ended: LineEnd | undefined;
+  private disposed = false;
+
+  private readonly onData = (chunk: string | Buffer): void => this.push(String(chunk));
+  private readonly onEnd = (): void => this.finish({ end: 'eof' });
+
+  constructor(
+    private readonly stream: NodeJS.ReadableStream,
+    private readonly maxLineChars: number = DEFAULT_MAX_LINE_CHARS,
+  ) {
+    stream.setEncoding('utf8');
+    stream.on('data', this.onData);
+    stream.on('end', this.onEnd);
+    stream.on('close', this.onEnd);
+    stream.on('error', this.onEnd);
+    stream.pause();
+  }
+
+  /**
+   * The next line without its line break (a trailing `\r` is dropped), or
+   * why there is none. Aborting `signal` resolves `{end: 'aborted'}` and
+   * leaves later lines for the next call.
+   */
+  read(signal?: AbortSignal): Promise<LineResult> {
+    const queued = this.lines.shift();
+    if (queued !== undefined) return Promise.resolve({ line: queued });
+    if (this.ended) return Promise.resolve(this.ended);
+    if (signal?.aborted) return Promise.resolve({ end: 'aborted' });
+    return new Promise((resolve) => {
+      const waiter: Waiter = { settle: resolve, signal };
+      if (signal) {
+        waiter.onAbort = () => {
+          this.removeWaiter(waiter);
+          resolve({ end: 'aborted' });
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.waiters.push(waiter);
+      this.stream.resume();
+    });
+  }
+
+  /** Stops listening and pauses the stream; pending reads see EOF. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stream.removeListener('data', this.onData);
+    this.stream.removeListener('end', this.onEnd);
+    this.stream.removeListener('close', this.onEnd);
+    this.stream.removeListener('error', this.onEnd);
+    this.stream.pause();
+    this.finish({ end: 'eof' });
+  }
+
+  private push(text: string): void {
+    let rest = this.partial + text;
+    let nl = rest.indexOf('\n');
+    while (nl !== -1) {
+      const raw = rest.slice(0, nl);
+      this.deliver(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+      rest = rest.slice(nl + 1);
+      nl = rest.indexOf('\n');
+    }
+    this.partial = rest;
+    if (this.partial.length > this.maxLineChars) {
+      this.partial = '';
+      this.finish({ end: 'too-long', limit: this.maxLineChars });
+    }
+  }
+
+  private deliver(line: string): void {
+    const waiter = this.waiters.shift();
+    if (waiter) this.settle(waiter, { line });
+    else this.lines.push(line);
+    if (this.waiters.length === 0) this.stream.pause();
+  }
+
+  private finish(end: LineEnd): void {
+    if (this.ended) return;
+    // A final line without a trailing newline still counts as a line.
+    if (end.end === 'eof' && this.partial !== '') {
+      const last = this.partial;
+      this.partial = '';
+      this.deliver(last);
+    }
+    this.ended = end;
+    for (const waiter of this.waiters.splice(0)) this.settle(waiter, end);
+  }
+
+  private settle(waiter: Waiter, result: LineResult): void {
+    if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
+    waiter.settle(result);
+  }
+
+  private removeWaiter(waiter: Waiter): void {
+    const i = this.waiters.indexOf(waiter);
+    if (i !== -1) this.waiters.splice(i, 1);
+    if (this.waiters.length === 0 && !this.disposed) this.stream.pause();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The `scripted:<file>` adapter: a fixed list of answers per node id, used
+ * in order, so a workflow runs offline and deterministically (demos,
+ * tests, CI). A node visited again takes the next answer in its list.
+ */
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { CountersignError } from '../errors.js';
+import type { JsonValue } from '../format/model.js';
+import type { Agent } from './agent.js';
+
+export type Script = Record<string, unknown[]>;
+
+export function createScriptedAgent(script: Script, opts: { file?: string } = {}): Agent {
+  const used = new Map<string, number>();
+  const name = opts.file ? `the script ${opts.file}` : 'the script';
+  return {
+    async answer(request) {
+      const nodeId = request.nodeId;
+      const list = Object.hasOwn(script, nodeId) ? script[nodeId] : undefined;
+      const next = used.get(nodeId) ?? 0;
+      if (!list || next >= list.length) {
+        throw new CountersignError(
+          'E_AGENT_SCRIPT_EXHAUSTED',
+          `${name} has no answer left for node "${nodeId}" (it had ${list?.length ?? 0})`,
+          { nodeId, file: opts.file, fix: `add another answer to the list under "${nodeId}" in ${opts.file ?? 'the script'}` },
+        );
+      }
+      used.set(nodeId, next + 1);
+      // A copy, so nothing downstream can change the script's later answers.
+      return structuredClone(list[next]) as JsonValue;
+    },
+  };
+}
+
+/** Reads a YAML or JSON script file: a map from node id to a list of answers. */
+export function loadScript(path: string): Script {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new CountersignError('E_FILE_NOT_FOUND', `cannot read the script ${path}: ${(err as Error).message}`, {
+      file: path,
+      fix: 'pass an existing file: --agent scripted:<file>, relative to the working directory',
+    });
+  }
+  return checkScript(parseScriptText(text, path), path);
+}
+
+function parseScriptText(text: string, path: string): unknown {
+  if (extname(path).toLowerCase() === '.json') {
+    try {
+      return JSON.parse(text);
+    } catch (err) {
+      throw new CountersignError('E_PARSE', `the script ${path} is not valid JSON: ${(err as Error).message}`, {
+        file: path,
+        fix: 'fix the JSON syntax at the position named',
+      });
+    }
+  }
+  try {
+    return parseYaml(text);
+  } catch (err) {
+    const pos = err instanceof YAMLParseError ? err.linePos?.[0] : undefined;
+    const where = pos ? ` at ${pos.line}:${pos.col}` : '';
+    const first = (err as Error).message.split('\n')[0];
+    throw new CountersignError('E_PARSE', `the script ${path} is not valid YAML${where}: ${first}`, {
+      file: path,
+      line: pos?.line,
+      col: pos?.col,
+      fix: 'fix the YAML syntax at the position named',
+    });
+  }
+}
+
+function checkScript(value: unknown, path: string): Script {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new CountersignError('E_INPUT', `the script ${path} must map node ids to lists of answers`, {
+      file: path,
+      pointer: '',
+      fix: 'write it as `node-id: [ {answer}, {answer} ]`, one key per agent-directive node',
+    });
+  }
+  const script: Script = {};
+  for (const [nodeId, answers] of Object.entries(value)) {
+    if (!Array.isArray(answers)) {
+      throw new CountersignError('E_INPUT', `the script ${path}: the answers for node "${nodeId}" must be a list`, {
+        file: path,
+        pointer: `/${nodeId.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        nodeId,
+        fix: `write "${nodeId}" as a list, e.g. \`${nodeId}: [ {answer} ]\`, even for a single answer`,
+      });
+    }
+    script[nodeId] = answers;
+  }
+  return script;
+}

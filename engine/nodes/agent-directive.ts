@@ -1,0 +1,93 @@
+/**
+ * `agent-directive`: an instruction to an agent plus the inputSchema its
+ * structured answer must satisfy. The run waits here; an answer is checked
+ * with ajv, stored whole under the node id (shallow-merged over an earlier
+ * answer) and its `globalInputs` fields are written as globals.
+ */
+import type { AgentDirectiveNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
+import { renderTemplate } from '../format/template.js';
+import { answerValidator, describeErrors, effectiveSchema } from './answer-schema.js';
+import { checkInputSchema, checkTemplate, templateReads } from './checks.js';
+import { guardAnswer } from './answer-guard.js';
+import type { AnswerOutcome, Finding, RunContext, StaticContext, WaitingType } from './node-type.js';
+import { lookup } from './workflow-facts.js';
+
+export const DEFAULT_MAX_RETRIES = 3;
+
+export const agentDirective: WaitingType<AgentDirectiveNode> = {
+  type: 'agent-directive',
+  kind: 'waiting',
+  connections: { required: ['success'], optional: ['error', 'timeout', 'maxRetriesExceeded'] },
+
+  declares(node) {
+    const schema = node.inputSchema ?? {};
+    const props = schema.properties && typeof schema.properties === 'object' ? Object.keys(schema.properties) : [];
+    const globals = Array.isArray(schema.globalInputs) ? schema.globalInputs.filter((g): g is string => typeof g === 'string') : [];
+    return { local: [...props, ...globals], globals: [] };
+  },
+
+  reads(node, pointer) {
+    return [
+      ...templateReads(node.directive, `${pointer}/directive`),
+      ...templateReads(node.completionCondition, `${pointer}/completionCondition`),
+    ];
+  },
+
+  check(node, ctx: StaticContext): Finding[] {
+    return [
+      ...checkTemplate(node.directive, `${ctx.pointer}/directive`),
+      ...checkTemplate(node.completionCondition, `${ctx.pointer}/completionCondition`),
+      ...checkInputSchema(node.inputSchema, `${ctx.pointer}/inputSchema`, ctx.workflow),
+    ];
+  },
+
+  maxRetries(node) {
+    return node.maxRetries ?? DEFAULT_MAX_RETRIES;
+  },
+
+  pending(node, ctx, workflow) {
+    const read = (path: Parameters<typeof lookup>[2]) => lookup(ctx, workflow, path);
+    const directive = renderTemplate(node.directive, read);
+    const completion = renderTemplate(node.completionCondition, read);
+    const unset = [...directive.unset, ...completion.unset];
+    let text = directive.text;
+    if (workflow.systemReminder) {
+      const reminder = renderTemplate(workflow.systemReminder, read);
+      unset.push(...reminder.unset);
+      text = `${text}\n\n${reminder.text}`;
+    }
+    const pending = {
+      kind: 'directive' as const,
+      nodeId: node.id,
+      directive: text,
+      completionCondition: completion.text,
+      inputSchema: effectiveSchema(node.inputSchema, workflow),
+      attempt: ctx.attempt + 1,
+      maxRetries: agentDirective.maxRetries(node),
+      ...(ctx.errors ? { errors: ctx.errors } : {}),
+      ...(node.agent ? { agent: node.agent } : {}),
+    };
+    return { pending, unset };
+  },
+
+  answer(node, ctx: RunContext, answer: JsonValue, workflow: Workflow): AnswerOutcome {
+    const guarded = guardAnswer(answer);
+    if (guarded) return guarded;
+    const validate = answerValidator(effectiveSchema(node.inputSchema, workflow));
+    if (!validate(answer)) {
+      const errors = describeErrors(validate.errors);
+      if (node.retryMessage) errors.push(node.retryMessage);
+      return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors };
+    }
+    const fields = (answer ?? {}) as JsonObject;
+    const vars: Record<string, JsonValue> = {};
+    const globalInputs = node.inputSchema?.globalInputs;
+    if (Array.isArray(globalInputs)) {
+      for (const name of globalInputs) {
+        if (typeof name === 'string' && name in fields) vars[name] = fields[name];
+      }
+    }
+    const local = { ...(ctx.nodes[node.id] ?? {}), ...fields };
+    return { kind: 'accepted', local, vars };
+  },
+};

@@ -1,0 +1,160 @@
+/**
+ * `condition`: routes on the run's context, `true` or `false`. The
+ * structured form (eq neq gt gte lt lte contains exists and or not) compares
+ * strictly — `0` is not `"0"` (seed §4.10) — and `{"jsonLogic": rule}` runs
+ * json-logic-js with its variables read through the one resolver.
+ */
+import type { Condition, ConditionNode, JsonValue, Operand, StructuredCondition, Workflow } from '../format/model.js';
+import type { Finding, RunContext, TransientType, VariableRead } from './node-type.js';
+import { lookup } from './workflow-facts.js';
+import { applyJsonLogic, checkJsonLogic, jsonLogicReads } from './json-logic.js';
+
+const BINARY = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains']);
+
+export const condition: TransientType<ConditionNode> = {
+  type: 'condition',
+  kind: 'transient',
+  connections: { required: ['true', 'false'], optional: [] },
+  declares() {
+    return { local: [], globals: [] };
+  },
+  reads(node, pointer) {
+    return conditionReads(node.condition, `${pointer}/condition`);
+  },
+  check(node, ctx): Finding[] {
+    return checkCondition(node.condition, `${ctx.pointer}/condition`);
+  },
+  step(node, ctx, workflow) {
+    const result = evaluate(node.condition, ctx, workflow);
+    return { via: result ? 'true' : 'false', event: { type: 'condition.evaluated', result } };
+  },
+};
+
+function isJsonLogic(c: Condition): c is { jsonLogic: JsonValue } {
+  return c !== null && typeof c === 'object' && 'jsonLogic' in c;
+}
+
+function isPath(o: Operand): o is { contextPath: string } {
+  return o !== null && typeof o === 'object' && !Array.isArray(o) && typeof (o as { contextPath?: unknown }).contextPath === 'string';
+}
+
+export function evaluate(c: Condition, ctx: RunContext, workflow: Workflow): boolean {
+  if (isJsonLogic(c)) return applyJsonLogic(c.jsonLogic, ctx, workflow);
+  const read = (o: Operand): unknown => {
+    if (!isPath(o)) return o;
+    const r = lookup(ctx, workflow, o.contextPath);
+    return r.found ? r.value : undefined;
+  };
+  switch (c.operator) {
+    case 'and':
+      return c.conditions.every((sub) => evaluate(sub, ctx, workflow));
+    case 'or':
+      return c.conditions.some((sub) => evaluate(sub, ctx, workflow));
+    case 'not':
+      return !evaluate(c.condition, ctx, workflow);
+    case 'exists': {
+      const v = read(c.left);
+      return v !== undefined && v !== null;
+    }
+    case 'eq':
+      return same(read(c.left), read(c.right));
+    case 'neq':
+      return !same(read(c.left), read(c.right));
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return compare(c.operator, read(c.left), read(c.right));
+    case 'contains':
+      return contains(read(c.left), read(c.right));
+  }
+}
+
+/** Strict equality; arrays and objects compare by content, never by reference. */
+export function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Numeric comparison: numbers, or strings that are numbers; anything else is false. */
+function compare(op: 'gt' | 'gte' | 'lt' | 'lte', a: unknown, b: unknown): boolean {
+  const x = toNumber(a);
+  const y = toNumber(b);
+  if (x === undefined || y === undefined) return false;
+  switch (op) {
+    case 'gt':
+      return x > y;
+    case 'gte':
+      return x >= y;
+    case 'lt':
+      return x < y;
+    case 'lte':
+      return x <= y;
+  }
+}
+
+function toNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+function contains(haystack: unknown, needle: unknown): boolean {
+  if (typeof haystack === 'string') return typeof needle === 'string' && haystack.includes(needle);
+  if (Array.isArray(haystack)) return haystack.some((item) => same(item, needle));
+  return false;
+}
+
+function conditionReads(c: unknown, pointer: string): VariableRead[] {
+  if (c === null || typeof c !== 'object') return [];
+  const cond = c as Record<string, unknown>;
+  if ('jsonLogic' in cond) return jsonLogicReads(cond.jsonLogic, `${pointer}/jsonLogic`);
+  const out: VariableRead[] = [];
+  for (const side of ['left', 'right'] as const) {
+    const o = cond[side] as Operand;
+    if (o !== undefined && isPath(o)) out.push({ path: o.contextPath, pointer: `${pointer}/${side}/contextPath` });
+  }
+  if (Array.isArray(cond.conditions)) {
+    cond.conditions.forEach((sub, i) => out.push(...conditionReads(sub, `${pointer}/conditions/${i}`)));
+  }
+  if (cond.condition !== undefined) out.push(...conditionReads(cond.condition, `${pointer}/condition`));
+  return out;
+}
+
+/** Shape rules the JSON Schema cannot say precisely (and that matter when evaluating). */
+function checkCondition(c: unknown, pointer: string): Finding[] {
+  const bad = (message: string, at = pointer): Finding[] => [{ code: 'E_CONDITION', message, pointer: at, severity: 'error' }];
+  if (c === null || typeof c !== 'object' || Array.isArray(c)) return bad('a condition must be an object');
+  const cond = c as Record<string, unknown>;
+  if ('jsonLogic' in cond) return checkJsonLogic(cond.jsonLogic, `${pointer}/jsonLogic`);
+  const op = cond.operator;
+  if (typeof op !== 'string') return bad('a condition needs an "operator" (or a "jsonLogic" rule)', pointer);
+  if (op === 'and' || op === 'or') {
+    if (!Array.isArray(cond.conditions) || cond.conditions.length === 0) {
+      return bad(`"${op}" needs a non-empty "conditions" list`, `${pointer}/operator`);
+    }
+    return cond.conditions.flatMap((sub, i) => checkCondition(sub, `${pointer}/conditions/${i}`));
+  }
+  if (op === 'not') {
+    if (cond.condition === undefined) return bad('"not" needs a "condition"', `${pointer}/operator`);
+    return checkCondition(cond.condition, `${pointer}/condition`);
+  }
+  if (op === 'exists') {
+    return 'left' in cond ? [] : bad('"exists" needs a "left" operand', `${pointer}/operator`);
+  }
+  if (BINARY.has(op)) {
+    const missing = ['left', 'right'].filter((k) => !(k in cond));
+    return missing.length ? bad(`"${op}" needs ${missing.map((m) => `"${m}"`).join(' and ')}`, `${pointer}/operator`) : [];
+  }
+  return bad(`unknown operator "${op}"; use eq, neq, gt, gte, lt, lte, contains, exists, and, or or not`, `${pointer}/operator`);
+}
+
+export type { StructuredCondition };

@@ -1,0 +1,92 @@
+/**
+ * `expression`: assignments such as `n = n + 1` that write globals, in
+ * order (a later expression sees an earlier result). A failure takes the
+ * `error` route, or fails the run with E_EXPRESSION.
+ */
+import { isCountersignError } from '../errors.js';
+import { parseExpression } from '../format/expression.js';
+import type { ExpressionNode, JsonValue } from '../format/model.js';
+import { resolve } from '../format/resolver.js';
+import type { Finding, TransientType, VariableRead } from './node-type.js';
+import { scopeOf } from './workflow-facts.js';
+
+export const expression: TransientType<ExpressionNode> = {
+  type: 'expression',
+  kind: 'transient',
+  connections: { required: ['default'], optional: ['error'] },
+
+  declares(node) {
+    return { local: [], globals: parsed(node).map((e) => e.target) };
+  },
+
+  reads(node, pointer) {
+    const out: VariableRead[] = [];
+    (node.expressions ?? []).forEach((src, i) => {
+      try {
+        for (const path of parseExpression(src).reads) out.push({ path, pointer: `${pointer}/expressions/${i}` });
+      } catch {
+        // reported by check()
+      }
+    });
+    return out;
+  },
+
+  check(node, ctx): Finding[] {
+    const findings: Finding[] = [];
+    (node.expressions ?? []).forEach((src, i) => {
+      const pointer = `${ctx.pointer}/expressions/${i}`;
+      if (typeof src !== 'string') return;
+      try {
+        const e = parseExpression(src);
+        if (!ctx.globals.has(e.target) || !(e.target in (ctx.workflow.variableRegistry ?? {}))) {
+          findings.push({
+            code: 'E_EXPRESSION_TARGET',
+            message: `"${src}" assigns to "${e.target}", which is not declared in variableRegistry`,
+            pointer,
+            severity: 'error',
+          });
+        }
+      } catch (err) {
+        if (!isCountersignError(err)) throw err;
+        findings.push({ code: err.code, message: err.message, pointer, severity: 'error', ...(err.col ? { offset: err.col - 1 } : {}) });
+      }
+    });
+    return findings;
+  },
+
+  step(node, ctx, workflow) {
+    const assigned: Record<string, JsonValue> = {};
+    // Later expressions read earlier results: evaluate against a context
+    // whose globals include what has been assigned so far.
+    let current = ctx;
+    for (const src of node.expressions) {
+      try {
+        const e = parseExpression(src);
+        const scope = scopeOf(current, workflow);
+        const value = e.evaluate((path) => resolve(path, scope)) as JsonValue;
+        assigned[e.target] = value;
+        current = { ...current, vars: { ...current.vars, [e.target]: value } };
+      } catch (err) {
+        if (!isCountersignError(err)) throw err;
+        return {
+          via: 'error',
+          event: { type: 'expression.evaluated', expression: src, error: err.message },
+          error: { code: 'E_EXPRESSION', message: err.message },
+        };
+      }
+    }
+    return { via: 'default', vars: assigned, event: { type: 'expression.evaluated', assigned } };
+  },
+};
+
+function parsed(node: ExpressionNode) {
+  const out = [];
+  for (const src of node.expressions ?? []) {
+    try {
+      out.push(parseExpression(src));
+    } catch {
+      // reported by check()
+    }
+  }
+  return out;
+}

@@ -1,0 +1,29 @@
+/**
+ * The node-type registry. A node type is one file in this folder; adding a
+ * type means adding its file here.
+ */
+import type { WorkflowNode } from '../format/model.js';
+import { agentDirective } from './agent-directive.js';
+import { condition } from './condition.js';
+import { end } from './end.js';
+import { expression } from './expression.js';
+import type { NodeType } from './node-type.js';
+import { start } from './start.js';
+import { setGlobalsOfNode } from './workflow-facts.js';
+
+export const NODE_TYPES: Readonly<Record<string, NodeType<any>>> = Object.freeze({
+  start,
+  end,
+  'agent-directive': agentDirective,
+  condition,
+  expression,
+});
+
+export function nodeType(type: string): NodeType<any> | undefined {
+  return Object.prototype.hasOwnProperty.call(NODE_TYPES, type) ? NODE_TYPES[type] : undefined;
+}
+
+setGlobalsOfNode((node: WorkflowNode) => nodeType(node.type)?.declares(node).globals ?? []);
+
+export { start, end, agentDirective, condition, expression };
+export type * from './node-type.js';

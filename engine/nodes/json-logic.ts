@@ -1,0 +1,133 @@
+/**
+ * JSON Logic conditions (`{"jsonLogic": rule}`), run by json-logic-js.
+ * json-logic reads variables by dot paths from one data object, which
+ * cannot express our collision rule (bare `name` is the global, `name.field`
+ * the node's answer). So every top-level `var` is rewritten once to an
+ * indexed slot and filled through the one resolver; `var`s inside
+ * map/filter/reduce/all/some/none bodies keep their item scope.
+ */
+import jsonLogic from 'json-logic-js';
+import type { JsonValue, Workflow } from '../format/model.js';
+import type { Finding, RunContext, VariableRead } from './node-type.js';
+import { lookup } from './workflow-facts.js';
+
+const OPERATIONS = new Set([
+  '==', '===', '!=', '!==', '>', '>=', '<', '<=', '!!', '!', '%', 'in', 'cat', 'substr',
+  '+', '*', '-', '/', 'min', 'max', 'merge', 'var', 'if', '?:', 'and', 'or',
+  'map', 'filter', 'reduce', 'all', 'none', 'some',
+]);
+/** Operations whose second (and for reduce, only the second) argument runs in item scope. */
+const ITERATING = new Set(['map', 'filter', 'reduce', 'all', 'none', 'some']);
+/** Deep rules overflow json-logic's recursion; real conditions are shallow. */
+export const MAX_JSON_LOGIC_DEPTH = 64;
+const SLOT = '__countersign';
+
+interface Prepared {
+  rule: JsonValue;
+  paths: string[];
+}
+
+const prepared = new WeakMap<object, Prepared>();
+
+function prepare(rule: JsonValue): Prepared {
+  if (rule !== null && typeof rule === 'object') {
+    const hit = prepared.get(rule);
+    if (hit) return hit;
+  }
+  const paths: string[] = [];
+  const rewrite = (node: JsonValue, itemScope: boolean): JsonValue => {
+    if (Array.isArray(node)) return node.map((n) => rewrite(n, itemScope));
+    if (node === null || typeof node !== 'object') return node;
+    const [op] = Object.keys(node);
+    const args = node[op];
+    if (op === 'var' && !itemScope) {
+      const [path, ...rest] = Array.isArray(args) ? args : [args];
+      if (typeof path === 'string' && path !== '') {
+        paths.push(path);
+        return { var: [`${SLOT}.${paths.length - 1}`, ...rest] };
+      }
+      return node;
+    }
+    if (ITERATING.has(op) && Array.isArray(args)) {
+      return { [op]: args.map((a, i) => rewrite(a, itemScope || i === 1)) };
+    }
+    return { [op]: rewrite(args, itemScope) };
+  };
+  const result = { rule: rewrite(rule, false), paths };
+  if (rule !== null && typeof rule === 'object') prepared.set(rule, result);
+  return result;
+}
+
+export function applyJsonLogic(rule: JsonValue, ctx: RunContext, workflow: Workflow): boolean {
+  const { rule: rewritten, paths } = prepare(rule);
+  const values = paths.map((p) => {
+    const r = lookup(ctx, workflow, p);
+    return r.found ? r.value : undefined;
+  });
+  return jsonLogic.truthy(jsonLogic.apply(rewritten as never, { [SLOT]: values }));
+}
+
+/** Top-level `var` paths, each with the pointer of its path string. */
+export function jsonLogicReads(rule: unknown, pointer: string): VariableRead[] {
+  const out: VariableRead[] = [];
+  const walk = (node: unknown, at: string, itemScope: boolean): void => {
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`, itemScope));
+    if (node === null || typeof node !== 'object') return;
+    const keys = Object.keys(node);
+    if (keys.length !== 1) return;
+    const op = keys[0];
+    const args = (node as Record<string, unknown>)[op];
+    const argAt = `${at}/${escape(op)}`;
+    if (op === 'var') {
+      if (itemScope) return;
+      if (typeof args === 'string' && args !== '') out.push({ path: args, pointer: argAt });
+      else if (Array.isArray(args) && typeof args[0] === 'string' && args[0] !== '') out.push({ path: args[0], pointer: `${argAt}/0` });
+      return;
+    }
+    if (ITERATING.has(op) && Array.isArray(args)) {
+      return args.forEach((a, i) => walk(a, `${argAt}/${i}`, itemScope || i === 1));
+    }
+    walk(args, argAt, itemScope);
+  };
+  walk(rule, pointer, false);
+  return out;
+}
+
+/** Rule shape: one known operation per object, literal var paths, bounded depth. */
+export function checkJsonLogic(rule: unknown, pointer: string): Finding[] {
+  const out: Finding[] = [];
+  const bad = (message: string, at: string) => out.push({ code: 'E_CONDITION', message, pointer: at, severity: 'error' });
+  const walk = (node: unknown, at: string, depth: number): void => {
+    if (depth > MAX_JSON_LOGIC_DEPTH) {
+      bad(`the jsonLogic rule nests deeper than ${MAX_JSON_LOGIC_DEPTH} levels`, at);
+      return;
+    }
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`, depth + 1));
+    if (node === null || typeof node !== 'object') return;
+    const keys = Object.keys(node);
+    if (keys.length !== 1) {
+      // json-logic would silently treat it as a literal object.
+      bad(`a jsonLogic operation is an object with exactly one key; this one has ${keys.length} (${keys.join(', ')})`, at);
+      return;
+    }
+    const op = keys[0];
+    const args = (node as Record<string, unknown>)[op];
+    const argAt = `${at}/${escape(op)}`;
+    if (!OPERATIONS.has(op)) {
+      bad(`unknown jsonLogic operation "${op}"${op === 'missing' || op === 'missing_some' ? '; use the "exists" operator or {"!!": {"var": …}}' : ''}`, `${at}/${escape(op)}`);
+      return;
+    }
+    if (op === 'var') {
+      const path = Array.isArray(args) ? args[0] : args;
+      if (typeof path !== 'string' && typeof path !== 'number') bad('a "var" path must be a literal string', argAt);
+      return;
+    }
+    walk(args, argAt, depth + 1);
+  };
+  walk(rule, pointer, 0);
+  return out;
+}
+
+function escape(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}

@@ -1,0 +1,116 @@
+/**
+ * What a node type is: its connections, what it declares and reads (for
+ * the validator's dataflow check), its own static checks, and its runtime
+ * step. One file per node type implements this; `index.ts` registers them.
+ * The published JSON Schema (schemas/workflow.schema.json) describes the
+ * same fields for editors.
+ */
+import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
+import type { Pending, RunFailure } from '../run/contract.js';
+
+/** How the interpreter treats the node. */
+export type NodeKind = 'start' | 'waiting' | 'transient' | 'final';
+
+/** A validator finding before line:col are attached. */
+export interface Finding {
+  code: string;
+  message: string;
+  /** JSON pointer of the most specific offending key or value. */
+  pointer: string;
+  severity: 'error' | 'warning';
+  /** When the finding points into a string (a template), the offset of the offending text inside it. */
+  offset?: number;
+}
+
+/** A variable the node reads: a template variable or a condition contextPath. */
+export interface VariableRead {
+  /** The path as written: `name`, `node-id.field`, `a.b[0]`, `items[idx]`. */
+  path: string;
+  /** Pointer of the string holding it. */
+  pointer: string;
+  /** Offset of the path inside that string (templates only). */
+  offset?: number;
+}
+
+/** Names a node makes readable. */
+export interface Declarations {
+  /** Fields readable as `node-id.field`. */
+  local: string[];
+  /** Bare global names the node type itself declares (e.g. delegate-review's `issues_count`). */
+  globals: string[];
+}
+
+export interface StaticContext {
+  workflow: Workflow;
+  /** `/nodes/<i>` */
+  pointer: string;
+  /** Globals declared by the registry, initialData and node types. */
+  globals: ReadonlySet<string>;
+}
+
+/** The live state a runtime step sees. Values are never mutated in place. */
+export interface RunContext {
+  /** Globals. */
+  vars: Record<string, JsonValue>;
+  /** Node-local answers, by node id. */
+  nodes: Record<string, JsonObject>;
+  meta: { executionId: string; workflowId: string; userId: string };
+  /** Answers to the current visit of the waiting node, so far. */
+  attempt: number;
+  /** `pointer: message` lines of the last rejected answer of this visit. */
+  errors?: string[];
+  /** Set once when the run fails. */
+  failure?: RunFailure;
+}
+
+/** What a transient node decided. */
+export interface TransientOutcome {
+  /** The connection to follow. */
+  via: string;
+  /** Globals to set. */
+  vars?: Record<string, JsonValue>;
+  /** Journal event for this step, without seq/at/nodeId. */
+  event: { type: string; [k: string]: JsonValue | undefined };
+  /** When set, the step failed: follow `via` if the node has it, else fail the run with this code. */
+  error?: { code: string; message: string };
+}
+
+/** What a waiting node made of an answer. */
+export type AnswerOutcome =
+  | { kind: 'accepted'; local: JsonObject; vars: Record<string, JsonValue> }
+  | { kind: 'rejected'; code: string; errors: string[] }
+  | { kind: 'declared-error'; message: string };
+
+export interface NodeType<N extends WorkflowNode = WorkflowNode> {
+  type: N['type'];
+  kind: NodeKind;
+  connections: { required: readonly string[]; optional: readonly string[] };
+  declares(node: N): Declarations;
+  reads(node: N, pointer: string): VariableRead[];
+  /** Node-specific checks (syntax, schema compilation, condition shape). */
+  check(node: N, ctx: StaticContext): Finding[];
+}
+
+export interface StartType extends NodeType<Extract<WorkflowNode, { type: 'start' }>> {
+  kind: 'start';
+  /** Globals at the start: registry defaults, then initialData values, then the start input. */
+  seed(node: Extract<WorkflowNode, { type: 'start' }>, workflow: Workflow, input: JsonObject): Record<string, JsonValue>;
+}
+
+export interface FinalType extends NodeType<Extract<WorkflowNode, { type: 'end' }>> {
+  kind: 'final';
+  output(node: Extract<WorkflowNode, { type: 'end' }>, ctx: RunContext, workflow: Workflow): JsonObject;
+}
+
+export interface TransientType<N extends WorkflowNode = WorkflowNode> extends NodeType<N> {
+  kind: 'transient';
+  step(node: N, ctx: RunContext, workflow: Workflow): TransientOutcome;
+}
+
+export interface WaitingType<N extends WorkflowNode = WorkflowNode> extends NodeType<N> {
+  kind: 'waiting';
+  maxRetries(node: N): number;
+  /** The pending item for this visit (rendered now); `unset` lists declared variables that rendered empty. */
+  pending(node: N, ctx: RunContext, workflow: Workflow): { pending: Pending; unset: string[] };
+  answer(node: N, ctx: RunContext, answer: JsonValue, workflow: Workflow): AnswerOutcome;
+}

@@ -1,0 +1,65 @@
+/**
+ * `start`: seeds the run's globals — registry defaults, then initialData
+ * values, then the start input — and continues on `default`.
+ */
+import { Ajv } from 'ajv';
+import { CountersignError } from '../errors.js';
+import type { JsonObject, JsonValue, StartNode, Workflow } from '../format/model.js';
+import { describeErrors } from './answer-schema.js';
+import type { StartType } from './node-type.js';
+
+const inputAjv = new Ajv({ allErrors: true, logger: false, strict: false });
+const inputValidators = new WeakMap<Workflow, ReturnType<Ajv['compile']>>();
+
+export const start: StartType = {
+  type: 'start',
+  kind: 'start',
+  connections: { required: ['default'], optional: [] },
+  declares(node: StartNode) {
+    return { local: [], globals: Object.keys(node.initialData?.variables ?? {}) };
+  },
+  reads() {
+    return [];
+  },
+  check() {
+    return [];
+  },
+  seed(node, workflow, input) {
+    const vars: Record<string, JsonValue> = {};
+    for (const [name, decl] of Object.entries(workflow.variableRegistry ?? {})) {
+      if (decl.default !== undefined) vars[name] = decl.default;
+    }
+    for (const [name, v] of Object.entries(node.initialData?.variables ?? {})) {
+      if (v && v.value !== undefined) vars[name] = v.value;
+    }
+    checkInput(node, workflow, input);
+    Object.assign(vars, input);
+    return vars;
+  },
+};
+
+/** Start input must name declared variables and fit their registry schemas: a typo fails loudly. */
+function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): void {
+  const declared = new Set([
+    ...Object.keys(workflow.variableRegistry ?? {}),
+    ...Object.keys(node.initialData?.variables ?? {}),
+  ]);
+  const unknown = Object.keys(input).filter((k) => !declared.has(k));
+  if (unknown.length > 0) {
+    throw new CountersignError('E_INPUT', `the start input names undeclared variable(s): ${unknown.join(', ')}`, {
+      fix: declared.size
+        ? `use only declared variables: ${[...declared].join(', ')}`
+        : 'declare them in the workflow variableRegistry',
+    });
+  }
+  let validate = inputValidators.get(workflow);
+  if (!validate) {
+    validate = inputAjv.compile({ type: 'object', properties: workflow.variableRegistry ?? {} });
+    inputValidators.set(workflow, validate);
+  }
+  if (!validate(input)) {
+    throw new CountersignError('E_INPUT', `the start input does not fit the variableRegistry: ${describeErrors(validate.errors).join('; ')}`, {
+      fix: 'pass values of the declared types',
+    });
+  }
+}

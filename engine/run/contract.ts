@@ -1,0 +1,86 @@
+/**
+ * The run contract: one JSON shape for the CLI (`--json`), the library API
+ * and every agent adapter. Changing a field here is a breaking change.
+ */
+import type { JsonObject, JsonValue } from '../format/model.js';
+
+/** A directive waiting for an agent's structured answer. */
+export interface DirectivePending {
+  kind: 'directive';
+  nodeId: string;
+  /** The rendered directive, with the workflow's systemReminder appended. */
+  directive: string;
+  completionCondition: string;
+  /** The effective schema the answer must satisfy. */
+  inputSchema: JsonObject;
+  /** Answers to this visit of the node so far + 1 (starts at 1). */
+  attempt: number;
+  maxRetries: number;
+  /** `pointer: message` lines for the previous rejected answer, then retryMessage. */
+  errors?: string[];
+  /** ISO-8601 absolute deadline when the node has timeoutMs. */
+  deadline?: string;
+  /** The role label from the node's `agent` field. */
+  agent?: string;
+}
+
+export type Pending = DirectivePending;
+
+export interface RunFailure {
+  code: string;
+  message: string;
+  nodeId?: string;
+}
+
+/** Set on the state `submit` returns when the answer just given was rejected. */
+export interface Rejection {
+  code: string;
+  errors: string[];
+}
+
+interface StateBase {
+  runId: string;
+  seq: number;
+  /** True when the submit named an already answered seq: nothing changed. */
+  replayed?: true;
+}
+
+export interface WaitingState extends StateBase {
+  status: 'waiting';
+  pending: Pending;
+  rejected?: Rejection;
+}
+
+export interface CompletedState extends StateBase {
+  status: 'completed';
+  endNodeId: string;
+  output: JsonObject;
+}
+
+export interface FailedState extends StateBase {
+  status: 'failed';
+  error: RunFailure;
+}
+
+export type RunState = WaitingState | CompletedState | FailedState;
+export type RunStatus = RunState['status'];
+
+/** One journal entry. Event-specific fields sit at the top level. */
+export interface JournalEvent {
+  seq: number;
+  at: string;
+  type: string;
+  nodeId?: string;
+  [field: string]: JsonValue | undefined;
+}
+
+/** The request an adapter receives: the pending item with runId and seq on top. */
+export type AgentRequest = Pending & { runId: string; seq: number };
+
+export interface RunSummary {
+  runId: string;
+  workflow: string;
+  status: RunStatus;
+  createdAt: string;
+  updatedAt: string;
+}

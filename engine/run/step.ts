@@ -1,0 +1,116 @@
+/**
+ * One step of a run, as a pure function of the stored record: restore the
+ * snapshot, apply an event with xstate's pure transition API, then settle
+ * the result into the next record and its journal events. The engine runs
+ * this inside a store transaction.
+ */
+import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
+import { CountersignError } from '../errors.js';
+import type { JsonObject } from '../format/model.js';
+import { nodeType } from '../nodes/index.js';
+import type { FinalType, RunContext, WaitingType } from '../nodes/node-type.js';
+import { FAILED_STATE, type CompiledWorkflow, type MachineEvent, type MachineInput } from '../compile/machine.js';
+import type { RunRecord } from '../store/store.js';
+import type { JournalEvent, Rejection } from './contract.js';
+
+export interface Settled {
+  record: RunRecord;
+  events: JournalEvent[];
+  rejected?: Rejection;
+}
+
+type Actions = ReadonlyArray<{ type: string; params?: unknown }>;
+
+export function firstStep(compiled: CompiledWorkflow, base: RunRecord, input: MachineInput, now: Date): Settled {
+  return guarded(base, now, () => initialTransition(compiled.machine, input) as [AnyMachineSnapshot, Actions], compiled);
+}
+
+export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: MachineEvent, now: Date): Settled {
+  const snapshot = restore(compiled, rec);
+  return guarded(rec, now, () => transition(compiled.machine, snapshot, event as never) as [AnyMachineSnapshot, Actions], compiled);
+}
+
+function restore(compiled: CompiledWorkflow, rec: RunRecord): AnyMachineSnapshot {
+  const value = rec.snapshot.value;
+  if (typeof value !== 'string' || !compiled.byId.has(value)) {
+    throw new CountersignError('E_WORKFLOW_CHANGED', `run ${rec.runId} rests in state "${String(value)}", which its stored workflow does not have`, {
+      fix: 'the run record is inconsistent; start a new run',
+    });
+  }
+  return compiled.machine.resolveState({ value, context: rec.snapshot.context as unknown as RunContext });
+}
+
+function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Actions], compiled: CompiledWorkflow): Settled {
+  let result: [AnyMachineSnapshot, Actions];
+  try {
+    result = apply();
+  } catch (e) {
+    if (e instanceof CountersignError) throw e;
+    const message = (e as Error).message ?? String(e);
+    if (!/Infinite loop detected/.test(message)) throw e;
+    return runaway(rec, now, compiled);
+  }
+  const [snapshot] = result;
+  if (snapshot.status === 'error') {
+    // xstate records errors thrown while creating the context (e.g. a bad
+    // start input) on the snapshot instead of throwing them.
+    const error = (snapshot as { error?: unknown }).error;
+    if (error instanceof CountersignError) throw error;
+    if (error instanceof Error && /Infinite loop detected/.test(error.message)) return runaway(rec, now, compiled);
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return settle(compiled, rec, snapshot, result[1], now);
+}
+
+function runaway(rec: RunRecord, now: Date, _c: CompiledWorkflow): Settled {
+  const at = now.toISOString();
+  const error = { code: 'E_RUNAWAY', message: 'transient nodes kept transitioning without reaching a waiting or end node' };
+  return {
+    record: { ...rec, status: 'failed', pending: undefined, deadline: undefined, error, updatedAt: at },
+    events: [{ seq: rec.seq, at, type: 'run.failed', code: error.code, message: error.message }],
+  };
+}
+
+function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnapshot, actions: Actions, now: Date): Settled {
+  const at = now.toISOString();
+  const ctx = snap.context as RunContext;
+  const value = snap.value as string;
+  const events: JournalEvent[] = [];
+  let rejected: Rejection | undefined;
+  for (const a of actions) {
+    if (a.type !== 'journal') continue;
+    for (const e of (a.params as { events: JsonObject[] }).events) {
+      events.push({ seq: rec.seq, at, ...e } as JournalEvent);
+      if (e.type === 'answer.rejected') rejected = { code: e.code as string, errors: e.errors as string[] };
+    }
+  }
+  const snapshot = { value, context: ctx as unknown as JsonObject };
+  const base: RunRecord = { ...rec, snapshot, updatedAt: at, pending: undefined, deadline: undefined };
+
+  if (value === FAILED_STATE) {
+    const error = ctx.failure ?? { code: 'E_INTERNAL', message: 'the run failed without a recorded cause' };
+    events.push({ seq: rec.seq, at, type: 'run.failed', nodeId: error.nodeId, code: error.code, message: error.message });
+    return { record: { ...base, status: 'failed', error }, events };
+  }
+  const node = compiled.byId.get(value)!;
+  const type = nodeType(node.type)!;
+  if (type.kind === 'final') {
+    const output = (type as FinalType).output(node as never, ctx, compiled.workflow);
+    events.push({ seq: rec.seq, at, type: 'run.completed', nodeId: node.id, endNodeId: node.id });
+    return { record: { ...base, status: 'completed', endNodeId: node.id, output }, events };
+  }
+  // Waiting: issue the next pending item under a new seq.
+  const seq = rec.seq + 1;
+  const { pending, unset } = (type as WaitingType).pending(node, ctx, compiled.workflow);
+  let deadline: string | undefined;
+  const timeoutMs = (node as { timeoutMs?: number }).timeoutMs;
+  if (timeoutMs !== undefined) {
+    // A retry keeps the visit's deadline; a new visit starts a new one.
+    deadline = ctx.attempt > 0 && rec.deadline && rec.pending?.nodeId === node.id ? rec.deadline : new Date(now.getTime() + timeoutMs).toISOString();
+    pending.deadline = deadline;
+  }
+  if (unset.length > 0) events.push({ seq, at, type: 'variable.unset', nodeId: node.id, names: [...new Set(unset)] });
+  events.push({ seq, at, type: 'directive.issued', nodeId: node.id, attempt: pending.attempt, ...(deadline ? { deadline } : {}) });
+  const record: RunRecord = { ...base, status: 'waiting', seq, pending, deadline };
+  return { record, events, rejected: rejected && ctx.attempt > 0 && value === rec.pending?.nodeId ? rejected : undefined };
+}

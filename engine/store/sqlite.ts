@@ -1,0 +1,281 @@
+/**
+ * The embedded default store: SQLite through better-sqlite3, one database
+ * file `<dir>/countersign.db`. WAL lets readers (`status`, `runs`) proceed
+ * while a step writes; every step is one IMMEDIATE transaction, so two
+ * processes stepping one run are serialised and never both advance it.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CountersignError } from '../errors.js';
+import type { Workflow } from '../format/model.js';
+import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
+import type { Mutation, RunRecord, Store } from './store.js';
+import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+
+export const DATABASE_FILE = 'countersign.db';
+
+/** Bumped whenever the tables change; a newer database is refused, not misread. */
+export const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS workflows (hash TEXT PRIMARY KEY, body TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    workflow TEXT,
+    workflow_hash TEXT REFERENCES workflows(hash),
+    file TEXT,
+    workspace TEXT,
+    status TEXT,
+    seq INTEGER,
+    record TEXT NOT NULL,
+    created_at TEXT,
+    updated_at TEXT
+  );
+  CREATE INDEX IF NOT EXISTS runs_newest ON runs (created_at DESC, run_id DESC);
+  CREATE INDEX IF NOT EXISTS runs_status_newest ON runs (status, created_at DESC, run_id DESC);
+  CREATE TABLE IF NOT EXISTS events (
+    run_id TEXT,
+    idx INTEGER,
+    seq INTEGER,
+    at TEXT,
+    type TEXT,
+    node_id TEXT,
+    body TEXT NOT NULL,
+    PRIMARY KEY (run_id, idx)
+  );
+`;
+
+/** Parsed workflow copies kept per store; a copy never changes under its hash. */
+const WORKFLOW_CACHE_SIZE = 32;
+
+interface SummaryRow {
+  run_id: string;
+  workflow: string;
+  status: RunStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+type Mutate = (current: RunRecord) => Mutation<unknown>;
+
+export function createSqliteStore(dir: string): Store {
+  const file = join(dir, DATABASE_FILE);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new CountersignError('E_STORE', `cannot create the store directory ${dir}: ${(err as Error).message}`, {
+      file: dir,
+      fix: 'pass a writable directory with --store DIR or COUNTERSIGN_STORE',
+    });
+  }
+  const db = openDatabase(file);
+
+  const sql = {
+    putWorkflow: db.prepare<[string, string]>('INSERT OR IGNORE INTO workflows (hash, body) VALUES (?, ?)'),
+    getWorkflow: db.prepare<[string], string>('SELECT body FROM workflows WHERE hash = ?').pluck(),
+    hasWorkflow: db.prepare<[string], number>('SELECT 1 FROM workflows WHERE hash = ?').pluck(),
+    hasRun: db.prepare<[string], number>('SELECT 1 FROM runs WHERE run_id = ?').pluck(),
+    getRecord: db.prepare<[string], string>('SELECT record FROM runs WHERE run_id = ?').pluck(),
+    insertRun: db.prepare(
+      `INSERT INTO runs (run_id, workflow, workflow_hash, file, workspace, status, seq, record, created_at, updated_at)
+       VALUES (@runId, @workflow, @workflowHash, @file, @workspace, @status, @seq, @record, @createdAt, @updatedAt)`,
+    ),
+    updateRun: db.prepare(
+      `UPDATE runs SET workflow = @workflow, workflow_hash = @workflowHash, file = @file, workspace = @workspace,
+       status = @status, seq = @seq, record = @record, updated_at = @updatedAt WHERE run_id = @runId`,
+    ),
+    nextEventIndex: db.prepare<[string], number>('SELECT COALESCE(MAX(idx) + 1, 0) FROM events WHERE run_id = ?').pluck(),
+    insertEvent: db.prepare<[string, number, number | null, string | null, string | null, string | null, string]>(
+      'INSERT INTO events (run_id, idx, seq, at, type, node_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    events: db.prepare<[string], string>('SELECT body FROM events WHERE run_id = ? ORDER BY idx').pluck(),
+    listAll: db.prepare<[], SummaryRow>(
+      'SELECT run_id, workflow, status, created_at, updated_at FROM runs ORDER BY created_at DESC, run_id DESC',
+    ),
+    listByStatus: db.prepare<[string], SummaryRow>(
+      'SELECT run_id, workflow, status, created_at, updated_at FROM runs WHERE status = ? ORDER BY created_at DESC, run_id DESC',
+    ),
+  };
+
+  const workflowCache = new Map<string, Workflow>();
+
+  function recordRow(record: RunRecord) {
+    return {
+      runId: record.runId,
+      workflow: record.workflow,
+      workflowHash: record.workflowHash,
+      file: record.file ?? null,
+      workspace: record.workspace,
+      status: record.status,
+      seq: record.seq,
+      record: JSON.stringify(record),
+      createdAt: record.createdAt,
+      updatedAt: record.updatedAt,
+    };
+  }
+
+  function appendEvents(runId: string, events: JournalEvent[]): void {
+    let idx = sql.nextEventIndex.get(runId) ?? 0;
+    for (const e of events) {
+      sql.insertEvent.run(runId, idx++, e.seq ?? null, e.at ?? null, e.type ?? null, e.nodeId ?? null, JSON.stringify(e));
+    }
+  }
+
+  function readRecord(runId: string): RunRecord | undefined {
+    const raw = sql.getRecord.get(runId);
+    return raw === undefined ? undefined : parseRow<RunRecord>(raw, `the stored record of run "${runId}"`, file);
+  }
+
+  const createTx = db.transaction((record: RunRecord, events: JournalEvent[]) => {
+    if (sql.hasRun.get(record.runId) !== undefined) throw duplicateRun(record.runId);
+    if (sql.hasWorkflow.get(record.workflowHash) === undefined) throw unknownWorkflowHash(record.runId, record.workflowHash);
+    sql.insertRun.run(recordRow(record));
+    appendEvents(record.runId, events);
+  });
+
+  // Read, decide and write under one write lock: a second process waits (busy_timeout) and then sees this result.
+  const updateTx = db.transaction((runId: string, mutate: Mutate): unknown => {
+    const current = readRecord(runId);
+    if (!current) throw runNotFound(runId);
+    const { record, events, result } = mutate(current);
+    if (record) sql.updateRun.run({ ...recordRow(record), runId });
+    if (events && events.length > 0) appendEvents(runId, events);
+    return result;
+  });
+
+  function guard<T>(what: string, fn: () => T): T {
+    if (!db.open) {
+      throw new CountersignError('E_STORE', `cannot ${what}: the store ${file} is closed`, {
+        file,
+        fix: 'open the store again with openStore() before using it',
+      });
+    }
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof Database.SqliteError) {
+        const busy = err.code.startsWith('SQLITE_BUSY');
+        throw new CountersignError('E_STORE', `cannot ${what} in ${file}: ${err.message}`, {
+          file,
+          cause: err,
+          fix: busy
+            ? 'another process held the store for over 5 s; retry the command'
+            : 'check that the store directory is writable and the disk is not full',
+        });
+      }
+      throw err;
+    }
+  }
+
+  return {
+    putWorkflow(hash, workflow) {
+      guard('store a workflow copy', () => sql.putWorkflow.run(hash, JSON.stringify(workflow)));
+    },
+
+    getWorkflow(hash) {
+      const cached = workflowCache.get(hash);
+      if (cached) return cached;
+      const body = guard('read a workflow copy', () => sql.getWorkflow.get(hash));
+      if (body === undefined) throw workflowNotFound(hash);
+      const workflow = parseRow<Workflow>(body, `the stored workflow copy ${hash}`, file);
+      if (workflowCache.size >= WORKFLOW_CACHE_SIZE) workflowCache.delete(workflowCache.keys().next().value!);
+      workflowCache.set(hash, workflow);
+      return workflow;
+    },
+
+    create(record, events) {
+      guard(`create run "${record.runId}"`, () => createTx.immediate(record, events));
+    },
+
+    get(runId) {
+      return guard(`read run "${runId}"`, () => readRecord(runId));
+    },
+
+    update<T>(runId: string, mutate: (current: RunRecord) => Mutation<T>): T {
+      return guard(`update run "${runId}"`, () => updateTx.immediate(runId, mutate)) as T;
+    },
+
+    list(filter?: { status?: RunStatus }): RunSummary[] {
+      const rows = guard('list runs', () =>
+        filter?.status ? sql.listByStatus.all(filter.status) : sql.listAll.all(),
+      );
+      return rows.map((r) => ({
+        runId: r.run_id,
+        workflow: r.workflow,
+        status: r.status,
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+      }));
+    },
+
+    events(runId) {
+      return guard(`read the journal of run "${runId}"`, () => {
+        const bodies = sql.events.all(runId);
+        if (bodies.length === 0 && sql.hasRun.get(runId) === undefined) throw runNotFound(runId);
+        return bodies.map((b, i) => parseRow<JournalEvent>(b, `event ${i} of run "${runId}"`, file));
+      });
+    },
+
+    close() {
+      if (db.open) db.close();
+      workflowCache.clear();
+    },
+  };
+}
+
+function openDatabase(file: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { timeout: 5000 });
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, file);
+    return db;
+  } catch (err) {
+    db?.close();
+    if (err instanceof CountersignError) throw err;
+    throw new CountersignError('E_STORE', `cannot open the store ${file}: ${(err as Error).message}`, {
+      file,
+      cause: err,
+      fix: 'check that the file is a countersign store and writable, or pass another directory with --store DIR',
+    });
+  }
+}
+
+function migrate(db: Database.Database, file: string): void {
+  const refuseNewer = (version: number) => {
+    if (version > SCHEMA_VERSION) {
+      throw new CountersignError(
+        'E_STORE',
+        `the store ${file} has schema version ${version}, newer than this countersign reads (${SCHEMA_VERSION})`,
+        { file, fix: 'upgrade countersign, or pass another directory with --store DIR' },
+      );
+    }
+  };
+  const version = db.pragma('user_version', { simple: true }) as number;
+  refuseNewer(version);
+  if (version === SCHEMA_VERSION) return;
+  // Another process may be creating the tables at the same moment: decide again under the write lock.
+  db.transaction(() => {
+    const locked = db.pragma('user_version', { simple: true }) as number;
+    refuseNewer(locked);
+    if (locked === SCHEMA_VERSION) return;
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+/** A damaged row is a store fault naming what it belongs to, never a crash. */
+function parseRow<T>(text: string, what: string, file: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new CountersignError('E_STORE', `${what} in ${file} is not valid JSON (${(err as Error).message})`, {
+      file,
+      fix: 'the database row is damaged; restore countersign.db from a backup, or move the store aside and start the run again',
+    });
+  }
+}

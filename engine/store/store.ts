@@ -1,0 +1,62 @@
+/**
+ * The store boundary. The engine reads and writes runs only through this
+ * interface, so a store is swappable (SQLite by default, memory for tests
+ * and embedding). All methods are synchronous: both shipped stores are, and
+ * a step must be one atomic read-decide-write.
+ */
+import type { JsonObject, Workflow } from '../format/model.js';
+import type { JournalEvent, Pending, RunFailure, RunStatus, RunSummary } from '../run/contract.js';
+
+export interface RunRecord {
+  runId: string;
+  /** The workflow's display name (metadata.name). */
+  workflow: string;
+  /** sha256 of the canonical workflow JSON; the copy itself is stored once per hash. */
+  workflowHash: string;
+  /** The file the run was started from, for display only: runs never re-read it. */
+  file?: string;
+  /** The run's working directory (absolute). */
+  workspace: string;
+  status: RunStatus;
+  /** The persisted xstate snapshot. */
+  snapshot: JsonObject;
+  seq: number;
+  pending?: Pending;
+  /** ISO-8601 deadline of the pending item, if any. */
+  deadline?: string;
+  endNodeId?: string;
+  output?: JsonObject;
+  error?: RunFailure;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Mutation<T> {
+  /** The new record; omit to write nothing. */
+  record?: RunRecord;
+  /** Journal events to append in the same transaction. */
+  events?: JournalEvent[];
+  result: T;
+}
+
+export interface Store {
+  /** Stores the workflow copy under its hash (idempotent). */
+  putWorkflow(hash: string, workflow: Workflow): void;
+  /** The stored copy; throws E_STORE if missing. */
+  getWorkflow(hash: string): Workflow;
+  /** Inserts a new run and its first events atomically. */
+  create(record: RunRecord, events: JournalEvent[]): void;
+  get(runId: string): RunRecord | undefined;
+  /**
+   * One step: inside a single write transaction, read the run, call
+   * `mutate` (synchronous, no I/O), then write its record and events. Two
+   * concurrent updates of one run are serialised, so each sees the other's
+   * result. Throws E_RUN_NOT_FOUND when the run does not exist.
+   */
+  update<T>(runId: string, mutate: (current: RunRecord) => Mutation<T>): T;
+  /** Newest first (by createdAt, then runId). */
+  list(filter?: { status?: RunStatus }): RunSummary[];
+  /** The journal in append order. */
+  events(runId: string): JournalEvent[];
+  close(): void;
+}

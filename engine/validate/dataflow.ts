@@ -1,0 +1,159 @@
+/**
+ * Dataflow: every variable a template or condition reads must resolve, with
+ * the same resolver the runtime uses, against the declarations the workflow
+ * makes — builtins, registry and initialData names, globals node types
+ * declare, and `node-id.field` for fields a node declares. Also warns about
+ * finalOutput names that resolve to nothing and registry variables nothing
+ * ever writes.
+ */
+import { isCountersignError } from '../errors.js';
+import { BUILTIN_VARIABLES } from '../format/model.js';
+import { resolve, staticScope, type Scope } from '../format/resolver.js';
+import { suggest } from '../format/suggest.js';
+import { templateVariables } from '../format/template.js';
+import type { Finding, VariableRead } from '../nodes/node-type.js';
+import type { GraphModel, NodeEntry } from './graph-model.js';
+import { childPointer, isPlainObject } from './pointer.js';
+
+export interface Declarations {
+  globals: ReadonlySet<string>;
+  nodeFields: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Globals something writes: initialData, node-type globals, globalInputs. */
+  written: ReadonlySet<string>;
+}
+
+/**
+ * What the workflow declares. `declares()` is asked of every node, even one
+ * the schema rejected, so that one broken node does not make every reference
+ * to it look undeclared; a node whose shape defeats its type's `declares()`
+ * declares nothing.
+ */
+export function collectDeclarations(data: Record<string, unknown>, model: GraphModel): Declarations {
+  const registry = isPlainObject(data.variableRegistry) ? Object.keys(data.variableRegistry) : [];
+  const globals = new Set<string>([...BUILTIN_VARIABLES, ...registry]);
+  const written = new Set<string>();
+  const nodeFields = new Map<string, ReadonlySet<string>>();
+  for (const node of model.nodes) {
+    const declared = declarationsOf(node);
+    for (const name of declared.globals) {
+      globals.add(name);
+      written.add(name);
+    }
+    const schema = node.raw.inputSchema;
+    if (isPlainObject(schema) && Array.isArray(schema.globalInputs)) {
+      for (const name of schema.globalInputs) if (typeof name === 'string') written.add(name);
+    }
+    if (node.id === undefined) continue;
+    const fields = new Set(nodeFields.get(node.id) ?? []);
+    for (const field of declared.local) fields.add(field);
+    nodeFields.set(node.id, fields);
+  }
+  return { globals, nodeFields, written };
+}
+
+function declarationsOf(node: NodeEntry): { local: string[]; globals: string[] } {
+  if (!node.nodeType) return { local: [], globals: [] };
+  try {
+    const declared = node.nodeType.declares(node.raw as never);
+    return {
+      local: declared.local.filter((n) => typeof n === 'string'),
+      globals: declared.globals.filter((n) => typeof n === 'string'),
+    };
+  } catch {
+    return { local: [], globals: [] };
+  }
+}
+
+export function scopeOf(declarations: Declarations): Scope {
+  return staticScope({ globals: declarations.globals, nodeFields: declarations.nodeFields });
+}
+
+/** A read that does not resolve, as an E_UNDECLARED_VARIABLE finding (or the path's own syntax error). */
+export function checkRead(read: VariableRead, scope: Scope): Finding | undefined {
+  const shown =
+    read.offset !== undefined ? `"{{${read.path}}}"`
+    : read.pointer.endsWith('/contextPath') ? `contextPath "${read.path}"`
+    : `"${read.path}"`;
+  let resolution;
+  try {
+    resolution = resolve(read.path, scope);
+  } catch (e) {
+    if (!isCountersignError(e)) throw e;
+    return { code: e.code, message: `${shown}: ${e.message}`, pointer: read.pointer, offset: read.offset, severity: 'error' };
+  }
+  if (resolution.found) return undefined;
+  const { missing, candidates } = resolution;
+  const guess = suggest(missing, candidates);
+  const dot = missing.indexOf('.');
+  let message: string;
+  if (dot > 0 && scope.isNode(missing.slice(0, dot))) {
+    const nodeId = missing.slice(0, dot);
+    const field = missing.slice(dot + 1);
+    message =
+      `${shown} is not declared: node "${nodeId}" declares no field "${field}"` +
+      (guess ? ` — did you mean "${guess}"?` : '.') +
+      ` Add "${field}" to the inputSchema properties (or globalInputs) of node "${nodeId}", or correct the name`;
+  } else {
+    const what = missing === read.path ? shown : `${shown} reads "${missing}", which`;
+    message =
+      `${what} is not declared` +
+      (guess ? ` — did you mean "${guess}"?` : '.') +
+      ` Declare "${missing}" in variableRegistry, or read node-id.field from a node whose inputSchema declares the field`;
+  }
+  return { code: 'E_UNDECLARED_VARIABLE', message, pointer: read.pointer, offset: read.offset, severity: 'error' };
+}
+
+/** The workflow-level template: systemReminder is appended to every directive, so it is checked like one. */
+export function systemReminderReads(data: Record<string, unknown>): { reads: VariableRead[]; findings: Finding[] } {
+  const text = data.systemReminder;
+  if (typeof text !== 'string') return { reads: [], findings: [] };
+  try {
+    return { reads: templateVariables(text).map((v) => ({ path: v.path, pointer: '/systemReminder', offset: v.offset })), findings: [] };
+  } catch (e) {
+    if (!isCountersignError(e)) throw e;
+    return { reads: [], findings: [{ code: e.code, message: e.message, pointer: '/systemReminder', severity: 'error' }] };
+  }
+}
+
+/** finalOutput names that resolve to nothing are left out of a run's output: warn. */
+export function finalOutputFindings(node: NodeEntry, scope: Scope): Finding[] {
+  const names = node.raw.finalOutput;
+  if (node.nodeType?.kind !== 'final' || !Array.isArray(names)) return [];
+  const findings: Finding[] = [];
+  names.forEach((name: unknown, j: number) => {
+    if (typeof name !== 'string') return;
+    let resolution;
+    try {
+      resolution = resolve(name, scope);
+    } catch (e) {
+      if (!isCountersignError(e)) throw e;
+      resolution = { found: false as const, missing: name, candidates: [] };
+    }
+    if (resolution.found) return;
+    const guess = suggest(resolution.missing, resolution.candidates);
+    findings.push({
+      code: 'E_FINAL_OUTPUT_UNRESOLVED',
+      pointer: `${node.pointer}/finalOutput/${j}`,
+      severity: 'warning',
+      message: `finalOutput "${name}" resolves to nothing and will be left out of the run's output${guess ? ` — did you mean "${guess}"?` : '.'} Declare it in variableRegistry, or name a node-id.field a node declares`,
+    });
+  });
+  return findings;
+}
+
+/** Registry variables without a default that no initialData, globalInputs or expression writes. */
+export function neverWrittenFindings(data: Record<string, unknown>, declarations: Declarations): Finding[] {
+  if (!isPlainObject(data.variableRegistry)) return [];
+  const findings: Finding[] = [];
+  for (const [name, decl] of Object.entries(data.variableRegistry)) {
+    if (isPlainObject(decl) && 'default' in decl) continue;
+    if (declarations.written.has(name)) continue;
+    findings.push({
+      code: 'E_VARIABLE_NEVER_WRITTEN',
+      pointer: childPointer('/variableRegistry', name),
+      severity: 'warning',
+      message: `registry variable "${name}" has no default and nothing writes it (no initialData value, globalInputs or expression); it is unset unless the start input supplies it — give it a default or write it from a node`,
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,157 @@
+/**
+ * Graph rules: nodes no path from start reaches (a warning), and cycles made
+ * only of nodes that never wait (start and transient kinds). Such a cycle
+ * would spin without ever handing control to an agent, so it is an error.
+ * Cycles are found as strongly connected components (Tarjan, iterative so a
+ * long chain cannot overflow the stack); a self-loop counts.
+ */
+import type { Finding } from '../nodes/node-type.js';
+import type { GraphModel, NodeEntry } from './graph-model.js';
+import { childPointer } from './pointer.js';
+
+interface Edge {
+  name: string;
+  to: NodeEntry;
+}
+
+function edgesOf(node: NodeEntry, model: GraphModel): Edge[] {
+  const edges: Edge[] = [];
+  for (const [name, target] of node.connections) {
+    const to = model.byId.get(target);
+    if (to) edges.push({ name, to });
+  }
+  return edges;
+}
+
+export function graphFindings(model: GraphModel): Finding[] {
+  return [...unreachableFindings(model), ...transientCycleFindings(model)];
+}
+
+function unreachableFindings(model: GraphModel): Finding[] {
+  const start = model.nodes.find((n) => n.nodeType?.kind === 'start');
+  if (!start) return [];
+  const seen = new Set<NodeEntry>([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const node = queue.pop() as NodeEntry;
+    for (const { to } of edgesOf(node, model)) {
+      if (!seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+  }
+  const startLabel = start.id !== undefined ? `"${start.id}"` : 'the start node';
+  return model.nodes
+    .filter((n) => !seen.has(n))
+    .map((n) => ({
+      code: 'E_UNREACHABLE',
+      pointer: n.pointer,
+      severity: 'warning' as const,
+      message: `${n.id !== undefined ? `node "${n.id}"` : `nodes[${n.index}]`} cannot be reached from start ${startLabel}; connect a node to it or remove it`,
+    }));
+}
+
+function neverWaits(node: NodeEntry): boolean {
+  const kind = node.nodeType?.kind;
+  return kind === 'start' || kind === 'transient';
+}
+
+function transientCycleFindings(model: GraphModel): Finding[] {
+  const candidates = model.nodes.filter(neverWaits);
+  const successors = new Map<NodeEntry, Edge[]>();
+  for (const node of candidates) successors.set(node, edgesOf(node, model).filter((e) => neverWaits(e.to)));
+
+  const findings: Finding[] = [];
+  for (const component of stronglyConnected(candidates, successors)) {
+    const first = component.reduce((a, b) => (b.index < a.index ? b : a));
+    const members = new Set(component);
+    const isCycle = component.length > 1 || (successors.get(first) ?? []).some((e) => e.to === first);
+    if (!isCycle) continue;
+    const path = cycleThrough(first, members, successors);
+    const closing = (successors.get(first) ?? []).find((e) => e.to === path[1]) as Edge;
+    const names = path.map((n) => n.id ?? `nodes[${n.index}]`).join(' → ');
+    findings.push({
+      code: 'E_TRANSIENT_CYCLE',
+      pointer: childPointer(`${first.pointer}/connections`, closing.name),
+      severity: 'error',
+      message: `the cycle ${names} has no waiting node (agent-directive), so a run would loop forever without asking anyone; route the loop through a waiting node or give it an exit`,
+    });
+  }
+  return findings;
+}
+
+/** A shortest cycle from `first` back to itself inside one component, as a node list ending with `first`. */
+function cycleThrough(first: NodeEntry, members: Set<NodeEntry>, successors: Map<NodeEntry, Edge[]>): NodeEntry[] {
+  const previous = new Map<NodeEntry, NodeEntry>();
+  const queue: NodeEntry[] = [first];
+  for (let i = 0; i < queue.length; i++) {
+    const node = queue[i];
+    for (const { to } of successors.get(node) ?? []) {
+      if (!members.has(to)) continue;
+      if (to === first) {
+        const path = [first];
+        for (let at: NodeEntry | undefined = node; at !== first && at !== undefined; at = previous.get(at)) path.splice(1, 0, at);
+        path.push(first);
+        return path;
+      }
+      if (!previous.has(to)) {
+        previous.set(to, node);
+        queue.push(to);
+      }
+    }
+  }
+  return [first, first];
+}
+
+/** Tarjan's algorithm without recursion. */
+function stronglyConnected(nodes: NodeEntry[], successors: Map<NodeEntry, Edge[]>): NodeEntry[][] {
+  const index = new Map<NodeEntry, number>();
+  const low = new Map<NodeEntry, number>();
+  const onStack = new Set<NodeEntry>();
+  const stack: NodeEntry[] = [];
+  const components: NodeEntry[][] = [];
+  let counter = 0;
+
+  for (const root of nodes) {
+    if (index.has(root)) continue;
+    const work: { node: NodeEntry; next: number }[] = [{ node: root, next: 0 }];
+    index.set(root, counter);
+    low.set(root, counter++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1];
+      const edges = successors.get(frame.node) ?? [];
+      if (frame.next < edges.length) {
+        const to = edges[frame.next++].to;
+        if (!index.has(to)) {
+          index.set(to, counter);
+          low.set(to, counter++);
+          stack.push(to);
+          onStack.add(to);
+          work.push({ node: to, next: 0 });
+        } else if (onStack.has(to)) {
+          low.set(frame.node, Math.min(low.get(frame.node) as number, index.get(to) as number));
+        }
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1].node;
+        low.set(parent, Math.min(low.get(parent) as number, low.get(frame.node) as number));
+      }
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: NodeEntry[] = [];
+        let member: NodeEntry;
+        do {
+          member = stack.pop() as NodeEntry;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== frame.node);
+        components.push(component);
+      }
+    }
+  }
+  return components;
+}

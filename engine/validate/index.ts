@@ -1,0 +1,146 @@
+/**
+ * `countersign validate`: the published schema first, then structure,
+ * graph, node-type and dataflow checks. Every finding carries a stable code,
+ * the most specific JSON pointer and, when the document came from a file,
+ * its line:col. Bad content never throws: it becomes findings.
+ */
+import { isCountersignError } from '../errors.js';
+import type { Workflow } from '../format/model.js';
+import { readSource, type SourceDocument } from '../format/source.js';
+import type { Finding } from '../nodes/node-type.js';
+import {
+  checkRead,
+  collectDeclarations,
+  finalOutputFindings,
+  neverWrittenFindings,
+  scopeOf,
+  systemReminderReads,
+} from './dataflow.js';
+import { graphModel } from './graph-model.js';
+import { graphFindings } from './graph.js';
+import { locateFinding, type Position } from './locate.js';
+import { isPlainObject } from './pointer.js';
+import { schemaFindings } from './schema-check.js';
+import { structureFindings } from './structure.js';
+
+export interface FindingOut {
+  code: string;
+  message: string;
+  pointer: string;
+  line: number;
+  col: number;
+}
+
+export interface ValidationReport {
+  file: string;
+  ok: boolean;
+  errors: FindingOut[];
+  warnings: FindingOut[];
+}
+
+export { formatHuman, formatJson } from './report.js';
+export { MAX_NODES } from './graph-model.js';
+
+export function validateDocument(doc: SourceDocument): ValidationReport {
+  return toReport(doc.file, workflowFindings(doc.data), (f) => locateFinding(doc, f));
+}
+
+/** For library users holding an object: there is no source, so line and col are 0. */
+export function validateWorkflow(data: unknown, file = '<workflow>'): ValidationReport {
+  return toReport(file, workflowFindings(data), () => ({ line: 0, col: 0 }));
+}
+
+/** A file that cannot be read or parsed is reported as one finding at the syntax error. */
+export function validateFile(path: string): ValidationReport {
+  let doc: SourceDocument;
+  try {
+    doc = readSource(path);
+  } catch (e) {
+    if (!isCountersignError(e) || (e.code !== 'E_PARSE' && e.code !== 'E_FILE_NOT_FOUND')) throw e;
+    const message = e.fix ? `${e.message}; ${e.fix}` : e.message;
+    return { file: path, ok: false, errors: [{ code: e.code, message, pointer: '', line: e.line ?? 0, col: e.col ?? 0 }], warnings: [] };
+  }
+  return validateDocument(doc);
+}
+
+/** Every finding for a parsed document, unlocated. */
+export function workflowFindings(data: unknown): Finding[] {
+  const fromSchema = schemaFindings(data);
+  const model = graphModel(data);
+  if (!model || !isPlainObject(data)) return fromSchema;
+
+  const broken = brokenNodes(fromSchema);
+  const declarations = collectDeclarations(data, model);
+  const scope = scopeOf(declarations);
+  const workflow = checkableWorkflow(data);
+  const reminder = systemReminderReads(data);
+
+  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reminder.findings];
+  for (const read of reminder.reads) pushDefined(own, checkRead(read, scope));
+  for (const node of model.nodes) {
+    if (broken.has(node.index) || !node.nodeType) continue;
+    own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals }));
+    for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope));
+    own.push(...finalOutputFindings(node, scope));
+  }
+  own.push(...neverWrittenFindings(data, declarations));
+  return merge(fromSchema, own);
+}
+
+function pushDefined(into: Finding[], finding: Finding | undefined): void {
+  if (finding) into.push(finding);
+}
+
+/**
+ * Schema findings that make a node's shape untrustworthy. Node-type checks
+ * and reads skip such nodes; an unknown key or a connection problem leaves
+ * the shape usable, so those nodes are still checked.
+ */
+const SHAPE_CODES: ReadonlySet<string> = new Set(['E_SCHEMA', 'E_UNKNOWN_NODE_TYPE']);
+const NODE_POINTER = /^\/nodes\/(\d+)(?:\/|$)/;
+
+function brokenNodes(findings: Finding[]): Set<number> {
+  const broken = new Set<number>();
+  for (const f of findings) {
+    const m = NODE_POINTER.exec(f.pointer);
+    if (m && SHAPE_CODES.has(f.code)) broken.add(Number(m[1]));
+  }
+  return broken;
+}
+
+/** Node checks read the registry; a registry that is not a map (already a schema error) is treated as absent. */
+function checkableWorkflow(data: Record<string, unknown>): Workflow {
+  if (data.variableRegistry === undefined || isPlainObject(data.variableRegistry)) return data as unknown as Workflow;
+  const { variableRegistry: _ignored, ...rest } = data;
+  return rest as unknown as Workflow;
+}
+
+/**
+ * The schema and the structural checks both notice some problems (a
+ * missing or unknown connection, too many nodes). The structural finding
+ * knows the node type's rules, so it wins; exact repeats are dropped.
+ */
+function merge(fromSchema: Finding[], own: Finding[]): Finding[] {
+  const ownPlaces = new Set(own.map((f) => `${f.code} ${f.pointer}`));
+  const seen = new Set<string>();
+  const out: Finding[] = [];
+  for (const f of [...fromSchema.filter((f) => !ownPlaces.has(`${f.code} ${f.pointer}`)), ...own]) {
+    const key = `${f.code} ${f.pointer} ${f.offset ?? ''} ${f.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(f);
+  }
+  return out;
+}
+
+function toReport(file: string, findings: Finding[], locate: (f: Finding) => Position): ValidationReport {
+  const located = findings.map((f, order) => ({ f, order, at: locate(f) }));
+  located.sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col || a.order - b.order);
+  const errors: FindingOut[] = [];
+  const warnings: FindingOut[] = [];
+  for (const { f, at } of located) {
+    const out = { code: f.code, message: f.message, pointer: f.pointer, line: at.line, col: at.col };
+    (f.severity === 'warning' ? warnings : errors).push(out);
+  }
+  return { file, ok: errors.length === 0, errors, warnings };
+}

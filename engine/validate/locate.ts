@@ -1,0 +1,62 @@
+/**
+ * Where a finding is in the file. Keys are located for findings about a key
+ * (an unknown key, an unknown connection name); everything else at its
+ * value. A finding that points into a string (a template variable) is
+ * placed on the offending text itself, for JSON and every YAML scalar
+ * style, by finding the same text in the source after the string's start.
+ */
+import type { SourceDocument } from '../format/source.js';
+import type { Finding } from '../nodes/node-type.js';
+import { valueAt } from './pointer.js';
+
+export interface Position {
+  line: number;
+  col: number;
+}
+
+/** Findings about a key itself (its spelling), located at the key rather than its value. */
+const KEY_CODES: ReadonlySet<string> = new Set(['E_UNKNOWN_KEY', 'E_UNKNOWN_CONNECTION', 'E_VARIABLE_NEVER_WRITTEN']);
+
+export function locateFinding(doc: SourceDocument, finding: Finding): Position {
+  const at = doc.locate(finding.pointer, { key: KEY_CODES.has(finding.code) });
+  if (finding.offset === undefined || finding.offset < 0) return at;
+  const value = valueAt(doc.data, finding.pointer);
+  if (typeof value !== 'string') return at;
+  return positionInString(doc, at, value, finding.offset) ?? at;
+}
+
+const lineStartsCache = new WeakMap<SourceDocument, number[]>();
+
+function lineStarts(doc: SourceDocument): number[] {
+  let starts = lineStartsCache.get(doc);
+  if (!starts) {
+    starts = [0];
+    const text = doc.text;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
+    lineStartsCache.set(doc, starts);
+  }
+  return starts;
+}
+
+/**
+ * The source position of `value[offset]`, given where the string starts.
+ * The characters from `offset` up to the first one a scalar style may
+ * rewrite (escapes, quotes, line breaks) appear verbatim in the source, so
+ * the n-th occurrence of that run in the value is the n-th occurrence in
+ * the source after the start. When the run cannot be found (e.g. written
+ * as \u escapes) the caller falls back to the string's start.
+ */
+function positionInString(doc: SourceDocument, start: Position, value: string, offset: number): Position | undefined {
+  const needle = /^[^\\"'\u0000-\u001f]{1,40}/.exec(value.slice(offset))?.[0];
+  if (!needle) return undefined;
+  let occurrence = 0;
+  for (let i = value.indexOf(needle); i >= 0 && i < offset; i = value.indexOf(needle, i + 1)) occurrence++;
+  const starts = lineStarts(doc);
+  const text = doc.text;
+  let found = text.indexOf(needle, (starts[start.line - 1] ?? 0) + start.col - 1);
+  for (; found >= 0 && occurrence > 0; occurrence--) found = text.indexOf(needle, found + 1);
+  if (found < 0) return undefined;
+  let line = start.line;
+  while (line < starts.length && starts[line] <= found) line++;
+  return { line, col: found - starts[line - 1] + 1 };
+}

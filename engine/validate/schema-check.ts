@@ -1,0 +1,180 @@
+/**
+ * Checks a document against the published schemas/workflow.schema.json and
+ * turns ajv's errors into findings a person can act on: the most specific
+ * pointer (the unknown key itself, the bad value), a stable code, and a
+ * message that names the place in workflow terms and says what to do.
+ * The schema is compiled once per process (compiling costs milliseconds,
+ * validating microseconds).
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { suggest } from '../format/suggest.js';
+import type { Finding } from '../nodes/node-type.js';
+import { childPointer, describePointer, nodeLabel } from './pointer.js';
+
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
+
+export const WORKFLOW_SCHEMA_URL = new URL('../../schemas/workflow.schema.json', import.meta.url);
+
+let schemaObject: Record<string, unknown> | undefined;
+let validator: ValidateFunction | undefined;
+
+/** The published schema, read once. */
+export function workflowSchema(): Record<string, unknown> {
+  schemaObject ??= JSON.parse(readFileSync(WORKFLOW_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
+  return schemaObject;
+}
+
+function workflowValidator(): ValidateFunction {
+  if (!validator) {
+    // strict: the schema is ours, so a sloppy keyword in it should fail loudly here.
+    // verbose: errors carry parentSchema, which lists the keys allowed where a key is unknown.
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, logger: false });
+    addFormats(ajv);
+    validator = ajv.compile(workflowSchema());
+  }
+  return validator;
+}
+
+/** The node types the schema knows, in its order. */
+export function schemaNodeTypes(): string[] {
+  const defs = workflowSchema().definitions as Record<string, { properties: { type: { enum: string[] } } }>;
+  return [...defs.node.properties.type.enum];
+}
+
+const NODE_TYPE_PATH = /^\/nodes\/(\d+)\/type$/;
+const NODE_ID_PATH = /^\/nodes\/(\d+)\/id$/;
+const NODE_PATH = /^\/nodes\/(\d+)$/;
+const CONNECTIONS_PATH = /^\/nodes\/(\d+)\/connections$/;
+
+export function schemaFindings(data: unknown): Finding[] {
+  const validate = workflowValidator();
+  if (validate(data)) return [];
+  const findings: Finding[] = [];
+  for (const error of validate.errors ?? []) {
+    // An if/then pair reports the failing `then` a second time as an `if` error on the parent.
+    if (error.keyword === 'if') continue;
+    findings.push(toFinding(data, error));
+  }
+  return findings;
+}
+
+function toFinding(data: unknown, e: ErrorObject): Finding {
+  const at = e.instancePath;
+  const subject = describePointer(data, at);
+  const params = e.params as Record<string, unknown>;
+  const error = (code: string, pointer: string, message: string): Finding => ({ code, pointer, message, severity: 'error' });
+
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const pointer = childPointer(at, key);
+      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const guess = suggest(key, allowed);
+      const connections = CONNECTIONS_PATH.exec(at);
+      if (connections) {
+        const node = nodeLabel(data, Number(connections[1]));
+        const names = allowed.length ? `its connections are ${quoteList(allowed)}` : 'it has no connections';
+        return error(
+          'E_UNKNOWN_CONNECTION',
+          pointer,
+          `${node} has no connection named "${key}" (${names})${guess ? ` — did you mean "${guess}"?` : '; remove it'}`,
+        );
+      }
+      const hint = guess ? ` — did you mean "${guess}"?` : allowed.length ? `; allowed keys: ${allowed.join(', ')}` : '';
+      return error('E_UNKNOWN_KEY', pointer, `unknown key "${key}" in ${subject}: remove it or check its spelling${hint}`);
+    }
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).map((v) => String(v));
+      const nodeType = NODE_TYPE_PATH.exec(at);
+      if (nodeType) {
+        const written = String(e.data);
+        const guess = suggest(written, allowed);
+        return error(
+          'E_UNKNOWN_NODE_TYPE',
+          at,
+          `${nodeLabel(data, Number(nodeType[1]))} has unknown type "${written}"; known types: ${allowed.join(', ')}${guess ? ` — did you mean "${guess}"?` : ''}`,
+        );
+      }
+      const guess = typeof e.data === 'string' ? suggest(e.data, allowed) : undefined;
+      return error(
+        'E_SCHEMA',
+        at,
+        `${subject} is ${JSON.stringify(e.data)}; allowed values: ${allowed.join(', ')}${guess ? ` — did you mean "${guess}"?` : ''}`,
+      );
+    }
+    case 'pattern': {
+      const nodeId = NODE_ID_PATH.exec(at);
+      if (nodeId) {
+        const id = String(e.data);
+        return error(
+          'E_NODE_ID',
+          at,
+          `node id "${id}" may contain only letters, digits, "_" and "-": "." separates path segments in node-id.field references, so this node's answers could never be read; rename it, e.g. "${id.replace(/[^A-Za-z0-9_-]+/g, '_') || 'step'}"`,
+        );
+      }
+      return error('E_SCHEMA', at, `${subject} ${JSON.stringify(e.data)} does not have the expected form${describe(e)}`);
+    }
+    case 'required': {
+      const missing = String(params.missingProperty);
+      const node = NODE_PATH.exec(at);
+      if (node && missing === 'connections') {
+        return error('E_MISSING_CONNECTION', at, `${subject} has no "connections"; add the connections its type requires`);
+      }
+      const connections = CONNECTIONS_PATH.exec(at);
+      if (connections) {
+        return error(
+          'E_MISSING_CONNECTION',
+          at,
+          `${nodeLabel(data, Number(connections[1]))} is missing the required connection "${missing}"; add "${missing}": "<node id>"`,
+        );
+      }
+      return error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${fieldHint(e, missing)}`);
+    }
+    case 'maxItems':
+      if (at === '/nodes') {
+        return error(
+          'E_TOO_MANY_NODES',
+          at,
+          `the workflow has ${(e.data as unknown[]).length} nodes; the limit is ${String(params.limit)}: split it into smaller workflows`,
+        );
+      }
+      return error('E_SCHEMA', at, `${subject} ${e.message ?? 'has too many items'}`);
+    case 'type':
+      return error('E_SCHEMA', at, `${subject} must be ${article(String(params.type))}, not ${jsonTypeOf(e.data)}${describe(e)}`);
+    default:
+      return error('E_SCHEMA', at, `${subject} ${e.message ?? `fails "${e.keyword}"`}${got(e.data)}${describe(e)}`);
+  }
+}
+
+/** The description of the offending property, which says what is expected. */
+function describe(e: ErrorObject): string {
+  const description = (e.parentSchema as { description?: unknown } | undefined)?.description;
+  return typeof description === 'string' ? `. ${description}` : '';
+}
+
+function fieldHint(e: ErrorObject, field: string): string {
+  const properties = (e.parentSchema as { properties?: Record<string, { description?: unknown }> } | undefined)?.properties;
+  const description = properties?.[field]?.description;
+  return typeof description === 'string' ? `. ${field}: ${description}` : '';
+}
+
+function got(value: unknown): string {
+  return value === null || typeof value !== 'object' ? ` (it is ${JSON.stringify(value)})` : '';
+}
+
+function quoteList(names: string[]): string {
+  return names.map((n) => `"${n}"`).join(', ');
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' && Number.isInteger(value)) return `the number ${value}`;
+  return article(typeof value);
+}

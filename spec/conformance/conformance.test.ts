@@ -1,0 +1,121 @@
+/**
+ * Data-driven conformance: every fixture under fixtures/ is a workflow,
+ * the answers fed to it step by step, and the expected final state and
+ * journal. The engine runs in process on the memory store with a
+ * controllable clock.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parse } from 'yaml';
+import { createEngine } from '../../engine/run/engine.js';
+import { createMemoryStore } from '../../engine/store/memory.js';
+import type { RunState } from '../../engine/run/contract.js';
+import type { Workflow } from '../../engine/format/model.js';
+
+interface Step {
+  answer?: unknown;
+  seq?: number | 'current';
+  as?: string;
+  advanceMs?: number;
+  status?: boolean;
+  expect?: Partial<Expectation>;
+}
+
+interface Expectation {
+  status: string;
+  nodeId: string;
+  endNodeId: string;
+  output: unknown;
+  error: string;
+  rejected: string;
+  replayed: boolean;
+  seq: number;
+  attempt: number;
+  directive: string;
+  directiveIncludes: string[];
+  errorsInclude: string[];
+  throws: string;
+}
+
+interface Fixture {
+  name: string;
+  workflow: Workflow;
+  input?: Record<string, unknown>;
+  startThrows?: string;
+  steps?: Step[];
+  expect: Partial<Expectation> & { journal?: string[] };
+}
+
+const dir = join(fileURLToPath(new URL('.', import.meta.url)), 'fixtures');
+const Conformance = suite('conformance');
+
+for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+  const fixture = parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
+  Conformance(`${file.replace(/\.ya?ml$/, '')}: ${fixture.name}`, async () => {
+    let clock = Date.parse('2026-01-01T00:00:00.000Z');
+    let ids = 0;
+    const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock), newRunId: () => `run-${++ids}` });
+    let state: RunState;
+    try {
+      state = await engine.start(fixture.workflow, { input: fixture.input as never });
+    } catch (e) {
+      if (fixture.startThrows) {
+        assert.is((e as { code?: string }).code, fixture.startThrows);
+        return;
+      }
+      throw e;
+    }
+    assert.not.ok(fixture.startThrows, `expected start to throw ${fixture.startThrows}`);
+    for (const [i, step] of (fixture.steps ?? []).entries()) {
+      if (step.advanceMs !== undefined) clock += step.advanceMs;
+      try {
+        if (step.answer !== undefined) {
+          const seq = step.seq === 'current' ? state.seq : step.seq;
+          state = await engine.submit(state.runId, step.answer, { seq, as: step.as });
+        } else if (step.status) {
+          state = await engine.status(state.runId);
+        }
+      } catch (e) {
+        if (step.expect?.throws) {
+          assert.is((e as { code?: string }).code, step.expect.throws, `step ${i}`);
+          continue;
+        }
+        throw e;
+      }
+      assert.not.ok(step.expect?.throws, `step ${i}: expected ${step.expect?.throws}`);
+      if (step.expect) check(state, step.expect, `step ${i}`);
+    }
+    check(state, fixture.expect, 'final');
+    if (fixture.expect.journal) {
+      const { events } = await engine.trace(state.runId);
+      const seen = events.map((e) => (e.nodeId ? `${e.type} ${e.nodeId}` : e.type));
+      assert.equal(seen, fixture.expect.journal, 'journal');
+    }
+  });
+}
+
+function check(state: RunState, want: Partial<Expectation>, where: string): void {
+  if (want.status !== undefined) assert.is(state.status, want.status, `${where}: status ${JSON.stringify(state)}`);
+  if (want.seq !== undefined) assert.is(state.seq, want.seq, `${where}: seq`);
+  if (want.replayed !== undefined) assert.is(Boolean(state.replayed), want.replayed, `${where}: replayed`);
+  if (state.status === 'waiting') {
+    if (want.nodeId !== undefined) assert.is(state.pending.nodeId, want.nodeId, `${where}: pending node`);
+    if (want.attempt !== undefined) assert.is(state.pending.attempt, want.attempt, `${where}: attempt`);
+    if (want.directive !== undefined) assert.is(state.pending.directive, want.directive, `${where}: directive`);
+    for (const s of want.directiveIncludes ?? []) assert.ok(state.pending.directive.includes(s), `${where}: directive lacks ${s}: ${state.pending.directive}`);
+    if (want.rejected !== undefined) assert.is(state.rejected?.code, want.rejected, `${where}: rejected`);
+    for (const s of want.errorsInclude ?? []) {
+      assert.ok((state.pending.errors ?? []).some((e) => e.includes(s)), `${where}: errors lack "${s}": ${JSON.stringify(state.pending.errors)}`);
+    }
+  } else {
+    assert.not.ok(want.nodeId, `${where}: expected waiting at ${want.nodeId}, got ${state.status}`);
+  }
+  if (want.endNodeId !== undefined) assert.is(state.status === 'completed' ? state.endNodeId : undefined, want.endNodeId, `${where}: endNodeId`);
+  if (want.output !== undefined) assert.equal(state.status === 'completed' ? state.output : undefined, want.output, `${where}: output`);
+  if (want.error !== undefined) assert.is(state.status === 'failed' ? state.error.code : undefined, want.error, `${where}: error ${JSON.stringify(state)}`);
+}
+
+Conformance.run();

@@ -1,0 +1,409 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError } from '../../engine/errors.js';
+import { detectFormat, offsetToPosition, parseSource, readSource, type SourceFormat } from '../../engine/format/source.js';
+
+/** Runs `fn`, expecting a CountersignError, and returns it. */
+function thrown(fn: () => unknown): CountersignError {
+  try {
+    fn();
+  } catch (e) {
+    assert.instance(e, CountersignError);
+    return e as CountersignError;
+  }
+  throw new assert.Assertion({ message: 'expected a CountersignError, nothing was thrown', operator: 'throws', generated: false });
+}
+
+function parseError(text: string, file: string, format?: SourceFormat): { message: string; at: string; fix?: string; file?: string } {
+  const e = thrown(() => parseSource(text, file, format));
+  assert.is(e.code, 'E_PARSE');
+  return { message: e.message, at: `${e.line}:${e.col}`, fix: e.fix, file: e.file };
+}
+
+// ------------------------------------------------------------------ JSON positions
+
+const JSON_DOC = [
+  '{',
+  '  "metadata": {"name": "demo", "version": "1.0.0"},',
+  '  "nodes": [',
+  '    {"id": "start", "type": "start"},',
+  '    {',
+  '      "id": "check",',
+  '      "connections": {"true": "end", "a/b~c": "x"}',
+  '    }',
+  '  ]',
+  '}',
+].join('\n');
+
+const jsonPositions = suite('source: JSON pointer positions');
+
+jsonPositions('the root pointer is the opening brace', () => {
+  assert.equal(parseSource(JSON_DOC, 'w.json').locate(''), { line: 1, col: 1 });
+});
+
+jsonPositions('a nested value and its key have distinct positions', () => {
+  const doc = parseSource(JSON_DOC, 'w.json');
+  assert.equal(doc.locate('/metadata/version'), { line: 2, col: 45 });
+  assert.equal(doc.locate('/metadata/version', { key: true }), { line: 2, col: 34 });
+});
+
+jsonPositions('array items are addressed by index', () => {
+  const doc = parseSource(JSON_DOC, 'w.json');
+  assert.equal(doc.locate('/nodes/0'), { line: 4, col: 5 });
+  assert.equal(doc.locate('/nodes/1'), { line: 5, col: 5 });
+  assert.equal(doc.locate('/nodes/1/id'), { line: 6, col: 13 });
+});
+
+jsonPositions('an array item has no key, so {key:true} gives the item itself', () => {
+  assert.equal(parseSource(JSON_DOC, 'w.json').locate('/nodes/1', { key: true }), { line: 5, col: 5 });
+});
+
+jsonPositions('a connection named "true" is found by its string key', () => {
+  const doc = parseSource(JSON_DOC, 'w.json');
+  assert.equal(doc.locate('/nodes/1/connections/true'), { line: 7, col: 33 });
+  assert.equal(doc.locate('/nodes/1/connections/true', { key: true }), { line: 7, col: 25 });
+});
+
+jsonPositions('pointer segments are RFC 6901 unescaped (~1 is "/", ~0 is "~")', () => {
+  assert.equal(parseSource(JSON_DOC, 'w.json').locate('/nodes/1/connections/a~1b~0c', { key: true }), { line: 7, col: 40 });
+});
+
+jsonPositions('a missing pointer resolves to its nearest existing ancestor', () => {
+  const doc = parseSource(JSON_DOC, 'w.json');
+  assert.equal(doc.locate('/nodes/1/directive'), { line: 5, col: 5 });
+  assert.equal(doc.locate('/nodes/9/id'), { line: 3, col: 12 });
+  assert.equal(doc.locate('/nope/deeper'), { line: 1, col: 1 });
+});
+
+jsonPositions('an index segment into an object key that looks numeric still matches the key', () => {
+  const doc = parseSource('{\n  "m": {"0": 1}\n}', 'n.json');
+  assert.equal(doc.locate('/m/0'), { line: 2, col: 15 });
+});
+
+jsonPositions('data is exactly what JSON.parse gives', () => {
+  const doc = parseSource(JSON_DOC, 'w.json');
+  assert.equal(doc.data, JSON.parse(JSON_DOC));
+  assert.is(doc.format, 'json');
+  assert.is(doc.file, 'w.json');
+});
+
+jsonPositions('a byte-order mark is ignored and does not shift columns', () => {
+  const doc = parseSource('\uFEFF{"a": 1}', 'bom.json');
+  assert.equal(doc.data, { a: 1 });
+  assert.equal(doc.locate('/a'), { line: 1, col: 7 });
+});
+
+jsonPositions('CRLF line endings count as one line break', () => {
+  const doc = parseSource('{\r\n  "a": {\r\n    "b": 2\r\n  }\r\n}', 'crlf.json');
+  assert.equal(doc.locate('/a/b'), { line: 3, col: 10 });
+});
+
+jsonPositions('a root that is not an object is still returned for the validator to report', () => {
+  assert.equal(parseSource('[1, 2]', 'list.json').data, [1, 2]);
+  assert.equal(parseSource('"text"', 'str.json').data, 'text');
+});
+
+jsonPositions('strings holding colons, quotes and escaped backslashes do not confuse duplicate detection', () => {
+  const text = '{"a": "x:y", "b": "q\\"r:s", "c": "back\\\\", "d": {"e": ":"}}';
+  assert.equal(parseSource(text, 'c.json').data, JSON.parse(text));
+});
+
+// ------------------------------------------------------------------ malformed JSON
+
+const badJson = suite('source: malformed JSON is E_PARSE at the exact line:col');
+
+badJson('a missing comma between properties', () => {
+  const e = parseError('{\n  "a": 1\n  "b": 2\n}', 'w.json');
+  assert.is(e.message, 'expected a comma or closing brace "}", found "b"');
+  assert.is(e.at, '3:3');
+  assert.is(e.file, 'w.json');
+  assert.ok(e.fix?.includes('comma'));
+});
+
+badJson('a missing comma between array items names the closing bracket', () => {
+  const e = parseError('{"a": [1\n 2]}', 'w.json');
+  assert.is(e.message, 'expected a comma or closing bracket "]", found "2"');
+  assert.is(e.at, '2:2');
+});
+
+badJson('a trailing comma in an object is reported at the comma', () => {
+  const e = parseError('{\n  "a": 1,\n}', 'w.json');
+  assert.is(e.message, 'trailing comma before "}"');
+  assert.is(e.at, '2:9');
+  assert.ok(e.fix?.includes('remove the comma'));
+});
+
+badJson('a trailing comma in an array is reported at the comma', () => {
+  const e = parseError('[1, 2, ]', 'w.json');
+  assert.is(e.message, 'trailing comma before "]"');
+  assert.is(e.at, '1:6');
+});
+
+badJson('a line comment is not JSON', () => {
+  const e = parseError('{\n  "a": 1 // note\n}', 'w.json');
+  assert.is(e.message, 'comments are not allowed in JSON');
+  assert.is(e.at, '2:10');
+  assert.ok(e.fix?.includes('YAML'));
+});
+
+badJson('a block comment is not JSON', () => {
+  const e = parseError('/* c */ {"a": 1}', 'w.json');
+  assert.is(e.message, 'comments are not allowed in JSON');
+  assert.is(e.at, '1:1');
+});
+
+badJson('an unterminated string is reported where the string starts', () => {
+  const e = parseError('{\n  "directive": "do it\n}', 'w.json');
+  assert.is(e.message, 'unterminated string');
+  assert.is(e.at, '2:16');
+});
+
+badJson('a duplicate key is reported at the second key and names the first', () => {
+  const e = parseError('{\n  "id": "a",\n  "id": "b"\n}', 'w.json');
+  assert.is(e.message, 'duplicate key "id"');
+  assert.is(e.at, '3:3');
+  assert.ok(e.fix?.includes('2:3'), e.fix);
+});
+
+badJson('the earliest duplicate in document order wins, nested ones included', () => {
+  const e = parseError('{"n": {"x": 1, "x": 2}, "n": 3}', 'w.json');
+  assert.is(e.message, 'duplicate key "x"');
+  assert.is(e.at, '1:16');
+});
+
+badJson('a duplicate "__proto__" key is caught too', () => {
+  const e = parseError('{"__proto__": 1, "__proto__": 2}', 'w.json');
+  assert.is(e.message, 'duplicate key "__proto__"');
+  assert.is(e.at, '1:18');
+});
+
+badJson('an unquoted property name', () => {
+  const e = parseError('{id: "a"}', 'w.json');
+  assert.is(e.message, 'expected a double-quoted property name, found "id"');
+  assert.is(e.at, '1:2');
+});
+
+badJson('a misspelled literal', () => {
+  const e = parseError('{"a": tru}', 'w.json');
+  assert.is(e.message, 'unexpected "tru": expected a value');
+  assert.is(e.at, '1:7');
+});
+
+badJson('a missing colon', () => {
+  const e = parseError('{"a" 1}', 'w.json');
+  assert.is(e.message, 'expected a colon after the property name, found "1"');
+  assert.is(e.at, '1:6');
+});
+
+badJson('a file cut short', () => {
+  const e = parseError('{"a": [1, 2', 'w.json');
+  assert.is(e.message, 'expected a comma or closing bracket "]", found the end of the file');
+  assert.is(e.at, '1:12');
+});
+
+badJson('text after the document', () => {
+  const e = parseError('{"a": 1}\n{"b": 2}', 'w.json');
+  assert.is(e.message, 'unexpected "{" after the end of the JSON document');
+  assert.is(e.at, '2:1');
+});
+
+badJson('an invalid escape is reported at the backslash', () => {
+  const e = parseError('{"a": "x\\qy"}', 'w.json');
+  assert.is(e.message, 'invalid escape sequence in string');
+  assert.is(e.at, '1:9');
+});
+
+badJson('a raw tab inside a string is reported at the tab', () => {
+  const e = parseError('{"a": "x\ty"}', 'w.json');
+  assert.is(e.message, 'control character U+0009 inside a string');
+  assert.is(e.at, '1:9');
+});
+
+badJson('an empty or blank file', () => {
+  for (const [text, file] of [['', 'e.json'], ['  \n ', 'e.json'], ['', 'e.yaml'], ['# only a comment\n', 'e.yaml']]) {
+    const e = parseError(text, file);
+    assert.is(e.message, 'the file is empty', file);
+    assert.is(e.at, '1:1');
+  }
+});
+
+// ------------------------------------------------------------------ YAML
+
+const YAML_DOC = [
+  'metadata:',
+  '  name: demo',
+  '  version: 1.0.0',
+  'nodes:',
+  '  - id: start',
+  '    type: start',
+  '  - id: check',
+  '    connections:',
+  '      true: end',
+  '      false: fix',
+  '    note:',
+  '    flow: {a: [1, 2]}',
+].join('\n');
+
+const yamlPositions = suite('source: YAML pointer positions');
+
+yamlPositions('a nested value and its key', () => {
+  const doc = parseSource(YAML_DOC, 'w.yaml');
+  assert.equal(doc.locate('/metadata/version'), { line: 3, col: 12 });
+  assert.equal(doc.locate('/metadata/version', { key: true }), { line: 3, col: 3 });
+});
+
+yamlPositions('array items are addressed by index', () => {
+  const doc = parseSource(YAML_DOC, 'w.yaml');
+  assert.equal(doc.locate('/nodes/1'), { line: 7, col: 5 });
+  assert.equal(doc.locate('/nodes/1/id'), { line: 7, col: 9 });
+});
+
+yamlPositions('a boolean-looking key (true:) is matched as the string "true"', () => {
+  const doc = parseSource(YAML_DOC, 'w.yaml');
+  assert.equal(doc.locate('/nodes/1/connections/true'), { line: 9, col: 13 });
+  assert.equal(doc.locate('/nodes/1/connections/false', { key: true }), { line: 10, col: 7 });
+  assert.equal((doc.data as { nodes: { connections: unknown }[] }).nodes[1].connections, { true: 'end', false: 'fix' });
+});
+
+yamlPositions('a key without a value points at the key', () => {
+  assert.equal(parseSource(YAML_DOC, 'w.yaml').locate('/nodes/1/note'), { line: 11, col: 5 });
+});
+
+yamlPositions('flow collections are located too', () => {
+  assert.equal(parseSource(YAML_DOC, 'w.yaml').locate('/nodes/1/flow/a/1'), { line: 12, col: 19 });
+});
+
+yamlPositions('a missing pointer resolves to its nearest existing ancestor', () => {
+  const doc = parseSource(YAML_DOC, 'w.yaml');
+  assert.equal(doc.locate('/nodes/0/directive'), { line: 5, col: 5 });
+  assert.equal(doc.locate('/nodes/7'), { line: 5, col: 3 });
+});
+
+yamlPositions('pointers through an alias follow it to the anchored node', () => {
+  const doc = parseSource('base: &b\n  x: 1\ncopy: *b\n', 'a.yaml');
+  assert.equal(doc.data, { base: { x: 1 }, copy: { x: 1 } });
+  assert.equal(doc.locate('/copy'), { line: 3, col: 7 });
+  assert.equal(doc.locate('/copy/x'), { line: 2, col: 6 });
+});
+
+yamlPositions('YAML and JSON with the same content give deep-equal data', () => {
+  const yaml = 'metadata:\n  name: x\n  version: "1.0.0"\nnodes:\n  - id: a\n    n: 1\n    f: 1.5\n    ok: true\n    none: null\n    list: []\n    connections:\n      true: b\n';
+  const json = '{"metadata": {"name": "x", "version": "1.0.0"}, "nodes": [{"id": "a", "n": 1, "f": 1.5, "ok": true, "none": null, "list": [], "connections": {"true": "b"}}]}';
+  assert.equal(parseSource(yaml, 'w.yaml').data, parseSource(json, 'w.json').data);
+});
+
+const badYaml = suite('source: malformed YAML is E_PARSE at the exact line:col');
+
+badYaml('bad indentation', () => {
+  const e = parseError('metadata:\n  name: x\n version: 1\n', 'w.yaml');
+  assert.is(e.message, 'all mapping items must start at the same column');
+  assert.is(e.at, '3:1');
+  assert.ok(e.fix?.includes('same column'));
+});
+
+badYaml('a duplicate key names the key, plain or quoted', () => {
+  let e = parseError('nodes: []\nmetadata: {}\nnodes: []\n', 'w.yaml');
+  assert.is(e.message, 'duplicate key "nodes"');
+  assert.is(e.at, '3:1');
+  e = parseError('a:\n  "id": 1\n  "id": 2\n', 'w.yaml');
+  assert.is(e.message, 'duplicate key "id"');
+  assert.is(e.at, '3:3');
+});
+
+badYaml('tabs as indentation', () => {
+  const e = parseError('a:\n\tb: 1\n', 'w.yaml');
+  assert.is(e.message, 'tabs are not allowed as indentation');
+  assert.is(e.at, '2:1');
+});
+
+badYaml('an unterminated quoted string', () => {
+  const e = parseError('a: "open\n', 'w.yaml');
+  assert.match(e.message, /^missing closing "quote/);
+  assert.is(e.at, '2:1');
+});
+
+badYaml('more than one document', () => {
+  const e = parseError('a: 1\n---\nb: 2\n', 'w.yaml');
+  assert.is(e.message, 'the file holds more than one YAML document');
+  assert.is(e.at, '2:1');
+});
+
+badYaml('an alias to an anchor that does not exist', () => {
+  const e = parseError('a: 1\nb: *missing\n', 'w.yaml');
+  assert.is(e.message, 'unresolved alias: missing');
+  assert.is(e.at, '2:4');
+});
+
+// ------------------------------------------------------------------ formats and files
+
+const files = suite('source: formats and files');
+
+files('detectFormat uses the extension, then sniffs the first character', () => {
+  assert.is(detectFormat('a.json', 'x: 1'), 'json');
+  assert.is(detectFormat('a.YAML', '{}'), 'yaml');
+  assert.is(detectFormat('a.yml', '{}'), 'yaml');
+  assert.is(detectFormat('a.txt', '  \n {"a": 1}'), 'json');
+  assert.is(detectFormat('-', '[1]'), 'json');
+  assert.is(detectFormat('a', 'a: 1'), 'yaml');
+});
+
+files('an explicit format overrides the extension', () => {
+  assert.equal(parseSource('a: 1', 'w.json', 'yaml').data, { a: 1 });
+});
+
+files('readSource loads a file by path', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-source-'));
+  const path = join(dir, 'w.yaml');
+  writeFileSync(path, 'a: [1, 2]\n');
+  const doc = readSource(path);
+  assert.is(doc.file, path);
+  assert.is(doc.format, 'yaml');
+  assert.equal(doc.data, { a: [1, 2] });
+});
+
+files('a missing file is E_FILE_NOT_FOUND naming the file, with a fix', () => {
+  const path = join(tmpdir(), 'cs-no-such-dir', 'missing.json');
+  const e = thrown(() => readSource(path));
+  assert.is(e.code, 'E_FILE_NOT_FOUND');
+  assert.is(e.message, `file not found: ${path}`);
+  assert.is(e.file, path);
+  assert.ok(e.fix);
+});
+
+files('a directory is E_FILE_NOT_FOUND saying it is a directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-source-'));
+  mkdirSync(join(dir, 'w.json'));
+  const e = thrown(() => readSource(join(dir, 'w.json')));
+  assert.is(e.code, 'E_FILE_NOT_FOUND');
+  assert.ok(e.message.includes('is a directory'), e.message);
+});
+
+files('offsetToPosition is 1-based and clamps out-of-range offsets', () => {
+  const text = 'ab\ncd\n';
+  assert.equal(offsetToPosition(text, 0), { line: 1, col: 1 });
+  assert.equal(offsetToPosition(text, 2), { line: 1, col: 3 });
+  assert.equal(offsetToPosition(text, 3), { line: 2, col: 1 });
+  assert.equal(offsetToPosition(text, 99), { line: 3, col: 1 });
+  assert.equal(offsetToPosition(text, -5), { line: 1, col: 1 });
+});
+
+files('a 300-node JSON workflow parses in well under the validation budget', () => {
+  const nodes = Array.from({ length: 300 }, (_, i) => ({ id: `n${i}`, type: 'agent-directive', directive: `step ${i}: {{x}}`, inputSchema: { type: 'object', properties: { out: { type: 'string' } } }, connections: { success: `n${i + 1}` } }));
+  const text = JSON.stringify({ metadata: { name: 'big', version: '1.0.0', description: 'd' }, nodes }, null, 2);
+  parseSource(text, 'big.json');
+  const t0 = performance.now();
+  const doc = parseSource(text, 'big.json');
+  const ms = performance.now() - t0;
+  assert.is((doc.data as { nodes: unknown[] }).nodes.length, 300);
+  assert.ok(ms < 25, `parse took ${ms.toFixed(1)} ms`);
+  assert.equal(doc.locate('/nodes/299/connections/success'), { line: 4201, col: 20 });
+});
+
+jsonPositions.run();
+badJson.run();
+yamlPositions.run();
+badYaml.run();
+files.run();

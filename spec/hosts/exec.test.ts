@@ -1,0 +1,128 @@
+/**
+ * The exec adapter against real child processes: a fresh process per
+ * pending item, the request on stdin, the whole stdout as the answer.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError } from '../../engine/errors.js';
+import { createExecAgent } from '../../engine/hosts/exec.js';
+import type { AgentRequest } from '../../engine/run/contract.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/agents/exec-agent.mjs', import.meta.url));
+const cmd = (mode: string) => `node '${FIXTURE}' ${mode}`;
+
+function request(nodeId: string, seq: number): AgentRequest {
+  return {
+    kind: 'directive',
+    nodeId,
+    directive: 'Fix the issues',
+    completionCondition: 'all fixed',
+    inputSchema: { type: 'object' },
+    attempt: 2,
+    maxRetries: 3,
+    errors: ['/files: must be array'],
+    runId: 'run-9',
+    seq,
+  };
+}
+
+const opts = (timeoutMs = 5000, signal = new AbortController().signal) => ({ signal, timeoutMs });
+
+async function rejection(p: Promise<unknown>): Promise<CountersignError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof CountersignError) return err;
+    throw err;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** A killed orphan may linger as a zombie where init does not reap; that counts as dead. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+const test = suite<{ dir: string }>('exec adapter', { dir: '' });
+
+test.before.each((c) => {
+  c.dir = mkdtempSync(join(tmpdir(), 'countersign-exec-'));
+});
+test.after.each((c) => {
+  rmSync(c.dir, { recursive: true, force: true });
+});
+
+test('each request gets its own process, run in the working directory, whose whole (multi-line) stdout is the answer', async (c) => {
+  const agent = createExecAgent(cmd('echo'), { cwd: c.dir, stderr: null });
+  const req = request('fix', 5);
+  const a = (await agent.answer(req, opts())) as Record<string, unknown>;
+  const b = (await agent.answer(request('fix', 6), opts())) as Record<string, unknown>;
+  assert.equal([a.seq, b.seq], [5, 6]);
+  assert.is(a.nodeId, 'fix');
+  assert.is(a.cwd, c.dir);
+  assert.is(a.bytes, JSON.stringify(req).length, 'the request JSON arrives whole on stdin');
+  assert.is.not(a.pid, b.pid);
+});
+
+test('a non-zero exit is E_AGENT_CRASHED with the exit code and the last stderr lines', async (c) => {
+  const agent = createExecAgent(cmd('fail'), { cwd: c.dir, stderr: null });
+  const err = await rejection(agent.answer(request('fix', 1), opts()));
+  assert.is(err.code, 'E_AGENT_CRASHED');
+  assert.match(err.message, 'code 3');
+  assert.match(err.message, 'boom: the model is unreachable');
+  assert.is(err.nodeId, 'fix');
+});
+
+test("the agent's stderr is echoed to the given stream", async (c) => {
+  const chunks: string[] = [];
+  const sink = { write: (s: string) => chunks.push(s) } as unknown as NodeJS.WritableStream;
+  const agent = createExecAgent(cmd('fail'), { cwd: c.dir, stderr: sink });
+  await rejection(agent.answer(request('fix', 1), opts()));
+  assert.match(chunks.join(''), 'step two');
+});
+
+test('output that is not JSON is E_AGENT_OUTPUT quoting it', async (c) => {
+  const agent = createExecAgent(cmd('garbage'), { cwd: c.dir, stderr: null });
+  const err = await rejection(agent.answer(request('fix', 1), opts()));
+  assert.is(err.code, 'E_AGENT_OUTPUT');
+  assert.match(err.message, 'I think the answer is yes');
+});
+
+test('empty output and non-object JSON are E_AGENT_OUTPUT', async (c) => {
+  const empty = await rejection(createExecAgent('true', { cwd: c.dir }).answer(request('fix', 1), opts()));
+  assert.is(empty.code, 'E_AGENT_OUTPUT');
+  const str = await rejection(createExecAgent(`echo '"yes"'`, { cwd: c.dir }).answer(request('fix', 1), opts()));
+  assert.is(str.code, 'E_AGENT_OUTPUT');
+});
+
+test('an {"$error": …} object is an answer', async (c) => {
+  const agent = createExecAgent(`cat > /dev/null; echo '{"$error": "no access"}'`, { cwd: c.dir });
+  assert.equal(await agent.answer(request('fix', 1), opts()), { $error: 'no access' });
+});
+
+test('silence past timeoutMs is E_AGENT_TIMEOUT and kills the whole process group', async (c) => {
+  const pidFile = join(c.dir, 'pid');
+  // The trailing `; true` makes sh fork node instead of exec'ing it, so only a group kill reaches node.
+  const agent = createExecAgent(`${cmd('sleep')}; true`, { cwd: c.dir, env: { ...process.env, PID_FILE: pidFile }, stderr: null });
+  const err = await rejection(agent.answer(request('fix', 1), opts(400)));
+  assert.is(err.code, 'E_AGENT_TIMEOUT');
+  assert.is(err.nodeId, 'fix');
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  await new Promise((r) => setTimeout(r, 100));
+  assert.is(alive(pid), false, 'the agent process was killed');
+});
+
+test.run();

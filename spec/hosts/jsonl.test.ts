@@ -1,0 +1,158 @@
+/**
+ * The jsonl adapter against real child processes: one long-lived agent,
+ * one request line and one answer line per pending item, and every
+ * infrastructure fault reported with its own code and the node id.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError } from '../../engine/errors.js';
+import type { Agent } from '../../engine/hosts/agent.js';
+import { createJsonlAgent } from '../../engine/hosts/jsonl.js';
+import type { AgentRequest } from '../../engine/run/contract.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/agents/jsonl-agent.mjs', import.meta.url));
+const cmd = (mode: string) => `node '${FIXTURE}' ${mode}`;
+
+function request(nodeId: string, seq: number): AgentRequest {
+  return {
+    kind: 'directive',
+    nodeId,
+    directive: 'Review the change',
+    completionCondition: 'issues listed',
+    inputSchema: { type: 'object' },
+    attempt: 1,
+    maxRetries: 3,
+    runId: 'run-1',
+    seq,
+  };
+}
+
+const opts = (timeoutMs = 5000, signal = new AbortController().signal) => ({ signal, timeoutMs });
+
+async function rejection(p: Promise<unknown>): Promise<CountersignError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof CountersignError) return err;
+    throw err;
+  }
+  throw new Error('expected a rejection');
+}
+
+const test = suite<{ agent?: Agent; dir: string }>('jsonl adapter', { dir: '' });
+
+test.before.each((c) => {
+  c.dir = mkdtempSync(join(tmpdir(), 'countersign-jsonl-'));
+});
+test.after.each(async (c) => {
+  await c.agent?.close?.();
+  c.agent = undefined;
+  rmSync(c.dir, { recursive: true, force: true });
+});
+
+test('answers several requests in order from ONE process, and the agent sees EOF on close', async (c) => {
+  const mark = join(c.dir, 'eof');
+  c.agent = createJsonlAgent(cmd('echo'), { cwd: c.dir, env: { ...process.env, EOF_MARK: mark } });
+  const a = (await c.agent.answer(request('review', 1), opts())) as Record<string, number | string>;
+  const b = (await c.agent.answer(request('fix', 2), opts())) as Record<string, number | string>;
+  const d = (await c.agent.answer(request('review', 3), opts())) as Record<string, number | string>;
+  assert.equal([a.seq, b.seq, d.seq], [1, 2, 3]);
+  assert.equal([a.nodeId, b.nodeId, d.nodeId], ['review', 'fix', 'review']);
+  assert.equal([a.n, b.n, d.n], [1, 2, 3]);
+  assert.ok(a.pid === b.pid && b.pid === d.pid, 'one process answers every request');
+  assert.is(existsSync(mark), false);
+  await c.agent.close!();
+  assert.is(readFileSync(mark, 'utf8'), 'eof');
+});
+
+test('the request line is the pending item with runId and seq at the top level', async (c) => {
+  const script = `const l=require('readline').createInterface({input:process.stdin});l.on('line',x=>{process.stdout.write(JSON.stringify({got:JSON.parse(x)})+'\\n')})`;
+  c.agent = createJsonlAgent(`node -e "${script}"`, { cwd: c.dir });
+  const req = { ...request('review', 4), errors: ['/issues: must be array'] };
+  const answer = (await c.agent.answer(req, opts())) as { got: unknown };
+  assert.equal(answer.got, req);
+});
+
+test('the agent runs in the given working directory and inherits the environment', async (c) => {
+  const script = `require('readline').createInterface({input:process.stdin}).on('line',()=>console.log(JSON.stringify({cwd:process.cwd(),v:process.env.CS_TEST_VAR})))`;
+  c.agent = createJsonlAgent(`node -e "${script}"`, { cwd: c.dir, env: { ...process.env, CS_TEST_VAR: 'inherited' } });
+  assert.equal(await c.agent.answer(request('n', 1), opts()), { cwd: c.dir, v: 'inherited' });
+});
+
+test('an {"$error": …} line is an answer, not a fault', async (c) => {
+  c.agent = createJsonlAgent(`node -e "require('readline').createInterface({input:process.stdin}).on('line',()=>console.log('{\\"\\$error\\": \\"cannot reach the repo\\"}'))"`, { cwd: c.dir });
+  assert.equal(await c.agent.answer(request('n', 1), opts()), { $error: 'cannot reach the repo' });
+});
+
+test('an agent that exits before answering is E_AGENT_CRASHED with its exit code and the node id', async (c) => {
+  c.agent = createJsonlAgent(cmd('crash'), { cwd: c.dir });
+  const err = await rejection(c.agent.answer(request('review', 1), opts()));
+  assert.is(err.code, 'E_AGENT_CRASHED');
+  assert.match(err.message, 'code 7');
+  assert.is(err.nodeId, 'review');
+});
+
+test('a command that cannot run is E_AGENT_CRASHED', async (c) => {
+  c.agent = createJsonlAgent('definitely-not-a-command-countersign 2>/dev/null', { cwd: c.dir });
+  const err = await rejection(c.agent.answer(request('review', 1), opts()));
+  assert.is(err.code, 'E_AGENT_CRASHED');
+  assert.match(err.message, 'code 127');
+});
+
+test('a line that is not JSON is E_AGENT_OUTPUT quoting what came', async (c) => {
+  c.agent = createJsonlAgent(cmd('garbage'), { cwd: c.dir });
+  const err = await rejection(c.agent.answer(request('review', 1), opts()));
+  assert.is(err.code, 'E_AGENT_OUTPUT');
+  assert.match(err.message, 'this is not json');
+  assert.is(err.nodeId, 'review');
+});
+
+test('a JSON line that is not an object is E_AGENT_OUTPUT', async (c) => {
+  c.agent = createJsonlAgent(cmd('array'), { cwd: c.dir });
+  const err = await rejection(c.agent.answer(request('review', 1), opts()));
+  assert.is(err.code, 'E_AGENT_OUTPUT');
+  assert.match(err.message, 'array');
+});
+
+test('silence past timeoutMs is E_AGENT_TIMEOUT and the agent is not killed', async (c) => {
+  const mark = join(c.dir, 'eof');
+  c.agent = createJsonlAgent(cmd('silent'), { cwd: c.dir, env: { ...process.env, EOF_MARK: mark } });
+  const started = Date.now();
+  const err = await rejection(c.agent.answer(request('review', 1), opts(300)));
+  assert.is(err.code, 'E_AGENT_TIMEOUT');
+  assert.is(err.nodeId, 'review');
+  assert.ok(Date.now() - started < 2000);
+  // Still alive: closing delivers EOF, which the agent records.
+  await c.agent.close!();
+  assert.is(readFileSync(mark, 'utf8'), 'eof');
+});
+
+test('aborting the signal stops the wait with E_AGENT_TIMEOUT', async (c) => {
+  c.agent = createJsonlAgent(cmd('silent'), { cwd: c.dir });
+  const ctl = new AbortController();
+  setTimeout(() => ctl.abort(), 100);
+  const err = await rejection(c.agent.answer(request('review', 1), opts(60_000, ctl.signal)));
+  assert.is(err.code, 'E_AGENT_TIMEOUT');
+});
+
+test('a late answer to a timed-out request is not taken as the answer to the next one', async (c) => {
+  c.agent = createJsonlAgent(cmd('slow-first'), { cwd: c.dir });
+  const err = await rejection(c.agent.answer(request('review', 1), opts(200)));
+  assert.is(err.code, 'E_AGENT_TIMEOUT');
+  const next = (await c.agent.answer(request('review', 2), opts(3000))) as { seq: number };
+  assert.is(next.seq, 2);
+});
+
+test('after a crash the next request starts a fresh process', async (c) => {
+  c.agent = createJsonlAgent(`node -e "require('readline').createInterface({input:process.stdin}).on('line',()=>{console.log(JSON.stringify({pid:process.pid}));process.exit(0)})"`, { cwd: c.dir });
+  const first = (await c.agent.answer(request('n', 1), opts())) as { pid: number };
+  await new Promise((r) => setTimeout(r, 200));
+  const second = (await c.agent.answer(request('n', 2), opts())) as { pid: number };
+  assert.is.not(first.pid, second.pid);
+});
+
+test.run();

@@ -1,0 +1,55 @@
+/**
+ * The test driver. uvu prints no closing line CI can read, so this loads
+ * every `*.test.ts` suite under spec/ with uvu's runners deferred, sums
+ * their counts and ends with `N passed, N failed, N skipped`.
+ * `node --import tsx spec/run.ts [filter]` runs the suites whose path
+ * contains `filter`.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+(globalThis as { UVU_DEFER?: number }).UVU_DEFER = 1;
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const filter = process.argv[2];
+
+function suites(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...suites(full));
+    else if (name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+const files = suites(root).filter((f) => !filter || relative(root, f).includes(filter));
+const { exec } = await import('uvu');
+const queue = (globalThis as unknown as { UVU_QUEUE: unknown[][] });
+
+for (const [i, file] of files.entries()) {
+  (globalThis as { UVU_INDEX?: number }).UVU_INDEX = i;
+  queue.UVU_QUEUE = queue.UVU_QUEUE ?? [];
+  queue.UVU_QUEUE.push([relative(root, file)]);
+  await import(pathToFileURL(file).href);
+}
+
+// Each queued runner resolves to [errors | true, passed, skipped, total].
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const group of queue.UVU_QUEUE) {
+  for (let k = 1; k < group.length; k++) {
+    const runner = group[k] as () => Promise<[unknown, number, number, number]>;
+    group[k] = async () => {
+      const res = await runner();
+      passed += res[1];
+      skipped += res[2];
+      failed += res[3] - res[1];
+      return res;
+    };
+  }
+}
+await exec();
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

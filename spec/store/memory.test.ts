@@ -1,0 +1,93 @@
+/**
+ * The in-memory store must stay small: the benchmark budget is 10,000
+ * waiting runs in well under 300 MB, so the workflow copy is kept once per
+ * hash and records are not copied.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Workflow } from '../../engine/format/model.js';
+import { createMemoryStore } from '../../engine/store/memory.js';
+import type { RunRecord } from '../../engine/store/store.js';
+
+const test = suite('memory store');
+
+function bigWorkflow(): Workflow {
+  const nodes: Workflow['nodes'] = [{ id: 'start', type: 'start', connections: { default: 'n0' } }];
+  for (let i = 0; i < 300; i++) {
+    nodes.push({
+      id: `n${i}`,
+      type: 'agent-directive',
+      directive: `Step ${i}: ${'do the careful thing '.repeat(10)}`,
+      completionCondition: 'done',
+      inputSchema: { type: 'object', properties: { note: { type: 'string' } } },
+      connections: { success: i === 299 ? 'end' : `n${i + 1}` },
+    });
+  }
+  nodes.push({ id: 'end', type: 'end' });
+  return { metadata: { name: 'big', version: '1', description: 'large' }, nodes };
+}
+
+test('records come back as the very objects stored (nothing is copied)', () => {
+  const store = createMemoryStore();
+  store.putWorkflow('h', bigWorkflow());
+  const rec: RunRecord = {
+    runId: 'r',
+    workflow: 'big',
+    workflowHash: 'h',
+    workspace: '/w',
+    status: 'waiting',
+    snapshot: {},
+    seq: 1,
+    createdAt: 'a',
+    updatedAt: 'a',
+  };
+  store.create(rec, []);
+  assert.ok(store.get('r') === rec);
+});
+
+test('a workflow copy is kept once per hash: storing the same hash again keeps the first copy', () => {
+  const store = createMemoryStore();
+  const first = bigWorkflow();
+  store.putWorkflow('h', first);
+  store.putWorkflow('h', bigWorkflow());
+  assert.ok(store.getWorkflow('h') === first);
+});
+
+test('10,000 waiting runs of a 300-node workflow take well under 300 MB of heap', () => {
+  const store = createMemoryStore();
+  const workflow = bigWorkflow();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 10_000; i++) {
+    store.putWorkflow('h', workflow);
+    const id = `run-${String(i).padStart(5, '0')}`;
+    store.create(
+      {
+        runId: id,
+        workflow: 'big',
+        workflowHash: 'h',
+        workspace: '/work/project',
+        status: 'waiting',
+        snapshot: { value: 'n0', context: { executionId: id, n0: { note: 'x'.repeat(200) } } },
+        seq: 1,
+        pending: {
+          kind: 'directive',
+          nodeId: 'n0',
+          directive: 'Do the careful thing. '.repeat(20),
+          completionCondition: 'done',
+          inputSchema: { type: 'object', properties: { note: { type: 'string' } } },
+          attempt: 1,
+          maxRetries: 3,
+        },
+        createdAt: new Date(1_700_000_000_000 + i).toISOString(),
+        updatedAt: new Date(1_700_000_000_000 + i).toISOString(),
+      },
+      [{ seq: 1, at: 'now', type: 'directive.issued', nodeId: 'n0' }],
+    );
+  }
+  const grownMb = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+  assert.is(store.list({ status: 'waiting' }).length, 10_000);
+  assert.ok(grownMb < 150, `heap grew by ${grownMb.toFixed(1)} MB`);
+  store.close();
+});
+
+test.run();

@@ -1,0 +1,201 @@
+/**
+ * What only the SQLite store promises: runs survive the process, two
+ * processes stepping one run are serialised, and a damaged or foreign
+ * database is a clear E_STORE, never a crash.
+ */
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isCountersignError } from '../../engine/errors.js';
+import type { Workflow } from '../../engine/format/model.js';
+import { createSqliteStore, SCHEMA_VERSION } from '../../engine/store/sqlite.js';
+import type { RunRecord } from '../../engine/store/store.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const SQLITE_MODULE = pathToFileURL(join(REPO, 'engine/store/sqlite.ts')).href;
+
+const WORKFLOW: Workflow = {
+  metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
+  nodes: [{ id: 'start', type: 'start' }, { id: 'end', type: 'end' }],
+};
+
+function record(runId: string, seq = 0): RunRecord {
+  return {
+    runId,
+    workflow: 'loop',
+    workflowHash: 'h1',
+    workspace: '/tmp/ws',
+    status: 'waiting',
+    snapshot: { value: 'work' },
+    seq,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+  };
+}
+
+function catchError(fn: () => unknown): { code: string; message: string; fix?: string } {
+  try {
+    fn();
+  } catch (err) {
+    if (isCountersignError(err)) return err;
+    return { code: `not a CountersignError: ${String(err)}`, message: '' };
+  }
+  return { code: 'no error', message: '' };
+}
+
+const test = suite<{ dir: string }>('sqlite store', { dir: '' });
+
+test.before.each((c) => {
+  c.dir = mkdtempSync(join(tmpdir(), 'countersign-sqlite-'));
+});
+test.after.each((c) => {
+  rmSync(c.dir, { recursive: true, force: true });
+});
+
+test('the database is <dir>/countersign.db, in a directory created on demand', (c) => {
+  const dir = join(c.dir, 'nested', 'store');
+  createSqliteStore(dir).close();
+  assert.ok(existsSync(join(dir, 'countersign.db')));
+});
+
+test('the database uses WAL, records the schema version, and keeps the run columns in step with the record', (c) => {
+  const store = createSqliteStore(c.dir);
+  store.putWorkflow('h1', WORKFLOW);
+  store.create({ ...record('r1'), file: 'loop.json' }, [{ seq: 1, at: 'now', type: 'directive.issued', nodeId: 'work' }]);
+  store.update('r1', (cur) => ({ record: { ...cur, seq: 4, status: 'completed' }, result: null }));
+  store.close();
+  const db = new Database(join(c.dir, 'countersign.db'), { readonly: true });
+  assert.is(db.pragma('journal_mode', { simple: true }), 'wal');
+  assert.is(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+  const row = db.prepare('SELECT workflow, workflow_hash, file, workspace, status, seq, created_at FROM runs').get();
+  assert.equal(row, {
+    workflow: 'loop',
+    workflow_hash: 'h1',
+    file: 'loop.json',
+    workspace: '/tmp/ws',
+    status: 'completed',
+    seq: 4,
+    created_at: '2024-01-01T00:00:00.000Z',
+  });
+  assert.equal(db.prepare('SELECT run_id, idx, seq, type, node_id FROM events').all(), [
+    { run_id: 'r1', idx: 0, seq: 1, type: 'directive.issued', node_id: 'work' },
+  ]);
+  db.close();
+});
+
+test('runs, journals and workflow copies survive closing and reopening the store', (c) => {
+  const first = createSqliteStore(c.dir);
+  first.putWorkflow('h1', WORKFLOW);
+  first.create(record('r1'), [{ seq: 0, at: 'now', type: 'run.started' }]);
+  first.update('r1', (cur) => ({ record: { ...cur, seq: 1 }, events: [{ seq: 1, at: 'now', type: 'directive.issued' }], result: null }));
+  first.close();
+
+  const second = createSqliteStore(c.dir);
+  assert.is(second.get('r1')!.seq, 1);
+  assert.equal(second.getWorkflow('h1'), WORKFLOW);
+  assert.equal(second.events('r1').map((e) => e.type), ['run.started', 'directive.issued']);
+  assert.equal(second.list().map((r) => r.runId), ['r1']);
+  second.close();
+});
+
+test('a database from a newer countersign is refused with E_STORE and a fix', (c) => {
+  createSqliteStore(c.dir).close();
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+  db.close();
+  const err = catchError(() => createSqliteStore(c.dir));
+  assert.is(err.code, 'E_STORE');
+  assert.match(err.message, 'newer');
+  assert.match(err.fix ?? '', 'upgrade countersign');
+});
+
+test('a file that is not a SQLite database is E_STORE naming it', (c) => {
+  writeFileSync(join(c.dir, 'countersign.db'), 'this is not a database, just text that is long enough to matter\n'.repeat(20));
+  const err = catchError(() => createSqliteStore(c.dir));
+  assert.is(err.code, 'E_STORE');
+  assert.match(err.message, 'countersign.db');
+});
+
+test('a damaged record row is E_STORE naming the run, and other runs still work', (c) => {
+  const store = createSqliteStore(c.dir);
+  store.putWorkflow('h1', WORKFLOW);
+  store.create(record('broken'), []);
+  store.create(record('fine'), []);
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.prepare("UPDATE runs SET record = '{\"runId\": \"broken\", ' WHERE run_id = 'broken'").run();
+  db.close();
+
+  const onGet = catchError(() => store.get('broken'));
+  assert.is(onGet.code, 'E_STORE');
+  assert.match(onGet.message, '"broken"');
+  const onUpdate = catchError(() => store.update('broken', (cur) => ({ record: cur, result: null })));
+  assert.is(onUpdate.code, 'E_STORE');
+  assert.is(store.get('fine')!.runId, 'fine');
+  assert.equal(store.list().map((r) => r.runId).sort(), ['broken', 'fine']);
+  store.close();
+});
+
+test('using a closed store is E_STORE, not a crash', (c) => {
+  const store = createSqliteStore(c.dir);
+  store.close();
+  assert.is(catchError(() => store.get('r1')).code, 'E_STORE');
+});
+
+// Each child waits for "go" so all of them update at the same moment.
+const CHILD = `
+const [url, dir, runId, count, worker] = process.argv.slice(1);
+const { createSqliteStore } = await import(url);
+const store = createSqliteStore(dir);
+process.stdout.write('ready\\n');
+process.stdin.once('data', () => {
+  for (let i = 0; i < Number(count); i++) {
+    store.update(runId, (cur) => ({
+      record: { ...cur, seq: cur.seq + 1 },
+      events: [{ seq: cur.seq + 1, at: new Date().toISOString(), type: 'tick', worker }],
+      result: null,
+    }));
+  }
+  store.close();
+  process.exit(0);
+});
+`;
+
+function startUpdater(dir: string, count: number, worker: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD, SQLITE_MODULE, dir, 'shared', String(count), worker], {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`updater ${worker} exited early with ${code}`)));
+  });
+  const done = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, ready, done };
+}
+
+test('two processes updating one run read-modify-write never lose an increment (each update is one IMMEDIATE transaction)', async (c) => {
+  const store = createSqliteStore(c.dir);
+  store.putWorkflow('h1', WORKFLOW);
+  store.create(record('shared', 0), []);
+  store.close();
+
+  const perWorker = 250;
+  const workers = [startUpdater(c.dir, perWorker, 'A'), startUpdater(c.dir, perWorker, 'B')];
+  await Promise.all(workers.map((w) => w.ready));
+  for (const w of workers) w.child.stdin.end('go\n');
+  const codes = await Promise.all(workers.map((w) => w.done));
+  assert.equal(codes, [0, 0]);
+
+  const after = createSqliteStore(c.dir);
+  assert.is(after.get('shared')!.seq, perWorker * 2);
+  const seqs = after.events('shared').map((e) => e.seq);
+  assert.equal(seqs, Array.from({ length: perWorker * 2 }, (_, i) => i + 1));
+  after.close();
+});
+
+test.run();

@@ -1,0 +1,242 @@
+/**
+ * The Store contract, run against both shipped stores: whatever the engine
+ * relies on must hold for memory and SQLite alike.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { isCountersignError } from '../../engine/errors.js';
+import type { Workflow } from '../../engine/format/model.js';
+import type { JournalEvent } from '../../engine/run/contract.js';
+import { createMemoryStore } from '../../engine/store/memory.js';
+import { createSqliteStore } from '../../engine/store/sqlite.js';
+import type { RunRecord, Store } from '../../engine/store/store.js';
+
+const WORKFLOW: Workflow = {
+  metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
+  nodes: [
+    { id: 'start', type: 'start', connections: { default: 'work' } },
+    { id: 'work', type: 'agent-directive', directive: 'Do it', completionCondition: 'done', connections: { success: 'end' } },
+    { id: 'end', type: 'end' },
+  ],
+};
+
+function makeRecord(runId: string, over: Partial<RunRecord> = {}): RunRecord {
+  return {
+    runId,
+    workflow: 'loop',
+    workflowHash: 'h1',
+    workspace: '/tmp/ws',
+    status: 'waiting',
+    snapshot: { value: 'work', context: {} },
+    seq: 1,
+    pending: {
+      kind: 'directive',
+      nodeId: 'work',
+      directive: 'Do it',
+      completionCondition: 'done',
+      inputSchema: { type: 'object' },
+      attempt: 1,
+      maxRetries: 3,
+    },
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+    ...over,
+  };
+}
+
+function event(seq: number, type: string, extra: Partial<JournalEvent> = {}): JournalEvent {
+  return { seq, at: '2024-01-01T00:00:00.000Z', type, ...extra };
+}
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return isCountersignError(err) ? err.code : `not a CountersignError: ${String(err)}`;
+  }
+  return undefined;
+}
+
+interface Context {
+  store: Store;
+  cleanup: () => void;
+}
+
+function storeContract(name: string, open: () => Context) {
+  const test = suite<{ ctx?: Context }>(`store contract (${name})`);
+  const store = (c: { ctx?: Context }) => c.ctx!.store;
+
+  test.before.each((c) => {
+    c.ctx = open();
+    c.ctx.store.putWorkflow('h1', WORKFLOW);
+  });
+  test.after.each((c) => {
+    c.ctx!.store.close();
+    c.ctx!.cleanup();
+  });
+
+  test('a stored workflow copy comes back equal under its hash; storing it again is harmless', (c) => {
+    store(c).putWorkflow('h1', WORKFLOW);
+    assert.equal(store(c).getWorkflow('h1'), WORKFLOW);
+  });
+
+  test('reading a workflow hash the store never saw is E_STORE', (c) => {
+    assert.is(codeOf(() => store(c).getWorkflow('nope')), 'E_STORE');
+  });
+
+  test('a created run reads back with every field, and its first events form the journal', (c) => {
+    const rec = makeRecord('r1', { file: 'workflows/loop.json', deadline: '2024-01-01T01:00:00.000Z' });
+    store(c).create(rec, [event(0, 'run.started'), event(1, 'directive.issued', { nodeId: 'work' })]);
+    assert.equal(store(c).get('r1'), rec);
+    assert.equal(store(c).events('r1').map((e) => e.type), ['run.started', 'directive.issued']);
+    assert.is(store(c).events('r1')[1].nodeId, 'work');
+  });
+
+  test('get of an unknown run is undefined, not an error', (c) => {
+    assert.is(store(c).get('missing'), undefined);
+  });
+
+  test('creating a run id twice is E_STORE and keeps the first run', (c) => {
+    store(c).create(makeRecord('r1'), []);
+    assert.is(codeOf(() => store(c).create(makeRecord('r1', { seq: 9 }), [])), 'E_STORE');
+    assert.is(store(c).get('r1')!.seq, 1);
+  });
+
+  test('creating a run whose workflow copy is not stored is E_STORE', (c) => {
+    assert.is(codeOf(() => store(c).create(makeRecord('r1', { workflowHash: 'absent' }), [])), 'E_STORE');
+    assert.is(store(c).get('r1'), undefined);
+  });
+
+  test('update hands mutate the current record, writes its new record and events, and returns its result', (c) => {
+    store(c).create(makeRecord('r1'), [event(1, 'directive.issued')]);
+    const seen: number[] = [];
+    const result = store(c).update('r1', (cur) => {
+      seen.push(cur.seq);
+      return {
+        record: { ...cur, seq: cur.seq + 1, status: 'completed', endNodeId: 'end', output: { ok: true } },
+        events: [event(2, 'answer.accepted', { nodeId: 'work' }), event(2, 'run.completed', { endNodeId: 'end' })],
+        result: 'advanced',
+      };
+    });
+    assert.is(result, 'advanced');
+    assert.equal(seen, [1]);
+    const after = store(c).get('r1')!;
+    assert.is(after.seq, 2);
+    assert.is(after.status, 'completed');
+    assert.equal(after.output, { ok: true });
+    assert.equal(store(c).events('r1').map((e) => e.type), ['directive.issued', 'answer.accepted', 'run.completed']);
+    assert.is(store(c).events('r1')[2].endNodeId, 'end');
+  });
+
+  test('each update sees the previous update\'s record', (c) => {
+    store(c).create(makeRecord('r1', { seq: 0 }), []);
+    for (let i = 0; i < 5; i++) {
+      store(c).update('r1', (cur) => ({ record: { ...cur, seq: cur.seq + 1 }, events: [event(cur.seq + 1, 'tick')], result: null }));
+    }
+    assert.is(store(c).get('r1')!.seq, 5);
+    assert.equal(store(c).events('r1').map((e) => e.seq), [1, 2, 3, 4, 5]);
+  });
+
+  test('an update whose mutate omits the record writes nothing but may return a result (a replay)', (c) => {
+    store(c).create(makeRecord('r1'), []);
+    const result = store(c).update('r1', () => ({ result: { replayed: true } }));
+    assert.equal(result, { replayed: true });
+    assert.equal(store(c).get('r1'), makeRecord('r1'));
+    assert.equal(store(c).events('r1'), []);
+  });
+
+  test('when mutate throws, the error reaches the caller and neither record nor journal changes', (c) => {
+    store(c).create(makeRecord('r1'), [event(1, 'directive.issued')]);
+    const boom = new Error('decided badly');
+    try {
+      store(c).update('r1', () => {
+        throw boom;
+      });
+      assert.unreachable('update should rethrow');
+    } catch (err) {
+      assert.is(err, boom);
+    }
+    assert.equal(store(c).get('r1'), makeRecord('r1'));
+    assert.equal(store(c).events('r1').map((e) => e.type), ['directive.issued']);
+  });
+
+  test('updating an unknown run is E_RUN_NOT_FOUND naming the run, with the `countersign runs` fix', (c) => {
+    let called = false;
+    try {
+      store(c).update('ghost', (cur) => {
+        called = true;
+        return { record: cur, result: null };
+      });
+      assert.unreachable('update should throw');
+    } catch (err) {
+      assert.ok(isCountersignError(err));
+      assert.is(err.code, 'E_RUN_NOT_FOUND');
+      assert.is(err.message, 'no run "ghost" in the store');
+      assert.is(err.fix, 'list runs with `countersign runs`');
+    }
+    assert.is(called, false);
+  });
+
+  test('the journal of an unknown run is E_RUN_NOT_FOUND; of a run with no events it is empty', (c) => {
+    assert.is(codeOf(() => store(c).events('ghost')), 'E_RUN_NOT_FOUND');
+    store(c).create(makeRecord('quiet'), []);
+    assert.equal(store(c).events('quiet'), []);
+  });
+
+  test('the journal keeps append order across create and updates, per run', (c) => {
+    store(c).create(makeRecord('a'), [event(1, 'a1')]);
+    store(c).create(makeRecord('b'), [event(1, 'b1')]);
+    store(c).update('a', (cur) => ({ record: cur, events: [event(2, 'a2'), event(2, 'a3')], result: 0 }));
+    store(c).update('b', (cur) => ({ record: cur, events: [event(2, 'b2')], result: 0 }));
+    store(c).update('a', (cur) => ({ record: cur, events: [event(3, 'a4')], result: 0 }));
+    assert.equal(store(c).events('a').map((e) => e.type), ['a1', 'a2', 'a3', 'a4']);
+    assert.equal(store(c).events('b').map((e) => e.type), ['b1', 'b2']);
+  });
+
+  test('changing the array events() returned does not change the journal', (c) => {
+    store(c).create(makeRecord('r1'), [event(1, 'directive.issued')]);
+    store(c).events('r1').push(event(9, 'forged'));
+    assert.is(store(c).events('r1').length, 1);
+  });
+
+  test('runs list newest first by createdAt, ties broken by runId descending, as summaries', (c) => {
+    store(c).create(makeRecord('b', { createdAt: '2024-01-02T00:00:00.000Z' }), []);
+    store(c).create(makeRecord('a', { createdAt: '2024-01-03T00:00:00.000Z' }), []);
+    store(c).create(makeRecord('c', { createdAt: '2024-01-02T00:00:00.000Z' }), []);
+    store(c).create(makeRecord('d', { createdAt: '2024-01-01T00:00:00.000Z' }), []);
+    assert.equal(store(c).list().map((r) => r.runId), ['a', 'c', 'b', 'd']);
+    assert.equal(store(c).list()[0], {
+      runId: 'a',
+      workflow: 'loop',
+      status: 'waiting',
+      createdAt: '2024-01-03T00:00:00.000Z',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+    });
+  });
+
+  test('list filters by status and reflects updates', (c) => {
+    store(c).create(makeRecord('w1', { createdAt: '2024-01-01T00:00:00.000Z' }), []);
+    store(c).create(makeRecord('w2', { createdAt: '2024-01-02T00:00:00.000Z' }), []);
+    store(c).update('w1', (cur) => ({
+      record: { ...cur, status: 'failed', error: { code: 'E_TIMEOUT', message: 'late' }, updatedAt: '2024-01-05T00:00:00.000Z' },
+      result: null,
+    }));
+    assert.equal(store(c).list({ status: 'waiting' }).map((r) => r.runId), ['w2']);
+    const failed = store(c).list({ status: 'failed' });
+    assert.equal(failed.map((r) => r.runId), ['w1']);
+    assert.is(failed[0].updatedAt, '2024-01-05T00:00:00.000Z');
+    assert.equal(store(c).list({ status: 'completed' }), []);
+  });
+
+  test.run();
+}
+
+storeContract('memory', () => ({ store: createMemoryStore(), cleanup: () => undefined }));
+
+storeContract('sqlite', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-store-'));
+  return { store: createSqliteStore(dir), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+});
