@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CountersignError, isCountersignError } from '../errors.js';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { offsetToPosition } from '../format/source.js';
 
 export interface Io {
@@ -53,8 +54,10 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   try {
     return JSON.parse(text);
   } catch (e) {
-    const m = /position (\d+)/.exec((e as Error).message);
-    const pos = m ? offsetToPosition(text, Number(m[1])) : undefined;
+    // JSON.parse on Node 20 often gives no position; jsonc-parser does.
+    const errors: ParseError[] = [];
+    parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
+    const pos = errors.length ? offsetToPosition(text, errors[0].offset) : undefined;
     throw new CountersignError('E_INPUT', `${source} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${(e as Error).message}`, {
       ...(pos ? { line: pos.line, col: pos.col } : {}),
       fix: `pass ${what} as a JSON object, e.g. '{"key": "value"}', or @file.json`,

@@ -121,7 +121,11 @@ class PathParser {
     if (isDigit(text.charCodeAt(start))) {
       while (isDigit(text.charCodeAt(this.pos))) this.pos++;
       const word = text.slice(start, this.pos);
-      if (!isIndex(word)) this.fail(`index "${word}" has a leading zero`, 'write the index without leading zeros, e.g. [0] or [12]');
+      if (!isIndex(word)) {
+        this.pos = start;
+        const why = word.charCodeAt(0) === 48 ? 'has a leading zero' : 'is too large';
+        this.fail(`index "${word}" ${why}`, 'write the index without leading zeros, e.g. [0] or [12]');
+      }
       segment = Number(word);
     } else {
       segment = { ref: this.parsePath() };

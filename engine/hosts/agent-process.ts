@@ -29,7 +29,7 @@ export function spawnAgentCommand(command: string, opts: AgentCommandOptions, st
 export function killProcessGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): void {
   if (child.pid === undefined) return;
   try {
-    child.kill(signal);
+    process.kill(-child.pid, signal);
   } catch {
     try {
       child.kill(signal);

@@ -107,6 +107,7 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
         if (next.end === 'too-long') {
           // The stream is out of step with the requests now; start afresh next time.
           killProcessGroup(proc.child);
+          if (current === proc) current = undefined;
           throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line longer than ${next.limit} characters for node "${nodeId}"`, {
             nodeId,
             fix: 'answer with one JSON object per line, ending each answer with a newline',

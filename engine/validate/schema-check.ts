@@ -114,7 +114,7 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
           `node id "${id}" may contain only letters, digits, "_" and "-": "." separates path segments in node-id.field references, so this node's answers could never be read; rename it, e.g. "${id.replace(/[^A-Za-z0-9_-]+/g, '_') || 'step'}"`,
         );
       }
-      return error('E_SCHEMA', at, `${subject} ${JSON.stringify(e.data)} does not have the expected form${describe(e)}`);
+      return error('E_SCHEMA', at, `${subject} ${JSON.stringify(e.data)} does not match the pattern ${String(params.pattern)}${describe(e)}`);
     }
     case 'required': {
       const missing = String(params.missingProperty);

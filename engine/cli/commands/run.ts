@@ -34,7 +34,12 @@ export const run: Command = {
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
     const workspace = resolve(io.cwd, (values.workspace as string | undefined) ?? '.');
-    const agent = createAgent(values.agent as string, { cwd: workspace, env: io.env });
+    // A script file is named relative to where the user typed the command;
+    // agent processes run in the workspace.
+    const spec = values.agent as string;
+    const agent = spec.startsWith('scripted:')
+      ? createAgent(`scripted:${resolve(io.cwd, spec.slice('scripted:'.length).trim())}`, { cwd: io.cwd, env: io.env })
+      : createAgent(spec, { cwd: workspace, env: io.env });
     const progress = progressPrinter(io);
     try {
       const result = await withEngine(values, io, (engine) =>

@@ -1,0 +1,154 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, tempDir } from '../helpers/cli.js';
+
+const WF = 'spec/fixtures/cli/two-step.json';
+const Cli = suite('cli commands');
+
+Cli('start prints the first pending directive as the run contract with seq 1', async () => {
+  const store = tempDir();
+  const r = await cli(['start', WF, '--json', '--input', '{"topic":"queues"}'], { store });
+  assert.is(r.code, 0);
+  assert.is(r.json.status, 'waiting');
+  assert.is(r.json.seq, 1);
+  assert.is(r.json.pending.kind, 'directive');
+  assert.is(r.json.pending.nodeId, 'write');
+  assert.is(r.json.pending.directive, 'Write about queues.');
+  assert.is(r.json.pending.attempt, 1);
+  assert.is(r.json.pending.maxRetries, 3);
+  assert.equal(r.json.pending.inputSchema.required, ['words']);
+  assert.is(r.json.pending.inputSchema.additionalProperties, false);
+});
+
+Cli('step: a rejected answer exits 5 with errors, the right one exits 0 and completes with output', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const bad = await cli(['step', s.json.runId, '--response', '{"words":0}', '--seq', '1', '--json'], { store });
+  assert.is(bad.code, 5);
+  assert.is(bad.json.status, 'waiting');
+  assert.is(bad.json.seq, 2);
+  assert.is(bad.json.rejected.code, 'E_ANSWER_INVALID');
+  assert.equal(bad.json.pending.errors, ['/words: must be >= 1']);
+  const good = await cli(['step', s.json.runId, '--response', '{"words":250}', '--seq', '2', '--json'], { store });
+  assert.is(good.code, 0);
+  assert.equal(good.json, { runId: s.json.runId, seq: 2, status: 'completed', endNodeId: 'long', output: { topic: 'tests', 'write.words': 250 } });
+});
+
+Cli('step: an answered seq replays (exit 0, replayed), an unissued seq is E_SEQ (exit 2), an unknown run is E_RUN_NOT_FOUND (exit 2)', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  await cli(['step', s.json.runId, '--response', '{"words":0}', '--seq', '1'], { store });
+  const replay = await cli(['step', s.json.runId, '--response', '{"words":0}', '--seq', '1', '--json'], { store });
+  assert.is(replay.code, 0);
+  assert.is(replay.json.replayed, true);
+  assert.is(replay.json.seq, 2);
+  const ahead = await cli(['step', s.json.runId, '--response', '{}', '--seq', '9', '--json'], { store });
+  assert.is(ahead.code, 2);
+  assert.is(ahead.json.error.code, 'E_SEQ');
+  assert.match(ahead.stderr, /^countersign: E_SEQ: /m);
+  const unknown = await cli(['step', 'nope', '--response', '{}', '--json'], { store });
+  assert.is(unknown.code, 2);
+  assert.is(unknown.json.error.code, 'E_RUN_NOT_FOUND');
+  assert.ok(unknown.json.error.fix);
+});
+
+Cli('step reads the answer from a file (@file) and from standard input (-)', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const file = join(tempDir(), 'answer.json');
+  writeFileSync(file, '{"words": 3}');
+  const fromFile = await cli(['step', s.json.runId, '--response', `@${file}`, '--json'], { store });
+  assert.is(fromFile.json.endNodeId, 'short');
+  const s2 = await cli(['start', WF, '--json'], { store });
+  const fromStdin = await cli(['step', s2.json.runId, '--response', '-', '--json'], { store, stdin: '{"words": 500}' });
+  assert.is(fromStdin.json.endNodeId, 'long');
+});
+
+Cli('malformed --response JSON is E_INPUT with its position, exit 2, and the run is untouched', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const r = await cli(['step', s.json.runId, '--response', '{"words": }', '--json'], { store });
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_INPUT');
+  assert.match(r.json.error.message, /line 1, column 11/);
+  const st = await cli(['status', s.json.runId, '--json'], { store });
+  assert.is(st.json.seq, 1);
+  assert.is(st.json.status, 'waiting');
+});
+
+Cli('status, runs (newest first) and trace --json print the documented shapes', async () => {
+  const store = tempDir();
+  const a = await cli(['start', WF, '--json'], { store });
+  const b = await cli(['start', WF, '--json'], { store });
+  await cli(['step', b.json.runId, '--response', '{"words":5}'], { store });
+  const st = await cli(['status', a.json.runId, '--json'], { store });
+  assert.is(st.code, 0);
+  assert.equal(st.json, a.json);
+  const runs = await cli(['runs', '--json'], { store });
+  assert.equal(runs.json.runs.map((r: any) => r.runId).sort(), [a.json.runId, b.json.runId].sort());
+  for (const r of runs.json.runs) assert.equal(Object.keys(r).sort(), ['createdAt', 'runId', 'status', 'updatedAt', 'workflow']);
+  const waiting = await cli(['runs', '--status', 'waiting', '--json'], { store });
+  assert.equal(waiting.json.runs.map((r: any) => r.runId), [a.json.runId]);
+  const tr = await cli(['trace', b.json.runId, '--json'], { store });
+  assert.is(tr.json.runId, b.json.runId);
+  assert.equal(
+    tr.json.events.map((e: any) => e.type),
+    ['run.started', 'route', 'directive.issued', 'answer.accepted', 'route', 'condition.evaluated', 'route', 'run.completed'],
+  );
+  const cond = tr.json.events.find((e: any) => e.type === 'condition.evaluated');
+  assert.equal({ seq: cond.seq, nodeId: cond.nodeId, result: cond.result }, { seq: 1, nodeId: 'check', result: false });
+  assert.ok(!('payload' in cond) && typeof cond.at === 'string');
+  const route = tr.json.events.filter((e: any) => e.type === 'route')[2];
+  assert.equal({ from: route.from, to: route.to, via: route.via }, { from: 'check', to: 'short', via: 'false' });
+  const missing = await cli(['status', 'no-such-run', '--json'], { store });
+  assert.is(missing.code, 2);
+  assert.is(missing.json.error.code, 'E_RUN_NOT_FOUND');
+});
+
+Cli('graph prints mermaid by default and dot on request; an unknown format is a usage error', async () => {
+  const m = await cli(['graph', WF]);
+  assert.is(m.code, 0);
+  assert.match(m.stdout, /^flowchart TD\n/);
+  assert.match(m.stdout, /n2 -->\|true\| n3/);
+  const d = await cli(['graph', WF, '--format', 'dot']);
+  assert.match(d.stdout, /^digraph workflow \{/);
+  assert.match(d.stdout, /n2 -> n4 \[label="false"\];/);
+  const bad = await cli(['graph', WF, '--format', 'svg']);
+  assert.is(bad.code, 2);
+  assert.match(bad.stderr, /countersign: E_USAGE: /);
+});
+
+Cli('usage errors exit 2 with {error} on stdout under --json: unknown command, unknown flag, missing argument', async () => {
+  const unknown = await cli(['frobnicate', '--json']);
+  assert.is(unknown.code, 2);
+  assert.is(unknown.json.error.code, 'E_USAGE');
+  const flag = await cli(['status', 'x', '--bogus', '--json']);
+  assert.is(flag.code, 2);
+  assert.is(flag.json.error.code, 'E_USAGE');
+  const missing = await cli(['step', 'x', '--json']);
+  assert.is(missing.code, 2);
+  assert.match(missing.json.error.message, /--response/);
+});
+
+Cli('start refuses an invalid workflow with exit 2 and names the first finding', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'bad.json');
+  writeFileSync(file, JSON.stringify({ metadata: { name: 'b', version: '1.0.0', description: 'd' }, nodes: [{ type: 'start', id: 'start', connections: { default: 'gone' } }, { type: 'end', id: 'done' }] }, null, 2));
+  const r = await cli(['start', file, '--json'], { store: tempDir() });
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_WORKFLOW_INVALID');
+  assert.match(r.stderr, /E_DANGLING_CONNECTION/);
+  assert.match(r.stderr, /bad\.json:\d+:\d+/);
+});
+
+Cli('--store DIR overrides COUNTERSIGN_STORE', async () => {
+  const envStore = tempDir();
+  const flagStore = tempDir();
+  const s = await cli(['start', WF, '--json', '--store', flagStore], { store: envStore });
+  assert.is((await cli(['status', s.json.runId, '--json', '--store', flagStore])).code, 0);
+  assert.is((await cli(['status', s.json.runId, '--json'], { store: envStore })).code, 2);
+});
+
+Cli.run();

@@ -1,0 +1,105 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, tempDir } from '../helpers/cli.js';
+
+const WF = 'spec/fixtures/cli/two-step.json';
+const Run = suite('cli run');
+
+function script(content: string): string {
+  const file = join(tempDir(), 'script.yaml');
+  writeFileSync(file, content);
+  return file;
+}
+
+Run('run with a scripted agent completes, exit 0, and --json prints {runId, status, steps, endNodeId, output}', async () => {
+  const r = await cli(['run', WF, '--agent', `scripted:${script('write:\n  - { words: 0 }\n  - { words: 150 }\n')}`, '--json'], { store: tempDir() });
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(Object.keys(r.json).sort(), ['endNodeId', 'output', 'runId', 'status', 'steps']);
+  assert.is(r.json.status, 'completed');
+  assert.is(r.json.steps, 2);
+  assert.is(r.json.endNodeId, 'long');
+  assert.equal(r.json.output, { topic: 'tests', 'write.words': 150 });
+  assert.match(r.stderr, /▸ write/);
+  assert.match(r.stderr, /answer rejected: \/words: must be >= 1/);
+});
+
+Run('shipped workflows run end to end with their example scripts: review-fix-loop.json and bugfix.yaml', async () => {
+  const loop = await cli(['run', 'workflows/review-fix-loop.json', '--agent', 'scripted:examples/scripts/review-fix-loop.yaml', '--json'], { store: tempDir() });
+  assert.is(loop.code, 0, loop.stderr);
+  assert.equal(loop.json.output, { artifact_path: 'src/greet.ts', issues_count: 0, review_round: 2, report_path: '.countersign/reviews/report.md' });
+  const bug = await cli(['run', 'workflows/bugfix.yaml', '--agent', 'scripted:examples/scripts/bugfix.yaml', '--json'], { store: tempDir() });
+  assert.is(bug.code, 0, bug.stderr);
+  assert.is(bug.json.endNodeId, 'done');
+  assert.equal(bug.json.output, { severity: 'medium', fix_attempts: 2, issues_count: 0, report_path: '.countersign/reviews/bugfix.md' });
+});
+
+Run('an exhausted script stops the run while it still waits: exit 3, E_AGENT_SCRIPT_EXHAUSTED, resumable with step', async () => {
+  const store = tempDir();
+  const r = await cli(['run', WF, '--agent', `scripted:${script('write: []\n')}`, '--json'], { store });
+  assert.is(r.code, 3);
+  assert.is(r.json.status, 'waiting');
+  assert.is(r.json.error.code, 'E_AGENT_SCRIPT_EXHAUSTED');
+  const st = await cli(['status', r.json.runId, '--json'], { store });
+  assert.is(st.json.status, 'waiting');
+  assert.is(st.json.seq, 1);
+  const done = await cli(['run', '--resume', r.json.runId, '--agent', `scripted:${script('write: [{ words: 2 }]\n')}`, '--json'], { store });
+  assert.is(done.code, 0);
+  assert.is(done.json.endNodeId, 'short');
+});
+
+Run('--max-steps stops a waiting run with exit 3 (E_MAX_STEPS)', async () => {
+  const r = await cli(['run', WF, '--agent', `scripted:${script('write: [{ words: 0 }, { words: 0 }]\n')}`, '--max-steps', '1', '--json'], { store: tempDir() });
+  assert.is(r.code, 3);
+  assert.is(r.json.error.code, 'E_MAX_STEPS');
+  assert.is(r.json.steps, 1);
+});
+
+Run('a run that fails exits 1 with the failure code', async () => {
+  const r = await cli(['run', WF, '--agent', `scripted:${script('write:\n  - { $error: "no disk" }\n')}`, '--json'], { store: tempDir() });
+  assert.is(r.code, 1);
+  assert.is(r.json.status, 'failed');
+  assert.is(r.json.error.code, 'E_AGENT_ERROR');
+});
+
+Run('jsonl agent: one process answers every item; a crashing agent stops with exit 3 (E_AGENT_CRASHED) and the run waits', async () => {
+  const agent = join(tempDir(), 'agent.mjs');
+  writeFileSync(agent, `
+    import { createInterface } from 'node:readline';
+    const rl = createInterface({ input: process.stdin });
+    rl.on('line', (line) => {
+      const req = JSON.parse(line);
+      if (!req.runId || !req.seq || req.kind !== 'directive') process.exit(9);
+      process.stdout.write(JSON.stringify({ words: req.attempt === 1 ? 0 : 42 }) + '\\n');
+    });
+  `);
+  const ok = await cli(['run', WF, '--agent', `jsonl:node ${agent}`, '--json'], { store: tempDir() });
+  assert.is(ok.code, 0, ok.stderr);
+  assert.equal(ok.json.output, { topic: 'tests', 'write.words': 42 });
+  const store = tempDir();
+  const crash = await cli(['run', WF, '--agent', 'jsonl:exit 4', '--json'], { store });
+  assert.is(crash.code, 3);
+  assert.is(crash.json.error.code, 'E_AGENT_CRASHED');
+  assert.is((await cli(['status', crash.json.runId, '--json'], { store })).json.status, 'waiting');
+});
+
+Run('an agent that prints a non-JSON line stops with E_AGENT_OUTPUT (exit 3); silence past --agent-timeout is E_AGENT_TIMEOUT', async () => {
+  const garbage = await cli(['run', WF, '--agent', 'jsonl:echo hello', '--json'], { store: tempDir() });
+  assert.is(garbage.code, 3);
+  assert.is(garbage.json.error.code, 'E_AGENT_OUTPUT');
+  const silent = await cli(['run', WF, '--agent', 'jsonl:sleep 5', '--agent-timeout', '0.3', '--json'], { store: tempDir() });
+  assert.is(silent.code, 3);
+  assert.is(silent.json.error.code, 'E_AGENT_TIMEOUT');
+});
+
+Run('run refuses a bad adapter and an invalid workflow with exit 2', async () => {
+  const adapter = await cli(['run', WF, '--agent', 'telepathy', '--json'], { store: tempDir() });
+  assert.is(adapter.code, 2);
+  assert.is(adapter.json.error.code, 'E_ADAPTER');
+  const noAgent = await cli(['run', WF, '--json'], { store: tempDir() });
+  assert.is(noAgent.code, 2);
+  assert.is(noAgent.json.error.code, 'E_USAGE');
+});
+
+Run.run();

@@ -1,0 +1,188 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError } from '../../engine/errors.js';
+import { parseExpression } from '../../engine/format/expression.js';
+import { resolve, runtimeScope } from '../../engine/format/resolver.js';
+
+const VARS: Record<string, unknown> = {
+  counter: 2,
+  max: 5,
+  half: 0.5,
+  label: 'run',
+  flag: true,
+  items: [10, 20],
+  obj: { k: 1 },
+  zero: 0,
+  big: 1e308,
+  nothing: null,
+  'a-b': 100,
+  a: 7,
+  b: 3,
+  one: 1,
+  'idx-name': 0,
+};
+const scope = runtimeScope(
+  { vars: VARS, nodes: { 'fix-issues': { attempts: 4 } }, meta: { executionId: 'e', workflowId: 'w', userId: 'u' } },
+  new Set(['fix-issues']),
+  new Set([...Object.keys(VARS), 'unset_var']),
+);
+const read = (path: string) => resolve(path, scope);
+const run = (source: string): unknown => parseExpression(source).evaluate(read);
+
+function error(fn: () => unknown, code: string): CountersignError {
+  try {
+    fn();
+  } catch (e) {
+    assert.instance(e, CountersignError);
+    assert.is((e as CountersignError).code, code);
+    return e as CountersignError;
+  }
+  assert.unreachable('expected an error');
+  throw new Error('unreachable');
+}
+
+const parsing = suite('expression: parsing');
+
+parsing('target, reads and source of the canonical counter expression', () => {
+  const e = parseExpression('counter = counter + 1');
+  assert.is(e.source, 'counter = counter + 1');
+  assert.is(e.target, 'counter');
+  assert.equal(e.reads, ['counter']);
+});
+
+parsing('reads lists every distinct path in order, in any path form', () => {
+  const e = parseExpression('total = fix-issues.attempts + items[0] * items.1 + obj.k + items[counter] + obj.k');
+  assert.equal(e.reads, ['fix-issues.attempts', 'items[0]', 'items.1', 'obj.k', 'items[counter]']);
+});
+
+parsing('literals are not reads', () => {
+  assert.equal(parseExpression("x = 'a' + \"b\" + 1 + true").reads, []);
+});
+
+parsing('parsed expressions are cached per source', () => {
+  assert.is(parseExpression('n = n + 2'), parseExpression('n = n + 2'));
+});
+
+const evaluation = suite('expression: evaluation');
+
+evaluation('+ - * / with normal precedence and left associativity', () => {
+  assert.is(run('x = counter + max * 2'), 12);
+  assert.is(run('x = (counter + max) * 2'), 14);
+  assert.is(run('x = max - counter - 1'), 2);
+  assert.is(run('x = 12 / 2 / 3'), 2);
+  assert.is(run('x = 7 - 2 * 3 + 1'), 2);
+  assert.is(run('x = half * 4'), 2);
+});
+
+evaluation('unary minus binds tighter than binary operators', () => {
+  assert.is(run('x = -counter * 3'), -6);
+  assert.is(run('x = max - -counter'), 7);
+  assert.is(run('x = --counter'), 2);
+  assert.is(run('x = -(counter + 1)'), -3);
+});
+
+evaluation('number, string and boolean literals', () => {
+  assert.is(run('x = 3.25'), 3.25);
+  assert.is(run("x = 'single'"), 'single');
+  assert.is(run('x = "double"'), 'double');
+  assert.is(run("x = 'it\\'s'"), "it's");
+  assert.is(run('x = true'), true);
+  assert.is(run('x = false'), false);
+});
+
+evaluation('+ concatenates when either side is a string', () => {
+  assert.is(run("x = label + '-' + counter"), 'run-2');
+  assert.is(run("x = counter + 1 + ' runs'"), '3 runs');
+  assert.is(run("x = 'flag: ' + flag"), 'flag: true');
+  assert.is(run("x = 'obj ' + obj"), 'obj {"k":1}');
+});
+
+evaluation('node-local fields and indexed paths are operands', () => {
+  assert.is(run('x = fix-issues.attempts + 1'), 5);
+  assert.is(run('x = items[0] + items.1'), 30);
+  assert.is(run('x = items[one] + items[idx-name]'), 30);
+});
+
+evaluation('a hyphen inside a name is part of the name; subtraction needs spaces', () => {
+  assert.is(run('x = a-b'), 100);
+  assert.is(run('x = a - b'), 4);
+  assert.is(run('x = 5-3'), 2);
+});
+
+evaluation('a bare path can copy any value', () => {
+  assert.equal(run('x = obj'), { k: 1 });
+});
+
+const runtimeErrors = suite('expression: evaluation errors are E_EXPRESSION naming the expression and operand');
+
+runtimeErrors('an unresolved operand', () => {
+  const e = error(() => run('n = missing + 1'), 'E_EXPRESSION');
+  assert.is(e.message, 'expression "n = missing + 1" failed: "missing" is not defined');
+  assert.ok(e.fix);
+});
+
+runtimeErrors('an unset or null operand', () => {
+  assert.is(error(() => run('n = unset_var + 1'), 'E_EXPRESSION').message, 'expression "n = unset_var + 1" failed: "unset_var" has no value (it is unset)');
+  assert.is(error(() => run("n = 'x' + nothing"), 'E_EXPRESSION').message, `expression "n = 'x' + nothing" failed: "nothing" has no value (it is unset)`);
+});
+
+runtimeErrors('a non-number in - * /', () => {
+  assert.is(error(() => run('n = label - 1'), 'E_EXPRESSION').message, 'expression "n = label - 1" failed: "-" needs numbers, but "label" is the string "run"');
+  assert.is(error(() => run('n = 2 * flag'), 'E_EXPRESSION').message, 'expression "n = 2 * flag" failed: "*" needs numbers, but "flag" is the boolean true');
+  assert.is(error(() => run("n = counter / '2'"), 'E_EXPRESSION').message, `expression "n = counter / '2'" failed: "/" needs numbers, but '2' is the string "2"`);
+});
+
+runtimeErrors('+ on two non-strings that are not both numbers', () => {
+  assert.is(error(() => run('n = flag + 1'), 'E_EXPRESSION').message, 'expression "n = flag + 1" failed: "+" cannot add "flag" (the boolean true) and 1 (a number); it adds numbers or joins text');
+  assert.is(error(() => run('n = items + obj'), 'E_EXPRESSION').message, 'expression "n = items + obj" failed: "+" cannot add "items" (an array) and "obj" (an object); it adds numbers or joins text');
+});
+
+runtimeErrors('unary minus on a non-number', () => {
+  assert.is(error(() => run('n = -label'), 'E_EXPRESSION').message, 'expression "n = -label" failed: unary "-" needs a number, but "label" is the string "run"');
+});
+
+runtimeErrors('division by zero', () => {
+  assert.is(error(() => run('n = counter / zero'), 'E_EXPRESSION').message, 'expression "n = counter / zero" failed: division by zero: "zero" is 0');
+  assert.is(error(() => run('n = 1 / (counter - 2)'), 'E_EXPRESSION').message, 'expression "n = 1 / (counter - 2)" failed: division by zero: ("counter" - 2) is 0');
+});
+
+runtimeErrors('a non-finite result', () => {
+  assert.is(error(() => run('n = big * 10'), 'E_EXPRESSION').message, 'expression "n = big * 10" failed: "big" * 10 is not a finite number');
+  assert.is(error(() => run('n = big + big'), 'E_EXPRESSION').message, 'expression "n = big + big" failed: "big" + "big" is not a finite number');
+});
+
+const syntax = suite('expression: syntax errors are E_EXPRESSION_SYNTAX naming the column and token');
+
+syntax('each malformed form', () => {
+  const cases: [string, string, number][] = [
+    ['', 'the expression is empty', 1],
+    ['n + 1', 'expected "=" after "n" but found "+" at column 3', 3],
+    ['n = * 2', 'expected a value but found "*" at column 5', 5],
+    ['n = 1 +', 'expected a value but found the end of the expression at column 8', 8],
+    ['n = (1 + 2', 'expected ")" to close the "(" at column 5 but found the end of the expression at column 11', 11],
+    ['n = 1 2', 'unexpected "2" at column 7', 7],
+    ['n = 1)', 'unexpected ")" at column 6', 6],
+    ["n = 'open", 'unterminated string starting at column 5', 5],
+    ['n = 1 % 2', 'unexpected character "%" at column 7', 7],
+    ['n = a == b', 'unexpected "=" at column 7', 7],
+    ['n = items[counter - 1]', 'malformed variable path "items[counter - 1]": expected "]" but found " " at column 18', 18],
+    ['a.b = 1', 'the assignment target "a.b" at column 1 must be a bare variable name (no dots or brackets)', 1],
+    ['items[0] = 1', 'the assignment target "items[0]" at column 1 must be a bare variable name (no dots or brackets)', 1],
+    ['1 = n', 'expected a variable name to assign to but found "1" at column 1', 1],
+    ['true = 1', 'expected a variable name to assign to but found "true" at column 1', 1],
+    ['= 1', 'expected a variable name to assign to but found "=" at column 1', 1],
+    ['n = items[0', 'unclosed "[" in the path starting at column 5', 5],
+    ['n = items[]', 'malformed variable path "items[]": expected a variable name but found "]" at column 11', 11],
+  ];
+  for (const [source, what, col] of cases) {
+    const e = error(() => parseExpression(source), 'E_EXPRESSION_SYNTAX');
+    assert.is(e.message, `expression "${source}": ${what}`, source);
+    assert.is(e.col, col, source);
+    assert.ok(e.fix?.includes('a - b'), source);
+  }
+});
+
+parsing.run();
+evaluation.run();
+runtimeErrors.run();
+syntax.run();

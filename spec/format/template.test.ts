@@ -1,0 +1,282 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError } from '../../engine/errors.js';
+import { resolve, runtimeScope, type Resolution } from '../../engine/format/resolver.js';
+import type { Segment } from '../../engine/format/path.js';
+import { isTruthy, renderTemplate, templateVariables } from '../../engine/format/template.js';
+
+const VARS: Record<string, unknown> = {
+  name: 'Ada',
+  review_file_path: 'reviews/plan.md',
+  count: 3,
+  zero: 0,
+  flag: true,
+  status: 'open',
+  other: 'open',
+  items: [{ n: 'a', ok: true }, { n: 'b', ok: 'no' }],
+  grid: [['x', 'y'], ['z']],
+  idx: 1,
+  obj: { k: [1, 'two'], s: 'q' },
+  list: [1, 2],
+  empty_list: [],
+  nothing: null,
+  injected: 'hi {{name}} \\{{name}}',
+};
+
+const scope = runtimeScope(
+  { vars: VARS, nodes: { review: { summary: 'fine', issues: ['i1'] } }, meta: { executionId: 'run-7', workflowId: 'wf', userId: 'local' } },
+  new Set(['review']),
+  new Set([...Object.keys(VARS), 'declared_unset']),
+);
+const lookup = (path: Segment[]): Resolution => resolve(path, scope);
+const render = (text: string): string => renderTemplate(text, lookup).text;
+
+function syntaxError(text: string): CountersignError {
+  try {
+    templateVariables(text);
+  } catch (e) {
+    assert.instance(e, CountersignError);
+    assert.is((e as CountersignError).code, 'E_TEMPLATE_SYNTAX');
+    return e as CountersignError;
+  }
+  assert.unreachable(`"${text}" parsed`);
+  throw new Error('unreachable');
+}
+
+const values = suite('template: value tags');
+
+values('G23: {{review_file_path}} interpolates into the directive', () => {
+  assert.is(render('3) Save review result to {{review_file_path}}\n\n'), '3) Save review result to reviews/plan.md\n\n');
+});
+
+values('paths, node-local fields, indexes, index refs and builtins', () => {
+  assert.is(render('{{review.summary}}|{{obj.k[1]}}|{{obj.k.0}}|{{items[idx].n}}|{{executionId}}|{{workflowId}}'), 'fine|two|1|b|run-7|wf');
+});
+
+values('whitespace inside the braces is allowed', () => {
+  assert.is(render('{{ name }}/{{\tcount\n}}'), 'Ada/3');
+});
+
+values('objects and arrays render as compact JSON; numbers and booleans via String', () => {
+  assert.is(render('{{obj}} {{list}} {{count}} {{flag}} {{zero}}'), '{"k":[1,"two"],"s":"q"} [1,2] 3 true 0');
+});
+
+values('unset, null and unresolved values render empty and are listed once in unset', () => {
+  const out = renderTemplate('[{{declared_unset}}][{{nothing}}][{{missing_name}}][{{declared_unset}}]', lookup);
+  assert.is(out.text, '[][][][]');
+  assert.equal(out.unset, ['declared_unset', 'nothing', 'missing_name']);
+});
+
+values('a template without tags is returned as is with nothing unset', () => {
+  assert.equal(renderTemplate('plain text } { }}', lookup), { text: 'plain text } { }}', unset: [] });
+  assert.equal(renderTemplate('', lookup), { text: '', unset: [] });
+});
+
+const escaping = suite('template: escaping and injection');
+
+escaping('\\{{ renders a literal {{ and consumes the backslash', () => {
+  assert.is(render('a \\{{name}} b'), 'a {{name}} b');
+  assert.is(render('\\{{#if x}}'), '{{#if x}}');
+});
+
+escaping('an escaped tag is not a variable', () => {
+  assert.equal(templateVariables('\\{{name}} {{count}}'), [{ path: 'count', offset: 12 }]);
+});
+
+escaping('substituted values are never re-expanded', () => {
+  assert.is(render('<{{injected}}>'), '<hi {{name}} \\{{name}}>');
+});
+
+escaping('a value holding block syntax stays inert inside loops and conditionals', () => {
+  assert.is(render('{{#each list}}{{#if flag}}{{injected}}{{/if}}{{/each}}'), 'hi {{name}} \\{{name}}hi {{name}} \\{{name}}');
+});
+
+const blocks = suite('template: blocks');
+
+blocks('#if with else', () => {
+  assert.is(render('{{#if flag}}yes{{else}}no{{/if}}'), 'yes');
+  assert.is(render('{{#if zero}}yes{{else}}no{{/if}}'), 'no');
+  assert.is(render('{{#if missing_name}}yes{{/if}}'), '');
+});
+
+blocks('#unless with and without else', () => {
+  assert.is(render('{{#unless zero}}none{{/unless}}'), 'none');
+  assert.is(render('{{#unless count}}none{{else}}{{count}} left{{/unless}}'), '3 left');
+});
+
+blocks('#eq and #neq compare strictly with strings, numbers, booleans and variables', () => {
+  assert.is(render("{{#eq status 'open'}}O{{else}}C{{/eq}}"), 'O');
+  assert.is(render('{{#eq status "closed"}}C{{else}}not closed{{/eq}}'), 'not closed');
+  assert.is(render('{{#eq count 3}}three{{/eq}}'), 'three');
+  assert.is(render("{{#eq count '3'}}loose{{else}}strict{{/eq}}"), 'strict');
+  assert.is(render('{{#eq flag true}}T{{/eq}}'), 'T');
+  assert.is(render('{{#eq status other}}same{{/eq}}'), 'same');
+  assert.is(render("{{#neq status 'open'}}changed{{else}}unchanged{{/neq}}"), 'unchanged');
+  assert.is(render('{{#neq zero 1}}differs{{/neq}}'), 'differs');
+  assert.is(render("{{#eq status 'a b'}}x{{else}}quoted spaces ok{{/eq}}"), 'quoted spaces ok');
+});
+
+blocks('#each with this, this.f and @index', () => {
+  assert.is(render('{{#each items}}{{@index}}={{this.n}}{{#if this.ok}}+{{/if}};{{/each}}'), '0=a+;1=b;');
+  assert.is(render('{{#each list}}[{{this}}]{{/each}}'), '[1][2]');
+});
+
+blocks('nested #each: this is the innermost item, outer variables stay visible', () => {
+  assert.is(render('{{#each grid}}<{{#each this}}{{@index}}{{this}}{{name}}{{/each}}>{{/each}}'), '<0xAda1yAda><0zAda>');
+});
+
+blocks('#each over an empty list or a non-list renders the else branch', () => {
+  assert.is(render('{{#each empty_list}}x{{else}}none{{/each}}'), 'none');
+  assert.is(render('{{#each name}}x{{/each}}'), '');
+  assert.is(render('{{#each items}}{{this.n}}{{else}}none{{/each}}'), 'ab');
+});
+
+blocks('index refs may name the loop index', () => {
+  assert.is(render('{{#each list}}{{items[@index].n}}{{/each}}'), 'ab');
+});
+
+blocks('this outside #each is an ordinary (unresolved) variable', () => {
+  assert.equal(renderTemplate('[{{this}}]', lookup), { text: '[]', unset: ['this'] });
+});
+
+const truthiness = suite('template: truthiness table');
+
+truthiness('false for undefined, null, false, 0, NaN, "", "no", "false", [] and {}', () => {
+  for (const v of [undefined, null, false, 0, Number.NaN, '', 'no', 'false', [], {}]) assert.is(isTruthy(v), false, JSON.stringify(v));
+});
+
+truthiness('true for everything else', () => {
+  for (const v of [true, 1, -1, 'yes', 'No', '0', ' ', [0], { a: undefined }]) assert.is(isTruthy(v), true, JSON.stringify(v));
+});
+
+truthiness('#if uses the table', () => {
+  const s = runtimeScope({ vars: { a: 'no', b: 'false', c: {}, d: [], e: '0' }, nodes: {}, meta: { executionId: '', workflowId: '', userId: '' } }, new Set(), new Set());
+  const out = renderTemplate('{{#if a}}a{{/if}}{{#if b}}b{{/if}}{{#if c}}c{{/if}}{{#if d}}d{{/if}}{{#if e}}e{{/if}}', (p) => resolve(p, s));
+  assert.is(out.text, 'e');
+});
+
+const variables = suite('template: free variables');
+
+variables('values, block arguments and the second #eq operand, with offsets', () => {
+  const text = "{{a}} {{#if b.c}}{{#eq d 'x'}}{{/eq}}{{#neq e f}}{{/neq}}{{/if}}";
+  assert.equal(templateVariables(text), [
+    { path: 'a', offset: 2 },
+    { path: 'b.c', offset: 12 },
+    { path: 'd', offset: 23 },
+    { path: 'e', offset: 44 },
+    { path: 'f', offset: 46 },
+  ]);
+});
+
+variables('index refs inside brackets are listed too', () => {
+  assert.equal(templateVariables('{{items[idx].n}}'), [
+    { path: 'items[idx].n', offset: 2 },
+    { path: 'idx', offset: 8 },
+  ]);
+  assert.equal(templateVariables('{{ m[a[b]] }}'), [
+    { path: 'm[a[b]]', offset: 3 },
+    { path: 'a[b]', offset: 5 },
+    { path: 'b', offset: 7 },
+  ]);
+});
+
+variables('this, this.f and @index inside #each are bound, not free; the #each argument is free', () => {
+  assert.equal(templateVariables('{{#each xs}}{{this}}{{this.f}}{{@index}}{{y}}{{/each}}'), [
+    { path: 'xs', offset: 8 },
+    { path: 'y', offset: 42 },
+  ]);
+});
+
+variables('a ref inside a loop-bound path is still free', () => {
+  assert.equal(templateVariables('{{#each xs}}{{this[k]}}{{/each}}'), [
+    { path: 'xs', offset: 8 },
+    { path: 'k', offset: 19 },
+  ]);
+});
+
+variables('this after the #each closes, or in its else branch, is free again', () => {
+  assert.equal(templateVariables('{{#each xs}}{{else}}{{this}}{{/each}}{{@index}}'), [
+    { path: 'xs', offset: 8 },
+    { path: 'this', offset: 22 },
+    { path: '@index', offset: 39 },
+  ]);
+});
+
+variables('the result is cached per template string', () => {
+  const t = '{{cached_a}}{{cached_b}}';
+  assert.is(templateVariables(t), templateVariables(t));
+});
+
+const syntax = suite('template: malformed templates are E_TEMPLATE_SYNTAX with the offset');
+
+syntax('an unclosed block', () => {
+  const e = syntaxError('ok {{#if x}}never closed');
+  assert.is(e.message, 'unclosed "{{#if x}}" at offset 3');
+  assert.equal(e.details, { offset: 3 });
+  assert.is(e.fix, 'close the block with {{/if}}');
+});
+
+syntax('a mismatched closing tag names both tags', () => {
+  const e = syntaxError('{{#if x}}a{{/eq}}');
+  assert.is(e.message, '"{{/eq}}" at offset 10 does not match "{{#if x}}" opened at offset 0');
+  assert.equal(e.details, { offset: 10 });
+});
+
+syntax('a closing tag with nothing open', () => {
+  assert.is(syntaxError('a {{/each}}').message, '"{{/each}}" at offset 2 closes no open block');
+});
+
+syntax('an unknown block helper lists the known ones', () => {
+  const e = syntaxError('{{#with x}}{{/with}}');
+  assert.is(e.message, 'unknown block helper "#with" at offset 0');
+  assert.ok(e.fix?.includes('#each'));
+});
+
+syntax('else outside a block, twice, or as else-if', () => {
+  assert.is(syntaxError('{{else}}').message, '"{{else}}" at offset 0 is outside any block');
+  assert.is(syntaxError('{{#if a}}{{else}}{{else}}{{/if}}').message, 'second "{{else}}" at offset 17 in "{{#if a}}"');
+  assert.is(syntaxError('{{#if a}}{{else if b}}{{/if}}').message, '"{{else if b}}" at offset 9 is not supported');
+});
+
+syntax('block arguments: missing, literal, or too many', () => {
+  assert.is(syntaxError('{{#if}}{{/if}}').message, '"{{#if}}" at offset 0 needs a variable');
+  assert.is(syntaxError("{{#if 'x'}}{{/if}}").message, `"{{#if 'x'}}" at offset 6 needs a variable, not a literal`);
+  assert.is(syntaxError('{{#each a b}}{{/each}}').message, '"{{#each a b}}" has an unexpected argument at offset 10');
+  assert.is(syntaxError('{{#eq a}}{{/eq}}').message, '"{{#eq a}}" at offset 0 needs a value to compare with');
+  assert.is(syntaxError("{{#eq a 'open}}{{/eq}}").message, `unterminated string in "{{#eq a 'open}}" at offset 8`);
+});
+
+syntax('an unclosed {{ and an empty tag', () => {
+  assert.is(syntaxError('text {{name').message, 'unclosed "{{" at offset 5');
+  assert.is(syntaxError('a {{ }} b').message, 'empty tag "{{}}" at offset 2');
+});
+
+syntax('a malformed path reports the offset inside the template', () => {
+  const e = syntaxError('Hello {{a..b}}');
+  assert.is(e.message, 'malformed variable path "a..b": expected a name or an index after "." but found "." at offset 10');
+  assert.equal(e.details, { offset: 10 });
+});
+
+syntax('renderTemplate throws the same error', () => {
+  assert.throws(() => renderTemplate('{{#if x}}', lookup), (e: unknown) => e instanceof CountersignError && e.code === 'E_TEMPLATE_SYNTAX');
+});
+
+const speed = suite('template: rendering cost');
+
+speed('a cached template renders in microseconds', () => {
+  const text = 'Review {{review_file_path}} for {{name}}: {{#each items}}{{@index}} {{this.n}}{{#if this.ok}} ok{{/if}}\n{{/each}}{{#eq status "open"}}open{{/eq}}';
+  render(text);
+  const n = 2000;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) render(text);
+  const us = ((performance.now() - t0) * 1000) / n;
+  assert.ok(us < 50, `render took ${us.toFixed(1)} µs`);
+});
+
+values.run();
+escaping.run();
+blocks.run();
+truthiness.run();
+variables.run();
+syntax.run();
+speed.run();

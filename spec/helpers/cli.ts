@@ -1,0 +1,51 @@
+/** Runs the CLI in process with captured streams and a private store. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../engine/cli/main.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const LAUNCHER = join(ROOT, 'engine/cli/countersign.mjs');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+export function tempDir(prefix = 'countersign-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function cli(args: string[], opts: { store?: string; cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.on('data', (c) => out.push(c));
+  stderr.on('data', (c) => err.push(c));
+  const stdin = new PassThrough();
+  stdin.end(opts.stdin ?? '');
+  const env = { ...(opts.env ?? {}), ...(opts.store ? { COUNTERSIGN_STORE: opts.store } : {}) };
+  const code = await main(args, { stdout, stderr, stdin, cwd: opts.cwd ?? ROOT, env, isTTY: false });
+  const text = Buffer.concat(out).toString('utf8');
+  let json: unknown;
+  if (args.includes('--json')) json = JSON.parse(text); // throws unless stdout is exactly one JSON document
+  return { code, stdout: text, stderr: Buffer.concat(err).toString('utf8'), json };
+}
+
+/** The real launcher in a child process, as a user runs it. */
+export function spawnCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}) {
+  const r = spawnSync(process.execPath, [LAUNCHER, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, ...(opts.env ?? {}) },
+    input: opts.input ?? '',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}

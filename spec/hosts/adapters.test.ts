@@ -1,0 +1,98 @@
+/**
+ * `--agent` values: scripted:<file>, jsonl:<command>, exec:<command>,
+ * interactive; anything else is E_ADAPTER with the list of adapters.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError } from '../../engine/errors.js';
+import { createAgent } from '../../engine/hosts/adapters.js';
+import type { AgentRequest } from '../../engine/run/contract.js';
+
+function request(nodeId: string): AgentRequest {
+  return {
+    kind: 'directive',
+    nodeId,
+    directive: 'Do it',
+    completionCondition: 'done',
+    inputSchema: { type: 'object' },
+    attempt: 1,
+    maxRetries: 3,
+    runId: 'run-1',
+    seq: 1,
+  };
+}
+
+const opts = { signal: new AbortController().signal, timeoutMs: 5000 };
+
+function thrown(fn: () => unknown): CountersignError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof CountersignError) return err;
+    throw err;
+  }
+  throw new Error('expected an error');
+}
+
+const test = suite<{ dir: string }>('createAgent', { dir: '' });
+
+test.before.each((c) => {
+  c.dir = mkdtempSync(join(tmpdir(), 'countersign-adapters-'));
+});
+test.after.each((c) => {
+  rmSync(c.dir, { recursive: true, force: true });
+});
+
+test('scripted:<file> loads the file relative to the working directory', async (c) => {
+  writeFileSync(join(c.dir, 'answers.yaml'), 'review:\n  - issues_count: 0\n');
+  const agent = createAgent('scripted:answers.yaml', { cwd: c.dir });
+  assert.equal(await agent.answer(request('review'), opts), { issues_count: 0 });
+  try {
+    await agent.answer(request('review'), opts);
+    assert.unreachable('the script has one answer');
+  } catch (err) {
+    assert.is((err as CountersignError).code, 'E_AGENT_SCRIPT_EXHAUSTED');
+    assert.match((err as CountersignError).message, 'answers.yaml');
+  }
+});
+
+test('jsonl:<command> runs the command as a long-lived jsonl agent in the working directory', async (c) => {
+  const agent = createAgent(`jsonl:node -e "require('readline').createInterface({input:process.stdin}).on('line',()=>console.log(JSON.stringify({cwd:process.cwd()})))"`, { cwd: c.dir });
+  assert.equal(await agent.answer(request('n'), opts), { cwd: c.dir });
+  await agent.close?.();
+});
+
+test('exec:<command> runs the command once per request', async (c) => {
+  const agent = createAgent(`exec:cat > /dev/null; echo '{"done": true}'`, { cwd: c.dir });
+  assert.equal(await agent.answer(request('n'), opts), { done: true });
+});
+
+test('interactive gives a prompt-based agent', () => {
+  const agent = createAgent('interactive', { cwd: '/' });
+  assert.type(agent.answer, 'function');
+  assert.type(agent.close, 'function');
+});
+
+test('an unknown adapter is E_ADAPTER listing the adapters that exist', () => {
+  for (const spec of ['openai:gpt', 'scripted', 'interactive:now', '']) {
+    const err = thrown(() => createAgent(spec, { cwd: '/' }));
+    assert.is(err.code, 'E_ADAPTER', spec);
+  }
+  const err = thrown(() => createAgent('openai:gpt', { cwd: '/' }));
+  assert.is(err.fix, 'use scripted:<file>, jsonl:<command>, exec:<command> or interactive');
+});
+
+test('an adapter prefix with nothing after the colon is E_ADAPTER', () => {
+  for (const spec of ['scripted:', 'jsonl:', 'exec:  ']) {
+    assert.is(thrown(() => createAgent(spec, { cwd: '/' })).code, 'E_ADAPTER', spec);
+  }
+});
+
+test('scripted:<file> that does not exist fails at once, before any request', (c) => {
+  assert.is(thrown(() => createAgent('scripted:missing.yaml', { cwd: c.dir })).code, 'E_FILE_NOT_FOUND');
+});
+
+test.run();

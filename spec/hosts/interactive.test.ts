@@ -1,0 +1,143 @@
+/**
+ * The interactive adapter with in-memory streams standing in for a TTY:
+ * what the person sees, multi-line answers, typos that do not cost an
+ * attempt, and a closed input.
+ */
+import { PassThrough } from 'node:stream';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError } from '../../engine/errors.js';
+import { createInteractiveAgent } from '../../engine/hosts/interactive.js';
+import type { AgentRequest } from '../../engine/run/contract.js';
+
+function request(over: Partial<AgentRequest> = {}): AgentRequest {
+  return {
+    kind: 'directive',
+    nodeId: 'review',
+    directive: 'Review src/app.ts and list every issue.',
+    completionCondition: 'The review file is written',
+    inputSchema: { type: 'object', properties: { issues_count: { type: 'integer' } }, required: ['issues_count'] },
+    attempt: 2,
+    maxRetries: 3,
+    errors: ['/issues_count: must be integer'],
+    runId: 'run-1',
+    seq: 4,
+    ...over,
+  };
+}
+
+const opts = (timeoutMs = 5000, signal = new AbortController().signal) => ({ signal, timeoutMs });
+
+function terminal() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let shown = '';
+  output.on('data', (d) => (shown += String(d)));
+  return { input, output, shown: () => shown };
+}
+
+async function rejection(p: Promise<unknown>): Promise<CountersignError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof CountersignError) return err;
+    throw err;
+  }
+  throw new Error('expected a rejection');
+}
+
+const test = suite('interactive adapter');
+
+test('the prompt shows the node, attempt of attempts, directive, completion condition, previous errors and schema', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('{"issues_count": 0}\n');
+  assert.equal(await answer, { issues_count: 0 });
+  const shown = t.shown();
+  assert.match(shown, 'review');
+  assert.match(shown, 'attempt 2 of 4');
+  assert.match(shown, 'Review src/app.ts and list every issue.');
+  assert.match(shown, 'The review file is written');
+  assert.match(shown, '/issues_count: must be integer');
+  assert.match(shown, JSON.stringify(request().inputSchema, null, 2));
+  await agent.close!();
+});
+
+test('an answer may span several lines', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('{\n  "issues_count": 2,\n  "issues": ["a", "b"]\n}\n');
+  assert.equal(await answer, { issues_count: 2, issues: ['a', 'b'] });
+  await agent.close!();
+});
+
+test('a line of bad JSON re-prompts, and the next good line is the answer', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('{issues_count: 1}\n{"issues_count": 1}\n');
+  assert.equal(await answer, { issues_count: 1 });
+  assert.match(t.shown(), 'not valid JSON');
+  await agent.close!();
+});
+
+test('an empty line submits an incomplete answer, which re-prompts', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('{"issues_count": 1\n\n{"issues_count": 3}\n');
+  assert.equal(await answer, { issues_count: 3 });
+  await agent.close!();
+});
+
+test('JSON that is not an object re-prompts', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('[1, 2]\n{"issues_count": 0}\n');
+  assert.equal(await answer, { issues_count: 0 });
+  assert.match(t.shown(), 'must be a JSON object');
+  await agent.close!();
+});
+
+test('`$error: why` declares failure as {"$error": why}', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('$error: the repository is gone\n');
+  assert.equal(await answer, { $error: 'the repository is gone' });
+  await agent.close!();
+});
+
+test('answers to successive requests come from successive input', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  t.input.write('{"n": 1}\n{"n": 2}\n');
+  assert.equal(await agent.answer(request(), opts()), { n: 1 });
+  assert.equal(await agent.answer(request({ seq: 5 }), opts()), { n: 2 });
+  await agent.close!();
+});
+
+test('closed input is E_AGENT_CRASHED ("input closed") with the node id', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.end();
+  const err = await rejection(answer);
+  assert.is(err.code, 'E_AGENT_CRASHED');
+  assert.match(err.message, 'input closed');
+  assert.is(err.nodeId, 'review');
+});
+
+test('nobody answering within timeoutMs is E_AGENT_TIMEOUT', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const err = await rejection(agent.answer(request(), opts(100)));
+  assert.is(err.code, 'E_AGENT_TIMEOUT');
+  assert.is(err.nodeId, 'review');
+  await agent.close!();
+});
+
+test.run();

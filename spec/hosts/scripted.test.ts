@@ -1,0 +1,149 @@
+/**
+ * The scripted adapter: answers per node id, in order, from a YAML or JSON
+ * file, so workflows run offline and deterministically.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError } from '../../engine/errors.js';
+import { createScriptedAgent, loadScript } from '../../engine/hosts/scripted.js';
+import type { AgentRequest } from '../../engine/run/contract.js';
+
+function request(nodeId: string, seq = 1): AgentRequest {
+  return {
+    kind: 'directive',
+    nodeId,
+    directive: 'Do it',
+    completionCondition: 'done',
+    inputSchema: { type: 'object' },
+    attempt: 1,
+    maxRetries: 3,
+    runId: 'run-1',
+    seq,
+  };
+}
+
+const opts = { signal: new AbortController().signal, timeoutMs: 1000 };
+
+async function rejection(p: Promise<unknown>): Promise<CountersignError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof CountersignError) return err;
+    throw err;
+  }
+  throw new Error('expected a rejection');
+}
+
+function thrown(fn: () => unknown): CountersignError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof CountersignError) return err;
+    throw err;
+  }
+  throw new Error('expected an error');
+}
+
+const test = suite<{ dir: string }>('scripted adapter', { dir: '' });
+
+test.before.each((c) => {
+  c.dir = mkdtempSync(join(tmpdir(), 'countersign-scripted-'));
+});
+test.after.each((c) => {
+  rmSync(c.dir, { recursive: true, force: true });
+});
+
+test('a node visited again takes the next answer in its own list', async () => {
+  const agent = createScriptedAgent({
+    review: [{ issues_count: 2 }, { issues_count: 0 }],
+    fix: [{ fixed: ['a.ts'] }],
+  });
+  assert.equal(await agent.answer(request('review'), opts), { issues_count: 2 });
+  assert.equal(await agent.answer(request('fix'), opts), { fixed: ['a.ts'] });
+  assert.equal(await agent.answer(request('review'), opts), { issues_count: 0 });
+});
+
+test('an exhausted list is E_AGENT_SCRIPT_EXHAUSTED naming the file, the node and how many answers it had', async () => {
+  const agent = createScriptedAgent({ review: [{ issues_count: 0 }] }, { file: 'answers.yaml' });
+  await agent.answer(request('review'), opts);
+  const err = await rejection(agent.answer(request('review'), opts));
+  assert.is(err.code, 'E_AGENT_SCRIPT_EXHAUSTED');
+  assert.is(err.message, 'the script answers.yaml has no answer left for node "review" (it had 1)');
+  assert.is(err.nodeId, 'review');
+  assert.ok(err.fix);
+});
+
+test('a node the script does not mention is E_AGENT_SCRIPT_EXHAUSTED (it had 0)', async () => {
+  const err = await rejection(createScriptedAgent({}, { file: 's.json' }).answer(request('plan'), opts));
+  assert.is(err.code, 'E_AGENT_SCRIPT_EXHAUSTED');
+  assert.match(err.message, '(it had 0)');
+  assert.is(err.nodeId, 'plan');
+});
+
+test('an inherited object key such as "constructor" is not mistaken for a list of answers', async () => {
+  const err = await rejection(createScriptedAgent({}).answer(request('constructor'), opts));
+  assert.is(err.code, 'E_AGENT_SCRIPT_EXHAUSTED');
+});
+
+test('changing an answer it gave does not change the script', async () => {
+  const script = { review: [{ issues: ['x'] }] };
+  const first = (await createScriptedAgent(script).answer(request('review'), opts)) as { issues: string[] };
+  first.issues.push('y');
+  assert.equal(script.review[0], { issues: ['x'] });
+});
+
+test('loadScript reads a YAML map of node id to answers', (c) => {
+  const file = join(c.dir, 'answers.yaml');
+  writeFileSync(file, 'review:\n  - issues_count: 1\n    issues: ["missing test"]\n  - issues_count: 0\nfix:\n  - {fixed: true}\n');
+  assert.equal(loadScript(file), {
+    review: [{ issues_count: 1, issues: ['missing test'] }, { issues_count: 0 }],
+    fix: [{ fixed: true }],
+  });
+});
+
+test('loadScript reads JSON files', (c) => {
+  const file = join(c.dir, 'answers.json');
+  writeFileSync(file, JSON.stringify({ review: [{ ok: true }] }));
+  assert.equal(loadScript(file), { review: [{ ok: true }] });
+});
+
+test('invalid JSON in a .json script is E_PARSE naming the file', (c) => {
+  const file = join(c.dir, 'answers.json');
+  writeFileSync(file, '{"review": [ {"ok": true}, ]}');
+  const err = thrown(() => loadScript(file));
+  assert.is(err.code, 'E_PARSE');
+  assert.is(err.file, file);
+});
+
+test('invalid YAML is E_PARSE with the line', (c) => {
+  const file = join(c.dir, 'answers.yaml');
+  writeFileSync(file, 'review:\n  - ok: true\n  bad: [unclosed\n');
+  const err = thrown(() => loadScript(file));
+  assert.is(err.code, 'E_PARSE');
+  assert.match(err.message, file);
+  assert.type(err.line, 'number');
+});
+
+test('a script that is not a map, or a node whose answers are not a list, is E_INPUT naming the file', (c) => {
+  const list = join(c.dir, 'list.yaml');
+  writeFileSync(list, '- a\n- b\n');
+  const notMap = thrown(() => loadScript(list));
+  assert.is(notMap.code, 'E_INPUT');
+  assert.match(notMap.message, list);
+
+  const single = join(c.dir, 'single.yaml');
+  writeFileSync(single, 'review:\n  issues_count: 0\n');
+  const notList = thrown(() => loadScript(single));
+  assert.is(notList.code, 'E_INPUT');
+  assert.match(notList.message, '"review"');
+  assert.is(notList.pointer, '/review');
+});
+
+test('a missing script file is E_FILE_NOT_FOUND', (c) => {
+  assert.is(thrown(() => loadScript(join(c.dir, 'nope.yaml'))).code, 'E_FILE_NOT_FOUND');
+});
+
+test.run();

@@ -1,0 +1,168 @@
+/**
+ * The published schema, schemas/workflow.schema.json: what editors load.
+ * It must compile under strict draft-07 ajv, describe every property,
+ * dispatch on node type so errors land on the right node, agree with the
+ * node-type registry, and accept Moira-format workflows unchanged.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { NODE_TYPES } from '../../engine/nodes/index.js';
+import { validateWorkflow } from '../../engine/validate/index.js';
+
+type Schema = Record<string, any>;
+const schema = JSON.parse(readFileSync(new URL('../../schemas/workflow.schema.json', import.meta.url), 'utf8')) as Schema;
+
+let compiled: ValidateFunction | undefined;
+function strictValidator(): ValidateFunction {
+  compiled ??= new Ajv({ strict: true, allErrors: true }).compile(schema);
+  return compiled;
+}
+
+/** The seed-003 review loop in Moira's own format (nodes as the seed prints them). */
+function seedReviewLoop(): Schema {
+  return {
+    metadata: { name: 'subagent review', version: '1.0.0', description: 'Seed 003 review loop' },
+    variableRegistry: {
+      review_file_path: { type: 'string', description: 'Where the review is saved', default: 'review.md' },
+      issues_found: { type: 'string', enum: ['yes', 'no'], description: 'Did the reviewer find issues?' },
+    },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'do-work' } },
+      { type: 'agent-directive', id: 'do-work', directive: 'Do the work.', completionCondition: 'Done', connections: { success: 'delegate-review' } },
+      {
+        type: 'agent-directive',
+        id: 'delegate-review',
+        directive:
+          "Delegate review to subagent using Task tool.\n\n1) Pass ONLY necessary information:\n   - File paths to review\n   - Success criteria\n   - Context directory\n\n2) Agent delegation rules:\n   - Role clarity: 'YOU ARE reviewer'\n   - Direct commands: 'CHECK' not 'could you check'\n   - Specify files: list exact paths\n   - Demand verification: 'VERIFY by reading files'\n\n3) Save review result to {{review_file_path}}\n\n4) Report findings honestly - if reviewer found issues, report issues_found: yes",
+        completionCondition: 'Review delegated, result saved, findings reported',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            review_file: { type: 'string', description: 'Path to saved review file' },
+            issues_found: {
+              type: 'string',
+              enum: ['yes', 'no'],
+              description: 'Did reviewer find any issues? (every issue is mandatory; no severity tiers)',
+            },
+          },
+          required: ['review_file', 'issues_found'],
+          globalInputs: ['issues_found'],
+        },
+        connections: { success: 'check-review-result' },
+      },
+      {
+        type: 'condition',
+        id: 'check-review-result',
+        condition: { operator: 'eq', left: { contextPath: 'issues_found' }, right: 'no' },
+        connections: { true: 'next-step', false: 'fix-issues' },
+      },
+      { type: 'agent-directive', id: 'fix-issues', directive: 'Fix every issue in {{delegate-review.review_file}}.', completionCondition: 'Fixed', connections: { success: 'do-work' } },
+      { type: 'end', id: 'next-step', finalOutput: ['issues_found'] },
+    ],
+  };
+}
+
+const test = suite('schemas/workflow.schema.json');
+
+test('is a draft-07 schema with an $id that compiles under strict ajv', () => {
+  assert.is(schema.$schema, 'http://json-schema.org/draft-07/schema#');
+  assert.match(String(schema.$id), /^https:\/\/.+\/workflow\.schema\.json$/);
+  assert.type(strictValidator(), 'function');
+});
+
+/**
+ * Every subschema that describes data, with its path. `if` clauses are
+ * skipped: they only test a discriminator (`type`, `operator`) that the
+ * real property declaration next to them already describes.
+ */
+function* subschemas(node: unknown, path: string): Generator<[Schema, string]> {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return;
+  const s = node as Schema;
+  yield [s, path];
+  for (const map of ['properties', 'definitions', 'patternProperties']) {
+    for (const [k, v] of Object.entries((s[map] as Schema | undefined) ?? {})) yield* subschemas(v, `${path}/${map}/${k}`);
+  }
+  for (const single of ['items', 'additionalProperties', 'then', 'else', 'not', 'propertyNames', 'contains']) {
+    if (s[single] !== undefined) yield* subschemas(s[single], `${path}/${single}`);
+  }
+  for (const list of ['allOf', 'anyOf', 'oneOf']) {
+    for (const [i, v] of ((s[list] as unknown[] | undefined) ?? []).entries()) yield* subschemas(v, `${path}/${list}/${i}`);
+  }
+}
+
+test('describes every property, so editors can show what each field means', () => {
+  let properties = 0;
+  for (const [s, path] of subschemas(schema, '#')) {
+    for (const [name, prop] of Object.entries((s.properties as Schema | undefined) ?? {})) {
+      properties++;
+      assert.type((prop as Schema).description, 'string', `${path}/properties/${name} has no description`);
+      assert.ok(((prop as Schema).description as string).length > 3, `${path}/properties/${name} has an empty description`);
+    }
+  }
+  for (const [name, def] of Object.entries(schema.definitions as Schema)) {
+    assert.type((def as Schema).description, 'string', `definition ${name} has no description`);
+  }
+  assert.ok(properties > 50, `only ${properties} properties walked`);
+});
+
+test('G20: node type is a discriminated union whose enum matches the node-type registry', () => {
+  const node = schema.definitions.node as Schema;
+  assert.equal([...node.properties.type.enum].sort(), Object.keys(NODE_TYPES).sort());
+  const dispatched = (node.allOf as Schema[]).map((branch) => branch.if.properties.type.const as string);
+  assert.equal(dispatched.sort(), Object.keys(NODE_TYPES).sort());
+});
+
+test('each node type allows exactly the connections its node type defines, and requires the required ones', () => {
+  for (const branch of schema.definitions.node.allOf as Schema[]) {
+    const type = branch.if.properties.type.const as string;
+    const target = schema.definitions[String(branch.then.$ref).replace('#/definitions/', '')] as Schema;
+    const connections = target.properties.connections as Schema;
+    const spec = NODE_TYPES[type].connections;
+    assert.equal(Object.keys(connections.properties).sort(), [...spec.required, ...spec.optional].sort(), type);
+    assert.equal([...(connections.required ?? [])].sort(), [...spec.required].sort(), type);
+    assert.is(connections.additionalProperties, false, type);
+    assert.is(target.additionalProperties, false, type);
+  }
+});
+
+test('G20: errors are reported on the node that has them (per-type if/then dispatch)', () => {
+  const wf = seedReviewLoop();
+  delete (wf.nodes[2] as Schema).completionCondition;
+  (wf.nodes[3] as Schema).colour = 'red';
+  const validate = strictValidator();
+  assert.is(validate(wf), false);
+  const places = (validate.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => `${e.instancePath} ${e.keyword}`);
+  assert.equal(places.sort(), ['/nodes/2 required', '/nodes/3 additionalProperties']);
+});
+
+test('accepts the seed-003 review loop in Moira format unchanged', () => {
+  const validate = strictValidator();
+  const ok = validate(seedReviewLoop());
+  assert.ok(ok, JSON.stringify(validate.errors));
+  const report = validateWorkflow(seedReviewLoop());
+  assert.equal(report.errors, []);
+});
+
+test('accepts the catalog fields and $schema, and rejects other top-level keys', () => {
+  const validate = strictValidator();
+  const wf = { ...seedReviewLoop(), $schema: 'https://countersign.dev/schemas/workflow.schema.json', id: 'x', slug: 'x', owner: 'me', visibility: 'public' };
+  assert.ok(validate(wf), JSON.stringify(validate.errors));
+  assert.is(validate({ ...wf, extra: 1 }), false);
+});
+
+test('leaves user JSON Schemas open: inputSchema and registry entries take any keyword', () => {
+  const wf = seedReviewLoop();
+  (wf.nodes[2] as Schema).inputSchema.if = { properties: { issues_found: { const: 'yes' } } };
+  wf.variableRegistry.issues_found.examples = ['no'];
+  assert.ok(strictValidator()(wf), JSON.stringify(strictValidator().errors));
+});
+
+test('requires metadata and at least two nodes', () => {
+  const validate = strictValidator();
+  assert.is(validate({ nodes: seedReviewLoop().nodes }), false);
+  assert.is(validate({ metadata: seedReviewLoop().metadata, nodes: [seedReviewLoop().nodes[0]] }), false);
+});
+
+test.run();
