@@ -14,9 +14,9 @@ import { decideAnswer, decideTimeout, decideTransient, type Decision } from './d
 /** The final state a failed run rests in. `@` cannot occur in a node id. */
 export const FAILED_STATE = '@failed';
 
+/** The run's first context, computed by `initialContext` before the machine starts. */
 export interface MachineInput {
-  meta: RunContext['meta'];
-  input: JsonObject;
+  context: RunContext;
 }
 
 export type MachineEvent =
@@ -28,7 +28,11 @@ export interface CompiledWorkflow {
   hash: string;
   machine: AnyStateMachine;
   byId: ReadonlyMap<string, WorkflowNode>;
+  /** Seeds a new run's context: registry defaults, initialData, then the start input (E_INPUT on a bad input). */
+  initialContext(meta: RunContext['meta'], input: JsonObject): RunContext;
 }
+
+const EMPTY_CONTEXT: RunContext = { vars: {}, nodes: {}, meta: { executionId: '', workflowId: '', userId: '' }, attempt: 0 };
 
 const byHash = new Map<string, CompiledWorkflow>();
 const MAX_CACHED = 64;
@@ -85,18 +89,22 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
   }).createMachine({
     id: 'run',
     initial: startNode.id,
-    context: ({ input }: { input: MachineInput }) => ({
-      vars: startType.seed(startNode as Parameters<StartType['seed']>[0], workflow, input.input),
-      nodes: {},
-      meta: input.meta,
-      attempt: 0,
-    }),
+    // xstate evaluates this factory for every pure `transition()` call (its
+    // inert actor scope builds an initial snapshot), so it must be trivial:
+    // the engine seeds the context once, in initialContext().
+    context: ({ input }: { input?: MachineInput }) => input?.context ?? EMPTY_CONTEXT,
     states: states as never,
     // Validation rejects transient cycles; this is the backstop that turns a
     // runaway into E_RUNAWAY instead of a hung process.
     options: { maxIterations: Math.max(1000, workflow.nodes.length * 4) },
   } as never);
-  return { workflow, hash, machine: machine as unknown as AnyStateMachine, byId };
+  const initialContext = (meta: RunContext['meta'], input: JsonObject): RunContext => ({
+    vars: startType.seed(startNode as Parameters<StartType['seed']>[0], workflow, input),
+    nodes: {},
+    meta,
+    attempt: 0,
+  });
+  return { workflow, hash, machine: machine as unknown as AnyStateMachine, byId, initialContext };
 
   function decideStart(): Decision {
     const to = startNode!.connections?.default ?? FAILED_STATE;

@@ -15,7 +15,7 @@
  * (`items[idx]`) are resolved through this same resolver in both modes.
  */
 import { BUILTIN_VARIABLES } from './model.js';
-import { formatPath, isIndex, parsePath, type Segment } from './path.js';
+import { isIndex, parsePath, type Segment } from './path.js';
 
 export interface Scope {
   readonly static: boolean;
@@ -38,6 +38,8 @@ export type Resolution = { found: true; value: unknown } | { found: false; missi
 
 const BUILTINS: ReadonlySet<string> = new Set(BUILTIN_VARIABLES);
 const UNSET: Resolution = Object.freeze({ found: true, value: undefined }) as Resolution;
+/** What a static scope answers for a declared name: it exists, its value is unknown. */
+const UNSET_BOX: { value: unknown } = Object.freeze({ value: undefined });
 
 export function resolve(path: string | Segment[], scope: Scope): Resolution {
   const segments = typeof path === 'string' ? parsePath(path) : path;
@@ -174,9 +176,3 @@ export function staticScope(decl: StaticDeclarations): Scope {
   };
 }
 
-const UNSET_BOX: { value: unknown } = Object.freeze({ value: undefined });
-
-/** The path as written, for messages: `items[idx]`. */
-export function describePath(path: string | Segment[]): string {
-  return typeof path === 'string' ? path : formatPath(path);
-}

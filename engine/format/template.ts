@@ -84,8 +84,6 @@ interface RenderState {
   unset: string[];
 }
 
-const NOT_FOUND_VALUE = undefined;
-
 function renderNodes(nodes: readonly TemplateNode[], state: RenderState): string {
   let out = '';
   for (let i = 0; i < nodes.length; i++) {
@@ -94,7 +92,7 @@ function renderNodes(nodes: readonly TemplateNode[], state: RenderState): string
       out += node;
     } else if (node.kind === 'var') {
       const res = read(node, state);
-      const value = res.found ? res.value : NOT_FOUND_VALUE;
+      const value = res.found ? res.value : undefined;
       if (value === undefined || value === null) {
         if (!state.unset.includes(node.path)) state.unset.push(node.path);
       } else {

@@ -4,7 +4,6 @@
  * interactive) implement this; a library host implements it with its own
  * agent function.
  */
-import type { JsonValue } from '../format/model.js';
 import type { AgentRequest } from '../run/contract.js';
 
 export interface AnswerOptions {
@@ -22,7 +21,7 @@ export interface Agent {
    * E_AGENT_SCRIPT_EXHAUSTED for infrastructure faults: those never route
    * the workflow; the run stays waiting and resumable.
    */
-  answer(request: AgentRequest, options: AnswerOptions): Promise<JsonValue>;
+  answer(request: AgentRequest, options: AnswerOptions): Promise<unknown>;
   /** Releases processes and handles (closes the jsonl agent's stdin). */
   close?(): Promise<void>;
 }

@@ -21,6 +21,7 @@ const ajv = new Ajv({ allErrors: true, logger: false });
 addFormats(ajv);
 
 const compiled = new Map<string, ValidateFunction>();
+const compiledBySchema = new WeakMap<JsonObject, ValidateFunction>();
 const effectiveCache = new WeakMap<JsonObject, JsonObject>();
 
 /**
@@ -76,12 +77,16 @@ const SCHEMA_SINGLES = ['items', 'additionalItems'] as const;
 
 /** The compiled validator for an effective schema; throws ajv's error when it does not compile. */
 export function answerValidator(schema: JsonObject): ValidateFunction {
+  let fn = compiledBySchema.get(schema);
+  if (fn) return fn;
+  // Identical schemas in other nodes, runs or validation passes share one compilation.
   const key = JSON.stringify(schema);
-  let fn = compiled.get(key);
+  fn = compiled.get(key);
   if (!fn) {
     fn = ajv.compile(schema);
     compiled.set(key, fn);
   }
+  compiledBySchema.set(schema, fn);
   return fn;
 }
 

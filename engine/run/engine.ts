@@ -100,7 +100,7 @@ export function createEngine(options: EngineOptions): Engine {
       };
       const input = cloneJson(opts.input ?? {}, 'E_INPUT') as JsonObject;
       const meta = { executionId: runId, workflowId: workflow.id ?? workflow.metadata.name, userId };
-      const settled = firstStep(compiled, base, { meta, input }, at);
+      const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at);
       const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', workflow: base.workflow, workflowHash: hash, userId };
       store.putWorkflow(hash, workflow);
       store.create(settled.record, [started, ...settled.events]);

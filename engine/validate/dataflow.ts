@@ -68,8 +68,13 @@ export function scopeOf(declarations: Declarations): Scope {
   return staticScope({ globals: declarations.globals, nodeFields: declarations.nodeFields });
 }
 
-/** A read that does not resolve, as an E_UNDECLARED_VARIABLE finding (or the path's own syntax error). */
-export function checkRead(read: VariableRead, scope: Scope): Finding | undefined {
+/**
+ * A read that does not resolve, as an E_UNDECLARED_VARIABLE finding (or the
+ * path's own syntax error). `reported` holds the pointer and missing name of
+ * every finding so far: a template lists both `items[idx]` and its index
+ * `idx`, and one undeclared `idx` is one finding.
+ */
+export function checkRead(read: VariableRead, scope: Scope, reported: Set<string>): Finding | undefined {
   const shown =
     read.offset !== undefined ? `"{{${read.path}}}"`
     : read.pointer.endsWith('/contextPath') ? `contextPath "${read.path}"`
@@ -83,6 +88,9 @@ export function checkRead(read: VariableRead, scope: Scope): Finding | undefined
   }
   if (resolution.found) return undefined;
   const { missing, candidates } = resolution;
+  const place = `${read.pointer} ${missing}`;
+  if (reported.has(place)) return undefined;
+  reported.add(place);
   const guess = suggest(missing, candidates);
   const dot = missing.indexOf('.');
   let message: string;

@@ -76,11 +76,12 @@ export function workflowFindings(data: unknown): Finding[] {
   const reminder = systemReminderReads(data);
 
   const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reminder.findings];
-  for (const read of reminder.reads) pushDefined(own, checkRead(read, scope));
+  const reported = new Set<string>();
+  for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported));
   for (const node of model.nodes) {
     if (broken.has(node.index) || !node.nodeType) continue;
     own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals }));
-    for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope));
+    for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope, reported));
     own.push(...finalOutputFindings(node, scope));
   }
   own.push(...neverWrittenFindings(data, declarations));

@@ -37,12 +37,6 @@ function workflowValidator(): ValidateFunction {
   return validator;
 }
 
-/** The node types the schema knows, in its order. */
-export function schemaNodeTypes(): string[] {
-  const defs = workflowSchema().definitions as Record<string, { properties: { type: { enum: string[] } } }>;
-  return [...defs.node.properties.type.enum];
-}
-
 const NODE_TYPE_PATH = /^\/nodes\/(\d+)\/type$/;
 const NODE_ID_PATH = /^\/nodes\/(\d+)\/id$/;
 const NODE_PATH = /^\/nodes\/(\d+)$/;

@@ -1,0 +1,99 @@
+/**
+ * `npm run bench`: measures in process and prints medians against the
+ * targets. Figures are recorded by hand in bench/RESULTS.md with the
+ * machine and date; nothing here is asserted.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow, type Store } from '../engine/index.js';
+import { ringWorkflow } from './generate.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rows: Array<[string, string, string, string]> = [];
+
+function report(name: string, value: number, unit: string, target: number) {
+  const ratio = value / target;
+  rows.push([name, `${value.toFixed(unit === 'µs' ? 1 : 2)} ${unit}`, `≤ ${target} ${unit}`, `${ratio.toFixed(2)}× of target ${ratio <= 1 ? '✓' : '✗'}`]);
+}
+
+async function stepLatency(store: Store, groups: number, steps: number): Promise<number> {
+  const engine = createEngine({ store });
+  const wf = ringWorkflow(groups);
+  let state = await engine.start(wf);
+  const samples: number[] = [];
+  for (let i = 0; i < steps; i++) {
+    const answer = { score: i % 100, last_score: i % 100 };
+    const t = process.hrtime.bigint();
+    state = await engine.submit(state.runId, answer, { seq: state.seq });
+    samples.push(Number(process.hrtime.bigint() - t) / 1000);
+    if (state.status !== 'waiting') throw new Error(`bench run ended: ${JSON.stringify(state)}`);
+  }
+  return median(samples.slice(Math.floor(steps / 10))); // drop warm-up
+}
+
+const dirs: string[] = [];
+function tempStore(): Store {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-bench-'));
+  dirs.push(dir);
+  return createSqliteStore(dir);
+}
+
+// 1. submit → next pending
+report('step, memory, small loop (3 nodes/step)', await stepLatency(createMemoryStore(), 1, 20_000), 'µs', 20);
+report('step, memory, 302-node ring', await stepLatency(createMemoryStore(), 100, 20_000), 'µs', 20);
+report('step, SQLite, small loop', await stepLatency(tempStore(), 1, 5_000), 'µs', 300);
+report('step, SQLite, 302-node ring', await stepLatency(tempStore(), 100, 5_000), 'µs', 300);
+
+// 2. validating the 302-node workflow, warm (fresh object each time, same content)
+{
+  const samples: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const wf = ringWorkflow(100);
+    const t = performance.now();
+    const r = validateWorkflow(wf);
+    samples.push(performance.now() - t);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors.slice(0, 3)));
+  }
+  report('validate 302 nodes, warm', median(samples.slice(5)), 'ms', 50);
+}
+
+// 3. one CLI step, wall time (a real process against a SQLite store)
+{
+  const store = mkdtempSync(join(tmpdir(), 'countersign-bench-cli-'));
+  dirs.push(store);
+  const env = { ...process.env, COUNTERSIGN_STORE: store };
+  const launcher = join(ROOT, 'engine/cli/countersign.mjs');
+  const wf = join(ROOT, 'spec/fixtures/cli/two-step.json');
+  const samples: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const started = spawnSync(process.execPath, [launcher, 'start', wf, '--json'], { env, encoding: 'utf8' });
+    const runId = JSON.parse(started.stdout).runId as string;
+    const t = performance.now();
+    const r = spawnSync(process.execPath, [launcher, 'step', runId, '--response', '{"words":5}', '--json'], { env, encoding: 'utf8' });
+    samples.push(performance.now() - t);
+    if (r.status !== 0) throw new Error(r.stderr);
+  }
+  report('one CLI step (process wall time)', median(samples.slice(2)), 'ms', 150);
+}
+
+// 4. RSS with 10,000 waiting runs in one process (memory store)
+{
+  globalThis.gc?.();
+  const before = process.memoryUsage().rss;
+  const engine = createEngine({ store: createMemoryStore() });
+  const wf = ringWorkflow(3);
+  for (let i = 0; i < 10_000; i++) await engine.start(wf, { input: {} });
+  globalThis.gc?.();
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  report('RSS with 10,000 waiting runs', rss, 'MB', 300);
+  rows.push(['  (of which the runs)', `${((process.memoryUsage().rss - before) / 2 ** 20).toFixed(1)} MB`, '', '']);
+}
+
+for (const d of dirs) rmSync(d, { recursive: true, force: true });
+console.log(`countersign bench — ${new Date().toISOString().slice(0, 10)} — node ${process.version} — ${cpus()[0]?.model ?? 'cpu'} ×${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB\n`);
+const w = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
+for (const r of rows) console.log(`${r[0].padEnd(w[0])}  ${r[1].padStart(w[1])}  ${r[2].padEnd(w[2])}  ${r[3]}`);

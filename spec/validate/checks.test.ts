@@ -1,0 +1,296 @@
+/**
+ * The validator's checks through its public API, on workflow objects built
+ * in the test: structure, graph, dataflow, robustness against documents
+ * that break the schema, and the file-level entry point.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { validateFile, validateWorkflow, type ValidationReport } from '../../engine/validate/index.js';
+
+type Node = Record<string, unknown>;
+
+function workflow(nodes: Node[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { metadata: { name: 't', version: '1.0.0', description: 'test' }, ...extra, nodes };
+}
+
+const ask = (id: string, success: string, more: Node = {}): Node => ({
+  id,
+  type: 'agent-directive',
+  directive: `Do ${id}.`,
+  completionCondition: 'Done',
+  ...more,
+  connections: { success, ...((more.connections as object | undefined) ?? {}) },
+});
+
+/** G19 structure: [do-work] → [delegate-review] → [check-result] → pass → [next]; fail → [fix-issues] → [do-work]. */
+function seedStructure(): Node[] {
+  return [
+    { id: 'start', type: 'start', connections: { default: 'do-work' } },
+    ask('do-work', 'delegate-review'),
+    ask('delegate-review', 'check-result', {
+      inputSchema: { type: 'object', properties: { issues_count: { type: 'number', minimum: 0 } }, required: ['issues_count'] },
+    }),
+    {
+      id: 'check-result',
+      type: 'condition',
+      condition: { operator: 'eq', left: { contextPath: 'delegate-review.issues_count' }, right: 0 },
+      connections: { true: 'next', false: 'fix-issues' },
+    },
+    ask('fix-issues', 'do-work'),
+    { id: 'next', type: 'end' },
+  ];
+}
+
+const codes = (r: ValidationReport) => r.errors.map((e) => `${e.code} ${e.pointer}`);
+const warningCodes = (r: ValidationReport) => r.warnings.map((e) => `${e.code} ${e.pointer}`);
+
+const graph = suite('structure and graph');
+
+graph('G19: the seed review structure is complete: every node is reachable and nothing is reported', () => {
+  const report = validateWorkflow(workflow(seedStructure()));
+  assert.equal(report.errors, []);
+  assert.equal(report.warnings, []);
+  assert.ok(report.ok);
+});
+
+graph('G19: a node no path from start reaches is a warning, not an error', () => {
+  const nodes = seedStructure();
+  (nodes[3].connections as Record<string, string>).false = 'next';
+  const report = validateWorkflow(workflow(nodes));
+  assert.ok(report.ok);
+  assert.equal(warningCodes(report), ['E_UNREACHABLE /nodes/4']);
+});
+
+graph('G27: a connection to a node that does not exist is an error at that connection, with did-you-mean', () => {
+  const nodes = seedStructure();
+  (nodes[2].connections as Record<string, string>).success = 'check-reslt';
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report), ['E_DANGLING_CONNECTION /nodes/2/connections/success']);
+  assert.match(report.errors[0].message, /did you mean "check-result"\?/);
+});
+
+graph('a loop through a waiting node is fine; the same loop without one is a transient cycle', () => {
+  assert.ok(validateWorkflow(workflow(seedStructure())).ok);
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', connections: { default: 'a' } },
+    { id: 'a', type: 'condition', condition: { operator: 'exists', left: { contextPath: 'executionId' } }, connections: { true: 'b', false: 'end' } },
+    { id: 'b', type: 'condition', condition: { operator: 'exists', left: { contextPath: 'userId' } }, connections: { true: 'a', false: 'end' } },
+    { id: 'end', type: 'end' },
+  ];
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report), ['E_TRANSIENT_CYCLE /nodes/1/connections/true']);
+  assert.match(report.errors[0].message, /a → b → a/);
+});
+
+graph('a cycle back into the start node counts as transient (start never waits)', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', connections: { default: 'again' } },
+    { id: 'again', type: 'condition', condition: { operator: 'exists', left: { contextPath: 'userId' } }, connections: { true: 'start', false: 'end' } },
+    { id: 'end', type: 'end' },
+  ];
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report), ['E_TRANSIENT_CYCLE /nodes/0/connections/default']);
+  assert.match(report.errors[0].message, /start → again → start/);
+});
+
+graph('exactly one start: none is reported at /nodes, a second at its type', () => {
+  const none = validateWorkflow(workflow([ask('a', 'end'), { id: 'end', type: 'end' }]));
+  assert.ok(codes(none).includes('E_START_COUNT /nodes'));
+  const two = validateWorkflow(
+    workflow([{ id: 's1', type: 'start', connections: { default: 'end' } }, { id: 's2', type: 'start', connections: { default: 'end' } }, { id: 'end', type: 'end' }]),
+  );
+  assert.equal(codes(two), ['E_START_COUNT /nodes/1/type']);
+});
+
+graph('a missing or unknown connection is reported once, although schema and structure both see it', () => {
+  const nodes = seedStructure();
+  delete nodes[3].connections;
+  (nodes[1].connections as Record<string, string>).sucess = 'delegate-review';
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report), ['E_UNKNOWN_CONNECTION /nodes/1/connections/sucess', 'E_MISSING_CONNECTION /nodes/3']);
+  assert.match(report.errors[1].message, /"true" and "false"/);
+  assert.equal(warningCodes(report), ['E_UNREACHABLE /nodes/4', 'E_UNREACHABLE /nodes/5']);
+});
+
+graph('more than 1000 nodes is E_TOO_MANY_NODES, reported once', () => {
+  const nodes: Node[] = [{ id: 'start', type: 'start', connections: { default: 'n0' } }];
+  for (let i = 0; i < 1000; i++) nodes.push(ask(`n${i}`, i === 999 ? 'end' : `n${i + 1}`));
+  nodes.push({ id: 'end', type: 'end' });
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report), ['E_TOO_MANY_NODES /nodes']);
+});
+
+graph.run();
+
+const dataflow = suite('dataflow');
+
+dataflow('node-id.field resolves for fields in properties and in globalInputs (Moira flows rely on both)', () => {
+  const nodes = seedStructure();
+  (nodes[2].inputSchema as Record<string, unknown>).globalInputs = ['verdict'];
+  nodes[4].directive = 'Fix {{delegate-review.issues_count}} issues; verdict {{delegate-review.verdict}} / {{verdict}}.';
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: { verdict: { type: 'string', description: 'v' } } }));
+  assert.equal(report.errors, []);
+});
+
+dataflow('a node id may equal a registry name: bare reads the global, dotted reads the node', () => {
+  const nodes = seedStructure();
+  nodes[4].directive = 'Global {{delegate-review}} and field {{delegate-review.issues_count}}.';
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: { 'delegate-review': { type: 'string', description: 'a global', default: '' } } }));
+  assert.equal(report.errors, []);
+  nodes[4].directive = 'Field {{delegate-review.nope}}.';
+  assert.equal(codes(validateWorkflow(workflow(nodes))), ['E_UNDECLARED_VARIABLE /nodes/4/directive']);
+});
+
+dataflow('builtins and initialData names resolve without a registry', () => {
+  const nodes = seedStructure();
+  nodes[0].initialData = { variables: { goal: { value: 'ship it' } } };
+  nodes[1].directive = '{{goal}} for {{userId}} in {{executionId}} of {{workflowId}}';
+  assert.equal(validateWorkflow(workflow(nodes)).errors, []);
+});
+
+dataflow('undeclared variables in expressions, jsonLogic, index refs and systemReminder are reported where they are read', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', connections: { default: 'calc' } },
+    { id: 'calc', type: 'expression', expressions: ['n = m + 1'], connections: { default: 'gate' } },
+    { id: 'gate', type: 'condition', condition: { jsonLogic: { '>': [{ var: 'nn' }, 1] } }, connections: { true: 'ask', false: 'end' } },
+    ask('ask', 'end', { directive: 'Item {{items[idx]}}' }),
+    { id: 'end', type: 'end' },
+  ];
+  const registry = { n: { type: 'number', description: 'n', default: 0 }, items: { type: 'array', description: 'i', default: [] } };
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: registry, systemReminder: 'Be brief, {{usrId}}.' }));
+  assert.equal(codes(report).sort(), [
+    'E_UNDECLARED_VARIABLE /nodes/1/expressions/0',
+    'E_UNDECLARED_VARIABLE /nodes/2/condition/jsonLogic/>/0/var',
+    'E_UNDECLARED_VARIABLE /nodes/3/directive',
+    'E_UNDECLARED_VARIABLE /systemReminder',
+  ]);
+  const byPointer = Object.fromEntries(report.errors.map((e) => [e.pointer, e.message]));
+  assert.match(byPointer['/nodes/3/directive'], /"idx"/);
+  assert.match(byPointer['/nodes/2/condition/jsonLogic/>/0/var'], /did you mean "n"\?/);
+  assert.match(byPointer['/systemReminder'], /did you mean "userId"\?/);
+});
+
+dataflow('finalOutput names that resolve to nothing are warnings; registry variables nothing writes are warnings', () => {
+  const nodes: Node[] = [{ id: 'start', type: 'start', connections: { default: 'end' } }, { id: 'end', type: 'end', finalOutput: ['result', 'missing'] }];
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: { result: { type: 'string', description: 'r' } } }));
+  assert.ok(report.ok);
+  assert.equal(warningCodes(report), ['E_FINAL_OUTPUT_UNRESOLVED /nodes/1/finalOutput/1', 'E_VARIABLE_NEVER_WRITTEN /variableRegistry/result']);
+});
+
+dataflow('a variable written by globalInputs, an expression or initialData, or with a default, is not "never written"', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', initialData: { variables: { a: { value: 1 } } }, connections: { default: 'w' } },
+    ask('w', 'x', { inputSchema: { type: 'object', properties: {}, globalInputs: ['b'] } }),
+    { id: 'x', type: 'expression', expressions: ['c = 1'], connections: { default: 'end' } },
+    { id: 'end', type: 'end', finalOutput: ['a', 'b', 'c', 'd'] },
+  ];
+  const registry = Object.fromEntries(['a', 'b', 'c'].map((n) => [n, { type: 'number', description: n }]));
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: { ...registry, d: { type: 'number', description: 'd', default: 0 } } }));
+  assert.equal(report.errors, []);
+  assert.equal(report.warnings, []);
+});
+
+dataflow.run();
+
+const robust = suite('documents that break the schema never crash the validator');
+
+const garbage: [string, unknown][] = [
+  ['null', null],
+  ['a number', 42],
+  ['a string', 'nodes'],
+  ['an array', []],
+  ['an empty object', {}],
+  ['nodes that is not a list', { metadata: {}, nodes: 5 }],
+  ['nodes that are not objects', { nodes: [null, 1, 'a', [], { id: 3, type: 'start', connections: 'x' }] }],
+  [
+    'fields of the wrong type everywhere',
+    workflow(
+      [
+        { id: 'start', type: 'start', initialData: 5, connections: { default: 7 } },
+        { id: 'a', type: 'agent-directive', directive: 1, completionCondition: [], inputSchema: 'x', maxRetries: 'many', connections: null },
+        { id: 'c', type: 'condition', condition: null, connections: { true: 'a', false: ['a'] } },
+        { id: 'c2', type: 'condition', condition: { operator: 'and', conditions: 'x' }, connections: { true: 'e', false: 'e' } },
+        { id: 'x', type: 'expression', expressions: 'n = 1', connections: {} },
+        { id: 'e', type: 'end', finalOutput: 'all' },
+        { type: 'agent-directive' },
+      ],
+      { variableRegistry: ['not', 'a', 'map'], systemReminder: 3 },
+    ),
+  ],
+  ['a registry entry that is not an object', workflow(seedStructure(), { variableRegistry: { x: 'string' } })],
+];
+
+for (const [name, data] of garbage) {
+  robust(`${name} gives errors, not an exception`, () => {
+    const report = validateWorkflow(data);
+    assert.is(report.ok, false);
+    assert.ok(report.errors.length > 0);
+    for (const e of report.errors) {
+      assert.match(e.code, /^E_[A-Z_]+$/);
+      assert.type(e.message, 'string');
+      assert.type(e.pointer, 'string');
+    }
+  });
+}
+
+robust('a node the schema rejects is not also run through its type checks (one finding per problem)', () => {
+  const nodes = seedStructure();
+  nodes[3].condition = { operator: 'eq', left: { contextPath: 'delegate-review.issues_count' } };
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report), ['E_SCHEMA /nodes/3/condition']);
+  assert.match(report.errors[0].message, /missing required field "right"/);
+});
+
+robust('an unknown key leaves the node checkable: its other problems are still found', () => {
+  const nodes = seedStructure();
+  nodes[1].colour = 'red';
+  nodes[1].directive = 'Use {{undeclared_thing}}.';
+  assert.equal(codes(validateWorkflow(workflow(nodes))), ['E_UNKNOWN_KEY /nodes/1/colour', 'E_UNDECLARED_VARIABLE /nodes/1/directive']);
+});
+
+robust.run();
+
+const files = suite('validateFile and validateWorkflow');
+
+files('validateWorkflow reports line and col 0, since an object has no source', () => {
+  const nodes = seedStructure();
+  nodes[1].colour = 'red';
+  const report = validateWorkflow(workflow(nodes), 'mine.json');
+  assert.is(report.file, 'mine.json');
+  assert.equal(report.errors.map((e) => [e.line, e.col]), [[0, 0]]);
+  assert.is(validateWorkflow(workflow(nodes)).file, '<workflow>');
+});
+
+files('a missing file is one E_FILE_NOT_FOUND finding with an empty pointer', () => {
+  const report = validateFile('/nonexistent/countersign/workflow.yaml');
+  assert.is(report.ok, false);
+  assert.equal(codes(report), ['E_FILE_NOT_FOUND ']);
+  assert.is(report.file, '/nonexistent/countersign/workflow.yaml');
+});
+
+files('findings are sorted by position in the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-validate-'));
+  const path = join(dir, 'wf.yaml');
+  writeFileSync(
+    path,
+    [
+      'metadata: { name: t, version: 1.0.0, description: d }',
+      'nodes:',
+      '  - { id: start, type: start, connections: { default: ghost } }',
+      '  - { id: end, type: end, finalOutput: [nothing] }',
+      '  - { id: zzz, type: end, colour: red }',
+    ].join('\n'),
+  );
+  const report = validateFile(path);
+  assert.equal(report.errors.map((e) => `${e.line}:${e.col} ${e.code}`), ['3:55 E_DANGLING_CONNECTION', '5:27 E_UNKNOWN_KEY']);
+  assert.equal(report.warnings.map((e) => `${e.line}:${e.col} ${e.code}`), [
+    '4:5 E_UNREACHABLE',
+    '4:41 E_FINAL_OUTPUT_UNRESOLVED',
+    '5:5 E_UNREACHABLE',
+  ]);
+});
+
+files.run();
