@@ -44,3 +44,28 @@ export function ringWorkflow(groups: number): Workflow {
     nodes,
   };
 }
+
+/** The smallest loop: one directive whose success leads back to itself. */
+export function selfLoopWorkflow(): Workflow {
+  return {
+    metadata: { name: 'self-loop', version: '1.0.0', description: 'one directive answered forever' },
+    variableRegistry: { last_score: { type: 'integer', description: 'latest score' } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      {
+        type: 'agent-directive',
+        id: 'ask',
+        directive: 'Report the score ({{executionId}}).',
+        completionCondition: 'score reported',
+        inputSchema: {
+          type: 'object',
+          properties: { score: { type: 'integer', minimum: 0, maximum: 100 } },
+          globalInputs: ['last_score'],
+          required: ['score', 'last_score'],
+        },
+        connections: { success: 'ask' },
+      },
+      { type: 'end', id: 'done' },
+    ],
+  };
+}

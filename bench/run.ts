@@ -9,7 +9,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow, type Store } from '../engine/index.js';
-import { ringWorkflow } from './generate.js';
+import { ringWorkflow, selfLoopWorkflow } from './generate.js';
+import type { Workflow } from '../engine/format/model.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -20,9 +21,8 @@ function report(name: string, value: number, unit: string, target: number) {
   rows.push([name, `${value.toFixed(unit === 'µs' ? 1 : 2)} ${unit}`, `≤ ${target} ${unit}`, `${ratio.toFixed(2)}× of target ${ratio <= 1 ? '✓' : '✗'}`]);
 }
 
-async function stepLatency(store: Store, groups: number, steps: number): Promise<number> {
+async function stepLatency(store: Store, wf: Workflow, steps: number): Promise<number> {
   const engine = createEngine({ store });
-  const wf = ringWorkflow(groups);
   let state = await engine.start(wf);
   const samples: number[] = [];
   for (let i = 0; i < steps; i++) {
@@ -43,10 +43,14 @@ function tempStore(): Store {
 }
 
 // 1. submit → next pending
-report('step, memory, small loop (3 nodes/step)', await stepLatency(createMemoryStore(), 1, 20_000), 'µs', 20);
-report('step, memory, 302-node ring', await stepLatency(createMemoryStore(), 100, 20_000), 'µs', 20);
-report('step, SQLite, small loop', await stepLatency(tempStore(), 1, 5_000), 'µs', 300);
-report('step, SQLite, 302-node ring', await stepLatency(tempStore(), 100, 5_000), 'µs', 300);
+// The small loop is one directive answered again and again (one machine
+// microstep per step); the rings cross a directive, an expression and a
+// condition per step (three microsteps).
+report('step, memory, small loop (1 node/step)', await stepLatency(createMemoryStore(), selfLoopWorkflow(), 20_000), 'µs', 20);
+report('step, memory, 5-node ring (3 nodes/step)', await stepLatency(createMemoryStore(), ringWorkflow(1), 20_000), 'µs', 20);
+report('step, memory, 302-node ring (3 nodes/step)', await stepLatency(createMemoryStore(), ringWorkflow(100), 20_000), 'µs', 20);
+report('step, SQLite, small loop (1 node/step)', await stepLatency(tempStore(), selfLoopWorkflow(), 5_000), 'µs', 300);
+report('step, SQLite, 302-node ring (3 nodes/step)', await stepLatency(tempStore(), ringWorkflow(100), 5_000), 'µs', 300);
 
 // 2. validating the 302-node workflow, warm (fresh object each time, same content)
 {

@@ -30,24 +30,27 @@ export class CountersignError extends Error {
   readonly line?: number;
   readonly col?: number;
   readonly nodeId?: string;
-  /** Structured detail for hosts, e.g. the validation findings behind E_WORKFLOW_INVALID. */
-  readonly details?: unknown;
+  /**
+   * Structured detail for hosts, e.g. the validation report behind
+   * E_WORKFLOW_INVALID. (Not `details`: test runners read that as text.)
+   */
+  readonly data?: unknown;
 
   constructor(
     code: string,
     message: string,
-    details: ErrorLocation & { fix?: string; cause?: unknown; details?: unknown } = {},
+    options: ErrorLocation & { fix?: string; cause?: unknown; data?: unknown } = {},
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CountersignError';
     this.code = code;
-    this.fix = details.fix;
-    this.file = details.file;
-    this.pointer = details.pointer;
-    this.line = details.line;
-    this.col = details.col;
-    this.nodeId = details.nodeId;
-    this.details = details.details;
+    this.fix = options.fix;
+    this.file = options.file;
+    this.pointer = options.pointer;
+    this.line = options.line;
+    this.col = options.col;
+    this.nodeId = options.nodeId;
+    this.data = options.data;
   }
 
   toJSON(): ErrorJSON {
@@ -58,7 +61,7 @@ export class CountersignError extends Error {
     if (this.line !== undefined) out.line = this.line;
     if (this.col !== undefined) out.col = this.col;
     if (this.nodeId !== undefined) out.nodeId = this.nodeId;
-    if (this.details !== undefined) out.details = this.details;
+    if (this.data !== undefined) out.details = this.data;
     return out;
   }
 }

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
+import pkg from '../../package.json' with { type: 'json' };
 
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export const VERSION: string = pkg.version;
 
 export const HELP = `countersign ${VERSION} — declarative JSON/YAML workflows for AI agents
 

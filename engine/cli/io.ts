@@ -93,7 +93,7 @@ export function reportError(io: Io, e: unknown, json: boolean): void {
     if (err.file) body.file = err.file;
     if (err.line) Object.assign(body, { line: err.line, col: err.col });
     if (err.nodeId) body.nodeId = err.nodeId;
-    if (err.details !== undefined) body.details = err.details;
+    if (err.data !== undefined) body.details = err.data;
     printJson(io, { error: body });
   }
 }

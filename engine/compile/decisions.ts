@@ -3,8 +3,8 @@
  * the journal events. Pure functions of (node, context, event); the machine
  * only wires them to xstate transitions.
  */
-import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
-import type { RunContext, TransientType, WaitingType } from '../nodes/node-type.js';
+import type { JsonObject, Workflow, WorkflowNode } from '../format/model.js';
+import type { RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
 
 export interface Decision {
   /** The next state; absent when the node stays (a rejected answer). */
@@ -47,11 +47,11 @@ export function decideAnswer(
   type: WaitingType,
   node: WorkflowNode,
   ctx: RunContext,
-  ev: { answer: unknown; userId: string },
+  ev: Submission,
   workflow: Workflow,
 ): Decision {
   const attempt = ctx.attempt + 1;
-  const outcome = type.answer(node, ctx, ev.answer as JsonValue, workflow);
+  const outcome = type.answer(node, ctx, ev, workflow);
   switch (outcome.kind) {
     case 'accepted':
       return route(node, 'success', [{ type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId }], {

@@ -8,7 +8,7 @@
 import { assign, setup, type AnyStateMachine } from 'xstate';
 import type { JsonObject, Workflow, WorkflowNode } from '../format/model.js';
 import { nodeType } from '../nodes/index.js';
-import type { RunContext, StartType, TransientType, WaitingType } from '../nodes/node-type.js';
+import type { RunContext, StartType, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
 import { decideAnswer, decideTimeout, decideTransient, type Decision } from './decisions.js';
 
 /** The final state a failed run rests in. `@` cannot occur in a node id. */
@@ -20,7 +20,7 @@ export interface MachineInput {
 }
 
 export type MachineEvent =
-  | { type: 'SUBMIT'; answer: unknown; userId: string }
+  | ({ type: 'SUBMIT' } & Submission)
   | { type: 'TIMEOUT' };
 
 export interface CompiledWorkflow {
@@ -119,28 +119,27 @@ type Decide = (ctx: RunContext, event: MachineEvent) => Decision;
  * (memoised per context and event) and each branch's guard asks whether it
  * is the chosen one.
  */
-function branchesFor(node: WorkflowNode, decide: Decide, memo: (ctx: RunContext, ev: MachineEvent, f: Decide) => Decision) {
-  const targets = new Set<string>([...Object.values(node.connections ?? {}), FAILED_STATE, node.id]);
+function branchesFor(
+  node: WorkflowNode,
+  decide: Decide,
+  memo: (ctx: RunContext, ev: MachineEvent, f: Decide) => Decision,
+  canStay: boolean,
+) {
+  // Only targets a decision can produce; xstate tries guards in order, so
+  // the usual outcome (the first connection) comes first.
+  const targets = new Set<string>([...Object.values(node.connections ?? {}), FAILED_STATE]);
   const chosen = ({ context, event }: { context: RunContext; event: MachineEvent }) => memo(context, event, decide);
+  const actions = [
+    { type: 'journal', params: (args: { context: RunContext; event: MachineEvent }) => ({ events: chosen(args).events }) },
+    assign((args: { context: RunContext; event: MachineEvent }) => chosen(args).assign ?? {}),
+  ];
   const list: unknown[] = [...targets].map((target) => ({
-    guard: (args: { context: RunContext; event: MachineEvent }) => {
-      const d = chosen(args);
-      return d.target === target && !d.stay;
-    },
+    guard: (args: { context: RunContext; event: MachineEvent }) => chosen(args).target === target,
     target,
     reenter: true,
-    actions: [
-      { type: 'journal', params: (args: { context: RunContext; event: MachineEvent }) => ({ events: chosen(args).events }) },
-      assign((args: { context: RunContext; event: MachineEvent }) => chosen(args).assign ?? {}),
-    ],
+    actions,
   }));
-  list.push({
-    guard: (args: { context: RunContext; event: MachineEvent }) => chosen(args).stay === true,
-    actions: [
-      { type: 'journal', params: (args: { context: RunContext; event: MachineEvent }) => ({ events: chosen(args).events }) },
-      assign((args: { context: RunContext; event: MachineEvent }) => chosen(args).assign ?? {}),
-    ],
-  });
+  if (canStay) list.push({ guard: (args: { context: RunContext; event: MachineEvent }) => chosen(args).stay === true, actions });
   return list;
 }
 
@@ -154,7 +153,7 @@ function branches(node: WorkflowNode, decide: (ctx: RunContext) => Decision) {
     let d = perNode.get(node.id);
     if (!d) perNode.set(node.id, (d = f(ctx, _ev)));
     return d;
-  });
+  }, false);
 }
 
 function eventBranches(node: WorkflowNode, decide: Decide) {
@@ -162,5 +161,5 @@ function eventBranches(node: WorkflowNode, decide: Decide) {
     let d = eventMemo.get(ev);
     if (!d) eventMemo.set(ev, (d = f(ctx, ev)));
     return d;
-  });
+  }, true);
 }

@@ -253,7 +253,7 @@ class ExpressionParser {
       parsePath(src.slice(start, i));
     } catch (e) {
       if (!(e instanceof CountersignError)) throw e;
-      const inner = (e.details as { offset?: number } | undefined)?.offset ?? 0;
+      const inner = (e.data as { offset?: number } | undefined)?.offset ?? 0;
       this.fail(`${e.message} at column ${start + inner + 1}`, start + inner);
     }
     return i;

@@ -146,11 +146,11 @@ class PathParser {
     this.fail(what, 'paths look like name, node-id.field, a.b[0], a.b.0 or items[idx]; names use letters, digits, "_", "$" and "-"');
   }
 
-  /** The offset inside the path goes in `details.offset`; callers embedding the path add their own. */
+  /** The offset inside the path goes in `data.offset`; callers embedding the path add their own. */
   private fail(what: string, fix: string): never {
     throw new CountersignError('E_TEMPLATE_SYNTAX', `malformed variable path "${this.text}": ${what}`, {
       fix,
-      details: { offset: this.pos },
+      data: { offset: this.pos },
     });
   }
 }

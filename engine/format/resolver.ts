@@ -141,20 +141,49 @@ export interface RuntimeData {
 const hasOwn = (obj: object, key: string): boolean => Object.prototype.hasOwnProperty.call(obj, key);
 
 export function runtimeScope(data: RuntimeData, nodeIds: ReadonlySet<string>, declaredGlobals: ReadonlySet<string>): Scope {
-  return {
-    static: false,
-    isNode: (id) => nodeIds.has(id),
-    builtin: (name) => (BUILTINS.has(name) ? { value: data.meta[name as keyof RuntimeData['meta']] } : undefined),
-    global: (name) => (declaredGlobals.has(name) || hasOwn(data.vars, name) ? { value: hasOwn(data.vars, name) ? data.vars[name] : undefined } : undefined),
-    nodeField: (nodeId, field) => {
-      if (!nodeIds.has(nodeId)) return undefined;
-      const answer = hasOwn(data.nodes, nodeId) ? data.nodes[nodeId] : undefined;
-      return { value: answer && hasOwn(answer, field) ? answer[field] : undefined };
-    },
-    globalNames: () => new Set([...declaredGlobals, ...Object.keys(data.vars)]),
-    fieldNames: (nodeId) => (hasOwn(data.nodes, nodeId) ? Object.keys(data.nodes[nodeId]) : []),
-    nodeIds: () => nodeIds,
-  };
+  return new RuntimeScope(data, nodeIds, declaredGlobals);
+}
+
+/** A class, not an object of closures: one is built per step, so it must be cheap to create. */
+class RuntimeScope implements Scope {
+  readonly static = false;
+  constructor(
+    private readonly data: RuntimeData,
+    private readonly ids: ReadonlySet<string>,
+    private readonly declaredGlobals: ReadonlySet<string>,
+  ) {}
+
+  isNode(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  builtin(name: string): { value: unknown } | undefined {
+    return BUILTINS.has(name) ? { value: this.data.meta[name as keyof RuntimeData['meta']] } : undefined;
+  }
+
+  global(name: string): { value: unknown } | undefined {
+    const vars = this.data.vars;
+    if (hasOwn(vars, name)) return { value: vars[name] };
+    return this.declaredGlobals.has(name) ? UNSET_BOX : undefined;
+  }
+
+  nodeField(nodeId: string, field: string): { value: unknown } | undefined {
+    if (!this.ids.has(nodeId)) return undefined;
+    const answer = hasOwn(this.data.nodes, nodeId) ? this.data.nodes[nodeId] : undefined;
+    return answer && hasOwn(answer, field) ? { value: answer[field] } : UNSET_BOX;
+  }
+
+  globalNames(): Iterable<string> {
+    return new Set([...this.declaredGlobals, ...Object.keys(this.data.vars)]);
+  }
+
+  fieldNames(nodeId: string): Iterable<string> {
+    return hasOwn(this.data.nodes, nodeId) ? Object.keys(this.data.nodes[nodeId]) : [];
+  }
+
+  nodeIds(): Iterable<string> {
+    return this.ids;
+  }
 }
 
 export interface StaticDeclarations {

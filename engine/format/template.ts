@@ -213,10 +213,10 @@ export function parseTemplatePath(path: string, offset: number): Segment[] {
     return parsePath(path);
   } catch (e) {
     if (!(e instanceof CountersignError)) throw e;
-    const inner = (e.details as { offset?: number } | undefined)?.offset ?? 0;
+    const inner = (e.data as { offset?: number } | undefined)?.offset ?? 0;
     throw new CountersignError('E_TEMPLATE_SYNTAX', `${e.message} at offset ${offset + inner}`, {
       fix: e.fix,
-      details: { offset: offset + inner },
+      data: { offset: offset + inner },
     });
   }
 }
@@ -416,5 +416,5 @@ function isSpace(code: number): boolean {
 }
 
 function fail(message: string, offset: number, fix: string): never {
-  throw new CountersignError('E_TEMPLATE_SYNTAX', message, { fix, details: { offset } });
+  throw new CountersignError('E_TEMPLATE_SYNTAX', message, { fix, data: { offset } });
 }

@@ -9,7 +9,7 @@ import { renderTemplate } from '../format/template.js';
 import { answerValidator, describeErrors, effectiveSchema } from './answer-schema.js';
 import { checkInputSchema, checkTemplate, templateReads } from './checks.js';
 import { guardAnswer } from './answer-guard.js';
-import type { AnswerOutcome, Finding, RunContext, StaticContext, WaitingType } from './node-type.js';
+import type { AnswerOutcome, Finding, RunContext, StaticContext, Submission, WaitingType } from './node-type.js';
 import { lookup } from './workflow-facts.js';
 
 export const DEFAULT_MAX_RETRIES = 3;
@@ -70,9 +70,10 @@ export const agentDirective: WaitingType<AgentDirectiveNode> = {
     return { pending, unset };
   },
 
-  answer(node, ctx: RunContext, answer: JsonValue, workflow: Workflow): AnswerOutcome {
-    const guarded = guardAnswer(answer);
+  answer(node, ctx: RunContext, submission: Submission, workflow: Workflow): AnswerOutcome {
+    const guarded = guardAnswer(submission);
     if (guarded) return guarded;
+    const { answer } = submission;
     const validate = answerValidator(effectiveSchema(node.inputSchema, workflow));
     if (!validate(answer)) {
       const errors = describeErrors(validate.errors);

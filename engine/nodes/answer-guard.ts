@@ -2,12 +2,11 @@
  * Protocol rules every waiting node applies before its own schema: the
  * `$error` declaration, reserved `$` keys, and the answer size limit.
  */
-import type { JsonValue } from '../format/model.js';
 import { MAX_ANSWER_BYTES } from './answer-schema.js';
-import type { AnswerOutcome } from './node-type.js';
+import type { AnswerOutcome, Submission } from './node-type.js';
 
 /** An outcome when the protocol decides, or undefined when the node's schema should. */
-export function guardAnswer(answer: JsonValue): AnswerOutcome | undefined {
+export function guardAnswer({ answer, bytes }: Submission): AnswerOutcome | undefined {
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) {
     if ('$error' in answer) {
       const m = answer.$error;
@@ -22,12 +21,11 @@ export function guardAnswer(answer: JsonValue): AnswerOutcome | undefined {
       };
     }
   }
-  const size = Buffer.byteLength(JSON.stringify(answer) ?? '', 'utf8');
-  if (size > MAX_ANSWER_BYTES) {
+  if (bytes > MAX_ANSWER_BYTES) {
     return {
       kind: 'rejected',
       code: 'E_ANSWER_TOO_LARGE',
-      errors: [`/: the answer is ${size} bytes; the limit is ${MAX_ANSWER_BYTES} bytes — keep large content in files and answer with their paths`],
+      errors: [`/: the answer is ${bytes} bytes; the limit is ${MAX_ANSWER_BYTES} bytes — keep large content in files and answer with their paths`],
     };
   }
   return undefined;

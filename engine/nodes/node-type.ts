@@ -75,6 +75,13 @@ export interface TransientOutcome {
   error?: { code: string; message: string };
 }
 
+/** An answer as submitted: a JSON copy, its serialised size, and who gave it. */
+export interface Submission {
+  answer: JsonValue;
+  bytes: number;
+  userId: string;
+}
+
 /** What a waiting node made of an answer. */
 export type AnswerOutcome =
   | { kind: 'accepted'; local: JsonObject; vars: Record<string, JsonValue> }
@@ -112,5 +119,5 @@ export interface WaitingType<N extends WorkflowNode = WorkflowNode> extends Node
   maxRetries(node: N): number;
   /** The pending item for this visit (rendered now); `unset` lists declared variables that rendered empty. */
   pending(node: N, ctx: RunContext, workflow: Workflow): { pending: Pending; unset: string[] };
-  answer(node: N, ctx: RunContext, answer: JsonValue, workflow: Workflow): AnswerOutcome;
+  answer(node: N, ctx: RunContext, submission: Submission, workflow: Workflow): AnswerOutcome;
 }

@@ -98,7 +98,7 @@ export function createEngine(options: EngineOptions): Engine {
         createdAt: at.toISOString(),
         updatedAt: at.toISOString(),
       };
-      const input = cloneJson(opts.input ?? {}, 'E_INPUT') as JsonObject;
+      const input = jsonCopy(opts.input ?? {}, 'E_INPUT').value as JsonObject;
       const meta = { executionId: runId, workflowId: workflow.id ?? workflow.metadata.name, userId };
       const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at);
       const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', workflow: base.workflow, workflowHash: hash, userId };
@@ -108,7 +108,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async submit(runId, answer, opts = {}) {
-      const copy = cloneJson(answer, 'E_INPUT');
+      const { value: copy, bytes } = jsonCopy(answer, 'E_INPUT');
       const userId = opts.as ?? 'local';
       if (opts.seq !== undefined && !Number.isInteger(opts.seq)) {
         throw new CountersignError('E_SEQ', `seq must be an integer, got ${JSON.stringify(opts.seq)}`, { fix: 'pass the seq from the pending state' });
@@ -131,7 +131,7 @@ export function createEngine(options: EngineOptions): Engine {
         const compiled = compiledFor(rec);
         const at = now();
         // A late answer does not count: the deadline fires first.
-        const event = rec.deadline && at >= new Date(rec.deadline) ? ({ type: 'TIMEOUT' } as const) : ({ type: 'SUBMIT', answer: copy, userId } as const);
+        const event = rec.deadline && at >= new Date(rec.deadline) ? ({ type: 'TIMEOUT' } as const) : ({ type: 'SUBMIT', answer: copy, bytes, userId } as const);
         const s = nextStep(compiled, rec, event, at);
         const state = stateOf(s.record);
         return { record: s.record, events: s.events, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
@@ -169,7 +169,7 @@ function notFound(runId: string): CountersignError {
 }
 
 /** Answers and inputs are stored as JSON: copying through JSON also detaches them from the caller. */
-function cloneJson(value: unknown, code: string): JsonValue {
+function jsonCopy(value: unknown, code: string): { value: JsonValue; bytes: number } {
   if (value === undefined) throw new CountersignError(code, 'no value was given', { fix: 'pass a JSON value' });
   let text: string | undefined;
   try {
@@ -178,5 +178,5 @@ function cloneJson(value: unknown, code: string): JsonValue {
     throw new CountersignError(code, `the value cannot be serialised as JSON: ${(e as Error).message}`);
   }
   if (text === undefined) throw new CountersignError(code, 'the value is not JSON', { fix: 'pass a JSON object' });
-  return JSON.parse(text) as JsonValue;
+  return { value: JSON.parse(text) as JsonValue, bytes: Buffer.byteLength(text, 'utf8') };
 }

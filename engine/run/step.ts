@@ -4,7 +4,7 @@
  * the result into the next record and its journal events. The engine runs
  * this inside a store transaction.
  */
-import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
+import { createActor, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { nodeType } from '../nodes/index.js';
@@ -21,16 +21,64 @@ export interface Settled {
 
 type Actions = ReadonlyArray<{ type: string; params?: unknown }>;
 
+/**
+ * xstate's pure `transition()` builds a throwaway actor (and its initial
+ * snapshot) on every call, which cost more than the step itself. This is
+ * the same pure evaluation with one inert scope per machine: actions are
+ * collected, never executed.
+ */
+interface PureScope {
+  scope: AnyActorScope;
+  sink: Actions[number][];
+}
+const scopes = new WeakMap<AnyStateMachine, PureScope>();
+
+function pureScope(machine: AnyStateMachine): PureScope {
+  let pure = scopes.get(machine);
+  if (!pure) {
+    const self = createActor(machine);
+    const sink: Actions[number][] = [];
+    const scope = {
+      self,
+      id: '',
+      sessionId: '',
+      system: self.system,
+      logger: () => {},
+      defer: () => {},
+      emit: () => {},
+      stopChild: () => {},
+      actionExecutor: (action: Actions[number]) => sink.push(action),
+    } as unknown as AnyActorScope;
+    pure = { scope, sink };
+    scopes.set(machine, pure);
+  }
+  return pure;
+}
+
+function pure(machine: AnyStateMachine, run: (scope: AnyActorScope) => AnyMachineSnapshot): [AnyMachineSnapshot, Actions] {
+  const { scope, sink } = pureScope(machine);
+  sink.length = 0;
+  const snapshot = run(scope);
+  return [snapshot, sink.splice(0)];
+}
+
 export function firstStep(compiled: CompiledWorkflow, base: RunRecord, input: MachineInput, now: Date): Settled {
-  return guarded(base, now, () => initialTransition(compiled.machine, input) as [AnyMachineSnapshot, Actions], compiled);
+  const { machine } = compiled;
+  return guarded(base, now, () => pure(machine, (scope) => machine.getInitialSnapshot(scope, input)), compiled);
 }
 
 export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: MachineEvent, now: Date): Settled {
   const snapshot = restore(compiled, rec);
-  return guarded(rec, now, () => transition(compiled.machine, snapshot, event as never) as [AnyMachineSnapshot, Actions], compiled);
+  const { machine } = compiled;
+  return guarded(rec, now, () => pure(machine, (scope) => machine.transition(snapshot, event, scope)), compiled);
 }
 
+/** Machine snapshots by the stored snapshot object: a store that hands back what it was given skips resolveState. */
+const restored = new WeakMap<object, AnyMachineSnapshot>();
+
 function restore(compiled: CompiledWorkflow, rec: RunRecord): AnyMachineSnapshot {
+  const hit = restored.get(rec.snapshot);
+  if (hit && hit.machine === compiled.machine) return hit;
   const value = rec.snapshot.value;
   if (typeof value !== 'string' || !compiled.byId.has(value)) {
     throw new CountersignError('E_WORKFLOW_CHANGED', `run ${rec.runId} rests in state "${String(value)}", which its stored workflow does not have`, {
@@ -85,6 +133,7 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
     }
   }
   const snapshot = { value, context: ctx as unknown as JsonObject };
+  restored.set(snapshot, snap);
   const base: RunRecord = { ...rec, snapshot, updatedAt: at, pending: undefined, deadline: undefined };
 
   if (value === FAILED_STATE) {

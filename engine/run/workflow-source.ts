@@ -44,7 +44,7 @@ export function loadValidWorkflow(source: WorkflowSource): ValidWorkflow {
     throw new CountersignError(
       'E_WORKFLOW_INVALID',
       `the workflow has ${report.errors.length} validation error(s); first: ${where} ${first.code} ${first.message}`,
-      { file: report.file, fix: 'run `countersign validate <file>` to see every finding', details: report },
+      { file: report.file, fix: 'run `countersign validate <file>` to see every finding', data: report },
     );
   }
   return { workflow: data as Workflow, file, report };

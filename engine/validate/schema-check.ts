@@ -6,7 +6,6 @@
  * The schema is compiled once per process (compiling costs milliseconds,
  * validating microseconds).
  */
-import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { suggest } from '../format/suggest.js';
@@ -15,15 +14,14 @@ import { childPointer, describePointer, nodeLabel } from './pointer.js';
 
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
 
-export const WORKFLOW_SCHEMA_URL = new URL('../../schemas/workflow.schema.json', import.meta.url);
+// Imported, not read from disk: the schema travels with the code into any bundle.
+import publishedSchema from '../../schemas/workflow.schema.json' with { type: 'json' };
 
-let schemaObject: Record<string, unknown> | undefined;
 let validator: ValidateFunction | undefined;
 
-/** The published schema, read once. */
+/** The published schema. */
 export function workflowSchema(): Record<string, unknown> {
-  schemaObject ??= JSON.parse(readFileSync(WORKFLOW_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
-  return schemaObject;
+  return publishedSchema as Record<string, unknown>;
 }
 
 function workflowValidator(): ValidateFunction {

@@ -84,7 +84,7 @@ malformed('each malformed form names what is wrong and where', () => {
   for (const [text, what, offset] of cases) {
     const e = failure(text);
     assert.is(e.message, `malformed variable path "${text}": ${what}`, text);
-    assert.equal(e.details, { offset }, text);
+    assert.equal(e.data, { offset }, text);
     assert.ok(e.fix, text);
   }
 });

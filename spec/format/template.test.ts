@@ -212,14 +212,14 @@ const syntax = suite('template: malformed templates are E_TEMPLATE_SYNTAX with t
 syntax('an unclosed block', () => {
   const e = syntaxError('ok {{#if x}}never closed');
   assert.is(e.message, 'unclosed "{{#if x}}" at offset 3');
-  assert.equal(e.details, { offset: 3 });
+  assert.equal(e.data, { offset: 3 });
   assert.is(e.fix, 'close the block with {{/if}}');
 });
 
 syntax('a mismatched closing tag names both tags', () => {
   const e = syntaxError('{{#if x}}a{{/eq}}');
   assert.is(e.message, '"{{/eq}}" at offset 10 does not match "{{#if x}}" opened at offset 0');
-  assert.equal(e.details, { offset: 10 });
+  assert.equal(e.data, { offset: 10 });
 });
 
 syntax('a closing tag with nothing open', () => {
@@ -254,7 +254,7 @@ syntax('an unclosed {{ and an empty tag', () => {
 syntax('a malformed path reports the offset inside the template', () => {
   const e = syntaxError('Hello {{a..b}}');
   assert.is(e.message, 'malformed variable path "a..b": expected a name or an index after "." but found "." at offset 10');
-  assert.equal(e.details, { offset: 10 });
+  assert.equal(e.data, { offset: 10 });
 });
 
 syntax('renderTemplate throws the same error', () => {
