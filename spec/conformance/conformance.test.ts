@@ -12,6 +12,9 @@ import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { createEngine } from '../../engine/run/engine.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
+import { createSqliteStore } from '../../engine/store/sqlite.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { RunState } from '../../engine/run/contract.js';
 import type { Workflow } from '../../engine/format/model.js';
 
@@ -52,12 +55,21 @@ interface Fixture {
 const dir = join(fileURLToPath(new URL('.', import.meta.url)), 'fixtures');
 const Conformance = suite('conformance');
 
+// Every fixture runs on both shipped stores: SQLite round-trips every
+// snapshot through JSON, the memory store keeps objects.
+const STORES = {
+  memory: () => createMemoryStore(),
+  sqlite: () => createSqliteStore(mkdtempSync(join(tmpdir(), 'countersign-conf-'))),
+};
+
 for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
   const fixture = parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
-  Conformance(`${file.replace(/\.ya?ml$/, '')}: ${fixture.name}`, async () => {
+  for (const [storeName, makeStore] of Object.entries(STORES)) {
+  Conformance(`${file.replace(/\.ya?ml$/, '')} [${storeName}]: ${fixture.name}`, async () => {
     let clock = Date.parse('2026-01-01T00:00:00.000Z');
     let ids = 0;
-    const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock), newRunId: () => `run-${++ids}` });
+    const store = makeStore();
+    const engine = createEngine({ store, now: () => new Date(clock), newRunId: () => `run-${++ids}` });
     let state: RunState;
     try {
       state = await engine.start(fixture.workflow, { input: fixture.input as never });
@@ -94,7 +106,9 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
       const seen = events.map((e) => (e.nodeId ? `${e.type} ${e.nodeId}` : e.type));
       assert.equal(seen, fixture.expect.journal, 'journal');
     }
+    store.close();
   });
+  }
 }
 
 function check(state: RunState, want: Partial<Expectation>, where: string): void {

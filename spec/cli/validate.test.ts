@@ -1,0 +1,65 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, tempDir } from '../helpers/cli.js';
+
+const Validate = suite('cli validate');
+
+Validate('every shipped workflow validates with exit 0', async () => {
+  const r = await cli(['validate', 'workflows/review-fix-loop.json', 'workflows/bugfix.yaml']);
+  assert.is(r.code, 0, r.stdout + r.stderr);
+  assert.is(r.stdout, '');
+  assert.match(r.stderr, /review-fix-loop\.json: ok/);
+});
+
+Validate('human output is one line per finding: file:line:col error CODE message; exit 1', async () => {
+  const dir = tempDir();
+  const file = join(dir, 'bad.yaml');
+  writeFileSync(file, [
+    'metadata: { name: bad, version: 1.0.0, description: d }',
+    'nodes:',
+    '  - { type: start, id: start, connections: { default: ask } }',
+    '  - type: agent-directive',
+    '    id: ask',
+    '    directive: "Review {{artefact}}"',
+    '    completionCondition: ok',
+    '    connections: { success: done }',
+    '  - { type: end, id: done }',
+    '',
+  ].join('\n'));
+  const r = await cli(['validate', file]);
+  assert.is(r.code, 1);
+  const lines = r.stdout.trim().split('\n');
+  assert.is(lines.length, 1);
+  assert.match(lines[0], new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:\\d+ error E_UNDECLARED_VARIABLE `));
+});
+
+Validate('--json prints exactly one document {files: [{file, ok, errors, warnings}]} and findings carry pointer, line and col', async () => {
+  const dir = tempDir();
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '{\n  "metadata": {"name": "b", "version": "1.0.0", "description": "d"},\n  "nodes": [\n    {"type": "start", "id": "start", "connections": {"default": "done"}},\n    {"type": "end", "id": "done", "colour": "red"}\n  ]\n}\n');
+  const r = await cli(['validate', bad, 'workflows/review-fix-loop.json', '--json']);
+  assert.is(r.code, 1);
+  assert.equal(Object.keys(r.json), ['files']);
+  const [first, second] = r.json.files;
+  assert.is(first.file, bad);
+  assert.is(first.ok, false);
+  assert.equal(first.errors, [{ code: 'E_UNKNOWN_KEY', message: first.errors[0].message, pointer: '/nodes/1/colour', line: 5, col: 35 }]);
+  assert.equal(second.ok, true);
+  assert.equal(second.errors, []);
+});
+
+Validate('malformed JSON is reported at the syntax error position; a missing file is named; no files is a usage error (exit 2)', async () => {
+  const dir = tempDir();
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, '{\n  "metadata": {"name": "x"\n  "nodes": []\n}\n');
+  const r = await cli(['validate', broken, join(dir, 'missing.json'), '--json']);
+  assert.is(r.code, 1);
+  assert.equal(r.json.files.map((f: any) => [f.errors[0].code, f.errors[0].line, f.errors[0].col]), [['E_PARSE', 3, 3], ['E_FILE_NOT_FOUND', 0, 0]]);
+  const none = await cli(['validate']);
+  assert.is(none.code, 2);
+  assert.match(none.stderr, /countersign: E_USAGE: /);
+});
+
+Validate.run();
