@@ -143,23 +143,26 @@ function branchesFor(
   return list;
 }
 
-const transientMemo = new WeakMap<RunContext, Map<string, Decision>>();
-const eventMemo = new WeakMap<object, Decision>();
+/**
+ * One-slot memo: xstate evaluates a state's guards and then the chosen
+ * branch's actions back to back, all with the same context and event, and
+ * machines are evaluated synchronously one at a time. A single slot keyed
+ * by (node, context, event) identity is exact and, unlike WeakMaps keyed by
+ * short-lived objects, costs the garbage collector nothing.
+ */
+let slot: { node: WorkflowNode; ctx: RunContext; event: MachineEvent; decision: Decision } | undefined;
+
+function memoised(node: WorkflowNode, ctx: RunContext, event: MachineEvent, decide: Decide): Decision {
+  if (slot && slot.node === node && slot.ctx === ctx && slot.event === event) return slot.decision;
+  const decision = decide(ctx, event);
+  slot = { node, ctx, event, decision };
+  return decision;
+}
 
 function branches(node: WorkflowNode, decide: (ctx: RunContext) => Decision) {
-  return branchesFor(node, decide, (ctx, _ev, f) => {
-    let perNode = transientMemo.get(ctx);
-    if (!perNode) transientMemo.set(ctx, (perNode = new Map()));
-    let d = perNode.get(node.id);
-    if (!d) perNode.set(node.id, (d = f(ctx, _ev)));
-    return d;
-  }, false);
+  return branchesFor(node, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), false);
 }
 
 function eventBranches(node: WorkflowNode, decide: Decide) {
-  return branchesFor(node, decide, (ctx, ev, f) => {
-    let d = eventMemo.get(ev);
-    if (!d) eventMemo.set(ev, (d = f(ctx, ev)));
-    return d;
-  }, true);
+  return branchesFor(node, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), true);
 }

@@ -39,16 +39,16 @@ export function workflowFacts(workflow: Workflow): WorkflowFacts {
   return facts;
 }
 
-const scopeCache = new WeakMap<RunContext, Scope>();
+// One slot, not a WeakMap: contexts are short-lived and consecutive reads
+// (a directive's templates, a condition's operands) share one context.
+let lastScope: { ctx: RunContext; workflow: Workflow; scope: Scope } | undefined;
 
-/** The runtime scope of a run context (contexts are immutable, so it is cached per context). */
+/** The runtime scope of a run context (contexts are immutable, so the last one is reused). */
 export function scopeOf(ctx: RunContext, workflow: Workflow): Scope {
-  let scope = scopeCache.get(ctx);
-  if (!scope) {
-    const facts = workflowFacts(workflow);
-    scope = runtimeScope(ctx, facts.nodeIds, facts.globals);
-    scopeCache.set(ctx, scope);
-  }
+  if (lastScope && lastScope.ctx === ctx && lastScope.workflow === workflow) return lastScope.scope;
+  const facts = workflowFacts(workflow);
+  const scope = runtimeScope(ctx, facts.nodeIds, facts.globals);
+  lastScope = { ctx, workflow, scope };
   return scope;
 }
 

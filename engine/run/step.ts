@@ -73,12 +73,23 @@ export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: Mach
   return guarded(rec, now, () => pure(machine, (scope) => machine.transition(snapshot, event, scope)), compiled);
 }
 
-/** Machine snapshots by the stored snapshot object: a store that hands back what it was given skips resolveState. */
-const restored = new WeakMap<object, AnyMachineSnapshot>();
+/**
+ * The machine snapshot behind the last stored snapshot object of recent
+ * runs: a store that hands back the record it was given (memory, or SQLite
+ * while no other process wrote the run) skips rebuilding the state.
+ */
+const restored = new Map<string, { stored: object; snapshot: AnyMachineSnapshot }>();
+const RESTORED_RUNS = 1024;
+
+function rememberSnapshot(runId: string, stored: object, snapshot: AnyMachineSnapshot): void {
+  restored.delete(runId);
+  if (restored.size >= RESTORED_RUNS) restored.delete(restored.keys().next().value as string);
+  restored.set(runId, { stored, snapshot });
+}
 
 function restore(compiled: CompiledWorkflow, rec: RunRecord): AnyMachineSnapshot {
-  const hit = restored.get(rec.snapshot);
-  if (hit && hit.machine === compiled.machine) return hit;
+  const hit = restored.get(rec.runId);
+  if (hit && hit.stored === rec.snapshot && hit.snapshot.machine === compiled.machine) return hit.snapshot;
   const value = rec.snapshot.value;
   if (typeof value !== 'string' || !compiled.byId.has(value)) {
     throw new CountersignError('E_WORKFLOW_CHANGED', `run ${rec.runId} rests in state "${String(value)}", which its stored workflow does not have`, {
@@ -133,7 +144,7 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
     }
   }
   const snapshot = { value, context: ctx as unknown as JsonObject };
-  restored.set(snapshot, snap);
+  rememberSnapshot(rec.runId, snapshot, snap);
   const base: RunRecord = { ...rec, snapshot, updatedAt: at, pending: undefined, deadline: undefined };
 
   if (value === FAILED_STATE) {

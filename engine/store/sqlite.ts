@@ -16,7 +16,7 @@ import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from
 export const DATABASE_FILE = 'countersign.db';
 
 /** Bumped whenever the tables change; a newer database is refused, not misread. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS workflows (hash TEXT PRIMARY KEY, body TEXT NOT NULL);
@@ -30,7 +30,8 @@ const SCHEMA = `
     seq INTEGER,
     record TEXT NOT NULL,
     created_at TEXT,
-    updated_at TEXT
+    updated_at TEXT,
+    version INTEGER NOT NULL DEFAULT 0
   );
   CREATE INDEX IF NOT EXISTS runs_newest ON runs (created_at DESC, run_id DESC);
   CREATE INDEX IF NOT EXISTS runs_status_newest ON runs (status, created_at DESC, run_id DESC);
@@ -48,6 +49,14 @@ const SCHEMA = `
 
 /** Parsed workflow copies kept per store; a copy never changes under its hash. */
 const WORKFLOW_CACHE_SIZE = 32;
+
+/**
+ * Parsed run records kept per store, keyed by the row's `version` (bumped
+ * by every write, from any process). A step reads the version, and parses
+ * the record only when another writer changed it: parsing the snapshot and
+ * rebuilding the machine state from it cost more than the step.
+ */
+const RECORD_CACHE_SIZE = 256;
 
 interface SummaryRow {
   run_id: string;
@@ -77,13 +86,14 @@ export function createSqliteStore(dir: string): Store {
     hasWorkflow: db.prepare<[string], number>('SELECT 1 FROM workflows WHERE hash = ?').pluck(),
     hasRun: db.prepare<[string], number>('SELECT 1 FROM runs WHERE run_id = ?').pluck(),
     getRecord: db.prepare<[string], string>('SELECT record FROM runs WHERE run_id = ?').pluck(),
+    getVersion: db.prepare<[string], number>('SELECT version FROM runs WHERE run_id = ?').pluck(),
     insertRun: db.prepare(
       `INSERT INTO runs (run_id, workflow, workflow_hash, file, workspace, status, seq, record, created_at, updated_at)
        VALUES (@runId, @workflow, @workflowHash, @file, @workspace, @status, @seq, @record, @createdAt, @updatedAt)`,
     ),
     updateRun: db.prepare(
       `UPDATE runs SET workflow = @workflow, workflow_hash = @workflowHash, file = @file, workspace = @workspace,
-       status = @status, seq = @seq, record = @record, updated_at = @updatedAt WHERE run_id = @runId`,
+       status = @status, seq = @seq, record = @record, updated_at = @updatedAt, version = version + 1 WHERE run_id = @runId`,
     ),
     nextEventIndex: db.prepare<[string], number>('SELECT COALESCE(MAX(idx) + 1, 0) FROM events WHERE run_id = ?').pluck(),
     insertEvent: db.prepare<[string, number, number | null, string | null, string | null, string | null, string]>(
@@ -122,9 +132,24 @@ export function createSqliteStore(dir: string): Store {
     }
   }
 
-  function readRecord(runId: string): RunRecord | undefined {
-    const raw = sql.getRecord.get(runId);
-    return raw === undefined ? undefined : parseRow<RunRecord>(raw, `the stored record of run "${runId}"`, file);
+  const recordCache = new Map<string, { version: number; record: RunRecord }>();
+
+  function remember(runId: string, version: number, record: RunRecord): void {
+    recordCache.delete(runId);
+    if (recordCache.size >= RECORD_CACHE_SIZE) recordCache.delete(recordCache.keys().next().value!);
+    recordCache.set(runId, { version, record });
+  }
+
+  /** The run's record and row version; records are shared, never mutated (see Store). */
+  function readRecord(runId: string): { version: number; record: RunRecord } | undefined {
+    const version = sql.getVersion.get(runId);
+    if (version === undefined) return undefined;
+    const hit = recordCache.get(runId);
+    if (hit && hit.version === version) return hit;
+    const raw = sql.getRecord.get(runId)!;
+    const record = parseRow<RunRecord>(raw, `the stored record of run "${runId}"`, file);
+    remember(runId, version, record);
+    return { version, record };
   }
 
   const createTx = db.transaction((record: RunRecord, events: JournalEvent[]) => {
@@ -135,13 +160,13 @@ export function createSqliteStore(dir: string): Store {
   });
 
   // Read, decide and write under one write lock: a second process waits (busy_timeout) and then sees this result.
-  const updateTx = db.transaction((runId: string, mutate: Mutate): unknown => {
+  const updateTx = db.transaction((runId: string, mutate: Mutate): { result: unknown; written?: { version: number; record: RunRecord } } => {
     const current = readRecord(runId);
     if (!current) throw runNotFound(runId);
-    const { record, events, result } = mutate(current);
+    const { record, events, result } = mutate(current.record);
     if (record) sql.updateRun.run({ ...recordRow(record), runId });
     if (events && events.length > 0) appendEvents(runId, events);
-    return result;
+    return { result, written: record ? { version: current.version + 1, record } : undefined };
   });
 
   function guard<T>(what: string, fn: () => T): T {
@@ -189,11 +214,14 @@ export function createSqliteStore(dir: string): Store {
     },
 
     get(runId) {
-      return guard(`read run "${runId}"`, () => readRecord(runId));
+      return guard(`read run "${runId}"`, () => readRecord(runId)?.record);
     },
 
     update<T>(runId: string, mutate: (current: RunRecord) => Mutation<T>): T {
-      return guard(`update run "${runId}"`, () => updateTx.immediate(runId, mutate)) as T;
+      const { result, written } = guard(`update run "${runId}"`, () => updateTx.immediate(runId, mutate));
+      // Only a committed write may be served from the cache.
+      if (written) remember(runId, written.version, written.record);
+      return result as T;
     },
 
     list(filter?: { status?: RunStatus }): RunSummary[] {
@@ -220,6 +248,7 @@ export function createSqliteStore(dir: string): Store {
     close() {
       if (db.open) db.close();
       workflowCache.clear();
+      recordCache.clear();
     },
   };
 }
@@ -263,6 +292,8 @@ function migrate(db: Database.Database, file: string): void {
     const locked = db.pragma('user_version', { simple: true }) as number;
     refuseNewer(locked);
     if (locked === SCHEMA_VERSION) return;
+    // Version 1 stores lack the row version that record caching relies on.
+    if (locked === 1) db.exec('ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 0');
     db.exec(SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();

@@ -46,6 +46,7 @@ export interface Store {
   getWorkflow(hash: string): Workflow;
   /** Inserts a new run and its first events atomically. */
   create(record: RunRecord, events: JournalEvent[]): void;
+  /** The stored record. Records are shared with the store's cache: never mutate one, build a new one. */
   get(runId: string): RunRecord | undefined;
   /**
    * One step: inside a single write transaction, read the run, call
