@@ -96,6 +96,13 @@ report('step, SQLite, 302-node ring (3 nodes/step)', await stepLatency(tempStore
     if (r.status !== 0) throw new Error(r.stderr);
   }
   report('one CLI step (process wall time)', median(samples.slice(2)), 'ms', 150);
+  const bare: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    const t = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    bare.push(performance.now() - t);
+  }
+  rows.push(['  (node -e 0 on this machine: the floor)', `${median(bare.slice(2)).toFixed(2)} ms`, '', '']);
 }
 
 // 4. RSS with 10,000 waiting runs, in a fresh process so earlier figures' garbage does not count

@@ -55,6 +55,7 @@ export const CODES = {
   E_ADAPTER: 'the --agent value names no known adapter',
   // CLI
   E_USAGE: 'the command line is wrong',
+  E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
   E_INPUT: 'the --input / --response value is not valid JSON',
 } as const;
 

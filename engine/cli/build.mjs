@@ -1,14 +1,18 @@
 // Bundles the CLI (engine/cli/main.ts and everything it imports) into
-// dist/countersign.mjs with esbuild, so a command starts in one file read
-// instead of compiling TypeScript through tsx on every call.
+// dist/cli/ with esbuild, so a command loads a few prebuilt chunks instead
+// of compiling TypeScript through tsx on every call. Chunks are split at the
+// dynamic imports, so each command loads only what it uses.
 // `npm run build` (and `prepare`, so `npm ci` / `npm install`) runs it; the
 // launcher also rebuilds a stale bundle by itself.
-import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-export const BUNDLE = join(root, 'dist/countersign.mjs');
+const CLI_DIR = join(root, 'dist/cli');
+export const BUNDLE = join(CLI_DIR, 'main.js');
+/** The library for plain-Node consumers (`import … from 'countersign'`); dependencies stay external. */
+export const LIBRARY = join(root, 'dist/index.mjs');
 
 /** Newest modification time of anything the bundle is built from. */
 export function newestSource() {
@@ -35,12 +39,14 @@ export function isFresh() {
 
 export async function build() {
   const { build: esbuild } = await import('esbuild');
-  mkdirSync(dirname(BUNDLE), { recursive: true });
-  // Concurrent launchers may build at once: write aside, then rename atomically.
-  const tmp = `${BUNDLE}.${process.pid}.tmp`;
+  mkdirSync(dirname(CLI_DIR), { recursive: true });
+  // Concurrent launchers may build at once: build aside, then swap the folder in.
+  const tmp = `${CLI_DIR}.${process.pid}.tmp`;
   await esbuild({
     entryPoints: [join(root, 'engine/cli/main.ts')],
-    outfile: tmp,
+    outdir: tmp,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -53,9 +59,25 @@ export async function build() {
     banner: { js: "import { createRequire as __countersignRequire } from 'node:module'; const require = __countersignRequire(import.meta.url);" },
     logLevel: 'error',
   });
-  renameSync(tmp, BUNDLE);
+  rmSync(CLI_DIR, { recursive: true, force: true });
+  renameSync(tmp, CLI_DIR);
+}
+
+export async function buildLibrary() {
+  const { build: esbuild } = await import('esbuild');
+  await esbuild({
+    entryPoints: [join(root, 'engine/index.ts')],
+    outfile: LIBRARY,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await build();
+  await buildLibrary();
 }

@@ -5,8 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CountersignError, isCountersignError } from '../errors.js';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { offsetToPosition } from '../format/source.js';
+import { offsetToPosition } from '../format/offsets.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -55,8 +54,9 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
     return JSON.parse(text);
   } catch (e) {
     // JSON.parse on Node 20 often gives no position; jsonc-parser does.
-    const errors: ParseError[] = [];
-    parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
+    const { parse: parseJsonc } = await import('jsonc-parser');
+    const errors: Array<{ offset: number }> = [];
+    parseJsonc(text, errors as never, { allowTrailingComma: false, disallowComments: true });
     const pos = errors.length ? offsetToPosition(text, errors[0].offset) : undefined;
     throw new CountersignError('E_INPUT', `${source} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${(e as Error).message}`, {
       ...(pos ? { line: pos.line, col: pos.col } : {}),

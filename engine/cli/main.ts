@@ -12,7 +12,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;
-    io.stdout.write(topic && COMMANDS[topic] ? `${COMMANDS[topic].usage}\n` : HELP);
+    const known = topic !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, topic);
+    io.stdout.write(known ? `${(await COMMANDS[topic]()).command.usage}\n` : HELP);
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
@@ -20,7 +21,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 0;
   }
   const json = rest.includes('--json');
-  const command: Command | undefined = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const command: Command | undefined = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? (await COMMANDS[name]()).command : undefined;
   if (!command) {
     reportError(io, usage(`unknown command "${name}"`, `commands: ${Object.keys(COMMANDS).join(', ')}`), json);
     return 2;

@@ -17,11 +17,23 @@ export const MAX_ANSWER_BYTES = 1024 * 1024;
 const EMPTY_ANSWER_SCHEMA: JsonObject = { type: ['object', 'null'], maxProperties: 0 };
 
 // Default strictness (unknown keywords are compile errors); no console noise.
-const ajv = new Ajv({ allErrors: true, logger: false });
-addFormats(ajv);
+const checking = new Ajv({ allErrors: true, logger: false });
+addFormats(checking);
+// Runs only start from validated workflows, whose schemas the checking
+// instance already compiled: skipping the meta-schema check saves a
+// CLI step the ~50 ms of compiling draft-07's meta-schema.
+const running = new Ajv({ allErrors: true, logger: false, validateSchema: false });
+addFormats(running);
 
-const compiled = new Map<string, ValidateFunction>();
-const compiledBySchema = new WeakMap<JsonObject, ValidateFunction>();
+interface Compiler {
+  ajv: Ajv;
+  byKey: Map<string, ValidateFunction>;
+  bySchema: WeakMap<JsonObject, ValidateFunction>;
+}
+const compilers: Record<'check' | 'run', Compiler> = {
+  check: { ajv: checking, byKey: new Map(), bySchema: new WeakMap() },
+  run: { ajv: running, byKey: new Map(), bySchema: new WeakMap() },
+};
 const effectiveCache = new WeakMap<JsonObject, JsonObject>();
 
 /**
@@ -75,18 +87,23 @@ function closeObjects(schema: JsonValue): JsonValue {
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'] as const;
 const SCHEMA_SINGLES = ['items', 'additionalItems'] as const;
 
-/** The compiled validator for an effective schema; throws ajv's error when it does not compile. */
-export function answerValidator(schema: JsonObject): ValidateFunction {
-  let fn = compiledBySchema.get(schema);
+/**
+ * The compiled validator for an effective schema; throws ajv's error when
+ * it does not compile. `check` (validation) also checks the schema against
+ * its meta-schema; `run` (answers) trusts the validated workflow.
+ */
+export function answerValidator(schema: JsonObject, purpose: 'check' | 'run' = 'run'): ValidateFunction {
+  const c = compilers[purpose];
+  let fn = c.bySchema.get(schema);
   if (fn) return fn;
   // Identical schemas in other nodes, runs or validation passes share one compilation.
   const key = JSON.stringify(schema);
-  fn = compiled.get(key);
+  fn = c.byKey.get(key);
   if (!fn) {
-    fn = ajv.compile(schema);
-    compiled.set(key, fn);
+    fn = c.ajv.compile(schema);
+    c.byKey.set(key, fn);
   }
-  compiledBySchema.set(schema, fn);
+  c.bySchema.set(schema, fn);
   return fn;
 }
 

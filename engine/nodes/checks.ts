@@ -65,7 +65,7 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
   }
   if (findings.length > 0) return findings;
   try {
-    answerValidator(effectiveSchema(inputSchema, workflow));
+    answerValidator(effectiveSchema(inputSchema, workflow), 'check');
   } catch (e) {
     const message = (e as Error).message;
     findings.push({

@@ -13,7 +13,7 @@ import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.j
 import { hashWorkflow } from './hash.js';
 import { stateOf } from './state.js';
 import { firstStep, nextStep } from './step.js';
-import { loadValidWorkflow, type WorkflowSource } from './workflow-source.js';
+import type { WorkflowSource } from './workflow-source.js';
 import { driveRun, type RunOptions, type RunResult } from './driver.js';
 
 export interface EngineOptions {
@@ -79,6 +79,8 @@ export function createEngine(options: EngineOptions): Engine {
 
   const engine: Engine = {
     async start(source, opts = {}) {
+      // Loaded on demand: parsing and validating files is only needed to start a run.
+      const { loadValidWorkflow } = await import('./workflow-source.js');
       const { workflow, file } = loadValidWorkflow(source);
       const hash = hashWorkflow(workflow);
       workflows.set(hash, workflow);

@@ -5,7 +5,7 @@ import type { WorkflowNode } from '../../format/model.js';
 import { usage } from '../io.js';
 import type { Command } from './command.js';
 
-export const graph: Command = {
+export const command: Command = {
   usage: 'countersign graph <file> [--format mermaid|dot]\n  prints the workflow graph (default mermaid)',
   options: { format: { type: 'string' } },
   async run(values, positionals, io) {

@@ -1,12 +1,21 @@
+/**
+ * The commands, loaded on demand: a `status` should not pay for parsing
+ * YAML or compiling the workflow schema, which only `validate` and `start`
+ * need.
+ */
 import type { Command } from './command.js';
-import { graph } from './graph.js';
-import { run } from './run.js';
-import { runs } from './runs.js';
-import { start } from './start.js';
-import { status } from './status.js';
-import { step } from './step.js';
-import { trace } from './trace.js';
-import { validate } from './validate.js';
 
 export type { Command };
-export const COMMANDS: Readonly<Record<string, Command>> = { validate, start, step, status, runs, trace, graph, run };
+
+type Loader = () => Promise<{ command: Command }>;
+
+export const COMMANDS: Readonly<Record<string, Loader>> = {
+  validate: () => import('./validate.js'),
+  start: () => import('./start.js'),
+  step: () => import('./step.js'),
+  status: () => import('./status.js'),
+  runs: () => import('./runs.js'),
+  trace: () => import('./trace.js'),
+  graph: () => import('./graph.js'),
+  run: () => import('./run.js'),
+};

@@ -6,7 +6,7 @@ import { printJson, readJsonArg, usage, type Io } from '../io.js';
 import { indent } from '../render.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 
-export const run: Command = {
+export const command: Command = {
   usage: [
     'countersign run <file> --agent <adapter> [--input JSON|@file] [--max-steps N] [--agent-timeout S] [--workspace DIR] [--as ID] [--store DIR] [--json]',
     'countersign run --resume <runId> --agent <adapter> [...]',

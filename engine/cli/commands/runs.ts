@@ -4,7 +4,7 @@ import type { RunStatus } from '../../run/contract.js';
 
 const STATUSES = ['waiting', 'completed', 'failed'];
 
-export const runs: Command = {
+export const command: Command = {
   usage: 'countersign runs [--status waiting|completed|failed] [--store DIR] [--json]\n  every run, newest first',
   options: { ...STORE_OPTIONS, status: { type: 'string' } },
   async run(values, positionals, io) {

@@ -4,7 +4,7 @@ import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 import type { JsonObject } from '../../format/model.js';
 import { resolve } from 'node:path';
 
-export const start: Command = {
+export const command: Command = {
   usage: 'countersign start <file> [--input JSON|@file] [--as ID] [--workspace DIR] [--store DIR] [--json]\n  exit 0 started (waiting or completed), 1 the run failed, 2 usage or invalid workflow',
   options: { ...STORE_OPTIONS, input: { type: 'string' }, as: { type: 'string' }, workspace: { type: 'string' } },
   async run(values, positionals, io) {

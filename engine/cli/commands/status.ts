@@ -2,7 +2,7 @@ import { printJson, usage } from '../io.js';
 import { renderState } from '../render.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 
-export const status: Command = {
+export const command: Command = {
   usage: 'countersign status <runId> [--store DIR] [--json]\n  exit 0, or 2 when the run is unknown',
   options: { ...STORE_OPTIONS },
   async run(values, positionals, io) {

@@ -2,7 +2,7 @@ import { printJson, usage } from '../io.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 import type { JournalEvent } from '../../run/contract.js';
 
-export const trace: Command = {
+export const command: Command = {
   usage: 'countersign trace <runId> [--store DIR] [--json]\n  the run journal: {runId, events: [{seq, at, type, nodeId, …}]}',
   options: { ...STORE_OPTIONS },
   async run(values, positionals, io) {

@@ -3,7 +3,7 @@ import { validateFile } from '../../validate/index.js';
 import { printJson, usage } from '../io.js';
 import type { Command } from './command.js';
 
-export const validate: Command = {
+export const command: Command = {
   usage: 'countersign validate <files...> [--json]\n  exit 0 when every file is valid, 1 when any has errors, 2 on usage errors',
   options: { json: { type: 'boolean' } },
   async run(values, files, io) {
