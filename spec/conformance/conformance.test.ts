@@ -13,7 +13,8 @@ import { parse } from 'yaml';
 import { createEngine } from '../../engine/run/engine.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cli } from '../helpers/cli.js';
 import { tmpdir } from 'node:os';
 import type { RunState } from '../../engine/run/contract.js';
 import type { Workflow } from '../../engine/format/model.js';
@@ -133,3 +134,52 @@ function check(state: RunState, want: Partial<Expectation>, where: string): void
 }
 
 Conformance.run();
+
+/**
+ * The same fixtures through the CLI: each step's exit code follows from the
+ * expected state (0 advanced/completed/replayed, 5 rejected, 1 failed,
+ * 2 for E_SEQ / unknown or finished runs / an invalid workflow). Fixtures
+ * that move the clock need the in-process engine and are skipped here.
+ */
+const ExitCodes = suite('conformance through the CLI (exit codes)');
+
+for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+  const fixture = parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
+  if ((fixture.steps ?? []).some((s) => s.advanceMs !== undefined || s.status)) continue;
+  ExitCodes(`${file.replace(/\.ya?ml$/, '')}: exit codes`, async () => {
+    const work = mkdtempSync(join(tmpdir(), 'countersign-exit-'));
+    const wfFile = join(work, 'workflow.json');
+    writeFileSync(wfFile, JSON.stringify(fixture.workflow));
+    const store = join(work, 'store');
+    const startArgs = ['start', wfFile, '--json', ...(fixture.input ? ['--input', JSON.stringify(fixture.input)] : [])];
+    const started = await cli(startArgs, { store });
+    if (fixture.startThrows) {
+      assert.is(started.code, 2);
+      assert.is(started.json.error.code, fixture.startThrows);
+      return;
+    }
+    let state = started.json as RunState;
+    assert.is(started.code, state.status === 'failed' ? 1 : 0);
+    for (const [i, step] of (fixture.steps ?? []).entries()) {
+      const seq = step.seq === 'current' ? state.seq : step.seq;
+      const args = ['step', state.runId, '--response', JSON.stringify(step.answer), '--json'];
+      if (seq !== undefined) args.push('--seq', String(seq));
+      if (step.as) args.push('--as', step.as);
+      const r = await cli(args, { store });
+      if (step.expect?.throws) {
+        assert.is(r.code, 2, `step ${i}`);
+        assert.is(r.json.error.code, step.expect.throws, `step ${i}`);
+        continue;
+      }
+      state = r.json as RunState;
+      const want = state.status === 'failed' ? 1 : state.status === 'waiting' && state.rejected && !state.replayed ? 5 : 0;
+      assert.is(r.code, want, `step ${i}: ${r.stdout}`);
+      if (step.expect) check(state, step.expect, `cli step ${i}`);
+    }
+    // Run ids are random outside the in-process engine's injected generator.
+    const expect = JSON.parse(JSON.stringify(fixture.expect).replaceAll('"run-1"', JSON.stringify(state.runId)));
+    check(state, expect, 'cli final');
+  });
+}
+
+ExitCodes.run();
