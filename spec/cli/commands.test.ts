@@ -152,3 +152,36 @@ Cli('--store DIR overrides COUNTERSIGN_STORE', async () => {
 });
 
 Cli.run();
+
+const Human = suite('cli human output');
+
+Human('--help, help <command> and --version print usage and exit 0; no command prints help and exits 2', async () => {
+  const help = await cli(['--help']);
+  assert.is(help.code, 0);
+  assert.match(help.stdout, /usage: countersign <command>/);
+  const stepHelp = await cli(['help', 'step']);
+  assert.match(stepHelp.stdout, /^countersign step <runId> --response/);
+  const flagHelp = await cli(['run', '--help']);
+  assert.match(flagHelp.stdout, /adapters: scripted:<file>/);
+  const version = await cli(['--version']);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  const none = await cli([]);
+  assert.is(none.code, 2);
+});
+
+Human('human output: start shows the directive and how to answer; trace prints one line per event', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const st = await cli(['status', s.json.runId], { store });
+  assert.match(st.stdout, /is waiting at "write" — seq 1, attempt 1 of 4/);
+  assert.match(st.stdout, /directive:\n  Write about tests\./);
+  assert.match(st.stdout, new RegExp(`answer with: countersign step ${s.json.runId} --seq 1 --response`));
+  const bad = await cli(['step', s.json.runId, '--response', '{"words": -3}'], { store });
+  assert.match(bad.stdout, /^answer rejected \(E_ANSWER_INVALID\):\n  \/words: must be >= 1/);
+  const tr = await cli(['trace', s.json.runId], { store });
+  const lines = tr.stdout.trim().split('\n');
+  assert.is(lines.length, 5);
+  assert.match(lines[3], /#1\s+answer\.rejected\s+write\s+attempt=1 code=E_ANSWER_INVALID errors=\["\/words: must be >= 1"\]/);
+});
+
+Human.run();
