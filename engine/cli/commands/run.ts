@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { createAgent } from '../../hosts/adapters.js';
 import type { JsonObject } from '../../format/model.js';
-import type { ProgressEvent } from '../../run/driver.js';
 import { printJson, readJsonArg, usage, type Io } from '../io.js';
 import { indent } from '../render.js';
+import { progressPrinter } from '../progress.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 
 export const command: Command = {
@@ -40,7 +40,8 @@ export const command: Command = {
     const agent = spec.startsWith('scripted:')
       ? createAgent(`scripted:${resolve(io.cwd, spec.slice('scripted:'.length).trim())}`, { cwd: io.cwd, env: io.env })
       : createAgent(spec, { cwd: workspace, env: io.env });
-    const progress = progressPrinter(io);
+    // A spinner would overwrite the interactive adapter's prompt.
+    const progress = progressPrinter(io, { spinner: io.isTTY && spec.trim() !== 'interactive' });
     try {
       const result = await withEngine(values, io, (engine) =>
         engine.run(resumeId ? { runId: resumeId } : resolve(io.cwd, positionals[0]), {
@@ -63,6 +64,7 @@ export const command: Command = {
       }
       return result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3;
     } finally {
+      progress.stop();
       await agent.close?.();
     }
   },
@@ -73,26 +75,4 @@ function positiveInt(value: unknown, flag: string): number | undefined {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw usage(`${flag} must be a positive number, got "${String(value)}"`);
   return n;
-}
-
-/** Node-by-node progress on stderr. */
-function progressPrinter(io: Io): (e: ProgressEvent) => void {
-  return (e) => {
-    switch (e.type) {
-      case 'pending': {
-        const p = e.state.pending;
-        const first = p.directive.split('\n').find((l) => l.trim()) ?? '';
-        io.stderr.write(`▸ ${p.nodeId}${p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxRetries + 1})` : ''}: ${first.slice(0, 100)}\n`);
-        break;
-      }
-      case 'answered':
-        if (e.state.status === 'waiting' && e.state.rejected) {
-          io.stderr.write(`  ✗ answer rejected: ${e.state.rejected.errors.join('; ')}\n`);
-        } else io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
-        break;
-      case 'stopped':
-        io.stderr.write(`  ■ stopped: ${e.error.code}: ${e.error.message}\n`);
-        break;
-    }
-  };
 }

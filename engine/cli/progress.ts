@@ -1,0 +1,59 @@
+/**
+ * `run` progress on stderr, node by node. On a terminal a spinner shows
+ * that the agent is still working on the pending item; elsewhere (CI,
+ * pipes) only whole lines are written, so logs stay readable.
+ */
+import type { ProgressEvent } from '../run/driver.js';
+import type { Io } from './io.js';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const FRAME_MS = 80;
+
+export interface ProgressPrinter {
+  (event: ProgressEvent): void;
+  /** Clears the spinner line; call when the run ends. */
+  stop(): void;
+}
+
+export function progressPrinter(io: Io, opts: { spinner: boolean }): ProgressPrinter {
+  let timer: NodeJS.Timeout | undefined;
+  let started = 0;
+  const clear = () => {
+    if (!timer) return;
+    clearInterval(timer);
+    timer = undefined;
+    io.stderr.write('\r\x1b[2K');
+  };
+  const spin = (nodeId: string) => {
+    if (!opts.spinner) return;
+    let frame = 0;
+    started = Date.now();
+    timer = setInterval(() => {
+      const secs = Math.floor((Date.now() - started) / 1000);
+      io.stderr.write(`\r\x1b[2K  ${FRAMES[frame++ % FRAMES.length]} waiting for the agent on ${nodeId} (${secs}s)`);
+    }, FRAME_MS);
+    timer.unref();
+  };
+  const print = ((e: ProgressEvent) => {
+    clear();
+    switch (e.type) {
+      case 'pending': {
+        const p = e.state.pending;
+        const first = p.directive.split('\n').find((l) => l.trim()) ?? '';
+        io.stderr.write(`▸ ${p.nodeId}${p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxRetries + 1})` : ''}: ${first.slice(0, 100)}\n`);
+        spin(p.nodeId);
+        break;
+      }
+      case 'answered':
+        if (e.state.status === 'waiting' && e.state.rejected) {
+          io.stderr.write(`  ✗ answer rejected: ${e.state.rejected.errors.join('; ')}\n`);
+        } else io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
+        break;
+      case 'stopped':
+        io.stderr.write(`  ■ stopped: ${e.error.code}: ${e.error.message}\n`);
+        break;
+    }
+  }) as ProgressPrinter;
+  print.stop = clear;
+  return print;
+}

@@ -1,0 +1,43 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PassThrough } from 'node:stream';
+import { progressPrinter } from '../../engine/cli/progress.js';
+import type { Io } from '../../engine/cli/io.js';
+
+const Progress = suite('run progress');
+
+const waiting = {
+  runId: 'r', seq: 1, status: 'waiting' as const,
+  pending: { kind: 'directive' as const, nodeId: 'write', directive: '\nWrite it.\nMore.', completionCondition: 'c', inputSchema: {}, attempt: 1, maxRetries: 3 },
+};
+
+function capture(): { io: Io; text: () => string } {
+  const err = new PassThrough();
+  const chunks: string[] = [];
+  err.on('data', (c) => chunks.push(String(c)));
+  const io = { stdout: new PassThrough(), stderr: err, stdin: new PassThrough(), cwd: '/', env: {}, isTTY: true } as Io;
+  return { io, text: () => chunks.join('') };
+}
+
+Progress('on a terminal a spinner runs while the agent works and is cleared before the next line', async () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: true });
+  p({ type: 'pending', state: waiting });
+  await new Promise((r) => setTimeout(r, 200));
+  p({ type: 'answered', state: { runId: 'r', seq: 1, status: 'completed', endNodeId: 'done', output: {} }, nodeId: 'write' });
+  p.stop();
+  const out = text();
+  assert.match(out, /^▸ write: Write it\.\n/);
+  assert.match(out, /⠋ waiting for the agent on write \(0s\)/);
+  assert.match(out, /\r\x1b\[2K  ✓ write answered\n$/);
+});
+
+Progress('without a spinner only whole lines are written (CI logs, pipes)', () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: false });
+  p({ type: 'pending', state: { ...waiting, pending: { ...waiting.pending, attempt: 2 } } });
+  p({ type: 'stopped', error: { code: 'E_AGENT_CRASHED', message: 'exit 1', nodeId: 'write' } });
+  assert.is(text(), '▸ write (attempt 2/4): Write it.\n  ■ stopped: E_AGENT_CRASHED: exit 1\n');
+});
+
+Progress.run();
