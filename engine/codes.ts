@@ -23,6 +23,7 @@ export const CODES = {
   E_TOO_MANY_NODES: 'more nodes than the documented limit',
   // Schemas, syntax, dataflow
   E_INPUT_SCHEMA: 'an effective inputSchema does not compile under ajv',
+  E_VARIABLE_SCHEMA: 'a variableRegistry entry is not a valid JSON Schema property',
   E_GLOBAL_INPUT_UNDECLARED: 'globalInputs names a variable missing from variableRegistry',
   E_EXPRESSION_SYNTAX: 'an expression does not parse',
   E_EXPRESSION_TARGET: 'an expression assigns to something that is not a registry global',

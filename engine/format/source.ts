@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { isAlias, isScalar, parseDocument, visit, type Document } from 'yaml';
+import { firstNonJson } from './yaml-json.js';
 import { CountersignError } from '../errors.js';
 import { LineIndex, locateInJsonTree, locateInYaml, pointerSegments, type Position } from './positions.js';
 
@@ -321,6 +322,11 @@ function parseYaml(text: string, file: string): SourceDocument {
     throw new CountersignError('E_PARSE', message, { file, line: at.line, col: at.col, fix });
   }
   if (doc.contents === null) throw emptyFile(file);
+  const nonJson = firstNonJson(doc);
+  if (nonJson) {
+    const at = new LineIndex(text).position(nonJson.offset);
+    throw new CountersignError('E_PARSE', nonJson.message, { file, line: at.line, col: at.col, fix: nonJson.fix });
+  }
   let data: unknown;
   try {
     data = doc.toJS();

@@ -85,7 +85,7 @@ export const agentDirective: WaitingType<AgentDirectiveNode> = {
     const globalInputs = node.inputSchema?.globalInputs;
     if (Array.isArray(globalInputs)) {
       for (const name of globalInputs) {
-        if (typeof name === 'string' && name in fields) vars[name] = fields[name];
+        if (typeof name === 'string' && Object.hasOwn(fields, name)) vars[name] = fields[name];
       }
     }
     const local = { ...(ctx.nodes[node.id] ?? {}), ...fields };

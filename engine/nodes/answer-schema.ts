@@ -16,24 +16,35 @@ export const MAX_ANSWER_BYTES = 1024 * 1024;
 /** A node without an inputSchema accepts only `{}` or `null`. */
 const EMPTY_ANSWER_SCHEMA: JsonObject = { type: ['object', 'null'], maxProperties: 0 };
 
-// Default strictness (unknown keywords are compile errors); no console noise.
-const checking = new Ajv({ allErrors: true, logger: false });
-addFormats(checking);
-// Runs only start from validated workflows, whose schemas the checking
-// instance already compiled: skipping the meta-schema check saves a
-// CLI step the ~50 ms of compiling draft-07's meta-schema.
-const running = new Ajv({ allErrors: true, logger: false, validateSchema: false });
-addFormats(running);
+type Purpose = 'check' | 'run';
+
+// `check`: default strictness (unknown keywords are compile errors).
+// `run`: runs start only from validated workflows whose schemas `check`
+// already compiled, so the meta-schema check is skipped; it costs a CLI
+// step ~50 ms of compiling draft-07's meta-schema.
+function newAjv(purpose: Purpose): Ajv {
+  const ajv = new Ajv({ allErrors: true, logger: false, ...(purpose === 'run' ? { validateSchema: false } : {}) });
+  addFormats(ajv);
+  return ajv;
+}
+
+interface Compiled {
+  fn: ValidateFunction;
+  schema: JsonObject;
+  ajv: Ajv;
+}
 
 interface Compiler {
   ajv: Ajv;
-  byKey: Map<string, ValidateFunction>;
+  byKey: Map<string, Compiled>;
   bySchema: WeakMap<JsonObject, ValidateFunction>;
 }
-const compilers: Record<'check' | 'run', Compiler> = {
-  check: { ajv: checking, byKey: new Map(), bySchema: new WeakMap() },
-  run: { ajv: running, byKey: new Map(), bySchema: new WeakMap() },
+const compilers: Record<Purpose, Compiler> = {
+  check: { ajv: newAjv('check'), byKey: new Map(), bySchema: new WeakMap() },
+  run: { ajv: newAjv('run'), byKey: new Map(), bySchema: new WeakMap() },
 };
+/** Distinct schemas kept compiled per purpose; a long-lived host must not grow without bound. */
+const MAX_COMPILED = 512;
 const effectiveCache = new WeakMap<JsonObject, JsonObject>();
 
 /**
@@ -51,7 +62,7 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
   if (Array.isArray(globalInputs) && globalInputs.length > 0) {
     const properties = { ...((schema.properties as JsonObject | undefined) ?? {}) };
     for (const name of globalInputs) {
-      if (typeof name !== 'string' || name in properties) continue;
+      if (typeof name !== 'string' || Object.hasOwn(properties, name) || !Object.hasOwn(workflow.variableRegistry ?? {}, name)) continue;
       const decl = workflow.variableRegistry?.[name];
       if (decl) properties[name] = closeObjects(decl) as JsonObject;
     }
@@ -88,20 +99,30 @@ const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'] 
 const SCHEMA_SINGLES = ['items', 'additionalItems'] as const;
 
 /**
- * The compiled validator for an effective schema; throws ajv's error when
- * it does not compile. `check` (validation) also checks the schema against
- * its meta-schema; `run` (answers) trusts the validated workflow.
+ * The compiled validator for a schema; throws ajv's error when it does not
+ * compile. `check` (validation) also checks the schema against its
+ * meta-schema; `run` (answers) trusts the validated workflow.
  */
-export function answerValidator(schema: JsonObject, purpose: 'check' | 'run' = 'run'): ValidateFunction {
+export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): ValidateFunction {
   const c = compilers[purpose];
   let fn = c.bySchema.get(schema);
   if (fn) return fn;
   // Identical schemas in other nodes, runs or validation passes share one compilation.
   const key = JSON.stringify(schema);
-  fn = c.byKey.get(key);
-  if (!fn) {
-    fn = c.ajv.compile(schema);
-    c.byKey.set(key, fn);
+  const hit = c.byKey.get(key);
+  if (hit) fn = hit.fn;
+  else {
+    // ajv registers a schema's `$id` instance-wide, so two workflows that
+    // reuse an `$id` for different schemas would clash: such schemas get
+    // an instance of their own.
+    const ajv = key.includes('"$id"') ? newAjv(purpose) : c.ajv;
+    fn = ajv.compile(schema);
+    if (c.byKey.size >= MAX_COMPILED) {
+      const [oldestKey, oldest] = c.byKey.entries().next().value as [string, Compiled];
+      c.byKey.delete(oldestKey);
+      oldest.ajv.removeSchema(oldest.schema); // ajv's own cache holds every schema it compiled
+    }
+    c.byKey.set(key, { fn, schema, ajv });
   }
   c.bySchema.set(schema, fn);
   return fn;

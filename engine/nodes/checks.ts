@@ -2,11 +2,30 @@
  * Static checks shared by node types: template syntax and reads, and
  * whether an effective inputSchema compiles.
  */
-import { isCountersignError } from '../errors.js';
+import { isCountersignError, type CountersignError } from '../errors.js';
 import type { JsonObject, Workflow } from '../format/model.js';
 import { templateVariables } from '../format/template.js';
-import { answerValidator, effectiveSchema } from './answer-schema.js';
+import { effectiveSchema } from './answer-schema.js';
+import { schemaFinding, schemaProblem } from './schema-errors.js';
 import type { Finding, VariableRead } from './node-type.js';
+
+/** A message with its fix, as every finding states it: "what is wrong; how to fix it". */
+export function withFix(message: string, fix: string | undefined): string {
+  if (!fix) return message;
+  return message.endsWith('?') ? `${message} ${fix[0].toUpperCase()}${fix.slice(1)}` : `${message}; ${fix}`;
+}
+
+/** A finding from a syntax error thrown while parsing a string at `pointer` (the error's data.offset locates it inside). */
+export function errorFinding(e: CountersignError, pointer: string): Finding {
+  const offset = (e.data as { offset?: unknown } | undefined)?.offset;
+  return {
+    code: e.code,
+    message: withFix(e.message, e.fix),
+    pointer,
+    severity: 'error',
+    ...(typeof offset === 'number' ? { offset } : {}),
+  };
+}
 
 /** The variables a template reads; a malformed template reads nothing (checkTemplate reports it). */
 export function templateReads(text: unknown, pointer: string): VariableRead[] {
@@ -25,7 +44,7 @@ export function checkTemplate(text: unknown, pointer: string): Finding[] {
     return [];
   } catch (e) {
     if (!isCountersignError(e)) throw e;
-    return [{ code: e.code, message: e.message, pointer, severity: 'error' }];
+    return [errorFinding(e, pointer)];
   }
 }
 
@@ -39,7 +58,7 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
       findings.push({ code: 'E_SCHEMA', message: 'globalInputs must be a list of registry variable names', pointer: `${pointer}/globalInputs`, severity: 'error' });
     } else {
       globalInputs.forEach((name, i) => {
-        if (typeof name !== 'string' || !(name in registry)) {
+        if (typeof name !== 'string' || !Object.hasOwn(registry, name)) {
           findings.push({
             code: 'E_GLOBAL_INPUT_UNDECLARED',
             message: `globalInputs names "${String(name)}", which is not declared in variableRegistry`,
@@ -63,41 +82,10 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
       }
     }
   }
-  if (findings.length > 0) return findings;
-  try {
-    answerValidator(effectiveSchema(inputSchema, workflow), 'check');
-  } catch (e) {
-    const message = (e as Error).message;
-    findings.push({
-      code: 'E_INPUT_SCHEMA',
-      message: `the inputSchema does not compile: ${message}`,
-      pointer: pointer + (locateSchemaError(message, inputSchema) ?? ''),
-      severity: 'error',
-    });
-  }
+  // A broken registry entry is reported at the entry itself (validate/registry.ts).
+  const inlined = Array.isArray(globalInputs) ? globalInputs.filter((n): n is string => typeof n === 'string' && Object.hasOwn(registry, n)) : [];
+  if (inlined.some((name) => schemaProblem(registry[name]) !== undefined)) return findings;
+  const problem = schemaProblem(effectiveSchema(inputSchema, workflow));
+  if (problem) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', problem));
   return findings;
-}
-
-/**
- * ajv names the offending place in its message, either as a meta-schema
- * path (`data/properties/x/type must be …`) or as an unknown keyword; turn
- * that into a pointer inside the inputSchema so editors underline it.
- */
-function locateSchemaError(message: string, schema: JsonObject): string | undefined {
-  const meta = /schema is invalid: data(\/[^\s,]*)/.exec(message);
-  if (meta) return meta[1];
-  const keyword = /unknown keyword: "([^"]+)"/.exec(message);
-  if (keyword) return findKey(schema, keyword[1], '');
-  return undefined;
-}
-
-function findKey(value: unknown, key: string, at: string): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const here = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (k === key) return here;
-    const deeper = findKey(v, key, here);
-    if (deeper) return deeper;
-  }
-  return undefined;
 }

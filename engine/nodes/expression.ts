@@ -8,6 +8,8 @@ import { parseExpression } from '../format/expression.js';
 import type { ExpressionNode, JsonValue } from '../format/model.js';
 import { resolve } from '../format/resolver.js';
 import type { Finding, TransientType, VariableRead } from './node-type.js';
+import { errorFinding, withFix } from './checks.js';
+import { suggest } from '../format/suggest.js';
 import { scopeOf } from './workflow-facts.js';
 
 export const expression: TransientType<ExpressionNode> = {
@@ -38,17 +40,21 @@ export const expression: TransientType<ExpressionNode> = {
       if (typeof src !== 'string') return;
       try {
         const e = parseExpression(src);
-        if (!ctx.globals.has(e.target) || !(e.target in (ctx.workflow.variableRegistry ?? {}))) {
+        if (!Object.hasOwn(ctx.workflow.variableRegistry ?? {}, e.target)) {
+          const guess = suggest(e.target, Object.keys(ctx.workflow.variableRegistry ?? {}));
           findings.push({
             code: 'E_EXPRESSION_TARGET',
-            message: `"${src}" assigns to "${e.target}", which is not declared in variableRegistry`,
+            message: withFix(
+              `"${src}" assigns to "${e.target}", which is not declared in variableRegistry${guess ? ` — did you mean "${guess}"?` : ''}`,
+              `declare "${e.target}" in variableRegistry with a type and description, or assign a declared global`,
+            ),
             pointer,
             severity: 'error',
           });
         }
       } catch (err) {
         if (!isCountersignError(err)) throw err;
-        findings.push({ code: err.code, message: err.message, pointer, severity: 'error', ...(err.col ? { offset: err.col - 1 } : {}) });
+        findings.push({ ...errorFinding(err, pointer), ...(err.col ? { offset: err.col - 1 } : {}) });
       }
     });
     return findings;

@@ -114,7 +114,13 @@ export function checkJsonLogic(rule: unknown, pointer: string): Finding[] {
     const args = (node as Record<string, unknown>)[op];
     const argAt = `${at}/${escape(op)}`;
     if (!OPERATIONS.has(op)) {
-      bad(`unknown jsonLogic operation "${op}"${op === 'missing' || op === 'missing_some' ? '; use the "exists" operator or {"!!": {"var": …}}' : ''}`, `${at}/${escape(op)}`);
+      out.push({
+        code: 'E_CONDITION',
+        message: `unknown jsonLogic operation "${op}"; ${op === 'missing' || op === 'missing_some' ? 'use the "exists" operator or {"!!": {"var": …}}' : `use one of ${[...OPERATIONS].join(' ')}`}`,
+        pointer: `${at}/${escape(op)}`,
+        severity: 'error',
+        key: true,
+      });
       return;
     }
     if (op === 'var') {

@@ -20,6 +20,8 @@ export interface Finding {
   severity: 'error' | 'warning';
   /** When the finding points into a string (a template), the offset of the offending text inside it. */
   offset?: number;
+  /** The finding is about the key at `pointer` (e.g. a misspelt keyword), so it is located at the key. */
+  key?: boolean;
 }
 
 /** A variable the node reads: a template variable or a condition contextPath. */

@@ -6,6 +6,7 @@
  * finalOutput names that resolve to nothing and registry variables nothing
  * ever writes.
  */
+import { errorFinding, withFix } from '../nodes/checks.js';
 import { isCountersignError } from '../errors.js';
 import { BUILTIN_VARIABLES } from '../format/model.js';
 import { resolve, staticScope, type Scope } from '../format/resolver.js';
@@ -84,7 +85,7 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
     resolution = resolve(read.path, scope);
   } catch (e) {
     if (!isCountersignError(e)) throw e;
-    return { code: e.code, message: `${shown}: ${e.message}`, pointer: read.pointer, offset: read.offset, severity: 'error' };
+    return { code: e.code, message: withFix(`${shown}: ${e.message}`, e.fix), pointer: read.pointer, offset: read.offset, severity: 'error' };
   }
   if (resolution.found) return undefined;
   const { missing, candidates } = resolution;
@@ -119,7 +120,7 @@ export function systemReminderReads(data: Record<string, unknown>): { reads: Var
     return { reads: templateVariables(text).map((v) => ({ path: v.path, pointer: '/systemReminder', offset: v.offset })), findings: [] };
   } catch (e) {
     if (!isCountersignError(e)) throw e;
-    return { reads: [], findings: [{ code: e.code, message: e.message, pointer: '/systemReminder', severity: 'error' }] };
+    return { reads: [], findings: [errorFinding(e, '/systemReminder')] };
   }
 }
 

@@ -20,6 +20,7 @@ import { graphModel } from './graph-model.js';
 import { graphFindings } from './graph.js';
 import { locateFinding, type Position } from './locate.js';
 import { isPlainObject } from './pointer.js';
+import { registryFindings } from './registry.js';
 import { schemaFindings } from './schema-check.js';
 import { structureFindings } from './structure.js';
 
@@ -75,7 +76,7 @@ export function workflowFindings(data: unknown): Finding[] {
   const workflow = checkableWorkflow(data);
   const reminder = systemReminderReads(data);
 
-  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reminder.findings];
+  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...registryFindings(data, brokenEntries(fromSchema)), ...reminder.findings];
   const reported = new Set<string>();
   for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported));
   for (const node of model.nodes) {
@@ -86,6 +87,16 @@ export function workflowFindings(data: unknown): Finding[] {
   }
   own.push(...neverWrittenFindings(data, declarations));
   return merge(fromSchema, own);
+}
+
+/** `/variableRegistry/<name>` of every registry entry the schema check found fault with. */
+function brokenEntries(findings: Finding[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of findings) {
+    const m = /^\/variableRegistry\/[^/]+/.exec(f.pointer);
+    if (m) out.add(m[0]);
+  }
+  return out;
 }
 
 function pushDefined(into: Finding[], finding: Finding | undefined): void {

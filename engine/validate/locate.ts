@@ -18,12 +18,14 @@ export interface Position {
 const KEY_CODES: ReadonlySet<string> = new Set(['E_UNKNOWN_KEY', 'E_UNKNOWN_CONNECTION', 'E_VARIABLE_NEVER_WRITTEN']);
 
 export function locateFinding(doc: SourceDocument, finding: Finding): Position {
-  const at = doc.locate(finding.pointer, { key: KEY_CODES.has(finding.code) });
+  const at = doc.locate(finding.pointer, { key: finding.key === true || KEY_CODES.has(finding.code) });
   if (finding.offset === undefined || finding.offset < 0) return at;
   const value = valueAt(doc.data, finding.pointer);
   if (typeof value !== 'string') return at;
   return positionInString(doc, at, value, finding.offset) ?? at;
 }
+
+const PATH_RUN = /^[A-Za-z0-9_$@.[\]-]{1,80}/;
 
 const lineStartsCache = new WeakMap<SourceDocument, number[]>();
 
@@ -43,11 +45,16 @@ function lineStarts(doc: SourceDocument): number[] {
  * The characters from `offset` up to the first one a scalar style may
  * rewrite (escapes, quotes, line breaks) appear verbatim in the source, so
  * the n-th occurrence of that run in the value is the n-th occurrence in
- * the source after the start. When the run cannot be found (e.g. written
- * as \u escapes) the caller falls back to the string's start.
+ * the source after the start. When the run cannot be found (e.g. the
+ * offending text itself is written with \u escapes) the caller falls back
+ * to the string's start.
  */
 function positionInString(doc: SourceDocument, start: Position, value: string, offset: number): Position | undefined {
-  const needle = /^[^\\"'\u0000-\u001f]{1,40}/.exec(value.slice(offset))?.[0];
+  // Prefer a run of path characters (what template and contextPath offsets
+  // point at): no scalar style escapes or folds them, so the run appears
+  // verbatim in the source. Other text falls back to the longer run.
+  const rest = value.slice(offset);
+  const needle = PATH_RUN.exec(rest)?.[0] ?? /^[^\\"'\u0000-\u001f]{1,40}/.exec(rest)?.[0];
   if (!needle) return undefined;
   let occurrence = 0;
   for (let i = value.indexOf(needle); i >= 0 && i < offset; i = value.indexOf(needle, i + 1)) occurrence++;

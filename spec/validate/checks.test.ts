@@ -294,3 +294,32 @@ files('findings are sorted by position in the file', () => {
 });
 
 files.run();
+
+const Isolation = suite('validation is a property of the file');
+
+Isolation('two workflows whose inputSchemas reuse one $id for different schemas both validate and run in one process', async () => {
+  const { validateWorkflow } = await import('../../engine/validate/index.js');
+  const { createEngine } = await import('../../engine/run/engine.js');
+  const { createMemoryStore } = await import('../../engine/store/memory.js');
+  const make = (prop: string) => ({
+    metadata: { name: `id-${prop}`, version: '1.0.0', description: 'shared $id' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Answer.', completionCondition: 'ok',
+        inputSchema: { $id: 'https://example.com/answer', type: 'object', properties: { [prop]: { type: 'string' } }, required: [prop] },
+        connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  });
+  assert.ok(validateWorkflow(make('a')).ok);
+  assert.ok(validateWorkflow(make('b')).ok, JSON.stringify(validateWorkflow(make('b')).errors));
+  const engine = createEngine({ store: createMemoryStore() });
+  const a = await engine.start(make('a') as never);
+  const b = await engine.start(make('b') as never);
+  assert.is((await engine.submit(a.runId, { a: 'x' })).status, 'completed');
+  const rejected = await engine.submit(b.runId, { a: 'x' });
+  assert.is(rejected.status === 'waiting' && rejected.rejected?.code, 'E_ANSWER_INVALID');
+  assert.is((await engine.submit(b.runId, { b: 'x' })).status, 'completed');
+});
+
+Isolation.run();

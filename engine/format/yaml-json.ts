@@ -1,0 +1,46 @@
+/**
+ * A YAML workflow must mean exactly what some JSON file could mean. YAML
+ * can say more: `.nan`/`.inf`, binary and timestamp tags, big integers,
+ * mappings used as keys. Those are refused at their position instead of
+ * turning silently into null, Buffers, Dates or stringified keys.
+ */
+import { isMap, isScalar, isSeq, visit, type Document } from 'yaml';
+
+export interface NonJson {
+  offset: number;
+  message: string;
+  fix: string;
+}
+
+const FIX = 'workflows are JSON data: use a string, a finite number, true/false, null, a list or a mapping with plain keys (quote the value to keep it as text)';
+
+export function firstNonJson(doc: Document): NonJson | undefined {
+  let found: NonJson | undefined;
+  visit(doc, {
+    Pair(_key, pair) {
+      if (isMap(pair.key) || isSeq(pair.key)) {
+        found = { offset: (pair.key as { range?: [number] }).range?.[0] ?? 0, message: 'a mapping key is a list or mapping, which JSON cannot express', fix: FIX };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+    Scalar(_key, node) {
+      if (!isScalar(node)) return undefined;
+      const value = node.value;
+      const source = typeof node.source === 'string' ? node.source : String(value);
+      let reason: string | undefined;
+      if (typeof value === 'number' && !Number.isFinite(value)) reason = 'not a finite number';
+      else if (typeof value === 'bigint') reason = "an integer beyond JSON's safe range";
+      else if (value instanceof Date) reason = 'a timestamp';
+      else if (value instanceof Uint8Array) reason = 'binary data';
+      else if (value !== null && typeof value === 'object') reason = `tagged ${node.tag ?? 'data'}`;
+      if (reason) {
+        const shown = source.length > 30 ? `${source.slice(0, 27)}...` : source;
+        found = { offset: node.range?.[0] ?? 0, message: `the YAML value ${shown} is ${reason}, which JSON cannot express`, fix: FIX };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}

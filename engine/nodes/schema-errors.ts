@@ -1,0 +1,133 @@
+/**
+ * Turns ajv's schema-compilation errors into findings a person can act on:
+ * the pointer of the offending keyword or value inside the schema, what is
+ * wrong in JSON-Schema terms, a "did you mean", and how to fix it.
+ */
+import { suggest } from '../format/suggest.js';
+import type { JsonObject } from '../format/model.js';
+import { answerValidator } from './answer-schema.js';
+import type { Finding } from './node-type.js';
+import { withFix } from './checks.js';
+
+const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+const DRAFT7_KEYWORDS = [
+  '$id', '$schema', '$ref', '$comment', 'title', 'description', 'default', 'readOnly', 'writeOnly', 'examples',
+  'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
+  'additionalItems', 'items', 'maxItems', 'minItems', 'uniqueItems', 'contains', 'maxProperties', 'minProperties',
+  'required', 'additionalProperties', 'definitions', 'properties', 'patternProperties', 'dependencies',
+  'propertyNames', 'const', 'enum', 'type', 'format', 'contentMediaType', 'contentEncoding', 'if', 'then', 'else',
+  'allOf', 'anyOf', 'oneOf', 'not',
+];
+// The formats ajv-formats adds (its "full" set).
+const FORMATS = [
+  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template',
+  'url', 'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment',
+  'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double', 'password', 'binary',
+];
+
+export interface SchemaProblem {
+  /** Pointer inside the schema ('' for the schema itself). */
+  at: string;
+  message: string;
+  fix: string;
+  /** The problem is the key itself (an unknown keyword), not its value. */
+  key?: boolean;
+}
+
+/** Compiles `schema` as the validator would; a problem when it does not compile. */
+export function schemaProblem(schema: JsonObject): SchemaProblem | undefined {
+  try {
+    answerValidator(schema, 'check');
+    return undefined;
+  } catch (e) {
+    return explain((e as Error).message, schema);
+  }
+}
+
+/** A finding for a schema problem, the fix joined to the message as everywhere else. */
+export function schemaFinding(code: string, pointer: string, what: string, problem: SchemaProblem): Finding {
+  return { code, pointer: pointer + problem.at, message: withFix(`${what}: ${problem.message}`, problem.fix), severity: 'error', ...(problem.key ? { key: true } : {}) };
+}
+
+function explain(message: string, schema: JsonObject): SchemaProblem {
+  const keyword = /unknown keyword: "([^"]+)"/.exec(message);
+  if (keyword) {
+    const guess = suggest(keyword[1], DRAFT7_KEYWORDS);
+    return {
+      at: findKey(schema, keyword[1], '') ?? '',
+      key: true,
+      message: `unknown JSON Schema keyword "${keyword[1]}"${guess ? ` — did you mean "${guess}"?` : ''}`,
+      fix: 'correct its spelling or remove it (JSON Schema draft-07 keywords only)',
+    };
+  }
+  const format = /unknown format "([^"]+)" ignored in schema at path "#([^"]*)"/.exec(message);
+  if (format) {
+    const guess = suggest(format[1], FORMATS);
+    return {
+      at: `${format[2]}/format`,
+      message: `unknown format "${format[1]}"${guess ? ` — did you mean "${guess}"?` : ''}`,
+      fix: `use one of ${FORMATS.join(', ')}`,
+    };
+  }
+  if (/Invalid regular expression/.test(message)) {
+    const at = findBadPattern(schema, '');
+    return { at: at ?? '', message: `"pattern" is not a valid regular expression (${message.replace(/^.*?Invalid regular expression: /, '')})`, fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)' };
+  }
+  const meta = /schema is invalid: data(\/[^\s,]*) (must[^,]*)/.exec(message);
+  if (meta) {
+    const at = meta[1];
+    if (at.endsWith('/type')) {
+      const value = valueAt(schema, at);
+      const bad = (Array.isArray(value) ? value : [value]).find((t) => typeof t !== 'string' || !TYPES.includes(t));
+      const guess = typeof bad === 'string' ? suggest(bad, TYPES) : undefined;
+      return {
+        at,
+        message: `${JSON.stringify(bad)} is not a JSON Schema type${guess ? ` — did you mean "${guess}"?` : ''}`,
+        fix: `use one of ${TYPES.join(', ')}, or a list of them`,
+      };
+    }
+    return { at, message: `"${at.split('/').pop()}" ${meta[2]}`, fix: 'correct the value to what JSON Schema draft-07 allows for this keyword' };
+  }
+  return { at: '', message, fix: 'correct the schema so that it is valid JSON Schema draft-07' };
+}
+
+function escape(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function findKey(value: unknown, key: string, at: string): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const here = `${at}/${escape(k)}`;
+    if (k === key) return here;
+    const deeper = findKey(v, key, here);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
+function findBadPattern(value: unknown, at: string): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const here = `${at}/${escape(k)}`;
+    if (k === 'pattern' && typeof v === 'string') {
+      try {
+        new RegExp(v, 'u');
+      } catch {
+        return here;
+      }
+    }
+    const deeper = findBadPattern(v, here);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let cur = root;
+  for (const seg of pointer.split('/').slice(1)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cur;
+}
