@@ -1,18 +1,24 @@
-// Bundles the CLI (engine/cli/main.ts and everything it imports) into
-// dist/cli/ with esbuild, so a command loads a few prebuilt chunks instead
-// of compiling TypeScript through tsx on every call. Chunks are split at the
-// dynamic imports, so each command loads only what it uses.
+// Bundles the CLI (engine/cli/main.ts and everything it imports) with
+// esbuild, so a command loads a few prebuilt chunks instead of compiling
+// TypeScript through tsx on every call. Chunks are split at the dynamic
+// imports, so each command loads only what it uses.
 // `npm run build` (and `prepare`, so `npm ci` / `npm install`) runs it; the
 // launcher also rebuilds a stale bundle by itself.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+//
+// Every build goes to a folder of its own, dist/cli-<id>/, and
+// dist/cli.json names the current one (replaced atomically). A build never
+// deletes a folder another process may still be loading chunks from; old
+// folders are swept once they are well out of use.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI_DIR = join(root, 'dist/cli');
-export const BUNDLE = join(CLI_DIR, 'main.js');
+const DIST = join(root, 'dist');
+const POINTER = join(DIST, 'cli.json');
 /** The library for plain-Node consumers (`import … from 'countersign'`); dependencies stay external. */
-export const LIBRARY = join(root, 'dist/index.mjs');
+export const LIBRARY = join(DIST, 'index.mjs');
+const SWEEP_AFTER_MS = 10 * 60 * 1000;
 
 /** Newest modification time of anything the bundle is built from. */
 export function newestSource() {
@@ -29,22 +35,26 @@ export function newestSource() {
   return newest;
 }
 
-export function isFresh() {
+/** The current bundle's entry file when it is at least as new as every source, else undefined. */
+export function freshBundle() {
   try {
-    return statSync(BUNDLE).mtimeMs >= newestSource();
+    const { dir, source } = JSON.parse(readFileSync(POINTER, 'utf8'));
+    const entry = join(DIST, dir, 'main.js');
+    if (source >= newestSource() && statSync(entry).isFile()) return entry;
   } catch {
-    return false;
+    // No bundle yet, or a damaged pointer: build.
   }
+  return undefined;
 }
 
+/** Builds the CLI bundle and returns its entry file. */
 export async function build() {
   const { build: esbuild } = await import('esbuild');
-  mkdirSync(dirname(CLI_DIR), { recursive: true });
-  // Concurrent launchers may build at once: build aside, then swap the folder in.
-  const tmp = `${CLI_DIR}.${process.pid}.tmp`;
+  const source = newestSource();
+  const dir = `cli-${Date.now().toString(36)}-${process.pid}`;
   await esbuild({
     entryPoints: [join(root, 'engine/cli/main.ts')],
-    outdir: tmp,
+    outdir: join(DIST, dir),
     splitting: true,
     chunkNames: 'chunk-[hash]',
     bundle: true,
@@ -59,12 +69,28 @@ export async function build() {
     banner: { js: "import { createRequire as __countersignRequire } from 'node:module'; const require = __countersignRequire(import.meta.url);" },
     logLevel: 'error',
   });
-  rmSync(CLI_DIR, { recursive: true, force: true });
-  renameSync(tmp, CLI_DIR);
+  const tmp = `${POINTER}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ dir, source }));
+  renameSync(tmp, POINTER);
+  sweep(dir);
+  return join(DIST, dir, 'main.js');
+}
+
+function sweep(current) {
+  for (const entry of readdirSync(DIST, { withFileTypes: true })) {
+    if (!entry.isDirectory() || !entry.name.startsWith('cli-') || entry.name === current) continue;
+    const full = join(DIST, entry.name);
+    try {
+      if (Date.now() - statSync(full).mtimeMs > SWEEP_AFTER_MS) rmSync(full, { recursive: true, force: true });
+    } catch {
+      // Another build swept it first.
+    }
+  }
 }
 
 export async function buildLibrary() {
   const { build: esbuild } = await import('esbuild');
+  mkdirSync(DIST, { recursive: true });
   await esbuild({
     entryPoints: [join(root, 'engine/index.ts')],
     outfile: LIBRARY,

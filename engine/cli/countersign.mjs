@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// The `countersign` launcher. It runs the bundled CLI (dist/countersign.mjs,
-// built by `npm ci` / `npm run build` and rebuilt here when any source is
-// newer), and falls back to compiling the TypeScript through tsx when no
-// bundler is available, so the command always runs the current source.
+// The `countersign` launcher. It runs the bundled CLI (built by `npm ci` /
+// `npm run build`, and rebuilt here when any source is newer), and falls
+// back to compiling the TypeScript through tsx when no bundler is
+// available, so the command always runs the current source.
 import { pathToFileURL } from 'node:url';
-import { BUNDLE, build, isFresh } from './build.mjs';
+import { build, freshBundle } from './build.mjs';
 
 async function load() {
-  if (isFresh()) return import(pathToFileURL(BUNDLE).href);
+  const fresh = freshBundle();
+  if (fresh) return import(pathToFileURL(fresh).href);
   try {
-    await build();
-    return import(pathToFileURL(BUNDLE).href);
+    return await import(pathToFileURL(await build()).href);
   } catch {
     const { register } = await import('tsx/esm/api');
     register();

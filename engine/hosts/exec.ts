@@ -4,6 +4,7 @@
  * trimmed, is the answer. Suits agents written as plain scripts that
  * answer once and exit.
  */
+import type { ChildProcess } from 'node:child_process';
 import { CountersignError } from '../errors.js';
 import type { JsonValue } from '../format/model.js';
 import type { AgentRequest } from '../run/contract.js';
@@ -35,6 +36,8 @@ export interface ExecAgentOptions extends AgentCommandOptions {
 export function createExecAgent(command: string, opts: ExecAgentOptions): Agent {
   const who = `the exec agent \`${command}\``;
   const echo = opts.stderr === undefined ? process.stderr : opts.stderr;
+  // Processes still answering, so close() can stop them when the run stops.
+  const running = new Set<ChildProcess>();
 
   function answer(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
     const nodeId = request.nodeId;
@@ -45,6 +48,8 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
     }
     return new Promise<JsonValue>((resolve, reject) => {
       const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', 'pipe']);
+      running.add(child);
+      child.once('exit', () => running.delete(child));
       let stdout = '';
       let stderrTail = '';
       let overflow = false;
@@ -117,7 +122,13 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
     });
   }
 
-  return { answer };
+  return {
+    answer,
+    async close() {
+      for (const child of running) killProcessGroup(child);
+      running.clear();
+    },
+  };
 }
 
 function crashed(who: string, nodeId: string, how: string, stderrTail: string): CountersignError {

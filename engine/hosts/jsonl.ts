@@ -137,12 +137,15 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
         proc.child.stdin!.end();
         if (!(await exitWithin(proc, CLOSE_GRACE_MS))) {
           killProcessGroup(proc.child, 'SIGTERM');
-          if (!(await exitWithin(proc, CLOSE_GRACE_MS / 4))) {
-            killProcessGroup(proc.child, 'SIGKILL');
-            await proc.exited;
-          }
+          await exitWithin(proc, CLOSE_GRACE_MS / 4);
+          // The shell may be gone while what it started ignores SIGTERM and
+          // holds the pipes open: kill whatever is left of the group.
+          killProcessGroup(proc.child, 'SIGKILL');
+          await proc.exited;
         }
       }
+      // Nothing the agent started outlives the run.
+      killProcessGroup(proc.child, 'SIGKILL');
       proc.reader.dispose();
     },
   };

@@ -7,6 +7,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
+import { deepFreeze } from '../format/freeze.js';
 
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
 
@@ -14,7 +15,7 @@ const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv 
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** A node without an inputSchema accepts only `{}` or `null`. */
-const EMPTY_ANSWER_SCHEMA: JsonObject = { type: ['object', 'null'], maxProperties: 0 };
+const EMPTY_ANSWER_SCHEMA: JsonObject = deepFreeze({ type: ['object', 'null'], maxProperties: 0 });
 
 type Purpose = 'check' | 'run';
 
@@ -45,6 +46,12 @@ const compilers: Record<Purpose, Compiler> = {
 };
 /** Distinct schemas kept compiled per purpose; a long-lived host must not grow without bound. */
 const MAX_COMPILED = 512;
+let compiledCount = 0;
+
+/** How many schemas have been compiled in this process (compilation is the expensive part of a first answer). */
+export function compilations(): number {
+  return compiledCount;
+}
 const effectiveCache = new WeakMap<JsonObject, JsonObject>();
 
 /**
@@ -70,6 +77,8 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
     if (schema.type === undefined) schema.type = 'object';
     if (schema.additionalProperties === undefined) schema.additionalProperties = false;
   }
+  // Shared by every run of the workflow and handed to hosts in pending items: read-only.
+  deepFreeze(schema);
   effectiveCache.set(inputSchema, schema);
   return schema;
 }
@@ -117,6 +126,7 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
     // an instance of their own.
     const ajv = key.includes('"$id"') ? newAjv(purpose) : c.ajv;
     fn = ajv.compile(schema);
+    compiledCount++;
     if (c.byKey.size >= MAX_COMPILED) {
       const [oldestKey, oldest] = c.byKey.entries().next().value as [string, Compiled];
       c.byKey.delete(oldestKey);

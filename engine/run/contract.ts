@@ -30,6 +30,8 @@ export interface RunFailure {
   code: string;
   message: string;
   nodeId?: string;
+  /** How to fix it, when known (adapter faults carry one). */
+  fix?: string;
 }
 
 /** Set on the state `submit` returns when the answer just given was rejected. */

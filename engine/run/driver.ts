@@ -11,6 +11,8 @@ import type { RunFailure, RunState, RunStatus } from './contract.js';
 import type { Engine } from './engine.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
+/** setTimeout's ceiling (~24.8 days); a longer wait would overflow into an immediate timeout. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 export type ProgressEvent =
   | { type: 'pending'; state: Extract<RunState, { status: 'waiting' }> }
@@ -18,6 +20,8 @@ export type ProgressEvent =
   | { type: 'stopped'; error: RunFailure };
 
 export interface RunOptions {
+  /** The answering identity (`userId`) for every answer in this drive. */
+  as?: string;
   /** Stop (resumable) after this many submitted answers. */
   maxSteps?: number;
   agentTimeoutMs?: number;
@@ -53,20 +57,31 @@ export async function driveRun(
     opts.onProgress?.({ type: 'pending', state });
     const { pending } = state;
     const untilDeadline = pending.deadline ? new Date(pending.deadline).getTime() - now().getTime() : Infinity;
-    const waitMs = Math.max(0, Math.min(agentTimeoutMs, untilDeadline));
+    const waitMs = Math.max(0, Math.min(agentTimeoutMs, untilDeadline, MAX_TIMER_MS));
     let answer: unknown;
     try {
       answer = await askWithin(opts.agent, { ...pending, runId: state.runId, seq: state.seq }, waitMs);
+      if (answer === undefined) {
+        throw new CountersignError('E_AGENT_OUTPUT', `the agent gave no answer for node "${pending.nodeId}" (undefined)`, {
+          nodeId: pending.nodeId,
+          fix: 'return the answer object, or {"$error": "why"} to declare failure',
+        });
+      }
     } catch (e) {
       if (pending.deadline && now() >= new Date(pending.deadline)) {
         // The node's own deadline passed: that is the workflow's timeout, not an adapter fault.
         state = await engine.status(state.runId);
         continue;
       }
-      if (!isCountersignError(e)) throw e;
-      return stop(state, steps, { code: e.code, message: e.message, nodeId: pending.nodeId }, opts);
+      return stop(state, steps, agentFault(e, pending.nodeId), opts);
     }
-    state = await engine.submit(state.runId, answer, { seq: state.seq });
+    try {
+      state = await engine.submit(state.runId, answer, { seq: state.seq, as: opts.as });
+    } catch (e) {
+      // An answer that is not JSON at all (a function, a BigInt, a cycle) is the agent's fault.
+      if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;
+      return stop(state, steps, { code: 'E_AGENT_OUTPUT', message: `the agent's answer for node "${pending.nodeId}" is not JSON: ${e.message}`, nodeId: pending.nodeId, fix: 'answer with a plain JSON object' }, opts);
+    }
     steps++;
     opts.onProgress?.({ type: 'answered', state, nodeId: pending.nodeId });
   }
@@ -79,6 +94,18 @@ export async function driveRun(
 function stop(state: RunState, steps: number, error: RunFailure, opts: RunOptions): RunResult {
   opts.onProgress?.({ type: 'stopped', error });
   return { runId: state.runId, status: state.status, steps, error, stopped: true };
+}
+
+/** An agent's failure as a resumable stop: typed when the agent typed it, E_AGENT_CRASHED otherwise. */
+function agentFault(e: unknown, nodeId: string): RunFailure {
+  if (isCountersignError(e)) return { code: e.code, message: e.message, nodeId, ...(e.fix ? { fix: e.fix } : {}) };
+  const message = e instanceof Error ? e.message : String(e);
+  return {
+    code: 'E_AGENT_CRASHED',
+    message: `the agent failed on node "${nodeId}": ${message}`,
+    nodeId,
+    fix: 'fix the agent, then resume the run (engine.run({ runId }) or countersign run --resume); the run is still waiting',
+  };
 }
 
 /** Asks the agent, giving up with E_AGENT_TIMEOUT after `ms`. */

@@ -38,11 +38,24 @@ export interface SubmitOptions {
   as?: string;
 }
 
+export interface RunInfo {
+  runId: string;
+  workflow: string;
+  file?: string;
+  workspace: string;
+  status: RunStatus;
+  seq: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface Engine {
   start(source: WorkflowSource, options?: StartOptions): Promise<RunState>;
   submit(runId: string, answer: unknown, options?: SubmitOptions): Promise<RunState>;
   status(runId: string): Promise<RunState>;
   trace(runId: string): Promise<{ runId: string; events: JournalEvent[] }>;
+  /** What the store records about a run besides its state: its workflow file and working directory. */
+  info(runId: string): Promise<RunInfo>;
   runs(filter?: { status?: RunStatus }): Promise<RunSummary[]>;
   run(source: WorkflowSource | { runId: string }, options: RunOptions & StartOptions & { agent: Agent }): Promise<RunResult>;
 }
@@ -81,7 +94,10 @@ export function createEngine(options: EngineOptions): Engine {
     async start(source, opts = {}) {
       // Loaded on demand: parsing and validating files is only needed to start a run.
       const { loadValidWorkflow } = await import('./workflow-source.js');
-      const { workflow, file } = loadValidWorkflow(source);
+      const loaded = loadValidWorkflow(source);
+      // The run owns a copy: the caller may edit or reuse its object afterwards.
+      const workflow = jsonCopy(loaded.workflow, 'E_INPUT').value as unknown as Workflow;
+      const file = loaded.file;
       const hash = hashWorkflow(workflow);
       workflows.set(hash, workflow);
       const compiled = compileWorkflow(workflow, hash);
@@ -112,32 +128,56 @@ export function createEngine(options: EngineOptions): Engine {
     async submit(runId, answer, opts = {}) {
       const { value: copy, bytes } = jsonCopy(answer, 'E_INPUT');
       const userId = opts.as ?? 'local';
-      if (opts.seq !== undefined && !Number.isInteger(opts.seq)) {
-        throw new CountersignError('E_SEQ', `seq must be an integer, got ${JSON.stringify(opts.seq)}`, { fix: 'pass the seq from the pending state' });
+      const seq = opts.seq;
+      if (seq !== undefined && (!Number.isInteger(seq) || seq < 1)) {
+        throw seqError(runId, seq, undefined);
       }
-      return store.update(runId, (rec) => {
-        if (opts.seq !== undefined) {
-          const answered = rec.status === 'waiting' ? opts.seq < rec.seq : opts.seq <= rec.seq;
-          if (answered) return { result: { ...stateOf(rec), replayed: true as const } };
-          if (opts.seq !== rec.seq) {
-            throw new CountersignError('E_SEQ', `run ${runId} is at seq ${rec.seq}; seq ${opts.seq} has not been issued`, {
-              fix: `answer seq ${rec.seq}, or omit --seq`,
-            });
-          }
-        }
-        if (rec.status !== 'waiting') {
-          throw new CountersignError('E_RUN_NOT_WAITING', `run ${runId} is ${rec.status} and takes no more answers`, {
-            fix: 'start a new run with `countersign start`',
-          });
-        }
-        const compiled = compiledFor(rec);
+      // Errors found after an overdue deadline fired must not roll that back:
+      // they are returned from the transaction and thrown after it commits.
+      const outcome = store.update<RunState | CountersignError>(runId, (rec) => {
         const at = now();
-        // A late answer does not count: the deadline fires first.
-        const event = rec.deadline && at >= new Date(rec.deadline) ? ({ type: 'TIMEOUT' } as const) : ({ type: 'SUBMIT', answer: copy, bytes, userId } as const);
-        const s = nextStep(compiled, rec, event, at);
+        let current = rec;
+        const events: JournalEvent[] = [];
+        // The first step after a deadline fires it, whatever it carries.
+        const overdue = rec.status === 'waiting' && rec.deadline !== undefined && at >= new Date(rec.deadline);
+        if (overdue) {
+          const fired = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, at);
+          current = fired.record;
+          events.push(...fired.events);
+        }
+        const write = (result: RunState | CountersignError) => (overdue ? { record: current, events, result } : { result });
+        if (seq !== undefined) {
+          const answerable = rec.status === 'waiting' ? rec.seq : 0;
+          if (seq > rec.seq) return write(seqError(runId, seq, rec));
+          if (seq < answerable || rec.status !== 'waiting') return write({ ...stateOf(current), replayed: true as const });
+        }
+        // The answer was meant for the item whose deadline passed: it is dropped.
+        if (overdue) return write(stateOf(current));
+        if (rec.status !== 'waiting') {
+          return write(new CountersignError('E_RUN_NOT_WAITING', `run ${runId} is ${rec.status} and takes no more answers`, {
+            fix: 'start a new run with `countersign start`',
+          }));
+        }
+        const s = nextStep(compiledFor(rec), rec, { type: 'SUBMIT', answer: copy, bytes, userId }, at);
         const state = stateOf(s.record);
         return { record: s.record, events: s.events, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
       });
+      if (outcome instanceof CountersignError) throw outcome;
+      return outcome;
+    },
+
+    async info(runId) {
+      const rec = mustGet(runId);
+      return {
+        runId: rec.runId,
+        workflow: rec.workflow,
+        ...(rec.file ? { file: rec.file } : {}),
+        workspace: rec.workspace,
+        status: rec.status,
+        seq: rec.seq,
+        createdAt: rec.createdAt,
+        updatedAt: rec.updatedAt,
+      };
     },
 
     async status(runId) {
@@ -164,6 +204,13 @@ export function createEngine(options: EngineOptions): Engine {
     },
   };
   return engine;
+}
+
+function seqError(runId: string, seq: number, rec: RunRecord | undefined): CountersignError {
+  const current = rec ? `run ${runId} is at seq ${rec.seq}; ` : '';
+  return new CountersignError('E_SEQ', `${current}seq ${JSON.stringify(seq)} has not been issued`, {
+    fix: rec?.status === 'waiting' ? `answer seq ${rec.seq} (the pending item), or omit --seq` : 'pass the seq of a pending state (a whole number from 1)',
+  });
 }
 
 function notFound(runId: string): CountersignError {

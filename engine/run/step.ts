@@ -12,6 +12,7 @@ import type { FinalType, RunContext, WaitingType } from '../nodes/node-type.js';
 import { FAILED_STATE, type CompiledWorkflow, type MachineEvent, type MachineInput } from '../compile/machine.js';
 import type { RunRecord } from '../store/store.js';
 import type { JournalEvent, Rejection } from './contract.js';
+import { deepFreeze } from '../format/freeze.js';
 
 export interface Settled {
   record: RunRecord;
@@ -150,14 +151,14 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   if (value === FAILED_STATE) {
     const error = ctx.failure ?? { code: 'E_INTERNAL', message: 'the run failed without a recorded cause' };
     events.push({ seq: rec.seq, at, type: 'run.failed', nodeId: error.nodeId, code: error.code, message: error.message });
-    return { record: { ...base, status: 'failed', error }, events };
+    return { record: { ...base, status: 'failed', error: deepFreeze({ ...error }) }, events };
   }
   const node = compiled.byId.get(value)!;
   const type = nodeType(node.type)!;
   if (type.kind === 'final') {
     const output = (type as FinalType).output(node as never, ctx, compiled.workflow);
     events.push({ seq: rec.seq, at, type: 'run.completed', nodeId: node.id, endNodeId: node.id });
-    return { record: { ...base, status: 'completed', endNodeId: node.id, output }, events };
+    return { record: { ...base, status: 'completed', endNodeId: node.id, output: deepFreeze(output) }, events };
   }
   // Waiting: issue the next pending item under a new seq.
   const seq = rec.seq + 1;
@@ -171,6 +172,8 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   }
   if (unset.length > 0) events.push({ seq, at, type: 'variable.unset', nodeId: node.id, names: [...new Set(unset)] });
   events.push({ seq, at, type: 'directive.issued', nodeId: node.id, attempt: pending.attempt, ...(deadline ? { deadline } : {}) });
+  // Hosts receive these objects (run states): read-only, see freeze.ts.
+  deepFreeze(pending);
   const record: RunRecord = { ...base, status: 'waiting', seq, pending, deadline };
   return { record, events, rejected: rejected && ctx.attempt > 0 && value === rec.pending?.nodeId ? rejected : undefined };
 }

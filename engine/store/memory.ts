@@ -58,7 +58,8 @@ export function createMemoryStore(): Store {
     events(runId) {
       const journal = journals.get(runId);
       if (!journal) throw runNotFound(runId);
-      return journal.slice();
+      // The journal is append-only: readers get copies, never the stored events.
+      return journal.map((e) => structuredClone(e));
     },
 
     close() {

@@ -11,6 +11,7 @@ import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { Mutation, RunRecord, Store } from './store.js';
+import { deepFreeze } from '../format/freeze.js';
 import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 
 export const DATABASE_FILE = 'countersign.db';
@@ -147,7 +148,8 @@ export function createSqliteStore(dir: string): Store {
     const hit = recordCache.get(runId);
     if (hit && hit.version === version) return hit;
     const raw = sql.getRecord.get(runId)!;
-    const record = parseRow<RunRecord>(raw, `the stored record of run "${runId}"`, file);
+    // Cached and handed on (pending items reach hosts): read-only.
+    const record = deepFreeze(parseRow<RunRecord>(raw, `the stored record of run "${runId}"`, file));
     remember(runId, version, record);
     return { version, record };
   }

@@ -46,9 +46,18 @@ export function validateDocument(doc: SourceDocument): ValidationReport {
   return toReport(doc.file, workflowFindings(doc.data), (f) => locateFinding(doc, f));
 }
 
-/** For library users holding an object: there is no source, so line and col are 0. */
+/**
+ * For library users holding a workflow object: there is no source, so line
+ * and col are 0. A document from loadWorkflow() is validated with its
+ * positions, as validateDocument() does.
+ */
 export function validateWorkflow(data: unknown, file = '<workflow>'): ValidationReport {
+  if (isSourceDocument(data)) return validateDocument(data);
   return toReport(file, workflowFindings(data), () => ({ line: 0, col: 0 }));
+}
+
+function isSourceDocument(value: unknown): value is SourceDocument {
+  return value !== null && typeof value === 'object' && typeof (value as SourceDocument).locate === 'function' && 'data' in value && 'text' in value;
 }
 
 /** A file that cannot be read or parsed is reported as one finding at the syntax error. */

@@ -35,6 +35,14 @@ Run('shipped workflows run end to end with their example scripts: review-fix-loo
   assert.equal(bug.json.output, { severity: 'medium', fix_attempts: 2, issues_count: 0, report_path: '.countersign/reviews/bugfix.md' });
 });
 
+Run('seed 003 (G12): a fix that changes nothing ends at fix-declined with the reason, never starts an unchanged review', async () => {
+  const r = await cli(['run', 'workflows/review-fix-loop.json', '--agent', `scripted:${script('produce: [{ summary: x }]\nreview: [{ issues_count: 2 }]\nfix: [{ changed: false, reason: "does not reproduce" }]\n')}`, '--json'], { store: tempDir() });
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.json.endNodeId, 'fix-declined');
+  assert.is(r.json.output['fix.reason'], 'does not reproduce');
+  assert.is(r.json.output.review_round, 1);
+});
+
 Run('an exhausted script stops the run while it still waits: exit 3, E_AGENT_SCRIPT_EXHAUSTED, resumable with step', async () => {
   const store = tempDir();
   const r = await cli(['run', WF, '--agent', `scripted:${script('write: []\n')}`, '--json'], { store });

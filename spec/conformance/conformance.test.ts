@@ -15,6 +15,7 @@ import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cli } from '../helpers/cli.js';
+import { describeEvent } from './journal.js';
 import { tmpdir } from 'node:os';
 import type { RunState } from '../../engine/run/contract.js';
 import type { Workflow } from '../../engine/format/model.js';
@@ -42,6 +43,7 @@ interface Expectation {
   directiveIncludes: string[];
   errorsInclude: string[];
   throws: string;
+  deadline: string;
 }
 
 interface Fixture {
@@ -104,7 +106,7 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
     check(state, fixture.expect, 'final');
     if (fixture.expect.journal) {
       const { events } = await engine.trace(state.runId);
-      const seen = events.map((e) => (e.nodeId ? `${e.type} ${e.nodeId}` : e.type));
+      const seen = events.map(describeEvent);
       assert.equal(seen, fixture.expect.journal, 'journal');
     }
     store.close();
@@ -119,6 +121,7 @@ function check(state: RunState, want: Partial<Expectation>, where: string): void
   if (state.status === 'waiting') {
     if (want.nodeId !== undefined) assert.is(state.pending.nodeId, want.nodeId, `${where}: pending node`);
     if (want.attempt !== undefined) assert.is(state.pending.attempt, want.attempt, `${where}: attempt`);
+    if (want.deadline !== undefined) assert.is(state.pending.deadline, want.deadline, `${where}: deadline`);
     if (want.directive !== undefined) assert.is(state.pending.directive, want.directive, `${where}: directive`);
     for (const s of want.directiveIncludes ?? []) assert.ok(state.pending.directive.includes(s), `${where}: directive lacks ${s}: ${state.pending.directive}`);
     if (want.rejected !== undefined) assert.is(state.rejected?.code, want.rejected, `${where}: rejected`);

@@ -13,6 +13,7 @@ import {
   createSqliteStore,
   loadWorkflow,
   validateDocument,
+  validateWorkflow,
   type Agent,
   type Workflow,
 } from '../../engine/index.js';
@@ -195,3 +196,122 @@ Api('run(): a node deadline that passes while the agent thinks takes the timeout
 });
 
 Api.run();
+
+const Api2 = suite('library API: ownership and identity');
+
+Api2('validateWorkflow accepts what loadWorkflow returns, with positions', () => {
+  const report = validateWorkflow(loadWorkflow(join(ROOT, 'workflows/bugfix.yaml')));
+  assert.ok(report.ok, JSON.stringify(report.errors));
+  assert.match(report.file, /bugfix\.yaml$/);
+});
+
+Api2('a run owns a copy of its workflow: editing the object after start changes nothing, in this or another engine', async () => {
+  const wf = structuredClone(TWO_STEP);
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(wf);
+  (wf.nodes[1] as { directive: string }).directive = 'EDITED';
+  wf.nodes[2] = { ...wf.nodes[2], connections: { true: 'short', false: 'short' } } as never;
+  const rejected = await engine.submit(s.runId, { words: 0 });
+  assert.is(rejected.status === 'waiting' && rejected.pending.directive, 'Write about tests.');
+  const done = await engine.submit(s.runId, { words: 500 });
+  assert.is(done.status === 'completed' && done.endNodeId, 'long');
+  const other = await createEngine({ store: createSqliteStore(tmp()) }).start(structuredClone(TWO_STEP));
+  assert.is(other.status === 'waiting' && other.pending.directive, 'Write about tests.');
+});
+
+Api2('states, outputs and journal events a host receives are read-only: editing them throws and changes nothing stored', async () => {
+  for (const store of [createMemoryStore(), createSqliteStore(tmp())]) {
+    const engine = createEngine({ store });
+    const a = await engine.start(TWO_STEP);
+    assert.throws(() => { delete (a as any).pending.inputSchema.additionalProperties; }, TypeError);
+    assert.throws(() => { (a as any).pending.directive = 'host scratch'; }, TypeError);
+    const b = await engine.start(TWO_STEP);
+    const extra = await engine.submit(b.runId, { words: 5, extra: 1 });
+    assert.is(extra.status === 'waiting' && extra.rejected?.code, 'E_ANSWER_INVALID');
+    const done = await engine.submit(b.runId, { words: 5 });
+    assert.throws(() => { (done as any).output.topic = 'x'; }, TypeError);
+    const journal = await engine.trace(b.runId);
+    (journal.events[0] as any).type = 'edited';
+    assert.is((await engine.trace(b.runId)).events[0].type, 'run.started');
+    assert.is((await engine.status(a.runId)).status === 'waiting' && (await engine.status(a.runId) as any).pending.directive, 'Write about tests.');
+    store.close();
+  }
+});
+
+Api2('run(…, {as}) answers as that identity: userId and the journal name it for every answer', async () => {
+  const wf: Workflow = {
+    metadata: { name: 'who', version: '1.0.0', description: 'identity' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'first {{userId}}', completionCondition: 'ok', connections: { success: 'b' } },
+      { type: 'agent-directive', id: 'b', directive: 'second {{userId}}', completionCondition: 'ok', connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['userId'] },
+    ],
+  };
+  const seen: string[] = [];
+  const engine = createEngine({ store: createMemoryStore() });
+  const r = await engine.run(wf, { as: 'alice', agent: { answer: async (req) => (seen.push(req.directive), {}) } });
+  assert.equal(seen, ['first alice', 'second alice']);
+  assert.equal(r.output, { userId: 'alice' });
+  const accepted = (await engine.trace(r.runId)).events.filter((e) => e.type === 'answer.accepted').map((e) => e.userId);
+  assert.equal(accepted, ['alice', 'alice']);
+});
+
+Api2('run(): an agent that throws a plain Error or returns nothing stops resumably with a typed code and the run id', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const threw = await engine.run(TWO_STEP, { agent: { answer: async () => { throw new Error('model API 500'); } } });
+  assert.equal({ status: threw.status, stopped: threw.stopped, code: threw.error?.code }, { status: 'waiting', stopped: true, code: 'E_AGENT_CRASHED' });
+  assert.match(threw.error!.message, /model API 500/);
+  assert.ok(threw.error!.fix);
+  const nothing = await engine.run(TWO_STEP, { agent: { answer: async () => undefined } });
+  assert.equal({ stopped: nothing.stopped, code: nothing.error?.code }, { stopped: true, code: 'E_AGENT_OUTPUT' });
+  const fn = await engine.run(TWO_STEP, { agent: { answer: async () => ({ words: 1n }) as never } });
+  assert.equal({ stopped: fn.stopped, code: fn.error?.code }, { stopped: true, code: 'E_AGENT_OUTPUT' });
+  assert.is((await engine.run({ runId: threw.runId }, { agent: { answer: async () => ({ words: 3 }) } })).endNodeId, 'short');
+});
+
+Api2('seq: 0, negative and unissued values are E_SEQ; a deadline fires on the first submit after it, even one that replays or fails', async () => {
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });
+  const s = await engine.start(TWO_STEP);
+  for (const seq of [0, -1, 2]) {
+    try {
+      await engine.submit(s.runId, { words: 1 }, { seq });
+      assert.unreachable(`seq ${seq}`);
+    } catch (e) {
+      assert.is((e as CountersignError).code, 'E_SEQ', `seq ${seq}`);
+    }
+  }
+  const wf = structuredClone(TWO_STEP);
+  Object.assign(wf.nodes[1], { timeoutMs: 1000, connections: { success: 'check', timeout: 'short' } });
+  const t = await engine.start(wf);
+  await engine.submit(t.runId, { words: 0 }, { seq: 1 });
+  clock += 5000;
+  const replay = await engine.submit(t.runId, { words: 0 }, { seq: 1 });
+  assert.is(replay.status, 'completed');
+  assert.is(replay.status === 'completed' && replay.endNodeId, 'short');
+  assert.ok((await engine.trace(t.runId)).events.some((e) => e.type === 'timeout'));
+  const u = await engine.start(wf);
+  clock += 5000;
+  try {
+    await engine.submit(u.runId, { words: 1 }, { seq: 9 });
+    assert.unreachable();
+  } catch (e) {
+    assert.is((e as CountersignError).code, 'E_SEQ');
+  }
+  assert.is((await engine.info(u.runId)).status, 'completed', 'the deadline fired and was kept although the submit failed');
+});
+
+Api2('answer schemas are compiled once per distinct schema, not per answer', async () => {
+  const { compilations } = await import('../../engine/nodes/answer-schema.js');
+  const { selfLoopWorkflow } = await import('../../bench/generate.js');
+  const engine = createEngine({ store: createMemoryStore() });
+  let s = await engine.start(selfLoopWorkflow());
+  s = await engine.submit(s.runId, { score: 1, last_score: 1 });
+  const before = compilations();
+  for (let i = 0; i < 20; i++) s = await engine.submit(s.runId, { score: i, last_score: i });
+  assert.is(s.status, 'waiting');
+  assert.is(compilations(), before);
+});
+
+Api2.run();

@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createEngine, type Engine } from '../../run/engine.js';
 import { openStore } from '../../store/open.js';
-import type { Io } from '../io.js';
+import { usage, type Io } from '../io.js';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -23,4 +25,17 @@ export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine)
   } finally {
     store.close();
   }
+}
+
+/** --workspace must name an existing directory: agents are started in it. */
+export function workspaceDir(io: Io, given: string | undefined): string {
+  const dir = resolve(io.cwd, given ?? '.');
+  let ok = false;
+  try {
+    ok = statSync(dir).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw usage(`--workspace ${dir} is not an existing directory`, 'create it first, or name the directory the agent should work in');
+  return dir;
 }

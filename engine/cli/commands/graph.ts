@@ -17,10 +17,26 @@ export const command: Command = {
     if (!Array.isArray(nodes)) {
       throw new CountersignError('E_SCHEMA', 'the document has no "nodes" list to draw', { file: doc.file, pointer: '/nodes', fix: 'run `countersign validate` on it' });
     }
-    io.stdout.write(format === 'dot' ? toDot(nodes as WorkflowNode[]) : toMermaid(nodes as WorkflowNode[]));
+    // Draw what is there, even in a workflow that does not validate: a graph
+    // is often how one finds out what is wrong with it.
+    const drawable = nodes.map((n, i) => drawableNode(n, i));
+    io.stdout.write(format === 'dot' ? toDot(drawable) : toMermaid(drawable));
     return 0;
   },
 };
+
+function drawableNode(n: unknown, i: number): WorkflowNode {
+  const raw = n !== null && typeof n === 'object' && !Array.isArray(n) ? (n as Record<string, unknown>) : {};
+  const connections: Record<string, string> = {};
+  if (raw.connections !== null && typeof raw.connections === 'object') {
+    for (const [via, to] of Object.entries(raw.connections)) if (typeof to === 'string') connections[via] = to;
+  }
+  return {
+    id: typeof raw.id === 'string' ? raw.id : `(node ${i})`,
+    type: typeof raw.type === 'string' ? raw.type : '(no type)',
+    connections,
+  } as WorkflowNode;
+}
 
 function idsOf(nodes: WorkflowNode[]): Map<string, string> {
   // Node ids may contain `-`, which Mermaid and DOT treat specially: draw by index.

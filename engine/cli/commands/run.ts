@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
+import type { RunFailure } from '../../run/contract.js';
 import { createAgent } from '../../hosts/adapters.js';
 import type { JsonObject } from '../../format/model.js';
 import { printJson, readJsonArg, usage, type Io } from '../io.js';
 import { indent } from '../render.js';
 import { progressPrinter } from '../progress.js';
-import { STORE_OPTIONS, withEngine, type Command } from './command.js';
+import { STORE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 
 export const command: Command = {
   usage: [
@@ -33,18 +34,29 @@ export const command: Command = {
     const timeoutS = positiveInt(values['agent-timeout'], '--agent-timeout');
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
-    const workspace = resolve(io.cwd, (values.workspace as string | undefined) ?? '.');
-    // A script file is named relative to where the user typed the command;
-    // agent processes run in the workspace.
-    const spec = values.agent as string;
-    const agent = spec.startsWith('scripted:')
-      ? createAgent(`scripted:${resolve(io.cwd, spec.slice('scripted:'.length).trim())}`, { cwd: io.cwd, env: io.env })
-      : createAgent(spec, { cwd: workspace, env: io.env });
-    // A spinner would overwrite the interactive adapter's prompt.
-    const progress = progressPrinter(io, { spinner: io.isTTY && spec.trim() !== 'interactive' });
-    try {
-      const result = await withEngine(values, io, (engine) =>
-        engine.run(resumeId ? { runId: resumeId } : resolve(io.cwd, positionals[0]), {
+    return withEngine(values, io, async (engine) => {
+      // A resumed run keeps the working directory it was started with.
+      const workspace = values.workspace !== undefined || !resumeId
+        ? workspaceDir(io, values.workspace as string | undefined)
+        : (await engine.info(resumeId)).workspace;
+      // A script file is named relative to where the user typed the command;
+      // agent processes run in the workspace.
+      const spec = values.agent as string;
+      const agent = spec.startsWith('scripted:')
+        ? createAgent(`scripted:${resolve(io.cwd, spec.slice('scripted:'.length).trim())}`, { cwd: io.cwd, env: io.env })
+        : createAgent(spec, { cwd: workspace, env: io.env });
+      // A spinner would overwrite the interactive adapter's prompt.
+      const progress = progressPrinter(io, { spinner: io.isTTY && spec.trim() !== 'interactive' });
+      // Agents run in their own process group, out of reach of the terminal's
+      // Ctrl-C: stop them ourselves when the user interrupts the run.
+      const interrupted = (signal: NodeJS.Signals) => {
+        progress.stop();
+        void Promise.resolve(agent.close?.()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+      };
+      process.once('SIGINT', interrupted);
+      process.once('SIGTERM', interrupted);
+      try {
+        const result = await engine.run(resumeId ? { runId: resumeId } : resolve(io.cwd, positionals[0]), {
           agent,
           input: input as JsonObject,
           workspace,
@@ -52,23 +64,33 @@ export const command: Command = {
           maxSteps,
           agentTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
           onProgress: progress,
-        }),
-      );
-      if (values.json) printJson(io, result);
-      else if (result.status === 'completed') {
-        io.stdout.write(`completed at "${result.endNodeId}" after ${result.steps} step(s)\noutput:\n${indent(JSON.stringify(result.output, null, 2))}\n`);
-      } else if (result.status === 'failed') {
-        io.stdout.write(`failed: ${result.error?.code}: ${result.error?.message}\n`);
-      } else {
-        io.stdout.write(`stopped while waiting: ${result.error?.code}: ${result.error?.message}\nresume with: countersign run --resume ${result.runId} --agent <adapter>  (or answer with countersign step)\n`);
+        });
+        progress.stop();
+        if (values.json) printJson(io, result);
+        else if (result.status === 'completed') {
+          io.stdout.write(`completed at "${result.endNodeId}" after ${result.steps} step(s)\noutput:\n${indent(JSON.stringify(result.output, null, 2))}\n`);
+        } else if (result.status === 'failed') {
+          io.stdout.write(`failed at "${result.error?.nodeId ?? '?'}": ${result.error?.code}: ${result.error?.message}\n`);
+        } else {
+          io.stdout.write(`stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId} --agent <adapter>  (or answer with countersign step)\n`);
+        }
+        if (result.error) reportFailure(io, result.error);
+        return result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3;
+      } finally {
+        process.off('SIGINT', interrupted);
+        process.off('SIGTERM', interrupted);
+        progress.stop();
+        await agent.close?.();
       }
-      return result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3;
-    } finally {
-      progress.stop();
-      await agent.close?.();
-    }
+    });
   },
 };
+
+/** The run's failure, or why driving stopped, in the CLI's error form on stderr. */
+function reportFailure(io: Io, error: RunFailure): void {
+  io.stderr.write(`countersign: ${error.code}: ${error.message}\n`);
+  if (error.fix) io.stderr.write(`  fix: ${error.fix}\n`);
+}
 
 function positiveInt(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;

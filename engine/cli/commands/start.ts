@@ -1,6 +1,6 @@
 import { printJson, readJsonArg, usage } from '../io.js';
 import { renderState } from '../render.js';
-import { STORE_OPTIONS, withEngine, type Command } from './command.js';
+import { STORE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import type { JsonObject } from '../../format/model.js';
 import { resolve } from 'node:path';
 
@@ -15,7 +15,7 @@ export const command: Command = {
       engine.start(resolve(io.cwd, positionals[0]), {
         input: input as JsonObject,
         as: values.as as string | undefined,
-        workspace: resolve(io.cwd, (values.workspace as string | undefined) ?? '.'),
+        workspace: workspaceDir(io, values.workspace as string | undefined),
       }),
     );
     if (values.json) printJson(io, state);

@@ -1,0 +1,108 @@
+/** `run` when things go wrong around the agent: its process, its directory, the user's Ctrl-C. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { LAUNCHER, ROOT, cli, tempDir } from '../helpers/cli.js';
+
+const WF = join(ROOT, 'spec/fixtures/cli/two-step.json');
+const Faults = suite('cli run: agent faults and workspaces');
+
+Faults('a stopped run is reported as countersign: E_CODE: message with the adapter\'s fix, and in --json error.fix', async () => {
+  const r = await cli(['run', WF, '--agent', 'exec:exit 3'], { store: tempDir() });
+  assert.is(r.code, 3);
+  assert.match(r.stderr, /^countersign: E_AGENT_CRASHED: /m);
+  assert.match(r.stderr, /^  fix: /m);
+  const j = await cli(['run', WF, '--agent', 'exec:exit 3', '--json'], { store: tempDir() });
+  assert.ok(j.json.error.fix, JSON.stringify(j.json));
+});
+
+Faults('--workspace must exist (exit 2, E_USAGE, no run created); run --resume keeps the run\'s recorded workspace', async () => {
+  const store = tempDir();
+  const missing = await cli(['run', WF, '--agent', 'exec:echo {}', '--workspace', '/nope/dir', '--json'], { store });
+  assert.is(missing.code, 2);
+  assert.is(missing.json.error.code, 'E_USAGE');
+  assert.equal((await cli(['runs', '--json'], { store })).json.runs, []);
+  const ws = tempDir('countersign-ws-');
+  const elsewhere = tempDir('countersign-elsewhere-');
+  const log = join(tempDir(), 'cwd.txt');
+  const first = await cli(['run', WF, '--agent', 'exec:exit 1', '--workspace', ws, '--json'], { store });
+  assert.is(first.code, 3);
+  const resumed = await cli(['run', '--resume', first.json.runId, '--agent', `exec:pwd >> ${log}; echo '{"words": 2}'`, '--json'], { store, cwd: elsewhere });
+  assert.is(resumed.code, 0, resumed.stderr);
+  assert.is(readFileSync(log, 'utf8').trim(), ws);
+});
+
+Faults('a jsonl agent that ignores SIGTERM is killed with its whole process group soon after --agent-timeout', async () => {
+  const dir = tempDir();
+  const agent = join(dir, 'stubborn.mjs');
+  writeFileSync(agent, "process.on('SIGTERM', () => {}); process.stdin.resume(); setTimeout(() => {}, 60_000);\n");
+  const started = Date.now();
+  const r = await cli(['run', WF, '--agent', `jsonl:node ${agent}`, '--agent-timeout', '0.5', '--json'], { store: tempDir() });
+  const took = Date.now() - started;
+  assert.is(r.code, 3);
+  assert.is(r.json.error.code, 'E_AGENT_TIMEOUT');
+  assert.ok(took < 8_000, `run took ${took} ms to return`);
+  const left = spawnSync('pgrep', ['-f', agent], { encoding: 'utf8' }).stdout.trim();
+  assert.is(left, '', 'no agent process is left');
+});
+
+Faults('an --agent-timeout beyond the timer limit waits for the agent instead of timing out at once', async () => {
+  const r = await cli(['run', WF, '--agent', `exec:sleep 0.3; echo '{"words": 1}'`, '--agent-timeout', '3000000', '--json'], { store: tempDir() });
+  assert.is(r.code, 0, r.stderr);
+});
+
+Faults('Ctrl-C (SIGINT) during run stops the agent process group before countersign exits with 130', async () => {
+  const marker = `countersign-sigint-${process.pid}-${Date.now()}`;
+  const child = spawn(process.execPath, [LAUNCHER, 'run', WF, '--agent', `exec:sleep 30 # ${marker}`, '--json', '--store', tempDir()], { cwd: ROOT });
+  let err = '';
+  child.stderr.on('data', (c) => (err += c));
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.ok(spawnSync('pgrep', ['-f', marker]).status === 0, `the agent should be running: ${err}`);
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  assert.is(code, 130);
+  await new Promise((r) => setTimeout(r, 200));
+  assert.is(spawnSync('pgrep', ['-f', marker]).status, 1, 'the agent was stopped');
+});
+
+Faults('graph draws a workflow that does not validate (a node without type or id) instead of crashing', async () => {
+  const file = join(tempDir(), 'notype.json');
+  writeFileSync(file, JSON.stringify({ metadata: {}, nodes: [{ id: 'a', connections: { next: 'b' } }, null, { type: 'end', id: 'b' }] }));
+  const r = await cli(['graph', file]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /n0\["a<br\/><small>\(no type\)<\/small>"\]/);
+  assert.match(r.stdout, /n0 -->\|next\| n2/);
+});
+
+Faults('concurrent launchers building the bundle at once all run (each build has a folder of its own)', async () => {
+  const script = `
+    import { build } from ${JSON.stringify(join(ROOT, 'engine/cli/build.mjs'))};
+    import { pathToFileURL } from 'node:url';
+    const { main } = await import(pathToFileURL(await build()).href);
+    process.exitCode = await main(['help', 'status']);
+  `;
+  const file = join(tempDir(), 'build-race.mjs');
+  writeFileSync(file, script);
+  const runs = await Promise.all(
+    [1, 2, 3].map(
+      () =>
+        new Promise<{ code: number | null; out: string }>((resolve) => {
+          const c = spawn(process.execPath, [file], { cwd: ROOT });
+          let out = '';
+          c.stdout.on('data', (d) => (out += d));
+          c.on('exit', (code) => resolve({ code, out }));
+        }),
+    ),
+  );
+  for (const r of runs) {
+    assert.is(r.code, 0);
+    assert.match(r.out, /^countersign status <runId>/);
+  }
+  const pointer = JSON.parse(readFileSync(join(ROOT, 'dist/cli.json'), 'utf8')) as { dir: string };
+  assert.ok(existsSync(join(ROOT, 'dist', pointer.dir, 'main.js')));
+  void mkdirSync;
+});
+
+Faults.run();
