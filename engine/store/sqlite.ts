@@ -13,40 +13,11 @@ import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { Mutation, RunRecord, Store } from './store.js';
 import { deepFreeze } from '../format/freeze.js';
 import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { openDatabase } from './sqlite-schema.js';
+
+export { SCHEMA_VERSION } from './sqlite-schema.js';
 
 export const DATABASE_FILE = 'countersign.db';
-
-/** Bumped whenever the tables change; a newer database is refused, not misread. */
-export const SCHEMA_VERSION = 2;
-
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS workflows (hash TEXT PRIMARY KEY, body TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS runs (
-    run_id TEXT PRIMARY KEY,
-    workflow TEXT,
-    workflow_hash TEXT REFERENCES workflows(hash),
-    file TEXT,
-    workspace TEXT,
-    status TEXT,
-    seq INTEGER,
-    record TEXT NOT NULL,
-    created_at TEXT,
-    updated_at TEXT,
-    version INTEGER NOT NULL DEFAULT 0
-  );
-  CREATE INDEX IF NOT EXISTS runs_newest ON runs (created_at DESC, run_id DESC);
-  CREATE INDEX IF NOT EXISTS runs_status_newest ON runs (status, created_at DESC, run_id DESC);
-  CREATE TABLE IF NOT EXISTS events (
-    run_id TEXT,
-    idx INTEGER,
-    seq INTEGER,
-    at TEXT,
-    type TEXT,
-    node_id TEXT,
-    body TEXT NOT NULL,
-    PRIMARY KEY (run_id, idx)
-  );
-`;
 
 /** Parsed workflow copies kept per store; a copy never changes under its hash. */
 const WORKFLOW_CACHE_SIZE = 32;
@@ -253,52 +224,6 @@ export function createSqliteStore(dir: string): Store {
       recordCache.clear();
     },
   };
-}
-
-function openDatabase(file: string): Database.Database {
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(file, { timeout: 5000 });
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    migrate(db, file);
-    return db;
-  } catch (err) {
-    db?.close();
-    if (err instanceof CountersignError) throw err;
-    throw new CountersignError('E_STORE', `cannot open the store ${file}: ${(err as Error).message}`, {
-      file,
-      cause: err,
-      fix: 'check that the file is a countersign store and writable, or pass another directory with --store DIR',
-    });
-  }
-}
-
-function migrate(db: Database.Database, file: string): void {
-  const refuseNewer = (version: number) => {
-    if (version > SCHEMA_VERSION) {
-      throw new CountersignError(
-        'E_STORE',
-        `the store ${file} has schema version ${version}, newer than this countersign reads (${SCHEMA_VERSION})`,
-        { file, fix: 'upgrade countersign, or pass another directory with --store DIR' },
-      );
-    }
-  };
-  const version = db.pragma('user_version', { simple: true }) as number;
-  refuseNewer(version);
-  if (version === SCHEMA_VERSION) return;
-  // Another process may be creating the tables at the same moment: decide again under the write lock.
-  db.transaction(() => {
-    const locked = db.pragma('user_version', { simple: true }) as number;
-    refuseNewer(locked);
-    if (locked === SCHEMA_VERSION) return;
-    // Version 1 stores lack the row version that record caching relies on.
-    if (locked === 1) db.exec('ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 0');
-    db.exec(SCHEMA);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
 }
 
 /** A damaged row is a store fault naming what it belongs to, never a crash. */

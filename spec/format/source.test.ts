@@ -5,18 +5,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
 import { detectFormat, offsetToPosition, parseSource, readSource, type SourceFormat } from '../../engine/format/source.js';
+import { thrown } from '../helpers/errors.js';
 
 /** Runs `fn`, expecting a CountersignError, and returns it. */
-function thrown(fn: () => unknown): CountersignError {
-  try {
-    fn();
-  } catch (e) {
-    assert.instance(e, CountersignError);
-    return e as CountersignError;
-  }
-  assert.unreachable('expected a CountersignError, nothing was thrown');
-  throw new Error('unreachable');
-}
 
 function parseError(text: string, file: string, format?: SourceFormat): { message: string; at: string; fix?: string; file?: string } {
   const e = thrown(() => parseSource(text, file, format));

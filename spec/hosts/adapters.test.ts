@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
 import { createAgent } from '../../engine/hosts/adapters.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
+import { thrown } from '../helpers/errors.js';
 
 function request(nodeId: string): AgentRequest {
   return {
@@ -27,15 +28,6 @@ function request(nodeId: string): AgentRequest {
 
 const opts = { signal: new AbortController().signal, timeoutMs: 5000 };
 
-function thrown(fn: () => unknown): CountersignError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof CountersignError) return err;
-    throw err;
-  }
-  throw new Error('expected an error');
-}
 
 const test = suite<{ dir: string }>('createAgent', { dir: '' });
 

@@ -11,6 +11,7 @@ import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
 import { createExecAgent } from '../../engine/hosts/exec.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
+import { rejection } from '../helpers/errors.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/agents/exec-agent.mjs', import.meta.url));
 const cmd = (mode: string) => `node '${FIXTURE}' ${mode}`;
@@ -32,15 +33,6 @@ function request(nodeId: string, seq: number): AgentRequest {
 
 const opts = (timeoutMs = 5000, signal = new AbortController().signal) => ({ signal, timeoutMs });
 
-async function rejection(p: Promise<unknown>): Promise<CountersignError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CountersignError) return err;
-    throw err;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** A killed orphan may linger as a zombie where init does not reap; that counts as dead. */
 function alive(pid: number): boolean {

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
 import { createInteractiveAgent } from '../../engine/hosts/interactive.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
+import { rejection } from '../helpers/errors.js';
 
 function request(over: Partial<AgentRequest> = {}): AgentRequest {
   return {
@@ -36,15 +37,6 @@ function terminal() {
   return { input, output, shown: () => shown };
 }
 
-async function rejection(p: Promise<unknown>): Promise<CountersignError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CountersignError) return err;
-    throw err;
-  }
-  throw new Error('expected a rejection');
-}
 
 const test = suite('interactive adapter');
 

@@ -13,6 +13,7 @@ import { CountersignError } from '../../engine/errors.js';
 import type { Agent } from '../../engine/hosts/agent.js';
 import { createJsonlAgent } from '../../engine/hosts/jsonl.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
+import { rejection } from '../helpers/errors.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/agents/jsonl-agent.mjs', import.meta.url));
 const cmd = (mode: string) => `node '${FIXTURE}' ${mode}`;
@@ -33,15 +34,6 @@ function request(nodeId: string, seq: number): AgentRequest {
 
 const opts = (timeoutMs = 5000, signal = new AbortController().signal) => ({ signal, timeoutMs });
 
-async function rejection(p: Promise<unknown>): Promise<CountersignError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CountersignError) return err;
-    throw err;
-  }
-  throw new Error('expected a rejection');
-}
 
 const test = suite<{ agent?: Agent; dir: string }>('jsonl adapter', { dir: '' });
 

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
 import { createScriptedAgent, loadScript } from '../../engine/hosts/scripted.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
+import { rejection, thrown } from '../helpers/errors.js';
 
 function request(nodeId: string, seq = 1): AgentRequest {
   return {
@@ -27,25 +28,7 @@ function request(nodeId: string, seq = 1): AgentRequest {
 
 const opts = { signal: new AbortController().signal, timeoutMs: 1000 };
 
-async function rejection(p: Promise<unknown>): Promise<CountersignError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CountersignError) return err;
-    throw err;
-  }
-  throw new Error('expected a rejection');
-}
 
-function thrown(fn: () => unknown): CountersignError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof CountersignError) return err;
-    throw err;
-  }
-  throw new Error('expected an error');
-}
 
 const test = suite<{ dir: string }>('scripted adapter', { dir: '' });
 

@@ -1,0 +1,100 @@
+/**
+ * Evaluating Moira expressions: the closures a parsed expression is built
+ * from. Arithmetic is checked as it runs, so an unset operand, a wrong type,
+ * a division by zero or a non-finite result is an E_EXPRESSION error naming
+ * the operand, never a silent NaN.
+ */
+import { CountersignError } from '../errors.js';
+import type { Resolution } from './resolver.js';
+
+export type Read = (path: string) => Resolution;
+/** A compiled sub-expression; `label` is its source text, for messages. */
+export interface Compiled {
+  label: string;
+  run(read: Read): unknown;
+}
+
+export function binary(op: string, left: Compiled, right: Compiled, source: string): Compiled {
+  const label = `${left.label} ${op} ${right.label}`;
+  const finite = (v: number): number => {
+    if (!Number.isFinite(v)) throw runtimeError(source, `${label} is not a finite number`);
+    return v;
+  };
+  const numbers = (a: unknown, b: unknown): [number, number] => {
+    if (typeof a !== 'number') throw runtimeError(source, `"${op}" needs numbers, but ${left.label} is ${kindOf(a)}`);
+    if (typeof b !== 'number') throw runtimeError(source, `"${op}" needs numbers, but ${right.label} is ${kindOf(b)}`);
+    return [a, b];
+  };
+  let run: (read: Read) => unknown;
+  switch (op) {
+    case '+':
+      run = (read) => {
+        const a = left.run(read);
+        const b = right.run(read);
+        if (typeof a === 'number' && typeof b === 'number') return finite(a + b);
+        if (typeof a === 'string' || typeof b === 'string') return asText(a) + asText(b);
+        throw runtimeError(source, `"+" cannot add ${left.label} (${kindOf(a)}) and ${right.label} (${kindOf(b)}); it adds numbers or joins text`);
+      };
+      break;
+    case '-':
+      run = (read) => {
+        const [a, b] = numbers(left.run(read), right.run(read));
+        return finite(a - b);
+      };
+      break;
+    case '*':
+      run = (read) => {
+        const [a, b] = numbers(left.run(read), right.run(read));
+        return finite(a * b);
+      };
+      break;
+    default:
+      run = (read) => {
+        const [a, b] = numbers(left.run(read), right.run(read));
+        if (b === 0) throw runtimeError(source, `division by zero: ${right.label} is 0`);
+        return finite(a / b);
+      };
+  }
+  return { label, run };
+}
+
+/** Unary minus. */
+export function negate(operand: Compiled, source: string): Compiled {
+  return {
+    label: `-${operand.label}`,
+    run: (read) => {
+      const v = operand.run(read);
+      if (typeof v !== 'number') throw runtimeError(source, `unary "-" needs a number, but ${operand.label} is ${kindOf(v)}`);
+      return -v;
+    },
+  };
+}
+
+/** Operands are read through the caller's resolver; an unresolved or unset one is an error, never a silent NaN. */
+export function wrapRead(read: Read, source: string): Read {
+  return (path) => {
+    const res = read(path);
+    if (!res.found) throw runtimeError(source, `"${path}" is not defined`);
+    if (res.value === undefined || res.value === null) throw runtimeError(source, `"${path}" has no value (it is unset)`);
+    return res;
+  };
+}
+
+function runtimeError(source: string, what: string): CountersignError {
+  return new CountersignError('E_EXPRESSION', `expression "${source}" failed: ${what}`, {
+    fix: 'give the variables a value before this node runs (a registry default or initialData), or route the node\'s "error" connection',
+  });
+}
+
+function asText(v: unknown): string {
+  return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;
+  if (typeof v === 'boolean') return `the boolean ${v}`;
+  if (typeof v === 'object') return 'an object';
+  return typeof v === 'undefined' ? 'unset' : `a ${typeof v}`;
+}

@@ -1,0 +1,233 @@
+/**
+ * Parsing Moira expressions (see expression.ts for the syntax): a tokenizer
+ * and a recursive-descent parser that builds the expression from the
+ * closures in expression-evaluate.ts. A malformed expression throws
+ * E_EXPRESSION_SYNTAX with the column of the fault and a fix.
+ */
+import { CountersignError } from '../errors.js';
+import { binary, negate, wrapRead, type Compiled, type Read } from './expression-evaluate.js';
+import type { Expression } from './expression.js';
+import { isNameChar, parsePath } from './path.js';
+
+type TokenType = 'number' | 'string' | 'path' | 'op' | 'end';
+interface Token {
+  type: TokenType;
+  text: string;
+  value?: unknown;
+  start: number;
+}
+
+const FIX = 'write an assignment such as "counter = counter + 1" or "label = \'run \' + n"; subtraction needs spaces ("a - b") because "-" is allowed inside names';
+
+export class ExpressionParser {
+  private readonly tokens: Token[];
+  private index = 0;
+  private readonly reads: string[] = [];
+
+  constructor(private readonly source: string) {
+    this.tokens = this.tokenize();
+  }
+
+  parse(): Expression {
+    const source = this.source;
+    const first = this.peek();
+    if (first.type === 'end') this.fail('the expression is empty', first.start);
+    if (first.type !== 'path' || first.text === 'true' || first.text === 'false') {
+      this.fail(`expected a variable name to assign to but found ${describe(first)} at column ${first.start + 1}`, first.start);
+    }
+    if (!isBareName(first.text)) {
+      this.fail(`the assignment target "${first.text}" at column ${first.start + 1} must be a bare variable name (no dots or brackets)`, first.start);
+    }
+    this.index++;
+    const eq = this.peek();
+    if (eq.type !== 'op' || eq.text !== '=') this.fail(`expected "=" after "${first.text}" but found ${describe(eq)} at column ${eq.start + 1}`, eq.start);
+    this.index++;
+    const body = this.additive();
+    const rest = this.peek();
+    if (rest.type !== 'end') this.fail(`unexpected ${describe(rest)} at column ${rest.start + 1}`, rest.start);
+    const reads = this.reads;
+    return Object.freeze({
+      source,
+      target: first.text,
+      reads,
+      evaluate: (read: Read) => body.run(wrapRead(read, source)),
+    });
+  }
+
+  private additive(): Compiled {
+    let left = this.multiplicative();
+    for (;;) {
+      const t = this.peek();
+      if (t.type !== 'op' || (t.text !== '+' && t.text !== '-')) return left;
+      this.index++;
+      left = binary(t.text, left, this.multiplicative(), this.source);
+    }
+  }
+
+  private multiplicative(): Compiled {
+    let left = this.unary();
+    for (;;) {
+      const t = this.peek();
+      if (t.type !== 'op' || (t.text !== '*' && t.text !== '/')) return left;
+      this.index++;
+      left = binary(t.text, left, this.unary(), this.source);
+    }
+  }
+
+  private unary(): Compiled {
+    const t = this.peek();
+    if (t.type === 'op' && t.text === '-') {
+      this.index++;
+      return negate(this.unary(), this.source);
+    }
+    return this.primary();
+  }
+
+  private primary(): Compiled {
+    const t = this.peek();
+    this.index++;
+    switch (t.type) {
+      case 'number':
+      case 'string': {
+        const value = t.value;
+        return { label: t.text, run: () => value };
+      }
+      case 'path': {
+        if (t.text === 'true' || t.text === 'false') {
+          const value = t.text === 'true';
+          return { label: t.text, run: () => value };
+        }
+        const path = t.text;
+        if (!this.reads.includes(path)) this.reads.push(path);
+        return {
+          label: `"${path}"`,
+          run: (read) => {
+            const res = read(path);
+            return res.found ? res.value : undefined;
+          },
+        };
+      }
+      case 'op':
+        if (t.text === '(') {
+          const inner = this.additive();
+          const close = this.peek();
+          if (close.type !== 'op' || close.text !== ')') {
+            this.fail(`expected ")" to close the "(" at column ${t.start + 1} but found ${describe(close)} at column ${close.start + 1}`, close.start);
+          }
+          this.index++;
+          return { label: `(${inner.label})`, run: inner.run };
+        }
+        break;
+      default:
+        break;
+    }
+    return this.fail(`expected a value but found ${describe(t)} at column ${t.start + 1}`, t.start);
+  }
+
+  private peek(): Token {
+    return this.tokens[this.index];
+  }
+
+  private tokenize(): Token[] {
+    const src = this.source;
+    const tokens: Token[] = [];
+    let i = 0;
+    while (i < src.length) {
+      const c = src.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) {
+        i++;
+      } else if (c >= 48 && c <= 57) {
+        const start = i;
+        while (isDigit(src.charCodeAt(i))) i++;
+        if (src[i] === '.' && isDigit(src.charCodeAt(i + 1))) {
+          i++;
+          while (isDigit(src.charCodeAt(i))) i++;
+        }
+        const text = src.slice(start, i);
+        tokens.push({ type: 'number', text, value: Number(text), start });
+      } else if (c === 39 || c === 34) {
+        const token = this.readString(i);
+        tokens.push(token);
+        i = token.start + token.text.length;
+      } else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36) {
+        const start = i;
+        i = this.readPath(i);
+        tokens.push({ type: 'path', text: src.slice(start, i), start });
+      } else if ('+-*/()='.includes(src[i])) {
+        tokens.push({ type: 'op', text: src[i], start: i });
+        i++;
+      } else {
+        this.fail(`unexpected character "${src[i]}" at column ${i + 1}`, i);
+      }
+    }
+    tokens.push({ type: 'end', text: '', start: src.length });
+    return tokens;
+  }
+
+  private readString(start: number): Token {
+    const src = this.source;
+    const quote = src[start];
+    let value = '';
+    let i = start + 1;
+    while (i < src.length && src[i] !== quote) {
+      if (src[i] === '\\' && i + 1 < src.length) {
+        i++;
+        const e = src[i];
+        value += e === 'n' ? '\n' : e === 't' ? '\t' : e;
+      } else {
+        value += src[i];
+      }
+      i++;
+    }
+    if (i >= src.length) this.fail(`unterminated string starting at column ${start + 1}`, start);
+    return { type: 'string', text: src.slice(start, i + 1), value, start };
+  }
+
+  /** A path: a name, then `.name`, `.0` or `[…]` segments; checked by the one path parser. */
+  private readPath(start: number): number {
+    const src = this.source;
+    let i = start;
+    while (i < src.length && isNameChar(src.charCodeAt(i))) i++;
+    for (;;) {
+      if (src[i] === '.' && i + 1 < src.length && isNameChar(src.charCodeAt(i + 1))) {
+        i++;
+        while (i < src.length && isNameChar(src.charCodeAt(i))) i++;
+      } else if (src[i] === '[') {
+        let depth = 0;
+        for (; i < src.length; i++) {
+          if (src[i] === '[') depth++;
+          else if (src[i] === ']' && --depth === 0) break;
+        }
+        if (i >= src.length) this.fail(`unclosed "[" in the path starting at column ${start + 1}`, start);
+        i++;
+      } else {
+        break;
+      }
+    }
+    try {
+      parsePath(src.slice(start, i));
+    } catch (e) {
+      if (!(e instanceof CountersignError)) throw e;
+      const inner = (e.data as { offset?: number } | undefined)?.offset ?? 0;
+      this.fail(`${e.message} at column ${start + inner + 1}`, start + inner);
+    }
+    return i;
+  }
+
+  private fail(what: string, index: number): never {
+    throw new CountersignError('E_EXPRESSION_SYNTAX', `expression "${this.source}": ${what}`, { fix: FIX, col: index + 1 });
+  }
+}
+
+function describe(t: Token): string {
+  return t.type === 'end' ? 'the end of the expression' : `"${t.text}"`;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function isBareName(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isNameChar(text.charCodeAt(i))) return false;
+  return true;
+}

@@ -1,0 +1,240 @@
+/**
+ * Strict JSON workflow files: plain data plus positions for findings, and
+ * syntax errors worded for people, with the line:col and a fix.
+ *
+ * JSON is parsed with JSON.parse (fast) and only re-parsed into a
+ * jsonc-parser tree when something needs positions: a syntax error, a
+ * duplicate key, or the first `locate` call. Duplicate keys, which
+ * JSON.parse silently collapses, are detected by comparing the number of
+ * `:` outside strings with the number of properties in the parsed data.
+ */
+import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { CountersignError } from '../errors.js';
+import { LineIndex, locateInJsonTree, pointerSegments, type Position } from './positions.js';
+import type { SourceDocument } from './source.js';
+
+const STRICT = { allowTrailingComma: false, disallowComments: true } as const;
+
+class JsonSource implements SourceDocument {
+  readonly format = 'json' as const;
+  private tree?: JsonNode;
+  private lines?: LineIndex;
+
+  constructor(readonly file: string, readonly text: string, readonly data: unknown) {}
+
+  locate(pointer: string, opts?: { key?: boolean }): Position {
+    this.tree ??= parseTree(this.text, [], STRICT);
+    this.lines ??= new LineIndex(this.text);
+    const offset = this.tree ? locateInJsonTree(this.tree, pointerSegments(pointer), opts?.key === true) : 0;
+    return this.lines.position(offset);
+  }
+}
+
+export function parseJson(text: string, file: string): SourceDocument {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw jsonSyntaxError(text, file, (e as Error).message);
+  }
+  if (countColons(text) !== countProperties(data)) {
+    const dup = findDuplicateKey(parseTree(text, [], STRICT));
+    if (dup) {
+      const lines = new LineIndex(text);
+      const at = lines.position(dup.second.offset);
+      const first = lines.position(dup.first.offset);
+      throw new CountersignError('E_PARSE', `duplicate key "${dup.second.value}"`, {
+        file, line: at.line, col: at.col,
+        fix: `remove or rename one of the two "${dup.second.value}" keys (the first is at ${first.line}:${first.col}); JSON keeps only the last one`,
+      });
+    }
+  }
+  return new JsonSource(file, text, data);
+}
+
+/** `:` outside strings; in valid JSON each one is exactly one property. */
+function countColons(text: string): number {
+  let count = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const quote = text.indexOf('"', i);
+    const end = quote < 0 ? n : quote;
+    let colon = text.indexOf(':', i);
+    while (colon >= 0 && colon < end) {
+      count++;
+      colon = text.indexOf(':', colon + 1);
+    }
+    if (quote < 0) break;
+    // Skip the string: a quote closes it unless an odd number of backslashes precede it.
+    let j = quote + 1;
+    for (;;) {
+      const close = text.indexOf('"', j);
+      if (close < 0) return count;
+      let backslashes = 0;
+      while (text.charCodeAt(close - 1 - backslashes) === 92) backslashes++;
+      if (backslashes % 2 === 0) {
+        i = close + 1;
+        break;
+      }
+      j = close + 1;
+    }
+  }
+  return count;
+}
+
+function countProperties(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) count += countProperties(item);
+    return count;
+  }
+  for (const key in value) {
+    count++;
+    count += countProperties((value as Record<string, unknown>)[key]);
+  }
+  return count;
+}
+
+/** The earliest second occurrence of a key in document order. */
+function findDuplicateKey(node: JsonNode | undefined): { first: JsonNode; second: JsonNode } | undefined {
+  if (!node?.children) return undefined;
+  if (node.type === 'object') {
+    const seen = new Map<string, JsonNode>();
+    for (const prop of node.children) {
+      const key = prop.children?.[0];
+      if (!key) continue;
+      const earlier = seen.get(key.value);
+      if (earlier) return { first: earlier, second: key };
+      seen.set(key.value, key);
+      const inner = findDuplicateKey(prop.children?.[1]);
+      if (inner) return inner;
+    }
+    return undefined;
+  }
+  for (const child of node.children) {
+    const inner = findDuplicateKey(child);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+function jsonSyntaxError(text: string, file: string, nativeMessage: string): CountersignError {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, STRICT);
+  const lines = new LineIndex(text);
+  const first = errors[0];
+  if (!first) {
+    // jsonc-parser and JSON.parse disagreed; fall back to the native message and its offset.
+    const m = /position (\d+)/.exec(nativeMessage);
+    const at = lines.position(m ? Number(m[1]) : 0);
+    return new CountersignError('E_PARSE', `invalid JSON: ${nativeMessage}`, { file, line: at.line, col: at.col, fix: 'correct the JSON syntax at this position' });
+  }
+  const { message, fix, offset } = describeJsonError(text, first, errors[1]);
+  const at = lines.position(offset);
+  return new CountersignError('E_PARSE', message, { file, line: at.line, col: at.col, fix });
+}
+
+interface Described { message: string; fix: string; offset: number }
+
+function describeJsonError(text: string, error: ParseError, next: ParseError | undefined): Described {
+  const { offset, length } = error;
+  const token = text.slice(offset, offset + Math.max(length, 1));
+  const found = offset >= text.length ? 'the end of the file' : showToken(token);
+  const container = containerAt(text, offset);
+  const closer = container === '[' ? 'closing bracket "]"' : 'closing brace "}"';
+  const trailing = trailingCommaBefore(text, offset);
+  switch (printParseErrorCode(error.error)) {
+    case 'InvalidSymbol':
+      if (next && printParseErrorCode(next.error) === 'PropertyNameExpected') {
+        return { offset, message: `expected a double-quoted property name, found ${found}`, fix: 'JSON property names must be in double quotes, e.g. "name": …' };
+      }
+      return { offset, message: `unexpected ${found}: expected a value`, fix: 'a JSON value is a "double-quoted string", a number, an object, an array, true, false or null' };
+    case 'InvalidNumberFormat':
+      return { offset, message: `invalid number ${found}`, fix: 'write numbers without leading zeros, e.g. 0.5 or 12' };
+    case 'PropertyNameExpected':
+    case 'ValueExpected':
+      if (trailing >= 0) {
+        return { offset: trailing, message: `trailing comma before ${found}`, fix: 'remove the comma after the last item; JSON does not allow trailing commas' };
+      }
+      if (offset >= text.length) return { offset, message: 'unexpected end of the file: expected a value', fix: 'the file is cut short; complete the JSON document' };
+      return printParseErrorCode(error.error) === 'PropertyNameExpected'
+        ? { offset, message: `expected a double-quoted property name, found ${found}`, fix: 'JSON property names must be in double quotes, e.g. "name": …' }
+        : { offset, message: `expected a value, found ${found}`, fix: 'a JSON value is a "double-quoted string", a number, an object, an array, true, false or null' };
+    case 'ColonExpected':
+      return { offset, message: `expected a colon after the property name, found ${found}`, fix: 'write "name": value' };
+    case 'CommaExpected':
+      return { offset, message: `expected a comma or ${closer}, found ${found}`, fix: container === '[' ? 'separate array items with commas' : 'separate properties with commas' };
+    case 'CloseBraceExpected':
+      return { offset, message: `expected a comma or closing brace "}", found ${found}`, fix: 'close every object with "}"' };
+    case 'CloseBracketExpected':
+      return { offset, message: `expected a comma or closing bracket "]", found ${found}`, fix: 'close every array with "]"' };
+    case 'EndOfFileExpected':
+      return { offset, message: `unexpected ${found} after the end of the JSON document`, fix: 'a JSON file holds exactly one value; remove the extra text' };
+    case 'InvalidCommentToken':
+    case 'UnexpectedEndOfComment':
+      return { offset, message: 'comments are not allowed in JSON', fix: 'remove the comment, or write the workflow in YAML, which allows # comments' };
+    case 'UnexpectedEndOfString':
+      return { offset, message: 'unterminated string', fix: 'close the string with a double quote on the same line; write \\n for a line break' };
+    case 'UnexpectedEndOfNumber':
+      return { offset, message: `incomplete number ${found}`, fix: 'write digits after the "." or exponent' };
+    case 'InvalidUnicode':
+      return { offset: firstBadEscape(text, offset, length), message: 'invalid unicode escape in string', fix: '\\u must be followed by four hex digits, e.g. \\u00e9' };
+    case 'InvalidEscapeCharacter':
+      return { offset: firstBadEscape(text, offset, length), message: 'invalid escape sequence in string', fix: 'valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX; write \\\\ for a literal backslash' };
+    case 'InvalidCharacter': {
+      const at = firstControlChar(text, offset, length);
+      const code = text.charCodeAt(at).toString(16).padStart(4, '0').toUpperCase();
+      return { offset: at, message: `control character U+${code} inside a string`, fix: 'escape it: write \\n for a newline and \\t for a tab' };
+    }
+    default:
+      return { offset, message: `invalid JSON at ${found}`, fix: 'correct the JSON syntax at this position' };
+  }
+}
+
+/** A token for a message: strings as written, anything else quoted; long tokens shortened. */
+function showToken(token: string): string {
+  const short = token.length > 30 ? `${token.slice(0, 27)}...` : token;
+  return short.startsWith('"') ? short : JSON.stringify(short);
+}
+
+/** The innermost open `{` or `[` at an offset (strings skipped). */
+function containerAt(text: string, offset: number): '{' | '[' | undefined {
+  const stack: string[] = [];
+  for (let i = 0; i < offset && i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < offset && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '{' || c === '[') stack.push(c);
+    else if (c === '}' || c === ']') stack.pop();
+  }
+  return stack[stack.length - 1] as '{' | '[' | undefined;
+}
+
+/** Offset of a `,` directly (whitespace aside) before a closing `}`/`]` at `offset`, else -1. */
+function trailingCommaBefore(text: string, offset: number): number {
+  const c = text[offset];
+  if (c !== '}' && c !== ']') return -1;
+  let i = offset - 1;
+  while (i >= 0 && /\s/.test(text[i])) i--;
+  return text[i] === ',' ? i : -1;
+}
+
+function firstBadEscape(text: string, offset: number, length: number): number {
+  for (let i = offset; i < offset + length - 1; i++) {
+    if (text[i] !== '\\') continue;
+    const e = text[i + 1];
+    if (e === 'u') {
+      if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return i;
+      i += 5;
+    } else if ('"\\/bfnrt'.includes(e)) i++;
+    else return i;
+  }
+  return offset;
+}
+
+function firstControlChar(text: string, offset: number, length: number): number {
+  for (let i = offset; i < offset + length; i++) if (text.charCodeAt(i) < 0x20) return i;
+  return offset;
+}

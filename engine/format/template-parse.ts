@@ -1,0 +1,249 @@
+/**
+ * Parsing Moira templates (see template.ts for the syntax) into the tree
+ * that rendering walks, and collecting their free variables on the way.
+ * A malformed template throws E_TEMPLATE_SYNTAX with the offset of the
+ * fault and a fix.
+ */
+import { CountersignError } from '../errors.js';
+import { parsePath, type Segment } from './path.js';
+
+export interface TemplateVariable {
+  path: string;
+  /** Offset of the path in the template text. */
+  offset: number;
+}
+
+/** A value tag or a block argument, parsed once. */
+export interface VarNode {
+  kind: 'var';
+  path: string;
+  segments: readonly Segment[];
+  root: string;
+  /** An index ref names the loop item (`items[@index]`), so it is bound before the lookup. */
+  frameRefs: boolean;
+}
+
+export type Operand = VarNode | { kind: 'literal'; value: string | number | boolean };
+
+export type Block =
+  | { kind: 'if' | 'unless' | 'each'; arg: VarNode; body: TemplateNode[]; otherwise: TemplateNode[] }
+  | { kind: 'eq' | 'neq'; arg: VarNode; right: Operand; body: TemplateNode[]; otherwise: TemplateNode[] };
+
+/** Literal text (escapes already applied), a value tag, or a block. */
+export type TemplateNode = string | VarNode | Block;
+
+/** A parsed template: its tree and its free variables (frozen; shared through the cache). */
+export interface ParsedTemplate {
+  nodes: TemplateNode[];
+  variables: TemplateVariable[];
+}
+
+/** Parses a path inside a template, reporting errors at the template offset. */
+export function parseTemplatePath(path: string, offset: number): Segment[] {
+  try {
+    return parsePath(path);
+  } catch (e) {
+    if (!(e instanceof CountersignError)) throw e;
+    const inner = (e.data as { offset?: number } | undefined)?.offset ?? 0;
+    throw new CountersignError('E_TEMPLATE_SYNTAX', `${e.message} at offset ${offset + inner}`, {
+      fix: e.fix,
+      data: { offset: offset + inner },
+    });
+  }
+}
+
+interface OpenBlock {
+  block: Block;
+  /** The opening tag as written, for messages. */
+  tag: string;
+  offset: number;
+  inElse: boolean;
+}
+
+type Arg = { kind: 'path'; text: string; offset: number } | { kind: 'literal'; value: string | number | boolean; offset: number };
+
+const HELPERS = '#if, #unless, #eq, #neq and #each';
+const NUMBER_LITERAL = /^-?\d+(?:\.\d+)?$/;
+
+export function parseTemplate(text: string): ParsedTemplate {
+  const variables: TemplateVariable[] = [];
+  const root: TemplateNode[] = [];
+  if (text.indexOf('{{') < 0) {
+    if (text) root.push(text);
+    return { nodes: root, variables: Object.freeze(variables) as TemplateVariable[] };
+  }
+  const stack: OpenBlock[] = [];
+  let target = root;
+  let eachDepth = 0;
+  let pending = '';
+  let pos = 0;
+  for (;;) {
+    const open = text.indexOf('{{', pos);
+    if (open < 0) {
+      pending += text.slice(pos);
+      break;
+    }
+    if (open > 0 && text.charCodeAt(open - 1) === 92 /* \ */) {
+      pending += text.slice(pos, open - 1) + '{{';
+      pos = open + 2;
+      continue;
+    }
+    pending += text.slice(pos, open);
+    const close = text.indexOf('}}', open + 2);
+    if (close < 0) fail(`unclosed "{{" at offset ${open}`, open, 'close the tag with "}}", or write \\{{ for a literal "{{"');
+    if (pending) {
+      target.push(pending);
+      pending = '';
+    }
+    const inner = text.slice(open + 2, close);
+    const content = inner.trim();
+    const at = open + 2 + (inner.length - inner.trimStart().length);
+    pos = close + 2;
+
+    if (content === '') fail(`empty tag "{{}}" at offset ${open}`, open, 'write a variable name inside the braces, or \\{{ for a literal "{{"');
+    const first = content.charCodeAt(0);
+    if (first === 35 /* # */) {
+      const block = openBlock(content, at, open, eachDepth, variables);
+      target.push(block);
+      stack.push({ block, tag: content, offset: open, inElse: false });
+      target = block.body;
+      if (block.kind === 'each') eachDepth++;
+    } else if (first === 47 /* / */) {
+      const name = content.slice(1).trim();
+      const top = stack.pop();
+      if (!top) fail(`"{{${content}}}" at offset ${open} closes no open block`, open, 'remove it, or open the block before it');
+      if (top.block.kind !== name) {
+        fail(`"{{${content}}}" at offset ${open} does not match "{{${top.tag}}}" opened at offset ${top.offset}`, open, `close the innermost block first with {{/${top.block.kind}}}`);
+      }
+      if (top.block.kind === 'each' && !top.inElse) eachDepth--;
+      const parent = stack[stack.length - 1];
+      target = !parent ? root : parent.inElse ? parent.block.otherwise : parent.block.body;
+    } else if (content === 'else' || content.startsWith('else ')) {
+      const top = stack[stack.length - 1];
+      if (content !== 'else') fail(`"{{${content}}}" at offset ${open} is not supported`, open, 'write {{else}} and nest an {{#if}} block inside it');
+      if (!top) fail(`"{{else}}" at offset ${open} is outside any block`, open, 'use {{else}} only between {{#if …}} (or #unless, #eq, #neq, #each) and its closing tag');
+      if (top.inElse) fail(`second "{{else}}" at offset ${open} in "{{${top.tag}}}"`, open, 'a block has at most one {{else}}');
+      top.inElse = true;
+      if (top.block.kind === 'each') eachDepth--;
+      target = top.block.otherwise;
+    } else {
+      target.push(varNode(content, at));
+      addVariables(content, at, eachDepth, variables);
+    }
+  }
+  if (pending) target.push(pending);
+  const unclosed = stack[stack.length - 1];
+  if (unclosed) {
+    fail(`unclosed "{{${unclosed.tag}}}" at offset ${unclosed.offset}`, unclosed.offset, `close the block with {{/${unclosed.block.kind}}}`);
+  }
+  return { nodes: root, variables: Object.freeze(variables) as TemplateVariable[] };
+}
+
+function openBlock(content: string, at: number, open: number, eachDepth: number, variables: TemplateVariable[]): Block {
+  let nameEnd = 1;
+  while (nameEnd < content.length && !isSpace(content.charCodeAt(nameEnd))) nameEnd++;
+  const name = content.slice(1, nameEnd);
+  const args = blockArgs(content, nameEnd, at);
+  const tag = `{{${content}}}`;
+  const variable = (arg: Arg | undefined, role: string): VarNode => {
+    if (!arg) fail(`"${tag}" at offset ${open} needs ${role}`, at, `write it as {{#${name} variable${name === 'eq' || name === 'neq' ? " 'value'" : ''}}}`);
+    if (arg.kind !== 'path') fail(`"${tag}" at offset ${arg.offset} needs ${role}, not a literal`, arg.offset, `name a variable, e.g. {{#${name} status …}}`);
+    addVariables(arg.text, arg.offset, eachDepth, variables);
+    return varNode(arg.text, arg.offset);
+  };
+  const tooMany = (expected: number): void => {
+    const extra = args[expected];
+    if (extra) fail(`"${tag}" has an unexpected argument at offset ${extra.offset}`, extra.offset, `{{#${name}}} takes ${expected === 1 ? 'one variable' : 'a variable and a value'}`);
+  };
+  switch (name) {
+    case 'if':
+    case 'unless':
+    case 'each': {
+      const arg = variable(args[0], 'a variable');
+      tooMany(1);
+      return { kind: name, arg, body: [], otherwise: [] };
+    }
+    case 'eq':
+    case 'neq': {
+      const arg = variable(args[0], 'a variable');
+      const second = args[1];
+      if (!second) fail(`"${tag}" at offset ${open} needs a value to compare with`, at, `write it as {{#${name} ${arg.path} 'value'}}`);
+      tooMany(2);
+      const right: Operand = second.kind === 'literal' ? second : variable(second, 'a value');
+      return { kind: name, arg, right, body: [], otherwise: [] };
+    }
+    default:
+      return fail(`unknown block helper "#${name}" at offset ${open}`, at, `the block helpers are ${HELPERS}`);
+  }
+}
+
+/** Splits block arguments: 'quoted' / "quoted" strings, numbers, true/false, or variable paths. */
+function blockArgs(content: string, from: number, at: number): Arg[] {
+  const args: Arg[] = [];
+  let i = from;
+  const n = content.length;
+  while (i < n) {
+    while (i < n && isSpace(content.charCodeAt(i))) i++;
+    if (i >= n) break;
+    const start = i;
+    const quote = content[i];
+    if (quote === "'" || quote === '"') {
+      let value = '';
+      for (i++; i < n && content[i] !== quote; i++) {
+        if (content[i] === '\\' && i + 1 < n) i++;
+        value += content[i];
+      }
+      if (i >= n) fail(`unterminated string in "{{${content}}}" at offset ${at + start}`, at + start, `close the string with ${quote}`);
+      i++;
+      args.push({ kind: 'literal', value, offset: at + start });
+      continue;
+    }
+    while (i < n && !isSpace(content.charCodeAt(i))) i++;
+    const word = content.slice(start, i);
+    if (NUMBER_LITERAL.test(word)) args.push({ kind: 'literal', value: Number(word), offset: at + start });
+    else if (word === 'true' || word === 'false') args.push({ kind: 'literal', value: word === 'true', offset: at + start });
+    else args.push({ kind: 'path', text: word, offset: at + start });
+  }
+  return args;
+}
+
+function varNode(path: string, offset: number): VarNode {
+  const segments = parseTemplatePath(path, offset);
+  return { kind: 'var', path, segments, root: segments[0] as string, frameRefs: hasFrameRef(segments) };
+}
+
+function hasFrameRef(segments: readonly Segment[]): boolean {
+  for (const seg of segments) {
+    if (typeof seg !== 'object') continue;
+    const root = seg.ref[0];
+    if (root === 'this' || root === '@index' || hasFrameRef(seg.ref)) return true;
+  }
+  return false;
+}
+
+/** Records a path and the index refs inside its brackets, skipping names the enclosing #each binds. */
+function addVariables(path: string, offset: number, eachDepth: number, variables: TemplateVariable[]): void {
+  const root = parseTemplatePath(path, offset)[0] as string;
+  const bound = eachDepth > 0 && (root === 'this' || root === '@index');
+  if (!bound) variables.push(Object.freeze({ path, offset }));
+  for (let i = 0; i < path.length; i++) {
+    if (path[i] !== '[') continue;
+    let depth = 1;
+    let j = i + 1;
+    for (; j < path.length && depth > 0; j++) {
+      if (path[j] === '[') depth++;
+      else if (path[j] === ']') depth--;
+    }
+    const inner = path.slice(i + 1, j - 1);
+    if (!/^\d+$/.test(inner)) addVariables(inner, offset + i + 1, eachDepth, variables);
+    i = j - 1;
+  }
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 13;
+}
+
+function fail(message: string, offset: number, fix: string): never {
+  throw new CountersignError('E_TEMPLATE_SYNTAX', message, { fix, data: { offset } });
+}

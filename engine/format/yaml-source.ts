@@ -1,0 +1,108 @@
+/**
+ * YAML workflow files: plain data plus positions for findings. Duplicate
+ * keys, and values JSON cannot express, are refused, so a YAML workflow
+ * means exactly what its JSON twin would.
+ */
+import { isAlias, isScalar, parseDocument, visit, type Document } from 'yaml';
+import { CountersignError } from '../errors.js';
+import { LineIndex, locateInYaml, pointerSegments, type Position } from './positions.js';
+import type { SourceDocument } from './source.js';
+import { emptyFile } from './source-errors.js';
+import { firstNonJson } from './yaml-json.js';
+
+class YamlSource implements SourceDocument {
+  readonly format = 'yaml' as const;
+  private lines?: LineIndex;
+
+  constructor(readonly file: string, readonly text: string, readonly data: unknown, private readonly doc: Document) {}
+
+  locate(pointer: string, opts?: { key?: boolean }): Position {
+    this.lines ??= new LineIndex(this.text);
+    return this.lines.position(locateInYaml(this.doc, pointerSegments(pointer), opts?.key === true));
+  }
+}
+
+export function parseYaml(text: string, file: string): SourceDocument {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const error = doc.errors[0];
+  if (error) {
+    const at = new LineIndex(text).position(error.pos[0]);
+    const { message, fix } = describeYamlError(doc, text, error.code, error.message, error.pos);
+    throw new CountersignError('E_PARSE', message, { file, line: at.line, col: at.col, fix });
+  }
+  if (doc.contents === null) throw emptyFile(file);
+  const nonJson = firstNonJson(doc);
+  if (nonJson) {
+    const at = new LineIndex(text).position(nonJson.offset);
+    throw new CountersignError('E_PARSE', nonJson.message, { file, line: at.line, col: at.col, fix: nonJson.fix });
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (e) {
+    // toJS throws for an alias whose anchor is missing, or for alias bombs.
+    const at = new LineIndex(text).position(firstUnresolvedAlias(doc) ?? 0);
+    const message = (e as Error).message;
+    throw new CountersignError('E_PARSE', lowerFirst(message.replace(/\s*\(the anchor must be set before the alias\)/, '')), {
+      file, line: at.line, col: at.col,
+      fix: 'define the &anchor before the *alias that uses it, and avoid deeply nested aliases',
+    });
+  }
+  return new YamlSource(file, text, data, doc);
+}
+
+function firstUnresolvedAlias(doc: Document): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (isAlias(node) && node.resolve(doc) === undefined) {
+        found = node.range?.[0];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function describeYamlError(doc: Document, text: string, code: string, raw: string, pos: [number, number]): { message: string; fix: string } {
+  switch (code) {
+    case 'DUPLICATE_KEY': {
+      const key = keyAt(doc, pos[0]) ?? text.slice(pos[0], pos[1]);
+      return { message: `duplicate key "${key}"`, fix: `remove or rename one of the two "${key}" keys` };
+    }
+    case 'TAB_AS_INDENT':
+      return { message: 'tabs are not allowed as indentation', fix: 'indent with spaces' };
+    case 'BAD_INDENT':
+      return { message: lowerFirst(raw), fix: 'indent all keys of one mapping (and all items of one list) to the same column, with spaces' };
+    case 'MULTIPLE_DOCS':
+      return { message: 'the file holds more than one YAML document', fix: 'keep one workflow per file; remove the extra "---" line' };
+    case 'MISSING_CHAR':
+      return { message: lowerFirst(raw), fix: 'add the missing character' };
+    case 'BLOCK_AS_IMPLICIT_KEY':
+    case 'MULTILINE_IMPLICIT_KEY':
+      return { message: lowerFirst(raw), fix: 'quote a value that contains ": ", or put the nested mapping on its own indented lines' };
+    default:
+      return { message: lowerFirst(raw), fix: 'correct the YAML syntax at this position' };
+  }
+}
+
+/** The value of the scalar map key starting at `offset` (the error range covers only its first character). */
+function keyAt(doc: Document, offset: number): string | undefined {
+  let found: string | undefined;
+  visit(doc, {
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && pair.key.range?.[0] === offset) {
+        found = String(pair.key.value);
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function lowerFirst(message: string): string {
+  const trimmed = message.replace(/\.\s*$/, '');
+  return trimmed.charAt(0).toLowerCase() + trimmed.slice(1);
+}
