@@ -17,7 +17,7 @@ interface Token {
   start: number;
 }
 
-const FIX = 'write an assignment such as "counter = counter + 1" or "label = \'run \' + n"; subtraction needs spaces ("a - b") because "-" is allowed inside names';
+const FIX = 'write an assignment such as "counter = counter + 1" or "label = \'run \' + n"; subtract variables with spaces ("a - b"): "-" between letters is part of a name (node-id.field)';
 
 export class ExpressionParser {
   private readonly tokens: Token[];
@@ -186,12 +186,10 @@ export class ExpressionParser {
   /** A path: a name, then `.name`, `.0` or `[…]` segments; checked by the one path parser. */
   private readPath(start: number): number {
     const src = this.source;
-    let i = start;
-    while (i < src.length && isNameChar(src.charCodeAt(i))) i++;
+    let i = this.scanName(start);
     for (;;) {
       if (src[i] === '.' && i + 1 < src.length && isNameChar(src.charCodeAt(i + 1))) {
-        i++;
-        while (i < src.length && isNameChar(src.charCodeAt(i))) i++;
+        i = this.scanName(i + 1);
       } else if (src[i] === '[') {
         let depth = 0;
         for (; i < src.length; i++) {
@@ -210,6 +208,20 @@ export class ExpressionParser {
       if (!(e instanceof CountersignError)) throw e;
       const inner = (e.data as { offset?: number } | undefined)?.offset ?? 0;
       this.fail(`${e.message} at column ${start + inner + 1}`, start + inner);
+    }
+    return i;
+  }
+
+  /**
+   * A name runs over name characters, but a `-` followed by a digit ends it:
+   * `remaining-1` is subtraction, as in Moira, while `run-tests.failures`
+   * (a node id) stays one name. Variables are subtracted with spaces.
+   */
+  private scanName(i: number): number {
+    const src = this.source;
+    while (i < src.length && isNameChar(src.charCodeAt(i))) {
+      if (src[i] === '-' && (i + 1 >= src.length || isDigit(src.charCodeAt(i + 1)) || !isNameChar(src.charCodeAt(i + 1)))) break;
+      i++;
     }
     return i;
   }

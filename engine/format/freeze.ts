@@ -1,8 +1,9 @@
 /**
- * What the engine hands to hosts is read-only: states, pending items,
- * outputs and journal events are deep-frozen, so a host that edits what it
- * received gets a TypeError instead of silently changing a stored run, the
- * journal, or a schema shared with other runs.
+ * What the engine shares with hosts is read-only: pending items (and their
+ * schemas, shared by every run of a workflow), outputs and failures are
+ * deep-frozen, so a host that edits what it received gets a TypeError
+ * instead of silently changing a stored run. (State objects and journal
+ * events are fresh copies per call instead.)
  */
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -80,7 +80,8 @@ export const agentDirective: WaitingType<AgentDirectiveNode> = {
       if (node.retryMessage) errors.push(node.retryMessage);
       return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors };
     }
-    const fields = (answer ?? {}) as JsonObject;
+    // The schema guarantees an object (or null for a node without fields).
+    const fields = (answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? answer : {}) as JsonObject;
     const vars: Record<string, JsonValue> = {};
     const globalInputs = node.inputSchema?.globalInputs;
     if (Array.isArray(globalInputs)) {

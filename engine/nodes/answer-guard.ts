@@ -3,10 +3,30 @@
  * `$error` declaration, reserved `$` keys, and the answer size limit.
  */
 import { MAX_ANSWER_BYTES } from './answer-schema.js';
+import { deeperThan } from '../format/depth.js';
+
+/** Answers nested deeper than this are refused: deep values overflow serialisers and stores. */
+export const MAX_ANSWER_DEPTH = 64;
 import type { AnswerOutcome, Submission } from './node-type.js';
 
 /** An outcome when the protocol decides, or undefined when the node's schema should. */
 export function guardAnswer({ answer, bytes }: Submission): AnswerOutcome | undefined {
+  // Limits first: a declared failure is stored too, so it must fit them as well.
+  if (bytes > MAX_ANSWER_BYTES) {
+    return {
+      kind: 'rejected',
+      code: 'E_ANSWER_TOO_LARGE',
+      errors: [`/: the answer is ${bytes} bytes; the limit is ${MAX_ANSWER_BYTES} bytes — keep large content in files and answer with their paths`],
+    };
+  }
+  const deep = deeperThan(answer, MAX_ANSWER_DEPTH);
+  if (deep !== undefined) {
+    return {
+      kind: 'rejected',
+      code: 'E_ANSWER_TOO_DEEP',
+      errors: [`${deep || '/'}: the answer nests deeper than ${MAX_ANSWER_DEPTH} levels; flatten it`],
+    };
+  }
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) {
     if ('$error' in answer) {
       const m = answer.$error;
@@ -20,13 +40,6 @@ export function guardAnswer({ answer, bytes }: Submission): AnswerOutcome | unde
         errors: reserved.map((k) => `/${k}: keys starting with "$" are reserved for the protocol; only "$error" is defined`),
       };
     }
-  }
-  if (bytes > MAX_ANSWER_BYTES) {
-    return {
-      kind: 'rejected',
-      code: 'E_ANSWER_TOO_LARGE',
-      errors: [`/: the answer is ${bytes} bytes; the limit is ${MAX_ANSWER_BYTES} bytes — keep large content in files and answer with their paths`],
-    };
   }
   return undefined;
 }

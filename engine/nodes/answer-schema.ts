@@ -66,15 +66,18 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
   if (cached) return cached;
   const { globalInputs, ...rest } = inputSchema;
   const schema = closeObjects(rest) as JsonObject;
+  // An answer is an object of fields (Moira's real flows omit the type).
+  if (schema.type === undefined) schema.type = 'object';
   if (Array.isArray(globalInputs) && globalInputs.length > 0) {
     const properties = { ...((schema.properties as JsonObject | undefined) ?? {}) };
+    const registry = workflow.variableRegistry ?? {};
     for (const name of globalInputs) {
-      if (typeof name !== 'string' || Object.hasOwn(properties, name) || !Object.hasOwn(workflow.variableRegistry ?? {}, name)) continue;
-      const decl = workflow.variableRegistry?.[name];
-      if (decl) properties[name] = closeObjects(decl) as JsonObject;
+      if (typeof name !== 'string' || !Object.hasOwn(registry, name)) continue;
+      const decl = closeObjects(registry[name]) as JsonObject;
+      // The global's declared schema always applies; a node's own property for it narrows it further.
+      properties[name] = Object.hasOwn(properties, name) ? { allOf: [decl, properties[name]] } : decl;
     }
     schema.properties = properties;
-    if (schema.type === undefined) schema.type = 'object';
     if (schema.additionalProperties === undefined) schema.additionalProperties = false;
   }
   // Shared by every run of the workflow and handed to hosts in pending items: read-only.

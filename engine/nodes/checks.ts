@@ -69,6 +69,18 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
       });
     }
   }
+  const type = inputSchema.type;
+  if (type !== undefined && type !== 'object' && !(Array.isArray(type) && type.every((t) => t === 'object' || t === 'null') && type.includes('object'))) {
+    findings.push({
+      code: 'E_INPUT_SCHEMA',
+      message: withFix(
+        `an answer is an object of fields, stored under the node id; this inputSchema has type ${JSON.stringify(type)}`,
+        'use "type": "object" and put the value in a property, e.g. {"type": "object", "properties": {"value": …}}',
+      ),
+      pointer: `${pointer}/type`,
+      severity: 'error',
+    });
+  }
   const props = inputSchema.properties;
   if (props && typeof props === 'object' && !Array.isArray(props)) {
     for (const key of Object.keys(props)) {
@@ -85,7 +97,7 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
   // A broken registry entry is reported at the entry itself (validate/registry.ts).
   const inlined = Array.isArray(globalInputs) ? globalInputs.filter((n): n is string => typeof n === 'string' && Object.hasOwn(registry, n)) : [];
   if (inlined.some((name) => schemaProblem(registry[name]) !== undefined)) return findings;
-  const problem = schemaProblem(effectiveSchema(inputSchema, workflow));
+  const problem = schemaProblem(effectiveSchema(inputSchema, workflow), ['globalInputs']);
   if (problem) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', problem));
   return findings;
 }

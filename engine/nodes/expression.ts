@@ -5,7 +5,7 @@
  */
 import { isCountersignError } from '../errors.js';
 import { parseExpression } from '../format/expression.js';
-import type { ExpressionNode, JsonValue } from '../format/model.js';
+import type { ExpressionNode, JsonValue, Workflow } from '../format/model.js';
 import { resolve } from '../format/resolver.js';
 import type { Finding, TransientType, VariableRead } from './node-type.js';
 import { errorFinding, withFix } from './checks.js';
@@ -40,13 +40,14 @@ export const expression: TransientType<ExpressionNode> = {
       if (typeof src !== 'string') return;
       try {
         const e = parseExpression(src);
-        if (!Object.hasOwn(ctx.workflow.variableRegistry ?? {}, e.target)) {
-          const guess = suggest(e.target, Object.keys(ctx.workflow.variableRegistry ?? {}));
+        const writable = declaredGlobals(ctx.workflow);
+        if (!writable.includes(e.target)) {
+          const guess = suggest(e.target, writable);
           findings.push({
             code: 'E_EXPRESSION_TARGET',
             message: withFix(
-              `"${src}" assigns to "${e.target}", which is not declared in variableRegistry${guess ? ` — did you mean "${guess}"?` : ''}`,
-              `declare "${e.target}" in variableRegistry with a type and description, or assign a declared global`,
+              `"${src}" assigns to "${e.target}", which is not a declared global${guess ? ` — did you mean "${guess}"?` : ''}`,
+              `declare "${e.target}" in variableRegistry (or the start node's initialData), or assign a declared global`,
             ),
             pointer,
             severity: 'error',
@@ -84,6 +85,15 @@ export const expression: TransientType<ExpressionNode> = {
     return { via: 'default', vars: assigned, event: { type: 'expression.evaluated', assigned } };
   },
 };
+
+/** The globals an expression may assign: registry names and start initialData names. */
+function declaredGlobals(workflow: Workflow): string[] {
+  const names = Object.keys(workflow.variableRegistry ?? {});
+  for (const node of workflow.nodes ?? []) {
+    if (node?.type === 'start') names.push(...Object.keys(node.initialData?.variables ?? {}));
+  }
+  return names;
+}
 
 function parsed(node: ExpressionNode) {
   const out = [];

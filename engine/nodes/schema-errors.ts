@@ -34,13 +34,17 @@ export interface SchemaProblem {
   key?: boolean;
 }
 
-/** Compiles `schema` as the validator would; a problem when it does not compile. */
-export function schemaProblem(schema: JsonObject): SchemaProblem | undefined {
+/**
+ * Compiles `schema` as the validator would; a problem when it does not
+ * compile. `extraKeywords` are the keys countersign itself allows there
+ * (an inputSchema's `globalInputs`), for "did you mean".
+ */
+export function schemaProblem(schema: JsonObject, extraKeywords: readonly string[] = []): SchemaProblem | undefined {
   try {
     answerValidator(schema, 'check');
     return undefined;
   } catch (e) {
-    return explain((e as Error).message, schema);
+    return explain((e as Error).message, schema, extraKeywords);
   }
 }
 
@@ -49,15 +53,15 @@ export function schemaFinding(code: string, pointer: string, what: string, probl
   return { code, pointer: pointer + problem.at, message: withFix(`${what}: ${problem.message}`, problem.fix), severity: 'error', ...(problem.key ? { key: true } : {}) };
 }
 
-function explain(message: string, schema: JsonObject): SchemaProblem {
+function explain(message: string, schema: JsonObject, extraKeywords: readonly string[]): SchemaProblem {
   const keyword = /unknown keyword: "([^"]+)"/.exec(message);
   if (keyword) {
-    const guess = suggest(keyword[1], DRAFT7_KEYWORDS);
+    const guess = suggest(keyword[1], [...DRAFT7_KEYWORDS, ...extraKeywords]);
     return {
       at: findKey(schema, keyword[1], '') ?? '',
       key: true,
       message: `unknown JSON Schema keyword "${keyword[1]}"${guess ? ` — did you mean "${guess}"?` : ''}`,
-      fix: 'correct its spelling or remove it (JSON Schema draft-07 keywords only)',
+      fix: `correct its spelling or remove it (JSON Schema draft-07 keywords${extraKeywords.length ? `, plus ${extraKeywords.join(', ')}` : ''})`,
     };
   }
   const format = /unknown format "([^"]+)" ignored in schema at path "#([^"]*)"/.exec(message);
@@ -72,6 +76,14 @@ function explain(message: string, schema: JsonObject): SchemaProblem {
   if (/Invalid regular expression/.test(message)) {
     const at = findBadPattern(schema, '');
     return { at: at ?? '', message: `"pattern" is not a valid regular expression (${message.replace(/^.*?Invalid regular expression: /, '')})`, fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)' };
+  }
+  const ref = /can't resolve reference (\S+)/.exec(message);
+  if (ref) {
+    return {
+      at: findKeyWithValue(schema, '$ref', ref[1], '') ?? '',
+      message: `"$ref" ${ref[1]} points at nothing in this schema`,
+      fix: 'point $ref at a definition inside this inputSchema (e.g. "#/definitions/name" with a matching "definitions" entry), or write the schema inline',
+    };
   }
   const meta = /schema is invalid: data(\/[^\s,]*) (must[^,]*)/.exec(message);
   if (meta) {
@@ -101,6 +113,17 @@ function findKey(value: unknown, key: string, at: string): string | undefined {
     const here = `${at}/${escape(k)}`;
     if (k === key) return here;
     const deeper = findKey(v, key, here);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
+function findKeyWithValue(value: unknown, key: string, wanted: string, at: string): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const here = `${at}/${escape(k)}`;
+    if (k === key && v === wanted) return here;
+    const deeper = findKeyWithValue(v, key, wanted, here);
     if (deeper) return deeper;
   }
   return undefined;

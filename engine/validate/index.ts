@@ -20,7 +20,8 @@ import { graphModel } from './graph-model.js';
 import { graphFindings } from './graph.js';
 import { locateFinding, type Position } from './locate.js';
 import { isPlainObject } from './pointer.js';
-import { registryFindings } from './registry.js';
+import { nestingFindings } from './depth.js';
+import { registryFindings, reservedNameFindings } from './registry.js';
 import { schemaFindings } from './schema-check.js';
 import { structureFindings } from './structure.js';
 
@@ -75,6 +76,8 @@ export function validateFile(path: string): ValidationReport {
 
 /** Every finding for a parsed document, unlocated. */
 export function workflowFindings(data: unknown): Finding[] {
+  const tooDeep = nestingFindings(data);
+  if (tooDeep.length > 0) return tooDeep;
   const fromSchema = schemaFindings(data);
   const model = graphModel(data);
   if (!model || !isPlainObject(data)) return fromSchema;
@@ -85,7 +88,7 @@ export function workflowFindings(data: unknown): Finding[] {
   const workflow = checkableWorkflow(data);
   const reminder = systemReminderReads(data);
 
-  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...registryFindings(data, brokenEntries(fromSchema)), ...reminder.findings];
+  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...registryFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...reminder.findings];
   const reported = new Set<string>();
   for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported));
   for (const node of model.nodes) {

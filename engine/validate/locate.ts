@@ -22,7 +22,32 @@ export function locateFinding(doc: SourceDocument, finding: Finding): Position {
   if (finding.offset === undefined || finding.offset < 0) return at;
   const value = valueAt(doc.data, finding.pointer);
   if (typeof value !== 'string') return at;
-  return positionInString(doc, at, value, finding.offset) ?? at;
+  return positionInQuoted(doc, at, finding.offset) ?? positionInString(doc, at, value, finding.offset) ?? at;
+}
+
+/**
+ * Inside a double-quoted string on one line (all JSON strings, YAML "…"
+ * scalars), walk the source decoding escapes until `offset` decoded
+ * characters are behind: exact even right after `\n` or `\u00e9`. Other
+ * scalar styles (and quoted strings folded over lines) return undefined.
+ */
+function positionInQuoted(doc: SourceDocument, start: Position, offset: number): Position | undefined {
+  const starts = lineStarts(doc);
+  const text = doc.text;
+  let i = (starts[start.line - 1] ?? 0) + start.col - 1;
+  if (text[i] !== '"') return undefined;
+  i++;
+  for (let decoded = 0; decoded < offset; decoded++) {
+    const c = text[i];
+    if (c === undefined || c === '"' || c === '\n' || c === '\r') return undefined;
+    if (c !== '\\') {
+      i++;
+      continue;
+    }
+    const kind = text[i + 1];
+    i += kind === 'u' ? 6 : kind === 'x' ? 4 : kind === 'U' ? 10 : 2;
+  }
+  return { line: start.line, col: start.col + (i - ((starts[start.line - 1] ?? 0) + start.col - 1)) };
 }
 
 const PATH_RUN = /^[A-Za-z0-9_$@.[\]-]{1,80}/;

@@ -22,3 +22,35 @@ export function registryFindings(data: Record<string, unknown>, skip: ReadonlySe
   }
   return findings;
 }
+
+/**
+ * `__proto__` cannot be a key of the plain objects that hold globals,
+ * answers and machine states: assigning it changes an object's prototype
+ * instead of adding an entry. It is refused as a node id and as a name.
+ */
+export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
+  const findings: Finding[] = [];
+  const flag = (pointer: string, what: string, key: boolean) =>
+    findings.push({
+      code: 'E_RESERVED_NAME',
+      message: `${what} "__proto__" is reserved by JavaScript and cannot hold a value; rename it`,
+      pointer,
+      severity: 'error',
+      ...(key ? { key: true } : {}),
+    });
+  const registry = data.variableRegistry;
+  if (registry !== null && typeof registry === 'object' && Object.hasOwn(registry, '__proto__')) {
+    flag('/variableRegistry/__proto__', 'the registry variable', true);
+  }
+  const nodes = Array.isArray(data.nodes) ? data.nodes : [];
+  nodes.forEach((node: unknown, i: number) => {
+    if (node === null || typeof node !== 'object') return;
+    const n = node as Record<string, unknown>;
+    if (n.id === '__proto__') flag(`/nodes/${i}/id`, 'the node id', false);
+    const vars = (n.initialData as { variables?: unknown } | undefined)?.variables;
+    if (vars !== null && typeof vars === 'object' && Object.hasOwn(vars, '__proto__')) {
+      flag(`/nodes/${i}/initialData/variables/__proto__`, 'the initialData variable', true);
+    }
+  });
+  return findings;
+}

@@ -16,9 +16,14 @@ export function formatHuman(reports: ValidationReport[]): string {
       ...report.errors.map((f) => ({ f, severity: 'error' })),
       ...report.warnings.map((f) => ({ f, severity: 'warning' })),
     ].sort((a, b) => a.f.line - b.f.line || a.f.col - b.f.col);
-    for (const { f, severity } of all) lines.push(`${report.file}:${f.line}:${f.col} ${severity} ${f.code} ${f.message}`);
+    // One line per finding: a message quoting the user's multi-line text keeps its breaks escaped.
+    for (const { f, severity } of all) lines.push(`${report.file}:${f.line}:${f.col} ${severity} ${f.code} ${oneLine(f.message)}`);
   }
   return lines.join('\n');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }
 
 export function formatJson(reports: ValidationReport[]): JsonReport {

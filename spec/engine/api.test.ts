@@ -315,3 +315,28 @@ Api2('answer schemas are compiled once per distinct schema, not per answer', asy
 });
 
 Api2.run();
+
+const Limits = suite('library API: answer limits');
+
+Limits('an {"$error"} answer over the size limit is rejected like any oversized answer, and nothing large is stored', async () => {
+  const store = createSqliteStore(tmp());
+  const engine = createEngine({ store });
+  const s = await engine.start(TWO_STEP);
+  const r = await engine.submit(s.runId, { $error: 'x'.repeat(MAX_ANSWER_BYTES) });
+  assert.is(r.status === 'waiting' && r.rejected?.code, 'E_ANSWER_TOO_LARGE');
+  assert.ok(JSON.stringify((await engine.trace(s.runId)).events).length < 10_000);
+  store.close();
+});
+
+Limits('CLI step --seq with a negative or zero number is E_SEQ (exit 2), like the library', async () => {
+  const { cli, tempDir } = await import('../helpers/cli.js');
+  const store = tempDir();
+  const s = await cli(['start', 'spec/fixtures/cli/two-step.json', '--json'], { store });
+  for (const seq of ['-1', '0']) {
+    const r = await cli(['step', s.json.runId, `--seq=${seq}`, '--response', '{"words": 1}', '--json'], { store });
+    assert.is(r.code, 2);
+    assert.is(r.json.error.code, 'E_SEQ');
+  }
+});
+
+Limits.run();

@@ -11,7 +11,8 @@ export const command: Command = {
     let seq: number | undefined;
     if (values.seq !== undefined) {
       seq = Number(values.seq);
-      if (!Number.isInteger(seq) || seq < 0) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
+      // A whole number that was never issued (0, negative, ahead) is the engine's E_SEQ.
+      if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
     }
     const answer = await readJsonArg(values.response as string, '--response', io);
     const state = await withEngine(values, io, (engine) =>

@@ -1,0 +1,18 @@
+/**
+ * Nesting depth, measured without recursion: the documents and answers it
+ * guards may be too deep to recurse into.
+ */
+
+/** The JSON pointer of the first value nested deeper than `limit`, or undefined. */
+export function deeperThan(value: unknown, limit: number): string | undefined {
+  const stack: Array<[unknown, string, number]> = [[value, '', 0]];
+  while (stack.length > 0) {
+    const [v, pointer, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > limit) return pointer;
+    for (const [k, child] of Object.entries(v)) {
+      stack.push([child, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1]);
+    }
+  }
+  return undefined;
+}
