@@ -11,7 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 (globalThis as { UVU_DEFER?: number }).UVU_DEFER = 1;
 
-const root = fileURLToPath(new URL('.', import.meta.url));
+// SPEC_DIR points the driver at another folder of suites (its own tests use it).
+const root = process.env.SPEC_DIR ?? fileURLToPath(new URL('.', import.meta.url));
 const filter = process.argv[2];
 
 function suites(dir: string): string[] {
@@ -28,11 +29,19 @@ const files = suites(root).filter((f) => !filter || relative(root, f).includes(f
 const { exec } = await import('uvu');
 const queue = (globalThis as unknown as { UVU_QUEUE: unknown[][] });
 
+// A suite that fails to load counts as a failure and is reported; the
+// others still run and the closing line is still printed.
+let broken = 0;
 for (const [i, file] of files.entries()) {
   (globalThis as { UVU_INDEX?: number }).UVU_INDEX = i;
   queue.UVU_QUEUE = queue.UVU_QUEUE ?? [];
   queue.UVU_QUEUE.push([relative(root, file)]);
-  await import(pathToFileURL(file).href);
+  try {
+    await import(pathToFileURL(file).href);
+  } catch (e) {
+    broken++;
+    console.error(`\n  FAIL  ${relative(root, file)} did not load: ${(e as Error)?.stack ?? String(e)}\n`);
+  }
 }
 
 // Each queued runner resolves to [errors | true, passed, skipped, total].
@@ -52,4 +61,6 @@ for (const group of queue.UVU_QUEUE) {
   }
 }
 await exec();
+failed += broken;
+if (broken > 0) process.exitCode = 1;
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CountersignError, isCountersignError } from '../errors.js';
+import type { RunFailure } from '../run/contract.js';
 import { offsetToPosition } from '../format/offsets.js';
 
 export interface Io {
@@ -96,4 +97,10 @@ export function reportError(io: Io, e: unknown, json: boolean): void {
     if (err.data !== undefined) body.details = err.data;
     printJson(io, { error: body });
   }
+}
+
+/** The run's failure, or why driving stopped, in the CLI's error form on stderr. */
+export function reportFailure(io: Io, error: RunFailure): void {
+  io.stderr.write(`countersign: ${error.code}: ${error.message}\n`);
+  if (error.fix) io.stderr.write(`  fix: ${error.fix}\n`);
 }

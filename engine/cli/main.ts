@@ -9,7 +9,7 @@ import { COMMANDS, type Command } from './commands/index.js';
 import { HELP, VERSION } from './help.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = commandFirst(argv);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;
     const known = topic !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, topic);
@@ -43,4 +43,20 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     reportError(io, e, json);
     return 2;
   }
+}
+
+/**
+ * Global options may come before the command (`countersign --json status
+ * X`): move the command name to the front, keeping every other argument.
+ */
+function commandFirst(argv: string[]): string[] {
+  let i = 0;
+  while (i < argv.length) {
+    const a = argv[i];
+    if (a === '--json' || a.startsWith('--store=')) i++;
+    else if (a === '--store') i += 2;
+    else break;
+  }
+  if (i === 0 || i >= argv.length) return argv;
+  return [argv[i], ...argv.slice(0, i), ...argv.slice(i + 1)];
 }

@@ -52,7 +52,12 @@ export async function driveRun(
   const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   while (state.status === 'waiting') {
     if (steps >= maxSteps) {
-      return stop(state, steps, { code: 'E_MAX_STEPS', message: `stopped after ${steps} step(s) (--max-steps); the run still waits`, nodeId: state.pending.nodeId }, opts);
+      return stop(state, steps, {
+        code: 'E_MAX_STEPS',
+        message: `stopped after ${steps} step(s) (--max-steps); the run still waits`,
+        nodeId: state.pending.nodeId,
+        fix: `continue with countersign run --resume ${state.runId} --agent <adapter>, or answer with countersign step ${state.runId}`,
+      }, opts);
     }
     opts.onProgress?.({ type: 'pending', state });
     const { pending } = state;
@@ -114,11 +119,12 @@ async function askWithin(agent: Agent, request: Parameters<Agent['answer']>[0], 
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      controller.abort();
+      // Reject before aborting: an adapter that rejects on abort must not win the race with a vaguer error.
       reject(new CountersignError('E_AGENT_TIMEOUT', `the agent gave no answer for node "${request.nodeId}" within ${Math.round(ms / 100) / 10} s`, {
         nodeId: request.nodeId,
         fix: 'raise --agent-timeout, or check that the agent answers one JSON line per request',
       }));
+      controller.abort();
     }, ms);
   });
   try {

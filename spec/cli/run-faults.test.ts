@@ -106,3 +106,59 @@ Faults('concurrent launchers building the bundle at once all run (each build has
 });
 
 Faults.run();
+
+const Reporting = suite('cli error reporting');
+
+Reporting('--json before the command still yields exactly one JSON document', async () => {
+  const r = await cli(['--json', 'status', 'nope'], { store: tempDir() });
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_RUN_NOT_FOUND');
+  const s = await cli(['--store', tempDir(), '--json', 'runs']);
+  assert.equal(s.json, { runs: [] });
+});
+
+Reporting('a run that fails under start or step writes countersign: E_CODE: message on stderr (exit 1)', async () => {
+  const file = join(tempDir(), 'fails.json');
+  writeFileSync(file, JSON.stringify({
+    metadata: { name: 'fails', version: '1.0.0', description: 'd' },
+    variableRegistry: { n: { type: 'number', description: 'unset' } },
+    nodes: [
+      { type: 'start', id: 's', connections: { default: 'e' } },
+      { type: 'expression', id: 'e', expressions: ['n = n + 1'], connections: { default: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  }));
+  const r = await cli(['start', file], { store: tempDir() });
+  assert.is(r.code, 1);
+  assert.match(r.stderr, /^countersign: E_EXPRESSION: /m);
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  let last;
+  for (let i = 0; i < 4; i++) last = await cli(['step', s.json.runId, '--response', '{"words": 0}'], { store });
+  assert.is(last!.code, 1);
+  assert.match(last!.stderr, /^countersign: E_MAX_RETRIES: /m);
+});
+
+Reporting('an exec agent silent past --agent-timeout is E_AGENT_TIMEOUT naming the timeout and the flag', async () => {
+  const r = await cli(['run', WF, '--agent', 'exec:sleep 5', '--agent-timeout', '0.5', '--json'], { store: tempDir() });
+  assert.is(r.code, 3);
+  assert.is(r.json.error.code, 'E_AGENT_TIMEOUT');
+  assert.match(r.json.error.message, /within 0\.5 s/);
+  assert.match(r.json.error.fix, /--agent-timeout/);
+});
+
+Reporting('--max-steps stops with a fix that says how to continue; run on an invalid workflow is E_WORKFLOW_INVALID (exit 2)', async () => {
+  const file = join(tempDir(), 's.yaml');
+  writeFileSync(file, 'write: [{ words: 0 }, { words: 0 }]\n');
+  const r = await cli(['run', WF, '--agent', `scripted:${file}`, '--max-steps', '1', '--json'], { store: tempDir() });
+  assert.is(r.code, 3);
+  assert.match(r.json.error.fix, new RegExp(`countersign run --resume ${r.json.runId}`));
+  assert.match(r.stderr, /^ {2}fix: continue with countersign run --resume/m);
+  const bad = join(tempDir(), 'bad.json');
+  writeFileSync(bad, JSON.stringify({ metadata: { name: 'b', version: '1.0.0', description: 'd' }, nodes: [{ type: 'start', id: 's', connections: { default: 'gone' } }, { type: 'end', id: 'e' }] }));
+  const inv = await cli(['run', bad, '--agent', 'exec:true', '--json'], { store: tempDir() });
+  assert.is(inv.code, 2);
+  assert.is(inv.json.error.code, 'E_WORKFLOW_INVALID');
+});
+
+Reporting.run();

@@ -101,7 +101,7 @@ Run('an agent that prints a non-JSON line stops with E_AGENT_OUTPUT (exit 3); si
   assert.is(silent.json.error.code, 'E_AGENT_TIMEOUT');
 });
 
-Run('run refuses a bad adapter and an invalid workflow with exit 2', async () => {
+Run('run refuses an unknown adapter and a missing --agent with exit 2 (E_ADAPTER, E_USAGE)', async () => {
   const adapter = await cli(['run', WF, '--agent', 'telepathy', '--json'], { store: tempDir() });
   assert.is(adapter.code, 2);
   assert.is(adapter.json.error.code, 'E_ADAPTER');

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import type { RunFailure } from '../../run/contract.js';
 import { createAgent } from '../../hosts/adapters.js';
 import type { JsonObject } from '../../format/model.js';
-import { printJson, readJsonArg, usage, type Io } from '../io.js';
+import { printJson, readJsonArg, reportFailure, usage, type Io } from '../io.js';
 import { indent } from '../render.js';
 import { progressPrinter } from '../progress.js';
 import { STORE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
@@ -86,11 +85,6 @@ export const command: Command = {
   },
 };
 
-/** The run's failure, or why driving stopped, in the CLI's error form on stderr. */
-function reportFailure(io: Io, error: RunFailure): void {
-  io.stderr.write(`countersign: ${error.code}: ${error.message}\n`);
-  if (error.fix) io.stderr.write(`  fix: ${error.fix}\n`);
-}
 
 function positiveInt(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;

@@ -1,4 +1,4 @@
-import { printJson, readJsonArg, usage } from '../io.js';
+import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { renderState } from '../render.js';
 import { STORE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import type { JsonObject } from '../../format/model.js';
@@ -20,6 +20,7 @@ export const command: Command = {
     );
     if (values.json) printJson(io, state);
     else io.stdout.write(renderState(state));
+    if (state.status === 'failed') reportFailure(io, state.error);
     return state.status === 'failed' ? 1 : 0;
   },
 };

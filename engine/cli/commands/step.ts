@@ -1,4 +1,4 @@
-import { printJson, readJsonArg, usage } from '../io.js';
+import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { renderState } from '../render.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 
@@ -20,7 +20,10 @@ export const command: Command = {
     );
     if (values.json) printJson(io, state);
     else io.stdout.write(renderState(state));
-    if (state.status === 'failed') return 1;
+    if (state.status === 'failed') {
+      reportFailure(io, state.error);
+      return 1;
+    }
     return state.status === 'waiting' && state.rejected && !state.replayed ? 5 : 0;
   },
 };
