@@ -10,6 +10,7 @@ import { HELP, VERSION } from './help.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = commandFirst(argv);
+  const json = argv.includes('--json');
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;
     const known = topic !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, topic);
@@ -20,7 +21,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     io.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const json = rest.includes('--json');
+  if (name.startsWith('-')) {
+    reportError(io, usage('no command given', `name one: ${Object.keys(COMMANDS).join(', ')}`), json);
+    return 2;
+  }
   const command: Command | undefined = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? (await COMMANDS[name]()).command : undefined;
   if (!command) {
     reportError(io, usage(`unknown command "${name}"`, `commands: ${Object.keys(COMMANDS).join(', ')}`), json);

@@ -186,3 +186,46 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
 }
 
 ExitCodes.run();
+
+/**
+ * The same fixtures driven by `countersign run` with a scripted agent: the
+ * answers the engine processed, keyed by the node that was waiting, become
+ * the script. Exit codes follow from the expected state: 0 completed,
+ * 1 failed, 3 stopped while still waiting (the script runs out). Fixtures
+ * that move the clock, replay seqs or switch identities need `step`.
+ */
+const ThroughRun = suite('conformance through countersign run (exit codes 0, 1, 3)');
+
+for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
+  const fixture = parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
+  const steps = fixture.steps ?? [];
+  if (fixture.startThrows || steps.some((s) => s.advanceMs !== undefined || s.status || s.seq !== undefined || s.as || s.expect?.throws)) continue;
+  ThroughRun(`${file.replace(/\.ya?ml$/, '')}: run`, async () => {
+    const engine = createEngine({ store: createMemoryStore() });
+    let state = await engine.start(fixture.workflow, { input: fixture.input as never });
+    const script: Record<string, unknown[]> = {};
+    for (const step of steps) {
+      if (state.status !== 'waiting') break;
+      (script[state.pending.nodeId] ??= []).push(step.answer);
+      state = await engine.submit(state.runId, step.answer);
+    }
+    const work = mkdtempSync(join(tmpdir(), 'countersign-run-'));
+    writeFileSync(join(work, 'workflow.json'), JSON.stringify(fixture.workflow));
+    writeFileSync(join(work, 'script.json'), JSON.stringify(script));
+    const args = ['run', join(work, 'workflow.json'), '--agent', `scripted:${join(work, 'script.json')}`, '--json'];
+    if (fixture.input) args.push('--input', JSON.stringify(fixture.input));
+    const r = await cli(args, { store: join(work, 'store') });
+    const want = fixture.expect.status === 'completed' ? 0 : fixture.expect.status === 'failed' ? 1 : 3;
+    assert.is(r.code, want, r.stderr);
+    assert.is(r.json.status, fixture.expect.status);
+    if (want === 3) assert.is(r.json.error.code, 'E_AGENT_SCRIPT_EXHAUSTED');
+    if (fixture.expect.endNodeId) assert.is(r.json.endNodeId, fixture.expect.endNodeId);
+    if (fixture.expect.error) assert.is(r.json.error.code, fixture.expect.error);
+    if (fixture.expect.output !== undefined) {
+      const expected = JSON.parse(JSON.stringify(fixture.expect.output).replaceAll('"run-1"', JSON.stringify(r.json.runId)));
+      assert.equal(r.json.output, expected);
+    }
+  });
+}
+
+ThroughRun.run();

@@ -28,4 +28,22 @@ Readme('every CLI command is in the command table with its exit codes', () => {
   for (const name of Object.keys(COMMANDS)) assert.ok(readme.includes(`| \`${name} `), `README lacks ${name}`);
 });
 
+
+Readme('the README example workflow validates and runs to its documented output with the README scripted answers', async () => {
+  const { writeFileSync, mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { cli } = await import('../helpers/cli.js');
+  const workflow = /## Writing workflows[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)![1];
+  const script = /- \*\*`scripted:<file>`\*\*[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)![1].replace(/^ {2}/gm, '');
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-readme-'));
+  const wf = JSON.parse(workflow);
+  delete wf.$schema; // the README's relative $schema points into a repository checkout
+  writeFileSync(join(dir, 'review.json'), JSON.stringify(wf));
+  writeFileSync(join(dir, 'answers.yaml'), script);
+  const r = await cli(['run', join(dir, 'review.json'), '--agent', `scripted:${join(dir, 'answers.yaml')}`, '--json'], { store: join(dir, 'store') });
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.json.endNodeId, 'done');
+  assert.equal(r.json.output, { issues_count: 0 });
+});
+
 Readme.run();

@@ -29,8 +29,8 @@ export const command: Command = {
       throw usage('run takes exactly one workflow file (or --resume <runId>)', 'countersign run workflows/review-fix-loop.json --agent scripted:answers.yaml');
     }
     if (!values.agent) throw usage('run needs --agent', 'use --agent scripted:<file>, jsonl:<command>, exec:<command> or interactive');
-    const maxSteps = positiveInt(values['max-steps'], '--max-steps');
-    const timeoutS = positiveInt(values['agent-timeout'], '--agent-timeout');
+    const maxSteps = positiveNumber(values['max-steps'], '--max-steps', true);
+    const timeoutS = positiveNumber(values['agent-timeout'], '--agent-timeout', false);
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
     return withEngine(values, io, async (engine) => {
@@ -86,9 +86,12 @@ export const command: Command = {
 };
 
 
-function positiveInt(value: unknown, flag: string): number | undefined {
+function positiveNumber(value: unknown, flag: string, whole: boolean): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw usage(`${flag} must be a positive number, got "${String(value)}"`);
+  const text = String(value).trim();
+  const n = Number(text);
+  if (text === '' || !Number.isFinite(n) || n <= 0 || (whole && !Number.isInteger(n))) {
+    throw usage(`${flag} must be a positive ${whole ? 'whole ' : ''}number, got "${String(value)}"`);
+  }
   return n;
 }

@@ -10,7 +10,7 @@ export const command: Command = {
     if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)');
     let seq: number | undefined;
     if (values.seq !== undefined) {
-      seq = Number(values.seq);
+      seq = /^\s*-?\d+\s*$/.test(String(values.seq)) ? Number(values.seq) : Number.NaN;
       // A whole number that was never issued (0, negative, ahead) is the engine's E_SEQ.
       if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
     }
