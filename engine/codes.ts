@@ -26,7 +26,7 @@ export const CODES = {
   E_VARIABLE_SCHEMA: 'a variableRegistry entry is not a valid JSON Schema property',
   E_GLOBAL_INPUT_UNDECLARED: 'globalInputs names a variable missing from variableRegistry',
   E_EXPRESSION_SYNTAX: 'an expression does not parse',
-  E_EXPRESSION_TARGET: 'an expression assigns to something that is not a registry global',
+  E_EXPRESSION_TARGET: 'an expression assigns to something that is not a declared global (registry or initialData)',
   E_TEMPLATE_SYNTAX: 'a template block is malformed (unclosed or mismatched {{#…}})',
   E_CONDITION: 'a condition has the wrong shape',
   E_UNDECLARED_VARIABLE: 'a template variable or contextPath resolves to nothing',

@@ -83,16 +83,21 @@ function countColons(text: string): number {
   return count;
 }
 
-function countProperties(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
+/** Iterative: a document may nest too deeply to recurse into (the validator reports that). */
+function countProperties(root: unknown): number {
   let count = 0;
-  if (Array.isArray(value)) {
-    for (const item of value) count += countProperties(item);
-    return count;
-  }
-  for (const key in value) {
-    count++;
-    count += countProperties((value as Record<string, unknown>)[key]);
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+      continue;
+    }
+    for (const key in value) {
+      count++;
+      stack.push((value as Record<string, unknown>)[key]);
+    }
   }
   return count;
 }

@@ -225,7 +225,10 @@ function hasFrameRef(segments: readonly Segment[]): boolean {
 function addVariables(path: string, offset: number, eachDepth: number, variables: TemplateVariable[]): void {
   const root = parseTemplatePath(path, offset)[0] as string;
   const bound = eachDepth > 0 && (root === 'this' || root === '@index');
-  if (!bound) variables.push(Object.freeze({ path, offset }));
+  // Inside #each, `names[@index]` is read through the loop item: what the
+  // declarations can check is the part before that index.
+  const framed = eachDepth > 0 ? /\[\s*(this|@index)\b/.exec(path) : null;
+  if (!bound) variables.push(Object.freeze({ path: framed ? path.slice(0, framed.index) : path, offset }));
   for (let i = 0; i < path.length; i++) {
     if (path[i] !== '[') continue;
     let depth = 1;

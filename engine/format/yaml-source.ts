@@ -83,6 +83,9 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
     case 'MULTILINE_IMPLICIT_KEY':
       return { message: lowerFirst(raw), fix: 'quote a value that contains ": ", or put the nested mapping on its own indented lines' };
     default:
+      if (/call stack/i.test(raw)) {
+        return { message: 'the document nests too deeply to read', fix: 'flatten it: a workflow nests at most 128 levels (combine conditions in one "and"/"or" list)' };
+      }
       return { message: lowerFirst(raw), fix: 'correct the YAML syntax at this position' };
   }
 }

@@ -7,6 +7,7 @@
 import type { Condition, ConditionNode, JsonValue, Operand, StructuredCondition, Workflow } from '../format/model.js';
 import type { Finding, RunContext, TransientType, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
+import { suggest } from '../format/suggest.js';
 import { applyJsonLogic, checkJsonLogic, jsonLogicReads } from './json-logic.js';
 
 const BINARY = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains']);
@@ -113,6 +114,24 @@ function contains(haystack: unknown, needle: unknown): boolean {
   return false;
 }
 
+/**
+ * An operand object is a literal unless it is `{contextPath}`; a one-key
+ * object whose key is a near miss (`contextpath`, `contextPth`) is a typo
+ * that would silently compare against a literal forever.
+ */
+function operandTypo(operand: unknown, pointer: string): Finding[] {
+  if (operand === null || typeof operand !== 'object' || Array.isArray(operand)) return [];
+  const keys = Object.keys(operand);
+  if (keys.length !== 1 || keys[0] === 'contextPath' || suggest(keys[0], ['contextPath']) === undefined) return [];
+  return [{
+    code: 'E_CONDITION',
+    message: `operand key "${keys[0]}" — did you mean "contextPath"? As written the operand is a literal object and never equals a context value`,
+    pointer: `${pointer}/${keys[0].replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    severity: 'error',
+    key: true,
+  }];
+}
+
 function conditionReads(c: unknown, pointer: string): VariableRead[] {
   if (c === null || typeof c !== 'object') return [];
   const cond = c as Record<string, unknown>;
@@ -148,11 +167,12 @@ function checkCondition(c: unknown, pointer: string): Finding[] {
     return checkCondition(cond.condition, `${pointer}/condition`);
   }
   if (op === 'exists') {
-    return 'left' in cond ? [] : bad('"exists" needs a "left" operand', `${pointer}/operator`);
+    return 'left' in cond ? operandTypo(cond.left, `${pointer}/left`) : bad('"exists" needs a "left" operand', `${pointer}/operator`);
   }
   if (BINARY.has(op)) {
     const missing = ['left', 'right'].filter((k) => !(k in cond));
-    return missing.length ? bad(`"${op}" needs ${missing.map((m) => `"${m}"`).join(' and ')}`, `${pointer}/operator`) : [];
+    if (missing.length) return bad(`"${op}" needs ${missing.map((m) => `"${m}"`).join(' and ')}`, `${pointer}/operator`);
+    return [...operandTypo(cond.left, `${pointer}/left`), ...operandTypo(cond.right, `${pointer}/right`)];
   }
   return bad(`unknown operator "${op}"; use eq, neq, gt, gte, lt, lte, contains, exists, and, or or not`, `${pointer}/operator`);
 }

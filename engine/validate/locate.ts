@@ -8,6 +8,7 @@
 import type { SourceDocument } from '../format/source.js';
 import type { Finding } from '../nodes/node-type.js';
 import { valueAt } from './pointer.js';
+import { MAX_NESTING } from './depth.js';
 
 export interface Position {
   line: number;
@@ -18,7 +19,16 @@ export interface Position {
 const KEY_CODES: ReadonlySet<string> = new Set(['E_UNKNOWN_KEY', 'E_UNKNOWN_CONNECTION', 'E_VARIABLE_NEVER_WRITTEN']);
 
 export function locateFinding(doc: SourceDocument, finding: Finding): Position {
-  const at = doc.locate(finding.pointer, { key: finding.key === true || KEY_CODES.has(finding.code) });
+  let at: Position;
+  try {
+    at = doc.locate(finding.pointer, { key: finding.key === true || KEY_CODES.has(finding.code) });
+  } catch (e) {
+    // A document too deep for the position parser to recurse into: the
+    // nesting finding says where by pointer; place it where the nesting
+    // crosses the limit in the text.
+    if (!(e instanceof RangeError)) throw e;
+    return positionOfDepth(doc, MAX_NESTING);
+  }
   if (finding.offset === undefined || finding.offset < 0) return at;
   const value = valueAt(doc.data, finding.pointer);
   if (typeof value !== 'string') return at;
@@ -91,4 +101,27 @@ function positionInString(doc: SourceDocument, start: Position, value: string, o
   let line = start.line;
   while (line < starts.length && starts[line] <= found) line++;
   return { line, col: found - starts[line - 1] + 1 };
+}
+
+/** Where brackets outside strings first nest deeper than `limit` (1:1 if they never do). */
+function positionOfDepth(doc: SourceDocument, limit: number): Position {
+  const text = doc.text;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (++depth > limit + 1) { // the root value is depth 0 in deeperThan()
+        const starts = lineStarts(doc);
+        let line = 1;
+        while (line < starts.length && starts[line] <= i) line++;
+        return { line, col: i - starts[line - 1] + 1 };
+      }
+    } else if (c === '}' || c === ']') depth--;
+  }
+  return { line: 1, col: 1 };
 }
