@@ -2,7 +2,7 @@
  * Protocol rules every waiting node applies before its own schema: the
  * `$error` declaration, reserved `$` keys, and the answer size limit.
  */
-import { MAX_ANSWER_BYTES } from './answer-schema.js';
+import { MAX_ANSWER_BYTES, ROOT } from './answer-schema.js';
 import { deeperThan } from '../format/depth.js';
 
 /** Answers nested deeper than this are refused: deep values overflow serialisers and stores. */
@@ -16,7 +16,7 @@ export function guardAnswer({ answer, bytes }: Submission): AnswerOutcome | unde
     return {
       kind: 'rejected',
       code: 'E_ANSWER_TOO_LARGE',
-      errors: [`/: the answer is ${bytes} bytes; the limit is ${MAX_ANSWER_BYTES} bytes — keep large content in files and answer with their paths`],
+      errors: [`${ROOT}: the answer is ${bytes} bytes; the limit is ${MAX_ANSWER_BYTES} bytes — keep large content in files and answer with their paths`],
     };
   }
   const deep = deeperThan(answer, MAX_ANSWER_DEPTH);
@@ -24,7 +24,7 @@ export function guardAnswer({ answer, bytes }: Submission): AnswerOutcome | unde
     return {
       kind: 'rejected',
       code: 'E_ANSWER_TOO_DEEP',
-      errors: [`${deep || '/'}: the answer nests deeper than ${MAX_ANSWER_DEPTH} levels; flatten it`],
+      errors: [`${deep || ROOT}: the answer nests deeper than ${MAX_ANSWER_DEPTH} levels; flatten it`],
     };
   }
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) {

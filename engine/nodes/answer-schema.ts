@@ -141,11 +141,15 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
   return fn;
 }
 
+/** How an error about the answer as a whole is labelled (its JSON pointer is the empty string). */
+export const ROOT = '(root)';
+
 /** ajv errors as the `pointer: message` lines an agent reads. */
 export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
   if (!errors) return [];
   return errors.map((e) => {
-    const at = e.instancePath || '/';
+    // `/` would be the JSON pointer of a property named "": the whole answer is `(root)`.
+    const at = e.instancePath || ROOT;
     const p = e.params as Record<string, unknown>;
     if (e.keyword === 'additionalProperties') {
       return `${at}: property "${String(p.additionalProperty)}" is not allowed here`;

@@ -4,6 +4,7 @@
  * embedding, or `run` with an Agent). Every step is one store transaction.
  */
 import { randomUUID } from 'node:crypto';
+import { resolve as resolvePath } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { compileWorkflow, type CompiledWorkflow } from '../compile/machine.js';
@@ -109,7 +110,8 @@ export function createEngine(options: EngineOptions): Engine {
         workflow: workflow.metadata.name,
         workflowHash: hash,
         ...(file ? { file } : {}),
-        workspace: opts.workspace ?? process.cwd(),
+        // Stored absolute: a run may be resumed from anywhere.
+        workspace: resolvePath(opts.workspace ?? '.'),
         status: 'waiting',
         snapshot: {},
         seq: 0,
