@@ -18,6 +18,12 @@ export interface Io {
 }
 
 export function processIo(): Io {
+  // A reader that stops early (`| head -1`) closes the pipe: that is not an
+  // error of ours, so stop quietly instead of dying with an EPIPE trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   return {
     stdout: process.stdout,
     stderr: process.stderr,

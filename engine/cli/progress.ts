@@ -47,6 +47,8 @@ export function progressPrinter(io: Io, opts: { spinner: boolean }): ProgressPri
       case 'answered':
         if (e.state.status === 'waiting' && e.state.rejected) {
           io.stderr.write(`  ✗ answer rejected: ${e.state.rejected.errors.join('; ')}\n`);
+        } else if (e.state.status === 'failed') {
+          io.stderr.write(`  ✗ ${e.nodeId}: the run failed: ${e.state.error.code}\n`);
         } else io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
         break;
       case 'stopped':

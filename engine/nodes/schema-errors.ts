@@ -74,8 +74,14 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
     };
   }
   if (/Invalid regular expression/.test(message)) {
-    const at = findBadPattern(schema, '');
-    return { at: at ?? '', message: `"pattern" is not a valid regular expression (${message.replace(/^.*?Invalid regular expression: /, '')})`, fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)' };
+    const bad = findBadPattern(schema, '');
+    const what = bad?.key ? `the patternProperties key "${bad.text}"` : '"pattern"';
+    return {
+      at: bad?.at ?? '',
+      key: bad?.key,
+      message: `${what} is not a valid regular expression (${message.replace(/^.*?Invalid regular expression: /, '')})`,
+      fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)',
+    };
   }
   const ref = /can't resolve reference (\S+)/.exec(message);
   if (ref) {
@@ -129,15 +135,30 @@ function findKeyWithValue(value: unknown, key: string, wanted: string, at: strin
   return undefined;
 }
 
-function findBadPattern(value: unknown, at: string): string | undefined {
+interface BadPattern {
+  at: string;
+  text: string;
+  /** The regex is a patternProperties key, not a `pattern` value. */
+  key: boolean;
+}
+
+function isBadRegex(text: string): boolean {
+  try {
+    new RegExp(text, 'u');
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function findBadPattern(value: unknown, at: string): BadPattern | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   for (const [k, v] of Object.entries(value)) {
     const here = `${at}/${escape(k)}`;
-    if (k === 'pattern' && typeof v === 'string') {
-      try {
-        new RegExp(v, 'u');
-      } catch {
-        return here;
+    if (k === 'pattern' && typeof v === 'string' && isBadRegex(v)) return { at: here, text: v, key: false };
+    if (k === 'patternProperties' && v !== null && typeof v === 'object') {
+      for (const regex of Object.keys(v)) {
+        if (isBadRegex(regex)) return { at: `${here}/${escape(regex)}`, text: regex, key: true };
       }
     }
     const deeper = findBadPattern(v, here);

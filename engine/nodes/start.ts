@@ -2,14 +2,12 @@
  * `start`: seeds the run's globals — registry defaults, then initialData
  * values, then the start input — and continues on `default`.
  */
-import { Ajv } from 'ajv';
 import { CountersignError } from '../errors.js';
 import type { JsonObject, JsonValue, StartNode, Workflow } from '../format/model.js';
-import { describeErrors } from './answer-schema.js';
+import { answerValidator, describeErrors } from './answer-schema.js';
 import type { StartType } from './node-type.js';
 
-const inputAjv = new Ajv({ allErrors: true, logger: false, strict: false });
-const inputValidators = new WeakMap<Workflow, ReturnType<Ajv['compile']>>();
+const inputSchemas = new WeakMap<Workflow, JsonObject>();
 
 export const start: StartType = {
   type: 'start',
@@ -52,11 +50,13 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
         : 'declare them in the workflow variableRegistry',
     });
   }
-  let validate = inputValidators.get(workflow);
-  if (!validate) {
-    validate = inputAjv.compile({ type: 'object', properties: workflow.variableRegistry ?? {} });
-    inputValidators.set(workflow, validate);
+  // The registry entries as the answers' validator sees them: strict, with `format` enforced.
+  let schema = inputSchemas.get(workflow);
+  if (!schema) {
+    schema = { type: 'object', properties: (workflow.variableRegistry ?? {}) as JsonObject };
+    inputSchemas.set(workflow, schema);
   }
+  const validate = answerValidator(schema);
   if (!validate(input)) {
     throw new CountersignError('E_INPUT', `the start input does not fit the variableRegistry: ${describeErrors(validate.errors).join('; ')}`, {
       fix: 'pass values of the declared types',

@@ -198,6 +198,11 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async run(source, opts) {
+      if (!opts?.agent || typeof opts.agent.answer !== 'function') {
+        throw new CountersignError('E_ADAPTER', 'run() needs an agent: an object with an answer(request, options) method', {
+          fix: 'pass { agent: { answer: async (item) => answerObject } }, or use start() and submit() to answer yourself',
+        });
+      }
       const first =
         typeof source === 'object' && source !== null && 'runId' in source && Object.keys(source).length === 1
           ? await engine.status((source as { runId: string }).runId)

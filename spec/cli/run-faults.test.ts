@@ -162,3 +162,22 @@ Reporting('--max-steps stops with a fix that says how to continue; run on an inv
 });
 
 Reporting.run();
+
+const Pipes = suite('cli output into pipes and progress');
+
+Pipes('a reader that closes the pipe early (| head -1) ends the command quietly with exit 0', () => {
+  const r = spawnSync('bash', ['-c', `node ${LAUNCHER} graph workflows/bugfix.yaml | head -1; echo "status=\${PIPESTATUS[0]}"`], { cwd: ROOT, encoding: 'utf8' });
+  assert.match(r.stdout, /^flowchart TD\nstatus=0\n$/);
+  assert.not.match(r.stderr, /EPIPE/);
+});
+
+Pipes('progress marks a final rejected answer that fails the run with ✗, not ✓', async () => {
+  const file = join(tempDir(), 's.yaml');
+  writeFileSync(file, 'write: [{ words: 0 }, { words: 0 }, { words: 0 }, { words: 0 }]\n');
+  const r = await cli(['run', WF, '--agent', `scripted:${file}`], { store: tempDir() });
+  assert.is(r.code, 1);
+  assert.match(r.stderr, /✗ write: the run failed: E_MAX_RETRIES/);
+  assert.not.match(r.stderr, /✓ write answered/);
+});
+
+Pipes.run();

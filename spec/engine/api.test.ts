@@ -340,3 +340,18 @@ Limits('CLI step --seq with a negative or zero number is E_SEQ (exit 2), like th
 });
 
 Limits.run();
+
+const Guards = suite('library API: misuse');
+
+Guards('run() without an agent is refused before any run is created (E_ADAPTER)', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  try {
+    await engine.run(TWO_STEP, {} as never);
+    assert.unreachable();
+  } catch (e) {
+    assert.is((e as CountersignError).code, 'E_ADAPTER');
+  }
+  assert.equal(await engine.runs(), []);
+});
+
+Guards.run();

@@ -146,7 +146,7 @@ dataflow('a node id may equal a registry name: bare reads the global, dotted rea
 
 dataflow('builtins and initialData names resolve without a registry', () => {
   const nodes = seedStructure();
-  nodes[0].initialData = { variables: { goal: { value: 'ship it' } } };
+  nodes[0].initialData = { variables: { goal: { description: 'the goal', value: 'ship it' } } };
   nodes[1].directive = '{{goal}} for {{userId}} in {{executionId}} of {{workflowId}}';
   assert.equal(validateWorkflow(workflow(nodes)).errors, []);
 });
@@ -182,7 +182,7 @@ dataflow('finalOutput names that resolve to nothing are warnings; registry varia
 
 dataflow('a variable written by globalInputs, an expression or initialData, or with a default, is not "never written"', () => {
   const nodes: Node[] = [
-    { id: 'start', type: 'start', initialData: { variables: { a: { value: 1 } } }, connections: { default: 'w' } },
+    { id: 'start', type: 'start', initialData: { variables: { a: { description: 'a', value: 1 } } }, connections: { default: 'w' } },
     ask('w', 'x', { inputSchema: { type: 'object', properties: {}, globalInputs: ['b'] } }),
     { id: 'x', type: 'expression', expressions: ['c = 1'], connections: { default: 'end' } },
     { id: 'end', type: 'end', finalOutput: ['a', 'b', 'c', 'd'] },
