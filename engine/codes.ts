@@ -40,7 +40,7 @@ export const CODES = {
   E_ANSWER_INVALID: 'the answer does not satisfy the node inputSchema',
   E_ANSWER_TOO_LARGE: 'the answer exceeds the documented size limit',
   E_ANSWER_TOO_DEEP: 'the answer nests deeper than the documented limit',
-  E_RESERVED_NAME: 'a node id or variable name that JavaScript reserves (__proto__)',
+  E_RESERVED_NAME: 'a node id or variable name that cannot hold a value: __proto__, or a built-in name (executionId, workflowId, userId)',
   E_ANSWER_RESERVED_KEY: 'the answer uses a $-key the protocol does not define',
   E_MAX_RETRIES: 'the node received maxRetries+1 invalid answers and has no maxRetriesExceeded route',
   E_AGENT_ERROR: 'the agent declared failure with {"$error": …} and the node has no error route',

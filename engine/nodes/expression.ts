@@ -5,7 +5,7 @@
  */
 import { isCountersignError } from '../errors.js';
 import { parseExpression } from '../format/expression.js';
-import type { ExpressionNode, JsonValue, Workflow } from '../format/model.js';
+import { BUILTIN_VARIABLES, type ExpressionNode, type JsonValue, type Workflow } from '../format/model.js';
 import { resolve } from '../format/resolver.js';
 import type { Finding, TransientType, VariableRead } from './node-type.js';
 import { errorFinding, withFix } from './checks.js';
@@ -41,7 +41,14 @@ export const expression: TransientType<ExpressionNode> = {
       try {
         const e = parseExpression(src);
         const writable = declaredGlobals(ctx.workflow);
-        if (!writable.includes(e.target)) {
+        if ((BUILTIN_VARIABLES as readonly string[]).includes(e.target)) {
+          findings.push({
+            code: 'E_EXPRESSION_TARGET',
+            message: `"${src}" assigns to the built-in "${e.target}", which is read-only; assign a declared global instead`,
+            pointer,
+            severity: 'error',
+          });
+        } else if (!writable.includes(e.target)) {
           const guess = suggest(e.target, writable);
           findings.push({
             code: 'E_EXPRESSION_TARGET',

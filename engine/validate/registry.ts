@@ -4,7 +4,7 @@
  * global input, or to check the start input). A typo such as `minimun` is
  * reported at the entry's own key, not where a node happens to inline it.
  */
-import type { JsonObject } from '../format/model.js';
+import { BUILTIN_VARIABLES, type JsonObject } from '../format/model.js';
 import type { Finding } from '../nodes/node-type.js';
 import { schemaFinding, schemaProblem } from '../nodes/schema-errors.js';
 
@@ -42,6 +42,18 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
   if (registry !== null && typeof registry === 'object' && Object.hasOwn(registry, '__proto__')) {
     flag('/variableRegistry/__proto__', 'the registry variable', true);
   }
+  // A global named like a built-in could never be read: the built-in wins.
+  const shadowing = (name: string, pointer: string, what: string) =>
+    findings.push({
+      code: 'E_RESERVED_NAME',
+      message: `${what} "${name}" has the name of a built-in variable, which always wins when read; rename it`,
+      pointer,
+      severity: 'error',
+      key: true,
+    });
+  if (registry !== null && typeof registry === 'object') {
+    for (const name of BUILTIN_VARIABLES) if (Object.hasOwn(registry, name)) shadowing(name, `/variableRegistry/${name}`, 'the registry variable');
+  }
   const nodes = Array.isArray(data.nodes) ? data.nodes : [];
   nodes.forEach((node: unknown, i: number) => {
     if (node === null || typeof node !== 'object') return;
@@ -50,6 +62,11 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
     const vars = (n.initialData as { variables?: unknown } | undefined)?.variables;
     if (vars !== null && typeof vars === 'object' && Object.hasOwn(vars, '__proto__')) {
       flag(`/nodes/${i}/initialData/variables/__proto__`, 'the initialData variable', true);
+    }
+    if (vars !== null && typeof vars === 'object') {
+      for (const name of BUILTIN_VARIABLES) {
+        if (Object.hasOwn(vars, name)) shadowing(name, `/nodes/${i}/initialData/variables/${name}`, 'the initialData variable');
+      }
     }
   });
   return findings;
