@@ -57,7 +57,11 @@ export function locateInYaml(doc: Document, segments: readonly string[], key: bo
   if (!node) return 0;
   let keyNode: YamlNode | undefined;
   for (const seg of segments) {
-    const container = isAlias(node) ? node.resolve(doc) : node;
+    // Inside an alias (`- *x`) every position would be the anchor's, which
+    // belongs to another place in the document: the alias itself is the
+    // most specific place that is really this value.
+    if (isAlias(node)) break;
+    const container = node;
     let next: unknown;
     let nextKey: YamlNode | undefined;
     if (isMap(container)) {

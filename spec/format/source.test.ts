@@ -274,11 +274,12 @@ yamlPositions('a missing pointer resolves to its nearest existing ancestor', () 
   assert.equal(doc.locate('/nodes/7'), { line: 5, col: 3 });
 });
 
-yamlPositions('pointers through an alias follow it to the anchored node', () => {
+yamlPositions('pointers through an alias stop at the alias: the anchored text belongs to another place', () => {
   const doc = parseSource('base: &b\n  x: 1\ncopy: *b\n', 'a.yaml');
   assert.equal(doc.data, { base: { x: 1 }, copy: { x: 1 } });
   assert.equal(doc.locate('/copy'), { line: 3, col: 7 });
-  assert.equal(doc.locate('/copy/x'), { line: 2, col: 6 });
+  assert.equal(doc.locate('/copy/x'), { line: 3, col: 7 });
+  assert.equal(doc.locate('/base/x'), { line: 2, col: 6 });
 });
 
 yamlPositions('YAML and JSON with the same content give deep-equal data', () => {
