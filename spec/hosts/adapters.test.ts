@@ -11,20 +11,9 @@ import { CountersignError } from '../../engine/errors.js';
 import { createAgent } from '../../engine/hosts/adapters.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { thrown } from '../helpers/errors.js';
+import { agentRequest } from '../helpers/agent-request.js';
 
-function request(nodeId: string): AgentRequest {
-  return {
-    kind: 'directive',
-    nodeId,
-    directive: 'Do it',
-    completionCondition: 'done',
-    inputSchema: { type: 'object' },
-    attempt: 1,
-    maxRetries: 3,
-    runId: 'run-1',
-    seq: 1,
-  };
-}
+const request = agentRequest;
 
 const opts = { signal: new AbortController().signal, timeoutMs: 5000 };
 

@@ -11,20 +11,9 @@ import { CountersignError } from '../../engine/errors.js';
 import { createScriptedAgent, loadScript } from '../../engine/hosts/scripted.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { rejection, thrown } from '../helpers/errors.js';
+import { agentRequest } from '../helpers/agent-request.js';
 
-function request(nodeId: string, seq = 1): AgentRequest {
-  return {
-    kind: 'directive',
-    nodeId,
-    directive: 'Do it',
-    completionCondition: 'done',
-    inputSchema: { type: 'object' },
-    attempt: 1,
-    maxRetries: 3,
-    runId: 'run-1',
-    seq,
-  };
-}
+const request = agentRequest;
 
 const opts = { signal: new AbortController().signal, timeoutMs: 1000 };
 
