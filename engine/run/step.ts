@@ -108,7 +108,7 @@ function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Ac
     if (e instanceof CountersignError) throw e;
     const message = (e as Error).message ?? String(e);
     if (!/Infinite loop detected/.test(message)) throw e;
-    return runaway(rec, now, compiled);
+    return runaway(rec, now);
   }
   const [snapshot] = result;
   if (snapshot.status === 'error') {
@@ -116,13 +116,13 @@ function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Ac
     // start input) on the snapshot instead of throwing them.
     const error = (snapshot as { error?: unknown }).error;
     if (error instanceof CountersignError) throw error;
-    if (error instanceof Error && /Infinite loop detected/.test(error.message)) return runaway(rec, now, compiled);
+    if (error instanceof Error && /Infinite loop detected/.test(error.message)) return runaway(rec, now);
     throw error instanceof Error ? error : new Error(String(error));
   }
   return settle(compiled, rec, snapshot, result[1], now);
 }
 
-function runaway(rec: RunRecord, now: Date, _c: CompiledWorkflow): Settled {
+function runaway(rec: RunRecord, now: Date): Settled {
   const at = now.toISOString();
   const error = { code: 'E_RUNAWAY', message: 'transient nodes kept transitioning without reaching a waiting or end node' };
   return {

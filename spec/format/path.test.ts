@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
 import { formatPath, parsePath, pathRoot } from '../../engine/format/path.js';
+import { thrownWithCode } from '../helpers/errors.js';
 
 const paths = suite('path: parsing variable paths');
 
@@ -57,15 +58,7 @@ paths('formatPath writes segments back in template form', () => {
 const malformed = suite('path: malformed paths are E_TEMPLATE_SYNTAX');
 
 function failure(text: string): CountersignError {
-  try {
-    parsePath(text);
-  } catch (e) {
-    assert.instance(e, CountersignError);
-    assert.is((e as CountersignError).code, 'E_TEMPLATE_SYNTAX');
-    return e as CountersignError;
-  }
-  assert.unreachable(`"${text}" parsed`);
-  throw new Error('unreachable');
+  return thrownWithCode(() => parsePath(text), 'E_TEMPLATE_SYNTAX');
 }
 
 malformed('each malformed form names what is wrong and where', () => {

@@ -4,6 +4,7 @@ import { CountersignError } from '../../engine/errors.js';
 import { resolve, runtimeScope, type Resolution } from '../../engine/format/resolver.js';
 import type { Segment } from '../../engine/format/path.js';
 import { isTruthy, renderTemplate, templateVariables } from '../../engine/format/template.js';
+import { thrownWithCode } from '../helpers/errors.js';
 
 const VARS: Record<string, unknown> = {
   name: 'Ada',
@@ -32,15 +33,7 @@ const lookup = (path: Segment[]): Resolution => resolve(path, scope);
 const render = (text: string): string => renderTemplate(text, lookup).text;
 
 function syntaxError(text: string): CountersignError {
-  try {
-    templateVariables(text);
-  } catch (e) {
-    assert.instance(e, CountersignError);
-    assert.is((e as CountersignError).code, 'E_TEMPLATE_SYNTAX');
-    return e as CountersignError;
-  }
-  assert.unreachable(`"${text}" parsed`);
-  throw new Error('unreachable');
+  return thrownWithCode(() => templateVariables(text), 'E_TEMPLATE_SYNTAX');
 }
 
 const values = suite('template: value tags');

@@ -1,7 +1,7 @@
 /** A minimal pending item as adapters receive it. */
 import type { AgentRequest } from '../../engine/run/contract.js';
 
-export function agentRequest(nodeId: string, seq = 1): AgentRequest {
+export function agentRequest(nodeId: string, seq = 1, over: Partial<AgentRequest> = {}): AgentRequest {
   return {
     kind: 'directive',
     nodeId,
@@ -12,5 +12,6 @@ export function agentRequest(nodeId: string, seq = 1): AgentRequest {
     maxRetries: 3,
     runId: 'run-1',
     seq,
-  };
+    ...over,
+  } as AgentRequest;
 }

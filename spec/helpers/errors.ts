@@ -20,3 +20,10 @@ export async function rejection(p: Promise<unknown>): Promise<CountersignError> 
   }
   throw new Error('expected a rejection');
 }
+
+/** The CountersignError `fn` throws, asserting its code; fails the test when nothing is thrown. */
+export function thrownWithCode(fn: () => unknown, code: string): CountersignError {
+  const e = thrown(fn);
+  if (e.code !== code) throw new Error(`expected ${code}, got ${e.code}: ${e.message}`);
+  return e;
+}

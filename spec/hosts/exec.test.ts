@@ -12,23 +12,19 @@ import { CountersignError } from '../../engine/errors.js';
 import { createExecAgent } from '../../engine/hosts/exec.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { rejection } from '../helpers/errors.js';
+import { agentRequest } from '../helpers/agent-request.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/agents/exec-agent.mjs', import.meta.url));
 const cmd = (mode: string) => `node '${FIXTURE}' ${mode}`;
 
 function request(nodeId: string, seq: number): AgentRequest {
-  return {
-    kind: 'directive',
-    nodeId,
+  return agentRequest(nodeId, seq, {
     directive: 'Fix the issues',
     completionCondition: 'all fixed',
-    inputSchema: { type: 'object' },
     attempt: 2,
-    maxRetries: 3,
     errors: ['/files: must be array'],
     runId: 'run-9',
-    seq,
-  };
+  });
 }
 
 const opts = (timeoutMs = 5000, signal = new AbortController().signal) => ({ signal, timeoutMs });

@@ -14,22 +14,13 @@ import type { Agent } from '../../engine/hosts/agent.js';
 import { createJsonlAgent } from '../../engine/hosts/jsonl.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { rejection } from '../helpers/errors.js';
+import { agentRequest } from '../helpers/agent-request.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/agents/jsonl-agent.mjs', import.meta.url));
 const cmd = (mode: string) => `node '${FIXTURE}' ${mode}`;
 
 function request(nodeId: string, seq: number): AgentRequest {
-  return {
-    kind: 'directive',
-    nodeId,
-    directive: 'Review the change',
-    completionCondition: 'issues listed',
-    inputSchema: { type: 'object' },
-    attempt: 1,
-    maxRetries: 3,
-    runId: 'run-1',
-    seq,
-  };
+  return agentRequest(nodeId, seq, { directive: 'Review the change', completionCondition: 'issues listed' });
 }
 
 const opts = (timeoutMs = 5000, signal = new AbortController().signal) => ({ signal, timeoutMs });

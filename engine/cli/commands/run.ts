@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { createAgent } from '../../hosts/adapters.js';
 import type { JsonObject } from '../../format/model.js';
-import { printJson, readJsonArg, reportFailure, usage, type Io } from '../io.js';
+import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { indent } from '../render.js';
 import { progressPrinter } from '../progress.js';
 import { STORE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
