@@ -49,6 +49,22 @@ export const CODES = {
   E_RUNAWAY: 'transient nodes transitioned more than the runaway limit without waiting',
   E_WORKFLOW_CHANGED: 'the stored snapshot does not fit the stored workflow copy',
   E_STORE: 'the store could not read or write a run',
+  // Independent review (delegate-review)
+  E_PATH_OUTSIDE_WORKSPACE: 'a review path (artifact, context or report) resolves outside the run\'s workspace',
+  E_PATH_EMPTY: 'a review path rendered empty (an unset variable in its template)',
+  E_REPORT_MISSING: 'the review answer came back but the report file does not exist',
+  E_REPORT_FORMAT: 'the report file does not parse or is not a flat list of strings (tiers, objects, nesting)',
+  E_REPORT_MISMATCH: 'the answer\'s issues_count differs from the number of issues in the report file',
+  E_SELF_REVIEW: 'the reviewer identity (or role) also produced or fixed the artifacts under review',
+  E_IDENTITY_REQUIRED: 'an answer in a review loop was given without an identity (--as)',
+  E_NO_REVIEWER: 'run on a workflow with review nodes was given no --reviewer',
+  E_REVIEWER_MODIFIED: 'the artifacts changed while the review was pending: the reviewer must diagnose, never fix',
+  E_UNCHANGED_ARTIFACT: 'a fix came back to the review with the artifacts unchanged and no unchanged_reason',
+  E_BIASED_REVIEW: 'review criteria or reviewer wording presupposes a positive result',
+  E_SEVERITY_TIER: 'review criteria or reviewer wording introduces severity tiers',
+  E_REVIEW_LOOP: 'a review node\'s fix step does not lead back to the same review node',
+  E_REVIEW_UNROUTED: 'no condition on the review\'s issues_count is reachable from the review node',
+  E_UNCHANGED_REASON_UNDECLARED: '(warning) a fix node in a review loop does not declare unchanged_reason in its inputSchema',
   // Adapters (infrastructure faults: the run stays waiting)
   E_AGENT_CRASHED: 'the agent process exited or failed to start',
   E_AGENT_OUTPUT: 'the agent wrote something that is not one JSON object',
@@ -68,4 +84,5 @@ export const WARNING_CODES: ReadonlySet<string> = new Set([
   'E_UNREACHABLE',
   'E_FINAL_OUTPUT_UNRESOLVED',
   'E_VARIABLE_NEVER_WRITTEN',
+  'E_UNCHANGED_REASON_UNDECLARED',
 ]);

@@ -39,7 +39,9 @@ export function progressPrinter(io: Io, opts: { spinner: boolean }): ProgressPri
     switch (e.type) {
       case 'pending': {
         const p = e.state.pending;
-        const first = p.directive.split('\n').find((l) => l.trim()) ?? '';
+        const first = p.kind === 'review'
+          ? `review ${p.iteration} by ${p.reviewer} → ${p.report}`
+          : (p.directive.split('\n').find((l) => l.trim()) ?? '');
         io.stderr.write(`▸ ${p.nodeId}${p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxRetries + 1})` : ''}: ${first.slice(0, 100)}\n`);
         spin(p.nodeId);
         break;

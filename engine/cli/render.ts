@@ -11,10 +11,17 @@ export function renderState(state: RunState): string {
         lines.push(`answer rejected (${state.rejected.code}):`);
         for (const e of state.rejected.errors) lines.push(`  ${e}`);
       }
-      lines.push(`run ${state.runId} is waiting at "${p.nodeId}" — seq ${state.seq}, attempt ${p.attempt} of ${p.maxRetries + 1}${p.agent ? `, for role "${p.agent}"` : ''}`);
+      const role = p.kind === 'review' ? p.reviewer : p.agent;
+      const what = p.kind === 'review' ? `review ${p.iteration}, ` : '';
+      lines.push(`run ${state.runId} is waiting at "${p.nodeId}" — seq ${state.seq}, ${what}attempt ${p.attempt} of ${p.maxRetries + 1}${role ? `, for role "${role}"` : ''}`);
       if (p.deadline) lines.push(`deadline: ${p.deadline}`);
-      lines.push('', 'directive:', indent(p.directive), '', 'done when:', indent(p.completionCondition), '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
-      lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --response '<json>'`);
+      if (p.kind === 'review') {
+        lines.push('', 'review prompt:', indent(p.prompt), '', `report file: ${p.report}`, '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
+        lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --as <reviewer identity> --response '{"issues_count": N}'`);
+      } else {
+        lines.push('', 'directive:', indent(p.directive), '', 'done when:', indent(p.completionCondition), '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
+        lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --response '<json>'`);
+      }
       break;
     }
     case 'completed':

@@ -4,7 +4,8 @@
  * only wires them to xstate transitions.
  */
 import type { JsonObject, Workflow, WorkflowNode } from '../format/model.js';
-import type { RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
+import type { EnterOutcome, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
+import { withAuthor } from '../nodes/review-loops.js';
 
 export interface Decision {
   /** The next state; absent when the node stays (a rejected answer). */
@@ -51,14 +52,20 @@ export function decideAnswer(
   workflow: Workflow,
 ): Decision {
   const attempt = ctx.attempt + 1;
-  const outcome = type.answer(node, ctx, ev, workflow);
+  const outcome = ev.veto ? { kind: 'rejected' as const, ...ev.veto } : type.answer(node, ctx, ev, workflow);
   switch (outcome.kind) {
-    case 'accepted':
-      return route(node, 'success', [{ type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId }], {
+    case 'accepted': {
+      const events: JsonObject[] = [{ type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId }, ...(outcome.events ?? [])];
+      const base = { ...ctx, ...outcome.assign };
+      return route(node, outcome.via ?? 'success', events, {
+        ...outcome.assign,
         nodes: { ...ctx.nodes, [node.id]: outcome.local },
         vars: { ...ctx.vars, ...outcome.vars },
         meta: { ...ctx.meta, userId: ev.userId },
+        // Whoever produced or fixed a review's artifacts may not review them.
+        ...withAuthor(base, node.id, ev.userId, workflow),
       });
+    }
     case 'declared-error':
       return routeOrFail(node, 'error', 'E_AGENT_ERROR', `the agent declared failure: ${outcome.message}`, [
         { type: 'answer.error', nodeId: node.id, attempt, message: outcome.message, userId: ev.userId },
@@ -67,18 +74,37 @@ export function decideAnswer(
       const events: JsonObject[] = [
         { type: 'answer.rejected', nodeId: node.id, attempt, code: outcome.code, errors: outcome.errors, userId: ev.userId },
       ];
+      if (outcome.final) {
+        return routeOrFail(node, 'error', outcome.code, `node "${node.id}": ${outcome.errors.join('; ')}`, events);
+      }
+      if (outcome.free) return { stay: true, assign: { errors: outcome.errors }, events };
       const maxRetries = type.maxRetries(node);
       if (attempt > maxRetries) {
+        const exhausted = type.onMaxRetries?.(node, outcome) ?? { via: 'maxRetriesExceeded', code: 'E_MAX_RETRIES' };
         return routeOrFail(
           node,
-          'maxRetriesExceeded',
-          'E_MAX_RETRIES',
+          exhausted.via,
+          exhausted.code,
           `node "${node.id}" rejected ${attempt} answers (maxRetries ${maxRetries}); last: ${outcome.errors.join('; ')}`,
           events,
         );
       }
       return { stay: true, assign: { attempt, errors: outcome.errors }, events };
     }
+  }
+}
+
+/** A waiting node's entry work, done outside the machine, decides whether the run waits here or moves on. */
+export function decideEnter(node: WorkflowNode, ctx: RunContext, outcome: EnterOutcome): Decision {
+  const events = outcome.kind === 'veto' ? [] : outcome.events.map((e) => ({ ...e, nodeId: node.id }));
+  switch (outcome.kind) {
+    case 'ready':
+      return { stay: true, assign: { ...outcome.assign, entered: node.id }, events };
+    case 'route':
+      return routeOrFail(node, outcome.via, outcome.code, outcome.message, events, outcome.assign);
+    case 'veto':
+      // The engine re-judges the answer that led here instead; reaching this is a bug.
+      return fail(node, 'E_INTERNAL', `entering node "${node.id}" vetoed an answer outside a submit`, events);
   }
 }
 

@@ -8,8 +8,8 @@
 import { assign, setup, type AnyStateMachine } from 'xstate';
 import type { JsonObject, Workflow, WorkflowNode } from '../format/model.js';
 import { nodeType } from '../nodes/index.js';
-import type { RunContext, StartType, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
-import { decideAnswer, decideTimeout, decideTransient, type Decision } from './decisions.js';
+import type { EnterOutcome, RunContext, StartType, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
+import { decideAnswer, decideEnter, decideTimeout, decideTransient, type Decision } from './decisions.js';
 
 /** The final state a failed run rests in. `@` cannot occur in a node id. */
 export const FAILED_STATE = '@failed';
@@ -21,7 +21,9 @@ export interface MachineInput {
 
 export type MachineEvent =
   | ({ type: 'SUBMIT' } & Submission)
-  | { type: 'TIMEOUT' };
+  | { type: 'TIMEOUT' }
+  /** The outcome of a waiting node's entry work (WaitingType.enter), computed by the engine. */
+  | { type: 'ENTER'; outcome: EnterOutcome };
 
 export interface CompiledWorkflow {
   workflow: Workflow;
@@ -65,10 +67,11 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
       case 'waiting': {
         const waiting = type as WaitingType;
         states[node.id] = {
-          entry: assign({ attempt: 0, errors: undefined }),
+          entry: assign({ attempt: 0, errors: undefined, entered: undefined }),
           on: {
             SUBMIT: eventBranches(node, (ctx, ev) => decideAnswer(waiting, node, ctx, ev as Extract<MachineEvent, { type: 'SUBMIT' }>, workflow)),
             TIMEOUT: eventBranches(node, (ctx) => decideTimeout(node, ctx)),
+            ...(waiting.enter ? { ENTER: eventBranches(node, (ctx, ev) => decideEnter(node, ctx, (ev as Extract<MachineEvent, { type: 'ENTER' }>).outcome)) } : {}),
           },
         };
         break;

@@ -85,7 +85,29 @@ export interface ExpressionNode extends NodeBase {
   expressions: string[];
 }
 
-export type WorkflowNode = StartNode | EndNode | AgentDirectiveNode | ConditionNode | ExpressionNode;
+/**
+ * countersign extension: an independent review through one report file
+ * (seed 003's review→fix contract, enforced by the engine).
+ */
+export interface DelegateReviewNode extends NodeBase {
+  type: 'delegate-review';
+  /** The reviewing role label; "reviewer" by default. */
+  reviewer?: string;
+  /** Paths under review (files or directories), templated. */
+  artifacts: string[];
+  /** Success criteria, literal strings. */
+  criteria: string[];
+  /** Paths the reviewer may study, templated. */
+  context?: string[];
+  /** The one report file, templated; `.countersign/reviews/<runId>/<nodeId>.json` by default. */
+  report?: string;
+  /** The most reviews this node accepts per run; 5 by default. */
+  maxIterations?: number;
+  maxRetries?: number;
+  timeoutMs?: number;
+}
+
+export type WorkflowNode = StartNode | EndNode | AgentDirectiveNode | ConditionNode | ExpressionNode | DelegateReviewNode;
 
 /** Names every run can read without declaring them. */
 export const BUILTIN_VARIABLES = ['executionId', 'workflowId', 'userId'] as const;

@@ -129,9 +129,15 @@ export function renderPrompt(request: AgentRequest): string {
     '',
     `── node ${request.nodeId} · attempt ${request.attempt} of ${request.maxRetries + 1} · run ${request.runId} seq ${request.seq}`,
   ];
-  if (request.agent) lines.push(`role: ${request.agent}`);
-  if (request.deadline) lines.push(`deadline: ${request.deadline}`);
-  lines.push('', request.directive, '', `Done when: ${request.completionCondition}`);
+  if (request.kind === 'review') {
+    lines.push(`review ${request.iteration} · role: ${request.reviewer}`);
+    if (request.deadline) lines.push(`deadline: ${request.deadline}`);
+    lines.push('', request.prompt, '', `Report file: ${request.report}`, 'Write every finding to the report file, then answer {"issues_count": N}.');
+  } else {
+    if (request.agent) lines.push(`role: ${request.agent}`);
+    if (request.deadline) lines.push(`deadline: ${request.deadline}`);
+    lines.push('', request.directive, '', `Done when: ${request.completionCondition}`);
+  }
   if (request.errors && request.errors.length > 0) {
     lines.push('', 'The previous answer was rejected:', ...request.errors.map((e) => `  - ${e}`));
   }

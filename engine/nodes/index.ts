@@ -5,6 +5,7 @@
 import type { WorkflowNode } from '../format/model.js';
 import { agentDirective } from './agent-directive.js';
 import { condition } from './condition.js';
+import { delegateReview } from './delegate-review.js';
 import { end } from './end.js';
 import { expression } from './expression.js';
 import type { NodeType } from './node-type.js';
@@ -17,6 +18,7 @@ export const NODE_TYPES: Readonly<Record<string, NodeType<any>>> = Object.freeze
   'agent-directive': agentDirective,
   condition,
   expression,
+  'delegate-review': delegateReview,
 });
 
 export function nodeType(type: string): NodeType<any> | undefined {
@@ -25,5 +27,5 @@ export function nodeType(type: string): NodeType<any> | undefined {
 
 setGlobalsOfNode((node: WorkflowNode) => nodeType(node.type)?.declares(node).globals ?? []);
 
-export { start, end, agentDirective, condition, expression };
+export { start, end, agentDirective, condition, expression, delegateReview };
 export type * from './node-type.js';

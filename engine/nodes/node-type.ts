@@ -50,6 +50,18 @@ export interface StaticContext {
   globals: ReadonlySet<string>;
 }
 
+/** What a delegate-review node keeps between visits (in the run's context, so it survives restarts). */
+export interface ReviewState {
+  /** Reviews of this node accepted so far in this run. */
+  accepted: number;
+  /** Identities whose accepted answers produced or fixed the artifacts under review. */
+  authors: string[];
+  /** Artifact hash at the last accepted review (to spot an unchanged iteration). */
+  acceptedHash?: string;
+  /** The review currently issued: resolved absolute paths and the artifact hash when it was issued. */
+  visit?: { artifacts: string[]; context: string[]; report: string; hash: string };
+}
+
 /** The live state a runtime step sees. Values are never mutated in place. */
 export interface RunContext {
   /** Globals. */
@@ -63,6 +75,10 @@ export interface RunContext {
   errors?: string[];
   /** Set once when the run fails. */
   failure?: RunFailure;
+  /** The waiting node whose entry work (see WaitingType.enter) is done for this visit. */
+  entered?: string;
+  /** delegate-review state by node id. */
+  reviews?: Record<string, ReviewState>;
 }
 
 /** What a transient node decided. */
@@ -82,13 +98,58 @@ export interface Submission {
   answer: JsonValue;
   bytes: number;
   userId: string;
+  /** What the node's `observe` read from outside the run (files) just before this answer was judged. */
+  observed?: JsonValue;
+  /** Set when entering the next node refused this (otherwise valid) answer, e.g. an unchanged artifact. */
+  veto?: { code: string; errors: string[] };
 }
 
 /** What a waiting node made of an answer. */
 export type AnswerOutcome =
-  | { kind: 'accepted'; local: JsonObject; vars: Record<string, JsonValue> }
-  | { kind: 'rejected'; code: string; errors: string[] }
+  | {
+      kind: 'accepted';
+      local: JsonObject;
+      vars: Record<string, JsonValue>;
+      /** The connection to follow; `success` by default. */
+      via?: string;
+      /** Journal events after answer.accepted. */
+      events?: JsonObject[];
+      /** Further context updates (node-type state). */
+      assign?: Partial<RunContext>;
+    }
+  | {
+      kind: 'rejected';
+      code: string;
+      errors: string[];
+      /** Uses up no attempt (a wrong identity, not a wrong answer). */
+      free?: boolean;
+      /** Not re-asked: journaled, then the node takes `error` or the run fails with `code`. */
+      final?: boolean;
+    }
   | { kind: 'declared-error'; message: string };
+
+/** Where a run's files are: review paths resolve against the workspace; hashing skips `skip`. */
+export interface RunEnv {
+  /** Absolute. */
+  workspace: string;
+  /** Absolute paths artifact hashing never reads (the store directory). */
+  skip: readonly string[];
+}
+
+/** The answer accepted in the same step just before the run entered a node. */
+export interface EntryCause {
+  nodeId: string;
+  answer: JsonValue;
+}
+
+/** The result of a waiting node's entry work. */
+export type EnterOutcome =
+  /** Wait here: apply `assign`, journal `events`, issue the pending item. */
+  | { kind: 'ready'; assign: Partial<RunContext>; events: JsonObject[] }
+  /** Leave at once by `via`, or fail the run with `code` when the node lacks that connection. */
+  | { kind: 'route'; via: string; code: string; message: string; events: JsonObject[]; assign?: Partial<RunContext> }
+  /** Refuse the answer in `cause` instead: its node stays waiting and re-asks. */
+  | { kind: 'veto'; code: string; errors: string[] };
 
 export interface NodeType<N extends WorkflowNode = WorkflowNode> {
   type: N['type'];
@@ -122,4 +183,14 @@ export interface WaitingType<N extends WorkflowNode = WorkflowNode> extends Node
   /** The pending item for this visit (rendered now); `unset` lists declared variables that rendered empty. */
   pending(node: N, ctx: RunContext, workflow: Workflow): { pending: Pending; unset: string[] };
   answer(node: N, ctx: RunContext, submission: Submission, workflow: Workflow): AnswerOutcome;
+  /**
+   * Work done once when a visit begins, outside the machine (it may touch
+   * files): checks, moving files aside, taking hashes. Its outcome is fed
+   * back to the machine as an ENTER event.
+   */
+  enter?(node: N, ctx: RunContext, workflow: Workflow, env: RunEnv, cause: EntryCause | undefined): EnterOutcome;
+  /** Reads what `answer` needs from outside the run (files), just before an answer is judged. */
+  observe?(node: N, ctx: RunContext, workflow: Workflow, env: RunEnv): JsonValue;
+  /** The route and code when the last retry was rejected; `maxRetriesExceeded` / E_MAX_RETRIES by default. */
+  onMaxRetries?(node: N, last: { code: string }): { via: string; code: string };
 }

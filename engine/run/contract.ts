@@ -24,7 +24,41 @@ export interface DirectivePending {
   agent?: string;
 }
 
-export type Pending = DirectivePending;
+/**
+ * An independent review waiting for a reviewer (delegate-review). It holds
+ * only what the reviewer needs (seed 003's information boundary): the
+ * fixed prompt, absolute paths, the criteria. No producer narrative and
+ * no systemReminder. The reviewer writes every finding to `report` and
+ * answers `{issues_count}`.
+ */
+export interface ReviewPending {
+  kind: 'review';
+  /** The answer contract: `{issues_count}` matching the report's flat `issues` list. */
+  contract: 'issues';
+  nodeId: string;
+  /** The reviewing role label. */
+  reviewer: string;
+  /** The fixed review prompt (role line, READ/CHECK/VERIFY/RETURN, paths, criteria, contract). */
+  prompt: string;
+  /** Absolute paths under review. */
+  artifacts: string[];
+  criteria: string[];
+  /** Absolute paths the reviewer may study. */
+  context: string[];
+  /** Absolute path of the one report file the reviewer overwrites. */
+  report: string;
+  /** Which review of this node this is (accepted reviews so far + 1). */
+  iteration: number;
+  /** Answers to this review so far + 1 (starts at 1). */
+  attempt: number;
+  maxRetries: number;
+  /** The schema the answer must satisfy: `{issues_count: integer ≥ 0}`. */
+  inputSchema: JsonObject;
+  errors?: string[];
+  deadline?: string;
+}
+
+export type Pending = DirectivePending | ReviewPending;
 
 export interface RunFailure {
   code: string;

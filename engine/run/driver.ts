@@ -11,6 +11,10 @@ import type { RunFailure, RunState, RunStatus } from './contract.js';
 import type { Engine } from './engine.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
+/** The identity review answers carry in a driven run unless `reviewerAs` names another. */
+export const DEFAULT_REVIEWER_ID = 'reviewer';
+/** The identity every other answer carries unless `as` names another. */
+export const DEFAULT_AGENT_ID = 'local';
 /** setTimeout's ceiling (~24.8 days); a longer wait would overflow into an immediate timeout. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -20,8 +24,10 @@ export type ProgressEvent =
   | { type: 'stopped'; error: RunFailure };
 
 export interface RunOptions {
-  /** The answering identity (`userId`) for every answer in this drive. */
+  /** The agent's identity (`userId`) on every answer it gives; `local` by default. */
   as?: string;
+  /** The reviewer's identity on every review answer; `reviewer` by default. */
+  reviewerAs?: string;
   /** Stop (resumable) after this many submitted answers. */
   maxSteps?: number;
   agentTimeoutMs?: number;
@@ -43,7 +49,7 @@ export interface RunResult {
 export async function driveRun(
   engine: Engine,
   first: RunState,
-  opts: RunOptions & { agent: Agent },
+  opts: RunOptions & { agent: Agent; reviewer?: Agent },
   now: () => Date,
 ): Promise<RunResult> {
   let state = first;
@@ -61,11 +67,15 @@ export async function driveRun(
     }
     opts.onProgress?.({ type: 'pending', state });
     const { pending } = state;
+    // Review items go to the reviewer, under its own identity (seed 003: never the producer).
+    const isReview = pending.kind === 'review';
+    const agent = isReview && opts.reviewer ? opts.reviewer : opts.agent;
+    const as = isReview ? (opts.reviewerAs ?? DEFAULT_REVIEWER_ID) : (opts.as ?? DEFAULT_AGENT_ID);
     const untilDeadline = pending.deadline ? new Date(pending.deadline).getTime() - now().getTime() : Infinity;
     const waitMs = Math.max(0, Math.min(agentTimeoutMs, untilDeadline, MAX_TIMER_MS));
     let answer: unknown;
     try {
-      answer = await askWithin(opts.agent, { ...pending, runId: state.runId, seq: state.seq }, waitMs);
+      answer = await askWithin(agent, { ...pending, runId: state.runId, seq: state.seq }, waitMs);
       if (answer === undefined) {
         throw new CountersignError('E_AGENT_OUTPUT', `the agent gave no answer for node "${pending.nodeId}" (undefined)`, {
           nodeId: pending.nodeId,
@@ -81,7 +91,7 @@ export async function driveRun(
       return stop(state, steps, agentFault(e, pending.nodeId), opts);
     }
     try {
-      state = await engine.submit(state.runId, answer, { seq: state.seq, as: opts.as });
+      state = await engine.submit(state.runId, answer, { seq: state.seq, as });
     } catch (e) {
       // An answer that is not JSON at all (a function, a BigInt, a cycle) is the agent's fault.
       if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;

@@ -14,8 +14,10 @@ import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.j
 import { hashWorkflow } from './hash.js';
 import { stateOf } from './state.js';
 import { firstStep, nextStep } from './step.js';
-import type { WorkflowSource } from './workflow-source.js';
-import { driveRun, type RunOptions, type RunResult } from './driver.js';
+import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
+import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID, driveRun, type RunOptions, type RunResult } from './driver.js';
+import type { RunEnv } from '../nodes/node-type.js';
+import { hasReviewNodes, loopFacts } from '../nodes/review-loops.js';
 
 export interface EngineOptions {
   store: Store;
@@ -58,7 +60,12 @@ export interface Engine {
   /** What the store records about a run besides its state: its workflow file and working directory. */
   info(runId: string): Promise<RunInfo>;
   runs(filter?: { status?: RunStatus }): Promise<RunSummary[]>;
-  run(source: WorkflowSource | { runId: string }, options: RunOptions & StartOptions & { agent: Agent }): Promise<RunResult>;
+  /**
+   * Drives a run with `agent`; review items go to `reviewer`, which a
+   * workflow with delegate-review nodes requires (E_NO_REVIEWER) and which
+   * must be another identity than the agent (E_SELF_REVIEW).
+   */
+  run(source: WorkflowSource | { runId: string }, options: RunOptions & StartOptions & { agent: Agent; reviewer?: Agent }): Promise<RunResult>;
 }
 
 export function createEngine(options: EngineOptions): Engine {
@@ -76,6 +83,10 @@ export function createEngine(options: EngineOptions): Engine {
     return compileWorkflow(wf, rec.workflowHash);
   }
 
+  function envOf(rec: RunRecord): RunEnv {
+    return { workspace: rec.workspace, skip: store.location ? [store.location] : [] };
+  }
+
   function mustGet(runId: string): RunRecord {
     const rec = store.get(runId);
     if (!rec) throw notFound(runId);
@@ -86,45 +97,48 @@ export function createEngine(options: EngineOptions): Engine {
   function fireDeadline(runId: string): RunState {
     return store.update(runId, (rec) => {
       if (rec.status !== 'waiting' || !rec.deadline || now() < new Date(rec.deadline)) return { result: stateOf(rec) };
-      const s = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, now());
+      const s = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, now(), envOf(rec));
       return { record: s.record, events: s.events, result: stateOf(s.record) };
     });
+  }
+
+  function startLoaded(loaded: ValidWorkflow, opts: StartOptions): RunState {
+    // The run owns a copy: the caller may edit or reuse its object afterwards.
+    const workflow = jsonCopy(loaded.workflow, 'E_INPUT').value as unknown as Workflow;
+    const file = loaded.file;
+    const hash = hashWorkflow(workflow);
+    workflows.set(hash, workflow);
+    const compiled = compileWorkflow(workflow, hash);
+    const runId = newRunId();
+    const at = now();
+    const userId = opts.as ?? 'local';
+    const base: RunRecord = {
+      runId,
+      workflow: workflow.metadata.name,
+      workflowHash: hash,
+      ...(file ? { file } : {}),
+      // Stored absolute: a run may be resumed from anywhere.
+      workspace: resolvePath(opts.workspace ?? '.'),
+      status: 'waiting',
+      snapshot: {},
+      seq: 0,
+      createdAt: at.toISOString(),
+      updatedAt: at.toISOString(),
+    };
+    const input = jsonCopy(opts.input ?? {}, 'E_INPUT').value as JsonObject;
+    const meta = { executionId: runId, workflowId: workflow.id ?? workflow.metadata.name, userId };
+    const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at, envOf(base));
+    const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', workflow: base.workflow, workflowHash: hash, userId };
+    store.putWorkflow(hash, workflow);
+    store.create(settled.record, [started, ...settled.events]);
+    return stateOf(settled.record);
   }
 
   const engine: Engine = {
     async start(source, opts = {}) {
       // Loaded on demand: parsing and validating files is only needed to start a run.
       const { loadValidWorkflow } = await import('./workflow-source.js');
-      const loaded = loadValidWorkflow(source);
-      // The run owns a copy: the caller may edit or reuse its object afterwards.
-      const workflow = jsonCopy(loaded.workflow, 'E_INPUT').value as unknown as Workflow;
-      const file = loaded.file;
-      const hash = hashWorkflow(workflow);
-      workflows.set(hash, workflow);
-      const compiled = compileWorkflow(workflow, hash);
-      const runId = newRunId();
-      const at = now();
-      const userId = opts.as ?? 'local';
-      const base: RunRecord = {
-        runId,
-        workflow: workflow.metadata.name,
-        workflowHash: hash,
-        ...(file ? { file } : {}),
-        // Stored absolute: a run may be resumed from anywhere.
-        workspace: resolvePath(opts.workspace ?? '.'),
-        status: 'waiting',
-        snapshot: {},
-        seq: 0,
-        createdAt: at.toISOString(),
-        updatedAt: at.toISOString(),
-      };
-      const input = jsonCopy(opts.input ?? {}, 'E_INPUT').value as JsonObject;
-      const meta = { executionId: runId, workflowId: workflow.id ?? workflow.metadata.name, userId };
-      const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at);
-      const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', workflow: base.workflow, workflowHash: hash, userId };
-      store.putWorkflow(hash, workflow);
-      store.create(settled.record, [started, ...settled.events]);
-      return stateOf(settled.record);
+      return startLoaded(loadValidWorkflow(source), opts);
     },
 
     async submit(runId, answer, opts = {}) {
@@ -143,7 +157,7 @@ export function createEngine(options: EngineOptions): Engine {
         // The first step after a deadline fires it, whatever it carries.
         const overdue = rec.status === 'waiting' && rec.deadline !== undefined && at >= new Date(rec.deadline);
         if (overdue) {
-          const fired = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, at);
+          const fired = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, at, envOf(rec));
           current = fired.record;
           events.push(...fired.events);
         }
@@ -160,7 +174,11 @@ export function createEngine(options: EngineOptions): Engine {
             fix: 'start a new run with `countersign start`',
           }));
         }
-        const s = nextStep(compiledFor(rec), rec, { type: 'SUBMIT', answer: copy, bytes, userId }, at);
+        const compiled = compiledFor(rec);
+        if (opts.as === undefined && loopFacts(compiled.workflow).members.has(rec.pending!.nodeId)) {
+          return write(identityRequired(rec));
+        }
+        const s = nextStep(compiled, rec, { type: 'SUBMIT', answer: copy, bytes, userId }, at, envOf(rec));
         const state = stateOf(s.record);
         return { record: s.record, events: s.events, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
       });
@@ -203,14 +221,44 @@ export function createEngine(options: EngineOptions): Engine {
           fix: 'pass { agent: { answer: async (item) => answerObject } }, or use start() and submit() to answer yourself',
         });
       }
-      const first =
-        typeof source === 'object' && source !== null && 'runId' in source && Object.keys(source).length === 1
-          ? await engine.status((source as { runId: string }).runId)
-          : await engine.start(source as WorkflowSource, opts);
-      return driveRun(engine, first, opts, now);
+      const resuming = typeof source === 'object' && source !== null && 'runId' in source && Object.keys(source).length === 1;
+      if (resuming) {
+        const rec = mustGet((source as { runId: string }).runId);
+        checkReviewer(compiledFor(rec).workflow, opts);
+        return driveRun(engine, await engine.status(rec.runId), opts, now);
+      }
+      const { loadValidWorkflow } = await import('./workflow-source.js');
+      const loaded = loadValidWorkflow(source as WorkflowSource);
+      checkReviewer(loaded.workflow, opts);
+      return driveRun(engine, startLoaded(loaded, opts), opts, now);
     },
   };
   return engine;
+}
+
+/** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
+function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer?: Agent; as?: string; reviewerAs?: string }): void {
+  if (!hasReviewNodes(workflow)) return;
+  if (!opts.reviewer || typeof opts.reviewer.answer !== 'function') {
+    throw new CountersignError('E_NO_REVIEWER', `workflow "${workflow.metadata.name}" has delegate-review nodes, and run was given no reviewer`, {
+      fix: 'pass --reviewer <adapter> (library: { reviewer: agent }); the reviewer must be another agent than the one producing the work',
+    });
+  }
+  const agentId = opts.as ?? DEFAULT_AGENT_ID;
+  const reviewerId = opts.reviewerAs ?? DEFAULT_REVIEWER_ID;
+  if (opts.reviewer === opts.agent || agentId === reviewerId) {
+    throw new CountersignError('E_SELF_REVIEW', `the reviewer and the agent are the same identity ("${reviewerId}"): a review must come from someone other than the producer`, {
+      fix: 'use a different --reviewer adapter, or give the two distinct identities with --agent-id / --reviewer-id',
+    });
+  }
+}
+
+function identityRequired(rec: RunRecord): CountersignError {
+  const nodeId = rec.pending!.nodeId;
+  return new CountersignError('E_IDENTITY_REQUIRED', `node "${nodeId}" is part of a review loop, and the answer names no identity`, {
+    nodeId,
+    fix: `answer with --as <identity> (library: { as }); the reviewer must be another identity than whoever produced or fixed the artifacts`,
+  });
 }
 
 function seqError(runId: string, seq: number, rec: RunRecord | undefined): CountersignError {

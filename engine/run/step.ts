@@ -8,7 +8,7 @@ import { createActor, type AnyActorScope, type AnyMachineSnapshot, type AnyState
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { nodeType } from '../nodes/index.js';
-import type { FinalType, RunContext, WaitingType } from '../nodes/node-type.js';
+import type { EntryCause, FinalType, RunContext, RunEnv, WaitingType } from '../nodes/node-type.js';
 import { FAILED_STATE, type CompiledWorkflow, type MachineEvent, type MachineInput } from '../compile/machine.js';
 import type { RunRecord } from '../store/store.js';
 import type { JournalEvent, Rejection } from './contract.js';
@@ -63,15 +63,75 @@ function pure(machine: AnyStateMachine, run: (scope: AnyActorScope) => AnyMachin
   return [snapshot, sink.splice(0)];
 }
 
-export function firstStep(compiled: CompiledWorkflow, base: RunRecord, input: MachineInput, now: Date): Settled {
+export function firstStep(compiled: CompiledWorkflow, base: RunRecord, input: MachineInput, now: Date, env: RunEnv): Settled {
   const { machine } = compiled;
-  return guarded(base, now, () => pure(machine, (scope) => machine.getInitialSnapshot(scope, input)), compiled);
+  return guarded(base, now, () => enterNodes(compiled, env, pure(machine, (scope) => machine.getInitialSnapshot(scope, input))), compiled);
 }
 
-export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: MachineEvent, now: Date): Settled {
+export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: MachineEvent, now: Date, env: RunEnv): Settled {
   const snapshot = restore(compiled, rec);
   const { machine } = compiled;
-  return guarded(rec, now, () => pure(machine, (scope) => machine.transition(snapshot, event, scope)), compiled);
+  const observed = event.type === 'SUBMIT' ? observe(compiled, snapshot, env) : undefined;
+  const ev: MachineEvent = observed === undefined ? event : { ...(event as Extract<MachineEvent, { type: 'SUBMIT' }>), observed };
+  return guarded(rec, now, () => enterNodes(compiled, env, pure(machine, (scope) => machine.transition(snapshot, ev, scope)), { snapshot, event: ev }), compiled);
+}
+
+/** What the waiting node's `observe` reads from files before an answer is judged (review reports, hashes). */
+function observe(compiled: CompiledWorkflow, snapshot: AnyMachineSnapshot, env: RunEnv) {
+  const node = compiled.byId.get(snapshot.value as string);
+  const type = node && (nodeType(node.type) as WaitingType | undefined);
+  return node && type?.kind === 'waiting' && type.observe ? type.observe(node, snapshot.context as RunContext, compiled.workflow, env) : undefined;
+}
+
+/** Bounds the entry work of one step, like xstate's own runaway guard bounds transient hops. */
+const MAX_ENTRIES_PER_STEP = 1000;
+
+/**
+ * Runs the entry work of each waiting node the step lands on (delegate-
+ * review resolves paths, moves the report aside, hashes artifacts) and
+ * feeds its outcome back as an ENTER event, until the run rests in a node
+ * whose entry is done, or ends. An entry may veto the answer that led to
+ * it: the step is then recomputed from the original snapshot with that
+ * answer rejected.
+ */
+function enterNodes(
+  compiled: CompiledWorkflow,
+  env: RunEnv,
+  first: [AnyMachineSnapshot, Actions],
+  submitted?: { snapshot: AnyMachineSnapshot; event: MachineEvent },
+): [AnyMachineSnapshot, Actions] {
+  const { machine } = compiled;
+  let [snap, actions] = first;
+  let all = [...actions];
+  let cause = causeOf(submitted, all);
+  for (let entries = 0; snap.status === 'active'; entries++) {
+    if (entries >= MAX_ENTRIES_PER_STEP) throw new Error('Infinite loop detected: waiting nodes kept routing on entry');
+    const ctx = snap.context as RunContext;
+    const node = compiled.byId.get(snap.value as string);
+    const type = node && (nodeType(node.type) as WaitingType);
+    if (!node || type?.kind !== 'waiting' || !type.enter || ctx.entered === node.id) break;
+    const outcome = type.enter(node, ctx, compiled.workflow, env, cause);
+    if (outcome.kind === 'veto') {
+      if (!submitted || !cause) throw new Error(`node "${node.id}" vetoed an answer, but no answer led to it`);
+      const event = { ...(submitted.event as Extract<MachineEvent, { type: 'SUBMIT' }>), veto: { code: outcome.code, errors: outcome.errors } };
+      [snap, actions] = pure(machine, (scope) => machine.transition(submitted.snapshot, event, scope));
+      all = [...actions];
+      cause = undefined;
+      continue;
+    }
+    cause = undefined;
+    [snap, actions] = pure(machine, (scope) => machine.transition(snap, { type: 'ENTER', outcome }, scope));
+    all.push(...actions);
+  }
+  return [snap, all];
+}
+
+/** The accepted answer of this step, when it is what brought the run to its next node. */
+function causeOf(submitted: { event: MachineEvent; snapshot: AnyMachineSnapshot } | undefined, actions: Actions): EntryCause | undefined {
+  if (!submitted || submitted.event.type !== 'SUBMIT') return undefined;
+  const nodeId = submitted.snapshot.value as string;
+  const accepted = actions.some((a) => a.type === 'journal' && (a.params as { events: JsonObject[] }).events.some((e) => e.type === 'answer.accepted' && e.nodeId === nodeId));
+  return accepted ? { nodeId, answer: submitted.event.answer } : undefined;
 }
 
 /**
@@ -171,9 +231,14 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
     pending.deadline = deadline;
   }
   if (unset.length > 0) events.push({ seq, at, type: 'variable.unset', nodeId: node.id, names: [...new Set(unset)] });
-  events.push({ seq, at, type: 'directive.issued', nodeId: node.id, attempt: pending.attempt, ...(deadline ? { deadline } : {}) });
+  const issued = pending.kind === 'review'
+    ? { type: 'review.issued', iteration: pending.iteration, attempt: pending.attempt, report: pending.report }
+    : { type: 'directive.issued', attempt: pending.attempt };
+  events.push({ seq, at, nodeId: node.id, ...issued, ...(deadline ? { deadline } : {}) });
   // Hosts receive these objects (run states): read-only, see freeze.ts.
   deepFreeze(pending);
   const record: RunRecord = { ...base, status: 'waiting', seq, pending, deadline };
-  return { record, events, rejected: rejected && ctx.attempt > 0 && value === rec.pending?.nodeId ? rejected : undefined };
+  // A rejected answer keeps the run at its node with the errors set; a
+  // re-entry (a retry route back to the same node) clears them.
+  return { record, events, rejected: rejected && ctx.errors !== undefined && value === rec.pending?.nodeId ? rejected : undefined };
 }

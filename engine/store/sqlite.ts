@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
@@ -167,6 +167,7 @@ export function createSqliteStore(dir: string): Store {
   }
 
   return {
+    location: resolve(dir),
     putWorkflow(hash, workflow) {
       guard('store a workflow copy', () => sql.putWorkflow.run(hash, JSON.stringify(workflow)));
     },

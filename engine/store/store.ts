@@ -40,6 +40,8 @@ export interface Mutation<T> {
 }
 
 export interface Store {
+  /** The directory the store keeps its files in, if any: review hashing skips it. */
+  readonly location?: string;
   /** Stores the workflow copy under its hash (idempotent). */
   putWorkflow(hash: string, workflow: Workflow): void;
   /** The stored copy; throws E_STORE if missing. */
@@ -50,7 +52,9 @@ export interface Store {
   get(runId: string): RunRecord | undefined;
   /**
    * One step: inside a single write transaction, read the run, call
-   * `mutate` (synchronous, no I/O), then write its record and events. Two
+   * `mutate` (synchronous; it never touches the store itself, though a
+   * review step reads and moves workspace files), then write its record
+   * and events. Two
    * concurrent updates of one run are serialised, so each sees the other's
    * result. Throws E_RUN_NOT_FOUND when the run does not exist.
    */

@@ -18,6 +18,7 @@ import {
 } from './dataflow.js';
 import { graphModel } from './graph-model.js';
 import { graphFindings } from './graph.js';
+import { reviewGraphFindings } from './review-graph.js';
 import { locateFinding, type Position } from './locate.js';
 import { isPlainObject } from './pointer.js';
 import { nestingFindings } from './depth.js';
@@ -88,7 +89,7 @@ export function workflowFindings(data: unknown): Finding[] {
   const workflow = checkableWorkflow(data);
   const reminder = systemReminderReads(data);
 
-  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...registryFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...reminder.findings];
+  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model), ...registryFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...reminder.findings];
   const reported = new Set<string>();
   for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported));
   for (const node of model.nodes) {

@@ -5,7 +5,7 @@
  * controllable clock.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -13,14 +13,19 @@ import { parse } from 'yaml';
 import { createEngine } from '../../engine/run/engine.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cli } from '../helpers/cli.js';
 import { describeEvent } from './journal.js';
 import { tmpdir } from 'node:os';
 import type { RunState } from '../../engine/run/contract.js';
 import type { Workflow } from '../../engine/format/model.js';
 
+/** Workspace files: path → text (objects are written as JSON); null deletes. */
+type Files = Record<string, string | object | null>;
+
 interface Step {
+  /** Written into the run's workspace before the answer is given. */
+  files?: Files;
   answer?: unknown;
   seq?: number | 'current';
   as?: string;
@@ -44,12 +49,16 @@ interface Expectation {
   errorsInclude: string[];
   throws: string;
   deadline: string;
+  /** Workspace files after the step: path → exact text, or null for absent. */
+  files: Record<string, string | null>;
 }
 
 interface Fixture {
   name: string;
   workflow: Workflow;
   input?: Record<string, unknown>;
+  /** The run's workspace starts with these files (a fresh temp directory per run). */
+  files?: Files;
   startThrows?: string;
   steps?: Step[];
   expect: Partial<Expectation> & { journal?: string[] };
@@ -73,9 +82,10 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
     let ids = 0;
     const store = makeStore();
     const engine = createEngine({ store, now: () => new Date(clock), newRunId: () => `run-${++ids}` });
+    const workspace = makeWorkspace(fixture.files);
     let state: RunState;
     try {
-      state = await engine.start(fixture.workflow, { input: fixture.input as never });
+      state = await engine.start(fixture.workflow, { input: fixture.input as never, workspace });
     } catch (e) {
       if (fixture.startThrows) {
         assert.is((e as { code?: string }).code, fixture.startThrows);
@@ -86,6 +96,7 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
     assert.not.ok(fixture.startThrows, `expected start to throw ${fixture.startThrows}`);
     for (const [i, step] of (fixture.steps ?? []).entries()) {
       if (step.advanceMs !== undefined) clock += step.advanceMs;
+      writeFiles(workspace, step.files);
       try {
         if (step.answer !== undefined) {
           const seq = step.seq === 'current' ? state.seq : step.seq;
@@ -101,9 +112,9 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
         throw e;
       }
       assert.not.ok(step.expect?.throws, `step ${i}: expected ${step.expect?.throws}`);
-      if (step.expect) check(state, step.expect, `step ${i}`);
+      if (step.expect) check(state, step.expect, `step ${i}`, workspace);
     }
-    check(state, fixture.expect, 'final');
+    check(state, fixture.expect, 'final', workspace);
     if (fixture.expect.journal) {
       const { events } = await engine.trace(state.runId);
       const seen = events.map(describeEvent);
@@ -114,16 +125,39 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
   }
 }
 
-function check(state: RunState, want: Partial<Expectation>, where: string): void {
+function makeWorkspace(files: Files | undefined): string {
+  const workspace = mkdtempSync(join(tmpdir(), 'countersign-ws-'));
+  writeFiles(workspace, files);
+  return workspace;
+}
+
+function writeFiles(workspace: string, files: Files | undefined): void {
+  for (const [path, content] of Object.entries(files ?? {})) {
+    const at = join(workspace, path);
+    if (content === null) rmSync(at, { force: true });
+    else {
+      mkdirSync(dirname(at), { recursive: true });
+      writeFileSync(at, typeof content === 'string' ? content : JSON.stringify(content));
+    }
+  }
+}
+
+function check(state: RunState, want: Partial<Expectation>, where: string, workspace?: string): void {
+  for (const [path, content] of Object.entries(want.files ?? {})) {
+    const at = join(workspace!, path);
+    if (content === null) assert.not.ok(existsSync(at), `${where}: ${path} should not exist`);
+    else assert.is(existsSync(at) ? readFileSync(at, 'utf8') : null, typeof content === 'string' ? content : JSON.stringify(content), `${where}: ${path}`);
+  }
   if (want.status !== undefined) assert.is(state.status, want.status, `${where}: status ${JSON.stringify(state)}`);
   if (want.seq !== undefined) assert.is(state.seq, want.seq, `${where}: seq`);
   if (want.replayed !== undefined) assert.is(Boolean(state.replayed), want.replayed, `${where}: replayed`);
   if (state.status === 'waiting') {
+    const text = state.pending.kind === 'review' ? state.pending.prompt : state.pending.directive;
     if (want.nodeId !== undefined) assert.is(state.pending.nodeId, want.nodeId, `${where}: pending node`);
     if (want.attempt !== undefined) assert.is(state.pending.attempt, want.attempt, `${where}: attempt`);
     if (want.deadline !== undefined) assert.is(state.pending.deadline, want.deadline, `${where}: deadline`);
-    if (want.directive !== undefined) assert.is(state.pending.directive, want.directive, `${where}: directive`);
-    for (const s of want.directiveIncludes ?? []) assert.ok(state.pending.directive.includes(s), `${where}: directive lacks ${s}: ${state.pending.directive}`);
+    if (want.directive !== undefined) assert.is(text, want.directive, `${where}: directive`);
+    for (const s of want.directiveIncludes ?? []) assert.ok(text.includes(s), `${where}: directive lacks ${s}: ${text}`);
     if (want.rejected !== undefined) assert.is(state.rejected?.code, want.rejected, `${where}: rejected`);
     for (const s of want.errorsInclude ?? []) {
       assert.ok((state.pending.errors ?? []).some((e) => e.includes(s)), `${where}: errors lack "${s}": ${JSON.stringify(state.pending.errors)}`);
@@ -154,7 +188,8 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
     const wfFile = join(work, 'workflow.json');
     writeFileSync(wfFile, JSON.stringify(fixture.workflow));
     const store = join(work, 'store');
-    const startArgs = ['start', wfFile, '--json', ...(fixture.input ? ['--input', JSON.stringify(fixture.input)] : [])];
+    const workspace = makeWorkspace(fixture.files);
+    const startArgs = ['start', wfFile, '--json', '--workspace', workspace, ...(fixture.input ? ['--input', JSON.stringify(fixture.input)] : [])];
     const started = await cli(startArgs, { store });
     if (fixture.startThrows) {
       assert.is(started.code, 2);
@@ -164,6 +199,7 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
     let state = started.json as RunState;
     assert.is(started.code, state.status === 'failed' ? 1 : 0);
     for (const [i, step] of (fixture.steps ?? []).entries()) {
+      writeFiles(workspace, step.files);
       const seq = step.seq === 'current' ? state.seq : step.seq;
       const args = ['step', state.runId, '--response', JSON.stringify(step.answer), '--json'];
       if (seq !== undefined) args.push('--seq', String(seq));
@@ -177,11 +213,11 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
       state = r.json as RunState;
       const want = state.status === 'failed' ? 1 : state.status === 'waiting' && state.rejected && !state.replayed ? 5 : 0;
       assert.is(r.code, want, `step ${i}: ${r.stdout}`);
-      if (step.expect) check(state, step.expect, `cli step ${i}`);
+      if (step.expect) check(state, step.expect, `cli step ${i}`, workspace);
     }
     // Run ids are random outside the in-process engine's injected generator.
     const expect = JSON.parse(JSON.stringify(fixture.expect).replaceAll('"run-1"', JSON.stringify(state.runId)));
-    check(state, expect, 'cli final');
+    check(state, expect, 'cli final', workspace);
   });
 }
 
@@ -199,7 +235,8 @@ const ThroughRun = suite('conformance through countersign run (exit codes 0, 1, 
 for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
   const fixture = parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
   const steps = fixture.steps ?? [];
-  if (fixture.startThrows || steps.some((s) => s.advanceMs !== undefined || s.status || s.seq !== undefined || s.as || s.expect?.throws)) continue;
+  // Review fixtures write files between answers and need a reviewer identity: spec/review covers `run` with a reviewer.
+  if (fixture.startThrows || fixture.files || steps.some((s) => s.files || s.advanceMs !== undefined || s.status || s.seq !== undefined || s.as || s.expect?.throws)) continue;
   ThroughRun(`${file.replace(/\.ya?ml$/, '')}: run`, async () => {
     const engine = createEngine({ store: createMemoryStore() });
     let state = await engine.start(fixture.workflow, { input: fixture.input as never });

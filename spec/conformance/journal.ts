@@ -29,6 +29,16 @@ export function describeEvent(e: JournalEvent): string {
       return `${base} at ${String(e.endNodeId)}`;
     case 'run.failed':
       return `${base} ${String(e.code)}`;
+    case 'review.issued':
+      return `${base} iteration ${String(e.iteration)} #${String(e.attempt)}${e.deadline ? ` until ${String(e.deadline)}` : ''}`;
+    case 'review.accepted':
+      return `${base} ${String(e.issues_count)} issue(s) at iteration ${String(e.iteration)}`;
+    case 'review.exhausted':
+      return `${base} ${String(e.issues_count)} issue(s) left`;
+    case 'review.unchanged':
+      return `${base} ${String(e.reason)}`;
+    case 'review.refused':
+      return `${base} ${String(e.code)}`;
     case 'run.started':
       return `${base} ${String(e.workflow)} by ${String(e.userId)}`;
     default:

@@ -212,11 +212,11 @@ Api2('a run owns a copy of its workflow: editing the object after start changes 
   (wf.nodes[1] as { directive: string }).directive = 'EDITED';
   wf.nodes[2] = { ...wf.nodes[2], connections: { true: 'short', false: 'short' } } as never;
   const rejected = await engine.submit(s.runId, { words: 0 });
-  assert.is(rejected.status === 'waiting' && rejected.pending.directive, 'Write about tests.');
+  assert.is(rejected.status === 'waiting' && rejected.pending.kind === 'directive' && rejected.pending.directive, 'Write about tests.');
   const done = await engine.submit(s.runId, { words: 500 });
   assert.is(done.status === 'completed' && done.endNodeId, 'long');
   const other = await createEngine({ store: createSqliteStore(tmp()) }).start(structuredClone(TWO_STEP));
-  assert.is(other.status === 'waiting' && other.pending.directive, 'Write about tests.');
+  assert.is(other.status === 'waiting' && other.pending.kind === 'directive' && other.pending.directive, 'Write about tests.');
 });
 
 Api2('states, outputs and journal events a host receives are read-only: editing them throws and changes nothing stored', async () => {
@@ -250,7 +250,7 @@ Api2('run(…, {as}) answers as that identity: userId and the journal name it fo
   };
   const seen: string[] = [];
   const engine = createEngine({ store: createMemoryStore() });
-  const r = await engine.run(wf, { as: 'alice', agent: { answer: async (req) => (seen.push(req.directive), {}) } });
+  const r = await engine.run(wf, { as: 'alice', agent: { answer: async (req) => (seen.push(req.kind === 'directive' ? req.directive : req.prompt), {}) } });
   assert.equal(seen, ['first alice', 'second alice']);
   assert.equal(r.output, { userId: 'alice' });
   const accepted = (await engine.trace(r.runId)).events.filter((e) => e.type === 'answer.accepted').map((e) => e.userId);

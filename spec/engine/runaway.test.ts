@@ -28,7 +28,7 @@ Runaway('a transient cycle that bypassed validation fails with E_RUNAWAY and a r
     createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
   };
   const meta = { executionId: 'r', workflowId: 'spin', userId: 'local' };
-  const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, {}) }, new Date('2026-01-01T00:00:01Z'));
+  const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, {}) }, new Date('2026-01-01T00:00:01Z'), { workspace: '/', skip: [] });
   assert.is(settled.record.status, 'failed');
   assert.is(settled.record.error?.code, 'E_RUNAWAY');
   assert.equal(settled.events.map((e) => e.type), ['run.failed']);

@@ -11,7 +11,7 @@ import { createInteractiveAgent } from '../../engine/hosts/interactive.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { rejection } from '../helpers/errors.js';
 
-function request(over: Partial<AgentRequest> = {}): AgentRequest {
+function request(over: Partial<Extract<AgentRequest, { kind: 'directive' }>> = {}): AgentRequest {
   return {
     kind: 'directive',
     nodeId: 'review',

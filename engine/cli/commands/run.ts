@@ -8,14 +8,19 @@ import { STORE_OPTIONS, withEngine, workspaceDir, type Command } from './command
 
 export const command: Command = {
   usage: [
-    'countersign run <file> --agent <adapter> [--input JSON|@file] [--max-steps N] [--agent-timeout S] [--workspace DIR] [--as ID] [--store DIR] [--json]',
-    'countersign run --resume <runId> --agent <adapter> [...]',
+    'countersign run <file> --agent <adapter> [--reviewer <adapter>] [--input JSON|@file] [--max-steps N] [--agent-timeout S] [--workspace DIR] [--agent-id ID] [--reviewer-id ID] [--store DIR] [--json]',
+    'countersign run --resume <runId> --agent <adapter> [--reviewer <adapter>] [...]',
     '  adapters: scripted:<file> | jsonl:<command> | exec:<command> | interactive',
+    '  review items go to --reviewer (required when the workflow has delegate-review nodes); every other item to --agent.',
+    '  identities: each adapter answers as its adapter string unless --agent-id (alias --as) / --reviewer-id say otherwise; they must differ.',
     '  exit 0 completed, 1 failed, 2 usage or invalid workflow, 3 stopped while still waiting (resumable)',
   ].join('\n'),
   options: {
     ...STORE_OPTIONS,
     agent: { type: 'string' },
+    reviewer: { type: 'string' },
+    'agent-id': { type: 'string' },
+    'reviewer-id': { type: 'string' },
     input: { type: 'string' },
     'max-steps': { type: 'string' },
     'agent-timeout': { type: 'string' },
@@ -33,6 +38,13 @@ export const command: Command = {
     const timeoutS = positiveNumber(values['agent-timeout'], '--agent-timeout', false);
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
+    if (values.as !== undefined && values['agent-id'] !== undefined && values.as !== values['agent-id']) {
+      throw usage('--as and --agent-id name the same thing (the agent identity) and disagree', 'give only --agent-id');
+    }
+    const agentSpec = String(values.agent).trim();
+    const reviewerSpec = values.reviewer === undefined ? undefined : String(values.reviewer).trim();
+    const agentId = nonEmpty(values['agent-id'], '--agent-id') ?? nonEmpty(values.as, '--as') ?? agentSpec;
+    const reviewerId = reviewerSpec === undefined ? undefined : (nonEmpty(values['reviewer-id'], '--reviewer-id') ?? reviewerSpec);
     return withEngine(values, io, async (engine) => {
       // A resumed run keeps the working directory it was started with.
       const workspace = values.workspace !== undefined || !resumeId
@@ -40,26 +52,29 @@ export const command: Command = {
         : (await engine.info(resumeId)).workspace;
       // A script file is named relative to where the user typed the command;
       // agent processes run in the workspace.
-      const spec = values.agent as string;
-      const agent = spec.startsWith('scripted:')
+      const adapter = (spec: string) => spec.startsWith('scripted:')
         ? createAgent(`scripted:${resolve(io.cwd, spec.slice('scripted:'.length).trim())}`, { cwd: io.cwd, env: io.env })
         : createAgent(spec, { cwd: workspace, env: io.env });
+      const agent = adapter(agentSpec);
+      const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec);
       // A spinner would overwrite the interactive adapter's prompt.
-      const progress = progressPrinter(io, { spinner: io.isTTY && spec.trim() !== 'interactive' });
+      const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive' });
       // Agents run in their own process group, out of reach of the terminal's
       // Ctrl-C: stop them ourselves when the user interrupts the run.
       const interrupted = (signal: NodeJS.Signals) => {
         progress.stop();
-        void Promise.resolve(agent.close?.()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+        void Promise.all([agent.close?.(), reviewer?.close?.()]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
       };
       process.once('SIGINT', interrupted);
       process.once('SIGTERM', interrupted);
       try {
         const result = await engine.run(resumeId ? { runId: resumeId } : resolve(io.cwd, positionals[0]), {
           agent,
+          reviewer,
           input: input as JsonObject,
           workspace,
-          as: values.as as string | undefined,
+          as: agentId,
+          reviewerAs: reviewerId,
           maxSteps,
           agentTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
           onProgress: progress,
@@ -79,12 +94,19 @@ export const command: Command = {
         process.off('SIGINT', interrupted);
         process.off('SIGTERM', interrupted);
         progress.stop();
-        await agent.close?.();
+        await Promise.all([agent.close?.(), reviewer?.close?.()]);
       }
     });
   },
 };
 
+
+function nonEmpty(value: unknown, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  if (text === '') throw usage(`${flag} needs a non-empty identity`);
+  return text;
+}
 
 function positiveNumber(value: unknown, flag: string, whole: boolean): number | undefined {
   if (value === undefined) return undefined;

@@ -1,0 +1,232 @@
+/**
+ * `delegate-review`: an independent review through one report file, with
+ * seed 003's review→fix contract enforced by the engine rather than asked
+ * for in a prompt. On entry the paths are resolved inside the workspace,
+ * an unchanged iteration is caught, the old report is moved to `.prev` and
+ * the artifacts are hashed. An answer is `{issues_count}`; it is accepted
+ * only when the reviewer is not an author, the artifacts are untouched and
+ * the report file lists exactly that many flat issues. The context gets
+ * the count and the path; the findings stay in the file.
+ */
+import { join } from 'node:path';
+import { isCountersignError } from '../errors.js';
+import type { DelegateReviewNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
+import { renderTemplate } from '../format/template.js';
+import { hashArtifacts, moveAside } from '../review/artifacts.js';
+import { resolveInWorkspace } from '../review/paths.js';
+import { reviewPrompt } from '../review/prompt.js';
+import { readReport } from '../review/report.js';
+import { wordingFindings } from '../review/wording.js';
+import { answerValidator, describeErrors } from './answer-schema.js';
+import { guardAnswer } from './answer-guard.js';
+import { checkTemplate, templateReads } from './checks.js';
+import type { EnterOutcome, ReviewState, RunContext, RunEnv, WaitingType } from './node-type.js';
+import { lookup } from './workflow-facts.js';
+
+export const DEFAULT_REVIEWER = 'reviewer';
+export const DEFAULT_MAX_ITERATIONS = 5;
+export const DEFAULT_REVIEW_RETRIES = 3;
+/** Under the workspace; hashing always skips it (reports of every review live there). */
+export const REVIEWS_DIR = join('.countersign', 'reviews');
+
+/** The issues contract (G17, G18, G9): only the count; the findings are in the report file. */
+export const ISSUES_ANSWER_SCHEMA: JsonObject = Object.freeze({
+  type: 'object',
+  properties: {
+    issues_count: { type: 'integer', minimum: 0, description: 'Number of issues in the report file (0 = pass)' },
+  },
+  required: ['issues_count'],
+  additionalProperties: false,
+}) as JsonObject;
+
+interface Observed {
+  hash: string;
+  report: { count: number } | { code: string; message: string };
+}
+
+export const delegateReview: WaitingType<DelegateReviewNode> = {
+  type: 'delegate-review',
+  kind: 'waiting',
+  connections: { required: ['success', 'exhausted'], optional: ['unchanged', 'timeout', 'error'] },
+
+  declares() {
+    return { local: ['issues_count', 'report', 'unchanged_reason'], globals: ['issues_count'] };
+  },
+
+  reads(node, pointer) {
+    return pathTemplates(node, pointer).flatMap(([text, at]) => templateReads(text, at));
+  },
+
+  check(node, ctx) {
+    return [...pathTemplates(node, ctx.pointer).flatMap(([text, at]) => checkTemplate(text, at)), ...wordingFindings(node, ctx.pointer)];
+  },
+
+  maxRetries(node) {
+    return node.maxRetries ?? DEFAULT_REVIEW_RETRIES;
+  },
+
+  onMaxRetries(_node, last) {
+    return { via: 'error', code: last.code };
+  },
+
+  enter(node, ctx, workflow, env, cause): EnterOutcome {
+    const state = stateOf(ctx, node.id);
+    let paths: ReturnType<typeof resolvePaths>;
+    const unset: string[] = [];
+    try {
+      paths = resolvePaths(node, ctx, workflow, env, unset);
+    } catch (e) {
+      if (!isCountersignError(e)) throw e;
+      return { kind: 'route', via: 'error', code: e.code, message: e.message, events: [{ type: 'review.refused', code: e.code, message: e.message }] };
+    }
+    const unsetEvents = unset.length > 0 ? [{ type: 'variable.unset', names: [...new Set(unset)] }] : [];
+    const hash = hashArtifacts(paths.artifacts, skipped(paths.report, env));
+    if (state.acceptedHash !== undefined && hash === state.acceptedHash) {
+      const fromFix = cause !== undefined && cause.nodeId !== node.id ? cause : undefined;
+      const reason = fromFix ? unchangedReason(fromFix.answer) : undefined;
+      const message = `the artifacts of review "${node.id}" are unchanged since its last accepted review`;
+      if (reason !== undefined) {
+        return {
+          kind: 'route',
+          via: 'unchanged',
+          code: 'E_UNCHANGED_ARTIFACT',
+          message: `${message} (reason: ${reason}) and the node has no "unchanged" route`,
+          events: [...unsetEvents, { type: 'review.unchanged', reason }],
+          assign: { nodes: { ...ctx.nodes, [node.id]: { ...(ctx.nodes[node.id] ?? {}), unchanged_reason: reason } } },
+        };
+      }
+      if (fromFix) {
+        return {
+          kind: 'veto',
+          code: 'E_UNCHANGED_ARTIFACT',
+          errors: [`${message}: change the artifacts to fix the reported issues, or answer with a non-empty "unchanged_reason" saying why they stay as they are`],
+        };
+      }
+      return { kind: 'route', via: 'error', code: 'E_UNCHANGED_ARTIFACT', message: `${message} and no fix answer led here`, events: unsetEvents };
+    }
+    // Only now, with the review certain to be issued: the last report becomes
+    // the one generation kept (G8), so the reviewer starts from an empty slate.
+    moveAside(paths.report);
+    const reviews = { ...ctx.reviews, [node.id]: { ...state, visit: { ...paths, hash } } };
+    return { kind: 'ready', assign: { reviews }, events: unsetEvents };
+  },
+
+  observe(node, ctx, _workflow, env): JsonValue {
+    const visit = stateOf(ctx, node.id).visit;
+    if (!visit) return null;
+    let report: Observed['report'];
+    try {
+      report = { count: readReport(visit.report).issues.length };
+    } catch (e) {
+      if (!isCountersignError(e)) throw e;
+      report = { code: e.code, message: e.fix ? `${e.message}; ${e.fix}` : e.message };
+    }
+    return { hash: hashArtifacts(visit.artifacts, skipped(visit.report, env)), report } satisfies Observed as unknown as JsonValue;
+  },
+
+  pending(node, ctx) {
+    const state = stateOf(ctx, node.id);
+    const visit = state.visit!;
+    const reviewer = node.reviewer ?? DEFAULT_REVIEWER;
+    const criteria = [...node.criteria];
+    const pending = {
+      kind: 'review' as const,
+      contract: 'issues' as const,
+      nodeId: node.id,
+      reviewer,
+      prompt: reviewPrompt({ reviewer, artifacts: visit.artifacts, criteria, context: visit.context, report: visit.report }),
+      artifacts: [...visit.artifacts],
+      criteria,
+      context: [...visit.context],
+      report: visit.report,
+      iteration: state.accepted + 1,
+      attempt: ctx.attempt + 1,
+      maxRetries: delegateReview.maxRetries(node),
+      inputSchema: ISSUES_ANSWER_SCHEMA,
+      ...(ctx.errors ? { errors: ctx.errors } : {}),
+    };
+    return { pending, unset: [] };
+  },
+
+  answer(node, ctx, submission) {
+    const guarded = guardAnswer(submission);
+    if (guarded) return guarded;
+    const state = stateOf(ctx, node.id);
+    const visit = state.visit!;
+    if (state.authors.includes(submission.userId)) {
+      return {
+        kind: 'rejected',
+        code: 'E_SELF_REVIEW',
+        free: true,
+        errors: [`"${submission.userId}" produced or fixed the artifacts under review; the review must come from another identity (answer with --as <reviewer>)`],
+      };
+    }
+    const validate = answerValidator(ISSUES_ANSWER_SCHEMA);
+    if (!validate(submission.answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors) };
+    const observed = submission.observed as unknown as Observed;
+    if (observed.hash !== visit.hash) {
+      return {
+        kind: 'rejected',
+        code: 'E_REVIEWER_MODIFIED',
+        final: true,
+        errors: [`the artifacts changed while the review was pending (${visit.artifacts.join(', ')}): a reviewer diagnoses and never fixes`],
+      };
+    }
+    if ('code' in observed.report) return { kind: 'rejected', code: observed.report.code, errors: [observed.report.message] };
+    const count = (submission.answer as { issues_count: number }).issues_count;
+    if (observed.report.count !== count) {
+      return {
+        kind: 'rejected',
+        code: 'E_REPORT_MISMATCH',
+        errors: [`issues_count is ${count} but the report ${visit.report} lists ${observed.report.count} issue(s); answer with the number of issues in the file`],
+      };
+    }
+    const accepted = state.accepted + 1;
+    const exhausted = count > 0 && accepted >= (node.maxIterations ?? DEFAULT_MAX_ITERATIONS);
+    return {
+      kind: 'accepted',
+      local: { ...(ctx.nodes[node.id] ?? {}), issues_count: count, report: visit.report },
+      vars: { issues_count: count },
+      via: exhausted ? 'exhausted' : 'success',
+      events: [
+        { type: 'review.accepted', nodeId: node.id, issues_count: count, iteration: accepted },
+        ...(exhausted ? [{ type: 'review.exhausted', nodeId: node.id, issues_count: count }] : []),
+      ],
+      assign: { reviews: { ...ctx.reviews, [node.id]: { ...state, accepted, acceptedHash: visit.hash } } },
+    };
+  },
+};
+
+function stateOf(ctx: RunContext, id: string): ReviewState {
+  return ctx.reviews?.[id] ?? { accepted: 0, authors: [] };
+}
+
+/** Every templated path of the node with its pointer. */
+function pathTemplates(node: DelegateReviewNode, pointer: string): [unknown, string][] {
+  const list = (value: unknown, key: string): [unknown, string][] =>
+    Array.isArray(value) ? value.map((text, i) => [text, `${pointer}/${key}/${i}`]) : [];
+  return [...list(node.artifacts, 'artifacts'), ...list(node.context, 'context'), ...(node.report !== undefined ? [[node.report, `${pointer}/report`] as [unknown, string]] : [])];
+}
+
+function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workflow, env: RunEnv, unset: string[]) {
+  const render = (text: string) => {
+    const out = renderTemplate(text, (path) => lookup(ctx, workflow, path));
+    unset.push(...out.unset);
+    return out.text;
+  };
+  const artifacts = node.artifacts.map((t, i) => resolveInWorkspace(env.workspace, render(t), `artifact ${i + 1} (${JSON.stringify(t)})`));
+  const context = (node.context ?? []).map((t, i) => resolveInWorkspace(env.workspace, render(t), `context path ${i + 1} (${JSON.stringify(t)})`));
+  const reportText = node.report !== undefined ? render(node.report) : join(REVIEWS_DIR, ctx.meta.executionId, `${node.id}.json`);
+  const report = resolveInWorkspace(env.workspace, reportText, `report (${JSON.stringify(node.report ?? reportText)})`);
+  return { artifacts, context, report };
+}
+
+function skipped(report: string, env: RunEnv): string[] {
+  return [report, `${report}.prev`, join(env.workspace, REVIEWS_DIR), ...env.skip];
+}
+
+function unchangedReason(answer: JsonValue): string | undefined {
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return undefined;
+  const reason = (answer as JsonObject).unchanged_reason;
+  return typeof reason === 'string' && reason.trim() !== '' ? reason : undefined;
+}

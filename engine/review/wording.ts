@@ -1,0 +1,85 @@
+/**
+ * Static wording lints for a delegate-review node (issue 3 §7). They read
+ * only the text the engine puts in front of the reviewer that the workflow
+ * author wrote: `reviewer` and each `criteria[i]`. Directive text of
+ * agent-directive nodes is never scanned.
+ *
+ * E_BIASED_REVIEW (seed 003 G36, G37, G38): words that tell the reviewer
+ * what to conclude — improvement(s), improved, fixed, added — and phrases
+ * about authorship or effort — "we made", "our work", "your work",
+ * "hard work". Whole words, any case; a phrase matches across any
+ * whitespace ("we\n made").
+ *
+ * E_SEVERITY_TIER (G15): the report is a flat list, every issue mandatory.
+ * Plain English uses "minor" and "major" innocently ("handles minor
+ * versions"), so the tier words are matched only where they read as tiers:
+ * - BLOCKING, MAJOR, MINOR written in capitals (whole word);
+ * - blocking, major, minor in any case when followed by `:` or by
+ *   issue(s), finding(s), problem(s), defect(s), bug(s), severity, tier(s);
+ * - severity, severities in any case (whole word).
+ * One finding per occurrence, even when several of these rules match it.
+ */
+import type { Finding } from '../nodes/node-type.js';
+
+/** Letters, digits and `_` continue a word; anything else (space, `-`, `:`) ends it. */
+const BEFORE = '(?<![\\p{L}\\p{N}_])';
+const AFTER = '(?![\\p{L}\\p{N}_])';
+
+interface Rule {
+  code: 'E_BIASED_REVIEW' | 'E_SEVERITY_TIER';
+  pattern: RegExp;
+  explain: (word: string) => string;
+}
+
+const PRESUPPOSES = (word: string) =>
+  `"${word}" presupposes a positive result: it tells the reviewer the change succeeded before they read the artifact (seed 003: no mention of "improved/added/fixed"); state what to check neutrally, e.g. "the parser meets the grammar in docs/grammar.md"`;
+
+const SWAYS = (word: string) =>
+  `"${word}" points at who made the artifact or how much effort went into it, which sways the reviewer's judgement (seed 003: pass paths and criteria, never explanations of the work); state the criterion alone, e.g. "the report meets the template in docs/report.md"`;
+
+const TIERS = (word: string) =>
+  `"${word}" introduces severity tiers, but a review returns a flat list in which every issue is mandatory and the loop passes only at issues_count 0 (seed 003: no BLOCKING / MAJOR / MINOR tiers); drop the tier and state the criterion itself, e.g. "every public function meets the naming rule"`;
+
+const TIER_NOUNS = '(?:issues?|findings?|problems?|defects?|bugs?|severity|tiers?)';
+
+const RULES: readonly Rule[] = [
+  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:improvements?|improved|fixed|added)${AFTER}`, 'giu'), explain: PRESUPPOSES },
+  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:we\\s+made|our\\s+work|your\\s+work|hard\\s+work)${AFTER}`, 'giu'), explain: SWAYS },
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:BLOCKING|MAJOR|MINOR)${AFTER}`, 'gu'), explain: TIERS },
+  {
+    code: 'E_SEVERITY_TIER',
+    pattern: new RegExp(`${BEFORE}(?:blocking|major|minor)(?=\\s*:|\\s+${TIER_NOUNS}${AFTER})`, 'giu'),
+    explain: TIERS,
+  },
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:severity|severities)${AFTER}`, 'giu'), explain: TIERS },
+];
+
+/** Findings for one string, ordered by position; one per (code, offset). */
+function scan(text: string, pointer: string): Finding[] {
+  const byKey = new Map<string, Finding>();
+  for (const rule of RULES) {
+    for (const match of text.matchAll(rule.pattern)) {
+      const offset = match.index ?? 0;
+      const key = `${rule.code}@${offset}`;
+      if (byKey.has(key)) continue;
+      const word = match[0].replace(/\s+/g, ' ');
+      byKey.set(key, { code: rule.code, message: rule.explain(word), pointer, severity: 'error', offset });
+    }
+  }
+  return [...byKey.values()].sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));
+}
+
+/**
+ * Wording findings for a delegate-review node at `pointer` (`/nodes/<i>`).
+ * Fields of the wrong type are left to the schema check.
+ */
+export function wordingFindings(node: { reviewer?: unknown; criteria?: unknown }, pointer: string): Finding[] {
+  const out: Finding[] = [];
+  if (typeof node.reviewer === 'string') out.push(...scan(node.reviewer, `${pointer}/reviewer`));
+  if (Array.isArray(node.criteria)) {
+    node.criteria.forEach((criterion: unknown, i: number) => {
+      if (typeof criterion === 'string') out.push(...scan(criterion, `${pointer}/criteria/${i}`));
+    });
+  }
+  return out;
+}

@@ -1,0 +1,221 @@
+/**
+ * Reading the review report (seed G8, G14, G15, G17; decision 12): a flat
+ * list of strings, JSON {"issues": [...]} or Markdown top-level list items.
+ * Tiers, objects and nesting are refused; the issue texts are never scanned.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readReport, reportFormatOf } from '../../engine/review/report.js';
+import { thrownWithCode } from '../helpers/errors.js';
+import reportSchema from '../../schemas/review-report.schema.json' with { type: 'json' };
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-report-')));
+let counter = 0;
+
+/** Writes `text` to a fresh file with the given name and returns its path. */
+function report(name: string, text: string): string {
+  const dir = join(root, String(++counter));
+  mkdirSync(dir);
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const json = suite('JSON reports');
+
+json('G17: {"issues": [string, …]} gives those issues, in order', () => {
+  const path = report('review.json', '{"issues": ["a.ts:3 divides by zero", "README omits the install step"]}');
+  assert.equal(readReport(path), { issues: ['a.ts:3 divides by zero', 'README omits the install step'], format: 'json' });
+});
+
+json('G10/G17: an empty list is a valid report with no issues', () => {
+  assert.equal(readReport(report('review.json', '{"issues": []}\n')), { issues: [], format: 'json' });
+});
+
+json('G15: issue texts are not scanned: words like "major" or "blocking" inside an issue are fine', () => {
+  const path = report('review.json', '{"issues": ["blocking: the major loop never ends", "severity of the leak is high"]}');
+  assert.is(readReport(path).issues.length, 2);
+});
+
+json('a missing report is E_REPORT_MISSING naming the path and telling the reviewer to write {"issues": []} when there are none', () => {
+  const path = join(root, 'nowhere', 'review.json');
+  const e = thrownWithCode(() => readReport(path), 'E_REPORT_MISSING');
+  assert.match(e.message, path);
+  assert.is(e.file, path);
+  assert.match(e.fix ?? '', '{"issues": []}');
+});
+
+json('a directory at the report path is E_REPORT_MISSING', () => {
+  const dir = join(root, 'dir-report.json');
+  mkdirSync(dir);
+  thrownWithCode(() => readReport(dir), 'E_REPORT_MISSING');
+});
+
+json('malformed JSON is E_REPORT_FORMAT with the line:col of the syntax error', () => {
+  const path = report('review.json', '{\n  "issues": [\n    "one",\n  ]\n}\n');
+  const e = thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT');
+  assert.is(e.line, 4);
+  assert.is(e.col, 3);
+  assert.match(e.message, `${path}:4:3`);
+  assert.is(e.file, path);
+  assert.ok(e.fix);
+  thrownWithCode(() => readReport(report('review.json', '')), 'E_REPORT_FORMAT');
+});
+
+json('G15/G17: an item that is an object, a list or a number is E_REPORT_FORMAT naming its JSON pointer', () => {
+  const path = report('review.json', '{"issues": ["fine",\n "also fine",\n {"text": "x", "severity": "major"}]}');
+  const e = thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT');
+  assert.is(e.pointer, '/issues/2');
+  assert.match(e.message, '/issues/2');
+  assert.match(e.message, 'an object');
+  assert.is(e.line, 3);
+  assert.is(thrownWithCode(() => readReport(report('r.json', '{"issues": [["nested"]]}')), 'E_REPORT_FORMAT').pointer, '/issues/0');
+  assert.is(thrownWithCode(() => readReport(report('r.json', '{"issues": ["a", 7]}')), 'E_REPORT_FORMAT').pointer, '/issues/1');
+});
+
+json('G15: tiered top-level keys are E_REPORT_FORMAT saying severity tiers are not allowed, whatever their case', () => {
+  for (const key of ['blocking', 'Major', 'MINOR', 'severity', 'critical', 'high', 'medium', 'low', 'tiers']) {
+    const e = thrownWithCode(() => readReport(report('review.json', `{"issues": [], "${key}": ["x"]}`)), 'E_REPORT_FORMAT');
+    assert.match(e.message, 'severity tiers are not allowed');
+    assert.match(e.message, 'one flat "issues" list');
+    assert.is(e.pointer, `/${key}`);
+  }
+  const tieredOnly = thrownWithCode(() => readReport(report('review.json', '{"blocking": ["a"], "minor": ["b"]}')), 'E_REPORT_FORMAT');
+  assert.match(tieredOnly.message, 'severity tiers');
+});
+
+json('G9/G17: any other key, or no "issues" at all, is E_REPORT_FORMAT', () => {
+  const extra = thrownWithCode(() => readReport(report('review.json', '{"issues": [], "summary": "ok"}')), 'E_REPORT_FORMAT');
+  assert.match(extra.message, '"summary"');
+  assert.is(extra.pointer, '/summary');
+  assert.match(thrownWithCode(() => readReport(report('review.json', '{"findings": []}')), 'E_REPORT_FORMAT').message, '"issues"');
+  thrownWithCode(() => readReport(report('review.json', '{"issues": "none"}')), 'E_REPORT_FORMAT');
+  thrownWithCode(() => readReport(report('review.json', '["a", "b"]')), 'E_REPORT_FORMAT');
+});
+
+json('a duplicated "issues" key is E_REPORT_FORMAT (JSON would silently keep only the last list)', () => {
+  const e = thrownWithCode(() => readReport(report('review.json', '{"issues": ["a", "b"], "issues": []}')), 'E_REPORT_FORMAT');
+  assert.match(e.message, 'duplicate key');
+});
+
+json('a blank issue string is E_REPORT_FORMAT', () => {
+  assert.is(thrownWithCode(() => readReport(report('review.json', '{"issues": ["a", "  "]}')), 'E_REPORT_FORMAT').pointer, '/issues/1');
+});
+
+json('G15/G17: the published schema is draft-07 with a title and description on every part, items of type string, no extra keys', () => {
+  const schema = reportSchema as Record<string, any>;
+  assert.is(schema.$schema, 'http://json-schema.org/draft-07/schema#');
+  assert.is(schema.$id, 'https://countersign.dev/schemas/review-report.schema.json');
+  assert.is(schema.additionalProperties, false);
+  assert.equal(schema.required, ['issues']);
+  assert.is(schema.properties.issues.items.type, 'string');
+  for (const part of [schema, schema.properties.issues, schema.properties.issues.items]) {
+    assert.type(part.title, 'string');
+    assert.type(part.description, 'string');
+  }
+});
+
+json.run();
+
+const markdown = suite('Markdown reports');
+markdown.after(() => rmSync(root, { recursive: true, force: true }));
+
+markdown('decision 12: every top-level "- ", "* ", "+ ", "1. " or "1) " item is one issue; headings and paragraphs are not', () => {
+  const text = [
+    '# Review of plan.md',
+    '',
+    'Checked against all criteria.',
+    '',
+    '- first issue',
+    '* second issue',
+    '+ third issue',
+    '1. fourth issue',
+    '2) fifth issue',
+    '',
+    'That is all.',
+  ].join('\n');
+  const result = readReport(report('review.md', text));
+  assert.equal(result, { issues: ['first issue', 'second issue', 'third issue', 'fourth issue', 'fifth issue'], format: 'markdown' });
+});
+
+markdown('continuation lines belong to their item, also after a blank line when indented', () => {
+  const text = '- the loop in a.ts\n  never terminates\n\n  when n is 0\n- second\nlazy continuation\n';
+  assert.equal(readReport(report('review.md', text)).issues, ['the loop in a.ts\nnever terminates\n\nwhen n is 0', 'second\nlazy continuation']);
+});
+
+markdown('list items inside fenced code blocks are not issues; a fence inside an item belongs to the item', () => {
+  const text = [
+    '- config is wrong:',
+    '  ```yaml',
+    '  - name: x',
+    '  ```',
+    '',
+    '```',
+    '- not an issue',
+    '  - nor this',
+    '```',
+    '~~~',
+    '1. nor this',
+    '~~~',
+    '- last issue',
+  ].join('\n');
+  const issues = readReport(report('review.md', text)).issues;
+  assert.is(issues.length, 2);
+  assert.match(issues[0], '- name: x');
+  assert.is(issues[1], 'last issue');
+});
+
+markdown('G10: a Markdown report with no list items has no issues', () => {
+  assert.equal(readReport(report('review.md', '# Review\n\nNo issues found.\n')).issues, []);
+  assert.equal(readReport(report('review.md', '')).issues, []);
+});
+
+markdown('G15: a nested (indented) list item is E_REPORT_FORMAT "not flat" with its line number', () => {
+  const path = report('review.md', '- parent issue\n  - child detail\n- other\n');
+  const e = thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT');
+  assert.is(e.line, 2);
+  assert.match(e.message, `${path}:2`);
+  assert.match(e.message, 'flat');
+  assert.is(e.file, path);
+  assert.is(thrownWithCode(() => readReport(report('review.md', '- a\n   1. b\n')), 'E_REPORT_FORMAT').line, 2);
+});
+
+markdown('G15: a heading that names a severity tier is E_REPORT_FORMAT, whatever its case, colon or count', () => {
+  for (const heading of ['## Blocking', '### major:', '## MINOR (2)', '# Severity: high', '## Critical issues', '## Nice to have', '## Optional', '## Low priority', '## **High**: 3']) {
+    const path = report('review.md', `# Review\n\n${heading}\n\n- an issue\n`);
+    const e = thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT');
+    assert.is(e.line, 3, heading);
+    assert.match(e.message, 'severity tiers');
+  }
+  assert.is(thrownWithCode(() => readReport(report('review.md', 'Major\n-----\n- x\n')), 'E_REPORT_FORMAT').line, 1);
+  assert.is(thrownWithCode(() => readReport(report('review.md', '**Blocking:**\n\n- x\n')), 'E_REPORT_FORMAT').line, 1);
+});
+
+markdown('G15: headings and items are not keyword-scanned: "## Findings" and an item mentioning "major" are fine', () => {
+  const text = '## Findings\n\n- a major flaw in the blocking call\n## Low-hanging fruit of the parser\n- second\n';
+  assert.equal(readReport(report('review.md', text)).issues, ['a major flaw in the blocking call', 'second']);
+});
+
+markdown('an empty list item is E_REPORT_FORMAT with its line', () => {
+  assert.is(thrownWithCode(() => readReport(report('review.md', '- one\n-\n')), 'E_REPORT_FORMAT').line, 2);
+  assert.is(thrownWithCode(() => readReport(report('review.md', '- one\n2.   \n')), 'E_REPORT_FORMAT').line, 2);
+});
+
+markdown('thematic breaks and emphasis lines are not items', () => {
+  assert.equal(readReport(report('review.md', '- one\n\n---\n\n***\n**bold** text\n- two\n')).issues, ['one', 'two']);
+});
+
+markdown('format: .json is JSON and .md/.markdown Markdown by extension; otherwise JSON only when the text starts with "{"', () => {
+  assert.is(reportFormatOf('/w/r.json', '- x'), 'json');
+  assert.is(reportFormatOf('/w/r.md', '{"issues": []}'), 'markdown');
+  assert.is(reportFormatOf('/w/r.MARKDOWN', ''), 'markdown');
+  assert.is(reportFormatOf('/w/report', '  \n {"issues": []}'), 'json');
+  assert.is(reportFormatOf('/w/report.txt', '- x'), 'markdown');
+  assert.equal(readReport(report('report.txt', '\n{"issues": ["x"]}')), { issues: ['x'], format: 'json' });
+  assert.equal(readReport(report('report', '- x\n- y\n')), { issues: ['x', 'y'], format: 'markdown' });
+});
+
+markdown.run();

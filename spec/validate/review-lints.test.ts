@@ -1,0 +1,393 @@
+/**
+ * The delegate-review lints (issue 3 §3, §5, §7), called directly on
+ * in-memory workflows: wording of `reviewer` and `criteria`, self-review,
+ * routing on issues_count, the fix step's way back, and unchanged_reason.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { wordingFindings } from '../../engine/review/wording.js';
+import { graphModel, type GraphModel } from '../../engine/validate/graph-model.js';
+import { reviewGraphFindings } from '../../engine/validate/review-graph.js';
+import type { Finding } from '../../engine/nodes/node-type.js';
+
+type Node = Record<string, unknown>;
+
+const model = (nodes: unknown[]): GraphModel => {
+  const m = graphModel({ metadata: { name: 't', version: '1.0.0', description: 'test' }, nodes });
+  if (!m) throw new Error('graphModel gave nothing');
+  return m;
+};
+
+const ask = (id: string, success: string | undefined, more: Node = {}): Node => ({
+  id,
+  type: 'agent-directive',
+  directive: `Do ${id}.`,
+  completionCondition: 'Done',
+  ...more,
+  ...(success === undefined ? {} : { connections: { success } }),
+});
+
+const review = (id: string, success: string | undefined, more: Node = {}): Node => ({
+  id,
+  type: 'delegate-review',
+  artifacts: ['out/report.md'],
+  criteria: ['every section meets the template in docs/template.md'],
+  ...more,
+  connections: { ...(success === undefined ? {} : { success }), exhausted: 'done' },
+});
+
+const countIsZero = (path = 'issues_count') => ({ operator: 'eq', left: { contextPath: path }, right: 0 });
+
+const gate = (id: string, cond: unknown, whenTrue: string, whenFalse: string): Node => ({
+  id,
+  type: 'condition',
+  condition: cond,
+  connections: { true: whenTrue, false: whenFalse },
+});
+
+const withReason = { inputSchema: { type: 'object', properties: { unchanged_reason: { type: 'string' } } } };
+
+/**
+ * The contract of seed 003, built on delegate-review:
+ * 0 start → 1 produce → 2 review → 3 check: true → 5 done, false → 4 fix → 2 review.
+ */
+function goodLoop(): Node[] {
+  return [
+    { id: 'start', type: 'start', connections: { default: 'produce' } },
+    ask('produce', 'review', { agent: 'writer' }),
+    review('review', 'check'),
+    gate('check', countIsZero(), 'done', 'fix'),
+    ask('fix', 'review', { agent: 'writer', ...withReason }),
+    { id: 'done', type: 'end' },
+  ];
+}
+
+const summary = (findings: Finding[]) => findings.map((f) => `${f.code} ${f.pointer}`);
+
+// ---------------------------------------------------------------------------
+const wording = suite('review wording lints');
+
+wording('G37: "improvements" and "we made" are each flagged with their offset in the criterion', () => {
+  const found = wordingFindings({ criteria: ['Verify the improvements we made'] }, '/nodes/2');
+  assert.equal(found.map((f) => [f.code, f.pointer, f.offset, f.severity]), [
+    ['E_BIASED_REVIEW', '/nodes/2/criteria/0', 11, 'error'],
+    ['E_BIASED_REVIEW', '/nodes/2/criteria/0', 24, 'error'],
+  ]);
+  assert.match(found[0].message, '"improvements"');
+  assert.match(found[0].message, 'meets');
+  assert.match(found[1].message, '"we made"');
+});
+
+wording('G36: "your work" is flagged (self-review anti-pattern wording)', () => {
+  const found = wordingFindings({ criteria: ['the style guide holds', 'Check if your work meets quality standards'] }, '/nodes/0');
+  assert.equal(found.map((f) => [f.code, f.pointer, f.offset]), [['E_BIASED_REVIEW', '/nodes/0/criteria/1', 9]]);
+  assert.match(found[0].message, '"your work"');
+});
+
+wording('G38: "hard work" is flagged (excess context anti-pattern wording)', () => {
+  const found = wordingFindings({ criteria: ['Consider all the hard work done'] }, '/nodes/1');
+  assert.equal(found.map((f) => [f.code, f.offset]), [['E_BIASED_REVIEW', 17]]);
+});
+
+wording('G37: loaded words match in any case and phrases across any whitespace, one finding per occurrence', () => {
+  const text = 'Improved parsing, FIXED bugs, Added tests, our\n   work and an Improvement';
+  const found = wordingFindings({ criteria: [text] }, '/nodes/3');
+  assert.equal(found.map((f) => f.offset), [0, 18, 30, 43, 62]);
+  assert.ok(found.every((f) => f.code === 'E_BIASED_REVIEW'));
+  assert.match(found[3].message, '"our work"');
+});
+
+wording('G37: neutral criteria and words that merely contain a loaded word pass', () => {
+  const found = wordingFindings({
+    reviewer: 'plan reviewer',
+    criteria: ['prefixed names are unique', 'the fixedWidth option is honoured', 'our workspace layout meets docs/layout.md', 'the workflow meets G7'],
+  }, '/nodes/2');
+  assert.equal(found, []);
+});
+
+wording('G37: the reviewer role label is scanned and located at /reviewer', () => {
+  const found = wordingFindings({ reviewer: 'checker of our work' }, '/nodes/4');
+  assert.equal(found.map((f) => [f.code, f.pointer, f.offset]), [['E_BIASED_REVIEW', '/nodes/4/reviewer', 11]]);
+});
+
+wording('issue §7: only reviewer and criteria are scanned; other fields and non-strings are left alone', () => {
+  const node = {
+    reviewer: 7,
+    criteria: [1, null, { text: 'improvements we made' }, 'the parser meets the grammar'],
+    artifacts: ['improvements.md'],
+    context: ['docs/hard work/'],
+    directive: 'verify the improvements we made',
+  };
+  assert.equal(wordingFindings(node, '/nodes/0'), []);
+  assert.equal(wordingFindings({ criteria: 'MAJOR improvements' }, '/nodes/0'), []);
+  assert.equal(wordingFindings({}, '/nodes/0'), []);
+});
+
+wording('G15: "MAJOR" in capitals, "minor issues" and "Severity:" are severity tiers, with offsets', () => {
+  const found = wordingFindings({ criteria: ['No MAJOR gaps remain', 'minor issues are listed too', 'Severity: high'] }, '/nodes/2');
+  assert.equal(found.map((f) => [f.code, f.pointer, f.offset]), [
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/0', 3],
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/1', 0],
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/2', 0],
+  ]);
+  assert.match(found[0].message, '"MAJOR"');
+  assert.match(found[0].message, 'flat list');
+  assert.match(found[2].message, '"Severity"');
+});
+
+wording('G15: each tier form is recognised: BLOCKING, "blocking:", "Major findings", tiers, severities', () => {
+  const texts = ['BLOCKING first', 'list blocking: items', 'no Major findings', 'minor\ndefects', 'no major tiers', 'all severities', 'a MINOR one'];
+  const found = wordingFindings({ criteria: texts }, '/nodes/1');
+  assert.equal(found.map((f) => [f.pointer, f.offset]), [
+    ['/nodes/1/criteria/0', 0],
+    ['/nodes/1/criteria/1', 5],
+    ['/nodes/1/criteria/2', 3],
+    ['/nodes/1/criteria/3', 0],
+    ['/nodes/1/criteria/4', 3],
+    ['/nodes/1/criteria/5', 4],
+    ['/nodes/1/criteria/6', 2],
+  ]);
+  assert.ok(found.every((f) => f.code === 'E_SEVERITY_TIER'));
+});
+
+wording('G15: ordinary prose such as "handles minor versions" is not a tier', () => {
+  const found = wordingFindings({
+    criteria: ['the resolver handles minor versions', 'major version bumps are documented', 'a Minor release note exists', 'non-blocking I/O is used'],
+  }, '/nodes/2');
+  assert.equal(found, []);
+});
+
+wording('G15: a word matched by two tier rules ("MAJOR issues") is reported once', () => {
+  const found = wordingFindings({ criteria: ['no MAJOR issues'] }, '/nodes/2');
+  assert.equal(summary(found), ['E_SEVERITY_TIER /nodes/2/criteria/0']);
+  assert.is(found[0].offset, 3);
+});
+
+wording.run();
+
+// ---------------------------------------------------------------------------
+const selfReview = suite('review graph: self-review');
+
+selfReview('G1: the seed contract with distinct roles and a declared unchanged_reason has no finding', () => {
+  assert.equal(reviewGraphFindings(model(goodLoop())), []);
+});
+
+selfReview('G1, G2: a reviewer role equal to the producer\'s and the fixer\'s agent is E_SELF_REVIEW at /reviewer, naming each node', () => {
+  const nodes = goodLoop();
+  nodes[2] = review('review', 'check', { reviewer: 'writer' });
+  const found = reviewGraphFindings(model(nodes)).filter((f) => f.code === 'E_SELF_REVIEW');
+  assert.equal(summary(found), ['E_SELF_REVIEW /nodes/2/reviewer', 'E_SELF_REVIEW /nodes/2/reviewer']);
+  assert.match(found[0].message, '"produce"');
+  assert.match(found[1].message, '"fix"');
+  assert.match(found[0].message, '"writer"');
+  assert.ok(found.every((f) => f.severity === 'error'));
+});
+
+selfReview('G36: the default reviewer role "reviewer" clashes with a producer whose agent is "reviewer"; located at the node', () => {
+  const nodes = goodLoop();
+  nodes[1] = ask('produce', 'review', { agent: 'reviewer' });
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_SELF_REVIEW /nodes/2']);
+  assert.match(found[0].message, 'default reviewer role "reviewer"');
+  assert.match(found[0].message, '"produce"');
+});
+
+selfReview('G1: a node that only precedes the producer (its success does not reach the review) is not a producer', () => {
+  const nodes = goodLoop();
+  nodes[0] = { id: 'start', type: 'start', connections: { default: 'plan' } };
+  nodes.push(ask('plan', 'produce', { agent: 'reviewer' }));
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+});
+
+selfReview.run();
+
+// ---------------------------------------------------------------------------
+const routing = suite('review graph: routing on issues_count');
+
+routing('§7: a review whose success goes straight on is E_REVIEW_UNROUTED at /connections/success', () => {
+  const nodes = goodLoop();
+  nodes[2] = review('review', 'done');
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_UNROUTED /nodes/2/connections/success']);
+  assert.match(found[0].message, '{"operator":"eq","left":{"contextPath":"issues_count"},"right":0}');
+});
+
+routing('§7: a review without a success connection is E_REVIEW_UNROUTED at the node', () => {
+  const nodes = goodLoop();
+  nodes[2] = review('review', undefined);
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_UNROUTED /nodes/2']);
+});
+
+routing('§7: a condition on another variable does not route the review', () => {
+  const nodes = goodLoop();
+  nodes[3] = gate('check', countIsZero('approved_count'), 'done', 'fix');
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_UNROUTED /nodes/2/connections/success']);
+});
+
+routing('§7: routing on "<review-id>.issues_count" counts, and a later waiting node on the way is allowed', () => {
+  const nodes = goodLoop();
+  nodes[2] = review('review', 'summarise');
+  nodes[3] = gate('check', countIsZero('review.issues_count'), 'done', 'fix');
+  nodes.push(ask('summarise', 'check'));
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+});
+
+routing('§4.9: only a count condition met straight after the review (through transient nodes) decides its fix branch', () => {
+  const nodes = goodLoop();
+  nodes[2] = review('review', 'notify');
+  nodes[3] = gate('check', countIsZero(), 'done', 'done');
+  nodes.push(ask('notify', 'check'));
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+  nodes[2] = review('review', 'check');
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_LOOP /nodes/3/connections/false']);
+});
+
+routing('§7: a count condition met only after another review belongs to that review, not this one', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', connections: { default: 'produce' } },
+    ask('produce', 'first', { agent: 'writer' }),
+    review('first', 'second'),
+    review('second', 'check'),
+    gate('check', countIsZero(), 'done', 'fix'),
+    ask('fix', 'second', withReason),
+    { id: 'done', type: 'end' },
+  ];
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_UNROUTED /nodes/2/connections/success']);
+});
+
+routing('§7: a jsonLogic rule reading {"var": "issues_count"} routes the review', () => {
+  const nodes = goodLoop();
+  nodes[3] = gate('check', { jsonLogic: { '===': [{ var: 'issues_count' }, 0] } }, 'done', 'fix');
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+});
+
+routing('§7: a jsonLogic rule reading only other variables leaves the review unrouted', () => {
+  const nodes = goodLoop();
+  nodes[3] = gate('check', { jsonLogic: { '===': [{ var: 'approved' }, true] } }, 'done', 'fix');
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_UNROUTED /nodes/2/connections/success']);
+});
+
+routing.run();
+
+// ---------------------------------------------------------------------------
+const loop = suite('review graph: the fix step goes back to the same review');
+
+loop('G7, G11, §4.9: the seed\'s fix-issues → do-work edge (back to the producer) is E_REVIEW_LOOP at the fix step\'s success', () => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'produce', withReason);
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/4/connections/success']);
+  assert.match(found[0].message, '"produce" (the producing step)');
+  assert.match(found[0].message, 'connect the fix step\'s success to "review"');
+});
+
+loop('G7: a fix step without a success connection is E_REVIEW_LOOP at the fix node', () => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', undefined, withReason);
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_LOOP /nodes/4']);
+});
+
+loop('G7: the fix step may reach the review through transient nodes', () => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'tally', withReason);
+  nodes.push({ id: 'tally', type: 'expression', expressions: ['rounds = 1'], connections: { default: 'review' } });
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+});
+
+loop('G11: issues routed straight to an end is E_REVIEW_LOOP at the condition\'s branch', () => {
+  const nodes = goodLoop();
+  nodes[3] = gate('check', countIsZero(), 'done', 'done');
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/3/connections/false']);
+  assert.match(found[0].message, 'ends the run at "done"');
+});
+
+loop('G11: issues routed straight back to the review, with no fix step, is E_REVIEW_LOOP at the branch', () => {
+  const nodes = goodLoop();
+  nodes[3] = gate('check', countIsZero(), 'done', 'review');
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/3/connections/false']);
+  assert.match(found[0].message, 'no fix step');
+});
+
+loop('G7: "gt issues_count 0" with true → fix is understood as the issues branch', () => {
+  const nodes = goodLoop();
+  nodes[3] = gate('check', { operator: 'gt', left: { contextPath: 'issues_count' }, right: 0 }, 'fix', 'done');
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+});
+
+loop('G7: "gt issues_count 0" with true → end is caught on the true branch', () => {
+  const nodes = goodLoop();
+  nodes[3] = gate('check', { operator: 'gt', left: { contextPath: 'issues_count' }, right: 0 }, 'done', 'fix');
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_LOOP /nodes/3/connections/true']);
+});
+
+loop('G7: a jsonLogic route on "<review-id>.issues_count" whose fix goes to the producer is E_REVIEW_LOOP', () => {
+  const nodes = goodLoop();
+  nodes[3] = gate('check', { jsonLogic: { '===': [{ var: 'review.issues_count' }, 0] } }, 'done', 'fix');
+  nodes[4] = ask('fix', 'produce', withReason);
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_LOOP /nodes/4/connections/success']);
+});
+
+loop('G7: a routing condition the evaluator cannot run is not guessed at', () => {
+  const nodes = goodLoop();
+  nodes[3] = gate('check', { operator: 'and', conditions: 'broken', left: { contextPath: 'issues_count' } }, 'done', 'fix');
+  nodes[4] = ask('fix', 'produce', withReason);
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+});
+
+loop.run();
+
+// ---------------------------------------------------------------------------
+const unchanged = suite('review graph: unchanged_reason on fix steps');
+
+unchanged('G12, §5: a fix step without inputSchema is warned about at the node', () => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'review', { agent: 'writer' });
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(found.map((f) => [f.code, f.pointer, f.severity]), [['E_UNCHANGED_REASON_UNDECLARED', '/nodes/4', 'warning']]);
+  assert.match(found[0].message, '"unchanged_reason": {"type": "string"}');
+});
+
+unchanged('G12, §5: a fix step whose inputSchema lacks unchanged_reason is warned about at /inputSchema', () => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'review', { inputSchema: { type: 'object', properties: { notes: { type: 'string' } } } });
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_UNCHANGED_REASON_UNDECLARED /nodes/4/inputSchema']);
+});
+
+unchanged('G12: the producer is not a fix step, so it needs no unchanged_reason', () => {
+  const nodes = goodLoop();
+  assert.equal((nodes[1] as { inputSchema?: unknown }).inputSchema, undefined);
+  assert.equal(reviewGraphFindings(model(nodes)).filter((f) => f.code === 'E_UNCHANGED_REASON_UNDECLARED'), []);
+});
+
+unchanged.run();
+
+// ---------------------------------------------------------------------------
+const robust = suite('review graph: schema-invalid documents');
+
+robust('documents that break the schema give findings, never an exception', () => {
+  const docs: unknown[][] = [
+    [null, 3, 'x', { type: 'delegate-review' }],
+    [{ id: 'r', type: 'delegate-review', reviewer: 5, connections: 'nope' }],
+    [{ id: 'r', type: 'delegate-review', connections: { success: 'c' } }, { id: 'c', type: 'condition', condition: 'oops', connections: { true: 'r', false: 7 } }],
+    [{ id: 'r', type: 'delegate-review', connections: { success: 'c' } }, { id: 'c', type: 'condition', condition: { operator: 'eq', left: { contextPath: 'issues_count[' } }, connections: { false: 'f' } }, { id: 'f', type: 'agent-directive', inputSchema: 'x', connections: { success: 'r' } }],
+    [{ id: 'r', type: 'delegate-review', connections: { success: 'c' } }, { id: 'c', type: 'condition', condition: countIsZero(), connections: { true: 'missing', false: 'f' } }, { id: 'f', type: 'agent-directive', inputSchema: { properties: [] }, connections: { success: 'r' } }],
+  ];
+  const results = docs.map((nodes) => summary(reviewGraphFindings(model(nodes))));
+  assert.equal(results, [
+    [],
+    ['E_REVIEW_UNROUTED /nodes/0'],
+    ['E_REVIEW_UNROUTED /nodes/0/connections/success'],
+    ['E_REVIEW_UNROUTED /nodes/0/connections/success'],
+    ['E_UNCHANGED_REASON_UNDECLARED /nodes/2/inputSchema'],
+  ]);
+});
+
+robust('a duplicated review id is linted once, on its first node', () => {
+  const nodes = goodLoop();
+  nodes.push(review('review', 'done'));
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+});
+
+robust.run();
