@@ -24,6 +24,11 @@ export { createMemoryStore } from './store/memory.js';
 export { createSqliteStore } from './store/sqlite.js';
 export { openStore } from './store/open.js';
 
+export { readReport } from './review/report.js';
+export type { Report, ReportFormat } from './review/report.js';
+export { reviewPrompt } from './review/prompt.js';
+export { ISSUES_ANSWER_SCHEMA } from './nodes/delegate-review.js';
+
 export type { Agent, AnswerOptions } from './hosts/agent.js';
 export { createAgent } from './hosts/adapters.js';
 export { createScriptedAgent } from './hosts/scripted.js';

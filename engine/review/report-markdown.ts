@@ -1,0 +1,149 @@
+/**
+ * Markdown reports: every top-level list item is one issue (seed 003,
+ * §4.12). Nested items, empty items and headings that name a severity
+ * tier break the flat list and are refused; issue text is never scanned.
+ */
+import { CountersignError } from '../errors.js';
+
+/** `- `, `* `, `+ `, `1. `, `1) ` at column 0 (or the bare marker: an empty item). */
+const TOP_ITEM = /^([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
+/** A list marker after indentation: a nested (or misaligned) item, which breaks the flat list. */
+const INDENTED_ITEM = /^[ \t]+(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+const FENCE = /^[ \t]*(`{3,}|~{3,})/;
+const HEADING = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const TIER = '(?:blocking|major|minor|critical|high|medium|low|nice to have|optional)';
+/** A whole heading that names a severity tier, after normalising (see tierLabel). */
+const TIER_LABEL = new RegExp(`^(?:severity(?: ${TIER})?|${TIER}(?: (?:severity|priority))?)(?: (?:issues?|findings?|problems?))?$`);
+const MARKDOWN_FIX =
+  'write one top-level list item per issue ("- …" or "1. …" at the start of the line), with no sub-items and no severity headings; every issue is mandatory';
+
+interface OpenItem {
+  line: number;
+  /** Width of the marker and its space: continuation lines lose up to this much indentation. */
+  indent: number;
+  lines: string[];
+  /** A blank line followed the item's last content line. */
+  blankAfter: boolean;
+}
+
+/**
+ * Every top-level list item is one issue; continuation lines (indented, or a
+ * lazy line right after the item) belong to it. Other headings and
+ * paragraphs are allowed and are not issues; fenced code is not parsed.
+ */
+export function markdownIssues(text: string, file: string): string[] {
+  const fail = (line: number, message: string): CountersignError =>
+    new CountersignError('E_REPORT_FORMAT', `${file}:${line}: ${message}`, { file, line, col: 1, fix: MARKDOWN_FIX });
+  const issues: string[] = [];
+  let item: OpenItem | undefined;
+  let fence: { marker: string; inItem: boolean } | undefined;
+  let paragraph: { text: string; line: number } | undefined;
+
+  const close = (): void => {
+    if (!item) return;
+    const body = item.lines.map((l, i) => (i === 0 ? l : stripIndent(l, item!.indent))).join('\n').trim();
+    if (body === '') throw fail(item.line, 'this list item is empty: each item is one issue and must say what is wrong');
+    issues.push(body);
+    item = undefined;
+  };
+  const checkTier = (label: string, line: number): void => {
+    if (TIER_LABEL.test(tierLabel(label))) {
+      throw fail(line, `the heading "${label.trim()}" is a severity tier, and severity tiers are not allowed: every issue is one top-level item of one flat list and every issue is mandatory`);
+    }
+  };
+
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i];
+    const n = i + 1;
+    if (fence) {
+      if (fence.inItem && item) item.lines.push(raw);
+      if (closesFence(raw, fence.marker)) fence = undefined;
+      continue;
+    }
+    if (raw.trim() === '') {
+      if (item) item.blankAfter = true;
+      paragraph = undefined;
+      continue;
+    }
+    const indented = /^[ \t]/.test(raw);
+    const opening = FENCE.exec(raw);
+    if (opening) {
+      const inItem = item !== undefined && indented;
+      if (item && inItem) {
+        if (item.blankAfter) item.lines.push('');
+        item.lines.push(raw);
+        item.blankAfter = false;
+      } else {
+        close();
+      }
+      fence = { marker: opening[1], inItem };
+      paragraph = undefined;
+      continue;
+    }
+    if (paragraph && SETEXT_UNDERLINE.test(raw)) {
+      checkTier(paragraph.text, paragraph.line);
+      paragraph = undefined;
+      continue;
+    }
+    if (THEMATIC_BREAK.test(raw)) {
+      close();
+      continue;
+    }
+    const heading = item && indented ? null : HEADING.exec(raw);
+    if (heading) {
+      close();
+      checkTier(heading[1] ?? '', n);
+      paragraph = undefined;
+      continue;
+    }
+    if (INDENTED_ITEM.test(raw)) {
+      throw fail(n, 'this list item is indented (nested): a report is a flat list, so every issue is a top-level item at the start of the line');
+    }
+    const top = TOP_ITEM.exec(raw);
+    if (top) {
+      close();
+      item = { line: n, indent: top[1].length + 1, lines: [top[2] ?? ''], blankAfter: false };
+      paragraph = undefined;
+      continue;
+    }
+    if (item && (indented || !item.blankAfter)) {
+      if (item.blankAfter) item.lines.push('');
+      item.lines.push(raw);
+      item.blankAfter = false;
+      continue;
+    }
+    close();
+    if (indented) continue;
+    // A line on its own that is only a tier word ("**Major:**") is a tier heading written as a paragraph.
+    if (!paragraph) checkTier(raw, n);
+    paragraph = paragraph ? { text: `${paragraph.text} ${raw.trim()}`, line: paragraph.line } : { text: raw, line: n };
+  }
+  close();
+  return issues;
+}
+
+/** A closing fence: the same character, at least as long, nothing after it. */
+function closesFence(line: string, marker: string): boolean {
+  const trimmed = line.trim();
+  return trimmed.length >= marker.length && trimmed.startsWith(marker) && new RegExp(`^\\${marker[0]}+$`).test(trimmed);
+}
+
+function stripIndent(line: string, width: number): string {
+  let i = 0;
+  while (i < width && (line[i] === ' ' || line[i] === '\t')) i++;
+  return line.slice(i);
+}
+
+/** "**Major issues (3):**" → "major issues": emphasis, trailing colon and count removed, separators collapsed. */
+function tierLabel(text: string): string {
+  return text
+    .replace(/[*_`]/g, '')
+    .trim()
+    .replace(/\s*:?\s*(?:\(\s*\d+\s*\)|[-–—]?\s*\d+)?\s*:?\s*$/, '')
+    .toLowerCase()
+    .replace(/[\s:=-]+/g, ' ')
+    .trim();
+}
