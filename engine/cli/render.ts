@@ -20,7 +20,8 @@ export function renderState(state: RunState): string {
         lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --as <reviewer identity> --response '{"issues_count": N}'`);
       } else {
         lines.push('', 'directive:', indent(p.directive), '', 'done when:', indent(p.completionCondition), '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
-        lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --response '<json>'`);
+        const as = p.requiresIdentity ? ' --as <your identity>' : '';
+        lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq}${as} --response '<json>'`);
       }
       break;
     }

@@ -55,16 +55,18 @@ export function decideAnswer(
   const outcome = ev.veto ? { kind: 'rejected' as const, ...ev.veto } : type.answer(node, ctx, ev, workflow);
   switch (outcome.kind) {
     case 'accepted': {
-      const events: JsonObject[] = [{ type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId }, ...(outcome.events ?? [])];
-      const base = { ...ctx, ...outcome.assign };
-      return route(node, outcome.via ?? 'success', events, {
+      const accepted: JsonObject = { type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId };
+      const events = outcome.events ? [accepted, ...outcome.events] : [accepted];
+      const assign: Partial<RunContext> = {
         ...outcome.assign,
         nodes: { ...ctx.nodes, [node.id]: outcome.local },
         vars: { ...ctx.vars, ...outcome.vars },
-        meta: { ...ctx.meta, userId: ev.userId },
-        // Whoever produced or fixed a review's artifacts may not review them.
-        ...withAuthor(base, node.id, ev.userId, workflow),
-      });
+        meta: ctx.meta.userId === ev.userId ? ctx.meta : { ...ctx.meta, userId: ev.userId },
+      };
+      // Whoever produced or fixed a review's artifacts may not review them.
+      const reviews = withAuthor(outcome.assign?.reviews ?? ctx.reviews, node.id, ev.userId, workflow);
+      if (reviews) assign.reviews = reviews;
+      return route(node, outcome.via ?? 'success', events, assign);
     }
     case 'declared-error':
       return routeOrFail(node, 'error', 'E_AGENT_ERROR', `the agent declared failure: ${outcome.message}`, [

@@ -55,23 +55,55 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
   if (!startNode) throw new Error('compileWorkflow needs a validated workflow (no start node)');
   const startType = nodeType('start') as StartType;
 
+  // Validation rejects transient cycles; this bound turns a runaway into
+  // E_RUNAWAY (the same message xstate uses) instead of a hung process.
+  const maxHops = Math.max(1000, workflow.nodes.length * 4);
+  const transient = (id: string | undefined) => {
+    const node = id === undefined ? undefined : byId.get(id);
+    const type = node && nodeType(node.type);
+    return type?.kind === 'transient' ? { node: node!, type: type as TransientType } : undefined;
+  };
+  /**
+   * Folds the transient nodes a decision leads into (conditions,
+   * expressions) into the same transition: one xstate microstep per step
+   * instead of one per node, with the same context updates and journal
+   * events in the same order.
+   */
+  const follow = (first: Decision, ctx: RunContext): Decision => {
+    let decision = first;
+    let assign = first.assign;
+    let events = first.events;
+    for (let hops = 0, next = transient(first.target); next; next = transient(decision.target)) {
+      if (++hops > maxHops) throw new Error(`Infinite loop detected: more than ${maxHops} transient nodes in one step`);
+      decision = decideTransient(next.type, next.node, assign ? { ...ctx, ...assign } : ctx, workflow);
+      assign = decision.assign ? { ...assign, ...decision.assign } : assign;
+      events = events.concat(decision.events);
+    }
+    return decision === first ? first : { ...decision, assign, events };
+  };
+  const reach = landingTargets(byId);
+
   const states: Record<string, unknown> = {};
   for (const node of workflow.nodes) {
     const type = nodeType(node.type);
     if (!type) throw new Error(`compileWorkflow needs a validated workflow (unknown type ${node.type})`);
+    const targets = reach(node);
     switch (type.kind) {
       case 'start':
-      case 'transient':
-        states[node.id] = { always: branches(node, type.kind === 'start' ? decideStart : (ctx) => decideTransient(type as TransientType, node, ctx, workflow)) };
+      case 'transient': {
+        const decide = type.kind === 'start' ? decideStart : (ctx: RunContext) => decideTransient(type as TransientType, node, ctx, workflow);
+        states[node.id] = { always: branches(node, targets, (ctx) => follow(decide(ctx), ctx)) };
         break;
+      }
       case 'waiting': {
         const waiting = type as WaitingType;
+        const on = (decide: Decide) => eventBranches(node, targets, (ctx, ev) => follow(decide(ctx, ev), ctx));
         states[node.id] = {
           entry: assign({ attempt: 0, errors: undefined, entered: undefined }),
           on: {
-            SUBMIT: eventBranches(node, (ctx, ev) => decideAnswer(waiting, node, ctx, ev as Extract<MachineEvent, { type: 'SUBMIT' }>, workflow)),
-            TIMEOUT: eventBranches(node, (ctx) => decideTimeout(node, ctx)),
-            ...(waiting.enter ? { ENTER: eventBranches(node, (ctx, ev) => decideEnter(node, ctx, (ev as Extract<MachineEvent, { type: 'ENTER' }>).outcome)) } : {}),
+            SUBMIT: on((ctx, ev) => decideAnswer(waiting, node, ctx, ev as Extract<MachineEvent, { type: 'SUBMIT' }>, workflow)),
+            TIMEOUT: on((ctx) => decideTimeout(node, ctx)),
+            ...(waiting.enter ? { ENTER: on((ctx, ev) => decideEnter(node, ctx, (ev as Extract<MachineEvent, { type: 'ENTER' }>).outcome)) } : {}),
           },
         };
         break;
@@ -97,9 +129,7 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
     // the engine seeds the context once, in initialContext().
     context: ({ input }: { input?: MachineInput }) => input?.context ?? EMPTY_CONTEXT,
     states: states as never,
-    // Validation rejects transient cycles; this is the backstop that turns a
-    // runaway into E_RUNAWAY instead of a hung process.
-    options: { maxIterations: Math.max(1000, workflow.nodes.length * 4) },
+    options: { maxIterations: maxHops },
   } as never);
   const initialContext = (meta: RunContext['meta'], input: JsonObject): RunContext => ({
     vars: startType.seed(startNode as Parameters<StartType['seed']>[0], workflow, input),
@@ -124,13 +154,11 @@ type Decide = (ctx: RunContext, event: MachineEvent) => Decision;
  */
 function branchesFor(
   node: WorkflowNode,
+  targets: ReadonlySet<string>,
   decide: Decide,
   memo: (ctx: RunContext, ev: MachineEvent, f: Decide) => Decision,
   canStay: boolean,
 ) {
-  // Only targets a decision can produce; xstate tries guards in order, so
-  // the usual outcome (the first connection) comes first.
-  const targets = new Set<string>([...Object.values(node.connections ?? {}), FAILED_STATE]);
   const chosen = ({ context, event }: { context: RunContext; event: MachineEvent }) => memo(context, event, decide);
   const actions = [
     { type: 'journal', params: (args: { context: RunContext; event: MachineEvent }) => ({ events: chosen(args).events }) },
@@ -162,10 +190,40 @@ function memoised(node: WorkflowNode, ctx: RunContext, event: MachineEvent, deci
   return decision;
 }
 
-function branches(node: WorkflowNode, decide: (ctx: RunContext) => Decision) {
-  return branchesFor(node, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), false);
+function branches(node: WorkflowNode, targets: ReadonlySet<string>, decide: (ctx: RunContext) => Decision) {
+  return branchesFor(node, targets, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), false);
 }
 
-function eventBranches(node: WorkflowNode, decide: Decide) {
-  return branchesFor(node, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), true);
+function eventBranches(node: WorkflowNode, targets: ReadonlySet<string>, decide: Decide) {
+  return branchesFor(node, targets, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), true);
+}
+
+/**
+ * The states a node's transition can land in once transient nodes are
+ * folded in: its connections' targets, followed through transient nodes to
+ * the waiting and final nodes behind them, plus the failure state. xstate
+ * tries guards in order, so the usual outcome (the first connection) comes
+ * first.
+ */
+function landingTargets(byId: ReadonlyMap<string, WorkflowNode>) {
+  const isTransient = (id: string) => {
+    const node = byId.get(id);
+    return node !== undefined && nodeType(node.type)?.kind === 'transient';
+  };
+  return (node: WorkflowNode): ReadonlySet<string> => {
+    const out = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (id: string) => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      if (!isTransient(id)) {
+        out.add(id);
+        return;
+      }
+      for (const next of Object.values(byId.get(id)!.connections ?? {})) visit(next);
+    };
+    for (const target of Object.values(node.connections ?? {})) visit(target);
+    out.add(FAILED_STATE);
+    return out;
+  };
 }

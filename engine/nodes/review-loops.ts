@@ -45,14 +45,19 @@ export function hasReviewNodes(workflow: Workflow): boolean {
   return workflow.nodes.some((n) => n.type === REVIEW_TYPE);
 }
 
-/** The context update recording `userId` as an author of every review `nodeId` feeds ({} when none). */
-export function withAuthor(ctx: RunContext, nodeId: string, userId: string, workflow: Workflow): Pick<RunContext, 'reviews'> | object {
+/** The review states with `userId` recorded as an author of every review `nodeId` feeds; undefined when it feeds none. */
+export function withAuthor(
+  reviews: RunContext['reviews'],
+  nodeId: string,
+  userId: string,
+  workflow: Workflow,
+): RunContext['reviews'] | undefined {
   const fed = loopFacts(workflow).feeds.get(nodeId);
-  if (!fed) return {};
-  const reviews = { ...ctx.reviews };
+  if (!fed) return undefined;
+  const out = { ...reviews };
   for (const reviewId of fed) {
-    const state = reviews[reviewId] ?? { accepted: 0, authors: [] };
-    if (!state.authors.includes(userId)) reviews[reviewId] = { ...state, authors: [...state.authors, userId] };
+    const state = out[reviewId] ?? { accepted: 0, authors: [] };
+    if (!state.authors.includes(userId)) out[reviewId] = { ...state, authors: [...state.authors, userId] };
   }
-  return { reviews };
+  return out;
 }

@@ -22,6 +22,11 @@ export interface DirectivePending {
   deadline?: string;
   /** The role label from the node's `agent` field. */
   agent?: string;
+  /**
+   * The node produces or fixes what a delegate-review reviews: the answer
+   * must name who gives it (`--as`), so the review can refuse that identity.
+   */
+  requiresIdentity?: true;
 }
 
 /**

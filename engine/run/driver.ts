@@ -99,6 +99,15 @@ export async function driveRun(
     }
     steps++;
     opts.onProgress?.({ type: 'answered', state, nodeId: pending.nodeId });
+    if (state.status === 'waiting' && state.rejected?.code === 'E_SELF_REVIEW') {
+      // Costs no attempt, so asking the same identity again would loop forever.
+      return stop(state, steps, {
+        code: 'E_SELF_REVIEW',
+        message: `"${as}" produced or fixed the artifacts of review "${pending.nodeId}" and cannot review them`,
+        nodeId: pending.nodeId,
+        fix: `resume with a reviewer identity that did not work on the artifacts: countersign run --resume ${state.runId} --agent <adapter> --reviewer <adapter> --reviewer-id <id>`,
+      }, opts);
+    }
   }
   if (state.status === 'completed') {
     return { runId: state.runId, status: 'completed', steps, endNodeId: state.endNodeId, output: state.output };

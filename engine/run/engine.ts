@@ -143,6 +143,11 @@ export function createEngine(options: EngineOptions): Engine {
 
     async submit(runId, answer, opts = {}) {
       const { value: copy, bytes } = jsonCopy(answer, 'E_INPUT');
+      if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
+        throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is blank`, {
+          fix: 'pass a non-empty identity with --as <identity> (library: { as }), or leave it out',
+        });
+      }
       const userId = opts.as ?? 'local';
       const seq = opts.seq;
       if (seq !== undefined && (!Number.isInteger(seq) || seq < 1)) {

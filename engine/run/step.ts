@@ -13,6 +13,7 @@ import { FAILED_STATE, type CompiledWorkflow, type MachineEvent, type MachineInp
 import type { RunRecord } from '../store/store.js';
 import type { JournalEvent, Rejection } from './contract.js';
 import { deepFreeze } from '../format/freeze.js';
+import { loopFacts } from '../nodes/review-loops.js';
 
 export interface Settled {
   record: RunRecord;
@@ -223,6 +224,7 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   // Waiting: issue the next pending item under a new seq.
   const seq = rec.seq + 1;
   const { pending, unset } = (type as WaitingType).pending(node, ctx, compiled.workflow);
+  if (pending.kind === 'directive' && loopFacts(compiled.workflow).members.has(node.id)) pending.requiresIdentity = true;
   let deadline: string | undefined;
   const timeoutMs = (node as { timeoutMs?: number }).timeoutMs;
   if (timeoutMs !== undefined) {

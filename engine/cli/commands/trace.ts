@@ -9,7 +9,10 @@ export const command: Command = {
     if (positionals.length !== 1) throw usage('trace takes exactly one run id');
     const journal = await withEngine(values, io, (engine) => engine.trace(positionals[0]));
     if (values.json) printJson(io, journal);
-    else for (const e of journal.events) io.stdout.write(`${describe(e)}\n`);
+    else {
+      for (const e of journal.events) io.stdout.write(`${describe(e)}\n`);
+      for (const line of convergence(journal.events)) io.stdout.write(`${line}\n`);
+    }
     return 0;
   },
 };
@@ -20,4 +23,14 @@ function describe(e: JournalEvent): string {
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(' ');
   return `${at}  #${seq}  ${type.padEnd(19)} ${nodeId ?? ''}${detail ? `  ${detail}` : ''}`;
+}
+
+/** One line per review node: the issue counts of its accepted reviews in order, e.g. `4 → 2 → 0`. */
+function convergence(events: JournalEvent[]): string[] {
+  const counts = new Map<string, string[]>();
+  for (const e of events) {
+    if (e.type !== 'review.accepted' || e.nodeId === undefined) continue;
+    counts.set(e.nodeId, [...(counts.get(e.nodeId) ?? []), String(e.issues_count)]);
+  }
+  return [...counts].map(([nodeId, list]) => `review ${nodeId}: ${list.join(' → ')}`);
 }
