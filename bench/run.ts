@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow, type Store } from '../engine/index.js';
 import { ringWorkflow, selfLoopWorkflow } from './generate.js';
+import { reviewBench } from './review.js';
 import type { Workflow } from '../engine/format/model.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -65,6 +66,11 @@ report('step, memory, 5-node ring (3 nodes/step)', await stepLatency(createMemor
 report('step, memory, 302-node ring (3 nodes/step)', await stepLatency(createMemoryStore(), ringWorkflow(100), 20_000), 'µs', 20);
 report('step, SQLite, small loop (1 node/step)', await stepLatency(tempStore(), selfLoopWorkflow(), 5_000), 'µs', 300);
 report('step, SQLite, 302-node ring (3 nodes/step)', await stepLatency(tempStore(), ringWorkflow(100), 5_000), 'µs', 300);
+
+// 1b. one review→fix iteration (issue 3): the review answer and the fix
+// answer, with the report and the artifact change written beforehand, so
+// the agents' own work is not counted.
+rows.push(...(await reviewBench()));
 
 // 2. validating the 302-node workflow, warm (fresh object each time, same content)
 {
