@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow, type Store } from '../engine/index.js';
 import { ringWorkflow, selfLoopWorkflow } from './generate.js';
 import { reviewBench } from './review.js';
+import { mcpStepBench } from './mcp.js';
 import type { Workflow } from '../engine/format/model.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -110,6 +111,9 @@ rows.push(...(await reviewBench()));
   }
   rows.push(['  (node -e 0 on this machine: the floor)', `${median(bare.slice(2)).toFixed(2)} ms`, '', '']);
 }
+
+// 3b. one `step` round trip over MCP stdio (issue 6), the server already running
+rows.push(...(await mcpStepBench()));
 
 // 4. RSS with 10,000 waiting runs, in a fresh process so earlier figures' garbage does not count
 {

@@ -75,7 +75,7 @@ export const CODES = {
   // CLI
   E_USAGE: 'the command line is wrong',
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
-  E_INPUT: 'the --input / --response value is not valid JSON',
+  E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry, or an MCP tool\'s arguments do not fit its input schema',
 } as const;
 
 export type ErrorCode = keyof typeof CODES;

@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createEngine, createMemoryStore, type Agent, type AgentRequest } from '../engine/index.js';
 
 // The run's workspace: review paths resolve inside it.
@@ -44,7 +45,7 @@ const reviewer: Agent = {
 };
 
 const engine = createEngine({ store: createMemoryStore() });
-const result = await engine.run(new URL('../workflows/review-fix-loop.json', import.meta.url).pathname, {
+const result = await engine.run(fileURLToPath(new URL('../workflows/review-fix-loop.json', import.meta.url)), {
   agent,
   reviewer,
   as: 'embedded-producer',

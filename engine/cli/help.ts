@@ -15,6 +15,8 @@ usage: countersign <command> [options]
   graph <file> [--format mermaid|dot]       draw the workflow
   run <file> --agent <adapter>              drive a run to the end with an agent:
                                             scripted:<file> | jsonl:<cmd> | exec:<cmd> | interactive
+                                            [--reviewer <adapter>] for workflows with delegate-review nodes
+  mcp                                       serve the engine over MCP on stdio (Claude Code, Cursor, VS Code)
 
 common options:
   --json          exactly one JSON document on stdout; progress and logs on stderr

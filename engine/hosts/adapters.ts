@@ -12,18 +12,19 @@ import { createScriptedAgent, loadScript } from './scripted.js';
 
 const ADAPTER_FIX = 'use scripted:<file>, jsonl:<command>, exec:<command> or interactive';
 
-export function createAgent(spec: string, opts: { cwd: string; env?: NodeJS.ProcessEnv }): Agent {
+export function createAgent(spec: string, opts: { cwd: string; env?: NodeJS.ProcessEnv; flag?: string }): Agent {
+  const flag = opts.flag ?? '--agent';
   if (spec.trim() === 'interactive') return createInteractiveAgent();
   const colon = spec.indexOf(':');
   const kind = colon === -1 ? spec.trim() : spec.slice(0, colon).trim();
   const arg = colon === -1 ? '' : spec.slice(colon + 1).trim();
   const known = kind === 'scripted' || kind === 'jsonl' || kind === 'exec';
   if (!known) {
-    throw new CountersignError('E_ADAPTER', `--agent ${JSON.stringify(spec)} names no known adapter`, { fix: ADAPTER_FIX });
+    throw new CountersignError('E_ADAPTER', `${flag} ${JSON.stringify(spec)} names no known adapter`, { fix: ADAPTER_FIX });
   }
   if (arg === '') {
     const what = kind === 'scripted' ? 'a script file' : 'a command';
-    throw new CountersignError('E_ADAPTER', `--agent ${kind}: needs ${what} after the colon`, {
+    throw new CountersignError('E_ADAPTER', `${flag} ${kind}: needs ${what} after the colon`, {
       fix: kind === 'scripted' ? 'use scripted:<file>, e.g. scripted:examples/scripts/answers.yaml' : `use ${kind}:<command>, e.g. ${kind}:"node agent.mjs"`,
     });
   }

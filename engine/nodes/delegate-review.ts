@@ -8,11 +8,12 @@
  * the report file lists exactly that many flat issues. The context gets
  * the count and the path; the findings stay in the file.
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { isCountersignError } from '../errors.js';
 import type { DelegateReviewNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { renderTemplate } from '../format/template.js';
-import { hashArtifacts, moveAside } from '../review/artifacts.js';
+import { hashArtifacts, moveAside, setAside } from '../review/artifacts.js';
 import { resolveInWorkspace } from '../review/paths.js';
 import { reviewPrompt } from '../review/prompt.js';
 import { readReport } from '../review/report.js';
@@ -20,7 +21,7 @@ import { wordingFindings } from '../review/wording.js';
 import { answerValidator, describeErrors } from './answer-schema.js';
 import { guardAnswer } from './answer-guard.js';
 import { checkTemplate, templateReads } from './checks.js';
-import type { EnterOutcome, ReviewState, RunContext, RunEnv, WaitingType } from './node-type.js';
+import type { EnterOutcome, Finding, ReviewState, RunContext, RunEnv, WaitingType } from './node-type.js';
 import { lookup } from './workflow-facts.js';
 
 export const DEFAULT_REVIEWER = 'reviewer';
@@ -58,7 +59,11 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
   },
 
   check(node, ctx) {
-    return [...pathTemplates(node, ctx.pointer).flatMap(([text, at]) => checkTemplate(text, at)), ...wordingFindings(node, ctx.pointer)];
+    return pathTemplates(node, ctx.pointer).flatMap(([text, at]) => [...checkTemplate(text, at), ...escapingPath(text, at)]);
+  },
+
+  lint(raw, pointer) {
+    return wordingFindings(raw, pointer);
   },
 
   maxRetries(node) {
@@ -106,9 +111,21 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     }
     // Only now, with the review certain to be issued: the last report becomes
     // the one generation kept (G8), so the reviewer starts from an empty slate.
-    moveAside(paths.report);
+    try {
+      moveAside(paths.report);
+    } catch (e) {
+      if (!isCountersignError(e)) throw e;
+      return { kind: 'route', via: 'error', code: e.code, message: e.message, events: [...unsetEvents, { type: 'review.refused', code: e.code, message: e.message }] };
+    }
     const reviews = { ...ctx.reviews, [node.id]: { ...state, visit: { ...paths, hash } } };
     return { kind: 'ready', assign: { reviews }, events: unsetEvents };
+  },
+
+  afterRejected(node, ctx, code) {
+    // The refused identity's report must not become the next reviewer's:
+    // it is set aside (not deleted), and .prev keeps the previous review.
+    const visit = stateOf(ctx, node.id).visit;
+    if (code === 'E_SELF_REVIEW' && visit) setAside(visit.report, `${visit.report}.refused`);
   },
 
   observe(node, ctx, _workflow, env): JsonValue {
@@ -149,18 +166,23 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
   },
 
   answer(node, ctx, submission) {
-    const guarded = guardAnswer(submission);
-    if (guarded) return guarded;
     const state = stateOf(ctx, node.id);
     const visit = state.visit!;
+    // First, before anything the answer says (even {"$error": …}): an author
+    // has no say in the review of its own work.
     if (state.authors.includes(submission.userId)) {
       return {
         kind: 'rejected',
         code: 'E_SELF_REVIEW',
         free: true,
-        errors: [`"${submission.userId}" produced or fixed the artifacts under review; the review must come from another identity (answer with --as <reviewer>)`],
+        errors: [
+          `"${submission.userId}" produced or fixed the artifacts under review; the review must come from another identity (answer with --as <reviewer>)` +
+            (existsSync(visit.report) ? `; the report it left was moved to ${visit.report}.refused` : ''),
+        ],
       };
     }
+    const guarded = guardAnswer(submission);
+    if (guarded) return guarded;
     const validate = answerValidator(ISSUES_ANSWER_SCHEMA);
     if (!validate(submission.answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors) };
     const observed = submission.observed as unknown as Observed;
@@ -219,6 +241,23 @@ function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workf
   const reportText = node.report !== undefined ? render(node.report) : join(REVIEWS_DIR, ctx.meta.executionId, `${node.id}.json`);
   const report = resolveInWorkspace(env.workspace, reportText, `report (${JSON.stringify(node.report ?? reportText)})`);
   return { artifacts, context, report };
+}
+
+/**
+ * A literal path that climbs out with `..` is outside every workspace, so
+ * it is refused before any run instead of when the review is entered.
+ * Templated and absolute paths depend on the run and are checked then.
+ */
+function escapingPath(text: unknown, pointer: string): Finding[] {
+  if (typeof text !== 'string' || text.includes('{{')) return [];
+  const normal = posix.normalize(text.replaceAll('\\', '/'));
+  if (normal !== '..' && !normal.startsWith('../')) return [];
+  return [{
+    code: 'E_PATH_OUTSIDE_WORKSPACE',
+    pointer,
+    severity: 'error',
+    message: `${JSON.stringify(text)} leaves the run's workspace (it starts with ".." once normalised); review paths must lie inside the workspace — use a path relative to it, e.g. "docs/api.md"`,
+  }];
 }
 
 function skipped(report: string, env: RunEnv): string[] {

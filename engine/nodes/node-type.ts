@@ -159,6 +159,12 @@ export interface NodeType<N extends WorkflowNode = WorkflowNode> {
   reads(node: N, pointer: string): VariableRead[];
   /** Node-specific checks (syntax, schema compilation, condition shape). */
   check(node: N, ctx: StaticContext): Finding[];
+  /**
+   * Wording checks that read single strings and tolerate any shape: they
+   * run even when the schema check found the node malformed, so one pass
+   * reports everything.
+   */
+  lint?(raw: Record<string, unknown>, pointer: string): Finding[];
 }
 
 export interface StartType extends NodeType<Extract<WorkflowNode, { type: 'start' }>> {
@@ -189,6 +195,8 @@ export interface WaitingType<N extends WorkflowNode = WorkflowNode> extends Node
    * back to the machine as an ENTER event.
    */
   enter?(node: N, ctx: RunContext, workflow: Workflow, env: RunEnv, cause: EntryCause | undefined): EnterOutcome;
+  /** Runs after an answer was rejected and the node stays waiting (e.g. to set a refused file aside). */
+  afterRejected?(node: N, ctx: RunContext, code: string): void;
   /** Reads what `answer` needs from outside the run (files), just before an answer is judged. */
   observe?(node: N, ctx: RunContext, workflow: Workflow, env: RunEnv): JsonValue;
   /** The route and code when the last retry was rejected; `maxRetriesExceeded` / E_MAX_RETRIES by default. */

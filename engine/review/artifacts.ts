@@ -6,7 +6,7 @@
  * review starts from an empty report file (G8).
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, statSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 
@@ -150,6 +150,17 @@ export function moveAside(report: string): boolean {
     renameSync(report, `${report}.prev`);
   } catch (e) {
     throw cannotWrite(report, `moving the previous report to ${report}.prev failed (${errorCode(e)})`);
+  }
+  return true;
+}
+
+/** Renames `from` to `to` (replacing it) when `from` exists; true when it did. */
+export function setAside(from: string, to: string): boolean {
+  if (!existsSync(from)) return false;
+  try {
+    renameSync(from, to);
+  } catch (e) {
+    throw cannotWrite(from, `moving it to ${to} failed (${errorCode(e)})`);
   }
   return true;
 }

@@ -8,54 +8,85 @@
  * what to conclude — improvement(s), improved, fixed, added — and phrases
  * about authorship or effort — "we made", "our work", "your work",
  * "hard work". Whole words, any case; a phrase matches across any
- * whitespace ("we\n made").
+ * whitespace ("we\n made"). A loaded word that is the first part of a
+ * hyphenated compound ("fixed-point", "fixed-width") is a different word
+ * and passes.
  *
  * E_SEVERITY_TIER (G15): the report is a flat list, every issue mandatory.
  * Plain English uses "minor" and "major" innocently ("handles minor
  * versions"), so the tier words are matched only where they read as tiers:
- * - BLOCKING, MAJOR, MINOR written in capitals (whole word);
+ * - BLOCKING, MAJOR, MINOR written in capitals (whole word), except where
+ *   `.` joins them to another word, as in the semver pattern
+ *   "MAJOR.MINOR.PATCH";
  * - blocking, major, minor in any case when followed by `:` or by
  *   issue(s), finding(s), problem(s), defect(s), bug(s), severity, tier(s);
+ * - a tier word paired with another by "or", "and", "vs" or `/`
+ *   ("major or minor", "blocking or non-blocking", "major/minor"), unless
+ *   the pair qualifies version(s), release(s), bump(s) or update(s)
+ *   ("major and minor versions");
  * - severity, severities in any case (whole word).
  * One finding per occurrence, even when several of these rules match it.
+ * The advice fits the field: a role label is renamed, a criterion restated.
  */
 import type { Finding } from '../nodes/node-type.js';
 
 /** Letters, digits and `_` continue a word; anything else (space, `-`, `:`) ends it. */
 const BEFORE = '(?<![\\p{L}\\p{N}_])';
 const AFTER = '(?![\\p{L}\\p{N}_])';
+/** Not the first part of a hyphenated compound ("fixed-point"). */
+const NOT_COMPOUND = '(?!-[\\p{L}\\p{N}])';
+/** Not joined by `.` to the word before or after ("MAJOR.MINOR.PATCH"). */
+const NOT_DOTTED_BEFORE = '(?<![\\p{L}\\p{N}_]\\.)';
+const NOT_DOTTED_AFTER = '(?!\\.[\\p{L}\\p{N}_])';
+
+/** Which field the text came from: the advice differs for a role label and a criterion. */
+type Field = 'reviewer' | 'criterion';
 
 interface Rule {
   code: 'E_BIASED_REVIEW' | 'E_SEVERITY_TIER';
   pattern: RegExp;
-  explain: (word: string) => string;
+  explain: (word: string, field: Field) => string;
 }
 
-const PRESUPPOSES = (word: string) =>
-  `"${word}" presupposes a positive result: it tells the reviewer the change succeeded before they read the artifact (seed 003: no mention of "improved/added/fixed"); state what to check neutrally, e.g. "the parser meets the grammar in docs/grammar.md"`;
+const NAME_ROLE = 'name the role neutrally, e.g. "api reviewer"';
 
-const SWAYS = (word: string) =>
-  `"${word}" points at who made the artifact or how much effort went into it, which sways the reviewer's judgement (seed 003: pass paths and criteria, never explanations of the work); state the criterion alone, e.g. "the report meets the template in docs/report.md"`;
+const PRESUPPOSES = (word: string, field: Field) =>
+  `"${word}" presupposes a positive result: it tells the reviewer the change succeeded before they read the artifact (seed 003: no mention of "improved/added/fixed"); ${
+    field === 'reviewer' ? NAME_ROLE : 'state what to check neutrally, e.g. "the parser meets the grammar in docs/grammar.md"'}`;
 
-const TIERS = (word: string) =>
-  `"${word}" introduces severity tiers, but a review returns a flat list in which every issue is mandatory and the loop passes only at issues_count 0 (seed 003: no BLOCKING / MAJOR / MINOR tiers); drop the tier and state the criterion itself, e.g. "every public function meets the naming rule"`;
+const SWAYS = (word: string, field: Field) =>
+  `"${word}" points at who made the artifact or how much effort went into it, which sways the reviewer's judgement (seed 003: pass paths and criteria, never explanations of the work); ${
+    field === 'reviewer' ? NAME_ROLE : 'state the criterion alone, e.g. "the report meets the template in docs/report.md"'}`;
+
+const TIERS = (word: string, field: Field) =>
+  `"${word}" introduces severity tiers, but a review returns a flat list in which every issue is mandatory and the loop passes only at issues_count 0 (seed 003: no BLOCKING / MAJOR / MINOR tiers); drop the tier and ${
+    field === 'reviewer' ? NAME_ROLE : 'state the criterion itself, e.g. "every public function meets the naming rule"'}`;
 
 const TIER_NOUNS = '(?:issues?|findings?|problems?|defects?|bugs?|severity|tiers?)';
+const TIER_WORD = '(?:non-?blocking|blocking|major|minor)';
+const PAIRED_WITH = `(?:\\s*/\\s*|\\s+(?:or|and|vs\\.?)\\s+)${TIER_WORD}${AFTER}`;
+/** Nouns that make a tier pair ordinary prose about versions ("major and minor versions"). */
+const VERSION_NOUNS = `\\s+(?:versions?|releases?|bumps?|updates?|upgrades?|numbers?)${AFTER}`;
 
 const RULES: readonly Rule[] = [
-  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:improvements?|improved|fixed|added)${AFTER}`, 'giu'), explain: PRESUPPOSES },
+  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:improvements?|improved|fixed|added)${AFTER}${NOT_COMPOUND}`, 'giu'), explain: PRESUPPOSES },
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:we\\s+made|our\\s+work|your\\s+work|hard\\s+work)${AFTER}`, 'giu'), explain: SWAYS },
-  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:BLOCKING|MAJOR|MINOR)${AFTER}`, 'gu'), explain: TIERS },
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}(?:BLOCKING|MAJOR|MINOR)${AFTER}${NOT_DOTTED_AFTER}`, 'gu'), explain: TIERS },
   {
     code: 'E_SEVERITY_TIER',
     pattern: new RegExp(`${BEFORE}(?:blocking|major|minor)(?=\\s*:|\\s+${TIER_NOUNS}${AFTER})`, 'giu'),
+    explain: TIERS,
+  },
+  {
+    code: 'E_SEVERITY_TIER',
+    pattern: new RegExp(`${BEFORE}${TIER_WORD}(?=${PAIRED_WITH})(?!${PAIRED_WITH}${VERSION_NOUNS})`, 'giu'),
     explain: TIERS,
   },
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:severity|severities)${AFTER}`, 'giu'), explain: TIERS },
 ];
 
 /** Findings for one string, ordered by position; one per (code, offset). */
-function scan(text: string, pointer: string): Finding[] {
+function scan(text: string, pointer: string, field: Field): Finding[] {
   const byKey = new Map<string, Finding>();
   for (const rule of RULES) {
     for (const match of text.matchAll(rule.pattern)) {
@@ -63,7 +94,7 @@ function scan(text: string, pointer: string): Finding[] {
       const key = `${rule.code}@${offset}`;
       if (byKey.has(key)) continue;
       const word = match[0].replace(/\s+/g, ' ');
-      byKey.set(key, { code: rule.code, message: rule.explain(word), pointer, severity: 'error', offset });
+      byKey.set(key, { code: rule.code, message: rule.explain(word, field), pointer, severity: 'error', offset });
     }
   }
   return [...byKey.values()].sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));
@@ -75,10 +106,10 @@ function scan(text: string, pointer: string): Finding[] {
  */
 export function wordingFindings(node: { reviewer?: unknown; criteria?: unknown }, pointer: string): Finding[] {
   const out: Finding[] = [];
-  if (typeof node.reviewer === 'string') out.push(...scan(node.reviewer, `${pointer}/reviewer`));
+  if (typeof node.reviewer === 'string') out.push(...scan(node.reviewer, `${pointer}/reviewer`, 'reviewer'));
   if (Array.isArray(node.criteria)) {
     node.criteria.forEach((criterion: unknown, i: number) => {
-      if (typeof criterion === 'string') out.push(...scan(criterion, `${pointer}/criteria/${i}`));
+      if (typeof criterion === 'string') out.push(...scan(criterion, `${pointer}/criteria/${i}`, 'criterion'));
     });
   }
   return out;

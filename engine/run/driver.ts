@@ -62,7 +62,7 @@ export async function driveRun(
         code: 'E_MAX_STEPS',
         message: `stopped after ${steps} step(s) (--max-steps); the run still waits`,
         nodeId: state.pending.nodeId,
-        fix: `continue with countersign run --resume ${state.runId} --agent <adapter>, or answer with countersign step ${state.runId}`,
+        fix: `continue with countersign run --resume ${state.runId} --agent <adapter>${opts.reviewer ? ' --reviewer <adapter>' : ''}, or answer with countersign step ${state.runId}`,
       }, opts);
     }
     opts.onProgress?.({ type: 'pending', state });

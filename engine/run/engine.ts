@@ -111,7 +111,7 @@ export function createEngine(options: EngineOptions): Engine {
     const compiled = compileWorkflow(workflow, hash);
     const runId = newRunId();
     const at = now();
-    const userId = opts.as ?? 'local';
+    const userId = opts.as?.trim() || 'local';
     const base: RunRecord = {
       runId,
       workflow: workflow.metadata.name,
@@ -148,7 +148,8 @@ export function createEngine(options: EngineOptions): Engine {
           fix: 'pass a non-empty identity with --as <identity> (library: { as }), or leave it out',
         });
       }
-      const userId = opts.as ?? 'local';
+      // Identities compare exactly, so stray whitespace must not make "alice " someone else.
+      const userId = opts.as?.trim() ?? 'local';
       const seq = opts.seq;
       if (seq !== undefined && (!Number.isInteger(seq) || seq < 1)) {
         throw seqError(runId, seq, undefined);
@@ -249,8 +250,8 @@ function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer?: Agen
       fix: 'pass --reviewer <adapter> (library: { reviewer: agent }); the reviewer must be another agent than the one producing the work',
     });
   }
-  const agentId = opts.as ?? DEFAULT_AGENT_ID;
-  const reviewerId = opts.reviewerAs ?? DEFAULT_REVIEWER_ID;
+  const agentId = opts.as?.trim() || DEFAULT_AGENT_ID;
+  const reviewerId = opts.reviewerAs?.trim() || DEFAULT_REVIEWER_ID;
   if (opts.reviewer === opts.agent || agentId === reviewerId) {
     throw new CountersignError('E_SELF_REVIEW', `the reviewer and the agent are the same identity ("${reviewerId}"): a review must come from someone other than the producer`, {
       fix: 'use a different --reviewer adapter, or give the two distinct identities with --agent-id / --reviewer-id',

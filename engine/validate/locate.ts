@@ -36,28 +36,73 @@ export function locateFinding(doc: SourceDocument, finding: Finding): Position {
 }
 
 /**
- * Inside a double-quoted string on one line (all JSON strings, YAML "…"
- * scalars), walk the source decoding escapes until `offset` decoded
- * characters are behind: exact even right after `\n` or `\u00e9`. Other
- * scalar styles (and quoted strings folded over lines) return undefined.
+ * Inside a double-quoted string (all JSON strings, YAML "…" scalars), walk
+ * the source decoding escapes until `offset` decoded characters are behind:
+ * exact even right after `\n` or `\u00e9`. A YAML escaped line break
+ * (`\` at the end of a line) decodes to nothing, together with the next
+ * line's indentation. Other scalar styles, and quoted strings folded over
+ * an unescaped line break, return undefined.
  */
 function positionInQuoted(doc: SourceDocument, start: Position, offset: number): Position | undefined {
-  const starts = lineStarts(doc);
   const text = doc.text;
-  let i = (starts[start.line - 1] ?? 0) + start.col - 1;
+  let i = indexOf(doc, start);
   if (text[i] !== '"') return undefined;
   i++;
-  for (let decoded = 0; decoded < offset; decoded++) {
+  let decoded = 0;
+  for (;;) {
+    i = pastEscapedLineBreaks(text, i);
+    if (decoded === offset) break;
     const c = text[i];
     if (c === undefined || c === '"' || c === '\n' || c === '\r') return undefined;
-    if (c !== '\\') {
-      i++;
-      continue;
+    if (c !== '\\') i++;
+    else {
+      const kind = text[i + 1];
+      i += kind === 'u' ? 6 : kind === 'x' ? 4 : kind === 'U' ? 10 : 2;
     }
-    const kind = text[i + 1];
-    i += kind === 'u' ? 6 : kind === 'x' ? 4 : kind === 'U' ? 10 : 2;
+    decoded++;
   }
-  return { line: start.line, col: start.col + (i - ((starts[start.line - 1] ?? 0) + start.col - 1)) };
+  return positionOfIndex(doc, i);
+}
+
+/** Past any `\` + line break and the indentation after it, which a YAML double-quoted scalar drops. */
+function pastEscapedLineBreaks(text: string, i: number): number {
+  for (;;) {
+    const breakAt = text[i] === '\\' ? i + 1 : -1;
+    const width = breakAt < 0 ? 0 : text[breakAt] === '\n' ? 1 : text[breakAt] === '\r' ? (text[breakAt + 1] === '\n' ? 2 : 1) : 0;
+    if (width === 0) return i;
+    i = breakAt + width;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+  }
+}
+
+/**
+ * A YAML block scalar (`|`, `>`, with optional properties and a comment on
+ * the header line) starts its content on the next line: searching from the
+ * header would find the text in the header's comment first.
+ */
+const BLOCK_HEADER = /^(?:[!&][^\s]*[ \t]+)*[|>][-+1-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|$)/;
+
+function contentStart(doc: SourceDocument, start: Position): number {
+  const i = indexOf(doc, start);
+  const header = BLOCK_HEADER.exec(doc.text.slice(i, doc.text.indexOf('\n', i) + 1 || undefined));
+  return header ? i + header[0].length : i;
+}
+
+function indexOf(doc: SourceDocument, at: Position): number {
+  return (lineStarts(doc)[at.line - 1] ?? 0) + at.col - 1;
+}
+
+/** The 1-based line and column of a character index (binary search over line starts). */
+function positionOfIndex(doc: SourceDocument, index: number): Position {
+  const starts = lineStarts(doc);
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, col: index - starts[lo] + 1 };
 }
 
 const PATH_RUN = /^[A-Za-z0-9_$@.[\]-]{1,80}/;
@@ -93,14 +138,11 @@ function positionInString(doc: SourceDocument, start: Position, value: string, o
   if (!needle) return undefined;
   let occurrence = 0;
   for (let i = value.indexOf(needle); i >= 0 && i < offset; i = value.indexOf(needle, i + 1)) occurrence++;
-  const starts = lineStarts(doc);
   const text = doc.text;
-  let found = text.indexOf(needle, (starts[start.line - 1] ?? 0) + start.col - 1);
+  let found = text.indexOf(needle, contentStart(doc, start));
   for (; found >= 0 && occurrence > 0; occurrence--) found = text.indexOf(needle, found + 1);
   if (found < 0) return undefined;
-  let line = start.line;
-  while (line < starts.length && starts[line] <= found) line++;
-  return { line, col: found - starts[line - 1] + 1 };
+  return positionOfIndex(doc, found);
 }
 
 /** Where brackets outside strings first nest deeper than `limit` (1:1 if they never do). */
@@ -115,12 +157,7 @@ function positionOfDepth(doc: SourceDocument, limit: number): Position {
       else if (c === '"') inString = false;
     } else if (c === '"') inString = true;
     else if (c === '{' || c === '[') {
-      if (++depth > limit + 1) { // the root value is depth 0 in deeperThan()
-        const starts = lineStarts(doc);
-        let line = 1;
-        while (line < starts.length && starts[line] <= i) line++;
-        return { line, col: i - starts[line - 1] + 1 };
-      }
+      if (++depth > limit + 1) return positionOfIndex(doc, i); // the root value is depth 0 in deeperThan()
     } else if (c === '}' || c === ']') depth--;
   }
   return { line: 1, col: 1 };

@@ -9,13 +9,23 @@
  * - E_UNCHANGED_REASON_UNDECLARED (warning): a fix step cannot explain an
  *   unchanged artifact because it does not declare `unchanged_reason` (G12).
  *
- * The branch "issues remain" is found by running the condition node's own
- * runtime step on a context where the count is 1, so any condition shape
- * the engine evaluates is understood the same way here. The document may
- * violate the schema: everything is read defensively and nothing throws.
+ * The routing conditions are the conditions on the count reachable from
+ * the review's success without passing another delegate-review (waiting
+ * nodes such as a notification may sit in between). The branch "issues
+ * remain" of each is found by running the condition node's own runtime step
+ * on a context where the count is 1 and every other global holds its
+ * registry default or initialData value, so any condition shape the engine
+ * evaluates is understood the same way here. A condition that also reads a
+ * value the document does not fix (a global without default, another
+ * node's answer, a builtin) is not guessed at. The fix steps of a branch
+ * are the waiting nodes first met on it through transient nodes; a count
+ * condition met only past another condition's fix step routes that stale
+ * count after the fix, not the review's result, and is not analysed.
+ * The document may violate the schema: everything is read defensively and
+ * nothing throws.
  */
 import type { ConditionNode, Workflow } from '../format/model.js';
-import { parsePath } from '../format/path.js';
+import { parsePath, type Segment } from '../format/path.js';
 import { condition } from '../nodes/condition.js';
 import { nodeType } from '../nodes/index.js';
 import type { Finding, RunContext } from '../nodes/node-type.js';
@@ -25,6 +35,7 @@ import { childPointer, isPlainObject } from './pointer.js';
 
 const DEFAULT_REVIEWER = 'reviewer';
 const COUNT = 'issues_count';
+const UNCHANGED_REASON = 'unchanged_reason';
 
 /** delegate-review waits for an answer whether or not the registry knows it yet. */
 const kindOf: KindOf = (type) => (type === REVIEW_TYPE ? 'waiting' : nodeType(type)?.kind);
@@ -34,16 +45,23 @@ interface Graph {
   byId: Map<string, LoopNode>;
   /** Node ids only: enough for the resolver to tell `review.issues_count` from a global. */
   workflow: Workflow;
+  /** Globals whose value at the start the document fixes: registry defaults, then initialData values. */
+  seeded: Map<string, unknown>;
 }
 
-export function reviewGraphFindings(model: GraphModel): Finding[] {
+/**
+ * The review lints of a document. `data` is the whole document, read for
+ * the registry defaults and initialData values a routing condition may
+ * also depend on; without it such a condition is not guessed at.
+ */
+export function reviewGraphFindings(model: GraphModel, data?: unknown): Finding[] {
   const nodes: LoopNode[] = [];
   for (const n of model.nodes) {
     if (n.id !== undefined) nodes.push({ id: n.id, type: n.type ?? '', connections: n.connections });
   }
   const byId = new Map<string, LoopNode>();
   for (const n of nodes) if (!byId.has(n.id)) byId.set(n.id, n);
-  const graph: Graph = { model, byId, workflow: standInWorkflow(byId.keys()) };
+  const graph: Graph = { model, byId, workflow: standInWorkflow(byId.keys()), seeded: seededGlobals(data, model) };
   const producersOf = new Map(reviewLoops(nodes, kindOf).map((l) => [l.reviewId, l.producers]));
 
   const out: Finding[] = [];
@@ -77,8 +95,8 @@ function routingFindings(review: NodeEntry, producers: readonly string[], graph:
   const reviewId = review.id as string;
   const success = review.connections.find(([name]) => name === 'success')?.[1];
   const successAt = success === undefined ? review.pointer : `${review.pointer}/connections/success`;
-  const routing = success === undefined ? [] : reachableRoutingConditions(success, reviewId, graph);
-  if (routing.length === 0) {
+  const routing = success === undefined ? [] : reachableRoutingConditions(success, reviewId, graph, new Set());
+  if (success === undefined || routing.length === 0) {
     return [{
       code: 'E_REVIEW_UNROUTED',
       message: `no condition on "${COUNT}" (or "${reviewId}.${COUNT}") is reachable from the success route of review "${reviewId}", so the run goes on whatever the reviewer found; route its success through a condition node such as {"operator":"eq","left":{"contextPath":"${COUNT}"},"right":0} whose false branch leads to the fix step`,
@@ -86,47 +104,51 @@ function routingFindings(review: NodeEntry, producers: readonly string[], graph:
       severity: 'error',
     }];
   }
-  const direct = transientNodes(success as string, graph);
-  const out: Finding[] = [];
+  const branches: IssuesBranch[] = [];
   for (const cond of routing) {
-    if (direct.has(cond.id as string)) out.push(...loopFindings(cond, reviewId, producers, graph));
+    const via = issuesBranch(cond, reviewId, graph);
+    const target = via === undefined ? undefined : cond.connections.find(([name]) => name === via)?.[1];
+    if (via === undefined || target === undefined) continue;
+    const fixSteps = [...firstWaiting(target, graph.byId, kindOf)].filter((id) => isFixStep(graph.byId.get(id) as LoopNode));
+    branches.push({ cond, via, target, fixSteps });
+  }
+  const out: Finding[] = [];
+  for (const branch of branches) {
+    const otherFixSteps = new Set(branches.filter((b) => b !== branch).flatMap((b) => b.fixSteps));
+    if (!reachableRoutingConditions(success, reviewId, graph, otherFixSteps).includes(branch.cond)) continue;
+    out.push(...loopFindings(branch, reviewId, producers, graph));
   }
   return out;
 }
 
+/** A routing condition with the connection it takes while issues remain. */
+interface IssuesBranch {
+  cond: NodeEntry;
+  via: string;
+  target: string;
+  /** The waiting nodes first met on `via` that are neither a review nor an end. */
+  fixSteps: string[];
+}
+
+const isFixStep = (node: LoopNode) => node.type !== REVIEW_TYPE && kindOf(node.type) !== 'final';
+
 /**
  * Condition nodes reading this review's count, reachable from `from` along
  * any connection but never through a delegate-review node (past one, a
- * bare `issues_count` is that other review's count).
+ * bare `issues_count` is that other review's count) nor through `avoid`.
  */
-function reachableRoutingConditions(from: string, reviewId: string, graph: Graph): NodeEntry[] {
+function reachableRoutingConditions(from: string, reviewId: string, graph: Graph, avoid: ReadonlySet<string>): NodeEntry[] {
   const out: NodeEntry[] = [];
   const seen = new Set<string>();
   const queue = [from];
   while (queue.length > 0) {
     const id = queue.shift() as string;
-    if (seen.has(id)) continue;
+    if (seen.has(id) || avoid.has(id)) continue;
     seen.add(id);
     const node = graph.byId.get(id);
     if (!node || node.type === REVIEW_TYPE) continue;
     const entry = graph.model.byId.get(id);
     if (entry && readsCount(entry, reviewId)) out.push(entry);
-    for (const [, target] of node.connections) queue.push(target);
-  }
-  return out;
-}
-
-/** The transient (and start) nodes met from `from` before any node that waits or ends. */
-function transientNodes(from: string, graph: Graph): Set<string> {
-  const out = new Set<string>();
-  const queue = [from];
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
-    if (out.has(id)) continue;
-    const node = graph.byId.get(id);
-    const kind = node ? kindOf(node.type) : undefined;
-    if (!node || (kind !== 'transient' && kind !== 'start')) continue;
-    out.add(id);
     for (const [, target] of node.connections) queue.push(target);
   }
   return out;
@@ -144,15 +166,21 @@ function readsCount(entry: NodeEntry, reviewId: string): boolean {
   }
 }
 
-/** The connection a routing condition takes while issues remain, by the runtime evaluator; undefined when it cannot be evaluated. */
+/**
+ * The connection a routing condition takes while issues remain, by the
+ * runtime evaluator; undefined when it cannot be evaluated or depends on a
+ * value the document does not fix.
+ */
 function issuesBranch(cond: NodeEntry, reviewId: string, graph: Graph): string | undefined {
-  const ctx: RunContext = {
-    vars: { [COUNT]: 1 },
-    nodes: { [reviewId]: { [COUNT]: 1 } },
-    meta: { executionId: 'validate', workflowId: 'validate', userId: 'validate' },
-    attempt: 0,
-  };
   try {
+    const reads = condition.reads(cond.raw as unknown as ConditionNode, cond.pointer);
+    if (!reads.every(({ path }) => isKnown(parsePath(path), reviewId, graph))) return undefined;
+    const ctx: RunContext = {
+      vars: { ...Object.fromEntries(graph.seeded), [COUNT]: 1 },
+      nodes: { [reviewId]: { [COUNT]: 1 } },
+      meta: { executionId: 'validate', workflowId: 'validate', userId: 'validate' },
+      attempt: 0,
+    };
     const outcome = condition.step(cond.raw as unknown as ConditionNode, ctx, graph.workflow);
     return outcome.error ? undefined : outcome.via;
   } catch {
@@ -160,18 +188,25 @@ function issuesBranch(cond: NodeEntry, reviewId: string, graph: Graph): string |
   }
 }
 
-function loopFindings(cond: NodeEntry, reviewId: string, producers: readonly string[], graph: Graph): Finding[] {
-  const via = issuesBranch(cond, reviewId, graph);
-  if (via === undefined) return [];
-  const target = cond.connections.find(([name]) => name === via)?.[1];
-  if (target === undefined) return [];
+/** Whether a path reads only the count or globals the document gives a start value (index refs included). */
+function isKnown(segments: readonly Segment[], reviewId: string, graph: Graph): boolean {
+  const [root, field] = segments;
+  if (typeof root !== 'string') return false;
+  if (!segments.every((s) => typeof s !== 'object' || isKnown(s.ref, reviewId, graph))) return false;
+  // The resolver's rule: two or more segments under a node id read that node's answer.
+  if (segments.length >= 2 && graph.byId.has(root)) return root === reviewId && field === COUNT;
+  return root === COUNT || graph.seeded.has(root);
+}
+
+function loopFindings(branch: IssuesBranch, reviewId: string, producers: readonly string[], graph: Graph): Finding[] {
+  const { cond, via, target } = branch;
   const branchAt = childPointer(`${cond.pointer}/connections`, via);
   const fixTo = `connect the fix step's success to "${reviewId}" (the fix goes back to the same review, never to the producing step)`;
   const out: Finding[] = [];
   for (const fixId of firstWaiting(target, graph.byId, kindOf)) {
     const fix = graph.byId.get(fixId) as LoopNode;
     const entry = graph.model.byId.get(fixId) as NodeEntry;
-    if (kindOf(fix.type) === 'final' || fix.type === REVIEW_TYPE) {
+    if (!isFixStep(fix)) {
       const what = kindOf(fix.type) === 'final'
         ? `ends the run at "${fixId}"`
         : fixId === reviewId ? `goes straight back to the review with no fix step` : `goes to another review "${fixId}" with no fix step`;
@@ -199,7 +234,7 @@ function loopFindings(cond: NodeEntry, reviewId: string, producers: readonly str
       const schema = entry.raw.inputSchema;
       out.push({
         code: 'E_UNCHANGED_REASON_UNDECLARED',
-        message: `fix step "${fixId}" of review "${reviewId}" does not declare "unchanged_reason" in its inputSchema, so when a defect does not reproduce it cannot explain an unchanged artifact and the answer is rejected with E_UNCHANGED_ARTIFACT (seed 003 G12); add "unchanged_reason": {"type": "string"} under inputSchema.properties`,
+        message: `fix step "${fixId}" of review "${reviewId}" does not declare "unchanged_reason" in its inputSchema, so when a defect does not reproduce it cannot explain an unchanged artifact and the answer is rejected with E_UNCHANGED_ARTIFACT (seed 003 G12); add "unchanged_reason": {"type": "string"} under inputSchema.properties, or list a registry variable "unchanged_reason" in inputSchema.globalInputs`,
         pointer: schema === undefined ? entry.pointer : `${entry.pointer}/inputSchema`,
         severity: 'warning',
       });
@@ -208,9 +243,34 @@ function loopFindings(cond: NodeEntry, reviewId: string, producers: readonly str
   return out;
 }
 
+/** Declared as the node's own field (`properties`) or as a global it writes (`globalInputs`). */
 function declaresUnchangedReason(entry: NodeEntry): boolean {
   const schema = entry.raw.inputSchema;
-  return isPlainObject(schema) && isPlainObject(schema.properties) && Object.prototype.hasOwnProperty.call(schema.properties, 'unchanged_reason');
+  if (!isPlainObject(schema)) return false;
+  if (isPlainObject(schema.properties) && Object.prototype.hasOwnProperty.call(schema.properties, UNCHANGED_REASON)) return true;
+  return Array.isArray(schema.globalInputs) && schema.globalInputs.includes(UNCHANGED_REASON);
+}
+
+/**
+ * Registry defaults, then the start node's initialData values: the order
+ * the start node seeds them in. Entries of the wrong shape are skipped.
+ */
+function seededGlobals(data: unknown, model: GraphModel): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  const registry = isPlainObject(data) ? data.variableRegistry : undefined;
+  if (isPlainObject(registry)) {
+    for (const [name, decl] of Object.entries(registry)) {
+      if (isPlainObject(decl) && decl.default !== undefined) out.set(name, decl.default);
+    }
+  }
+  const initial = model.nodes.find((n) => n.type === 'start')?.raw.initialData;
+  const variables = isPlainObject(initial) ? initial.variables : undefined;
+  if (isPlainObject(variables)) {
+    for (const [name, v] of Object.entries(variables)) {
+      if (isPlainObject(v) && v.value !== undefined) out.set(name, v.value);
+    }
+  }
+  return out;
 }
 
 /** A workflow holding only node ids, so evaluating never reads a schema-invalid node. */

@@ -7,7 +7,7 @@ import { ROOT, cli, spawnCli, tempDir } from '../helpers/cli.js';
 
 const Examples = suite('examples');
 
-Examples('examples/embed.ts runs as documented in README and completes the review loop', () => {
+Examples('seed 003 G7 G8: examples/embed.ts runs as documented in README and completes the review loop', () => {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'examples/embed.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   assert.is(r.status, 0, r.stderr);
   const result = JSON.parse(r.stdout);
@@ -76,7 +76,7 @@ function reviewRequest(ws: string, report: string, criteria = CRITERIA) {
 
 const ReviewLoop = suite('examples/review-loop');
 
-ReviewLoop('npm start runs the review-loop example: the shipped loop with the exec producer and reviewer on the example workspace', () => {
+ReviewLoop('seed 003 G1 G7: npm start runs the review-loop example: the shipped loop with a separate exec producer and reviewer on the example workspace', () => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const start = pkg.scripts.start;
   assert.match(start, /^node engine\/cli\/countersign\.mjs run workflows\/review-fix-loop\.json /);
@@ -122,7 +122,7 @@ ReviewLoop('seed 003 G7 G8 G10 G11 G14: the example converges 3 → 1 → 0 thro
   assert.match(r.stderr, /review 1 of docs\/api\.md: 3 issue\(s\)[\s\S]*review 2 of docs\/api\.md: 1 issue\(s\)[\s\S]*review 3 of docs\/api\.md: 0 issue\(s\)/);
 });
 
-ReviewLoop('the example runs again in the same workspace with the same result: the producer rewrites its draft on every run', () => {
+ReviewLoop('seed 003 G8: the example runs again in the same workspace with the same result: each run has its own report file and the producer rewrites its draft', () => {
   const ws = workspaceCopy();
   const store = tempDir();
   const first = runExample(ws, store);
@@ -160,7 +160,7 @@ ReviewLoop('seed 003 G13 G15 G17: reviewer.mjs is a real checker — it reads th
   assert.equal(JSON.parse(readFileSync(report, 'utf8')), { issues: [] });
 });
 
-ReviewLoop('reviewer.mjs declares failure for a criterion it cannot check instead of passing it unchecked', () => {
+ReviewLoop('seed 003 G40 (honest reporting): reviewer.mjs declares failure for a criterion it cannot check instead of passing it unchecked', () => {
   const ws = workspaceCopy();
   mkdirSync(join(ws, 'docs'));
   writeFileSync(join(ws, 'docs/api.md'), '# text\n\nIntro.\n');
@@ -193,7 +193,7 @@ ReviewLoop('seed 003 G11 G12: producer.mjs resolves exactly the findings in the 
   assert.is(readFileSync(join(ws, 'docs/api.md'), 'utf8'), before);
 });
 
-ReviewLoop('examples/review-loop/README.md documents the command and the expected 3 → 1 → 0 convergence', () => {
+ReviewLoop('seed 003 G16: examples/review-loop/README.md documents the command and the expected 3 → 1 → 0 convergence', () => {
   const readme = readFileSync(join(EXAMPLE, 'README.md'), 'utf8');
   assert.ok(readme.includes('npm start'));
   assert.ok(readme.includes('3 → 1 → 0'));

@@ -118,14 +118,14 @@ hashing('G13: a symlink counts by its link text and is not followed', () => {
   assert.is.not(hashArtifacts([src], []), before);
 });
 
-hashing('the same path listed twice, or a file inside a listed directory, is hashed without error and deterministically', () => {
+hashing('G12/G13: the same path listed twice, or a file inside a listed directory, is hashed without error and deterministically', () => {
   const { plan, src } = setup();
   const twice = hashArtifacts([plan, plan, src, join(src, 'a.ts')], []);
   assert.is(hashArtifacts([plan, plan, src, join(src, 'a.ts')], []), twice);
   assert.is.not(twice, hashArtifacts([plan, src], []));
 });
 
-hashing('renaming a whole artifact directory changes the hash even when the contents are the same', () => {
+hashing('G13: renaming a whole artifact directory changes the hash even when the contents are the same', () => {
   const { ws, src } = setup();
   const before = hashArtifacts([src], []);
   renameSync(src, join(ws, 'src2'));
@@ -171,7 +171,7 @@ aside('G8: .prev keeps exactly one generation: the report of the previous review
   assert.is(readFileSync(`${report}.prev`, 'utf8'), '{"issues": ["second"]}');
 });
 
-aside('a directory where the report should be is refused with E_REPORT_MISSING and left in place', () => {
+aside('G8: a directory where the report should be is refused with E_REPORT_MISSING and left in place', () => {
   const { ws } = setup();
   const report = join(ws, 'review.json');
   mkdirSync(report);

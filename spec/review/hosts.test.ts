@@ -49,7 +49,7 @@ Hosts('G28/G30: the interactive prompt for a review shows the fixed prompt, the 
   assert.not.match(shown, REMINDER, 'the systemReminder is not shown to the reviewer');
 });
 
-Hosts('the interactive adapter shows a rejected review answer\'s errors and reads {"issues_count"} from the person', async () => {
+Hosts('G9/§4.10: the interactive adapter shows a rejected review answer\'s errors and reads {"issues_count"} from the person', async () => {
   const { ws, request } = await reviewRequest();
   const input = new PassThrough();
   const output = new PassThrough();
@@ -67,7 +67,7 @@ Hosts('the interactive adapter shows a rejected review answer\'s errors and read
   await agent.close!();
 });
 
-Hosts('jsonl and exec reviewers receive the review object unchanged, write the report themselves and answer the count', async () => {
+Hosts('G8/G9/G30: jsonl and exec reviewers receive the review object unchanged, write the report themselves and answer the count', async () => {
   for (const kind of ['jsonl', 'exec'] as const) {
     const { ws, request } = await reviewRequest();
     const dump = join(tempDir(), 'reviewer.jsonl');

@@ -64,7 +64,7 @@ test('G30: every artifact path, criterion, context path and the report path appe
   for (const s of [...input.artifacts, ...input.criteria, ...input.context, input.report]) assert.match(prompt, s);
 });
 
-test('G8/G13/G15: the contract asks to overwrite the report with a flat list, not to fix, and to answer only the count', () => {
+test('G8/G9/G13/G15: the contract asks to overwrite the report with a flat list, not to fix, and to answer only the count', () => {
   const prompt = reviewPrompt(input);
   assert.match(prompt, `Overwrite the report file ${input.report}`);
   assert.match(prompt, '{"issues": []} when there are none');
@@ -85,7 +85,7 @@ test('G30: with no context paths the prompt says so instead of listing any', () 
   assert.not.match(prompt, '/w/README.md');
 });
 
-test('a multi-line criterion stays under its own bullet', () => {
+test('G30: a multi-line criterion stays under its own bullet', () => {
   const prompt = reviewPrompt({ ...input, criteria: ['first line\nsecond line'] });
   assert.match(prompt, '- first line\n  second line\n');
 });
@@ -111,7 +111,7 @@ test('G31: the template adds no words beyond the fixed text: every other line co
   }
 });
 
-test('the prompt is deterministic: the same input gives the same text', () => {
+test('G30/G31: the prompt is deterministic: the same input gives the same text', () => {
   assert.is(reviewPrompt(structuredClone(input)), reviewPrompt(input));
 });
 

@@ -1,5 +1,5 @@
 /**
- * Reading the review report (seed G8, G14, G15, G17; decision 12): a flat
+ * Reading the review report (seed G8, G14, G15, G17; §4.12): a flat
  * list of strings, JSON {"issues": [...]} or Markdown top-level list items.
  * Tiers, objects and nesting are refused; the issue texts are never scanned.
  */
@@ -40,7 +40,7 @@ json('G15: issue texts are not scanned: words like "major" or "blocking" inside 
   assert.is(readReport(path).issues.length, 2);
 });
 
-json('a missing report is E_REPORT_MISSING naming the path and telling the reviewer to write {"issues": []} when there are none', () => {
+json('G8/G10: a missing report is E_REPORT_MISSING naming the path and telling the reviewer to write {"issues": []} when there are none', () => {
   const path = join(root, 'nowhere', 'review.json');
   const e = thrownWithCode(() => readReport(path), 'E_REPORT_MISSING');
   assert.match(e.message, path);
@@ -48,13 +48,13 @@ json('a missing report is E_REPORT_MISSING naming the path and telling the revie
   assert.match(e.fix ?? '', '{"issues": []}');
 });
 
-json('a directory at the report path is E_REPORT_MISSING', () => {
+json('G8: a directory at the report path is E_REPORT_MISSING', () => {
   const dir = join(root, 'dir-report.json');
   mkdirSync(dir);
   thrownWithCode(() => readReport(dir), 'E_REPORT_MISSING');
 });
 
-json('malformed JSON is E_REPORT_FORMAT with the line:col of the syntax error', () => {
+json('§4.12: malformed JSON is E_REPORT_FORMAT with the line:col of the syntax error', () => {
   const path = report('review.json', '{\n  "issues": [\n    "one",\n  ]\n}\n');
   const e = thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT');
   assert.is(e.line, 4);
@@ -87,7 +87,7 @@ json('G15: tiered top-level keys are E_REPORT_FORMAT saying severity tiers are n
   assert.match(tieredOnly.message, 'severity tiers');
 });
 
-json('G9/G17: any other key, or no "issues" at all, is E_REPORT_FORMAT', () => {
+json('G17/§4.12: any other key, or no "issues" at all, is E_REPORT_FORMAT', () => {
   const extra = thrownWithCode(() => readReport(report('review.json', '{"issues": [], "summary": "ok"}')), 'E_REPORT_FORMAT');
   assert.match(extra.message, '"summary"');
   assert.is(extra.pointer, '/summary');
@@ -96,12 +96,12 @@ json('G9/G17: any other key, or no "issues" at all, is E_REPORT_FORMAT', () => {
   thrownWithCode(() => readReport(report('review.json', '["a", "b"]')), 'E_REPORT_FORMAT');
 });
 
-json('a duplicated "issues" key is E_REPORT_FORMAT (JSON would silently keep only the last list)', () => {
+json('G17/§4.12: a duplicated "issues" key is E_REPORT_FORMAT (JSON would silently keep only the last list)', () => {
   const e = thrownWithCode(() => readReport(report('review.json', '{"issues": ["a", "b"], "issues": []}')), 'E_REPORT_FORMAT');
   assert.match(e.message, 'duplicate key');
 });
 
-json('a blank issue string is E_REPORT_FORMAT', () => {
+json('G17/§4.12: a blank issue string is E_REPORT_FORMAT', () => {
   assert.is(thrownWithCode(() => readReport(report('review.json', '{"issues": ["a", "  "]}')), 'E_REPORT_FORMAT').pointer, '/issues/1');
 });
 
@@ -123,7 +123,7 @@ json.run();
 const markdown = suite('Markdown reports');
 markdown.after(() => rmSync(root, { recursive: true, force: true }));
 
-markdown('decision 12: every top-level "- ", "* ", "+ ", "1. " or "1) " item is one issue; headings and paragraphs are not', () => {
+markdown('§4.12: every top-level "- ", "* ", "+ ", "1. " or "1) " item is one issue; headings and paragraphs are not', () => {
   const text = [
     '# Review of plan.md',
     '',
@@ -141,12 +141,12 @@ markdown('decision 12: every top-level "- ", "* ", "+ ", "1. " or "1) " item is 
   assert.equal(result, { issues: ['first issue', 'second issue', 'third issue', 'fourth issue', 'fifth issue'], format: 'markdown' });
 });
 
-markdown('continuation lines belong to their item, also after a blank line when indented', () => {
+markdown('§4.12: continuation lines belong to their item, also after a blank line when indented', () => {
   const text = '- the loop in a.ts\n  never terminates\n\n  when n is 0\n- second\nlazy continuation\n';
   assert.equal(readReport(report('review.md', text)).issues, ['the loop in a.ts\nnever terminates\n\nwhen n is 0', 'second\nlazy continuation']);
 });
 
-markdown('list items inside fenced code blocks are not issues; a fence inside an item belongs to the item', () => {
+markdown('§4.12: list items inside fenced code blocks are not issues; a fence inside an item belongs to the item', () => {
   const text = [
     '- config is wrong:',
     '  ```yaml',
@@ -199,16 +199,16 @@ markdown('G15: headings and items are not keyword-scanned: "## Findings" and an 
   assert.equal(readReport(report('review.md', text)).issues, ['a major flaw in the blocking call', 'second']);
 });
 
-markdown('an empty list item is E_REPORT_FORMAT with its line', () => {
+markdown('G17/§4.12: an empty list item is E_REPORT_FORMAT with its line', () => {
   assert.is(thrownWithCode(() => readReport(report('review.md', '- one\n-\n')), 'E_REPORT_FORMAT').line, 2);
   assert.is(thrownWithCode(() => readReport(report('review.md', '- one\n2.   \n')), 'E_REPORT_FORMAT').line, 2);
 });
 
-markdown('thematic breaks and emphasis lines are not items', () => {
+markdown('§4.12: thematic breaks and emphasis lines are not items', () => {
   assert.equal(readReport(report('review.md', '- one\n\n---\n\n***\n**bold** text\n- two\n')).issues, ['one', 'two']);
 });
 
-markdown('format: .json is JSON and .md/.markdown Markdown by extension; otherwise JSON only when the text starts with "{"', () => {
+markdown('§4.12: format: .json is JSON and .md/.markdown Markdown by extension; otherwise JSON only when the text starts with "{"', () => {
   assert.is(reportFormatOf('/w/r.json', '- x'), 'json');
   assert.is(reportFormatOf('/w/r.md', '{"issues": []}'), 'markdown');
   assert.is(reportFormatOf('/w/r.MARKDOWN', ''), 'markdown');

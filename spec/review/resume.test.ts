@@ -118,14 +118,9 @@ Resume('G1: run --resume of a run with review nodes and no --reviewer is exit 2,
   assert.is((await events(first.json.runId, store)).length, eventsBefore);
 });
 
-// KNOWN BUG (engine/run/driver.ts, driveRun loop; engine/run/engine.ts, checkReviewer on resume):
-// E_SELF_REVIEW is a free rejection, so when the reviewer's identity already authored the
-// artifacts (e.g. the run was produced in step mode `--as alice`, then resumed with
-// `run --resume <id> --agent … --reviewer … --reviewer-id alice`) the driver re-asks the same
-// reviewer under the same identity forever: every answer is rejected, no attempt is used, the
-// journal grows by two events per round, and only --max-steps ends it. The reviewer here gives
-// up after 3 calls so the test fails instead of hanging.
-Resume('KNOWN BUG — G1/G4: resuming with a reviewer identity that produced the artifacts stops with E_SELF_REVIEW instead of re-asking it forever', async () => {
+// E_SELF_REVIEW uses up no attempt, so re-asking the same identity could never end.
+// The reviewer here gives up after 3 calls so a regression fails instead of hanging.
+Resume('G1/G4: resuming with a reviewer identity that produced the artifacts stops with E_SELF_REVIEW after asking that reviewer at most once', async () => {
   const ws = tempDir('countersign-review-ws-');
   const engine = createEngine({ store: createMemoryStore() });
   const started = await engine.start(reviewLoop(), { workspace: ws });

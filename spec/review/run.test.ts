@@ -117,12 +117,47 @@ Run('G1/G2: the same adapter string for --agent and --reviewer, or one identity 
   }
 });
 
-Run('a workflow without review nodes still runs with --agent alone (exit 0)', async () => {
+Run('G1: the reviewer requirement applies only to review nodes: a workflow without them still runs with --agent alone (exit 0)', async () => {
   const { ws, store, wf } = setup(plainWorkflow());
   const r = await cli(['run', wf, '--agent', `exec:${producerCommand()}`, '--workspace', ws, '--json'], { store });
   assert.is(r.code, 0, r.stderr);
   assert.is(r.json.endNodeId, 'done');
   assert.ok(existsSync(join(ws, ARTIFACT)));
+});
+
+Run('G1/G4: --agent interactive with --reviewer interactive is refused (exit 2): one terminal cannot be two independent people', async () => {
+  const { ws, store, wf } = setup();
+  const r = await cli(['run', wf, '--agent', 'interactive', '--reviewer', 'interactive', '--agent-id', 'a', '--reviewer-id', 'b', '--workspace', ws, '--json'], { store });
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_USAGE');
+  assert.match(r.json.error.message, 'cannot both be interactive');
+});
+
+Run('G1: a bad --reviewer value is reported under --reviewer, not --agent (exit 2, E_ADAPTER)', async () => {
+  const { ws, store, wf } = setup();
+  for (const bad of ['foo', 'exec:']) {
+    const r = await cli(['run', wf, '--agent', `exec:${producerCommand()}`, '--reviewer', bad, '--workspace', ws, '--json'], { store });
+    assert.is(r.code, 2, bad);
+    assert.is(r.json.error.code, 'E_ADAPTER', bad);
+    assert.match(r.json.error.message, /^--reviewer /, bad);
+  }
+});
+
+Run('G8/G11: a stopped review run prints a resume hint that names --reviewer, and --resume refuses to move the run to another --workspace', async () => {
+  const { ws, store, wf } = setup();
+  const agent = `exec:${producerCommand()}`;
+  const reviewer = `exec:${reviewerCommand('honest')}`;
+  const stopped = await cli(['run', wf, '--agent', agent, '--reviewer', reviewer, '--workspace', ws, '--max-steps', '1'], { store });
+  assert.is(stopped.code, 3, stopped.stderr);
+  assert.match(stopped.stdout, /resume with: countersign run --resume \S+ --agent <adapter> --reviewer <adapter>/);
+  const runId = /run (\S+) is still waiting/.exec(stopped.stdout)![1];
+  const moved = await cli(['run', '--resume', runId, '--agent', agent, '--reviewer', reviewer, '--workspace', tempDir(), '--json'], { store });
+  assert.is(moved.code, 2);
+  assert.is(moved.json.error.code, 'E_USAGE');
+  assert.match(moved.json.error.message, ws);
+  const resumed = await cli(['run', '--resume', runId, '--agent', agent, '--reviewer', reviewer, '--workspace', ws, '--json'], { store });
+  assert.is(resumed.code, 0, resumed.stderr);
+  assert.is(resumed.json.status, 'completed');
 });
 
 Run('G28/G30/G31: a jsonl reviewer receives the review pending object — absolute paths, the fixed prompt with its role line — and no systemReminder or producer text', async () => {

@@ -21,7 +21,7 @@ const nodesOf = (file: string) => new Map((JSON.parse(readFileSync(file, 'utf8')
 
 const Shipped = suite('review: shipped workflows');
 
-Shipped('review-fix-loop.json and development-flow.json validate with no errors and no warnings (issue 3 §7 lints included)', () => {
+Shipped('seed 003 G1 G7 G15 G37: review-fix-loop.json and development-flow.json validate with no errors and no warnings, issue 3\'s static lints included', () => {
   for (const file of [REVIEW_FIX_LOOP, DEVELOPMENT_FLOW]) {
     const r = validateFile(file);
     assert.equal(r.errors, [], file);

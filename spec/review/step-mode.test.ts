@@ -5,7 +5,7 @@
  * neither costs an attempt. The human output of a waiting review tells the
  * person what to read, where to write and how to answer.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -94,6 +94,10 @@ Step('G1/G2: a review answered by the producer is rejected — exit 5, E_SELF_RE
   const events = (await cli(['trace', l.runId, '--json'], { store: l.store })).json.events;
   const rejected = events.filter((e: any) => e.type === 'answer.rejected');
   assert.equal(rejected.map((e: any) => `${e.code} ${e.userId}`), Array(5).fill('E_SELF_REVIEW alice'));
+  // The report the producer left is set aside, never taken as the next reviewer's.
+  assert.not.ok(existsSync(join(l.ws, REPORT)));
+  assert.equal(JSON.parse(readFileSync(join(l.ws, `${REPORT}.refused`), 'utf8')), { issues: [] });
+  writeReport(l, []);
   const ok = await step(l, { issues_count: 0 }, 'carol');
   assert.is(ok.code, 0, ok.stderr);
   assert.is(ok.json.status, 'completed');
@@ -117,13 +121,14 @@ Step('G4/G11: whoever fixed the artifacts may not review them either; a third id
     assert.is(r.code, 5, `${author}: ${r.stderr}`);
     assert.is(r.json.rejected.code, 'E_SELF_REVIEW', author);
     assert.is(r.json.pending.attempt, 1, author);
+    writeReport(l, []);
   }
   const ok = await step(l, { issues_count: 0 }, 'carol');
   assert.is(ok.code, 0, ok.stderr);
   assert.equal(ok.json.output, { issues_count: 0 });
 });
 
-Step('the human output of a waiting review shows the fixed prompt, the report path and a step command with --as', async () => {
+Step('G4/G28/G30: the human output of a waiting review shows the fixed prompt, the report path and a step command with --as', async () => {
   const l = await startLoop();
   writeFileSync(join(l.ws, ARTIFACT), '# A\n');
   const stepped = await step(l, {}, 'alice', false);
@@ -142,12 +147,9 @@ Step('the human output of a waiting review shows the fixed prompt, the report pa
   }
 });
 
-// KNOWN BUG (engine/cli/render.ts, renderState, the `answer with:` line for directives):
-// a directive inside a review loop is answered only with --as (E_IDENTITY_REQUIRED
-// otherwise), yet its hint prints `countersign step <id> --seq N --response '<json>'`
-// without --as, so following the hint fails with exit 2. Repro: `countersign start
-// <review-loop.json>` prints that hint for the "write" node; running it exits 2.
-Step('KNOWN BUG — G4: the human output of a waiting directive inside a review loop hints --as, so the printed command works', async () => {
+// A directive inside a review loop is answered only with --as (E_IDENTITY_REQUIRED
+// otherwise), so a printed hint without --as would fail when followed.
+Step('G4: the human output of a waiting directive inside a review loop hints --as, so the printed command works', async () => {
   const ws = tempDir('countersign-review-ws-');
   const store = tempDir('countersign-review-store-');
   const s = await cli(['start', writeWorkflow(ws, reviewLoop()), '--workspace', ws], { store });
@@ -157,12 +159,9 @@ Step('KNOWN BUG — G4: the human output of a waiting directive inside a review 
   assert.match(hint, '--as ', `the printed command omits --as: ${hint}`);
 });
 
-// KNOWN BUG (engine/run/engine.ts, submit: `opts.as === undefined && loopFacts(...)`;
-// engine/cli/commands/step.ts passes `values.as` untrimmed): an empty or blank --as passes
-// the identity check, and the answer is attributed to "" or "   ". `run` refuses the same
-// values with a usage error (run.ts nonEmpty). Repro: `countersign start <review-loop.json>`,
-// then `countersign step <id> --as '' --response '{}'` exits 0 and journals userId "".
-Step('KNOWN BUG — G4: an empty or blank --as in a review loop names no identity: exit 2, and seq and journal are unchanged', async () => {
+// A blank identity names nobody, so it cannot be checked against who produced the
+// artifacts; `run` refuses blank ids with a usage error in the same way.
+Step('G4: an empty or blank --as in a review loop is refused as no identity: a usage error (exit 2) that leaves seq and journal unchanged', async () => {
   const l = await startLoop();
   writeFileSync(join(l.ws, ARTIFACT), '# A\n');
   for (const blank of ['', '   ']) {

@@ -5,15 +5,19 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { parseSource } from '../../engine/format/source.js';
 import { wordingFindings } from '../../engine/review/wording.js';
+import { validateDocument } from '../../engine/validate/index.js';
 import { graphModel, type GraphModel } from '../../engine/validate/graph-model.js';
 import { reviewGraphFindings } from '../../engine/validate/review-graph.js';
 import type { Finding } from '../../engine/nodes/node-type.js';
 
 type Node = Record<string, unknown>;
 
+const doc = (nodes: unknown[], more: Node = {}) => ({ metadata: { name: 't', version: '1.0.0', description: 'test' }, ...more, nodes });
+
 const model = (nodes: unknown[]): GraphModel => {
-  const m = graphModel({ metadata: { name: 't', version: '1.0.0', description: 'test' }, nodes });
+  const m = graphModel(doc(nodes));
   if (!m) throw new Error('graphModel gave nothing');
   return m;
 };
@@ -110,7 +114,7 @@ wording('G37: the reviewer role label is scanned and located at /reviewer', () =
   assert.equal(found.map((f) => [f.code, f.pointer, f.offset]), [['E_BIASED_REVIEW', '/nodes/4/reviewer', 11]]);
 });
 
-wording('issue §7: only reviewer and criteria are scanned; other fields and non-strings are left alone', () => {
+wording('G37, G38: only reviewer and criteria are scanned; other fields and non-strings are left alone', () => {
   const node = {
     reviewer: 7,
     criteria: [1, null, { text: 'improvements we made' }, 'the parser meets the grammar'],
@@ -163,6 +167,76 @@ wording('G15: a word matched by two tier rules ("MAJOR issues") is reported once
   assert.is(found[0].offset, 3);
 });
 
+wording('G15: a lowercase tier word paired with another ("major or minor", "blocking or non-blocking", "major/minor") is a tier', () => {
+  const texts = [
+    'Classify every finding as major or minor',
+    'Label each issue blocking or non-blocking',
+    'tag each one major/minor',
+    'Sort them Major vs. Minor',
+    'split into non-blocking and blocking',
+  ];
+  const found = wordingFindings({ criteria: texts }, '/nodes/2');
+  assert.equal(found.map((f) => [f.code, f.pointer, f.offset]), [
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/0', 26],
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/1', 17],
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/2', 13],
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/3', 10],
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/4', 11],
+  ]);
+  assert.match(found[0].message, '"major" introduces severity tiers');
+});
+
+wording('G15: a tier pair that qualifies versions, and lone lowercase tier words, pass', () => {
+  const found = wordingFindings({
+    criteria: ['major and minor versions are both supported', 'the major/minor version is parsed', 'a major or minor release bumps the tag', 'every minor change is listed', 'blocking calls are avoided'],
+  }, '/nodes/2');
+  assert.equal(found, []);
+});
+
+wording('G15: the semver pattern "MAJOR.MINOR.PATCH" is not a tier; capitals joined otherwise still are', () => {
+  const pass = wordingFindings({ criteria: ['The version string follows MAJOR.MINOR.PATCH (semver.org)', 'tags look like vMAJOR.MINOR'] }, '/nodes/2');
+  assert.equal(pass, []);
+  const fail = wordingFindings({ criteria: ['No MAJOR. None at all', 'MAJOR/MINOR split', 'list MINOR.'] }, '/nodes/2');
+  assert.equal(fail.map((f) => [f.pointer, f.offset]), [
+    ['/nodes/2/criteria/0', 3],
+    ['/nodes/2/criteria/1', 0],
+    ['/nodes/2/criteria/1', 6],
+    ['/nodes/2/criteria/2', 5],
+  ]);
+  assert.ok(fail.every((f) => f.code === 'E_SEVERITY_TIER'));
+});
+
+wording('G37: a loaded word as the first part of a hyphenated compound ("fixed-point") passes; alone it is flagged', () => {
+  const pass = wordingFindings({ criteria: ['Amounts use fixed-point decimals', 'columns are fixed-width', 'buffers are fixed-size', 'an added-value section exists'] }, '/nodes/2');
+  assert.equal(pass, []);
+  const fail = wordingFindings({ criteria: ['the width is fixed - see docs', 'it was pre-fixed', 'fixed.'] }, '/nodes/2');
+  assert.equal(fail.map((f) => [f.code, f.pointer, f.offset]), [
+    ['E_BIASED_REVIEW', '/nodes/2/criteria/0', 13],
+    ['E_BIASED_REVIEW', '/nodes/2/criteria/1', 11],
+    ['E_BIASED_REVIEW', '/nodes/2/criteria/2', 0],
+  ]);
+});
+
+wording('G36, G37, G15: a finding on /reviewer advises naming the role, a finding on a criterion advises restating it', () => {
+  const onRole = wordingFindings({ reviewer: 'severity checker of our work and improvements' }, '/nodes/2');
+  assert.equal(onRole.map((f) => [f.code, f.pointer]), [
+    ['E_SEVERITY_TIER', '/nodes/2/reviewer'],
+    ['E_BIASED_REVIEW', '/nodes/2/reviewer'],
+    ['E_BIASED_REVIEW', '/nodes/2/reviewer'],
+  ]);
+  for (const f of onRole) {
+    assert.ok(f.message.endsWith('name the role neutrally, e.g. "api reviewer"'), f.message);
+    assert.not.match(f.message, 'criterion');
+    assert.not.match(f.message, 'state what to check');
+  }
+  const onCriterion = wordingFindings({ criteria: ['severity of our work and improvements'] }, '/nodes/2');
+  assert.equal(onCriterion.length, 3);
+  for (const f of onCriterion) assert.not.match(f.message, 'name the role');
+  assert.match(onCriterion[0].message, 'state the criterion itself');
+  assert.match(onCriterion[1].message, 'state the criterion alone');
+  assert.match(onCriterion[2].message, 'state what to check neutrally');
+});
+
 wording.run();
 
 // ---------------------------------------------------------------------------
@@ -204,7 +278,7 @@ selfReview.run();
 // ---------------------------------------------------------------------------
 const routing = suite('review graph: routing on issues_count');
 
-routing('§7: a review whose success goes straight on is E_REVIEW_UNROUTED at /connections/success', () => {
+routing('G6, G16: a review whose success goes straight on is E_REVIEW_UNROUTED at /connections/success', () => {
   const nodes = goodLoop();
   nodes[2] = review('review', 'done');
   const found = reviewGraphFindings(model(nodes));
@@ -212,19 +286,19 @@ routing('§7: a review whose success goes straight on is E_REVIEW_UNROUTED at /c
   assert.match(found[0].message, '{"operator":"eq","left":{"contextPath":"issues_count"},"right":0}');
 });
 
-routing('§7: a review without a success connection is E_REVIEW_UNROUTED at the node', () => {
+routing('G6, G16: a review without a success connection is E_REVIEW_UNROUTED at the node', () => {
   const nodes = goodLoop();
   nodes[2] = review('review', undefined);
   assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_UNROUTED /nodes/2']);
 });
 
-routing('§7: a condition on another variable does not route the review', () => {
+routing('G16: a condition on another variable does not route the review', () => {
   const nodes = goodLoop();
   nodes[3] = gate('check', countIsZero('approved_count'), 'done', 'fix');
   assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_UNROUTED /nodes/2/connections/success']);
 });
 
-routing('§7: routing on "<review-id>.issues_count" counts, and a later waiting node on the way is allowed', () => {
+routing('G6, G16: routing on "<review-id>.issues_count" counts, and a later waiting node on the way is allowed', () => {
   const nodes = goodLoop();
   nodes[2] = review('review', 'summarise');
   nodes[3] = gate('check', countIsZero('review.issues_count'), 'done', 'fix');
@@ -232,17 +306,18 @@ routing('§7: routing on "<review-id>.issues_count" counts, and a later waiting 
   assert.equal(reviewGraphFindings(model(nodes)), []);
 });
 
-routing('§4.9: only a count condition met straight after the review (through transient nodes) decides its fix branch', () => {
+routing('G6, G7: a count condition met after a waiting node (review → notify → check) still decides the fix branch', () => {
   const nodes = goodLoop();
   nodes[2] = review('review', 'notify');
-  nodes[3] = gate('check', countIsZero(), 'done', 'done');
   nodes.push(ask('notify', 'check'));
-  assert.equal(reviewGraphFindings(model(nodes)), []);
-  nodes[2] = review('review', 'check');
-  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_LOOP /nodes/3/connections/false']);
+  assert.equal(reviewGraphFindings(model(nodes)), [], 'notify is not a fix step: no unchanged_reason warning for it');
+  nodes[3] = gate('check', countIsZero(), 'done', 'done');
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/3/connections/false']);
+  assert.match(found[0].message, 'ends the run at "done"');
 });
 
-routing('§7: a count condition met only after another review belongs to that review, not this one', () => {
+routing('G16: a count condition met only after another review belongs to that review, not this one', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'produce' } },
     ask('produce', 'first', { agent: 'writer' }),
@@ -255,13 +330,13 @@ routing('§7: a count condition met only after another review belongs to that re
   assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_UNROUTED /nodes/2/connections/success']);
 });
 
-routing('§7: a jsonLogic rule reading {"var": "issues_count"} routes the review', () => {
+routing('G16: a jsonLogic rule reading {"var": "issues_count"} routes the review', () => {
   const nodes = goodLoop();
   nodes[3] = gate('check', { jsonLogic: { '===': [{ var: 'issues_count' }, 0] } }, 'done', 'fix');
   assert.equal(reviewGraphFindings(model(nodes)), []);
 });
 
-routing('§7: a jsonLogic rule reading only other variables leaves the review unrouted', () => {
+routing('G16: a jsonLogic rule reading only other variables leaves the review unrouted', () => {
   const nodes = goodLoop();
   nodes[3] = gate('check', { jsonLogic: { '===': [{ var: 'approved' }, true] } }, 'done', 'fix');
   assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_UNROUTED /nodes/2/connections/success']);
@@ -336,6 +411,74 @@ loop('G7: a routing condition the evaluator cannot run is not guessed at', () =>
   assert.equal(reviewGraphFindings(model(nodes)), []);
 });
 
+loop('G7, G11: review → notify → check → fix → the producer (the seed\'s fix → do-work edge) is E_REVIEW_LOOP at the fix step\'s success', () => {
+  const nodes = goodLoop();
+  nodes[2] = review('review', 'notify');
+  nodes[4] = ask('fix', 'produce', withReason);
+  nodes.push(ask('notify', 'check'));
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/4/connections/success']);
+  assert.match(found[0].message, '"produce" (the producing step)');
+});
+
+loop('G7, G11: a count condition met only past another condition\'s fix step routes a stale count and is not analysed', () => {
+  // fix → recheck: more than 3 issues go to a human, otherwise back to the review.
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'recheck', withReason);
+  nodes.push(gate('recheck', { operator: 'gt', left: { contextPath: 'issues_count' }, right: 3 }, 'human', 'review'));
+  nodes.push(ask('human', 'review', { agent: 'lead' }));
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+  // The same condition met straight after the review does decide the branch: issues go back with no fix step.
+  nodes[2] = review('review', 'recheck');
+  nodes[3] = gate('check', countIsZero(), 'done', 'fix');
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_LOOP /nodes/6/connections/false']);
+});
+
+/** check = and[issues_count gt 0, budget_ok eq true] */
+const withBudget = (whenTrue: string, whenFalse: string) => gate('check', {
+  operator: 'and',
+  conditions: [
+    { operator: 'gt', left: { contextPath: 'issues_count' }, right: 0 },
+    { operator: 'eq', left: { contextPath: 'budget_ok' }, right: true },
+  ],
+}, whenTrue, whenFalse);
+
+const budgetDefault = (value: boolean) => ({ variableRegistry: { budget_ok: { type: 'boolean', description: 'within budget', default: value } } });
+
+loop('G7, G16: the issues branch is found with registry defaults (budget_ok default true → "true" leads to the fix)', () => {
+  const nodes = goodLoop();
+  nodes[3] = withBudget('fix', 'done');
+  assert.equal(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true))), []);
+  nodes[3] = withBudget('done', 'fix');
+  const found = reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true)));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/3/connections/true']);
+  assert.match(found[0].message, 'takes "true"');
+});
+
+loop('G7, G16: an initialData value overrides the registry default when the issues branch is found', () => {
+  const nodes = goodLoop();
+  nodes[0] = { id: 'start', type: 'start', initialData: { variables: { budget_ok: { description: 'no budget', value: false } } }, connections: { default: 'produce' } };
+  nodes[3] = withBudget('done', 'fix');
+  assert.equal(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true))), []);
+  nodes[3] = withBudget('fix', 'done');
+  assert.equal(summary(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true)))), ['E_REVIEW_LOOP /nodes/3/connections/false']);
+});
+
+loop('G7: a condition that also reads a value the document does not fix (no default, another node\'s answer, a builtin) is not guessed at', () => {
+  const nodes = goodLoop();
+  nodes[3] = withBudget('done', 'done');
+  const noDefault = { variableRegistry: { budget_ok: { type: 'boolean', description: 'within budget' } } };
+  assert.equal(reviewGraphFindings(model(nodes), doc(nodes, noDefault)), []);
+  assert.equal(reviewGraphFindings(model(nodes)), [], 'without the document nothing is known about budget_ok');
+  for (const other of ['produce.ok', 'executionId']) {
+    nodes[3] = gate('check', { operator: 'and', conditions: [countIsZero(), { operator: 'exists', left: { contextPath: other } }] }, 'done', 'done');
+    assert.equal(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true))), [], other);
+  }
+  // The same shape reading only known values is analysed (so the test above can fail).
+  nodes[3] = withBudget('done', 'done');
+  assert.equal(summary(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true)))), ['E_REVIEW_LOOP /nodes/3/connections/true']);
+});
+
 loop.run();
 
 // ---------------------------------------------------------------------------
@@ -361,12 +504,31 @@ unchanged('G12: the producer is not a fix step, so it needs no unchanged_reason'
   assert.equal(reviewGraphFindings(model(nodes)).filter((f) => f.code === 'E_UNCHANGED_REASON_UNDECLARED'), []);
 });
 
+unchanged('G12: a fix step after a waiting node between review and condition is warned about without unchanged_reason', () => {
+  const nodes = goodLoop();
+  nodes[2] = review('review', 'notify');
+  nodes[4] = ask('fix', 'review', { agent: 'writer' });
+  nodes.push(ask('notify', 'check'));
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(found.map((f) => [f.code, f.pointer, f.severity]), [['E_UNCHANGED_REASON_UNDECLARED', '/nodes/4', 'warning']]);
+});
+
+unchanged('G12: unchanged_reason declared through inputSchema.globalInputs counts; another global does not', () => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'review', { inputSchema: { type: 'object', properties: {}, globalInputs: ['unchanged_reason'] } });
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+  nodes[4] = ask('fix', 'review', { inputSchema: { type: 'object', properties: {}, globalInputs: ['notes'] } });
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_UNCHANGED_REASON_UNDECLARED /nodes/4/inputSchema']);
+  assert.match(found[0].message, 'inputSchema.globalInputs');
+});
+
 unchanged.run();
 
 // ---------------------------------------------------------------------------
 const robust = suite('review graph: schema-invalid documents');
 
-robust('documents that break the schema give findings, never an exception', () => {
+robust('G1, G7, G16: documents that break the schema give review-lint findings, never an exception', () => {
   const docs: unknown[][] = [
     [null, 3, 'x', { type: 'delegate-review' }],
     [{ id: 'r', type: 'delegate-review', reviewer: 5, connections: 'nope' }],
@@ -384,10 +546,44 @@ robust('documents that break the schema give findings, never an exception', () =
   ]);
 });
 
-robust('a duplicated review id is linted once, on its first node', () => {
+robust('G1, G7: a duplicated review id is linted once, on its first node', () => {
   const nodes = goodLoop();
   nodes.push(review('review', 'done'));
   assert.equal(reviewGraphFindings(model(nodes)), []);
 });
 
 robust.run();
+
+// ---------------------------------------------------------------------------
+const whole = suite('review lints through validateDocument');
+
+/** The seed loop with `text` in the producer's directive and `criterion` as the review's criterion. */
+function loopFile(text: string, criterion: string): string {
+  const nodes = goodLoop();
+  nodes[1] = ask('produce', 'review', { agent: 'writer', directive: text });
+  nodes[2] = review('review', 'check', { criteria: [criterion] });
+  return JSON.stringify(doc(nodes), null, 2);
+}
+
+const lintCodes = (text: string) => validateDocument(parseSource(text, 'w.json')).errors
+  .filter((f) => f.code === 'E_BIASED_REVIEW' || f.code === 'E_SEVERITY_TIER')
+  .map((f) => `${f.code} ${f.pointer}`);
+
+whole('G37, G15: loaded and tier words in an agent-directive\'s directive are never linted', () => {
+  const text = 'Ask the reviewer to verify the improvements we made. BLOCKING issues first.';
+  const report = validateDocument(parseSource(loopFile(text, 'every section meets docs/template.md'), 'w.json'));
+  assert.equal(report.errors, []);
+  assert.equal(report.warnings, []);
+  assert.ok(report.ok);
+});
+
+whole('G37, G15: the same words in a review criterion are linted by validateDocument', () => {
+  const text = 'Ask the reviewer to verify the improvements we made. BLOCKING issues first.';
+  assert.equal(lintCodes(loopFile('Write the notes.', text)), [
+    'E_BIASED_REVIEW /nodes/2/criteria/0',
+    'E_BIASED_REVIEW /nodes/2/criteria/0',
+    'E_SEVERITY_TIER /nodes/2/criteria/0',
+  ]);
+});
+
+whole.run();

@@ -18,4 +18,5 @@ export const COMMANDS: Readonly<Record<string, Loader>> = {
   trace: () => import('./trace.js'),
   graph: () => import('./graph.js'),
   run: () => import('./run.js'),
+  mcp: () => import('./mcp.js'),
 };

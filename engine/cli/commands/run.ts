@@ -45,18 +45,30 @@ export const command: Command = {
     const reviewerSpec = values.reviewer === undefined ? undefined : String(values.reviewer).trim();
     const agentId = nonEmpty(values['agent-id'], '--agent-id') ?? nonEmpty(values.as, '--as') ?? agentSpec;
     const reviewerId = reviewerSpec === undefined ? undefined : (nonEmpty(values['reviewer-id'], '--reviewer-id') ?? reviewerSpec);
+    if (agentSpec === 'interactive' && reviewerSpec === 'interactive') {
+      // Two prompts on one terminal would read each other's lines, and one
+      // person typing both roles is no independent review.
+      throw usage('--agent and --reviewer cannot both be interactive', 'let one person answer the reviews (--reviewer interactive) and an agent produce, or the other way round');
+    }
     return withEngine(values, io, async (engine) => {
-      // A resumed run keeps the working directory it was started with.
-      const workspace = values.workspace !== undefined || !resumeId
-        ? workspaceDir(io, values.workspace as string | undefined)
-        : (await engine.info(resumeId)).workspace;
+      // A resumed run keeps the working directory it was started with: its
+      // review paths were resolved there, so agents must work there too.
+      let workspace: string;
+      if (resumeId) {
+        workspace = (await engine.info(resumeId)).workspace;
+        if (values.workspace !== undefined && workspaceDir(io, values.workspace as string) !== workspace) {
+          throw usage(`run ${resumeId} works in ${workspace}; --workspace cannot move it`, 'leave out --workspace when resuming');
+        }
+      } else {
+        workspace = workspaceDir(io, values.workspace as string | undefined);
+      }
       // A script file is named relative to where the user typed the command;
       // agent processes run in the workspace.
-      const adapter = (spec: string) => spec.startsWith('scripted:')
-        ? createAgent(`scripted:${resolve(io.cwd, spec.slice('scripted:'.length).trim())}`, { cwd: io.cwd, env: io.env })
-        : createAgent(spec, { cwd: workspace, env: io.env });
-      const agent = adapter(agentSpec);
-      const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec);
+      const adapter = (spec: string, flag: string) => spec.startsWith('scripted:')
+        ? createAgent(`scripted:${resolve(io.cwd, spec.slice('scripted:'.length).trim())}`, { cwd: io.cwd, env: io.env, flag })
+        : createAgent(spec, { cwd: workspace, env: io.env, flag });
+      const agent = adapter(agentSpec, '--agent');
+      const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec, '--reviewer');
       // A spinner would overwrite the interactive adapter's prompt.
       const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive' });
       // Agents run in their own process group, out of reach of the terminal's
@@ -86,7 +98,8 @@ export const command: Command = {
         } else if (result.status === 'failed') {
           io.stdout.write(`failed at "${result.error?.nodeId ?? '?'}": ${result.error?.code}: ${result.error?.message}\n`);
         } else {
-          io.stdout.write(`stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId} --agent <adapter>  (or answer with countersign step)\n`);
+          const withReviewer = reviewer ? ' --reviewer <adapter>' : '';
+          io.stdout.write(`stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId} --agent <adapter>${withReviewer}  (or answer with countersign step)\n`);
         }
         if (result.error) reportFailure(io, result.error);
         return result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3;

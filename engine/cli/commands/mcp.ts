@@ -1,0 +1,53 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { openStore } from '../../store/open.js';
+import { serveStdio } from '../../hosts/mcp/server.js';
+import { workflowDirs } from '../../hosts/mcp/workflows.js';
+import { VERSION } from '../help.js';
+import { usage } from '../io.js';
+import { workspaceDir, type Command } from './command.js';
+
+export const command: Command = {
+  usage:
+    'countersign mcp [--store DIR] [--workflows DIR]... [--workspace DIR]\n' +
+    '  serves MCP over stdio (tools: list_workflows, validate, start, step, status, runs, trace) until the client closes stdin\n' +
+    '  --workflows  a folder of workflows startable by name (repeatable; default ./workflows if it exists); the shipped workflows come last\n' +
+    '  --workspace  the default workspace of runs started without one (default: the current directory)\n' +
+    '  exit 0 when the client hangs up, 2 on usage errors',
+  options: {
+    store: { type: 'string' },
+    workflows: { type: 'string', multiple: true },
+    workspace: { type: 'string' },
+  },
+  async run(values, positionals, io) {
+    if (positionals.length > 0) throw usage('mcp takes no arguments', 'countersign mcp [--store DIR] [--workflows DIR]... [--workspace DIR]');
+    const given = (values.workflows as string[] | undefined) ?? [];
+    for (const dir of given) {
+      if (!isDirectory(resolve(io.cwd, dir))) {
+        throw usage(`--workflows ${resolve(io.cwd, dir)} is not an existing directory`, 'name a folder that holds workflow files (.json, .yaml, .yml)');
+      }
+    }
+    const workspace = workspaceDir(io, values.workspace as string | undefined);
+    const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
+    await serveStdio({
+      store,
+      cwd: io.cwd,
+      workflowDirs: workflowDirs(io.cwd, given),
+      workspace,
+      version: VERSION,
+      stdin: io.stdin as Readable,
+      stdout: io.stdout as Writable,
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
+    return 0;
+  },
+};
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

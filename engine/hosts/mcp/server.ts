@@ -1,0 +1,112 @@
+/**
+ * `countersign mcp`: the engine behind an MCP server on stdio. It is a new
+ * way in, not a second engine: every tool call goes to the same engine and
+ * store the CLI uses, so runs started here are visible to `countersign
+ * status` and the other way round, and two servers on one store are kept
+ * apart by the core's `seq` rule and its one-transaction steps.
+ *
+ * stdout carries only MCP frames; everything else goes to the log (stderr).
+ */
+import type { Readable, Writable } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createEngine } from '../../run/engine.js';
+import type { Store } from '../../store/store.js';
+import { TOOLS } from './schemas.js';
+import { callTool, type McpContext } from './tools.js';
+import { createWorkflowCatalog } from './workflows.js';
+
+export const SERVER_NAME = 'countersign';
+
+const INSTRUCTIONS = `countersign runs declarative workflows step by step. Each answer is checked against a JSON Schema; a wrong answer is rejected with the exact errors and asked again.
+1. list_workflows, then start {"workflow": "<name or path>", "input": {…}}.
+2. The result names the runId, the pending item (a directive, or a review) and the seq to answer. Do what it says, then call step {"runId", "seq", "answer": {…}} — plus "as" (your identity) in review loops.
+3. Repeat until the run is completed (its output is returned) or failed.
+Review items must be answered by another identity than the one that produced the work: route them to a separate reviewer (a subagent) with its own "as".
+Lost track? runs lists every run; status {"runId"} shows the pending item and the seq again.`;
+
+export interface McpServerOptions {
+  store: Store;
+  /** The server's working directory: relative workflow and workspace paths resolve against it. */
+  cwd: string;
+  /** The folders searched for workflows by name, in order (see workflowDirs). */
+  workflowDirs: readonly string[];
+  /** The default workspace for runs started without one; `cwd` when omitted. */
+  workspace?: string;
+  version: string;
+  /** Diagnostics; stderr by default. */
+  log?: (line: string) => void;
+}
+
+export interface StdioOptions extends McpServerOptions {
+  /** The streams MCP frames travel on; this process's stdin and stdout by default. */
+  stdin?: Readable;
+  stdout?: Writable;
+}
+
+/** The MCP server with its tools registered, not yet connected to a transport. */
+export function createMcpServer(options: McpServerOptions): Server {
+  return build(options).server;
+}
+
+function build(options: McpServerOptions): { server: Server; settled: () => Promise<void> } {
+  const ctx: McpContext = {
+    engine: createEngine({ store: options.store }),
+    catalog: createWorkflowCatalog({ cwd: options.cwd, dirs: options.workflowDirs }),
+    cwd: options.cwd,
+    workspace: options.workspace ?? options.cwd,
+    log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
+  };
+  const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })),
+  }));
+  // Calls still running when the client hangs up finish before the store closes under them.
+  const inFlight = new Set<Promise<unknown>>();
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const call = callTool(ctx, request.params.name, request.params.arguments);
+    inFlight.add(call);
+    try {
+      return await call;
+    } finally {
+      inFlight.delete(call);
+    }
+  });
+  server.onerror = (error) => ctx.log(`countersign mcp: ${error.message}`);
+  return { server, settled: async () => void (await Promise.allSettled([...inFlight])) };
+}
+
+/**
+ * Serves on this process's stdin/stdout until the client closes stdin (or
+ * the process is told to stop), then closes the store. Resolves when done.
+ */
+export async function serveStdio(options: StdioOptions): Promise<void> {
+  const stdin = options.stdin ?? process.stdin;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const { server, settled } = build({ ...options, log });
+  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const closed = new Promise<void>((resolveClosed) => {
+    transport.onclose = () => resolveClosed();
+  });
+  // The transport does not notice a closed stdin by itself: without this a
+  // client that hangs up would leave the server waiting until it is killed.
+  const hangUp = () => void server.close();
+  stdin.once('end', hangUp);
+  stdin.once('close', hangUp);
+  const stop = () => void server.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await server.connect(transport);
+  log(`countersign mcp ${options.version}: serving on stdio; store ${options.store.location ?? '(memory)'}; workflows from ${options.workflowDirs.join(', ') || '(none)'}`);
+  try {
+    await closed;
+  } finally {
+    stdin.off('end', hangUp);
+    stdin.off('close', hangUp);
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await settled();
+    options.store.close();
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The text block of each tool result, written for a model. The structured
+ * result carries the same facts as JSON; the text says what to do next.
+ * Every run state names its runId and, while waiting, the seq to answer and
+ * the exact `step` call, so an agent that lost its context can continue
+ * from `runs` and `status` alone.
+ */
+import type { JournalEvent, RunState, RunSummary, WaitingState } from '../../run/contract.js';
+import type { JsonReport } from '../../validate/report.js';
+import type { WorkflowEntry } from './workflows.js';
+
+export function stateText(state: RunState): string {
+  const lines: string[] = [];
+  if (state.replayed) {
+    lines.push(`That seq was already answered, so nothing changed (replayed: true). This is run ${state.runId}'s current state.`, '');
+  }
+  switch (state.status) {
+    case 'waiting':
+      lines.push(...waitingText(state));
+      break;
+    case 'completed':
+      lines.push(`Run ${state.runId} completed at end node "${state.endNodeId}" (seq ${state.seq}). It takes no more answers.`, '', 'OUTPUT', json(state.output));
+      break;
+    case 'failed': {
+      const e = state.error;
+      lines.push(`Run ${state.runId} failed${e.nodeId ? ` at node "${e.nodeId}"` : ''} (seq ${state.seq}): ${e.code}: ${e.message}`);
+      if (e.fix) lines.push(`fix: ${e.fix}`);
+      lines.push('It takes no more answers; start a new run to try again.');
+      break;
+    }
+  }
+  return lines.join('\n');
+}
+
+function waitingText(state: WaitingState): string[] {
+  const p = state.pending;
+  const tries = `attempt ${p.attempt} of ${p.maxRetries + 1}`;
+  const lines: string[] = [];
+  if (state.rejected && !state.replayed) {
+    lines.push(`Your answer was REJECTED (${state.rejected.code}). Nothing advanced; answer again.`);
+    for (const e of p.errors ?? state.rejected.errors) lines.push(`  - ${e}`);
+    lines.push(`The next answer is ${tries}.`, '');
+  } else if (p.errors && p.errors.length > 0) {
+    lines.push(`The previous answer to this item was rejected; this is ${tries}:`);
+    for (const e of p.errors) lines.push(`  - ${e}`);
+    lines.push('');
+  }
+  if (p.kind === 'review') {
+    lines.push(
+      `Run ${state.runId} is waiting for an INDEPENDENT REVIEW at node "${p.nodeId}": seq ${state.seq}, review iteration ${p.iteration}, ${tries}, for role "${p.reviewer}".`,
+      '',
+      'This review must be answered by another identity than the one that produced or fixed the artifacts. Hand it to a separate reviewer (for example a subagent) that reads the files itself, writes every finding to the report file and answers with its own `as`. An answer from the producer\'s identity is rejected with E_SELF_REVIEW. The reviewer must not edit the artifacts.',
+      '',
+      'REVIEW PROMPT',
+      p.prompt.trimEnd(),
+      '',
+      'REPORT FILE (overwrite it with {"issues": ["one finding per string", …]}; {"issues": []} when there are none)',
+      p.report,
+      '',
+      'ANSWER SCHEMA (issues_count must equal the number of issues in the report file)',
+      json(p.inputSchema),
+    );
+    if (p.deadline) lines.push('', `DEADLINE: ${p.deadline}`);
+    lines.push('', `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "as": "<reviewer identity>", "answer": {"issues_count": N}}.`);
+    return lines;
+  }
+  lines.push(`Run ${state.runId} is waiting at node "${p.nodeId}": seq ${state.seq}, ${tries}${p.agent ? `, for role "${p.agent}"` : ''}.`, '');
+  lines.push('DIRECTIVE', p.directive, '', 'DONE WHEN', p.completionCondition, '', 'ANSWER SCHEMA (answer with one JSON object that satisfies it)', json(p.inputSchema));
+  if (p.deadline) lines.push('', `DEADLINE: ${p.deadline}`);
+  if (p.requiresIdentity) {
+    lines.push(
+      '',
+      'IDENTITY REQUIRED: this node produces or fixes work that an independent review checks, so the answer must carry `as` (who answers). Keep one identity for the producing and fixing steps; the review must come from a different one.',
+      '',
+      `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "as": "<your identity>", "answer": {…}}.`,
+    );
+  } else {
+    lines.push('', `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "answer": {…}}.`);
+  }
+  return lines;
+}
+
+export function validateText(report: JsonReport): string {
+  const lines: string[] = [];
+  for (const f of report.files) {
+    lines.push(f.ok ? `${f.file}: valid${f.warnings.length ? `, ${f.warnings.length} warning(s)` : ''}` : `${f.file}: INVALID, ${f.errors.length} error(s)`);
+    for (const e of f.errors) lines.push(`  ${f.file}:${e.line}:${e.col} error ${e.code} ${e.message}`);
+    for (const w of f.warnings) lines.push(`  ${f.file}:${w.line}:${w.col} warning ${w.code} ${w.message}`);
+  }
+  return lines.join('\n');
+}
+
+export function workflowsText(list: WorkflowEntry[]): string {
+  if (list.length === 0) return 'No workflows found. Pass a workflow file path to start or validate.';
+  const lines = ['Workflows (start one with start {"workflow": "<name>"}):'];
+  for (const w of list) lines.push(`- ${w.name}${w.version ? ` ${w.version}` : ''} — ${w.path}${w.description ? `\n  ${w.description}` : ''}`);
+  return lines.join('\n');
+}
+
+export function runsText(runs: RunSummary[]): string {
+  if (runs.length === 0) return 'No runs. Start one with start {"workflow": "<name or path>"}.';
+  const lines = ['Runs, newest first (call status {"runId": …} for the pending item and the seq to answer):'];
+  for (const r of runs) lines.push(`- ${r.runId}  ${r.status}  ${r.workflow}  updated ${r.updatedAt}`);
+  return lines.join('\n');
+}
+
+export function traceText(journal: { runId: string; events: JournalEvent[] }): string {
+  const lines = [`Journal of run ${journal.runId} (${journal.events.length} events):`];
+  for (const e of journal.events) {
+    const { seq, at, type, nodeId, ...rest } = e;
+    const detail = Object.entries(rest)
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' ');
+    lines.push(`${at} #${seq} ${type}${nodeId ? ` ${nodeId}` : ''}${detail ? `  ${detail}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+export function errorText(error: { code: string; message: string; fix?: string }): string {
+  const lines = [`Error ${error.code}: ${error.message}`];
+  if (error.fix) lines.push(`fix: ${error.fix}`);
+  lines.push('The server keeps serving: correct the call and try again (`runs` and `status` show where each run stands).');
+  return lines.join('\n');
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}

@@ -1,0 +1,157 @@
+/**
+ * Finding workflows for the MCP server: a tool names a workflow by path
+ * (relative to the server's working directory) or by name — a file's stem
+ * or its `metadata.name` — in the configured folders, in order: each
+ * `--workflows DIR`, then the workflows this package ships. A name found in
+ * several places resolves to the first.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CountersignError } from '../../errors.js';
+import { readSource } from '../../format/source.js';
+
+export interface WorkflowEntry {
+  /** `metadata.name`, or the file stem when the file does not parse. */
+  name: string;
+  /** Absolute path of the file. */
+  path: string;
+  description: string;
+  version: string;
+}
+
+export interface WorkflowCatalog {
+  /** The folders searched by name, in order. */
+  readonly dirs: readonly string[];
+  /** Every workflow file in the folders, folder by folder, files sorted by name. */
+  list(): WorkflowEntry[];
+  /** The absolute path a tool's `workflow` argument names; E_FILE_NOT_FOUND with the known names otherwise. */
+  resolve(ref: string): string;
+}
+
+const WORKFLOW_FILE = /\.(json|ya?ml)$/i;
+
+/**
+ * The folders searched by name: the given ones (relative to `cwd`), else
+ * `<cwd>/workflows` when it exists; then the shipped ones. A folder listed
+ * twice is searched once, at its first place.
+ */
+export function workflowDirs(cwd: string, given: readonly string[]): string[] {
+  const dirs = given.length > 0 ? given.map((d) => resolve(cwd, d)) : [resolve(cwd, 'workflows')].filter(isDirectory);
+  const shipped = shippedWorkflowsDir();
+  if (shipped) dirs.push(shipped);
+  return [...new Set(dirs)];
+}
+
+/** The `workflows/` folder of this package, found from this module upward (works from source and from the bundle). */
+export function shippedWorkflowsDir(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && packageName(pkg) === 'countersign') {
+      const shipped = join(dir, 'workflows');
+      return isDirectory(shipped) ? shipped : undefined;
+    }
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+export function createWorkflowCatalog(options: { cwd: string; dirs: readonly string[] }): WorkflowCatalog {
+  const { cwd, dirs } = options;
+  // Parsing every file on each call would make list_workflows cost a YAML parse per file: keep entries until the file changes.
+  const cache = new Map<string, { stamp: string; entry: WorkflowEntry }>();
+
+  function entryOf(path: string): WorkflowEntry {
+    const st = statSync(path);
+    const stamp = `${st.mtimeMs}:${st.size}`;
+    const hit = cache.get(path);
+    if (hit && hit.stamp === stamp) return hit.entry;
+    const entry = describe(path);
+    cache.set(path, { stamp, entry });
+    return entry;
+  }
+
+  function filesOf(dir: string): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return []; // a folder removed while the server runs simply holds nothing
+    }
+    return names
+      .filter((n) => WORKFLOW_FILE.test(n))
+      .sort()
+      .map((n) => join(dir, n))
+      .filter((p) => isFile(p));
+  }
+
+  const catalog: WorkflowCatalog = {
+    dirs,
+    list() {
+      return dirs.flatMap((dir) => filesOf(dir).map(entryOf));
+    },
+    resolve(ref) {
+      const asPath = resolve(cwd, ref);
+      if (isFile(asPath)) return asPath;
+      for (const dir of dirs) {
+        for (const file of filesOf(dir)) {
+          if (stem(file) === ref || entryOf(file).name === ref) return file;
+        }
+      }
+      const names = [...new Set(catalog.list().map((e) => e.name))];
+      throw new CountersignError('E_FILE_NOT_FOUND', `no workflow file or workflow name "${ref}"`, {
+        fix: names.length > 0
+          ? `name one of: ${names.join(', ')} (list_workflows shows them), or give a path relative to ${cwd}`
+          : `give a path relative to ${cwd}; no workflow folder holds any workflow (${dirs.join(', ') || 'none configured'})`,
+      });
+    },
+  };
+  return catalog;
+}
+
+function describe(path: string): WorkflowEntry {
+  try {
+    const data = readSource(path).data as { metadata?: { name?: unknown; description?: unknown; version?: unknown } } | null;
+    const meta = data && typeof data === 'object' ? data.metadata : undefined;
+    return {
+      name: typeof meta?.name === 'string' && meta.name !== '' ? meta.name : stem(path),
+      path,
+      description: typeof meta?.description === 'string' ? meta.description : '',
+      version: typeof meta?.version === 'string' ? meta.version : '',
+    };
+  } catch (e) {
+    // Listed anyway, so a user sees the broken file and can validate it.
+    const code = e instanceof CountersignError ? e.code : 'E_PARSE';
+    return { name: stem(path), path, description: `(does not load: ${code}; call validate for details)`, version: '' };
+  }
+}
+
+function stem(path: string): string {
+  return basename(path, extname(path));
+}
+
+function packageName(file: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: string }).name;
+  } catch {
+    return undefined;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

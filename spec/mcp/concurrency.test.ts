@@ -1,0 +1,46 @@
+/** `countersign mcp`: two server processes on one store, two clients answering the same seq at once. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { cli, tempDir } from '../helpers/cli.js';
+import { connect, TWO_STEP, type McpSession } from '../fixtures/mcp/client.js';
+
+const Concurrency = suite<{ a: McpSession; b: McpSession; store: string }>('mcp: concurrency');
+
+Concurrency.before(async (ctx) => {
+  ctx.store = join(tempDir('countersign-mcp-race-'), 'store');
+  [ctx.a, ctx.b] = await Promise.all([connect(['--store', ctx.store]), connect(['--store', ctx.store])]);
+});
+Concurrency.after(async (ctx) => {
+  await Promise.all([ctx.a.close(), ctx.b.close()]);
+});
+
+Concurrency('two clients on two servers answering the same seq at once never both advance the run: one is replayed (core seq rule)', async ({ a, b, store }) => {
+  for (let round = 0; round < 8; round++) {
+    const { runId } = (await a.call('start', { workflow: TWO_STEP })).structured;
+    const [ra, rb] = await Promise.all([
+      a.call('step', { runId, seq: 1, answer: { words: 5 } }),
+      b.call('step', { runId, seq: 1, answer: { words: 500 } }),
+    ]);
+    assert.is(ra.isError || rb.isError, false, `${ra.text}\n${rb.text}`);
+    const replayed = [ra, rb].filter((r) => r.structured.replayed === true);
+    assert.is(replayed.length, 1, `round ${round}: exactly one of the two answers is replayed`);
+    const winner = ra.structured.replayed ? rb : ra;
+    assert.is(winner.structured.status, 'completed');
+    // The loser sees the winner's result, not its own answer.
+    assert.equal(replayed[0].structured.output, winner.structured.output);
+    const trace = await cli(['trace', runId, '--json'], { store });
+    assert.is(trace.json.events.filter((e: { type: string }) => e.type === 'answer.accepted').length, 1, 'one answer was taken');
+  }
+});
+
+Concurrency('a run started on one server is answered through the other', async ({ a, b }) => {
+  const { runId } = (await a.call('start', { workflow: TWO_STEP })).structured;
+  const seen = await b.call('status', { runId });
+  assert.is(seen.structured.seq, 1);
+  const done = await b.call('step', { runId, seq: 1, answer: { words: 7 } });
+  assert.is(done.structured.status, 'completed');
+  assert.is((await a.call('status', { runId })).structured.endNodeId, 'short');
+});
+
+Concurrency.run();

@@ -1,0 +1,107 @@
+/** `countersign mcp`: the published tools, their input schemas, and finding workflows by path or by name. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { cli, ROOT, tempDir } from '../helpers/cli.js';
+import { connect, MCP_WORKFLOWS, type McpSession } from '../fixtures/mcp/client.js';
+
+const Tools = suite<{ mcp: McpSession; store: string }>('mcp: tools and workflows');
+
+Tools.before(async (ctx) => {
+  ctx.store = tempDir('countersign-mcp-tools-');
+  ctx.mcp = await connect(['--store', ctx.store, '--workflows', MCP_WORKFLOWS]);
+});
+Tools.after(async (ctx) => {
+  await ctx.mcp.close();
+});
+
+Tools('tools/list publishes the seven tools, each with a closed draft-07 input schema that describes every field', async ({ mcp }) => {
+  const { tools } = await mcp.client.listTools();
+  assert.equal(tools.map((t) => t.name).sort(), ['list_workflows', 'runs', 'start', 'status', 'step', 'trace', 'validate']);
+  for (const t of tools) {
+    const schema = t.inputSchema as { type: string; additionalProperties?: boolean; properties?: Record<string, { description?: string }> };
+    assert.ok(t.description && t.description.length > 20, `${t.name} has a description`);
+    assert.is(schema.type, 'object', t.name);
+    assert.is(schema.additionalProperties, false, `${t.name} rejects unknown arguments`);
+    for (const [field, prop] of Object.entries(schema.properties ?? {})) assert.ok(prop.description, `${t.name}.${field} has a description`);
+  }
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t.inputSchema as { required?: string[]; properties: Record<string, { type?: string; enum?: string[] }> }]));
+  assert.equal(byName.step.required, ['runId', 'answer']);
+  assert.equal(Object.keys(byName.step.properties).sort(), ['answer', 'as', 'runId', 'seq']);
+  assert.is(byName.step.properties.answer.type, 'object');
+  assert.is(byName.step.properties.seq.type, 'integer');
+  assert.equal(byName.start.required, ['workflow']);
+  assert.equal(Object.keys(byName.start.properties).sort(), ['as', 'input', 'workflow', 'workspace']);
+  assert.equal(byName.runs.properties.status.enum, ['waiting', 'completed', 'failed']);
+  assert.equal(byName.list_workflows.properties, {});
+  for (const name of ['status', 'trace']) assert.equal(byName[name].required, ['runId']);
+});
+
+Tools('list_workflows lists the --workflows folder first, then the shipped workflows, with name, path, description and version', async ({ mcp }) => {
+  const r = await mcp.call('list_workflows');
+  assert.is(r.isError, false);
+  const list = r.structured.workflows as Array<{ name: string; path: string; description: string; version: string }>;
+  const names = list.map((w) => w.name);
+  assert.equal(names.slice(0, 3), ['hello-world', 'notes-review', 'review-fix-loop']);
+  assert.ok(names.includes('development-flow') && names.includes('bugfix'), 'the shipped workflows are listed too');
+  const local = list[2];
+  assert.equal(local, { name: 'review-fix-loop', path: join(MCP_WORKFLOWS, 'review-fix-loop.json'), version: '9.9.9', description: local.description });
+  assert.match(local.description, /comes first/);
+  assert.ok(list.some((w) => w.path === join(ROOT, 'workflows/review-fix-loop.json')), 'the shadowed shipped file is still listed by path');
+  assert.match(r.text, /hello-world 0\.3\.0/);
+});
+
+Tools('a workflow is found by metadata.name, by file stem, and by path relative to the server; a name in two folders resolves to the first', async ({ mcp }) => {
+  const byMeta = await mcp.call('start', { workflow: 'hello-world' });
+  assert.is(byMeta.isError, false, byMeta.text);
+  assert.is(byMeta.structured.pending.nodeId, 'greet');
+  const byStem = await mcp.call('start', { workflow: 'notes-review', workspace: tempDir('countersign-mcp-ws-') });
+  assert.is(byStem.structured.pending.nodeId, 'write');
+  const byPath = await mcp.call('start', { workflow: 'spec/fixtures/cli/two-step.json' });
+  assert.is(byPath.structured.pending.nodeId, 'write');
+  const shadowed = await mcp.call('start', { workflow: 'review-fix-loop' });
+  assert.is(shadowed.structured.pending.nodeId, 'ask', 'the --workflows copy wins over the shipped review-fix-loop');
+  const shipped = await mcp.call('validate', { workflow: 'development-flow' });
+  assert.is(shipped.structured.files[0].file, join(ROOT, 'workflows/development-flow.json'));
+});
+
+Tools('an unknown workflow is E_FILE_NOT_FOUND whose fix lists the known names', async ({ mcp }) => {
+  const r = await mcp.call('start', { workflow: 'no-such-flow' });
+  assert.is(r.isError, true);
+  assert.is(r.structured.error.code, 'E_FILE_NOT_FOUND');
+  assert.match(r.structured.error.fix, /hello-world, notes-review, review-fix-loop, bugfix, development-flow/);
+  assert.match(r.text, /E_FILE_NOT_FOUND/);
+});
+
+Tools('validate returns exactly what `countersign validate --json` prints for the same file', async ({ mcp, store }) => {
+  for (const file of ['spec/fixtures/bad/mixed-problems.json', 'spec/fixtures/bad/warnings-only.yaml', 'spec/fixtures/cli/two-step.json']) {
+    const r = await mcp.call('validate', { workflow: file });
+    assert.is(r.isError, false, 'findings are a result, not a tool error');
+    const expected = await cli(['validate', join(ROOT, file), '--json'], { store });
+    assert.equal(r.structured, expected.json, file);
+  }
+  const bad = await mcp.call('validate', { workflow: 'spec/fixtures/bad/no-end.json' });
+  assert.is(bad.structured.files[0].ok, false);
+  assert.match(bad.text, /INVALID[\s\S]*E_NO_END/);
+});
+
+Tools('start refuses a workspace that does not exist, and an invalid workflow, with a code and a fix', async ({ mcp }) => {
+  const ws = await mcp.call('start', { workflow: 'hello-world', workspace: '/no/such/dir' });
+  assert.is(ws.isError, true);
+  assert.is(ws.structured.error.code, 'E_INPUT');
+  assert.ok(ws.structured.error.fix);
+  const invalid = await mcp.call('start', { workflow: 'spec/fixtures/bad/no-end.json' });
+  assert.is(invalid.structured.error.code, 'E_WORKFLOW_INVALID');
+  assert.ok(invalid.structured.error.details.errors.length > 0, 'the validation report comes along');
+  const input = await mcp.call('start', { workflow: 'hello-world', input: 'not an object' });
+  assert.is(input.structured.error.code, 'E_INPUT');
+});
+
+Tools('stdout carries only MCP frames: the startup log goes to stderr', async ({ mcp }) => {
+  // Any stray stdout line would have broken the JSON-RPC stream before this point.
+  const r = await mcp.call('runs');
+  assert.is(r.isError, false);
+  assert.match(mcp.stderr(), /countersign mcp .*serving on stdio/);
+});
+
+Tools.run();
