@@ -52,6 +52,10 @@ export const CODES = {
   // Independent review (delegate-review)
   E_PATH_OUTSIDE_WORKSPACE: 'a review path (artifact, context or report) resolves outside the run\'s workspace',
   E_PATH_EMPTY: 'a review path rendered empty (an unset variable in its template)',
+  E_PATH_INVALID: 'a review path holds a line break or another control character',
+  E_REPORT_PATH: 'the report path is unusable: it is an artifact, a directory, or its directory cannot be created',
+  E_MAX_ITERATIONS: 'a review node that has accepted maxIterations reviews in this run was entered again',
+  E_CRITERION_TEMPLATE: 'a review criterion holds {{…}}: criteria are literal and never rendered',
   E_REPORT_MISSING: 'the review answer came back but the report file does not exist',
   E_REPORT_FORMAT: 'the report file does not parse or is not a flat list of strings (tiers, objects, nesting)',
   E_REPORT_MISMATCH: 'the answer\'s issues_count differs from the number of issues in the report file',

@@ -13,7 +13,8 @@ import { join, posix } from 'node:path';
 import { isCountersignError } from '../errors.js';
 import type { DelegateReviewNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { renderTemplate } from '../format/template.js';
-import { hashArtifacts, moveAside, setAside } from '../review/artifacts.js';
+import { moveAside, setAside } from '../review/artifacts.js';
+import { changedRoots, hashEach, prepareReportSlot, REVIEWS_DIR, skippedPaths, type VisitPaths } from '../review/visit.js';
 import { resolveInWorkspace } from '../review/paths.js';
 import { reviewPrompt } from '../review/prompt.js';
 import { readReport } from '../review/report.js';
@@ -27,8 +28,6 @@ import { lookup } from './workflow-facts.js';
 export const DEFAULT_REVIEWER = 'reviewer';
 export const DEFAULT_MAX_ITERATIONS = 5;
 export const DEFAULT_REVIEW_RETRIES = 3;
-/** Under the workspace; hashing always skips it (reports of every review live there). */
-export const REVIEWS_DIR = join('.countersign', 'reviews');
 
 /** The issues contract (G17, G18, G9): only the count; the findings are in the report file. */
 export const ISSUES_ANSWER_SCHEMA: JsonObject = Object.freeze({
@@ -42,6 +41,7 @@ export const ISSUES_ANSWER_SCHEMA: JsonObject = Object.freeze({
 
 interface Observed {
   hash: string;
+  roots: string[];
   report: { count: number } | { code: string; message: string };
 }
 
@@ -63,7 +63,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
   },
 
   lint(raw, pointer) {
-    return wordingFindings(raw, pointer);
+    return [...wordingFindings(raw, pointer), ...criterionTemplates(raw.criteria, pointer)];
   },
 
   maxRetries(node) {
@@ -76,17 +76,30 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
 
   enter(node, ctx, workflow, env, cause): EnterOutcome {
     const state = stateOf(ctx, node.id);
-    let paths: ReturnType<typeof resolvePaths>;
     const unset: string[] = [];
+    const unsetEvents = () => (unset.length > 0 ? [{ type: 'variable.unset', names: [...new Set(unset)] }] : []);
+    const refuse = (code: string, message: string): EnterOutcome => ({
+      kind: 'route',
+      via: 'error',
+      code,
+      message,
+      events: [...unsetEvents(), { type: 'review.refused', code, message }],
+    });
+    const maxIterations = node.maxIterations ?? DEFAULT_MAX_ITERATIONS;
+    if (state.accepted >= maxIterations) {
+      return refuse('E_MAX_ITERATIONS', `review "${node.id}" has accepted ${state.accepted} review(s), its maxIterations, and is not issued again in this run`);
+    }
+    let paths: VisitPaths;
     try {
       paths = resolvePaths(node, ctx, workflow, env, unset);
+      prepareReportSlot(paths);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
-      return { kind: 'route', via: 'error', code: e.code, message: e.message, events: [{ type: 'review.refused', code: e.code, message: e.message }] };
+      const names = [...new Set(unset)];
+      return refuse(e.code, names.length > 0 ? `${e.message} (these variables were unset and rendered empty: ${names.join(', ')})` : e.message);
     }
-    const unsetEvents = unset.length > 0 ? [{ type: 'variable.unset', names: [...new Set(unset)] }] : [];
-    const hash = hashArtifacts(paths.artifacts, skipped(paths.report, env));
-    if (state.acceptedHash !== undefined && hash === state.acceptedHash) {
+    const hashes = hashEach(paths.artifacts, skippedPaths(paths.report, env.workspace, env.skip));
+    if (state.acceptedHash !== undefined && hashes.hash === state.acceptedHash) {
       const fromFix = cause !== undefined && cause.nodeId !== node.id ? cause : undefined;
       const reason = fromFix ? unchangedReason(fromFix.answer) : undefined;
       const message = `the artifacts of review "${node.id}" are unchanged since its last accepted review`;
@@ -96,7 +109,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
           via: 'unchanged',
           code: 'E_UNCHANGED_ARTIFACT',
           message: `${message} (reason: ${reason}) and the node has no "unchanged" route`,
-          events: [...unsetEvents, { type: 'review.unchanged', reason }],
+          events: [...unsetEvents(), { type: 'review.unchanged', reason }],
           assign: { nodes: { ...ctx.nodes, [node.id]: { ...(ctx.nodes[node.id] ?? {}), unchanged_reason: reason } } },
         };
       }
@@ -107,7 +120,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
           errors: [`${message}: change the artifacts to fix the reported issues, or answer with a non-empty "unchanged_reason" saying why they stay as they are`],
         };
       }
-      return { kind: 'route', via: 'error', code: 'E_UNCHANGED_ARTIFACT', message: `${message} and no fix answer led here`, events: unsetEvents };
+      return { kind: 'route', via: 'error', code: 'E_UNCHANGED_ARTIFACT', message: `${message} and no fix answer led here`, events: unsetEvents() };
     }
     // Only now, with the review certain to be issued: the last report becomes
     // the one generation kept (G8), so the reviewer starts from an empty slate.
@@ -115,10 +128,10 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       moveAside(paths.report);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
-      return { kind: 'route', via: 'error', code: e.code, message: e.message, events: [...unsetEvents, { type: 'review.refused', code: e.code, message: e.message }] };
+      return refuse(e.code, e.message);
     }
-    const reviews = { ...ctx.reviews, [node.id]: { ...state, visit: { ...paths, hash } } };
-    return { kind: 'ready', assign: { reviews }, events: unsetEvents };
+    const reviews = { ...ctx.reviews, [node.id]: { ...state, visit: { ...paths, ...hashes } } };
+    return { kind: 'ready', assign: { reviews }, events: unsetEvents() };
   },
 
   afterRejected(node, ctx, code) {
@@ -138,7 +151,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       if (!isCountersignError(e)) throw e;
       report = { code: e.code, message: e.fix ? `${e.message}; ${e.fix}` : e.message };
     }
-    return { hash: hashArtifacts(visit.artifacts, skipped(visit.report, env)), report } satisfies Observed as unknown as JsonValue;
+    const { hash, roots } = hashEach(visit.artifacts, skippedPaths(visit.report, env.workspace, env.skip));
+    return { hash, roots, report } satisfies Observed as unknown as JsonValue;
   },
 
   pending(node, ctx) {
@@ -181,19 +195,22 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
         ],
       };
     }
-    const guarded = guardAnswer(submission);
-    if (guarded) return guarded;
-    const validate = answerValidator(ISSUES_ANSWER_SCHEMA);
-    if (!validate(submission.answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors) };
+    // Next the artifacts, whatever the answer says: a reviewer that edited
+    // them has not reviewed the producer's work (G13).
     const observed = submission.observed as unknown as Observed;
     if (observed.hash !== visit.hash) {
+      const changed = changedRoots(visit.artifacts, visit.roots ?? [], observed.roots);
       return {
         kind: 'rejected',
         code: 'E_REVIEWER_MODIFIED',
         final: true,
-        errors: [`the artifacts changed while the review was pending (${visit.artifacts.join(', ')}): a reviewer diagnoses and never fixes`],
+        errors: [`the artifacts changed while the review was pending (${(changed.length > 0 ? changed : visit.artifacts).join(', ')}): a reviewer diagnoses and never fixes`],
       };
     }
+    const guarded = guardAnswer(submission);
+    if (guarded) return guarded;
+    const validate = answerValidator(ISSUES_ANSWER_SCHEMA);
+    if (!validate(submission.answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors) };
     if ('code' in observed.report) return { kind: 'rejected', code: observed.report.code, errors: [observed.report.message] };
     const count = (submission.answer as { issues_count: number }).issues_count;
     if (observed.report.count !== count) {
@@ -207,7 +224,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     const exhausted = count > 0 && accepted >= (node.maxIterations ?? DEFAULT_MAX_ITERATIONS);
     return {
       kind: 'accepted',
-      local: { ...(ctx.nodes[node.id] ?? {}), issues_count: count, report: visit.report },
+      // Replaced, not merged: an earlier unchanged_reason does not describe this review.
+      local: { issues_count: count, report: visit.report },
       vars: { issues_count: count },
       via: exhausted ? 'exhausted' : 'success',
       events: [
@@ -243,6 +261,22 @@ function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workf
   return { artifacts, context, report };
 }
 
+/** Criteria are literal (they are linted as written); `{{…}}` in one would reach the reviewer unrendered. */
+function criterionTemplates(criteria: unknown, pointer: string): Finding[] {
+  if (!Array.isArray(criteria)) return [];
+  return criteria.flatMap((text, i) => {
+    const offset = typeof text === 'string' ? text.indexOf('{{') : -1;
+    if (offset === -1) return [];
+    return [{
+      code: 'E_CRITERION_TEMPLATE',
+      pointer: `${pointer}/criteria/${i}`,
+      offset,
+      severity: 'error' as const,
+      message: 'criteria are literal: "{{…}}" is not rendered and would reach the reviewer as written; put the path in artifacts or context (they are templated) and state the criterion without it',
+    }];
+  });
+}
+
 /**
  * A literal path that climbs out with `..` is outside every workspace, so
  * it is refused before any run instead of when the review is entered.
@@ -260,9 +294,6 @@ function escapingPath(text: unknown, pointer: string): Finding[] {
   }];
 }
 
-function skipped(report: string, env: RunEnv): string[] {
-  return [report, `${report}.prev`, join(env.workspace, REVIEWS_DIR), ...env.skip];
-}
 
 function unchangedReason(answer: JsonValue): string | undefined {
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return undefined;

@@ -59,7 +59,7 @@ export interface ReviewState {
   /** Artifact hash at the last accepted review (to spot an unchanged iteration). */
   acceptedHash?: string;
   /** The review currently issued: resolved absolute paths and the artifact hash when it was issued. */
-  visit?: { artifacts: string[]; context: string[]; report: string; hash: string };
+  visit?: { artifacts: string[]; context: string[]; report: string; hash: string; roots?: string[] };
 }
 
 /** The live state a runtime step sees. Values are never mutated in place. */

@@ -166,7 +166,7 @@ export function setAside(from: string, to: string): boolean {
 }
 
 function cannotWrite(report: string, why: string): CountersignError {
-  return new CountersignError('E_REPORT_MISSING', `the review report ${report} cannot be prepared: ${why}`, {
+  return new CountersignError('E_REPORT_PATH', `the review report ${report} cannot be prepared: ${why}`, {
     file: report,
     fix: 'point the review node\'s "report" at a file path inside the workspace whose directory can be created',
   });

@@ -29,6 +29,13 @@ export function resolveInWorkspace(workspace: string, path: string, what: string
       fix: `make sure every variable in the ${what} template is written before this node runs, or give a literal path`,
     });
   }
+  // A path is put into the reviewer's prompt: a line break would let
+  // agent-written text pose as instructions (seed 003, G31).
+  if (/[\u0000-\u001f\u007f]/.test(path)) {
+    throw new CountersignError('E_PATH_INVALID', `${what} ${JSON.stringify(path)} holds a line break or another control character`, {
+      fix: 'write review paths as plain file names; if a variable supplies the path, make the producing node\'s schema restrict it (e.g. "pattern": "^[^\\n]+$")',
+    });
+  }
   const root = resolve(workspace);
   const target = resolve(root, path);
   const outside = (detail: string): CountersignError =>

@@ -54,6 +54,12 @@ export function markdownIssues(text: string, file: string): string[] {
     }
   };
 
+  // A Markdown report must list issues as list items; anything that looks
+  // like another way of listing them would otherwise count as zero issues.
+  const first = text.trimStart();
+  if (first.startsWith('{') || first.startsWith('[')) {
+    throw fail(1, 'this Markdown report holds JSON; write each issue as a "- " list item, or give the report a .json name');
+  }
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i];
@@ -69,6 +75,11 @@ export function markdownIssues(text: string, file: string): string[] {
       continue;
     }
     const indented = /^[ \t]/.test(raw);
+    if (!fence && /^\s*(?:[•◦‣▪●·–—]\s|\|)/.test(raw)) {
+      throw fail(n, /^\s*\|/.test(raw)
+        ? 'a table is not a flat list: write each issue as a "- " list item'
+        : 'this line uses a bullet character Markdown does not read as a list item: write each issue as a "- " list item');
+    }
     const opening = FENCE.exec(raw);
     if (opening) {
       const inItem = item !== undefined && indented;

@@ -171,11 +171,11 @@ aside('G8: .prev keeps exactly one generation: the report of the previous review
   assert.is(readFileSync(`${report}.prev`, 'utf8'), '{"issues": ["second"]}');
 });
 
-aside('G8: a directory where the report should be is refused with E_REPORT_MISSING and left in place', () => {
+aside('G8: a directory where the report should be is refused with E_REPORT_PATH and left in place', () => {
   const { ws } = setup();
   const report = join(ws, 'review.json');
   mkdirSync(report);
-  const e = thrownWithCode(() => moveAside(report), 'E_REPORT_MISSING');
+  const e = thrownWithCode(() => moveAside(report), 'E_REPORT_PATH');
   assert.match(e.message, report);
   assert.is(e.file, report);
   assert.ok(statSync(report).isDirectory());

@@ -1,0 +1,84 @@
+/**
+ * What one review visit needs from the file system: the report slot made
+ * ready before anything is hashed (so the engine's own mkdir never looks
+ * like a reviewer's edit), and artifact hashes per root (so a change can be
+ * named). Throws CountersignError; the node turns that into its `error`
+ * route or a failed run.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { CountersignError } from '../errors.js';
+import { hashArtifacts } from './artifacts.js';
+
+export interface VisitPaths {
+  artifacts: string[];
+  context: string[];
+  report: string;
+}
+
+export interface ArtifactHashes {
+  /** One hash over every root. */
+  hash: string;
+  /** One hash per artifact root, in order. */
+  roots: string[];
+}
+
+/** Under the workspace; hashing always skips it (reports of every review live there). */
+export const REVIEWS_DIR = join('.countersign', 'reviews');
+
+/**
+ * Refuses a report path the engine cannot own — an artifact itself, or a
+ * directory — and creates its directory. Moving the report aside happens
+ * later, once the review is certain to be issued.
+ */
+export function prepareReportSlot(paths: VisitPaths): void {
+  const { report } = paths;
+  for (const artifact of paths.artifacts) {
+    if (report === artifact || isInside(artifact, report) && !isDirectory(artifact)) {
+      throw reportPath(report, `it is the artifact ${artifact} under review, which the engine would move aside`);
+    }
+  }
+  if (isDirectory(report)) throw reportPath(report, 'it is a directory');
+  if (isDirectory(`${report}.prev`)) throw reportPath(report, `${report}.prev is a directory, so the previous report cannot be kept`);
+  try {
+    mkdirSync(dirname(report), { recursive: true });
+  } catch (e) {
+    throw reportPath(report, `its directory cannot be created (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+}
+
+/** What hashing leaves out: the report, its other generations, every review's reports, the store. */
+export function skippedPaths(report: string, workspace: string, store: readonly string[]): string[] {
+  return [report, `${report}.prev`, `${report}.refused`, join(workspace, REVIEWS_DIR), ...store];
+}
+
+export function hashEach(artifacts: readonly string[], skip: readonly string[]): ArtifactHashes {
+  const roots = artifacts.map((a) => hashArtifacts([a], skip));
+  return { hash: createHash('sha256').update(roots.join('\n')).digest('hex'), roots };
+}
+
+/** The artifact roots whose hash differs between two takes. */
+export function changedRoots(artifacts: readonly string[], before: readonly string[], after: readonly string[]): string[] {
+  return artifacts.filter((_, i) => before[i] !== after[i]);
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel !== '' && !rel.startsWith('..') && !rel.startsWith('/');
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function reportPath(report: string, why: string): CountersignError {
+  return new CountersignError('E_REPORT_PATH', `the review report ${report} cannot be used: ${why}`, {
+    file: report,
+    fix: 'point the review node\'s "report" at a file of its own inside the workspace, e.g. ".countersign/reviews/review.json" (the default)',
+  });
+}
