@@ -20,7 +20,7 @@ usage: countersign <command> [options]
 
 common options:
   --json          exactly one JSON document on stdout; progress and logs on stderr
-  --store DIR     the run store for start, step, status, runs, trace and run
+  --store DIR     the run store for start, step, status, runs, trace, run and mcp
                   (default ./.countersign, or $COUNTERSIGN_STORE)
 
 countersign help <command> shows a command's options.

@@ -56,8 +56,7 @@ export function markdownIssues(text: string, file: string): string[] {
 
   // A Markdown report must list issues as list items; anything that looks
   // like another way of listing them would otherwise count as zero issues.
-  const first = text.trimStart();
-  if (first.startsWith('{') || first.startsWith('[')) {
+  if (isJson(text)) {
     throw fail(1, 'this Markdown report holds JSON; write each issue as a "- " list item, or give the report a .json name');
   }
   const lines = text.split(/\r?\n/);
@@ -157,4 +156,15 @@ function tierLabel(text: string): string {
     .toLowerCase()
     .replace(/[\s:=-]+/g, ' ')
     .trim();
+}
+
+/**
+ * True when the text is JSON rather than Markdown: it opens an object, or
+ * an array of strings/objects. A Markdown link opening the intro
+ * (`[notes.md](notes.md) …`) is not.
+ */
+function isJson(text: string): boolean {
+  const body = text.trimStart();
+  if (body.startsWith('{')) return true;
+  return /^\[\s*["{[\]]/.test(body);
 }

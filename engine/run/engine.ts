@@ -285,7 +285,12 @@ function jsonCopy(value: unknown, code: string): { value: JsonValue; bytes: numb
   try {
     text = JSON.stringify(value);
   } catch (e) {
-    throw new CountersignError(code, `the value cannot be serialised as JSON: ${(e as Error).message}`);
+    const tooDeep = e instanceof RangeError;
+    throw new CountersignError(code, `the value cannot be serialised as JSON: ${(e as Error).message}`, {
+      fix: tooDeep
+        ? 'the value nests far too deep (answers may nest 64 levels); send a flatter object, and keep large structures in files'
+        : 'pass plain JSON data: no cycles, BigInts or functions',
+    });
   }
   if (text === undefined) throw new CountersignError(code, 'the value is not JSON', { fix: 'pass a JSON object' });
   return { value: JSON.parse(text) as JsonValue, bytes: Buffer.byteLength(text, 'utf8') };

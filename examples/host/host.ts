@@ -5,13 +5,14 @@
  * directives go to `agent`, review items to `reviewer`, which answers as
  * another identity. Nothing calls a model. Run it from the repository root:
  *
- *   npx tsx examples/host/host.ts
+ *   npx tsx examples/host/host.ts          # removes its temporary folders when done
+ *   npx tsx examples/host/host.ts --keep   # keeps the workspace (the artifact and the reports) and says where
  *
- * Runs are kept in a SQLite store in a temporary folder; pass
- * `openStore({ cwd: process.cwd() })` instead to share `./.countersign/`
- * with the CLI and the MCP server.
+ * Runs are kept in a SQLite store in a temporary folder, removed at the
+ * end; pass `openStore({ cwd: process.cwd() })` instead to share
+ * `./.countersign/` with the CLI and the MCP server.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +54,9 @@ async function reviewer(item: ReviewPending): Promise<{ issues_count: number }> 
   return { issues_count: issues.length };
 }
 
-const store = createSqliteStore(mkdtempSync(join(tmpdir(), 'countersign-host-store-')));
+const keep = process.argv.includes('--keep');
+const storeDir = mkdtempSync(join(tmpdir(), 'countersign-host-store-'));
+const store = createSqliteStore(storeDir);
 const engine = createEngine({ store });
 try {
   let state: RunState = await engine.start(WORKFLOW, {
@@ -73,4 +76,8 @@ try {
   process.exitCode = state.status === 'completed' ? 0 : 1;
 } finally {
   store.close();
+  // Both folders are temporary: nothing is left behind unless --keep asks for the workspace.
+  rmSync(storeDir, { recursive: true, force: true });
+  if (keep) console.error(`workspace kept at ${workspace} (docs/api.md and the review reports); delete it when done`);
+  else rmSync(workspace, { recursive: true, force: true });
 }

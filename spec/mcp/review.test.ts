@@ -29,6 +29,7 @@ Review('a review loop converges 2 → 0 over MCP with a producer and a reviewer 
   const anonymous = await mcp.call('step', { runId, seq: 1, answer: {} });
   assert.is(anonymous.isError, true);
   assert.is(anonymous.structured.error.code, 'E_IDENTITY_REQUIRED');
+  assert.match(anonymous.structured.error.fix, /^answer with the "as" argument set to <identity>;/, 'the hint names the MCP argument, not --as');
 
   writeFileSync(join(ws, 'notes.md'), '# A\n');
   const review = await mcp.call('step', { runId, seq: 1, as: 'author', answer: {} });
@@ -53,6 +54,8 @@ Review('a review loop converges 2 → 0 over MCP with a producer and a reviewer 
   assert.is(self.structured.rejected.code, 'E_SELF_REVIEW');
   assert.is(self.structured.pending.attempt, 1);
   assert.match(self.text, /REJECTED \(E_SELF_REVIEW\)/);
+  assert.match(self.structured.rejected.errors.join(' '), /answer with the "as" argument set to <reviewer>/);
+  assert.not.match(self.text, /--as/);
 
   writeFileSync(report, JSON.stringify({ issues: ['heading A has no body', 'the file has no title'] }));
   const fix = await mcp.call('step', { runId, seq: 3, as: 'checker', answer: { issues_count: 2 } });
@@ -78,7 +81,7 @@ Review('a review loop converges 2 → 0 over MCP with a producer and a reviewer 
   assert.equal(JSON.parse(readFileSync(`${report}.prev`, 'utf8')).issues.length, 2);
 });
 
-Review('a reviewer that answers a count the report does not hold is rejected with E_REPORT_MISMATCH and asked again', async ({ mcp }) => {
+Review('seed 003 G8 G17: a reviewer that answers a count the report does not hold is rejected with E_REPORT_MISMATCH and asked again', async ({ mcp }) => {
   const ws = tempDir('countersign-mcp-review-ws2-');
   writeFileSync(join(ws, 'notes.md'), '# A\n');
   const { runId } = (await mcp.call('start', { workflow: 'notes-review', workspace: ws })).structured;
@@ -88,6 +91,25 @@ Review('a reviewer that answers a count the report does not hold is rejected wit
   assert.is(r.isError, false);
   assert.is(r.structured.rejected.code, 'E_REPORT_MISMATCH');
   assert.match(r.text, /REJECTED \(E_REPORT_MISMATCH\)[\s\S]*attempt 2 of 4/);
+});
+
+Review('seed 003 G8 G15: a review with a .md report tells the reviewer to write Markdown list items, and a reviewer who does so is taken at its count', async ({ mcp }) => {
+  const ws = tempDir('countersign-mcp-review-md-');
+  const workflow = join(ws, 'notes-review-md.yaml');
+  writeFileSync(workflow, readFileSync(join(MCP_WORKFLOWS, 'notes-review.yaml'), 'utf8').replace('report: review.json', 'report: review.md').replace('name: notes-review,', 'name: notes-review-md,'));
+  writeFileSync(join(ws, 'notes.md'), '# A\n');
+  const { runId } = (await mcp.call('start', { workflow, workspace: ws })).structured;
+  const review = await mcp.call('step', { runId, seq: 1, as: 'author', answer: {} });
+  const report = review.structured.pending.report as string;
+  assert.is(report, join(ws, 'review.md'));
+  // Both parts of the text ask for the same thing: the review prompt and the report-file line.
+  assert.match(review.text, /with Markdown: one top-level list item/);
+  assert.match(review.text, /REPORT FILE \(overwrite it with Markdown/);
+  assert.not.match(review.text, /\{"issues"/, 'no JSON report shape is suggested for a .md report');
+  writeFileSync(report, '- heading A has no body\n- the file has no title\n');
+  const fix = await mcp.call('step', { runId, seq: 2, as: 'checker', answer: { issues_count: 2 } });
+  assert.is(fix.isError, false, fix.text);
+  assert.is(fix.structured.pending.nodeId, 'fix', fix.text);
 });
 
 Review.run();

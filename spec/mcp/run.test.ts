@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { cli, LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
-import { connect, TWO_STEP, type McpSession } from '../fixtures/mcp/client.js';
+import { connect, rawSession, TWO_STEP, type McpSession } from '../fixtures/mcp/client.js';
 
 const Run = suite<{ mcp: McpSession; store: string }>('mcp: running a workflow');
 
@@ -69,7 +69,10 @@ Run('each client mistake is a tool error with its code and a fix, and the server
     assert.is(r.structured.error.code, code, label);
     assert.ok(r.structured.error.message && r.structured.error.fix, `${label} has a message and a fix`);
     assert.ok(r.text.includes(code), `${label}: the text names the code`);
+    assert.not.match(`${r.structured.error.message} ${r.structured.error.fix}`, /--[a-z]|`countersign /, `${label}: no CLI flag or command in an MCP hint`);
   }
+  assert.is((await mcp.call('step', { runId: 'no-such-run', answer: {} })).structured.error.fix, 'list runs with the `runs` tool');
+  assert.match((await mcp.call('step', { runId, seq: 9, answer: {} })).structured.error.fix, /^answer seq 1 \(the pending item\), or omit the "seq" argument$/);
   const missing = await mcp.call('step', { answer: {} });
   assert.match(missing.structured.error.message, /missing required argument "runId"/);
   const stringAnswer = await mcp.call('step', { runId, answer: '{"words": 3}' });
@@ -106,6 +109,22 @@ Run('a run that fails is a normal result naming the code and the message; answer
   const late = await mcp.call('step', { runId, answer: { words: 3 } });
   assert.is(late.isError, true);
   assert.is(late.structured.error.code, 'E_RUN_NOT_WAITING');
+  assert.is(late.structured.error.fix, 'start a new run with the `start` tool');
+});
+
+Run('a step over the 10 MiB message limit is a tool error (E_INPUT with a fix) that changes nothing, and the server keeps serving', async ({ mcp }) => {
+  const { runId } = (await mcp.call('start', { workflow: TWO_STEP })).structured;
+  const huge = await mcp.call('step', { runId, seq: 1, answer: { words: 3, pad: 'x'.repeat(11_000_000) } });
+  assert.is(huge.isError, true);
+  assert.is(huge.structured.error.code, 'E_INPUT');
+  assert.match(huge.structured.error.message, /is \d+ bytes; this server reads messages of up to 10485760 bytes/);
+  assert.match(huge.structured.error.fix, /keep large content in files/);
+  const after = await mcp.call('status', { runId });
+  assert.is(after.isError, false, 'the server still answers');
+  assert.is(after.structured.seq, 1);
+  assert.is(after.structured.pending.attempt, 1, 'no attempt was used up');
+  const done = await mcp.call('step', { runId, seq: 1, answer: { words: 3 } });
+  assert.is(done.structured.status, 'completed');
 });
 
 Run('a run started over MCP is what `countersign status/trace/runs --json` show on the same store, and a run started by the CLI is what MCP status shows', async ({ mcp, store }) => {
@@ -167,6 +186,53 @@ Stdio('stdout holds only JSON-RPC frames, and the server exits 0 when the client
   assert.is(frames[1].result.structuredContent.status, 'waiting');
   assert.is(frames[2].result.isError, true);
   assert.match(err, /serving on stdio/);
+});
+
+Stdio('a malformed tools/call (arguments not an object, no tool name) is a tool error with E_INPUT and a fix, not a JSON-RPC error', async () => {
+  const raw = await rawSession(['--store', tempDir('countersign-mcp-malformed-')]);
+  const calls: Array<[number, object]> = [
+    [1, { name: 'status', arguments: ['x'] }],
+    [2, { name: 'status', arguments: 'runId' }],
+    [3, { name: 'runs', arguments: null }],
+    [4, { arguments: {} }],
+    [5, { name: '', arguments: {} }],
+  ];
+  for (const [id, params] of calls) raw.send({ jsonrpc: '2.0', id, method: 'tools/call', params });
+  for (const [id, params] of calls) {
+    const frame = await raw.reply(id);
+    const label = JSON.stringify(params);
+    assert.is(frame.error, undefined, `${label}: no JSON-RPC error`);
+    assert.is(frame.result.isError, true, label);
+    assert.is(frame.result.structuredContent.error.code, 'E_INPUT', label);
+    assert.ok(frame.result.structuredContent.error.fix, `${label} has a fix`);
+  }
+  raw.send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'runs' } });
+  assert.is((await raw.reply(6)).result.isError, false, 'arguments may be left out; the server still answers');
+  raw.send({ jsonrpc: '2.0', id: 7, method: 'no/such/method', params: {} });
+  assert.is((await raw.reply(7)).error.code, -32601, 'an unknown method is still Method not found');
+  assert.is(await raw.close(), 0);
+});
+
+Stdio('an answer nested thousands of levels deep is the E_ANSWER_TOO_DEEP rejection, a normal result, not a serialisation failure; such a start input is E_INPUT with a fix', async () => {
+  const raw = await rawSession(['--store', tempDir('countersign-mcp-deep-')]);
+  raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start', arguments: { workflow: TWO_STEP } } });
+  const runId = (await raw.reply(1)).result.structuredContent.runId;
+  const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+  raw.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"step","arguments":{"runId":"${runId}","seq":1,"answer":{"words":${deep}}}}}`);
+  const result = (await raw.reply(2)).result;
+  assert.is(result.isError, false, result.content[0].text);
+  assert.is(result.structuredContent.rejected.code, 'E_ANSWER_TOO_DEEP');
+  assert.match(result.structuredContent.rejected.errors[0], /^\/words(\/0){64}: the answer nests deeper than 64 levels; flatten it$/);
+  assert.is(result.structuredContent.pending.attempt, 2);
+  assert.match(result.content[0].text, /REJECTED \(E_ANSWER_TOO_DEEP\)/);
+  // A start input that deep is a client mistake: E_INPUT with a fix, not a bare serialisation failure.
+  raw.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"start","arguments":{"workflow":"${TWO_STEP}","input":{"topic":${deep}}}}}`);
+  const input = (await raw.reply(3)).result;
+  assert.is(input.isError, true);
+  assert.is(input.structuredContent.error.code, 'E_INPUT');
+  assert.match(input.structuredContent.error.message, /nests too deep[\s\S]*more than 64 levels down/);
+  assert.match(input.structuredContent.error.fix, /^flatten the input/);
+  assert.is(await raw.close(), 0);
 });
 
 Stdio('countersign mcp refuses a --workflows folder or --workspace that does not exist (exit 2, E_USAGE)', async () => {

@@ -1,7 +1,7 @@
 /** The model-facing text of MCP results: what an agent reads to know what to do next. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { errorText, stateText } from '../../engine/hosts/mcp/text.js';
+import { errorText, stateText, workflowsText } from '../../engine/hosts/mcp/text.js';
 import type { RunState } from '../../engine/run/contract.js';
 
 const Text = suite('mcp: result text');
@@ -58,6 +58,38 @@ Text('a completed run gives its output; a failed run gives the code, the message
 Text('a tool error names its code and its fix', () => {
   const text = errorText({ code: 'E_SEQ', message: 'seq 9 has not been issued', fix: 'answer seq 2' });
   assert.match(text, /^Error E_SEQ: seq 9 has not been issued\nfix: answer seq 2/);
+});
+
+function reviewState(report: string): RunState {
+  return {
+    runId: 'run-4',
+    seq: 2,
+    status: 'waiting',
+    pending: {
+      kind: 'review', contract: 'issues', nodeId: 'review', reviewer: 'reviewer', prompt: 'YOU ARE reviewer.', artifacts: ['/w/notes.md'], criteria: ['c'],
+      context: [], report, iteration: 1, attempt: 1, maxRetries: 3, inputSchema: { type: 'object' },
+    },
+  } as unknown as RunState;
+}
+
+Text('seed 003 G8: the report-file line asks for the format the report path reads: Markdown list items for .md, {"issues": [...]} JSON otherwise', () => {
+  for (const report of ['/w/review.md', '/w/REVIEW.markdown']) {
+    const md = stateText(reviewState(report));
+    assert.match(md, /REPORT FILE \(overwrite it with Markdown: one top-level list item "- …" per finding/);
+    assert.not.match(md, /"issues"/, `${report}: no JSON shape is suggested for a Markdown report`);
+  }
+  const json = stateText(reviewState('/w/review.json'));
+  assert.match(json, /REPORT FILE \(overwrite it with JSON \{"issues": \["one finding per string", …\]\}; \{"issues": \[\]\} when there are none\)\n\/w\/review\.json/);
+});
+
+Text('list_workflows text says how to start an entry whose name starts another file: by its file name, or by its path', () => {
+  const entry = (name: string, path: string) => ({ name, path, description: '', version: '' });
+  const refs: Record<string, string> = { '/a/twin.json': 'twin', '/a/twin.yaml': 'twin.yaml', '/b/twin.json': '/b/twin.json' };
+  const text = workflowsText([entry('twin', '/a/twin.json'), entry('twin', '/a/twin.yaml'), entry('twin', '/b/twin.json')], (w) => refs[w.path]);
+  const lines = text.split('\n').slice(1);
+  assert.is(lines[0], '- twin — /a/twin.json');
+  assert.match(lines[1], /its name starts another file: start this one with "twin\.yaml"/);
+  assert.match(lines[2], /its name and file name start another file: start this one by its path/);
 });
 
 Text.run();

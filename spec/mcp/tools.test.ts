@@ -1,6 +1,7 @@
 /** `countersign mcp`: the published tools, their input schemas, and finding workflows by path or by name. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, ROOT, tempDir } from '../helpers/cli.js';
 import { connect, MCP_WORKFLOWS, type McpSession } from '../fixtures/mcp/client.js';
@@ -35,6 +36,18 @@ Tools('tools/list publishes the seven tools, each with a closed draft-07 input s
   assert.equal(byName.runs.properties.status.enum, ['waiting', 'completed', 'failed']);
   assert.equal(byName.list_workflows.properties, {});
   for (const name of ['status', 'trace']) assert.equal(byName[name].required, ['runId']);
+});
+
+Tools('tools/list annotations tell hosts the truth: step is not idempotent (seq is optional), status is not destructive, the listing tools are read-only', async ({ mcp }) => {
+  const { tools } = await mcp.client.listTools();
+  const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations ?? {}]));
+  assert.is(hints.step.idempotentHint, false);
+  assert.is(hints.step.destructiveHint, false);
+  assert.match(tools.find((t) => t.name === 'step')!.description!, /Always pass the seq/);
+  assert.is(hints.status.readOnlyHint, false, 'status may fire an overdue deadline');
+  assert.is(hints.status.destructiveHint, false, 'destructiveHint defaults to true when readOnlyHint is false: it must be said');
+  assert.is(hints.start.destructiveHint, false);
+  for (const name of ['list_workflows', 'validate', 'runs', 'trace']) assert.is(hints[name].readOnlyHint, true, name);
 });
 
 Tools('list_workflows lists the --workflows folder first, then the shipped workflows, with name, path, description and version', async ({ mcp }) => {
@@ -73,12 +86,15 @@ Tools('an unknown workflow is E_FILE_NOT_FOUND whose fix lists the known names',
   assert.match(r.text, /E_FILE_NOT_FOUND/);
 });
 
-Tools('validate returns exactly what `countersign validate --json` prints for the same file', async ({ mcp, store }) => {
-  for (const file of ['spec/fixtures/bad/mixed-problems.json', 'spec/fixtures/bad/warnings-only.yaml', 'spec/fixtures/cli/two-step.json']) {
+Tools('validate returns exactly what `countersign validate --json` prints for the same argument, run in the server\'s directory', async ({ mcp, store }) => {
+  const files = ['spec/fixtures/bad/mixed-problems.json', 'spec/fixtures/bad/warnings-only.yaml', 'spec/fixtures/cli/two-step.json', './spec/fixtures/cli/two-step.json', join(ROOT, 'spec/fixtures/cli/two-step.json')];
+  for (const file of files) {
     const r = await mcp.call('validate', { workflow: file });
     assert.is(r.isError, false, 'findings are a result, not a tool error');
-    const expected = await cli(['validate', join(ROOT, file), '--json'], { store });
+    // The server runs in ROOT: the CLI gets the very same argument in the same directory.
+    const expected = await cli(['validate', file, '--json'], { store, cwd: ROOT });
     assert.equal(r.structured, expected.json, file);
+    assert.is(r.structured.files[0].file, file, 'the path as given');
   }
   const bad = await mcp.call('validate', { workflow: 'spec/fixtures/bad/no-end.json' });
   assert.is(bad.structured.files[0].ok, false);
@@ -93,8 +109,37 @@ Tools('start refuses a workspace that does not exist, and an invalid workflow, w
   const invalid = await mcp.call('start', { workflow: 'spec/fixtures/bad/no-end.json' });
   assert.is(invalid.structured.error.code, 'E_WORKFLOW_INVALID');
   assert.ok(invalid.structured.error.details.errors.length > 0, 'the validation report comes along');
+  assert.is(invalid.structured.error.fix, 'call the `validate` tool to see every finding', 'the hint names the tool, not `countersign validate`');
   const input = await mcp.call('start', { workflow: 'hello-world', input: 'not an object' });
   assert.is(input.structured.error.code, 'E_INPUT');
+});
+
+Tools('a workflow is found by its file name with the extension, so two files that differ only in their extension are both reachable (review-fix-loop.json, bugfix.yaml)', async () => {
+  const dir = tempDir('countersign-mcp-twins-');
+  const twin = (ext: string, version: string) =>
+    JSON.stringify({ metadata: { name: 'twin', version, description: ext }, nodes: [{ type: 'start', id: 's', connections: { default: 'e' } }, { type: 'end', id: 'e' }] });
+  writeFileSync(join(dir, 'twin.json'), twin('json', '1.0.0'));
+  writeFileSync(join(dir, 'twin.yaml'), twin('yaml', '2.0.0'));
+  copyFileSync(join(ROOT, 'spec/fixtures/cli/two-step.json'), join(dir, 'review-fix-loop.json'));
+  const mcp = await connect(['--store', tempDir('countersign-mcp-twins-store-'), '--workflows', dir], { cwd: tempDir('countersign-mcp-twins-cwd-') });
+  try {
+    const list = await mcp.call('list_workflows');
+    assert.match(list.text, /twin 2\.0\.0 — .*twin\.yaml \(its name starts another file: start this one with "twin\.yaml"\)/);
+    // The folder's review-fix-loop.json (a two-step workflow) takes the shipped file's stem and file name.
+    assert.match(list.text, /review-fix-loop 2\.0\.0 — .*workflows\/review-fix-loop\.json \(its name and file name start another file: start this one by its path\)/);
+    assert.match(list.text, /- bugfix 1\.0\.0 — \S+\n/, 'an entry its name reaches gets no note');
+    const paths = (await Promise.all(['twin', 'twin.json', 'twin.yaml', 'bugfix.yaml', 'review-fix-loop.json'].map((w) => mcp.call('validate', { workflow: w })))).map((r) =>
+      r.isError ? r.text : r.structured.files[0].file,
+    );
+    assert.equal(paths, [join(dir, 'twin.json'), join(dir, 'twin.json'), join(dir, 'twin.yaml'), join(ROOT, 'workflows/bugfix.yaml'), join(dir, 'review-fix-loop.json')]);
+    const started = await mcp.call('start', { workflow: 'twin.yaml' });
+    assert.is(started.structured.status, 'completed', started.text);
+    // Every listed entry can be started by the path list_workflows gives, whatever the server's directory.
+    const shipped = list.structured.workflows.find((w: { path: string }) => w.path === join(ROOT, 'workflows/review-fix-loop.json'));
+    assert.is((await mcp.call('validate', { workflow: shipped.path })).structured.files[0].ok, true);
+  } finally {
+    await mcp.close();
+  }
 });
 
 Tools('stdout carries only MCP frames: the startup log goes to stderr', async ({ mcp }) => {

@@ -23,7 +23,7 @@ const WORKFLOW = {
   type: 'string',
   minLength: 1,
   description:
-    'A workflow file path (relative to the server\'s working directory) or a workflow name: a file stem or metadata.name in the server\'s workflow folders (`list_workflows` shows them).',
+    'A workflow file path (relative to the server\'s working directory, or absolute as `list_workflows` gives it) or a workflow name in the server\'s workflow folders: a file name ("bugfix.yaml"), a file stem ("bugfix") or a metadata.name. A name found in several folders resolves to the first.',
 } as const;
 
 function tool(def: Omit<ToolDefinition, 'inputSchema'> & { properties: Record<string, object>; required?: string[] }): ToolDefinition {
@@ -86,7 +86,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'step',
     title: 'Answer the pending item',
     description:
-      'Answers the run\'s pending item and returns the new state. A rejected answer is a normal result: the state shows the errors and the attempt; fix the answer and call step again with the new seq.',
+      'Answers the run\'s pending item and returns the new state. Always pass the seq the last state gave: with it, repeating a call (a retry after a timeout) changes nothing and returns the current state with replayed: true; without it, every call answers whatever item is pending then, so a repeat can use up an attempt or answer the next item. A rejected answer is a normal result: the state shows the errors and the attempt; fix the answer and call step again with the new seq.',
     properties: {
       runId: RUN_ID,
       answer: {
@@ -97,7 +97,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       seq: {
         type: 'integer',
         description:
-          'The seq of the item being answered, as the last state gave it. A lower (already answered) seq changes nothing and returns the current state with replayed: true; a seq never issued is E_SEQ. Always pass it when several agents may answer.',
+          'The seq of the item being answered, as the last state gave it. Always pass it. A lower (already answered) seq changes nothing and returns the current state with replayed: true; a seq never issued is E_SEQ.',
       },
       as: {
         type: 'string',
@@ -106,7 +106,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       },
     },
     required: ['runId', 'answer'],
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // Not idempotent: seq is optional, and a repeated call without it answers again.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   }),
   tool({
     name: 'status',
@@ -114,7 +115,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     description: 'Returns a run\'s current state: the pending item and its seq, the output, or the failure. Use it to pick up a run after losing context.',
     properties: { runId: RUN_ID },
     required: ['runId'],
-    annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+    // Not read-only: an overdue deadline fires on status, as it would on the next step; that only appends to the journal.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   }),
   tool({
     name: 'runs',

@@ -9,12 +9,12 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createEngine } from '../../run/engine.js';
 import type { Store } from '../../store/store.js';
 import { TOOLS } from './schemas.js';
-import { callTool, type McpContext } from './tools.js';
+import { GuardedStdioTransport, type OversizedFrame } from './stdio-transport.js';
+import { callToolRequest, oversizedCallResult, type McpContext } from './tools.js';
 import { createWorkflowCatalog } from './workflows.js';
 
 export const SERVER_NAME = 'countersign';
@@ -43,6 +43,8 @@ export interface StdioOptions extends McpServerOptions {
   /** The streams MCP frames travel on; this process's stdin and stdout by default. */
   stdin?: Readable;
   stdout?: Writable;
+  /** The largest message read; a larger request is refused and skipped (MAX_FRAME_BYTES, 10 MiB, by default). */
+  maxFrameBytes?: number;
 }
 
 /** The MCP server with its tools registered, not yet connected to a transport. */
@@ -50,7 +52,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   return build(options).server;
 }
 
-function build(options: McpServerOptions): { server: Server; settled: () => Promise<void> } {
+function build(options: McpServerOptions): { server: Server; ctx: McpContext; settled: () => Promise<void> } {
   const ctx: McpContext = {
     engine: createEngine({ store: options.store }),
     catalog: createWorkflowCatalog({ cwd: options.cwd, dirs: options.workflowDirs }),
@@ -64,17 +66,30 @@ function build(options: McpServerOptions): { server: Server; settled: () => Prom
   }));
   // Calls still running when the client hangs up finish before the store closes under them.
   const inFlight = new Set<Promise<unknown>>();
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const call = callTool(ctx, request.params.name, request.params.arguments);
+  // tools/call is served by the fallback, not setRequestHandler: the SDK would check the params against its own
+  // schema first and answer a malformed call with an opaque JSON-RPC error; callToolRequest answers it with E_INPUT.
+  server.fallbackRequestHandler = async (request) => {
+    if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+    const call = callToolRequest(ctx, request.params);
     inFlight.add(call);
     try {
       return await call;
     } finally {
       inFlight.delete(call);
     }
-  });
+  };
   server.onerror = (error) => ctx.log(`countersign mcp: ${error.message}`);
-  return { server, settled: async () => void (await Promise.allSettled([...inFlight])) };
+  return { server, ctx, settled: async () => void (await Promise.allSettled([...inFlight])) };
+}
+
+/** The reply to a request too large to read: a tool error for tools/call, Invalid Request for anything else. */
+function refuseOversized(ctx: McpContext, frame: OversizedFrame & { id: string | number }): JSONRPCMessage {
+  if (frame.method === 'tools/call') return { jsonrpc: '2.0', id: frame.id, result: oversizedCallResult(ctx, frame) };
+  return {
+    jsonrpc: '2.0',
+    id: frame.id,
+    error: { code: ErrorCode.InvalidRequest, message: `E_INPUT: the request is ${frame.bytes} bytes; this server reads messages of up to ${frame.limit} bytes, so it was skipped unread` },
+  };
 }
 
 /**
@@ -84,8 +99,11 @@ function build(options: McpServerOptions): { server: Server; settled: () => Prom
 export async function serveStdio(options: StdioOptions): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const { server, settled } = build({ ...options, log });
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
+  const { server, ctx, settled } = build({ ...options, log });
+  const transport = new GuardedStdioTransport(stdin, options.stdout ?? process.stdout, {
+    maxFrameBytes: options.maxFrameBytes,
+    refuse: (frame) => refuseOversized(ctx, frame),
+  });
   const closed = new Promise<void>((resolveClosed) => {
     transport.onclose = () => resolveClosed();
   });

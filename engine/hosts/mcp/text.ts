@@ -5,6 +5,7 @@
  * the exact `step` call, so an agent that lost its context can continue
  * from `runs` and `status` alone.
  */
+import { reportFormatByExtension } from '../../review/report.js';
 import type { JournalEvent, RunState, RunSummary, WaitingState } from '../../run/contract.js';
 import type { JsonReport } from '../../validate/report.js';
 import type { WorkflowEntry } from './workflows.js';
@@ -54,7 +55,7 @@ function waitingText(state: WaitingState): string[] {
       'REVIEW PROMPT',
       p.prompt.trimEnd(),
       '',
-      'REPORT FILE (overwrite it with {"issues": ["one finding per string", …]}; {"issues": []} when there are none)',
+      reportFileHeading(p.report),
       p.report,
       '',
       'ANSWER SCHEMA (issues_count must equal the number of issues in the report file)',
@@ -80,6 +81,13 @@ function waitingText(state: WaitingState): string[] {
   return lines;
 }
 
+/** What the report file must hold, in the format its extension asks for: the engine reads a .md report as Markdown list items only. */
+function reportFileHeading(report: string): string {
+  return reportFormatByExtension(report) === 'markdown'
+    ? 'REPORT FILE (overwrite it with Markdown: one top-level list item "- …" per finding, no sub-items; no list items when there are none)'
+    : 'REPORT FILE (overwrite it with JSON {"issues": ["one finding per string", …]}; {"issues": []} when there are none)';
+}
+
 export function validateText(report: JsonReport): string {
   const lines: string[] = [];
   for (const f of report.files) {
@@ -90,10 +98,19 @@ export function validateText(report: JsonReport): string {
   return lines.join('\n');
 }
 
-export function workflowsText(list: WorkflowEntry[]): string {
+/**
+ * The workflow list. `startWith` gives the shortest `workflow` argument that
+ * starts each entry: its name, else its file name, else its path (a name or
+ * file name that an earlier folder or the server's directory takes).
+ */
+export function workflowsText(list: WorkflowEntry[], startWith: (entry: WorkflowEntry) => string = (w) => w.name): string {
   if (list.length === 0) return 'No workflows found. Pass a workflow file path to start or validate.';
   const lines = ['Workflows (start one with start {"workflow": "<name>"}):'];
-  for (const w of list) lines.push(`- ${w.name}${w.version ? ` ${w.version}` : ''} — ${w.path}${w.description ? `\n  ${w.description}` : ''}`);
+  for (const w of list) {
+    const ref = startWith(w);
+    const reach = ref === w.name ? '' : ref === w.path ? ' (its name and file name start another file: start this one by its path)' : ` (its name starts another file: start this one with "${ref}")`;
+    lines.push(`- ${w.name}${w.version ? ` ${w.version}` : ''} — ${w.path}${reach}${w.description ? `\n  ${w.description}` : ''}`);
+  }
   return lines.join('\n');
 }
 

@@ -1,20 +1,25 @@
 /**
  * What each MCP tool does. A handler gets checked arguments and returns the
- * structured result — exactly the JSON the CLI prints with --json for the
- * same command — and the text block for the model. `callTool` wraps them:
- * it never throws; a client's mistake becomes a tool error result
+ * structured result — the JSON the CLI prints with --json for the same
+ * command, its hints reworded for MCP (hints.ts) — and the text block for
+ * the model. `callToolRequest` wraps them: it never throws; a client's
+ * mistake, a malformed call included, becomes a tool error result
  * (`isError: true`) carrying `{error: {code, message, fix}}`.
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CountersignError, isCountersignError } from '../../errors.js';
 import type { JsonObject } from '../../format/model.js';
+import { MAX_ANSWER_BYTES } from '../../nodes/answer-schema.js';
 import type { Engine } from '../../run/engine.js';
-import type { RunStatus } from '../../run/contract.js';
+import type { RunState, RunStatus } from '../../run/contract.js';
 import { validateFile } from '../../validate/index.js';
 import { formatJson } from '../../validate/report.js';
 import { checkArguments, toolNamed } from './arguments.js';
-import type { ToolName } from './schemas.js';
+import { checkSerialisableInput, serialisableAnswer } from './deep-values.js';
+import { mcpErrorBody, mcpState } from './hints.js';
+import { TOOLS, type ToolName } from './schemas.js';
+import type { OversizedFrame } from './stdio-transport.js';
 import { errorText, runsText, stateText, traceText, validateText, workflowsText } from './text.js';
 import type { WorkflowCatalog } from './workflows.js';
 
@@ -46,35 +51,39 @@ type Handler = (ctx: McpContext, args: Record<string, unknown>) => Promise<Outco
 const HANDLERS: Record<ToolName, Handler> = {
   async list_workflows(ctx) {
     const workflows = ctx.catalog.list();
-    return { structured: { workflows }, text: workflowsText(workflows) };
+    return { structured: { workflows }, text: workflowsText(workflows, (w) => ctx.catalog.startWith(w)) };
   },
 
   async validate(ctx, args) {
-    const report = formatJson([validateFile(ctx.catalog.resolve(args.workflow as string))]);
+    const ref = args.workflow as string;
+    const file = ctx.catalog.resolve(ref);
+    // A path is reported as given, as `countersign validate <path>` run in the server's directory prints it; a name by its file.
+    const shown = file === resolve(ctx.cwd, ref) ? ref : file;
+    const report = formatJson([{ ...validateFile(file), file: shown }]);
     return { structured: report, text: validateText(report) };
   },
 
   async start(ctx, args) {
     const file = ctx.catalog.resolve(args.workflow as string);
+    checkSerialisableInput(args.input);
     const state = await ctx.engine.start(file, {
       input: (args.input as JsonObject | undefined) ?? {},
       as: args.as as string | undefined,
       workspace: workspaceDir(ctx, args.workspace as string | undefined),
     });
-    return { structured: state, text: stateText(state) };
+    return stateOutcome(state);
   },
 
   async step(ctx, args) {
-    const state = await ctx.engine.submit(args.runId as string, args.answer, {
+    const state = await ctx.engine.submit(args.runId as string, serialisableAnswer(args.answer), {
       seq: args.seq as number | undefined,
       as: args.as as string | undefined,
     });
-    return { structured: state, text: stateText(state) };
+    return stateOutcome(state);
   },
 
   async status(ctx, args) {
-    const state = await ctx.engine.status(args.runId as string);
-    return { structured: state, text: stateText(state) };
+    return stateOutcome(await ctx.engine.status(args.runId as string));
   },
 
   async runs(ctx, args) {
@@ -89,18 +98,57 @@ const HANDLERS: Record<ToolName, Handler> = {
   },
 };
 
+function stateOutcome(engineState: RunState): Outcome {
+  const state = mcpState(engineState);
+  return { structured: state, text: stateText(state) };
+}
+
+/**
+ * Runs one `tools/call` request's params to a result. The params are
+ * checked here rather than by the SDK, whose schema would turn a malformed
+ * call (arguments that are not an object, no tool name) into an opaque
+ * JSON-RPC error with no code and no fix.
+ */
+export async function callToolRequest(ctx: McpContext, params: unknown): Promise<ToolResult> {
+  const p = (isPlainObject(params) ? params : {}) as { name?: unknown; arguments?: unknown };
+  if (typeof p.name !== 'string' || p.name === '') {
+    return errorResult(ctx, String(p.name ?? '(no name)'), new CountersignError('E_INPUT', 'the tools/call request names no tool: params.name must be a non-empty string', {
+      fix: `send params {"name": "<tool>", "arguments": {…}}; tools/list names the tools: ${TOOLS.map((t) => t.name).join(', ')}`,
+    }));
+  }
+  if (p.arguments !== undefined && !isPlainObject(p.arguments)) {
+    const got = p.arguments === null ? 'null' : Array.isArray(p.arguments) ? 'an array' : `a ${typeof p.arguments}`;
+    return errorResult(ctx, p.name, new CountersignError('E_INPUT', `the arguments of ${p.name} must be a JSON object, not ${got}`, {
+      fix: `send params {"name": "${p.name}", "arguments": {…}} with the arguments as an object whose keys its input schema in tools/list names (omit "arguments" when there are none)`,
+    }));
+  }
+  return callTool(ctx, p.name, p.arguments as Record<string, unknown> | undefined);
+}
+
 /** Runs one tool call to a result; every failure becomes a tool error result, never an exception. */
 export async function callTool(ctx: McpContext, name: string, args: Record<string, unknown> | undefined): Promise<ToolResult> {
   try {
     const def = toolNamed(name);
     const { structured, text } = await HANDLERS[def.name](ctx, checkArguments(def, args));
-    // Through JSON: exactly what the CLI prints, and a plain copy of the engine's frozen objects.
+    // Through JSON: the shape the CLI prints with --json, and a plain copy of the engine's frozen objects.
     return { content: [{ type: 'text', text }], structuredContent: JSON.parse(JSON.stringify(structured)) as Record<string, unknown>, isError: false };
   } catch (e) {
-    const error = errorBody(e);
-    if (error.code === 'E_INTERNAL') ctx.log(`countersign mcp: ${name}: ${(e as Error)?.stack ?? String(e)}`);
-    return { content: [{ type: 'text', text: errorText(error) }], structuredContent: { error }, isError: true };
+    return errorResult(ctx, name, e);
   }
+}
+
+/** A tool error result for any failure: the CLI's `{error}` body, reworded for MCP, and its text. */
+export function errorResult(ctx: Pick<McpContext, 'log'>, name: string, e: unknown): ToolResult {
+  const error = mcpErrorBody(errorBody(e));
+  if (error.code === 'E_INTERNAL') ctx.log(`countersign mcp: ${name}: ${(e as Error)?.stack ?? String(e)}`);
+  return { content: [{ type: 'text', text: errorText(error) }], structuredContent: { error }, isError: true };
+}
+
+/** The tool error for a tools/call too large to read (the transport skipped it unread). */
+export function oversizedCallResult(ctx: Pick<McpContext, 'log'>, frame: OversizedFrame): ToolResult {
+  return errorResult(ctx, 'tools/call', new CountersignError('E_INPUT', `the tools/call request is ${frame.bytes} bytes; this server reads messages of up to ${frame.limit} bytes, so it was skipped unread and nothing changed`, {
+    fix: `keep large content in files and pass their paths: a step answer may hold at most ${MAX_ANSWER_BYTES} bytes (larger ones are rejected with E_ANSWER_TOO_LARGE)`,
+  }));
 }
 
 /** The CLI's `{error}` body for --json: code, message, fix and whatever location is known. */
@@ -136,4 +184,8 @@ function workspaceDir(ctx: McpContext, given: string | undefined): string {
     });
   }
   return dir;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -1,9 +1,11 @@
 /**
  * Finding workflows for the MCP server: a tool names a workflow by path
- * (relative to the server's working directory) or by name — a file's stem
- * or its `metadata.name` — in the configured folders, in order: each
- * `--workflows DIR`, then the workflows this package ships. A name found in
- * several places resolves to the first.
+ * (relative to the server's working directory) or by name — a file name
+ * (`bugfix.yaml`), a file stem (`bugfix`) or a `metadata.name` — in the
+ * configured folders, in order: each `--workflows DIR`, then the workflows
+ * this package ships. A name found in several places resolves to the
+ * first; the file name tells apart two files that differ only in their
+ * extension, and the absolute path `list_workflows` gives reaches any file.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -27,6 +29,8 @@ export interface WorkflowCatalog {
   list(): WorkflowEntry[];
   /** The absolute path a tool's `workflow` argument names; E_FILE_NOT_FOUND with the known names otherwise. */
   resolve(ref: string): string;
+  /** The shortest argument that resolves to this entry: its name, else its file name, else its path. */
+  startWith(entry: WorkflowEntry): string;
 }
 
 const WORKFLOW_FILE = /\.(json|ya?ml)$/i;
@@ -97,15 +101,25 @@ export function createWorkflowCatalog(options: { cwd: string; dirs: readonly str
       if (isFile(asPath)) return asPath;
       for (const dir of dirs) {
         for (const file of filesOf(dir)) {
-          if (stem(file) === ref || entryOf(file).name === ref) return file;
+          if (basename(file) === ref || stem(file) === ref || entryOf(file).name === ref) return file;
         }
       }
       const names = [...new Set(catalog.list().map((e) => e.name))];
       throw new CountersignError('E_FILE_NOT_FOUND', `no workflow file or workflow name "${ref}"`, {
         fix: names.length > 0
-          ? `name one of: ${names.join(', ')} (list_workflows shows them), or give a path relative to ${cwd}`
+          ? `name one of: ${names.join(', ')} (list_workflows shows them with their file paths), or give a path relative to ${cwd}`
           : `give a path relative to ${cwd}; no workflow folder holds any workflow (${dirs.join(', ') || 'none configured'})`,
       });
+    },
+    startWith(entry) {
+      for (const ref of [entry.name, basename(entry.path)]) {
+        try {
+          if (catalog.resolve(ref) === entry.path) return ref;
+        } catch {
+          // not resolvable at all: try the next form
+        }
+      }
+      return entry.path;
     },
   };
   return catalog;

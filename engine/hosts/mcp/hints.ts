@@ -1,0 +1,56 @@
+/**
+ * The engine writes its fix hints for the command line (`--as <identity>`,
+ * `countersign runs`). An MCP client has no flags and no shell: it has the
+ * tools' arguments and the tools themselves. This is the one place that
+ * rewords those hints for MCP, so the engine's messages stay written once
+ * and a model reading a hint over MCP is told what it can actually call.
+ *
+ * Only hint-bearing fields are reworded (error message and fix, rejection
+ * errors): workflow text such as directives is the author's and passes
+ * through untouched.
+ */
+import type { RunState } from '../../run/contract.js';
+
+/** [CLI wording, MCP wording], applied in order; the first ones are the more specific. */
+const REWORDINGS: ReadonlyArray<readonly [RegExp, string]> = [
+  // `--as <identity> (library: { as })` names the flag and the library option: over MCP it is the step argument.
+  [/--as <([^>]+)>(?: \(library: \{ as \}\))?/g, 'the "as" argument set to <$1>'],
+  [/\bomit --seq\b/g, 'omit the "seq" argument'],
+  [/--seq\b/g, 'the "seq" argument'],
+  [/\ba --workspace\b/g, 'a "workspace" argument'],
+  [/--workspace\b/g, 'the "workspace" argument'],
+  // `run `countersign validate <file>`` → call the validate tool; any other `countersign X …` → the X tool.
+  [/\brun `countersign (validate|start|step|status|runs|trace)\b[^`]*`/g, 'call the `$1` tool'],
+  [/`countersign (validate|start|step|status|runs|trace)\b[^`]*`/g, 'the `$1` tool'],
+];
+
+/** A CLI-worded hint reworded for an MCP client: flags become tool arguments, commands become tools. */
+export function mcpHint(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of REWORDINGS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** An error body (`{code, message, fix, …}`) with its message and fix reworded for MCP. */
+export function mcpErrorBody<T extends { message: string; fix?: string }>(body: T): T {
+  return { ...body, message: mcpHint(body.message), ...(body.fix !== undefined ? { fix: mcpHint(body.fix) } : {}) };
+}
+
+/**
+ * A run state with its hints reworded for MCP: a failed run's error, the
+ * rejection just given, and the errors the pending item carries from the
+ * previous attempt. Everything else is the engine's state unchanged.
+ */
+export function mcpState(state: RunState): RunState {
+  switch (state.status) {
+    case 'failed':
+      return { ...state, error: mcpErrorBody(state.error) };
+    case 'waiting': {
+      const pending = state.pending.errors ? { ...state.pending, errors: state.pending.errors.map(mcpHint) } : state.pending;
+      const rejected = state.rejected ? { rejected: { ...state.rejected, errors: state.rejected.errors.map(mcpHint) } } : {};
+      return { ...state, pending, ...rejected } as RunState;
+    }
+    default:
+      return state;
+  }
+}

@@ -1,0 +1,89 @@
+/** The stdio transport of `countersign mcp`: one line per message, and a message over the size limit refused without ending the session. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PassThrough } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { frameFacts, GuardedStdioTransport, type OversizedFrame } from '../../engine/hosts/mcp/stdio-transport.js';
+
+const Transport = suite('mcp: stdio transport');
+
+function harness(maxFrameBytes = 200) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const messages: JSONRPCMessage[] = [];
+  const refused: OversizedFrame[] = [];
+  const errors: string[] = [];
+  let out = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  const transport = new GuardedStdioTransport(stdin, stdout, {
+    maxFrameBytes,
+    refuse: (frame) => {
+      refused.push(frame);
+      return { jsonrpc: '2.0', id: frame.id, error: { code: -32600, message: `too large: ${frame.bytes}` } };
+    },
+  });
+  transport.onmessage = (m) => messages.push(m);
+  transport.onerror = (e) => errors.push(e.message);
+  return { stdin, transport, messages, refused, errors, out: () => out };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+Transport('an oversized request is refused by its id and skipped; the messages around it, split across chunks, still arrive', async () => {
+  const h = harness(200);
+  await h.transport.start();
+  const big = JSON.stringify({ method: 'tools/call', params: { name: 'step', arguments: { answer: { pad: 'x'.repeat(1000) } } }, jsonrpc: '2.0', id: 7 });
+  const before = JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' });
+  const after = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'ping' });
+  const stream = `${before}\n${big}\r\n${after}\n`;
+  for (let i = 0; i < stream.length; i += 97) h.stdin.write(stream.slice(i, i + 97));
+  await tick();
+  assert.equal(h.messages.map((m) => (m as { id: number }).id), [6, 8]);
+  assert.equal(h.refused, [{ id: 7, method: 'tools/call', bytes: Buffer.byteLength(big) + 1, limit: 200 }]);
+  assert.equal(JSON.parse(h.out()), { jsonrpc: '2.0', id: 7, error: { code: -32600, message: `too large: ${Buffer.byteLength(big) + 1}` } });
+  assert.match(h.errors[0], /skipped a \d+-byte message \(tools\/call\): the limit is 200 bytes/);
+  await h.transport.close();
+});
+
+Transport('an oversized notification (no id) is skipped without a reply', async () => {
+  const h = harness(50);
+  await h.transport.start();
+  h.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/x', params: { pad: 'y'.repeat(100) } })}\n`);
+  await tick();
+  assert.equal(h.refused, []);
+  assert.is(h.out(), '');
+  assert.is(h.errors.length, 1);
+});
+
+Transport('a line that is JSON but not JSON-RPC gets Invalid Request when it has an id; plain garbage is only logged', async () => {
+  const h = harness();
+  await h.transport.start();
+  h.stdin.write('{"id": 3, "method": 5}\n{ not json\n{"jsonrpc":"2.0","id":4,"method":"ping"}\n');
+  await tick();
+  const reply = JSON.parse(h.out().trim());
+  assert.is(reply.id, 3);
+  assert.is(reply.error.code, -32600);
+  assert.equal(h.messages.map((m) => (m as { id: number }).id), [4]);
+  assert.is(h.errors.length, 2);
+});
+
+Transport('the id of an oversized frame is read only at the top level: at its end, or first; an "id" nested in params is not taken', () => {
+  assert.equal(frameFacts('{"method":"tools/call","params":{', ',"jsonrpc":"2.0","id":12}', 9, 1), { id: 12, method: 'tools/call', bytes: 9, limit: 1 });
+  assert.equal(frameFacts('{"jsonrpc":"2.0","id":"a\\"b","method":"tools/call",', 'x"}}}', 9, 1).id, 'a"b');
+  assert.is(frameFacts('{"method":"tools/call","params":{"answer":', '"answer":{"id":5}}}', 9, 1).id, undefined);
+  assert.is(frameFacts('{"params":{"id":5,"method":"x"', 'zz"}}}', 9, 1).method, undefined);
+});
+
+Transport('close stops reading and reports the close once', async () => {
+  const h = harness();
+  let closed = 0;
+  h.transport.onclose = () => closed++;
+  await h.transport.start();
+  await h.transport.close();
+  h.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+  await tick();
+  assert.is(closed, 1);
+  assert.equal(h.messages, []);
+});
+
+Transport.run();

@@ -1,0 +1,28 @@
+/**
+ * Criteria are literal (issue 3 guarantee 1; seed 003 G30): they are linted
+ * as written and never rendered, so `validate` reports a `{{` in one at
+ * its exact line:col instead of letting it reach the reviewer unrendered.
+ */
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cli, ROOT } from '../helpers/cli.js';
+
+const FIXTURE = join(ROOT, 'spec/fixtures/bad/review-criterion-template.yaml');
+
+const Criteria = suite('review: templates in criteria');
+
+Criteria('G30: countersign validate reports E_CRITERION_TEMPLATE at the "{{" of each templated criterion (quoted and block scalar), exit 1, and passes the literal ones', async () => {
+  const human = await cli(['validate', FIXTURE]);
+  assert.is(human.code, 1, human.stdout + human.stderr);
+  const lines = (human.stdout + human.stderr).split('\n').filter((l) => l.includes('E_CRITERION_TEMPLATE'));
+  assert.equal(lines.map((l) => l.slice(0, l.indexOf(' error'))), [`${FIXTURE}:17:19`, `${FIXTURE}:20:15`]);
+  const json = await cli(['validate', FIXTURE, '--json']);
+  const errors = json.json.files[0].errors as { code: string; pointer: string; line: number; col: number }[];
+  assert.equal(errors.map((e) => `${e.code} ${e.pointer} ${e.line}:${e.col}`), [
+    'E_CRITERION_TEMPLATE /nodes/2/criteria/1 17:19',
+    'E_CRITERION_TEMPLATE /nodes/2/criteria/2 20:15',
+  ]);
+});
+
+Criteria.run();

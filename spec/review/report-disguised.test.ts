@@ -1,0 +1,82 @@
+/**
+ * A Markdown report must not read as "no issues" when its findings are
+ * written in another form (seed 003 G10, G15, G17, G24; §4.10, §4.12):
+ * JSON in a .md file, a table, or bullets other than - * + 1. are
+ * E_REPORT_FORMAT. An ordinary Markdown report still counts its items.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readReport } from '../../engine/review/report.js';
+import { thrownWithCode } from '../helpers/errors.js';
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-report-disguised-')));
+let counter = 0;
+
+/** Writes `text` to a fresh file with the given name and returns its path. */
+function report(name: string, text: string): string {
+  const dir = join(root, String(++counter));
+  mkdirSync(dir);
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const Disguised = suite('Markdown reports whose findings are not list items');
+Disguised.after(() => rmSync(root, { recursive: true, force: true }));
+
+Disguised('G17/G24/§4.12: a .md report holding JSON is E_REPORT_FORMAT, not a report of zero issues', () => {
+  for (const text of ['{"issues": ["heading A has no body", "no title"]}', '\n  {"issues": []}\n', '["heading A has no body"]']) {
+    const path = report('review.md', text);
+    const e = thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT');
+    assert.is(e.file, path, text);
+  }
+  thrownWithCode(() => readReport(report('review.markdown', '{"issues": ["x"]}')), 'E_REPORT_FORMAT');
+});
+
+Disguised('G17/G24/§4.12: a .md report that lists its findings in a table is E_REPORT_FORMAT', () => {
+  const text = '# Review\n\n| # | Issue |\n|---|-------|\n| 1 | heading A has no body |\n| 2 | no title |\n';
+  const path = report('review.md', text);
+  const e = thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT');
+  assert.is(e.file, path);
+  assert.ok(e.line !== undefined && e.line >= 3 && e.line <= 5, `line ${e.line} points into the table`);
+});
+
+Disguised('G17/G24/§4.12: "• " bullets (or other non-standard markers) are E_REPORT_FORMAT, with the line of the first one', () => {
+  const path = report('review.md', '# Review\n\n• heading A has no body\n• no title\n');
+  assert.is(thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT').line, 3);
+  thrownWithCode(() => readReport(report('review.md', 'Findings:\n\n– first issue\n– second issue\n')), 'E_REPORT_FORMAT');
+});
+
+Disguised('G10/G17/§4.12: a normal Markdown report — a heading, an intro paragraph, "- " items and a closing paragraph — counts exactly its items', () => {
+  const text = [
+    '# Review of notes.md',
+    '',
+    'I checked the file against every criterion. The findings follow; each one must be fixed.',
+    '',
+    '- heading "A" has no body',
+    '- the file has no title',
+    '- the last line has trailing spaces',
+    '',
+    'Nothing else was found.',
+    '',
+  ].join('\n');
+  assert.equal(readReport(report('review.md', text)), {
+    issues: ['heading "A" has no body', 'the file has no title', 'the last line has trailing spaces'],
+    format: 'markdown',
+  });
+  // Prose that mentions a bullet or a pipe inside a sentence is not a disguised list.
+  const prose = 'The reviewer found nothing; a | in prose and a • in a sentence are fine.\n';
+  assert.equal(readReport(report('review.md', prose)).issues, []);
+});
+
+// BUG (engine/review/report-markdown.ts:60): any Markdown report whose text starts with "[" is
+// refused as "holds JSON", so an honest report that opens with a link is rejected with E_REPORT_FORMAT.
+Disguised('G10/G17/§4.12: a normal Markdown report whose intro paragraph starts with a link ("[notes.md](notes.md) …") counts its "- " items; it is not "a Markdown report that holds JSON"', () => {
+  const text = '[notes.md](notes.md) was checked against every criterion.\n\n- heading "A" has no body\n- the file has no title\n';
+  assert.equal(readReport(report('review.md', text)), { issues: ['heading "A" has no body', 'the file has no title'], format: 'markdown' });
+});
+
+Disguised.run();
