@@ -55,7 +55,7 @@ export const CODES = {
   E_PATH_INVALID: 'a review path holds a line break or another control character',
   E_REPORT_PATH: 'the report path is unusable: it is an artifact, a directory, or its directory cannot be created',
   E_MAX_ITERATIONS: 'a review node that has accepted maxIterations reviews in this run was entered again',
-  E_CRITERION_TEMPLATE: 'a review criterion holds {{…}}: criteria are literal and never rendered',
+  E_CRITERION_TEMPLATE: '(warning) a review criterion holds {{…}}: criteria are literal and never rendered (write \\{{ for literal braces)',
   E_REPORT_MISSING: 'the review answer came back but the report file does not exist',
   E_REPORT_FORMAT: 'the report file does not parse or is not a flat list of strings (tiers, objects, nesting)',
   E_REPORT_MISMATCH: 'the answer\'s issues_count differs from the number of issues in the report file',
@@ -89,4 +89,5 @@ export const WARNING_CODES: ReadonlySet<string> = new Set([
   'E_FINAL_OUTPUT_UNRESOLVED',
   'E_VARIABLE_NEVER_WRITTEN',
   'E_UNCHANGED_REASON_UNDECLARED',
+  'E_CRITERION_TEMPLATE',
 ]);

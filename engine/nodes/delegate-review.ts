@@ -59,7 +59,10 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
   },
 
   check(node, ctx) {
-    return pathTemplates(node, ctx.pointer).flatMap(([text, at]) => [...checkTemplate(text, at), ...escapingPath(text, at)]);
+    return [
+      ...pathTemplates(node, ctx.pointer).flatMap(([text, at]) => [...checkTemplate(text, at), ...escapingPath(text, at)]),
+      ...reportOverArtifact(node, ctx.pointer),
+    ];
   },
 
   lint(raw, pointer) {
@@ -159,7 +162,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     const state = stateOf(ctx, node.id);
     const visit = state.visit!;
     const reviewer = node.reviewer ?? DEFAULT_REVIEWER;
-    const criteria = [...node.criteria];
+    // `\{{` marks literal braces in a criterion (see criterionTemplates).
+    const criteria = node.criteria.map((c) => c.replaceAll('\\{{', '{{'));
     const pending = {
       kind: 'review' as const,
       contract: 'issues' as const,
@@ -261,20 +265,39 @@ function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workf
   return { artifacts, context, report };
 }
 
-/** Criteria are literal (they are linted as written); `{{…}}` in one would reach the reviewer unrendered. */
+/**
+ * Criteria are literal (they are linted as written), so `{{…}}` reaches the
+ * reviewer unrendered. That is right for a criterion about template files
+ * and a mistake otherwise: a warning, silenced by writing `\\{{`.
+ */
 function criterionTemplates(criteria: unknown, pointer: string): Finding[] {
   if (!Array.isArray(criteria)) return [];
   return criteria.flatMap((text, i) => {
-    const offset = typeof text === 'string' ? text.indexOf('{{') : -1;
+    if (typeof text !== 'string') return [];
+    const offset = text.search(/(?<!\\)\{\{/);
     if (offset === -1) return [];
     return [{
       code: 'E_CRITERION_TEMPLATE',
       pointer: `${pointer}/criteria/${i}`,
       offset,
-      severity: 'error' as const,
-      message: 'criteria are literal: "{{…}}" is not rendered and would reach the reviewer as written; put the path in artifacts or context (they are templated) and state the criterion without it',
+      severity: 'warning' as const,
+      message: 'criteria are literal: "{{…}}" is not rendered and reaches the reviewer as written; if you meant a variable, put the path in artifacts or context (they are templated); if you meant the braces, write "\\{{" to silence this warning',
     }];
   });
+}
+
+/** A literal report path that is a literal artifact (or inside a literal artifact file) fails every run. */
+function reportOverArtifact(node: DelegateReviewNode, pointer: string): Finding[] {
+  if (typeof node.report !== 'string' || node.report.includes('{{') || !Array.isArray(node.artifacts)) return [];
+  const report = posix.normalize(node.report);
+  const clash = node.artifacts.find((a) => typeof a === 'string' && !a.includes('{{') && posix.normalize(a).replace(/\/$/, '') === report);
+  if (clash === undefined) return [];
+  return [{
+    code: 'E_REPORT_PATH',
+    pointer: `${pointer}/report`,
+    severity: 'error',
+    message: `the report ${JSON.stringify(node.report)} is the artifact ${JSON.stringify(clash)} under review, which the engine would move aside before the review; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
+  }];
 }
 
 /**

@@ -58,13 +58,17 @@ Faults('Ctrl-C (SIGINT) during run stops the agent process group before counters
   const child = spawn(process.execPath, [LAUNCHER, 'run', WF, '--agent', `exec:sleep 30 # ${marker}`, '--json', '--store', tempDir()], { cwd: ROOT });
   let err = '';
   child.stderr.on('data', (c) => (err += c));
-  await new Promise((r) => setTimeout(r, 1500));
-  assert.ok(spawnSync('pgrep', ['-f', marker]).status === 0, `the agent should be running: ${err}`);
+  // Poll rather than sleep a fixed time: on a loaded machine the launcher can take seconds to start the agent.
+  const running = () => spawnSync('pgrep', ['-f', marker]).status === 0;
+  const until = async (ok: () => boolean, ms: number) => {
+    for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
+    return ok();
+  };
+  assert.ok(await until(running, 20_000), `the agent should be running: ${err}`);
   child.kill('SIGINT');
   const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
   assert.is(code, 130);
-  await new Promise((r) => setTimeout(r, 200));
-  assert.is(spawnSync('pgrep', ['-f', marker]).status, 1, 'the agent was stopped');
+  assert.ok(await until(() => !running(), 5_000), 'the agent was stopped');
 });
 
 Faults('graph draws a workflow that does not validate (a node without type or id) instead of crashing', async () => {
