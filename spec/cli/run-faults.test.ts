@@ -59,7 +59,8 @@ Faults('Ctrl-C (SIGINT) during run stops the agent process group before counters
   let err = '';
   child.stderr.on('data', (c) => (err += c));
   // Poll rather than sleep a fixed time: on a loaded machine the launcher can take seconds to start the agent.
-  const running = () => spawnSync('pgrep', ['-f', marker]).status === 0;
+  // Match the agent's own `sh -c` command line, not countersign's (whose argv holds "exec:sleep 30 # marker").
+  const running = () => spawnSync('pgrep', ['-f', `[-]c sleep 30 # ${marker}`]).status === 0;
   const until = async (ok: () => boolean, ms: number) => {
     for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
     return ok();
