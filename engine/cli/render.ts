@@ -15,6 +15,10 @@ export function renderState(state: RunState): string {
       const what = p.kind === 'review' ? `review ${p.iteration}, ` : '';
       lines.push(`run ${state.runId} is waiting at "${p.nodeId}" — seq ${state.seq}, ${what}attempt ${p.attempt} of ${p.maxRetries + 1}${role ? `, for role "${role}"` : ''}`);
       if (p.deadline) lines.push(`deadline: ${p.deadline}`);
+      if (p.errors && p.errors.length > 0 && !state.rejected) {
+        lines.push('the previous answer was rejected:');
+        for (const e of p.errors) lines.push(`  ${e}`);
+      }
       if (p.kind === 'review') {
         lines.push('', 'review prompt:', indent(p.prompt), '', `report file: ${p.report}`, '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
         lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --as <reviewer identity> --response '{"issues_count": N}'`);

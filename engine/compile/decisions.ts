@@ -79,7 +79,9 @@ export function decideAnswer(
       if (outcome.final) {
         return routeOrFail(node, 'error', outcome.code, `node "${node.id}": ${outcome.errors.join('; ')}`, events);
       }
-      if (outcome.free) return { stay: true, assign: { errors: outcome.errors }, events };
+      // A wrong identity, not a wrong answer: the errors are for whoever gave
+      // it (in the submit's `rejected`), not for the next answerer's item.
+      if (outcome.free) return { stay: true, assign: { stayed: true }, events };
       const maxRetries = type.maxRetries(node);
       if (attempt > maxRetries) {
         const exhausted = type.onMaxRetries?.(node, outcome) ?? { via: 'maxRetriesExceeded', code: 'E_MAX_RETRIES' };
@@ -91,7 +93,7 @@ export function decideAnswer(
           events,
         );
       }
-      return { stay: true, assign: { attempt, errors: outcome.errors }, events };
+      return { stay: true, assign: { attempt, errors: outcome.errors, stayed: true }, events };
     }
   }
 }

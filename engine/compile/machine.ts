@@ -99,7 +99,7 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
         const waiting = type as WaitingType;
         const on = (decide: Decide) => eventBranches(node, targets, (ctx, ev) => follow(decide(ctx, ev), ctx));
         states[node.id] = {
-          entry: assign({ attempt: 0, errors: undefined, entered: undefined }),
+          entry: assign({ attempt: 0, errors: undefined, entered: undefined, stayed: undefined }),
           on: {
             SUBMIT: on((ctx, ev) => decideAnswer(waiting, node, ctx, ev as Extract<MachineEvent, { type: 'SUBMIT' }>, workflow)),
             TIMEOUT: on((ctx) => decideTimeout(node, ctx)),

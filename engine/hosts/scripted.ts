@@ -3,7 +3,8 @@
  * in order, so a workflow runs offline and deterministically (demos,
  * tests, CI). A node visited again takes the next answer in its list.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { reportFormatByExtension } from '../review/report.js';
 import { extname } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { CountersignError } from '../errors.js';
@@ -29,9 +30,24 @@ export function createScriptedAgent(script: Script, opts: { file?: string } = {}
       }
       used.set(nodeId, next + 1);
       // A copy, so nothing downstream can change the script's later answers.
-      return structuredClone(list[next]) as JsonValue;
+      const entry = structuredClone(list[next]) as JsonValue;
+      return request.kind === 'review' ? reviewAnswer(entry, request.report) : entry;
     },
   };
+}
+
+/**
+ * A scripted review entry `{issues: ["…", …]}` plays the whole reviewer:
+ * it writes those findings to the review's report file (JSON, or Markdown
+ * items for a .md report) and answers their count. Any other entry (e.g.
+ * `{issues_count: 0}` when another process writes the report) is the answer.
+ */
+function reviewAnswer(entry: JsonValue, report: string): JsonValue {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry) || !Array.isArray(entry.issues) || Object.keys(entry).length !== 1) return entry;
+  const issues = entry.issues.map(String);
+  const text = reportFormatByExtension(report) === 'markdown' ? issues.map((i) => `- ${i}\n`).join('') : `${JSON.stringify({ issues }, null, 2)}\n`;
+  writeFileSync(report, text);
+  return { issues_count: issues.length };
 }
 
 /** Reads a YAML or JSON script file: a map from node id to a list of answers. */

@@ -75,6 +75,8 @@ export interface RunContext {
   errors?: string[];
   /** Set once when the run fails. */
   failure?: RunFailure;
+  /** Set when the last answer was rejected and the run stayed at its node; cleared on (re-)entry. */
+  stayed?: true;
   /** The waiting node whose entry work (see WaitingType.enter) is done for this visit. */
   entered?: string;
   /** delegate-review state by node id. */

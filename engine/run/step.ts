@@ -259,7 +259,7 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   if (deadline !== undefined) record.deadline = deadline;
   // A rejected answer keeps the run at its node with the errors set; a
   // re-entry (a retry route back to the same node) clears them.
-  const stayed = rejected && ctx.errors !== undefined && value === rec.pending?.nodeId ? rejected : undefined;
+  const stayed = rejected && ctx.stayed && value === rec.pending?.nodeId ? rejected : undefined;
   if (stayed) (type as WaitingType).afterRejected?.(node, ctx, stayed.code);
   return { record, events, rejected: stayed };
 }

@@ -13,8 +13,8 @@ import { createEngine, createMemoryStore, type AgentRequest } from '../../engine
 import { createExecAgent } from '../../engine/hosts/exec.js';
 import { createInteractiveAgent, renderPrompt } from '../../engine/hosts/interactive.js';
 import { createJsonlAgent } from '../../engine/hosts/jsonl.js';
-import { tempDir } from '../helpers/cli.js';
-import { ARTIFACT, CRITERION, REMINDER, REPORT, reviewLoop, reviewerCommand } from '../fixtures/review/loop.js';
+import { cli, tempDir } from '../helpers/cli.js';
+import { ARTIFACT, CRITERION, REMINDER, REPORT, nodeCommand, reviewLoop, reviewerCommand, writeWorkflow } from '../fixtures/review/loop.js';
 
 const opts = (timeoutMs = 10_000) => ({ signal: new AbortController().signal, timeoutMs });
 
@@ -84,3 +84,26 @@ Hosts('G8/G9/G30: jsonl and exec reviewers receive the review object unchanged, 
 });
 
 Hosts.run();
+
+const Scripted = suite('review: a scripted reviewer under countersign run');
+
+Scripted('G8 G9 G10: a scripted review entry {issues: [...]} writes those findings to the report and answers their count; [] passes; the previous report is kept as .prev', async () => {
+  const ws = tempDir('countersign-review-ws-');
+  const store = tempDir('countersign-review-store-');
+  const wf = writeWorkflow(ws, reviewLoop());
+  writeFileSync(join(ws, ARTIFACT), '# Notes\n\n## Setup\n');
+  const reviewer = join(ws, 'reviewer.yaml');
+  writeFileSync(reviewer, 'review:\n  - { issues: ["heading \\"Setup\\" has no body"] }\n  - { issues: [] }\n');
+  // The producer is an exec script that really edits the artifact: a fix that changes nothing is refused (G12).
+  const edit = join(ws, 'edit.mjs');
+  writeFileSync(edit, `import { appendFileSync } from 'node:fs'; appendFileSync(${JSON.stringify(join(ws, ARTIFACT))}, 'Body.\\n'); process.stdout.write('{}');`);
+  const r = await cli(['run', wf, '--agent', `exec:${nodeCommand(edit)}`, '--reviewer', `scripted:${reviewer}`, '--workspace', ws, '--json'], { store });
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.json.endNodeId, 'done');
+  assert.equal(JSON.parse(readFileSync(join(ws, REPORT), 'utf8')), { issues: [] });
+  assert.equal(JSON.parse(readFileSync(join(ws, `${REPORT}.prev`), 'utf8')), { issues: ['heading "Setup" has no body'] });
+  const trace = await cli(['trace', r.json.runId], { store });
+  assert.match(trace.stdout, 'review review: 1 → 0');
+});
+
+Scripted.run();
