@@ -13,17 +13,27 @@
  * and passes.
  *
  * E_SEVERITY_TIER (G15): the report is a flat list, every issue mandatory.
- * Plain English uses "minor" and "major" innocently ("handles minor
- * versions"), so the tier words are matched only where they read as tiers:
+ * Plain English uses "minor", "major" and "blocking" innocently ("handles
+ * minor versions", "non-blocking I/O"), so the tier words are matched only
+ * where they read as tiers:
  * - BLOCKING, MAJOR, MINOR written in capitals (whole word), except where
  *   `.` joins them to another word, as in the semver pattern
- *   "MAJOR.MINOR.PATCH";
+ *   "MAJOR.MINOR.PATCH", and BLOCKING in NON-BLOCKING (which reads like
+ *   non-blocking);
  * - blocking, major, minor in any case when followed by `:` or by
  *   issue(s), finding(s), problem(s), defect(s), bug(s), severity, tier(s);
- * - a tier word paired with another by "or", "and", "vs" or `/`
- *   ("major or minor", "blocking or non-blocking", "major/minor"), unless
- *   the pair qualifies version(s), release(s), bump(s) or update(s)
- *   ("major and minor versions");
+ * - a tier word (blocking, non-blocking, major, minor) paired with another
+ *   by "or", "and", "vs" or `/` ("major or minor", "blocking or
+ *   non-blocking", "major/minor"), except:
+ *   - when `.` joins either word of the pair to another word, as in
+ *     "major.minor" and "major.minor.patch";
+ *   - when the pair goes on to "patch" (through `/`, `.`, "and" or "or"),
+ *     as in "major/minor/patch";
+ *   - when the pair, or such a longer list of major, minor and patch,
+ *     qualifies version(s), release(s), bump(s), update(s), upgrade(s),
+ *     number(s) ("major and minor versions", "major/minor/patch version
+ *     components") or I/O: read(s), write(s), call(s), mode(s), I/O, IO,
+ *     socket(s), operation(s), API(s) ("blocking and non-blocking reads");
  * - severity, severities in any case (whole word).
  * One finding per occurrence, even when several of these rules match it.
  * The advice fits the field: a role label is renamed, a criterion restated.
@@ -64,14 +74,20 @@ const TIERS = (word: string, field: Field) =>
 
 const TIER_NOUNS = '(?:issues?|findings?|problems?|defects?|bugs?|severity|tiers?)';
 const TIER_WORD = '(?:non-?blocking|blocking|major|minor)';
-const PAIRED_WITH = `(?:\\s*/\\s*|\\s+(?:or|and|vs\\.?)\\s+)${TIER_WORD}${AFTER}`;
-/** Nouns that make a tier pair ordinary prose about versions ("major and minor versions"). */
-const VERSION_NOUNS = `\\s+(?:versions?|releases?|bumps?|updates?|upgrades?|numbers?)${AFTER}`;
+const PAIRED_WITH = `(?:\\s*/\\s*|\\s+(?:or|and|vs\\.?)\\s+)${TIER_WORD}${AFTER}${NOT_DOTTED_AFTER}`;
+/** How a version list goes on after the pair: "/patch", ".patch", " and patch", ", or patch". */
+const LIST_JOIN = '(?:\\s*/\\s*|\\.|,?\\s+(?:or|and)\\s+)';
+const MORE_PARTS = `(?:${LIST_JOIN}(?:major|minor|patch)${AFTER})*`;
+/** Nouns that make a tier pair ordinary prose about versions or I/O ("major and minor versions", "blocking and non-blocking reads"). */
+const PROSE_NOUNS = `\\s+(?:versions?|releases?|bumps?|updates?|upgrades?|numbers?|reads?|writes?|calls?|modes?|I/O|IO|sockets?|operations?|APIs?)${AFTER}`;
+/** "major/minor/patch": a version list, whatever follows. */
+const GOES_ON_TO_PATCH = `${LIST_JOIN}patch${AFTER}`;
+const NOT_PROSE = `(?!${PAIRED_WITH}${MORE_PARTS}${PROSE_NOUNS})(?!${PAIRED_WITH}${MORE_PARTS}${GOES_ON_TO_PATCH})`;
 
 const RULES: readonly Rule[] = [
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:improvements?|improved|fixed|added)${AFTER}${NOT_COMPOUND}`, 'giu'), explain: PRESUPPOSES },
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:we\\s+made|our\\s+work|your\\s+work|hard\\s+work)${AFTER}`, 'giu'), explain: SWAYS },
-  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}(?:BLOCKING|MAJOR|MINOR)${AFTER}${NOT_DOTTED_AFTER}`, 'gu'), explain: TIERS },
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}(?<![Nn][Oo][Nn]-)(?:BLOCKING|MAJOR|MINOR)${AFTER}${NOT_DOTTED_AFTER}`, 'gu'), explain: TIERS },
   {
     code: 'E_SEVERITY_TIER',
     pattern: new RegExp(`${BEFORE}(?:blocking|major|minor)(?=\\s*:|\\s+${TIER_NOUNS}${AFTER})`, 'giu'),
@@ -79,7 +95,7 @@ const RULES: readonly Rule[] = [
   },
   {
     code: 'E_SEVERITY_TIER',
-    pattern: new RegExp(`${BEFORE}${TIER_WORD}(?=${PAIRED_WITH})(?!${PAIRED_WITH}${VERSION_NOUNS})`, 'giu'),
+    pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}${TIER_WORD}(?=${PAIRED_WITH})${NOT_PROSE}`, 'giu'),
     explain: TIERS,
   },
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:severity|severities)${AFTER}`, 'giu'), explain: TIERS },

@@ -10,7 +10,7 @@ import { errorFinding, withFix } from '../nodes/checks.js';
 import { isCountersignError } from '../errors.js';
 import { BUILTIN_VARIABLES } from '../format/model.js';
 import { resolve, staticScope, type Scope } from '../format/resolver.js';
-import { suggest } from '../format/suggest.js';
+import { damerauLevenshtein, suggest } from '../format/suggest.js';
 import { templateVariables } from '../format/template.js';
 import type { Finding, VariableRead } from '../nodes/node-type.js';
 import type { GraphModel, NodeEntry } from './graph-model.js';
@@ -21,6 +21,12 @@ export interface Declarations {
   nodeFields: ReadonlyMap<string, ReadonlySet<string>>;
   /** Globals something writes: initialData, node-type globals, globalInputs. */
   written: ReadonlySet<string>;
+  /**
+   * Nodes whose type writes a fixed set of fields (delegate-review,
+   * condition, …), by id, with that type: their fields cannot be declared,
+   * only read by the right name.
+   */
+  fixedFields: ReadonlyMap<string, string>;
 }
 
 /**
@@ -34,6 +40,7 @@ export function collectDeclarations(data: Record<string, unknown>, model: GraphM
   const globals = new Set<string>([...BUILTIN_VARIABLES, ...registry]);
   const written = new Set<string>();
   const nodeFields = new Map<string, ReadonlySet<string>>();
+  const fixedFields = new Map<string, string>();
   for (const node of model.nodes) {
     const declared = declarationsOf(node);
     for (const name of declared.globals) {
@@ -45,11 +52,28 @@ export function collectDeclarations(data: Record<string, unknown>, model: GraphM
       for (const name of schema.globalInputs) if (typeof name === 'string') written.add(name);
     }
     if (node.id === undefined) continue;
+    if (node.type !== undefined && node.nodeType && model.byId.get(node.id) === node && !fieldsFollowInputSchema(node)) fixedFields.set(node.id, node.type);
     const fields = new Set(nodeFields.get(node.id) ?? []);
     for (const field of declared.local) fields.add(field);
     nodeFields.set(node.id, fields);
   }
-  return { globals, nodeFields, written };
+  return { globals, nodeFields, written, fixedFields };
+}
+
+const PROBE_FIELD = 'declared-by-input-schema';
+
+/**
+ * Whether the node's type takes its fields from the node's inputSchema
+ * (agent-directive): asked of the type itself by declaring a probe field,
+ * so a new node type needs no list kept here.
+ */
+function fieldsFollowInputSchema(node: NodeEntry): boolean {
+  try {
+    const probe = { ...node.raw, inputSchema: { type: 'object', properties: { [PROBE_FIELD]: { type: 'string' } } } };
+    return node.nodeType?.declares(probe as never).local.includes(PROBE_FIELD) ?? false;
+  } catch {
+    return false;
+  }
 }
 
 function declarationsOf(node: NodeEntry): { local: string[]; globals: string[] } {
@@ -73,9 +97,11 @@ export function scopeOf(declarations: Declarations): Scope {
  * A read that does not resolve, as an E_UNDECLARED_VARIABLE finding (or the
  * path's own syntax error). `reported` holds the pointer and missing name of
  * every finding so far: a template lists both `items[idx]` and its index
- * `idx`, and one undeclared `idx` is one finding.
+ * `idx`, and one undeclared `idx` is one finding. `fixedFields` (see
+ * Declarations) turns the advice for a node whose fields cannot be declared
+ * into "it writes only …".
  */
-export function checkRead(read: VariableRead, scope: Scope, reported: Set<string>): Finding | undefined {
+export function checkRead(read: VariableRead, scope: Scope, reported: Set<string>, fixedFields: ReadonlyMap<string, string> = new Map()): Finding | undefined {
   const shown =
     read.offset !== undefined ? `"{{${read.path}}}"`
     : read.pointer.endsWith('/contextPath') ? `contextPath "${read.path}"`
@@ -95,8 +121,11 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
   const guess = suggest(missing, candidates);
   const dot = missing.indexOf('.');
   let message: string;
-  if (dot > 0 && scope.isNode(missing.slice(0, dot))) {
-    const nodeId = missing.slice(0, dot);
+  const nodeId = dot > 0 ? missing.slice(0, dot) : '';
+  const fixedType = fixedFields.get(nodeId);
+  if (dot > 0 && scope.isNode(nodeId) && fixedType !== undefined) {
+    message = `${shown} is not declared: ${fixedFieldsAdvice(nodeId, missing.slice(dot + 1), fixedType, candidates)}`;
+  } else if (dot > 0 && scope.isNode(nodeId)) {
     const field = missing.slice(dot + 1);
     message =
       `${shown} is not declared: node "${nodeId}" declares no field "${field}"` +
@@ -110,6 +139,33 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
       ` Declare "${missing}" in variableRegistry, or read node-id.field from a node whose inputSchema declares the field`;
   }
   return { code: 'E_UNDECLARED_VARIABLE', message, pointer: read.pointer, offset: read.offset, severity: 'error' };
+}
+
+/**
+ * Advice for a field a fixed-output node does not write: what it writes,
+ * and the closest of those names (by edit distance, even when far off:
+ * there are only a few to choose from).
+ */
+function fixedFieldsAdvice(nodeId: string, field: string, type: string, fields: readonly string[]): string {
+  if (fields.length === 0) {
+    return `${type} node "${nodeId}" writes no fields of its own. Read a global, or node-id.field from a node that declares the field`;
+  }
+  const closest = suggest(field, fields) ?? nearest(field, fields);
+  const listed = fields.length === 1 ? fields[0] : `${fields.slice(0, -1).join(', ')} and ${fields[fields.length - 1]}`;
+  return `${type} node "${nodeId}" writes only ${listed}, and a ${type} node's fields cannot be declared — did you mean "${nodeId}.${closest}"? Correct the name to one of the fields it writes`;
+}
+
+function nearest(name: string, candidates: readonly string[]): string {
+  let best = candidates[0];
+  let bestDistance = Infinity;
+  for (const c of candidates) {
+    const d = damerauLevenshtein(name.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
 }
 
 /** The workflow-level template: systemReminder is appended to every directive, so it is checked like one. */

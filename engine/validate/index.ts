@@ -91,12 +91,12 @@ export function workflowFindings(data: unknown): Finding[] {
 
   const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...reminder.findings];
   const reported = new Set<string>();
-  for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported));
+  for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
   for (const node of model.nodes) {
     if (node.nodeType?.lint) own.push(...node.nodeType.lint(node.raw, node.pointer));
     if (broken.has(node.index) || !node.nodeType) continue;
     own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals }));
-    for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope, reported));
+    for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
     own.push(...finalOutputFindings(node, scope));
   }
   own.push(...neverWrittenFindings(data, declarations));

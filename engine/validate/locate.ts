@@ -3,12 +3,15 @@
  * (an unknown key, an unknown connection name); everything else at its
  * value. A finding that points into a string (a template variable) is
  * placed on the offending text itself, for JSON and every YAML scalar
- * style, by finding the same text in the source after the string's start.
+ * style, and always inside the string as written: in the anchored scalar
+ * for a YAML alias, and at the string's start when the text cannot be
+ * found in it (e.g. written with escapes).
  */
 import type { SourceDocument } from '../format/source.js';
 import type { Finding } from '../nodes/node-type.js';
 import { valueAt } from './pointer.js';
 import { MAX_NESTING } from './depth.js';
+import { scalarRange, type ScalarRange } from './scalar-range.js';
 
 export interface Position {
   line: number;
@@ -32,7 +35,9 @@ export function locateFinding(doc: SourceDocument, finding: Finding): Position {
   if (finding.offset === undefined || finding.offset < 0) return at;
   const value = valueAt(doc.data, finding.pointer);
   if (typeof value !== 'string') return at;
-  return positionInQuoted(doc, at, finding.offset) ?? positionInString(doc, at, value, finding.offset) ?? at;
+  const range = scalarRange(doc, finding.pointer, indexOf(doc, at));
+  if (!range) return at;
+  return positionInQuoted(doc, range.start, finding.offset) ?? positionInString(doc, range, value, finding.offset) ?? at;
 }
 
 /**
@@ -40,12 +45,13 @@ export function locateFinding(doc: SourceDocument, finding: Finding): Position {
  * the source decoding escapes until `offset` decoded characters are behind:
  * exact even right after `\n` or `\u00e9`. A YAML escaped line break
  * (`\` at the end of a line) decodes to nothing, together with the next
- * line's indentation. Other scalar styles, and quoted strings folded over
- * an unescaped line break, return undefined.
+ * line's indentation; an unescaped one folds, with the white space around
+ * it, into one space (or one `\n` per empty line). Other scalar styles
+ * return undefined, and so does an offset past the closing quote.
  */
-function positionInQuoted(doc: SourceDocument, start: Position, offset: number): Position | undefined {
+function positionInQuoted(doc: SourceDocument, start: number, offset: number): Position | undefined {
   const text = doc.text;
-  let i = indexOf(doc, start);
+  let i = start;
   if (text[i] !== '"') return undefined;
   i++;
   let decoded = 0;
@@ -53,7 +59,15 @@ function positionInQuoted(doc: SourceDocument, start: Position, offset: number):
     i = pastEscapedLineBreaks(text, i);
     if (decoded === offset) break;
     const c = text[i];
-    if (c === undefined || c === '"' || c === '\n' || c === '\r') return undefined;
+    if (c === undefined || c === '"') return undefined;
+    const fold = lineFold(text, i);
+    if (fold) {
+      // Inside the fold the value holds a space or line breaks the source writes as white space: point at the fold.
+      if (offset < decoded + fold.decoded) return positionOfIndex(doc, i);
+      decoded += fold.decoded;
+      i = fold.end;
+      continue;
+    }
     if (c !== '\\') i++;
     else {
       const kind = text[i + 1];
@@ -62,6 +76,26 @@ function positionInQuoted(doc: SourceDocument, start: Position, offset: number):
     decoded++;
   }
   return positionOfIndex(doc, i);
+}
+
+/**
+ * A YAML line fold starting at `i`: white space, a line break, any empty
+ * lines and the next line's indentation. It decodes to one space, or to
+ * one line break per empty line. undefined when no line break follows.
+ */
+function lineFold(text: string, i: number): { end: number; decoded: number } | undefined {
+  let j = i;
+  while (text[j] === ' ' || text[j] === '\t') j++;
+  if (text[j] !== '\n' && text[j] !== '\r') return undefined;
+  let breaks = 0;
+  for (;;) {
+    if (text[j] === '\r') j += text[j + 1] === '\n' ? 2 : 1;
+    else if (text[j] === '\n') j++;
+    else break;
+    breaks++;
+    while (text[j] === ' ' || text[j] === '\t') j++;
+  }
+  return { end: j, decoded: breaks === 1 ? 1 : breaks - 1 };
 }
 
 /** Past any `\` + line break and the indentation after it, which a YAML double-quoted scalar drops. */
@@ -82,8 +116,7 @@ function pastEscapedLineBreaks(text: string, i: number): number {
  */
 const BLOCK_HEADER = /^(?:[!&][^\s]*[ \t]+)*[|>][-+1-9]*[ \t]*(?:#[^\n]*)?(?:\r?\n|$)/;
 
-function contentStart(doc: SourceDocument, start: Position): number {
-  const i = indexOf(doc, start);
+function contentStart(doc: SourceDocument, i: number): number {
   const header = BLOCK_HEADER.exec(doc.text.slice(i, doc.text.indexOf('\n', i) + 1 || undefined));
   return header ? i + header[0].length : i;
 }
@@ -121,28 +154,48 @@ function lineStarts(doc: SourceDocument): number[] {
 }
 
 /**
- * The source position of `value[offset]`, given where the string starts.
- * The characters from `offset` up to the first one a scalar style may
- * rewrite (escapes, quotes, line breaks) appear verbatim in the source, so
- * the n-th occurrence of that run in the value is the n-th occurrence in
- * the source after the start. When the run cannot be found (e.g. the
- * offending text itself is written with \u escapes) the caller falls back
- * to the string's start.
+ * The source position of `value[offset]`, given where the string is
+ * written. A run of characters with no white space and none a scalar style
+ * may rewrite (escapes, quotes) appears verbatim in the source even when
+ * the scalar is folded over several lines, so the n-th occurrence of such
+ * a run in the value is its n-th occurrence in the scalar. The run starts
+ * at `offset`; when white space is there, the run that ends at `offset` is
+ * found instead and the position just past it returned. When the run is
+ * not found inside the scalar (e.g. the offending text itself is written
+ * with escapes) the caller falls back to the string's start.
  */
-function positionInString(doc: SourceDocument, start: Position, value: string, offset: number): Position | undefined {
+function positionInString(doc: SourceDocument, range: ScalarRange, value: string, offset: number): Position | undefined {
   // Prefer a run of path characters (what template and contextPath offsets
-  // point at): no scalar style escapes or folds them, so the run appears
-  // verbatim in the source. Other text falls back to the longer run.
+  // point at): no scalar style escapes or folds them. Other text falls back
+  // to a longer run that still stops at white space.
   const rest = value.slice(offset);
-  const needle = PATH_RUN.exec(rest)?.[0] ?? /^[^\\"'\u0000-\u001f]{1,40}/.exec(rest)?.[0];
-  if (!needle) return undefined;
-  let occurrence = 0;
-  for (let i = value.indexOf(needle); i >= 0 && i < offset; i = value.indexOf(needle, i + 1)) occurrence++;
+  const after = PATH_RUN.exec(rest)?.[0] ?? VERBATIM_RUN.exec(rest)?.[0];
+  if (after) {
+    const found = nthInScalar(doc, range, after, occurrencesBefore(value, after, offset));
+    return found === undefined ? undefined : positionOfIndex(doc, found);
+  }
+  const before = VERBATIM_RUN_END.exec(value.slice(0, offset))?.[0];
+  if (!before) return undefined;
+  const found = nthInScalar(doc, range, before, occurrencesBefore(value, before, offset - before.length));
+  return found === undefined ? undefined : positionOfIndex(doc, found + before.length);
+}
+
+const VERBATIM_RUN = /^[^\s\\"']{1,40}/;
+const VERBATIM_RUN_END = /[^\s\\"']{1,40}$/;
+
+/** How many times `needle` starts in `value` before `offset`. */
+function occurrencesBefore(value: string, needle: string, offset: number): number {
+  let n = 0;
+  for (let i = value.indexOf(needle); i >= 0 && i < offset; i = value.indexOf(needle, i + 1)) n++;
+  return n;
+}
+
+/** The source index of the n-th (0-based) occurrence of `needle` in the scalar's content, if it lies inside the scalar. */
+function nthInScalar(doc: SourceDocument, range: ScalarRange, needle: string, n: number): number | undefined {
   const text = doc.text;
-  let found = text.indexOf(needle, contentStart(doc, start));
-  for (; found >= 0 && occurrence > 0; occurrence--) found = text.indexOf(needle, found + 1);
-  if (found < 0) return undefined;
-  return positionOfIndex(doc, found);
+  let found = text.indexOf(needle, contentStart(doc, range.start));
+  for (let k = n; found >= 0 && k > 0; k--) found = text.indexOf(needle, found + 1);
+  return found < 0 || found + needle.length > range.end ? undefined : found;
 }
 
 /** Where brackets outside strings first nest deeper than `limit` (1:1 if they never do). */

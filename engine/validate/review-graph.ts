@@ -3,42 +3,47 @@
  * - E_SELF_REVIEW: the review's reviewer role is the `agent` of a node that
  *   produces or fixes its artifacts (seed 003 G1, G2, G36);
  * - E_REVIEW_UNROUTED: nothing routes on its issues_count (§4.9);
- * - E_REVIEW_LOOP: when issues remain, the fix step does not hand the
- *   artifact back to this same review (G7, G11) — e.g. the seed's own
- *   `fix-issues → do-work` edge, which restarts the work instead;
- * - E_UNCHANGED_REASON_UNDECLARED (warning): a fix step cannot explain an
- *   unchanged artifact because it does not declare `unchanged_reason` (G12).
+ * - E_REVIEW_LOOP: when issues remain, they reach no fix step, or the fix
+ *   step does not hand the artifact back to this same review (G7, G11) —
+ *   e.g. the seed's own `fix-issues → do-work` edge, which restarts the
+ *   work instead;
+ * - E_UNCHANGED_REASON_UNDECLARED (warning): the step whose answer brings
+ *   the fixed artifact back to the review cannot explain an unchanged
+ *   artifact because it does not declare `unchanged_reason` (G12).
  *
- * The routing conditions are the conditions on the count reachable from
- * the review's success without passing another delegate-review (waiting
- * nodes such as a notification may sit in between). The branch "issues
- * remain" of each is found by running the condition node's own runtime step
- * on a context where the count is 1 and every other global holds its
- * registry default or initialData value, so any condition shape the engine
- * evaluates is understood the same way here. A condition that also reads a
- * value the document does not fix (a global without default, another
- * node's answer, a builtin) is not guessed at. The fix steps of a branch
- * are the waiting nodes first met on it through transient nodes; a count
- * condition met only past another condition's fix step routes that stale
- * count after the fix, not the review's result, and is not analysed.
+ * The routing conditions are the condition nodes reachable from the
+ * review's success (through any nodes, never through the review itself)
+ * that read its count: `<review-id>.issues_count` anywhere, a bare
+ * `issues_count` only before any other delegate-review (past one, the bare
+ * name is that review's count). The connections each takes while issues
+ * remain are found by running it (see review-branches.ts). The fix steps of
+ * such a connection are the waiting nodes first met on it through
+ * transient nodes; a count condition met only past another condition's fix
+ * step routes that stale count after the fix, not the review's result, and
+ * is not analysed. When some input sends the issues to a fix step and
+ * another lets them go on (e.g. `issues_count == 0 or strict == false`),
+ * waiving the fix is the author's choice and only the fix path is judged.
+ *
+ * The fix step's way back (review-way-back.ts) may pass through any steps
+ * that come after the review (a test run, another review); it must not hand
+ * the artifact to a step that produces it before the review, nor end or
+ * stop. Its warning about `unchanged_reason` goes to the step whose answer
+ * enters the review, since that is the answer the runtime reads it from.
  * The document may violate the schema: everything is read defensively and
  * nothing throws.
  */
 import type { ConditionNode, Workflow } from '../format/model.js';
-import { parsePath, type Segment } from '../format/path.js';
+import { parsePath } from '../format/path.js';
 import { condition } from '../nodes/condition.js';
-import { nodeType } from '../nodes/index.js';
-import type { Finding, RunContext } from '../nodes/node-type.js';
-import { REVIEW_TYPE, firstWaiting, reviewLoops, successOf, type KindOf, type LoopNode } from '../review/loop.js';
+import type { Finding } from '../nodes/node-type.js';
+import { REVIEW_TYPE, firstWaiting, reviewLoops, successOf, type LoopNode } from '../review/loop.js';
 import type { GraphModel, NodeEntry } from './graph-model.js';
 import { childPointer, isPlainObject } from './pointer.js';
+import { COUNT, issuesBranches } from './review-branches.js';
+import { precedingProducers, reviewKindOf as kindOf, wayBack, type ReviewShape } from './review-way-back.js';
 
 const DEFAULT_REVIEWER = 'reviewer';
-const COUNT = 'issues_count';
 const UNCHANGED_REASON = 'unchanged_reason';
-
-/** delegate-review waits for an answer whether or not the registry knows it yet. */
-const kindOf: KindOf = (type) => (type === REVIEW_TYPE ? 'waiting' : nodeType(type)?.kind);
 
 interface Graph {
   model: GraphModel;
@@ -52,7 +57,7 @@ interface Graph {
 /**
  * The review lints of a document. `data` is the whole document, read for
  * the registry defaults and initialData values a routing condition may
- * also depend on; without it such a condition is not guessed at.
+ * also depend on; without it those values are sampled like any unknown.
  */
 export function reviewGraphFindings(model: GraphModel, data?: unknown): Finding[] {
   const nodes: LoopNode[] = [];
@@ -65,12 +70,13 @@ export function reviewGraphFindings(model: GraphModel, data?: unknown): Finding[
   const producersOf = new Map(reviewLoops(nodes, kindOf).map((l) => [l.reviewId, l.producers]));
 
   const out: Finding[] = [];
-  for (const review of model.nodes) {
+  for (const entry of model.nodes) {
     // A later node with a duplicate id is reported by the structure check; the first one is the review.
-    if (review.type !== REVIEW_TYPE || review.id === undefined || model.byId.get(review.id) !== review) continue;
-    const producers = producersOf.get(review.id) ?? [];
-    out.push(...selfReviewFindings(review, producers, model));
-    out.push(...routingFindings(review, producers, graph));
+    if (entry.type !== REVIEW_TYPE || entry.id === undefined || model.byId.get(entry.id) !== entry) continue;
+    const producers = producersOf.get(entry.id) ?? [];
+    out.push(...selfReviewFindings(entry, producers, model));
+    const review: ReviewShape = { id: entry.id, producers, preceding: precedingProducers(entry.id, producers, byId) };
+    out.push(...routingFindings(entry, review, graph));
   }
   return unique(out);
 }
@@ -91,37 +97,40 @@ function selfReviewFindings(review: NodeEntry, producers: readonly string[], mod
     }));
 }
 
-function routingFindings(review: NodeEntry, producers: readonly string[], graph: Graph): Finding[] {
-  const reviewId = review.id as string;
-  const success = review.connections.find(([name]) => name === 'success')?.[1];
-  const successAt = success === undefined ? review.pointer : `${review.pointer}/connections/success`;
+function routingFindings(entry: NodeEntry, review: ReviewShape, graph: Graph): Finding[] {
+  const reviewId = review.id;
+  const success = entry.connections.find(([name]) => name === 'success')?.[1];
+  const successAt = success === undefined ? entry.pointer : `${entry.pointer}/connections/success`;
   const routing = success === undefined ? [] : reachableRoutingConditions(success, reviewId, graph, new Set());
   if (success === undefined || routing.length === 0) {
     return [{
       code: 'E_REVIEW_UNROUTED',
-      message: `no condition on "${COUNT}" (or "${reviewId}.${COUNT}") is reachable from the success route of review "${reviewId}", so the run goes on whatever the reviewer found; route its success through a condition node such as {"operator":"eq","left":{"contextPath":"${COUNT}"},"right":0} whose false branch leads to the fix step`,
+      message: `no condition reading "${COUNT}" before another review, or "${reviewId}.${COUNT}" anywhere, is reachable from the success route of review "${reviewId}", so the run goes on whatever the reviewer found; route its success through a condition node such as {"operator":"eq","left":{"contextPath":"${COUNT}"},"right":0} whose false branch leads to the fix step`,
       pointer: successAt,
       severity: 'error',
     }];
   }
   const branches: IssuesBranch[] = [];
-  for (const cond of routing) {
-    const via = issuesBranch(cond, reviewId, graph);
-    const target = via === undefined ? undefined : cond.connections.find(([name]) => name === via)?.[1];
-    if (via === undefined || target === undefined) continue;
-    const fixSteps = [...firstWaiting(target, graph.byId, kindOf)].filter((id) => isFixStep(graph.byId.get(id) as LoopNode));
-    branches.push({ cond, via, target, fixSteps });
+  const nodeIds = new Set(graph.byId.keys());
+  for (const { cond, bareIsOurs } of routing) {
+    for (const via of issuesBranches(cond, { reviewId, bareIsOurs, nodeIds, seeded: graph.seeded, workflow: graph.workflow })) {
+      const target = cond.connections.find(([name]) => name === via)?.[1];
+      if (target === undefined) continue;
+      const fixSteps = [...firstWaiting(target, graph.byId, kindOf)].filter((id) => isFixStep(graph.byId.get(id) as LoopNode));
+      branches.push({ cond, via, target, fixSteps });
+    }
   }
   const out: Finding[] = [];
   for (const branch of branches) {
-    const otherFixSteps = new Set(branches.filter((b) => b !== branch).flatMap((b) => b.fixSteps));
-    if (!reachableRoutingConditions(success, reviewId, graph, otherFixSteps).includes(branch.cond)) continue;
-    out.push(...loopFindings(branch, reviewId, producers, graph));
+    const otherFixSteps = new Set(branches.filter((b) => b.cond !== branch.cond).flatMap((b) => b.fixSteps));
+    if (!reachableRoutingConditions(success, reviewId, graph, otherFixSteps).some((r) => r.cond === branch.cond)) continue;
+    const waivable = branches.some((b) => b.cond === branch.cond && b !== branch && b.fixSteps.length > 0);
+    out.push(...loopFindings(branch, waivable, review, graph));
   }
   return out;
 }
 
-/** A routing condition with the connection it takes while issues remain. */
+/** A routing condition with one connection it takes while issues remain. */
 interface IssuesBranch {
   cond: NodeEntry;
   via: string;
@@ -132,81 +141,59 @@ interface IssuesBranch {
 
 const isFixStep = (node: LoopNode) => node.type !== REVIEW_TYPE && kindOf(node.type) !== 'final';
 
-/**
- * Condition nodes reading this review's count, reachable from `from` along
- * any connection but never through a delegate-review node (past one, a
- * bare `issues_count` is that other review's count) nor through `avoid`.
- */
-function reachableRoutingConditions(from: string, reviewId: string, graph: Graph, avoid: ReadonlySet<string>): NodeEntry[] {
-  const out: NodeEntry[] = [];
-  const seen = new Set<string>();
-  const queue = [from];
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
-    if (seen.has(id) || avoid.has(id)) continue;
-    seen.add(id);
-    const node = graph.byId.get(id);
-    if (!node || node.type === REVIEW_TYPE) continue;
-    const entry = graph.model.byId.get(id);
-    if (entry && readsCount(entry, reviewId)) out.push(entry);
-    for (const [, target] of node.connections) queue.push(target);
-  }
-  return out;
+interface Routing {
+  cond: NodeEntry;
+  /** Reached before any other review: a bare `issues_count` there is this review's count. */
+  bareIsOurs: boolean;
 }
 
-function readsCount(entry: NodeEntry, reviewId: string): boolean {
+/**
+ * Condition nodes reading this review's count, reachable from `from` along
+ * any connection, never through the review itself nor through `avoid`.
+ * Past another delegate-review only `<review-id>.issues_count` counts.
+ */
+function reachableRoutingConditions(from: string, reviewId: string, graph: Graph, avoid: ReadonlySet<string>): Routing[] {
+  const found = new Map<NodeEntry, boolean>();
+  const seen = new Set<string>();
+  const queue: [string, boolean][] = [[from, false]];
+  while (queue.length > 0) {
+    const [id, pastReview] = queue.shift() as [string, boolean];
+    const key = `${pastReview ? 'past' : 'before'} ${id}`;
+    if (seen.has(key) || avoid.has(id) || id === reviewId) continue;
+    seen.add(key);
+    const node = graph.byId.get(id);
+    if (!node) continue;
+    const entry = graph.model.byId.get(id);
+    if (entry && readsCount(entry, reviewId, !pastReview)) found.set(entry, (found.get(entry) ?? false) || !pastReview);
+    const past = pastReview || node.type === REVIEW_TYPE;
+    for (const [, target] of node.connections) queue.push([target, past]);
+  }
+  return [...found].map(([cond, bareIsOurs]) => ({ cond, bareIsOurs }));
+}
+
+function readsCount(entry: NodeEntry, reviewId: string, bareCounts: boolean): boolean {
   if (entry.type !== 'condition') return false;
   try {
     return condition.reads(entry.raw as unknown as ConditionNode, entry.pointer).some(({ path }) => {
       const segments = parsePath(path).map((s) => (typeof s === 'object' ? undefined : String(s)));
-      return (segments.length === 1 && segments[0] === COUNT) || (segments.length === 2 && segments[0] === reviewId && segments[1] === COUNT);
+      return (bareCounts && segments.length === 1 && segments[0] === COUNT) || (segments.length === 2 && segments[0] === reviewId && segments[1] === COUNT);
     });
   } catch {
     return false;
   }
 }
 
-/**
- * The connection a routing condition takes while issues remain, by the
- * runtime evaluator; undefined when it cannot be evaluated or depends on a
- * value the document does not fix.
- */
-function issuesBranch(cond: NodeEntry, reviewId: string, graph: Graph): string | undefined {
-  try {
-    const reads = condition.reads(cond.raw as unknown as ConditionNode, cond.pointer);
-    if (!reads.every(({ path }) => isKnown(parsePath(path), reviewId, graph))) return undefined;
-    const ctx: RunContext = {
-      vars: { ...Object.fromEntries(graph.seeded), [COUNT]: 1 },
-      nodes: { [reviewId]: { [COUNT]: 1 } },
-      meta: { executionId: 'validate', workflowId: 'validate', userId: 'validate' },
-      attempt: 0,
-    };
-    const outcome = condition.step(cond.raw as unknown as ConditionNode, ctx, graph.workflow);
-    return outcome.error ? undefined : outcome.via;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a path reads only the count or globals the document gives a start value (index refs included). */
-function isKnown(segments: readonly Segment[], reviewId: string, graph: Graph): boolean {
-  const [root, field] = segments;
-  if (typeof root !== 'string') return false;
-  if (!segments.every((s) => typeof s !== 'object' || isKnown(s.ref, reviewId, graph))) return false;
-  // The resolver's rule: two or more segments under a node id read that node's answer.
-  if (segments.length >= 2 && graph.byId.has(root)) return root === reviewId && field === COUNT;
-  return root === COUNT || graph.seeded.has(root);
-}
-
-function loopFindings(branch: IssuesBranch, reviewId: string, producers: readonly string[], graph: Graph): Finding[] {
+function loopFindings(branch: IssuesBranch, waivable: boolean, review: ReviewShape, graph: Graph): Finding[] {
   const { cond, via, target } = branch;
+  const reviewId = review.id;
   const branchAt = childPointer(`${cond.pointer}/connections`, via);
-  const fixTo = `connect the fix step's success to "${reviewId}" (the fix goes back to the same review, never to the producing step)`;
+  const fixTo = `connect the fix step's success to "${reviewId}", directly or through steps that come after the review (never to the producing step)`;
   const out: Finding[] = [];
   for (const fixId of firstWaiting(target, graph.byId, kindOf)) {
     const fix = graph.byId.get(fixId) as LoopNode;
     const entry = graph.model.byId.get(fixId) as NodeEntry;
     if (!isFixStep(fix)) {
+      if (waivable) continue;
       const what = kindOf(fix.type) === 'final'
         ? `ends the run at "${fixId}"`
         : fixId === reviewId ? `goes straight back to the review with no fix step` : `goes to another review "${fixId}" with no fix step`;
@@ -219,28 +206,38 @@ function loopFindings(branch: IssuesBranch, reviewId: string, producers: readonl
       continue;
     }
     const back = successOf(fix);
-    const reached = back === undefined ? new Set<string>() : firstWaiting(back, graph.byId, kindOf);
-    if (!reached.has(reviewId)) {
-      const names = [...reached].map((id) => `"${id}"${producers.includes(id) ? ' (the producing step)' : ''}`);
-      const where = back === undefined ? 'has no success connection' : names.length ? `hands the artifact to ${names.join(', ')}` : `leads to no waiting node`;
+    const way = back === undefined ? undefined : wayBack(fixId, back, review, graph.byId);
+    if (!way?.reached) {
+      const quoted = (ids: string[]) => ids.map((id) => `"${id}"`).join(', ');
+      const what = way === undefined ? `has no success connection, so the fixed artifact never goes back to "${reviewId}"`
+        : way.producersMet.length > 0 ? `hands the artifact back to the producing step ${quoted(way.producersMet)} instead of the same review "${reviewId}": that step starts the work over, so the review judges new work instead of the fix`
+        : way.endsMet.length > 0 ? `ends the run at ${quoted(way.endsMet)} without going back to "${reviewId}", so the fixed artifact is never re-reviewed`
+        : `never leads back to "${reviewId}", so the fixed artifact is never re-reviewed`;
       out.push({
         code: 'E_REVIEW_LOOP',
-        message: `fix step "${fixId}" of review "${reviewId}" ${where} instead of back to "${reviewId}", so the fixed artifact is never re-reviewed by the same reviewer (seed 003 G7, G11); ${fixTo}`,
+        message: `fix step "${fixId}" of review "${reviewId}" ${what} (seed 003 G7, G11); ${fixTo}`,
         pointer: back === undefined ? entry.pointer : `${entry.pointer}/connections/success`,
         severity: 'error',
       });
     }
-    if (!declaresUnchangedReason(entry)) {
-      const schema = entry.raw.inputSchema;
-      out.push({
-        code: 'E_UNCHANGED_REASON_UNDECLARED',
-        message: `fix step "${fixId}" of review "${reviewId}" does not declare "unchanged_reason" in its inputSchema, so when a defect does not reproduce it cannot explain an unchanged artifact and the answer is rejected with E_UNCHANGED_ARTIFACT (seed 003 G12); add "unchanged_reason": {"type": "string"} under inputSchema.properties, or list a registry variable "unchanged_reason" in inputSchema.globalInputs`,
-        pointer: schema === undefined ? entry.pointer : `${entry.pointer}/inputSchema`,
-        severity: 'warning',
-      });
+    for (const id of way?.reached ? way.enterers : [fixId]) {
+      const step = graph.model.byId.get(id);
+      if (step && !declaresUnchangedReason(step)) out.push(unchangedReasonWarning(step, fixId, reviewId));
     }
   }
   return out;
+}
+
+function unchangedReasonWarning(step: NodeEntry, fixId: string, reviewId: string): Finding {
+  const who = step.id === fixId
+    ? `fix step "${fixId}" of review "${reviewId}"`
+    : `step "${step.id}", whose answer brings the artifact fixed by "${fixId}" back into review "${reviewId}",`;
+  return {
+    code: 'E_UNCHANGED_REASON_UNDECLARED',
+    message: `${who} does not declare "unchanged_reason" in its inputSchema, so when a defect does not reproduce it cannot explain an unchanged artifact and the answer is rejected with E_UNCHANGED_ARTIFACT (seed 003 G12); add "unchanged_reason": {"type": "string"} under inputSchema.properties, or list a registry variable "unchanged_reason" in inputSchema.globalInputs`,
+    pointer: step.raw.inputSchema === undefined ? step.pointer : `${step.pointer}/inputSchema`,
+    severity: 'warning',
+  };
 }
 
 /** Declared as the node's own field (`properties`) or as a global it writes (`globalInputs`). */

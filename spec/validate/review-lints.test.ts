@@ -237,6 +237,47 @@ wording('G36, G37, G15: a finding on /reviewer advises naming the role, a findin
   assert.match(onCriterion[2].message, 'state what to check neutrally');
 });
 
+wording('G15: version lists pass: "major/minor/patch version components", "major.minor and major.minor.patch versions", "bump major/minor/patch"', () => {
+  const found = wordingFindings({
+    criteria: [
+      'Handles major/minor/patch version components',
+      'The parser accepts major.minor and major.minor.patch versions',
+      'bump major/minor/patch on every release',
+      'major, minor or patch numbers are validated',
+    ],
+  }, '/nodes/2');
+  assert.equal(found, []);
+});
+
+wording('G15: a pair that only looks like a version list is still a tier ("major or minor. Patch later", "major or minor findings")', () => {
+  const found = wordingFindings({ criteria: ['Classify as major or minor. Patch later', 'tag major/minor, then patch'] }, '/nodes/2');
+  assert.equal(found.map((f) => [f.code, f.pointer, f.offset]), [
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/0', 12],
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/1', 4],
+  ]);
+});
+
+wording('G15: I/O wording passes: "blocking and non-blocking reads", "Blocking or non-blocking mode", "NON-BLOCKING sockets"', () => {
+  const found = wordingFindings({
+    criteria: [
+      'The queue supports blocking and non-blocking reads',
+      'Blocking or non-blocking mode is configurable via --mode',
+      'NON-BLOCKING sockets are used everywhere',
+      'blocking/non-blocking APIs, calls, writes and I/O are documented',
+      'blocking or non-blocking I/O, operations and IO are covered',
+    ],
+  }, '/nodes/2');
+  assert.equal(found, []);
+});
+
+wording('G15: the I/O exemption needs an I/O noun; BLOCKING alone in capitals is still a tier', () => {
+  const found = wordingFindings({ criteria: ['Label each blocking or non-blocking', 'BLOCKING sockets are listed first'] }, '/nodes/2');
+  assert.equal(found.map((f) => [f.code, f.pointer, f.offset]), [
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/0', 11],
+    ['E_SEVERITY_TIER', '/nodes/2/criteria/1', 0],
+  ]);
+});
+
 wording.run();
 
 // ---------------------------------------------------------------------------
@@ -352,7 +393,7 @@ loop('G7, G11, §4.9: the seed\'s fix-issues → do-work edge (back to the produ
   nodes[4] = ask('fix', 'produce', withReason);
   const found = reviewGraphFindings(model(nodes));
   assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/4/connections/success']);
-  assert.match(found[0].message, '"produce" (the producing step)');
+  assert.match(found[0].message, 'hands the artifact back to the producing step "produce" instead of the same review "review"');
   assert.match(found[0].message, 'connect the fix step\'s success to "review"');
 });
 
@@ -418,7 +459,7 @@ loop('G7, G11: review → notify → check → fix → the producer (the seed\'s
   nodes.push(ask('notify', 'check'));
   const found = reviewGraphFindings(model(nodes));
   assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/4/connections/success']);
-  assert.match(found[0].message, '"produce" (the producing step)');
+  assert.match(found[0].message, 'hands the artifact back to the producing step "produce" instead of the same review "review"');
 });
 
 loop('G7, G11: a count condition met only past another condition\'s fix step routes a stale count and is not analysed', () => {
@@ -426,7 +467,7 @@ loop('G7, G11: a count condition met only past another condition\'s fix step rou
   const nodes = goodLoop();
   nodes[4] = ask('fix', 'recheck', withReason);
   nodes.push(gate('recheck', { operator: 'gt', left: { contextPath: 'issues_count' }, right: 3 }, 'human', 'review'));
-  nodes.push(ask('human', 'review', { agent: 'lead' }));
+  nodes.push(ask('human', 'review', { agent: 'lead', ...withReason }));
   assert.equal(reviewGraphFindings(model(nodes)), []);
   // The same condition met straight after the review does decide the branch: issues go back with no fix step.
   nodes[2] = review('review', 'recheck');
@@ -462,21 +503,6 @@ loop('G7, G16: an initialData value overrides the registry default when the issu
   assert.equal(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true))), []);
   nodes[3] = withBudget('fix', 'done');
   assert.equal(summary(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true)))), ['E_REVIEW_LOOP /nodes/3/connections/false']);
-});
-
-loop('G7: a condition that also reads a value the document does not fix (no default, another node\'s answer, a builtin) is not guessed at', () => {
-  const nodes = goodLoop();
-  nodes[3] = withBudget('done', 'done');
-  const noDefault = { variableRegistry: { budget_ok: { type: 'boolean', description: 'within budget' } } };
-  assert.equal(reviewGraphFindings(model(nodes), doc(nodes, noDefault)), []);
-  assert.equal(reviewGraphFindings(model(nodes)), [], 'without the document nothing is known about budget_ok');
-  for (const other of ['produce.ok', 'executionId']) {
-    nodes[3] = gate('check', { operator: 'and', conditions: [countIsZero(), { operator: 'exists', left: { contextPath: other } }] }, 'done', 'done');
-    assert.equal(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true))), [], other);
-  }
-  // The same shape reading only known values is analysed (so the test above can fail).
-  nodes[3] = withBudget('done', 'done');
-  assert.equal(summary(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true)))), ['E_REVIEW_LOOP /nodes/3/connections/true']);
 });
 
 loop.run();
@@ -586,4 +612,192 @@ whole('G37, G15: the same words in a review criterion are linted by validateDocu
   ]);
 });
 
+/** The seed loop with `directive` as the fix step's directive, through validateDocument. */
+const undeclared = (directive: string) => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'review', { agent: 'writer', directive, ...withReason });
+  return validateDocument(parseSource(JSON.stringify(doc(nodes), null, 2), 'w.json')).errors.filter((f) => f.code === 'E_UNDECLARED_VARIABLE');
+};
+
+whole('§Outputs: an unknown field of a delegate-review node names what it writes and the closest name, never "add it to inputSchema"', () => {
+  const found = undeclared('Fix every issue in {{review.findings}}.');
+  assert.equal(found.map((f) => f.pointer), ['/nodes/4/directive']);
+  assert.match(found[0].message, 'delegate-review node "review" writes only issues_count, report and unchanged_reason');
+  assert.match(found[0].message, 'did you mean "review.report"?');
+  assert.not.match(found[0].message, 'inputSchema');
+  const typo = undeclared('Fix the {{review.issue_count}} issues.');
+  assert.match(typo[0].message, 'did you mean "review.issues_count"?');
+});
+
+whole('§Outputs: a node without fields of its own (a condition) says so; an agent-directive\'s unknown field still advises its inputSchema', () => {
+  const onCondition = undeclared('Fix {{check.result}}.');
+  assert.match(onCondition[0].message, 'condition node "check" writes no fields of its own');
+  assert.not.match(onCondition[0].message, 'inputSchema properties');
+  const onDirective = undeclared('Fix {{produce.summary}}.');
+  assert.match(onDirective[0].message, 'Add "summary" to the inputSchema properties (or globalInputs) of node "produce"');
+});
+
 whole.run();
+
+// ---------------------------------------------------------------------------
+const named = suite('review graph: a condition naming the review by id, past another review');
+
+/** Two reviews in a row, one condition on both counts: produce → security → style → check → fix → security. */
+function twoReviewers(left = 'security.issues_count'): Node[] {
+  return [
+    { id: 'start', type: 'start', connections: { default: 'produce' } },
+    ask('produce', 'security', { agent: 'writer' }),
+    review('security', 'style', { reviewer: 'security reviewer' }),
+    review('style', 'check', { reviewer: 'style reviewer' }),
+    gate('check', { operator: 'and', conditions: [countIsZero(left), countIsZero('style.issues_count')] }, 'done', 'fix'),
+    ask('fix', 'security', { agent: 'writer', ...withReason }),
+    { id: 'done', type: 'end' },
+  ];
+}
+
+named('G6, G16: "security.issues_count" read past the style review routes the security review; the chain fix → security → style re-reviews both', () => {
+  assert.equal(reviewGraphFindings(model(twoReviewers())), []);
+});
+
+named('G16: a bare "issues_count" past another review is that review\'s count, so the first review is E_REVIEW_UNROUTED with a message that says so', () => {
+  const found = reviewGraphFindings(model(twoReviewers('issues_count')));
+  assert.equal(summary(found), ['E_REVIEW_UNROUTED /nodes/2/connections/success']);
+  assert.match(found[0].message, 'no condition reading "issues_count" before another review, or "security.issues_count" anywhere');
+});
+
+named('G7, G11: the condition reached past another review is analysed: its fix going to the producer is E_REVIEW_LOOP', () => {
+  const nodes = twoReviewers();
+  nodes[5] = ask('fix', 'produce', { agent: 'writer', ...withReason });
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/5/connections/success']);
+  assert.match(found[0].message, 'producing step "produce" instead of the same review "security"');
+});
+
+named.run();
+
+// ---------------------------------------------------------------------------
+const wayBackSuite = suite('review graph: the fix step\'s way back through other steps');
+
+/** goodLoop with fix → tests → review; `tests` is an agent-directive that runs the test suite. */
+function fixThenTests(testsMore: Node = withReason): Node[] {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'tests', { agent: 'writer', ...withReason });
+  nodes.push(ask('tests', 'review', { agent: 'writer', ...testsMore }));
+  return nodes;
+}
+
+wayBackSuite('G7, G11: fix → tests (a waiting step after the review) → review is the same review, no E_REVIEW_LOOP', () => {
+  assert.equal(reviewGraphFindings(model(fixThenTests())), []);
+});
+
+wayBackSuite('G12: on fix → tests → review the unchanged_reason warning goes to "tests", whose answer enters the review', () => {
+  const found = reviewGraphFindings(model(fixThenTests({})));
+  assert.equal(found.map((f) => [f.code, f.pointer, f.severity]), [['E_UNCHANGED_REASON_UNDECLARED', '/nodes/6', 'warning']]);
+  assert.match(found[0].message, 'step "tests", whose answer brings the artifact fixed by "fix" back into review "review"');
+});
+
+wayBackSuite('G7, G11: fix → tests → the producer is E_REVIEW_LOOP naming the producing step', () => {
+  const nodes = fixThenTests();
+  nodes[6] = ask('tests', 'produce', { agent: 'writer', ...withReason });
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/4/connections/success']);
+  assert.match(found[0].message, 'fix step "fix" of review "review" hands the artifact back to the producing step "produce" instead of the same review "review"');
+});
+
+wayBackSuite('G7, G11: fix → tests → end is E_REVIEW_LOOP: the fixed artifact is never re-reviewed', () => {
+  const nodes = fixThenTests();
+  nodes[6] = ask('tests', 'done', { agent: 'writer', ...withReason });
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/4/connections/success']);
+  assert.match(found[0].message, 'ends the run at "done" without going back to "review"');
+});
+
+wayBackSuite('G7, G11: a step that also runs before the review (start → produce → tests → review) is a producer: fix → tests is E_REVIEW_LOOP', () => {
+  const nodes = fixThenTests();
+  nodes[1] = ask('produce', 'tests', { agent: 'writer' });
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/4/connections/success']);
+  assert.match(found[0].message, 'producing step "tests"');
+});
+
+wayBackSuite('G7: the way back may pass conditions on either branch: fix → gate → tests or review', () => {
+  const nodes = fixThenTests();
+  nodes[4] = ask('fix', 'ran', { agent: 'writer', ...withReason });
+  nodes.push(gate('ran', { operator: 'exists', left: { contextPath: 'fix.unchanged_reason' } }, 'review', 'tests'));
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+});
+
+wayBackSuite.run();
+
+// ---------------------------------------------------------------------------
+const sampled = suite('review graph: routing conditions that read values with no start value');
+
+/** check = or[issues_count == 0, strict == false]: `strict` has no default (the --input supplies it). */
+const orStrict = (whenTrue: string, whenFalse: string) => gate('check', {
+  operator: 'or',
+  conditions: [countIsZero(), { operator: 'eq', left: { contextPath: 'strict' }, right: false }],
+}, whenTrue, whenFalse);
+
+const strictNoDefault = { variableRegistry: { strict: { type: 'boolean', description: 'gate on the review' } } };
+
+sampled('G7, G11, G12: with strict true issues go to the fix step, which hands the artifact to the producer: E_REVIEW_LOOP and the warning', () => {
+  const nodes = goodLoop();
+  nodes[3] = orStrict('done', 'fix');
+  nodes[4] = ask('fix', 'produce', { agent: 'writer' });
+  const found = reviewGraphFindings(model(nodes), doc(nodes, strictNoDefault));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/4/connections/success', 'E_UNCHANGED_REASON_UNDECLARED /nodes/4']);
+  assert.match(found[0].message, 'producing step "produce"');
+});
+
+sampled('G7, G11: the same condition with the fix going back to the review passes; letting strict=false waive the fix is the author\'s choice', () => {
+  const nodes = goodLoop();
+  nodes[3] = orStrict('done', 'fix');
+  assert.equal(reviewGraphFindings(model(nodes), doc(nodes, strictNoDefault)), []);
+  assert.equal(reviewGraphFindings(model(nodes)), [], 'without the document, strict is sampled all the same');
+});
+
+sampled('G11: when no sample value sends the issues to a fix step, every branch that carries them is E_REVIEW_LOOP', () => {
+  const nodes = goodLoop();
+  nodes[3] = orStrict('done', 'done');
+  assert.equal(summary(reviewGraphFindings(model(nodes), doc(nodes, strictNoDefault))), [
+    'E_REVIEW_LOOP /nodes/3/connections/false',
+    'E_REVIEW_LOOP /nodes/3/connections/true',
+  ]);
+});
+
+sampled('G7: another node\'s answer and a builtin are sampled too (true/false, 0/1, "", a string, null)', () => {
+  for (const other of ['produce.ok', 'executionId']) {
+    const nodes = goodLoop();
+    // Issues go to the fix only while `other` is set: the sample null leaves them on "true" → done (waived).
+    nodes[3] = gate('check', { operator: 'or', conditions: [countIsZero(), { operator: 'not', condition: { operator: 'exists', left: { contextPath: other } } }] }, 'done', 'fix');
+    assert.equal(reviewGraphFindings(model(nodes)), [], other);
+    nodes[4] = ask('fix', 'produce', withReason);
+    assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_LOOP /nodes/4/connections/success'], other);
+  }
+});
+
+/** and[issues_count > 0, each of `flags` == true]: issues reach the fix only when every flag is true. */
+const allFlags = (flags: string[]) => gate('check', {
+  operator: 'and',
+  conditions: [{ operator: 'gt', left: { contextPath: 'issues_count' }, right: 0 }, ...flags.map((f) => ({ operator: 'eq', left: { contextPath: f }, right: true }))],
+}, 'fix', 'done');
+
+sampled('G7: two unknown values (49 combinations) are all tried; three (343, over 64) leave the condition unanalysed', () => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'produce', withReason);
+  nodes[3] = allFlags(['a', 'b']);
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_LOOP /nodes/4/connections/success']);
+  nodes[3] = allFlags(['a', 'b', 'c']);
+  assert.equal(reviewGraphFindings(model(nodes)), []);
+});
+
+sampled('G7, G16: a value the document fixes is not sampled: budget_ok default false keeps the issues off the fix path entirely', () => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'produce', withReason);
+  nodes[3] = allFlags(['budget_ok']);
+  const fixed = { variableRegistry: { budget_ok: { type: 'boolean', description: 'within budget', default: false } } };
+  assert.equal(summary(reviewGraphFindings(model(nodes), doc(nodes, fixed))), ['E_REVIEW_LOOP /nodes/3/connections/false']);
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_REVIEW_LOOP /nodes/4/connections/success'], 'unknown, it is sampled');
+});
+
+sampled.run();
