@@ -60,7 +60,7 @@ export const CODES = {
   E_REPORT_FORMAT: 'the report file does not parse or is not a flat list of strings (tiers, objects, nesting)',
   E_REPORT_MISMATCH: 'the answer\'s issues_count differs from the number of issues in the report file',
   E_SELF_REVIEW: 'the reviewer identity (or role) also produced or fixed the artifacts under review',
-  E_IDENTITY_REQUIRED: 'an answer in a review loop was given without an identity (--as)',
+  E_IDENTITY_REQUIRED: 'an answer in a review loop was given without an identity (--as, or the MCP "as" argument; blank counts as none)',
   E_NO_REVIEWER: 'run on a workflow with review nodes was given no --reviewer',
   E_REVIEWER_MODIFIED: 'the artifacts changed while the review was pending: the reviewer must diagnose, never fix',
   E_UNCHANGED_ARTIFACT: 'a fix came back to the review with the artifacts unchanged and no unchanged_reason',
@@ -77,9 +77,10 @@ export const CODES = {
   E_MAX_STEPS: 'run --max-steps was reached while the run still waits (resumable)',
   E_ADAPTER: 'the --agent value names no known adapter',
   // CLI
-  E_USAGE: 'the command line is wrong',
+  E_USAGE: 'the command line is wrong, or an MCP client called a tool that does not exist',
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
   E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry, or an MCP tool\'s arguments do not fit its input schema',
+  E_RESULT_TOO_LARGE: 'an MCP tool result is larger than one stdio message may be (10 MiB): it was not sent, though the call took effect',
 } as const;
 
 export type ErrorCode = keyof typeof CODES;

@@ -7,7 +7,9 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { COMMANDS } from '../../engine/cli/commands/index.js';
@@ -64,7 +66,9 @@ Config('the Claude Code, Cursor and VS Code entries are valid JSON in each host\
   assert.is(vscode.servers.countersign.type, 'stdio');
   for (const [label, entry] of entries) {
     assert.is(entry.command, 'npx', label);
-    assert.equal(entry.args.slice(0, 3), ['--no', 'countersign', 'mcp'], `${label}: npx --no runs the local countersign`);
+    // Cursor and VS Code may start the server outside the project: --prefix names the project whose countersign runs.
+    const npx = label === 'Claude Code' ? ['--no', 'countersign', 'mcp'] : ['--prefix', '${workspaceFolder}', '--no', 'countersign', 'mcp'];
+    assert.equal(entry.args.slice(0, npx.length), npx, `${label}: npx --no runs the project's own countersign`);
     const flags = await checkMcpFlags(entry, label);
     if (label !== 'Claude Code') assert.ok(flags.includes('--store') && flags.every((f) => !f.startsWith('./')), `${label}: paths named from \${workspaceFolder}`);
   }
@@ -94,6 +98,39 @@ Config('the in-repository entry runs the launcher from any directory: ${workspac
     assert.not.ok(existsSync(join(elsewhere, '.countersign')));
   } finally {
     await mcp.close();
+  }
+});
+
+Config('the Cursor and VS Code entries start the project\'s countersign from another directory, offline, and find the project\'s workflows by name', async () => {
+  const [, cursor] = configBlocks;
+  const entry = cursor.mcpServers.countersign as ServerEntry;
+  // A project with countersign installed the way npm installs (or `npm link countersign` links) it.
+  const folder = tempDir('countersign-readme-project-');
+  mkdirSync(join(folder, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(ROOT, join(folder, 'node_modules', 'countersign'), 'dir');
+  symlinkSync('../countersign/engine/cli/countersign.mjs', join(folder, 'node_modules', '.bin', 'countersign'));
+  writeFileSync(join(folder, 'package.json'), '{"name": "readme-project", "private": true}\n');
+  mkdirSync(join(folder, 'workflows'));
+  const own = JSON.parse(readFileSync(join(ROOT, 'spec/fixtures/cli/two-step.json'), 'utf8'));
+  writeFileSync(join(folder, 'workflows', 'my-flow.json'), JSON.stringify({ ...own, metadata: { ...own.metadata, name: 'my-flow' } }));
+  const elsewhere = tempDir('countersign-readme-elsewhere-');
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args.map((a) => a.replaceAll('${workspaceFolder}', folder)),
+    cwd: elsewhere,
+    // Offline: npx must find the project's copy and never ask the registry.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', npm_config_offline: 'true' },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'countersign-spec', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const started = (await client.callTool({ name: 'start', arguments: { workflow: 'my-flow' } })) as { isError?: boolean; structuredContent?: any };
+    assert.is(started.isError, false, JSON.stringify(started));
+    assert.is(started.structuredContent.status, 'waiting');
+    assert.ok(existsSync(join(folder, '.countersign')), 'runs go to ${workspaceFolder}/.countersign');
+  } finally {
+    await client.close();
   }
 });
 

@@ -67,11 +67,43 @@ Transport('a line that is JSON but not JSON-RPC gets Invalid Request when it has
   assert.is(h.errors.length, 2);
 });
 
-Transport('the id of an oversized frame is read only at the top level: at its end, or first; an "id" nested in params is not taken', () => {
+Transport('the id of an oversized frame is read only at the top level, wherever it sits among the keys; an "id" nested in params is not taken', () => {
   assert.equal(frameFacts('{"method":"tools/call","params":{', ',"jsonrpc":"2.0","id":12}', 9, 1), { id: 12, method: 'tools/call', bytes: 9, limit: 1 });
   assert.equal(frameFacts('{"jsonrpc":"2.0","id":"a\\"b","method":"tools/call",', 'x"}}}', 9, 1).id, 'a"b');
+  // The Java SDK's order (jsonrpc, method, id, params), and an id between method and params with jsonrpc last.
+  assert.equal(frameFacts('{"jsonrpc":"2.0","method":"tools/call","id":3,"params":{"name":"step"', 'x"}}}', 9, 1), { id: 3, method: 'tools/call', bytes: 9, limit: 1 });
+  assert.equal(frameFacts('{"method":"tools/call","id":2,"params":{', 'x"}},"jsonrpc":"2.0"}', 9, 1), { id: 2, method: 'tools/call', bytes: 9, limit: 1 });
+  assert.equal(frameFacts('{"params":{"a":', '"}},"id":"r-9","method":"tools/call","jsonrpc":"2.0"}', 9, 1), { id: 'r-9', method: 'tools/call', bytes: 9, limit: 1 });
+  assert.is(frameFacts('{"params":{"a":', '"x":{"id":5,"b":2}}}', 9, 1).id, undefined);
   assert.is(frameFacts('{"method":"tools/call","params":{"answer":', '"answer":{"id":5}}}', 9, 1).id, undefined);
   assert.is(frameFacts('{"params":{"id":5,"method":"x"', 'zz"}}}', 9, 1).method, undefined);
+});
+
+async function initialized(h: ReturnType<typeof harness>, protocolVersion: string) {
+  await h.transport.send({ jsonrpc: '2.0', id: 0, result: { protocolVersion, capabilities: {}, serverInfo: { name: 'countersign', version: '0' } } });
+}
+
+Transport('a JSON-RPC batch under protocol 2025-03-26 is answered element by element; a malformed element with an id gets Invalid Request', async () => {
+  const h = harness(10_000);
+  await h.transport.start();
+  await initialized(h, '2025-03-26');
+  h.stdin.write('[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"id":8,"method":5}]\n');
+  await tick();
+  assert.equal(h.messages.map((m) => (m as { method: string }).method), ['ping', 'notifications/x']);
+  const replies = h.out().trim().split('\n').slice(1).map((l) => JSON.parse(l));
+  assert.equal(replies.map((r) => [r.id, r.error.code]), [[8, -32600]]);
+});
+
+Transport('a JSON-RPC batch under protocol 2025-06-18 (which has no batches) gets an Invalid Request error for each request in it', async () => {
+  const h = harness(10_000);
+  await h.transport.start();
+  await initialized(h, '2025-06-18');
+  h.stdin.write('[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":"b","method":"tools/list"}]\n');
+  await tick();
+  assert.equal(h.messages, []);
+  const replies = h.out().trim().split('\n').slice(1).map((l) => JSON.parse(l));
+  assert.equal(replies.map((r) => r.id), [7, 'b']);
+  assert.ok(replies.every((r) => r.error.code === -32600 && /batches are not part of MCP protocol version 2025-06-18/.test(r.error.message)));
 });
 
 Transport('close stops reading and reports the close once', async () => {

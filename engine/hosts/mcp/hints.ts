@@ -9,7 +9,7 @@
  * errors): workflow text such as directives is the author's and passes
  * through untouched.
  */
-import type { RunState } from '../../run/contract.js';
+import type { JournalEvent, RunState } from '../../run/contract.js';
 
 /** [CLI wording, MCP wording], applied in order; the first ones are the more specific. */
 const REWORDINGS: ReadonlyArray<readonly [RegExp, string]> = [
@@ -53,4 +53,20 @@ export function mcpState(state: RunState): RunState {
     default:
       return state;
   }
+}
+
+/**
+ * A journal with the hints in its events reworded for MCP, as `step` and
+ * `status` word them: rejection errors (`errors`) and a failure's `message`
+ * and `fix`. Every other field is the recorded event unchanged.
+ */
+export function mcpJournal<T extends { events: JournalEvent[] }>(journal: T): T {
+  const events = journal.events.map((e) => {
+    const out: JournalEvent = { ...e };
+    if (Array.isArray(e.errors)) out.errors = e.errors.map((x) => (typeof x === 'string' ? mcpHint(x) : x));
+    if (typeof e.message === 'string') out.message = mcpHint(e.message);
+    if (typeof e.fix === 'string') out.fix = mcpHint(e.fix);
+    return out;
+  });
+  return { ...journal, events };
 }

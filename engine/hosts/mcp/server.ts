@@ -9,7 +9,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListToolsRequestSchema, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createEngine } from '../../run/engine.js';
 import type { Store } from '../../store/store.js';
 import { TOOLS } from './schemas.js';
@@ -52,7 +52,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   return build(options).server;
 }
 
-function build(options: McpServerOptions): { server: Server; ctx: McpContext; settled: () => Promise<void> } {
+function build(options: McpServerOptions): { server: Server; ctx: McpContext; settled: () => Promise<number> } {
   const ctx: McpContext = {
     engine: createEngine({ store: options.store }),
     catalog: createWorkflowCatalog({ cwd: options.cwd, dirs: options.workflowDirs }),
@@ -61,14 +61,13 @@ function build(options: McpServerOptions): { server: Server; ctx: McpContext; se
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
   const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })),
-  }));
-  // Calls still running when the client hangs up finish before the store closes under them.
+  // Calls still running when the client hangs up finish, and are answered, before the store closes under them.
   const inFlight = new Set<Promise<unknown>>();
-  // tools/call is served by the fallback, not setRequestHandler: the SDK would check the params against its own
-  // schema first and answer a malformed call with an opaque JSON-RPC error; callToolRequest answers it with E_INPUT.
+  // tools/list and tools/call are served by the fallback, not setRequestHandler: the SDK would check the params
+  // against its own schema first and answer malformed params with an opaque Internal error holding a zod dump;
+  // here tools/list answers Invalid params in words, and callToolRequest answers a malformed call with E_INPUT.
   server.fallbackRequestHandler = async (request) => {
+    if (request.method === 'tools/list') return listTools(request.params);
     if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
     const call = callToolRequest(ctx, request.params);
     inFlight.add(call);
@@ -79,7 +78,19 @@ function build(options: McpServerOptions): { server: Server; ctx: McpContext; se
     }
   };
   server.onerror = (error) => ctx.log(`countersign mcp: ${error.message}`);
-  return { server, ctx, settled: async () => void (await Promise.allSettled([...inFlight])) };
+  // Resolves with how many calls it waited for, so a caller can wait again for calls that started meanwhile.
+  return { server, ctx, settled: async () => (await Promise.allSettled([...inFlight])).length };
+}
+
+/** Every tool in one page: this server never hands out a cursor, so any cursor sent back is not one of its own. */
+function listTools(params: Record<string, unknown> | undefined): { tools: unknown[] } {
+  const cursor = params?.cursor;
+  if (cursor !== undefined) {
+    const got = typeof cursor === 'string' ? `the cursor ${JSON.stringify(cursor.slice(0, 80))}` : `a ${cursor === null ? 'null' : typeof cursor} (a cursor is a string)`;
+    // A plain Error with a code: McpError would prefix the message with "MCP error -32602:" once more.
+    throw Object.assign(new Error(`Invalid params: params.cursor is ${got}, but this server lists every tool in one page and never returns a nextCursor; call tools/list without a cursor`), { code: ErrorCode.InvalidParams });
+  }
+  return { tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: t.annotations })) };
 }
 
 /** The reply to a request too large to read: a tool error for tools/call, Invalid Request for anything else. */
@@ -90,6 +101,15 @@ function refuseOversized(ctx: McpContext, frame: OversizedFrame & { id: string |
     id: frame.id,
     error: { code: ErrorCode.InvalidRequest, message: `E_INPUT: the request is ${frame.bytes} bytes; this server reads messages of up to ${frame.limit} bytes, so it was skipped unread` },
   };
+}
+
+/** Waits until no call is running and the replies of the finished ones have been handed to the transport. */
+async function answerInFlight(settled: () => Promise<number>): Promise<void> {
+  // The SDK starts a handler a microtask after the message arrives and sends its reply a few after it resolves:
+  // a turn of the event loop on each side covers both.
+  do await new Promise((r) => setImmediate(r));
+  while ((await settled()) > 0);
+  await new Promise((r) => setImmediate(r));
 }
 
 /**
@@ -109,7 +129,15 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
   });
   // The transport does not notice a closed stdin by itself: without this a
   // client that hangs up would leave the server waiting until it is killed.
-  const hangUp = () => void server.close();
+  // Calls still running have committed, or will commit, their effects: their
+  // replies are written (stdout is still open) before the server closes, so a
+  // client reading on after closing its end learns, say, the runId it started.
+  let hungUp = false;
+  const hangUp = () => {
+    if (hungUp) return;
+    hungUp = true;
+    void answerInFlight(settled).then(() => server.close());
+  };
   stdin.once('end', hangUp);
   stdin.once('close', hangUp);
   const stop = () => void server.close();

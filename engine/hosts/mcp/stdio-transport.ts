@@ -10,11 +10,16 @@
  * `refuse`; the next line is read as usual. A line that is not JSON-RPC but
  * carries an id gets an Invalid Request error rather than silence, so the
  * client does not wait for an answer that never comes.
+ *
+ * A JSON-RPC batch (an array on one line) is answered element by element
+ * when the negotiated protocol version allows batches (2025-03-26 and
+ * earlier), each reply a frame of its own matched by id; from 2025-06-18 on,
+ * which removed batches, each request in it gets an Invalid Request error.
  */
 import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** The same limit the SDK applies, per frame here rather than per buffer. */
 export const MAX_FRAME_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -48,6 +53,8 @@ export class GuardedStdioTransport implements Transport {
   /** Set while an oversized frame streams past: its ends and its length. */
   private skipping: { head: Buffer; tail: Buffer; bytes: number } | undefined;
   private started = false;
+  /** The protocol version the server agreed to in its initialize reply; undefined before it. */
+  private protocolVersion: string | undefined;
 
   constructor(
     private readonly stdin: Readable,
@@ -75,6 +82,8 @@ export class GuardedStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    const result = (message as { result?: { protocolVersion?: unknown; serverInfo?: unknown } }).result;
+    if (result && typeof result.protocolVersion === 'string' && result.serverInfo) this.protocolVersion = result.protocolVersion;
     return new Promise((resolve) => {
       if (this.stdout.write(serializeMessage(message))) resolve();
       else this.stdout.once('drain', resolve);
@@ -127,6 +136,10 @@ export class GuardedStdioTransport implements Transport {
     if (line.trim() === '') return;
     let message: JSONRPCMessage;
     try {
+      if (line.trimStart().startsWith('[')) {
+        this.batch(JSON.parse(line) as unknown[]);
+        return;
+      }
       message = deserializeMessage(line);
     } catch (e) {
       this.onerror?.(new Error(`skipped a line that is not a JSON-RPC message: ${(e as Error).message.slice(0, 200)}`));
@@ -144,39 +157,84 @@ export class GuardedStdioTransport implements Transport {
     if (reply) this.send(reply).catch((e: Error) => this.onerror?.(e));
   }
 
-  /** A line that parsed as JSON with an id but is not a JSON-RPC message gets -32600 rather than silence. */
-  private invalidRequest(line: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      return; // not JSON at all: no id to answer
+  /** The elements of a batch, each handled as if it came on a line of its own — or refused, where the protocol has no batches. */
+  private batch(elements: unknown[]): void {
+    const version = this.protocolVersion;
+    if (version === undefined || version >= '2025-06-18') {
+      const why = `Invalid Request: JSON-RPC batches are not part of MCP protocol version ${version ?? '(not yet initialized)'}; send each request on a line of its own`;
+      const ids = elements.map(requestId).filter((id) => id !== undefined);
+      if (elements.length === 0 || ids.length === 0) this.onerror?.(new Error(`skipped a batch of ${elements.length} message(s) with no request id: ${why}`));
+      for (const id of ids) this.reply({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } });
+      return;
     }
-    if (parsed === null || typeof parsed !== 'object' || 'result' in parsed || 'error' in parsed) return; // a reply of the client's: nothing to answer
-    const id = (parsed as { id?: unknown }).id;
-    if (typeof id !== 'string' && typeof id !== 'number') return;
-    const reply: JSONRPCMessage = {
+    if (elements.length === 0) this.onerror?.(new Error('skipped an empty batch'));
+    for (const element of elements) {
+      const parsed = JSONRPCMessageSchema.safeParse(element);
+      if (parsed.success) this.onmessage?.(parsed.data);
+      else this.invalidRequest(element);
+    }
+  }
+
+  /** A line that parsed as JSON with an id but is not a JSON-RPC message gets -32600 rather than silence. */
+  private invalidRequest(line: string | unknown): void {
+    let parsed: unknown = line;
+    if (typeof line === 'string') {
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        return; // not JSON at all: no id to answer
+      }
+    }
+    const id = requestId(parsed);
+    if (id === undefined) return;
+    this.reply({
       jsonrpc: '2.0',
       id,
       error: { code: ErrorCode.InvalidRequest, message: 'Invalid Request: not a JSON-RPC 2.0 request (it needs "jsonrpc": "2.0", a "method" string and, if any, "params" as an object)' },
-    };
-    this.send(reply).catch((e: Error) => this.onerror?.(e));
+    });
   }
+
+  private reply(message: JSONRPCMessage): void {
+    this.send(message).catch((e: Error) => this.onerror?.(e));
+  }
+}
+
+/** The id of something that looks like a request (not a reply of the client's, which needs no answer). */
+function requestId(value: unknown): string | number | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || 'result' in value || 'error' in value) return undefined;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 function lastBytes(buffer: Buffer): Buffer {
   return Buffer.from(buffer.subarray(Math.max(0, buffer.length - EDGE_BYTES)));
 }
 
-const ID_VALUE = '(-?\\d+|"(?:[^"\\\\]|\\\\.)*")';
-// The SDK's clients write {"method", "params", "jsonrpc", "id"}: the id ends the frame. Others put it first.
-const ID_AT_END = new RegExp(`"id"\\s*:\\s*${ID_VALUE}\\s*\\}\\s*$`);
-const ID_AT_START = new RegExp(`^\\s*\\{\\s*(?:"jsonrpc"\\s*:\\s*"2\\.0"\\s*,\\s*)?"id"\\s*:\\s*${ID_VALUE}`);
-const METHOD_AT_START = /^\s*\{\s*(?:"(?:jsonrpc|id)"\s*:\s*(?:"[^"]*"|-?\d+)\s*,\s*)*"method"\s*:\s*"([^"]+)"/;
+const STRING = '"(?:[^"\\\\]|\\\\.)*"';
+const PRIMITIVE = `(?:${STRING}|-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?|true|false|null)`;
+const PAIR = `\\s*${STRING}\\s*:\\s*${PRIMITIVE}\\s*`;
+/** The keys with plain values that open the frame, up to the first object or array value (usually params). */
+const LEADING_PAIRS = new RegExp(`^\\s*\\{((?:${PAIR},)*${PAIR})(?:,|\\}|$)`);
+/** The keys with plain values that close the frame, after its last object or array value. */
+const TRAILING_PAIRS = new RegExp(`,((?:${PAIR},)*${PAIR})\\}\\s*$`);
 
-/** What the ends of an oversized frame say about it. Only top-level positions are trusted, never a match inside params. */
+/**
+ * What the ends of an oversized frame say about it. Only top-level keys are
+ * read: those with plain values at its start (before the first object value)
+ * and at its end (after the last one), in any order — never a key inside params.
+ */
 export function frameFacts(head: string, tail: string, bytes: number, limit: number): OversizedFrame {
-  const raw = ID_AT_END.exec(tail.replace(/\r$/, ''))?.[1] ?? ID_AT_START.exec(head)?.[1];
-  const method = METHOD_AT_START.exec(head)?.[1];
-  return { ...(raw !== undefined ? { id: JSON.parse(raw) as string | number } : {}), ...(method ? { method } : {}), bytes, limit };
+  const keys = { ...pairsOf(TRAILING_PAIRS.exec(tail.replace(/\r$/, ''))?.[1]), ...pairsOf(LEADING_PAIRS.exec(head)?.[1]) };
+  const id = typeof keys.id === 'string' || typeof keys.id === 'number' ? keys.id : undefined;
+  const method = typeof keys.method === 'string' && keys.method !== '' ? keys.method : undefined;
+  return { ...(id !== undefined ? { id } : {}), ...(method ? { method } : {}), bytes, limit };
+}
+
+function pairsOf(pairs: string | undefined): Record<string, unknown> {
+  if (pairs === undefined) return {};
+  try {
+    return JSON.parse(`{${pairs}}`) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
 }

@@ -10,22 +10,25 @@ import type { JournalEvent, RunState, RunSummary, WaitingState } from '../../run
 import type { JsonReport } from '../../validate/report.js';
 import type { WorkflowEntry } from './workflows.js';
 
-export function stateText(state: RunState): string {
+/** `workspace` is the run's working directory (absolute): the text names it, as relative paths in the workflow mean it. */
+export function stateText(state: RunState, workspace?: string): string {
   const lines: string[] = [];
+  const where = workspace === undefined ? [] : [`Workspace: ${workspace} (the run's working directory).`];
   if (state.replayed) {
     lines.push(`That seq was already answered, so nothing changed (replayed: true). This is run ${state.runId}'s current state.`, '');
   }
   switch (state.status) {
     case 'waiting':
-      lines.push(...waitingText(state));
+      lines.push(...waitingText(state, workspace));
       break;
     case 'completed':
-      lines.push(`Run ${state.runId} completed at end node "${state.endNodeId}" (seq ${state.seq}). It takes no more answers.`, '', 'OUTPUT', json(state.output));
+      lines.push(`Run ${state.runId} completed at end node "${state.endNodeId}" (seq ${state.seq}). It takes no more answers.`, ...where, '', 'OUTPUT', json(state.output));
       break;
     case 'failed': {
       const e = state.error;
       lines.push(`Run ${state.runId} failed${e.nodeId ? ` at node "${e.nodeId}"` : ''} (seq ${state.seq}): ${e.code}: ${e.message}`);
       if (e.fix) lines.push(`fix: ${e.fix}`);
+      lines.push(...where);
       lines.push('It takes no more answers; start a new run to try again.');
       break;
     }
@@ -33,7 +36,9 @@ export function stateText(state: RunState): string {
   return lines.join('\n');
 }
 
-function waitingText(state: WaitingState): string[] {
+function waitingText(state: WaitingState, workspace: string | undefined): string[] {
+  const where = (what: string) =>
+    workspace === undefined ? [] : [`WORKSPACE: ${workspace} — relative paths in ${what} are relative to this directory; work there (not in your own current directory).`];
   const p = state.pending;
   const tries = `attempt ${p.attempt} of ${p.maxRetries + 1}`;
   const lines: string[] = [];
@@ -49,6 +54,7 @@ function waitingText(state: WaitingState): string[] {
   if (p.kind === 'review') {
     lines.push(
       `Run ${state.runId} is waiting for an INDEPENDENT REVIEW at node "${p.nodeId}": seq ${state.seq}, review iteration ${p.iteration}, ${tries}, for role "${p.reviewer}".`,
+      ...where('the review prompt and the report file'),
       '',
       'This review must be answered by another identity than the one that produced or fixed the artifacts. Hand it to a separate reviewer (for example a subagent) that reads the files itself, writes every finding to the report file and answers with its own `as`. An answer from the producer\'s identity is rejected with E_SELF_REVIEW. The reviewer must not edit the artifacts.',
       '',
@@ -65,7 +71,7 @@ function waitingText(state: WaitingState): string[] {
     lines.push('', `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "as": "<reviewer identity>", "answer": {"issues_count": N}}.`);
     return lines;
   }
-  lines.push(`Run ${state.runId} is waiting at node "${p.nodeId}": seq ${state.seq}, ${tries}${p.agent ? `, for role "${p.agent}"` : ''}.`, '');
+  lines.push(`Run ${state.runId} is waiting at node "${p.nodeId}": seq ${state.seq}, ${tries}${p.agent ? `, for role "${p.agent}"` : ''}.`, ...where('the directive'), '');
   lines.push('DIRECTIVE', p.directive, '', 'DONE WHEN', p.completionCondition, '', 'ANSWER SCHEMA (answer with one JSON object that satisfies it)', json(p.inputSchema));
   if (p.deadline) lines.push('', `DEADLINE: ${p.deadline}`);
   if (p.requiresIdentity) {

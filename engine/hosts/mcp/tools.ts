@@ -17,7 +17,8 @@ import { validateFile } from '../../validate/index.js';
 import { formatJson } from '../../validate/report.js';
 import { checkArguments, toolNamed } from './arguments.js';
 import { checkSerialisableInput, serialisableAnswer } from './deep-values.js';
-import { mcpErrorBody, mcpState } from './hints.js';
+import { mcpErrorBody, mcpJournal, mcpState } from './hints.js';
+import { assertResultFits, capText } from './result-size.js';
 import { TOOLS, type ToolName } from './schemas.js';
 import type { OversizedFrame } from './stdio-transport.js';
 import { errorText, runsText, stateText, traceText, validateText, workflowsText } from './text.js';
@@ -71,7 +72,7 @@ const HANDLERS: Record<ToolName, Handler> = {
       as: args.as as string | undefined,
       workspace: workspaceDir(ctx, args.workspace as string | undefined),
     });
-    return stateOutcome(state);
+    return stateOutcome(ctx, state);
   },
 
   async step(ctx, args) {
@@ -79,11 +80,11 @@ const HANDLERS: Record<ToolName, Handler> = {
       seq: args.seq as number | undefined,
       as: args.as as string | undefined,
     });
-    return stateOutcome(state);
+    return stateOutcome(ctx, state);
   },
 
   async status(ctx, args) {
-    return stateOutcome(await ctx.engine.status(args.runId as string));
+    return stateOutcome(ctx, await ctx.engine.status(args.runId as string));
   },
 
   async runs(ctx, args) {
@@ -93,14 +94,16 @@ const HANDLERS: Record<ToolName, Handler> = {
   },
 
   async trace(ctx, args) {
-    const journal = await ctx.engine.trace(args.runId as string);
+    const journal = mcpJournal(await ctx.engine.trace(args.runId as string));
     return { structured: journal, text: traceText(journal) };
   },
 };
 
-function stateOutcome(engineState: RunState): Outcome {
+/** A run state and its text, which names the run's workspace: the directory a directive's relative paths mean. */
+async function stateOutcome(ctx: McpContext, engineState: RunState): Promise<Outcome> {
   const state = mcpState(engineState);
-  return { structured: state, text: stateText(state) };
+  const { workspace } = await ctx.engine.info(state.runId);
+  return { structured: state, text: stateText(state, workspace) };
 }
 
 /**
@@ -131,7 +134,10 @@ export async function callTool(ctx: McpContext, name: string, args: Record<strin
     const def = toolNamed(name);
     const { structured, text } = await HANDLERS[def.name](ctx, checkArguments(def, args));
     // Through JSON: the shape the CLI prints with --json, and a plain copy of the engine's frozen objects.
-    return { content: [{ type: 'text', text }], structuredContent: JSON.parse(JSON.stringify(structured)) as Record<string, unknown>, isError: false };
+    const structuredContent = JSON.parse(JSON.stringify(structured)) as Record<string, unknown>;
+    const result: ToolResult = { content: [{ type: 'text', text: capText(text) }], structuredContent, isError: false };
+    assertResultFits(name, result, 'runId' in structuredContent && 'status' in structuredContent ? structuredContent : undefined);
+    return result;
   } catch (e) {
     return errorResult(ctx, name, e);
   }

@@ -37,11 +37,14 @@ const WORKFLOW_FILE = /\.(json|ya?ml)$/i;
 
 /**
  * The folders searched by name: the given ones (relative to `cwd`), else
- * `<cwd>/workflows` when it exists; then the shipped ones. A folder listed
- * twice is searched once, at its first place.
+ * the `workflows/` folders that exist of `cwd` and of `workspace` (a host
+ * such as Cursor may start the server outside the project it names with
+ * --workspace); then the shipped ones. A folder listed twice is searched
+ * once, at its first place.
  */
-export function workflowDirs(cwd: string, given: readonly string[]): string[] {
-  const dirs = given.length > 0 ? given.map((d) => resolve(cwd, d)) : [resolve(cwd, 'workflows')].filter(isDirectory);
+export function workflowDirs(cwd: string, given: readonly string[], workspace?: string): string[] {
+  const defaults = [resolve(cwd, 'workflows'), ...(workspace !== undefined ? [resolve(cwd, workspace, 'workflows')] : [])];
+  const dirs = given.length > 0 ? given.map((d) => resolve(cwd, d)) : defaults.filter(isDirectory);
   const shipped = shippedWorkflowsDir();
   if (shipped) dirs.push(shipped);
   return [...new Set(dirs)];
@@ -104,6 +107,8 @@ export function createWorkflowCatalog(options: { cwd: string; dirs: readonly str
           if (basename(file) === ref || stem(file) === ref || entryOf(file).name === ref) return file;
         }
       }
+      // An existing directory is a path the user meant, not a name: the CLI's "is a directory" error and fix.
+      if (isDirectory(asPath)) readSource(asPath);
       const names = [...new Set(catalog.list().map((e) => e.name))];
       throw new CountersignError('E_FILE_NOT_FOUND', `no workflow file or workflow name "${ref}"`, {
         fix: names.length > 0

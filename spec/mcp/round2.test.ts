@@ -1,0 +1,93 @@
+/** Round-2 fixes of `countersign mcp`: results kept inside one message, hang-up, tools/list params, workspace and directory errors, trace hints. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn } from 'node:child_process';
+import { assertResultFits, capText } from '../../engine/hosts/mcp/result-size.js';
+import { mcpJournal } from '../../engine/hosts/mcp/hints.js';
+import { LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
+import { connect, rawSession, TWO_STEP } from '../fixtures/mcp/client.js';
+
+const Round2 = suite('mcp: results, hang-up and hints');
+
+Round2('a long text block keeps its start and its end (the next step call) and says where the rest is', () => {
+  const text = `Run r1 is waiting\n${'x'.repeat(1000)}\nTo answer, call step with {"runId": "r1", "seq": 3}`;
+  const capped = capText(text, 400);
+  assert.ok(capped.startsWith('Run r1 is waiting'));
+  assert.ok(capped.endsWith('{"runId": "r1", "seq": 3}'));
+  assert.match(capped, /characters left out here: .*structuredContent holds the full result/);
+  assert.is(capText('short', 400), 'short');
+});
+
+Round2('a result too large for one message is E_RESULT_TOO_LARGE naming the run and how to read it in a shell', () => {
+  const result = { structuredContent: { runId: 'r9', status: 'completed', seq: 7, output: 'y'.repeat(50_000) } };
+  assert.not.throws(() => assertResultFits('status', result, result.structuredContent, 10_000_000));
+  try {
+    assertResultFits('status', result, result.structuredContent, 40_000);
+    assert.unreachable('should throw');
+  } catch (e) {
+    const err = e as { code: string; message: string; fix: string };
+    assert.is(err.code, 'E_RESULT_TOO_LARGE');
+    assert.match(err.message, /run r9 is completed at seq 7/);
+    assert.match(err.fix, /countersign status r9 --json/);
+  }
+});
+
+Round2('trace words the hints in journal events as step does: "as" argument, not --as', () => {
+  const journal = mcpJournal({ runId: 'r', events: [{ seq: 2, at: 't', type: 'answer.rejected', errors: ['answer with --as <reviewer>'] }] });
+  assert.equal(journal.events[0].errors, ['answer with the "as" argument set to <reviewer>']);
+});
+
+Round2('when the client closes stdin right after a call, the call still gets its reply before the server exits', async () => {
+  const store = tempDir('countersign-mcp-hangup-');
+  const child = spawn(process.execPath, [LAUNCHER, 'mcp', '--store', store], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const lines = [
+    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start', arguments: { workflow: 'review-fix-loop' } } },
+  ];
+  child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  assert.is(await exit, 0);
+  clearTimeout(timer);
+  const start = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((f) => f.id === 1);
+  assert.ok(start, `the start reply was written; stdout: ${out.slice(0, 300)}`);
+  assert.is(start.result.structuredContent.status, 'waiting');
+});
+
+Round2('tools/list with a bad cursor is JSON-RPC Invalid params in words, and the server keeps serving', async () => {
+  const raw = await rawSession(['--store', tempDir('countersign-mcp-cursor-')]);
+  raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 5 } });
+  const reply = await raw.reply(1);
+  assert.is(reply.error.code, -32602);
+  assert.match(reply.error.message, /^Invalid params: params\.cursor is a number/);
+  raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+  assert.is((await raw.reply(2)).result.tools.length, 7);
+  await raw.close();
+});
+
+Round2('start, step and status name the run\'s absolute workspace; a directory as workflow gets the CLI\'s "is a directory" error', async () => {
+  const dir = tempDir('countersign-mcp-ws-');
+  const mcp = await connect(['--store', `${dir}/.countersign`, '--workspace', dir]);
+  try {
+    const started = await mcp.call('start', { workflow: TWO_STEP });
+    assert.match(started.text, new RegExp(`WORKSPACE: ${dir} — relative paths in the directive are relative to this directory`));
+    const status = await mcp.call('status', { runId: started.structured.runId });
+    assert.ok(status.text.includes(`WORKSPACE: ${dir}`));
+    const step = await mcp.call('step', { runId: started.structured.runId, seq: started.structured.seq, answer: { words: 5 } });
+    assert.ok(step.text.includes(dir), step.text);
+    for (const tool of ['start', 'validate']) {
+      const r = await mcp.call(tool, { workflow: dir });
+      assert.is(r.isError, true);
+      assert.is(r.structured.error.code, 'E_FILE_NOT_FOUND');
+      assert.match(r.structured.error.message, /is a directory, not a workflow file/);
+      assert.match(r.structured.error.fix, /name a \.json, \.yaml or \.yml workflow file inside the directory/);
+    }
+  } finally {
+    await mcp.close();
+  }
+});
+
+Round2.run();
