@@ -268,10 +268,13 @@ function identityRequired(rec: RunRecord): CountersignError {
 }
 
 function seqError(runId: string, seq: number, rec: RunRecord | undefined): CountersignError {
-  const current = rec ? `run ${runId} is at seq ${rec.seq}; ` : '';
-  return new CountersignError('E_SEQ', `${current}seq ${JSON.stringify(seq)} has not been issued`, {
-    fix: rec?.status === 'waiting' ? `answer seq ${rec.seq} (the pending item), or omit --seq` : 'pass the seq of a pending state (a whole number from 1)',
-  });
+  const current = rec ? `run ${runId} is ${rec.status === 'waiting' ? '' : `${rec.status} `}at seq ${rec.seq}; ` : '';
+  const fix = !rec
+    ? 'pass the seq of a pending state (a whole number from 1)'
+    : rec.status === 'waiting'
+      ? `answer seq ${rec.seq} (the pending item), or omit --seq`
+      : `the run is ${rec.status} and takes no more answers; start a new run with \`countersign start\``;
+  return new CountersignError('E_SEQ', `${current}seq ${JSON.stringify(seq)} has not been issued`, { fix });
 }
 
 function notFound(runId: string): CountersignError {

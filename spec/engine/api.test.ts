@@ -298,6 +298,8 @@ Api2('seq: 0, negative and unissued values are E_SEQ; a deadline fires on the fi
     assert.unreachable();
   } catch (e) {
     assert.is((e as CountersignError).code, 'E_SEQ');
+    // The run is over: the fix says so instead of asking for a pending seq that cannot exist.
+    assert.match((e as CountersignError).fix ?? '', 'takes no more answers; start a new run');
   }
   assert.is((await engine.info(u.runId)).status, 'completed', 'the deadline fired and was kept although the submit failed');
 });
