@@ -151,9 +151,7 @@ export function createEngine(options: EngineOptions): Engine {
       // Identities compare exactly, so stray whitespace must not make "alice " someone else.
       const userId = opts.as?.trim() ?? 'local';
       const seq = opts.seq;
-      if (seq !== undefined && (!Number.isInteger(seq) || seq < 1)) {
-        throw seqError(runId, seq, undefined);
-      }
+      if (seq !== undefined && !Number.isInteger(seq)) throw seqError(runId, seq, undefined);
       // Errors found after an overdue deadline fired must not roll that back:
       // they are returned from the transaction and thrown after it commits.
       const outcome = store.update<RunState | CountersignError>(runId, (rec) => {
@@ -170,7 +168,8 @@ export function createEngine(options: EngineOptions): Engine {
         const write = (result: RunState | CountersignError) => (overdue ? { record: current, events, result } : { result });
         if (seq !== undefined) {
           const answerable = rec.status === 'waiting' ? rec.seq : 0;
-          if (seq > rec.seq) return write(seqError(runId, seq, rec));
+          // Never issued: ahead of the run, or below 1. Said against the run as it is now.
+          if (seq > rec.seq || seq < 1) return write(seqError(runId, seq, current));
           if (seq < answerable || rec.status !== 'waiting') return write({ ...stateOf(current), replayed: true as const });
         }
         // The answer was meant for the item whose deadline passed: it is dropped.
