@@ -125,15 +125,19 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       }
       return { kind: 'route', via: 'error', code: 'E_UNCHANGED_ARTIFACT', message: `${message} and no fix answer led here`, events: unsetEvents() };
     }
-    // Only now, with the review certain to be issued: the last report becomes
-    // the one generation kept (G8), so the reviewer starts from an empty slate.
+    // Only now, with the review certain to be issued: the last accepted
+    // report becomes the one generation kept (G8), so the reviewer starts
+    // from an empty slate. A report left by a visit that ended without an
+    // accepted review (timeout, error route) must not push the accepted one
+    // out of .prev: it is set aside as .refused.
     try {
-      moveAside(paths.report);
+      if (state.visit && state.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
+      else moveAside(paths.report);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       return refuse(e.code, e.message);
     }
-    const reviews = { ...ctx.reviews, [node.id]: { ...state, visit: { ...paths, ...hashes } } };
+    const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes } } };
     return { kind: 'ready', assign: { reviews }, events: unsetEvents() };
   },
 
@@ -236,7 +240,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
         { type: 'review.accepted', nodeId: node.id, issues_count: count, iteration: accepted },
         ...(exhausted ? [{ type: 'review.exhausted', nodeId: node.id, issues_count: count }] : []),
       ],
-      assign: { reviews: { ...ctx.reviews, [node.id]: { ...state, accepted, acceptedHash: visit.hash } } },
+      assign: { reviews: { ...ctx.reviews, [node.id]: { ...state, accepted, acceptedHash: visit.hash, reportAccepted: true } } },
     };
   },
 };

@@ -58,6 +58,8 @@ export interface ReviewState {
   authors: string[];
   /** Artifact hash at the last accepted review (to spot an unchanged iteration). */
   acceptedHash?: string;
+  /** Whether the report now in place was accepted: false after a visit that ended without an accepted review. */
+  reportAccepted?: boolean;
   /** The review currently issued: resolved absolute paths and the artifact hash when it was issued. */
   visit?: { artifacts: string[]; context: string[]; report: string; hash: string; roots?: string[] };
 }

@@ -74,10 +74,11 @@ export function markdownIssues(text: string, file: string): string[] {
       continue;
     }
     const indented = /^[ \t]/.test(raw);
-    if (!fence && /^\s*(?:[•◦‣▪●·–—]\s|\|)/.test(raw)) {
-      throw fail(n, /^\s*\|/.test(raw)
-        ? 'a table is not a flat list: write each issue as a "- " list item'
-        : 'this line uses a bullet character Markdown does not read as a list item: write each issue as a "- " list item');
+    // Other ways of listing findings would count as zero issues: refuse them.
+    // Only lines that start a block (not an item's indented continuation).
+    if (!(item && indented)) {
+      const odd = oddListing(raw);
+      if (odd) throw fail(n, `${odd}: write each issue as a "- " list item at the start of a line`);
     }
     const opening = FENCE.exec(raw);
     if (opening) {
@@ -167,4 +168,14 @@ function isJson(text: string): boolean {
   const body = text.trimStart();
   if (body.startsWith('{')) return true;
   return /^\[\s*["{[\]]/.test(body);
+}
+
+/** Why a block-starting line lists findings in a form the flat report does not read, if it does. */
+function oddListing(line: string): string | undefined {
+  if (/^ {0,3}[•◦‣▪●·–—]\s/.test(line)) return 'this line uses a bullet character Markdown does not read as a list item';
+  if (/^ {0,3}\|/.test(line)) return 'a table is not a flat list';
+  if (/^ {0,3}(?:[-*+]|\d{1,9}[.)])[^\s\d.)*+-]/.test(line) && !/^ {0,3}[-*_]{3,}/.test(line)) return 'a list marker needs a space after it';
+  if (/^ {0,3}>\s*(?:[-*+]|\d{1,9}[.)])\s/.test(line)) return 'list items inside a blockquote are not top-level items';
+  if (/<li[\s>]/i.test(line)) return 'an HTML list is not read as Markdown list items';
+  return undefined;
 }

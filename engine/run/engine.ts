@@ -226,6 +226,12 @@ export function createEngine(options: EngineOptions): Engine {
           fix: 'pass { agent: { answer: async (item) => answerObject } }, or use start() and submit() to answer yourself',
         });
       }
+      // Refused before anything starts: a blank identity would fail the first answer of a half-started run.
+      for (const [name, id] of [['as', opts.as], ['reviewerAs', opts.reviewerAs]] as const) {
+        if (id !== undefined && (typeof id !== 'string' || id.trim() === '')) {
+          throw new CountersignError('E_IDENTITY_REQUIRED', `run() was given a blank ${name} identity`, { fix: `pass a non-empty ${name}, or leave it out` });
+        }
+      }
       const resuming = typeof source === 'object' && source !== null && 'runId' in source && Object.keys(source).length === 1;
       if (resuming) {
         const rec = mustGet((source as { runId: string }).runId);

@@ -11,6 +11,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readReport } from '../../engine/review/report.js';
 import { thrownWithCode } from '../helpers/errors.js';
+import { tempDir } from '../helpers/cli.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-report-disguised-')));
 let counter = 0;
@@ -80,3 +81,20 @@ Disguised('G10/G17/§4.12: a normal Markdown report whose intro paragraph starts
 });
 
 Disguised.run();
+
+const Odd = suite('review: other ways of listing findings in a Markdown report');
+
+Odd('G15 G17 §4.12: a marker without a space, items inside a blockquote and an HTML list are E_REPORT_FORMAT; an item continued by an indented "|" or "–" line is one issue', () => {
+  const dir = tempDir();
+  const read = (text: string) => {
+    const file = join(dir, `r${Math.random().toString(36).slice(2)}.md`);
+    writeFileSync(file, text);
+    return readReport(file);
+  };
+  for (const text of ['-x no space\n', '> - quoted item\n', '<ul><li>a</li></ul>\n']) {
+    thrownWithCode(() => read(text), 'E_REPORT_FORMAT');
+  }
+  assert.equal(read('- a\n  | a quoted row\n  – a dash line\n- b\n').issues, ['a\n| a quoted row\n– a dash line', 'b']);
+});
+
+Odd.run();

@@ -313,3 +313,18 @@ Lib('G1: a workflow with review nodes and no reviewer is E_NO_REVIEWER, on start
 
 Run.run();
 Lib.run();
+
+const Blank = suite('review: engine.run refuses blank identities up front');
+
+Blank('G4: a blank as or reviewerAs is E_IDENTITY_REQUIRED before any run starts', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const agent: Agent = { answer: async () => ({}) };
+  const reviewer: Agent = { answer: async () => ({ issues_count: 0 }) };
+  for (const opts of [{ as: '  ' }, { reviewerAs: '' }]) {
+    const e = await rejection(engine.run(reviewLoop(), { agent, reviewer, workspace: tempDir(), ...opts }));
+    assert.is((e as { code?: string }).code, 'E_IDENTITY_REQUIRED', JSON.stringify(opts));
+  }
+  assert.equal(await engine.runs(), []);
+});
+
+Blank.run();
