@@ -85,10 +85,15 @@ function selfReviewFindings(review: NodeEntry, producers: readonly string[], mod
   const written = review.raw.reviewer;
   if (written !== undefined && typeof written !== 'string') return [];
   const role = written ?? DEFAULT_REVIEWER;
+  // The runtime trims identities before comparing them (engine.ts), so "author " is "author".
+  const trimmed = role.trim();
   const pointer = written === undefined ? review.pointer : `${review.pointer}/reviewer`;
   const shown = written === undefined ? `the default reviewer role "${role}"` : `reviewer role "${role}"`;
   return producers
-    .filter((id) => model.byId.get(id)?.raw.agent === role)
+    .filter((id) => {
+      const agent = model.byId.get(id)?.raw.agent;
+      return typeof agent === 'string' && agent.trim() === trimmed;
+    })
     .map((id) => ({
       code: 'E_SELF_REVIEW',
       message: `review "${review.id}" uses ${shown}, which is also the agent of node "${id}" that produces or fixes the artifacts it reviews; an agent cannot objectively assess its own work (seed 003 G1, G2) — give the review a reviewer role different from the agent of "${id}"`,
@@ -222,16 +227,25 @@ function loopFindings(branch: IssuesBranch, waivable: boolean, review: ReviewSha
     }
     for (const id of way?.reached ? way.enterers : [fixId]) {
       const step = graph.model.byId.get(id);
-      if (step && !declaresUnchangedReason(step)) out.push(unchangedReasonWarning(step, fixId, reviewId));
+      const declared = step ? unchangedReasonDeclaration(step) : 'ok';
+      if (step && declared !== 'ok') out.push(unchangedReasonWarning(step, fixId, reviewId, declared));
     }
   }
   return out;
 }
 
-function unchangedReasonWarning(step: NodeEntry, fixId: string, reviewId: string): Finding {
+function unchangedReasonWarning(step: NodeEntry, fixId: string, reviewId: string, declared: 'missing' | 'not-string'): Finding {
   const who = step.id === fixId
     ? `fix step "${fixId}" of review "${reviewId}"`
     : `step "${step.id}", whose answer brings the artifact fixed by "${fixId}" back into review "${reviewId}",`;
+  if (declared === 'not-string') {
+    return {
+      code: 'E_UNCHANGED_REASON_UNDECLARED',
+      message: `${who} declares "unchanged_reason" with a type that does not admit a string, but it must be a string: the runtime reads only a non-blank string as the reason, so an unchanged artifact is always rejected with E_UNCHANGED_ARTIFACT (seed 003 G12); declare it as "unchanged_reason": {"type": "string"} under inputSchema.properties`,
+      pointer: `${step.pointer}/inputSchema/properties/${UNCHANGED_REASON}`,
+      severity: 'warning',
+    };
+  }
   return {
     code: 'E_UNCHANGED_REASON_UNDECLARED',
     message: `${who} does not declare "unchanged_reason" in its inputSchema, so when a defect does not reproduce it cannot explain an unchanged artifact and the answer is rejected with E_UNCHANGED_ARTIFACT (seed 003 G12); add "unchanged_reason": {"type": "string"} under inputSchema.properties, or list a registry variable "unchanged_reason" in inputSchema.globalInputs`,
@@ -240,12 +254,25 @@ function unchangedReasonWarning(step: NodeEntry, fixId: string, reviewId: string
   };
 }
 
-/** Declared as the node's own field (`properties`) or as a global it writes (`globalInputs`). */
-function declaresUnchangedReason(entry: NodeEntry): boolean {
+/**
+ * Declared as the node's own field (`properties`) or as a global it writes
+ * (`globalInputs`). An own field whose `type` leaves out "string" can never
+ * carry a reason the runtime reads, so it counts as not usable.
+ */
+function unchangedReasonDeclaration(entry: NodeEntry): 'ok' | 'missing' | 'not-string' {
   const schema = entry.raw.inputSchema;
-  if (!isPlainObject(schema)) return false;
-  if (isPlainObject(schema.properties) && Object.prototype.hasOwnProperty.call(schema.properties, UNCHANGED_REASON)) return true;
-  return Array.isArray(schema.globalInputs) && schema.globalInputs.includes(UNCHANGED_REASON);
+  if (!isPlainObject(schema)) return 'missing';
+  if (isPlainObject(schema.properties) && Object.prototype.hasOwnProperty.call(schema.properties, UNCHANGED_REASON)) {
+    return admitsString(schema.properties[UNCHANGED_REASON]) ? 'ok' : 'not-string';
+  }
+  return Array.isArray(schema.globalInputs) && schema.globalInputs.includes(UNCHANGED_REASON) ? 'ok' : 'missing';
+}
+
+/** A property schema without a `type` admits a string; one with a type must list "string". */
+function admitsString(property: unknown): boolean {
+  if (!isPlainObject(property) || property.type === undefined) return true;
+  if (typeof property.type === 'string') return property.type === 'string';
+  return Array.isArray(property.type) ? property.type.includes('string') : true;
 }
 
 /**

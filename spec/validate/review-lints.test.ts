@@ -314,6 +314,23 @@ selfReview('G1: a node that only precedes the producer (its success does not rea
   assert.equal(reviewGraphFindings(model(nodes)), []);
 });
 
+selfReview('G1, G2: a reviewer role equal to a producer\'s agent apart from surrounding whitespace is E_SELF_REVIEW, either side', () => {
+  const nodes = goodLoop();
+  nodes[2] = review('review', 'check', { reviewer: 'writer ' });
+  assert.equal(summary(reviewGraphFindings(model(nodes)).filter((f) => f.code === 'E_SELF_REVIEW')), ['E_SELF_REVIEW /nodes/2/reviewer', 'E_SELF_REVIEW /nodes/2/reviewer']);
+  nodes[2] = review('review', 'check', { reviewer: 'checker' });
+  nodes[1] = ask('produce', 'review', { agent: ' checker' });
+  const found = reviewGraphFindings(model(nodes)).filter((f) => f.code === 'E_SELF_REVIEW');
+  assert.equal(summary(found), ['E_SELF_REVIEW /nodes/2/reviewer']);
+  assert.match(found[0].message, '"produce"');
+});
+
+selfReview('G1: a reviewer role that differs from every agent after trimming has no E_SELF_REVIEW', () => {
+  const nodes = goodLoop();
+  nodes[2] = review('review', 'check', { reviewer: ' writer2 ' });
+  assert.equal(reviewGraphFindings(model(nodes)).filter((f) => f.code === 'E_SELF_REVIEW'), []);
+});
+
 selfReview.run();
 
 // ---------------------------------------------------------------------------
@@ -547,6 +564,24 @@ unchanged('G12: unchanged_reason declared through inputSchema.globalInputs count
   const found = reviewGraphFindings(model(nodes));
   assert.equal(summary(found), ['E_UNCHANGED_REASON_UNDECLARED /nodes/4/inputSchema']);
   assert.match(found[0].message, 'inputSchema.globalInputs');
+});
+
+unchanged('G12: unchanged_reason declared with a non-string type is warned about at its property, saying it must be a string', () => {
+  const nodes = goodLoop();
+  nodes[4] = ask('fix', 'review', { agent: 'writer', inputSchema: { type: 'object', properties: { unchanged_reason: { type: 'number' } } } });
+  const found = reviewGraphFindings(model(nodes));
+  assert.equal(found.map((f) => [f.code, f.pointer, f.severity]), [['E_UNCHANGED_REASON_UNDECLARED', '/nodes/4/inputSchema/properties/unchanged_reason', 'warning']]);
+  assert.match(found[0].message, 'must be a string');
+  nodes[4] = ask('fix', 'review', { agent: 'writer', inputSchema: { type: 'object', properties: { unchanged_reason: { type: ['number', 'boolean'] } } } });
+  assert.equal(summary(reviewGraphFindings(model(nodes))), ['E_UNCHANGED_REASON_UNDECLARED /nodes/4/inputSchema/properties/unchanged_reason']);
+});
+
+unchanged('G12: unchanged_reason typed "string", ["string", "null"] or untyped is accepted without a warning', () => {
+  const nodes = goodLoop();
+  for (const decl of [{ type: 'string' }, { type: ['string', 'null'] }, {}]) {
+    nodes[4] = ask('fix', 'review', { agent: 'writer', inputSchema: { type: 'object', properties: { unchanged_reason: decl } } });
+    assert.equal(reviewGraphFindings(model(nodes)), [], JSON.stringify(decl));
+  }
 });
 
 unchanged.run();
