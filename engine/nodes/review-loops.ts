@@ -29,9 +29,9 @@ export function loopFacts(workflow: Workflow): LoopFacts {
   const feeds = new Map<string, string[]>();
   const members = new Set<string>();
   for (const loop of reviewLoops(nodes, (type) => nodeType(type)?.kind)) {
-    producers.set(loop.reviewId, loop.producers);
+    producers.set(loop.reviewId, loop.upstream);
     members.add(loop.reviewId);
-    for (const p of loop.producers) {
+    for (const p of loop.upstream) {
       members.add(p);
       feeds.set(p, [...(feeds.get(p) ?? []), loop.reviewId]);
     }

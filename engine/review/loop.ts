@@ -26,6 +26,13 @@ export interface ReviewLoop {
   reviewId: string;
   /** Waiting non-review nodes whose `success` reaches the review through transient nodes only. */
   producers: string[];
+  /**
+   * Every waiting non-review node whose work flows into the review: its
+   * `success` reaches the review through transient nodes and other
+   * waiting nodes' `success`, without passing another review (write →
+   * polish → review: both). Whoever answered one of them may not review.
+   */
+  upstream: string[];
 }
 
 /**
@@ -63,11 +70,39 @@ export function reviewLoops(nodes: readonly LoopNode[], kindOf: KindOf): ReviewL
   const loops = new Map<string, string[]>();
   for (const n of byId.values()) if (n.type === REVIEW_TYPE) loops.set(n.id, []);
   if (loops.size === 0) return [];
+  const upstream = new Map<string, string[]>([...loops.keys()].map((id) => [id, []]));
   for (const n of byId.values()) {
     if (n.type === REVIEW_TYPE || kindOf(n.type) !== 'waiting') continue;
     const success = successOf(n);
     if (success === undefined) continue;
     for (const reached of firstWaiting(success, byId, kindOf)) loops.get(reached)?.push(n.id);
+    for (const reached of reviewsDownstream(success, byId, kindOf)) upstream.get(reached)?.push(n.id);
   }
-  return [...loops].map(([reviewId, producers]) => ({ reviewId, producers }));
+  return [...loops].map(([reviewId, producers]) => ({ reviewId, producers, upstream: upstream.get(reviewId) ?? [] }));
+}
+
+/** The reviews reached from `from` through transient nodes and waiting nodes' `success`, stopping at each review. */
+function reviewsDownstream(from: string, byId: ReadonlyMap<string, LoopNode>, kindOf: KindOf): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const queue = [from];
+  while (queue.length > 0) {
+    const id = queue.pop() as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const node = byId.get(id);
+    if (!node) continue;
+    if (node.type === REVIEW_TYPE) {
+      out.add(id);
+      continue;
+    }
+    const kind = kindOf(node.type);
+    if (kind === 'transient' || kind === 'start') {
+      for (const [, target] of node.connections) queue.push(target);
+    } else if (kind === 'waiting') {
+      const next = successOf(node);
+      if (next !== undefined) queue.push(next);
+    }
+  }
+  return out;
 }

@@ -67,14 +67,17 @@ export function reviewGraphFindings(model: GraphModel, data?: unknown): Finding[
   const byId = new Map<string, LoopNode>();
   for (const n of nodes) if (!byId.has(n.id)) byId.set(n.id, n);
   const graph: Graph = { model, byId, workflow: standInWorkflow(byId.keys()), seeded: seededGlobals(data, model) };
-  const producersOf = new Map(reviewLoops(nodes, kindOf).map((l) => [l.reviewId, l.producers]));
+  const loops = reviewLoops(nodes, kindOf);
+  const producersOf = new Map(loops.map((l) => [l.reviewId, l.producers]));
+  const upstreamOf = new Map(loops.map((l) => [l.reviewId, l.upstream]));
 
   const out: Finding[] = [];
   for (const entry of model.nodes) {
     // A later node with a duplicate id is reported by the structure check; the first one is the review.
     if (entry.type !== REVIEW_TYPE || entry.id === undefined || model.byId.get(entry.id) !== entry) continue;
     const producers = producersOf.get(entry.id) ?? [];
-    out.push(...selfReviewFindings(entry, producers, model));
+    // Anyone whose work flows into the review may not review it (write → polish → review: both).
+    out.push(...selfReviewFindings(entry, upstreamOf.get(entry.id) ?? producers, model));
     const review: ReviewShape = { id: entry.id, producers, preceding: precedingProducers(entry.id, producers, byId) };
     out.push(...routingFindings(entry, review, graph));
   }

@@ -307,10 +307,14 @@ selfReview('G36: the default reviewer role "reviewer" clashes with a producer wh
   assert.match(found[0].message, '"produce"');
 });
 
-selfReview('G1: a node that only precedes the producer (its success does not reach the review) is not a producer', () => {
+selfReview('G1 G4: a node whose work flows into the producer (plan → produce → review) is upstream of the review: its agent may not be the reviewer role', () => {
   const nodes = goodLoop();
   nodes[0] = { id: 'start', type: 'start', connections: { default: 'plan' } };
   nodes.push(ask('plan', 'produce', { agent: 'reviewer' }));
+  const found = reviewGraphFindings(model(nodes)).filter((f) => f.code === 'E_SELF_REVIEW');
+  assert.equal(found.length, 1);
+  assert.match(found[0].message, '"plan"');
+  nodes[nodes.length - 1] = ask('plan', 'produce', { agent: 'planner' });
   assert.equal(reviewGraphFindings(model(nodes)), []);
 });
 
