@@ -36,10 +36,11 @@ export interface ReviewLoop {
 }
 
 /**
- * The waiting and final nodes first met from `from` when passing through
- * transient nodes only (`from` itself included when it waits).
+ * Walks the graph from `from`, each node once. `step` says what a node is:
+ * a result to keep (`'keep'`), a dead end (`'stop'`), or the targets to go
+ * on to.
  */
-export function firstWaiting(from: string, byId: ReadonlyMap<string, LoopNode>, kindOf: KindOf): Set<string> {
+function walk(from: string, byId: ReadonlyMap<string, LoopNode>, step: (node: LoopNode) => 'keep' | 'stop' | readonly string[]): Set<string> {
   const out = new Set<string>();
   const seen = new Set<string>();
   const queue = [from];
@@ -49,14 +50,25 @@ export function firstWaiting(from: string, byId: ReadonlyMap<string, LoopNode>, 
     seen.add(id);
     const node = byId.get(id);
     if (!node) continue;
-    const kind = kindOf(node.type);
-    if (kind === 'transient' || kind === 'start') {
-      for (const [, target] of node.connections) queue.push(target);
-    } else if (kind !== undefined) {
-      out.add(id);
-    }
+    const next = step(node);
+    if (next === 'keep') out.add(id);
+    else if (next !== 'stop') queue.push(...next);
   }
   return out;
+}
+
+const targets = (node: LoopNode) => node.connections.map(([, target]) => target);
+const passes = (kind: ReturnType<KindOf>) => kind === 'transient' || kind === 'start';
+
+/**
+ * The waiting and final nodes first met from `from` when passing through
+ * transient nodes only (`from` itself included when it waits).
+ */
+export function firstWaiting(from: string, byId: ReadonlyMap<string, LoopNode>, kindOf: KindOf): Set<string> {
+  return walk(from, byId, (node) => {
+    const kind = kindOf(node.type);
+    return passes(kind) ? targets(node) : kind === undefined ? 'stop' : 'keep';
+  });
 }
 
 export function successOf(node: LoopNode): string | undefined {
@@ -83,26 +95,11 @@ export function reviewLoops(nodes: readonly LoopNode[], kindOf: KindOf): ReviewL
 
 /** The reviews reached from `from` through transient nodes and waiting nodes' `success`, stopping at each review. */
 function reviewsDownstream(from: string, byId: ReadonlyMap<string, LoopNode>, kindOf: KindOf): Set<string> {
-  const out = new Set<string>();
-  const seen = new Set<string>();
-  const queue = [from];
-  while (queue.length > 0) {
-    const id = queue.pop() as string;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const node = byId.get(id);
-    if (!node) continue;
-    if (node.type === REVIEW_TYPE) {
-      out.add(id);
-      continue;
-    }
+  return walk(from, byId, (node) => {
+    if (node.type === REVIEW_TYPE) return 'keep';
     const kind = kindOf(node.type);
-    if (kind === 'transient' || kind === 'start') {
-      for (const [, target] of node.connections) queue.push(target);
-    } else if (kind === 'waiting') {
-      const next = successOf(node);
-      if (next !== undefined) queue.push(next);
-    }
-  }
-  return out;
+    if (passes(kind)) return targets(node);
+    const success = kind === 'waiting' ? successOf(node) : undefined;
+    return success === undefined ? 'stop' : [success];
+  });
 }
