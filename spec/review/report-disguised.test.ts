@@ -4,29 +4,16 @@
  * JSON in a .md file, a table, or bullets other than - * + 1. are
  * E_REPORT_FORMAT. An ordinary Markdown report still counts its items.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readReport } from '../../engine/review/report.js';
 import { thrownWithCode } from '../helpers/errors.js';
-import { tempDir } from '../helpers/cli.js';
+import { reportFiles } from '../helpers/report-file.js';
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-report-disguised-')));
-let counter = 0;
-
-/** Writes `text` to a fresh file with the given name and returns its path. */
-function report(name: string, text: string): string {
-  const dir = join(root, String(++counter));
-  mkdirSync(dir);
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { report, cleanup } = reportFiles('cs-report-disguised-');
 
 const Disguised = suite('Markdown reports whose findings are not list items');
-Disguised.after(() => rmSync(root, { recursive: true, force: true }));
+Disguised.after(() => cleanup());
 
 Disguised('G17/G24/§4.12: a .md report holding JSON is E_REPORT_FORMAT, not a report of zero issues', () => {
   for (const text of ['{"issues": ["heading A has no body", "no title"]}', '\n  {"issues": []}\n', '["heading A has no body"]']) {
@@ -82,15 +69,12 @@ Disguised('G10/G17/§4.12: a normal Markdown report whose intro paragraph starts
 
 Disguised.run();
 
+const odd = reportFiles('cs-report-odd-');
 const Odd = suite('review: other ways of listing findings in a Markdown report');
+Odd.after(() => odd.cleanup());
 
 Odd('G15 G17 §4.12: a marker without a space, items inside a blockquote and an HTML list are E_REPORT_FORMAT; an item continued by an indented "|" or "–" line is one issue', () => {
-  const dir = tempDir();
-  const read = (text: string) => {
-    const file = join(dir, `r${Math.random().toString(36).slice(2)}.md`);
-    writeFileSync(file, text);
-    return readReport(file);
-  };
+  const read = (text: string) => readReport(odd.report('review.md', text));
   for (const text of ['-x no space\n', '> - quoted item\n', '<ul><li>a</li></ul>\n']) {
     thrownWithCode(() => read(text), 'E_REPORT_FORMAT');
   }

@@ -3,26 +3,16 @@
  * list of strings, JSON {"issues": [...]} or Markdown top-level list items.
  * Tiers, objects and nesting are refused; the issue texts are never scanned.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readReport, reportFormatOf } from '../../engine/review/report.js';
 import { thrownWithCode } from '../helpers/errors.js';
+import { reportFiles } from '../helpers/report-file.js';
 import reportSchema from '../../schemas/review-report.schema.json' with { type: 'json' };
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), 'cs-report-')));
-let counter = 0;
-
-/** Writes `text` to a fresh file with the given name and returns its path. */
-function report(name: string, text: string): string {
-  const dir = join(root, String(++counter));
-  mkdirSync(dir);
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const { root, report, cleanup } = reportFiles('cs-report-');
 
 const json = suite('JSON reports');
 
@@ -121,7 +111,7 @@ json('G15/G17: the published schema is draft-07 with a title and description on 
 json.run();
 
 const markdown = suite('Markdown reports');
-markdown.after(() => rmSync(root, { recursive: true, force: true }));
+markdown.after(() => cleanup());
 
 markdown('§4.12: every top-level "- ", "* ", "+ ", "1. " or "1) " item is one issue; headings and paragraphs are not', () => {
   const text = [
