@@ -5,11 +5,18 @@
  * `node --import tsx spec/run.ts [filter]` runs the suites whose path
  * contains `filter`.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 (globalThis as { UVU_DEFER?: number }).UVU_DEFER = 1;
+
+// Suites make scratch folders under os.tmpdir(); pointing TMPDIR at one folder
+// per test run (children inherit it) lets the driver remove them all at the
+// end, so repeated runs do not fill /tmp. KEEP_SPEC_TMP=1 keeps it for a look.
+const scratch = mkdtempSync(join(tmpdir(), 'countersign-spec-'));
+process.env.TMPDIR = scratch;
 
 // SPEC_DIR points the driver at another folder of suites (its own tests use it).
 const root = process.env.SPEC_DIR ?? fileURLToPath(new URL('.', import.meta.url));
@@ -61,6 +68,8 @@ for (const group of queue.UVU_QUEUE) {
   }
 }
 await exec();
+if (process.env.KEEP_SPEC_TMP !== '1') rmSync(scratch, { recursive: true, force: true });
+else console.log(`scratch folders kept in ${scratch}`);
 failed += broken;
 if (broken > 0) process.exitCode = 1;
 // CI reads `N passed, N failed` as the last line; skipped tests are named only when there are some.
