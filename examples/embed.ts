@@ -5,7 +5,7 @@
  * reviewer that writes the report file and returns only the count. Run it:
  * `npx tsx examples/embed.ts`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,6 +57,4 @@ const result = await engine.run(fileURLToPath(new URL('../workflows/review-fix-l
   },
 });
 console.log(JSON.stringify(result, null, 2));
-// The scratch workspace served this demo only; a real host keeps its own.
-rmSync(workspace, { recursive: true, force: true });
 process.exitCode = result.status === 'completed' ? 0 : 1;

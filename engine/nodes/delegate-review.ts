@@ -13,7 +13,8 @@ import { join, posix } from 'node:path';
 import { isCountersignError } from '../errors.js';
 import type { DelegateReviewNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { renderTemplate } from '../format/template.js';
-import { moveAside, setAside } from '../review/artifacts.js';
+import { setAside } from '../review/artifacts.js';
+import { keepPreviousReport, type AcceptedReport } from '../review/previous-report.js';
 import { changedRoots, hashEach, prepareReportSlot, REVIEWS_DIR, skippedPaths, type VisitPaths } from '../review/visit.js';
 import { resolveInWorkspace } from '../review/paths.js';
 import { reviewPrompt } from '../review/prompt.js';
@@ -42,7 +43,7 @@ export const ISSUES_ANSWER_SCHEMA: JsonObject = Object.freeze({
 interface Observed {
   hash: string;
   roots: string[];
-  report: { count: number } | { code: string; message: string };
+  report: { count: number; accepted: AcceptedReport } | { code: string; message: string };
 }
 
 export const delegateReview: WaitingType<DelegateReviewNode> = {
@@ -130,15 +131,19 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     // from an empty slate. A report left by a visit that ended without an
     // accepted review (timeout, error route) must not push the accepted one
     // out of .prev: it is set aside as .refused.
+    // A fix step that edited or deleted the accepted report does not change
+    // what .prev holds: the engine rewrites it from the accepted findings.
+    let change: string = 'kept';
     try {
       if (state.visit && state.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
-      else moveAside(paths.report);
+      else change = keepPreviousReport(paths.report, state.acceptedReport);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       return refuse(e.code, e.message);
     }
     const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes } } };
-    return { kind: 'ready', assign: { reviews }, events: unsetEvents() };
+    const restored = change === 'kept' ? [] : [{ type: 'review.report_restored', nodeId: node.id, report: paths.report, change }];
+    return { kind: 'ready', assign: { reviews }, events: [...unsetEvents(), ...restored] };
   },
 
   afterRejected(node, ctx, code) {
@@ -153,7 +158,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     if (!visit) return null;
     let report: Observed['report'];
     try {
-      report = { count: readReport(visit.report).issues.length };
+      const read = readReport(visit.report);
+      report = { count: read.issues.length, accepted: { digest: read.digest, issues: read.issues, format: read.format } };
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       report = { code: e.code, message: e.fix ? `${e.message}; ${e.fix}` : e.message };
@@ -240,7 +246,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
         { type: 'review.accepted', nodeId: node.id, issues_count: count, iteration: accepted },
         ...(exhausted ? [{ type: 'review.exhausted', nodeId: node.id, issues_count: count }] : []),
       ],
-      assign: { reviews: { ...ctx.reviews, [node.id]: { ...state, accepted, acceptedHash: visit.hash, reportAccepted: true } } },
+      assign: { reviews: { ...ctx.reviews, [node.id]: { ...state, accepted, acceptedHash: visit.hash, reportAccepted: true, acceptedReport: observed.report.accepted } } },
     };
   },
 };

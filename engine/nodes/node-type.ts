@@ -60,6 +60,12 @@ export interface ReviewState {
   acceptedHash?: string;
   /** Whether the report now in place was accepted: false after a visit that ended without an accepted review. */
   reportAccepted?: boolean;
+  /**
+   * The last accepted report's findings and text digest, so `.prev` holds
+   * them even if a fix step edits the file. Engine bookkeeping: never
+   * rendered into a directive, never in the journal (G14).
+   */
+  acceptedReport?: { digest: string; issues: string[]; format: 'json' | 'markdown' };
   /** The review currently issued: resolved absolute paths and the artifact hash when it was issued. */
   visit?: { artifacts: string[]; context: string[]; report: string; hash: string; roots?: string[] };
 }

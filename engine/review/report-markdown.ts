@@ -40,6 +40,8 @@ export function markdownIssues(text: string, file: string): string[] {
   let item: OpenItem | undefined;
   let fence: { marker: string; inItem: boolean } | undefined;
   let paragraph: { text: string; line: number } | undefined;
+  /** The first paragraph outside any item: prose a reader might take for findings. */
+  let firstProse: number | undefined;
 
   const close = (): void => {
     if (!item) return;
@@ -130,9 +132,15 @@ export function markdownIssues(text: string, file: string): string[] {
     if (indented) continue;
     // A line on its own that is only a tier word ("**Major:**") is a tier heading written as a paragraph.
     if (!paragraph) checkTier(raw, n);
+    firstProse ??= n;
     paragraph = paragraph ? { text: `${paragraph.text} ${raw.trim()}`, line: paragraph.line } : { text: raw, line: n };
   }
   close();
+  // Findings written as paragraphs would read as zero issues; a report with
+  // no issues says so by being empty (headings alone are fine).
+  if (issues.length === 0 && firstProse !== undefined) {
+    throw fail(firstProse, 'this report has text but no list items, so any findings in it would count as zero issues: write each issue as a "- " list item; a report with no issues is empty or holds only headings');
+  }
   return issues;
 }
 

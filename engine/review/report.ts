@@ -6,6 +6,7 @@
  * reader is strict about shape (tiers, objects, nesting are refused) and
  * never looks at what the issue texts say.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -22,6 +23,8 @@ export type ReportFormat = 'json' | 'markdown';
 export interface Report {
   issues: string[];
   format: ReportFormat;
+  /** sha256 of the file's text: tells whether a later step edited the report. */
+  digest: string;
 }
 
 /** Top-level keys that would split the list into severity tiers (G15). Compared case-insensitively. */
@@ -60,7 +63,17 @@ export function reportFormatOf(path: string, text: string): ReportFormat {
 export function readReport(path: string): Report {
   const text = readReportText(path);
   const format = reportFormatOf(path, text);
-  return { issues: format === 'json' ? jsonIssues(text, path) : markdownIssues(text, path), format };
+  return { issues: format === 'json' ? jsonIssues(text, path) : markdownIssues(text, path), format, digest: reportDigest(text) };
+}
+
+export function reportDigest(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A report holding `issues`, written the way the reader reads it back. */
+export function reportText(issues: readonly string[], format: ReportFormat): string {
+  if (format === 'json') return `${JSON.stringify({ issues }, null, 2)}\n`;
+  return issues.map((issue) => `- ${issue.replace(/\r?\n/g, '\n  ')}\n`).join('');
 }
 
 function readReportText(path: string): string {

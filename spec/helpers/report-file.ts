@@ -20,3 +20,8 @@ export function reportFiles(prefix: string): { root: string; report: (name: stri
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
+
+/** A report's issues and format, without its digest (which only says whether the text changed). */
+export function shapeOf(report: { issues: string[]; format: string }): { issues: string[]; format: string } {
+  return { issues: report.issues, format: report.format };
+}

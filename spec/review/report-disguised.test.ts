@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readReport } from '../../engine/review/report.js';
 import { thrownWithCode } from '../helpers/errors.js';
+import { shapeOf } from '../helpers/report-file.js';
 import { reportFiles } from '../helpers/report-file.js';
 
 const { report, cleanup } = reportFiles('cs-report-disguised-');
@@ -51,20 +52,20 @@ Disguised('G10/G17/§4.12: a normal Markdown report — a heading, an intro para
     'Nothing else was found.',
     '',
   ].join('\n');
-  assert.equal(readReport(report('review.md', text)), {
+  assert.equal(shapeOf(readReport(report('review.md', text))), {
     issues: ['heading "A" has no body', 'the file has no title', 'the last line has trailing spaces'],
     format: 'markdown',
   });
   // Prose that mentions a bullet or a pipe inside a sentence is not a disguised list.
-  const prose = 'The reviewer found nothing; a | in prose and a • in a sentence are fine.\n';
-  assert.equal(readReport(report('review.md', prose)).issues, []);
+  const prose = 'The reviewer checked; a | in prose and a • in a sentence are fine.\n\n- one issue\n';
+  assert.equal(readReport(report('review.md', prose)).issues, ['one issue']);
 });
 
 // BUG (engine/review/report-markdown.ts:60): any Markdown report whose text starts with "[" is
 // refused as "holds JSON", so an honest report that opens with a link is rejected with E_REPORT_FORMAT.
 Disguised('G10/G17/§4.12: a normal Markdown report whose intro paragraph starts with a link ("[notes.md](notes.md) …") counts its "- " items; it is not "a Markdown report that holds JSON"', () => {
   const text = '[notes.md](notes.md) was checked against every criterion.\n\n- heading "A" has no body\n- the file has no title\n';
-  assert.equal(readReport(report('review.md', text)), { issues: ['heading "A" has no body', 'the file has no title'], format: 'markdown' });
+  assert.equal(shapeOf(readReport(report('review.md', text))), { issues: ['heading "A" has no body', 'the file has no title'], format: 'markdown' });
 });
 
 Disguised.run();
@@ -82,3 +83,22 @@ Odd('G15 G17 §4.12: a marker without a space, items inside a blockquote and an 
 });
 
 Odd.run();
+
+const prose = reportFiles('cs-report-prose-');
+const Prose = suite('review: Markdown findings written as paragraphs');
+Prose.after(() => prose.cleanup());
+
+Prose('G10 G17 §4.12: a Markdown report with prose but no list items is E_REPORT_FORMAT at the first paragraph, not zero issues', () => {
+  const path = prose.report('review.md', '# Review\n\nThe function parse() has no documentation.\n\nThe README example fails.\n');
+  const e = thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT');
+  assert.is(e.line, 3);
+  assert.match(e.message, /no list items/);
+});
+
+Prose('G10 §4.12: a Markdown report of zero issues is empty or headings only; prose beside items stays allowed', () => {
+  assert.equal(readReport(prose.report('review.md', '')).issues, []);
+  assert.equal(readReport(prose.report('review.md', '# Review\n\n## Findings\n')).issues, []);
+  assert.equal(readReport(prose.report('review.md', 'Checked all files.\n\n- one issue\n')).issues, ['one issue']);
+});
+
+Prose.run();

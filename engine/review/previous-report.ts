@@ -1,0 +1,58 @@
+/**
+ * `<report>.prev`: the one earlier generation the engine keeps (G8) — the
+ * findings of the last accepted review, whatever the fix step did to the
+ * report file afterwards. A fixer that ticks items off, rewrites or deletes
+ * the report must not turn `.prev` into something no reviewer wrote.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { CountersignError } from '../errors.js';
+import { moveAside, setAside } from './artifacts.js';
+import { reportDigest, reportText, type ReportFormat } from './report.js';
+
+/** The report as the engine accepted it. */
+export interface AcceptedReport {
+  digest: string;
+  issues: string[];
+  format: ReportFormat;
+}
+
+/** What happened to the live report since it was accepted: `kept` when nothing. */
+export type ReportChange = 'kept' | 'edited' | 'deleted';
+
+/**
+ * Makes `.prev` the accepted report. Unchanged, the file itself moves there.
+ * Edited or deleted, `.prev` is written from the accepted findings and an
+ * edited file is set aside as `.refused` (never deleted). Without a record
+ * of the accepted report (a run begun by an older version) the file moves.
+ */
+export function keepPreviousReport(report: string, accepted: AcceptedReport | undefined): ReportChange {
+  if (!accepted) {
+    moveAside(report);
+    return 'kept';
+  }
+  const live = digestOf(report);
+  if (live === accepted.digest) {
+    moveAside(report);
+    return 'kept';
+  }
+  const change: ReportChange = live === undefined ? 'deleted' : 'edited';
+  if (change === 'edited') setAside(report, `${report}.refused`);
+  moveAside(report); // creates the directory when the report was deleted with it
+  try {
+    writeFileSync(`${report}.prev`, reportText(accepted.issues, accepted.format));
+  } catch (e) {
+    throw new CountersignError('E_REPORT_PATH', `the review report ${report} cannot be prepared: writing ${report}.prev failed (${(e as NodeJS.ErrnoException).code ?? String(e)})`, {
+      file: report,
+      fix: 'point the review node\'s "report" at a file path inside the workspace whose directory can be written',
+    });
+  }
+  return change;
+}
+
+function digestOf(path: string): string | undefined {
+  try {
+    return reportDigest(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
