@@ -49,6 +49,12 @@ export const CODES = {
   E_RUNAWAY: 'transient nodes transitioned more than the runaway limit without waiting',
   E_WORKFLOW_CHANGED: 'the stored snapshot does not fit the stored workflow copy',
   E_STORE: 'the store could not read or write a run',
+  // The ledger (audit trail) and review proposals
+  E_LEDGER_TABLE: 'a ledger table name outside [a-z][a-z0-9_]*',
+  E_LEDGER_ROW: 'a ledger row is malformed (no id, a non-canonical time, a body JSON cannot keep) or reuses an id; nothing of its batch was written',
+  E_LEDGER_QUERY: 'a ledger query\'s since is not an ISO-8601 time, or its limit is not a positive whole number',
+  E_PROPOSAL: 'a review proposal does not satisfy schemas/proposal.schema.json (missing or unknown key, wrong type, blast_radius outside its enum)',
+  E_DEDUPE_CONFIG: 'the review dedupe was given a window or LRU size that is not a positive whole number',
   // Independent review (delegate-review)
   E_PATH_OUTSIDE_WORKSPACE: 'a review path (artifact, context or report) resolves outside the run\'s workspace',
   E_PATH_EMPTY: 'a review path rendered empty (an unset variable in its template)',
@@ -68,6 +74,7 @@ export const CODES = {
   E_SEVERITY_TIER: 'review criteria or reviewer wording introduces severity tiers',
   E_REVIEW_LOOP: 'a review node\'s fix step does not lead back to the same review node',
   E_REVIEW_UNROUTED: 'no condition on the review\'s issues_count is reachable from the review node',
+  E_REVIEW_REENTRY: 'a review\'s exhausted route leads back to it (never issued again), or its unchanged route returns to it with no step answered in between',
   E_UNCHANGED_REASON_UNDECLARED: '(warning) a fix node in a review loop does not declare unchanged_reason in its inputSchema',
   // Adapters (infrastructure faults: the run stays waiting)
   E_AGENT_CRASHED: 'the agent process exited or failed to start',
@@ -76,11 +83,37 @@ export const CODES = {
   E_AGENT_SCRIPT_EXHAUSTED: 'the scripted agent has no answer left for this node',
   E_MAX_STEPS: 'run --max-steps was reached while the run still waits (resumable)',
   E_ADAPTER: 'the --agent value names no known adapter',
+  // Personas (agents/<name>.md)
+  E_PERSONA: 'a persona file has no YAML frontmatter, or its frontmatter violates schemas/persona.schema.json (missing field, wrong type, bad value)',
+  E_PERSONA_NAME: 'a persona\'s name differs from its file name (agents/<name>.md) or from the name the gate was configured with',
+  E_PERSONA_DENY: 'a persona\'s disallowed_tools lacks an entry every reviewer must deny: *_skill, run_shell, execute_skill, host_restart_service, kill_process',
+  E_PERSONA_PERMISSION: 'a reviewer persona\'s permission_mode is not read-only',
+  E_PERSONA_MAX_TURNS: 'a persona has no max_turns',
+  E_PERSONA_TOOL_DENIED: '(warning) a persona lists a tool in tools that its disallowed_tools removes',
   // CLI
   E_USAGE: 'the command line is wrong, or an MCP client called a tool that does not exist',
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
   E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry, or an MCP tool\'s arguments do not fit its input schema',
   E_RESULT_TOO_LARGE: 'an MCP tool result is larger than one stdio message may be (10 MiB): it was not sent, though the call took effect',
+  // Tools and the decorator chain (review gate)
+  E_TOOL_DEFINITION: 'defineTool was given a malformed tool: a bad name, class or blastRadius, no run function, or an inputSchema that is not an object schema or does not compile',
+  E_TOOL_ARGS: 'a tool was called with arguments that do not fit its inputSchema; nothing ran and nothing was recorded',
+  E_CHAIN_INVALID: 'a tool chain or decorator is configured wrong: an unknown option, a decorator in another\'s position, a review gate without tenant_bind, or a bad limit',
+  E_GATE_REQUIRED: 'a write or destructive tool was chained without a review gate (exempt it through the gate\'s skip list instead)',
+  E_OPERATOR_REQUIRED: 'a tool call carries no operator user id for tenant_bind to bind; nothing ran',
+  E_TOOL_TIMEOUT: 'the inner tool did not finish within its timeout (15 s by default) and was told to stop; it may still have taken effect',
+  E_RATE_LIMITED: 'the operator called this tool more often than its token bucket allows; the call did not run',
+  ErrReviewRejected: 'the review gate rejected the call, or failed closed; the tool did not run (message: review rejected: <reason>)',
+  ErrReviewTimeout: 'the review did not finish within the gate\'s ceiling (60 s by default); the tool did not run',
+  // Decision reviews and tool calls by agents
+  E_DECISION_INPUT: 'a decision review has no usable persona or proposal in the run\'s context; it takes its error route (the gate records a rejected row)',
+  E_TOOL_DENIED: '(a $toolError) the agent asked for a tool outside its effective list; it did not run, and the message still counts as a turn',
+  E_TOOL_REQUEST: '(a $toolError) a $tool line is not {"name": "<tool>", "args": {…}}',
+  E_TOOL_FAILED: '(a $toolError) the tool threw an error without a countersign code',
+  E_GATE_CONFIG: 'the review gate is configured wrong: a timeoutMs under 30 000, or no store or reviewer',
+  E_GATE_WORKFLOW: 'the gate workflow ended without an outcome, or without recording the proposal row its outcome needs',
+  E_PERSONA_RESERVED: 'something other than the review gate tried to spawn a reviewer persona (only the gate may)',
+  E_MAX_TURNS: 'a reviewer used its last turn (max_turns) on a tool call, so no reply could follow: it was cut off and the review is a reject',
 } as const;
 
 export type ErrorCode = keyof typeof CODES;
@@ -91,4 +124,5 @@ export const WARNING_CODES: ReadonlySet<string> = new Set([
   'E_VARIABLE_NEVER_WRITTEN',
   'E_UNCHANGED_REASON_UNDECLARED',
   'E_CRITERION_TEMPLATE',
+  'E_PERSONA_TOOL_DENIED',
 ]);

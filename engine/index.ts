@@ -19,7 +19,7 @@ export type { RunOptions, RunResult, ProgressEvent } from './run/driver.js';
 export type * from './run/contract.js';
 export type { WorkflowSource } from './run/workflow-source.js';
 
-export type { Store, RunRecord } from './store/store.js';
+export type { Store, RunRecord, LedgerRow, LedgerQuery } from './store/store.js';
 export { createMemoryStore } from './store/memory.js';
 export { createSqliteStore } from './store/sqlite.js';
 export { openStore } from './store/open.js';
@@ -29,9 +29,49 @@ export type { Report, ReportFormat } from './review/report.js';
 export { reviewPrompt } from './review/prompt.js';
 export { ISSUES_ANSWER_SCHEMA } from './nodes/delegate-review.js';
 
+export { parseDecision } from './review/decision.js';
+export type { ParsedDecision } from './review/decision.js';
+export { DECISION_ANSWER_SCHEMA } from './nodes/review-decision.js';
+
 export type { Agent, AnswerOptions } from './hosts/agent.js';
+export type { ToolRunner, ToolCallRecord, ToolSession } from './hosts/tool-mediation.js';
 export { createAgent } from './hosts/adapters.js';
 export { createScriptedAgent } from './hosts/scripted.js';
+
+// The review gate (seed 000): tools, the decorator chain, the gate, personas and the ledger.
+export { defineTool } from './gate/tool.js';
+export type { Tool, ToolSpec, ToolClass, ToolCallContext, ToolRunContext } from './gate/tool.js';
+export { chain, CHAIN_ORDER } from './gate/chain.js';
+export type { ChainOptions, ChainedTool, ToolDecorator } from './gate/chain.js';
+export { tenantBindDecorator } from './gate/decorators/tenant-bind.js';
+export { timeoutDecorator, DEFAULT_TOOL_TIMEOUT_MS } from './gate/decorators/timeout.js';
+export { auditDecorator } from './gate/decorators/audit.js';
+export { rateLimitDecorator } from './gate/decorators/rate-limit.js';
+export { metricDecorator } from './gate/decorators/metric.js';
+export { reviewGateDecorator } from './gate/decorators/review-gate.js';
+export type { GateVerdict, GateOutcome, DecideFn, PendingReview } from './gate/decorators/review-gate.js';
+export { reviewGate, createGate, refuseReviewerSpawn, DefaultReviewerTimeout, MinReviewerTimeout, shippedGateWorkflow } from './gate/gate.js';
+export type { Gate, GateConfig, GateResult, ReviewGateConfig } from './gate/gate.js';
+export { loadPersona, parsePersona, DefaultReviewerAgent } from './gate/persona.js';
+export type { Persona } from './gate/persona.js';
+export { lintPersona, validatePersonaFile } from './gate/persona-lint.js';
+export { matchesToolPattern, effectiveTools } from './gate/tool-filter.js';
+export { validateProposal, assertProposal } from './gate/proposal.js';
+export type { Proposal, BlastRadius } from './gate/proposal.js';
+export {
+  PROPOSALS_TABLE,
+  EXECUTIONS_TABLE,
+  CONFIRMATIONS_TABLE,
+  proposalHash,
+  writeProposal,
+  writeExecution,
+  listProposals,
+  listExecutions,
+  recordConfirmation,
+  checkConfirmation,
+} from './gate/ledger.js';
+export type { ProposalRow, ExecutionRow, ConfirmationRow } from './gate/ledger.js';
+export { createDedupe } from './gate/dedupe.js';
 
 import { readSource } from './format/source.js';
 /** Reads and parses a workflow file (JSON or YAML) with positions; validate it with `validateDocument`. */

@@ -34,7 +34,7 @@ const agent: Agent = {
 // paths, criteria), writes every finding to the report file and answers the count.
 const reviewer: Agent = {
   async answer(item: AgentRequest) {
-    if (item.kind !== 'review') throw new Error('the reviewer only reviews');
+    if (item.kind !== 'review' || item.contract !== 'issues') throw new Error('the reviewer only reviews report-file reviews');
     const doc = readFileSync(item.artifacts[0], 'utf8');
     const issues: string[] = [];
     if (/TODO/.test(doc)) issues.push('docs/api.md: the greet section is a placeholder (TODO)');

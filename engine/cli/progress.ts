@@ -39,9 +39,11 @@ export function progressPrinter(io: Io, opts: { spinner: boolean }): ProgressPri
     switch (e.type) {
       case 'pending': {
         const p = e.state.pending;
-        const first = p.kind === 'review'
-          ? `review ${p.iteration} by ${p.reviewer} → ${p.report}`
-          : (p.directive.split('\n').find((l) => l.trim()) ?? '');
+        const first = p.kind === 'directive'
+          ? (p.directive.split('\n').find((l) => l.trim()) ?? '')
+          : p.contract === 'issues'
+            ? `review ${p.iteration} by ${p.reviewer} → ${p.report}`
+            : `decision by persona ${p.persona.name} (${p.persona.model})`;
         io.stderr.write(`▸ ${p.nodeId}${p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxRetries + 1})` : ''}: ${first.slice(0, 100)}\n`);
         spin(p.nodeId);
         break;
@@ -50,7 +52,11 @@ export function progressPrinter(io: Io, opts: { spinner: boolean }): ProgressPri
         if (e.state.status === 'waiting' && e.state.rejected) {
           io.stderr.write(`  ✗ answer rejected: ${e.state.rejected.errors.join('; ')}\n`);
         } else if (e.state.status === 'failed') {
-          io.stderr.write(`  ✗ ${e.nodeId}: the run failed: ${e.state.error.code}\n`);
+          // The run may fail further on (entering the next review, a condition):
+          // then this answer was accepted, and the failure belongs to that node.
+          const at = e.state.error.nodeId ?? e.nodeId;
+          if (at !== e.nodeId) io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
+          io.stderr.write(`  ✗ ${at}: the run failed: ${e.state.error.code}\n`);
         } else io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
         break;
       case 'stopped':

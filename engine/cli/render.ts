@@ -11,15 +11,18 @@ export function renderState(state: RunState): string {
         lines.push(`answer rejected (${state.rejected.code}):`);
         for (const e of state.rejected.errors) lines.push(`  ${e}`);
       }
-      const role = p.kind === 'review' ? p.reviewer : p.agent;
-      const what = p.kind === 'review' ? `review ${p.iteration}, ` : '';
+      const role = p.kind === 'directive' ? p.agent : p.contract === 'issues' ? p.reviewer : `${p.persona.name} (persona)`;
+      const what = p.kind === 'review' && p.contract === 'issues' ? `review ${p.iteration}, ` : '';
       lines.push(`run ${state.runId} is waiting at "${p.nodeId}" — seq ${state.seq}, ${what}attempt ${p.attempt} of ${p.maxRetries + 1}${role ? `, for role "${role}"` : ''}`);
       if (p.deadline) lines.push(`deadline: ${p.deadline}`);
       if (p.errors && p.errors.length > 0 && !state.rejected) {
         lines.push('the previous answer was rejected:');
         for (const e of p.errors) lines.push(`  ${e}`);
       }
-      if (p.kind === 'review') {
+      if (p.kind === 'review' && p.contract === 'decision') {
+        lines.push('', 'review prompt:', indent(p.prompt), '', `model: ${p.persona.model} · max_turns: ${p.persona.max_turns} · tools: ${p.persona.tools.join(', ') || 'none'}`, '');
+        lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --response '{"reply": "<the reviewer\'s final text>"}'`);
+      } else if (p.kind === 'review') {
         lines.push('', 'review prompt:', indent(p.prompt), '', `report file: ${p.report}`, '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
         lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --as <reviewer identity> --response '{"issues_count": N}'`);
       } else {

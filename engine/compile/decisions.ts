@@ -39,7 +39,13 @@ function routeOrFail(node: WorkflowNode, via: string, code: string, message: str
 export function decideTransient(type: TransientType, node: WorkflowNode, ctx: RunContext, workflow: Workflow): Decision {
   const outcome = type.step(node, ctx, workflow);
   const events: JsonObject[] = [{ ...(outcome.event as JsonObject), nodeId: node.id }];
-  const assign = outcome.vars ? { vars: { ...ctx.vars, ...outcome.vars } } : undefined;
+  const assign: Partial<RunContext> | undefined =
+    outcome.vars || outcome.local
+      ? {
+          ...(outcome.vars ? { vars: { ...ctx.vars, ...outcome.vars } } : {}),
+          ...(outcome.local ? { nodes: { ...ctx.nodes, [node.id]: outcome.local } } : {}),
+        }
+      : undefined;
   if (outcome.error) return routeOrFail(node, outcome.via, outcome.error.code, outcome.error.message, events, assign);
   return route(node, outcome.via, events, assign);
 }
@@ -52,6 +58,19 @@ export function decideAnswer(
   workflow: Workflow,
 ): Decision {
   const attempt = ctx.attempt + 1;
+  const calls: JsonObject[] = (ev.toolCalls ?? []).map((c) => ({ type: 'tool.called', nodeId: node.id, ...c }));
+  const decision = decideAnswerOutcome(type, node, ctx, ev, workflow, attempt);
+  return calls.length === 0 ? decision : { ...decision, events: [...calls, ...decision.events] };
+}
+
+function decideAnswerOutcome(
+  type: WaitingType,
+  node: WorkflowNode,
+  ctx: RunContext,
+  ev: Submission,
+  workflow: Workflow,
+  attempt: number,
+): Decision {
   const outcome = ev.veto ? { kind: 'rejected' as const, ...ev.veto } : type.answer(node, ctx, ev, workflow);
   switch (outcome.kind) {
     case 'accepted': {

@@ -46,6 +46,8 @@ export interface StartNode extends NodeBase {
 export interface EndNode extends NodeBase {
   type: 'end';
   finalOutput?: string[];
+  /** A word hosts branch on (e.g. approved); journaled as `gate.outcome` and returned with the run. */
+  outcome?: string;
 }
 
 /** An inputSchema as written: JSON Schema plus Moira's `globalInputs`. */
@@ -91,6 +93,8 @@ export interface ExpressionNode extends NodeBase {
  */
 export interface DelegateReviewNode extends NodeBase {
   type: 'delegate-review';
+  /** The issues contract (the default): a report file and `{issues_count}`. */
+  contract?: 'issues';
   /** The reviewing role label; "reviewer" by default. */
   reviewer?: string;
   /** Paths under review (files or directories), templated. */
@@ -107,7 +111,39 @@ export interface DelegateReviewNode extends NodeBase {
   timeoutMs?: number;
 }
 
-export type WorkflowNode = StartNode | EndNode | AgentDirectiveNode | ConditionNode | ExpressionNode | DelegateReviewNode;
+/**
+ * The decision contract: a reviewer persona judges one proposal and replies
+ * in prose; the engine parses the reply's first line into approve/reject.
+ */
+export interface DecisionReviewNode extends NodeBase {
+  type: 'delegate-review';
+  contract: 'decision';
+  /** The persona object ({name, model, max_turns, tools, body, critical_reminder}) in the context. */
+  persona: { contextPath: string };
+  /** The proposal object in the context. */
+  proposal: { contextPath: string };
+  timeoutMs?: number;
+}
+
+/** Appends one row, built from its fields, to a named ledger table. */
+export interface RecordNode extends NodeBase {
+  type: 'record';
+  table: string;
+  /** Column → a literal JSON value, a template string, or `{contextPath}` (copied with its JSON type). */
+  fields: Record<string, Operand>;
+  /** Templated lookup key stored with the row (e.g. a dedupe hash). */
+  key?: string;
+}
+
+export type WorkflowNode =
+  | StartNode
+  | EndNode
+  | AgentDirectiveNode
+  | ConditionNode
+  | ExpressionNode
+  | DelegateReviewNode
+  | DecisionReviewNode
+  | RecordNode;
 
 /** Names every run can read without declaring them. */
 export const BUILTIN_VARIABLES = ['executionId', 'workflowId', 'userId'] as const;

@@ -32,11 +32,27 @@ export function createAgent(spec: string, opts: { cwd: string; env?: NodeJS.Proc
   switch (kind) {
     case 'scripted': {
       const file = resolve(opts.cwd, arg);
-      return createScriptedAgent(loadScript(file), { file: arg });
+      return createScriptedAgent(loadScript(file, flag), { file: arg });
     }
     case 'jsonl':
       return createJsonlAgent(arg, { cwd: opts.cwd, env });
     case 'exec':
       return createExecAgent(arg, { cwd: opts.cwd, env });
   }
+}
+
+/**
+ * How `run` names the adapter given with `flag` in its messages, and what to
+ * check when it stays silent: each kind answers differently, so one hint
+ * for all would send the user after the wrong thing.
+ */
+export function adapterLabel(spec: string, flag: string): { name: string; silence: string } {
+  const role = flag === '--reviewer' ? 'the reviewer' : 'the agent';
+  const kind = spec.trim() === 'interactive' ? 'interactive' : spec.slice(0, Math.max(0, spec.indexOf(':'))).trim();
+  const silence =
+    kind === 'jsonl' ? 'check that the command writes one JSON line to stdout for each request line it reads'
+    : kind === 'exec' ? 'check that the command prints its answer to stdout and exits'
+    : kind === 'interactive' ? 'type the answer (a JSON object) at the prompt sooner'
+    : `check that ${role} answers each request it is given`;
+  return { name: `${role} (${flag} ${spec.trim()})`, silence };
 }

@@ -5,12 +5,19 @@
  * agent function.
  */
 import type { AgentRequest } from '../run/contract.js';
+import type { ToolSession } from './tool-mediation.js';
 
 export interface AnswerOptions {
   /** Aborted when the run stops waiting for this answer (timeout, shutdown). */
   signal: AbortSignal;
   /** How long the driver waits before it gives up with E_AGENT_TIMEOUT. */
   timeoutMs: number;
+  /**
+   * The tools this request may call and its turn budget. Adapters that can
+   * hold a conversation (jsonl) mediate `$tool` lines through it; single-shot
+   * ones (exec) cannot call tools.
+   */
+  tools?: ToolSession;
 }
 
 export interface Agent {

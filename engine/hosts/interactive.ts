@@ -129,7 +129,11 @@ export function renderPrompt(request: AgentRequest): string {
     '',
     `── node ${request.nodeId} · attempt ${request.attempt} of ${request.maxRetries + 1} · run ${request.runId} seq ${request.seq}`,
   ];
-  if (request.kind === 'review') {
+  if (request.kind === 'review' && request.contract === 'decision') {
+    lines.push(`decision review · persona: ${request.persona.name} · model: ${request.persona.model}`);
+    if (request.deadline) lines.push(`deadline: ${request.deadline}`);
+    lines.push('', request.prompt, '', 'Answer {"reply": "<your final reply>"}; its first line decides: Decision: approve or Decision: reject.');
+  } else if (request.kind === 'review') {
     lines.push(`review ${request.iteration} · role: ${request.reviewer}`);
     if (request.deadline) lines.push(`deadline: ${request.deadline}`);
     lines.push('', request.prompt, '', `Report file: ${request.report}`, 'Write every finding to the report file, then answer {"issues_count": N}.');

@@ -21,6 +21,7 @@ import {
   type AgentCommandOptions,
 } from './agent-process.js';
 import { LineReader } from './line-reader.js';
+import { mediate, toolRequestOf } from './tool-mediation.js';
 
 /** How long `close()` lets the agent exit on its own after stdin EOF. */
 const CLOSE_GRACE_MS = 2000;
@@ -90,6 +91,7 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
       proc = current;
       setReferenced(proc.child, true);
       proc.child.stdin!.write(`${JSON.stringify(request)}\n`);
+      let turns = 0;
       for (;;) {
         const next = await proc.reader.read(wait.signal);
         if ('line' in next) {
@@ -98,7 +100,22 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
             proc.stale--;
             continue;
           }
-          return parseAnswerObject(next.line, nodeId, `the line ${who} wrote`);
+          const message = parseAnswerObject(next.line, nodeId, `the line ${who} wrote`);
+          const call = toolRequestOf(message);
+          if (!call) return message;
+          turns++;
+          const session = options.tools ?? { allowed: new Set<string>() };
+          if (session.maxTurns !== undefined && turns >= session.maxTurns) {
+            // Its last turn went to a tool call: no reply can follow. Cut off
+            // (a fresh process serves the next request), and fail closed.
+            session.onCall?.({ name: typeof call.name === 'string' ? call.name : String(call.name), ok: false, code: 'E_MAX_TURNS' });
+            killProcessGroup(proc.child);
+            if (current === proc) current = undefined;
+            return { $error: `E_MAX_TURNS: ${turns} message(s) used, the limit is max_turns ${session.maxTurns}, and no reply came` };
+          }
+          const reply = await mediate(call, session, request);
+          proc.child.stdin!.write(`${JSON.stringify(reply)}\n`);
+          continue;
         }
         if (next.end === 'aborted') {
           proc.stale++;

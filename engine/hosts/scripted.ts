@@ -4,7 +4,7 @@
  * tests, CI). A node visited again takes the next answer in its list.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { reportFormatByExtension } from '../review/report.js';
+import { reportFormatByExtension, reportText } from '../review/report.js';
 import { extname } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { CountersignError } from '../errors.js';
@@ -31,7 +31,8 @@ export function createScriptedAgent(script: Script, opts: { file?: string } = {}
       used.set(nodeId, next + 1);
       // A copy, so nothing downstream can change the script's later answers.
       const entry = structuredClone(list[next]) as JsonValue;
-      return request.kind === 'review' ? reviewAnswer(entry, request.report) : entry;
+      const at = { file: opts.file, pointer: `/${escapePointer(nodeId)}/${next}`, nodeId };
+      return request.kind === 'review' && request.contract === 'issues' ? reviewAnswer(entry, request.report, at) : entry;
     },
   };
 }
@@ -41,24 +42,47 @@ export function createScriptedAgent(script: Script, opts: { file?: string } = {}
  * it writes those findings to the review's report file (JSON, or Markdown
  * items for a .md report) and answers their count. Any other entry (e.g.
  * `{issues_count: 0}` when another process writes the report) is the answer.
+ *
+ * The findings are written as given, never coerced to text: the engine,
+ * not the adapter, judges a report, so an object or tiered item in a JSON
+ * report reaches it and is rejected (E_REPORT_FORMAT). A Markdown list can
+ * only hold text, so a non-string item there is the script's mistake.
  */
-function reviewAnswer(entry: JsonValue, report: string): JsonValue {
+function reviewAnswer(entry: JsonValue, report: string, at: { file?: string; pointer: string; nodeId: string }): JsonValue {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry) || !Array.isArray(entry.issues) || Object.keys(entry).length !== 1) return entry;
-  const issues = entry.issues.map(String);
-  const text = reportFormatByExtension(report) === 'markdown' ? issues.map((i) => `- ${i}\n`).join('') : `${JSON.stringify({ issues }, null, 2)}\n`;
-  writeFileSync(report, text);
+  const issues = entry.issues;
+  if (reportFormatByExtension(report) === 'json') {
+    writeFileSync(report, `${JSON.stringify({ issues }, null, 2)}\n`);
+  } else {
+    const bad = issues.findIndex((i) => typeof i !== 'string');
+    if (bad !== -1) {
+      throw new CountersignError(
+        'E_AGENT_OUTPUT',
+        `${at.file ? `the script ${at.file}` : 'the script'}: issue ${bad + 1} of the review entry at ${at.pointer} is ${JSON.stringify(issues[bad])}, not a string, and the Markdown report ${report} can only list text`,
+        { nodeId: at.nodeId, file: at.file, pointer: `${at.pointer}/issues/${bad}`, fix: 'write each finding as one string, e.g. issues: ["the heading Setup has no body"]' },
+      );
+    }
+    writeFileSync(report, reportText(issues as string[], 'markdown'));
+  }
   return { issues_count: issues.length };
 }
 
-/** Reads a YAML or JSON script file: a map from node id to a list of answers. */
-export function loadScript(path: string): Script {
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Reads a YAML or JSON script file: a map from node id to a list of answers.
+ * `flag` is the option that named it (`--agent`, `--reviewer`), for the fix.
+ */
+export function loadScript(path: string, flag = '--agent'): Script {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new CountersignError('E_FILE_NOT_FOUND', `cannot read the script ${path}: ${(err as Error).message}`, {
       file: path,
-      fix: 'pass an existing file: --agent scripted:<file>, relative to the working directory',
+      fix: `pass an existing file: ${flag} scripted:<file>, relative to the working directory`,
     });
   }
   return checkScript(parseScriptText(text, path), path);
@@ -103,7 +127,7 @@ function checkScript(value: unknown, path: string): Script {
     if (!Array.isArray(answers)) {
       throw new CountersignError('E_INPUT', `the script ${path}: the answers for node "${nodeId}" must be a list`, {
         file: path,
-        pointer: `/${nodeId.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+        pointer: `/${escapePointer(nodeId)}`,
         nodeId,
         fix: `write "${nodeId}" as a list, e.g. \`${nodeId}: [ {answer} ]\`, even for a single answer`,
       });

@@ -16,7 +16,7 @@ import { renderTemplate } from '../format/template.js';
 import { setAside } from '../review/artifacts.js';
 import { keepPreviousReport, type AcceptedReport } from '../review/previous-report.js';
 import { changedRoots, hashEach, prepareReportSlot, REVIEWS_DIR, skippedPaths, type VisitPaths } from '../review/visit.js';
-import { resolveInWorkspace } from '../review/paths.js';
+import { CONTROL_CHARACTER, resolveInWorkspace } from '../review/paths.js';
 import { reviewPrompt } from '../review/prompt.js';
 import { readReport } from '../review/report.js';
 import { wordingFindings } from '../review/wording.js';
@@ -61,7 +61,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
 
   check(node, ctx) {
     return [
-      ...pathTemplates(node, ctx.pointer).flatMap(([text, at]) => [...checkTemplate(text, at), ...escapingPath(text, at)]),
+      ...pathTemplates(node, ctx.pointer).flatMap(([text, at]) => [...checkTemplate(text, at), ...escapingPath(text, at), ...controlCharacter(text, at)]),
       ...reportOverArtifact(node, ctx.pointer),
     ];
   },
@@ -82,13 +82,19 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     const state = stateOf(ctx, node.id);
     const unset: string[] = [];
     const unsetEvents = () => (unset.length > 0 ? [{ type: 'variable.unset', names: [...new Set(unset)] }] : []);
-    const refuse = (code: string, message: string): EnterOutcome => ({
-      kind: 'route',
-      via: 'error',
-      code,
-      message,
-      events: [...unsetEvents(), { type: 'review.refused', code, message }],
-    });
+    // The fix travels with the refusal (journaled on review.refused) so the
+    // user learns how to repair the path, not only that it was refused.
+    const refuse = (code: string, message: string, fix?: string): EnterOutcome => {
+      const outcome = {
+        kind: 'route' as const,
+        via: 'error',
+        code,
+        message,
+        ...(fix ? { fix } : {}),
+        events: [...unsetEvents(), { type: 'review.refused', code, message, ...(fix ? { fix } : {}) }],
+      };
+      return outcome;
+    };
     const maxIterations = node.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     if (state.accepted >= maxIterations) {
       return refuse('E_MAX_ITERATIONS', `review "${node.id}" has accepted ${state.accepted} review(s), its maxIterations, and is not issued again in this run`);
@@ -100,7 +106,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       const names = [...new Set(unset)];
-      return refuse(e.code, names.length > 0 ? `${e.message} (these variables were unset and rendered empty: ${names.join(', ')})` : e.message);
+      return refuse(e.code, names.length > 0 ? `${e.message} (these variables were unset and rendered empty: ${names.join(', ')})` : e.message, e.fix);
     }
     const hashes = hashEach(paths.artifacts, skippedPaths(paths.report, env.workspace, env.skip));
     if (state.acceptedHash !== undefined && hashes.hash === state.acceptedHash) {
@@ -139,7 +145,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       else change = keepPreviousReport(paths.report, state.acceptedReport);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
-      return refuse(e.code, e.message);
+      return refuse(e.code, e.message, e.fix);
     }
     const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes } } };
     const restored = change === 'kept' ? [] : [{ type: 'review.report_restored', nodeId: node.id, report: paths.report, change }];
@@ -299,14 +305,38 @@ function criterionTemplates(criteria: unknown, pointer: string): Finding[] {
 /** A literal report path that is a literal artifact (or inside a literal artifact file) fails every run. */
 function reportOverArtifact(node: DelegateReviewNode, pointer: string): Finding[] {
   if (typeof node.report !== 'string' || node.report.includes('{{') || !Array.isArray(node.artifacts)) return [];
-  const report = posix.normalize(node.report);
-  const clash = node.artifacts.find((a) => typeof a === 'string' && !a.includes('{{') && posix.normalize(a).replace(/\/$/, '') === report);
+  const report = literalPath(node.report);
+  const clash = node.artifacts.find((a) => typeof a === 'string' && !a.includes('{{') && literalPath(a) === report);
   if (clash === undefined) return [];
   return [{
     code: 'E_REPORT_PATH',
     pointer: `${pointer}/report`,
     severity: 'error',
     message: `the report ${JSON.stringify(node.report)} is the artifact ${JSON.stringify(clash)} under review, which the engine would move aside before the review; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
+  }];
+}
+
+/** A literal path as the workspace sees it: `notes.md`, `./notes.md` and `notes.md/` are one file. */
+function literalPath(text: string): string {
+  return posix.normalize(text).replace(/(.)\/$/, '$1');
+}
+
+/**
+ * A control character in the text around the templates stays there after
+ * rendering, so the runtime refuses the path (E_PATH_INVALID) on every run:
+ * refused before any run, at its offset.
+ */
+function controlCharacter(text: unknown, pointer: string): Finding[] {
+  if (typeof text !== 'string') return [];
+  const literal = text.replace(/\{\{[\s\S]*?\}\}/g, (span) => ' '.repeat(span.length));
+  const offset = literal.search(CONTROL_CHARACTER);
+  if (offset === -1) return [];
+  return [{
+    code: 'E_PATH_INVALID',
+    pointer,
+    offset,
+    severity: 'error',
+    message: `${JSON.stringify(text)} holds a line break or another control character (${JSON.stringify(text[offset])}), which the engine refuses in every review path because the path is put into the reviewer's prompt; write the path as a plain file name, e.g. "docs/api.md"`,
   }];
 }
 

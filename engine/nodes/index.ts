@@ -6,6 +6,9 @@ import type { WorkflowNode } from '../format/model.js';
 import { agentDirective } from './agent-directive.js';
 import { condition } from './condition.js';
 import { delegateReview } from './delegate-review.js';
+import { reviewByContract } from './review-contracts.js';
+import { decisionReview } from './review-decision.js';
+import { record } from './record.js';
 import { end } from './end.js';
 import { expression } from './expression.js';
 import type { NodeType } from './node-type.js';
@@ -18,7 +21,8 @@ export const NODE_TYPES: Readonly<Record<string, NodeType<any>>> = Object.freeze
   'agent-directive': agentDirective,
   condition,
   expression,
-  'delegate-review': delegateReview,
+  'delegate-review': reviewByContract,
+  record,
 });
 
 export function nodeType(type: string): NodeType<any> | undefined {
@@ -27,5 +31,5 @@ export function nodeType(type: string): NodeType<any> | undefined {
 
 setGlobalsOfNode((node: WorkflowNode) => nodeType(node.type)?.declares(node).globals ?? []);
 
-export { start, end, agentDirective, condition, expression, delegateReview };
+export { start, end, agentDirective, condition, expression, delegateReview, decisionReview, record };
 export type * from './node-type.js';

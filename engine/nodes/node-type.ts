@@ -97,6 +97,8 @@ export interface TransientOutcome {
   via: string;
   /** Globals to set. */
   vars?: Record<string, JsonValue>;
+  /** Node-local fields (`node-id.field`), replacing the node's earlier ones. */
+  local?: JsonObject;
   /** Journal event for this step, without seq/at/nodeId. */
   event: { type: string; [k: string]: JsonValue | undefined };
   /** When set, the step failed: follow `via` if the node has it, else fail the run with this code. */
@@ -112,6 +114,8 @@ export interface Submission {
   observed?: JsonValue;
   /** Set when entering the next node refused this (otherwise valid) answer, e.g. an unchanged artifact. */
   veto?: { code: string; errors: string[] };
+  /** Tools the agent called through the host before answering (journaled as `tool.called`). */
+  toolCalls?: Array<{ name: string; ok: boolean; code?: string }>;
 }
 
 /** What a waiting node made of an answer. */
@@ -161,10 +165,17 @@ export type EnterOutcome =
   /** Refuse the answer in `cause` instead: its node stays waiting and re-asks. */
   | { kind: 'veto'; code: string; errors: string[] };
 
+export interface Connections {
+  required: readonly string[];
+  optional: readonly string[];
+}
+
 export interface NodeType<N extends WorkflowNode = WorkflowNode> {
   type: N['type'];
   kind: NodeKind;
-  connections: { required: readonly string[]; optional: readonly string[] };
+  connections: Connections;
+  /** The connections of this node when they depend on its fields (delegate-review's contract). */
+  connectionsOf?(node: N): Connections;
   declares(node: N): Declarations;
   reads(node: N, pointer: string): VariableRead[];
   /** Node-specific checks (syntax, schema compilation, condition shape). */

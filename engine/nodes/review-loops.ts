@@ -6,7 +6,7 @@
  * answer inside a loop must say who gave it.
  */
 import type { Workflow } from '../format/model.js';
-import { REVIEW_TYPE, reviewLoops, type LoopNode } from '../review/loop.js';
+import { loopTypeOf, REVIEW_TYPE, reviewLoops, withDecisionReviews, type LoopNode } from '../review/loop.js';
 import { nodeType } from './index.js';
 import type { RunContext } from './node-type.js';
 
@@ -24,11 +24,11 @@ const cache = new WeakMap<Workflow, LoopFacts>();
 export function loopFacts(workflow: Workflow): LoopFacts {
   let facts = cache.get(workflow);
   if (facts) return facts;
-  const nodes: LoopNode[] = workflow.nodes.map((n) => ({ id: n.id, type: n.type, connections: Object.entries(n.connections ?? {}) }));
+  const nodes: LoopNode[] = workflow.nodes.map((n) => ({ id: n.id, type: loopTypeOf(n), connections: Object.entries(n.connections ?? {}) }));
   const producers = new Map<string, string[]>();
   const feeds = new Map<string, string[]>();
   const members = new Set<string>();
-  for (const loop of reviewLoops(nodes, (type) => nodeType(type)?.kind)) {
+  for (const loop of reviewLoops(nodes, withDecisionReviews((type) => nodeType(type)?.kind))) {
     producers.set(loop.reviewId, loop.upstream);
     members.add(loop.reviewId);
     for (const p of loop.upstream) {
@@ -42,7 +42,7 @@ export function loopFacts(workflow: Workflow): LoopFacts {
 }
 
 export function hasReviewNodes(workflow: Workflow): boolean {
-  return workflow.nodes.some((n) => n.type === REVIEW_TYPE);
+  return workflow.nodes.some((n) => loopTypeOf(n) === REVIEW_TYPE);
 }
 
 /** The review states with `userId` recorded as an author of every review `nodeId` feeds; undefined when it feeds none. */

@@ -21,6 +21,21 @@ export interface LoopNode {
 export type KindOf = (type: string) => 'start' | 'waiting' | 'transient' | 'final' | undefined;
 
 export const REVIEW_TYPE = 'delegate-review';
+/**
+ * A decision review (`contract: "decision"`) is an ordinary waiting node to
+ * the loop analysis: it has no report, no producers and no fix loop.
+ */
+export const DECISION_LOOP_TYPE = 'delegate-review#decision';
+
+/** The type a node takes part in the loop analysis as. */
+export function loopTypeOf(node: { type?: unknown; contract?: unknown }): string {
+  return node.type === REVIEW_TYPE && node.contract === 'decision' ? DECISION_LOOP_TYPE : typeof node.type === 'string' ? node.type : '';
+}
+
+/** Wraps a kind lookup so decision reviews count as waiting nodes. */
+export function withDecisionReviews(kindOf: KindOf): KindOf {
+  return (type) => (type === DECISION_LOOP_TYPE ? 'waiting' : kindOf(type));
+}
 
 export interface ReviewLoop {
   reviewId: string;
@@ -29,18 +44,22 @@ export interface ReviewLoop {
   /**
    * Every waiting non-review node whose work flows into the review: its
    * `success` reaches the review through transient nodes and other
-   * waiting nodes' `success`, without passing another review (write →
-   * polish → review: both). Whoever answered one of them may not review.
+   * waiting nodes' `success` (write → polish → review: both), other
+   * reviews included, since a review leaves the artifact as it found it
+   * (write → review A → review B: write feeds both). Whoever answered one
+   * of them may not review.
    */
   upstream: string[];
 }
 
-/**
- * Walks the graph from `from`, each node once. `step` says what a node is:
- * a result to keep (`'keep'`), a dead end (`'stop'`), or the targets to go
- * on to.
- */
-function walk(from: string, byId: ReadonlyMap<string, LoopNode>, step: (node: LoopNode) => 'keep' | 'stop' | readonly string[]): Set<string> {
+/** What the walk makes of a node: keep it as a result, and the targets to go on to. */
+interface Visit {
+  keep?: boolean;
+  next?: readonly string[];
+}
+
+/** Walks the graph from `from`, each node once, collecting the nodes `step` keeps. */
+function walk(from: string, byId: ReadonlyMap<string, LoopNode>, step: (node: LoopNode) => Visit): Set<string> {
   const out = new Set<string>();
   const seen = new Set<string>();
   const queue = [from];
@@ -50,9 +69,9 @@ function walk(from: string, byId: ReadonlyMap<string, LoopNode>, step: (node: Lo
     seen.add(id);
     const node = byId.get(id);
     if (!node) continue;
-    const next = step(node);
-    if (next === 'keep') out.add(id);
-    else if (next !== 'stop') queue.push(...next);
+    const { keep, next } = step(node);
+    if (keep) out.add(id);
+    if (next) queue.push(...next);
   }
   return out;
 }
@@ -67,7 +86,7 @@ const passes = (kind: ReturnType<KindOf>) => kind === 'transient' || kind === 's
 export function firstWaiting(from: string, byId: ReadonlyMap<string, LoopNode>, kindOf: KindOf): Set<string> {
   return walk(from, byId, (node) => {
     const kind = kindOf(node.type);
-    return passes(kind) ? targets(node) : kind === undefined ? 'stop' : 'keep';
+    return passes(kind) ? { next: targets(node) } : { keep: kind !== undefined };
   });
 }
 
@@ -93,13 +112,17 @@ export function reviewLoops(nodes: readonly LoopNode[], kindOf: KindOf): ReviewL
   return [...loops].map(([reviewId, producers]) => ({ reviewId, producers, upstream: upstream.get(reviewId) ?? [] }));
 }
 
-/** The reviews reached from `from` through transient nodes and waiting nodes' `success`, stopping at each review. */
+/**
+ * The reviews reached from `from` through transient nodes and waiting
+ * nodes' `success`. A review is kept and passed through: it never changes
+ * the artifact (G13), so work that passed one review flows on into the
+ * next (write → review A → review B: the writer may review neither).
+ */
 function reviewsDownstream(from: string, byId: ReadonlyMap<string, LoopNode>, kindOf: KindOf): Set<string> {
   return walk(from, byId, (node) => {
-    if (node.type === REVIEW_TYPE) return 'keep';
     const kind = kindOf(node.type);
-    if (passes(kind)) return targets(node);
-    const success = kind === 'waiting' ? successOf(node) : undefined;
-    return success === undefined ? 'stop' : [success];
+    if (passes(kind)) return { next: targets(node) };
+    const success = kind === 'waiting' || node.type === REVIEW_TYPE ? successOf(node) : undefined;
+    return { keep: node.type === REVIEW_TYPE, next: success === undefined ? [] : [success] };
   });
 }

@@ -19,6 +19,13 @@ const MAX_LINK_HOPS = 40;
 class SymlinkLoop extends Error {}
 
 /**
+ * A line break or another control character. A path holding one is put
+ * into the reviewer's prompt, where it would let agent-written text pose
+ * as instructions (seed 003, G31). The validator uses it for literal paths.
+ */
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
  * The absolute, normalised form of `path` (relative paths resolve against
  * `workspace`), after checking that it lies inside the workspace, also once
  * symlinks are followed. `what` names the path in messages, e.g. "artifact 2".
@@ -29,9 +36,7 @@ export function resolveInWorkspace(workspace: string, path: string, what: string
       fix: `make sure every variable in the ${what} template is written before this node runs, or give a literal path`,
     });
   }
-  // A path is put into the reviewer's prompt: a line break would let
-  // agent-written text pose as instructions (seed 003, G31).
-  if (/[\u0000-\u001f\u007f]/.test(path)) {
+  if (CONTROL_CHARACTER.test(path)) {
     throw new CountersignError('E_PATH_INVALID', `${what} ${JSON.stringify(path)} holds a line break or another control character`, {
       fix: 'write review paths as plain file names; if a variable supplies the path, make the producing node\'s schema restrict it (e.g. "pattern": "^[^\\n]+$")',
     });

@@ -22,9 +22,13 @@
  *   non-blocking);
  * - blocking, major, minor in any case when followed by `:` or by
  *   issue(s), finding(s), problem(s), defect(s), bug(s), severity, tier(s);
+ * - Blocking, Major, Minor in title case inside a sentence (after a word,
+ *   not after `.`/`:`), where they read as labels ("tag each finding as
+ *   Blocking") — not before another capitalised word (a name such as
+ *   "Minor Planet Center"), and with the same exceptions as a pair below;
  * - a tier word (blocking, non-blocking, major, minor) paired with another
- *   by "or", "and", "vs" or `/` ("major or minor", "blocking or
- *   non-blocking", "major/minor"), except:
+ *   by "or", "and", "vs", `/` or a comma ("major or minor", "blocking or
+ *   non-blocking", "major/minor", "Major, Minor or Trivial"), except:
  *   - when `.` joins either word of the pair to another word, as in
  *     "major.minor" and "major.minor.patch";
  *   - when the pair goes on to "patch" (through `/`, `.`, "and" or "or"),
@@ -74,9 +78,9 @@ const TIERS = (word: string, field: Field) =>
 
 const TIER_NOUNS = '(?:issues?|findings?|problems?|defects?|bugs?|severity|tiers?)';
 const TIER_WORD = '(?:non-?blocking|blocking|major|minor)';
-const PAIRED_WITH = `(?:\\s*/\\s*|\\s+(?:or|and|vs\\.?)\\s+)${TIER_WORD}${AFTER}${NOT_DOTTED_AFTER}`;
-/** How a version list goes on after the pair: "/patch", ".patch", " and patch", ", or patch". */
-const LIST_JOIN = '(?:\\s*/\\s*|\\.|,?\\s+(?:or|and)\\s+)';
+const PAIRED_WITH = `(?:\\s*[/,]\\s*|\\s+(?:or|and|vs\\.?)\\s+)${TIER_WORD}${AFTER}${NOT_DOTTED_AFTER}`;
+/** How a version list goes on after the pair: "/patch", ".patch", ", patch", " and patch", ", or patch". */
+const LIST_JOIN = '(?:\\s*[/,]\\s*|\\.|,?\\s+(?:or|and)\\s+)';
 const MORE_PARTS = `(?:${LIST_JOIN}(?:major|minor|patch)${AFTER})*`;
 /** Nouns that make a tier pair ordinary prose about versions or I/O ("major and minor versions", "blocking and non-blocking reads"). */
 const PROSE_NOUNS = `\\s+(?:versions?|releases?|bumps?|updates?|upgrades?|numbers?|reads?|writes?|calls?|modes?|I/O|IO|sockets?|operations?|APIs?)${AFTER}`;
@@ -96,6 +100,14 @@ const RULES: readonly Rule[] = [
   {
     code: 'E_SEVERITY_TIER',
     pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}${TIER_WORD}(?=${PAIRED_WITH})${NOT_PROSE}`, 'giu'),
+    explain: TIERS,
+  },
+  {
+    // Title case inside a sentence is a label, not prose ("tag it as Blocking");
+    // at the start of a sentence it is just a capital ("Minor edits pass"),
+    // and before another capitalised word it is part of a name ("Minor Planet Center").
+    code: 'E_SEVERITY_TIER',
+    pattern: new RegExp(`(?<=[\\p{L}\\p{N},;)]\\s+["'“‘]?)(?:Blocking|Major|Minor)${AFTER}${NOT_DOTTED_AFTER}${NOT_COMPOUND}(?!\\s+\\p{Lu}\\p{Ll})(?!${PROSE_NOUNS})${NOT_PROSE}`, 'gu'),
     explain: TIERS,
   },
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:severity|severities)${AFTER}`, 'giu'), explain: TIERS },

@@ -63,7 +63,43 @@ export interface ReviewPending {
   deadline?: string;
 }
 
-export type Pending = DirectivePending | ReviewPending;
+/** What a decision review tells the host about the persona to run. */
+export interface PersonaSummary {
+  name: string;
+  /** The model the persona declares; hosts pass it to their driver as is (no fallback). */
+  model: string;
+  /** Messages the reviewer may send: each `$tool` line and the final reply count as one. */
+  max_turns: number;
+  /** The effective tools: the only ones the engine runs for this reviewer. */
+  tools: string[];
+}
+
+/**
+ * A reviewer persona judging one proposal (delegate-review with
+ * `contract: "decision"`, e.g. the review gate). The reviewer answers
+ * `{"reply": "<final text>"}`; the engine parses the first line into
+ * approve or reject. The reply is taken as it is: there are no retries.
+ */
+export interface DecisionPending {
+  kind: 'review';
+  contract: 'decision';
+  nodeId: string;
+  persona: PersonaSummary;
+  /** The persona body, its critical_reminder and the proposal (with its blast radius). */
+  prompt: string;
+  /** The proposal under review. */
+  proposal: JsonObject;
+  attempt: number;
+  /** Always 0: the reply is taken as it is. */
+  maxRetries: 0;
+  /** Never set: with no retries there is no earlier rejected answer. */
+  errors?: undefined;
+  /** The schema of the answer: `{reply: string}`. */
+  inputSchema: JsonObject;
+  deadline?: string;
+}
+
+export type Pending = DirectivePending | ReviewPending | DecisionPending;
 
 export interface RunFailure {
   code: string;
@@ -96,6 +132,8 @@ export interface CompletedState extends StateBase {
   status: 'completed';
   endNodeId: string;
   output: JsonObject;
+  /** The end node's `outcome` word, when it has one (the review gate's approved/rejected/timeout). */
+  outcome?: string;
 }
 
 export interface FailedState extends StateBase {

@@ -4,6 +4,7 @@
  * faults (crash, bad output, silence) never route the workflow: the run
  * stays waiting and can be resumed.
  */
+import { toolSession, type ToolCallRecord, type ToolRunner, type ToolSession } from '../hosts/tool-mediation.js';
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { Agent } from '../hosts/agent.js';
@@ -23,6 +24,14 @@ export type ProgressEvent =
   | { type: 'answered'; state: RunState; nodeId: string }
   | { type: 'stopped'; error: RunFailure };
 
+/** How an adapter is named in driver messages, and what to check when it stays silent. */
+export interface AdapterLabel {
+  /** e.g. `the reviewer (--reviewer exec:node rev.mjs)` */
+  name: string;
+  /** e.g. `check that the command prints its answer and exits` */
+  silence: string;
+}
+
 export interface RunOptions {
   /** The agent's identity (`userId`) on every answer it gives; `local` by default. */
   as?: string;
@@ -32,7 +41,13 @@ export interface RunOptions {
   maxSteps?: number;
   agentTimeoutMs?: number;
   onProgress?: (event: ProgressEvent) => void;
+  /** Tools the agents may call with `$tool` lines (jsonl adapters); a decision review gets only its persona's. */
+  tools?: ToolRunner;
+  /** How to name the agent and the reviewer in messages (the CLI passes its flags); generic names otherwise. */
+  labels?: { agent?: AdapterLabel; reviewer?: AdapterLabel };
 }
+
+const GENERIC_SILENCE = 'check that it answers each request it is given';
 
 export interface RunResult {
   runId: string;
@@ -69,15 +84,22 @@ export async function driveRun(
     const { pending } = state;
     // Review items go to the reviewer, under its own identity (seed 003: never the producer).
     const isReview = pending.kind === 'review';
-    const agent = isReview && opts.reviewer ? opts.reviewer : opts.agent;
+    const toReviewer = isReview && opts.reviewer !== undefined;
+    const agent = toReviewer ? opts.reviewer! : opts.agent;
+    // A silent reviewer must not be reported as "the agent": the user would fix the wrong process.
+    const label = (toReviewer ? opts.labels?.reviewer : opts.labels?.agent) ?? { name: toReviewer ? 'the reviewer' : 'the agent', silence: GENERIC_SILENCE };
     const as = isReview ? (opts.reviewerAs ?? DEFAULT_REVIEWER_ID) : (opts.as ?? DEFAULT_AGENT_ID);
     const untilDeadline = pending.deadline ? new Date(pending.deadline).getTime() - now().getTime() : Infinity;
     const waitMs = Math.max(0, Math.min(agentTimeoutMs, untilDeadline, MAX_TIMER_MS));
     let answer: unknown;
+    let toolCalls: ToolCallRecord[] = [];
     try {
-      answer = await askWithin(agent, { ...pending, runId: state.runId, seq: state.seq }, waitMs);
+      const request = { ...pending, runId: state.runId, seq: state.seq };
+      toolCalls = [];
+      const calls = toolCalls;
+      answer = await askWithin(agent, label, request, waitMs, toolSession(request, opts.tools, (call) => calls.push(call)));
       if (answer === undefined) {
-        throw new CountersignError('E_AGENT_OUTPUT', `the agent gave no answer for node "${pending.nodeId}" (undefined)`, {
+        throw new CountersignError('E_AGENT_OUTPUT', `${label.name} gave no answer for node "${pending.nodeId}" (undefined)`, {
           nodeId: pending.nodeId,
           fix: 'return the answer object, or {"$error": "why"} to declare failure',
         });
@@ -91,7 +113,7 @@ export async function driveRun(
       return stop(state, steps, agentFault(e, pending.nodeId), opts);
     }
     try {
-      state = await engine.submit(state.runId, answer, { seq: state.seq, as });
+      state = await engine.submit(state.runId, answer, { seq: state.seq, as, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
     } catch (e) {
       // An answer that is not JSON at all (a function, a BigInt, a cycle) is the agent's fault.
       if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;
@@ -133,21 +155,21 @@ function agentFault(e: unknown, nodeId: string): RunFailure {
 }
 
 /** Asks the agent, giving up with E_AGENT_TIMEOUT after `ms`. */
-async function askWithin(agent: Agent, request: Parameters<Agent['answer']>[0], ms: number): Promise<unknown> {
+async function askWithin(agent: Agent, label: AdapterLabel, request: Parameters<Agent['answer']>[0], ms: number, tools?: ToolSession): Promise<unknown> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       // Reject before aborting: an adapter that rejects on abort must not win the race with a vaguer error.
-      reject(new CountersignError('E_AGENT_TIMEOUT', `the agent gave no answer for node "${request.nodeId}" within ${Math.round(ms / 100) / 10} s`, {
+      reject(new CountersignError('E_AGENT_TIMEOUT', `${label.name} gave no answer for node "${request.nodeId}" within ${Math.round(ms / 100) / 10} s`, {
         nodeId: request.nodeId,
-        fix: 'raise --agent-timeout, or check that the agent answers one JSON line per request',
+        fix: `raise --agent-timeout (library: agentTimeoutMs), or ${label.silence}`,
       }));
       controller.abort();
     }, ms);
   });
   try {
-    return await Promise.race([agent.answer(request, { signal: controller.signal, timeoutMs: ms }), timeout]);
+    return await Promise.race([agent.answer(request, { signal: controller.signal, timeoutMs: ms, ...(tools ? { tools } : {}) }), timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -3,12 +3,13 @@
  * It never calls a model; a host drives it (the CLI, an MCP server, an
  * embedding, or `run` with an Agent). Every step is one store transaction.
  */
+import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { randomUUID } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { compileWorkflow, type CompiledWorkflow } from '../compile/machine.js';
-import type { Store, RunRecord } from '../store/store.js';
+import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
@@ -39,6 +40,8 @@ export interface SubmitOptions {
   seq?: number;
   /** The answering identity (`userId`). */
   as?: string;
+  /** Tool calls the agent made through the host before this answer: journaled as `tool.called`. */
+  toolCalls?: ToolCallRecord[];
 }
 
 export interface RunInfo {
@@ -98,7 +101,7 @@ export function createEngine(options: EngineOptions): Engine {
     return store.update(runId, (rec) => {
       if (rec.status !== 'waiting' || !rec.deadline || now() < new Date(rec.deadline)) return { result: stateOf(rec) };
       const s = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, now(), envOf(rec));
-      return { record: s.record, events: s.events, result: stateOf(s.record) };
+      return { record: s.record, events: s.events, rows: s.rows, result: stateOf(s.record) };
     });
   }
 
@@ -130,7 +133,7 @@ export function createEngine(options: EngineOptions): Engine {
     const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at, envOf(base));
     const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', workflow: base.workflow, workflowHash: hash, userId };
     store.putWorkflow(hash, workflow);
-    store.create(settled.record, [started, ...settled.events]);
+    store.create(settled.record, [started, ...settled.events], settled.rows);
     return stateOf(settled.record);
   }
 
@@ -145,7 +148,7 @@ export function createEngine(options: EngineOptions): Engine {
       const { value: copy, bytes } = jsonCopy(answer, 'E_INPUT');
       if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
         throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is blank`, {
-          fix: 'pass a non-empty identity with --as <identity> (library: { as }), or leave it out',
+          fix: 'pass a non-empty identity with --as <identity> (library: { as })',
         });
       }
       // Identities compare exactly, so stray whitespace must not make "alice " someone else.
@@ -158,14 +161,16 @@ export function createEngine(options: EngineOptions): Engine {
         const at = now();
         let current = rec;
         const events: JournalEvent[] = [];
+        const rows: LedgerRow[] = [];
         // The first step after a deadline fires it, whatever it carries.
         const overdue = rec.status === 'waiting' && rec.deadline !== undefined && at >= new Date(rec.deadline);
         if (overdue) {
           const fired = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, at, envOf(rec));
           current = fired.record;
           events.push(...fired.events);
+          rows.push(...fired.rows);
         }
-        const write = (result: RunState | CountersignError) => (overdue ? { record: current, events, result } : { result });
+        const write = (result: RunState | CountersignError) => (overdue ? { record: current, events, rows, result } : { result });
         if (seq !== undefined) {
           const answerable = rec.status === 'waiting' ? rec.seq : 0;
           // Never issued: ahead of the run, or below 1. Said against the run as it is now.
@@ -183,9 +188,10 @@ export function createEngine(options: EngineOptions): Engine {
         if (opts.as === undefined && loopFacts(compiled.workflow).members.has(rec.pending!.nodeId)) {
           return write(identityRequired(rec));
         }
-        const s = nextStep(compiled, rec, { type: 'SUBMIT', answer: copy, bytes, userId }, at, envOf(rec));
+        const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(opts.toolCalls?.length ? { toolCalls: toolCallsOf(opts.toolCalls) } : {}) };
+        const s = nextStep(compiled, rec, submitted, at, envOf(rec));
         const state = stateOf(s.record);
-        return { record: s.record, events: s.events, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
+        return { record: s.record, events: s.events, rows: s.rows, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
       });
       if (outcome instanceof CountersignError) throw outcome;
       return outcome;
@@ -302,4 +308,9 @@ function jsonCopy(value: unknown, code: string): { value: JsonValue; bytes: numb
   }
   if (text === undefined) throw new CountersignError(code, 'the value is not JSON', { fix: 'pass a JSON object' });
   return { value: JSON.parse(text) as JsonValue, bytes: Buffer.byteLength(text, 'utf8') };
+}
+
+/** Tool-call records as journaled: name, ok, and a code when it failed; nothing else a host passes. */
+function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] {
+  return calls.map((c) => ({ name: String(c.name), ok: c.ok === true, ...(typeof c.code === 'string' ? { code: c.code } : {}) }));
 }

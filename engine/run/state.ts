@@ -7,7 +7,7 @@ export function stateOf(rec: RunRecord): RunState {
     case 'waiting':
       return { runId: rec.runId, seq: rec.seq, status: 'waiting', pending: rec.pending! };
     case 'completed':
-      return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId!, output: rec.output ?? {} };
+      return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId!, output: rec.output ?? {}, ...(rec.outcome !== undefined ? { outcome: rec.outcome } : {}) };
     case 'failed':
       return { runId: rec.runId, seq: rec.seq, status: 'failed', error: rec.error! };
   }

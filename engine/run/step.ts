@@ -10,7 +10,7 @@ import type { JsonObject } from '../format/model.js';
 import { nodeType } from '../nodes/index.js';
 import type { EntryCause, FinalType, RunContext, RunEnv, WaitingType } from '../nodes/node-type.js';
 import { FAILED_STATE, type CompiledWorkflow, type MachineEvent, type MachineInput } from '../compile/machine.js';
-import type { RunRecord } from '../store/store.js';
+import type { LedgerRow, RunRecord } from '../store/store.js';
 import type { JournalEvent, Rejection } from './contract.js';
 import { deepFreeze } from '../format/freeze.js';
 import { loopFacts } from '../nodes/review-loops.js';
@@ -18,6 +18,8 @@ import { loopFacts } from '../nodes/review-loops.js';
 export interface Settled {
   record: RunRecord;
   events: JournalEvent[];
+  /** Ledger rows the step's `record` nodes wrote: stored in the same transaction. */
+  rows: LedgerRow[];
   rejected?: Rejection;
 }
 
@@ -189,6 +191,7 @@ function runaway(rec: RunRecord, now: Date): Settled {
   return {
     record: { ...rec, status: 'failed', pending: undefined, deadline: undefined, error, updatedAt: at },
     events: [{ seq: rec.seq, at, type: 'run.failed', code: error.code, message: error.message }],
+    rows: [],
   };
 }
 
@@ -197,10 +200,13 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   const ctx = snap.context as RunContext;
   const value = snap.value as string;
   const events: JournalEvent[] = [];
+  const rows: LedgerRow[] = [];
   let rejected: Rejection | undefined;
   for (const a of actions) {
     if (a.type !== 'journal') continue;
-    for (const e of (a.params as { events: JsonObject[] }).events) {
+    for (let e of (a.params as { events: JsonObject[] }).events) {
+      // The row goes to its ledger table; the journal only names it.
+      if (e.type === 'record.written') e = ledgerRow(e, rec.runId, at, rows);
       events.push({ seq: rec.seq, at, ...e } as JournalEvent);
       if (e.type === 'answer.rejected') rejected = { code: e.code as string, errors: e.errors as string[] };
     }
@@ -224,14 +230,18 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   if (value === FAILED_STATE) {
     const error = ctx.failure ?? { code: 'E_INTERNAL', message: 'the run failed without a recorded cause' };
     events.push({ seq: rec.seq, at, type: 'run.failed', nodeId: error.nodeId, code: error.code, message: error.message });
-    return { record: { ...base, status: 'failed', error: deepFreeze({ ...error }) }, events };
+    return { record: { ...base, status: 'failed', error: deepFreeze({ ...error }) }, events, rows };
   }
   const node = compiled.byId.get(value)!;
   const type = nodeType(node.type)!;
   if (type.kind === 'final') {
     const output = (type as FinalType).output(node as never, ctx, compiled.workflow);
+    const outcome = (node as { outcome?: string }).outcome;
+    if (outcome !== undefined) events.push({ seq: rec.seq, at, type: 'gate.outcome', nodeId: node.id, outcome });
     events.push({ seq: rec.seq, at, type: 'run.completed', nodeId: node.id, endNodeId: node.id });
-    return { record: { ...base, status: 'completed', endNodeId: node.id, output: deepFreeze(output) }, events };
+    const completed: RunRecord = { ...base, status: 'completed', endNodeId: node.id, output: deepFreeze(output) };
+    if (outcome !== undefined) completed.outcome = outcome;
+    return { record: completed, events, rows };
   }
   // Waiting: issue the next pending item under a new seq.
   const seq = rec.seq + 1;
@@ -245,9 +255,11 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
     pending.deadline = deadline;
   }
   if (unset.length > 0) events.push({ seq, at, type: 'variable.unset', nodeId: node.id, names: [...new Set(unset)] });
-  const issued: JournalEvent = pending.kind === 'review'
-    ? { seq, at, type: 'review.issued', nodeId: node.id, iteration: pending.iteration, attempt: pending.attempt, report: pending.report }
-    : { seq, at, type: 'directive.issued', nodeId: node.id, attempt: pending.attempt };
+  const issued: JournalEvent = pending.kind === 'directive'
+    ? { seq, at, type: 'directive.issued', nodeId: node.id, attempt: pending.attempt }
+    : pending.contract === 'issues'
+      ? { seq, at, type: 'review.issued', nodeId: node.id, iteration: pending.iteration, attempt: pending.attempt, report: pending.report }
+      : { seq, at, type: 'review.issued', nodeId: node.id, contract: 'decision', persona: pending.persona.name, attempt: pending.attempt };
   if (deadline !== undefined) issued.deadline = deadline;
   events.push(issued);
   // Hosts receive these objects (run states): read-only, see freeze.ts.
@@ -261,5 +273,15 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   // re-entry (a retry route back to the same node) clears them.
   const stayed = rejected && ctx.stayed && value === rec.pending?.nodeId ? rejected : undefined;
   if (stayed) (type as WaitingType).afterRejected?.(node, ctx, stayed.code);
-  return { record, events, rejected: stayed };
+  return { record, events, rows, rejected: stayed };
+}
+
+/** Moves a `record.written` event's row into `rows`; returns the event as journaled (table and rowId only). */
+function ledgerRow(e: JsonObject, runId: string, at: string, rows: LedgerRow[]): JsonObject {
+  const { row, key, ...journaled } = e;
+  const id = e.rowId as string;
+  const entry: LedgerRow = { id, table: e.table as string, at, runId, row: { id, at, ...(row as JsonObject) } };
+  if (typeof key === 'string') entry.key = key;
+  rows.push(entry);
+  return journaled;
 }

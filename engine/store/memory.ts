@@ -6,13 +6,26 @@
  */
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
-import type { Mutation, RunRecord, Store } from './store.js';
+import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
 import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
 
 export function createMemoryStore(): Store {
   const workflows = new Map<string, Workflow>();
   const runs = new Map<string, RunRecord>();
   const journals = new Map<string, JournalEvent[]>();
+  // Ledger rows per table in insertion order; rows are copied in and out, so the trail cannot be edited in place.
+  const ledger = new Map<string, LedgerRow[]>();
+  const ledgerIds = new Set<string>();
+
+  function appendChecked(rows: readonly LedgerRow[]): void {
+    for (const row of rows) {
+      const table = ledger.get(row.table) ?? [];
+      table.push(structuredClone(row));
+      ledger.set(row.table, table);
+      ledgerIds.add(row.id);
+    }
+  }
 
   return {
     putWorkflow(hash, workflow) {
@@ -25,11 +38,13 @@ export function createMemoryStore(): Store {
       return workflow;
     },
 
-    create(record, events) {
+    create(record, events, rows) {
       if (runs.has(record.runId)) throw duplicateRun(record.runId);
       if (!workflows.has(record.workflowHash)) throw unknownWorkflowHash(record.runId, record.workflowHash);
+      const checked = rows && rows.length > 0 ? checkRows(rows, (id) => ledgerIds.has(id), record.runId) : [];
       runs.set(record.runId, record);
       journals.set(record.runId, [...events]);
+      appendChecked(checked);
     },
 
     get(runId) {
@@ -39,10 +54,12 @@ export function createMemoryStore(): Store {
     update<T>(runId: string, mutate: (current: RunRecord) => Mutation<T>): T {
       const current = runs.get(runId);
       if (!current) throw runNotFound(runId);
-      // Nothing is written until mutate returns, so a throw leaves the run as it was.
-      const { record, events, result } = mutate(current);
+      // Nothing is written until mutate returns and its rows pass, so a throw leaves the run as it was.
+      const { record, events, rows, result } = mutate(current);
+      const checked = rows && rows.length > 0 ? checkRows(rows, (id) => ledgerIds.has(id), runId) : [];
       if (record) runs.set(runId, record);
       if (events && events.length > 0) journals.get(runId)!.push(...events);
+      appendChecked(checked);
       return result;
     },
 
@@ -62,10 +79,28 @@ export function createMemoryStore(): Store {
       return journal.map((e) => structuredClone(e));
     },
 
+    appendRows(rows) {
+      appendChecked(checkRows(rows, (id) => ledgerIds.has(id)));
+    },
+
+    rows(table: string, query?: LedgerQuery): LedgerRow[] {
+      checkTable(table);
+      const { since, key, limit } = checkQuery(query);
+      const matching = (ledger.get(table) ?? []).filter(
+        (r) => (since === undefined || r.at >= since) && (key === undefined || r.key === key),
+      );
+      // Array#sort is stable: rows with one time keep their insertion order.
+      matching.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+      const newest = limit === undefined ? matching : matching.slice(-limit);
+      return newest.map((r) => structuredClone(r));
+    },
+
     close() {
       workflows.clear();
       runs.clear();
       journals.clear();
+      ledger.clear();
+      ledgerIds.clear();
     },
   };
 }

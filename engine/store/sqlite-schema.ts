@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { CountersignError } from '../errors.js';
 
 /** Bumped whenever the tables change; a newer database is refused, not misread. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS workflows (hash TEXT PRIMARY KEY, body TEXT NOT NULL);
@@ -36,6 +36,19 @@ const SCHEMA = `
     body TEXT NOT NULL,
     PRIMARY KEY (run_id, idx)
   );
+  -- Version 3: the append-only ledger (audit trail). seq is the insertion order:
+  -- an implicit rowid may be renumbered by VACUUM, an explicit column is not.
+  CREATE TABLE IF NOT EXISTS ledger (
+    id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL UNIQUE,
+    table_name TEXT NOT NULL,
+    at TEXT NOT NULL,
+    key TEXT,
+    run_id TEXT,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS ledger_table_at ON ledger (table_name, at, seq);
+  CREATE INDEX IF NOT EXISTS ledger_table_key ON ledger (table_name, key, at, seq);
 `;
 
 export function openDatabase(file: string): Database.Database {
@@ -79,6 +92,7 @@ function migrate(db: Database.Database, file: string): void {
     if (locked === SCHEMA_VERSION) return;
     // Version 1 stores lack the row version that record caching relies on.
     if (locked === 1) db.exec('ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 0');
+    // Every table is CREATE … IF NOT EXISTS: a version 1 or 2 store gains the ledger and keeps its runs.
     db.exec(SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();

@@ -10,10 +10,11 @@ import { join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
-import type { Mutation, RunRecord, Store } from './store.js';
+import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
 import { deepFreeze } from '../format/freeze.js';
 import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { openDatabase } from './sqlite-schema.js';
+import { createSqliteLedger } from './sqlite-ledger.js';
 
 export { SCHEMA_VERSION } from './sqlite-schema.js';
 
@@ -81,6 +82,7 @@ export function createSqliteStore(dir: string): Store {
   };
 
   const workflowCache = new Map<string, Workflow>();
+  const ledger = createSqliteLedger(db, file);
 
   function recordRow(record: RunRecord) {
     return {
@@ -125,20 +127,24 @@ export function createSqliteStore(dir: string): Store {
     return { version, record };
   }
 
-  const createTx = db.transaction((record: RunRecord, events: JournalEvent[]) => {
+  const createTx = db.transaction((record: RunRecord, events: JournalEvent[], rows: readonly LedgerRow[] | undefined) => {
     if (sql.hasRun.get(record.runId) !== undefined) throw duplicateRun(record.runId);
     if (sql.hasWorkflow.get(record.workflowHash) === undefined) throw unknownWorkflowHash(record.runId, record.workflowHash);
     sql.insertRun.run(recordRow(record));
     appendEvents(record.runId, events);
+    if (rows && rows.length > 0) ledger.append(rows, record.runId);
   });
+
+  const appendTx = db.transaction((rows: readonly LedgerRow[]) => ledger.append(rows));
 
   // Read, decide and write under one write lock: a second process waits (busy_timeout) and then sees this result.
   const updateTx = db.transaction((runId: string, mutate: Mutate): { result: unknown; written?: { version: number; record: RunRecord } } => {
     const current = readRecord(runId);
     if (!current) throw runNotFound(runId);
-    const { record, events, result } = mutate(current.record);
+    const { record, events, rows, result } = mutate(current.record);
     if (record) sql.updateRun.run({ ...recordRow(record), runId });
     if (events && events.length > 0) appendEvents(runId, events);
+    if (rows && rows.length > 0) ledger.append(rows, runId);
     return { result, written: record ? { version: current.version + 1, record } : undefined };
   });
 
@@ -183,8 +189,8 @@ export function createSqliteStore(dir: string): Store {
       return workflow;
     },
 
-    create(record, events) {
-      guard(`create run "${record.runId}"`, () => createTx.immediate(record, events));
+    create(record, events, rows) {
+      guard(`create run "${record.runId}"`, () => createTx.immediate(record, events, rows));
     },
 
     get(runId) {
@@ -217,6 +223,14 @@ export function createSqliteStore(dir: string): Store {
         if (bodies.length === 0 && sql.hasRun.get(runId) === undefined) throw runNotFound(runId);
         return bodies.map((b, i) => parseRow<JournalEvent>(b, `event ${i} of run "${runId}"`, file));
       });
+    },
+
+    appendRows(rows) {
+      guard('append ledger rows', () => appendTx.immediate(rows));
+    },
+
+    rows(table: string, query?: LedgerQuery): LedgerRow[] {
+      return guard(`read ledger table ${table}`, () => ledger.rows(table, query));
     },
 
     close() {

@@ -26,6 +26,8 @@ export interface RunRecord {
   deadline?: string;
   endNodeId?: string;
   output?: JsonObject;
+  /** The end node's `outcome`, when it has one. */
+  outcome?: string;
   error?: RunFailure;
   createdAt: string;
   updatedAt: string;
@@ -36,7 +38,37 @@ export interface Mutation<T> {
   record?: RunRecord;
   /** Journal events to append in the same transaction. */
   events?: JournalEvent[];
+  /** Ledger rows (a `record` node's) to append in the same transaction. */
+  rows?: LedgerRow[];
   result: T;
+}
+
+/**
+ * One row of a named ledger table (proposals, executions, confirmations,
+ * or any table a workflow's `record` node names). Rows are append-only:
+ * the audit trail is never rewritten. `row` keeps its JSON types
+ * (booleans, objects, null) exactly as written.
+ */
+export interface LedgerRow {
+  /** Unique across all tables. */
+  id: string;
+  /** The table name: `[a-z][a-z0-9_]*`. */
+  table: string;
+  /** ISO-8601 time the row was written. */
+  at: string;
+  /** An indexed lookup key (a dedupe hash, a confirmation id), if any. */
+  key?: string;
+  /** The run whose `record` node wrote it, if any. */
+  runId?: string;
+  row: JsonObject;
+}
+
+export interface LedgerQuery {
+  /** Only rows whose `at` is at or after this ISO-8601 time. */
+  since?: string;
+  key?: string;
+  /** Newest rows only, at most this many (rows still come oldest first). */
+  limit?: number;
 }
 
 export interface Store {
@@ -46,8 +78,8 @@ export interface Store {
   putWorkflow(hash: string, workflow: Workflow): void;
   /** The stored copy; throws E_STORE if missing. */
   getWorkflow(hash: string): Workflow;
-  /** Inserts a new run and its first events atomically. */
-  create(record: RunRecord, events: JournalEvent[]): void;
+  /** Inserts a new run, its first events and any ledger rows its first step wrote, atomically. */
+  create(record: RunRecord, events: JournalEvent[], rows?: LedgerRow[]): void;
   /** The stored record. Records are shared with the store's cache: never mutate one, build a new one. */
   get(runId: string): RunRecord | undefined;
   /**
@@ -63,5 +95,9 @@ export interface Store {
   list(filter?: { status?: RunStatus }): RunSummary[];
   /** The journal in append order. */
   events(runId: string): JournalEvent[];
+  /** Appends rows outside any run, in one transaction. */
+  appendRows(rows: LedgerRow[]): void;
+  /** Rows of one table, oldest first (by `at`, then insertion order). */
+  rows(table: string, query?: LedgerQuery): LedgerRow[];
   close(): void;
 }

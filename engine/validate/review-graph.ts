@@ -7,6 +7,8 @@
  *   step does not hand the artifact back to this same review (G7, G11) —
  *   e.g. the seed's own `fix-issues → do-work` edge, which restarts the
  *   work instead;
+ * - E_REVIEW_REENTRY: its exhausted or unchanged route leads back into it,
+ *   where no answer can make the run go on (review-reentry.ts);
  * - E_UNCHANGED_REASON_UNDECLARED (warning): the step whose answer brings
  *   the fixed artifact back to the review cannot explain an unchanged
  *   artifact because it does not declare `unchanged_reason` (G12).
@@ -36,10 +38,11 @@ import type { ConditionNode, Workflow } from '../format/model.js';
 import { parsePath } from '../format/path.js';
 import { condition } from '../nodes/condition.js';
 import type { Finding } from '../nodes/node-type.js';
-import { REVIEW_TYPE, firstWaiting, reviewLoops, successOf, type LoopNode } from '../review/loop.js';
+import { REVIEW_TYPE, firstWaiting, loopTypeOf, reviewLoops, successOf, type LoopNode } from '../review/loop.js';
 import type { GraphModel, NodeEntry } from './graph-model.js';
 import { childPointer, isPlainObject } from './pointer.js';
 import { COUNT, issuesBranches } from './review-branches.js';
+import { reentryFindings } from './review-reentry.js';
 import { precedingProducers, reviewKindOf as kindOf, wayBack, type ReviewShape } from './review-way-back.js';
 
 const DEFAULT_REVIEWER = 'reviewer';
@@ -62,7 +65,7 @@ interface Graph {
 export function reviewGraphFindings(model: GraphModel, data?: unknown): Finding[] {
   const nodes: LoopNode[] = [];
   for (const n of model.nodes) {
-    if (n.id !== undefined) nodes.push({ id: n.id, type: n.type ?? '', connections: n.connections });
+    if (n.id !== undefined) nodes.push({ id: n.id, type: loopTypeOf(n.raw), connections: n.connections });
   }
   const byId = new Map<string, LoopNode>();
   for (const n of nodes) if (!byId.has(n.id)) byId.set(n.id, n);
@@ -74,12 +77,13 @@ export function reviewGraphFindings(model: GraphModel, data?: unknown): Finding[
   const out: Finding[] = [];
   for (const entry of model.nodes) {
     // A later node with a duplicate id is reported by the structure check; the first one is the review.
-    if (entry.type !== REVIEW_TYPE || entry.id === undefined || model.byId.get(entry.id) !== entry) continue;
+    if (loopTypeOf(entry.raw) !== REVIEW_TYPE || entry.id === undefined || model.byId.get(entry.id) !== entry) continue;
     const producers = producersOf.get(entry.id) ?? [];
     // Anyone whose work flows into the review may not review it (write → polish → review: both).
     out.push(...selfReviewFindings(entry, upstreamOf.get(entry.id) ?? producers, model));
     const review: ReviewShape = { id: entry.id, producers, preceding: precedingProducers(entry.id, producers, byId) };
     out.push(...routingFindings(entry, review, graph));
+    out.push(...reentryFindings(entry, byId, kindOf));
   }
   return unique(out);
 }

@@ -10,10 +10,10 @@
  * the fix is never re-reviewed as a fix.
  */
 import { nodeType } from '../nodes/index.js';
-import { REVIEW_TYPE, successOf, type KindOf, type LoopNode } from '../review/loop.js';
+import { REVIEW_TYPE, successOf, withDecisionReviews, type KindOf, type LoopNode } from '../review/loop.js';
 
 /** delegate-review waits for an answer whether or not the registry knows it yet. */
-export const reviewKindOf: KindOf = (type) => (type === REVIEW_TYPE ? 'waiting' : nodeType(type)?.kind);
+export const reviewKindOf: KindOf = withDecisionReviews((type) => (type === REVIEW_TYPE ? 'waiting' : nodeType(type)?.kind));
 
 export interface ReviewShape {
   id: string;

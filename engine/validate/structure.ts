@@ -84,7 +84,8 @@ function connectionFindings(node: NodeEntry, model: GraphModel): Finding[] {
   }
   const type = node.nodeType;
   if (!type) return findings;
-  const defined = [...type.connections.required, ...type.connections.optional];
+  const connections = type.connectionsOf?.(node.raw as never) ?? type.connections;
+  const defined = [...connections.required, ...connections.optional];
   const present = isPlainObject(node.raw.connections) ? Object.keys(node.raw.connections) : [];
   for (const name of present) {
     if (defined.includes(name)) continue;
@@ -98,7 +99,7 @@ function connectionFindings(node: NodeEntry, model: GraphModel): Finding[] {
       ),
     );
   }
-  const missing = type.connections.required.filter((name) => !present.includes(name));
+  const missing = connections.required.filter((name) => !present.includes(name));
   if (missing.length > 0) {
     const hasObject = isPlainObject(node.raw.connections);
     const list = missing.map((m) => `"${m}"`).join(' and ');

@@ -107,9 +107,13 @@ function markdownFiles(path) {
     return `the artifact ${shown(path)} does not exist, so there is nothing to review`;
   }
   const paths = stats.isDirectory() ? walk(path) : [path];
+  // A file it cannot check must not pass as checked: in a directory too,
+  // and a directory with no document at all is nothing reviewed, not 0 issues.
   const notMarkdown = paths.filter((p) => extname(p) !== '.md');
   if (!stats.isDirectory() && notMarkdown.length > 0) return `reviewer.mjs checks Markdown documents only, and ${shown(path)} is not one`;
-  return paths.filter((p) => extname(p) === '.md').map((file) => ({ name: shown(file), ...parseSections(readFileSync(file, 'utf8')) }));
+  if (notMarkdown.length > 0) return `reviewer.mjs checks Markdown documents only, and the artifact directory ${shown(path)} holds other files it cannot check: ${notMarkdown.map(shown).join(', ')}`;
+  if (paths.length === 0) return `the artifact directory ${shown(path)} holds no Markdown document, so there is nothing to review`;
+  return paths.map((file) => ({ name: shown(file), ...parseSections(readFileSync(file, 'utf8')) }));
 }
 
 function walk(dir) {

@@ -40,4 +40,15 @@ Progress('without a spinner only whole lines are written (CI logs, pipes)', () =
   assert.is(text(), '▸ write (attempt 2/4): Write it.\n  ■ stopped: E_AGENT_CRASHED: exit 1\n');
 });
 
+Progress('a run that fails entering the next node (a refused review path) shows the answer as accepted and the failure at that node', () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: false });
+  const failed = (nodeId: string) => ({ runId: 'r', seq: 2, status: 'failed' as const, error: { code: 'E_PATH_OUTSIDE_WORKSPACE', message: 'outside', nodeId } });
+  p({ type: 'answered', state: failed('review'), nodeId: 'produce' });
+  assert.is(text(), '  ✓ produce answered\n  ✗ review: the run failed: E_PATH_OUTSIDE_WORKSPACE\n');
+  p({ type: 'answered', state: failed('review'), nodeId: 'review' });
+  assert.match(text(), /\n  ✗ review: the run failed: E_PATH_OUTSIDE_WORKSPACE\n$/);
+  assert.not.match(text(), 'review answered');
+});
+
 Progress.run();

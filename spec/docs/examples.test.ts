@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROOT, cli, spawnCli, tempDir } from '../helpers/cli.js';
 
@@ -169,6 +169,23 @@ ReviewLoop('seed 003 G40 (honest reporting): reviewer.mjs declares failure for a
   assert.is(r.status, 0, r.stderr);
   assert.match(String(r.answer.$error), /cannot check these criteria: "The prose is friendly"/);
   assert.not.ok(existsSync(report));
+});
+
+ReviewLoop('seed 003 G40 (honest reporting): reviewer.mjs declares failure for an artifact directory with no Markdown, or with files it cannot check, instead of passing it with 0 issues', () => {
+  const ws = workspaceCopy();
+  mkdirSync(join(ws, 'code'));
+  writeFileSync(join(ws, 'code/notes.txt'), 'TODO nothing here\n');
+  const report = join(ws, 'r.json');
+  const request = { ...reviewRequest(ws, report), artifacts: [join(ws, 'code')] };
+  const none = agent(REVIEWER, ws, request);
+  assert.is(none.status, 0, none.stderr);
+  assert.match(String(none.answer.$error), 'holds other files it cannot check: code/notes.txt');
+  writeFileSync(join(ws, 'code/api.md'), '# text\n\nIntro.\n');
+  assert.match(String(agent(REVIEWER, ws, request).answer.$error), 'code/notes.txt');
+  rmSync(join(ws, 'code/notes.txt'));
+  rmSync(join(ws, 'code/api.md'));
+  assert.match(String(agent(REVIEWER, ws, request).answer.$error), 'holds no Markdown document, so there is nothing to review');
+  assert.not.ok(existsSync(report), 'nothing was reviewed, so no report was written');
 });
 
 ReviewLoop('seed 003 G11 G12: producer.mjs resolves exactly the findings in the report named by the fix directive, and gives an unchanged_reason when it can act on none', () => {

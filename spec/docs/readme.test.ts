@@ -28,6 +28,27 @@ Readme('every CLI command is in the command table with its exit codes', () => {
   for (const name of Object.keys(COMMANDS)) assert.ok(readme.includes(`| \`${name} `), `README lacks ${name}`);
 });
 
+Readme('G10, §4.12: what README says a zero-issue report is holds: {"issues": []}, an empty or headings-only Markdown file; an empty .json report is E_REPORT_FORMAT', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { readReport } = await import('../../engine/review/report.js');
+  const promise = /A report of zero issues is ([\s\S]*?)\n\n/.exec(readme)?.[1].replace(/\s+/g, ' ');
+  assert.ok(promise, 'README says what a report of zero issues is');
+  assert.match(promise!, 'An empty `.json` report is not JSON, so it is `E_REPORT_FORMAT`');
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-readme-report-'));
+  const count = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text);
+    try {
+      return readReport(join(dir, name)).issues.length;
+    } catch (e) {
+      return (e as { code: string }).code;
+    }
+  };
+  assert.is(count('a.json', '{"issues": []}'), 0);
+  assert.is(count('b.md', ''), 0);
+  assert.is(count('c.md', '# Findings\n\n## None\n'), 0);
+  assert.is(count('d.json', ''), 'E_REPORT_FORMAT');
+});
 
 Readme('the README example workflow validates and runs to its documented output with the README scripted answers', async () => {
   const { writeFileSync, mkdtempSync } = await import('node:fs');

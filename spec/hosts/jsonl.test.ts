@@ -55,7 +55,7 @@ test('answers several requests in order from ONE process, and the agent sees EOF
 test('the request line is the pending item with runId and seq at the top level', async (c) => {
   const script = `const l=require('readline').createInterface({input:process.stdin});l.on('line',x=>{process.stdout.write(JSON.stringify({got:JSON.parse(x)})+'\\n')})`;
   c.agent = createJsonlAgent(`node -e "${script}"`, { cwd: c.dir });
-  const req = { ...request('review', 4), errors: ['/issues: must be array'] };
+  const req = { ...request('review', 4), errors: ['/issues: must be array'] } as AgentRequest;
   const answer = (await c.agent.answer(req, opts())) as { got: unknown };
   assert.equal(answer.got, req);
 });

@@ -59,7 +59,7 @@ Run('each client mistake is a tool error with its code and a fix, and the server
     ['step', { runId, answer: { words: 3 }, sequence: 1 }, 'E_INPUT'], // unknown argument
     ['runs', { status: 'paused' }, 'E_INPUT'],
     ['start', {}, 'E_INPUT'],
-    ['start', { workflow: TWO_STEP, as: '   ' }, 'E_INPUT'],
+    ['start', { workflow: TWO_STEP, as: '   ' }, 'E_IDENTITY_REQUIRED'],
     ['no_such_tool', {}, 'E_USAGE'],
   ];
   for (const [tool, args, code] of cases) {

@@ -60,6 +60,14 @@ Escapes('G30: a context path from an agent-written variable that leaves the work
   }
 });
 
+Escapes('G30: a refused review path journals its fix on review.refused, so the user learns how to repair it, not only that it was refused', async () => {
+  const { ws } = layout();
+  const { events } = await answerWrite(loop({ context: ['{{write.value}}'] }), ws, { value: '../outside.json' });
+  const refused = events.find((e) => e.type === 'review.refused');
+  assert.is(refused?.code, 'E_PATH_OUTSIDE_WORKSPACE');
+  assert.match(String(refused?.fix), 'use a path inside the workspace');
+});
+
 Escapes('G8: a templated report that leaves the workspace (relative or absolute) is E_PATH_OUTSIDE_WORKSPACE on entry, and the file outside is untouched: not moved to .prev', async () => {
   for (const form of ['relative', 'absolute'] as const) {
     const { ws, outside } = layout();

@@ -61,7 +61,7 @@ Gaps('G13: a SQLite store inside a directory artifact ["."] is not hashed: an ho
     };
     const reviewer: Agent = {
       async answer(req) {
-        if (req.kind !== 'review') return { $error: 'not a review' };
+        if (req.kind !== 'review' || req.contract !== 'issues') return { $error: 'not a review' };
         const issues = readFileSync(join(ws, 'notes.md'), 'utf8').includes('body') ? [] : ['heading "A" has no body'];
         writeFileSync(req.report, JSON.stringify({ issues }));
         return { issues_count: issues.length };

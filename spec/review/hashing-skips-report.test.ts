@@ -46,7 +46,7 @@ function agents(ws: string, notes: string, extra?: string) {
   };
   const reviewer: Agent = {
     async answer(req) {
-      if (req.kind !== 'review') return { $error: 'not a review' };
+      if (req.kind !== 'review' || req.contract !== 'issues') return { $error: 'not a review' };
       const issues = readFileSync(join(ws, notes), 'utf8').includes('body') ? [] : ['heading "A" has no body'];
       writeFileSync(req.report, req.report.endsWith('.md') ? issues.map((i) => `- ${i}\n`).join('') : JSON.stringify({ issues }));
       if (extra) writeFileSync(join(ws, extra), 'scratch notes of the reviewer\n');

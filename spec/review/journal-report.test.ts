@@ -34,7 +34,7 @@ async function reachReview(workflow: Workflow, ws: string) {
   assert.is(state.status, 'waiting', JSON.stringify(state));
   const waiting = state as Extract<RunState, { status: 'waiting' }>;
   assert.is(waiting.pending.kind, 'review');
-  return { engine, runId: started.runId, pending: waiting.pending as Extract<typeof waiting.pending, { kind: 'review' }> };
+  return { engine, runId: started.runId, pending: waiting.pending as Extract<typeof waiting.pending, { kind: 'review'; contract: 'issues' }> };
 }
 
 const Journal = suite('review: the report path in the journal');

@@ -242,7 +242,7 @@ function libraryAgents(ws: string) {
   const reviewer: Agent = {
     async answer(req) {
       seen.reviewer.push(req);
-      if (req.kind !== 'review') return { $error: 'not a review' };
+      if ((req.kind !== 'review' || req.contract !== 'issues')) return { $error: 'not a review' };
       const body = readFileSync(req.artifacts[0], 'utf8').includes('body');
       const issues = body ? [] : ['heading "A" has no body'];
       writeFileSync(req.report, JSON.stringify({ issues }));

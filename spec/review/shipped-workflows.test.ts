@@ -96,7 +96,7 @@ DevFlow('G33–G35: two plan steps, one fix round: plan → step 1 → gate 1 �
   w = waiting(s, 'agent-validate-step');
   const review = w.pending;
   assert.is(review.kind, 'review');
-  if (review.kind !== 'review') return;
+  if ((review.kind !== 'review' || review.contract !== 'issues')) return;
   assert.is(review.reviewer, 'plan step gate reviewer');
   assert.equal(review.artifacts, [join(ws, 'plan/step-1.md'), join(ws, 'src')]);
   assert.equal(review.context, [join(ws, 'plan'), ws]);
@@ -124,7 +124,7 @@ DevFlow('G33–G35: two plan steps, one fix round: plan → step 1 → gate 1 �
   s = await engine.submit(w.runId, {}, { seq: w.seq, as: 'developer' });
 
   w = waiting(s, 'agent-validate-step');
-  assert.is(w.pending.kind === 'review' && w.pending.iteration, 2);
+  assert.is(w.pending.kind === 'review' && w.pending.contract === 'issues' && w.pending.iteration, 2);
   assert.not.ok(existsSync(report), 'the report of review 1 was moved aside before review 2');
   assert.equal(JSON.parse(readFileSync(`${report}.prev`, 'utf8')), { issues: ['src/slugify.mjs:2: a TODO placeholder instead of the slug logic'] });
   writeFileSync(report, JSON.stringify({ issues: [] }));
@@ -138,7 +138,7 @@ DevFlow('G33–G35: two plan steps, one fix round: plan → step 1 → gate 1 �
   s = await engine.submit(w.runId, {}, { seq: w.seq, as: 'developer' });
 
   w = waiting(s, 'agent-validate-step');
-  assert.equal(w.pending.kind === 'review' && w.pending.artifacts, [join(ws, 'plan/step-2.md'), join(ws, 'src')]);
+  assert.equal(w.pending.kind === 'review' && w.pending.contract === 'issues' && w.pending.artifacts, [join(ws, 'plan/step-2.md'), join(ws, 'src')]);
   writeFileSync(report, JSON.stringify({ issues: [] }));
   s = await engine.submit(w.runId, { issues_count: 0 }, { seq: w.seq, as: 'gate' });
 
@@ -182,7 +182,7 @@ DevFlow('G12: a fix that hands step 1 back unchanged, with a reason, ends at ste
   write(ws, 'src/a.mjs', 'export const a = 1;\n');
   s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'developer' });
   const w = waiting(s, 'agent-validate-step');
-  if (w.pending.kind !== 'review') return;
+  if ((w.pending.kind !== 'review' || w.pending.contract !== 'issues')) return;
   writeFileSync(w.pending.report, JSON.stringify({ issues: ['src/a.mjs: a is not documented'] }));
   s = await engine.submit(s.runId, { issues_count: 1 }, { seq: s.seq, as: 'gate' });
   waiting(s, 'fix-step');

@@ -175,4 +175,14 @@ Step('G4: an empty or blank --as in a review loop is refused as no identity: a u
   }
 });
 
+Step('G4: the fix for a blank --as asks only for a non-empty identity, never to leave --as out (in a review loop that is E_IDENTITY_REQUIRED too)', async () => {
+  const l = await startLoop();
+  const r = await cli(['step', l.runId, '--response', '{}', '--as', '  ', '--json'], { store: l.store });
+  assert.is(r.json.error.code, 'E_IDENTITY_REQUIRED');
+  assert.match(r.json.error.fix, '--as <identity>');
+  assert.not.match(r.json.error.fix, 'leave it out');
+  const without = await cli(['step', l.runId, '--response', '{}', '--json'], { store: l.store });
+  assert.is(without.json.error.code, 'E_IDENTITY_REQUIRED', 'leaving --as out is refused in a review loop');
+});
+
 Step.run();

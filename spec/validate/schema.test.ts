@@ -117,13 +117,21 @@ test('G20: node type is a discriminated union whose enum matches the node-type r
 test('each node type allows exactly the connections its node type defines, and requires the required ones', () => {
   for (const branch of schema.definitions.node.allOf as Schema[]) {
     const type = branch.if.properties.type.const as string;
-    const target = schema.definitions[String(branch.then.$ref).replace('#/definitions/', '')] as Schema;
-    const connections = target.properties.connections as Schema;
-    const spec = NODE_TYPES[type].connections;
-    assert.equal(Object.keys(connections.properties).sort(), [...spec.required, ...spec.optional].sort(), type);
-    assert.equal([...(connections.required ?? [])].sort(), [...spec.required].sort(), type);
-    assert.is(connections.additionalProperties, false, type);
-    assert.is(target.additionalProperties, false, type);
+    // delegate-review dispatches once more, on its contract.
+    const variants: Array<[string, Schema]> = branch.then.$ref
+      ? [[type, { type } as Schema]]
+      : [[`${type} (contract decision)`, { type, contract: 'decision' } as Schema], [`${type} (contract issues)`, { type } as Schema]];
+    for (const [label, node] of variants) {
+      const ref = branch.then.$ref ?? (node.contract === 'decision' ? branch.then.then.$ref : branch.then.else.$ref);
+      const target = schema.definitions[String(ref).replace('#/definitions/', '')] as Schema;
+      const connections = target.properties.connections as Schema;
+      const nodeType = NODE_TYPES[type];
+      const spec = nodeType.connectionsOf?.(node as never) ?? nodeType.connections;
+      assert.equal(Object.keys(connections.properties).sort(), [...spec.required, ...spec.optional].sort(), label);
+      assert.equal([...(connections.required ?? [])].sort(), [...spec.required].sort(), label);
+      assert.is(connections.additionalProperties, false, label);
+      assert.is(target.additionalProperties, false, label);
+    }
   }
 });
 

@@ -19,4 +19,7 @@ export const COMMANDS: Readonly<Record<string, Loader>> = {
   graph: () => import('./graph.js'),
   run: () => import('./run.js'),
   mcp: () => import('./mcp.js'),
+  gate: () => import('./gate.js'),
+  audit: () => import('./audit.js'),
+  confirm: () => import('./confirm.js'),
 };

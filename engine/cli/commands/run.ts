@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createAgent } from '../../hosts/adapters.js';
+import { adapterLabel, createAgent } from '../../hosts/adapters.js';
 import type { JsonObject } from '../../format/model.js';
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { indent } from '../render.js';
@@ -62,11 +62,10 @@ export const command: Command = {
       } else {
         workspace = workspaceDir(io, values.workspace as string | undefined);
       }
-      // A script file is named relative to where the user typed the command;
+      // A script file is named relative to where the user typed the command
+      // (createAgent resolves it against cwd, after refusing an empty one);
       // agent processes run in the workspace.
-      const adapter = (spec: string, flag: string) => spec.startsWith('scripted:')
-        ? createAgent(`scripted:${resolve(io.cwd, spec.slice('scripted:'.length).trim())}`, { cwd: io.cwd, env: io.env, flag })
-        : createAgent(spec, { cwd: workspace, env: io.env, flag });
+      const adapter = (spec: string, flag: string) => createAgent(spec, { cwd: spec.startsWith('scripted:') ? io.cwd : workspace, env: io.env, flag });
       const agent = adapter(agentSpec, '--agent');
       const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec, '--reviewer');
       // A spinner would overwrite the interactive adapter's prompt.
@@ -90,6 +89,10 @@ export const command: Command = {
           maxSteps,
           agentTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
           onProgress: progress,
+          labels: {
+            agent: adapterLabel(agentSpec, '--agent'),
+            ...(reviewerSpec === undefined ? {} : { reviewer: adapterLabel(reviewerSpec, '--reviewer') }),
+          },
         });
         progress.stop();
         if (values.json) printJson(io, result);

@@ -17,6 +17,13 @@ export interface ToolDefinition {
   annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
 }
 
+/**
+ * An identity (`as`) holds a non-space character: identities compare
+ * exactly, so a blank one would name nobody. A blank `as` is refused with
+ * E_IDENTITY_REQUIRED on every tool (arguments.ts), as the engine refuses it.
+ */
+export const NOT_BLANK = '\\S';
+
 const RUN_ID = { type: 'string', minLength: 1, description: 'The run id that `start` returned (also listed by `runs`).' } as const;
 
 const WORKFLOW = {
@@ -69,8 +76,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       },
       as: {
         type: 'string',
-        pattern: '\\S',
-        description: 'Who starts the run (recorded as the run\'s userId); "local" when omitted.',
+        pattern: NOT_BLANK,
+        description: 'Who starts the run (recorded as the run\'s userId); "local" when omitted. Not blank: leave it out instead (E_IDENTITY_REQUIRED).',
       },
       workspace: {
         type: 'string',
@@ -86,13 +93,13 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'step',
     title: 'Answer the pending item',
     description:
-      'Answers the run\'s pending item and returns the new state. Always pass the seq the last state gave: with it, repeating a call (a retry after a timeout) changes nothing and returns the current state with replayed: true; without it, every call answers whatever item is pending then, so a repeat can use up an attempt or answer the next item. A rejected answer is a normal result: the state shows the errors and the attempt; fix the answer and call step again with the new seq.',
+      'Answers the run\'s pending item and returns the new state. Always pass the seq the last state gave: with it, repeating a call (a retry after a timeout) changes nothing and returns the current state with replayed: true; without it, every call answers whatever item is pending then, so a repeat can use up an attempt or answer the next item. A rejected answer is a normal result: the state shows the errors and the attempt; fix the answer and call step again with the new seq. An answer that arrives after the item\'s deadline is not taken: the text says so and gives the state the deadline left.',
     properties: {
       runId: RUN_ID,
       answer: {
         type: 'object',
         description:
-          'The answer: one JSON object that satisfies the pending item\'s answer schema (a review answers {"issues_count": N}). Declare failure with {"$error": "why"}.',
+          'The answer: one JSON object (never null) that satisfies the pending item\'s answer schema (a review answers {"issues_count": N}); an item that asks for no fields (answer schema "maxProperties": 0) is answered with {}. Declare failure with {"$error": "why"}.',
       },
       seq: {
         type: 'integer',
@@ -101,8 +108,9 @@ export const TOOLS: readonly ToolDefinition[] = [
       },
       as: {
         type: 'string',
+        pattern: NOT_BLANK,
         description:
-          'Who answers (recorded as userId). Required in a review loop (E_IDENTITY_REQUIRED otherwise): the producer and the reviewer must be different identities.',
+          'Who answers (recorded as userId). Required in a review loop (E_IDENTITY_REQUIRED otherwise): the producer and the reviewer must be different identities. Not blank (E_IDENTITY_REQUIRED).',
       },
     },
     required: ['runId', 'answer'],

@@ -55,6 +55,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 function build(options: McpServerOptions): { server: Server; ctx: McpContext; settled: () => Promise<number> } {
   const ctx: McpContext = {
     engine: createEngine({ store: options.store }),
+    runs: options.store,
     catalog: createWorkflowCatalog({ cwd: options.cwd, dirs: options.workflowDirs }),
     cwd: options.cwd,
     workspace: options.workspace ?? options.cwd,

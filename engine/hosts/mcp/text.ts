@@ -5,16 +5,25 @@
  * the exact `step` call, so an agent that lost its context can continue
  * from `runs` and `status` alone.
  */
+import type { JsonObject } from '../../format/model.js';
 import { reportFormatByExtension } from '../../review/report.js';
 import type { JournalEvent, RunState, RunSummary, WaitingState } from '../../run/contract.js';
 import type { JsonReport } from '../../validate/report.js';
+import type { LateAnswer } from './late-answer.js';
 import type { WorkflowEntry } from './workflows.js';
 
-/** `workspace` is the run's working directory (absolute): the text names it, as relative paths in the workflow mean it. */
-export function stateText(state: RunState, workspace?: string): string {
+/**
+ * `workspace` is the run's working directory (absolute): the text names it,
+ * as relative paths in the workflow mean it. `late` is set when the answer
+ * just given came after its item's deadline and was dropped: the text says
+ * so first, then gives the state the deadline left.
+ */
+export function stateText(state: RunState, workspace?: string, late?: LateAnswer): string {
   const lines: string[] = [];
   const where = workspace === undefined ? [] : [`Workspace: ${workspace} (the run's working directory).`];
-  if (state.replayed) {
+  if (late) {
+    lines.push(...lateText(late, state), '');
+  } else if (state.replayed) {
     lines.push(`That seq was already answered, so nothing changed (replayed: true). This is run ${state.runId}'s current state.`, '');
   }
   switch (state.status) {
@@ -36,6 +45,18 @@ export function stateText(state: RunState, workspace?: string): string {
   return lines.join('\n');
 }
 
+/** The answer was not taken: when its deadline passed, and where the deadline sent the run instead. */
+function lateText(late: LateAnswer, state: RunState): string[] {
+  const went = late.timeoutRouteTo !== undefined
+    ? `The run took node "${late.nodeId}"'s timeout route to "${late.timeoutRouteTo}".`
+    : `Node "${late.nodeId}" has no timeout route, so the run failed with ${state.status === 'failed' ? state.error.code : 'E_TIMEOUT'}.`;
+  return [
+    `Your answer was NOT TAKEN: it arrived after the DEADLINE of node "${late.nodeId}" (seq ${late.seq}, deadline ${late.deadline}). The deadline fired first and the answer was discarded.`,
+    went,
+    state.status === 'waiting' ? 'Below is the item the run waits for now; answer that one if it is yours to answer.' : 'Below is where the run ended.',
+  ];
+}
+
 function waitingText(state: WaitingState, workspace: string | undefined): string[] {
   const where = (what: string) =>
     workspace === undefined ? [] : [`WORKSPACE: ${workspace} — relative paths in ${what} are relative to this directory; work there (not in your own current directory).`];
@@ -51,7 +72,20 @@ function waitingText(state: WaitingState, workspace: string | undefined): string
     for (const e of p.errors) lines.push(`  - ${e}`);
     lines.push('');
   }
-  if (p.kind === 'review') {
+  if (p.kind === 'review' && p.contract === 'decision') {
+    lines.push(
+      `Run ${state.runId} is waiting for a DECISION REVIEW at node "${p.nodeId}": seq ${state.seq}, by the persona "${p.persona.name}" (model ${p.persona.model}, at most ${p.persona.max_turns} turns).`,
+      '',
+      'REVIEW PROMPT',
+      p.prompt.trimEnd(),
+      '',
+      'ANSWER SCHEMA (the reply\'s first non-blank line decides: "Decision: approve" approves, anything else rejects)',
+      json(stepAnswerSchema(p.inputSchema)),
+    );
+    if (p.deadline) lines.push('', `DEADLINE: ${p.deadline}`);
+    lines.push('', `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "answer": {"reply": "<the reviewer's final reply>"}}.`);
+    return lines;
+  } else if (p.kind === 'review') {
     lines.push(
       `Run ${state.runId} is waiting for an INDEPENDENT REVIEW at node "${p.nodeId}": seq ${state.seq}, review iteration ${p.iteration}, ${tries}, for role "${p.reviewer}".`,
       ...where('the review prompt and the report file'),
@@ -65,26 +99,50 @@ function waitingText(state: WaitingState, workspace: string | undefined): string
       p.report,
       '',
       'ANSWER SCHEMA (issues_count must equal the number of issues in the report file)',
-      json(p.inputSchema),
+      json(stepAnswerSchema(p.inputSchema)),
     );
     if (p.deadline) lines.push('', `DEADLINE: ${p.deadline}`);
     lines.push('', `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "as": "<reviewer identity>", "answer": {"issues_count": N}}.`);
     return lines;
   }
   lines.push(`Run ${state.runId} is waiting at node "${p.nodeId}": seq ${state.seq}, ${tries}${p.agent ? `, for role "${p.agent}"` : ''}.`, ...where('the directive'), '');
-  lines.push('DIRECTIVE', p.directive, '', 'DONE WHEN', p.completionCondition, '', 'ANSWER SCHEMA (answer with one JSON object that satisfies it)', json(p.inputSchema));
+  const empty = takesEmptyAnswer(p.inputSchema);
+  const schemaHeading = empty ? 'ANSWER SCHEMA (this item asks for no fields: answer with the empty object {})' : 'ANSWER SCHEMA (answer with one JSON object that satisfies it)';
+  lines.push('DIRECTIVE', p.directive, '', 'DONE WHEN', p.completionCondition, '', schemaHeading, json(stepAnswerSchema(p.inputSchema)));
+  const answer = empty ? '{}' : '{…}';
   if (p.deadline) lines.push('', `DEADLINE: ${p.deadline}`);
   if (p.requiresIdentity) {
     lines.push(
       '',
       'IDENTITY REQUIRED: this node produces or fixes work that an independent review checks, so the answer must carry `as` (who answers). Keep one identity for the producing and fixing steps; the review must come from a different one.',
       '',
-      `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "as": "<your identity>", "answer": {…}}.`,
+      `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "as": "<your identity>", "answer": ${answer}}.`,
     );
   } else {
-    lines.push('', `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "answer": {…}}.`);
+    lines.push('', `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "answer": ${answer}}.`);
   }
   return lines;
+}
+
+/**
+ * An answer schema as the `step` tool takes it. The engine gives an item
+ * that asks for no fields the schema {"type": ["object", "null"],
+ * "maxProperties": 0}, so the CLI's `--response null` answers it; `step`'s
+ * `answer` argument is always an object, so the text leaves out a top-level
+ * "null" type instead of showing a value the tool refuses. The structured
+ * result keeps the engine's schema: it is the CLI's JSON.
+ */
+export function stepAnswerSchema(schema: JsonObject): JsonObject {
+  const type = schema.type;
+  if (!Array.isArray(type) || !type.includes('null')) return schema;
+  const rest = type.filter((t) => t !== 'null');
+  if (rest.length === 0) return schema;
+  return { ...schema, type: rest.length === 1 ? rest[0] : rest };
+}
+
+/** The item asks for no fields: `{}` is its answer. */
+function takesEmptyAnswer(schema: JsonObject): boolean {
+  return schema.maxProperties === 0;
 }
 
 /** What the report file must hold, in the format its extension asks for: the engine reads a .md report as Markdown list items only. */

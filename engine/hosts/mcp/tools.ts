@@ -18,6 +18,7 @@ import { formatJson } from '../../validate/report.js';
 import { checkArguments, toolNamed } from './arguments.js';
 import { checkSerialisableInput, serialisableAnswer } from './deep-values.js';
 import { mcpErrorBody, mcpJournal, mcpState } from './hints.js';
+import { itemWithDeadline, lateAnswer, type LateAnswer, type RunReader } from './late-answer.js';
 import { assertResultFits, capText } from './result-size.js';
 import { TOOLS, type ToolName } from './schemas.js';
 import type { OversizedFrame } from './stdio-transport.js';
@@ -26,6 +27,8 @@ import type { WorkflowCatalog } from './workflows.js';
 
 export interface McpContext {
   engine: Engine;
+  /** The engine's store, read as it is: `step` checks the item it answers without firing its deadline (late-answer.ts). */
+  runs: RunReader;
   catalog: WorkflowCatalog;
   /** The server's working directory: relative paths in arguments resolve against it. */
   cwd: string;
@@ -76,11 +79,13 @@ const HANDLERS: Record<ToolName, Handler> = {
   },
 
   async step(ctx, args) {
-    const state = await ctx.engine.submit(args.runId as string, serialisableAnswer(args.answer), {
-      seq: args.seq as number | undefined,
-      as: args.as as string | undefined,
-    });
-    return stateOutcome(ctx, state);
+    const runId = args.runId as string;
+    const seq = args.seq as number | undefined;
+    const answer = serialisableAnswer(args.answer);
+    const item = itemWithDeadline(ctx.runs, runId, seq);
+    const state = await ctx.engine.submit(runId, answer, { seq, as: args.as as string | undefined });
+    // The engine drops an answer that comes after the deadline and returns the state the deadline left: say so.
+    return stateOutcome(ctx, state, item && lateAnswer(ctx.runs, item, state));
   },
 
   async status(ctx, args) {
@@ -99,11 +104,15 @@ const HANDLERS: Record<ToolName, Handler> = {
   },
 };
 
-/** A run state and its text, which names the run's workspace: the directory a directive's relative paths mean. */
-async function stateOutcome(ctx: McpContext, engineState: RunState): Promise<Outcome> {
+/**
+ * A run state and its text, which names the run's workspace: the directory
+ * a directive's relative paths mean. The structured state is the CLI's JSON
+ * as it is; a late answer is told in the text only.
+ */
+async function stateOutcome(ctx: McpContext, engineState: RunState, late?: LateAnswer): Promise<Outcome> {
   const state = mcpState(engineState);
   const { workspace } = await ctx.engine.info(state.runId);
-  return { structured: state, text: stateText(state, workspace) };
+  return { structured: state, text: stateText(state, workspace, late) };
 }
 
 /**

@@ -37,14 +37,19 @@ const WORKFLOW_FILE = /\.(json|ya?ml)$/i;
 
 /**
  * The folders searched by name: the given ones (relative to `cwd`), else
- * the `workflows/` folders that exist of `cwd` and of `workspace` (a host
- * such as Cursor may start the server outside the project it names with
+ * the `workflows/` folders of `cwd` and of `workspace` (a host such as
+ * Cursor may start the server outside the project it names with
  * --workspace); then the shipped ones. A folder listed twice is searched
  * once, at its first place.
+ *
+ * A default folder is kept even when it does not exist yet: the catalog
+ * reads its folders on every call, so a `workflows/` an agent creates while
+ * the server runs (a host starts it when the project opens) is searched by
+ * name as soon as it holds a file, without a restart.
  */
 export function workflowDirs(cwd: string, given: readonly string[], workspace?: string): string[] {
   const defaults = [resolve(cwd, 'workflows'), ...(workspace !== undefined ? [resolve(cwd, workspace, 'workflows')] : [])];
-  const dirs = given.length > 0 ? given.map((d) => resolve(cwd, d)) : defaults.filter(isDirectory);
+  const dirs = given.length > 0 ? given.map((d) => resolve(cwd, d)) : defaults;
   const shipped = shippedWorkflowsDir();
   if (shipped) dirs.push(shipped);
   return [...new Set(dirs)];
@@ -85,7 +90,7 @@ export function createWorkflowCatalog(options: { cwd: string; dirs: readonly str
     try {
       names = readdirSync(dir);
     } catch {
-      return []; // a folder removed while the server runs simply holds nothing
+      return []; // a folder not created yet, or removed while the server runs, simply holds nothing
     }
     return names
       .filter((n) => WORKFLOW_FILE.test(n))

@@ -1,0 +1,43 @@
+import { listExecutions, listProposals, type ExecutionRow, type ProposalRow } from '../../gate/ledger.js';
+import { openStore } from '../../store/open.js';
+import { printJson, usage } from '../io.js';
+import { STORE_OPTIONS, type Command } from './command.js';
+
+export const command: Command = {
+  usage: [
+    'countersign audit [--status approved|rejected|timeout|skipped] [--since ISO-8601] [--store DIR] [--json]',
+    '  the review gate\'s ledger: every proposal row and every execution row, oldest first.',
+    '  --json prints {proposals: [...], executions: [...]} with the rows\' own JSON types.',
+  ].join('\n'),
+  options: { ...STORE_OPTIONS, status: { type: 'string' }, since: { type: 'string' } },
+  async run(values, positionals, io) {
+    if (positionals.length > 0) throw usage(`audit takes no positional arguments (got ${positionals.join(' ')})`);
+    const since = values.since as string | undefined;
+    const status = values.status as string | undefined;
+    const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
+    try {
+      const proposals = listProposals(store, { ...(status !== undefined ? { status } : {}), ...(since !== undefined ? { since } : {}) });
+      // Executions have no status; --status narrows them to those of the listed proposals.
+      const ids = new Set(proposals.map((p) => p.id));
+      const executions = listExecutions(store, since !== undefined ? { since } : {}).filter((e) => status === undefined || (e.proposal_id !== null && ids.has(e.proposal_id)));
+      if (values.json) printJson(io, { proposals, executions });
+      else io.stdout.write(render(proposals, executions));
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+function render(proposals: ProposalRow[], executions: ExecutionRow[]): string {
+  const lines = [`proposals (${proposals.length})`];
+  for (const p of proposals) {
+    const extra = [p.deduped ? 'deduped' : '', p.sop_id ? `sop ${p.sop_id}` : '', p.status === 'rejected' || p.status === 'timeout' ? `reason: ${p.reason}` : ''].filter(Boolean).join(' · ');
+    lines.push(`  ${p.at}  ${p.status.padEnd(8)}  ${p.tool} by ${p.operator} on ${JSON.stringify(p.target)}${extra ? `  (${extra})` : ''}`);
+  }
+  lines.push(`executions (${executions.length})`);
+  for (const e of executions) {
+    lines.push(`  ${e.at}  ${e.ok ? 'ok  ' : 'FAIL'}  ${e.tool} ${JSON.stringify(e.args)}${e.proposal_id ? `  proposal ${e.proposal_id}` : ''}${e.error ? `  error: ${e.error}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,116 @@
+import { CountersignError } from '../../errors.js';
+import type { JsonObject } from '../../format/model.js';
+import { createGate, DefaultReviewerTimeout, type GateResult } from '../../gate/gate.js';
+import { BLAST_RADII, validateProposal, type Proposal } from '../../gate/proposal.js';
+import { TOOL_CLASSES, type ToolClass } from '../../gate/tool.js';
+import { createAgent } from '../../hosts/adapters.js';
+import type { Agent } from '../../hosts/agent.js';
+import { createReplyAgent } from '../../hosts/reply.js';
+import { openStore } from '../../store/open.js';
+import { printJson, readJsonArg, usage } from '../io.js';
+import { STORE_OPTIONS, type Command } from './command.js';
+
+/** Exit status per outcome: 0 approved or pass, 3 rejected (deduped too), 4 timeout. */
+const EXIT: Record<GateResult['outcome'], number> = { approved: 0, pass: 0, skipped: 0, rejected: 3, timeout: 4 };
+
+export const command: Command = {
+  usage: [
+    'countersign gate --tool NAME --class read|write|destructive --proposal JSON|@file --reviewer <adapter> [--agents DIR] [--timeout-ms N] [--store DIR] [--json]',
+    '  runs one proposal through workflows/ongrid-review-gate.json: a read passes; otherwise the reviewer persona',
+    '  (agents/reviewer.md) decides and a chat_mutating_proposals row is written. The proposal gives action (= --tool),',
+    '  target, reason, operator, context_summary and blast_radius (default single_device). There is no inner tool:',
+    '  an approval says the tool would run. --reviewer takes the adapters of run, or reply:<file> (a fixed reply).',
+    '  --json prints {outcome, code?, message?, proposal}. Exit: 0 approved or pass · 3 rejected · 4 timeout ·',
+    '  2 usage, an unknown class or a proposal that fails schemas/proposal.schema.json (nothing runs, no row).',
+  ].join('\n'),
+  options: {
+    ...STORE_OPTIONS,
+    tool: { type: 'string' },
+    class: { type: 'string' },
+    proposal: { type: 'string' },
+    reviewer: { type: 'string' },
+    agents: { type: 'string' },
+    'timeout-ms': { type: 'string' },
+  },
+  async run(values, positionals, io) {
+    if (positionals.length > 0) throw usage(`gate takes no positional arguments (got ${positionals.join(' ')})`);
+    const tool = required(values.tool, '--tool');
+    const cls = required(values.class, '--class');
+    if (!(TOOL_CLASSES as readonly string[]).includes(cls)) throw usage(`--class ${cls} is not a tool class`, `use one of ${TOOL_CLASSES.join(', ')}`);
+    const raw = await readJsonArg(required(values.proposal, '--proposal'), 'proposal', io);
+    const proposal = proposalFrom(raw, tool);
+    const timeoutMs = values['timeout-ms'] === undefined ? DefaultReviewerTimeout : Number(values['timeout-ms']);
+    const spec = cls === 'read' ? undefined : required(values.reviewer, '--reviewer');
+    const reviewer: Agent = spec === undefined ? { answer: async () => ({ reply: '' }) } : reviewerFor(spec, io.cwd, io.env);
+    const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
+    try {
+      const gate = createGate({
+        store,
+        reviewer,
+        timeoutMs,
+        ...(values.agents ? { agentsDir: values.agents as string } : {}),
+        log: (m) => io.stderr.write(`countersign gate: ${m}\n`),
+      });
+      for (const w of gate.warnings) io.stderr.write(`warning: ${w}\n`);
+      const result = await gate.review(proposal, { name: tool, class: cls as ToolClass });
+      report(io, result, values.json === true, tool, gate.timeoutMs);
+      return EXIT[result.outcome];
+    } finally {
+      await reviewer.close?.();
+      store.close();
+    }
+  },
+};
+
+function required(value: unknown, flag: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw usage(`gate needs ${flag}`, `usage: ${command.usage.split('\n')[0]}`);
+  return value.trim();
+}
+
+/** The proposal as the CLI takes it: blast_radius defaults, action must name --tool, and the schema decides the rest. */
+function proposalFrom(raw: unknown, tool: string): Proposal {
+  const given = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as JsonObject) : undefined;
+  const proposal = given && given.blast_radius === undefined ? { ...given, blast_radius: 'single_device' } : raw;
+  const problems = validateProposal(proposal);
+  if (problems.length > 0) {
+    throw new CountersignError('E_PROPOSAL', `the proposal does not fit schemas/proposal.schema.json: ${problems.map((p) => `${p.pointer || '(root)'}: ${p.message}`).join('; ')}`, {
+      ...(problems[0].pointer ? { pointer: problems[0].pointer } : {}),
+      fix: problems[0].fix ?? `blast_radius is one of ${BLAST_RADII.join(', ')}`,
+    });
+  }
+  const p = proposal as Proposal;
+  if (p.action !== tool) throw usage(`the proposal's action "${p.action}" is not --tool ${tool}`, 'a proposal asks to run exactly the tool it names: make action equal --tool');
+  return p;
+}
+
+function reviewerFor(spec: string, cwd: string, env: NodeJS.ProcessEnv): Agent {
+  if (spec.startsWith('reply:')) {
+    const file = spec.slice('reply:'.length).trim();
+    if (file === '') throw usage('--reviewer reply: needs a file after the colon', 'use reply:<file>, a file holding the reviewer\'s reply');
+    return createReplyAgent(file, cwd);
+  }
+  return createAgent(spec, { cwd, env, flag: '--reviewer' });
+}
+
+function report(io: { stdout: NodeJS.WritableStream }, result: GateResult, json: boolean, tool: string, timeoutMs: number): void {
+  const error =
+    result.outcome === 'rejected' ? { code: 'ErrReviewRejected', message: `review rejected: ${result.reason ?? 'no reason given'}` }
+    : result.outcome === 'timeout' ? { code: 'ErrReviewTimeout', message: `review timed out after ${Math.round(timeoutMs / 1000)}s` }
+    : undefined;
+  if (json) {
+    printJson(io as never, { outcome: result.outcome, ...(error ?? {}), proposal: result.row });
+    return;
+  }
+  const lines =
+    result.outcome === 'pass' ? [`pass: ${tool} is a read tool — no review, no row; it would run`]
+    : result.outcome === 'approved' ? [`approved: ${tool} would run now (countersign gate has no inner tool)`]
+    : [`${result.outcome}: ${error?.code}: ${error?.message}`];
+  const row = result.row;
+  if (row) {
+    lines.push(`proposal row ${row.id} · status ${row.status}${row.deduped ? ' · deduped (no reviewer ran)' : ''} · persona ${row.persona} (${row.model})`);
+    if (row.sop_id) lines.push(`sop: ${row.sop_id}`);
+    if (row.rollback) lines.push(`rollback: ${row.rollback}`);
+    if (row.missing_gates) for (const g of row.missing_gates) lines.push(`missing: ${g}`);
+  }
+  io.stdout.write(`${lines.join('\n')}\n`);
+}

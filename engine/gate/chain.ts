@@ -1,0 +1,158 @@
+/**
+ * The tool decorator chain (A8):
+ *
+ *   tenant_bind → review_gate → timeout → audit → ratelimit → metric → inner
+ *
+ * The order is fixed here, not by the caller, because each position carries
+ * a guarantee:
+ * - review_gate inside tenant_bind: the proposal's `operator` is the bound
+ *   user id, never something the caller typed (A15).
+ * - review_gate outside timeout: the review has its own 60 s ceiling; the
+ *   inner tool's 15 s limit must not cut a review short (A9, A10).
+ * - review_gate outside audit: a rejected call never executed, so it leaves
+ *   no execution row; the gate writes the proposal row instead (A12–A14).
+ * - audit outside ratelimit and metric: every attempt that got past the
+ *   gate is recorded, including one the rate limit refused.
+ *
+ * A `write` or `destructive` tool without a review gate is refused at
+ * construction (A5). Exempting one is done on the gate itself (its `skip`),
+ * so the exemption is configuration the gate sees, and every skipped call
+ * still writes a `skipped` row (A6).
+ */
+import { CountersignError } from '../errors.js';
+import type { JsonObject } from '../format/model.js';
+import { isGated, type Tool, type ToolCallContext, type ToolRunContext } from './tool.js';
+
+/** The chain, outermost first, as data (A8). `inner` is the wrapped tool. */
+export const CHAIN_ORDER = ['tenant_bind', 'review_gate', 'timeout', 'audit', 'ratelimit', 'metric', 'inner'] as const;
+
+export type ChainPosition = Exclude<(typeof CHAIN_ORDER)[number], 'inner'>;
+
+/** One call as it travels down the chain. Decorators pass a copy on, adding what they established. */
+export interface ToolCall {
+  /** The wrapped (inner) tool. */
+  readonly tool: Tool;
+  /** Arguments that already satisfy the tool's inputSchema. */
+  readonly args: JsonObject;
+  readonly ctx: ToolCallContext;
+  /** Set by tenant_bind: the operator's user id resolved from `ctx`. */
+  readonly operator?: string;
+  /** Set by review_gate: the ledger row that approved or skipped the call. */
+  readonly proposalId?: string;
+}
+
+/** The rest of the chain below a decorator. */
+export type ToolInvoke = (call: ToolCall) => Promise<unknown>;
+
+/**
+ * A decorator claims one position. `wrap` is called once per chained tool,
+ * at construction, and returns the function that handles each call.
+ */
+export interface ToolDecorator {
+  readonly position: ChainPosition;
+  wrap(next: ToolInvoke, tool: Tool): ToolInvoke;
+}
+
+/** A review gate decorator also declares which tools it exempts (they still write a `skipped` row). */
+export interface ReviewGateDecorator extends ToolDecorator {
+  readonly position: 'review_gate';
+  readonly skip: ReadonlySet<string>;
+}
+
+export interface ChainOptions {
+  tenantBind?: ToolDecorator;
+  reviewGate?: ReviewGateDecorator;
+  timeout?: ToolDecorator;
+  audit?: ToolDecorator;
+  rateLimit?: ToolDecorator;
+  metric?: ToolDecorator;
+}
+
+const OPTION_POSITION: Record<keyof ChainOptions, ChainPosition> = {
+  tenantBind: 'tenant_bind',
+  reviewGate: 'review_gate',
+  timeout: 'timeout',
+  audit: 'audit',
+  rateLimit: 'ratelimit',
+  metric: 'metric',
+};
+
+/** A chained tool is a tool: same metadata, and `run` validates, then goes down the chain. */
+export interface ChainedTool<A extends JsonObject = JsonObject, R = unknown> extends Tool<A, R> {
+  /** The positions this chain holds, outermost first (a subset of CHAIN_ORDER, always in its order). */
+  readonly positions: readonly ChainPosition[];
+}
+
+export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: ChainOptions): ChainedTool<A, R> {
+  const byPosition = placeDecorators(inner, options);
+  requireGate(inner, byPosition);
+
+  // The inner tool gets what the chain established; `run` validates again,
+  // which costs microseconds and keeps the inner tool safe on its own.
+  let invoke: ToolInvoke = (call) => {
+    const ctx: ToolRunContext = { ...call.ctx, operator: call.operator, proposalId: call.proposalId };
+    return inner.run(call.args, ctx);
+  };
+  const positions = CHAIN_ORDER.filter((p): p is ChainPosition => p !== 'inner' && byPosition.has(p));
+  for (const position of [...positions].reverse()) invoke = byPosition.get(position)!.wrap(invoke, inner);
+  const outermost = invoke;
+
+  const chained: ChainedTool<A, R> = {
+    name: inner.name,
+    class: inner.class,
+    ...(inner.blastRadius !== undefined ? { blastRadius: inner.blastRadius } : {}),
+    ...(inner.description !== undefined ? { description: inner.description } : {}),
+    inputSchema: inner.inputSchema,
+    positions: Object.freeze(positions),
+    checkArgs: (args: unknown) => inner.checkArgs(args),
+    async run(args: unknown, ctx: ToolCallContext = {}): Promise<R> {
+      // First, before tenant_bind, a proposal, a row or a token is spent (§4.13).
+      const checked = inner.checkArgs(args);
+      return (await outermost({ tool: inner, args: checked, ctx })) as R;
+    },
+  };
+  return Object.freeze(chained);
+}
+
+function placeDecorators(inner: Tool, options: ChainOptions): Map<ChainPosition, ToolDecorator> {
+  const invalid = (message: string, fix: string): never => {
+    throw new CountersignError('E_CHAIN_INVALID', `chain for tool "${inner.name}": ${message}`, { fix });
+  };
+  const known = Object.keys(OPTION_POSITION).join(', ');
+  if (options === null || typeof options !== 'object') invalid('options must be an object', `pass {${known}}`);
+  const byPosition = new Map<ChainPosition, ToolDecorator>();
+  for (const [key, decorator] of Object.entries(options)) {
+    if (!Object.hasOwn(OPTION_POSITION, key)) {
+      // A misspelt key would silently drop a decorator (e.g. rate limiting).
+      invalid(`unknown option "${key}"`, `the options are ${known}`);
+    }
+    if (decorator === undefined) continue;
+    const position = OPTION_POSITION[key as keyof ChainOptions];
+    if (decorator === null || typeof decorator !== 'object' || typeof decorator.wrap !== 'function') {
+      invalid(`option "${key}" is not a decorator`, `pass the ${position} decorator, or leave "${key}" out`);
+    }
+    if (decorator.position !== position) {
+      invalid(`option "${key}" holds the ${String(decorator.position)} decorator, which belongs in another position`,
+        `pass a ${position} decorator as "${key}"; the chain order is ${CHAIN_ORDER.join(' → ')}`);
+    }
+    byPosition.set(position, decorator);
+  }
+  return byPosition;
+}
+
+function requireGate(inner: Tool, byPosition: Map<ChainPosition, ToolDecorator>): void {
+  if (!isGated(inner)) return;
+  if (!byPosition.has('review_gate')) {
+    throw new CountersignError('E_GATE_REQUIRED',
+      `tool "${inner.name}" has class ${inner.class} and no review gate: every write or destructive tool is second-signed`, {
+        fix: `pass reviewGate to chain(); to exempt "${inner.name}" deliberately, name it in the gate's skip list `
+          + `(skip: ["${inner.name}"]) so each skipped call is still recorded`,
+      });
+  }
+  if (!byPosition.has('tenant_bind')) {
+    throw new CountersignError('E_CHAIN_INVALID',
+      `chain for tool "${inner.name}": a review gate needs tenant_bind, which supplies the proposal's operator (A15)`, {
+        fix: 'pass tenantBind: tenantBindDecorator() alongside reviewGate',
+      });
+  }
+}

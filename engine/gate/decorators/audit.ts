@@ -1,0 +1,91 @@
+/**
+ * audit: one execution row per call that reaches it (A14, E3). It sits
+ * inside the review gate, so a rejected or timed-out review never gets here
+ * and leaves no execution row (A12, E7): the proposal row is its record. It
+ * sits outside ratelimit, so an approved call the rate limit refused is
+ * recorded as a failed execution rather than vanishing from the trail.
+ * `read` tools are audited too, with `proposal_id` null.
+ */
+import { randomUUID } from 'node:crypto';
+import { CountersignError } from '../../errors.js';
+import type { JsonObject } from '../../format/model.js';
+import type { ToolDecorator } from '../chain.js';
+
+/** An execution row, with the JSON types of the ledger's `executions` table. */
+export interface ExecutionRow {
+  id: string;
+  /** ISO-8601: when the inner call ended. */
+  at: string;
+  /** The proposal row that approved (or skipped) the call; null for `read` tools. */
+  proposal_id: string | null;
+  tool: string;
+  args: JsonObject;
+  ok: boolean;
+  /** The error message when the call failed, else null. */
+  error: string | null;
+}
+
+export interface ExecutionSink {
+  writeExecution(row: ExecutionRow): void | Promise<void>;
+}
+
+export interface AuditOptions {
+  sink: ExecutionSink;
+  /** Epoch milliseconds; injectable for tests. */
+  now?: () => number;
+  newId?: () => string;
+}
+
+export function auditDecorator(options: AuditOptions): ToolDecorator {
+  if (typeof options?.sink?.writeExecution !== 'function') {
+    throw new CountersignError('E_CHAIN_INVALID', 'auditDecorator needs a sink with writeExecution(row)', {
+      fix: 'pass {sink: {writeExecution(row) {…}}}, e.g. one that appends to the ledger\'s executions table',
+    });
+  }
+  const { sink } = options;
+  const now = options.now ?? Date.now;
+  const newId = options.newId ?? randomUUID;
+  return {
+    position: 'audit',
+    wrap: (next, tool) => async (call) => {
+      // A snapshot: the row shows the arguments as called, even if the tool mutates its input.
+      const args = structuredClone(call.args);
+      const row = (ok: boolean, error: string | null): ExecutionRow => ({
+        id: newId(),
+        at: new Date(now()).toISOString(),
+        proposal_id: call.proposalId ?? null,
+        tool: tool.name,
+        args,
+        ok,
+        error,
+      });
+      let result: unknown;
+      try {
+        result = await next(call);
+      } catch (err) {
+        await write(sink, row(false, messageOf(err)), tool.name, false);
+        throw err;
+      }
+      await write(sink, row(true, null), tool.name, true);
+      return result;
+    },
+  };
+}
+
+async function write(sink: ExecutionSink, row: ExecutionRow, tool: string, ok: boolean): Promise<void> {
+  try {
+    await sink.writeExecution(row);
+  } catch (err) {
+    // The call has already happened: say so, so nobody retries a mutation that took effect.
+    throw new CountersignError('E_STORE', `tool "${tool}" ${ok ? 'ran' : 'failed'}, but its execution row could not be written: ${messageOf(err)}`, {
+      fix: 'check the store; the call took effect, so do not retry it blindly',
+      cause: err,
+      data: { row },
+    });
+  }
+}
+
+function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}

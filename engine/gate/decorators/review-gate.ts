@@ -1,0 +1,162 @@
+/**
+ * review_gate: the second signature on every mutating call (A3, A4).
+ *
+ * For a `read` tool the call goes straight through: no proposal, no
+ * decision, no row (A17, F8). For `write` and `destructive` the decorator
+ * builds the proposal and asks the injected `decide` (the gate workflow and
+ * its reviewer, which also write the proposal row). The inner tool runs only
+ * on `approved`, or on `skipped` for a tool the gate's `skip` names (A18,
+ * A19, E14). Anything else fails closed: a reject, a timeout, an unknown
+ * outcome, a `skipped` the configuration does not allow, or `decide`
+ * failing.
+ *
+ * While `decide` runs, the review is pending and observable (B9): the
+ * caller's UI need not block even though the tool call does.
+ */
+import { CountersignError, isCountersignError } from '../../errors.js';
+import { DEFAULT_BLAST_RADIUS, isGated, type Tool } from '../tool.js';
+import { assertProposal, type Proposal } from '../proposal.js';
+import type { ReviewGateDecorator, ToolCall } from '../chain.js';
+
+export type GateOutcome = 'approved' | 'rejected' | 'timeout' | 'skipped';
+
+export interface GateVerdict {
+  outcome: GateOutcome;
+  /** The reviewer's reason (a reject), or why the gate decided as it did. */
+  reason?: string;
+  /** The proposal row the gate wrote; the audit row of the execution points at it. */
+  proposalId?: string;
+  /** On `timeout`: the ceiling that passed, for the error message. */
+  timeoutMs?: number;
+}
+
+/** Runs the review of one proposal and records it. */
+export type DecideFn = (proposal: Proposal, tool: Tool) => Promise<GateVerdict>;
+
+/** One review in flight. */
+export interface PendingReview {
+  readonly tool: string;
+  readonly proposal: Proposal;
+}
+
+export interface ReviewGateOptions {
+  decide: DecideFn;
+  /** Tools the gate exempts; `decide` records each such call as `skipped` (A6, §4.8). */
+  skip?: Iterable<string>;
+  /** Called when a review starts: the caller can show "review pending" (B9). */
+  onPending?(review: PendingReview): void;
+  /** Called when a review ends, whatever the outcome (a `decide` failure reads as `rejected`). */
+  onSettled?(review: PendingReview, outcome: GateOutcome): void;
+  /** For the timeout message when the verdict carries no `timeoutMs`; the gate's default ceiling is 60 s (A11). */
+  reviewTimeoutMs?: number;
+}
+
+export interface ReviewGate extends ReviewGateDecorator {
+  /** Reviews in flight right now, oldest first. */
+  pending(): PendingReview[];
+}
+
+const DEFAULT_REVIEW_TIMEOUT_MS = 60_000;
+const OUTCOMES: ReadonlySet<string> = new Set(['approved', 'rejected', 'timeout', 'skipped']);
+
+export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
+  if (typeof options?.decide !== 'function') {
+    throw new CountersignError('E_CHAIN_INVALID', 'reviewGateDecorator needs a decide(proposal, tool) function', {
+      fix: 'pass the gate\'s decide function: reviewGateDecorator({decide: gate.decide, skip: gate.skip})',
+    });
+  }
+  const { decide } = options;
+  const skip: ReadonlySet<string> = new Set(options.skip ?? []);
+  const inFlight = new Set<PendingReview>();
+
+  const review = async (call: ToolCall): Promise<GateVerdict> => {
+    const pending: PendingReview = Object.freeze({ tool: call.tool.name, proposal: buildProposal(call) });
+    inFlight.add(pending);
+    let outcome: GateOutcome = 'rejected';
+    try {
+      options.onPending?.(pending);
+      const verdict = await decide(pending.proposal, call.tool);
+      if (verdict && OUTCOMES.has(verdict.outcome)) outcome = verdict.outcome;
+      return verdict;
+    } finally {
+      inFlight.delete(pending);
+      options.onSettled?.(pending, outcome);
+    }
+  };
+
+  return {
+    position: 'review_gate',
+    skip,
+    pending: () => [...inFlight],
+    wrap: (next, tool) => {
+      if (!isGated(tool)) return next;
+      return async (call) => {
+        let verdict: GateVerdict;
+        try {
+          verdict = await review(call);
+        } catch (err) {
+          if (isCountersignError(err)) throw err;
+          throw rejected(`the review gate failed: ${(err as Error)?.message ?? String(err)}`, undefined, err);
+        }
+        switch (verdict?.outcome) {
+          case 'approved':
+            return next({ ...call, proposalId: verdict.proposalId });
+          case 'skipped':
+            if (skip.has(tool.name)) return next({ ...call, proposalId: verdict.proposalId });
+            throw rejected(`the gate answered skipped, but its skip list does not name "${tool.name}"`, verdict.proposalId);
+          case 'rejected':
+            throw rejected(verdict.reason?.trim() || 'the reviewer gave no reason', verdict.proposalId);
+          case 'timeout': {
+            const ms = verdict.timeoutMs ?? options.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS;
+            throw new CountersignError('ErrReviewTimeout', `review timed out after ${ms / 1000}s`, {
+              fix: 'tell the user the review timed out; do not retry the same call (persistent timeouts are a reviewer-latency problem)',
+              data: { tool: tool.name, proposalId: verdict.proposalId ?? null },
+            });
+          }
+          default:
+            throw rejected(`the gate returned an unknown outcome ${JSON.stringify(verdict?.outcome)}`, verdict?.proposalId);
+        }
+      };
+    },
+  };
+}
+
+/**
+ * The proposal for one gated call (A23–A26), or E_PROPOSAL. The target is a
+ * copy, so a tool that mutates its arguments cannot rewrite what was reviewed.
+ */
+export function buildProposal(call: ToolCall): Proposal {
+  if (call.operator === undefined) {
+    throw new CountersignError('E_OPERATOR_REQUIRED', `tool "${call.tool.name}" reached the review gate without a bound operator`, {
+      fix: 'put tenant_bind in the chain (tenantBind: tenantBindDecorator()); the proposal\'s operator is its bound user id',
+    });
+  }
+  const { ctx } = call;
+  // The reviewer checks the reason against the alerts (C5): a call without one is refused before any review.
+  if (typeof ctx.reason !== 'string' || ctx.reason.trim() === '') {
+    throw new CountersignError('E_PROPOSAL', `tool "${call.tool.name}" is gated and the call gives no reason`, {
+      pointer: '/reason',
+      fix: 'pass ctx.reason: why the operator wants this action, e.g. "User reported 502; nginx error log shows OOM"; nothing ran',
+    });
+  }
+  const proposal: Proposal = {
+    action: call.tool.name,
+    target: structuredClone(call.args),
+    reason: ctx.reason,
+    blast_radius: call.tool.blastRadius ?? DEFAULT_BLAST_RADIUS,
+    operator: call.operator,
+    context_summary: ctx.contextSummary ?? '',
+  };
+  if (ctx.forceApproveNoSop !== undefined) proposal.force_approve_no_sop = ctx.forceApproveNoSop;
+  if (ctx.confirmationId !== undefined) proposal.confirmation_id = ctx.confirmationId;
+  // What reaches `decide` always satisfies schemas/proposal.schema.json (a blank confirmation id does not).
+  return assertProposal(proposal);
+}
+
+function rejected(reason: string, proposalId?: string, cause?: unknown): CountersignError {
+  return new CountersignError('ErrReviewRejected', `review rejected: ${reason}`, {
+    fix: 'explain the reason to the user; do not retry the same call (a repeat is rejected without a new review)',
+    data: { reason, proposalId: proposalId ?? null },
+    ...(cause !== undefined ? { cause } : {}),
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * tenant_bind, the outermost decorator: it decides who is calling. The
+ * review gate runs inside it, so the proposal's `operator` is the bound user
+ * id (A15). A call whose context yields no operator fails here: an
+ * unattributed mutation must not reach a reviewer under a default name.
+ */
+import { CountersignError } from '../../errors.js';
+import type { ToolCallContext } from '../tool.js';
+import type { ToolDecorator } from '../chain.js';
+
+export interface TenantBindOptions {
+  /**
+   * Maps the call context to the operator's user id, e.g. through a session
+   * table. The default reads `ctx.userId`. A blank or missing result is an
+   * error (E_OPERATOR_REQUIRED), never replaced by a default.
+   */
+  resolve?(ctx: ToolCallContext): string | undefined | Promise<string | undefined>;
+}
+
+export function tenantBindDecorator(options: TenantBindOptions = {}): ToolDecorator {
+  const resolve = options.resolve ?? ((ctx: ToolCallContext) => ctx.userId);
+  return {
+    position: 'tenant_bind',
+    wrap: (next, tool) => async (call) => {
+      const resolved = await resolve(call.ctx);
+      const operator = typeof resolved === 'string' ? resolved.trim() : '';
+      if (operator === '') {
+        throw new CountersignError('E_OPERATOR_REQUIRED',
+          `tool "${tool.name}" was called without an operator: tenant_bind found no user id in the call context`, {
+            fix: 'pass the operator\'s user id as ctx.userId (or configure tenantBindDecorator({resolve})); nothing ran',
+          });
+      }
+      return next({ ...call, operator });
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * timeout: a ceiling on the inner call only (A10). It sits inside the review
+ * gate, so a review has its own, longer budget and a slow reviewer is never
+ * cut at the tool's limit (A9). When the limit passes, the call fails with
+ * E_TOOL_TIMEOUT and the signal handed down the chain is aborted, so a tool
+ * that honours `ctx.signal` stops; the audit decorator below still records
+ * how the inner call ended.
+ */
+import { CountersignError } from '../../errors.js';
+import type { ToolDecorator } from '../chain.js';
+
+/** The inner tool's ceiling (A10). */
+export const DEFAULT_TOOL_TIMEOUT_MS = 15_000;
+
+/** Timer functions, injectable so tests can run on a fake clock. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export interface TimeoutOptions {
+  /** Milliseconds; default 15 000. */
+  ms?: number;
+  /** Per-tool limits by tool name, for tools that are legitimately slower. */
+  perTool?: Record<string, number>;
+  timers?: Timers;
+}
+
+export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
+  const defaultMs = checkMs(options.ms ?? DEFAULT_TOOL_TIMEOUT_MS, 'ms');
+  const perTool = new Map(Object.entries(options.perTool ?? {}).map(([name, ms]) => [name, checkMs(ms, `perTool.${name}`)]));
+  const timers = options.timers ?? realTimers;
+  return {
+    position: 'timeout',
+    wrap: (next, tool) => {
+      const ms = perTool.get(tool.name) ?? defaultMs;
+      return (call) => new Promise((resolve, reject) => {
+        const controller = new AbortController();
+        const outer = call.ctx.signal;
+        const forwardAbort = (): void => controller.abort(outer?.reason);
+        if (outer?.aborted) forwardAbort();
+        else outer?.addEventListener('abort', forwardAbort, { once: true });
+
+        let settled = false;
+        const finish = (): boolean => {
+          if (settled) return false;
+          settled = true;
+          timers.clearTimeout(handle);
+          outer?.removeEventListener('abort', forwardAbort);
+          return true;
+        };
+        const handle = timers.setTimeout(() => {
+          if (!finish()) return;
+          const err = new CountersignError('E_TOOL_TIMEOUT', `tool "${tool.name}" did not finish within ${ms / 1000}s and was told to stop`, {
+            fix: 'the tool may still have taken effect: check its state before calling it again; '
+              + 'raise the limit with timeoutDecorator({perTool}) only if the tool is legitimately slow',
+            data: { tool: tool.name, timeoutMs: ms },
+          });
+          controller.abort(err);
+          reject(err);
+        }, ms);
+
+        let inner: Promise<unknown>;
+        try {
+          inner = next({ ...call, ctx: { ...call.ctx, signal: controller.signal } });
+        } catch (err) {
+          inner = Promise.reject(err);
+        }
+        // After a timeout the inner call's late result or error is dropped here (audit below has recorded it).
+        inner.then(
+          (value) => { if (finish()) resolve(value); },
+          (err) => { if (finish()) reject(err); },
+        );
+      });
+    },
+  };
+}
+
+function checkMs(ms: unknown, what: string): number {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {
+    throw new CountersignError('E_CHAIN_INVALID', `timeoutDecorator: ${what} must be a positive number of milliseconds, got ${JSON.stringify(ms)}`, {
+      fix: `leave it out for the default ${DEFAULT_TOOL_TIMEOUT_MS} ms, or pass a positive number`,
+    });
+  }
+  return ms;
+}

@@ -1,0 +1,92 @@
+/**
+ * The gate's dedupe (E9, E10, §4.5): a proposal whose hash (operator, tool,
+ * canonical target) was rejected by a review less than `windowMs` ago is a
+ * repeat, refused without spawning the reviewer again. The ledger is the
+ * truth, so a rejection written by another process or before a restart is
+ * found; an in-memory LRU of recent rejections sits in front of it so a
+ * looping coordinator costs no ledger read.
+ *
+ * Only reviewed rejections open a window. Deduped rows (the refusals of
+ * repeats) do not extend it, so a coordinator retrying every minute still
+ * gets a fresh review once the reviewer's own rejection is `windowMs` old.
+ */
+import { CountersignError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import { proposalsByHash, type ProposalRow } from './ledger.js';
+
+export const DEFAULT_DEDUPE_WINDOW_MS = 600_000;
+export const DEFAULT_DEDUPE_SIZE = 256;
+
+export interface DedupeOptions {
+  store: Store;
+  /** How long a rejection refuses its repeats; default 10 minutes. */
+  windowMs?: number;
+  /** Rejections kept in memory; default 256. */
+  size?: number;
+  /** The clock, in epoch milliseconds; default Date.now. */
+  now?: () => number;
+}
+
+export interface Dedupe {
+  readonly windowMs: number;
+  readonly size: number;
+  /** The reviewed rejection that makes a proposal with this hash a repeat, or undefined. */
+  repeatOf(hash: string): ProposalRow | undefined;
+  /** Tells the dedupe about a row just written; only a reviewed rejection is kept. */
+  remember(row: ProposalRow): void;
+}
+
+export function createDedupe(options: DedupeOptions): Dedupe {
+  const { store, windowMs = DEFAULT_DEDUPE_WINDOW_MS, size = DEFAULT_DEDUPE_SIZE, now = Date.now } = options;
+  positive('windowMs', windowMs, 'a window in milliseconds, e.g. 600000 for 10 minutes');
+  positive('size', size, 'how many rejections to keep in memory, e.g. 256');
+  if (!store || typeof store.rows !== 'function') {
+    throw new CountersignError('E_DEDUPE_CONFIG', 'the dedupe needs the store that holds the ledger', {
+      fix: 'pass { store } (the same store the gate writes its proposal rows to)',
+    });
+  }
+  // Map iteration order is insertion order: the first key is the least recently used.
+  const lru = new Map<string, ProposalRow>();
+
+  const fresh = (row: ProposalRow, t: number) => t - Date.parse(row.at) < windowMs;
+  const counts = (row: ProposalRow) => row.status === 'rejected' && row.deduped !== true;
+
+  function keep(hash: string, row: ProposalRow): void {
+    lru.delete(hash);
+    lru.set(hash, row);
+    if (lru.size > size) lru.delete(lru.keys().next().value!);
+  }
+
+  return {
+    windowMs,
+    size,
+
+    repeatOf(hash) {
+      const t = now();
+      const cached = lru.get(hash);
+      if (cached && fresh(cached, t)) {
+        keep(hash, cached);
+        return cached;
+      }
+      if (cached) lru.delete(hash);
+      // Misses are never cached: another process may reject this proposal at any moment.
+      const since = new Date(t - windowMs).toISOString();
+      const rows = proposalsByHash(store, hash, since).filter((r) => counts(r) && fresh(r, t));
+      const newest = rows[rows.length - 1];
+      if (newest) keep(hash, newest);
+      return newest;
+    },
+
+    remember(row) {
+      if (counts(row) && typeof row.proposal_hash === 'string') keep(row.proposal_hash, row);
+    },
+  };
+}
+
+function positive(name: string, value: unknown, what: string): void {
+  if (!Number.isSafeInteger(value) || (value as number) < 1) {
+    throw new CountersignError('E_DEDUPE_CONFIG', `dedupe ${name} ${JSON.stringify(value)} is not a positive whole number`, {
+      fix: `pass ${name} as ${what}, or leave it out for the default`,
+    });
+  }
+}

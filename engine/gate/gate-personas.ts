@@ -1,0 +1,96 @@
+/**
+ * The personas a gate runs, loaded and checked once at construction: the
+ * default persona (`DefaultReviewerAgent`, B17) and per-tool overrides
+ * (`personaFor`, F15). A missing file, a persona whose `name` is not the
+ * configured one (F13) or one that fails the persona lint (F14: the deny
+ * entries every reviewer must keep) is a construction error — a gate never
+ * starts with a reviewer it cannot trust. More than one persona in use is
+ * allowed but warned about (F16: it fragments the audit trail).
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CountersignError } from '../errors.js';
+import { lintPersona } from './persona-lint.js';
+import { DefaultReviewerAgent, loadPersona, type Persona } from './persona.js';
+import { effectiveTools, type CatalogTool } from './tool-filter.js';
+
+export interface PersonaOptions {
+  /** The default reviewer persona's name; `reviewer` (DefaultReviewerAgent). */
+  persona?: string;
+  /** Tool name → persona name, for tools that need another reviewer (F15). */
+  personaFor?: Record<string, string>;
+  /** Where `<name>.md` persona files are; `./agents` when it exists, else the shipped agents/. */
+  agentsDir?: string;
+}
+
+/** What a decision review's context needs of a persona. */
+export interface PersonaInput {
+  name: string;
+  model: string;
+  max_turns: number;
+  tools: string[];
+  body: string;
+  critical_reminder?: string;
+  [k: string]: string | number | string[] | undefined;
+}
+
+export interface GatePersonas {
+  /** The persona reviewing `tool`. */
+  forTool(tool: string): Persona;
+  /** Its context value, with the tools narrowed to those of the catalog it may call. */
+  inputFor(persona: Persona, catalog: readonly CatalogTool[]): PersonaInput;
+  /** Every persona name in use. */
+  names: ReadonlySet<string>;
+  warnings: string[];
+}
+
+/** The shipped agents/ folder, from the source tree or from a bundle in dist/. */
+export function shippedAgentsDir(): string {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const candidates = [resolve(here, '../../agents'), resolve(here, '../agents')];
+  return candidates.find((dir) => existsSync(join(dir, `${DefaultReviewerAgent}.md`))) ?? candidates[0];
+}
+
+export function loadGatePersonas(options: PersonaOptions): GatePersonas {
+  const dir = options.agentsDir ?? (existsSync(join('agents', `${DefaultReviewerAgent}.md`)) ? resolve('agents') : shippedAgentsDir());
+  const defaultName = options.persona ?? DefaultReviewerAgent;
+  const loaded = new Map<string, Persona>();
+  const load = (name: string): Persona => {
+    const known = loaded.get(name);
+    if (known) return known;
+    if (!/^[a-z0-9][a-z0-9_-]*$/i.test(name)) {
+      throw new CountersignError('E_PERSONA', `persona name "${name}" is not a file name`, { fix: 'name a persona by its file in the agents folder, e.g. "reviewer" for agents/reviewer.md' });
+    }
+    const persona = loadPersona(join(dir, `${name}.md`), { name });
+    const errors = lintPersona(persona).filter((f) => f.severity === 'error');
+    if (errors.length > 0) {
+      throw new CountersignError(errors[0].code, `persona ${persona.file} cannot review: ${errors.map((f) => f.message).join('; ')}`, {
+        file: persona.file,
+        fix: 'restore the persona\'s required fields (see agents/reviewer.md): countersign validate <file> lists every problem',
+      });
+    }
+    loaded.set(name, persona);
+    return persona;
+  };
+  load(defaultName);
+  for (const name of Object.values(options.personaFor ?? {})) load(name);
+  const names = new Set(loaded.keys());
+  const warnings =
+    names.size > 1
+      ? [`the gate uses ${names.size} reviewer personas (${[...names].join(', ')}): each one fragments the audit trail; use per-tool personas sparingly (F16)`]
+      : [];
+  return {
+    forTool: (tool) => loaded.get(options.personaFor?.[tool] ?? defaultName)!,
+    inputFor: (persona, catalog) => ({
+      name: persona.name,
+      model: persona.model,
+      max_turns: persona.max_turns ?? 1,
+      tools: effectiveTools(persona, catalog).map((t) => t.name),
+      body: persona.body,
+      ...(persona.critical_reminder ? { critical_reminder: persona.critical_reminder } : {}),
+    }),
+    names,
+    warnings,
+  };
+}

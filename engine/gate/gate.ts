@@ -1,0 +1,240 @@
+/**
+ * The Ongrid ReviewGate (seed 000) on the engine: a second signature on
+ * every mutating tool call. Its decision logic is not code here: it is
+ * workflows/ongrid-review-gate.json, run by the engine for each proposal,
+ * with the reviewer persona driven through an agent adapter and every
+ * proposal row written by the workflow's record nodes. Around that run the
+ * gate does what must happen before a reviewer is spawned: the skip list
+ * (§4.8), dedupe of a rejected repeat (§4.5), and the force_approve_no_sop
+ * confirmation check (§4.6). It fails closed: a reviewer that crashes, goes
+ * silent or replies with anything but "Decision: approve" rejects.
+ */
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { CountersignError } from '../errors.js';
+import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
+import type { Agent } from '../hosts/agent.js';
+import type { ToolRunner } from '../hosts/tool-mediation.js';
+import { createEngine } from '../run/engine.js';
+import { loadValidWorkflow } from '../run/workflow-source.js';
+import type { Store } from '../store/store.js';
+import { createDedupe } from './dedupe.js';
+import { loadGatePersonas, type PersonaOptions } from './gate-personas.js';
+import { checkConfirmation, proposalHash, proposalsByHash, writeProposal, type ProposalRow } from './ledger.js';
+import { assertProposal, type Proposal } from './proposal.js';
+import { reviewGateDecorator, type GateVerdict, type ReviewGate, type ReviewGateOptions } from './decorators/review-gate.js';
+import type { Tool, ToolClass } from './tool.js';
+
+/** The gate's own ceiling for one review (A11). */
+export const DefaultReviewerTimeout = 60_000;
+/** Below this a reviewer has no room for its turns and tool round-trips (F11). */
+export const MinReviewerTimeout = 30_000;
+/** The identity the gate's reviewer answers under in the run journal. */
+const GATE_ID = 'review-gate';
+
+export interface GateConfig extends PersonaOptions {
+  /** Holds the runs, the proposal rows, the confirmations and the dedupe ledger. */
+  store: Store;
+  /** The driver that runs a persona: an adapter (jsonl for a model CLI) or a library Agent. */
+  reviewer: Agent;
+  /** The gate workflow; the shipped workflows/ongrid-review-gate.json by default. */
+  workflow?: string;
+  /** The ceiling for one review; 60 000 by default, never under 30 000 (F10, F11). */
+  timeoutMs?: number;
+  /** Tool names exempted from review; each call writes a `skipped` row (A6, §4.8). */
+  skip?: Iterable<string>;
+  /** The host's tools: the reviewer may call those its persona allows (read only, B16). */
+  tools?: readonly Tool[];
+  dedupe?: { windowMs?: number; size?: number };
+  now?: () => Date;
+  /** Where the gate says what it ignored (an unconfirmed force_approve_no_sop); stderr by default. */
+  log?: (message: string) => void;
+}
+
+/** A verdict with the row it wrote, and `pass` for a read call (no reviewer, no row). */
+export interface GateResult extends Omit<GateVerdict, 'outcome'> {
+  outcome: GateVerdict['outcome'] | 'pass';
+  row: ProposalRow | null;
+  /** The gate workflow's run, when one ran. */
+  runId?: string;
+}
+
+export interface Gate {
+  /** Reviews one proposal for a tool of the given class. */
+  review(proposal: Proposal, tool: { name: string; class: ToolClass }): Promise<GateResult>;
+  /** The decorator's decide function. */
+  decide(proposal: Proposal, tool: Tool): Promise<GateVerdict>;
+  readonly skip: ReadonlySet<string>;
+  readonly timeoutMs: number;
+  readonly personas: ReadonlySet<string>;
+  /** Configuration warnings (F16: more than one persona in use). */
+  readonly warnings: readonly string[];
+}
+
+export function createGate(config: GateConfig): Gate {
+  const timeoutMs = config.timeoutMs ?? DefaultReviewerTimeout;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < MinReviewerTimeout) {
+    throw new CountersignError('E_GATE_CONFIG', `the review gate's timeoutMs is ${String(timeoutMs)}; it must be a whole number of milliseconds, at least ${MinReviewerTimeout}`, {
+      fix: 'leave timeoutMs out for the 60 s default, or raise it: a reviewer needs room for 5 turns and its tool calls (F11)',
+    });
+  }
+  if (!config.store || !config.reviewer || typeof config.reviewer.answer !== 'function') {
+    throw new CountersignError('E_GATE_CONFIG', 'the review gate needs a store and a reviewer agent', {
+      fix: 'pass { store, reviewer } (the reviewer is the adapter that runs the persona)',
+    });
+  }
+  const personas = loadGatePersonas(config);
+  const workflow = gateWorkflow(config.workflow ?? shippedGateWorkflow(), timeoutMs);
+  const now = config.now ?? (() => new Date());
+  const log = config.log ?? ((m: string) => process.stderr.write(`countersign gate: ${m}\n`));
+  const engine = createEngine({ store: config.store, now });
+  const dedupe = createDedupe({ store: config.store, ...config.dedupe, now: () => now().getTime() });
+  const skip: ReadonlySet<string> = new Set(config.skip ?? []);
+  const catalog = config.tools ?? [];
+  const runner: ToolRunner = {
+    names: () => catalog.map((t) => t.name),
+    call: (name, args) => catalog.find((t) => t.name === name)!.run(args, { userId: GATE_ID }) as Promise<JsonValue>,
+  };
+
+  async function review(given: Proposal, tool: { name: string; class: ToolClass }): Promise<GateResult> {
+    let proposal = assertProposal(given);
+    const persona = personas.forTool(tool.name);
+    const hash = proposalHash(proposal.operator, tool.name, proposal.target as JsonObject);
+    const row = (fields: Partial<ProposalRow>): ProposalRow =>
+      writeProposal(config.store, { ...rowBase(proposal, tool.name, hash, persona), ...fields } as ProposalRow, now());
+    if (tool.class !== 'read' && skip.has(tool.name)) {
+      const skipped = row({ status: 'skipped', reason: proposal.reason });
+      return { outcome: 'skipped', proposalId: skipped.id, row: skipped };
+    }
+    if (tool.class !== 'read') {
+      const earlier = dedupe.repeatOf(hash);
+      if (earlier) {
+        const repeat = row({ status: 'rejected', reason: earlier.reason, missing_gates: earlier.missing_gates, deduped: true });
+        return { outcome: 'rejected', reason: earlier.reason, proposalId: repeat.id, row: repeat };
+      }
+    }
+    if (proposal.force_approve_no_sop === true) {
+      const check = checkConfirmation(config.store, proposal.confirmation_id, { operator: proposal.operator, action: proposal.action, target: proposal.target as JsonObject }, now());
+      if (!check.ok) {
+        log(`force_approve_no_sop on ${tool.name} for ${proposal.operator} is ignored: ${check.why}`);
+        const { force_approve_no_sop: _ignored, ...rest } = proposal;
+        proposal = rest as Proposal;
+      }
+    }
+    const input = {
+      tool: tool.name,
+      tool_class: tool.class,
+      proposal: proposal as unknown as JsonObject,
+      proposal_hash: hash,
+      persona: personas.inputFor(persona, catalog) as unknown as JsonObject,
+    };
+    const result = await engine.run(workflow, { agent: config.reviewer, as: persona.name, input, tools: runner });
+    // The reviewer crashed or its process failed: fail closed through the
+    // workflow itself, so its record node writes the rejected row.
+    let state = await engine.status(result.runId);
+    if (state.status === 'waiting') {
+      state = await engine.submit(result.runId, { $error: result.error?.message ?? 'the reviewer stopped without a reply' }, { seq: state.seq, as: GATE_ID });
+    }
+    if (state.status !== 'completed' || !state.outcome) {
+      throw new CountersignError('E_GATE_WORKFLOW', `the gate workflow ended ${state.status === 'failed' ? `failed (${state.error.code}: ${state.error.message})` : 'without an outcome'}`, {
+        fix: 'the gate workflow must end at an end node with an outcome (approved, rejected, timeout or pass); check it with countersign validate',
+      });
+    }
+    const outcome = state.outcome as GateResult['outcome'];
+    const rowId = Object.entries(state.output).find(([k]) => k.endsWith('.rowId'))?.[1];
+    const written = typeof rowId === 'string' ? (proposalsByHash(config.store, hash).find((r) => r.id === rowId) ?? null) : null;
+    if (outcome === 'pass') return { outcome, row: null, runId: result.runId };
+    if (!written) {
+      throw new CountersignError('E_GATE_WORKFLOW', `the gate workflow ended at "${outcome}" without recording a proposal row`, {
+        fix: 'every outcome but pass must pass through a record node writing chat_mutating_proposals',
+      });
+    }
+    if (outcome === 'rejected') dedupe.remember(written);
+    const verdict: GateResult = { outcome, proposalId: written.id, row: written, runId: result.runId };
+    if (outcome === 'rejected') verdict.reason = written.reason;
+    if (outcome === 'timeout') verdict.timeoutMs = timeoutMs;
+    return verdict;
+  }
+
+  return {
+    review,
+    decide: async (proposal, tool) => {
+      const { row: _row, runId: _run, ...verdict } = await review(proposal, tool);
+      return verdict as GateVerdict;
+    },
+    skip,
+    timeoutMs,
+    personas: personas.names,
+    warnings: personas.warnings,
+  };
+}
+
+function rowBase(p: Proposal, tool: string, hash: string, persona: { name: string; model: string }): Omit<ProposalRow, 'id' | 'at' | 'status'> {
+  return {
+    operator: p.operator,
+    tool,
+    action: p.action,
+    target: p.target as JsonObject,
+    reason: p.reason,
+    blast_radius: p.blast_radius,
+    context_summary: p.context_summary,
+    decision_text: null,
+    sop_id: null,
+    rollback: null,
+    missing_gates: null,
+    deduped: false,
+    proposal_hash: hash,
+    persona: persona.name,
+    model: persona.model,
+  };
+}
+
+/** The shipped gate workflow, from the source tree or a bundle in dist/. */
+export function shippedGateWorkflow(): string {
+  const candidates = ['../../workflows/ongrid-review-gate.json', '../workflows/ongrid-review-gate.json'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  return candidates.find((p) => existsSync(p)) ?? candidates[0];
+}
+
+/** The workflow file, validated, with the gate's ceiling on its decision reviews. */
+function gateWorkflow(path: string, timeoutMs: number): Workflow {
+  const { workflow } = loadValidWorkflow(path);
+  const nodes = workflow.nodes.map((n) => (n.type === 'delegate-review' && n.contract === 'decision' ? { ...n, timeoutMs } : n));
+  return { ...workflow, nodes };
+}
+
+export interface ReviewGateConfig extends GateConfig {
+  /** A review started: the caller can show "review pending" (B9). */
+  onPending?: ReviewGateOptions['onPending'];
+  onSettled?: ReviewGateOptions['onSettled'];
+}
+
+/**
+ * The review_gate decorator for `chain()`, backed by the gate workflow:
+ * `chain(tool, { tenantBind, reviewGate: reviewGate({store, reviewer}), … })`.
+ * Construction fails for a missing or untrusted persona and a ceiling under
+ * 30 s; `gate.warnings` says when more than one persona is in use.
+ */
+export function reviewGate(config: ReviewGateConfig): ReviewGate & { gate: Gate } {
+  const gate = createGate(config);
+  const decorator = reviewGateDecorator({
+    decide: gate.decide,
+    skip: gate.skip,
+    reviewTimeoutMs: gate.timeoutMs,
+    ...(config.onPending ? { onPending: config.onPending } : {}),
+    ...(config.onSettled ? { onSettled: config.onSettled } : {}),
+  });
+  return Object.assign(decorator, { gate });
+}
+
+/**
+ * Only the gate spawns a reviewer persona (A2, A3): a host's own spawner
+ * (an AgentTool, a coordinator's catalog) calls this before starting any
+ * persona, and a reviewer persona name is refused.
+ */
+export function refuseReviewerSpawn(persona: string, gate: Pick<Gate, 'personas'>): void {
+  if (gate.personas.has(persona)) {
+    throw new CountersignError('E_PERSONA_RESERVED', `persona "${persona}" is a review gate reviewer: only the gate may spawn it`, {
+      fix: 'call the mutating tool itself; the review gate spawns its reviewer for that call',
+    });
+  }
+}

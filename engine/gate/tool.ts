@@ -1,0 +1,206 @@
+/**
+ * The tool model: what an agent may call, and what the review gate needs to
+ * know about it. A tool's `class` decides whether a call is second-signed
+ * (`write`, `destructive`) or passes straight through (`read`); its
+ * `blastRadius` goes into the proposal the reviewer weighs (A24, A25).
+ *
+ * `defineTool` compiles the inputSchema once. Every call validates its
+ * arguments before anything else happens (§4.13, H41): a chained tool does it
+ * before tenant_bind, before a proposal is built, before any row or side
+ * effect, so a malformed call can neither reach a reviewer nor leave a trace
+ * in the ledger.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { CountersignError } from '../errors.js';
+import type { JsonObject } from '../format/model.js';
+import { describeErrors, ROOT } from '../nodes/answer-schema.js';
+import { BLAST_RADII, type BlastRadius } from './proposal.js';
+
+export { BLAST_RADII, type BlastRadius };
+
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
+
+export const TOOL_CLASSES = ['read', 'write', 'destructive'] as const;
+export type ToolClass = (typeof TOOL_CLASSES)[number];
+
+/** Tools of these classes go through the review gate (A4, A16–A19). */
+export const GATED_CLASSES: ReadonlySet<ToolClass> = new Set(['write', 'destructive']);
+
+/** What the gate assumes when a tool does not declare its blast radius: the narrowest. */
+export const DEFAULT_BLAST_RADIUS: BlastRadius = 'single_device';
+
+/**
+ * What the caller of a tool (a coordinator, an agent host) knows about the
+ * call. None of it is trusted for identity on its own: `tenant_bind`
+ * resolves the operator from it, and the review gate copies the rest into
+ * the proposal the reviewer reads.
+ */
+export interface ToolCallContext {
+  /** The operator's user id; `tenant_bind` binds it and the proposal's `operator` is that bound value (A15). */
+  userId?: string;
+  /** The tenant the operator acts in, for resolvers that map tenants to operators. */
+  tenantId?: string;
+  /** Why the call is made; becomes the proposal's `reason`. */
+  reason?: string;
+  /** The coordinator's running summary of the conversation; becomes `context_summary` (A26). */
+  contextSummary?: string;
+  /** A recorded user confirmation (`countersign confirm`); becomes `confirmation_id` (F6, §4.6). */
+  confirmationId?: string;
+  /** Asks the reviewer to accept a missing SOP; counts only with a matching `confirmationId` (F5, §4.6). */
+  forceApproveNoSop?: boolean;
+  /** Cancels the call; the timeout decorator also aborts the signal it hands the inner tool. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What a tool's own `run` receives: the caller's context plus what the chain
+ * established. `operator` is the value tenant_bind bound (not whatever the
+ * caller wrote), and `proposalId` is the ledger row that approved (or
+ * skipped) the call.
+ */
+export interface ToolRunContext extends ToolCallContext {
+  operator?: string;
+  proposalId?: string;
+}
+
+/** What `defineTool` takes. */
+export interface ToolSpec<A extends JsonObject = JsonObject, R = unknown> {
+  /** `[A-Za-z0-9_.-]{1,128}`: no `*`, so a name never reads as a tool-list glob. */
+  name: string;
+  class: ToolClass;
+  /** How far a mutation reaches; defaults to `single_device` in proposals. */
+  blastRadius?: BlastRadius;
+  description?: string;
+  /** A JSON Schema (draft-07, or 2020-12 when its `$schema` says so) for an object of arguments. */
+  inputSchema: JsonObject;
+  /** The side effect. Receives arguments that already satisfy `inputSchema`. */
+  run(args: A, ctx: ToolRunContext): R | Promise<R>;
+}
+
+/** A defined tool: frozen metadata plus a `run` that validates first. */
+export interface Tool<A extends JsonObject = JsonObject, R = unknown> {
+  readonly name: string;
+  readonly class: ToolClass;
+  readonly blastRadius?: BlastRadius;
+  readonly description?: string;
+  readonly inputSchema: JsonObject;
+  /** Validates `args` (E_TOOL_ARGS) and only then runs the tool. */
+  run(args: unknown, ctx?: ToolRunContext): Promise<R>;
+  /** The arguments, typed, if they satisfy `inputSchema`; otherwise throws E_TOOL_ARGS. Has no side effect. */
+  checkArgs(args: unknown): A;
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export function isGated(tool: Pick<Tool, 'class'>): boolean {
+  return GATED_CLASSES.has(tool.class);
+}
+
+export function defineTool<A extends JsonObject = JsonObject, R = unknown>(spec: ToolSpec<A, R>): Tool<A, R> {
+  const name = checkSpec(spec);
+  const validate = compile(name, spec.inputSchema);
+  const checkArgs = (args: unknown): A => {
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+      throw argsError(name, spec.inputSchema, [`${ROOT}: tool arguments must be a JSON object, got ${describeValue(args)}`], '');
+    }
+    if (!validate(args)) {
+      const first = validate.errors?.[0];
+      throw argsError(name, spec.inputSchema, describeErrors(validate.errors), first?.instancePath ?? '');
+    }
+    return args as A;
+  };
+  const impl = spec.run;
+  const tool: Tool<A, R> = {
+    name,
+    class: spec.class,
+    ...(spec.blastRadius !== undefined ? { blastRadius: spec.blastRadius } : {}),
+    ...(spec.description !== undefined ? { description: spec.description } : {}),
+    inputSchema: spec.inputSchema,
+    checkArgs,
+    async run(args: unknown, ctx: ToolRunContext = {}): Promise<R> {
+      const checked = checkArgs(args);
+      return impl(checked, ctx);
+    },
+  };
+  return Object.freeze(tool);
+}
+
+function checkSpec(spec: ToolSpec<JsonObject, unknown>): string {
+  const bad = (message: string, fix: string): never => {
+    throw new CountersignError('E_TOOL_DEFINITION', message, { fix });
+  };
+  if (spec === null || typeof spec !== 'object') bad('defineTool needs a tool spec object', 'pass {name, class, inputSchema, run}');
+  const { name } = spec;
+  if (typeof name !== 'string' || !NAME.test(name)) {
+    bad(`tool name ${JSON.stringify(name)} is not 1–128 characters of [A-Za-z0-9_.-]`, 'name the tool like host_restart_service');
+  }
+  if (!(TOOL_CLASSES as readonly string[]).includes(spec.class)) {
+    bad(`tool "${name}": class ${JSON.stringify(spec.class)} is not one of ${TOOL_CLASSES.join(', ')}`,
+      'declare class "read" for tools without side effects, "write" or "destructive" for mutating ones');
+  }
+  if (spec.blastRadius !== undefined && !(BLAST_RADII as readonly string[]).includes(spec.blastRadius)) {
+    bad(`tool "${name}": blastRadius ${JSON.stringify(spec.blastRadius)} is not one of ${BLAST_RADII.join(', ')}`,
+      `use one of ${BLAST_RADII.join(', ')}, or leave it out for ${DEFAULT_BLAST_RADIUS}`);
+  }
+  if (spec.description !== undefined && typeof spec.description !== 'string') {
+    bad(`tool "${name}": description must be a string`, 'describe the tool in one sentence, or leave description out');
+  }
+  if (typeof spec.run !== 'function') bad(`tool "${name}": run is not a function`, 'give the tool a run(args, ctx) function');
+  const schema = spec.inputSchema;
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    bad(`tool "${name}": inputSchema must be a JSON Schema object`, 'pass {"type": "object", "properties": {…}}');
+  }
+  // Arguments become the proposal's `target`, an object (A23): a schema for anything else can never be satisfied.
+  if (schema.type !== undefined && schema.type !== 'object') {
+    bad(`tool "${name}": inputSchema has type ${JSON.stringify(schema.type)}, but tool arguments are always an object`,
+      'use "type": "object" and describe each argument under "properties"');
+  }
+  return name;
+}
+
+// One instance per dialect; a schema with its own `$id` gets a private one,
+// since ajv registers ids instance-wide and two tools may reuse an id.
+let draft07: Ajv | undefined;
+let draft2020: Ajv2020 | undefined;
+
+function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
+  const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
+  const fresh = (): Ajv | Ajv2020 => {
+    const ajv = is2020 ? new Ajv2020({ allErrors: true, logger: false }) : new Ajv({ allErrors: true, logger: false });
+    addFormats(ajv as Ajv);
+    return ajv;
+  };
+  if (schema.$id !== undefined) return fresh();
+  if (is2020) return (draft2020 ??= fresh() as Ajv2020);
+  return (draft07 ??= fresh() as Ajv);
+}
+
+function compile(name: string, schema: JsonObject): ValidateFunction {
+  try {
+    return ajvFor(schema).compile(schema);
+  } catch (err) {
+    throw new CountersignError('E_TOOL_DEFINITION', `tool "${name}": inputSchema does not compile: ${(err as Error).message}`, {
+      fix: 'correct the inputSchema (unknown keywords are errors; a 2020-12 schema must say so in $schema)',
+      cause: err,
+    });
+  }
+}
+
+function argsError(name: string, schema: JsonObject, problems: string[], pointer: string): CountersignError {
+  const expected = Array.isArray(schema.required) && schema.required.length > 0
+    ? ` (required: ${schema.required.join(', ')})`
+    : '';
+  return new CountersignError('E_TOOL_ARGS', `tool "${name}" was called with arguments that do not fit its inputSchema: ${problems.join('; ')}`, {
+    pointer,
+    fix: `call ${name} again with arguments that satisfy its inputSchema${expected}; nothing ran and nothing was recorded`,
+    data: { tool: name, errors: problems },
+  });
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v;
+}

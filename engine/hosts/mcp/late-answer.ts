@@ -1,0 +1,75 @@
+/**
+ * An answer that came after its item's deadline. The engine fires an
+ * overdue deadline on the first step after it, whatever that step carries,
+ * and drops the answer: `submit` returns the state the deadline left (the
+ * node's `timeout` route, or E_TIMEOUT), which reads like any other. The
+ * CLI's JSON stays that state; over MCP the text must also tell the model
+ * that its answer was not taken, or it believes its work moved the run on.
+ *
+ * The engine's result does not say which way it went, so this reads the
+ * item before the step (without firing its deadline, as `status` would) and
+ * the journal after it. The journal is read only when the item had a
+ * deadline that has passed, so an ordinary step costs one record read.
+ */
+import type { JournalEvent, RunState } from '../../run/contract.js';
+import type { Store } from '../../store/store.js';
+
+/** The item a step is about to answer, when it has a deadline. */
+export interface ItemWithDeadline {
+  runId: string;
+  seq: number;
+  nodeId: string;
+  deadline: string;
+}
+
+/** What the text tells the model about an answer the deadline beat. */
+export interface LateAnswer {
+  nodeId: string;
+  /** The seq of the item the answer was meant for. */
+  seq: number;
+  deadline: string;
+  /** The node the `timeout` route led to; absent when the node has none (the run failed with E_TIMEOUT). */
+  timeoutRouteTo?: string;
+}
+
+export type RunReader = Pick<Store, 'get' | 'events'>;
+
+/**
+ * The waiting item `step` will answer, read as it is (an overdue deadline
+ * is not fired here); undefined when it has no deadline or the step names
+ * another seq (a replay or an E_SEQ, whose results already say so).
+ */
+export function itemWithDeadline(runs: RunReader, runId: string, seq: number | undefined): ItemWithDeadline | undefined {
+  const rec = runs.get(runId);
+  if (!rec || rec.status !== 'waiting' || !rec.pending || rec.deadline === undefined) return undefined;
+  if (seq !== undefined && seq !== rec.seq) return undefined;
+  return { runId, seq: rec.seq, nodeId: rec.pending.nodeId, deadline: rec.deadline };
+}
+
+/**
+ * Whether the item's deadline fired instead of the answer being taken:
+ * the journal holds the item's `timeout` event and no answer was judged
+ * at its seq or later (an answer given without seq, after another client
+ * fired the deadline, goes to the next item and is taken there).
+ */
+export function lateAnswer(runs: RunReader, item: ItemWithDeadline, state: RunState, now: Date = new Date()): LateAnswer | undefined {
+  if (now < new Date(item.deadline)) return undefined;
+  if (state.status === 'waiting' && state.rejected) return undefined;
+  const events = runs.events(item.runId);
+  const fired = events.findIndex((e) => e.type === 'timeout' && e.seq === item.seq && e.nodeId === item.nodeId);
+  if (fired < 0) return undefined;
+  const after = events.slice(fired + 1);
+  if (after.some((e) => e.seq >= item.seq && isJudgedAnswer(e))) return undefined;
+  const route = after.find((e) => e.type === 'route' && e.from === item.nodeId && e.via === 'timeout');
+  return {
+    nodeId: item.nodeId,
+    seq: item.seq,
+    deadline: item.deadline,
+    ...(typeof route?.to === 'string' ? { timeoutRouteTo: route.to } : {}),
+  };
+}
+
+/** An answer the engine took and judged: accepted, rejected or declared failed (`answer.accepted`, `answer.rejected`, `answer.error`). */
+function isJudgedAnswer(e: JournalEvent): boolean {
+  return e.type.startsWith('answer.');
+}

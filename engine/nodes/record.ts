@@ -1,0 +1,84 @@
+/**
+ * `record`: appends one row to a named ledger table in the run's store —
+ * the review gate's proposal rows, or any audit trail a workflow keeps.
+ * Each field is a literal JSON value, a template string, or
+ * `{contextPath}` (copied with its JSON type: an object stays an object,
+ * a missing value becomes null). The row is written in the same store
+ * transaction as the step, so a run never records a row it did not reach,
+ * nor reaches a node whose row was lost.
+ */
+import { randomUUID } from 'node:crypto';
+import type { JsonObject, JsonValue, Operand, RecordNode, Workflow } from '../format/model.js';
+import { renderTemplate } from '../format/template.js';
+import { checkTemplate, templateReads } from './checks.js';
+import type { Finding, RunContext, TransientType, VariableRead } from './node-type.js';
+import { lookup } from './workflow-facts.js';
+
+/** Ledger table names: lower-case SQL-safe identifiers. */
+export const TABLE_PATTERN = /^[a-z][a-z0-9_]*$/;
+/** Columns the engine fills itself. */
+const RESERVED_FIELDS = ['id', 'at'];
+
+export const record: TransientType<RecordNode> = {
+  type: 'record',
+  kind: 'transient',
+  connections: { required: ['default'], optional: [] },
+
+  declares() {
+    return { local: ['rowId'], globals: [] };
+  },
+
+  reads(node, pointer) {
+    const out: VariableRead[] = [];
+    for (const [name, value] of Object.entries(node.fields ?? {})) {
+      const at = `${pointer}/fields/${escape(name)}`;
+      if (typeof value === 'string') out.push(...templateReads(value, at));
+      else if (isPath(value)) out.push({ path: value.contextPath, pointer: `${at}/contextPath` });
+    }
+    if (typeof node.key === 'string') out.push(...templateReads(node.key, `${pointer}/key`));
+    return out;
+  },
+
+  check(node, ctx): Finding[] {
+    const findings: Finding[] = [];
+    for (const [name, value] of Object.entries(node.fields ?? {})) {
+      const at = `${ctx.pointer}/fields/${escape(name)}`;
+      if (RESERVED_FIELDS.includes(name)) {
+        findings.push({ code: 'E_SCHEMA', message: `field "${name}" is filled by the engine (every row gets its own id and time); remove it`, pointer: at, severity: 'error', key: true });
+      }
+      if (typeof value === 'string') findings.push(...checkTemplate(value, at));
+    }
+    if (typeof node.key === 'string') findings.push(...checkTemplate(node.key, `${ctx.pointer}/key`));
+    return findings;
+  },
+
+  step(node, ctx, workflow) {
+    const rowId = randomUUID();
+    const row: JsonObject = {};
+    for (const [name, value] of Object.entries(node.fields)) row[name] = fieldValue(value, ctx, workflow);
+    const event: { type: string; [k: string]: JsonValue | undefined } = { type: 'record.written', table: node.table, rowId, row };
+    if (node.key !== undefined) event.key = render(node.key, ctx, workflow);
+    return { via: 'default', local: { rowId }, event };
+  },
+};
+
+function fieldValue(value: Operand, ctx: RunContext, workflow: Workflow): JsonValue {
+  if (typeof value === 'string') return render(value, ctx, workflow);
+  if (isPath(value)) {
+    const r = lookup(ctx, workflow, value.contextPath);
+    return r.found && r.value !== undefined ? structuredClone(r.value as JsonValue) : null;
+  }
+  return value;
+}
+
+function render(text: string, ctx: RunContext, workflow: Workflow): string {
+  return renderTemplate(text, (path) => lookup(ctx, workflow, path)).text;
+}
+
+function isPath(o: Operand): o is { contextPath: string } {
+  return o !== null && typeof o === 'object' && !Array.isArray(o) && typeof (o as { contextPath?: unknown }).contextPath === 'string';
+}
+
+function escape(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}

@@ -1,0 +1,130 @@
+/**
+ * `delegate-review` with `contract: "decision"`: a reviewer persona judges
+ * one proposal (the review gate, seed 000). The pending item carries the
+ * persona's model, turn budget and effective tools with a prompt made of
+ * the persona body, its critical_reminder and the proposal. The answer is
+ * `{"reply": "<final text>"}` and is taken as it is — no retries: the
+ * engine parses the reply's first non-blank line, and anything that is not
+ * a clean approve (an empty reply, a malformed answer, a declared failure)
+ * is a reject. Fail closed; nothing falls back to approve.
+ */
+import type { DecisionReviewNode, JsonObject, JsonValue } from '../format/model.js';
+import { parseDecision } from '../review/decision.js';
+import { decisionPrompt, personaProblems, type PersonaValue } from '../review/decision-prompt.js';
+import { MAX_ANSWER_BYTES } from './answer-schema.js';
+import type { EnterOutcome, Finding, WaitingType } from './node-type.js';
+import { lookup } from './workflow-facts.js';
+
+/** The decision contract's answer: the reviewer's final reply, verbatim. */
+export const DECISION_ANSWER_SCHEMA: JsonObject = Object.freeze({
+  type: 'object',
+  properties: { reply: { type: 'string', description: 'The reviewer\'s final reply; its first non-blank line must be "Decision: approve" to approve' } },
+  required: ['reply'],
+  additionalProperties: false,
+}) as JsonObject;
+
+/** Node-local fields a decision review writes (`<node-id>.decision`, …). */
+export const DECISION_FIELDS = ['decision', 'gates', 'sop_id', 'rollback', 'missing_gates', 'reason', 'reply'] as const;
+
+export const decisionReview: WaitingType<DecisionReviewNode> = {
+  type: 'delegate-review',
+  kind: 'waiting',
+  connections: { required: ['success'], optional: ['timeout', 'error'] },
+
+  declares() {
+    return { local: [...DECISION_FIELDS], globals: [] };
+  },
+
+  reads(node, pointer) {
+    return (['persona', 'proposal'] as const)
+      .filter((field) => typeof node[field]?.contextPath === 'string')
+      .map((field) => ({ path: node[field].contextPath, pointer: `${pointer}/${field}/contextPath` }));
+  },
+
+  check(): Finding[] {
+    return [];
+  },
+
+  maxRetries() {
+    return 0;
+  },
+
+  // The persona and the proposal come from the host at run time: a run that
+  // lacks them cannot be reviewed, and must not reach a reviewer at all.
+  enter(node, ctx, workflow): EnterOutcome {
+    const persona = lookup(ctx, workflow, node.persona.contextPath);
+    const proposal = lookup(ctx, workflow, node.proposal.contextPath);
+    const problems = personaProblems(persona.found ? persona.value : undefined, node.persona.contextPath);
+    if (!proposal.found || !isObject(proposal.value)) {
+      problems.push(`"${node.proposal.contextPath}" must hold the proposal object; it is ${proposal.found && proposal.value !== undefined ? JSON.stringify(proposal.value) : 'unset'}`);
+    }
+    if (problems.length > 0) {
+      return {
+        kind: 'route',
+        via: 'error',
+        code: 'E_DECISION_INPUT',
+        message: `decision review "${node.id}" cannot be issued: ${problems.join('; ')}`,
+        events: [],
+      };
+    }
+    return { kind: 'ready', assign: {}, events: [] };
+  },
+
+  pending(node, ctx, workflow) {
+    const persona = lookup(ctx, workflow, node.persona.contextPath) as { value: PersonaValue };
+    const proposal = lookup(ctx, workflow, node.proposal.contextPath) as { value: JsonObject };
+    const p = persona.value;
+    return {
+      pending: {
+        kind: 'review',
+        contract: 'decision',
+        nodeId: node.id,
+        persona: { name: p.name, model: p.model, max_turns: p.max_turns, tools: [...p.tools] },
+        prompt: decisionPrompt(p, proposal.value),
+        proposal: structuredClone(proposal.value),
+        attempt: ctx.attempt + 1,
+        maxRetries: 0,
+        inputSchema: DECISION_ANSWER_SCHEMA,
+      },
+      unset: [],
+    };
+  },
+
+  answer(node, _ctx, submission) {
+    const { reply, failure } = replyOf(submission.answer, submission.bytes);
+    const parsed = parseDecision(reply);
+    // A reply the reviewer never gave (malformed answer, declared failure)
+    // is a reject whose reason says why, never an empty "approve".
+    const reason = failure ?? parsed.reason;
+    const local: JsonObject = {
+      decision: parsed.decision,
+      gates: parsed.gates as unknown as JsonValue,
+      sop_id: parsed.sop_id,
+      rollback: parsed.rollback,
+      missing_gates: parsed.missing_gates,
+      reason: reason ?? (parsed.decision === 'reject' ? 'the reply does not open with "Decision: approve"' : null),
+      reply,
+    };
+    return {
+      kind: 'accepted',
+      local,
+      vars: {},
+      events: [{ type: 'decision.parsed', nodeId: node.id, decision: parsed.decision }],
+    };
+  },
+};
+
+function replyOf(answer: JsonValue, bytes: number): { reply: string; failure?: string } {
+  if (bytes > MAX_ANSWER_BYTES) return { reply: '', failure: `the reviewer's answer is ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte limit` };
+  if (!isObject(answer)) return { reply: '', failure: 'the reviewer\'s answer is not {"reply": "<text>"}' };
+  if ('$error' in answer) {
+    const m = answer.$error;
+    return { reply: '', failure: `the reviewer failed: ${typeof m === 'string' ? m : JSON.stringify(m)}` };
+  }
+  if (typeof answer.reply !== 'string') return { reply: '', failure: 'the reviewer\'s answer has no "reply" text' };
+  return { reply: answer.reply };
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

@@ -1,0 +1,107 @@
+/**
+ * Reading the reviewer's reply (§4.1, §4.3, D2–D8). The first non-blank
+ * line alone decides, and only an exact "Decision: approve" approves:
+ * anything else, including a hedge, the echoed template or an empty reply,
+ * is a reject (C8, C10). The other fields are read from the reply's
+ * sections for the ledger row and never change the decision: the gate does
+ * not count ✓ lines (D8, §4.2).
+ */
+
+export interface ReviewGateLine {
+  passed: boolean;
+  /** The line after its ✓/✗ mark, trimmed. */
+  text: string;
+}
+
+export interface ParsedDecision {
+  decision: 'approve' | 'reject';
+  /** The ✓/✗ lines of the Gates section, in order. */
+  gates: ReviewGateLine[];
+  /** The first `SOP-<n>` in the Gates section. */
+  sop_id: string | null;
+  /** The text after `Rollback:` on a passed (✓) gate line; a failed one says the rollback is not known. */
+  rollback: string | null;
+  /** The texts of the ✗ lines; null when there are none. */
+  missing_gates: string[] | null;
+  /** The Notes section as one line, else the first ✗ line's text. */
+  reason: string | null;
+}
+
+const APPROVE = /^decision:\s*approve\.?$/i;
+
+/** Whether the first non-blank line, markdown emphasis and surrounding white space removed, is exactly "Decision: approve". */
+export function decisionOf(reply: string): 'approve' | 'reject' {
+  const first = lines(reply).find((line) => line.trim() !== '');
+  if (first === undefined) return 'reject';
+  return APPROVE.test(first.replace(/[*_`]/g, '').trim()) ? 'approve' : 'reject';
+}
+
+export function parseDecision(reply: string): ParsedDecision {
+  // A reply that is not text (a host bug) fails closed, as an empty one does.
+  const text = typeof reply === 'string' ? reply : '';
+  const { gates, notes } = sections(text);
+  const failed = gates.filter((g) => !g.passed).map((g) => g.text);
+  const sop = gates.map((g) => /\bSOP-\d+\b/.exec(g.text)?.[0]).find((id) => id !== undefined);
+  const rollback = gates
+    .filter((g) => g.passed)
+    .map((g) => ROLLBACK.exec(g.text)?.[1])
+    .find((text) => text !== undefined && text !== '');
+  const noteText = notes.join(' ').trim();
+  return {
+    decision: decisionOf(text),
+    gates,
+    sop_id: sop ?? null,
+    rollback: rollback === undefined ? null : unquote(rollback),
+    missing_gates: failed.length > 0 ? failed : null,
+    reason: noteText !== '' ? noteText : failed[0] ?? null,
+  };
+}
+
+const ROLLBACK = /^[*_]*rollback[*_]*\s*:[*_]*\s*(.*?)\s*$/i;
+const GATE_LINE = /^\s*[-*+]\s+(✓|✔|✅|✗|✘|❌)\uFE0F?\s*(.*?)\s*$/u;
+const PASSED = new Set(['✓', '✔', '✅']);
+const HEADING = /^\s{0,3}#{1,6}\s+(.*?)[\s#]*$/;
+const BOLD_LINE = /^\s*(\*\*|__)(.+?)\1\s*:?\s*$/;
+
+/**
+ * The first Gates and Notes sections. A section starts at a heading line
+ * (`## Gates`) or a line that is bold as a whole (`**Gates**`) and runs to
+ * the next such line; any other section (a team's own checklist, F12) is
+ * skipped.
+ */
+function sections(reply: string): { gates: ReviewGateLine[]; notes: string[] } {
+  const gates: ReviewGateLine[] = [];
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  let current: string | undefined;
+  for (const line of lines(reply)) {
+    const title = sectionTitle(line);
+    if (title !== undefined) {
+      current = seen.has(title) ? undefined : title;
+      seen.add(title);
+      continue;
+    }
+    if (current === 'gates') {
+      const gate = GATE_LINE.exec(line);
+      if (gate) gates.push({ passed: PASSED.has(gate[1]), text: gate[2] });
+    } else if (current === 'notes' && line.trim() !== '') {
+      notes.push(line.trim().replace(/^[-*+]\s+/, ''));
+    }
+  }
+  return { gates, notes };
+}
+
+function sectionTitle(line: string): string | undefined {
+  const title = HEADING.exec(line)?.[1] ?? BOLD_LINE.exec(line)?.[2];
+  return title?.replace(/[*_`]/g, '').replace(/:\s*$/, '').trim().toLowerCase();
+}
+
+function lines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+/** `` `systemctl start nginx` `` → `systemctl start nginx`. */
+function unquote(text: string): string {
+  const quoted = /^(`+)([^`]+)\1$/.exec(text);
+  return quoted ? quoted[2].trim() : text;
+}

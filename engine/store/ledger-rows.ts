@@ -1,0 +1,116 @@
+/**
+ * The ledger rules both shipped stores enforce, written once: table names,
+ * row shape, JSON-only bodies and query bounds. Every check runs before a
+ * store writes anything, so a refused append never leaves half a batch.
+ */
+import { CountersignError } from '../errors.js';
+import type { JsonObject } from '../format/model.js';
+import type { LedgerQuery, LedgerRow } from './store.js';
+
+const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
+/** What `Date#toISOString()` writes: the only form whose text order is time order. */
+const CANONICAL_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** A date, or a date-time with an optional zone, as `--since` accepts it. */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function checkTable(table: unknown): string {
+  if (typeof table !== 'string' || !TABLE_NAME.test(table)) {
+    throw new CountersignError('E_LEDGER_TABLE', `ledger table name ${JSON.stringify(table)} is not allowed`, {
+      fix: 'name ledger tables with a lowercase letter followed by lowercase letters, digits or _ (e.g. chat_mutating_proposals)',
+    });
+  }
+  return table;
+}
+
+/**
+ * Checks a batch before any of it is written: table names, ids unique within
+ * the batch and not yet stored (`stored` answers that), canonical times, and
+ * bodies that are plain JSON. Returns the rows with `runId` filled in.
+ */
+export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => boolean, runId?: string): LedgerRow[] {
+  if (!Array.isArray(rows)) throw rowError('the rows to append are not an array', 'pass an array of ledger rows');
+  const seen = new Set<string>();
+  return rows.map((row, i) => {
+    const where = `ledger row ${i}`;
+    if (row === null || typeof row !== 'object') throw rowError(`${where} is not an object`, 'pass {id, table, at, row}');
+    checkTable(row.table);
+    if (typeof row.id !== 'string' || row.id.trim() === '') {
+      throw rowError(`${where} (table ${row.table}) has no id`, 'give every ledger row a non-empty string id, e.g. crypto.randomUUID()');
+    }
+    if (seen.has(row.id) || stored(row.id)) {
+      throw rowError(`ledger row id "${row.id}" is already used`, 'ledger rows are append-only and ids are unique across all tables: give the row a new id');
+    }
+    seen.add(row.id);
+    if (typeof row.at !== 'string' || !CANONICAL_AT.test(row.at) || Number.isNaN(Date.parse(row.at))) {
+      throw rowError(`ledger row "${row.id}" has time ${JSON.stringify(row.at)}, not a UTC ISO-8601 time`, 'write `at` as new Date(ms).toISOString(), e.g. 2026-01-01T09:30:00.000Z');
+    }
+    for (const field of ['key', 'runId'] as const) {
+      if (row[field] !== undefined && typeof row[field] !== 'string') {
+        throw rowError(`ledger row "${row.id}" has a ${field} that is not a string`, `omit ${field} or make it a string`);
+      }
+    }
+    if (row.row === null || typeof row.row !== 'object' || Array.isArray(row.row)) {
+      throw rowError(`ledger row "${row.id}" has a body that is not a JSON object`, 'put the row fields in `row` as an object');
+    }
+    const bad = nonJson(row.row, '', new Set());
+    if (bad) throw rowError(`ledger row "${row.id}" holds ${bad.what} at ${bad.at}, which JSON cannot keep`, 'use only strings, finite numbers, booleans, null, arrays and plain objects (null for "no value")');
+    return runId !== undefined && row.runId === undefined ? { ...row, runId } : row;
+  });
+}
+
+/** The query with `since` as a canonical time (text order is time order), after checking it. */
+export function checkQuery(query: LedgerQuery | undefined): { since?: string; key?: string; limit?: number } {
+  if (!query) return {};
+  const out: { since?: string; key?: string; limit?: number } = {};
+  if (query.since !== undefined) {
+    const ms = typeof query.since === 'string' && ISO_8601.test(query.since) ? Date.parse(query.since) : Number.NaN;
+    if (Number.isNaN(ms)) {
+      throw new CountersignError('E_LEDGER_QUERY', `since ${JSON.stringify(query.since)} is not an ISO-8601 time`, {
+        fix: 'pass a date or date-time such as 2026-01-01 or 2026-01-01T09:30:00Z',
+      });
+    }
+    out.since = new Date(ms).toISOString();
+  }
+  if (query.key !== undefined) {
+    if (typeof query.key !== 'string') throw new CountersignError('E_LEDGER_QUERY', 'a ledger query key must be a string', { fix: 'pass the key as a string' });
+    out.key = query.key;
+  }
+  if (query.limit !== undefined) {
+    if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
+      throw new CountersignError('E_LEDGER_QUERY', `limit ${JSON.stringify(query.limit)} is not a positive whole number`, {
+        fix: 'pass a limit of 1 or more, or omit it for every row',
+      });
+    }
+    out.limit = query.limit;
+  }
+  return out;
+}
+
+function rowError(message: string, fix: string): CountersignError {
+  return new CountersignError('E_LEDGER_ROW', message, { fix });
+}
+
+/** The first value that would not survive JSON unchanged (or a cycle), with its pointer in the body. */
+function nonJson(value: unknown, at: string, parents: Set<object>): { what: string; at: string } | undefined {
+  const here = at === '' ? '/' : at;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { what: String(value), at: here };
+  if (typeof value !== 'object') return { what: value === undefined ? 'undefined' : `a ${typeof value}`, at: here };
+  if (parents.has(value)) return { what: 'a reference to itself', at: here };
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) {
+    return { what: `a ${(value as object).constructor?.name ?? 'class'} instance`, at: here };
+  }
+  parents.add(value);
+  try {
+    // Array holes count too: JSON would turn them into null.
+    const entries = Array.isArray(value) ? Array.from(value, (v, i) => [String(i), v] as const) : Object.entries(value as JsonObject);
+    for (const [k, v] of entries) {
+      const bad = nonJson(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, parents);
+      if (bad) return bad;
+    }
+  } finally {
+    parents.delete(value);
+  }
+  return undefined;
+}

@@ -1,0 +1,109 @@
+/**
+ * `countersign gate`, `audit` and `confirm` (issue 4): one proposal through
+ * the gate workflow from the command line, the exit codes per outcome, the
+ * `--json` shapes with the rows' own JSON types, and the ledger read back —
+ * across separate processes sharing one store (dedupe holds across them).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cli, tempDir } from '../helpers/cli.js';
+
+const APPROVE = '**Decision: approve**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx\n- ✓ Rollback: systemctl start nginx\n\n**Notes**\nLow risk.\n';
+const REJECT = '**Decision: reject**\n\n**Gates**\n- ✗ node-01 restarted 2 min ago\n\n**Notes**\nlast mutating action 2 min ago\n';
+
+function setup() {
+  const dir = tempDir('countersign-gate-cli-');
+  const store = join(dir, 'store');
+  writeFileSync(join(dir, 'approve.md'), APPROVE);
+  writeFileSync(join(dir, 'reject.md'), REJECT);
+  const proposal = (extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ action: 'host_restart_service', target: { device_id: 7, service: 'nginx' }, reason: '502s', operator: 'user_42', context_summary: 'nginx OOM', ...extra });
+  const gate = (args: string[]) => cli(['gate', '--tool', 'host_restart_service', '--class', 'write', ...args], { store, cwd: dir });
+  return { dir, store, proposal, gate };
+}
+
+const Gate = suite('countersign gate');
+
+Gate('E1 F3: an approving reply exits 0 and --json prints {outcome, proposal} with the row in its JSON types', async () => {
+  const s = setup();
+  const r = await s.gate(['--proposal', s.proposal(), '--reviewer', 'reply:approve.md', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.json.outcome, 'approved');
+  const row = r.json.proposal;
+  assert.equal([row.status, row.sop_id, row.rollback, row.missing_gates, row.deduped, row.blast_radius], ['approved', 'SOP-007', 'systemctl start nginx', null, false, 'single_device']);
+  assert.equal(row.target, { device_id: 7, service: 'nginx' });
+  assert.type(row.id, 'string');
+  assert.match(row.at, /^\d{4}-\d\d-\d\dT.*Z$/);
+  assert.is(row.decision_text, APPROVE);
+  assert.equal([row.persona, row.model], ['reviewer', 'anthropic/claude-opus-4-7']);
+});
+
+Gate('E5 E6 E9 §4.5: a reject exits 3 with ErrReviewRejected; the same proposal from a second process is deduped (exit 3, no reviewer, deduped row)', async () => {
+  const s = setup();
+  const first = await s.gate(['--proposal', s.proposal(), '--reviewer', 'reply:reject.md', '--json']);
+  assert.is(first.code, 3, first.stderr);
+  assert.equal([first.json.code, first.json.message], ['ErrReviewRejected', 'review rejected: last mutating action 2 min ago']);
+  assert.equal(first.json.proposal.missing_gates, ['node-01 restarted 2 min ago']);
+  // Another process, another reason, an approving reviewer: still refused from the ledger.
+  const again = await s.gate(['--proposal', s.proposal({ reason: 'really urgent' }), '--reviewer', 'reply:approve.md', '--json']);
+  assert.is(again.code, 3, again.stderr);
+  assert.equal([again.json.proposal.status, again.json.proposal.deduped, again.json.proposal.decision_text], ['rejected', true, null]);
+});
+
+Gate('A17: class read exits 0 with outcome pass, no reviewer and no row', async () => {
+  const s = setup();
+  const r = await cli(['gate', '--tool', 'get_sop_text', '--class', 'read', '--json', '--proposal', JSON.stringify({ action: 'get_sop_text', target: {}, reason: 'r', operator: 'u', context_summary: 's' })], { store: s.store, cwd: s.dir });
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(r.json, { outcome: 'pass', proposal: null });
+  assert.equal((await cli(['audit', '--json'], { store: s.store })).json.proposals, []);
+});
+
+Gate('exit 2 and no row for an unknown class, an action that is not --tool, a proposal failing its schema, or no --reviewer', async () => {
+  const s = setup();
+  const cases = [
+    ['--class', 'admin', '--proposal', s.proposal(), '--reviewer', 'reply:approve.md'],
+    ['--proposal', s.proposal({ action: 'kill_process' }), '--reviewer', 'reply:approve.md'],
+    ['--proposal', s.proposal({ blast_radius: 'planet' }), '--reviewer', 'reply:approve.md'],
+    ['--proposal', s.proposal({ is_admin: true }), '--reviewer', 'reply:approve.md'],
+    ['--proposal', s.proposal()],
+  ];
+  for (const args of cases) {
+    const r = await s.gate([...args, '--json']);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
+    assert.type(r.json.error.code, 'string');
+  }
+  assert.equal((await cli(['audit', '--json'], { store: s.store })).json.proposals, []);
+});
+
+const Audit = suite('countersign audit and confirm');
+
+Audit('E13: audit --json lists proposals (filterable by --status and --since) with their JSON types', async () => {
+  const s = setup();
+  await s.gate(['--proposal', s.proposal(), '--reviewer', 'reply:approve.md']);
+  await s.gate(['--proposal', s.proposal({ target: { device_id: 9, service: 'nginx' } }), '--reviewer', 'reply:reject.md']);
+  const all = await cli(['audit', '--json'], { store: s.store });
+  assert.is(all.code, 0, all.stderr);
+  assert.equal(all.json.proposals.map((p: { status: string }) => p.status), ['approved', 'rejected']);
+  assert.equal(all.json.executions, []);
+  assert.is(all.json.proposals[1].deduped, false);
+  assert.equal((await cli(['audit', '--json', '--status', 'rejected'], { store: s.store })).json.proposals.length, 1);
+  assert.equal((await cli(['audit', '--json', '--since', '2999-01-01T00:00:00Z'], { store: s.store })).json.proposals, []);
+  assert.is((await cli(['audit', '--status', 'maybe'], { store: s.store })).code, 2);
+});
+
+Audit('F6 §4.6: confirm records a confirmation whose id makes force_approve_no_sop count; without it the flag is ignored and that is logged', async () => {
+  const s = setup();
+  const unconfirmed = await s.gate(['--proposal', s.proposal({ force_approve_no_sop: true }), '--reviewer', 'reply:approve.md']);
+  assert.is(unconfirmed.code, 0);
+  assert.match(unconfirmed.stderr, /force_approve_no_sop .* ignored/);
+  const c = await cli(['confirm', '--operator', 'user_42', '--action', 'host_restart_service', '--target', '{"device_id": 8, "service": "nginx"}', '--json'], { store: s.store });
+  assert.is(c.code, 0, c.stderr);
+  const confirmed = await s.gate(['--proposal', s.proposal({ target: { device_id: 8, service: 'nginx' }, force_approve_no_sop: true, confirmation_id: c.json.id }), '--reviewer', 'reply:approve.md']);
+  assert.is(confirmed.code, 0);
+  assert.not.match(confirmed.stderr, /ignored/);
+});
+
+Gate.run();
+Audit.run();

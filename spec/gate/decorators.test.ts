@@ -1,0 +1,173 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chain } from '../../engine/gate/chain.js';
+import { tenantBindDecorator } from '../../engine/gate/decorators/tenant-bind.js';
+import { auditDecorator } from '../../engine/gate/decorators/audit.js';
+import { rateLimitDecorator, DEFAULT_RATE_LIMIT } from '../../engine/gate/decorators/rate-limit.js';
+import { metricDecorator } from '../../engine/gate/decorators/metric.js';
+import { timeoutDecorator } from '../../engine/gate/decorators/timeout.js';
+import { reviewGateDecorator } from '../../engine/gate/decorators/review-gate.js';
+import { CountersignError } from '../../engine/errors.js';
+import { rejection, thrownWithCode } from '../helpers/errors.js';
+import { FakeClock } from './fake-clock.js';
+import { ARGS, CTX, fullChain, memorySink, spyTool } from './fixtures.js';
+
+const Bind = suite('gate/tenant-bind: who is calling');
+
+Bind('A15: a call without an operator user id fails with E_OPERATOR_REQUIRED: no default operator, no review, nothing runs', async () => {
+  for (const ctx of [{}, { userId: '' }, { userId: '   ' }, { tenantId: 't1' }]) {
+    const { tool, calls } = spyTool('write');
+    const f = fullChain(tool, { outcome: 'approved' });
+    const e = await rejection(f.chained.run(ARGS, ctx));
+    assert.is(e.code, 'E_OPERATOR_REQUIRED');
+    assert.match(e.fix!, 'ctx.userId');
+    assert.is(f.decide.proposals.length, 0);
+    assert.is(calls.length, 0);
+    assert.equal(f.sink.rows, []);
+  }
+});
+
+Bind('A15: a resolver maps the call context to the operator; an unresolved context is refused', async () => {
+  const { tool, calls } = spyTool('read');
+  const sessions: Record<string, string> = { s1: 'user_42' };
+  const chained = chain(tool, { tenantBind: tenantBindDecorator({ resolve: async (ctx) => sessions[ctx.tenantId ?? ''] }) });
+  await chained.run(ARGS, { tenantId: 's1' });
+  assert.is(calls[0].ctx.operator, 'user_42');
+  assert.is((await rejection(chained.run(ARGS, { tenantId: 's2', userId: 'user_42' }))).code, 'E_OPERATOR_REQUIRED');
+});
+
+Bind.run();
+
+const Audit = suite('gate/audit: execution rows');
+
+Audit('A14, F8: a read tool is audited with proposal_id null; it had no review', async () => {
+  const f = fullChain(spyTool('read').tool, { outcome: 'rejected' });
+  await f.chained.run(ARGS, CTX);
+  assert.equal(f.sink.rows.map((r) => [r.tool, r.proposal_id, r.ok]), [['query_promql', null, true]]);
+  assert.is(f.decide.proposals.length, 0);
+});
+
+Audit('E3: an approved call whose inner tool throws writes one row with ok false and the error message, and the error reaches the caller', async () => {
+  const { tool } = spyTool('write', { body: () => { throw new Error('systemctl: unit nginx not found'); } });
+  const f = fullChain(tool, { outcome: 'approved', proposalId: 'p1' });
+  const e = await f.chained.run(ARGS, CTX).catch((err: Error) => err);
+  assert.is((e as Error).message, 'systemctl: unit nginx not found');
+  assert.equal(f.sink.rows.map((r) => [r.proposal_id, r.ok, r.error]), [['p1', false, 'systemctl: unit nginx not found']]);
+});
+
+Audit('the execution row has the ledger\'s JSON types and the time the call ended', async () => {
+  const clock = new FakeClock();
+  const sink = memorySink();
+  const { tool } = spyTool('read', { body: () => clock.sleep(2_500).then(() => 'ok') });
+  const chained = chain(tool, { audit: auditDecorator({ sink, now: clock.now }) });
+  const done = chained.run(ARGS, CTX);
+  await clock.advance(2_500);
+  await done;
+  const [row] = sink.rows;
+  assert.is(row.at, '2026-01-01T00:00:02.500Z');
+  assert.match(row.id, /^[0-9a-f-]{36}$/);
+  assert.equal(Object.keys(row), ['id', 'at', 'proposal_id', 'tool', 'args', 'ok', 'error']);
+  assert.equal([row.proposal_id, row.ok, row.error], [null, true, null]);
+});
+
+Audit('a sink that fails after the tool ran gives E_STORE that says the call took effect', async () => {
+  const { tool, calls } = spyTool('read');
+  const sink = { writeExecution: () => { throw new Error('database is locked'); } };
+  const e = await rejection(chain(tool, { audit: auditDecorator({ sink }) }).run(ARGS, CTX));
+  assert.is(e.code, 'E_STORE');
+  assert.match(e.message, 'ran, but its execution row could not be written: database is locked');
+  assert.is(calls.length, 1);
+  thrownWithCode(() => auditDecorator({} as never), 'E_CHAIN_INVALID');
+});
+
+Audit.run();
+
+const Rate = suite('gate/rate-limit: a token bucket per operator and tool');
+
+Rate('a burst past capacity is refused with E_RATE_LIMITED, per operator and tool, and tokens come back with time', async () => {
+  const clock = new FakeClock();
+  const { tool, calls } = spyTool('read');
+  const chained = chain(tool, {
+    tenantBind: tenantBindDecorator(),
+    rateLimit: rateLimitDecorator({ capacity: 2, refillPerSecond: 0.5, now: clock.now }),
+  });
+  await chained.run(ARGS, { userId: 'a' });
+  await chained.run(ARGS, { userId: 'a' });
+  const e = await rejection(chained.run(ARGS, { userId: 'a' }));
+  assert.is(e.code, 'E_RATE_LIMITED');
+  assert.match(e.message, 'for operator "a"');
+  assert.equal((e.data as { retryAfterMs: number }).retryAfterMs, 2_000);
+  await chained.run(ARGS, { userId: 'b' });
+  assert.is(calls.length, 3, 'another operator has a bucket of its own');
+  await clock.advance(1_999);
+  assert.is((await rejection(chained.run(ARGS, { userId: 'a' }))).code, 'E_RATE_LIMITED');
+  await clock.advance(1);
+  await chained.run(ARGS, { userId: 'a' });
+  assert.is(calls.length, 4);
+});
+
+Rate('per-tool limits apply to their tool only; defaults are 10 per burst and 1 per second', async () => {
+  assert.equal({ ...DEFAULT_RATE_LIMIT }, { capacity: 10, refillPerSecond: 1 });
+  const clock = new FakeClock();
+  const limiter = rateLimitDecorator({ perTool: { kill_process: { capacity: 1 } }, now: clock.now });
+  const read = chain(spyTool('read').tool, { rateLimit: limiter });
+  const kill = chain(spyTool('read', { name: 'kill_process' }).tool, { rateLimit: limiter });
+  for (let i = 0; i < 10; i++) await read.run(ARGS, CTX);
+  assert.is((await rejection(read.run(ARGS, CTX))).code, 'E_RATE_LIMITED');
+  await kill.run(ARGS, CTX);
+  assert.is((await rejection(kill.run(ARGS, CTX))).code, 'E_RATE_LIMITED');
+});
+
+Rate('a refused call is still on the execution record (audit sits outside ratelimit) and never reaches metric or the tool', async () => {
+  const sink = memorySink();
+  const metric = metricDecorator();
+  const { tool, calls } = spyTool('read');
+  const chained = chain(tool, { audit: auditDecorator({ sink }), rateLimit: rateLimitDecorator({ capacity: 1 }), metric });
+  await chained.run(ARGS, CTX);
+  await rejection(chained.run(ARGS, CTX));
+  assert.is(calls.length, 1);
+  assert.equal(sink.rows.map((r) => r.ok), [true, false]);
+  assert.match(sink.rows[1].error!, 'rate-limited');
+  assert.is(metric.snapshot().query_promql.calls, 1);
+});
+
+Rate('bad limits are refused at construction with E_CHAIN_INVALID', () => {
+  for (const bad of [{ capacity: 0 }, { capacity: 1.5 }, { refillPerSecond: -1 }, { perTool: { x: { refillPerSecond: 0 } } }]) {
+    thrownWithCode(() => rateLimitDecorator(bad), 'E_CHAIN_INVALID');
+  }
+  for (const bad of [0, -5, Number.NaN]) thrownWithCode(() => timeoutDecorator({ ms: bad }), 'E_CHAIN_INVALID');
+  thrownWithCode(() => reviewGateDecorator({} as never), 'E_CHAIN_INVALID');
+});
+
+Rate.run();
+
+const Metric = suite('gate/metric: counts and durations');
+
+Metric('calls, outcomes by code and the inner duration are counted per tool', async () => {
+  const clock = new FakeClock();
+  const metric = metricDecorator({ now: clock.now });
+  let n = 0;
+  const { tool } = spyTool('read', {
+    body: async () => {
+      n++;
+      await clock.sleep(n * 100);
+      if (n === 2) throw new CountersignError('E_TOOL_TIMEOUT', 'slow');
+      if (n === 3) throw new Error('plain');
+      return 'ok';
+    },
+  });
+  const chained = chain(tool, { metric });
+  for (let i = 0; i < 3; i++) {
+    const p = chained.run(ARGS, CTX).catch(() => undefined);
+    await clock.advance(1_000);
+    await p;
+  }
+  assert.equal(metric.snapshot(), {
+    query_promql: { calls: 3, ok: 1, failed: 2, failures: { E_TOOL_TIMEOUT: 1, error: 1 }, totalMs: 600, maxMs: 300 },
+  });
+  const snap = metric.snapshot();
+  snap.query_promql.failures.E_TOOL_TIMEOUT = 99;
+  assert.is(metric.snapshot().query_promql.failures.E_TOOL_TIMEOUT, 1, 'a snapshot is a copy');
+});
+
+Metric.run();

@@ -1,0 +1,200 @@
+/**
+ * The library review gate end to end (issue 4): `reviewGate()` runs
+ * workflows/ongrid-review-gate.json for every gated call, with a reviewer
+ * agent playing the persona, rows in the store's ledger, and the chain's
+ * other decorators around it. The reviewer here is a library Agent that
+ * records every request it gets.
+ */
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Agent } from '../../engine/hosts/agent.js';
+import { CountersignError } from '../../engine/errors.js';
+import { chain } from '../../engine/gate/chain.js';
+import { auditDecorator } from '../../engine/gate/decorators/audit.js';
+import { tenantBindDecorator } from '../../engine/gate/decorators/tenant-bind.js';
+import { createGate, DefaultReviewerTimeout, refuseReviewerSpawn, reviewGate } from '../../engine/gate/gate.js';
+import { listExecutions, listProposals, recordConfirmation, writeExecution } from '../../engine/gate/ledger.js';
+import { createMemoryStore } from '../../engine/store/memory.js';
+import type { AgentRequest } from '../../engine/run/contract.js';
+import { tempDir } from '../helpers/cli.js';
+import { spyTool } from './fixtures.js';
+
+const SHIPPED_REVIEWER = fileURLToPath(new URL('../../agents/reviewer.md', import.meta.url));
+const APPROVE = '**Decision: approve**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx\n- ✓ Rollback: systemctl start nginx\n\n**Notes**\nLow risk.';
+const REJECT = '**Decision: reject**\n\n**Gates**\n- ✗ no SOP for action host_restart_service\n\n**Notes**\nno SOP for action host_restart_service';
+
+function reviewerAgent(reply: string | ((r: AgentRequest) => unknown)) {
+  const requests: AgentRequest[] = [];
+  const agent: Agent = {
+    async answer(request) {
+      requests.push(request);
+      return typeof reply === 'function' ? reply(request) : { reply };
+    },
+  };
+  return { agent, requests };
+}
+
+function setup(reply: string | ((r: AgentRequest) => unknown), extra: Partial<Parameters<typeof reviewGate>[0]> = {}) {
+  const store = createMemoryStore();
+  const reviewer = reviewerAgent(reply);
+  const gate = reviewGate({ store, reviewer: reviewer.agent, log: () => {}, ...extra });
+  const inner = spyTool('write');
+  const tool = chain(inner.tool, {
+    tenantBind: tenantBindDecorator(),
+    reviewGate: gate,
+    audit: auditDecorator({ sink: { writeExecution: (row) => void writeExecution(store, row) } }),
+  });
+  const call = (args = { device_id: 7, service: 'nginx' }, ctx: Record<string, unknown> = {}) =>
+    tool.run(args, { userId: 'user_42', reason: 'User reported 502; nginx error log shows OOM', contextSummary: 'nginx OOM on node-01', ...ctx });
+  return { store, reviewer, gate, inner, call };
+}
+
+async function rejection(p: Promise<unknown>): Promise<CountersignError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as CountersignError;
+  }
+  throw new Error('expected a rejection');
+}
+
+const Gate = suite('the library review gate');
+
+Gate('A1 A7 E1–E4 F3: an approved write runs the reviewer once, records an approved row, runs the inner tool once with the original args, audits it and returns its result unchanged', async () => {
+  const s = setup(APPROVE);
+  const result = await s.call();
+  assert.equal(result, { restarted: 'nginx', on: 7 });
+  assert.is(s.reviewer.requests.length, 1);
+  assert.equal(s.inner.calls.map((c) => c.args), [{ device_id: 7, service: 'nginx' }]);
+  const [row] = listProposals(s.store);
+  assert.equal([row.status, row.sop_id, row.rollback, row.operator, row.deduped], ['approved', 'SOP-007', 'systemctl start nginx', 'user_42', false]);
+  assert.equal(row.target, { device_id: 7, service: 'nginx' });
+  const [exec] = listExecutions(s.store);
+  assert.equal([exec.proposal_id, exec.ok, exec.tool], [row.id, true, 'host_restart_service']);
+});
+
+Gate('E5–E8 E14 A12: a rejected write throws ErrReviewRejected "review rejected: <reason>", records missing gates, never runs the tool and writes no execution row', async () => {
+  const s = setup(REJECT);
+  const e = await rejection(s.call());
+  assert.is(e.code, 'ErrReviewRejected');
+  assert.is(e.message, 'review rejected: no SOP for action host_restart_service');
+  assert.is(s.inner.calls.length, 0);
+  assert.equal(listExecutions(s.store), []);
+  const [row] = listProposals(s.store);
+  assert.equal([row.status, row.missing_gates], ['rejected', ['no SOP for action host_restart_service']]);
+});
+
+Gate('E9 E10 §4.5: the same call again inside the window is refused without a reviewer and writes a deduped row; rewording the reason does not bypass it', async () => {
+  const s = setup(REJECT);
+  await rejection(s.call());
+  const again = await rejection(s.call(undefined, { reason: 'please, it is really urgent' }));
+  assert.is(again.code, 'ErrReviewRejected');
+  assert.is(s.reviewer.requests.length, 1, 'no second reviewer run');
+  const rows = listProposals(s.store);
+  assert.equal(rows.map((r) => [r.status, r.deduped]), [['rejected', false], ['rejected', true]]);
+  // A7: rows that are neither deduped nor skipped = reviewer runs.
+  assert.is(rows.filter((r) => !r.deduped && r.status !== 'skipped').length, s.reviewer.requests.length);
+  // Another target is another proposal.
+  await rejection(s.call({ device_id: 8, service: 'nginx' }));
+  assert.is(s.reviewer.requests.length, 2);
+});
+
+Gate('A6 §4.8: a skipped tool runs without a reviewer and writes a skipped row before it runs', async () => {
+  const s = setup(REJECT, { skip: ['host_restart_service'] });
+  assert.equal(await s.call(), { restarted: 'nginx', on: 7 });
+  assert.is(s.reviewer.requests.length, 0);
+  const [row] = listProposals(s.store);
+  assert.is(row.status, 'skipped');
+  assert.ok(row.at <= listExecutions(s.store)[0].at);
+});
+
+Gate('F1 F2: an admin is reviewed like anyone — no bypass flag exists', async () => {
+  const s = setup(REJECT);
+  const e = await rejection(s.call(undefined, { userId: 'admin', isAdmin: true }));
+  assert.is(e.code, 'ErrReviewRejected');
+  assert.is(s.reviewer.requests.length, 1);
+});
+
+Gate('A25 B7 B10 B18 F9: the reviewer is asked with the persona\'s model, max_turns and effective tools, and sees the blast radius', async () => {
+  const s = setup(APPROVE);
+  await s.call();
+  const r = s.reviewer.requests[0];
+  assert.ok(r.kind === 'review' && r.contract === 'decision');
+  if (r.kind !== 'review' || r.contract !== 'decision') return;
+  assert.equal([r.persona.name, r.persona.model, r.persona.max_turns], ['reviewer', 'anthropic/claude-opus-4-7', 5]);
+  assert.match(r.prompt, 'Blast radius: single_device');
+  assert.match(r.prompt, '看不清就 reject');
+});
+
+Gate('§4.4: a reviewer that crashes is a reject with a rejected row; the tool does not run', async () => {
+  const s = setup(() => {
+    throw new CountersignError('E_AGENT_CRASHED', 'the reviewer process died');
+  });
+  const e = await rejection(s.call());
+  assert.is(e.code, 'ErrReviewRejected');
+  assert.match(e.message, /the reviewer process died/);
+  assert.is(listProposals(s.store)[0].status, 'rejected');
+  assert.is(s.inner.calls.length, 0);
+});
+
+Gate('F4–F7 §4.6: force_approve_no_sop reaches the reviewer only with a matching recorded confirmation; otherwise it is dropped and logged', async () => {
+  const logged: string[] = [];
+  const s = setup(APPROVE, { log: (m) => logged.push(m) });
+  await s.call(undefined, { forceApproveNoSop: true });
+  const first = s.reviewer.requests[0];
+  assert.ok(first.kind === 'review' && first.contract === 'decision' && first.proposal.force_approve_no_sop === undefined);
+  assert.match(logged[0], /force_approve_no_sop .* ignored/);
+  const confirmation = recordConfirmation(s.store, { operator: 'user_42', action: 'host_restart_service', target: { device_id: 7, service: 'nginx' } });
+  await s.call(undefined, { forceApproveNoSop: true, confirmationId: confirmation.id });
+  const second = s.reviewer.requests[1];
+  assert.ok(second.kind === 'review' && second.contract === 'decision' && second.proposal.force_approve_no_sop === true);
+  assert.is(logged.length, 1);
+});
+
+const Config = suite('review gate construction');
+
+Config('A11 F10 F11: DefaultReviewerTimeout is 60 000; a ceiling under 30 s is refused, 30 s is accepted', () => {
+  assert.is(DefaultReviewerTimeout, 60_000);
+  const base = { store: createMemoryStore(), reviewer: reviewerAgent(APPROVE).agent };
+  assert.is(createGate(base).timeoutMs, 60_000);
+  assert.throws(() => createGate({ ...base, timeoutMs: 29_999 }), (e: CountersignError) => e.code === 'E_GATE_CONFIG' && /30000/.test(e.message));
+  assert.is(createGate({ ...base, timeoutMs: 30_000 }).timeoutMs, 30_000);
+});
+
+Config('B17 F13 F14: a missing persona, a renamed one and one without the deny entries are construction errors', () => {
+  const base = { store: createMemoryStore(), reviewer: reviewerAgent(APPROVE).agent };
+  const dir = tempDir('countersign-agents-');
+  assert.throws(() => createGate({ ...base, agentsDir: dir }), (e: CountersignError) => e.code === 'E_FILE_NOT_FOUND');
+  const text = readFileSync(SHIPPED_REVIEWER, 'utf8');
+  writeFileSync(join(dir, 'reviewer.md'), text.replace(/^name: reviewer$/m, 'name: approver'));
+  assert.throws(() => createGate({ ...base, agentsDir: dir }), (e: CountersignError) => e.code === 'E_PERSONA_NAME');
+  writeFileSync(join(dir, 'reviewer.md'), text.replace(/^\s*- "?\*_skill"?.*$/m, ''));
+  assert.throws(() => createGate({ ...base, agentsDir: dir }), (e: CountersignError) => e.code === 'E_PERSONA_DENY');
+});
+
+Config('F15 F16: personaFor routes a tool to its own persona, and more than one persona in use is warned about', async () => {
+  const dir = tempDir('countersign-agents-');
+  copyFileSync(SHIPPED_REVIEWER, join(dir, 'reviewer.md'));
+  writeFileSync(join(dir, 'db-reviewer.md'), readFileSync(SHIPPED_REVIEWER, 'utf8').replace(/^name: reviewer$/m, 'name: db-reviewer'));
+  const reviewer = reviewerAgent(APPROVE);
+  const gate = createGate({ store: createMemoryStore(), reviewer: reviewer.agent, agentsDir: dir, personaFor: { drop_table: 'db-reviewer' } });
+  assert.equal([...gate.personas].sort(), ['db-reviewer', 'reviewer']);
+  assert.match(gate.warnings.join('\n'), /2 reviewer personas/);
+  const proposal = (action: string) => ({ action, target: { id: 1 }, reason: 'r', blast_radius: 'cluster' as const, operator: 'u', context_summary: 's' });
+  await gate.review(proposal('drop_table'), { name: 'drop_table', class: 'destructive' });
+  await gate.review(proposal('host_restart_service'), { name: 'host_restart_service', class: 'write' });
+  const names = reviewer.requests.map((r) => (r.kind === 'review' && r.contract === 'decision' ? r.persona.name : ''));
+  assert.equal(names, ['db-reviewer', 'reviewer']);
+});
+
+Config('A2 A3: only the gate spawns a reviewer persona — a host spawner naming it is refused', () => {
+  const gate = createGate({ store: createMemoryStore(), reviewer: reviewerAgent(APPROVE).agent });
+  assert.throws(() => refuseReviewerSpawn('reviewer', gate), (e: CountersignError) => e.code === 'E_PERSONA_RESERVED');
+  refuseReviewerSpawn('sre-worker', gate);
+});
+
+Gate.run();
+Config.run();

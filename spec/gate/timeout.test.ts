@@ -1,0 +1,97 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEFAULT_TOOL_TIMEOUT_MS } from '../../engine/gate/decorators/timeout.js';
+import type { CountersignError } from '../../engine/errors.js';
+import type { GateVerdict } from '../../engine/gate/decorators/review-gate.js';
+import { FakeClock } from './fake-clock.js';
+import { ARGS, CTX, fullChain, spyTool } from './fixtures.js';
+
+const Timeout = suite('gate/timeout: the inner tool\'s 15 s limit');
+
+/** Starts a call and tracks how it ends without awaiting it. */
+function track<T>(p: Promise<T>): { state: () => 'pending' | 'ok' | 'failed'; error: () => CountersignError | undefined; value: () => T | undefined } {
+  let state: 'pending' | 'ok' | 'failed' = 'pending';
+  let error: CountersignError | undefined;
+  let value: T | undefined;
+  p.then((v) => { state = 'ok'; value = v; }, (e) => { state = 'failed'; error = e; });
+  return { state: () => state, error: () => error, value: () => value };
+}
+
+/** A gate whose review takes `ms` on the clock before approving. */
+const slowReview = (clock: FakeClock, ms: number) => async (): Promise<GateVerdict> => {
+  await clock.sleep(ms);
+  return { outcome: 'approved', proposalId: 'p-slow' };
+};
+
+Timeout('A10: the default limit is 15 000 ms and it is armed on the inner call only, after the review', async () => {
+  assert.is(DEFAULT_TOOL_TIMEOUT_MS, 15_000);
+  const clock = new FakeClock();
+  const f = fullChain(spyTool('write').tool, slowReview(clock, 20_000), { clock });
+  const call = track(f.chained.run(ARGS, CTX));
+  await clock.advance(0);
+  assert.equal(clock.armed, [20_000], 'during the review no tool limit is armed');
+  await clock.advance(20_000);
+  assert.is(call.state(), 'ok');
+  assert.equal(clock.armed, [20_000, 15_000], 'the 15 s limit is armed once the inner call starts');
+});
+
+Timeout('A9: a 20 s review succeeds, and the inner tool is still cut at 15 s after it starts', async () => {
+  const clock = new FakeClock();
+  const { tool, calls } = spyTool('write', { body: () => clock.sleep(30_000).then(() => 'done') });
+  const f = fullChain(tool, slowReview(clock, 20_000), { clock });
+  const call = track(f.chained.run(ARGS, CTX));
+
+  await clock.advance(20_000);
+  assert.is(calls.length, 1, 'the review outlived 15 s and approved; the inner tool started');
+  await clock.advance(14_999);
+  assert.is(call.state(), 'pending', 'at 14.999 s into the inner call nothing is cut yet');
+  await clock.advance(1);
+  assert.is(call.state(), 'failed');
+  assert.is(call.error()!.code, 'E_TOOL_TIMEOUT');
+  assert.is(call.error()!.message, 'tool "host_restart_service" did not finish within 15s and was told to stop');
+});
+
+Timeout('A9, A10: a 20 s review followed by a 10 s inner call succeeds: 30 s in all, but only the inner 10 s count against the limit', async () => {
+  const clock = new FakeClock();
+  const { tool } = spyTool('write', { body: () => clock.sleep(10_000).then(() => 'restarted') });
+  const f = fullChain(tool, slowReview(clock, 20_000), { clock });
+  const call = track(f.chained.run(ARGS, CTX));
+  await clock.advance(30_000);
+  assert.is(call.state(), 'ok');
+  assert.is(call.value(), 'restarted');
+});
+
+Timeout('E_TOOL_TIMEOUT aborts the signal the inner tool received; the audit row records how the inner call ended', async () => {
+  const clock = new FakeClock();
+  let signal: AbortSignal | undefined;
+  const { tool } = spyTool('read', {
+    body: (_args, ctx) => new Promise((_resolve, reject) => {
+      signal = ctx.signal;
+      ctx.signal!.addEventListener('abort', () => reject(new Error('aborted by signal')));
+    }),
+  });
+  const f = fullChain(tool, { outcome: 'approved' }, { clock });
+  const call = track(f.chained.run(ARGS, CTX));
+  await clock.advance(15_000);
+  assert.is(call.error()!.code, 'E_TOOL_TIMEOUT');
+  assert.ok(signal!.aborted);
+  assert.is((signal!.reason as CountersignError).code, 'E_TOOL_TIMEOUT');
+  assert.equal(f.sink.rows.map((r) => [r.ok, r.error]), [[false, 'aborted by signal']]);
+});
+
+Timeout('the caller\'s own abort signal reaches the inner tool through the timeout decorator', async () => {
+  const clock = new FakeClock();
+  const controller = new AbortController();
+  const { tool } = spyTool('read', {
+    body: (_args, ctx) => new Promise((_resolve, reject) => ctx.signal!.addEventListener('abort', () => reject(new Error('cancelled')))),
+  });
+  const f = fullChain(tool, { outcome: 'approved' }, { clock });
+  const call = track(f.chained.run(ARGS, { ...CTX, signal: controller.signal }));
+  await clock.advance(1_000);
+  controller.abort();
+  await clock.advance(0);
+  assert.is(call.state(), 'failed');
+  assert.is((call.error() as unknown as Error).message, 'cancelled');
+});
+
+Timeout.run();

@@ -1,0 +1,87 @@
+/**
+ * Tool calls by agents (issue 4, the jsonl protocol amendment): `$tool`
+ * lines are answered with `$toolResult` / `$toolError`; only the request's
+ * effective tools run — a reviewer's persona list, so the runtime filter
+ * holds against an external agent (B13–B16); every message is one turn and
+ * a reviewer past max_turns is cut off and rejected (B5); every call is
+ * journaled as tool.called.
+ */
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError } from '../../engine/errors.js';
+import { createEngine, createMemoryStore } from '../../engine/index.js';
+import { createJsonlAgent } from '../../engine/hosts/jsonl.js';
+import type { ToolRunner } from '../../engine/hosts/tool-mediation.js';
+import type { JsonValue } from '../../engine/format/model.js';
+import { tempDir } from '../helpers/cli.js';
+
+const GATE = fileURLToPath(new URL('../../workflows/ongrid-review-gate.json', import.meta.url));
+const REVIEWER = fileURLToPath(new URL('../fixtures/gate/tool-reviewer.mjs', import.meta.url));
+
+function runner(ran: string[]): ToolRunner {
+  return {
+    names: () => ['get_sop_text', 'run_shell', 'broken'],
+    async call(name, args): Promise<JsonValue> {
+      ran.push(name);
+      if (name === 'broken') throw new CountersignError('E_TOOL_ARGS', 'device_id must be an integer');
+      return name === 'get_sop_text' ? { sop_id: 'SOP-007', args } : { ran: true };
+    },
+  };
+}
+
+async function gate(calls: string[], maxTurns = 5, decision = 'approve') {
+  const ran: string[] = [];
+  const cwd = tempDir('countersign-tools-');
+  const agent = createJsonlAgent([process.execPath, REVIEWER, decision, ...calls].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' '), { cwd });
+  const engine = createEngine({ store: createMemoryStore() });
+  try {
+    const result = await engine.run(GATE, {
+      agent,
+      tools: runner(ran),
+      input: {
+        tool: 'host_restart_service',
+        tool_class: 'write',
+        proposal: { action: 'host_restart_service', target: { device_id: 7 }, reason: 'r', blast_radius: 'single_device', operator: 'u', context_summary: 's' },
+        proposal_hash: 'h',
+        persona: { name: 'reviewer', model: 'm', max_turns: maxTurns, tools: ['get_sop_text', 'broken'], body: 'Review it.' },
+      },
+    });
+    const { events } = await engine.trace(result.runId);
+    const state = await engine.status(result.runId);
+    return { ran, events, outcome: state.status === 'completed' ? state.outcome : state.status, nodes: result.output };
+  } finally {
+    await agent.close?.();
+  }
+}
+
+const Tools = suite('tool calls by agents ($tool mediation)');
+
+Tools('B13 B14 B15: a tool outside the persona\'s list is refused with E_TOOL_DENIED and never runs; an allowed one runs and its result goes back', async () => {
+  const r = await gate(['run_shell:{"cmd":"reboot"}', 'get_sop_text:{"action":"restart"}']);
+  assert.equal(r.ran, ['get_sop_text'], 'run_shell never ran');
+  assert.is(r.outcome, 'approved');
+  const called = r.events.filter((e) => e.type === 'tool.called').map((e) => [e.name, e.ok, e.code]);
+  assert.equal(called, [['run_shell', false, 'E_TOOL_DENIED'], ['get_sop_text', true, undefined]]);
+});
+
+Tools('a failing tool comes back as $toolError with its code, and the reviewer still replies', async () => {
+  const r = await gate(['broken']);
+  assert.equal(r.ran, ['broken']);
+  assert.equal(r.events.filter((e) => e.type === 'tool.called').map((e) => [e.name, e.ok, e.code]), [['broken', false, 'E_TOOL_ARGS']]);
+  assert.is(r.outcome, 'approved');
+});
+
+Tools('B5 §4.4: each $tool line is a turn, a refused one too; a reviewer whose last turn goes to a tool is cut off and the review is a reject', async () => {
+  // max_turns 3: two tool lines and the reply fit.
+  assert.is((await gate(['run_shell', 'get_sop_text'], 3)).outcome, 'approved');
+  // max_turns 2: the second tool line uses the last turn; no reply can follow.
+  const r = await gate(['run_shell', 'get_sop_text'], 2);
+  assert.is(r.outcome, 'rejected');
+  assert.equal(r.ran, [], 'the tool on the last turn never ran');
+  const parsed = r.events.find((e) => e.type === 'decision.parsed');
+  assert.is(parsed?.decision, 'reject');
+  assert.equal(r.events.filter((e) => e.type === 'tool.called').map((e) => e.code), ['E_TOOL_DENIED', 'E_MAX_TURNS']);
+});
+
+Tools.run();

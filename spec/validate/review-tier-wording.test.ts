@@ -1,0 +1,39 @@
+/**
+ * E_SEVERITY_TIER on tier labels written in title case or as a comma list
+ * (issue 3 §7; seed 003 G15: no BLOCKING / MAJOR / MINOR tiers, every
+ * issue mandatory), without flagging sentence-initial capitals, names or
+ * version wording.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { wordingFindings } from '../../engine/review/wording.js';
+
+const tiers = (criterion: string) =>
+  wordingFindings({ criteria: [criterion] }, '/nodes/2').filter((f) => f.code === 'E_SEVERITY_TIER').map((f) => criterion.slice(f.offset, (f.offset ?? 0) + 8).split(/[\s,"]/)[0]);
+
+const test = suite('review wording: tier labels in title case and comma lists');
+
+test('G15: a comma list of tier words in title case sets up tiers: "Major, Minor or Trivial", "Blocking, Major or Cosmetic"', () => {
+  assert.equal(tiers('Label each finding Major, Minor or Trivial'), ['Major', 'Minor']);
+  assert.equal(tiers('Label each finding Blocking, Major or Cosmetic'), ['Blocking', 'Major']);
+  assert.equal(tiers('label each finding major, minor or trivial'), ['major']);
+});
+
+test('G15: a title-case tier word inside a sentence is a label: "as Blocking when it stops the release", "as \\"Minor\\""', () => {
+  assert.equal(tiers('Tag each finding as Blocking when it stops the release'), ['Blocking']);
+  assert.equal(tiers('Tag each finding as "Minor" when it is cosmetic'), ['Minor']);
+});
+
+test('G15: a capital at the start of a sentence, a name, a compound and version wording are not tiers', () => {
+  for (const prose of [
+    'Minor edits to prose are fine',
+    'Every link works. Major sections have a summary',
+    'The Minor Planet Center list is current',
+    'Use Major.Minor.Patch versions',
+    'Bump the Major version on breaking changes',
+    'The changelog lists major, minor and patch versions',
+    'Non-Blocking reads only',
+  ]) assert.equal(tiers(prose), [], prose);
+});
+
+test.run();
