@@ -114,6 +114,11 @@ export function createEngine(options: EngineOptions): Engine {
     const compiled = compileWorkflow(workflow, hash);
     const runId = newRunId();
     const at = now();
+    if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
+      throw new CountersignError('E_IDENTITY_REQUIRED', `the starting identity ${JSON.stringify(opts.as)} is blank`, {
+        fix: 'pass a non-empty identity with --as <identity> (library: { as }), or leave it out',
+      });
+    }
     const userId = opts.as?.trim() || 'local';
     const base: RunRecord = {
       runId,

@@ -18,13 +18,16 @@
  * that read its count: `<review-id>.issues_count` anywhere, a bare
  * `issues_count` only before any other delegate-review (past one, the bare
  * name is that review's count). The connections each takes while issues
- * remain are found by running it (see review-branches.ts). The fix steps of
- * such a connection are the waiting nodes first met on it through
- * transient nodes; a count condition met only past another condition's fix
- * step routes that stale count after the fix, not the review's result, and
- * is not analysed. When some input sends the issues to a fix step and
- * another lets them go on (e.g. `issues_count == 0 or strict == false`),
- * waiving the fix is the author's choice and only the fix path is judged.
+ * remain are found by running it at several counts (see review-branches.ts).
+ * The fix steps of such a connection are the waiting nodes first met on it
+ * through transient nodes, a later condition followed only along the
+ * connections it can take; a count condition met only past another
+ * condition's fix step routes that stale count after the fix, not the
+ * review's result, and is not analysed. When, for a count, some input sends
+ * the issues to a fix step and another lets them go on (`issues_count == 0
+ * or strict == false`, a fix budget ending at a person), waiving the fix is
+ * the author's choice and only the fix path is judged; a count no input
+ * sends to a fix step is an error.
  *
  * The fix step's way back (review-way-back.ts) may pass through any steps
  * that come after the review (a test run, another review); it must not hand
@@ -38,22 +41,23 @@ import type { ConditionNode, Workflow } from '../format/model.js';
 import { parsePath } from '../format/path.js';
 import { condition } from '../nodes/condition.js';
 import type { Finding } from '../nodes/node-type.js';
-import { REVIEW_TYPE, firstWaiting, loopTypeOf, reviewLoops, successOf, type LoopNode } from '../review/loop.js';
+import { REVIEW_TYPE, loopTypeOf, reviewLoops, successOf, type LoopNode } from '../review/loop.js';
 import type { GraphModel, NodeEntry } from './graph-model.js';
-import { childPointer, isPlainObject } from './pointer.js';
-import { COUNT, issuesBranches } from './review-branches.js';
+import { childPointer } from './pointer.js';
+import { COUNT, issuesBranches, issuesReach, type BranchScope, type IssuesReach, type IssuesWalk } from './review-branches.js';
 import { reentryFindings } from './review-reentry.js';
+import { seededGlobals } from './review-seeded.js';
+import { unchangedReasonFinding } from './review-unchanged-reason.js';
 import { precedingProducers, reviewKindOf as kindOf, wayBack, type ReviewShape } from './review-way-back.js';
 
 const DEFAULT_REVIEWER = 'reviewer';
-const UNCHANGED_REASON = 'unchanged_reason';
 
 interface Graph {
   model: GraphModel;
   byId: Map<string, LoopNode>;
   /** Node ids only: enough for the resolver to tell `review.issues_count` from a global. */
   workflow: Workflow;
-  /** Globals whose value at the start the document fixes: registry defaults, then initialData values. */
+  /** Globals whose value the document fixes: registry defaults, then initialData values, of globals no node changes later. */
   seeded: Map<string, unknown>;
 }
 
@@ -122,32 +126,45 @@ function routingFindings(entry: NodeEntry, review: ReviewShape, graph: Graph): F
       severity: 'error',
     }];
   }
-  const branches: IssuesBranch[] = [];
   const nodeIds = new Set(graph.byId.keys());
+  const judged: JudgedCondition[] = [];
   for (const { cond, bareIsOurs } of routing) {
-    for (const via of issuesBranches(cond, { reviewId, bareIsOurs, nodeIds, seeded: graph.seeded, workflow: graph.workflow })) {
-      const target = cond.connections.find(([name]) => name === via)?.[1];
-      if (target === undefined) continue;
-      const fixSteps = [...firstWaiting(target, graph.byId, kindOf)].filter((id) => isFixStep(graph.byId.get(id) as LoopNode));
-      branches.push({ cond, via, target, fixSteps });
+    const scope: BranchScope = { reviewId, bareIsOurs, nodeIds, seeded: graph.seeded, workflow: graph.workflow };
+    const walk: IssuesWalk = { byId: graph.byId, entries: graph.model.byId, kindOf, readsCount: (e) => e !== cond && readsCount(e, reviewId, bareIsOurs) };
+    const byCount = issuesBranches(cond, scope);
+    const branches = new Map<string, IssuesBranch>();
+    for (const vias of byCount.values()) {
+      for (const via of vias) {
+        const target = cond.connections.find(([name]) => name === via)?.[1];
+        if (target === undefined || branches.has(via)) continue;
+        const reach = issuesReach(target, scope, walk);
+        const fixSteps = reach.firsts.filter((id) => isFixStep(graph.byId.get(id) as LoopNode));
+        branches.set(via, { via, target, ...reach, fixSteps });
+      }
     }
+    judged.push({ cond, byCount, branches });
   }
   const out: Finding[] = [];
-  for (const branch of branches) {
-    const otherFixSteps = new Set(branches.filter((b) => b.cond !== branch.cond).flatMap((b) => b.fixSteps));
-    if (!reachableRoutingConditions(success, reviewId, graph, otherFixSteps).some((r) => r.cond === branch.cond)) continue;
-    const waivable = branches.some((b) => b.cond === branch.cond && b !== branch && b.fixSteps.length > 0);
-    out.push(...loopFindings(branch, waivable, review, graph));
+  for (const one of judged) {
+    const otherFixSteps = new Set(judged.filter((j) => j !== one).flatMap((j) => [...j.branches.values()].flatMap((b) => b.fixSteps)));
+    if (!reachableRoutingConditions(success, reviewId, graph, otherFixSteps).some((r) => r.cond === one.cond)) continue;
+    out.push(...loopFindings(one, review, graph));
   }
   return out;
 }
 
-/** A routing condition with one connection it takes while issues remain. */
-interface IssuesBranch {
+/** A routing condition with the connections it takes per issue count and where each leads. */
+interface JudgedCondition {
   cond: NodeEntry;
+  byCount: Map<number, Set<string>>;
+  branches: Map<string, IssuesBranch>;
+}
+
+/** One connection a routing condition takes while issues remain. */
+interface IssuesBranch extends IssuesReach {
   via: string;
   target: string;
-  /** The waiting nodes first met on `via` that are neither a review nor an end. */
+  /** The first waiting nodes on `via` that are neither a review nor an end. */
   fixSteps: string[];
 }
 
@@ -195,111 +212,76 @@ function readsCount(entry: NodeEntry, reviewId: string, bareCounts: boolean): bo
   }
 }
 
-function loopFindings(branch: IssuesBranch, waivable: boolean, review: ReviewShape, graph: Graph): Finding[] {
-  const { cond, via, target } = branch;
+/**
+ * For every count, some input must send the issues to a fix step (or to a
+ * later condition on the count); then the ends a budget or a flag sends
+ * them to are the author's choice. A count for which no input does is
+ * E_REVIEW_LOOP on each connection it takes. Every fix step met must hand
+ * the artifact back to this review.
+ */
+function loopFindings(judged: JudgedCondition, review: ReviewShape, graph: Graph): Finding[] {
+  const { cond, byCount, branches } = judged;
   const reviewId = review.id;
-  const branchAt = childPointer(`${cond.pointer}/connections`, via);
   const fixTo = `connect the fix step's success to "${reviewId}", directly or through steps that come after the review (never to the producing step)`;
   const out: Finding[] = [];
-  for (const fixId of firstWaiting(target, graph.byId, kindOf)) {
-    const fix = graph.byId.get(fixId) as LoopNode;
-    const entry = graph.model.byId.get(fixId) as NodeEntry;
-    if (!isFixStep(fix)) {
-      if (waivable) continue;
-      const what = kindOf(fix.type) === 'final'
-        ? `ends the run at "${fixId}"`
-        : fixId === reviewId ? `goes straight back to the review with no fix step` : `goes to another review "${fixId}" with no fix step`;
-      out.push({
-        code: 'E_REVIEW_LOOP',
-        message: `when review "${reviewId}" reports issues, condition "${cond.id}" takes "${via}", which ${what}; every issue must be fixed and re-reviewed (seed 003 G7, G11) — route "${via}" to a fix step and ${fixTo}`,
-        pointer: branchAt,
-        severity: 'error',
-      });
-      continue;
-    }
-    const back = successOf(fix);
-    const way = back === undefined ? undefined : wayBack(fixId, back, review, graph.byId);
-    if (!way?.reached) {
-      const quoted = (ids: string[]) => ids.map((id) => `"${id}"`).join(', ');
-      const what = way === undefined ? `has no success connection, so the fixed artifact never goes back to "${reviewId}"`
-        : way.producersMet.length > 0 ? `hands the artifact back to the producing step ${quoted(way.producersMet)} instead of the same review "${reviewId}": that step starts the work over, so the review judges new work instead of the fix`
-        : way.endsMet.length > 0 ? `ends the run at ${quoted(way.endsMet)} without going back to "${reviewId}", so the fixed artifact is never re-reviewed`
-        : `never leads back to "${reviewId}", so the fixed artifact is never re-reviewed`;
-      out.push({
-        code: 'E_REVIEW_LOOP',
-        message: `fix step "${fixId}" of review "${reviewId}" ${what} (seed 003 G7, G11); ${fixTo}`,
-        pointer: back === undefined ? entry.pointer : `${entry.pointer}/connections/success`,
-        severity: 'error',
-      });
-    }
-    for (const id of way?.reached ? way.enterers : [fixId]) {
-      const step = graph.model.byId.get(id);
-      const declared = step ? unchangedReasonDeclaration(step) : 'ok';
-      if (step && declared !== 'ok') out.push(unchangedReasonWarning(step, fixId, reviewId, declared));
+  const reported = new Set<string>();
+  for (const [count, vias] of byCount) {
+    const taken = [...vias].map((via) => branches.get(via)).filter((b): b is IssuesBranch => b !== undefined);
+    if (taken.some((b) => b.fixSteps.length > 0 || b.handedOn)) continue;
+    for (const branch of taken) {
+      for (const firstId of branch.firsts) {
+        const key = `${branch.via}\u0000${firstId}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
+        const first = graph.byId.get(firstId) as LoopNode;
+        const what = kindOf(first.type) === 'final'
+          ? `ends the run at "${firstId}"`
+          : firstId === reviewId ? `goes straight back to the review with no fix step` : `goes to another review "${firstId}" with no fix step`;
+        const issues = count === 1 ? 'issues' : `${count} issues`;
+        out.push({
+          code: 'E_REVIEW_LOOP',
+          message: `when review "${reviewId}" reports ${issues}, condition "${cond.id}" takes "${branch.via}", which ${what}; the condition passes only at issues_count 0 and every issue must be fixed and re-reviewed (seed 003 G7, G11, G16) — route "${branch.via}" to a fix step and ${fixTo}`,
+          pointer: childPointer(`${cond.pointer}/connections`, branch.via),
+          severity: 'error',
+        });
+      }
     }
   }
+  const fixIds = new Set([...branches.values()].flatMap((b) => b.fixSteps));
+  for (const fixId of fixIds) out.push(...fixStepFindings(fixId, review, graph, fixTo));
   return out;
 }
 
-function unchangedReasonWarning(step: NodeEntry, fixId: string, reviewId: string, declared: 'missing' | 'not-string'): Finding {
-  const who = step.id === fixId
-    ? `fix step "${fixId}" of review "${reviewId}"`
-    : `step "${step.id}", whose answer brings the artifact fixed by "${fixId}" back into review "${reviewId}",`;
-  if (declared === 'not-string') {
-    return {
-      code: 'E_UNCHANGED_REASON_UNDECLARED',
-      message: `${who} declares "unchanged_reason" with a type that does not admit a string, but it must be a string: the runtime reads only a non-blank string as the reason, so an unchanged artifact is always rejected with E_UNCHANGED_ARTIFACT (seed 003 G12); declare it as "unchanged_reason": {"type": "string"} under inputSchema.properties`,
-      pointer: `${step.pointer}/inputSchema/properties/${UNCHANGED_REASON}`,
-      severity: 'warning',
-    };
+/** The fix step must hand the artifact back to the same review; the step entering the review should declare unchanged_reason. */
+function fixStepFindings(fixId: string, review: ReviewShape, graph: Graph, fixTo: string): Finding[] {
+  const reviewId = review.id;
+  const fix = graph.byId.get(fixId) as LoopNode;
+  const entry = graph.model.byId.get(fixId) as NodeEntry;
+  const out: Finding[] = [];
+  const back = successOf(fix);
+  const way = back === undefined ? undefined : wayBack(fixId, back, review, graph.byId);
+  if (!way?.reached) {
+    const quoted = (ids: string[]) => ids.map((id) => `"${id}"`).join(', ');
+    // A step that only checks the work (a test run) and also runs before the
+    // review cannot be told from the producing step by the graph: say how to keep it.
+    const copy = way && way.producersMet.length > 0
+      ? `; if ${quoted(way.producersMet)} only checks the work (e.g. runs the tests), give the loop its own copy of that step after the fix (fix → run tests again → "${reviewId}")`
+      : '';
+    const what = way === undefined ? `has no success connection, so the fixed artifact never goes back to "${reviewId}"`
+      : way.producersMet.length > 0 ? `hands the artifact back to the producing step ${quoted(way.producersMet)} instead of the same review "${reviewId}": that step starts the work over, so the review judges new work instead of the fix`
+      : way.endsMet.length > 0 ? `ends the run at ${quoted(way.endsMet)} without going back to "${reviewId}", so the fixed artifact is never re-reviewed`
+      : `never leads back to "${reviewId}", so the fixed artifact is never re-reviewed`;
+    out.push({
+      code: 'E_REVIEW_LOOP',
+      message: `fix step "${fixId}" of review "${reviewId}" ${what} (seed 003 G7, G11); ${fixTo}${copy}`,
+      pointer: back === undefined ? entry.pointer : `${entry.pointer}/connections/success`,
+      severity: 'error',
+    });
   }
-  return {
-    code: 'E_UNCHANGED_REASON_UNDECLARED',
-    message: `${who} does not declare "unchanged_reason" in its inputSchema, so when a defect does not reproduce it cannot explain an unchanged artifact and the answer is rejected with E_UNCHANGED_ARTIFACT (seed 003 G12); add "unchanged_reason": {"type": "string"} under inputSchema.properties, or list a registry variable "unchanged_reason" in inputSchema.globalInputs`,
-    pointer: step.raw.inputSchema === undefined ? step.pointer : `${step.pointer}/inputSchema`,
-    severity: 'warning',
-  };
-}
-
-/**
- * Declared as the node's own field (`properties`) or as a global it writes
- * (`globalInputs`). An own field whose `type` leaves out "string" can never
- * carry a reason the runtime reads, so it counts as not usable.
- */
-function unchangedReasonDeclaration(entry: NodeEntry): 'ok' | 'missing' | 'not-string' {
-  const schema = entry.raw.inputSchema;
-  if (!isPlainObject(schema)) return 'missing';
-  if (isPlainObject(schema.properties) && Object.prototype.hasOwnProperty.call(schema.properties, UNCHANGED_REASON)) {
-    return admitsString(schema.properties[UNCHANGED_REASON]) ? 'ok' : 'not-string';
-  }
-  return Array.isArray(schema.globalInputs) && schema.globalInputs.includes(UNCHANGED_REASON) ? 'ok' : 'missing';
-}
-
-/** A property schema without a `type` admits a string; one with a type must list "string". */
-function admitsString(property: unknown): boolean {
-  if (!isPlainObject(property) || property.type === undefined) return true;
-  if (typeof property.type === 'string') return property.type === 'string';
-  return Array.isArray(property.type) ? property.type.includes('string') : true;
-}
-
-/**
- * Registry defaults, then the start node's initialData values: the order
- * the start node seeds them in. Entries of the wrong shape are skipped.
- */
-function seededGlobals(data: unknown, model: GraphModel): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  const registry = isPlainObject(data) ? data.variableRegistry : undefined;
-  if (isPlainObject(registry)) {
-    for (const [name, decl] of Object.entries(registry)) {
-      if (isPlainObject(decl) && decl.default !== undefined) out.set(name, decl.default);
-    }
-  }
-  const initial = model.nodes.find((n) => n.type === 'start')?.raw.initialData;
-  const variables = isPlainObject(initial) ? initial.variables : undefined;
-  if (isPlainObject(variables)) {
-    for (const [name, v] of Object.entries(variables)) {
-      if (isPlainObject(v) && v.value !== undefined) out.set(name, v.value);
-    }
+  for (const id of way?.reached ? way.enterers : [fixId]) {
+    const step = graph.model.byId.get(id);
+    const warning = step ? unchangedReasonFinding(step, fixId, reviewId) : undefined;
+    if (warning) out.push(warning);
   }
   return out;
 }

@@ -25,6 +25,17 @@ const Api = suite('library API');
 const tmp = () => mkdtempSync(join(tmpdir(), 'countersign-api-'));
 const TWO_STEP = JSON.parse(readFileSync(join(ROOT, 'spec/fixtures/cli/two-step.json'), 'utf8')) as Workflow;
 
+Api('a blank starting identity is refused with E_IDENTITY_REQUIRED, as a blank answering one is; nothing is stored', async () => {
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  for (const as of [' ', '\t', '']) {
+    const code = await engine.start(TWO_STEP, { as }).then(() => 'started', (e: { code?: string }) => e.code);
+    assert.is(code, 'E_IDENTITY_REQUIRED', JSON.stringify(as));
+  }
+  assert.equal(store.list(), []);
+  assert.is((await engine.start(TWO_STEP, { as: ' alice ' })).status, 'waiting');
+});
+
 Api('loadWorkflow reads YAML and JSON into one model: the same workflow hashes identically and runs identically', async () => {
   const yamlDoc = loadWorkflow(join(ROOT, 'workflows/bugfix.yaml'));
   const asJson = join(tmp(), 'bugfix.json');

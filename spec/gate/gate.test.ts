@@ -154,6 +154,31 @@ Gate('F4–F7 §4.6: force_approve_no_sop reaches the reviewer only with a match
   assert.is(logged.length, 1);
 });
 
+Gate('B8 B9 D1: while the reviewer works the review is observable as pending, and a notification fires with the outcome when it settles', async () => {
+  const events: string[] = [];
+  let seenPending: string[] = [];
+  const s = setup(() => {
+    seenPending = s.gate.pending().map((p) => p.tool);
+    events.push('reviewer');
+    return { reply: APPROVE };
+  }, {
+    onPending: (review) => events.push(`pending ${review.tool} ${review.proposal.operator}`),
+    onSettled: (review, outcome) => events.push(`settled ${review.tool} ${outcome}`),
+  });
+  await s.call();
+  assert.equal(seenPending, ['host_restart_service'], 'pending while the reviewer runs');
+  assert.equal(events, ['pending host_restart_service user_42', 'reviewer', 'settled host_restart_service approved']);
+  assert.equal(s.gate.pending(), [], 'nothing pending once settled');
+});
+
+Gate('A26: the proposal\'s context_summary is the coordinator\'s running summary from the call context', async () => {
+  const s = setup(APPROVE);
+  await s.call(undefined, { contextSummary: 'user asked twice; 502s since 09:12' });
+  const r = s.reviewer.requests[0];
+  assert.ok(r.kind === 'review' && r.contract === 'decision' && r.proposal.context_summary === 'user asked twice; 502s since 09:12');
+  assert.is(listProposals(s.store)[0].context_summary, 'user asked twice; 502s since 09:12');
+});
+
 const Config = suite('review gate construction');
 
 Config('A11 F10 F11: DefaultReviewerTimeout is 60 000; a ceiling under 30 s is refused, 30 s is accepted', () => {
