@@ -59,7 +59,7 @@ export const CODES = {
   E_PATH_OUTSIDE_WORKSPACE: 'a review path (artifact, context or report) resolves outside the run\'s workspace',
   E_PATH_EMPTY: 'a review path rendered empty (an unset variable in its template)',
   E_PATH_INVALID: 'a review path holds a line break or another control character',
-  E_REPORT_PATH: 'the report path is unusable: it is an artifact, a directory, or its directory cannot be created',
+  E_REPORT_PATH: 'the report path is unusable: it is an artifact, a context path, a file of the run store, a directory, or its directory cannot be created',
   E_MAX_ITERATIONS: 'a review node that has accepted maxIterations reviews in this run was entered again',
   E_CRITERION_TEMPLATE: '(warning) a review criterion holds {{…}}: criteria are literal and never rendered (write \\{{ for literal braces)',
   E_REPORT_MISSING: 'the review answer came back but the report file does not exist',
@@ -109,11 +109,17 @@ export const CODES = {
   E_DECISION_INPUT: 'a decision review has no usable persona or proposal in the run\'s context; it takes its error route (the gate records a rejected row)',
   E_TOOL_DENIED: '(a $toolError) the agent asked for a tool outside its effective list; it did not run, and the message still counts as a turn',
   E_TOOL_REQUEST: '(a $toolError) a $tool line is not {"name": "<tool>", "args": {…}}',
-  E_TOOL_FAILED: '(a $toolError) the tool threw an error without a countersign code',
+  E_TOOL_FAILED: 'a tool failed: it threw an error without a countersign code, or could not do its work (no usable workspace; a process it runs, such as gh, could not start or exited non-zero); the tool\'s own message is kept (to an agent\'s $tool call it comes back as a $toolError)',
   E_GATE_CONFIG: 'the review gate is configured wrong: a timeoutMs under 30 000, or no store or reviewer',
   E_GATE_WORKFLOW: 'the gate workflow ended without an outcome, or without recording the proposal row its outcome needs',
   E_PERSONA_RESERVED: 'something other than the review gate tried to spawn a reviewer persona (only the gate may)',
   E_MAX_TURNS: 'a reviewer used its last turn (max_turns) on a tool call, so no reply could follow: it was cut off and the review is a reject',
+  // Tool nodes (ADR-019)
+  E_TOOL_NODE: 'an answer was submitted to a tool node: the engine runs tool nodes itself and they take no answers',
+  E_TOOL_UNKNOWN: 'a tool node names a tool that is not registered',
+  E_TOOL_ACCESS: 'the workflow\'s access map does not let this node\'s agent role use the tool (validate flags it; the run refuses it)',
+  E_TOOL_INTERRUPTED: 'a tool node\'s call started but its process stopped before it reported back: it may have taken effect, so it is not run again',
+  E_TOOL_RUNNING: 'run stopped driving because another process is running one of its tool nodes',
 } as const;
 
 export type ErrorCode = keyof typeof CODES;

@@ -39,8 +39,8 @@ export { createAgent } from './hosts/adapters.js';
 export { createScriptedAgent } from './hosts/scripted.js';
 
 // The review gate (seed 000): tools, the decorator chain, the gate, personas and the ledger.
-export { defineTool } from './gate/tool.js';
-export type { Tool, ToolSpec, ToolClass, ToolCallContext, ToolRunContext } from './gate/tool.js';
+export { defineTool } from './tools/tool.js';
+export type { Tool, ToolSpec, ToolClass, ToolCallContext, ToolRunContext } from './tools/tool.js';
 export { chain, CHAIN_ORDER } from './gate/chain.js';
 export type { ChainOptions, ChainedTool, ToolDecorator } from './gate/chain.js';
 export { tenantBindDecorator } from './gate/decorators/tenant-bind.js';

@@ -20,6 +20,7 @@ usage: countersign <command> [options]
   gate --tool T --class C --proposal JSON   run one proposal through the review gate workflow [--reviewer <adapter>|reply:<file>]
   audit [--status S] [--since ISO]          the review gate's ledger: proposal and execution rows
   confirm --operator U --action T --target JSON   record a user's confirmation (for force_approve_no_sop)
+  pr-status --comments FILE|- [--json]      review and docs status from PR comment bodies (ADR-019)
 
 common options:
   --json          exactly one JSON document on stdout; progress and logs on stderr

@@ -41,7 +41,9 @@ export function progressPrinter(io: Io, opts: { spinner: boolean }): ProgressPri
         const p = e.state.pending;
         const first = p.kind === 'directive'
           ? (p.directive.split('\n').find((l) => l.trim()) ?? '')
-          : p.contract === 'issues'
+          : p.kind === 'tool'
+            ? `tool ${p.tool} (run by the engine)`
+            : p.contract === 'issues'
             ? `review ${p.iteration} by ${p.reviewer} → ${p.report}`
             : `decision by persona ${p.persona.name} (${p.persona.model})`;
         io.stderr.write(`▸ ${p.nodeId}${p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxRetries + 1})` : ''}: ${first.slice(0, 100)}\n`);

@@ -11,6 +11,10 @@ export function renderState(state: RunState): string {
         lines.push(`answer rejected (${state.rejected.code}):`);
         for (const e of state.rejected.errors) lines.push(`  ${e}`);
       }
+      if (p.kind === 'tool') {
+        lines.push(`run ${state.runId} is at tool node "${p.nodeId}" — seq ${state.seq}: ${p.tool} ${p.startedAt ? `has been running since ${p.startedAt}` : 'is about to run'} (the engine runs it; nothing to answer)`);
+        break;
+      }
       const role = p.kind === 'directive' ? p.agent : p.contract === 'issues' ? p.reviewer : `${p.persona.name} (persona)`;
       const what = p.kind === 'review' && p.contract === 'issues' ? `review ${p.iteration}, ` : '';
       lines.push(`run ${state.runId} is waiting at "${p.nodeId}" — seq ${state.seq}, ${what}attempt ${p.attempt} of ${p.maxRetries + 1}${role ? `, for role "${role}"` : ''}`);

@@ -93,7 +93,7 @@ function decideAnswerOutcome(
       ]);
     case 'rejected': {
       const events: JsonObject[] = [
-        { type: 'answer.rejected', nodeId: node.id, attempt, code: outcome.code, errors: outcome.errors, userId: ev.userId },
+        outcome.journalAs ?? { type: 'answer.rejected', nodeId: node.id, attempt, code: outcome.code, errors: outcome.errors, userId: ev.userId },
       ];
       if (outcome.final) {
         return routeOrFail(node, 'error', outcome.code, `node "${node.id}": ${outcome.errors.join('; ')}`, events);

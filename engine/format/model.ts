@@ -29,6 +29,8 @@ export interface Workflow {
   metadata: WorkflowMetadata;
   variableRegistry?: Record<string, VariableDecl>;
   systemReminder?: string;
+  /** Role → the tools (whole-name globs) it may use; a tool some role claims is denied to every other role. */
+  access?: Record<string, string[]>;
   nodes: WorkflowNode[];
 }
 
@@ -125,6 +127,16 @@ export interface DecisionReviewNode extends NodeBase {
   timeoutMs?: number;
 }
 
+/** Runs one registered tool with schema-checked arguments; a failure is loud (ADR-019). */
+export interface ToolNode extends NodeBase {
+  type: 'tool';
+  tool: string;
+  /** Argument → a literal JSON value or a template; a string that is one whole `{{path}}` keeps the value's JSON type. */
+  args?: Record<string, JsonValue>;
+  /** The role the call is made as; the workflow's `access` map decides what it may use. */
+  agent?: string;
+}
+
 /** Appends one row, built from its fields, to a named ledger table. */
 export interface RecordNode extends NodeBase {
   type: 'record';
@@ -143,7 +155,8 @@ export type WorkflowNode =
   | ExpressionNode
   | DelegateReviewNode
   | DecisionReviewNode
-  | RecordNode;
+  | RecordNode
+  | ToolNode;
 
 /** Names every run can read without declaring them. */
 export const BUILTIN_VARIABLES = ['executionId', 'workflowId', 'userId'] as const;

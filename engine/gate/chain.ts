@@ -21,7 +21,7 @@
  */
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
-import { isGated, type Tool, type ToolCallContext, type ToolRunContext } from './tool.js';
+import { isGated, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
 
 /** The chain, outermost first, as data (A8). `inner` is the wrapped tool. */
 export const CHAIN_ORDER = ['tenant_bind', 'review_gate', 'timeout', 'audit', 'ratelimit', 'metric', 'inner'] as const;

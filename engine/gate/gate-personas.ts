@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { CountersignError } from '../errors.js';
 import { lintPersona } from './persona-lint.js';
 import { DefaultReviewerAgent, loadPersona, type Persona } from './persona.js';
+import type { JsonObject } from '../format/model.js';
 import { effectiveTools, type CatalogTool } from './tool-filter.js';
 
 export interface PersonaOptions {
@@ -32,14 +33,14 @@ export interface PersonaInput {
   tools: string[];
   body: string;
   critical_reminder?: string;
-  [k: string]: string | number | string[] | undefined;
+  tool_specs: Array<{ name: string; description?: string; inputSchema: JsonObject }>;
 }
 
 export interface GatePersonas {
   /** The persona reviewing `tool`. */
   forTool(tool: string): Persona;
   /** Its context value, with the tools narrowed to those of the catalog it may call. */
-  inputFor(persona: Persona, catalog: readonly CatalogTool[]): PersonaInput;
+  inputFor(persona: Persona, catalog: readonly (CatalogTool & { description?: string; inputSchema?: JsonObject })[]): PersonaInput;
   /** Every persona name in use. */
   names: ReadonlySet<string>;
   warnings: string[];
@@ -82,14 +83,18 @@ export function loadGatePersonas(options: PersonaOptions): GatePersonas {
       : [];
   return {
     forTool: (tool) => loaded.get(options.personaFor?.[tool] ?? defaultName)!,
-    inputFor: (persona, catalog) => ({
-      name: persona.name,
-      model: persona.model,
-      max_turns: persona.max_turns ?? 1,
-      tools: effectiveTools(persona, catalog).map((t) => t.name),
-      body: persona.body,
-      ...(persona.critical_reminder ? { critical_reminder: persona.critical_reminder } : {}),
-    }),
+    inputFor: (persona, catalog) => {
+      const tools = effectiveTools(persona, catalog);
+      return {
+        name: persona.name,
+        model: persona.model,
+        max_turns: persona.max_turns ?? 1,
+        tools: tools.map((t) => t.name),
+        body: persona.body,
+        ...(persona.critical_reminder ? { critical_reminder: persona.critical_reminder } : {}),
+        tool_specs: tools.map((t) => ({ name: t.name, ...(t.description ? { description: t.description } : {}), inputSchema: t.inputSchema ?? {} })),
+      };
+    },
     names,
     warnings,
   };

@@ -5,8 +5,8 @@
  * with the reviewer persona driven through an agent adapter and every
  * proposal row written by the workflow's record nodes. Around that run the
  * gate does what must happen before a reviewer is spawned: the skip list
- * (§4.8), dedupe of a rejected repeat (§4.5), and the force_approve_no_sop
- * confirmation check (§4.6). It fails closed: a reviewer that crashes, goes
+ * (§4.8), the force_approve_no_sop confirmation check (§4.6), and dedupe of
+ * a rejected repeat (§4.5) — which a freshly confirmed retry passes. It fails closed: a reviewer that crashes, goes
  * silent or replies with anything but "Decision: approve" rejects.
  */
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,7 @@ import { loadGatePersonas, type PersonaOptions } from './gate-personas.js';
 import { checkConfirmation, proposalHash, proposalsByHash, writeProposal, type ProposalRow } from './ledger.js';
 import { assertProposal, type Proposal } from './proposal.js';
 import { reviewGateDecorator, type GateVerdict, type ReviewGate, type ReviewGateOptions } from './decorators/review-gate.js';
-import type { Tool, ToolClass } from './tool.js';
+import type { Tool, ToolClass } from '../tools/tool.js';
 
 /** The gate's own ceiling for one review (A11). */
 export const DefaultReviewerTimeout = 60_000;
@@ -106,19 +106,23 @@ export function createGate(config: GateConfig): Gate {
       const skipped = row({ status: 'skipped', reason: proposal.reason });
       return { outcome: 'skipped', proposalId: skipped.id, row: skipped };
     }
-    if (tool.class !== 'read') {
-      const earlier = dedupe.repeatOf(hash);
-      if (earlier) {
-        const repeat = row({ status: 'rejected', reason: earlier.reason, missing_gates: earlier.missing_gates, deduped: true });
-        return { outcome: 'rejected', reason: earlier.reason, proposalId: repeat.id, row: repeat };
-      }
-    }
+    // A confirmation is new information the earlier rejection did not have:
+    // a confirmed force_approve_no_sop is reviewed afresh, never deduped.
+    let confirmed = false;
     if (proposal.force_approve_no_sop === true) {
       const check = checkConfirmation(config.store, proposal.confirmation_id, { operator: proposal.operator, action: proposal.action, target: proposal.target as JsonObject }, now());
+      confirmed = check.ok;
       if (!check.ok) {
         log(`force_approve_no_sop on ${tool.name} for ${proposal.operator} is ignored: ${check.why}`);
         const { force_approve_no_sop: _ignored, ...rest } = proposal;
         proposal = rest as Proposal;
+      }
+    }
+    if (tool.class !== 'read' && !confirmed) {
+      const earlier = dedupe.repeatOf(hash);
+      if (earlier) {
+        const repeat = row({ status: 'rejected', reason: earlier.reason, missing_gates: earlier.missing_gates, deduped: true });
+        return { outcome: 'rejected', reason: earlier.reason, proposalId: repeat.id, row: repeat };
       }
     }
     const input = {

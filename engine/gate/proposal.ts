@@ -13,8 +13,9 @@ import { suggest } from '../format/suggest.js';
 // Imported, not read from disk: the schema travels with the code into any bundle.
 import proposalSchema from '../../schemas/proposal.schema.json' with { type: 'json' };
 
-export const BLAST_RADII = ['single_device', 'cluster', 'tenant_wide'] as const;
-export type BlastRadius = (typeof BLAST_RADII)[number];
+import { BLAST_RADII, type BlastRadius } from '../tools/tool.js';
+
+export { BLAST_RADII, type BlastRadius };
 
 export interface Proposal {
   action: string;

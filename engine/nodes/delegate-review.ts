@@ -8,7 +8,6 @@
  * the report file lists exactly that many flat issues. The context gets
  * the count and the path; the findings stay in the file.
  */
-import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { isCountersignError } from '../errors.js';
 import type { DelegateReviewNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
@@ -102,13 +101,13 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     let paths: VisitPaths;
     try {
       paths = resolvePaths(node, ctx, workflow, env, unset);
-      prepareReportSlot(paths);
+      prepareReportSlot(paths, { workspace: env.workspace, store: env.skip });
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       const names = [...new Set(unset)];
       return refuse(e.code, names.length > 0 ? `${e.message} (these variables were unset and rendered empty: ${names.join(', ')})` : e.message, e.fix);
     }
-    const hashes = hashEach(paths.artifacts, skippedPaths(paths.report, env.workspace, env.skip));
+    const hashes = hashEach(paths.artifacts, skippedPaths(paths.report, env.workspace, env.skip), env.workspace);
     if (state.acceptedHash !== undefined && hashes.hash === state.acceptedHash) {
       const fromFix = cause !== undefined && cause.nodeId !== node.id ? cause : undefined;
       const reason = fromFix ? unchangedReason(fromFix.answer) : undefined;
@@ -152,13 +151,6 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     return { kind: 'ready', assign: { reviews }, events: [...unsetEvents(), ...restored] };
   },
 
-  afterRejected(node, ctx, code) {
-    // The refused identity's report must not become the next reviewer's:
-    // it is set aside (not deleted), and .prev keeps the previous review.
-    const visit = stateOf(ctx, node.id).visit;
-    if (code === 'E_SELF_REVIEW' && visit) setAside(visit.report, `${visit.report}.refused`);
-  },
-
   observe(node, ctx, _workflow, env): JsonValue {
     const visit = stateOf(ctx, node.id).visit;
     if (!visit) return null;
@@ -170,7 +162,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       if (!isCountersignError(e)) throw e;
       report = { code: e.code, message: e.fix ? `${e.message}; ${e.fix}` : e.message };
     }
-    const { hash, roots } = hashEach(visit.artifacts, skippedPaths(visit.report, env.workspace, env.skip));
+    const { hash, roots } = hashEach(visit.artifacts, skippedPaths(visit.report, env.workspace, env.skip), env.workspace);
     return { hash, roots, report } satisfies Observed as unknown as JsonValue;
   },
 
@@ -203,16 +195,15 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     const state = stateOf(ctx, node.id);
     const visit = state.visit!;
     // First, before anything the answer says (even {"$error": …}): an author
-    // has no say in the review of its own work.
+    // has no say in the review of its own work. The report file is left
+    // alone: who wrote it cannot be told, and it may be the real reviewer's,
+    // whose answer must still be judged on it (the refusal costs nothing).
     if (state.authors.includes(submission.userId)) {
       return {
         kind: 'rejected',
         code: 'E_SELF_REVIEW',
         free: true,
-        errors: [
-          `"${submission.userId}" produced or fixed the artifacts under review; the review must come from another identity (answer with --as <reviewer>)` +
-            (existsSync(visit.report) ? `; the report it left was moved to ${visit.report}.refused` : ''),
-        ],
+        errors: [`"${submission.userId}" produced or fixed the artifacts under review; the review must come from another identity (answer with --as <reviewer>)`],
       };
     }
     // Next the artifacts, whatever the answer says: a reviewer that edited
@@ -302,17 +293,25 @@ function criterionTemplates(criteria: unknown, pointer: string): Finding[] {
   });
 }
 
-/** A literal report path that is a literal artifact (or inside a literal artifact file) fails every run. */
+/**
+ * A literal report path that is a literal artifact or context path fails
+ * every run: the engine moves the report aside before each review, which
+ * would take the file under review, or the one to study, away.
+ */
 function reportOverArtifact(node: DelegateReviewNode, pointer: string): Finding[] {
-  if (typeof node.report !== 'string' || node.report.includes('{{') || !Array.isArray(node.artifacts)) return [];
+  if (typeof node.report !== 'string' || node.report.includes('{{')) return [];
   const report = literalPath(node.report);
-  const clash = node.artifacts.find((a) => typeof a === 'string' && !a.includes('{{') && literalPath(a) === report);
-  if (clash === undefined) return [];
+  const clashWith = (list: unknown) =>
+    Array.isArray(list) ? list.find((a) => typeof a === 'string' && !a.includes('{{') && literalPath(a) === report) as string | undefined : undefined;
+  const artifact = clashWith(node.artifacts);
+  const context = artifact === undefined ? clashWith(node.context) : undefined;
+  if (artifact === undefined && context === undefined) return [];
+  const what = artifact !== undefined ? `the artifact ${JSON.stringify(artifact)} under review` : `the context path ${JSON.stringify(context)} the reviewer must study`;
   return [{
     code: 'E_REPORT_PATH',
     pointer: `${pointer}/report`,
     severity: 'error',
-    message: `the report ${JSON.stringify(node.report)} is the artifact ${JSON.stringify(clash)} under review, which the engine would move aside before the review; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
+    message: `the report ${JSON.stringify(node.report)} is ${what}, which the engine would move aside before the review; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
   }];
 }
 

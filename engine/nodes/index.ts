@@ -9,6 +9,7 @@ import { delegateReview } from './delegate-review.js';
 import { reviewByContract } from './review-contracts.js';
 import { decisionReview } from './review-decision.js';
 import { record } from './record.js';
+import { toolNode } from './tool.js';
 import { end } from './end.js';
 import { expression } from './expression.js';
 import type { NodeType } from './node-type.js';
@@ -23,6 +24,7 @@ export const NODE_TYPES: Readonly<Record<string, NodeType<any>>> = Object.freeze
   expression,
   'delegate-review': reviewByContract,
   record,
+  tool: toolNode,
 });
 
 export function nodeType(type: string): NodeType<any> | undefined {
@@ -31,5 +33,5 @@ export function nodeType(type: string): NodeType<any> | undefined {
 
 setGlobalsOfNode((node: WorkflowNode) => nodeType(node.type)?.declares(node).globals ?? []);
 
-export { start, end, agentDirective, condition, expression, delegateReview, decisionReview, record };
+export { start, end, agentDirective, condition, expression, delegateReview, decisionReview, record, toolNode };
 export type * from './node-type.js';

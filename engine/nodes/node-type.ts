@@ -139,6 +139,8 @@ export type AnswerOutcome =
       free?: boolean;
       /** Not re-asked: journaled, then the node takes `error` or the run fails with `code`. */
       final?: boolean;
+      /** The journal event to write instead of answer.rejected (a tool node's tool.failed). */
+      journalAs?: JsonObject;
     }
   | { kind: 'declared-error'; message: string };
 

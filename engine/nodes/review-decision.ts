@@ -82,6 +82,7 @@ export const decisionReview: WaitingType<DecisionReviewNode> = {
         persona: { name: p.name, model: p.model, max_turns: p.max_turns, tools: [...p.tools] },
         prompt: decisionPrompt(p, proposal.value),
         proposal: structuredClone(proposal.value),
+        ...(p.tool_specs ? { toolSpecs: structuredClone(p.tool_specs) } : {}),
         attempt: ctx.attempt + 1,
         maxRetries: 0,
         inputSchema: DECISION_ANSWER_SCHEMA,

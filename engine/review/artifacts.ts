@@ -6,8 +6,8 @@
  * review starts from an empty report file (G8).
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, renameSync, statSync, type Stats } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CountersignError } from '../errors.js';
 
 /** Version-control metadata changes on every commit and is never the work under review. */
@@ -20,19 +20,33 @@ const CHUNK = 64 * 1024;
  * its path relative to the artifact root, its kind and its content digest,
  * so an edit, a new file, a deletion or a rename changes the hash and a
  * touch (mtime) does not. Entries in `skip` (absolute paths: the report, its
- * `.prev`, the store) and `.git` directories are left out. Symlinks below a
- * root count by their link text and are not followed; a missing artifact
- * counts as a distinct marker, so creating it changes the hash.
+ * `.prev`, the store) and `.git` directories are left out. A symlink below
+ * a root counts by its link text and, when its real target lies inside
+ * `within` (the run's workspace), by what it shows too: the file's content,
+ * or the directory's tree (each real directory once, so a link loop ends).
+ * An edit made through a link is an edit of the artifact; a target outside
+ * the workspace is never read. A missing artifact counts as a distinct
+ * marker, so creating it changes the hash.
  */
-export function hashArtifacts(paths: readonly string[], skip: readonly string[]): string {
-  const skipped = new Set(skip.map((p) => resolve(p)));
+export function hashArtifacts(paths: readonly string[], skip: readonly string[], within?: string): string {
+  // Skipped paths in both spellings: a tree reached through a link is walked by its real path.
+  const skipped = new Set(skip.flatMap((p) => [resolve(p), realSpelling(p)]));
+  const ctx: Walk = { skipped, inside: within === undefined ? undefined : realOrUndefined(within), followed: new Set() };
   const hash = createHash('sha256');
   for (const path of paths) {
     const root = resolve(path);
     hash.update(`artifact ${JSON.stringify(root)}\n`);
-    hashRoot(hash, root, skipped);
+    hashRoot(hash, root, ctx);
   }
   return hash.digest('hex');
+}
+
+/** What one hashing pass carries: what to leave out, where links may lead, and the directories already walked through links. */
+interface Walk {
+  skipped: ReadonlySet<string>;
+  /** Real path of the workspace; links are followed only to targets inside it. */
+  inside: string | undefined;
+  followed: Set<string>;
 }
 
 /**
@@ -40,8 +54,8 @@ export function hashArtifacts(paths: readonly string[], skip: readonly string[])
  * named that path as the work under review (and the workspace check already
  * required its real target to lie inside the workspace).
  */
-function hashRoot(hash: Hash, root: string, skipped: ReadonlySet<string>): void {
-  if (skipped.has(root)) {
+function hashRoot(hash: Hash, root: string, ctx: Walk): void {
+  if (ctx.skipped.has(root)) {
     hash.update('skipped\n');
     return;
   }
@@ -56,12 +70,15 @@ function hashRoot(hash: Hash, root: string, skipped: ReadonlySet<string>): void 
     hash.update(`dangling ${stats}\n`);
     return;
   }
-  if (stats.isDirectory()) hashTree(hash, root, skipped);
-  else hashEntry(hash, root, '', stats);
+  if (stats.isDirectory()) {
+    const real = realOrUndefined(root);
+    if (real !== undefined) ctx.followed.add(real);
+    hashTree(hash, root, ctx);
+  } else hashEntry(hash, root, '', stats, ctx);
 }
 
 /** Depth-first over the tree in sorted order, iteratively so deep trees cannot overflow the stack. */
-function hashTree(hash: Hash, root: string, skipped: ReadonlySet<string>): void {
+function hashTree(hash: Hash, root: string, ctx: Walk): void {
   const stack: string[] = [''];
   while (stack.length > 0) {
     const rel = stack.pop() as string;
@@ -78,7 +95,7 @@ function hashTree(hash: Hash, root: string, skipped: ReadonlySet<string>): void 
     for (const name of names) {
       const childRel = rel === '' ? name : join(rel, name);
       const child = join(root, childRel);
-      if (skipped.has(child)) continue;
+      if (ctx.skipped.has(child)) continue;
       const stats = lstatOrError(child);
       if (typeof stats === 'string') {
         // Vanished or unreadable while walking: still recorded, so the hash stays deterministic.
@@ -86,7 +103,7 @@ function hashTree(hash: Hash, root: string, skipped: ReadonlySet<string>): void 
       } else if (stats.isDirectory()) {
         if (name !== GIT_DIR) subdirs.push(childRel);
       } else {
-        hashEntry(hash, child, childRel, stats);
+        hashEntry(hash, child, childRel, stats, ctx);
       }
     }
     // Reversed onto the stack so they are visited in sorted order, after this directory's files.
@@ -94,12 +111,47 @@ function hashTree(hash: Hash, root: string, skipped: ReadonlySet<string>): void 
   }
 }
 
-function hashEntry(hash: Hash, abs: string, rel: string, stats: Stats): void {
+function hashEntry(hash: Hash, abs: string, rel: string, stats: Stats, ctx: Walk): void {
   const name = JSON.stringify(rel);
-  if (stats.isSymbolicLink()) hash.update(`link ${name} ${JSON.stringify(readlinkOr(abs))}\n`);
-  else if (stats.isFile()) hash.update(`file ${name} ${fileDigest(abs)}\n`);
+  if (stats.isSymbolicLink()) {
+    hash.update(`link ${name} ${JSON.stringify(readlinkOr(abs))}\n`);
+    hashLinkTarget(hash, abs, ctx);
+  } else if (stats.isFile()) hash.update(`file ${name} ${fileDigest(abs)}\n`);
   // Sockets, FIFOs, devices: reading a FIFO would block, so only their presence counts.
   else hash.update(`special ${name}\n`);
+}
+
+/** What a link below a root shows, when its real target lies inside the workspace and is not left out. */
+function hashLinkTarget(hash: Hash, link: string, ctx: Walk): void {
+  if (ctx.inside === undefined) return;
+  const target = realOrUndefined(link);
+  if (target === undefined || !isWithin(ctx.inside, target) || ctx.skipped.has(target)) return;
+  const stats = statOrError(target);
+  if (typeof stats === 'string') return;
+  if (stats.isFile()) hash.update(`target ${fileDigest(target)}\n`);
+  else if (stats.isDirectory() && !ctx.followed.has(target)) {
+    ctx.followed.add(target);
+    hash.update('target-dir\n');
+    hashTree(hash, target, ctx);
+  }
+}
+
+function isWithin(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** The real path of `path`, or of its parent when it does not exist yet (a report not yet written). */
+function realSpelling(path: string): string {
+  return realOrUndefined(path) ?? join(realOrUndefined(dirname(path)) ?? dirname(resolve(path)), basename(path));
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Digest of one file, read in chunks so a large artifact does not have to fit in memory at once. */

@@ -16,6 +16,8 @@ export interface PersonaValue {
   tools: string[];
   body: string;
   critical_reminder?: string;
+  /** Descriptions and input schemas of `tools`, when the host knows them. */
+  tool_specs?: Array<{ name: string; description?: string; inputSchema: JsonObject }>;
 }
 
 /** Why `value` is not a usable persona, one line per problem (empty when it is). */
@@ -31,6 +33,9 @@ export function personaProblems(value: unknown, path: string): string[] {
   if (!Number.isInteger(p.max_turns) || (p.max_turns as number) < 1) problems.push(`${path}.max_turns must be an integer ≥ 1`);
   if (!Array.isArray(p.tools) || !p.tools.every((t) => typeof t === 'string')) problems.push(`${path}.tools must be an array of tool names`);
   if (p.critical_reminder !== undefined && typeof p.critical_reminder !== 'string') problems.push(`${path}.critical_reminder must be a string`);
+  if (p.tool_specs !== undefined && !(Array.isArray(p.tool_specs) && p.tool_specs.every((t) => t !== null && typeof t === 'object' && typeof (t as { name?: unknown }).name === 'string'))) {
+    problems.push(`${path}.tool_specs must be an array of {name, description?, inputSchema}`);
+  }
   return problems;
 }
 

@@ -4,9 +4,10 @@
  * report file afterwards. A fixer that ticks items off, rewrites or deletes
  * the report must not turn `.prev` into something no reviewer wrote.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { CountersignError } from '../errors.js';
 import { moveAside, setAside } from './artifacts.js';
+import { NotRegularFile, readRegularFile } from './report-file.js';
 import { reportDigest, reportText, type ReportFormat } from './report.js';
 
 /** The report as the engine accepted it. */
@@ -49,10 +50,11 @@ export function keepPreviousReport(report: string, accepted: AcceptedReport | un
   return change;
 }
 
+/** The live report's digest; undefined when it is gone. Something other than a file counts as an edit, never read. */
 function digestOf(path: string): string | undefined {
   try {
-    return reportDigest(readFileSync(path, 'utf8'));
-  } catch {
-    return undefined;
+    return reportDigest(readRegularFile(path));
+  } catch (e) {
+    return e instanceof NotRegularFile ? `not-a-file:${e.kind}` : undefined;
   }
 }

@@ -156,11 +156,19 @@ function stripIndent(line: string, width: number): string {
   return line.slice(i);
 }
 
-/** "**Major issues (3):**" → "major issues": emphasis, trailing colon and count removed, separators collapsed. */
+/**
+ * "**Major issues (3):**" → "major issues": emphasis, trailing colon and
+ * count removed, separators collapsed. What a heading is numbered or
+ * decorated with does not change what it names: "1. Blocking", "IV)
+ * Minor", "🔴 Blocking" and "> Blocking" are "blocking".
+ */
 function tierLabel(text: string): string {
   return text
     .replace(/[*_`]/g, '')
     .trim()
+    .replace(/^[^\p{L}]+/u, '')
+    .replace(/^(?:[ivx]+|[a-z])[.)]\s+/i, '')
+    .replace(/[^\p{L}\p{N})]+$/u, '')
     .replace(/\s*:?\s*(?:\(\s*\d+\s*\)|[-–—]?\s*\d+)?\s*:?\s*$/, '')
     .toLowerCase()
     .replace(/[\s:=-]+/g, ' ')

@@ -7,12 +7,12 @@
  * never looks at what the issue texts say.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { CountersignError } from '../errors.js';
 import { markdownIssues } from './report-markdown.js';
+import { NotRegularFile, readRegularFile } from './report-file.js';
 import { LineIndex } from '../format/offsets.js';
 
 // Imported, not read from disk: the schema travels with the code into any bundle.
@@ -79,16 +79,22 @@ export function reportText(issues: readonly string[], format: ReportFormat): str
 function readReportText(path: string): string {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT' || code === 'ENOTDIR' ? 'the file does not exist'
+      : e instanceof NotRegularFile ? `${e.kind} is there, not a file (it is never read)`
       : code === 'EISDIR' ? 'a directory is there, not a file'
       : `it cannot be read (${code ?? String(e)})`;
+    // The fix names the one form this path takes: JSON advice for a .md
+    // report would only lead to E_REPORT_FORMAT.
+    const none = reportFormatByExtension(path) === 'markdown'
+      ? 'as Markdown "- " list items, or an empty file (headings alone are fine) when there are none'
+      : 'as {"issues": ["…"]}, or {"issues": []} when there are none';
     throw new CountersignError('E_REPORT_MISSING', `no review report at ${path}: ${why}`, {
       file: path,
-      fix: `the reviewer must write every finding to ${path} before answering — {"issues": []} when there are none (Markdown list items for a .md report)`,
+      fix: `the reviewer must write every finding to ${path} before answering, ${none}`,
     });
   }
   // A byte-order mark is invisible in editors; it must not turn `{` into "not JSON".

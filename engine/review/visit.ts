@@ -28,15 +28,31 @@ export interface ArtifactHashes {
 export const REVIEWS_DIR = join('.countersign', 'reviews');
 
 /**
- * Refuses a report path the engine cannot own — an artifact itself, or a
- * directory — and creates its directory. Moving the report aside happens
- * later, once the review is certain to be issued.
+ * Refuses a report path the engine cannot own — an artifact or context file
+ * itself, a file of the run store, or a directory — and creates its
+ * directory. Moving the report aside happens later, once the review is
+ * certain to be issued: whatever the path names is renamed to .prev, so a
+ * path that may come from an agent-written variable must not name a file
+ * the run depends on.
  */
-export function prepareReportSlot(paths: VisitPaths): void {
+export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; store: readonly string[] }): void {
   const { report } = paths;
   for (const artifact of paths.artifacts) {
     if (report === artifact || isInside(artifact, report) && !isDirectory(artifact)) {
       throw reportPath(report, `it is the artifact ${artifact} under review, which the engine would move aside`);
+    }
+  }
+  for (const context of paths.context) {
+    if (report === context || isInside(context, report) && !isDirectory(context)) {
+      throw reportPath(report, `it is the context path ${context} the reviewer must study, which the engine would move aside`);
+    }
+  }
+  // The default store (.countersign/) holds the reviews folder too: reports
+  // live there, in a folder of their own, never among the store's files.
+  const reviews = join(env.workspace, REVIEWS_DIR);
+  for (const store of env.store) {
+    if ((report === store || isInside(store, report)) && !(isInside(reviews, report) && dirname(report) !== store)) {
+      throw reportPath(report, `it is inside the run store ${store}, whose files the engine would move aside, losing the runs kept there`);
     }
   }
   if (isDirectory(report)) throw reportPath(report, 'it is a directory');
@@ -53,8 +69,9 @@ export function skippedPaths(report: string, workspace: string, store: readonly 
   return [report, `${report}.prev`, `${report}.refused`, join(workspace, REVIEWS_DIR), ...store];
 }
 
-export function hashEach(artifacts: readonly string[], skip: readonly string[]): ArtifactHashes {
-  const roots = artifacts.map((a) => hashArtifacts([a], skip));
+/** `workspace`: links below an artifact are followed to targets inside it (see hashArtifacts). */
+export function hashEach(artifacts: readonly string[], skip: readonly string[], workspace: string): ArtifactHashes {
+  const roots = artifacts.map((a) => hashArtifacts([a], skip, workspace));
   return { hash: createHash('sha256').update(roots.join('\n')).digest('hex'), roots };
 }
 

@@ -78,7 +78,7 @@ const TIERS = (word: string, field: Field) =>
 
 const TIER_NOUNS = '(?:issues?|findings?|problems?|defects?|bugs?|severity|tiers?)';
 const TIER_WORD = '(?:non-?blocking|blocking|major|minor)';
-const PAIRED_WITH = `(?:\\s*[/,]\\s*|\\s+(?:or|and|vs\\.?)\\s+)${TIER_WORD}${AFTER}${NOT_DOTTED_AFTER}`;
+const PAIRED_WITH = `(?:\\s*[/,]\\s*|,?\\s+(?:or|and|vs\\.?)\\s+)${TIER_WORD}${AFTER}${NOT_DOTTED_AFTER}`;
 /** How a version list goes on after the pair: "/patch", ".patch", ", patch", " and patch", ", or patch". */
 const LIST_JOIN = '(?:\\s*[/,]\\s*|\\.|,?\\s+(?:or|and)\\s+)';
 const MORE_PARTS = `(?:${LIST_JOIN}(?:major|minor|patch)${AFTER})*`;

@@ -89,6 +89,8 @@ export interface DecisionPending {
   prompt: string;
   /** The proposal under review. */
   proposal: JsonObject;
+  /** What each of `persona.tools` takes, so a model-backed reviewer can describe them to its model. */
+  toolSpecs?: Array<{ name: string; description?: string; inputSchema: JsonObject }>;
   attempt: number;
   /** Always 0: the reply is taken as it is. */
   maxRetries: 0;
@@ -99,7 +101,28 @@ export interface DecisionPending {
   deadline?: string;
 }
 
-export type Pending = DirectivePending | ReviewPending | DecisionPending;
+/**
+ * A `tool` node the engine runs itself (ADR-019): hosts never answer it.
+ * A run rests here only while the tool runs, or when a process stopped
+ * mid-call (`startedAt` set): then the outcome is unknown and the next
+ * engine call fails the node loudly with E_TOOL_INTERRUPTED.
+ */
+export interface ToolPending {
+  kind: 'tool';
+  nodeId: string;
+  tool: string;
+  /** The rendered arguments, checked against the tool's inputSchema before it starts. */
+  args: JsonObject;
+  agent?: string;
+  attempt: number;
+  maxRetries: 0;
+  /** When the engine claimed the call; set means it may have taken effect. */
+  startedAt?: string;
+  errors?: undefined;
+  deadline?: undefined;
+}
+
+export type Pending = DirectivePending | ReviewPending | DecisionPending | ToolPending;
 
 export interface RunFailure {
   code: string;
@@ -154,7 +177,8 @@ export interface JournalEvent {
 }
 
 /** The request an adapter receives: the pending item with runId and seq on top. */
-export type AgentRequest = Pending & { runId: string; seq: number };
+/** What an agent is asked: any pending item but a tool node's, which the engine runs itself. */
+export type AgentRequest = Exclude<Pending, ToolPending> & { runId: string; seq: number };
 
 export interface RunSummary {
   runId: string;

@@ -82,6 +82,15 @@ export async function driveRun(
     }
     opts.onProgress?.({ type: 'pending', state });
     const { pending } = state;
+    if (pending.kind === 'tool') {
+      // The engine runs tool nodes itself; resting at one means another process is running it.
+      return stop(state, steps, {
+        code: 'E_TOOL_RUNNING',
+        message: `tool "${pending.tool}" of node "${pending.nodeId}" is being run by another process${pending.startedAt ? ` since ${pending.startedAt}` : ''}`,
+        nodeId: pending.nodeId,
+        fix: `wait for it, then continue with countersign run --resume ${state.runId} --agent <adapter>`,
+      }, opts);
+    }
     // Review items go to the reviewer, under its own identity (seed 003: never the producer).
     const isReview = pending.kind === 'review';
     const toReviewer = isReview && opts.reviewer !== undefined;

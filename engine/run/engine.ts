@@ -19,12 +19,18 @@ import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
 import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID, driveRun, type RunOptions, type RunResult } from './driver.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { hasReviewNodes, loopFacts } from '../nodes/review-loops.js';
+import { advanceTools } from './tool-steps.js';
+import { createToolCatalog } from '../tools/catalog.js';
+import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
+import type { Tool } from '../tools/tool.js';
 
 export interface EngineOptions {
   store: Store;
   /** Injected for tests and replays; defaults to the wall clock. */
   now?: () => Date;
   newRunId?: () => string;
+  /** Tools `tool` nodes may run, besides the built-ins (post_review, post_docs_review, pr_status). */
+  tools?: readonly Tool[];
 }
 
 export interface StartOptions {
@@ -75,6 +81,12 @@ export function createEngine(options: EngineOptions): Engine {
   const { store } = options;
   const now = options.now ?? (() => new Date());
   const newRunId = options.newRunId ?? (() => randomUUID());
+  const catalog = createToolCatalog(BUILTIN_TOOLS, options.tools ?? []);
+  /** Runs the tool nodes the run has reached, then reads its state. */
+  const settled = async (runId: string): Promise<RunState> => {
+    await advanceTools({ store, now, catalog, compiledFor, envOf }, runId);
+    return stateOf(mustGet(runId));
+  };
   const workflows = new Map<string, Workflow>();
 
   function compiledFor(rec: RunRecord): CompiledWorkflow {
@@ -146,7 +158,8 @@ export function createEngine(options: EngineOptions): Engine {
     async start(source, opts = {}) {
       // Loaded on demand: parsing and validating files is only needed to start a run.
       const { loadValidWorkflow } = await import('./workflow-source.js');
-      return startLoaded(loadValidWorkflow(source), opts);
+      const state = startLoaded(loadValidWorkflow(source), opts);
+      return state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : state;
     },
 
     async submit(runId, answer, opts = {}) {
@@ -189,6 +202,11 @@ export function createEngine(options: EngineOptions): Engine {
             fix: 'start a new run with `countersign start`',
           }));
         }
+        if (rec.pending?.kind === 'tool') {
+          return write(new CountersignError('E_TOOL_NODE', `run ${runId} is at tool node "${rec.pending.nodeId}", which the engine runs itself: it takes no answers`, {
+            fix: `check the run with countersign status ${runId}; it moves on when the tool ${rec.pending.tool} has run`,
+          }));
+        }
         const compiled = compiledFor(rec);
         if (opts.as === undefined && loopFacts(compiled.workflow).members.has(rec.pending!.nodeId)) {
           return write(identityRequired(rec));
@@ -199,7 +217,7 @@ export function createEngine(options: EngineOptions): Engine {
         return { record: s.record, events: s.events, rows: s.rows, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
       });
       if (outcome instanceof CountersignError) throw outcome;
-      return outcome;
+      return outcome.status === 'waiting' && outcome.pending.kind === 'tool' && !outcome.replayed ? settled(runId) : outcome;
     },
 
     async info(runId) {
@@ -219,6 +237,8 @@ export function createEngine(options: EngineOptions): Engine {
     async status(runId) {
       const rec = mustGet(runId);
       if (rec.status === 'waiting' && rec.deadline && now() >= new Date(rec.deadline)) return fireDeadline(runId);
+      // A tool node not yet run (or a claim whose process died) is settled here, so no run stays stuck.
+      if (rec.status === 'waiting' && rec.pending?.kind === 'tool') return settled(runId);
       return stateOf(rec);
     },
 
@@ -252,7 +272,8 @@ export function createEngine(options: EngineOptions): Engine {
       const { loadValidWorkflow } = await import('./workflow-source.js');
       const loaded = loadValidWorkflow(source as WorkflowSource);
       checkReviewer(loaded.workflow, opts);
-      return driveRun(engine, startLoaded(loaded, opts), opts, now);
+      const first = startLoaded(loaded, opts);
+      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now);
     },
   };
   return engine;

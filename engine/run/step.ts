@@ -255,13 +255,16 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
     pending.deadline = deadline;
   }
   if (unset.length > 0) events.push({ seq, at, type: 'variable.unset', nodeId: node.id, names: [...new Set(unset)] });
-  const issued: JournalEvent = pending.kind === 'directive'
-    ? { seq, at, type: 'directive.issued', nodeId: node.id, attempt: pending.attempt }
-    : pending.contract === 'issues'
-      ? { seq, at, type: 'review.issued', nodeId: node.id, iteration: pending.iteration, attempt: pending.attempt, report: pending.report }
-      : { seq, at, type: 'review.issued', nodeId: node.id, contract: 'decision', persona: pending.persona.name, attempt: pending.attempt };
-  if (deadline !== undefined) issued.deadline = deadline;
-  events.push(issued);
+  // A tool node is issued to nobody: the engine journals tool.started when it claims the call.
+  if (pending.kind !== 'tool') {
+    const issued: JournalEvent = pending.kind === 'directive'
+      ? { seq, at, type: 'directive.issued', nodeId: node.id, attempt: pending.attempt }
+      : pending.contract === 'issues'
+        ? { seq, at, type: 'review.issued', nodeId: node.id, iteration: pending.iteration, attempt: pending.attempt, report: pending.report }
+        : { seq, at, type: 'review.issued', nodeId: node.id, contract: 'decision', persona: pending.persona.name, attempt: pending.attempt };
+    if (deadline !== undefined) issued.deadline = deadline;
+    events.push(issued);
+  }
   // Hosts receive these objects (run states): read-only, see freeze.ts.
   deepFreeze(pending);
   const record = base;

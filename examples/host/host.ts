@@ -68,7 +68,7 @@ try {
     if (state.rejected) console.error(`  rejected (${state.rejected.code}): ${state.rejected.errors.join('; ')}`);
     console.error(`→ ${item.nodeId} (seq ${state.seq}, ${item.kind})`);
     // Review items go to the reviewer, as another identity; everything else to the agent.
-    if (item.kind === 'review' && item.contract === 'decision') throw new Error('this host runs report-file reviews only');
+    if (item.kind === 'tool' || (item.kind === 'review' && item.contract === 'decision')) throw new Error('this host answers directives and report-file reviews only');
     const review = item.kind === 'review';
     const answer = item.kind === 'review' ? await reviewer(item) : await agent(item);
     state = await engine.submit(state.runId, answer, { seq: state.seq, as: review ? REVIEWER_ID : AGENT_ID });

@@ -73,23 +73,31 @@ export interface OngridHost {
   close(): Promise<void>;
 }
 
-export function createOngridHost(dir: string): OngridHost {
+/** The shipped rule-based reviewer, as a `jsonl` adapter spec. */
+export const RULE_BASED_REVIEWER = `jsonl:${shellQuote(process.execPath)} ${shellQuote(REVIEWER_SCRIPT)}`;
+
+export interface HostOptions {
+  /** The reviewer adapter (`jsonl:<command>` for a model CLI); the rule-based reviewer by default. */
+  reviewer?: string;
+}
+
+export function createOngridHost(dir: string, options: HostOptions = {}): OngridHost {
   const clock = createSimClock();
   const fleet = openFleet(join(dir, 'fleet.db'), clock);
   const store = createSqliteStore(join(dir, 'store'));
   let trace: CallTrace = newTrace();
   let runs = 0;
 
-  // The reviewer is an external process speaking the jsonl protocol; the
-  // host counts its runs (A7) and notes what each was asked (B7, B10).
-  const jsonl = createAgent(`jsonl:${shellQuote(process.execPath)} ${shellQuote(REVIEWER_SCRIPT)}`, { cwd: ROOT, flag: '--reviewer' });
+  // The reviewer is an external process (jsonl by default); the host counts
+  // its runs (A7) and notes what each was asked (B7, B10).
+  const jsonl = createAgent(options.reviewer ?? RULE_BASED_REVIEWER, { cwd: ROOT, flag: '--reviewer' });
   const reviewer: Agent = {
-    answer(request: AgentRequest, options) {
+    answer(request: AgentRequest, answerOptions) {
       runs++;
       if (request.kind === 'review' && request.contract === 'decision') {
         trace.reviewerRuns.push({ persona: request.persona, action: String(request.proposal.action) });
       }
-      return jsonl.answer(request, options);
+      return jsonl.answer(request, answerOptions);
     },
     close: () => jsonl.close?.() ?? Promise.resolve(),
   };

@@ -10,10 +10,13 @@
 export const LAST_MUTATION_MS = 5 * 60_000;
 export const PARALLEL_WINDOW_MS = 10 * 60_000;
 
-/** Words in a reason, mapped to the symptoms an incident records. */
+/**
+ * Words in a reason, mapped to the symptoms an incident records.
+ * @type {Array<[string, RegExp]>}
+ */
 const SYMPTOMS = [
   ['oom', /\b(oom|out of memory|memory)\b/i],
-  ['http_5xx', /\b5\d\d\b|\b5xx\b|bad gateway/i],
+  ['http_5xx', /\b5\d\d(?!\d)|\b5xx\b|bad gateway/i],
   ['disk_full', /\bdisk\b|no space|\/var\b|\bfull\b|inode/i],
   ['cpu', /\bcpu\b|\bpinned\b|\bhung\b|\bstuck\b/i],
   ['crash', /crash|segfault|\bdown\b/i],
@@ -25,11 +28,20 @@ const SYMPTOMS = [
  *   operator: string, context_summary: string, force_approve_no_sop?: boolean}} Proposal
  * @typedef {{step: string, tool: string, args: Record<string, unknown>} | {step: string, unavailable: string}} LookUp
  * @typedef {{result?: any, error?: {code: string, message: string}, unavailable?: string}} Looked
+ * @typedef {{ok: boolean, text: string}} Gate
+ * @typedef {{sop_id: string, covers: string[], rollback: string}} Sop
  */
 
-/** What the target is about: a service, a process, a skill; null for a whole device (a shell command). */
+/**
+ * What the target is about: a service, a process, a skill; null for a whole device (a shell command).
+ * @param {Record<string, unknown>} target
+ * @returns {string | null}
+ */
 export function subjectOf(target) {
-  for (const key of ['service', 'process', 'skill']) if (typeof target[key] === 'string') return target[key];
+  for (const key of ['service', 'process', 'skill']) {
+    const value = target[key];
+    if (typeof value === 'string') return value;
+  }
   return null;
 }
 
@@ -92,14 +104,19 @@ export function reply(p, looked) {
   ].join('\n');
 }
 
+/** @param {string} text @returns {Gate} */
 function pass(text) {
   return { ok: true, text };
 }
+/** @param {string} text @returns {Gate} */
 function fail(text) {
   return { ok: false, text };
 }
 
-/** The SOP that explicitly covers this action on this subject, or null (an SOP that does not cover the scenario is no SOP). */
+/**
+ * The SOP that explicitly covers this action on this subject, or null (an SOP that does not cover the scenario is no SOP).
+ * @param {Proposal} p @param {Looked | undefined} looked @returns {Sop | null}
+ */
 function coveringSop(p, looked) {
   const subject = subjectOf(p.target);
   const sops = looked?.result?.sops;
@@ -107,7 +124,10 @@ function coveringSop(p, looked) {
   return sops.find((s) => Array.isArray(s.covers) && s.covers.includes(subject)) ?? null;
 }
 
-/** The plain inverse of an action, when there is one (a stopped service is started again). */
+/**
+ * The plain inverse of an action, when there is one (a stopped service is started again).
+ * @param {string} action @param {Record<string, unknown>} target @returns {string | null}
+ */
 function inverseOf(action, target) {
   if (action === 'host_restart_service' && typeof target.service === 'string') return `systemctl start ${target.service}`;
   if (action === 'kill_process' && typeof target.process === 'string') return `systemctl start ${target.process}`;
@@ -116,8 +136,9 @@ function inverseOf(action, target) {
 
 // Step 1 (gate sop). A failing line never names an SOP id: the ledger takes
 // the first SOP-<n> of the Gates as the row's sop_id.
+/** @param {Proposal} p @param {Looked | undefined} looked @param {Sop | null} sop @param {any} edge @param {string} device @returns {Gate} */
 function sopGate(p, looked, sop, edge, device) {
-  if (looked?.error || looked?.unavailable) return fail(`SOP look-up failed (${looked.error?.message ?? looked.unavailable}); no SOP for action ${p.action} can be confirmed`);
+  if (!looked?.result) return fail(`SOP look-up failed (${why(looked)}); no SOP for action ${p.action} can be confirmed`);
   const subject = subjectOf(p.target);
   if (sop) return pass(`${sop.sop_id} covers ${p.action} of ${subject}`);
   const what = `no SOP for action ${p.action}${subject ? ` covering ${subject}` : ''}`;
@@ -130,9 +151,9 @@ function sopGate(p, looked, sop, edge, device) {
 }
 
 // Step 2 (gate target_state).
+/** @param {Looked | undefined} looked @param {string} device @returns {Gate} */
 function stateGate(looked, device) {
-  if (looked?.unavailable) return fail(`${device} state unknown: ${looked.unavailable}`);
-  if (looked?.error) return fail(`${device} state unknown: ${looked.error.message}`);
+  if (!looked?.result) return fail(`${device} state unknown: ${why(looked)}`);
   const e = looked.result;
   if (e.status !== 'online') return fail(`${e.name} is ${e.status} (last seen ${ago(e.as_of, e.last_seen)} ago)`);
   if (e.restart_loop) return fail(`${e.name} is in a restart loop (${e.restarts_last_hour} restarts in the last hour)`);
@@ -144,11 +165,11 @@ function stateGate(looked, device) {
 }
 
 // Step 3 (gate no_parallel).
+/** @param {Looked | undefined} looked @param {string} device @returns {Gate} */
 function parallelGate(looked, device) {
-  if (looked?.unavailable) return fail(`parallel operations unknown: ${looked.unavailable}`);
-  if (looked?.error) return fail(`parallel operations unknown: ${looked.error.message}`);
+  if (!looked?.result) return fail(`parallel operations unknown: ${why(looked)}`);
   const { as_of: asOf, entries } = looked.result;
-  const recent = entries.filter((x) => age(asOf, x.ts) < PARALLEL_WINDOW_MS);
+  const recent = entries.filter((/** @type {{ts: string}} */ x) => age(asOf, x.ts) < PARALLEL_WINDOW_MS);
   if (recent.length > 0) {
     const x = recent[recent.length - 1].labels;
     return fail(`parallel operation detected; wait for ${x.action} of ${x.subject} by ${x.actor} to complete`);
@@ -157,10 +178,10 @@ function parallelGate(looked, device) {
 }
 
 // Step 4 (gate reason_matches_alerts).
+/** @param {Proposal} p @param {Looked | undefined} looked @param {string} device @returns {Gate} */
 function reasonGate(p, looked, device) {
   const misread = 'operator may have misread the symptom';
-  if (looked?.unavailable) return fail(`${misread}: ${looked.unavailable}`);
-  if (looked?.error) return fail(`${misread}: the incident look-up failed (${looked.error.message})`);
+  if (!looked?.result) return fail(`${misread}: the incident look-up failed (${why(looked)})`);
   const incident = looked.result.incidents[0];
   if (!incident) return fail(`${misread}: no open incident confirms the reason`);
   if (incident.device_id !== p.target.device_id) return fail(`${misread}: incident ${incident.incident_id} is on ${incident.device}, not ${device}`);
@@ -172,10 +193,20 @@ function reasonGate(p, looked, device) {
   return pass(`Reason matches incident ${incident.incident_id}: ${incident.title}`);
 }
 
+/**
+ * Why a look-up gave no result: it failed, or it could not be made.
+ * @param {Looked | undefined} looked
+ */
+function why(looked) {
+  return looked?.error ? `${looked.error.code}: ${looked.error.message}` : (looked?.unavailable ?? 'it was not made');
+}
+
+/** @param {string} asOf @param {string} at */
 function age(asOf, at) {
   return Date.parse(asOf) - Date.parse(at);
 }
 
+/** @param {string} asOf @param {string} at */
 function ago(asOf, at) {
   const ms = age(asOf, at);
   return ms >= 60_000 ? `${Math.floor(ms / 60_000)}min` : `${Math.max(0, Math.floor(ms / 1000))}s`;

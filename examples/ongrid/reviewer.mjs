@@ -43,7 +43,10 @@ function send(message) {
   process.stdout.write(`${JSON.stringify(message)}\n`);
 }
 
-/** One review: steps 1–4 as look-ups, step 5 as the reply. */
+/**
+ * One review: steps 1–4 as look-ups, step 5 as the reply.
+ * @param {any} request the decision item, as the gate sent it
+ */
 async function review(request) {
   if (request?.kind !== 'review' || request?.contract !== 'decision') {
     return { $error: `this reviewer answers decision reviews only, not ${JSON.stringify(request?.kind)}` };

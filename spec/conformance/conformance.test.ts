@@ -152,7 +152,7 @@ function check(state: RunState, want: Partial<Expectation>, where: string, works
   if (want.seq !== undefined) assert.is(state.seq, want.seq, `${where}: seq`);
   if (want.replayed !== undefined) assert.is(Boolean(state.replayed), want.replayed, `${where}: replayed`);
   if (state.status === 'waiting') {
-    const text = state.pending.kind === 'review' ? state.pending.prompt : state.pending.directive;
+    const text = state.pending.kind === 'review' ? state.pending.prompt : state.pending.kind === 'tool' ? state.pending.tool : state.pending.directive;
     if (want.nodeId !== undefined) assert.is(state.pending.nodeId, want.nodeId, `${where}: pending node`);
     if (want.attempt !== undefined) assert.is(state.pending.attempt, want.attempt, `${where}: attempt`);
     if (want.deadline !== undefined) assert.is(state.pending.deadline, want.deadline, `${where}: deadline`);

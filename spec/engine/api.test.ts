@@ -61,7 +61,7 @@ Api('a Moira-format workflow (seed-003 loop with catalog fields and issues_found
   const doc = loadWorkflow(join(ROOT, 'spec/fixtures/good/review-loop.json'));
   let state = await engine.start(doc);
   let guard = 0;
-  while (state.status === 'waiting' && guard++ < 20) {
+  while (state.status === 'waiting' && state.pending.kind !== 'tool' && guard++ < 20) {
     const props = Object.keys((state.pending.inputSchema.properties as object) ?? {});
     const answer: Record<string, unknown> = {};
     for (const p of props) {

@@ -1,5 +1,5 @@
 /** Tools, a scripted gate and an in-memory audit sink for the chain suites. */
-import { defineTool, type BlastRadius, type Tool, type ToolClass, type ToolRunContext } from '../../engine/gate/tool.js';
+import { defineTool, type BlastRadius, type Tool, type ToolClass, type ToolRunContext } from '../../engine/tools/tool.js';
 import { chain, type ChainedTool } from '../../engine/gate/chain.js';
 import type { JsonObject } from '../../engine/format/model.js';
 import type { Proposal } from '../../engine/gate/proposal.js';

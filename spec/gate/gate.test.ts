@@ -126,6 +126,7 @@ Gate('A25 B7 B10 B18 F9: the reviewer is asked with the persona\'s model, max_tu
   if (r.kind !== 'review' || r.contract !== 'decision') return;
   assert.equal([r.persona.name, r.persona.model, r.persona.max_turns], ['reviewer', 'anthropic/claude-opus-4-7', 5]);
   assert.match(r.prompt, 'Blast radius: single_device');
+  assert.equal(r.toolSpecs, [], 'the gate here lends no tools, so none are described');
   assert.match(r.prompt, '看不清就 reject');
 });
 
@@ -177,6 +178,18 @@ Gate('A26: the proposal\'s context_summary is the coordinator\'s running summary
   const r = s.reviewer.requests[0];
   assert.ok(r.kind === 'review' && r.contract === 'decision' && r.proposal.context_summary === 'user asked twice; 502s since 09:12');
   assert.is(listProposals(s.store)[0].context_summary, 'user asked twice; 502s since 09:12');
+});
+
+Gate('F6 §4.5 §4.6: after a rejection for no SOP, the user\'s confirmation earns the retry a fresh review instead of a deduped refusal', async () => {
+  let replies = 0;
+  const s = setup(() => ({ reply: replies++ === 0 ? REJECT : APPROVE }));
+  await rejection(s.call(undefined, { forceApproveNoSop: true }));
+  const deduped = await rejection(s.call(undefined, { forceApproveNoSop: true }));
+  assert.is(deduped.code, 'ErrReviewRejected');
+  assert.is(s.reviewer.requests.length, 1, 'an unconfirmed retry is deduped');
+  const confirmation = recordConfirmation(s.store, { operator: 'user_42', action: 'host_restart_service', target: { device_id: 7, service: 'nginx' } });
+  assert.equal(await s.call(undefined, { forceApproveNoSop: true, confirmationId: confirmation.id }), { restarted: 'nginx', on: 7 });
+  assert.is(s.reviewer.requests.length, 2, 'the confirmed retry was reviewed');
 });
 
 const Config = suite('review gate construction');

@@ -4,7 +4,7 @@ import { chain } from '../../engine/gate/chain.js';
 import { tenantBindDecorator } from '../../engine/gate/decorators/tenant-bind.js';
 import { reviewGateDecorator, type GateOutcome, type GateVerdict, type PendingReview } from '../../engine/gate/decorators/review-gate.js';
 import { CountersignError } from '../../engine/errors.js';
-import type { ToolClass } from '../../engine/gate/tool.js';
+import type { ToolClass } from '../../engine/tools/tool.js';
 import { validateProposal } from '../../engine/gate/proposal.js';
 import { rejection } from '../helpers/errors.js';
 import { settle } from './fake-clock.js';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { defineTool, DEFAULT_BLAST_RADIUS, isGated, type ToolSpec } from '../../engine/gate/tool.js';
+import { defineTool, DEFAULT_BLAST_RADIUS, isGated, type ToolSpec } from '../../engine/tools/tool.js';
 import { rejection, thrownWithCode } from '../helpers/errors.js';
 import { RESTART_SCHEMA, spyTool } from './fixtures.js';
 

@@ -31,7 +31,7 @@ function put(ws: string, path: string, text: string | object): void {
 
 const Gaps = suite('review: behaviours pinned by review round 3');
 
-Gaps('G4/G13: a report refused for self-review inside a directory artifact is set aside as .refused, and the next honest review is not E_REVIEWER_MODIFIED', async () => {
+Gaps('G4/G13: a self-review refusal leaves the report inside a directory artifact alone, and the next honest review is not E_REVIEWER_MODIFIED', async () => {
   const ws = tempDir('countersign-gaps-');
   const engine = createEngine({ store: createMemoryStore() });
   let s = await engine.start(loop({ artifacts: ['docs'], report: 'docs/review.json' }), { workspace: ws });
@@ -41,7 +41,7 @@ Gaps('G4/G13: a report refused for self-review inside a directory artifact is se
   s = await engine.submit(s.runId, { issues_count: 0 }, { as: 'alice' });
   assert.is(s.status, 'waiting');
   assert.is(s.status === 'waiting' && s.rejected?.code, 'E_SELF_REVIEW');
-  assert.equal(JSON.parse(readFileSync(join(ws, 'docs/review.json.refused'), 'utf8')), { issues: [] }, 'the refused report sits inside the artifact directory');
+  assert.equal(JSON.parse(readFileSync(join(ws, 'docs/review.json'), 'utf8')), { issues: [] }, 'the report stays where the reviewer wrote it');
   put(ws, 'docs/review.json', { issues: [] });
   s = await engine.submit(s.runId, { issues_count: 0 }, { as: 'bob' });
   assert.is(s.status, 'completed', JSON.stringify(s));

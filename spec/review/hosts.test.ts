@@ -28,7 +28,7 @@ async function reviewRequest(): Promise<{ ws: string; request: AgentRequest }> {
   assert.is(state.status, 'waiting');
   if (state.status !== 'waiting') throw new Error('unreachable');
   assert.is(state.pending.kind, 'review');
-  return { ws, request: { ...state.pending, runId: state.runId, seq: state.seq } };
+  return { ws, request: { ...state.pending, runId: state.runId, seq: state.seq } as AgentRequest };
 }
 
 const Hosts = suite('review: adapters');

@@ -19,6 +19,13 @@ test('G15: a comma list of tier words in title case sets up tiers: "Major, Minor
   assert.equal(tiers('label each finding major, minor or trivial'), ['major']);
 });
 
+test('G15: comma lists with an Oxford comma or a word that is no tier in front are tiers too', () => {
+  assert.equal(tiers('Label each finding Blocking, Major, or Minor'), ['Blocking', 'Major', 'Minor']);
+  assert.equal(tiers('Group issues as blocking, major, minor'), ['blocking', 'major']);
+  assert.equal(tiers('group issues as major, or minor'), ['major']);
+  assert.equal(tiers('Rank by Criticality: Blocker, Major, Minor'), ['Major', 'Minor']);
+});
+
 test('G15: a title-case tier word inside a sentence is a label: "as Blocking when it stops the release", "as \\"Minor\\""', () => {
   assert.equal(tiers('Tag each finding as Blocking when it stops the release'), ['Blocking']);
   assert.equal(tiers('Tag each finding as "Minor" when it is cosmetic'), ['Minor']);

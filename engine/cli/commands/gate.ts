@@ -2,7 +2,7 @@ import { CountersignError } from '../../errors.js';
 import type { JsonObject } from '../../format/model.js';
 import { createGate, DefaultReviewerTimeout, type GateResult } from '../../gate/gate.js';
 import { BLAST_RADII, validateProposal, type Proposal } from '../../gate/proposal.js';
-import { TOOL_CLASSES, type ToolClass } from '../../gate/tool.js';
+import { TOOL_CLASSES, type ToolClass } from '../../tools/tool.js';
 import { createAgent } from '../../hosts/adapters.js';
 import type { Agent } from '../../hosts/agent.js';
 import { createReplyAgent } from '../../hosts/reply.js';

@@ -22,4 +22,5 @@ export const COMMANDS: Readonly<Record<string, Loader>> = {
   gate: () => import('./gate.js'),
   audit: () => import('./audit.js'),
   confirm: () => import('./confirm.js'),
+  'pr-status': () => import('./pr-status.js'),
 };

@@ -14,7 +14,7 @@
  * caller's UI need not block even though the tool call does.
  */
 import { CountersignError, isCountersignError } from '../../errors.js';
-import { DEFAULT_BLAST_RADIUS, isGated, type Tool } from '../tool.js';
+import { DEFAULT_BLAST_RADIUS, isGated, type Tool } from '../../tools/tool.js';
 import { assertProposal, type Proposal } from '../proposal.js';
 import type { ReviewGateDecorator, ToolCall } from '../chain.js';
 

@@ -5,7 +5,7 @@
  * unattributed mutation must not reach a reviewer under a default name.
  */
 import { CountersignError } from '../../errors.js';
-import type { ToolCallContext } from '../tool.js';
+import type { ToolCallContext } from '../../tools/tool.js';
 import type { ToolDecorator } from '../chain.js';
 
 export interface TenantBindOptions {

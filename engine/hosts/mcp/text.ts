@@ -105,6 +105,10 @@ function waitingText(state: WaitingState, workspace: string | undefined): string
     lines.push('', `To answer, call step with {"runId": "${state.runId}", "seq": ${state.seq}, "as": "<reviewer identity>", "answer": {"issues_count": N}}.`);
     return lines;
   }
+  if (p.kind === 'tool') {
+    lines.push(`Run ${state.runId} is at tool node "${p.nodeId}" (seq ${state.seq}): the engine is running ${p.tool}${p.startedAt ? ` since ${p.startedAt}` : ''}. There is nothing to answer; call status to see where the run goes.`);
+    return lines;
+  }
   lines.push(`Run ${state.runId} is waiting at node "${p.nodeId}": seq ${state.seq}, ${tries}${p.agent ? `, for role "${p.agent}"` : ''}.`, ...where('the directive'), '');
   const empty = takesEmptyAnswer(p.inputSchema);
   const schemaHeading = empty ? 'ANSWER SCHEMA (this item asks for no fields: answer with the empty object {})' : 'ANSWER SCHEMA (answer with one JSON object that satisfies it)';

@@ -16,9 +16,11 @@ import addFormatsModule from 'ajv-formats';
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { describeErrors, ROOT } from '../nodes/answer-schema.js';
-import { BLAST_RADII, type BlastRadius } from './proposal.js';
 
-export { BLAST_RADII, type BlastRadius };
+/** How far a mutation reaches; the reviewer weighs a tenant-wide action hardest (A24, A25). */
+export const BLAST_RADII = ['single_device', 'cluster', 'tenant_wide'] as const;
+export type BlastRadius = (typeof BLAST_RADII)[number];
+
 
 const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
 
@@ -63,6 +65,8 @@ export interface ToolCallContext {
 export interface ToolRunContext extends ToolCallContext {
   operator?: string;
   proposalId?: string;
+  /** The run's workspace: tools that run processes (gh) run them here, never elsewhere (H3–H6). */
+  workspace?: string;
 }
 
 /** What `defineTool` takes. */

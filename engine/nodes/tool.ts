@@ -1,0 +1,112 @@
+/**
+ * `tool`: a step the workflow's author wrote that runs one registered tool
+ * (ADR-019). Its arguments are rendered from templates — a string that is
+ * one whole `{{path}}` keeps the value's JSON type — then checked against
+ * the tool's inputSchema before anything runs. The engine runs the tool
+ * itself, outside the machine, and feeds the outcome back as an answer from
+ * the engine's own identity: success stores `node-id.result`; any failure
+ * (bad arguments, access refused, the tool throwing) takes `error` or
+ * fails the run, loudly, never retried through another path.
+ */
+import type { JsonObject, JsonValue, ToolNode, Workflow } from '../format/model.js';
+import { parsePath } from '../format/path.js';
+import { renderTemplate } from '../format/template.js';
+import { accessDenial } from '../tools/access.js';
+import { checkTemplate, templateReads } from './checks.js';
+import type { Finding, RunContext, VariableRead, WaitingType } from './node-type.js';
+import { lookup } from './workflow-facts.js';
+
+/** The identity tool outcomes are submitted under; no host may answer as it. */
+export const ENGINE_ID = 'countersign-engine';
+/** The shape of the engine's own answer to a tool node. */
+export type ToolOutcome = { ok: true; result: JsonValue } | { ok: false; code: string; message: string };
+
+const WHOLE_TEMPLATE = /^\{\{\s*([^{}#/\s][^{}]*?)\s*\}\}$/;
+
+export const toolNode: WaitingType<ToolNode> = {
+  type: 'tool',
+  kind: 'waiting',
+  connections: { required: ['success'], optional: ['error'] },
+
+  declares() {
+    return { local: ['result'], globals: [] };
+  },
+
+  reads(node, pointer) {
+    return strings(node.args ?? {}, `${pointer}/args`).flatMap(([text, at]) => templateReads(text, at));
+  },
+
+  check(node, ctx): Finding[] {
+    const findings = strings(node.args ?? {}, `${ctx.pointer}/args`).flatMap(([text, at]) => checkTemplate(text, at));
+    const denial = typeof node.tool === 'string' ? accessDenial(ctx.workflow.access, node.agent, node.tool) : null;
+    if (denial) {
+      findings.push({
+        code: 'E_TOOL_ACCESS',
+        message: `${denial}; give the node an agent role the access map allows, or change the map`,
+        pointer: `${ctx.pointer}/${node.agent === undefined ? 'tool' : 'agent'}`,
+        severity: 'error',
+      });
+    }
+    return findings;
+  },
+
+  maxRetries() {
+    return 0;
+  },
+
+  pending(node, ctx, workflow) {
+    const unset: string[] = [];
+    const args = renderArgs(node.args ?? {}, ctx, workflow, unset) as JsonObject;
+    return {
+      pending: { kind: 'tool', nodeId: node.id, tool: node.tool, args, ...(node.agent ? { agent: node.agent } : {}), attempt: ctx.attempt + 1, maxRetries: 0 },
+      unset,
+    };
+  },
+
+  answer(node, _ctx, submission) {
+    if (submission.userId !== ENGINE_ID) {
+      return { kind: 'rejected', code: 'E_TOOL_NODE', free: true, errors: [`node "${node.id}" runs the tool "${node.tool}" itself; it takes no answers`] };
+    }
+    const outcome = submission.answer as unknown as ToolOutcome;
+    if (outcome.ok) {
+      return { kind: 'accepted', local: { result: outcome.result }, vars: {}, events: [{ type: 'tool.succeeded', nodeId: node.id, tool: node.tool }] };
+    }
+    return {
+      kind: 'rejected',
+      code: outcome.code,
+      final: true,
+      errors: [outcome.message],
+      journalAs: { type: 'tool.failed', nodeId: node.id, tool: node.tool, code: outcome.code, message: outcome.message },
+    };
+  },
+};
+
+function renderArgs(value: JsonValue, ctx: RunContext, workflow: Workflow, unset: string[]): JsonValue {
+  if (typeof value === 'string') {
+    const whole = WHOLE_TEMPLATE.exec(value);
+    if (whole) {
+      const r = lookup(ctx, workflow, parsePath(whole[1]));
+      if (r.found && r.value !== undefined) return structuredClone(r.value as JsonValue);
+      unset.push(whole[1]);
+      return null;
+    }
+    const rendered = renderTemplate(value, (path) => lookup(ctx, workflow, path));
+    unset.push(...rendered.unset);
+    return rendered.text;
+  }
+  if (Array.isArray(value)) return value.map((v) => renderArgs(v, ctx, workflow, unset));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderArgs(v, ctx, workflow, unset)]));
+  }
+  return value;
+}
+
+/** Every string inside the args, with its pointer. */
+function strings(value: unknown, pointer: string): Array<[string, string]> {
+  if (typeof value === 'string') return [[value, pointer]];
+  if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${pointer}/${i}`));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => strings(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  }
+  return [];
+}

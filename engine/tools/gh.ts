@@ -1,0 +1,121 @@
+/**
+ * Running the GitHub CLI for the built-in tools. gh picks the repository
+ * from the directory it runs in, so it runs in the run's workspace and is
+ * never told `--repo` (H3–H6): a hard-coded repository is what sent five
+ * comments to the wrong project (H5). For the same reason `GH_REPO` is taken
+ * out of its environment.
+ *
+ * No shell (execFile), so a body or a number can never become a command.
+ * Every failure is E_TOOL_FAILED and keeps gh's own message (H9–H11): there
+ * is no retry and no other way tried.
+ */
+import { execFile, type ExecFileException } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { CountersignError } from '../errors.js';
+
+/** What gh printed. */
+export interface GhOutput {
+  stdout: string;
+  stderr: string;
+}
+
+export interface GhOptions {
+  /** The tool on whose behalf gh runs; named in every error. */
+  tool: string;
+  /** The run's workspace: gh runs here and nowhere else. */
+  workspace: string | undefined;
+  /** Written to gh's standard input, which is then closed (it is always closed). */
+  stdin?: string;
+  signal?: AbortSignal;
+  /** Default 120 s: gh talks to the network, and a tool node has no gate timeout around it. */
+  timeoutMs?: number;
+  /** The environment gh sees (default process.env); `GH_REPO` is always removed. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export const GH_TIMEOUT_MS = 120_000;
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+const GH_FIX = 'run the workflow with a workspace that is a git repository whose origin remote is the PR\'s GitHub repository, with gh installed and logged in (gh auth status); nothing was retried or posted elsewhere';
+
+/** Runs `gh <args>` in the workspace. Throws E_TOOL_FAILED when gh cannot start or exits non-zero. */
+export function runGh(args: readonly string[], options: GhOptions): Promise<GhOutput> {
+  const { tool } = options;
+  const shown = `gh ${args.join(' ')}`;
+  if (args.some((a) => a === '--repo' || a === '-R' || a.startsWith('--repo='))) {
+    return Promise.reject(new CountersignError('E_TOOL_FAILED', `tool "${tool}": refusing to run "${shown}": countersign never names the repository; gh takes it from the workspace (H3–H6)`, {
+      fix: 'drop --repo and run in a workspace whose origin remote is the repository',
+    }));
+  }
+  let cwd: string;
+  try {
+    cwd = checkWorkspace(tool, options.workspace);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const env = { ...(options.env ?? process.env) };
+  delete env.GH_REPO;
+  const timeoutMs = options.timeoutMs ?? GH_TIMEOUT_MS;
+  return new Promise<GhOutput>((resolve, reject) => {
+    const child = execFile('gh', [...args], {
+      cwd,
+      env,
+      encoding: 'utf8',
+      maxBuffer: MAX_OUTPUT_BYTES,
+      timeout: timeoutMs,
+      windowsHide: true,
+      ...(options.signal ? { signal: options.signal } : {}),
+    }, (error, stdout, stderr) => {
+      if (error) reject(ghFailure(tool, shown, cwd, timeoutMs, error, stderr));
+      else resolve({ stdout, stderr });
+    });
+    // gh must never wait for input: it gets the comment, or nothing.
+    child.stdin?.on('error', () => undefined); // gh may exit before reading; its exit status reports that
+    child.stdin?.end(options.stdin ?? '');
+  });
+}
+
+function checkWorkspace(tool: string, workspace: string | undefined): string {
+  if (typeof workspace !== 'string' || workspace === '') {
+    throw new CountersignError('E_TOOL_FAILED', `tool "${tool}" needs the run's workspace, and none was given: gh takes the repository from the directory it runs in`, {
+      fix: 'start the run with a workspace (--workspace DIR, or the workspace option of the library API) that is a git repository with an origin remote',
+    });
+  }
+  let isDir = false;
+  try {
+    isDir = statSync(workspace).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) {
+    throw new CountersignError('E_TOOL_FAILED', `tool "${tool}": the workspace ${workspace} is not an existing directory`, {
+      fix: 'start the run with a workspace that exists and is a git repository with an origin remote',
+    });
+  }
+  return workspace;
+}
+
+function ghFailure(tool: string, shown: string, cwd: string, timeoutMs: number, error: ExecFileException, stderr: string): CountersignError {
+  const own = (stderr ?? '').trim();
+  const errno = typeof error.code === 'string' ? error.code : undefined;
+  let what: string;
+  let fix = GH_FIX;
+  if (errno === 'ENOENT') {
+    what = 'gh could not be started: it is not installed or not on PATH';
+    fix = 'install the GitHub CLI (https://cli.github.com) and log in with gh auth login; nothing was posted';
+  } else if (error.name === 'AbortError') {
+    what = 'the call was cancelled while gh ran; it may still have taken effect';
+  } else if (error.killed && error.signal) {
+    what = `gh did not finish within ${timeoutMs / 1000} s and was stopped (${error.signal}); it may still have taken effect`;
+  } else if (errno !== undefined) {
+    what = `gh could not be run (${errno}: ${error.message})`;
+  } else {
+    what = error.signal ? `gh was killed by ${error.signal}` : `gh exited with code ${String(error.code)}`;
+  }
+  const message = `tool "${tool}" failed: ${shown} in ${cwd}: ${what}${own ? `: ${own}` : ''}`;
+  return new CountersignError('E_TOOL_FAILED', message, {
+    fix,
+    cause: error,
+    data: { tool, command: shown, cwd, exitCode: typeof error.code === 'number' ? error.code : null, stderr: own },
+  });
+}

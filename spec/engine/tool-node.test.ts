@@ -1,0 +1,122 @@
+/**
+ * The `tool` node (issue 5, ADR-019): the engine runs a registered tool
+ * with arguments rendered from templates and checked against its schema
+ * before it starts; success is node-id.result, any failure takes `error`
+ * or fails the run — loudly, never retried. Role access comes from the
+ * workflow's access map.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createEngine, createMemoryStore, defineTool, validateWorkflow, type RunState, type Workflow } from '../../engine/index.js';
+
+function adder(ran: unknown[], behave: (args: Record<string, unknown>) => unknown = (a) => ({ sum: (a.a as number) + (a.b as number) })) {
+  return defineTool({
+    name: 'add',
+    class: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: { a: { type: 'integer' }, b: { type: 'integer' }, mode: { type: 'string', enum: ['EXACT', 'ROUND'] } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+    },
+    run: async (args) => {
+      ran.push(args);
+      return behave(args);
+    },
+  });
+}
+
+function flow(args: Record<string, unknown>, opts: { error?: boolean; agent?: string; access?: Record<string, string[]> } = {}): Workflow {
+  return {
+    metadata: { name: 'tool-flow', version: '1.0.0', description: 'one tool node' },
+    variableRegistry: { x: { type: 'integer', description: 'an operand', default: 40 } },
+    ...(opts.access ? { access: opts.access } : {}),
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'sum' } },
+      { type: 'tool', id: 'sum', tool: 'add', args, ...(opts.agent ? { agent: opts.agent } : {}), connections: { success: 'done', ...(opts.error ? { error: 'broken' } : {}) } },
+      { type: 'end', id: 'done', finalOutput: ['sum.result'] },
+      ...(opts.error ? [{ type: 'end', id: 'broken' }] : []),
+    ],
+  } as unknown as Workflow;
+}
+
+const Tool = suite('the tool node');
+
+Tool('H41 §4.13: a whole {{x}} argument keeps its JSON type; the tool runs once and its result is node-id.result, journaled tool.started then tool.succeeded', async () => {
+  const ran: unknown[] = [];
+  const engine = createEngine({ store: createMemoryStore(), tools: [adder(ran)] });
+  const s = await engine.start(flow({ a: '{{x}}', b: 2 }));
+  assert.is(s.status, 'completed', JSON.stringify(s));
+  assert.equal(s.status === 'completed' && s.output, { 'sum.result': { sum: 42 } });
+  assert.equal(ran, [{ a: 40, b: 2 }]);
+  const types = (await engine.trace(s.runId)).events.map((e) => e.type);
+  assert.ok(types.indexOf('tool.started') < types.indexOf('tool.succeeded'), types.join(' '));
+});
+
+Tool('H41 §4.13: arguments that fail the schema (a case-sensitive enum typo) are E_TOOL_ARGS, the tool never starts, and the run fails without a route', async () => {
+  const ran: unknown[] = [];
+  const engine = createEngine({ store: createMemoryStore(), tools: [adder(ran)] });
+  const s = await engine.start(flow({ a: 1, b: 2, mode: 'exact' }));
+  assert.is(s.status, 'failed');
+  assert.is(s.status === 'failed' && s.error.code, 'E_TOOL_ARGS');
+  assert.match(s.status === 'failed' ? s.error.message : '', /\/mode/);
+  assert.equal(ran, []);
+  const failed = (await engine.trace(s.runId)).events.find((e) => e.type === 'tool.failed');
+  assert.equal([failed?.tool, failed?.code], ['add', 'E_TOOL_ARGS']);
+});
+
+Tool('H9 §4.13: a tool that throws is E_TOOL_FAILED with its own message; the error route is taken once, never a retry', async () => {
+  const ran: unknown[] = [];
+  const engine = createEngine({ store: createMemoryStore(), tools: [adder(ran, () => { throw new Error('gh: could not resolve to a Repository'); })] });
+  const s = await engine.start(flow({ a: 1, b: 2 }, { error: true }));
+  assert.is(s.status === 'completed' && s.endNodeId, 'broken');
+  assert.is(ran.length, 1);
+  const failed = (await engine.trace(s.runId)).events.find((e) => e.type === 'tool.failed');
+  assert.is(failed?.code, 'E_TOOL_FAILED');
+  assert.match(String(failed?.message), 'could not resolve to a Repository');
+});
+
+Tool('an unregistered tool is E_TOOL_UNKNOWN at run time, naming the known tools', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(flow({ a: 1, b: 2 }));
+  assert.is(s.status === 'failed' && s.error.code, 'E_TOOL_UNKNOWN');
+  assert.match(s.status === 'failed' ? s.error.message : '', /post_review/);
+});
+
+Tool('H35 H36: validate flags a tool node whose role the access map does not allow (E_TOOL_ACCESS at the node); the allowed role passes', () => {
+  const access = { reviewer: ['add'], 'docs-reviewer': ['post_docs_review'] };
+  const bad = validateWorkflow(flow({ a: 1, b: 2 }, { agent: 'docs-reviewer', access }));
+  assert.equal(bad.errors.filter((f) => f.code === 'E_TOOL_ACCESS').map((f) => f.pointer), ['/nodes/1/agent']);
+  const none = validateWorkflow(flow({ a: 1, b: 2 }, { access }));
+  assert.equal(none.errors.filter((f) => f.code === 'E_TOOL_ACCESS').map((f) => f.pointer), ['/nodes/1/tool']);
+  assert.equal(validateWorkflow(flow({ a: 1, b: 2 }, { agent: 'reviewer', access })).errors, []);
+});
+
+Tool('while a tool runs the run is at the tool node: answers are refused with E_TOOL_NODE; a claim whose process died is E_TOOL_INTERRUPTED, never re-run', async () => {
+  const store = createMemoryStore();
+  let t = Date.parse('2026-12-02T10:00:00Z');
+  const ran: unknown[] = [];
+  let release: (v: unknown) => void = () => {};
+  const hanging = adder(ran, () => new Promise((resolve) => (release = resolve)));
+  const engine = createEngine({ store, tools: [hanging], now: () => new Date(t) });
+  const started = engine.start(flow({ a: 1, b: 2 }, { error: true }));
+  await new Promise((r) => setTimeout(r, 20));
+  const [summary] = await engine.runs();
+  const during: RunState = await engine.status(summary.runId);
+  assert.is(during.status === 'waiting' && during.pending.kind, 'tool');
+  const refused = await engine.submit(summary.runId, { sum: 3 }).then(() => 'accepted', (e: { code?: string }) => e.code);
+  assert.is(refused, 'E_TOOL_NODE');
+  // Another process finds the claim past its lease: the call's outcome is unknown.
+  t += 11 * 60_000;
+  const other = createEngine({ store, tools: [adder([])], now: () => new Date(t) });
+  const after = await other.status(summary.runId);
+  assert.is(after.status === 'completed' && after.endNodeId, 'broken');
+  assert.equal((await other.trace(summary.runId)).events.filter((e) => e.type === 'tool.failed').map((e) => e.code), ['E_TOOL_INTERRUPTED']);
+  // The first process's late outcome is dropped.
+  release({ sum: 3 });
+  const final = await started;
+  assert.is(final.status === 'completed' && final.endNodeId, 'broken');
+  assert.is(ran.length, 1);
+});
+
+Tool.run();

@@ -1,0 +1,205 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { delimiter, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { BUILTIN_TOOLS, postDocsReview, postReview, prStatus } from '../../engine/tools/builtin/index.js';
+import { runGh } from '../../engine/tools/gh.js';
+import { isGated } from '../../engine/tools/tool.js';
+import { rejection } from '../helpers/errors.js';
+import { fakeGhDir, gitRepo, plainDir, tempDir, useStandIn } from './standin.js';
+
+const Tools = suite('tools/builtin: post_review, post_docs_review and pr_status through gh');
+let standIn: ReturnType<typeof useStandIn>;
+Tools.before.each(() => {
+  standIn = useStandIn();
+});
+Tools.after.each(() => standIn.restore());
+
+const review = { pr_number: 29, verdict: 'APPROVE', body: 'Checked the diff.' };
+
+Tools('H34, H35: the built-ins are post_review and post_docs_review (write, so gated) and pr_status (read)', () => {
+  assert.equal(BUILTIN_TOOLS.map((t) => [t.name, t.class]), [['post_review', 'write'], ['post_docs_review', 'write'], ['pr_status', 'read']]);
+  assert.equal(BUILTIN_TOOLS.map(isGated), [true, true, false]);
+  assert.ok(Object.isFrozen(BUILTIN_TOOLS));
+});
+
+Tools('H20, H29, §4.13: verdict typos (APROVE, REQUEST CHANGES, lower case) are E_TOOL_ARGS and gh is never started', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  for (const verdict of ['APROVE', 'REQUEST CHANGES', 'approve', 'request_changes', 'Approve']) {
+    const e = await rejection(postReview.run({ ...review, verdict }, { workspace: ws }));
+    assert.is(e.code, 'E_TOOL_ARGS', verdict);
+    assert.is(e.pointer, '/verdict');
+    assert.match(e.message, '"APPROVE", "REQUEST_CHANGES", "NEEDS_DISCUSSION"');
+  }
+  for (const verdict of ['FIXD', 'NO CHANGES', 'fixed', 'REQUEST_CHANGES']) {
+    assert.is((await rejection(postDocsReview.run({ ...review, verdict }, { workspace: ws }))).code, 'E_TOOL_ARGS', verdict);
+  }
+  assert.equal(standIn.calls(), []);
+});
+
+Tools('H41: other bad arguments (pr_number 0 or "29", an extra key, a missing body) are refused before gh starts', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  const bad: unknown[] = [
+    { ...review, pr_number: 0 },
+    { ...review, pr_number: '29' },
+    { ...review, pr_number: 2.5 },
+    { ...review, repo: 'slaid098/opencode-config' },
+    { pr_number: 29, verdict: 'APPROVE' },
+  ];
+  for (const args of bad) assert.is((await rejection(postReview.run(args, { workspace: ws }))).code, 'E_TOOL_ARGS', JSON.stringify(args));
+  assert.is((await rejection(prStatus.run({ pr_number: -1 }, { workspace: ws }))).code, 'E_TOOL_ARGS');
+  assert.equal(standIn.calls(), []);
+});
+
+Tools('§4.14: a body with its own heading or verdict line is E_TOOL_ARGS at /body and gh is never started', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  const a = await rejection(postReview.run({ ...review, body: 'fine\n\n### Verdict: APPROVE' }, { workspace: ws }));
+  const b = await rejection(postDocsReview.run({ ...review, body: '## Docs Review Summary\nfine' }, { workspace: ws }));
+  for (const e of [a, b]) {
+    assert.is(e.code, 'E_TOOL_ARGS');
+    assert.is(e.pointer, '/body');
+    assert.ok(e.fix);
+  }
+  assert.equal(standIn.calls(), []);
+});
+
+Tools('H3, H4, H26: post_review runs "gh pr comment N --body-file -" with no --repo, in the workspace, the exact comment on stdin', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  const result = await postReview.run(review, { workspace: ws });
+  const [call] = standIn.calls();
+  assert.equal(call.argv, ['pr', 'comment', '29', '--body-file', '-']);
+  assert.not.ok(call.argv.some((a) => a === '--repo' || a === '-R' || a.startsWith('--repo=')));
+  assert.is(call.cwd, ws);
+  assert.is(call.stdin, '## Code Review Summary\n\nChecked the diff.\n\n### Verdict: APPROVE');
+  assert.is(call.repo, 'acme/widgets');
+  assert.equal(result, { pr_number: 29, verdict: 'APPROVE', url: 'https://github.com/acme/widgets/pull/29#issuecomment-1', comment: call.stdin });
+});
+
+Tools('H31: post_docs_review posts its own heading the same way', async () => {
+  const ws = gitRepo('git@github.com:acme/widgets.git');
+  await postDocsReview.run({ pr_number: 3, verdict: 'NO_CHANGES', body: 'Docs are current.' }, { workspace: ws });
+  const [call] = standIn.calls();
+  assert.equal(call.argv, ['pr', 'comment', '3', '--body-file', '-']);
+  assert.is(call.stdin, '## Docs Review Summary\n\nDocs are current.\n\n### Verdict: NO_CHANGES');
+});
+
+Tools('H5: the misroute regression: two workspaces with different origins post from two directories to two repositories', async () => {
+  const dictation = gitRepo('https://github.com/slaid098/opencode-voice-dictation.git');
+  const config = gitRepo('https://github.com/slaid098/opencode-config.git');
+  await postReview.run({ ...review, body: 'for dictation' }, { workspace: dictation });
+  await postReview.run({ ...review, body: 'for config' }, { workspace: config });
+  const calls = standIn.calls();
+  assert.equal(calls.map((c) => [c.cwd, c.repo]), [[dictation, 'slaid098/opencode-voice-dictation'], [config, 'slaid098/opencode-config']]);
+  assert.match(calls[0].stdin!, 'for dictation');
+  assert.match(calls[1].stdin!, 'for config');
+});
+
+Tools('H5: a GH_REPO in the environment cannot reroute a post: gh runs without it and uses the workspace', async () => {
+  const ws = gitRepo('https://github.com/acme/voice.git');
+  process.env.GH_REPO = 'slaid098/opencode-config';
+  await postReview.run(review, { workspace: ws });
+  assert.is(standIn.calls()[0].repo, 'acme/voice');
+});
+
+Tools('H11, H12: from a directory that is not a git repository the post fails loudly with E_TOOL_FAILED, keeping gh\'s message, and nothing is retried', async () => {
+  const dir = plainDir();
+  const e = await rejection(postReview.run(review, { workspace: dir }));
+  assert.is(e.code, 'E_TOOL_FAILED');
+  assert.match(e.message, 'tool "post_review" failed');
+  assert.match(e.message, 'exited with code 1');
+  assert.match(e.message, 'not a git repository');
+  assert.match(e.fix!, 'origin remote');
+  const calls = standIn.calls();
+  assert.is(calls.length, 1);
+  assert.is(calls[0].exit, 1);
+  assert.is(calls[0].cwd, dir);
+});
+
+Tools('H12: a git repository without an origin remote fails the same way (gh: no git remotes found)', async () => {
+  const dir = plainDir();
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  const e = await rejection(postDocsReview.run({ ...review, verdict: 'FIXED' }, { workspace: dir }));
+  assert.is(e.code, 'E_TOOL_FAILED');
+  assert.match(e.message, 'no git remotes found');
+});
+
+Tools('a run without a workspace, or with one that does not exist, is E_TOOL_FAILED before gh starts', async () => {
+  const none = await rejection(postReview.run(review, {}));
+  assert.is(none.code, 'E_TOOL_FAILED');
+  assert.match(none.message, 'needs the run\'s workspace');
+  const gone = join(tempDir('gone'), 'missing');
+  const missing = await rejection(prStatus.run({ pr_number: 1 }, { workspace: gone }));
+  assert.is(missing.code, 'E_TOOL_FAILED');
+  assert.match(missing.message, 'not an existing directory');
+  assert.equal(standIn.calls(), []);
+});
+
+Tools('gh missing from PATH is E_TOOL_FAILED saying so, with an install fix', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  process.env.PATH = tempDir('emptypath');
+  const e = await rejection(postReview.run(review, { workspace: ws }));
+  assert.is(e.code, 'E_TOOL_FAILED');
+  assert.match(e.message, 'not installed or not on PATH');
+  assert.match(e.fix!, 'cli.github.com');
+});
+
+Tools('H16, H37: pr_status reads back through gh what the two tools posted to that repository and PR only', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  const other = gitRepo('https://github.com/acme/other.git');
+  assert.equal(await prStatus.run({ pr_number: 29 }, { workspace: ws }), { review: { status: 'NOT_DONE' }, docs: { status: 'NOT_DONE' } });
+  await postReview.run({ ...review, verdict: 'REQUEST_CHANGES' }, { workspace: ws });
+  await postDocsReview.run({ ...review, verdict: 'FIXED' }, { workspace: other });
+  await postDocsReview.run({ ...review, pr_number: 30, verdict: 'FIXED' }, { workspace: ws });
+  assert.equal(await prStatus.run({ pr_number: 29 }, { workspace: ws }), { review: { status: 'DONE', verdict: 'REQUEST_CHANGES' }, docs: { status: 'NOT_DONE' } });
+  await postDocsReview.run({ ...review, verdict: 'APPROVE' }, { workspace: ws });
+  await postReview.run(review, { workspace: ws });
+  assert.equal(await prStatus.run({ pr_number: 29 }, { workspace: ws }), { review: { status: 'DONE', verdict: 'APPROVE' }, docs: { status: 'DONE' } });
+  const view = standIn.calls().filter((c) => c.argv[1] === 'view');
+  assert.equal(view[0].argv, ['pr', 'view', '29', '--json', 'comments']);
+  assert.ok(view.every((c) => c.cwd === ws));
+});
+
+Tools('pr_status: gh output that is not {comments: [{body}]} is E_TOOL_FAILED naming the command', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  for (const out of ['not json', '{"comments": 3}', '{"comments": [{"author": {}}]}']) {
+    process.env.PATH = `${fakeGhDir(`printf '%s' '${out}'`)}${delimiter}${process.env.PATH}`;
+    const e = await rejection(prStatus.run({ pr_number: 1 }, { workspace: ws }));
+    assert.is(e.code, 'E_TOOL_FAILED', out);
+    assert.match(e.message, 'gh pr view 1 --json comments');
+  }
+});
+
+Tools('gh\'s own stderr is kept in the message, and the exit code is in details', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  process.env.PATH = `${fakeGhDir('echo "HTTP 401: Bad credentials (https://api.github.com/graphql)" >&2; exit 4')}${delimiter}${process.env.PATH}`;
+  const e = await rejection(postReview.run(review, { workspace: ws }));
+  assert.is(e.code, 'E_TOOL_FAILED');
+  assert.match(e.message, 'exited with code 4: HTTP 401: Bad credentials');
+  assert.equal((e.data as { exitCode: number }).exitCode, 4);
+});
+
+Tools('runGh stops a gh that hangs past its timeout, or when the call is cancelled: E_TOOL_FAILED, saying it may have taken effect', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  process.env.PATH = `${fakeGhDir('exec sleep 5')}${delimiter}${process.env.PATH}`;
+  const slow = await rejection(runGh(['pr', 'view', '1'], { tool: 'pr_status', workspace: ws, timeoutMs: 200 }));
+  assert.is(slow.code, 'E_TOOL_FAILED');
+  assert.match(slow.message, 'did not finish within 0.2 s');
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 100);
+  const cancelled = await rejection(postReview.run(review, { workspace: ws, signal: ac.signal }));
+  assert.is(cancelled.code, 'E_TOOL_FAILED');
+  assert.match(cancelled.message, 'cancelled');
+});
+
+Tools('H3: runGh refuses --repo in any spelling: the repository always comes from the workspace', async () => {
+  const ws = gitRepo('https://github.com/acme/widgets.git');
+  for (const flag of [['--repo', 'a/b'], ['-R', 'a/b'], ['--repo=a/b']]) {
+    const e = await rejection(runGh(['pr', 'comment', '1', ...flag], { tool: 'post_review', workspace: ws }));
+    assert.is(e.code, 'E_TOOL_FAILED');
+  }
+  assert.equal(standIn.calls(), []);
+  rmSync(ws, { recursive: true, force: true });
+});
+
+Tools.run();

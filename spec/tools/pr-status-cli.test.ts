@@ -1,0 +1,92 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatCodeReview, formatDocsReview } from '../../engine/tools/review-format.js';
+import { cli, spawnCli } from '../helpers/cli.js';
+import { tempDir } from './standin.js';
+
+const Cli = suite('tools/pr-status CLI: countersign pr-status --comments FILE [--json]');
+
+const comments = [formatCodeReview('Checked.', 'NEEDS_DISCUSSION'), 'thanks!', formatDocsReview('Docs fine.', 'NO_CHANGES')];
+
+function file(name: string, text: string): string {
+  const path = join(tempDir('prstatus'), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+Cli('H16: a file of comment bodies prints one line per phase: review: DONE <verdict>, docs: DONE', async () => {
+  const r = await cli(['pr-status', '--comments', file('c.json', JSON.stringify(comments))]);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.stdout, 'review: DONE NEEDS_DISCUSSION\ndocs: DONE\n');
+});
+
+Cli('H19, H20: a wrong heading and a verdict typo print review: NOT_DONE (exit 0: the reading succeeded)', async () => {
+  const r = await cli(['pr-status', '--comments', file('c.json', JSON.stringify(['## Code Review\n### Verdict: APPROVE', '## Code Review Summary\n### Verdict: APROVE']))]);
+  assert.is(r.code, 0);
+  assert.is(r.stdout, 'review: NOT_DONE\ndocs: NOT_DONE\n');
+});
+
+Cli('- reads the comments from standard input; a relative FILE is read from the working directory', async () => {
+  const r = await cli(['pr-status', '--comments', '-'], { stdin: JSON.stringify([formatCodeReview('x', 'APPROVE')]) });
+  assert.is(r.stdout, 'review: DONE APPROVE\ndocs: NOT_DONE\n');
+  const path = file('rel.json', JSON.stringify(['Docs Review pending']));
+  const rel = await cli(['pr-status', '--comments', 'rel.json'], { cwd: join(path, '..') });
+  assert.is(rel.stdout, 'review: NOT_DONE\ndocs: DONE\n');
+});
+
+Cli('--json prints exactly {review: {status, verdict?}, docs: {status}}', async () => {
+  const done = await cli(['pr-status', '--comments', '-', '--json'], { stdin: JSON.stringify(comments) });
+  assert.equal(done.json, { review: { status: 'DONE', verdict: 'NEEDS_DISCUSSION' }, docs: { status: 'DONE' } });
+  const none = await cli(['pr-status', '--json', '--comments', '-'], { stdin: '[]' });
+  assert.equal(none.json, { review: { status: 'NOT_DONE' }, docs: { status: 'NOT_DONE' } });
+});
+
+Cli('bad input exits 2 naming the file, what is wrong and the fix: not JSON (with line and column), not an array, a non-string item', async () => {
+  const notJson = file('bad.json', '[\n  "a",\n  oops\n]');
+  const a = await cli(['pr-status', '--comments', notJson]);
+  assert.is(a.code, 2);
+  assert.match(a.stderr, `countersign: E_INPUT: ${notJson}:3:3: ${notJson} is not valid JSON (line 3, column 3)`);
+  assert.match(a.stderr, 'fix: write a JSON array of comment bodies');
+
+  const ghShape = file('gh.json', JSON.stringify({ comments: [{ body: 'x' }] }));
+  const b = await cli(['pr-status', '--comments', ghShape, '--json']);
+  assert.is(b.code, 2);
+  assert.is(b.json.error.code, 'E_INPUT');
+  assert.is(b.json.error.file, ghShape);
+  assert.match(b.json.error.message, 'holds an object, not a JSON array of comment bodies');
+  assert.match(b.json.error.fix, "--jq '[.comments[].body]'");
+
+  const c = await cli(['pr-status', '--comments', '-'], { stdin: '["ok", 7]' });
+  assert.is(c.code, 2);
+  assert.match(c.stderr, 'standard input: item /1 is a number, not a comment body (a string)');
+
+  const d = await cli(['pr-status', '--comments', '-'], { stdin: '' });
+  assert.is(d.code, 2);
+  assert.match(d.stderr, 'E_INPUT: standard input is not valid JSON');
+});
+
+Cli('a missing file is E_FILE_NOT_FOUND; a missing --comments or a positional argument is E_USAGE (exit 2)', async () => {
+  const missing = join(tempDir('prstatus'), 'nope.json');
+  const a = await cli(['pr-status', '--comments', missing]);
+  assert.is(a.code, 2);
+  assert.match(a.stderr, `E_FILE_NOT_FOUND: ${missing}: cannot read the comments file ${missing}: ENOENT`);
+  const b = await cli(['pr-status']);
+  assert.is(b.code, 2);
+  assert.match(b.stderr, 'E_USAGE: pr-status needs --comments FILE');
+  const c = await cli(['pr-status', 'comments.json']);
+  assert.match(c.stderr, 'E_USAGE: pr-status takes no positional arguments');
+});
+
+Cli('pr-status is in countersign --help, has its own help, and runs from the real launcher', async () => {
+  const help = await cli(['--help']);
+  assert.match(help.stdout, 'pr-status --comments FILE|- [--json]');
+  const own = await cli(['help', 'pr-status']);
+  assert.match(own.stdout, 'countersign pr-status --comments FILE|- [--json]');
+  const r = spawnCli(['pr-status', '--comments', '-'], { input: JSON.stringify([formatCodeReview('x', 'REQUEST_CHANGES')]) });
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.stdout, 'review: DONE REQUEST_CHANGES\ndocs: NOT_DONE\n');
+});
+
+Cli.run();
