@@ -27,13 +27,13 @@ function route(node: WorkflowNode, via: string, events: JsonObject[], assign?: P
   return { target: to, via, assign, events };
 }
 
-function fail(node: WorkflowNode, code: string, message: string, events: JsonObject[], assign: Partial<RunContext> = {}): Decision {
-  return { target: FAILED, assign: { ...assign, failure: { code, message, nodeId: node.id } }, events };
+function fail(node: WorkflowNode, code: string, message: string, events: JsonObject[], assign: Partial<RunContext> = {}, fix?: string): Decision {
+  return { target: FAILED, assign: { ...assign, failure: { code, message, nodeId: node.id, ...(fix ? { fix } : {}) } }, events };
 }
 
 /** Follows `via` when the node has that connection, else fails the run with `code`. */
-function routeOrFail(node: WorkflowNode, via: string, code: string, message: string, events: JsonObject[], assign?: Partial<RunContext>): Decision {
-  return node.connections?.[via] !== undefined ? route(node, via, events, assign) : fail(node, code, message, events, assign);
+function routeOrFail(node: WorkflowNode, via: string, code: string, message: string, events: JsonObject[], assign?: Partial<RunContext>, fix?: string): Decision {
+  return node.connections?.[via] !== undefined ? route(node, via, events, assign) : fail(node, code, message, events, assign, fix);
 }
 
 export function decideTransient(type: TransientType, node: WorkflowNode, ctx: RunContext, workflow: Workflow): Decision {
@@ -124,7 +124,8 @@ export function decideEnter(node: WorkflowNode, ctx: RunContext, outcome: EnterO
     case 'ready':
       return { stay: true, assign: { ...outcome.assign, entered: node.id }, events };
     case 'route':
-      return routeOrFail(node, outcome.via, outcome.code, outcome.message, events, outcome.assign);
+      // The fix reaches the run's failure (run/step output, --json error.fix), not only the journal.
+      return routeOrFail(node, outcome.via, outcome.code, outcome.message, events, outcome.assign, outcome.fix);
     case 'veto':
       // The engine re-judges the answer that led here instead; reaching this is a bug.
       return fail(node, 'E_INTERNAL', `entering node "${node.id}" vetoed an answer outside a submit`, events);

@@ -163,7 +163,7 @@ export type EnterOutcome =
   /** Wait here: apply `assign`, journal `events`, issue the pending item. */
   | { kind: 'ready'; assign: Partial<RunContext>; events: JsonObject[] }
   /** Leave at once by `via`, or fail the run with `code` when the node lacks that connection. */
-  | { kind: 'route'; via: string; code: string; message: string; events: JsonObject[]; assign?: Partial<RunContext> }
+  | { kind: 'route'; via: string; code: string; message: string; fix?: string; events: JsonObject[]; assign?: Partial<RunContext> }
   /** Refuse the answer in `cause` instead: its node stays waiting and re-asks. */
   | { kind: 'veto'; code: string; errors: string[] };
 

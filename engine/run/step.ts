@@ -243,6 +243,15 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
     if (outcome !== undefined) completed.outcome = outcome;
     return { record: completed, events, rows };
   }
+  // A free rejection (an answer from the wrong identity, costing no attempt)
+  // changes nothing for whoever is really answering: the same item stays
+  // out under the same seq and deadline, so their answer still counts.
+  if (rejected && ctx.stayed && rec.status === 'waiting' && rec.pending && value === rec.pending.nodeId && ctx.attempt + 1 === rec.pending.attempt) {
+    const kept: RunRecord = { ...base, status: 'waiting', seq: rec.seq, pending: rec.pending };
+    if (rec.deadline !== undefined) kept.deadline = rec.deadline;
+    (type as WaitingType).afterRejected?.(node, ctx, rejected.code);
+    return { record: kept, events, rows, rejected };
+  }
   // Waiting: issue the next pending item under a new seq.
   const seq = rec.seq + 1;
   const { pending, unset } = (type as WaitingType).pending(node, ctx, compiled.workflow);

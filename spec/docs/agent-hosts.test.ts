@@ -199,23 +199,24 @@ Walkthrough('seed 003 G1 G4 G7 G8: the walkthrough runs as written over MCP on t
     const self = await mcp.call('step', { runId, seq: 2, as: 'producer', answer: { issues_count: 0 } });
     assert.is(self.structured.rejected.code, 'E_SELF_REVIEW');
     assert.is(self.structured.pending.attempt, 1);
+    assert.is(self.structured.seq, 2, 'the item stays issued under its seq');
 
     // 3. The reviewer, as "reviewer", writes two findings and answers the count.
     const reviewer = (seq: number, n: number) => ({ runId, seq, as: 'reviewer', answer: { issues_count: n } });
     writeFileSync(review.structured.pending.report, JSON.stringify({ issues: ['multiply is documented without its signature multiply(a, b)', 'the multiply section holds placeholder text'] }));
-    const fix = await mcp.call('step', reviewer(3, 2));
+    const fix = await mcp.call('step', reviewer(2, 2));
     assert.is(fix.isError, false, fix.text);
     assert.is(fix.structured.pending.nodeId, 'fix');
 
     // 4. The producer fixes the same file; the same review comes round again (iteration 2).
     writeFileSync(join(project, 'docs/api.md'), '# API\n\n## add(a, b)\n\nReturns a + b.\n\n## multiply(a, b)\n\nReturns a × b.\n');
-    const again = await mcp.call('step', produce(4));
+    const again = await mcp.call('step', produce(3));
     assert.is(again.structured.pending.kind, 'review');
     assert.is(again.structured.pending.iteration, 2);
 
     // 5. Zero findings: the run completes and the text gives the output.
     writeFileSync(again.structured.pending.report, JSON.stringify({ issues: [] }));
-    const done = await mcp.call('step', reviewer(5, 0));
+    const done = await mcp.call('step', reviewer(4, 0));
     assert.is(done.structured.status, 'completed', done.text);
     assert.equal(Object.keys(done.structured.output).sort(), ['artifact_path', 'issues_count', 'review.report']);
     assert.is(done.structured.output.issues_count, 0);

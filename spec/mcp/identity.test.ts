@@ -14,6 +14,7 @@ Identity.after(async (ctx) => {
 });
 
 const FIX = 'pass a non-empty identity with the "as" argument set to <identity>, or leave it out';
+const STEP_FIX = 'pass a non-empty identity with the "as" argument set to <identity> (in a review loop every answer must name one; elsewhere you may leave it out)';
 
 Identity('a blank as is E_IDENTITY_REQUIRED on start and on step alike: the message says the identity is blank, the fix says to pass a non-empty as or leave it out', async ({ mcp }) => {
   const start = await mcp.call('start', { workflow: TWO_STEP, as: ' \t' });
@@ -24,7 +25,7 @@ Identity('a blank as is E_IDENTITY_REQUIRED on start and on step alike: the mess
   const { runId } = (await mcp.call('start', { workflow: TWO_STEP, as: 'writer' })).structured;
   const step = await mcp.call('step', { runId, seq: 1, answer: { words: 3 }, as: '  ' });
   assert.is(step.isError, true);
-  assert.equal(step.structured.error, { code: 'E_IDENTITY_REQUIRED', message: 'the answering identity "  " is blank', fix: FIX });
+  assert.equal(step.structured.error, { code: 'E_IDENTITY_REQUIRED', message: 'the answering identity "  " is blank', fix: STEP_FIX });
   assert.is((await mcp.call('status', { runId })).structured.pending.attempt, 1, 'nothing was used up');
 });
 

@@ -56,23 +56,25 @@ Review('a review loop converges 2 → 0 over MCP with a producer and a reviewer 
   assert.match(self.text, /REJECTED \(E_SELF_REVIEW\)/);
   assert.match(self.structured.rejected.errors.join(' '), /answer with the "as" argument set to <reviewer>/);
   assert.not.match(self.text, /--as/);
+  // A free rejection leaves the item as issued: the real reviewer still answers seq 2.
+  assert.is(self.structured.seq, 2);
 
   writeFileSync(report, JSON.stringify({ issues: ['heading A has no body', 'the file has no title'] }));
-  const fix = await mcp.call('step', { runId, seq: 3, as: 'checker', answer: { issues_count: 2 } });
+  const fix = await mcp.call('step', { runId, seq: 2, as: 'checker', answer: { issues_count: 2 } });
   assert.is(fix.isError, false, fix.text);
   assert.is(fix.structured.pending.nodeId, 'fix');
   assert.match(fix.text, new RegExp(`Fix the 2 issue\\(s\\) listed in ${report.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
 
   writeFileSync(join(ws, 'notes.md'), '# Notes\n\n## A\nbody\n');
-  const again = await mcp.call('step', { runId, seq: 4, as: 'author', answer: {} });
+  const again = await mcp.call('step', { runId, seq: 3, as: 'author', answer: {} });
   assert.is(again.structured.pending.kind, 'review');
   assert.is(again.structured.pending.iteration, 2);
   assert.ok(existsSync(`${report}.prev`), 'the previous report is kept as .prev');
   assert.ok(!existsSync(report), 'the report was moved aside for the new review');
 
   writeFileSync(report, JSON.stringify({ issues: [] }));
-  const done = await mcp.call('step', { runId, seq: 5, as: 'checker', answer: { issues_count: 0 } });
-  assert.equal(done.structured, { runId, seq: 5, status: 'completed', endNodeId: 'done', output: { issues_count: 0 } });
+  const done = await mcp.call('step', { runId, seq: 4, as: 'checker', answer: { issues_count: 0 } });
+  assert.equal(done.structured, { runId, seq: 4, status: 'completed', endNodeId: 'done', output: { issues_count: 0 } });
 
   const trace = await mcp.call('trace', { runId });
   const events = trace.structured.events as Array<{ type: string; nodeId?: string; userId?: string; issues_count?: number }>;

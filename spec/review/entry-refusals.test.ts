@@ -198,3 +198,20 @@ ThroughRun('G8: a report path that is a directory fails the run on entry (exit 1
 });
 
 ThroughRun.run();
+
+const Fix = suite('review: a refused review path carries its fix to the run');
+
+Fix('G30: a run failed on an outside review path has error.fix in its state, so run/step and --json show how to fix it', async () => {
+  const ws = tempDir('countersign-fix-ws-');
+  const engine = createEngine({ store: createMemoryStore() });
+  const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>>; variableRegistry?: unknown };
+  // Templated, so only the run (not validate) can see where it leads.
+  wf.variableRegistry = { notes: { type: 'string', description: 'the artifact', default: '../outside.md' } };
+  wf.nodes[2].artifacts = ['{{notes}}'];
+  let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  assert.is(s.status === 'failed' && s.error.code, 'E_PATH_OUTSIDE_WORKSPACE');
+  assert.match(s.status === 'failed' ? String(s.error.fix) : '', /inside the workspace/);
+});
+
+Fix.run();

@@ -33,7 +33,9 @@ export function checkArguments(def: ToolDefinition, args: Record<string, unknown
   if (errors.length > 0 && errors.every(isBlankIdentity)) {
     const who = def.name === 'start' ? 'starting' : 'answering';
     throw new CountersignError('E_IDENTITY_REQUIRED', `the ${who} identity ${JSON.stringify(identity)} is blank`, {
-      fix: 'pass a non-empty identity with the "as" argument set to <identity>, or leave it out',
+      fix: def.name === 'start'
+        ? 'pass a non-empty identity with the "as" argument set to <identity>, or leave it out'
+        : 'pass a non-empty identity with the "as" argument set to <identity> (in a review loop every answer must name one; elsewhere you may leave it out)',
     });
   }
   const problems = errors.map(describe);
