@@ -3,7 +3,7 @@
  * the journal events. Pure functions of (node, context, event); the machine
  * only wires them to xstate transitions.
  */
-import type { JsonObject, Workflow, WorkflowNode } from '../format/model.js';
+import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import type { EnterOutcome, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
 import { withAuthor } from '../nodes/review-loops.js';
 
@@ -132,7 +132,16 @@ export function decideEnter(node: WorkflowNode, ctx: RunContext, outcome: EnterO
   }
 }
 
-export function decideTimeout(node: WorkflowNode, _ctx: RunContext): Decision {
+export function decideTimeout(type: WaitingType, node: WorkflowNode, ctx: RunContext, ev: { observed?: JsonValue }): Decision {
+  // Work done while the item was out can still be judged when no answer came
+  // (a reviewer that edited the artifacts and then went silent).
+  const refused = type.onTimeout?.(node, ctx, ev.observed);
+  if (refused) {
+    return routeOrFail(node, 'error', refused.code, `node "${node.id}": ${refused.errors.join('; ')}`, [
+      { type: 'timeout', nodeId: node.id },
+      { type: 'answer.rejected', nodeId: node.id, attempt: ctx.attempt + 1, code: refused.code, errors: refused.errors, userId: null },
+    ]);
+  }
   return routeOrFail(node, 'timeout', 'E_TIMEOUT', `node "${node.id}" passed its deadline without an accepted answer`, [
     { type: 'timeout', nodeId: node.id },
   ]);

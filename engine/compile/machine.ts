@@ -6,7 +6,7 @@
  * `transition` and persists the snapshot, one step per transaction.
  */
 import { assign, setup, type AnyStateMachine } from 'xstate';
-import type { JsonObject, Workflow, WorkflowNode } from '../format/model.js';
+import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import { nodeType } from '../nodes/index.js';
 import type { EnterOutcome, RunContext, StartType, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
 import { decideAnswer, decideEnter, decideTimeout, decideTransient, type Decision } from './decisions.js';
@@ -21,7 +21,7 @@ export interface MachineInput {
 
 export type MachineEvent =
   | ({ type: 'SUBMIT' } & Submission)
-  | { type: 'TIMEOUT' }
+  | { type: 'TIMEOUT'; observed?: JsonValue }
   /** The outcome of a waiting node's entry work (WaitingType.enter), computed by the engine. */
   | { type: 'ENTER'; outcome: EnterOutcome };
 
@@ -102,7 +102,7 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
           entry: assign({ attempt: 0, errors: undefined, entered: undefined, stayed: undefined }),
           on: {
             SUBMIT: on((ctx, ev) => decideAnswer(waiting, node, ctx, ev as Extract<MachineEvent, { type: 'SUBMIT' }>, workflow)),
-            TIMEOUT: on((ctx) => decideTimeout(node, ctx)),
+            TIMEOUT: on((ctx, ev) => decideTimeout(waiting, node, ctx, ev as Extract<MachineEvent, { type: 'TIMEOUT' }>)),
             ...(waiting.enter ? { ENTER: on((ctx, ev) => decideEnter(node, ctx, (ev as Extract<MachineEvent, { type: 'ENTER' }>).outcome)) } : {}),
           },
         };

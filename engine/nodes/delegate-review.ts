@@ -151,6 +151,19 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     return { kind: 'ready', assign: { reviews }, events: [...unsetEvents(), ...restored] };
   },
 
+  // A review that edits the artifacts and then lets the deadline pass must
+  // not leave the edit behind as if nothing happened (G13).
+  onTimeout(node, ctx, observed) {
+    const visit = stateOf(ctx, node.id).visit;
+    const seen = observed as unknown as Observed | undefined;
+    if (!visit || !seen || typeof seen.hash !== 'string' || seen.hash === visit.hash) return undefined;
+    const changed = changedRoots(visit.artifacts, visit.roots ?? [], seen.roots);
+    return {
+      code: 'E_REVIEWER_MODIFIED',
+      errors: [`the artifacts changed while the review was pending and no review came before the deadline (${(changed.length > 0 ? changed : visit.artifacts).join(', ')}): a reviewer diagnoses and never fixes`],
+    };
+  },
+
   observe(node, ctx, _workflow, env): JsonValue {
     const visit = stateOf(ctx, node.id).visit;
     if (!visit) return null;

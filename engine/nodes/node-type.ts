@@ -222,6 +222,8 @@ export interface WaitingType<N extends WorkflowNode = WorkflowNode> extends Node
   afterRejected?(node: N, ctx: RunContext, code: string): void;
   /** Reads what `answer` needs from outside the run (files), just before an answer is judged. */
   observe?(node: N, ctx: RunContext, workflow: Workflow, env: RunEnv): JsonValue;
+  /** Judges the visit when its deadline passes with no accepted answer (given what `observe` read); a refusal takes `error`. */
+  onTimeout?(node: N, ctx: RunContext, observed: JsonValue | undefined): { code: string; errors: string[] } | undefined;
   /** The route and code when the last retry was rejected; `maxRetriesExceeded` / E_MAX_RETRIES by default. */
   onMaxRetries?(node: N, last: { code: string }): { via: string; code: string };
 }

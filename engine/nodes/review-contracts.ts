@@ -35,6 +35,7 @@ export const reviewByContract: WaitingType<ReviewNode> = {
   answer: (node, ctx, submission, workflow) => impl(node).answer(node, ctx, submission, workflow),
   enter: (node, ctx, workflow, env, cause) => impl(node).enter!(node, ctx, workflow, env, cause),
   afterRejected: (node, ctx, code) => impl(node).afterRejected?.(node, ctx, code),
+  onTimeout: (node, ctx, observed) => impl(node).onTimeout?.(node, ctx, observed),
   observe: (node, ctx, workflow, env) => impl(node).observe?.(node, ctx, workflow, env) ?? null,
   onMaxRetries: (node, last) => impl(node).onMaxRetries?.(node, last) ?? { via: 'maxRetriesExceeded', code: 'E_MAX_RETRIES' },
 };

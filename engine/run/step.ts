@@ -74,8 +74,8 @@ export function firstStep(compiled: CompiledWorkflow, base: RunRecord, input: Ma
 export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: MachineEvent, now: Date, env: RunEnv): Settled {
   const snapshot = restore(compiled, rec);
   const { machine } = compiled;
-  const observed = event.type === 'SUBMIT' ? observe(compiled, snapshot, env) : undefined;
-  const ev: MachineEvent = observed === undefined ? event : { ...(event as Extract<MachineEvent, { type: 'SUBMIT' }>), observed };
+  const observed = event.type === 'SUBMIT' || event.type === 'TIMEOUT' ? observe(compiled, snapshot, env) : undefined;
+  const ev: MachineEvent = observed === undefined ? event : ({ ...event, observed } as MachineEvent);
   return guarded(rec, now, () => enterNodes(compiled, env, pure(machine, (scope) => machine.transition(snapshot, ev, scope)), { snapshot, event: ev }), compiled);
 }
 
