@@ -40,6 +40,13 @@ export { createScriptedAgent } from './hosts/scripted.js';
 
 // The review gate (seed 000): tools, the decorator chain, the gate, personas and the ledger.
 export { defineTool } from './tools/tool.js';
+export { BUILTIN_TOOLS, postReview, postDocsReview, prStatus } from './tools/builtin/index.js';
+export type { PostCommentArgs, PostedComment } from './tools/builtin/index.js';
+export { formatCodeReview, formatDocsReview, REVIEW_VERDICTS, DOCS_VERDICTS } from './tools/review-format.js';
+export type { ReviewVerdict, DocsVerdict } from './tools/review-format.js';
+export { readPrStatus, formatPrStatus } from './tools/status-reader.js';
+export type { PrStatus } from './tools/status-reader.js';
+export { accessDenial } from './tools/access.js';
 export type { Tool, ToolSpec, ToolClass, ToolCallContext, ToolRunContext } from './tools/tool.js';
 export { chain, CHAIN_ORDER } from './gate/chain.js';
 export type { ChainOptions, ChainedTool, ToolDecorator } from './gate/chain.js';

@@ -48,6 +48,8 @@ export interface StaticContext {
   pointer: string;
   /** Globals declared by the registry, initialData and node types. */
   globals: ReadonlySet<string>;
+  /** The tools `tool` nodes may name: the built-ins, plus a library host's own. */
+  tools?: ReadonlyMap<string, { checkArgs(args: unknown): unknown }>;
 }
 
 /** What a delegate-review node keeps between visits (in the run's context, so it survives restarts). */

@@ -11,6 +11,8 @@
 import type { JsonObject, JsonValue, ToolNode, Workflow } from '../format/model.js';
 import { parsePath } from '../format/path.js';
 import { renderTemplate } from '../format/template.js';
+import { isCountersignError } from '../errors.js';
+import { suggest } from '../format/suggest.js';
 import { accessDenial } from '../tools/access.js';
 import { checkTemplate, templateReads } from './checks.js';
 import type { Finding, RunContext, VariableRead, WaitingType } from './node-type.js';
@@ -38,6 +40,27 @@ export const toolNode: WaitingType<ToolNode> = {
 
   check(node, ctx): Finding[] {
     const findings = strings(node.args ?? {}, `${ctx.pointer}/args`).flatMap(([text, at]) => checkTemplate(text, at));
+    const known = ctx.tools;
+    if (known && typeof node.tool === 'string') {
+      const tool = known.get(node.tool);
+      if (!tool) {
+        const guess = suggest(node.tool, known.keys());
+        findings.push({
+          code: 'E_TOOL_UNKNOWN',
+          message: `no tool named "${node.tool}" is registered${guess ? ` — did you mean "${guess}"?` : ''}; known tools: ${[...known.keys()].join(', ')}`,
+          pointer: `${ctx.pointer}/tool`,
+          severity: 'error',
+        });
+      } else if (node.args !== undefined && strings(node.args, '').every(([text]) => !text.includes('{{'))) {
+        // Literal arguments can be checked now, exactly as the run will check them.
+        try {
+          tool.checkArgs(node.args);
+        } catch (e) {
+          if (!isCountersignError(e)) throw e;
+          findings.push({ code: 'E_TOOL_ARGS', message: e.fix ? `${e.message}; ${e.fix}` : e.message, pointer: `${ctx.pointer}/args${e.pointer ?? ''}`, severity: 'error' });
+        }
+      }
+    }
     const denial = typeof node.tool === 'string' ? accessDenial(ctx.workflow.access, node.agent, node.tool) : null;
     if (denial) {
       findings.push({

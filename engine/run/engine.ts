@@ -158,7 +158,7 @@ export function createEngine(options: EngineOptions): Engine {
     async start(source, opts = {}) {
       // Loaded on demand: parsing and validating files is only needed to start a run.
       const { loadValidWorkflow } = await import('./workflow-source.js');
-      const state = startLoaded(loadValidWorkflow(source), opts);
+      const state = startLoaded(loadValidWorkflow(source, { tools: catalog }), opts);
       return state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : state;
     },
 
@@ -270,7 +270,7 @@ export function createEngine(options: EngineOptions): Engine {
         return driveRun(engine, await engine.status(rec.runId), opts, now);
       }
       const { loadValidWorkflow } = await import('./workflow-source.js');
-      const loaded = loadValidWorkflow(source as WorkflowSource);
+      const loaded = loadValidWorkflow(source as WorkflowSource, { tools: catalog });
       checkReviewer(loaded.workflow, opts);
       const first = startLoaded(loaded, opts);
       return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now);

@@ -7,7 +7,7 @@ import { resolve as resolvePath } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import { readSource, type SourceDocument } from '../format/source.js';
-import { validateDocument, validateWorkflow, type ValidationReport } from '../validate/index.js';
+import { validateDocument, validateWorkflow, type ValidateOptions, type ValidationReport } from '../validate/index.js';
 
 export type WorkflowSource = string | SourceDocument | Workflow;
 
@@ -21,21 +21,21 @@ function isDocument(s: WorkflowSource): s is SourceDocument {
   return typeof s === 'object' && s !== null && 'locate' in s && 'data' in s;
 }
 
-export function loadValidWorkflow(source: WorkflowSource): ValidWorkflow {
+export function loadValidWorkflow(source: WorkflowSource, opts: ValidateOptions = {}): ValidWorkflow {
   let report: ValidationReport;
   let data: unknown;
   let file: string | undefined;
   if (typeof source === 'string') {
     const doc = readSource(source);
     file = resolvePath(source);
-    report = validateDocument(doc);
+    report = validateDocument(doc, opts);
     data = doc.data;
   } else if (isDocument(source)) {
     file = source.file;
-    report = validateDocument(source);
+    report = validateDocument(source, opts);
     data = source.data;
   } else {
-    report = validateWorkflow(source);
+    report = validateWorkflow(source, undefined, opts);
     data = source;
   }
   if (!report.ok) {

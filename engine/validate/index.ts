@@ -4,6 +4,8 @@
  * the most specific JSON pointer and, when the document came from a file,
  * its line:col. Bad content never throws: it becomes findings.
  */
+import { createToolCatalog, type ToolCatalog } from '../tools/catalog.js';
+import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import { isCountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import { readSource, type SourceDocument } from '../format/source.js';
@@ -44,8 +46,13 @@ export interface ValidationReport {
 export { formatHuman, formatJson } from './report.js';
 export { MAX_NODES } from './graph-model.js';
 
-export function validateDocument(doc: SourceDocument): ValidationReport {
-  return toReport(doc.file, workflowFindings(doc.data), (f) => locateFinding(doc, f));
+/** What validation knows beyond the document: the tools `tool` nodes may name (the built-ins by default). */
+export interface ValidateOptions {
+  tools?: ToolCatalog;
+}
+
+export function validateDocument(doc: SourceDocument, opts: ValidateOptions = {}): ValidationReport {
+  return toReport(doc.file, workflowFindings(doc.data, opts), (f) => locateFinding(doc, f));
 }
 
 /**
@@ -53,9 +60,9 @@ export function validateDocument(doc: SourceDocument): ValidationReport {
  * and col are 0. A document from loadWorkflow() is validated with its
  * positions, as validateDocument() does.
  */
-export function validateWorkflow(data: unknown, file = '<workflow>'): ValidationReport {
-  if (isSourceDocument(data)) return validateDocument(data);
-  return toReport(file, workflowFindings(data), () => ({ line: 0, col: 0 }));
+export function validateWorkflow(data: unknown, file = '<workflow>', opts: ValidateOptions = {}): ValidationReport {
+  if (isSourceDocument(data)) return validateDocument(data, opts);
+  return toReport(file, workflowFindings(data, opts), () => ({ line: 0, col: 0 }));
 }
 
 function isSourceDocument(value: unknown): value is SourceDocument {
@@ -63,7 +70,7 @@ function isSourceDocument(value: unknown): value is SourceDocument {
 }
 
 /** A file that cannot be read or parsed is reported as one finding at the syntax error. */
-export function validateFile(path: string): ValidationReport {
+export function validateFile(path: string, opts: ValidateOptions = {}): ValidationReport {
   let doc: SourceDocument;
   try {
     doc = readSource(path);
@@ -72,11 +79,12 @@ export function validateFile(path: string): ValidationReport {
     const message = e.fix ? `${e.message}; ${e.fix}` : e.message;
     return { file: path, ok: false, errors: [{ code: e.code, message, pointer: '', line: e.line ?? 0, col: e.col ?? 0 }], warnings: [] };
   }
-  return validateDocument(doc);
+  return validateDocument(doc, opts);
 }
 
 /** Every finding for a parsed document, unlocated. */
-export function workflowFindings(data: unknown): Finding[] {
+export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Finding[] {
+  const tools = opts.tools ?? builtinCatalog();
   const tooDeep = nestingFindings(data);
   if (tooDeep.length > 0) return tooDeep;
   const fromSchema = schemaFindings(data);
@@ -95,7 +103,7 @@ export function workflowFindings(data: unknown): Finding[] {
   for (const node of model.nodes) {
     if (node.nodeType?.lint) own.push(...node.nodeType.lint(node.raw, node.pointer));
     if (broken.has(node.index) || !node.nodeType) continue;
-    own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals }));
+    own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools }));
     for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
     own.push(...finalOutputFindings(node, scope));
   }
@@ -169,4 +177,10 @@ function toReport(file: string, findings: Finding[], locate: (f: Finding) => Pos
     (f.severity === 'warning' ? warnings : errors).push(out);
   }
   return { file, ok: errors.length === 0, errors, warnings };
+}
+
+let builtins: ToolCatalog | undefined;
+function builtinCatalog(): ToolCatalog {
+  builtins ??= createToolCatalog(BUILTIN_TOOLS);
+  return builtins;
 }

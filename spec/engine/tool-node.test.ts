@@ -53,16 +53,30 @@ Tool('H41 §4.13: a whole {{x}} argument keeps its JSON type; the tool runs once
   assert.ok(types.indexOf('tool.started') < types.indexOf('tool.succeeded'), types.join(' '));
 });
 
-Tool('H41 §4.13: arguments that fail the schema (a case-sensitive enum typo) are E_TOOL_ARGS, the tool never starts, and the run fails without a route', async () => {
+Tool('H41 §4.13: templated arguments that fail the schema at run time (a case-sensitive enum typo) are E_TOOL_ARGS, the tool never starts, and the run fails without a route', async () => {
   const ran: unknown[] = [];
   const engine = createEngine({ store: createMemoryStore(), tools: [adder(ran)] });
-  const s = await engine.start(flow({ a: 1, b: 2, mode: 'exact' }));
+  const wf = flow({ a: 1, b: 2, mode: '{{mode}}' }) as unknown as { variableRegistry: Record<string, unknown> };
+  wf.variableRegistry.mode = { type: 'string', description: 'how to add', default: 'exact' };
+  const s = await engine.start(wf as unknown as Workflow);
   assert.is(s.status, 'failed');
   assert.is(s.status === 'failed' && s.error.code, 'E_TOOL_ARGS');
   assert.match(s.status === 'failed' ? s.error.message : '', /\/mode/);
   assert.equal(ran, []);
   const failed = (await engine.trace(s.runId)).events.find((e) => e.type === 'tool.failed');
   assert.equal([failed?.tool, failed?.code], ['add', 'E_TOOL_ARGS']);
+});
+
+Tool('H41 §4.13: validate checks literal arguments against the tool\'s schema and names unknown tools, so such a workflow never starts', async () => {
+  const tools = new Map([['add', adder([])]]);
+  const typo = validateWorkflow(flow({ a: 1, b: 2, mode: 'exact' }), '<workflow>', { tools });
+  assert.equal(typo.errors.map((f) => [f.code, f.pointer]), [['E_TOOL_ARGS', '/nodes/1/args/mode']]);
+  const unknown = validateWorkflow(flow({ a: 1, b: 2 }));
+  assert.equal(unknown.errors.map((f) => f.code), ['E_TOOL_UNKNOWN']);
+  assert.match(unknown.errors[0].message, /post_review/);
+  const engine = createEngine({ store: createMemoryStore() });
+  const code = await engine.start(flow({ a: 1, b: 2 })).then(() => 'started', (e: { code?: string }) => e.code);
+  assert.is(code, 'E_WORKFLOW_INVALID');
 });
 
 Tool('H9 §4.13: a tool that throws is E_TOOL_FAILED with its own message; the error route is taken once, never a retry', async () => {
@@ -76,20 +90,14 @@ Tool('H9 §4.13: a tool that throws is E_TOOL_FAILED with its own message; the e
   assert.match(String(failed?.message), 'could not resolve to a Repository');
 });
 
-Tool('an unregistered tool is E_TOOL_UNKNOWN at run time, naming the known tools', async () => {
-  const engine = createEngine({ store: createMemoryStore() });
-  const s = await engine.start(flow({ a: 1, b: 2 }));
-  assert.is(s.status === 'failed' && s.error.code, 'E_TOOL_UNKNOWN');
-  assert.match(s.status === 'failed' ? s.error.message : '', /post_review/);
-});
-
 Tool('H35 H36: validate flags a tool node whose role the access map does not allow (E_TOOL_ACCESS at the node); the allowed role passes', () => {
   const access = { reviewer: ['add'], 'docs-reviewer': ['post_docs_review'] };
-  const bad = validateWorkflow(flow({ a: 1, b: 2 }, { agent: 'docs-reviewer', access }));
+  const tools = new Map([['add', adder([])]]);
+  const bad = validateWorkflow(flow({ a: 1, b: 2 }, { agent: 'docs-reviewer', access }), '<workflow>', { tools });
   assert.equal(bad.errors.filter((f) => f.code === 'E_TOOL_ACCESS').map((f) => f.pointer), ['/nodes/1/agent']);
-  const none = validateWorkflow(flow({ a: 1, b: 2 }, { access }));
+  const none = validateWorkflow(flow({ a: 1, b: 2 }, { access }), '<workflow>', { tools });
   assert.equal(none.errors.filter((f) => f.code === 'E_TOOL_ACCESS').map((f) => f.pointer), ['/nodes/1/tool']);
-  assert.equal(validateWorkflow(flow({ a: 1, b: 2 }, { agent: 'reviewer', access })).errors, []);
+  assert.equal(validateWorkflow(flow({ a: 1, b: 2 }, { agent: 'reviewer', access }), '<workflow>', { tools }).errors, []);
 });
 
 Tool('while a tool runs the run is at the tool node: answers are refused with E_TOOL_NODE; a claim whose process died is E_TOOL_INTERRUPTED, never re-run', async () => {
