@@ -62,7 +62,8 @@ export type { Gate, GateConfig, GateResult, ReviewGateConfig } from './gate/gate
 export { loadPersona, parsePersona, DefaultReviewerAgent } from './gate/persona.js';
 export type { Persona } from './gate/persona.js';
 export { lintPersona, validatePersonaFile } from './gate/persona-lint.js';
-export { matchesToolPattern, effectiveTools } from './gate/tool-filter.js';
+export { matchesToolPattern, effectiveTools, toolDenial } from './gate/tool-filter.js';
+export type { ToolPolicy, CatalogTool } from './gate/tool-filter.js';
 export { validateProposal, assertProposal } from './gate/proposal.js';
 export type { Proposal, BlastRadius } from './gate/proposal.js';
 export {

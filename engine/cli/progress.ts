@@ -15,7 +15,7 @@ export interface ProgressPrinter {
   stop(): void;
 }
 
-export function progressPrinter(io: Io, opts: { spinner: boolean }): ProgressPrinter {
+export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boolean }): ProgressPrinter {
   let timer: NodeJS.Timeout | undefined;
   let started = 0;
   const clear = () => {
@@ -24,13 +24,13 @@ export function progressPrinter(io: Io, opts: { spinner: boolean }): ProgressPri
     timer = undefined;
     io.stderr.write('\r\x1b[2K');
   };
-  const spin = (nodeId: string) => {
+  const spin = (nodeId: string, who: string) => {
     if (!opts.spinner) return;
     let frame = 0;
     started = Date.now();
     timer = setInterval(() => {
       const secs = Math.floor((Date.now() - started) / 1000);
-      io.stderr.write(`\r\x1b[2K  ${FRAMES[frame++ % FRAMES.length]} waiting for the agent on ${nodeId} (${secs}s)`);
+      io.stderr.write(`\r\x1b[2K  ${FRAMES[frame++ % FRAMES.length]} waiting for ${who} on ${nodeId} (${secs}s)`);
     }, FRAME_MS);
     timer.unref();
   };
@@ -47,7 +47,8 @@ export function progressPrinter(io: Io, opts: { spinner: boolean }): ProgressPri
             ? `review ${p.iteration} by ${p.reviewer} → ${p.report}`
             : `decision by persona ${p.persona.name} (${p.persona.model})`;
         io.stderr.write(`▸ ${p.nodeId}${p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxRetries + 1})` : ''}: ${first.slice(0, 100)}\n`);
-        spin(p.nodeId);
+        // Review items go to --reviewer (when given): the line names who is awaited.
+        spin(p.nodeId, p.kind === 'review' && opts.reviewer ? 'the reviewer' : 'the agent');
         break;
       }
       case 'answered':

@@ -15,6 +15,20 @@ import type { Store } from '../store/store.js';
 import { proposalsByHash, type ProposalRow } from './ledger.js';
 
 export const DEFAULT_DEDUPE_WINDOW_MS = 600_000;
+
+/** Seed C2's reason for a missing SOP is "no SOP for action <X>"; reviewers word it "no SOP …" too. */
+const NO_SOP = /\bno\s+SOP\b/i;
+
+/**
+ * Whether a rejection was (at least partly) for a missing SOP: its reason or
+ * one of its ✗ lines says "no SOP". Only such a rejection can be answered by
+ * a user's confirmation of force_approve_no_sop (F6, §4.6); every other one
+ * stays a repeat for its whole window.
+ */
+export function rejectedForNoSop(row: Pick<ProposalRow, 'reason' | 'missing_gates'>): boolean {
+  const says = (text: unknown) => typeof text === 'string' && NO_SOP.test(text);
+  return says(row.reason) || (Array.isArray(row.missing_gates) && row.missing_gates.some(says));
+}
 export const DEFAULT_DEDUPE_SIZE = 256;
 
 export interface DedupeOptions {

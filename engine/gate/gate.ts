@@ -6,7 +6,8 @@
  * proposal row written by the workflow's record nodes. Around that run the
  * gate does what must happen before a reviewer is spawned: the skip list
  * (§4.8), the force_approve_no_sop confirmation check (§4.6), and dedupe of
- * a rejected repeat (§4.5) — which a freshly confirmed retry passes. It fails closed: a reviewer that crashes, goes
+ * a rejected repeat (§4.5) — which only a user's confirmation answering a
+ * rejection for a missing SOP reopens. It fails closed: a reviewer that crashes, goes
  * silent or replies with anything but "Decision: approve" rejects.
  */
 import { fileURLToPath } from 'node:url';
@@ -18,9 +19,9 @@ import type { ToolRunner } from '../hosts/tool-mediation.js';
 import { createEngine } from '../run/engine.js';
 import { loadValidWorkflow } from '../run/workflow-source.js';
 import type { Store } from '../store/store.js';
-import { createDedupe } from './dedupe.js';
+import { createDedupe, rejectedForNoSop } from './dedupe.js';
 import { loadGatePersonas, type PersonaOptions } from './gate-personas.js';
-import { checkConfirmation, proposalHash, proposalsByHash, writeProposal, type ProposalRow } from './ledger.js';
+import { checkConfirmation, findConfirmation, proposalHash, proposalsByHash, writeProposal, type ConfirmationRow, type ProposalRow } from './ledger.js';
 import { assertProposal, type Proposal } from './proposal.js';
 import { reviewGateDecorator, type GateVerdict, type ReviewGate, type ReviewGateOptions } from './decorators/review-gate.js';
 import type { Tool, ToolClass } from '../tools/tool.js';
@@ -106,21 +107,19 @@ export function createGate(config: GateConfig): Gate {
       const skipped = row({ status: 'skipped', reason: proposal.reason });
       return { outcome: 'skipped', proposalId: skipped.id, row: skipped };
     }
-    // A confirmation is new information the earlier rejection did not have:
-    // a confirmed force_approve_no_sop is reviewed afresh, never deduped.
-    let confirmed = false;
+    let confirmation: ConfirmationRow | undefined;
     if (proposal.force_approve_no_sop === true) {
       const check = checkConfirmation(config.store, proposal.confirmation_id, { operator: proposal.operator, action: proposal.action, target: proposal.target as JsonObject }, now());
-      confirmed = check.ok;
-      if (!check.ok) {
+      if (check.ok) confirmation = findConfirmation(config.store, proposal.confirmation_id!);
+      else {
         log(`force_approve_no_sop on ${tool.name} for ${proposal.operator} is ignored: ${check.why}`);
         const { force_approve_no_sop: _ignored, ...rest } = proposal;
         proposal = rest as Proposal;
       }
     }
-    if (tool.class !== 'read' && !confirmed) {
+    if (tool.class !== 'read') {
       const earlier = dedupe.repeatOf(hash);
-      if (earlier) {
+      if (earlier && !confirmationReopens(confirmation, earlier)) {
         const repeat = row({ status: 'rejected', reason: earlier.reason, missing_gates: earlier.missing_gates, deduped: true });
         return { outcome: 'rejected', reason: earlier.reason, proposalId: repeat.id, row: repeat };
       }
@@ -171,6 +170,17 @@ export function createGate(config: GateConfig): Gate {
     personas: personas.names,
     warnings: personas.warnings,
   };
+}
+
+/**
+ * A user's confirmation is new information only for a rejection that was
+ * for a missing SOP and that the confirmation postdates: such a repeat is
+ * reviewed afresh (§4.5, §4.6). Any other rejection stays a repeat for its
+ * whole window, and one confirmation reopens a rejection at most once (the
+ * fresh review's own rejection is newer than the confirmation).
+ */
+function confirmationReopens(confirmation: ConfirmationRow | undefined, earlier: ProposalRow): boolean {
+  return confirmation !== undefined && rejectedForNoSop(earlier) && Date.parse(confirmation.at) >= Date.parse(earlier.at);
 }
 
 function rowBase(p: Proposal, tool: string, hash: string, persona: { name: string; model: string }): Omit<ProposalRow, 'id' | 'at' | 'status'> {

@@ -11,6 +11,7 @@ import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { canonicalJson } from '../run/hash.js';
 import type { LedgerRow, Store } from '../store/store.js';
+import { checkShape, PROPOSAL_STATUSES } from '../store/table-shapes.js';
 
 export const PROPOSALS_TABLE = 'chat_mutating_proposals';
 export const EXECUTIONS_TABLE = 'tool_executions';
@@ -19,7 +20,7 @@ export const CONFIRMATIONS_TABLE = 'user_confirmations';
 /** A confirmation is good for less than this long after it was recorded (decision 6). */
 export const CONFIRMATION_TTL_MS = 600_000;
 
-export const PROPOSAL_STATUSES = ['approved', 'rejected', 'timeout', 'skipped'] as const;
+export { PROPOSAL_STATUSES };
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
 
 export type ProposalRow = {
@@ -78,18 +79,6 @@ export interface Confirmation {
 
 export type ConfirmationCheck = { ok: true } | { ok: false; why: string };
 
-type Kind = 'string' | 'string|null' | 'object' | 'boolean' | 'status' | 'strings|null';
-
-const PROPOSAL_FIELDS: Record<Exclude<keyof ProposalRow, 'id' | 'at'>, Kind> = {
-  operator: 'string', tool: 'string', action: 'string', reason: 'string', blast_radius: 'string', context_summary: 'string',
-  target: 'object', status: 'status', decision_text: 'string|null', sop_id: 'string|null', rollback: 'string|null',
-  missing_gates: 'strings|null', deduped: 'boolean', proposal_hash: 'string', persona: 'string', model: 'string',
-};
-
-const EXECUTION_FIELDS: Record<Exclude<keyof ExecutionRow, 'id' | 'at'>, Kind> = {
-  proposal_id: 'string|null', tool: 'string', args: 'object', ok: 'boolean', error: 'string|null',
-};
-
 /**
  * The dedupe key (§4.5): sha256 over the operator, the tool name and the
  * canonical JSON of the target (sorted keys). Key order and the proposal's
@@ -101,14 +90,14 @@ export function proposalHash(operator: string, tool: string, target: JsonObject)
 
 /** The ledger row a proposal is stored as; a `record` node may append it through `Mutation.rows`. */
 export function proposalLedgerRow(row: ProposalRow): LedgerRow {
-  checkFields(row, PROPOSAL_FIELDS, PROPOSALS_TABLE);
   const { id, at, ...body } = row;
+  checkShape(PROPOSALS_TABLE, body, id);
   return { id, table: PROPOSALS_TABLE, at, key: row.proposal_hash, row: body };
 }
 
 export function executionLedgerRow(row: ExecutionRow): LedgerRow {
-  checkFields(row, EXECUTION_FIELDS, EXECUTIONS_TABLE);
   const { id, at, ...body } = row;
+  checkShape(EXECUTIONS_TABLE, body, id);
   return { id, table: EXECUTIONS_TABLE, at, ...(row.proposal_id !== null ? { key: row.proposal_id } : {}), row: body };
 }
 
@@ -177,6 +166,12 @@ export function recordConfirmation(store: Store, confirmation: Confirmation, now
   return row;
 }
 
+/** The recorded confirmation with this id, if any. */
+export function findConfirmation(store: Store, id: string): ConfirmationRow | undefined {
+  const [found] = store.rows(CONFIRMATIONS_TABLE, { key: id });
+  return found ? fromLedger<ConfirmationRow>(found) : undefined;
+}
+
 /**
  * Whether confirmation `id` covers this proposal (F6, decision 6): recorded,
  * for the same operator, action and target (canonical JSON, so key order
@@ -184,9 +179,8 @@ export function recordConfirmation(store: Store, confirmation: Confirmation, now
  */
 export function checkConfirmation(store: Store, id: string | undefined, proposal: Confirmation, now: number | Date = Date.now()): ConfirmationCheck {
   if (typeof id !== 'string' || id.trim() === '') return { ok: false, why: 'no confirmation_id was given' };
-  const [found] = store.rows(CONFIRMATIONS_TABLE, { key: id });
-  if (!found) return { ok: false, why: `no user confirmation "${id}" is recorded` };
-  const c = fromLedger<ConfirmationRow>(found);
+  const c = findConfirmation(store, id);
+  if (!c) return { ok: false, why: `no user confirmation "${id}" is recorded` };
   if (c.operator !== proposal.operator) return { ok: false, why: `confirmation "${id}" was given by operator "${c.operator}", not "${proposal.operator}"` };
   if (c.action !== proposal.action) return { ok: false, why: `confirmation "${id}" confirms action "${c.action}", not "${proposal.action}"` };
   if (canonicalJson(c.target) !== canonicalJson(proposal.target)) {
@@ -203,45 +197,6 @@ export function checkConfirmation(store: Store, id: string | undefined, proposal
 function fromLedger<T>(r: LedgerRow): T {
   const { id: _id, at: _at, ...body } = r.row;
   return { id: r.id, at: r.at, ...body } as T;
-}
-
-function checkFields(row: Record<string, unknown>, fields: Record<string, Kind>, table: string): void {
-  for (const [field, kind] of Object.entries(fields)) {
-    if (!fits(row[field], kind)) {
-      throw new CountersignError('E_LEDGER_ROW', `a ${table} row's ${field} is ${JSON.stringify(row[field]) ?? 'missing'}, not ${describe(kind)}`, {
-        fix: `set ${field} to ${describe(kind)}`,
-      });
-    }
-  }
-  for (const field of Object.keys(row)) {
-    if (field !== 'id' && field !== 'at' && !(field in fields)) {
-      throw new CountersignError('E_LEDGER_ROW', `a ${table} row has no field "${field}"`, {
-        fix: `remove "${field}": the row's fields are id, at, ${Object.keys(fields).join(', ')}`,
-      });
-    }
-  }
-}
-
-function fits(v: unknown, kind: Kind): boolean {
-  switch (kind) {
-    case 'string': return typeof v === 'string';
-    case 'string|null': return v === null || typeof v === 'string';
-    case 'object': return isObject(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'status': return (PROPOSAL_STATUSES as readonly unknown[]).includes(v);
-    case 'strings|null': return v === null || (Array.isArray(v) && v.every((s) => typeof s === 'string'));
-  }
-}
-
-function describe(kind: Kind): string {
-  switch (kind) {
-    case 'string': return 'a string';
-    case 'string|null': return 'a string or null';
-    case 'object': return 'a JSON object';
-    case 'boolean': return 'true or false';
-    case 'status': return PROPOSAL_STATUSES.join(', ');
-    case 'strings|null': return 'an array of strings or null';
-  }
 }
 
 function isObject(v: unknown): v is JsonObject {

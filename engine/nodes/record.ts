@@ -5,7 +5,10 @@
  * `{contextPath}` (copied with its JSON type: an object stays an object,
  * a missing value becomes null). The row is written in the same store
  * transaction as the step, so a run never records a row it did not reach,
- * nor reaches a node whose row was lost.
+ * nor reaches a node whose row was lost. A table with a fixed shape (the
+ * review gate's chat_mutating_proposals, tool_executions, …) takes only
+ * rows of its field types: validate checks the fields it can see, and a
+ * row that still does not fit fails the run with E_LEDGER_ROW, unwritten.
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonObject, JsonValue, Operand, RecordNode, Workflow } from '../format/model.js';
@@ -13,6 +16,7 @@ import { renderTemplate } from '../format/template.js';
 import { checkTemplate, templateReads } from './checks.js';
 import type { Finding, RunContext, TransientType, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
+import { describeKind, fitsKind, shapeProblems, tableShape, takesString } from '../store/table-shapes.js';
 
 /** Ledger table names: lower-case SQL-safe identifiers. */
 export const TABLE_PATTERN = /^[a-z][a-z0-9_]*$/;
@@ -49,6 +53,7 @@ export const record: TransientType<RecordNode> = {
       if (typeof value === 'string') findings.push(...checkTemplate(value, at));
     }
     if (typeof node.key === 'string') findings.push(...checkTemplate(node.key, `${ctx.pointer}/key`));
+    findings.push(...shapeFindings(node, ctx.pointer));
     return findings;
   },
 
@@ -56,11 +61,48 @@ export const record: TransientType<RecordNode> = {
     const rowId = randomUUID();
     const row: JsonObject = {};
     for (const [name, value] of Object.entries(node.fields)) row[name] = fieldValue(value, ctx, workflow);
+    // A row the store would refuse fails the run here, with the node named,
+    // instead of aborting the step's transaction.
+    const [bad] = shapeProblems(node.table, row);
+    if (bad) {
+      const message = `record node "${node.id}" cannot write its ${node.table} row: ${bad.message} (${bad.fix})`;
+      return { via: 'error', event: { type: 'record.refused', table: node.table, field: bad.field, message }, error: { code: 'E_LEDGER_ROW', message } };
+    }
     const event: { type: string; [k: string]: JsonValue | undefined } = { type: 'record.written', table: node.table, rowId, row };
     if (node.key !== undefined) event.key = render(node.key, ctx, workflow);
     return { via: 'default', local: { rowId }, event };
   },
 };
+
+/**
+ * Static checks of a row for a table with a fixed shape (the gate's
+ * chat_mutating_proposals, …): every field present and no other, literals
+ * of the field's type, and templates only where a string fits. A
+ * `contextPath` is checked when the row is written.
+ */
+function shapeFindings(node: RecordNode, pointer: string): Finding[] {
+  const shape = tableShape(node.table);
+  if (!shape || !node.fields || typeof node.fields !== 'object') return [];
+  const findings: Finding[] = [];
+  const at = (name: string) => `${pointer}/fields/${escape(name)}`;
+  for (const [name, value] of Object.entries(node.fields)) {
+    if (RESERVED_FIELDS.includes(name)) continue;
+    const kind = shape[name];
+    if (kind === undefined) {
+      findings.push({ code: 'E_LEDGER_ROW', message: `a ${node.table} row has no field "${name}"; its fields are ${Object.keys(shape).join(', ')}`, pointer: at(name), severity: 'error', key: true });
+    } else if (typeof value === 'string') {
+      if (!takesString(kind)) findings.push({ code: 'E_LEDGER_ROW', message: `field "${name}" of a ${node.table} row must be ${describeKind(kind)}, and a template always renders a string; use {"contextPath": "…"} or a literal`, pointer: at(name), severity: 'error' });
+      else if (kind === 'status' && !/\{\{/.test(value) && !fitsKind(value, kind)) findings.push({ code: 'E_LEDGER_ROW', message: `status "${value}" is not one of ${describeKind(kind)}`, pointer: at(name), severity: 'error' });
+    } else if (!isPath(value) && !fitsKind(value, kind)) {
+      findings.push({ code: 'E_LEDGER_ROW', message: `field "${name}" of a ${node.table} row must be ${describeKind(kind)}, not ${JSON.stringify(value)}`, pointer: at(name), severity: 'error' });
+    }
+  }
+  const missing = Object.keys(shape).filter((name) => !(name in node.fields));
+  if (missing.length > 0) {
+    findings.push({ code: 'E_LEDGER_ROW', message: `a ${node.table} row needs every field of the table; this one lacks ${missing.join(', ')}`, pointer: `${pointer}/fields`, severity: 'error', key: true });
+  }
+  return findings;
+}
 
 function fieldValue(value: Operand, ctx: RunContext, workflow: Workflow): JsonValue {
   if (typeof value === 'string') return render(value, ctx, workflow);

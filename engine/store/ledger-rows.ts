@@ -1,11 +1,13 @@
 /**
  * The ledger rules both shipped stores enforce, written once: table names,
- * row shape, JSON-only bodies and query bounds. Every check runs before a
+ * row shape, JSON-only bodies, the field types of the gate's tables
+ * (table-shapes.ts) and query bounds. Every check runs before a
  * store writes anything, so a refused append never leaves half a batch.
  */
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { LedgerQuery, LedgerRow } from './store.js';
+import { checkShape } from './table-shapes.js';
 
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 /** What `Date#toISOString()` writes: the only form whose text order is time order. */
@@ -54,6 +56,8 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
     }
     const bad = nonJson(row.row, '', new Set());
     if (bad) throw rowError(`ledger row "${row.id}" holds ${bad.what} at ${bad.at}, which JSON cannot keep`, 'use only strings, finite numbers, booleans, null, arrays and plain objects (null for "no value")');
+    // The gate's tables have fixed field types, whoever writes to them.
+    checkShape(row.table, row.row, row.id);
     return runId !== undefined && row.runId === undefined ? { ...row, runId } : row;
   });
 }
@@ -63,10 +67,10 @@ export function checkQuery(query: LedgerQuery | undefined): { since?: string; ke
   if (!query) return {};
   const out: { since?: string; key?: string; limit?: number } = {};
   if (query.since !== undefined) {
-    const ms = typeof query.since === 'string' && ISO_8601.test(query.since) ? Date.parse(query.since) : Number.NaN;
+    const ms = typeof query.since === 'string' && ISO_8601.test(query.since) && realCalendar(query.since) ? Date.parse(query.since) : Number.NaN;
     if (Number.isNaN(ms)) {
-      throw new CountersignError('E_LEDGER_QUERY', `since ${JSON.stringify(query.since)} is not an ISO-8601 time`, {
-        fix: 'pass a date or date-time such as 2026-01-01 or 2026-01-01T09:30:00Z',
+      throw new CountersignError('E_LEDGER_QUERY', `since ${JSON.stringify(query.since)} is not an ISO-8601 time${typeof query.since === 'string' && ISO_8601.test(query.since) ? ' (no such date or time)' : ''}`, {
+        fix: 'pass a date or date-time that exists, such as 2026-01-01 or 2026-01-01T09:30:00Z',
       });
     }
     out.since = new Date(ms).toISOString();
@@ -84,6 +88,21 @@ export function checkQuery(query: LedgerQuery | undefined): { since?: string; ke
     out.limit = query.limit;
   }
   return out;
+}
+
+/**
+ * Whether the date and time fields name a real moment. Date.parse rolls
+ * 2026-02-30 over to March 2 and reads 24:00 as the next day; a filter
+ * silently moved by days is worse than an error.
+ */
+function realCalendar(text: string): boolean {
+  const [, y, mo, d, h = '0', mi = '0', s = '0'] = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(text)!;
+  const [year, month, day] = [Number(y), Number(mo), Number(d)];
+  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
+  const last = new Date(0);
+  last.setUTCFullYear(year, month, 0);
+  const days = last.getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= days && Number(h) <= 23 && Number(mi) <= 59 && Number(s) <= 59;
 }
 
 function rowError(message: string, fix: string): CountersignError {

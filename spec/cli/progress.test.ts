@@ -32,6 +32,16 @@ Progress('on a terminal a spinner runs while the agent works and is cleared befo
   assert.match(out, /\r\x1b\[2K  ✓ write answered\n$/);
 });
 
+Progress('on a terminal the spinner names the reviewer while a review item is out to --reviewer', async () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: true, reviewer: true });
+  const review = { ...waiting, pending: { kind: 'review' as const, contract: 'issues' as const, nodeId: 'review', reviewer: 'reviewer', prompt: 'p', artifacts: [], criteria: [], context: [], report: '/r.json', iteration: 1, attempt: 1, maxRetries: 3, inputSchema: {} } };
+  p({ type: 'pending', state: review });
+  await new Promise((r) => setTimeout(r, 200));
+  p.stop();
+  assert.match(text(), /waiting for the reviewer on review \(0s\)/);
+});
+
 Progress('without a spinner only whole lines are written (CI logs, pipes)', () => {
   const { io, text } = capture();
   const p = progressPrinter(io, { spinner: false });

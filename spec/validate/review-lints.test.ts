@@ -521,7 +521,10 @@ loop('G7, G16: an initialData value overrides the registry default when the issu
   const nodes = goodLoop();
   nodes[0] = { id: 'start', type: 'start', initialData: { variables: { budget_ok: { description: 'no budget', value: false } } }, connections: { default: 'produce' } };
   nodes[3] = withBudget('done', 'fix');
-  assert.equal(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true))), []);
+  // With budget_ok false every count, 0 included, goes to the fix: issues are fixed, but a clean review never leaves.
+  const found = reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true)));
+  assert.equal(summary(found), ['E_REVIEW_LOOP /nodes/3/connections/false']);
+  assert.match(found[0].message, 'reports 0 issues');
   nodes[3] = withBudget('fix', 'done');
   assert.equal(summary(reviewGraphFindings(model(nodes), doc(nodes, budgetDefault(true)))), ['E_REVIEW_LOOP /nodes/3/connections/false']);
 });

@@ -44,8 +44,10 @@ counts('G16: "issues_count eq 1" sends 2 issues to the end: E_REVIEW_LOOP at its
 });
 
 counts('G16: "issues_count lt 5" lets 5 issues through; "gt 0", "neq 0" and "gte 1" send every count to the fix', () => {
-  assert.equal(summary(loop(count('lt', 5), 'fix', 'done')), ['E_REVIEW_LOOP /nodes/3/connections/false']);
-  assert.match(findings(loop(count('lt', 5), 'fix', 'done'))[0].message, 'reports 5 issues');
+  // lt 5 is wrong twice: 5 issues end the run, and 0 issues go back to the fix.
+  assert.equal(summary(loop(count('lt', 5), 'fix', 'done')), ['E_REVIEW_LOOP /nodes/3/connections/true', 'E_REVIEW_LOOP /nodes/3/connections/false']);
+  assert.match(findings(loop(count('lt', 5), 'fix', 'done'))[1].message, 'reports 5 issues');
+  assert.match(findings(loop(count('lt', 5), 'fix', 'done'))[0].message, 'reports 0 issues');
   for (const [operator, right] of [['gt', 0], ['neq', 0], ['gte', 1]] as const) assert.equal(summary(loop(count(operator, right), 'fix', 'done')), [], operator);
   assert.equal(summary(loop(count('eq', 0), 'done', 'fix')), []);
 });

@@ -59,6 +59,10 @@ export const command: Command = {
         if (values.workspace !== undefined && workspaceDir(io, values.workspace as string) !== workspace) {
           throw usage(`run ${resumeId} works in ${workspace}; --workspace cannot move it`, 'leave out --workspace when resuming');
         }
+        // The run's variables were set when it started; a new input would be silently dropped.
+        if (values.input !== undefined) {
+          throw usage(`run ${resumeId} keeps the input it started with; --input cannot change it`, 'leave out --input when resuming (start a new run for other input)');
+        }
       } else {
         workspace = workspaceDir(io, values.workspace as string | undefined);
       }
@@ -69,7 +73,7 @@ export const command: Command = {
       const agent = adapter(agentSpec, '--agent');
       const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec, '--reviewer');
       // A spinner would overwrite the interactive adapter's prompt.
-      const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive' });
+      const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive', reviewer: reviewer !== undefined });
       // Agents run in their own process group, out of reach of the terminal's
       // Ctrl-C: stop them ourselves when the user interrupts the run.
       const interrupted = (signal: NodeJS.Signals) => {

@@ -1,0 +1,94 @@
+/**
+ * Dedupe (§4.5, E9, E10) against a user's confirmation of
+ * force_approve_no_sop (F6, §4.6): a confirmation answers a rejection for a
+ * missing SOP, so that repeat is reviewed afresh, once; every other
+ * rejection stays a repeat for its whole window, confirmation or not.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Agent } from '../../engine/hosts/agent.js';
+import { createGate } from '../../engine/gate/gate.js';
+import { rejectedForNoSop } from '../../engine/gate/dedupe.js';
+import { listProposals, recordConfirmation } from '../../engine/gate/ledger.js';
+import type { Proposal } from '../../engine/gate/proposal.js';
+import { createMemoryStore } from '../../engine/store/memory.js';
+
+const NO_SOP = '**Decision: reject**\n\n**Gates**\n- ✗ no SOP for action host_restart_service\n\n**Notes**\nno SOP for action host_restart_service';
+const PARALLEL = '**Decision: reject**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx\n- ✗ parallel operation detected; wait for restart of nginx by user_9 to complete\n\n**Notes**\nparallel operation detected; wait for restart of nginx by user_9 to complete';
+const APPROVE = '**Decision: approve**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx\n- ✓ Rollback: systemctl start nginx\n\n**Notes**\nLow risk.';
+const TARGET = { device_id: 7, service: 'nginx' };
+const TOOL = { name: 'host_restart_service', class: 'write' as const };
+const PROPOSAL: Proposal = {
+  action: 'host_restart_service', target: TARGET, reason: 'User reported 502', blast_radius: 'single_device', operator: 'user_42', context_summary: 'nginx OOM',
+};
+
+function setup(replies: string[]) {
+  let t = Date.parse('2026-03-01T09:00:00.000Z');
+  const now = () => new Date(t);
+  const store = createMemoryStore();
+  let runs = 0;
+  const reviewer: Agent = { answer: async () => ({ reply: replies[Math.min(runs++, replies.length - 1)] }) };
+  const gate = createGate({ store, reviewer, now, log: () => {} });
+  const confirm = () => recordConfirmation(store, { operator: 'user_42', action: 'host_restart_service', target: TARGET }, now()).id;
+  const forced = (confirmation_id: string): Proposal => ({ ...PROPOSAL, force_approve_no_sop: true, confirmation_id });
+  return { store, gate, confirm, forced, runs: () => runs, tick: (ms: number) => { t += ms; } };
+}
+
+const Reopen = suite('dedupe and force_approve_no_sop confirmations');
+
+Reopen('§4.5 §4.6 E9: a confirmed force_approve_no_sop repeat of a call rejected for a parallel operation is still deduped: no reviewer runs', async () => {
+  const s = setup([PARALLEL, APPROVE]);
+  assert.is((await s.gate.review(PROPOSAL, TOOL)).outcome, 'rejected');
+  s.tick(60_000);
+  const id = s.confirm();
+  s.tick(1_000);
+  const repeat = await s.gate.review(s.forced(id), TOOL);
+  assert.is(repeat.outcome, 'rejected');
+  assert.is(repeat.row?.deduped, true);
+  assert.match(repeat.reason ?? '', 'parallel operation detected');
+  assert.is(s.runs(), 1, 'the reviewer ran once');
+});
+
+Reopen('F6 §4.5 §4.6: a confirmation recorded after a rejection for no SOP earns one fresh review', async () => {
+  const s = setup([NO_SOP, APPROVE]);
+  assert.is((await s.gate.review(PROPOSAL, TOOL)).outcome, 'rejected');
+  s.tick(1_000);
+  assert.is((await s.gate.review(PROPOSAL, TOOL)).row?.deduped, true, 'unconfirmed, it is a repeat');
+  const id = s.confirm();
+  s.tick(1_000);
+  assert.is((await s.gate.review(s.forced(id), TOOL)).outcome, 'approved');
+  assert.is(s.runs(), 2);
+});
+
+Reopen('§4.5 §4.6: one confirmation reopens a no-SOP rejection once — when the fresh review rejects again, the next retry with it is deduped', async () => {
+  const s = setup([NO_SOP, NO_SOP, APPROVE]);
+  await s.gate.review(PROPOSAL, TOOL);
+  s.tick(1_000);
+  const id = s.confirm();
+  s.tick(1_000);
+  assert.is((await s.gate.review(s.forced(id), TOOL)).row?.deduped, false, 'reviewed afresh');
+  s.tick(1_000);
+  const again = await s.gate.review(s.forced(id), TOOL);
+  assert.is(again.row?.deduped, true);
+  assert.is(s.runs(), 2);
+  assert.equal(listProposals(s.store).map((r) => [r.status, r.deduped]), [['rejected', false], ['rejected', false], ['rejected', true]]);
+});
+
+Reopen('§4.5 §4.6: a confirmation older than the no-SOP rejection it would answer does not reopen it', async () => {
+  const s = setup([NO_SOP, APPROVE]);
+  const id = s.confirm();
+  s.tick(1_000);
+  await s.gate.review(PROPOSAL, TOOL);
+  s.tick(1_000);
+  assert.is((await s.gate.review(s.forced(id), TOOL)).row?.deduped, true);
+  assert.is(s.runs(), 1);
+});
+
+Reopen('C2 §4.6: a rejection is for a missing SOP when its reason or a ✗ line says "no SOP"; force_approve_no_sop in the text does not count', () => {
+  assert.ok(rejectedForNoSop({ reason: 'no SOP for action run_shell', missing_gates: null }));
+  assert.ok(rejectedForNoSop({ reason: 'parallel operation', missing_gates: ['parallel operation', 'No SOP covers kill_process'] }));
+  assert.not.ok(rejectedForNoSop({ reason: 'parallel operation detected', missing_gates: ['parallel operation detected'] }));
+  assert.not.ok(rejectedForNoSop({ reason: 'needs a user-confirmed force_approve_no_sop', missing_gates: null }));
+});
+
+Reopen.run();
