@@ -63,7 +63,8 @@ export function createDedupe(options: DedupeOptions): Dedupe {
   const lru = new Map<string, ProposalRow>();
 
   const fresh = (row: ProposalRow, t: number) => t - Date.parse(row.at) < windowMs;
-  const counts = (row: ProposalRow) => row.status === 'rejected' && row.deduped !== true;
+  // A row a hand run of the gate workflow wrote is no decision of this gate's.
+  const counts = (row: ProposalRow) => row.status === 'rejected' && row.deduped !== true && row.by_gate !== false;
 
   function keep(hash: string, row: ProposalRow): void {
     lru.delete(hash);

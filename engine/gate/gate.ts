@@ -20,6 +20,7 @@ import { createEngine } from '../run/engine.js';
 import { loadValidWorkflow } from '../run/workflow-source.js';
 import type { Store } from '../store/store.js';
 import { createDedupe, rejectedForNoSop } from './dedupe.js';
+import { attestGateRun } from './gate-runs.js';
 import { loadGatePersonas, type PersonaOptions } from './gate-personas.js';
 import { checkConfirmation, findConfirmation, proposalHash, proposalsByHash, writeProposal, type ConfirmationRow, type ProposalRow } from './ledger.js';
 import { assertProposal, type Proposal } from './proposal.js';
@@ -88,7 +89,9 @@ export function createGate(config: GateConfig): Gate {
   const workflow = gateWorkflow(config.workflow ?? shippedGateWorkflow(), timeoutMs);
   const now = config.now ?? (() => new Date());
   const log = config.log ?? ((m: string) => process.stderr.write(`countersign gate: ${m}\n`));
-  const engine = createEngine({ store: config.store, now });
+  // Every run this gate starts is recorded before it exists, so its proposal
+  // rows read back as the gate's; a hand run of the same workflow's do not.
+  const engine = createEngine({ store: config.store, now, newRunId: () => attestGateRun(config.store, now()) });
   const dedupe = createDedupe({ store: config.store, ...config.dedupe, now: () => now().getTime() });
   const skip: ReadonlySet<string> = new Set(config.skip ?? []);
   const catalog = config.tools ?? [];

@@ -12,6 +12,7 @@ import type { JsonObject } from '../format/model.js';
 import { canonicalJson } from '../run/hash.js';
 import type { LedgerRow, Store } from '../store/store.js';
 import { checkShape, PROPOSAL_STATUSES } from '../store/table-shapes.js';
+import { gateRowCheck } from './gate-runs.js';
 
 export const PROPOSALS_TABLE = 'chat_mutating_proposals';
 export const EXECUTIONS_TABLE = 'tool_executions';
@@ -47,6 +48,12 @@ export type ProposalRow = {
   proposal_hash: string;
   persona: string;
   model: string;
+  /**
+   * On rows read back only, never stored: true when the review gate wrote
+   * the row (or a host, through writeProposal); false when a run of the
+   * gate workflow that the gate did not start wrote it (see gate-runs.ts).
+   */
+  by_gate?: boolean;
 };
 
 export type ExecutionRow = {
@@ -68,7 +75,7 @@ export type ConfirmationRow = {
 };
 
 /** A row to write: `id` and `at` are made when absent, and a proposal's hash is computed when absent. */
-export type NewProposalRow = Omit<ProposalRow, 'id' | 'at' | 'proposal_hash'> & Partial<Pick<ProposalRow, 'id' | 'at' | 'proposal_hash'>>;
+export type NewProposalRow = Omit<ProposalRow, 'id' | 'at' | 'proposal_hash' | 'by_gate'> & Partial<Pick<ProposalRow, 'id' | 'at' | 'proposal_hash'>>;
 export type NewExecutionRow = Omit<ExecutionRow, 'id' | 'at'> & Partial<Pick<ExecutionRow, 'id' | 'at'>>;
 
 export interface Confirmation {
@@ -90,7 +97,8 @@ export function proposalHash(operator: string, tool: string, target: JsonObject)
 
 /** The ledger row a proposal is stored as; a `record` node may append it through `Mutation.rows`. */
 export function proposalLedgerRow(row: ProposalRow): LedgerRow {
-  const { id, at, ...body } = row;
+  // by_gate is derived on reading; a row read back can be stored again without it.
+  const { id, at, by_gate: _derived, ...body } = row;
   checkShape(PROPOSALS_TABLE, body, id);
   return { id, table: PROPOSALS_TABLE, at, key: row.proposal_hash, row: body };
 }
@@ -109,7 +117,8 @@ export function writeProposal(store: Store, fields: NewProposalRow, now: number 
     proposal_hash: fields.proposal_hash ?? proposalHash(fields.operator, fields.tool, fields.target),
   };
   store.appendRows([proposalLedgerRow(row)]);
-  return row;
+  // Written outside any run: read back, it is the gate's (see gate-runs.ts).
+  return { ...row, by_gate: true };
 }
 
 export function writeExecution(store: Store, fields: NewExecutionRow, now: number | Date = Date.now()): ExecutionRow {
@@ -126,13 +135,20 @@ export function listProposals(store: Store, filter: { status?: string; since?: s
       fix: `pass one of ${PROPOSAL_STATUSES.join(', ')}`,
     });
   }
-  const rows = store.rows(PROPOSALS_TABLE, since === undefined ? {} : { since }).map((r) => fromLedger<ProposalRow>(r));
+  const stored = store.rows(PROPOSALS_TABLE, since === undefined ? {} : { since });
+  const byGate = gateRowCheck(store, stored.length > 8);
+  const rows = stored.map((r) => proposalFrom(r, byGate));
   return status === undefined ? rows : rows.filter((r) => r.status === status);
 }
 
 /** Proposal rows with this proposal hash (an indexed lookup), oldest first. */
 export function proposalsByHash(store: Store, hash: string, since?: string): ProposalRow[] {
-  return store.rows(PROPOSALS_TABLE, since === undefined ? { key: hash } : { key: hash, since }).map((r) => fromLedger<ProposalRow>(r));
+  const byGate = gateRowCheck(store);
+  return store.rows(PROPOSALS_TABLE, since === undefined ? { key: hash } : { key: hash, since }).map((r) => proposalFrom(r, byGate));
+}
+
+function proposalFrom(r: LedgerRow, byGate: (row: LedgerRow) => boolean): ProposalRow {
+  return { ...fromLedger<ProposalRow>(r), by_gate: byGate(r) };
 }
 
 export function listExecutions(store: Store, filter: { since?: string } = {}): ExecutionRow[] {

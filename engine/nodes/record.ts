@@ -16,7 +16,7 @@ import { renderTemplate } from '../format/template.js';
 import { checkTemplate, templateReads } from './checks.js';
 import type { Finding, RunContext, TransientType, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
-import { describeKind, fitsKind, shapeProblems, tableShape, takesString } from '../store/table-shapes.js';
+import { describeKind, fitsKind, RUN_FORBIDDEN_TABLES, shapeProblems, tableShape, takesString } from '../store/table-shapes.js';
 
 /** Ledger table names: lower-case SQL-safe identifiers. */
 export const TABLE_PATTERN = /^[a-z][a-z0-9_]*$/;
@@ -63,7 +63,9 @@ export const record: TransientType<RecordNode> = {
     for (const [name, value] of Object.entries(node.fields)) row[name] = fieldValue(value, ctx, workflow);
     // A row the store would refuse fails the run here, with the node named,
     // instead of aborting the step's transaction.
-    const [bad] = shapeProblems(node.table, row);
+    const [bad] = RUN_FORBIDDEN_TABLES.has(node.table)
+      ? [{ field: 'table', message: 'the review gate keeps that table itself', fix: 'write to another table' }]
+      : shapeProblems(node.table, row);
     if (bad) {
       const message = `record node "${node.id}" cannot write its ${node.table} row: ${bad.message} (${bad.fix})`;
       return { via: 'error', event: { type: 'record.refused', table: node.table, field: bad.field, message }, error: { code: 'E_LEDGER_ROW', message } };
@@ -81,6 +83,9 @@ export const record: TransientType<RecordNode> = {
  * `contextPath` is checked when the row is written.
  */
 function shapeFindings(node: RecordNode, pointer: string): Finding[] {
+  if (RUN_FORBIDDEN_TABLES.has(node.table)) {
+    return [{ code: 'E_LEDGER_ROW', message: `table ${node.table} is kept by the review gate itself: a workflow may not write to it`, pointer: `${pointer}/table`, severity: 'error' }];
+  }
   const shape = tableShape(node.table);
   if (!shape || !node.fields || typeof node.fields !== 'object') return [];
   const findings: Finding[] = [];

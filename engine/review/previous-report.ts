@@ -4,7 +4,7 @@
  * report file afterwards. A fixer that ticks items off, rewrites or deletes
  * the report must not turn `.prev` into something no reviewer wrote.
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { CountersignError } from '../errors.js';
 import { moveAside, setAside } from './artifacts.js';
 import { NotRegularFile, readRegularFile } from './report-file.js';
@@ -40,7 +40,10 @@ export function keepPreviousReport(report: string, accepted: AcceptedReport | un
   if (change === 'edited') setAside(report, `${report}.refused`);
   moveAside(report); // creates the directory when the report was deleted with it
   try {
-    writeFileSync(`${report}.prev`, reportText(accepted.issues, accepted.format));
+    // Written beside it and renamed over it: a rename replaces a link at .prev, never writes through one.
+    const temp = `${report}.prev.${process.pid}.tmp`;
+    writeFileSync(temp, reportText(accepted.issues, accepted.format), { flag: 'wx' });
+    renameSync(temp, `${report}.prev`);
   } catch (e) {
     throw new CountersignError('E_REPORT_PATH', `the review report ${report} cannot be prepared: writing ${report}.prev failed (${(e as NodeJS.ErrnoException).code ?? String(e)})`, {
       file: report,

@@ -190,8 +190,23 @@ function isJson(text: string): boolean {
 function oddListing(line: string): string | undefined {
   if (/^ {0,3}[•◦‣▪●·–—]\s/.test(line)) return 'this line uses a bullet character Markdown does not read as a list item';
   if (/^ {0,3}\|/.test(line)) return 'a table is not a flat list';
-  if (/^ {0,3}(?:[-*+]|\d{1,9}[.)])[^\s\d.)*+-]/.test(line) && !/^ {0,3}[-*_]{3,}/.test(line)) return 'a list marker needs a space after it';
+  if (missingSpaceMarker(line)) return 'a list marker needs a space after it';
   if (/^ {0,3}>\s*(?:[-*+]|\d{1,9}[.)])\s/.test(line)) return 'list items inside a blockquote are not top-level items';
-  if (/<li[\s>]/i.test(line)) return 'an HTML list is not read as Markdown list items';
+  // Only a line that is itself HTML list markup: an item's text may mention <li> (no keyword scan of issue text).
+  if (/^ {0,3}<(?:ul|ol|li)[\s>]/i.test(line)) return 'an HTML list is not read as Markdown list items';
   return undefined;
+}
+
+/**
+ * `-foo` or `+foo`: a marker written without its space, which Markdown reads
+ * as prose. Emphasis (`*Scope:* …`, `**bold**`) and numbers in prose
+ * (`3.x branch`) are not markers.
+ */
+function missingSpaceMarker(line: string): boolean {
+  const body = line.replace(/^ {0,3}/, '');
+  if (/^[-*_]{3,}/.test(body)) return false;
+  if (/^[-+][^\s\d.)*+-]/.test(body)) return true;
+  // A star that opens emphasis closes it later on the line.
+  if (/^\*[^\s*]/.test(body)) return !/^\*[^*]+\*/.test(body);
+  return false;
 }

@@ -6,7 +6,7 @@
  * route or a failed run.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { hashArtifacts } from './artifacts.js';
@@ -37,6 +37,12 @@ export const REVIEWS_DIR = join('.countersign', 'reviews');
  */
 export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; store: readonly string[] }): void {
   const { report } = paths;
+  // The engine renames and rewrites the report and its .prev: through a
+  // symlink that would reach whatever it points at (an artifact, a file
+  // outside the workspace), so the slot must hold plain files only.
+  for (const slot of [report, `${report}.prev`]) {
+    if (isSymlink(slot)) throw reportPath(report, `${slot} is a symbolic link; the engine keeps the report and its .prev as plain files it owns`);
+  }
   for (const artifact of paths.artifacts) {
     if (report === artifact || isInside(artifact, report) && !isDirectory(artifact)) {
       throw reportPath(report, `it is the artifact ${artifact} under review, which the engine would move aside`);
@@ -83,6 +89,14 @@ export function changedRoots(artifacts: readonly string[], before: readonly stri
 function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith('/');
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(path: string): boolean {

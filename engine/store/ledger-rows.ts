@@ -7,7 +7,7 @@
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { LedgerQuery, LedgerRow } from './store.js';
-import { checkShape } from './table-shapes.js';
+import { checkShape, RUN_FORBIDDEN_TABLES } from './table-shapes.js';
 
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 /** What `Date#toISOString()` writes: the only form whose text order is time order. */
@@ -58,6 +58,9 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
     if (bad) throw rowError(`ledger row "${row.id}" holds ${bad.what} at ${bad.at}, which JSON cannot keep`, 'use only strings, finite numbers, booleans, null, arrays and plain objects (null for "no value")');
     // The gate's tables have fixed field types, whoever writes to them.
     checkShape(row.table, row.row, row.id);
+    if (RUN_FORBIDDEN_TABLES.has(row.table) && (runId !== undefined || row.runId !== undefined)) {
+      throw rowError(`ledger row "${row.id}": a workflow run may not write to table ${row.table}`, `${row.table} is kept by the review gate itself; write to another table`);
+    }
     return runId !== undefined && row.runId === undefined ? { ...row, runId } : row;
   });
 }

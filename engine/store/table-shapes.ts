@@ -26,6 +26,13 @@ export const TABLE_SHAPES: Readonly<Record<string, Readonly<Record<string, Field
   review_gate_runs: { run_id: 'string' },
 };
 
+/**
+ * Tables no workflow run may write: the review gate records the runs it
+ * started in review_gate_runs, and a run that could write there could
+ * vouch for itself.
+ */
+export const RUN_FORBIDDEN_TABLES: ReadonlySet<string> = new Set(['review_gate_runs']);
+
 /** Body keys every table may carry: a `record` node's row repeats its id and time. */
 const LEDGER_FIELDS = new Set(['id', 'at']);
 

@@ -29,15 +29,32 @@ export const command: Command = {
   },
 };
 
+/**
+ * One line per row. Rows are printed as they are stored: a row written
+ * before the ledger checked field types (or by an older countersign) may
+ * lack a field or hold another type, and audit shows it rather than failing.
+ */
 function render(proposals: ProposalRow[], executions: ExecutionRow[]): string {
   const lines = [`proposals (${proposals.length})`];
   for (const p of proposals) {
-    const extra = [p.deduped ? 'deduped' : '', p.sop_id ? `sop ${p.sop_id}` : '', p.status === 'rejected' || p.status === 'timeout' ? `reason: ${p.reason}` : ''].filter(Boolean).join(' · ');
-    lines.push(`  ${p.at}  ${p.status.padEnd(8)}  ${p.tool} by ${p.operator} on ${JSON.stringify(p.target)}${extra ? `  (${extra})` : ''}`);
+    const extra = [
+      p.deduped === true ? 'deduped' : '',
+      p.sop_id ? `sop ${show(p.sop_id)}` : '',
+      p.status === 'rejected' || p.status === 'timeout' ? `reason: ${show(p.reason)}` : '',
+    ].filter(Boolean).join(' · ');
+    lines.push(`  ${show(p.at)}  ${show(p.status).padEnd(8)}  ${show(p.tool)} by ${show(p.operator)} on ${show(p.target)}${extra ? `  (${extra})` : ''}`);
   }
   lines.push(`executions (${executions.length})`);
   for (const e of executions) {
-    lines.push(`  ${e.at}  ${e.ok ? 'ok  ' : 'FAIL'}  ${e.tool} ${JSON.stringify(e.args)}${e.proposal_id ? `  proposal ${e.proposal_id}` : ''}${e.error ? `  error: ${e.error}` : ''}`);
+    const ok = e.ok === true ? 'ok  ' : e.ok === false ? 'FAIL' : show(e.ok);
+    lines.push(`  ${show(e.at)}  ${ok}  ${show(e.tool)} ${show(e.args)}${e.proposal_id ? `  proposal ${show(e.proposal_id)}` : ''}${e.error ? `  error: ${show(e.error)}` : ''}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A stored value as text: strings as they are, a missing field as "(none)", anything else as JSON. */
+function show(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '(none)';
+  return JSON.stringify(value);
 }
