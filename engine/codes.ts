@@ -119,6 +119,8 @@ export const CODES = {
   E_TOOL_UNKNOWN: 'a tool node names a tool that is not registered',
   E_TOOL_ACCESS: 'the workflow\'s access map does not let this node\'s agent role use the tool (validate flags it; the run refuses it)',
   E_TOOL_INTERRUPTED: 'a tool node\'s call started but its process stopped before it reported back: it may have taken effect, so it is not run again',
+  E_TOOL_MODULE_BLOCKED: 'a workflow names toolModules and the host did not allow loading them (--allow-tool-modules); nothing ran',
+  E_TOOL_MODULE: 'a tool module could not be loaded, or exports no tools array',
   E_TOOL_RUNNING: 'run stopped driving because another process is running one of its tool nodes',
 } as const;
 

@@ -57,7 +57,7 @@ export { rateLimitDecorator } from './gate/decorators/rate-limit.js';
 export { metricDecorator } from './gate/decorators/metric.js';
 export { reviewGateDecorator } from './gate/decorators/review-gate.js';
 export type { GateVerdict, GateOutcome, DecideFn, PendingReview } from './gate/decorators/review-gate.js';
-export { reviewGate, createGate, refuseReviewerSpawn, DefaultReviewerTimeout, MinReviewerTimeout, shippedGateWorkflow } from './gate/gate.js';
+export { reviewGate, createGate, refuseReviewerSpawn, DefaultReviewerTimeout, MinReviewerTimeout, MaxReviewerTimeout, shippedGateWorkflow } from './gate/gate.js';
 export type { Gate, GateConfig, GateResult, ReviewGateConfig } from './gate/gate.js';
 export { loadPersona, parsePersona, DefaultReviewerAgent } from './gate/persona.js';
 export type { Persona } from './gate/persona.js';

@@ -31,6 +31,8 @@ export interface Workflow {
   systemReminder?: string;
   /** Role → the tools (whole-name globs) it may use; a tool some role claims is denied to every other role. */
   access?: Record<string, string[]>;
+  /** Modules (relative to the workflow file) that export extra tools; loaded only when the host allows it. */
+  toolModules?: string[];
   nodes: WorkflowNode[];
 }
 

@@ -11,8 +11,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CountersignError } from '../errors.js';
-import { lintPersona } from './persona-lint.js';
-import { DefaultReviewerAgent, loadPersona, type Persona } from './persona.js';
+import { personaLintProblems } from './persona-lint.js';
+import { DefaultReviewerAgent, loadPersona, PERSONA_NAME_PATTERN, personaProblemError, readPersonaSource, type Persona } from './persona.js';
 import type { JsonObject } from '../format/model.js';
 import { effectiveTools, type CatalogTool } from './tool-filter.js';
 
@@ -60,17 +60,19 @@ export function loadGatePersonas(options: PersonaOptions): GatePersonas {
   const load = (name: string): Persona => {
     const known = loaded.get(name);
     if (known) return known;
-    if (!/^[a-z0-9][a-z0-9_-]*$/i.test(name)) {
-      throw new CountersignError('E_PERSONA', `persona name "${name}" is not a file name`, { fix: 'name a persona by its file in the agents folder, e.g. "reviewer" for agents/reviewer.md' });
-    }
-    const persona = loadPersona(join(dir, `${name}.md`), { name });
-    const errors = lintPersona(persona).filter((f) => f.severity === 'error');
-    if (errors.length > 0) {
-      throw new CountersignError(errors[0].code, `persona ${persona.file} cannot review: ${errors.map((f) => f.message).join('; ')}`, {
-        file: persona.file,
-        fix: 'restore the persona\'s required fields (see agents/reviewer.md): countersign validate <file> lists every problem',
+    // The persona schema's name pattern, so any name validate accepts loads here (and none escapes the folder).
+    if (typeof name !== 'string' || !PERSONA_NAME_PATTERN.test(name)) {
+      throw new CountersignError('E_PERSONA', `persona name ${JSON.stringify(name)} is not a persona name: use only letters, digits, "_" and "-"`, {
+        fix: 'name a persona by its file in the agents folder, e.g. "reviewer" for agents/reviewer.md',
       });
     }
+    const path = join(dir, `${name}.md`);
+    const persona = loadPersona(path, { name });
+    // The lint on the frontmatter as written, so the error points at the key
+    // to fix (line:col and pointer), as `countersign validate` does.
+    const source = readPersonaSource(path);
+    const errors = personaLintProblems(source.frontmatter, path).filter((f) => f.severity === 'error');
+    if (errors.length > 0) throw personaProblemError(source, errors, `persona ${persona.file} cannot review: `);
     loaded.set(name, persona);
     return persona;
   };

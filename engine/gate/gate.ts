@@ -31,6 +31,8 @@ import type { Tool, ToolClass } from '../tools/tool.js';
 export const DefaultReviewerTimeout = 60_000;
 /** Below this a reviewer has no room for its turns and tool round-trips (F11). */
 export const MinReviewerTimeout = 30_000;
+/** The longest deadline a workflow node may have (one year, schemas/workflow.schema.json), so the longest ceiling. */
+export const MaxReviewerTimeout = 31_536_000_000;
 /** The identity the gate's reviewer answers under in the run journal. */
 const GATE_ID = 'review-gate';
 
@@ -75,9 +77,12 @@ export interface Gate {
 
 export function createGate(config: GateConfig): Gate {
   const timeoutMs = config.timeoutMs ?? DefaultReviewerTimeout;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < MinReviewerTimeout) {
-    throw new CountersignError('E_GATE_CONFIG', `the review gate's timeoutMs is ${String(timeoutMs)}; it must be a whole number of milliseconds, at least ${MinReviewerTimeout}`, {
-      fix: 'leave timeoutMs out for the 60 s default, or raise it: a reviewer needs room for 5 turns and its tool calls (F11)',
+  if (!Number.isInteger(timeoutMs) || timeoutMs < MinReviewerTimeout || timeoutMs > MaxReviewerTimeout) {
+    const high = Number.isInteger(timeoutMs) && timeoutMs > MaxReviewerTimeout;
+    throw new CountersignError('E_GATE_CONFIG', `the review gate's timeoutMs is ${String(timeoutMs)}; it must be a whole number of milliseconds from ${MinReviewerTimeout} to ${MaxReviewerTimeout} (one year)`, {
+      fix: high
+        ? `lower timeoutMs to at most ${MaxReviewerTimeout}, or leave it out for the 60 s default`
+        : 'leave timeoutMs out for the 60 s default, or raise it: a reviewer needs room for 5 turns and its tool calls (F11)',
     });
   }
   if (!config.store || !config.reviewer || typeof config.reviewer.answer !== 'function') {

@@ -155,13 +155,22 @@ function toPersona(source: PersonaSource, opts: { name?: string }): Persona {
   };
 }
 
-function problemError(source: PersonaSource, problems: PersonaProblem[]): CountersignError {
+/**
+ * One error for a persona's problems: the first by position, with the file,
+ * its JSON pointer and line:col, and every problem in `data.problems`.
+ * `lead` goes before the message (the gate says the persona cannot review).
+ */
+export function personaProblemError(source: PersonaSource, problems: PersonaProblem[], lead = ''): CountersignError {
+  return problemError(source, problems, lead);
+}
+
+function problemError(source: PersonaSource, problems: PersonaProblem[], lead = ''): CountersignError {
   const located = problems
     .map((p) => ({ p, at: source.locate(p.pointer, { key: p.key === true }) }))
     .sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col);
   const { p, at } = located[0];
   const more = located.length > 1 ? `; ${located.length - 1} more problem(s) in this file: run countersign validate ${source.file}` : '';
-  return new CountersignError(p.code, p.message, {
+  return new CountersignError(p.code, `${lead}${p.message}`, {
     file: source.file, pointer: p.pointer, line: at.line, col: at.col, fix: `${p.fix}${more}`,
     data: { problems: located.map(({ p: q, at: where }) => ({ code: q.code, message: q.message, fix: q.fix, pointer: q.pointer, line: where.line, col: where.col })) },
   });
@@ -174,7 +183,10 @@ interface PropertySchema {
   enum?: string[];
 }
 
-const personaSchema = personaSchemaJson as { properties: Record<string, PropertySchema>; required: string[] };
+const personaSchema = personaSchemaJson as { properties: Record<string, PropertySchema & { pattern?: string }>; required: string[] };
+
+/** What a persona name may be: the schema's pattern, the one definition the gate and validate share. */
+export const PERSONA_NAME_PATTERN = new RegExp(personaSchema.properties.name.pattern!);
 let validator: ValidateFunction | undefined;
 
 function personaValidator(): ValidateFunction {
@@ -187,7 +199,10 @@ function personaValidator(): ValidateFunction {
 export function personaSchemaProblems(frontmatter: unknown): PersonaProblem[] {
   const validate = personaValidator();
   if (validate(frontmatter)) return [];
-  return (validate.errors ?? []).map((e) => toProblem(e));
+  const errors = validate.errors ?? [];
+  // An empty value breaks both minLength and the not-blank pattern: "is empty" says it once.
+  const empty = new Set(errors.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
+  return errors.filter((e) => !(e.keyword === 'pattern' && empty.has(e.instancePath))).map((e) => toProblem(e));
 }
 
 const KEYS = Object.keys(personaSchema.properties);
@@ -225,6 +240,7 @@ function toProblem(e: ErrorObject): PersonaProblem {
       return problem(`${what} is ${JSON.stringify(e.data)}${guess ? ` — did you mean "${guess}"?` : ''}`, `use one of ${allowed.join(', ')}`);
     }
     case 'pattern':
+      if (params.pattern === '\\S') return problem(`${what} is blank (only whitespace)`, fixFrom(description, 'write a value'));
       return problem(`${what} ${JSON.stringify(e.data)} is not a valid ${at.startsWith('/name') ? 'persona name' : 'tool name or pattern'}`, at.startsWith('/name') ? 'use only letters, digits, "_" and "-" (it is also the file name, agents/<name>.md)' : 'use only letters, digits, "_", ".", ":", "-" and the wildcard "*"');
     case 'uniqueItems': {
       const [later, earlier] = [Number(params.i), Number(params.j)].sort((a, b) => b - a);

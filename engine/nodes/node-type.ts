@@ -50,6 +50,8 @@ export interface StaticContext {
   globals: ReadonlySet<string>;
   /** The tools `tool` nodes may name: the built-ins, plus a library host's own. */
   tools?: ReadonlyMap<string, { checkArgs(args: unknown): unknown }>;
+  /** Whether the workflow's toolModules are among `tools` (validate alone never loads them). */
+  modulesLoaded?: boolean;
 }
 
 /** What a delegate-review node keeps between visits (in the run's context, so it survives restarts). */

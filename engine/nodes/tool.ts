@@ -45,11 +45,15 @@ export const toolNode: WaitingType<ToolNode> = {
       const tool = known.get(node.tool);
       if (!tool) {
         const guess = suggest(node.tool, known.keys());
+        // validate does not run a workflow's modules: their tools are unknown to it, not wrong.
+        const maybeModule = !ctx.modulesLoaded && (ctx.workflow.toolModules?.length ?? 0) > 0;
         findings.push({
           code: 'E_TOOL_UNKNOWN',
-          message: `no tool named "${node.tool}" is registered${guess ? ` — did you mean "${guess}"?` : ''}; known tools: ${[...known.keys()].join(', ')}`,
+          message: maybeModule
+            ? `tool "${node.tool}" is not built in; it may come from the workflow's toolModules, which validate does not load (the run loads them with --allow-tool-modules)`
+            : `no tool named "${node.tool}" is registered${guess ? ` — did you mean "${guess}"?` : ''}; known tools: ${[...known.keys()].join(', ')}`,
           pointer: `${ctx.pointer}/tool`,
-          severity: 'error',
+          severity: maybeModule ? 'warning' : 'error',
         });
       } else if (node.args !== undefined && strings(node.args, '').every(([text]) => !text.includes('{{'))) {
         // Literal arguments can be checked now, exactly as the run will check them.

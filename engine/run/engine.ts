@@ -23,6 +23,8 @@ import { advanceTools } from './tool-steps.js';
 import { createToolCatalog } from '../tools/catalog.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import type { Tool } from '../tools/tool.js';
+import { loadToolModules } from '../tools/modules.js';
+import type { ToolCatalog } from '../tools/catalog.js';
 
 export interface EngineOptions {
   store: Store;
@@ -31,6 +33,8 @@ export interface EngineOptions {
   newRunId?: () => string;
   /** Tools `tool` nodes may run, besides the built-ins (post_review, post_docs_review, pr_status). */
   tools?: readonly Tool[];
+  /** Load a workflow's `toolModules` (runs their code); refused with E_TOOL_MODULE_BLOCKED otherwise. */
+  allowToolModules?: boolean;
 }
 
 export interface StartOptions {
@@ -81,11 +85,29 @@ export function createEngine(options: EngineOptions): Engine {
   const { store } = options;
   const now = options.now ?? (() => new Date());
   const newRunId = options.newRunId ?? (() => randomUUID());
-  const catalog = createToolCatalog(BUILTIN_TOOLS, options.tools ?? []);
-  /** Runs the tool nodes the run has reached, then reads its state. */
+  const hostTools = [...BUILTIN_TOOLS, ...(options.tools ?? [])];
+  const catalog = createToolCatalog(hostTools);
+  /** Per workflow hash: the catalog with that workflow's toolModules loaded. */
+  const moduleCatalogs = new Map<string, ToolCatalog>();
+  const catalogWith = async (modules: readonly string[] | undefined, file: string | undefined): Promise<ToolCatalog> =>
+    modules && modules.length > 0 ? createToolCatalog(hostTools, await loadToolModules(modules, file, options.allowToolModules === true)) : catalog;
+  const catalogOf = (rec: RunRecord): ToolCatalog => moduleCatalogs.get(rec.workflowHash) ?? catalog;
+  /** Runs the tool nodes the run has reached (loading its tool modules first), then reads its state. */
   const settled = async (runId: string): Promise<RunState> => {
-    await advanceTools({ store, now, catalog, compiledFor, envOf }, runId);
+    const rec = mustGet(runId);
+    const wf = compiledFor(rec).workflow;
+    if (wf.toolModules?.length && !moduleCatalogs.has(rec.workflowHash)) moduleCatalogs.set(rec.workflowHash, await catalogWith(wf.toolModules, rec.file));
+    await advanceTools({ store, now, catalogOf, compiledFor, envOf }, runId);
     return stateOf(mustGet(runId));
+  };
+  /** Validates a source with every tool it may name: the host's and, when allowed, its own modules'. */
+  const loadWithTools = async (source: WorkflowSource): Promise<ValidWorkflow> => {
+    const { loadValidWorkflow, readWorkflowSource } = await import('./workflow-source.js');
+    const { doc, file, modules } = readWorkflowSource(source);
+    const tools = await catalogWith(modules, file);
+    const loaded = loadValidWorkflow(doc, { tools, modulesLoaded: true, ...(file ? { file } : {}) });
+    if (tools !== catalog) moduleCatalogs.set(hashWorkflow(loaded.workflow), tools);
+    return loaded;
   };
   const workflows = new Map<string, Workflow>();
 
@@ -156,9 +178,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   const engine: Engine = {
     async start(source, opts = {}) {
-      // Loaded on demand: parsing and validating files is only needed to start a run.
-      const { loadValidWorkflow } = await import('./workflow-source.js');
-      const state = startLoaded(loadValidWorkflow(source, { tools: catalog }), opts);
+      const state = startLoaded(await loadWithTools(source), opts);
       return state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : state;
     },
 
@@ -269,8 +289,7 @@ export function createEngine(options: EngineOptions): Engine {
         checkReviewer(compiledFor(rec).workflow, opts);
         return driveRun(engine, await engine.status(rec.runId), opts, now);
       }
-      const { loadValidWorkflow } = await import('./workflow-source.js');
-      const loaded = loadValidWorkflow(source as WorkflowSource, { tools: catalog });
+      const loaded = await loadWithTools(source as WorkflowSource);
       checkReviewer(loaded.workflow, opts);
       const first = startLoaded(loaded, opts);
       return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now);

@@ -27,7 +27,8 @@ const MAX_TOOL_STEPS = 1000;
 export interface ToolStepDeps {
   store: Store;
   now: () => Date;
-  catalog: ToolCatalog;
+  /** The tools this run may use (its workflow's modules included). */
+  catalogOf(rec: RunRecord): ToolCatalog;
   compiledFor(rec: RunRecord): CompiledWorkflow;
   envOf(rec: RunRecord): RunEnv;
 }
@@ -43,7 +44,7 @@ export async function advanceTools(deps: ToolStepDeps, runId: string): Promise<v
     const claim = deps.store.update<Claim>(runId, (rec) => claimTool(deps, rec));
     if (claim.kind === 'none') return;
     if (claim.kind === 'again') continue;
-    const outcome = await runTool(deps, claim.pending, claim.workspace);
+    const outcome = await runTool(deps.catalogOf(deps.store.get(runId)!), claim.pending, claim.workspace);
     deps.store.update(runId, (rec) => {
       // Resolved meanwhile (an interrupted claim failed by another process): the outcome is dropped.
       if (rec.status !== 'waiting' || rec.seq !== claim.seq || rec.pending?.kind !== 'tool') return { result: undefined };
@@ -74,9 +75,10 @@ function claimTool(deps: ToolStepDeps, rec: RunRecord): { record?: RunRecord; ev
 
 /** What is refused before the tool starts: an unknown tool, a role the access map denies, arguments that fail the schema. */
 function precheck(deps: ToolStepDeps, rec: RunRecord, pending: ToolPending): ToolOutcome | undefined {
-  const tool = deps.catalog.get(pending.tool);
+  const catalog = deps.catalogOf(rec);
+  const tool = catalog.get(pending.tool);
   if (!tool) {
-    return fail('E_TOOL_UNKNOWN', `no tool named "${pending.tool}" is registered (known: ${[...deps.catalog.keys()].join(', ') || 'none'})`);
+    return fail('E_TOOL_UNKNOWN', `no tool named "${pending.tool}" is registered (known: ${[...catalog.keys()].join(', ') || 'none'})`);
   }
   const denial = accessDenial(deps.compiledFor(rec).workflow.access, pending.agent, pending.tool);
   if (denial) return fail('E_TOOL_ACCESS', denial);
@@ -89,8 +91,8 @@ function precheck(deps: ToolStepDeps, rec: RunRecord, pending: ToolPending): Too
   return undefined;
 }
 
-async function runTool(deps: ToolStepDeps, pending: ToolPending, workspace: string): Promise<ToolOutcome> {
-  const tool = deps.catalog.get(pending.tool)!;
+async function runTool(catalog: ToolCatalog, pending: ToolPending, workspace: string): Promise<ToolOutcome> {
+  const tool = catalog.get(pending.tool)!;
   try {
     const result = await tool.run(pending.args as JsonObject, { workspace, userId: pending.agent ?? ENGINE_ID });
     const json = result === undefined ? null : JSON.parse(JSON.stringify(result));

@@ -21,7 +21,19 @@ function isDocument(s: WorkflowSource): s is SourceDocument {
   return typeof s === 'object' && s !== null && 'locate' in s && 'data' in s;
 }
 
-export function loadValidWorkflow(source: WorkflowSource, opts: ValidateOptions = {}): ValidWorkflow {
+/**
+ * The source parsed once, its file (absolute) and the tool modules it names,
+ * so the tools can be loaded before the workflow is validated against them.
+ */
+export function readWorkflowSource(source: WorkflowSource): { doc: SourceDocument | Workflow; file?: string; modules?: string[] } {
+  const doc = typeof source === 'string' ? readSource(source) : source;
+  const file = typeof source === 'string' ? resolvePath(source) : isDocument(source) ? source.file : undefined;
+  const data = (isDocument(doc) ? doc.data : doc) as { toolModules?: unknown };
+  const modules = Array.isArray(data?.toolModules) && data.toolModules.every((m) => typeof m === 'string') ? (data.toolModules as string[]) : undefined;
+  return { doc, ...(file ? { file } : {}), ...(modules ? { modules } : {}) };
+}
+
+export function loadValidWorkflow(source: WorkflowSource, opts: ValidateOptions & { file?: string } = {}): ValidWorkflow {
   let report: ValidationReport;
   let data: unknown;
   let file: string | undefined;
@@ -31,7 +43,7 @@ export function loadValidWorkflow(source: WorkflowSource, opts: ValidateOptions 
     report = validateDocument(doc, opts);
     data = doc.data;
   } else if (isDocument(source)) {
-    file = source.file;
+    file = opts.file ?? source.file;
     report = validateDocument(source, opts);
     data = source.data;
   } else {

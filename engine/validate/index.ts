@@ -49,6 +49,8 @@ export { MAX_NODES } from './graph-model.js';
 /** What validation knows beyond the document: the tools `tool` nodes may name (the built-ins by default). */
 export interface ValidateOptions {
   tools?: ToolCatalog;
+  /** The workflow's own toolModules are loaded into `tools`: a tool still missing is an error, not a maybe. */
+  modulesLoaded?: boolean;
 }
 
 export function validateDocument(doc: SourceDocument, opts: ValidateOptions = {}): ValidationReport {
@@ -103,7 +105,7 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
   for (const node of model.nodes) {
     if (node.nodeType?.lint) own.push(...node.nodeType.lint(node.raw, node.pointer));
     if (broken.has(node.index) || !node.nodeType) continue;
-    own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools }));
+    own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true }));
     for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
     own.push(...finalOutputFindings(node, scope));
   }

@@ -48,7 +48,7 @@ function gateLedger(name: string, open: () => Context) {
     const [row] = listProposals(store(c));
     assert.equal(row, written);
     assert.equal(row, {
-      ...approved(), id: written.id, at: '2026-01-01T09:00:00.000Z', proposal_hash: proposalHash('user_42', 'host_restart_service', TARGET),
+      ...approved(), id: written.id, at: '2026-01-01T09:00:00.000Z', proposal_hash: proposalHash('user_42', 'host_restart_service', TARGET), by_gate: true,
     });
     assert.ok(row.id.length > 0);
     assert.is(row.deduped, false);

@@ -15,13 +15,15 @@ export interface Command {
 export const STORE_OPTIONS = {
   store: { type: 'string' },
   json: { type: 'boolean' },
+  // A workflow's toolModules run code: loaded only when the user says so.
+  'allow-tool-modules': { type: 'boolean' },
 } as const;
 
 /** Opens the store named by --store / $COUNTERSIGN_STORE / ./.countersign for one command. */
 export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine) => Promise<T>): Promise<T> {
   const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
   try {
-    return await fn(createEngine({ store }));
+    return await fn(createEngine({ store, allowToolModules: values['allow-tool-modules'] === true }));
   } finally {
     store.close();
   }

@@ -1,6 +1,6 @@
 import { CountersignError } from '../../errors.js';
 import type { JsonObject } from '../../format/model.js';
-import { createGate, DefaultReviewerTimeout, type GateResult } from '../../gate/gate.js';
+import { createGate, DefaultReviewerTimeout, MaxReviewerTimeout, MinReviewerTimeout, type GateResult } from '../../gate/gate.js';
 import { BLAST_RADII, validateProposal, type Proposal } from '../../gate/proposal.js';
 import { TOOL_CLASSES, type ToolClass } from '../../tools/tool.js';
 import { createAgent } from '../../hosts/adapters.js';
@@ -39,7 +39,7 @@ export const command: Command = {
     if (!(TOOL_CLASSES as readonly string[]).includes(cls)) throw usage(`--class ${cls} is not a tool class`, `use one of ${TOOL_CLASSES.join(', ')}`);
     const raw = await readJsonArg(required(values.proposal, '--proposal'), 'proposal', io);
     const proposal = proposalFrom(raw, tool);
-    const timeoutMs = values['timeout-ms'] === undefined ? DefaultReviewerTimeout : Number(values['timeout-ms']);
+    const timeoutMs = timeoutFrom(values['timeout-ms']);
     const spec = cls === 'read' ? undefined : required(values.reviewer, '--reviewer');
     const reviewer: Agent = spec === undefined ? { answer: async () => ({ reply: '' }) } : reviewerFor(spec, io.cwd, io.env);
     const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
@@ -61,6 +61,19 @@ export const command: Command = {
     }
   },
 };
+
+/** --timeout-ms, checked here so the error names the flag (the gate's own check names its option). */
+function timeoutFrom(value: unknown): number {
+  if (value === undefined) return DefaultReviewerTimeout;
+  const text = String(value).trim();
+  const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms < MinReviewerTimeout || ms > MaxReviewerTimeout) {
+    throw new CountersignError('E_GATE_CONFIG', `--timeout-ms ${text} is not a whole number of milliseconds from ${MinReviewerTimeout} to ${MaxReviewerTimeout} (one year)`, {
+      fix: `leave --timeout-ms out for the 60 s default, or pass a value in that range (a reviewer needs at least 30 s for its turns, F11)`,
+    });
+  }
+  return ms;
+}
 
 function required(value: unknown, flag: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw usage(`gate needs ${flag}`, `usage: ${command.usage.split('\n')[0]}`);

@@ -14,11 +14,13 @@ export const command: Command = {
     '  serves MCP over stdio (tools: list_workflows, validate, start, step, status, runs, trace) until the client closes stdin\n' +
     '  --workflows  a folder of workflows startable by name (repeatable; default ./workflows and, with --workspace, DIR/workflows, read on every call, so one created while the server runs is found); the shipped workflows come last\n' +
     '  --workspace  the default workspace of runs started without one (default: the current directory)\n' +
+    '  --allow-tool-modules  load the toolModules workflows name (runs their code; off by default: E_TOOL_MODULE_BLOCKED)\n' +
     '  exit 0 when the client hangs up, 2 on usage errors',
   options: {
     store: { type: 'string' },
     workflows: { type: 'string', multiple: true },
     workspace: { type: 'string' },
+    'allow-tool-modules': { type: 'boolean' },
   },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw usage('mcp takes no arguments', 'countersign mcp [--store DIR] [--workflows DIR]... [--workspace DIR]');
@@ -35,6 +37,7 @@ export const command: Command = {
       cwd: io.cwd,
       workflowDirs: workflowDirs(io.cwd, given, values.workspace !== undefined ? workspace : undefined),
       workspace,
+      allowToolModules: values['allow-tool-modules'] === true,
       version: VERSION,
       stdin: io.stdin as Readable,
       stdout: io.stdout as Writable,

@@ -5,7 +5,7 @@ import type { JsonObject } from '../../format/model.js';
 import { resolve } from 'node:path';
 
 export const command: Command = {
-  usage: 'countersign start <file> [--input JSON|@file] [--as ID] [--workspace DIR] [--store DIR] [--json]\n  exit 0 started (waiting or completed), 1 the run failed, 2 usage or invalid workflow',
+  usage: 'countersign start <file> [--input JSON|@file] [--as ID] [--workspace DIR] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 started (waiting or completed), 1 the run failed, 2 usage or invalid workflow',
   options: { ...STORE_OPTIONS, input: { type: 'string' }, as: { type: 'string' }, workspace: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('start takes exactly one workflow file', 'countersign start workflows/review-fix-loop.json');

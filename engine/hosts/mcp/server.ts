@@ -27,6 +27,8 @@ Review items must be answered by another identity than the one that produced the
 Lost track? runs lists every run; status {"runId"} shows the pending item and the seq again.`;
 
 export interface McpServerOptions {
+  /** Load workflows' toolModules (runs their code); off by default. */
+  allowToolModules?: boolean;
   store: Store;
   /** The server's working directory: relative workflow and workspace paths resolve against it. */
   cwd: string;
@@ -54,7 +56,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 
 function build(options: McpServerOptions): { server: Server; ctx: McpContext; settled: () => Promise<number> } {
   const ctx: McpContext = {
-    engine: createEngine({ store: options.store }),
+    engine: createEngine({ store: options.store, allowToolModules: options.allowToolModules === true }),
     runs: options.store,
     catalog: createWorkflowCatalog({ cwd: options.cwd, dirs: options.workflowDirs }),
     cwd: options.cwd,

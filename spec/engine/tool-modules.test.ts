@@ -1,0 +1,70 @@
+/**
+ * A workflow's own tools (issue 5): `toolModules` are resolved against the
+ * workflow file and loaded only when the host allows it, because loading
+ * runs their code. Refused otherwise (E_TOOL_MODULE_BLOCKED); validate,
+ * which never runs them, warns rather than fails about their tools.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createEngine, createMemoryStore, validateFile } from '../../engine/index.js';
+import { cli, tempDir } from '../helpers/cli.js';
+
+function project() {
+  const dir = tempDir('countersign-modules-');
+  mkdirSync(join(dir, 'tools'));
+  writeFileSync(join(dir, 'tools', 'shout.mjs'), `export const tools = [{
+  name: 'shout', class: 'read',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+  run: async ({ text }) => ({ loud: text.toUpperCase() }),
+}];\n`);
+  const wf = {
+    metadata: { name: 'modules', version: '1.0.0', description: 'a workflow with its own tool' },
+    toolModules: ['./tools/shout.mjs'],
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'shout' } },
+      { type: 'tool', id: 'shout', tool: 'shout', args: { text: 'hi' }, connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['shout.result'] },
+    ],
+  };
+  const file = join(dir, 'flow.json');
+  writeFileSync(file, JSON.stringify(wf, null, 2));
+  return { dir, file };
+}
+
+const Modules = suite('tool modules');
+
+Modules('a workflow naming toolModules is refused with E_TOOL_MODULE_BLOCKED unless the host allows them; nothing runs', async () => {
+  const { file } = project();
+  const store = createMemoryStore();
+  const code = await createEngine({ store }).start(file).then(() => 'started', (e: { code?: string }) => e.code);
+  assert.is(code, 'E_TOOL_MODULE_BLOCKED');
+  assert.equal(store.list(), []);
+});
+
+Modules('allowed, the module\'s tools are loaded relative to the workflow file and run', async () => {
+  const { file } = project();
+  const s = await createEngine({ store: createMemoryStore(), allowToolModules: true }).start(file);
+  assert.equal(s.status === 'completed' && s.output, { 'shout.result': { loud: 'HI' } });
+});
+
+Modules('validate does not run modules: their tools are a warning (E_TOOL_UNKNOWN), not an error', () => {
+  const { file } = project();
+  const report = validateFile(file);
+  assert.is(report.ok, true);
+  assert.equal(report.warnings.map((w) => w.code), ['E_TOOL_UNKNOWN']);
+});
+
+Modules('the CLI loads them only with --allow-tool-modules', async () => {
+  const { dir, file } = project();
+  const store = join(dir, 'store');
+  const refused = await cli(['start', file, '--json'], { store });
+  assert.is(refused.code, 2);
+  assert.is(refused.json.error.code, 'E_TOOL_MODULE_BLOCKED');
+  const ok = await cli(['start', file, '--allow-tool-modules', '--json'], { store });
+  assert.is(ok.code, 0, ok.stderr);
+  assert.equal(ok.json.output, { 'shout.result': { loud: 'HI' } });
+});
+
+Modules.run();
