@@ -8,21 +8,22 @@
  * the report file lists exactly that many flat issues. The context gets
  * the count and the path; the findings stay in the file.
  */
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { isCountersignError } from '../errors.js';
 import type { DelegateReviewNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { renderTemplate } from '../format/template.js';
 import { setAside } from '../review/artifacts.js';
 import { keepPreviousReport, type AcceptedReport } from '../review/previous-report.js';
 import { changedRoots, hashEach, prepareReportSlot, REVIEWS_DIR, skippedPaths, type VisitPaths } from '../review/visit.js';
-import { CONTROL_CHARACTER, resolveInWorkspace } from '../review/paths.js';
+import { resolveInWorkspace } from '../review/paths.js';
 import { reviewPrompt } from '../review/prompt.js';
 import { readReport } from '../review/report.js';
 import { wordingFindings } from '../review/wording.js';
 import { answerValidator, describeErrors } from './answer-schema.js';
 import { guardAnswer } from './answer-guard.js';
 import { checkTemplate, templateReads } from './checks.js';
-import type { EnterOutcome, Finding, ReviewState, RunContext, RunEnv, WaitingType } from './node-type.js';
+import { controlCharacter, criterionTemplates, escapingPath, pathTemplates, reportOverArtifact } from './review-static-checks.js';
+import type { EnterOutcome, ReviewState, RunContext, RunEnv, WaitingType } from './node-type.js';
 import { lookup } from './workflow-facts.js';
 
 export const DEFAULT_REVIEWER = 'reviewer';
@@ -265,13 +266,6 @@ function stateOf(ctx: RunContext, id: string): ReviewState {
   return ctx.reviews?.[id] ?? { accepted: 0, authors: [] };
 }
 
-/** Every templated path of the node with its pointer. */
-function pathTemplates(node: DelegateReviewNode, pointer: string): [unknown, string][] {
-  const list = (value: unknown, key: string): [unknown, string][] =>
-    Array.isArray(value) ? value.map((text, i) => [text, `${pointer}/${key}/${i}`]) : [];
-  return [...list(node.artifacts, 'artifacts'), ...list(node.context, 'context'), ...(node.report !== undefined ? [[node.report, `${pointer}/report`] as [unknown, string]] : [])];
-}
-
 function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workflow, env: RunEnv, unset: string[]) {
   const render = (text: string) => {
     const out = renderTemplate(text, (path) => lookup(ctx, workflow, path));
@@ -283,90 +277,6 @@ function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workf
   const reportText = node.report !== undefined ? render(node.report) : join(REVIEWS_DIR, ctx.meta.executionId, `${node.id}.json`);
   const report = resolveInWorkspace(env.workspace, reportText, `report (${JSON.stringify(node.report ?? reportText)})`);
   return { artifacts, context, report };
-}
-
-/**
- * Criteria are literal (they are linted as written), so `{{…}}` reaches the
- * reviewer unrendered. That is right for a criterion about template files
- * and a mistake otherwise: a warning, silenced by writing `\\{{`.
- */
-function criterionTemplates(criteria: unknown, pointer: string): Finding[] {
-  if (!Array.isArray(criteria)) return [];
-  return criteria.flatMap((text, i) => {
-    if (typeof text !== 'string') return [];
-    const offset = text.search(/(?<!\\)\{\{/);
-    if (offset === -1) return [];
-    return [{
-      code: 'E_CRITERION_TEMPLATE',
-      pointer: `${pointer}/criteria/${i}`,
-      offset,
-      severity: 'warning' as const,
-      message: 'criteria are literal: "{{…}}" is not rendered and reaches the reviewer as written; if you meant a variable, put the path in artifacts or context (they are templated); if you meant the braces, write "\\{{" to silence this warning',
-    }];
-  });
-}
-
-/**
- * A literal report path that is a literal artifact or context path fails
- * every run: the engine moves the report aside before each review, which
- * would take the file under review, or the one to study, away.
- */
-function reportOverArtifact(node: DelegateReviewNode, pointer: string): Finding[] {
-  if (typeof node.report !== 'string' || node.report.includes('{{')) return [];
-  const report = literalPath(node.report);
-  const clashWith = (list: unknown) =>
-    Array.isArray(list) ? list.find((a) => typeof a === 'string' && !a.includes('{{') && literalPath(a) === report) as string | undefined : undefined;
-  const artifact = clashWith(node.artifacts);
-  const context = artifact === undefined ? clashWith(node.context) : undefined;
-  if (artifact === undefined && context === undefined) return [];
-  const what = artifact !== undefined ? `the artifact ${JSON.stringify(artifact)} under review` : `the context path ${JSON.stringify(context)} the reviewer must study`;
-  return [{
-    code: 'E_REPORT_PATH',
-    pointer: `${pointer}/report`,
-    severity: 'error',
-    message: `the report ${JSON.stringify(node.report)} is ${what}, which the engine would move aside before the review; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
-  }];
-}
-
-/** A literal path as the workspace sees it: `notes.md`, `./notes.md` and `notes.md/` are one file. */
-function literalPath(text: string): string {
-  return posix.normalize(text).replace(/(.)\/$/, '$1');
-}
-
-/**
- * A control character in the text around the templates stays there after
- * rendering, so the runtime refuses the path (E_PATH_INVALID) on every run:
- * refused before any run, at its offset.
- */
-function controlCharacter(text: unknown, pointer: string): Finding[] {
-  if (typeof text !== 'string') return [];
-  const literal = text.replace(/\{\{[\s\S]*?\}\}/g, (span) => ' '.repeat(span.length));
-  const offset = literal.search(CONTROL_CHARACTER);
-  if (offset === -1) return [];
-  return [{
-    code: 'E_PATH_INVALID',
-    pointer,
-    offset,
-    severity: 'error',
-    message: `${JSON.stringify(text)} holds a line break or another control character (${JSON.stringify(text[offset])}), which the engine refuses in every review path because the path is put into the reviewer's prompt; write the path as a plain file name, e.g. "docs/api.md"`,
-  }];
-}
-
-/**
- * A literal path that climbs out with `..` is outside every workspace, so
- * it is refused before any run instead of when the review is entered.
- * Templated and absolute paths depend on the run and are checked then.
- */
-function escapingPath(text: unknown, pointer: string): Finding[] {
-  if (typeof text !== 'string' || text.includes('{{')) return [];
-  const normal = posix.normalize(text.replaceAll('\\', '/'));
-  if (normal !== '..' && !normal.startsWith('../')) return [];
-  return [{
-    code: 'E_PATH_OUTSIDE_WORKSPACE',
-    pointer,
-    severity: 'error',
-    message: `${JSON.stringify(text)} leaves the run's workspace (it starts with ".." once normalised); review paths must lie inside the workspace — use a path relative to it, e.g. "docs/api.md"`,
-  }];
 }
 
 

@@ -1,0 +1,100 @@
+/**
+ * delegate-review's static checks: what `validate` can refuse in the node as
+ * written, before any run (literal paths that escape or hold control
+ * characters, a report over an artifact, criteria holding templates).
+ */
+import { posix } from 'node:path';
+import type { DelegateReviewNode } from '../format/model.js';
+import { CONTROL_CHARACTER } from '../review/paths.js';
+import type { Finding } from './node-type.js';
+
+/** Every templated path of the node with its pointer. */
+export function pathTemplates(node: DelegateReviewNode, pointer: string): [unknown, string][] {
+  const list = (value: unknown, key: string): [unknown, string][] =>
+    Array.isArray(value) ? value.map((text, i) => [text, `${pointer}/${key}/${i}`]) : [];
+  return [...list(node.artifacts, 'artifacts'), ...list(node.context, 'context'), ...(node.report !== undefined ? [[node.report, `${pointer}/report`] as [unknown, string]] : [])];
+}
+
+/**
+ * Criteria are literal (they are linted as written), so `{{…}}` reaches the
+ * reviewer unrendered. That is right for a criterion about template files
+ * and a mistake otherwise: a warning, silenced by writing `\\{{`.
+ */
+export function criterionTemplates(criteria: unknown, pointer: string): Finding[] {
+  if (!Array.isArray(criteria)) return [];
+  return criteria.flatMap((text, i) => {
+    if (typeof text !== 'string') return [];
+    const offset = text.search(/(?<!\\)\{\{/);
+    if (offset === -1) return [];
+    return [{
+      code: 'E_CRITERION_TEMPLATE',
+      pointer: `${pointer}/criteria/${i}`,
+      offset,
+      severity: 'warning' as const,
+      message: 'criteria are literal: "{{…}}" is not rendered and reaches the reviewer as written; if you meant a variable, put the path in artifacts or context (they are templated); if you meant the braces, write "\\{{" to silence this warning',
+    }];
+  });
+}
+
+/**
+ * A literal report path that is a literal artifact or context path fails
+ * every run: the engine moves the report aside before each review, which
+ * would take the file under review, or the one to study, away.
+ */
+export function reportOverArtifact(node: DelegateReviewNode, pointer: string): Finding[] {
+  if (typeof node.report !== 'string' || node.report.includes('{{')) return [];
+  const report = literalPath(node.report);
+  const clashWith = (list: unknown) =>
+    Array.isArray(list) ? list.find((a) => typeof a === 'string' && !a.includes('{{') && literalPath(a) === report) as string | undefined : undefined;
+  const artifact = clashWith(node.artifacts);
+  const context = artifact === undefined ? clashWith(node.context) : undefined;
+  if (artifact === undefined && context === undefined) return [];
+  const what = artifact !== undefined ? `the artifact ${JSON.stringify(artifact)} under review` : `the context path ${JSON.stringify(context)} the reviewer must study`;
+  return [{
+    code: 'E_REPORT_PATH',
+    pointer: `${pointer}/report`,
+    severity: 'error',
+    message: `the report ${JSON.stringify(node.report)} is ${what}, which the engine would move aside before the review; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
+  }];
+}
+
+/** A literal path as the workspace sees it: `notes.md`, `./notes.md` and `notes.md/` are one file. */
+function literalPath(text: string): string {
+  return posix.normalize(text).replace(/(.)\/$/, '$1');
+}
+
+/**
+ * A control character in the text around the templates stays there after
+ * rendering, so the runtime refuses the path (E_PATH_INVALID) on every run:
+ * refused before any run, at its offset.
+ */
+export function controlCharacter(text: unknown, pointer: string): Finding[] {
+  if (typeof text !== 'string') return [];
+  const literal = text.replace(/\{\{[\s\S]*?\}\}/g, (span) => ' '.repeat(span.length));
+  const offset = literal.search(CONTROL_CHARACTER);
+  if (offset === -1) return [];
+  return [{
+    code: 'E_PATH_INVALID',
+    pointer,
+    offset,
+    severity: 'error',
+    message: `${JSON.stringify(text)} holds a line break or another control character (${JSON.stringify(text[offset])}), which the engine refuses in every review path because the path is put into the reviewer's prompt; write the path as a plain file name, e.g. "docs/api.md"`,
+  }];
+}
+
+/**
+ * A literal path that climbs out with `..` is outside every workspace, so
+ * it is refused before any run instead of when the review is entered.
+ * Templated and absolute paths depend on the run and are checked then.
+ */
+export function escapingPath(text: unknown, pointer: string): Finding[] {
+  if (typeof text !== 'string' || text.includes('{{')) return [];
+  const normal = posix.normalize(text.replaceAll('\\', '/'));
+  if (normal !== '..' && !normal.startsWith('../')) return [];
+  return [{
+    code: 'E_PATH_OUTSIDE_WORKSPACE',
+    pointer,
+    severity: 'error',
+    message: `${JSON.stringify(text)} leaves the run's workspace (it starts with ".." once normalised); review paths must lie inside the workspace — use a path relative to it, e.g. "docs/api.md"`,
+  }];
+}

@@ -1,0 +1,75 @@
+/**
+ * What the engine refuses, and how it says so: the reviewer a review
+ * workflow needs, identities, seqs, unknown runs, and values that are not
+ * plain JSON. Kept apart from engine.ts so the run's control flow reads on
+ * its own.
+ */
+import { CountersignError } from '../errors.js';
+import type { JsonValue, Workflow } from '../format/model.js';
+import type { Agent } from '../hosts/agent.js';
+import type { ToolCallRecord } from '../hosts/tool-mediation.js';
+import { hasReviewNodes } from '../nodes/review-loops.js';
+import type { RunRecord } from '../store/store.js';
+import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID } from './driver.js';
+
+/** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
+export function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer?: Agent; as?: string; reviewerAs?: string }): void {
+  if (!hasReviewNodes(workflow)) return;
+  if (!opts.reviewer || typeof opts.reviewer.answer !== 'function') {
+    throw new CountersignError('E_NO_REVIEWER', `workflow "${workflow.metadata.name}" has delegate-review nodes, and run was given no reviewer`, {
+      fix: 'pass --reviewer <adapter> (library: { reviewer: agent }); the reviewer must be another agent than the one producing the work',
+    });
+  }
+  const agentId = opts.as?.trim() || DEFAULT_AGENT_ID;
+  const reviewerId = opts.reviewerAs?.trim() || DEFAULT_REVIEWER_ID;
+  if (opts.reviewer === opts.agent || agentId === reviewerId) {
+    throw new CountersignError('E_SELF_REVIEW', `the reviewer and the agent are the same identity ("${reviewerId}"): a review must come from someone other than the producer`, {
+      fix: 'use a different --reviewer adapter, or give the two distinct identities with --agent-id / --reviewer-id',
+    });
+  }
+}
+
+export function identityRequired(rec: RunRecord): CountersignError {
+  const nodeId = rec.pending!.nodeId;
+  return new CountersignError('E_IDENTITY_REQUIRED', `node "${nodeId}" is part of a review loop, and the answer names no identity`, {
+    nodeId,
+    fix: `answer with --as <identity> (library: { as }); the reviewer must be another identity than whoever produced or fixed the artifacts`,
+  });
+}
+
+export function seqError(runId: string, seq: number, rec: RunRecord | undefined): CountersignError {
+  const current = rec ? `run ${runId} is ${rec.status === 'waiting' ? '' : `${rec.status} `}at seq ${rec.seq}; ` : '';
+  const fix = !rec
+    ? 'pass the seq of a pending state (a whole number from 1)'
+    : rec.status === 'waiting'
+      ? `answer seq ${rec.seq} (the pending item), or omit --seq`
+      : `the run is ${rec.status} and takes no more answers; start a new run with \`countersign start\``;
+  return new CountersignError('E_SEQ', `${current}seq ${JSON.stringify(seq)} has not been issued`, { fix });
+}
+
+export function notFound(runId: string): CountersignError {
+  return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, { fix: 'list runs with `countersign runs`' });
+}
+
+/** Answers and inputs are stored as JSON: copying through JSON also detaches them from the caller. */
+export function jsonCopy(value: unknown, code: string): { value: JsonValue; bytes: number } {
+  if (value === undefined) throw new CountersignError(code, 'no value was given', { fix: 'pass a JSON value' });
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    const tooDeep = e instanceof RangeError;
+    throw new CountersignError(code, `the value cannot be serialised as JSON: ${(e as Error).message}`, {
+      fix: tooDeep
+        ? 'the value nests far too deep (answers may nest 64 levels); send a flatter object, and keep large structures in files'
+        : 'pass plain JSON data: no cycles, BigInts or functions',
+    });
+  }
+  if (text === undefined) throw new CountersignError(code, 'the value is not JSON', { fix: 'pass a JSON object' });
+  return { value: JSON.parse(text) as JsonValue, bytes: Buffer.byteLength(text, 'utf8') };
+}
+
+/** Tool-call records as journaled: name, ok, and a code when it failed; nothing else a host passes. */
+export function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] {
+  return calls.map((c) => ({ name: String(c.name), ok: c.ok === true, ...(typeof c.code === 'string' ? { code: c.code } : {}) }));
+}
