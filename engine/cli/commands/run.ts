@@ -43,8 +43,10 @@ export const command: Command = {
     }
     const agentSpec = String(values.agent).trim();
     const reviewerSpec = values.reviewer === undefined ? undefined : String(values.reviewer).trim();
-    const agentId = nonEmpty(values['agent-id'], '--agent-id') ?? nonEmpty(values.as, '--as') ?? agentSpec;
-    const reviewerId = reviewerSpec === undefined ? undefined : (nonEmpty(values['reviewer-id'], '--reviewer-id') ?? reviewerSpec);
+    // An adapter's default identity is its normalised spec, so two spellings
+    // of one adapter (`scripted:a.yaml`, `scripted: ./a.yaml`) are one identity.
+    const agentId = nonEmpty(values['agent-id'], '--agent-id') ?? nonEmpty(values.as, '--as') ?? adapterIdentity(agentSpec, io.cwd);
+    const reviewerId = reviewerSpec === undefined ? undefined : (nonEmpty(values['reviewer-id'], '--reviewer-id') ?? adapterIdentity(reviewerSpec, io.cwd));
     if (agentSpec === 'interactive' && reviewerSpec === 'interactive') {
       // Two prompts on one terminal would read each other's lines, and one
       // person typing both roles is no independent review.
@@ -136,4 +138,13 @@ function positiveNumber(value: unknown, flag: string, whole: boolean): number | 
     throw usage(`${flag} must be a positive ${whole ? 'whole ' : ''}number, got "${String(value)}"`);
   }
   return n;
+}
+
+/** `kind:argument` with the argument trimmed (and a script's path resolved), or `interactive`. */
+function adapterIdentity(spec: string, cwd: string): string {
+  const colon = spec.indexOf(':');
+  if (colon === -1) return spec.trim();
+  const kind = spec.slice(0, colon).trim();
+  const arg = spec.slice(colon + 1).trim();
+  return `${kind}:${kind === 'scripted' && arg !== '' ? resolve(cwd, arg) : arg}`;
 }
