@@ -88,6 +88,7 @@ export const CODES = {
   E_PERSONA_NAME: 'a persona\'s name differs from its file name (agents/<name>.md) or from the name the gate was configured with',
   E_PERSONA_DENY: 'a persona\'s disallowed_tools lacks an entry every reviewer must deny: *_skill, run_shell, execute_skill, host_restart_service, kill_process',
   E_PERSONA_PERMISSION: 'a reviewer persona\'s permission_mode is not read-only',
+  E_PERSONA_BODY: 'a persona has no body after its frontmatter: the body is the reviewer\'s prompt',
   E_PERSONA_MAX_TURNS: 'a persona has no max_turns',
   E_PERSONA_TOOL_DENIED: '(warning) a persona lists a tool in tools that its disallowed_tools removes',
   // CLI
@@ -106,6 +107,7 @@ export const CODES = {
   ErrReviewRejected: 'the review gate rejected the call, or failed closed; the tool did not run (message: review rejected: <reason>)',
   ErrReviewTimeout: 'the review did not finish within the gate\'s ceiling (60 s by default); the tool did not run',
   // Decision reviews and tool calls by agents
+  E_REVIEWER_IDENTITY: 'an answer to the review gate\'s decision review came from an identity other than the reviewer the gate spawned; it was refused and the review still waits for its reviewer',
   E_DECISION_INPUT: 'a decision review has no usable persona or proposal in the run\'s context; it takes its error route (the gate records a rejected row)',
   E_TOOL_DENIED: '(a $toolError) the agent asked for a tool outside its effective list; it did not run, and the message still counts as a turn',
   E_TOOL_REQUEST: '(a $toolError) a $tool line is not {"name": "<tool>", "args": {…}}',

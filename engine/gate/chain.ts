@@ -21,7 +21,7 @@
  */
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
-import { isGated, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
+import { isGated, TOOL_CLASSES, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
 
 /** The chain, outermost first, as data (A8). `inner` is the wrapped tool. */
 export const CHAIN_ORDER = ['tenant_bind', 'review_gate', 'timeout', 'audit', 'ratelimit', 'metric', 'inner'] as const;
@@ -84,6 +84,13 @@ export interface ChainedTool<A extends JsonObject = JsonObject, R = unknown> ext
 }
 
 export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: ChainOptions): ChainedTool<A, R> {
+  // A class typo ("Write") or none at all must not read as "not gated".
+  if (inner === null || typeof inner !== 'object' || !(TOOL_CLASSES as readonly unknown[]).includes(inner.class)) {
+    const named = inner !== null && typeof inner === 'object' && typeof inner.name === 'string' ? `tool "${inner.name}"` : 'the tool';
+    throw new CountersignError('E_TOOL_DEFINITION', `${named} has class ${JSON.stringify((inner as { class?: unknown } | null)?.class)}, not one of ${TOOL_CLASSES.join(', ')}`, {
+      fix: 'build tools with defineTool({name, class: "read" | "write" | "destructive", …}); anything that changes state is write or destructive',
+    });
+  }
   const byPosition = placeDecorators(inner, options);
   requireGate(inner, byPosition);
 

@@ -71,7 +71,7 @@ export function loadGatePersonas(options: PersonaOptions): GatePersonas {
     // The lint on the frontmatter as written, so the error points at the key
     // to fix (line:col and pointer), as `countersign validate` does.
     const source = readPersonaSource(path);
-    const errors = personaLintProblems(source.frontmatter, path).filter((f) => f.severity === 'error');
+    const errors = personaLintProblems(source.frontmatter, path, source.body).filter((f) => f.severity === 'error');
     if (errors.length > 0) throw personaProblemError(source, errors, `persona ${persona.file} cannot review: `);
     loaded.set(name, persona);
     return persona;
@@ -84,7 +84,8 @@ export function loadGatePersonas(options: PersonaOptions): GatePersonas {
       ? [`the gate uses ${names.size} reviewer personas (${[...names].join(', ')}): each one fragments the audit trail; use per-tool personas sparingly (F16)`]
       : [];
   return {
-    forTool: (tool) => loaded.get(options.personaFor?.[tool] ?? defaultName)!,
+    // Own keys only: a tool named "constructor" or "toString" is not an override.
+    forTool: (tool) => loaded.get(options.personaFor && Object.hasOwn(options.personaFor, tool) ? options.personaFor[tool] : defaultName)!,
     inputFor: (persona, catalog) => {
       const tools = effectiveTools(persona, catalog);
       return {

@@ -10,12 +10,14 @@
  * rejection for a missing SOP reopens. It fails closed: a reviewer that crashes, goes
  * silent or replies with anything but "Decision: approve" rejects.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { CountersignError } from '../errors.js';
-import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
+import type { JsonObject, Workflow } from '../format/model.js';
 import type { Agent } from '../hosts/agent.js';
-import type { ToolRunner } from '../hosts/tool-mediation.js';
+import type { ToolCallRecord } from '../hosts/tool-mediation.js';
+import { reviewerTools } from './gate-tools.js';
 import { createEngine } from '../run/engine.js';
 import { loadValidWorkflow } from '../run/workflow-source.js';
 import type { Store } from '../store/store.js';
@@ -31,9 +33,14 @@ import type { Tool, ToolClass } from '../tools/tool.js';
 export const DefaultReviewerTimeout = 60_000;
 /** Below this a reviewer has no room for its turns and tool round-trips (F11). */
 export const MinReviewerTimeout = 30_000;
-/** The longest deadline a workflow node may have (one year, schemas/workflow.schema.json), so the longest ceiling. */
-export const MaxReviewerTimeout = 31_536_000_000;
-/** The identity the gate's reviewer answers under in the run journal. */
+/**
+ * The longest ceiling: the longest wait a Node timer can hold (2^31-1 ms,
+ * about 24.8 days). The reviewer is waited for that long and no longer, so
+ * a longer ceiling could never end as a timeout. It is well inside the
+ * workflow schema's one-year limit on a node's timeoutMs.
+ */
+export const MaxReviewerTimeout = 2_147_483_647;
+/** The prefix of the secret identity the gate's reviewer answers under. */
 const GATE_ID = 'review-gate';
 
 export interface GateConfig extends PersonaOptions {
@@ -79,7 +86,7 @@ export function createGate(config: GateConfig): Gate {
   const timeoutMs = config.timeoutMs ?? DefaultReviewerTimeout;
   if (!Number.isInteger(timeoutMs) || timeoutMs < MinReviewerTimeout || timeoutMs > MaxReviewerTimeout) {
     const high = Number.isInteger(timeoutMs) && timeoutMs > MaxReviewerTimeout;
-    throw new CountersignError('E_GATE_CONFIG', `the review gate's timeoutMs is ${String(timeoutMs)}; it must be a whole number of milliseconds from ${MinReviewerTimeout} to ${MaxReviewerTimeout} (one year)`, {
+    throw new CountersignError('E_GATE_CONFIG', `the review gate's timeoutMs is ${String(timeoutMs)}; it must be a whole number of milliseconds from ${MinReviewerTimeout} to ${MaxReviewerTimeout} (about 24.8 days)`, {
       fix: high
         ? `lower timeoutMs to at most ${MaxReviewerTimeout}, or leave it out for the 60 s default`
         : 'leave timeoutMs out for the 60 s default, or raise it: a reviewer needs room for 5 turns and its tool calls (F11)',
@@ -100,13 +107,19 @@ export function createGate(config: GateConfig): Gate {
   const dedupe = createDedupe({ store: config.store, ...config.dedupe, now: () => now().getTime() });
   const skip: ReadonlySet<string> = new Set(config.skip ?? []);
   const catalog = config.tools ?? [];
-  const runner: ToolRunner = {
-    names: () => catalog.map((t) => t.name),
-    call: (name, args) => catalog.find((t) => t.name === name)!.run(args, { userId: GATE_ID }) as Promise<JsonValue>,
-  };
+  const runnerFor = reviewerTools(catalog);
 
   async function review(given: Proposal, tool: { name: string; class: ToolClass }): Promise<GateResult> {
     let proposal = assertProposal(given);
+    // The reviewer judges the proposal's action, the gate hashes and records
+    // the tool: they must be the same tool, or a harmless action could be
+    // approved for a destructive one.
+    if (proposal.action !== tool.name) {
+      throw new CountersignError('E_PROPOSAL', `the proposal's action "${proposal.action}" is not the gated tool "${tool.name}"`, {
+        pointer: '/action',
+        fix: 'set action to the name of the tool being called: a proposal asks to run exactly the tool it names',
+      });
+    }
     const persona = personas.forTool(tool.name);
     const hash = proposalHash(proposal.operator, tool.name, proposal.target as JsonObject);
     const row = (fields: Partial<ProposalRow>): ProposalRow =>
@@ -132,19 +145,26 @@ export function createGate(config: GateConfig): Gate {
         return { outcome: 'rejected', reason: earlier.reason, proposalId: repeat.id, row: repeat };
       }
     }
+    // The review takes an answer only from this identity: a secret of this
+    // call, so no one else with the store (countersign step, an MCP client)
+    // can answer — and approve — the review in the reviewer's place.
+    const answerer = `${GATE_ID}:${randomBytes(16).toString('hex')}`;
     const input = {
       tool: tool.name,
       tool_class: tool.class,
       proposal: proposal as unknown as JsonObject,
       proposal_hash: hash,
-      persona: personas.inputFor(persona, catalog) as unknown as JsonObject,
+      persona: { ...personas.inputFor(persona, catalog), answerer_sha256: sha256(answerer) } as unknown as JsonObject,
     };
-    const result = await engine.run(workflow, { agent: config.reviewer, as: persona.name, input, tools: runner });
+    const ran: ToolCallRecord[] = [];
+    const result = await engine.run(workflow, { agent: config.reviewer, as: persona.name, reviewerAs: answerer, input, tools: runnerFor(ran), agentTimeoutMs: timeoutMs });
     // The reviewer crashed or its process failed: fail closed through the
-    // workflow itself, so its record node writes the rejected row.
+    // workflow itself, so its record node writes the rejected row; the tools
+    // it ran before it failed are journaled with that answer.
     let state = await engine.status(result.runId);
     if (state.status === 'waiting') {
-      state = await engine.submit(result.runId, { $error: result.error?.message ?? 'the reviewer stopped without a reply' }, { seq: state.seq, as: GATE_ID });
+      const toolCalls = ran.length > 0 ? { toolCalls: ran } : {};
+      state = await engine.submit(result.runId, { $error: result.error?.message ?? 'the reviewer stopped without a reply' }, { seq: state.seq, as: answerer, ...toolCalls });
     }
     if (state.status !== 'completed' || !state.outcome) {
       throw new CountersignError('E_GATE_WORKFLOW', `the gate workflow ended ${state.status === 'failed' ? `failed (${state.error.code}: ${state.error.message})` : 'without an outcome'}`, {
@@ -189,6 +209,10 @@ export function createGate(config: GateConfig): Gate {
  */
 function confirmationReopens(confirmation: ConfirmationRow | undefined, earlier: ProposalRow): boolean {
   return confirmation !== undefined && rejectedForNoSop(earlier) && Date.parse(confirmation.at) >= Date.parse(earlier.at);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function rowBase(p: Proposal, tool: string, hash: string, persona: { name: string; model: string }): Omit<ProposalRow, 'id' | 'at' | 'status'> {

@@ -18,19 +18,26 @@ export const REQUIRED_DISALLOWED_TOOLS: readonly string[] = ['*_skill', 'run_she
 export function lintPersona(persona: Persona): Finding[] {
   // A loaded persona says "absent" with null; the frontmatter said it by leaving the key out.
   const frontmatter = Object.fromEntries(Object.entries(persona).filter(([, v]) => v !== null));
-  return personaLintProblems(frontmatter, persona.file).map(toFinding);
+  return personaLintProblems(frontmatter, persona.file, persona.body).map(toFinding);
 }
 
 /**
  * The lints on a frontmatter as written (any shape: a value of the wrong
  * type is the schema's finding, and is skipped here). `file` gives the
- * name the persona must carry.
+ * name the persona must carry; `body`, when given, must hold the prompt.
  */
-export function personaLintProblems(frontmatter: unknown, file: string): PersonaProblem[] {
+export function personaLintProblems(frontmatter: unknown, file: string, body?: string): PersonaProblem[] {
   if (frontmatter === null || typeof frontmatter !== 'object' || Array.isArray(frontmatter)) return [];
   const fm = frontmatter as Record<string, unknown>;
   const out: PersonaProblem[] = [];
   const error = (code: string, pointer: string, message: string, fix: string): PersonaProblem => ({ code, pointer, message, fix, severity: 'error' });
+
+  // The body is the reviewer's prompt: without it a decision review cannot
+  // be issued, and every call would be rejected with no reviewer run (A7).
+  if (body !== undefined && body.trim() === '') {
+    out.push(error('E_PERSONA_BODY', '', 'the persona has no body after its frontmatter: the body is the reviewer\'s prompt (the five steps and the reply format, C1–C10, D2–D4)',
+      'write the persona\'s instructions after the closing "---" (see agents/reviewer.md)'));
+  }
 
   const fileName = basename(file, extname(file));
   if (typeof fm.name === 'string' && fm.name !== fileName) {
@@ -83,7 +90,7 @@ export function validatePersonaFile(path: string): ValidationReport {
     const message = e.fix ? `${e.message}; ${e.fix}` : e.message;
     return { file: path, ok: false, errors: [{ code: e.code, message, pointer: '', line: e.line ?? 0, col: e.col ?? 0 }], warnings: [] };
   }
-  const problems = [...personaSchemaProblems(source.frontmatter), ...personaLintProblems(source.frontmatter, path)];
+  const problems = [...personaSchemaProblems(source.frontmatter), ...personaLintProblems(source.frontmatter, path, source.body)];
   const located = problems
     .map((p, order) => ({ p, order, at: source.locate(p.pointer, { key: p.key === true }) }))
     .sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col || a.order - b.order);

@@ -2,8 +2,11 @@
  * The `jsonl:<command>` adapter: one long-lived agent process, started
  * lazily through `sh -c` in the run's working directory with the inherited
  * environment. Each pending item is one request line on its stdin; the
- * agent answers each with one line on stdout. Requests are strictly
- * sequential, so line N of stdout is the answer to request N.
+ * agent answers each with one line on stdout (after any `$tool` lines,
+ * each answered by the engine). Requests are strictly sequential. When the
+ * stream can no longer be matched to the requests — a malformed line, a
+ * timed-out request that had called tools, a timed-out decision review —
+ * the process is stopped and the next request starts a fresh one.
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
@@ -81,6 +84,12 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
     });
   }
 
+  /** Stops a process whose stdout is out of step with the requests; the next request starts a fresh one. */
+  function discard(proc: AgentProcess): void {
+    killProcessGroup(proc.child);
+    if (current === proc) current = undefined;
+  }
+
   async function ask(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
     const nodeId = request.nodeId;
     const wait = startAnswerWait(options);
@@ -97,10 +106,29 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
         if ('line' in next) {
           if (next.line.trim() === '') continue;
           if (proc.stale > 0) {
-            proc.stale--;
+            if (!isToolLine(next.line)) {
+              proc.stale--;
+              continue;
+            }
+            // A timed-out request's conversation is still calling tools: its
+            // reply is yet to come, and this request's line would reach it as
+            // a tool result. The stream cannot be put back in step: start a
+            // fresh process and ask it this request.
+            discard(proc);
+            proc = current = start();
+            setReferenced(proc.child, true);
+            proc.child.stdin!.write(`${JSON.stringify(request)}\n`);
             continue;
           }
-          const message = parseAnswerObject(next.line, nodeId, `the line ${who} wrote`);
+          let message: JsonValue;
+          try {
+            message = parseAnswerObject(next.line, nodeId, `the line ${who} wrote`);
+          } catch (e) {
+            // Whatever the agent meant to answer may still follow this line,
+            // and would be read as the answer to the next request.
+            discard(proc);
+            throw e;
+          }
           const call = toolRequestOf(message);
           if (!call) return message;
           turns++;
@@ -109,8 +137,7 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
             // Its last turn went to a tool call: no reply can follow. Cut off
             // (a fresh process serves the next request), and fail closed.
             session.onCall?.({ name: typeof call.name === 'string' ? call.name : String(call.name), ok: false, code: 'E_MAX_TURNS' });
-            killProcessGroup(proc.child);
-            if (current === proc) current = undefined;
+            discard(proc);
             return { $error: `E_MAX_TURNS: ${turns} message(s) used, the limit is max_turns ${session.maxTurns}, and no reply came` };
           }
           const reply = await mediate(call, session, request);
@@ -118,13 +145,16 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
           continue;
         }
         if (next.end === 'aborted') {
-          proc.stale++;
+          // One late line per timed-out request can be skipped; a conversation
+          // that has called tools may send any number, and a gate's decision
+          // review must never leak a late reply into the next proposal.
+          if (turns > 0 || isDecisionReview(request)) discard(proc);
+          else proc.stale++;
           throw waitEndedError(wait.reason ?? 'aborted', who, nodeId, options.timeoutMs);
         }
         if (next.end === 'too-long') {
           // The stream is out of step with the requests now; start afresh next time.
-          killProcessGroup(proc.child);
-          if (current === proc) current = undefined;
+          discard(proc);
           throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line longer than ${next.limit} characters for node "${nodeId}"`, {
             nodeId,
             fix: 'answer with one JSON object per line, ending each answer with a newline',
@@ -166,6 +196,20 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
       proc.reader.dispose();
     },
   };
+}
+
+/** Whether a line is a `{"$tool": …}` call (a malformed line is not). */
+function isToolLine(line: string): boolean {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) && '$tool' in v;
+  } catch {
+    return false;
+  }
+}
+
+function isDecisionReview(request: AgentRequest): boolean {
+  return request.kind === 'review' && (request as { contract?: string }).contract === 'decision';
 }
 
 /** The process's exit, or undefined if it is still running after `ms`. */

@@ -142,7 +142,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     let change: string = 'kept';
     try {
       if (state.visit && state.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
-      else change = keepPreviousReport(paths.report, state.acceptedReport);
+      // A report path that now names another file (a templated path) has no accepted report to keep in its .prev.
+      else change = keepPreviousReport(paths.report, state.acceptedReport?.path === undefined || state.acceptedReport.path === paths.report ? state.acceptedReport : undefined);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       return refuse(e.code, e.message, e.fix);
@@ -171,7 +172,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     let report: Observed['report'];
     try {
       const read = readReport(visit.report);
-      report = { count: read.issues.length, accepted: { digest: read.digest, issues: read.issues, format: read.format } };
+      report = { count: read.issues.length, accepted: { digest: read.digest, issues: read.issues, format: read.format, path: visit.report } };
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       report = { code: e.code, message: e.fix ? `${e.message}; ${e.fix}` : e.message };

@@ -69,7 +69,7 @@ export interface ReviewState {
    * them even if a fix step edits the file. Engine bookkeeping: never
    * rendered into a directive, never in the journal (G14).
    */
-  acceptedReport?: { digest: string; issues: string[]; format: 'json' | 'markdown' };
+  acceptedReport?: { digest: string; issues: string[]; format: 'json' | 'markdown'; path?: string };
   /** The review currently issued: resolved absolute paths and the artifact hash when it was issued. */
   visit?: { artifacts: string[]; context: string[]; report: string; hash: string; roots?: string[] };
 }

@@ -8,6 +8,7 @@
  * a clean approve (an empty reply, a malformed answer, a declared failure)
  * is a reject. Fail closed; nothing falls back to approve.
  */
+import { createHash } from 'node:crypto';
 import type { DecisionReviewNode, JsonObject, JsonValue } from '../format/model.js';
 import { parseDecision } from '../review/decision.js';
 import { decisionPrompt, personaProblems, type PersonaValue } from '../review/decision-prompt.js';
@@ -91,7 +92,20 @@ export const decisionReview: WaitingType<DecisionReviewNode> = {
     };
   },
 
-  answer(node, _ctx, submission) {
+  answer(node, ctx, submission, workflow) {
+    // Before anything the answer says: when the host named the one identity
+    // that answers (the review gate does), an answer from anyone else is
+    // refused at no cost, and the reviewer's own answer still counts.
+    const persona = lookup(ctx, workflow, node.persona.contextPath);
+    const expected = persona.found && isObject(persona.value) ? persona.value.answerer_sha256 : undefined;
+    if (typeof expected === 'string' && sha256(submission.userId) !== expected) {
+      return {
+        kind: 'rejected',
+        code: 'E_REVIEWER_IDENTITY',
+        free: true,
+        errors: [`"${submission.userId}" is not the reviewer this review was issued to: only the reviewer the review gate spawned may answer it`],
+      };
+    }
     const { reply, failure } = replyOf(submission.answer, submission.bytes);
     const parsed = parseDecision(reply);
     // A reply the reviewer never gave (malformed answer, declared failure)
@@ -124,6 +138,10 @@ function replyOf(answer: JsonValue, bytes: number): { reply: string; failure?: s
   }
   if (typeof answer.reply !== 'string') return { reply: '', failure: 'the reviewer\'s answer has no "reply" text' };
   return { reply: answer.reply };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 function isObject(v: unknown): v is JsonObject {

@@ -18,6 +18,12 @@ export interface PersonaValue {
   critical_reminder?: string;
   /** Descriptions and input schemas of `tools`, when the host knows them. */
   tool_specs?: Array<{ name: string; description?: string; inputSchema: JsonObject }>;
+  /**
+   * sha256 (hex) of the only identity whose answer the review takes: the
+   * review gate sets it to a secret it answers under, so no one else (a
+   * `countersign step`, an MCP client) can answer its review.
+   */
+  answerer_sha256?: string;
 }
 
 /** Why `value` is not a usable persona, one line per problem (empty when it is). */
@@ -33,6 +39,9 @@ export function personaProblems(value: unknown, path: string): string[] {
   if (!Number.isInteger(p.max_turns) || (p.max_turns as number) < 1) problems.push(`${path}.max_turns must be an integer ≥ 1`);
   if (!Array.isArray(p.tools) || !p.tools.every((t) => typeof t === 'string')) problems.push(`${path}.tools must be an array of tool names`);
   if (p.critical_reminder !== undefined && typeof p.critical_reminder !== 'string') problems.push(`${path}.critical_reminder must be a string`);
+  if (p.answerer_sha256 !== undefined && !(typeof p.answerer_sha256 === 'string' && /^[0-9a-f]{64}$/.test(p.answerer_sha256))) {
+    problems.push(`${path}.answerer_sha256 must be the hex sha256 of the answering identity`);
+  }
   if (p.tool_specs !== undefined && !(Array.isArray(p.tool_specs) && p.tool_specs.every((t) => t !== null && typeof t === 'object' && typeof (t as { name?: unknown }).name === 'string'))) {
     problems.push(`${path}.tool_specs must be an array of {name, description?, inputSchema}`);
   }

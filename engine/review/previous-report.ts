@@ -15,6 +15,8 @@ export interface AcceptedReport {
   digest: string;
   issues: string[];
   format: ReportFormat;
+  /** Where it was accepted: a templated report path may name another file next time. */
+  path?: string;
 }
 
 /** What happened to the live report since it was accepted: `kept` when nothing. */

@@ -56,7 +56,8 @@ export function reportFormatOf(path: string, text: string): ReportFormat {
   const ext = extname(path).toLowerCase();
   if (ext === '.json') return 'json';
   if (ext === '.md' || ext === '.markdown') return 'markdown';
-  return text.trimStart().startsWith('{') ? 'json' : 'markdown';
+  // Blank is JSON here, as the prompt asked for JSON: an empty file must not pass as a Markdown report of no issues.
+  return text.trimStart().startsWith('{') || text.trim() === '' ? 'json' : 'markdown';
 }
 
 /** The issues in the report at `path`. Throws E_REPORT_MISSING or E_REPORT_FORMAT. */

@@ -60,6 +60,8 @@ interface Rule {
   code: 'E_BIASED_REVIEW' | 'E_SEVERITY_TIER';
   pattern: RegExp;
   explain: (word: string, field: Field) => string;
+  /** Only when no other rule of the same code found anything in the string (a last resort, never a second report). */
+  fallback?: true;
 }
 
 const NAME_ROLE = 'name the role neutrally, e.g. "api reviewer"';
@@ -111,12 +113,22 @@ const RULES: readonly Rule[] = [
     explain: TIERS,
   },
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:severity|severities)${AFTER}`, 'giu'), explain: TIERS },
+  {
+    // Lower case too when a verb of sorting assigns the tier: "mark cosmetic
+    // findings as minor", "label a finding blocking when …". Reported at the
+    // tier word, so a capitalised one found by the rules above is not counted twice.
+    code: 'E_SEVERITY_TIER',
+    fallback: true,
+    pattern: new RegExp(`(?<=\\b(?:[Mm]ark|[Ll]abel|[Tt]ag|[Cc]lassify|[Rr]ate|[Ff]lag|[Gg]rade|[Rr]ank)(?:s|ed|ing)?\\s+(?:[\\p{L}-]+\\s+){0,4}?(?:as\\s+)?)(?:non-?blocking|blocking|major|minor|critical)${AFTER}(?!${PROSE_NOUNS})`, 'gu'),
+    explain: TIERS,
+  },
 ];
 
 /** Findings for one string, ordered by position; one per (code, offset). */
 function scan(text: string, pointer: string, field: Field): Finding[] {
   const byKey = new Map<string, Finding>();
   for (const rule of RULES) {
+    if (rule.fallback && [...byKey.values()].some((f) => f.code === rule.code)) continue;
     for (const match of text.matchAll(rule.pattern)) {
       const offset = match.index ?? 0;
       const key = `${rule.code}@${offset}`;

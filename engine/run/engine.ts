@@ -225,7 +225,7 @@ export function createEngine(options: EngineOptions): Engine {
         }
         if (rec.pending?.kind === 'tool') {
           return write(new CountersignError('E_TOOL_NODE', `run ${runId} is at tool node "${rec.pending.nodeId}", which the engine runs itself: it takes no answers`, {
-            fix: `check the run with countersign status ${runId}; it moves on when the tool ${rec.pending.tool} has run`,
+            fix: `check the run with \`countersign status ${runId}\`; it moves on when the tool ${rec.pending.tool} has run`,
           }));
         }
         const compiled = compiledFor(rec);

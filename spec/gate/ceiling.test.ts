@@ -1,6 +1,6 @@
 /**
  * The gate's ceiling for one review (A11, F10, F11): at least 30 s, and at
- * most what a workflow node's deadline may be (one year) — refused at
+ * most the longest wait a timer holds (about 24.8 days) — refused at
  * construction with E_GATE_CONFIG, never later as an invalid gate workflow.
  */
 import { readFileSync } from 'node:fs';
@@ -16,9 +16,10 @@ import { thrownWithCode } from '../helpers/errors.js';
 const reviewer: Agent = { answer: async () => ({ reply: '**Decision: approve**' }) };
 const Ceiling = suite('gate ceiling bounds');
 
-Ceiling('F10: the longest ceiling is the workflow schema\'s limit on a decision review\'s timeoutMs (one year); one more millisecond is E_GATE_CONFIG at construction', () => {
+Ceiling('F10: the longest ceiling is the longest wait a timer holds (2^31-1 ms), inside the workflow schema\'s limit on a decision review\'s timeoutMs; one more millisecond is E_GATE_CONFIG at construction', () => {
   const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/workflow.schema.json'), 'utf8'));
-  assert.is(MaxReviewerTimeout, schema.definitions.decisionReviewNode.properties.timeoutMs.maximum);
+  assert.is(MaxReviewerTimeout, 2 ** 31 - 1);
+  assert.ok(MaxReviewerTimeout <= schema.definitions.decisionReviewNode.properties.timeoutMs.maximum);
   const store = createMemoryStore();
   assert.is(createGate({ store, reviewer, timeoutMs: MaxReviewerTimeout }).timeoutMs, MaxReviewerTimeout);
   for (const timeoutMs of [MaxReviewerTimeout + 1, 1e14]) {

@@ -9,7 +9,10 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Agent } from '../../engine/hosts/agent.js';
-import { createGate } from '../../engine/gate/gate.js';
+import { createGate, reviewGate } from '../../engine/gate/gate.js';
+import { chain } from '../../engine/gate/chain.js';
+import { tenantBindDecorator } from '../../engine/gate/decorators/tenant-bind.js';
+import { spyTool } from './fixtures.js';
 import { loadPersona } from '../../engine/gate/persona.js';
 import { validatePersonaFile } from '../../engine/gate/persona-lint.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
@@ -17,6 +20,7 @@ import { cli, ROOT, tempDir } from '../helpers/cli.js';
 import { thrown, thrownWithCode } from '../helpers/errors.js';
 
 const shipped = readFileSync(join(ROOT, 'agents/reviewer.md'), 'utf8');
+const APPROVE = '**Decision: approve**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx\n- ✓ Rollback: systemctl start nginx\n\n**Notes**\nLow risk.';
 const reviewer: Agent = { answer: async () => ({ reply: '**Decision: approve**' }) };
 
 /** An agents folder holding `reviewer.md` (or `<name>.md`) with `text`. */
@@ -81,6 +85,31 @@ Personas('B7 F9: a whitespace-only model is refused at its line:col by validate 
   assert.equal([e.pointer, e.line], ['/model', 6]);
   const empty = validatePersonaFile(join(agents(shipped.replace('model: anthropic/claude-opus-4-7', 'model: ""')), 'reviewer.md'));
   assert.equal(empty.errors.map((f) => f.message.split(';')[0]), ['model is empty'], 'an empty model is reported once');
+});
+
+Personas('B8 B9: background true or false changes nothing — the call waits for the review and onPending/onSettled fire either way — and README and the schema say so', async () => {
+  const seen: string[][] = [];
+  for (const background of ['true', 'false']) {
+    const dir = agents(shipped.replace(/^background: true.*$/m, `background: ${background}`));
+    const events: string[] = [];
+    const gate = reviewGate({
+      store: createMemoryStore(), agentsDir: dir, log: () => {},
+      reviewer: { answer: async () => { events.push('reviewer'); return { reply: APPROVE }; } },
+      onPending: () => events.push('pending'), onSettled: (_r, outcome) => events.push(`settled ${outcome}`),
+    });
+    assert.is(loadPersona(join(dir, 'reviewer.md')).background, background === 'true');
+    const inner = spyTool('write');
+    const tool = chain(inner.tool, { tenantBind: tenantBindDecorator(), reviewGate: gate });
+    await tool.run({ device_id: 7, service: 'nginx' }, { userId: 'user_42', reason: '502s' });
+    events.push(`inner ran ${inner.calls.length}`);
+    seen.push(events);
+  }
+  assert.equal(seen[0], ['pending', 'reviewer', 'settled approved', 'inner ran 1']);
+  assert.equal(seen[1], seen[0]);
+  const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/persona.schema.json'), 'utf8'));
+  assert.match(schema.properties.background.description, 'it changes nothing');
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  assert.match(readme, /\| `background` \| no \| [^\n]*it changes nothing/);
 });
 
 Personas.run();

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, ROOT, tempDir } from '../helpers/cli.js';
-import { connect, MCP_WORKFLOWS, type McpSession } from '../fixtures/mcp/client.js';
+import { connect, MCP_WORKFLOWS, rawSession, type McpSession } from '../fixtures/mcp/client.js';
 
 const Tools = suite<{ mcp: McpSession; store: string }>('mcp: tools and workflows');
 
@@ -143,10 +143,39 @@ Tools('a workflow is found by its file name with the extension, so two files tha
 });
 
 Tools('stdout carries only MCP frames: the startup log goes to stderr', async ({ mcp }) => {
-  // Any stray stdout line would have broken the JSON-RPC stream before this point.
   const r = await mcp.call('runs');
   assert.is(r.isError, false);
   assert.match(mcp.stderr(), /countersign mcp .*serving on stdio/);
+  // Read raw: every stdout line of a session, start to end, must be a JSON-RPC frame.
+  const raw = await rawSession([]);
+  raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'runs', arguments: {} } });
+  await raw.reply(1);
+  raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_workflows', arguments: {} } });
+  await raw.reply(2);
+  await raw.close();
+  assert.equal(raw.strayLines(), []);
 });
 
 Tools.run();
+
+const Texts = suite<{ mcp: McpSession; store: string }>('mcp: texts of every kind of pending item');
+Texts.before.each(async (ctx) => {
+  ctx.store = tempDir('countersign-mcp-texts-');
+  ctx.mcp = await connect(['--store', ctx.store]);
+});
+Texts.after.each(async (ctx) => {
+  await ctx.mcp.close();
+});
+
+Texts('a decision review names the workspace, the prompt and the reply to give', async ({ mcp }) => {
+  const persona = { name: 'reviewer', model: 'm', max_turns: 5, tools: [], body: 'Review it.' };
+  const proposal = { action: 'host_restart_service', target: { device_id: 7 }, reason: 'r', blast_radius: 'cluster', operator: 'u', context_summary: 's' };
+  const r = await mcp.call('start', { workflow: 'ongrid-review-gate', input: { tool_class: 'write', persona, proposal } });
+  assert.is(r.isError, false, r.text);
+  assert.match(r.text, /DECISION REVIEW/);
+  assert.match(r.text, /WORKSPACE: /);
+  assert.match(r.text, /Blast radius: cluster/);
+  assert.match(r.text, /"answer": \{"reply": /);
+});
+
+Texts.run();

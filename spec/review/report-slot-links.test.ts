@@ -63,3 +63,42 @@ Prose('G15 G17: a marker without its space and a line of HTML list markup are st
 
 Links.run();
 Prose.run();
+
+const Round5 = suite('review: wording, empty reports and changing report paths');
+
+Round5('G15: a verb of sorting with a lower-case tier word is E_SEVERITY_TIER; prose about versions is not', async () => {
+  const { wordingFindings } = await import('../../engine/review/wording.js');
+  const codes = (c: string) => wordingFindings({ criteria: [c] } as never, '/nodes/1').map((f) => f.code);
+  assert.equal(codes('Mark cosmetic findings as minor'), ['E_SEVERITY_TIER']);
+  assert.equal(codes('Label a finding blocking when it stops the release'), ['E_SEVERITY_TIER']);
+  assert.equal(codes('Mark the minor version in the changelog'), []);
+});
+
+Round5('G10 G17: an empty report whose name is neither .json nor .md is E_REPORT_FORMAT (the prompt asked for JSON), not zero issues', async () => {
+  const { readReport } = await import('../../engine/review/report.js');
+  const dir = tempDir('countersign-empty-');
+  writeFileSync(join(dir, 'review.txt'), '');
+  assert.throws(() => readReport(join(dir, 'review.txt')), (e: { code?: string }) => e.code === 'E_REPORT_FORMAT');
+});
+
+Round5('G8: a templated report path that names a new file next iteration journals no review.report_restored and writes no .prev there', async () => {
+  const ws = tempDir('countersign-round-');
+  const engine = createEngine({ store: createMemoryStore() });
+  const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>>; variableRegistry?: unknown };
+  wf.variableRegistry = { round: { type: 'integer', description: 'the round', default: 1 } };
+  wf.nodes[2].report = 'reviews/round-{{round}}.json';
+  wf.nodes[4].inputSchema = { type: 'object', properties: { round: { type: 'integer' } }, globalInputs: ['round'] };
+  let s: RunState = await engine.start(wf as never, { workspace: ws });
+  writeFileSync(join(ws, ARTIFACT), '# A\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  writeFileSync(join(ws, 'reviews/round-1.json'), JSON.stringify({ issues: ['x'] }));
+  s = await engine.submit(s.runId, { issues_count: 1 }, { seq: s.seq, as: 'reviewer' });
+  writeFileSync(join(ws, ARTIFACT), '# A\n\nBody.\n');
+  s = await engine.submit(s.runId, { round: 2 }, { seq: s.seq, as: 'author' });
+  assert.is(s.status === 'waiting' && s.pending.kind === 'review' && s.pending.contract === 'issues' && s.pending.report, join(ws, 'reviews/round-2.json'));
+  const events = (await engine.trace(s.runId)).events;
+  assert.equal(events.filter((e) => e.type === 'review.report_restored'), []);
+  assert.is(readFileSync(join(ws, 'reviews/round-1.json'), 'utf8'), JSON.stringify({ issues: ['x'] }));
+});
+
+Round5.run();

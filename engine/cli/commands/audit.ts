@@ -7,7 +7,8 @@ export const command: Command = {
   usage: [
     'countersign audit [--status approved|rejected|timeout|skipped] [--since ISO-8601] [--store DIR] [--json]',
     '  the review gate\'s ledger: every proposal row and every execution row, oldest first.',
-    '  --json prints {proposals: [...], executions: [...]} with the rows\' own JSON types.',
+    '  --json prints {proposals: [...], executions: [...]} with the rows\' own JSON types; a proposal row',
+    '  has by_gate: false when a run of the gate workflow that the gate did not start wrote it.',
   ].join('\n'),
   options: { ...STORE_OPTIONS, status: { type: 'string' }, since: { type: 'string' } },
   async run(values, positionals, io) {
@@ -38,6 +39,7 @@ function render(proposals: ProposalRow[], executions: ExecutionRow[]): string {
   const lines = [`proposals (${proposals.length})`];
   for (const p of proposals) {
     const extra = [
+      p.by_gate === false ? 'OUTSIDE THE GATE: a hand run of the gate workflow' : '',
       p.deduped === true ? 'deduped' : '',
       p.sop_id ? `sop ${show(p.sop_id)}` : '',
       p.status === 'rejected' || p.status === 'timeout' ? `reason: ${show(p.reason)}` : '',

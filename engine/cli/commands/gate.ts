@@ -68,7 +68,7 @@ function timeoutFrom(value: unknown): number {
   const text = String(value).trim();
   const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(ms) || ms < MinReviewerTimeout || ms > MaxReviewerTimeout) {
-    throw new CountersignError('E_GATE_CONFIG', `--timeout-ms ${text} is not a whole number of milliseconds from ${MinReviewerTimeout} to ${MaxReviewerTimeout} (one year)`, {
+    throw new CountersignError('E_GATE_CONFIG', `--timeout-ms ${text} is not a whole number of milliseconds from ${MinReviewerTimeout} to ${MaxReviewerTimeout} (about 24.8 days)`, {
       fix: `leave --timeout-ms out for the 60 s default, or pass a value in that range (a reviewer needs at least 30 s for its turns, F11)`,
     });
   }

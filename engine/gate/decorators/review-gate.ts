@@ -14,7 +14,7 @@
  * caller's UI need not block even though the tool call does.
  */
 import { CountersignError, isCountersignError } from '../../errors.js';
-import { DEFAULT_BLAST_RADIUS, isGated, type Tool } from '../../tools/tool.js';
+import { DEFAULT_BLAST_RADIUS, type Tool } from '../../tools/tool.js';
 import { assertProposal, type Proposal } from '../proposal.js';
 import type { ReviewGateDecorator, ToolCall } from '../chain.js';
 
@@ -89,7 +89,8 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
     skip,
     pending: () => [...inFlight],
     wrap: (next, tool) => {
-      if (!isGated(tool)) return next;
+      // Fail closed: only a read tool passes unreviewed, whatever else its class says.
+      if (tool.class === 'read') return next;
       return async (call) => {
         let verdict: GateVerdict;
         try {

@@ -75,6 +75,7 @@ function waitingText(state: WaitingState, workspace: string | undefined): string
   if (p.kind === 'review' && p.contract === 'decision') {
     lines.push(
       `Run ${state.runId} is waiting for a DECISION REVIEW at node "${p.nodeId}": seq ${state.seq}, by the persona "${p.persona.name}" (model ${p.persona.model}, at most ${p.persona.max_turns} turns).`,
+      ...where('the proposal'),
       '',
       'REVIEW PROMPT',
       p.prompt.trimEnd(),
@@ -106,7 +107,7 @@ function waitingText(state: WaitingState, workspace: string | undefined): string
     return lines;
   }
   if (p.kind === 'tool') {
-    lines.push(`Run ${state.runId} is at tool node "${p.nodeId}" (seq ${state.seq}): the engine is running ${p.tool}${p.startedAt ? ` since ${p.startedAt}` : ''}. There is nothing to answer; call status to see where the run goes.`);
+    lines.push(`Run ${state.runId} is at tool node "${p.nodeId}" (seq ${state.seq}): the engine is running ${p.tool}${p.startedAt ? ` since ${p.startedAt}` : ''}. There is nothing to answer; call status to see where the run goes.`, ...where('the tool\'s arguments'));
     return lines;
   }
   lines.push(`Run ${state.runId} is waiting at node "${p.nodeId}": seq ${state.seq}, ${tries}${p.agent ? `, for role "${p.agent}"` : ''}.`, ...where('the directive'), '');

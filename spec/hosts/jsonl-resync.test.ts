@@ -1,0 +1,87 @@
+/**
+ * The jsonl adapter keeps each answer with its own request (issue 4, seed
+ * §4.4 fail closed): a stream it can no longer match to the requests — a
+ * malformed line, a timed-out request that called tools, a timed-out
+ * decision review — is discarded with its process, so a late reply can never
+ * answer (and approve) a later proposal.
+ */
+import { fileURLToPath } from 'node:url';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Agent } from '../../engine/hosts/agent.js';
+import { createJsonlAgent } from '../../engine/hosts/jsonl.js';
+import type { AgentRequest } from '../../engine/run/contract.js';
+import { agentRequest } from '../helpers/agent-request.js';
+import { rejection } from '../helpers/errors.js';
+import { tempDir } from '../helpers/cli.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/agents/jsonl-late-agent.mjs', import.meta.url));
+const agentIn = (mode: string): Agent => createJsonlAgent(`node '${FIXTURE}' ${mode}`, { cwd: tempDir('countersign-resync-') });
+const opts = (timeoutMs: number) => ({ signal: new AbortController().signal, timeoutMs, tools: { allowed: new Set(['get_sop_text']) } });
+const directive = (seq: number) => agentRequest('n', seq);
+const decision = (seq: number) => agentRequest('review', seq, { kind: 'review', contract: 'decision', persona: { name: 'reviewer', model: 'm', max_turns: 5, tools: ['get_sop_text'] } } as unknown as Partial<AgentRequest>);
+const answerOf = (v: unknown) => v as { seq: number; pid: number; late?: boolean };
+
+const Resync = suite('jsonl adapter: answers stay with their requests');
+
+Resync('§4.4: after a line that is not JSON, the agent\'s own answer to that request is not taken as the next request\'s answer', async () => {
+  const agent = agentIn('chatty');
+  try {
+    const err = await rejection(agent.answer(directive(1), opts(5000)));
+    assert.is(err.code, 'E_AGENT_OUTPUT');
+    const second = answerOf(await agent.answer(directive(2), opts(5000)));
+    assert.is(second.seq, 2, 'request 2 gets its own answer');
+  } finally {
+    await agent.close?.();
+  }
+});
+
+Resync('§4.4: a request that times out in the middle of a tool exchange is discarded: its late reply does not answer the next request', async () => {
+  const agent = agentIn('tool-slow');
+  try {
+    const err = await rejection(agent.answer(directive(1), opts(300)));
+    assert.is(err.code, 'E_AGENT_TIMEOUT');
+    const second = answerOf(await agent.answer(directive(2), opts(5000)));
+    assert.equal([second.seq, second.late], [2, undefined]);
+  } finally {
+    await agent.close?.();
+  }
+});
+
+Resync('§4.4: a timed-out request whose late conversation starts calling tools is not resumed: the next request is asked again of a fresh process', async () => {
+  const agent = agentIn('late-tool');
+  try {
+    assert.is((await rejection(agent.answer(directive(1), opts(200)))).code, 'E_AGENT_TIMEOUT');
+    // Let the late $tool line arrive before the next request is read.
+    await new Promise((r) => setTimeout(r, 800));
+    const second = answerOf(await agent.answer(directive(2), opts(5000)));
+    assert.equal([second.seq, second.late], [2, undefined]);
+  } finally {
+    await agent.close?.();
+  }
+});
+
+Resync('E11 §4.4: a decision review that times out stops the reviewer; the next proposal is reviewed by a fresh process', async () => {
+  const agent = agentIn('late-tool');
+  try {
+    assert.is((await rejection(agent.answer(decision(1), opts(200)))).code, 'E_AGENT_TIMEOUT');
+    // Were the reviewer kept, its late tool call and approval would be waiting here.
+    await new Promise((r) => setTimeout(r, 800));
+    const next = answerOf(await agent.answer(decision(2), opts(5000)));
+    assert.equal([next.seq, next.late], [2, undefined]);
+    // A plain request keeps its process after a timeout (one late line is skipped).
+    const plain = agentIn('slow-first');
+    try {
+      await rejection(plain.answer(directive(1), opts(200)));
+      const a = answerOf(await plain.answer(directive(2), opts(5000)));
+      const b = answerOf(await plain.answer(directive(3), opts(5000)));
+      assert.equal([a.seq, b.seq, a.pid === b.pid], [2, 3, true]);
+    } finally {
+      await plain.close?.();
+    }
+  } finally {
+    await agent.close?.();
+  }
+});
+
+Resync.run();
