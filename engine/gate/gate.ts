@@ -159,12 +159,16 @@ export function createGate(config: GateConfig): Gate {
     const ran: ToolCallRecord[] = [];
     const result = await engine.run(workflow, { agent: config.reviewer, as: persona.name, reviewerAs: answerer, input, tools: runnerFor(ran), agentTimeoutMs: timeoutMs });
     // The reviewer crashed or its process failed: fail closed through the
-    // workflow itself, so its record node writes the rejected row; the tools
-    // it ran before it failed are journaled with that answer.
+    // workflow itself, so its record node writes the rejected row. Tools it
+    // ran before failing are journaled once: by the driver when they went
+    // through $tool mediation, else (a library reviewer calling the runner
+    // directly) with this answer.
     let state = await engine.status(result.runId);
     if (state.status === 'waiting') {
-      const toolCalls = ran.length > 0 ? { toolCalls: ran } : {};
-      state = await engine.submit(result.runId, { $error: result.error?.message ?? 'the reviewer stopped without a reply' }, { seq: state.seq, as: answerer, ...toolCalls });
+      const seq = state.seq;
+      const journaled = (await engine.trace(result.runId)).events.some((e) => e.type === 'tool.called' && e.seq === seq);
+      const toolCalls = ran.length > 0 && !journaled ? { toolCalls: ran } : {};
+      state = await engine.submit(result.runId, { $error: result.error?.message ?? 'the reviewer stopped without a reply' }, { seq, as: answerer, ...toolCalls });
     }
     if (state.status !== 'completed' || !state.outcome) {
       throw new CountersignError('E_GATE_WORKFLOW', `the gate workflow ended ${state.status === 'failed' ? `failed (${state.error.code}: ${state.error.message})` : 'without an outcome'}`, {

@@ -114,6 +114,8 @@ export async function driveRun(
         });
       }
     } catch (e) {
+      // Tools that ran before the agent failed stay on record, whatever happens next.
+      if (toolCalls.length > 0) await engine.recordToolCalls(state.runId, { seq: state.seq, toolCalls });
       if (pending.deadline && now() >= new Date(pending.deadline)) {
         // The node's own deadline passed: that is the workflow's timeout, not an adapter fault.
         state = await engine.status(state.runId);

@@ -73,6 +73,12 @@ export interface Engine {
   trace(runId: string): Promise<{ runId: string; events: JournalEvent[] }>;
   /** What the store records about a run besides its state: its workflow file and working directory. */
   info(runId: string): Promise<RunInfo>;
+  /**
+   * Journals tool calls an agent made for the item at `seq` when no answer
+   * followed (it crashed or timed out): what the tools did stays on record.
+   * Nothing is written when the run has moved past that seq.
+   */
+  recordToolCalls(runId: string, options: { seq: number; toolCalls: ToolCallRecord[] }): Promise<void>;
   runs(filter?: { status?: RunStatus }): Promise<RunSummary[]>;
   /**
    * Drives a run with `agent`; review items go to `reviewer`, which a
@@ -239,6 +245,17 @@ export function createEngine(options: EngineOptions): Engine {
       });
       if (outcome instanceof CountersignError) throw outcome;
       return outcome.status === 'waiting' && outcome.pending.kind === 'tool' && !outcome.replayed ? settled(runId) : outcome;
+    },
+
+    async recordToolCalls(runId, { seq, toolCalls }) {
+      if (toolCalls.length === 0) return;
+      store.update(runId, (rec) => {
+        if (rec.status !== 'waiting' || rec.seq !== seq) return { result: undefined };
+        const at = now().toISOString();
+        const nodeId = rec.pending!.nodeId;
+        const events: JournalEvent[] = toolCallsOf(toolCalls).map((c) => ({ seq, at, type: 'tool.called', nodeId, ...c }));
+        return { record: rec, events, result: undefined };
+      });
     },
 
     async info(runId) {

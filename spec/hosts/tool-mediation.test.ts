@@ -84,4 +84,10 @@ Tools('B5 §4.4: each $tool line is a turn, a refused one too; a reviewer whose 
   assert.equal(r.events.filter((e) => e.type === 'tool.called').map((e) => e.code), ['E_TOOL_DENIED', 'E_MAX_TURNS']);
 });
 
+Tools('§4.4: tool calls made before the reviewer crashed are journaled (tool.called) even though no answer followed', async () => {
+  const r = await gate(['get_sop_text'], 5, 'crash');
+  assert.equal(r.ran, ['get_sop_text']);
+  assert.equal(r.events.filter((e) => e.type === 'tool.called').map((e) => [e.name, e.ok]), [['get_sop_text', true]]);
+});
+
 Tools.run();
