@@ -179,3 +179,22 @@ Texts('a decision review names the workspace, the prompt and the reply to give',
 });
 
 Texts.run();
+
+const Persona = suite<{ mcp: McpSession; store: string }>('mcp: validate of a persona file');
+Persona.before.each(async (ctx) => {
+  ctx.store = tempDir('countersign-mcp-persona-');
+  ctx.mcp = await connect(['--store', ctx.store]);
+});
+Persona.after.each(async (ctx) => {
+  await ctx.mcp.close();
+});
+
+Persona('validate of a .md file checks it as a persona, with the same JSON as `countersign validate --json`', async ({ mcp }) => {
+  const file = join(ROOT, 'agents/reviewer.md');
+  const over = await mcp.call('validate', { workflow: file });
+  const cliOut = await cli(['validate', file, '--json']);
+  assert.equal(over.structured, cliOut.json);
+  assert.is(over.structured.files[0].ok, true);
+});
+
+Persona.run();

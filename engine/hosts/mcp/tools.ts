@@ -14,6 +14,7 @@ import { MAX_ANSWER_BYTES } from '../../nodes/answer-schema.js';
 import type { Engine } from '../../run/engine.js';
 import type { RunState, RunStatus } from '../../run/contract.js';
 import { validateFile } from '../../validate/index.js';
+import { validatePersonaFile } from '../../gate/persona-lint.js';
 import { formatJson } from '../../validate/report.js';
 import { checkArguments, toolNamed } from './arguments.js';
 import { checkSerialisableInput, serialisableAnswer } from './deep-values.js';
@@ -63,7 +64,9 @@ const HANDLERS: Record<ToolName, Handler> = {
     const file = ctx.catalog.resolve(ref);
     // A path is reported as given, as `countersign validate <path>` run in the server's directory prints it; a name by its file.
     const shown = file === resolve(ctx.cwd, ref) ? ref : file;
-    const report = formatJson([{ ...validateFile(file), file: shown }]);
+    // A .md file is a persona, as for `countersign validate`.
+    const checked = /\.md$/i.test(file) ? validatePersonaFile(file) : validateFile(file);
+    const report = formatJson([{ ...checked, file: shown }]);
     return { structured: report, text: validateText(report) };
   },
 
@@ -80,8 +83,11 @@ const HANDLERS: Record<ToolName, Handler> = {
 
   async step(ctx, args) {
     const runId = args.runId as string;
-    const seq = args.seq as number | undefined;
     const answer = serialisableAnswer(args.answer);
+    // Without a seq the answer is for the item pending when the call arrives:
+    // pinned here, so two clients answering at once cannot both advance the
+    // run (the second is a replay), and an answer never lands on a later item.
+    const seq = (args.seq as number | undefined) ?? pendingSeq(ctx.runs, runId);
     const item = itemWithDeadline(ctx.runs, runId, seq);
     const state = await ctx.engine.submit(runId, answer, { seq, as: args.as as string | undefined });
     // The engine drops an answer that comes after the deadline and returns the state the deadline left: say so.
@@ -203,4 +209,10 @@ function workspaceDir(ctx: McpContext, given: string | undefined): string {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The seq of the run's pending item as stored (a read only: it fires nothing), if it waits. */
+function pendingSeq(runs: RunReader, runId: string): number | undefined {
+  const rec = runs.get(runId);
+  return rec?.status === 'waiting' ? rec.seq : undefined;
 }
