@@ -9,7 +9,7 @@
  * the count and the path; the findings stay in the file.
  */
 import { join } from 'node:path';
-import { isCountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
 import type { DelegateReviewNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { renderTemplate } from '../format/template.js';
 import { setAside } from '../review/artifacts.js';
@@ -268,14 +268,21 @@ function stateOf(ctx: RunContext, id: string): ReviewState {
 }
 
 function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workflow, env: RunEnv, unset: string[]) {
-  const render = (text: string) => {
+  // A path whose template used an unset variable names something nobody
+  // chose ("docs/{{p}}" would review all of docs/): refused, not reviewed.
+  const render = (text: string, what: string) => {
     const out = renderTemplate(text, (path) => lookup(ctx, workflow, path));
     unset.push(...out.unset);
+    if (out.unset.length > 0) {
+      throw new CountersignError('E_PATH_EMPTY', `${what} would be ${JSON.stringify(out.text)}: its template used variables that are not set`, {
+        fix: `make sure every variable in the ${what} template is written before this node runs, or give a literal path`,
+      });
+    }
     return out.text;
   };
-  const artifacts = node.artifacts.map((t, i) => resolveInWorkspace(env.workspace, render(t), `artifact ${i + 1} (${JSON.stringify(t)})`));
-  const context = (node.context ?? []).map((t, i) => resolveInWorkspace(env.workspace, render(t), `context path ${i + 1} (${JSON.stringify(t)})`));
-  const reportText = node.report !== undefined ? render(node.report) : join(REVIEWS_DIR, ctx.meta.executionId, `${node.id}.json`);
+  const artifacts = node.artifacts.map((t, i) => resolveInWorkspace(env.workspace, render(t, `artifact ${i + 1} (${JSON.stringify(t)})`), `artifact ${i + 1} (${JSON.stringify(t)})`));
+  const context = (node.context ?? []).map((t, i) => resolveInWorkspace(env.workspace, render(t, `context path ${i + 1} (${JSON.stringify(t)})`), `context path ${i + 1} (${JSON.stringify(t)})`));
+  const reportText = node.report !== undefined ? render(node.report, `report (${JSON.stringify(node.report)})`) : join(REVIEWS_DIR, ctx.meta.executionId, `${node.id}.json`);
   const report = resolveInWorkspace(env.workspace, reportText, `report (${JSON.stringify(node.report ?? reportText)})`);
   return { artifacts, context, report };
 }

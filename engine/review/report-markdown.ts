@@ -67,6 +67,9 @@ export function markdownIssues(text: string, file: string): string[] {
     const n = i + 1;
     if (fence) {
       if (fence.inItem && item) item.lines.push(raw);
+      // Text in a code block outside any item is content too: findings
+      // fenced off as code must not read as a report of zero issues.
+      else if (!closesFence(raw, fence.marker) && raw.trim() !== '') firstProse ??= n;
       if (closesFence(raw, fence.marker)) fence = undefined;
       continue;
     }
@@ -98,6 +101,8 @@ export function markdownIssues(text: string, file: string): string[] {
     }
     if (paragraph && SETEXT_UNDERLINE.test(raw)) {
       checkTier(paragraph.text, paragraph.line);
+      // The underlined text was a heading, not prose ("Review\n======").
+      if (firstProse === paragraph.line) firstProse = undefined;
       paragraph = undefined;
       continue;
     }
@@ -129,7 +134,11 @@ export function markdownIssues(text: string, file: string): string[] {
       continue;
     }
     close();
-    if (indented) continue;
+    if (indented) {
+      // An indented code block outside any item: content, as a fenced one is.
+      firstProse ??= n;
+      continue;
+    }
     // A line on its own that is only a tier word ("**Major:**") is a tier heading written as a paragraph.
     if (!paragraph) checkTier(raw, n);
     firstProse ??= n;

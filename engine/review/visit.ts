@@ -6,7 +6,7 @@
  * route or a failed run.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { hashArtifacts } from './artifacts.js';
@@ -37,30 +37,39 @@ export const REVIEWS_DIR = join('.countersign', 'reviews');
  */
 export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; store: readonly string[] }): void {
   const { report } = paths;
+  // Compared as the file system resolves them: a report reached through a
+  // linked directory ("alias/a.md" with alias -> docs) is the file it names.
+  const real = realish(report);
+  const realArtifacts = paths.artifacts.map(realish);
+  const realContext = paths.context.map(realish);
+  const realStore = env.store.map(realish);
+  const realReviews = realish(join(env.workspace, REVIEWS_DIR));
   // The engine renames and rewrites the report and its .prev: through a
   // symlink that would reach whatever it points at (an artifact, a file
   // outside the workspace), so the slot must hold plain files only.
   for (const slot of [report, `${report}.prev`]) {
     if (isSymlink(slot)) throw reportPath(report, `${slot} is a symbolic link; the engine keeps the report and its .prev as plain files it owns`);
   }
-  for (const artifact of paths.artifacts) {
-    if (report === artifact || isInside(artifact, report) && !isDirectory(artifact)) {
+  paths.artifacts.forEach((artifact, i) => {
+    const a = realArtifacts[i];
+    if (real === a || isInside(a, real) && !isDirectory(a)) {
       throw reportPath(report, `it is the artifact ${artifact} under review, which the engine would move aside`);
     }
-  }
-  for (const context of paths.context) {
-    if (report === context || isInside(context, report) && !isDirectory(context)) {
+  });
+  paths.context.forEach((context, i) => {
+    const c = realContext[i];
+    if (real === c || isInside(c, real) && !isDirectory(c)) {
       throw reportPath(report, `it is the context path ${context} the reviewer must study, which the engine would move aside`);
     }
-  }
+  });
   // The default store (.countersign/) holds the reviews folder too: reports
   // live there, in a folder of their own, never among the store's files.
-  const reviews = join(env.workspace, REVIEWS_DIR);
-  for (const store of env.store) {
-    if ((report === store || isInside(store, report)) && !(isInside(reviews, report) && dirname(report) !== store)) {
+  env.store.forEach((store, i) => {
+    const s = realStore[i];
+    if ((real === s || isInside(s, real)) && !(isInside(realReviews, real) && dirname(real) !== s)) {
       throw reportPath(report, `it is inside the run store ${store}, whose files the engine would move aside, losing the runs kept there`);
     }
-  }
+  });
   if (isDirectory(report)) throw reportPath(report, 'it is a directory');
   if (isDirectory(`${report}.prev`)) throw reportPath(report, `${report}.prev is a directory, so the previous report cannot be kept`);
   try {
@@ -89,6 +98,22 @@ export function changedRoots(artifacts: readonly string[], before: readonly stri
 function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
   return rel !== '' && !rel.startsWith('..') && !rel.startsWith('/');
+}
+
+/** `path` with its deepest existing ancestor's links resolved (the rest may not exist yet). */
+function realish(path: string): string {
+  let head = path;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(head), ...rest.reverse());
+    } catch {
+      const parent = dirname(head);
+      if (parent === head) return path;
+      rest.push(head.slice(parent.length).replace(/^[\\/]+/, ''));
+      head = parent;
+    }
+  }
 }
 
 function isSymlink(path: string): boolean {

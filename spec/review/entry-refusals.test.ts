@@ -126,7 +126,8 @@ Invalid('G30/G31: a report or context path holding a carriage return or another 
 
 Invalid('G23: a path refused because its variable was never written names the variable in the message, and the journal has variable.unset before review.refused', async () => {
   const cases = [
-    { artifacts: ['{{write.value}}/notes.md'], code: 'E_PATH_OUTSIDE_WORKSPACE' },
+    // Any unset variable refuses the path, whatever the rest of it would name.
+    { artifacts: ['{{write.value}}/notes.md'], code: 'E_PATH_EMPTY' },
     { artifacts: ['{{write.value}}'], code: 'E_PATH_EMPTY' },
   ];
   for (const c of cases) {

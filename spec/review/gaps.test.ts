@@ -97,16 +97,16 @@ Gaps('G7/G11: without maxIterations the 4th accepted review with issues goes on 
   assert.is(s.status === 'completed' && s.endNodeId, 'gave-up');
 });
 
-Gaps('G23: a review issued with a path template that renders a partly empty value journals variable.unset before review.issued', async () => {
+Gaps('G23: a path template that used an unset variable is refused (E_PATH_EMPTY), never reviewed at a path nobody named; variable.unset comes before review.refused', async () => {
   const ws = tempDir('countersign-gaps-');
   const engine = createEngine({ store: createMemoryStore() });
   const wf = loop({ artifacts: ['docs/{{write.maybe}}notes.md'] }, { inputSchema: { type: 'object', properties: { maybe: { type: 'string' } } } });
   let s = await engine.start(wf, { workspace: ws });
   put(ws, 'docs/notes.md', '# A\nbody\n');
   s = await engine.submit(s.runId, {}, { as: 'alice' });
-  assert.is(s.status === 'waiting' && s.pending.nodeId, 'review', 'the review is issued, not refused');
-  const events = (await engine.trace(s.runId)).events.filter((e) => e.type === 'variable.unset' || e.type === 'review.issued');
-  assert.equal(events.map((e) => e.type), ['variable.unset', 'review.issued']);
+  assert.is(s.status === 'failed' && s.error.code, 'E_PATH_EMPTY', 'refused, not reviewed at docs/notes.md');
+  const events = (await engine.trace(s.runId)).events.filter((e) => e.type === 'variable.unset' || e.type === 'review.issued' || e.type === 'review.refused');
+  assert.equal(events.map((e) => e.type), ['variable.unset', 'review.refused']);
   assert.equal((events[0] as { names?: string[] }).names, ['write.maybe']);
 });
 

@@ -102,3 +102,35 @@ Round5('G8: a templated report path that names a new file next iteration journal
 });
 
 Round5.run();
+
+const Round6 = suite('review: report slots through linked folders, code blocks, Setext headings');
+
+Round6('G8 G13: a report reached through a linked folder that is the artifact is E_REPORT_PATH on entry; nothing is moved', async () => {
+  const ws = tempDir('countersign-alias-');
+  const engine = createEngine({ store: createMemoryStore() });
+  const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>> };
+  wf.nodes[2].artifacts = ['docs/a.md'];
+  wf.nodes[2].report = 'alias/a.md';
+  let s: RunState = await engine.start(wf as never, { workspace: ws });
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(join(ws, 'docs'));
+  writeFileSync(join(ws, 'docs/a.md'), 'important artifact\n');
+  symlinkSync(join(ws, 'docs'), join(ws, 'alias'));
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  assert.is(s.status === 'failed' && s.error.code, 'E_REPORT_PATH');
+  assert.is(readFileSync(join(ws, 'docs/a.md'), 'utf8'), 'important artifact\n');
+});
+
+Round6('G10 G17: findings in a fenced or indented code block, with no list items, are E_REPORT_FORMAT; code beside items is fine', () => {
+  for (const text of ['# Review\n\n```\n1. The file does not say hello\n```\n', '# Review\n\n    docs/api.md misses parse()\n', '```\nunclosed\n']) {
+    assert.throws(() => markdownIssues(text, 'r.md'), (e: { code?: string }) => e.code === 'E_REPORT_FORMAT', text);
+  }
+  assert.equal(markdownIssues('# R\n\n- one\n\n```\ncode\n```\n', 'r.md'), ['one']);
+});
+
+Round6('G10: a report that is only a Setext heading is zero issues, like an ATX heading', () => {
+  assert.equal(markdownIssues('Review of docs/a.md\n===================\n', 'r.md'), []);
+  assert.equal(markdownIssues('Review\n------\n', 'r.md'), []);
+});
+
+Round6.run();
