@@ -114,7 +114,9 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
     checkArgs: (args: unknown) => inner.checkArgs(args),
     async run(args: unknown, ctx: ToolCallContext = {}): Promise<R> {
       // First, before tenant_bind, a proposal, a row or a token is spent (§4.13).
-      const checked = inner.checkArgs(args);
+      // One private copy is checked, reviewed, audited and run: a caller that
+      // edits its object while the review is pending changes nothing approved.
+      const checked = inner.checkArgs(structuredClone(args));
       return (await outermost({ tool: inner, args: checked, ctx })) as R;
     },
   };

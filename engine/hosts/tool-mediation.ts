@@ -8,7 +8,7 @@
  * line and the final answer — is one turn; a `$tool` line that uses the
  * last turn leaves no room for a reply, and the agent is cut off (B5).
  */
-import { isCountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject, JsonValue } from '../format/model.js';
 import type { AgentRequest } from '../run/contract.js';
 
@@ -32,7 +32,10 @@ export interface ToolSession {
   allowed: ReadonlySet<string>;
   /** Messages allowed in all (tool lines and the answer); undefined = no limit. */
   maxTurns?: number;
+  /** Runs only `allowed` tools and counts each call as a turn: the filter holds for in-process agents too. */
   runner?: ToolRunner;
+  /** Set when an agent calling the runner directly used up its turns; its answer is then a failure. */
+  exhausted?: boolean;
   onCall?: (call: ToolCallRecord) => void;
 }
 
@@ -40,7 +43,33 @@ export interface ToolSession {
 export function toolSession(request: AgentRequest, runner: ToolRunner | undefined, onCall?: (call: ToolCallRecord) => void): ToolSession {
   const decision = request.kind === 'review' && request.contract === 'decision';
   const allowed = new Set(decision ? request.persona.tools : (runner?.names() ?? []));
-  return { allowed, ...(decision ? { maxTurns: request.persona.max_turns } : {}), ...(runner ? { runner } : {}), ...(onCall ? { onCall } : {}) };
+  const session: ToolSession = { allowed, ...(decision ? { maxTurns: request.persona.max_turns } : {}), ...(onCall ? { onCall } : {}) };
+  if (runner) session.runner = guardedRunner(runner, session);
+  return session;
+}
+
+/**
+ * The runner an agent is lent: the effective list and the turn budget are
+ * enforced here, so a library reviewer calling it directly is held to the
+ * same rules as a jsonl one whose `$tool` lines are mediated.
+ */
+function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
+  let calls = 0;
+  return {
+    names: () => runner.names().filter((n) => session.allowed.has(n)),
+    async call(name, args, request) {
+      if (!session.allowed.has(name) || !runner.names().includes(name)) {
+        throw new CountersignError('E_TOOL_DENIED', `tool "${name}" is not available here; the tools you may call are: ${runner.names().filter((n) => session.allowed.has(n)).join(', ') || 'none'}`);
+      }
+      calls++;
+      // A call that uses the last turn leaves no room for the answer.
+      if (session.maxTurns !== undefined && calls >= session.maxTurns) {
+        session.exhausted = true;
+        throw new CountersignError('E_MAX_TURNS', `${calls} message(s) used, the limit is max_turns ${session.maxTurns}, and no reply came`);
+      }
+      return runner.call(name, args, request);
+    },
+  };
 }
 
 /** A `{"$tool": …}` message, or undefined when the line is an answer. */

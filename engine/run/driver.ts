@@ -106,7 +106,10 @@ export async function driveRun(
       const request = { ...pending, runId: state.runId, seq: state.seq };
       toolCalls = [];
       const calls = toolCalls;
-      answer = await askWithin(agent, label, request, waitMs, toolSession(request, opts.tools, (call) => calls.push(call)));
+      const session = toolSession(request, opts.tools, (call) => calls.push(call));
+      answer = await askWithin(agent, label, request, waitMs, session);
+      // An agent that spent its last turn on a tool call gets no say: fail closed.
+      if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };
       if (answer === undefined) {
         throw new CountersignError('E_AGENT_OUTPUT', `${label.name} gave no answer for node "${pending.nodeId}" (undefined)`, {
           nodeId: pending.nodeId,

@@ -132,3 +132,67 @@ Integrity('B13–B16 §4.4: a reviewer that runs a look-up and then crashes is a
 });
 
 Integrity.run();
+
+const Round2 = suite('gate integrity: arguments and in-process reviewers');
+
+Round2('A18 E2 §4.13: arguments edited by the caller while the review is pending change nothing — the approved target is what runs and is audited', async () => {
+  const { reviewGate } = await import('../../engine/gate/gate.js');
+  const { tenantBindDecorator } = await import('../../engine/gate/decorators/tenant-bind.js');
+  const { auditDecorator } = await import('../../engine/gate/decorators/audit.js');
+  const store = createMemoryStore();
+  const ranWith: unknown[] = [];
+  const inner = defineTool({ name: 'host_restart_service', class: 'write', inputSchema: RESTART_SCHEMA, run: (a) => (ranWith.push(a), { ok: true }) });
+  const rows: unknown[] = [];
+  let release: () => void = () => {};
+  const slow: Agent = { answer: () => new Promise((resolve) => (release = () => resolve({ reply: APPROVE }))) };
+  const tool = chain(inner, { tenantBind: tenantBindDecorator(), reviewGate: reviewGate({ store, reviewer: slow, log: () => {} }), audit: auditDecorator({ sink: { writeExecution: (row) => void rows.push(row.args) } }) });
+  const args = { device_id: 7, service: 'nginx' };
+  const call = tool.run(args, { userId: 'user_42', reason: 'r', contextSummary: 's' });
+  await new Promise((r) => setTimeout(r, 50));
+  args.device_id = 999;
+  args.service = 'postgres';
+  release();
+  await call;
+  assert.equal(ranWith, [{ device_id: 7, service: 'nginx' }]);
+  assert.equal(rows, [{ device_id: 7, service: 'nginx' }]);
+  assert.equal(listProposals(store)[0].target, { device_id: 7, service: 'nginx' });
+});
+
+Round2('B13–B16 B5: an in-process reviewer calling the runner directly gets E_TOOL_DENIED for a tool outside its effective list (which never runs), and past max_turns its reply is not taken', async () => {
+  let killed = 0;
+  const sop = defineTool({ name: 'get_sop_text', class: 'read', inputSchema: { type: 'object' }, run: () => ({ sop_id: 'SOP-007' }) });
+  const kill = defineTool({ name: 'kill_process', class: 'destructive', inputSchema: { type: 'object' }, run: () => (killed++, 'killed') });
+  const denied: string[] = [];
+  const greedy: Agent = {
+    async answer(request, options: AnswerOptions) {
+      try {
+        await options.tools!.runner!.call('kill_process', {}, request);
+      } catch (e) {
+        denied.push((e as { code: string }).code);
+      }
+      return { reply: APPROVE };
+    },
+  };
+  const r1 = await createGate({ store: createMemoryStore(), reviewer: greedy, tools: [sop, kill], log: () => {} }).review(PROPOSAL, RESTART);
+  assert.equal(denied, ['E_TOOL_DENIED']);
+  assert.is(killed, 0);
+  assert.is(r1.outcome, 'approved', 'a refused call is only a refused call');
+
+  const chatty: Agent = {
+    async answer(request, options: AnswerOptions) {
+      for (let i = 0; i < 10; i++) {
+        try {
+          await options.tools!.runner!.call('get_sop_text', {}, request);
+        } catch {
+          break;
+        }
+      }
+      return { reply: APPROVE };
+    },
+  };
+  const r2 = await createGate({ store: createMemoryStore(), reviewer: chatty, tools: [sop], log: () => {} }).review(PROPOSAL, RESTART);
+  assert.is(r2.outcome, 'rejected');
+  assert.match(String(r2.reason), /E_MAX_TURNS/);
+});
+
+Round2.run();
