@@ -34,8 +34,12 @@ interface OpenItem {
  * paragraphs are allowed and are not issues; fenced code is not parsed.
  */
 export function markdownIssues(text: string, file: string): string[] {
-  const fail = (line: number, message: string): CountersignError =>
-    new CountersignError('E_REPORT_FORMAT', `${file}:${line}: ${message}`, { file, line, col: 1, fix: MARKDOWN_FIX });
+  const lines = text.split(/\r?\n/);
+  // The column of the line's first character: where the offending item, heading or text begins.
+  const fail = (line: number, message: string): CountersignError => {
+    const col = (/\S/.exec(lines[line - 1] ?? '')?.index ?? 0) + 1;
+    return new CountersignError('E_REPORT_FORMAT', `${file}:${line}:${col}: ${message}`, { file, line, col, fix: MARKDOWN_FIX });
+  };
   const issues: string[] = [];
   let item: OpenItem | undefined;
   let fence: { marker: string; inItem: boolean } | undefined;
@@ -61,7 +65,6 @@ export function markdownIssues(text: string, file: string): string[] {
   if (isJson(text)) {
     throw fail(1, 'this Markdown report holds JSON; write each issue as a "- " list item, or give the report a .json name');
   }
-  const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i];
     const n = i + 1;

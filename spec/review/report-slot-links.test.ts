@@ -134,3 +134,18 @@ Round6('G10: a report that is only a Setext heading is zero issues, like an ATX 
 });
 
 Round6.run();
+
+const Where = suite('review: where a Markdown report is wrong');
+
+Where('G15: E_REPORT_FORMAT names file:line:col of the offending item, in the message and in col', () => {
+  try {
+    markdownIssues('- a\n  - sub\n- b\n', 'r.md');
+    assert.unreachable('a nested item is refused');
+  } catch (e) {
+    const err = e as { message: string; line?: number; col?: number };
+    assert.match(err.message, /^r\.md:2:3: /);
+    assert.equal([err.line, err.col], [2, 3]);
+  }
+});
+
+Where.run();
