@@ -198,3 +198,23 @@ Persona('validate of a .md file checks it as a persona, with the same JSON as `c
 });
 
 Persona.run();
+
+const Missing = suite<{ mcp: McpSession; store: string }>('mcp: validate of a file that is not there');
+Missing.before.each(async (ctx) => {
+  ctx.store = tempDir('countersign-mcp-missing-');
+  ctx.mcp = await connect(['--store', ctx.store]);
+});
+Missing.after.each(async (ctx) => {
+  await ctx.mcp.close();
+});
+
+Missing('validate of a missing file returns the same findings as `countersign validate --json` (E_FILE_NOT_FOUND, ok false), not a tool error', async ({ mcp }) => {
+  const path = join(tempDir('countersign-mcp-nofile-'), 'nope.json');
+  const over = await mcp.call('validate', { workflow: path });
+  assert.is(over.isError, false);
+  const cliOut = await cli(['validate', path, '--json']);
+  assert.equal(over.structured, cliOut.json);
+  assert.is(over.structured.files[0].errors[0].code, 'E_FILE_NOT_FOUND');
+});
+
+Missing.run();

@@ -6,7 +6,7 @@
  * mistake, a malformed call included, becomes a tool error result
  * (`isError: true`) carrying `{error: {code, message, fix}}`.
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CountersignError, isCountersignError } from '../../errors.js';
 import type { JsonObject } from '../../format/model.js';
@@ -61,7 +61,15 @@ const HANDLERS: Record<ToolName, Handler> = {
 
   async validate(ctx, args) {
     const ref = args.workflow as string;
-    const file = ctx.catalog.resolve(ref);
+    // A file that is not there is a finding, as `countersign validate` reports it, not a tool error.
+    let file: string;
+    try {
+      file = ctx.catalog.resolve(ref);
+    } catch (e) {
+      // Only a path that is not there at all; a directory keeps the catalog's clearer error.
+      if (!isCountersignError(e) || e.code !== 'E_FILE_NOT_FOUND' || existsSync(resolve(ctx.cwd, ref))) throw e;
+      file = resolve(ctx.cwd, ref);
+    }
     // A path is reported as given, as `countersign validate <path>` run in the server's directory prints it; a name by its file.
     const shown = file === resolve(ctx.cwd, ref) ? ref : file;
     // A .md file is a persona, as for `countersign validate`.
