@@ -14,6 +14,7 @@ import { CountersignError } from '../errors.js';
 import { personaLintProblems } from './persona-lint.js';
 import { DefaultReviewerAgent, loadPersona, PERSONA_NAME_PATTERN, personaProblemError, readPersonaSource, type Persona } from './persona.js';
 import type { JsonObject } from '../format/model.js';
+import type { PersonaValue } from '../review/decision-prompt.js';
 import { effectiveTools, type CatalogTool } from './tool-filter.js';
 
 export interface PersonaOptions {
@@ -25,16 +26,8 @@ export interface PersonaOptions {
   agentsDir?: string;
 }
 
-/** What a decision review's context needs of a persona. */
-export interface PersonaInput {
-  name: string;
-  model: string;
-  max_turns: number;
-  tools: string[];
-  body: string;
-  critical_reminder?: string;
-  tool_specs: Array<{ name: string; description?: string; inputSchema: JsonObject }>;
-}
+/** What a decision review's context needs of a persona: the decision node's own shape, tool specs always given. */
+export type PersonaInput = PersonaValue & Required<Pick<PersonaValue, 'tool_specs'>>;
 
 export interface GatePersonas {
   /** The persona reviewing `tool`. */

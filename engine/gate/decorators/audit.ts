@@ -8,22 +8,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CountersignError } from '../../errors.js';
-import type { JsonObject } from '../../format/model.js';
 import type { ToolDecorator } from '../chain.js';
+import type { ExecutionRow } from '../ledger.js';
 
-/** An execution row, with the JSON types of the ledger's `executions` table. */
-export interface ExecutionRow {
-  id: string;
-  /** ISO-8601: when the inner call ended. */
-  at: string;
-  /** The proposal row that approved (or skipped) the call; null for `read` tools. */
-  proposal_id: string | null;
-  tool: string;
-  args: JsonObject;
-  ok: boolean;
-  /** The error message when the call failed, else null. */
-  error: string | null;
-}
+// The row is the ledger's own type: one definition of the executions table.
+export type { ExecutionRow };
 
 export interface ExecutionSink {
   writeExecution(row: ExecutionRow): void | Promise<void>;
