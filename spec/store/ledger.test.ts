@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { storeSuite, type StoreContext } from '../helpers/store-suite.js';
 import type { Workflow } from '../../engine/format/model.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore, SCHEMA_VERSION } from '../../engine/store/sqlite.js';
-import type { LedgerRow, RunRecord, Store } from '../../engine/store/store.js';
+import type { LedgerRow, RunRecord } from '../../engine/store/store.js';
 import { thrownWithCode } from '../helpers/errors.js';
 
 const WORKFLOW: Workflow = {
@@ -47,23 +48,10 @@ const TYPED = {
   list: [],
 };
 
-interface Context {
-  store: Store;
-  cleanup: () => void;
-}
+type Context = StoreContext;
 
 function ledgerContract(name: string, open: () => Context) {
-  const test = suite<{ ctx?: Context }>(`store ledger (${name})`);
-  const store = (c: { ctx?: Context }) => c.ctx!.store;
-
-  test.before.each((c) => {
-    c.ctx = open();
-    c.ctx.store.putWorkflow('h1', WORKFLOW);
-  });
-  test.after.each((c) => {
-    c.ctx!.store.close();
-    c.ctx!.cleanup();
-  });
+  const { test, store } = storeSuite(`store ledger (${name})`, open, WORKFLOW);
 
   test('an appended row reads back with its JSON types exactly: booleans, null, objects, arrays, numbers', (c) => {
     store(c).appendRows([row('r1', T(0), TYPED, { key: 'k1', runId: 'run-1' })]);

@@ -5,14 +5,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { storeSuite, type StoreContext } from '../helpers/store-suite.js';
 import { isCountersignError } from '../../engine/errors.js';
 import type { Workflow } from '../../engine/format/model.js';
 import type { JournalEvent } from '../../engine/run/contract.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
-import type { RunRecord, Store } from '../../engine/store/store.js';
+import type { RunRecord } from '../../engine/store/store.js';
 
 const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
@@ -60,23 +60,10 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-interface Context {
-  store: Store;
-  cleanup: () => void;
-}
+type Context = StoreContext;
 
 function storeContract(name: string, open: () => Context) {
-  const test = suite<{ ctx?: Context }>(`store contract (${name})`);
-  const store = (c: { ctx?: Context }) => c.ctx!.store;
-
-  test.before.each((c) => {
-    c.ctx = open();
-    c.ctx.store.putWorkflow('h1', WORKFLOW);
-  });
-  test.after.each((c) => {
-    c.ctx!.store.close();
-    c.ctx!.cleanup();
-  });
+  const { test, store } = storeSuite(`store contract (${name})`, open, WORKFLOW);
 
   test('a stored workflow copy comes back equal under its hash; storing it again is harmless', (c) => {
     store(c).putWorkflow('h1', WORKFLOW);
