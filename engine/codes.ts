@@ -53,7 +53,7 @@ export const CODES = {
   E_LEDGER_TABLE: 'a ledger table name outside [a-z][a-z0-9_]*',
   E_LEDGER_ROW: 'a ledger row is malformed (no id, a non-canonical time, a body JSON cannot keep) or reuses an id; nothing of its batch was written',
   E_LEDGER_QUERY: 'a ledger query\'s since is not an ISO-8601 time, or its limit is not a positive whole number',
-  E_PROPOSAL: 'a review proposal does not satisfy schemas/proposal.schema.json (missing or unknown key, wrong type, blast_radius outside its enum)',
+  E_PROPOSAL: 'a review proposal does not satisfy schemas/proposal.schema.json (missing or unknown key, wrong type, blast_radius outside its enum), or an agent\'s $tool call of a gated tool gives no reason',
   E_DEDUPE_CONFIG: 'the review dedupe was given a window or LRU size that is not a positive whole number',
   // Independent review (delegate-review)
   E_PATH_OUTSIDE_WORKSPACE: 'a review path (artifact, context or report) resolves outside the run\'s workspace',
@@ -100,7 +100,7 @@ export const CODES = {
   E_TOOL_DEFINITION: 'defineTool was given a malformed tool: a bad name, class or blastRadius, no run function, or an inputSchema that is not an object schema or does not compile',
   E_TOOL_ARGS: 'a tool was called with arguments that do not fit its inputSchema; nothing ran and nothing was recorded',
   E_CHAIN_INVALID: 'a tool chain or decorator is configured wrong: an unknown option, a decorator in another\'s position, a review gate without tenant_bind, or a bad limit',
-  E_GATE_REQUIRED: 'a write or destructive tool was chained without a review gate (exempt it through the gate\'s skip list instead)',
+  E_GATE_REQUIRED: 'a write or destructive tool was chained without a review gate (exempt it through the gate\'s skip list instead), or an agent asked for one with $tool in a run that has no review gate (a $toolError; nothing ran)',
   E_OPERATOR_REQUIRED: 'a tool call carries no operator user id for tenant_bind to bind; nothing ran',
   E_TOOL_TIMEOUT: 'the inner tool did not finish within its timeout (15 s by default) and was told to stop; it may still have taken effect',
   E_RATE_LIMITED: 'the operator called this tool more often than its token bucket allows; the call did not run',
@@ -119,7 +119,7 @@ export const CODES = {
   // Tool nodes (ADR-019)
   E_TOOL_NODE: 'an answer was submitted to a tool node: the engine runs tool nodes itself and they take no answers',
   E_TOOL_UNKNOWN: 'a tool node names a tool that is not registered',
-  E_TOOL_ACCESS: 'the workflow\'s access map does not let this node\'s agent role use the tool (validate flags it; the run refuses it)',
+  E_TOOL_ACCESS: 'the workflow\'s access map does not let this node\'s agent role use the tool (validate flags it on a tool node; the run refuses it; a directive\'s $tool request gets it as a $toolError)',
   E_TOOL_INTERRUPTED: 'a tool node\'s call started but its process stopped before it reported back: it may have taken effect, so it is not run again',
   E_TOOL_MODULE_BLOCKED: 'a workflow names toolModules and the host did not allow loading them (--allow-tool-modules); nothing ran',
   E_TOOL_MODULE: 'a tool module could not be loaded, or exports no tools array',

@@ -34,7 +34,7 @@ export type { ParsedDecision } from './review/decision.js';
 export { DECISION_ANSWER_SCHEMA } from './nodes/review-decision.js';
 
 export type { Agent, AnswerOptions } from './hosts/agent.js';
-export type { ToolRunner, ToolCallRecord, ToolSession } from './hosts/tool-mediation.js';
+export type { ToolRunner, ToolCallRecord, ToolSession, ToolCallMeta, ToolRefusal, ToolSpecView } from './hosts/tool-mediation.js';
 export { createAgent } from './hosts/adapters.js';
 export { createScriptedAgent } from './hosts/scripted.js';
 
@@ -59,6 +59,8 @@ export { reviewGateDecorator } from './gate/decorators/review-gate.js';
 export type { GateVerdict, GateOutcome, DecideFn, PendingReview } from './gate/decorators/review-gate.js';
 export { reviewGate, createGate, refuseReviewerSpawn, DefaultReviewerTimeout, MinReviewerTimeout, MaxReviewerTimeout, shippedGateWorkflow } from './gate/gate.js';
 export type { Gate, GateConfig, GateResult, ReviewGateConfig } from './gate/gate.js';
+export { gateToolChain } from './gate/gate-chain.js';
+export type { GateToolChain, GateToolChainConfig } from './gate/gate-chain.js';
 export { loadPersona, parsePersona, DefaultReviewerAgent } from './gate/persona.js';
 export type { Persona } from './gate/persona.js';
 export { lintPersona, validatePersonaFile } from './gate/persona-lint.js';

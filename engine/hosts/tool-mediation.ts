@@ -7,17 +7,35 @@
  * an external agent, B13–B16). Every message from the agent — each `$tool`
  * line and the final answer — is one turn; a `$tool` line that uses the
  * last turn leaves no room for a reply, and the agent is cut off (B5).
+ * A `$tool` line may carry a `reason`: a gated (write, destructive) tool
+ * needs one, because it becomes the review proposal's reason.
  */
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject, JsonValue } from '../format/model.js';
-import type { AgentRequest } from '../run/contract.js';
+import type { AgentRequest, ToolSpecView } from '../run/contract.js';
+
+export type { ToolSpecView };
+
+/** What the agent says about one call besides its arguments. */
+export interface ToolCallMeta {
+  /** Why the agent calls the tool; the review proposal's reason when the tool is gated. */
+  reason?: string;
+}
 
 /** What a host lends its agents: a catalog of callable tools. */
 export interface ToolRunner {
   /** Every tool the host can run; a request's effective list narrows it. */
   names(): readonly string[];
   /** Runs one tool; throws a CountersignError (its code reaches the agent) on failure. */
-  call(name: string, args: JsonValue, request: AgentRequest): Promise<JsonValue>;
+  call(name: string, args: JsonValue, request: AgentRequest, meta?: ToolCallMeta): Promise<JsonValue>;
+  /** How to describe a tool to the agent (its class and argument schema), when the host knows. */
+  spec?(name: string): ToolSpecView | undefined;
+}
+
+/** Why a named tool is refused, more precisely than "not available" (an access map, a missing gate). */
+export interface ToolRefusal {
+  code: string;
+  message: string;
 }
 
 /** One mediated call, as journaled (`tool.called`). */
@@ -37,67 +55,119 @@ export interface ToolSession {
   /** Set when an agent calling the runner directly used up its turns; its answer is then a failure. */
   exhausted?: boolean;
   onCall?: (call: ToolCallRecord) => void;
+  /** Why a tool outside `allowed` is refused, when there is a precise reason. */
+  refusal?: (name: string) => ToolRefusal | undefined;
 }
 
-/** The tools a request may use: a decision review's persona list; otherwise the whole catalog. */
-export function toolSession(request: AgentRequest, runner: ToolRunner | undefined, onCall?: (call: ToolCallRecord) => void): ToolSession {
+/**
+ * The tools a request may use: a decision review's persona list; otherwise
+ * every tool `runner` offers (for a driven run, the engine has already
+ * narrowed that to what the item's role may use, see run/agent-tools.ts).
+ */
+export function toolSession(
+  request: AgentRequest,
+  runner: ToolRunner | undefined,
+  onCall?: (call: ToolCallRecord) => void,
+  refusal?: (name: string) => ToolRefusal | undefined,
+): ToolSession {
   const decision = request.kind === 'review' && request.contract === 'decision';
   const allowed = new Set(decision ? request.persona.tools : (runner?.names() ?? []));
-  const session: ToolSession = { allowed, ...(decision ? { maxTurns: request.persona.max_turns } : {}), ...(onCall ? { onCall } : {}) };
+  const session: ToolSession = {
+    allowed,
+    ...(decision ? { maxTurns: request.persona.max_turns } : {}),
+    ...(onCall ? { onCall } : {}),
+    ...(refusal ? { refusal } : {}),
+  };
   if (runner) session.runner = guardedRunner(runner, session);
   return session;
 }
 
+/** The refusal for a tool this session may not call. */
+function refusalOf(name: string, session: ToolSession, runner: ToolRunner | undefined): ToolRefusal {
+  const precise = session.refusal?.(name);
+  if (precise) return precise;
+  const list = runner ? runner.names().filter((n) => session.allowed.has(n)) : [];
+  return { code: 'E_TOOL_DENIED', message: `tool "${name}" is not available here; the tools you may call are: ${list.length > 0 ? list.join(', ') : 'none'}` };
+}
+
+/** Runners made by guardedRunner: they report every call themselves. */
+const GUARDED = new WeakSet<ToolRunner>();
+
 /**
  * The runner an agent is lent: the effective list and the turn budget are
- * enforced here, so a library reviewer calling it directly is held to the
- * same rules as a jsonl one whose `$tool` lines are mediated.
+ * enforced here, and every call is reported (`onCall`, journaled as
+ * `tool.called`), so a library agent calling it directly is held to the
+ * same rules, and leaves the same record, as a jsonl one whose `$tool`
+ * lines are mediated.
  */
 function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
   let calls = 0;
-  return {
+  const refuse = (name: string, code: string, message: string): never => {
+    session.onCall?.({ name, ok: false, code });
+    throw new CountersignError(code, message);
+  };
+  const guarded: ToolRunner = {
     names: () => runner.names().filter((n) => session.allowed.has(n)),
-    async call(name, args, request) {
+    ...(runner.spec ? { spec: (name: string) => runner.spec!(name) } : {}),
+    async call(name, args, request, meta) {
       if (!session.allowed.has(name) || !runner.names().includes(name)) {
-        throw new CountersignError('E_TOOL_DENIED', `tool "${name}" is not available here; the tools you may call are: ${runner.names().filter((n) => session.allowed.has(n)).join(', ') || 'none'}`);
+        const refused = refusalOf(name, session, runner);
+        refuse(name, refused.code, refused.message);
       }
       calls++;
       // A call that uses the last turn leaves no room for the answer.
       if (session.maxTurns !== undefined && calls >= session.maxTurns) {
         session.exhausted = true;
-        throw new CountersignError('E_MAX_TURNS', `${calls} message(s) used, the limit is max_turns ${session.maxTurns}, and no reply came`);
+        refuse(name, 'E_MAX_TURNS', `${calls} message(s) used, the limit is max_turns ${session.maxTurns}, and no reply came`);
       }
-      return runner.call(name, args, request);
+      try {
+        const result = await runner.call(name, args, request, meta);
+        session.onCall?.({ name, ok: true });
+        return result;
+      } catch (e) {
+        session.onCall?.({ name, ok: false, code: isCountersignError(e) ? e.code : 'E_TOOL_FAILED' });
+        throw e;
+      }
     },
   };
+  GUARDED.add(guarded);
+  return guarded;
 }
 
 /** A `{"$tool": …}` message, or undefined when the line is an answer. */
-export function toolRequestOf(message: JsonValue): { name: unknown; args: unknown } | undefined {
+export function toolRequestOf(message: JsonValue): { name: unknown; args: unknown; reason?: unknown } | undefined {
   if (message === null || typeof message !== 'object' || Array.isArray(message) || !('$tool' in message)) return undefined;
   const t = message.$tool;
   if (t === null || typeof t !== 'object' || Array.isArray(t)) return { name: undefined, args: undefined };
-  return { name: (t as JsonObject).name, args: (t as JsonObject).args };
+  const o = t as JsonObject;
+  return { name: o.name, args: o.args, ...(o.reason !== undefined ? { reason: o.reason } : {}) };
 }
 
 /** Runs (or refuses) one `$tool` request and returns the line to send back. */
-export async function mediate(call: { name: unknown; args: unknown }, session: ToolSession, request: AgentRequest): Promise<JsonObject> {
+export async function mediate(call: { name: unknown; args: unknown; reason?: unknown }, session: ToolSession, request: AgentRequest): Promise<JsonObject> {
   const name = call.name;
   const refuse = (code: string, message: string): JsonObject => {
     session.onCall?.({ name: typeof name === 'string' ? name : String(name), ok: false, code });
     return { $toolError: { code, message } };
   };
-  if (typeof name !== 'string' || name === '') return refuse('E_TOOL_REQUEST', '"$tool" must be {"name": "<tool>", "args": {…}}');
-  if (!session.allowed.has(name) || !session.runner || !session.runner.names().includes(name)) {
-    const list = [...session.allowed].filter((n) => session.runner?.names().includes(n));
-    return refuse('E_TOOL_DENIED', `tool "${name}" is not available here; the tools you may call are: ${list.length > 0 ? list.join(', ') : 'none'}`);
+  if (typeof name !== 'string' || name === '') return refuse('E_TOOL_REQUEST', '"$tool" must be {"name": "<tool>", "args": {…}, "reason"?: "…"}');
+  if (call.reason !== undefined && typeof call.reason !== 'string') return refuse('E_TOOL_REQUEST', '"$tool".reason must be a string: why you call the tool');
+  const runner = session.runner;
+  const guarded = runner !== undefined && GUARDED.has(runner);
+  // A guarded runner refuses and reports by itself; any other is checked here.
+  if (!runner || (!guarded && (!session.allowed.has(name) || !runner.names().includes(name)))) {
+    const refused = refusalOf(name, session, runner);
+    return refuse(refused.code, refused.message);
   }
   try {
-    const result = await session.runner.call(name, (call.args ?? {}) as JsonValue, request);
-    session.onCall?.({ name, ok: true });
+    const meta = typeof call.reason === 'string' ? { reason: call.reason } : undefined;
+    const result = await runner.call(name, (call.args ?? {}) as JsonValue, request, meta);
+    if (!guarded) session.onCall?.({ name, ok: true });
     return { $toolResult: result ?? null };
   } catch (e) {
     const code = isCountersignError(e) ? e.code : 'E_TOOL_FAILED';
-    return refuse(code, e instanceof Error ? e.message : String(e));
+    const message = e instanceof Error ? e.message : String(e);
+    if (!guarded) return refuse(code, message);
+    return { $toolError: { code, message } };
   }
 }

@@ -178,7 +178,21 @@ export interface JournalEvent {
 
 /** The request an adapter receives: the pending item with runId and seq on top. */
 /** What an agent is asked: any pending item but a tool node's, which the engine runs itself. */
-export type AgentRequest = Exclude<Pending, ToolPending> & { runId: string; seq: number };
+/** How a tool an agent may call is described to it (an item's `toolSpecs`). */
+export interface ToolSpecView {
+  name: string;
+  class?: 'read' | 'write' | 'destructive';
+  description?: string;
+  /** The argument schema, when the tool declares one (host-lent tools may not). */
+  inputSchema?: JsonObject;
+}
+
+/**
+ * An item as an Agent receives it. In a driven run (`engine.run`, `countersign
+ * run`) a directive also carries `toolSpecs` — the tools it may call with
+ * `$tool` — when there are any.
+ */
+export type AgentRequest = Exclude<Pending, ToolPending> & { runId: string; seq: number; toolSpecs?: ToolSpecView[] };
 
 export interface RunSummary {
   runId: string;

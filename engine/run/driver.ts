@@ -8,8 +8,10 @@ import { toolSession, type ToolCallRecord, type ToolRunner, type ToolSession } f
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { Agent } from '../hosts/agent.js';
-import type { RunFailure, RunState, RunStatus } from './contract.js';
+import type { AgentRequest, RunFailure, RunState, RunStatus } from './contract.js';
 import type { Engine } from './engine.js';
+import type { ChainOptions } from '../gate/chain.js';
+import type { AgentTools, DirectiveRequest } from './agent-tools.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
 /** The identity review answers carry in a driven run unless `reviewerAs` names another. */
@@ -41,8 +43,19 @@ export interface RunOptions {
   maxSteps?: number;
   agentTimeoutMs?: number;
   onProgress?: (event: ProgressEvent) => void;
-  /** Tools the agents may call with `$tool` lines (jsonl adapters); a decision review gets only its persona's. */
+  /**
+   * Tools the host lends its agents with `$tool`: a directive is offered
+   * them beside the engine's own (the workflow's access map decides), an
+   * issues review all of them, a decision review only its persona's.
+   */
   tools?: ToolRunner;
+  /**
+   * The decorators (chain()) the engine's tools run through when an agent
+   * calls them with `$tool`. With a `reviewGate`, write and destructive tools
+   * are callable and each call is second-signed; without one they are refused
+   * (E_GATE_REQUIRED). `tenantBind` defaults to the answering identity.
+   */
+  toolChain?: ChainOptions;
   /** How to name the agent and the reviewer in messages (the CLI passes its flags); generic names otherwise. */
   labels?: { agent?: AdapterLabel; reviewer?: AdapterLabel };
 }
@@ -66,6 +79,8 @@ export async function driveRun(
   first: RunState,
   opts: RunOptions & { agent: Agent; reviewer?: Agent },
   now: () => Date,
+  /** The engine's tools for one directive and its answering identity. */
+  agentTools?: (request: DirectiveRequest, userId: string) => AgentTools,
 ): Promise<RunResult> {
   let state = first;
   let steps = 0;
@@ -103,10 +118,13 @@ export async function driveRun(
     let answer: unknown;
     let toolCalls: ToolCallRecord[] = [];
     try {
-      const request = { ...pending, runId: state.runId, seq: state.seq };
+      const base: AgentRequest = { ...pending, runId: state.runId, seq: state.seq };
+      // Reviews keep seed 003's information boundary: only the host's tools (a decision review, its persona's).
+      const offered = base.kind === 'directive' && agentTools ? agentTools(base, as) : undefined;
+      const request = offered && offered.specs.length > 0 ? ({ ...base, toolSpecs: offered.specs } as AgentRequest) : base;
       toolCalls = [];
       const calls = toolCalls;
-      const session = toolSession(request, opts.tools, (call) => calls.push(call));
+      const session = toolSession(request, offered ? offered.runner : opts.tools, (call) => calls.push(call), offered?.refusal);
       answer = await askWithin(agent, label, request, waitMs, session);
       // An agent that spent its last turn on a tool call gets no say: fail closed.
       if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };

@@ -21,6 +21,7 @@ import { driveRun, type RunOptions, type RunResult } from './driver.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { loopFacts } from '../nodes/review-loops.js';
 import { advanceTools } from './tool-steps.js';
+import { agentToolsFor } from './agent-tools.js';
 import { createToolCatalog } from '../tools/catalog.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import type { Tool } from '../tools/tool.js';
@@ -125,6 +126,19 @@ export function createEngine(options: EngineOptions): Engine {
       workflows.set(rec.workflowHash, wf);
     }
     return compileWorkflow(wf, rec.workflowHash);
+  }
+
+  /** What an agent of this run may call with `$tool`: the run's tools, by its access map, through the host's chain. */
+  function toolsOfRun(rec: RunRecord, opts: RunOptions): ReturnType<typeof agentToolsFor> {
+    const workflow = compiledFor(rec).workflow;
+    return agentToolsFor({
+      catalog: catalogOf(rec),
+      ...(opts.tools ? { host: opts.tools } : {}),
+      ...(workflow.access ? { access: workflow.access } : {}),
+      ...(opts.toolChain ? { toolChain: opts.toolChain } : {}),
+      workspace: rec.workspace,
+      workflowName: rec.workflow,
+    });
   }
 
   function envOf(rec: RunRecord): RunEnv {
@@ -305,12 +319,14 @@ export function createEngine(options: EngineOptions): Engine {
       if (resuming) {
         const rec = mustGet((source as { runId: string }).runId);
         checkReviewer(compiledFor(rec).workflow, opts);
-        return driveRun(engine, await engine.status(rec.runId), opts, now);
+        const state = await engine.status(rec.runId);
+        return driveRun(engine, state, opts, now, toolsOfRun(mustGet(rec.runId), opts));
       }
       const loaded = await loadWithTools(source as WorkflowSource);
       checkReviewer(loaded.workflow, opts);
       const first = startLoaded(loaded, opts);
-      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now);
+      const tools = toolsOfRun(mustGet(first.runId), opts);
+      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, tools);
     },
   };
   return engine;

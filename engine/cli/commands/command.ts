@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createEngine, type Engine } from '../../run/engine.js';
 import { openStore } from '../../store/open.js';
+import type { Store } from '../../store/store.js';
 import { usage, type Io } from '../io.js';
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
@@ -20,10 +21,10 @@ export const STORE_OPTIONS = {
 } as const;
 
 /** Opens the store named by --store / $COUNTERSIGN_STORE / ./.countersign for one command. */
-export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine) => Promise<T>): Promise<T> {
+export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine, store: Store) => Promise<T>): Promise<T> {
   const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
   try {
-    return await fn(createEngine({ store, allowToolModules: values['allow-tool-modules'] === true }));
+    return await fn(createEngine({ store, allowToolModules: values['allow-tool-modules'] === true }), store);
   } finally {
     store.close();
   }

@@ -39,7 +39,7 @@ export const command: Command = {
     if (!(TOOL_CLASSES as readonly string[]).includes(cls)) throw usage(`--class ${cls} is not a tool class`, `use one of ${TOOL_CLASSES.join(', ')}`);
     const raw = await readJsonArg(required(values.proposal, '--proposal'), 'proposal', io);
     const proposal = proposalFrom(raw, tool);
-    const timeoutMs = timeoutFrom(values['timeout-ms']);
+    const timeoutMs = timeoutFrom(values['timeout-ms'], '--timeout-ms');
     const spec = cls === 'read' ? undefined : required(values.reviewer, '--reviewer');
     const reviewer: Agent = spec === undefined ? { answer: async () => ({ reply: '' }) } : reviewerFor(spec, io.cwd, io.env);
     const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
@@ -62,14 +62,14 @@ export const command: Command = {
   },
 };
 
-/** --timeout-ms, checked here so the error names the flag (the gate's own check names its option). */
-function timeoutFrom(value: unknown): number {
+/** The reviewer's ceiling, checked here so the error names the flag (the gate's own check names its option). */
+export function timeoutFrom(value: unknown, flag: string): number {
   if (value === undefined) return DefaultReviewerTimeout;
   const text = String(value).trim();
   const ms = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(ms) || ms < MinReviewerTimeout || ms > MaxReviewerTimeout) {
-    throw new CountersignError('E_GATE_CONFIG', `--timeout-ms ${text} is not a whole number of milliseconds from ${MinReviewerTimeout} to ${MaxReviewerTimeout} (about 24.8 days)`, {
-      fix: `leave --timeout-ms out for the 60 s default, or pass a value in that range (a reviewer needs at least 30 s for its turns, F11)`,
+    throw new CountersignError('E_GATE_CONFIG', `${flag} ${text} is not a whole number of milliseconds from ${MinReviewerTimeout} to ${MaxReviewerTimeout} (about 24.8 days)`, {
+      fix: `leave ${flag} out for the 60 s default, or pass a value in that range (a reviewer needs at least 30 s for its turns, F11)`,
     });
   }
   return ms;
@@ -96,13 +96,14 @@ function proposalFrom(raw: unknown, tool: string): Proposal {
   return p;
 }
 
-function reviewerFor(spec: string, cwd: string, env: NodeJS.ProcessEnv): Agent {
+/** The gate's reviewer: an adapter of run, or reply:<file> (a fixed reply). */
+export function reviewerFor(spec: string, cwd: string, env: NodeJS.ProcessEnv, flag = '--reviewer'): Agent {
   if (spec.startsWith('reply:')) {
     const file = spec.slice('reply:'.length).trim();
-    if (file === '') throw usage('--reviewer reply: needs a file after the colon', 'use reply:<file>, a file holding the reviewer\'s reply');
+    if (file === '') throw usage(`${flag} reply: needs a file after the colon`, 'use reply:<file>, a file holding the reviewer\'s reply');
     return createReplyAgent(file, cwd);
   }
-  return createAgent(spec, { cwd, env, flag: '--reviewer' });
+  return createAgent(spec, { cwd, env, flag });
 }
 
 function report(io: { stdout: NodeJS.WritableStream }, result: GateResult, json: boolean, tool: string, timeoutMs: number): void {

@@ -5,11 +5,15 @@ import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { indent } from '../render.js';
 import { progressPrinter } from '../progress.js';
 import { STORE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
+import { reviewerFor, timeoutFrom } from './gate.js';
+import { gateToolChain } from '../../gate/gate-chain.js';
 
 export const command: Command = {
   usage: [
     'countersign run <file> --agent <adapter> [--reviewer <adapter>] [--input JSON|@file] [--max-steps N] [--agent-timeout S] [--workspace DIR] [--agent-id ID] [--reviewer-id ID] [--store DIR] [--json]',
     'countersign run --resume <runId> --agent <adapter> [--reviewer <adapter>] [...]',
+    '  [--gate-reviewer <adapter>|reply:<file> [--agents DIR] [--gate-timeout-ms N]]: a review gate for the write and destructive',
+    '  tools agents request with $tool lines (refused without one, E_GATE_REQUIRED); proposal and execution rows go to the store.',
     '  adapters: scripted:<file> | jsonl:<command> | exec:<command> | interactive',
     '  review items go to --reviewer (required when the workflow has delegate-review nodes); every other item to --agent.',
     '  identities: each adapter answers as its adapter string unless --agent-id (alias --as) / --reviewer-id say otherwise; they must differ.',
@@ -27,6 +31,9 @@ export const command: Command = {
     workspace: { type: 'string' },
     as: { type: 'string' },
     resume: { type: 'string' },
+    'gate-reviewer': { type: 'string' },
+    agents: { type: 'string' },
+    'gate-timeout-ms': { type: 'string' },
   },
   async run(values, positionals, io) {
     const resumeId = values.resume as string | undefined;
@@ -52,7 +59,13 @@ export const command: Command = {
       // person typing both roles is no independent review.
       throw usage('--agent and --reviewer cannot both be interactive', 'let one person answer the reviews (--reviewer interactive) and an agent produce, or the other way round');
     }
-    return withEngine(values, io, async (engine) => {
+    const gateSpec = values['gate-reviewer'] === undefined ? undefined : String(values['gate-reviewer']).trim();
+    if (gateSpec === '') throw usage('--gate-reviewer needs an adapter', 'use --gate-reviewer jsonl:<command> (the persona\'s driver) or reply:<file>');
+    if (gateSpec === undefined && (values.agents !== undefined || values['gate-timeout-ms'] !== undefined)) {
+      throw usage(`${values.agents !== undefined ? '--agents' : '--gate-timeout-ms'} configures the review gate, and there is none`, 'add --gate-reviewer <adapter>, or leave the flag out');
+    }
+    const gateTimeoutMs = gateSpec === undefined ? undefined : timeoutFrom(values['gate-timeout-ms'], '--gate-timeout-ms');
+    return withEngine(values, io, async (engine, store) => {
       // A resumed run keeps the working directory it was started with: its
       // review paths were resolved there, so agents must work there too.
       let workspace: string;
@@ -74,13 +87,22 @@ export const command: Command = {
       const adapter = (spec: string, flag: string) => createAgent(spec, { cwd: spec.startsWith('scripted:') ? io.cwd : workspace, env: io.env, flag });
       const agent = adapter(agentSpec, '--agent');
       const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec, '--reviewer');
+      const gateReviewer = gateSpec === undefined ? undefined : reviewerFor(gateSpec, gateSpec.startsWith('reply:') ? io.cwd : workspace, io.env, '--gate-reviewer');
+      const toolChain = gateReviewer === undefined ? undefined : gateToolChain({
+        store,
+        reviewer: gateReviewer,
+        timeoutMs: gateTimeoutMs,
+        ...(values.agents ? { agentsDir: resolve(io.cwd, values.agents as string) } : {}),
+        log: (m) => io.stderr.write(`countersign run: review gate: ${m}\n`),
+      });
+      for (const w of toolChain?.reviewGate.gate.warnings ?? []) io.stderr.write(`warning: ${w}\n`);
       // A spinner would overwrite the interactive adapter's prompt.
       const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive', reviewer: reviewer !== undefined });
       // Agents run in their own process group, out of reach of the terminal's
       // Ctrl-C: stop them ourselves when the user interrupts the run.
       const interrupted = (signal: NodeJS.Signals) => {
         progress.stop();
-        void Promise.all([agent.close?.(), reviewer?.close?.()]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+        void Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
       };
       process.once('SIGINT', interrupted);
       process.once('SIGTERM', interrupted);
@@ -95,6 +117,7 @@ export const command: Command = {
           maxSteps,
           agentTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
           onProgress: progress,
+          ...(toolChain ? { toolChain } : {}),
           labels: {
             agent: adapterLabel(agentSpec, '--agent'),
             ...(reviewerSpec === undefined ? {} : { reviewer: adapterLabel(reviewerSpec, '--reviewer') }),
@@ -116,7 +139,7 @@ export const command: Command = {
         process.off('SIGINT', interrupted);
         process.off('SIGTERM', interrupted);
         progress.stop();
-        await Promise.all([agent.close?.(), reviewer?.close?.()]);
+        await Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
       }
     });
   },

@@ -1,0 +1,133 @@
+/**
+ * The tools an agent may call with `$tool` while it answers a directive of
+ * a driven run (ADR-019, H35–H36). The engine's tools
+ * (built-ins, `createEngine({tools})`, the workflow's loaded toolModules)
+ * and the host's lent ToolRunner are offered by one rule:
+ *
+ * - the workflow's `access` map decides, with the node's `agent` role
+ *   (a node without one may use only tools no role claims): E_TOOL_ACCESS;
+ * - an engine tool of class `write` or `destructive` is a mutation the
+ *   agent chose at run time, so it needs the second signature: it runs
+ *   through the host's tool chain when that chain has a review gate, and is
+ *   refused otherwise (E_GATE_REQUIRED). A `tool` node is the author's
+ *   step and runs without the gate; this path is the agent's choice.
+ *
+ * A host's own lent tools are the host's chain to gate (the gate issue's
+ * `chain()`); the access map still applies to them. Review items are not
+ * offered the engine's tools: a reviewer gets only what seed 003's
+ * information boundary gives it (a decision review, its persona's tools).
+ */
+import { CountersignError } from '../errors.js';
+import type { JsonValue } from '../format/model.js';
+import { chain, type ChainOptions } from '../gate/chain.js';
+import { tenantBindDecorator } from '../gate/decorators/tenant-bind.js';
+import type { ToolRefusal, ToolRunner, ToolSpecView } from '../hosts/tool-mediation.js';
+import { accessDenial, type AccessMap } from '../tools/access.js';
+import type { ToolCatalog } from '../tools/catalog.js';
+import { isGated, type Tool, type ToolRunContext } from '../tools/tool.js';
+import type { AgentRequest } from './contract.js';
+
+/** A directive item as its agent receives it. */
+export type DirectiveRequest = Extract<AgentRequest, { kind: 'directive' }>;
+
+/** The longest context summary a proposal carries: the item's text, cut here. */
+const CONTEXT_LIMIT = 2000;
+
+export interface AgentToolsConfig {
+  /** The run's tools: the engine's catalog with the workflow's modules. */
+  catalog: ToolCatalog;
+  /** Tools the host lends its agents (`engine.run(…, {tools})`). */
+  host?: ToolRunner;
+  access?: AccessMap;
+  /** The decorators engine tools run through when an agent calls them; a review gate makes gated tools callable. */
+  toolChain?: ChainOptions;
+  workspace: string;
+  workflowName: string;
+}
+
+/** What one item's agent is offered. */
+export interface AgentTools {
+  runner: ToolRunner;
+  refusal(name: string): ToolRefusal | undefined;
+  specs: ToolSpecView[];
+}
+
+/**
+ * Checks the configuration once per driven run (a clash of names, a chain
+ * that does not build) and returns the maker of each item's tools.
+ */
+export function agentToolsFor(config: AgentToolsConfig): (request: DirectiveRequest, userId: string) => AgentTools {
+  const hostNames = config.host?.names() ?? [];
+  for (const name of hostNames) {
+    if (config.catalog.has(name)) {
+      throw new CountersignError('E_TOOL_DEFINITION', `two tools are named "${name}": one registered with the engine and one the host lends its agents (run({tools}))`, {
+        fix: 'rename one of them: an agent calls tools by name and must get exactly the tool it was offered',
+      });
+    }
+  }
+  const gated = config.toolChain?.reviewGate !== undefined;
+  // tenant_bind makes the answering identity the proposal's operator (A15).
+  const decorators: ChainOptions | undefined = config.toolChain ? { tenantBind: tenantBindDecorator(), ...config.toolChain } : undefined;
+  const runnable = new Map<string, Tool>();
+  for (const tool of config.catalog.values()) {
+    if (isGated(tool) && !gated) continue;
+    runnable.set(tool.name, decorators ? chain(tool, decorators) : tool);
+  }
+
+  return (request, userId) => {
+    const role = request.agent;
+    const refusals = new Map<string, ToolRefusal>();
+    const offered = new Map<string, (args: JsonValue, reason: string | undefined) => Promise<JsonValue>>();
+    const specs: ToolSpecView[] = [];
+    const contextSummary = summaryOf(request, config.workflowName);
+    for (const tool of config.catalog.values()) {
+      const denial = accessDenial(config.access, role, tool.name);
+      if (denial) {
+        refusals.set(tool.name, { code: 'E_TOOL_ACCESS', message: denial });
+        continue;
+      }
+      const target = runnable.get(tool.name);
+      if (!target) {
+        refusals.set(tool.name, {
+          code: 'E_GATE_REQUIRED',
+          message: `tool "${tool.name}" is ${tool.class}: an agent's call to it needs the review gate's second signature, and this run has no review gate, so it is refused`,
+        });
+        continue;
+      }
+      offered.set(tool.name, async (args, reason) => {
+        if (isGated(tool) && (reason === undefined || reason.trim() === '')) {
+          throw new CountersignError('E_PROPOSAL', `tool "${tool.name}" is ${tool.class} and goes to the review gate, which needs a reason: add "reason" to the $tool line ({"$tool": {"name", "args", "reason"}})`);
+        }
+        const ctx: ToolRunContext = { userId, workspace: config.workspace, contextSummary, ...(reason !== undefined ? { reason } : {}) };
+        const result = await target.run(args, ctx);
+        return result === undefined ? null : (JSON.parse(JSON.stringify(result)) as JsonValue);
+      });
+      specs.push({ name: tool.name, class: tool.class, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema });
+    }
+    for (const name of hostNames) {
+      const denial = accessDenial(config.access, role, name);
+      if (denial) {
+        refusals.set(name, { code: 'E_TOOL_ACCESS', message: denial });
+        continue;
+      }
+      const host = config.host!;
+      offered.set(name, (args, reason) => host.call(name, args, request, reason !== undefined ? { reason } : undefined));
+      specs.push(host.spec?.(name) ?? { name });
+    }
+    const runner: ToolRunner = {
+      names: () => [...offered.keys()],
+      spec: (name) => specs.find((s) => s.name === name),
+      call: (name, args, _request, meta) => offered.get(name)!(args, meta?.reason),
+    };
+    return { runner, refusal: (name) => refusals.get(name), specs };
+  };
+}
+
+/** What the gate's reviewer reads as the call's context: which run, node and role asked, and the directive. */
+function summaryOf(request: DirectiveRequest, workflowName: string): string {
+  const role = request.agent ? ` (role ${request.agent})` : '';
+  const text = request.directive;
+  const head = `run ${request.runId} of workflow "${workflowName}", node "${request.nodeId}"${role}`;
+  const body = text.length > CONTEXT_LIMIT ? `${text.slice(0, CONTEXT_LIMIT)}…` : text;
+  return body ? `${head}: ${body}` : head;
+}

@@ -1,0 +1,92 @@
+/**
+ * `countersign run --gate-reviewer` (issue 5): a jsonl agent answering a
+ * directive asks for the built-in `post_review` with a `$tool` line. Without
+ * a review gate the request is refused and gh never runs; with one, the
+ * gate's reviewer decides and an approved call posts from the workspace.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cli, tempDir } from '../helpers/cli.js';
+import { gitRepo, useStandIn } from '../tools/standin.js';
+
+const AGENT = `
+import { createInterface } from 'node:readline';
+const lines = createInterface({ input: process.stdin });
+const queue = [];
+let wake;
+lines.on('line', (l) => { queue.push(l); wake?.(); });
+const next = async () => { while (queue.length === 0) await new Promise((r) => (wake = r)); return JSON.parse(queue.shift()); };
+for (;;) {
+  const item = await next();
+  const offered = (item.toolSpecs ?? []).map((t) => t.name + ':' + t.class).join(',');
+  process.stdout.write(JSON.stringify({ $tool: { name: 'post_review', args: { pr_number: 7, verdict: 'APPROVE', body: 'Looks right.' }, reason: 'post the review the workflow asked for' } }) + '\\n');
+  const reply = await next();
+  process.stdout.write(JSON.stringify({ note: JSON.stringify({ offered, reply }) }) + '\\n');
+}
+`;
+
+function fixture(): { dir: string; workflow: string; repo: string; agent: string } {
+  const dir = tempDir('countersign-gatetools-');
+  const agent = join(dir, 'agent.mjs');
+  writeFileSync(agent, AGENT);
+  const workflow = join(dir, 'wf.json');
+  writeFileSync(workflow, JSON.stringify({
+    metadata: { name: 'post-by-agent', version: '1.0.0', description: 'an agent posts its own review' },
+    access: { reviewer: ['post_review'] },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'review' } },
+      {
+        type: 'agent-directive', id: 'review', agent: 'reviewer', directive: 'Review PR 7 and post your verdict.', completionCondition: 'posted',
+        inputSchema: { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] }, connections: { success: 'done' },
+      },
+      { type: 'end', id: 'done', finalOutput: ['review.note'] },
+    ],
+  }));
+  writeFileSync(join(dir, 'approve.txt'), 'Decision: approve\n\n**Gates**\n- ✓ SOP-3 covers posting a review\n');
+  return { dir, workflow, repo: gitRepo('https://github.com/acme/widgets.git'), agent };
+}
+
+const T = suite('countersign run --gate-reviewer');
+let standIn: ReturnType<typeof useStandIn>;
+T.before.each(() => {
+  standIn = useStandIn();
+});
+T.after.each(() => standIn.restore());
+
+T('§4.13/ADR-019: without a review gate, a directive\'s $tool request for a write tool is E_GATE_REQUIRED and gh is never called', async () => {
+  const f = fixture();
+  const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--workspace', f.repo, '--json'], { store: join(f.dir, 'store'), env: process.env });
+  assert.is(r.code, 0, r.stderr);
+  const note = JSON.parse(r.json.output['review.note']);
+  assert.is(note.reply.$toolError.code, 'E_GATE_REQUIRED');
+  assert.not.ok(String(note.offered).includes('post_review'), 'an uncallable tool is not offered');
+  assert.equal(standIn.calls(), []);
+});
+
+T('A3/H3–H6: with --gate-reviewer, the approved request posts once, from the workspace, with the exact ADR-019 comment, and the proposal is on record', async () => {
+  const f = fixture();
+  const store = join(f.dir, 'store');
+  const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--workspace', f.repo, '--gate-reviewer', `reply:${join(f.dir, 'approve.txt')}`, '--json'], { store, env: process.env });
+  assert.is(r.code, 0, r.stderr);
+  const note = JSON.parse(r.json.output['review.note']);
+  assert.ok('$toolResult' in note.reply, JSON.stringify(note.reply));
+  assert.ok(String(note.offered).split(',').includes('post_review:write'), note.offered);
+  const calls = standIn.calls();
+  assert.is(calls.length, 1);
+  assert.is(calls[0].cwd, f.repo);
+  assert.not.ok(calls[0].argv.includes('--repo'));
+  assert.is(calls[0].comment, '## Code Review Summary\n\nLooks right.\n\n### Verdict: APPROVE');
+  const audit = await cli(['audit', '--json'], { store });
+  assert.equal(audit.json.proposals.map((p: { tool: string; status: string }) => [p.tool, p.status]), [['post_review', 'approved']]);
+});
+
+T('usage: --agents or --gate-timeout-ms without --gate-reviewer is a usage error (exit 2) naming the missing flag', async () => {
+  const f = fixture();
+  const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--agents', f.dir], { store: join(f.dir, 'store') });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /--gate-reviewer/);
+});
+
+T.run();

@@ -1,0 +1,208 @@
+/**
+ * `$tool` requests from directive items (issue 5, ADR-019 H35–H36): the
+ * node's `agent` role decides by the workflow's access map, a read tool
+ * runs as asked, and a write or destructive tool goes through the review
+ * gate when the host configured one — and is refused otherwise.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  createEngine,
+  createMemoryStore,
+  defineTool,
+  gateToolChain,
+  listExecutions,
+  listProposals,
+  type Agent,
+  type AgentRequest,
+  type JsonObject,
+  type JsonValue,
+  type Store,
+  type Workflow,
+} from '../../engine/index.js';
+
+interface Ran {
+  name: string;
+  args: unknown;
+  userId?: string;
+  workspace?: string;
+  operator?: string;
+}
+
+function tools(ran: Ran[]) {
+  const record = (name: string) => async (args: Record<string, unknown>, ctx: { userId?: string; workspace?: string; operator?: string }) => {
+    ran.push({ name, args, userId: ctx.userId, workspace: ctx.workspace, operator: ctx.operator });
+    return { done: name };
+  };
+  const object = (props: JsonObject, required: string[]): JsonObject => ({ type: 'object', properties: props, required, additionalProperties: false });
+  return [
+    defineTool({ name: 'lookup', class: 'read', description: 'reads a record', inputSchema: object({ id: { type: 'integer' } }, ['id']), run: record('lookup') }),
+    defineTool({ name: 'post', class: 'write', inputSchema: object({ verdict: { enum: ['APPROVE', 'REQUEST_CHANGES'] } }, ['verdict']), run: record('post') }),
+    defineTool({ name: 'wipe', class: 'destructive', inputSchema: object({}, []), run: record('wipe') }),
+  ];
+}
+
+/** One directive (role `agent` when given) under an access map that gives `post` to reviewers and `wipe` to admins. */
+function flow(agent?: string): Workflow {
+  return {
+    metadata: { name: 'agent-tools', version: '1.0.0', description: 'a directive whose agent calls tools' },
+    access: { reviewer: ['post'], admin: ['wipe'] },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'work' } },
+      {
+        type: 'agent-directive', id: 'work', directive: 'Review the change and post your verdict.', completionCondition: 'posted',
+        ...(agent ? { agent } : {}),
+        inputSchema: { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] },
+        connections: { success: 'done' },
+      },
+      { type: 'end', id: 'done', finalOutput: ['work.note'] },
+    ],
+  } as unknown as Workflow;
+}
+
+interface Outcome {
+  ok: boolean;
+  code?: string;
+  message?: string;
+  result?: JsonValue;
+}
+
+/** An in-process agent that makes `calls` through the runner it is lent, records what came back, then answers. */
+function caller(calls: Array<{ name: string; args: JsonValue; reason?: string }>, seen: { request?: AgentRequest; outcomes: Outcome[] }): Agent {
+  return {
+    async answer(request, options) {
+      seen.request = request;
+      for (const c of calls) {
+        try {
+          const runner = options.tools?.runner;
+          if (!runner) throw Object.assign(new Error('no runner lent'), { code: 'NO_RUNNER' });
+          const result = await runner.call(c.name, c.args, request, c.reason !== undefined ? { reason: c.reason } : undefined);
+          seen.outcomes.push({ ok: true, result });
+        } catch (e) {
+          const err = e as { code?: string; message: string };
+          seen.outcomes.push({ ok: false, code: err.code, message: err.message });
+        }
+      }
+      return { note: 'done' };
+    },
+  };
+}
+
+const approving: Agent = { answer: async () => ({ reply: 'Decision: approve\nSOP: SOP-12 applies; target state is stated.' }) };
+const rejecting: Agent = { answer: async () => ({ reply: 'Decision: reject\n\n**Gates**\n- ✗ no SOP covers this change' }) };
+
+function setup(): { store: Store; ran: Ran[]; engine: ReturnType<typeof createEngine> } {
+  const store = createMemoryStore();
+  const ran: Ran[] = [];
+  return { store, ran, engine: createEngine({ store, tools: tools(ran) }) };
+}
+
+const T = suite('$tool requests from directive items');
+
+T('H35/H36: a directive is offered, in toolSpecs, exactly the tools its role may use — its own, and those no role claims — with their class and schema', async () => {
+  const { engine } = setup();
+  const seen: { request?: AgentRequest; outcomes: Outcome[] } = { outcomes: [] };
+  const { store } = { store: createMemoryStore() };
+  const r = await engine.run(flow('reviewer'), { agent: caller([], seen), toolChain: gateToolChain({ store, reviewer: approving }) });
+  assert.is(r.status, 'completed');
+  const specs = seen.request?.toolSpecs ?? [];
+  // The built-in writes are claimed by no role here, so the gate makes them callable too.
+  assert.equal(specs.map((s) => [s.name, s.class]), [['post_review', 'write'], ['post_docs_review', 'write'], ['pr_status', 'read'], ['lookup', 'read'], ['post', 'write']]);
+  assert.equal(specs.find((s) => s.name === 'post')?.inputSchema, tools([])[1].inputSchema);
+  assert.is(specs.find((s) => s.name === 'lookup')?.description, 'reads a record');
+});
+
+T('H35/H36: a role asking for another role\'s tool is refused at run time (E_TOOL_ACCESS, naming the owner); the tool never runs, and the refusal is journaled', async () => {
+  const { engine, ran, store } = setup();
+  const seen = { outcomes: [] as Outcome[] };
+  const r = await engine.run(flow('reviewer'), { agent: caller([{ name: 'wipe', args: {}, reason: 'clean up' }], seen), toolChain: gateToolChain({ store, reviewer: approving }) });
+  assert.is(r.status, 'completed');
+  assert.is(seen.outcomes[0].code, 'E_TOOL_ACCESS');
+  assert.match(seen.outcomes[0].message ?? '', /role "reviewer" may not use tool "wipe".*"admin"/);
+  assert.equal(ran, []);
+  assert.equal(listProposals(store), [], 'no review ran for a refused call');
+  const called = (await engine.trace(r.runId)).events.filter((e) => e.type === 'tool.called');
+  assert.equal(called.map((e) => [e.name, e.ok, e.code]), [['wipe', false, 'E_TOOL_ACCESS']]);
+});
+
+T('H35: a directive without an agent role may use only tools no role claims: a read tool runs, a claimed one is refused', async () => {
+  const { engine, ran } = setup();
+  const seen = { outcomes: [] as Outcome[] };
+  const r = await engine.run(flow(), { agent: caller([{ name: 'lookup', args: { id: 7 } }, { name: 'post', args: { verdict: 'APPROVE' }, reason: 'ok' }], seen), workspace: process.cwd() });
+  assert.is(r.status, 'completed');
+  assert.equal(seen.outcomes[0], { ok: true, result: { done: 'lookup' } });
+  assert.is(seen.outcomes[1].code, 'E_TOOL_ACCESS');
+  assert.match(seen.outcomes[1].message ?? '', /names no agent role/);
+  assert.equal(ran.map((x) => [x.name, x.userId, x.workspace]), [['lookup', 'local', process.cwd()]], 'the read ran once, as the answering identity, in the run\'s workspace');
+});
+
+T('§4.13/ADR-019: a write tool the role may use is refused without a review gate (E_GATE_REQUIRED) and never runs; toolSpecs does not offer it', async () => {
+  const { engine, ran } = setup();
+  const seen: { request?: AgentRequest; outcomes: Outcome[] } = { outcomes: [] };
+  const r = await engine.run(flow('reviewer'), { agent: caller([{ name: 'post', args: { verdict: 'APPROVE' }, reason: 'the diff is fine' }], seen) });
+  assert.is(r.status, 'completed');
+  assert.is(seen.outcomes[0].code, 'E_GATE_REQUIRED');
+  assert.match(seen.outcomes[0].message ?? '', /"post" is write.*no review gate/);
+  assert.equal(ran, []);
+  assert.not.ok(seen.request?.toolSpecs?.some((s) => s.name === 'post'));
+});
+
+T('A3/A12–A14: with a gate, an approved write runs once with the answering identity as operator; the proposal row is approved and an execution row points at it', async () => {
+  const { engine, ran, store } = setup();
+  const seen = { outcomes: [] as Outcome[] };
+  const r = await engine.run(flow('reviewer'), {
+    agent: caller([{ name: 'post', args: { verdict: 'APPROVE' }, reason: 'the diff is fine' }], seen),
+    as: 'alice',
+    toolChain: gateToolChain({ store, reviewer: approving }),
+  });
+  assert.is(r.status, 'completed');
+  assert.equal(seen.outcomes, [{ ok: true, result: { done: 'post' } }]);
+  assert.equal(ran.map((x) => [x.name, x.operator]), [['post', 'alice']]);
+  const [row] = listProposals(store);
+  assert.equal([row.status, row.tool, row.operator, row.target], ['approved', 'post', 'alice', { verdict: 'APPROVE' }]);
+  assert.match(row.context_summary, /node "work" \(role reviewer\): Review the change/);
+  const [exec] = listExecutions(store);
+  assert.equal([exec.tool, exec.ok, exec.proposal_id], ['post', true, row.id]);
+});
+
+T('A12/A13: a rejected write never runs; the agent gets ErrReviewRejected with the reviewer\'s reason and no execution row is written', async () => {
+  const { engine, ran, store } = setup();
+  const seen = { outcomes: [] as Outcome[] };
+  await engine.run(flow('admin'), { agent: caller([{ name: 'wipe', args: {}, reason: 'disk full' }], seen), toolChain: gateToolChain({ store, reviewer: rejecting }) });
+  assert.is(seen.outcomes[0].code, 'ErrReviewRejected');
+  assert.match(seen.outcomes[0].message ?? '', /no SOP covers this change/);
+  assert.equal(ran, []);
+  assert.equal(listProposals(store).map((p) => p.status), ['rejected']);
+  assert.equal(listExecutions(store), []);
+});
+
+T('A23/C5: a gated call without a reason is refused before any review (E_PROPOSAL); arguments that fail the schema are E_TOOL_ARGS before any review', async () => {
+  const { engine, ran, store } = setup();
+  const seen = { outcomes: [] as Outcome[] };
+  await engine.run(flow('reviewer'), {
+    agent: caller([{ name: 'post', args: { verdict: 'APPROVE' } }, { name: 'post', args: { verdict: 'APROVE' }, reason: 'fine' }], seen),
+    toolChain: gateToolChain({ store, reviewer: approving }),
+  });
+  assert.equal(seen.outcomes.map((o) => o.code), ['E_PROPOSAL', 'E_TOOL_ARGS']);
+  assert.match(seen.outcomes[0].message ?? '', /add "reason" to the \$tool line/);
+  assert.equal(ran, []);
+  assert.equal(listProposals(store), []);
+});
+
+T('H35: tools a host lends obey the same access map, and a lent tool named like an engine tool is refused before the run starts (E_TOOL_DEFINITION)', async () => {
+  const { engine } = setup();
+  const lent: string[] = [];
+  const host = { names: () => ['wipe_cache', 'notes'], call: async (name: string) => (lent.push(name), 'ok') };
+  const wf = flow('reviewer') as unknown as { access: Record<string, string[]> };
+  wf.access.admin = ['wipe*'];
+  const seen = { outcomes: [] as Outcome[] };
+  await engine.run(wf as unknown as Workflow, { agent: caller([{ name: 'wipe_cache', args: {} }, { name: 'notes', args: {} }], seen), tools: host });
+  assert.equal(seen.outcomes.map((o) => o.code ?? 'ok'), ['E_TOOL_ACCESS', 'ok']);
+  assert.equal(lent, ['notes']);
+  const clash = { names: () => ['lookup'], call: async () => 'x' };
+  const code = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), tools: clash }).then(() => 'ran', (e: { code?: string }) => e.code);
+  assert.is(code, 'E_TOOL_DEFINITION');
+  assert.equal(await engine.runs(), (await engine.runs()).filter((s) => s.workflow === 'agent-tools'));
+});
+
+T.run();
