@@ -103,12 +103,27 @@ export function isGated(tool: Pick<Tool, 'class'>): boolean {
 }
 
 export function defineTool<A extends JsonObject = JsonObject, R = unknown>(spec: ToolSpec<A, R>): Tool<A, R> {
+  return buildTool(spec, false);
+}
+
+/**
+ * For the built-ins only: their schemas are fixed and compiled by the spec
+ * suite, so compiling them on first use (not at import) spares every CLI
+ * command that never calls a tool ajv's meta-schema work (a quarter of a
+ * `step`). A host's tools keep failing at definition.
+ */
+export function defineBuiltinTool<A extends JsonObject = JsonObject, R = unknown>(spec: ToolSpec<A, R>): Tool<A, R> {
+  return buildTool(spec, true);
+}
+
+function buildTool<A extends JsonObject, R>(spec: ToolSpec<A, R>, lazy: boolean): Tool<A, R> {
   const name = checkSpec(spec);
-  const validate = compile(name, spec.inputSchema);
+  let compiled: ValidateFunction | undefined = lazy ? undefined : compile(name, spec.inputSchema);
   const checkArgs = (args: unknown): A => {
     if (args === null || typeof args !== 'object' || Array.isArray(args)) {
       throw argsError(name, spec.inputSchema, [`${ROOT}: tool arguments must be a JSON object, got ${describeValue(args)}`], '');
     }
+    const validate = (compiled ??= compile(name, spec.inputSchema));
     if (!validate(args)) {
       const first = validate.errors?.[0];
       throw argsError(name, spec.inputSchema, describeErrors(validate.errors), first?.instancePath ?? '');

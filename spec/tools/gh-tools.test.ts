@@ -23,6 +23,11 @@ Tools('H34, H35: the built-ins are post_review and post_docs_review (write, so g
   assert.ok(Object.isFrozen(BUILTIN_TOOLS));
 });
 
+Tools('§4.13: every built-in schema compiles (they compile on first use, so this is where a broken one would show) and takes a valid call', () => {
+  const valid: Record<string, unknown> = { post_review: review, post_docs_review: { ...review, verdict: 'FIXED' }, pr_status: { pr_number: 29 } };
+  for (const tool of BUILTIN_TOOLS) assert.equal(tool.checkArgs(structuredClone(valid[tool.name])), valid[tool.name], tool.name);
+});
+
 Tools('H20, H29, §4.13: verdict typos (APROVE, REQUEST CHANGES, lower case) are E_TOOL_ARGS and gh is never started', async () => {
   const ws = gitRepo('https://github.com/acme/widgets.git');
   for (const verdict of ['APROVE', 'REQUEST CHANGES', 'approve', 'request_changes', 'Approve']) {

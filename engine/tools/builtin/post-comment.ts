@@ -8,7 +8,7 @@ import type { JsonObject } from '../../format/model.js';
 import { deepFreeze } from '../../format/freeze.js';
 import { runGh } from '../gh.js';
 import { formatReviewComment, type ReviewFormat } from '../review-format.js';
-import { defineTool, type Tool } from '../tool.js';
+import { defineBuiltinTool, type Tool } from '../tool.js';
 
 export type PostCommentArgs<V extends string = string> = { pr_number: number; verdict: V; body: string };
 
@@ -30,7 +30,7 @@ export const PR_NUMBER_SCHEMA: JsonObject = deepFreeze({
 });
 
 export function postCommentTool<V extends string>(format: ReviewFormat<V>, description: string): Tool<PostCommentArgs<V>, PostedComment> {
-  return defineTool<PostCommentArgs<V>, PostedComment>({
+  return defineBuiltinTool<PostCommentArgs<V>, PostedComment>({
     name: format.tool,
     class: 'write',
     description,

@@ -7,10 +7,10 @@ import { CountersignError } from '../../errors.js';
 import { deepFreeze } from '../../format/freeze.js';
 import { runGh } from '../gh.js';
 import { readPrStatus, type PrStatus } from '../status-reader.js';
-import { defineTool } from '../tool.js';
+import { defineBuiltinTool } from '../tool.js';
 import { PR_NUMBER_SCHEMA } from './post-comment.js';
 
-export const prStatus = defineTool<{ pr_number: number }, PrStatus>({
+export const prStatus = defineBuiltinTool<{ pr_number: number }, PrStatus>({
   name: 'pr_status',
   class: 'read',
   description: 'Reads a pull request\'s comments with gh in the workspace and reports {review: {status: DONE|NOT_DONE, verdict?}, docs: {status}}.',
