@@ -41,9 +41,16 @@ export interface AgentToolsConfig {
   access?: AccessMap;
   /** The decorators engine tools run through when an agent calls them; a review gate makes gated tools callable. */
   toolChain?: ChainOptions;
+}
+
+/** Where the run works, for the tools and the gate's proposals. */
+export interface AgentToolsRun {
   workspace: string;
   workflowName: string;
 }
+
+/** Makes each directive's tools for one run. */
+export type AgentToolsMaker = (request: DirectiveRequest, userId: string) => AgentTools;
 
 /** What one item's agent is offered. */
 export interface AgentTools {
@@ -53,10 +60,11 @@ export interface AgentTools {
 }
 
 /**
- * Checks the configuration once per driven run (a clash of names, a chain
- * that does not build) and returns the maker of each item's tools.
+ * Checks the configuration (a clash of names, a chain that does not build)
+ * before a driven run starts, so a bad configuration never leaves a
+ * half-started run, and returns the binder for the run.
  */
-export function agentToolsFor(config: AgentToolsConfig): (request: DirectiveRequest, userId: string) => AgentTools {
+export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun) => AgentToolsMaker {
   const hostNames = config.host?.names() ?? [];
   for (const name of hostNames) {
     if (config.catalog.has(name)) {
@@ -74,12 +82,12 @@ export function agentToolsFor(config: AgentToolsConfig): (request: DirectiveRequ
     runnable.set(tool.name, decorators ? chain(tool, decorators) : tool);
   }
 
-  return (request, userId) => {
+  return (run) => (request, userId) => {
     const role = request.agent;
     const refusals = new Map<string, ToolRefusal>();
     const offered = new Map<string, (args: JsonValue, reason: string | undefined) => Promise<JsonValue>>();
     const specs: ToolSpecView[] = [];
-    const contextSummary = summaryOf(request, config.workflowName);
+    const contextSummary = summaryOf(request, run.workflowName);
     for (const tool of config.catalog.values()) {
       const denial = accessDenial(config.access, role, tool.name);
       if (denial) {
@@ -98,7 +106,7 @@ export function agentToolsFor(config: AgentToolsConfig): (request: DirectiveRequ
         if (isGated(tool) && (reason === undefined || reason.trim() === '')) {
           throw new CountersignError('E_PROPOSAL', `tool "${tool.name}" is ${tool.class} and goes to the review gate, which needs a reason: add "reason" to the $tool line ({"$tool": {"name", "args", "reason"}})`);
         }
-        const ctx: ToolRunContext = { userId, workspace: config.workspace, contextSummary, ...(reason !== undefined ? { reason } : {}) };
+        const ctx: ToolRunContext = { userId, workspace: run.workspace, contextSummary, ...(reason !== undefined ? { reason } : {}) };
         const result = await target.run(args, ctx);
         return result === undefined ? null : (JSON.parse(JSON.stringify(result)) as JsonValue);
       });

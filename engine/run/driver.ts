@@ -11,7 +11,7 @@ import type { Agent } from '../hosts/agent.js';
 import type { AgentRequest, RunFailure, RunState, RunStatus } from './contract.js';
 import type { Engine } from './engine.js';
 import type { ChainOptions } from '../gate/chain.js';
-import type { AgentTools, DirectiveRequest } from './agent-tools.js';
+import type { AgentToolsMaker } from './agent-tools.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
 /** The identity review answers carry in a driven run unless `reviewerAs` names another. */
@@ -80,7 +80,7 @@ export async function driveRun(
   opts: RunOptions & { agent: Agent; reviewer?: Agent },
   now: () => Date,
   /** The engine's tools for one directive and its answering identity. */
-  agentTools?: (request: DirectiveRequest, userId: string) => AgentTools,
+  agentTools?: AgentToolsMaker,
 ): Promise<RunResult> {
   let state = first;
   let steps = 0;

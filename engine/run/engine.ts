@@ -21,7 +21,7 @@ import { driveRun, type RunOptions, type RunResult } from './driver.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { loopFacts } from '../nodes/review-loops.js';
 import { advanceTools } from './tool-steps.js';
-import { agentToolsFor } from './agent-tools.js';
+import { prepareAgentTools } from './agent-tools.js';
 import { createToolCatalog } from '../tools/catalog.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import type { Tool } from '../tools/tool.js';
@@ -128,16 +128,13 @@ export function createEngine(options: EngineOptions): Engine {
     return compileWorkflow(wf, rec.workflowHash);
   }
 
-  /** What an agent of this run may call with `$tool`: the run's tools, by its access map, through the host's chain. */
-  function toolsOfRun(rec: RunRecord, opts: RunOptions): ReturnType<typeof agentToolsFor> {
-    const workflow = compiledFor(rec).workflow;
-    return agentToolsFor({
-      catalog: catalogOf(rec),
+  /** What agents may call with `$tool` in a run of `workflow` (checked before the run starts). */
+  function agentTools(workflow: Workflow, tools: ToolCatalog, opts: RunOptions): ReturnType<typeof prepareAgentTools> {
+    return prepareAgentTools({
+      catalog: tools,
       ...(opts.tools ? { host: opts.tools } : {}),
       ...(workflow.access ? { access: workflow.access } : {}),
       ...(opts.toolChain ? { toolChain: opts.toolChain } : {}),
-      workspace: rec.workspace,
-      workflowName: rec.workflow,
     });
   }
 
@@ -319,13 +316,17 @@ export function createEngine(options: EngineOptions): Engine {
       if (resuming) {
         const rec = mustGet((source as { runId: string }).runId);
         checkReviewer(compiledFor(rec).workflow, opts);
+        const workflow = compiledFor(rec).workflow;
+        const bind = agentTools(workflow, catalogOf(rec), opts);
         const state = await engine.status(rec.runId);
-        return driveRun(engine, state, opts, now, toolsOfRun(mustGet(rec.runId), opts));
+        return driveRun(engine, state, opts, now, bind({ workspace: rec.workspace, workflowName: rec.workflow }));
       }
       const loaded = await loadWithTools(source as WorkflowSource);
       checkReviewer(loaded.workflow, opts);
+      const bind = agentTools(loaded.workflow, moduleCatalogs.get(hashWorkflow(loaded.workflow)) ?? catalog, opts);
       const first = startLoaded(loaded, opts);
-      const tools = toolsOfRun(mustGet(first.runId), opts);
+      const rec = mustGet(first.runId);
+      const tools = bind({ workspace: rec.workspace, workflowName: rec.workflow });
       return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, tools);
     },
   };

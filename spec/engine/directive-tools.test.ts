@@ -189,7 +189,7 @@ T('A23/C5: a gated call without a reason is refused before any review (E_PROPOSA
   assert.equal(listProposals(store), []);
 });
 
-T('H35: tools a host lends obey the same access map, and a lent tool named like an engine tool is refused before the run starts (E_TOOL_DEFINITION)', async () => {
+T('H35: tools a host lends obey the same access map, and a lent tool named like an engine tool, or a misspelt toolChain option, is refused before the run starts (E_TOOL_DEFINITION, E_CHAIN_INVALID)', async () => {
   const { engine } = setup();
   const lent: string[] = [];
   const host = { names: () => ['wipe_cache', 'notes'], call: async (name: string) => (lent.push(name), 'ok') };
@@ -199,10 +199,15 @@ T('H35: tools a host lends obey the same access map, and a lent tool named like 
   await engine.run(wf as unknown as Workflow, { agent: caller([{ name: 'wipe_cache', args: {} }, { name: 'notes', args: {} }], seen), tools: host });
   assert.equal(seen.outcomes.map((o) => o.code ?? 'ok'), ['E_TOOL_ACCESS', 'ok']);
   assert.equal(lent, ['notes']);
+  const before = (await engine.runs()).length;
   const clash = { names: () => ['lookup'], call: async () => 'x' };
   const code = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), tools: clash }).then(() => 'ran', (e: { code?: string }) => e.code);
   assert.is(code, 'E_TOOL_DEFINITION');
-  assert.equal(await engine.runs(), (await engine.runs()).filter((s) => s.workflow === 'agent-tools'));
+  assert.is((await engine.runs()).length, before, 'no run was started');
+  const misspelt = { reviewgate: {} } as unknown as Parameters<typeof engine.run>[1]['toolChain'];
+  const chainCode = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), toolChain: misspelt }).then(() => 'ran', (e: { code?: string }) => e.code);
+  assert.is(chainCode, 'E_CHAIN_INVALID');
+  assert.is((await engine.runs()).length, before, 'a misspelt chain option starts no run');
 });
 
 T.run();
