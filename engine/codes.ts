@@ -4,7 +4,7 @@
  */
 export const CODES = {
   // Loading
-  E_FILE_NOT_FOUND: 'the workflow (or input/answer) file does not exist or cannot be read',
+  E_FILE_NOT_FOUND: 'the workflow (or input/answer, or pr-status --comments) file does not exist or cannot be read',
   E_PARSE: 'the file is not well-formed JSON or YAML',
   // Schema of the workflow document
   E_SCHEMA: 'the document violates schemas/workflow.schema.json (wrong type, missing field, bad value)',
@@ -94,11 +94,11 @@ export const CODES = {
   // CLI
   E_USAGE: 'the command line is wrong, or an MCP client called a tool that does not exist',
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
-  E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry, or an MCP tool\'s arguments do not fit its input schema',
+  E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry, an MCP tool\'s arguments do not fit its input schema, or the pr-status comments are not a JSON array of strings',
   E_RESULT_TOO_LARGE: 'an MCP tool result is larger than one stdio message may be (10 MiB): it was not sent, though the call took effect',
   // Tools and the decorator chain (review gate)
-  E_TOOL_DEFINITION: 'defineTool was given a malformed tool: a bad name, class or blastRadius, no run function, or an inputSchema that is not an object schema or does not compile',
-  E_TOOL_ARGS: 'a tool was called with arguments that do not fit its inputSchema; nothing ran and nothing was recorded',
+  E_TOOL_DEFINITION: 'defineTool was given a malformed tool: a bad name, class or blastRadius, no run function, or an inputSchema that is not an object schema or does not compile; or createEngine({tools}) got something that is not a tool, or two tools (built-in, host, module, lent) share a name',
+  E_TOOL_ARGS: 'a tool was called with arguments that do not fit its inputSchema or its own rules (post_review\'s body); the tool did not start (a tool node\'s refusal is journaled as tool.failed; validate checks literal arguments)',
   E_CHAIN_INVALID: 'a tool chain or decorator is configured wrong: an unknown option, a decorator in another\'s position, a review gate without tenant_bind, or a bad limit',
   E_GATE_REQUIRED: 'a write or destructive tool was chained without a review gate (exempt it through the gate\'s skip list instead), or an agent asked for one with $tool in a run that has no review gate (a $toolError; nothing ran)',
   E_OPERATOR_REQUIRED: 'a tool call carries no operator user id for tenant_bind to bind; nothing ran',
@@ -118,11 +118,11 @@ export const CODES = {
   E_MAX_TURNS: 'a reviewer used its last turn (max_turns) on a tool call, so no reply could follow: it was cut off and the review is a reject',
   // Tool nodes (ADR-019)
   E_TOOL_NODE: 'an answer was submitted to a tool node: the engine runs tool nodes itself and they take no answers',
-  E_TOOL_UNKNOWN: 'a tool node names a tool that is not registered',
+  E_TOOL_UNKNOWN: 'a tool node, or an access pattern, names no registered tool (a warning while the workflow\'s toolModules are not loaded); at run time: the process has no such tool, so the run is left waiting at the node for a host that has it',
   E_TOOL_ACCESS: 'the workflow\'s access map does not let this node\'s agent role use the tool (validate flags it on a tool node; the run refuses it; a directive\'s $tool request gets it as a $toolError)',
   E_TOOL_INTERRUPTED: 'a tool node\'s call started but its process stopped before it reported back: it may have taken effect, so it is not run again',
   E_TOOL_MODULE_BLOCKED: 'a workflow names toolModules and the host did not allow loading them (--allow-tool-modules); nothing ran',
-  E_TOOL_MODULE: 'a tool module could not be loaded, or exports no tools array',
+  E_TOOL_MODULE: 'a tool module does not exist (validate checks the file), could not be loaded, or exports no tools array',
   E_TOOL_RUNNING: 'run stopped driving because another process is running one of its tool nodes',
 } as const;
 

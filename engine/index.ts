@@ -47,7 +47,7 @@ export type { ReviewVerdict, DocsVerdict } from './tools/review-format.js';
 export { readPrStatus, formatPrStatus } from './tools/status-reader.js';
 export type { PrStatus } from './tools/status-reader.js';
 export { accessDenial } from './tools/access.js';
-export type { Tool, ToolSpec, ToolClass, ToolCallContext, ToolRunContext } from './tools/tool.js';
+export type { Tool, ToolSpec, ToolClass, ToolCallContext, ToolRunContext, ArgProblem } from './tools/tool.js';
 export { chain, CHAIN_ORDER } from './gate/chain.js';
 export type { ChainOptions, ChainedTool, ToolDecorator } from './gate/chain.js';
 export { tenantBindDecorator } from './gate/decorators/tenant-bind.js';

@@ -96,7 +96,7 @@ function decideAnswerOutcome(
         outcome.journalAs ?? { type: 'answer.rejected', nodeId: node.id, attempt, code: outcome.code, errors: outcome.errors, userId: ev.userId },
       ];
       if (outcome.final) {
-        return routeOrFail(node, 'error', outcome.code, `node "${node.id}": ${outcome.errors.join('; ')}`, events);
+        return routeOrFail(node, 'error', outcome.code, `node "${node.id}": ${outcome.errors.join('; ')}`, events, undefined, outcome.fix);
       }
       // A wrong identity, not a wrong answer: the errors are for whoever gave
       // it (in the submit's `rejected`), not for the next answerer's item.

@@ -112,8 +112,11 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
     inputSchema: inner.inputSchema,
     positions: Object.freeze(positions),
     checkArgs: (args: unknown) => inner.checkArgs(args),
+    // The chain adds no rules of its own: the inner tool's problems are the whole answer.
+    argProblems: (args: unknown) => inner.argProblems(args),
     async run(args: unknown, ctx: ToolCallContext = {}): Promise<R> {
-      // First, before tenant_bind, a proposal, a row or a token is spent (§4.13).
+      // First, before tenant_bind, a proposal, a row or a token is spent (§4.13);
+      // checkArgs includes the tool's own rules, e.g. the review body rule (§4.14).
       // One private copy is checked, reviewed, audited and run: a caller that
       // edits its object while the review is pending changes nothing approved.
       const checked = inner.checkArgs(structuredClone(args));

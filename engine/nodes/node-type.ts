@@ -5,6 +5,7 @@
  * The published JSON Schema (schemas/workflow.schema.json) describes the
  * same fields for editors.
  */
+import type { Tool } from '../tools/tool.js';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import type { Pending, RunFailure } from '../run/contract.js';
 
@@ -49,7 +50,7 @@ export interface StaticContext {
   /** Globals declared by the registry, initialData and node types. */
   globals: ReadonlySet<string>;
   /** The tools `tool` nodes may name: the built-ins, plus a library host's own. */
-  tools?: ReadonlyMap<string, { checkArgs(args: unknown): unknown }>;
+  tools?: ReadonlyMap<string, Pick<Tool, 'argProblems'>>;
   /** Whether the workflow's toolModules are among `tools` (validate alone never loads them). */
   modulesLoaded?: boolean;
 }
@@ -145,6 +146,8 @@ export type AnswerOutcome =
       final?: boolean;
       /** The journal event to write instead of answer.rejected (a tool node's tool.failed). */
       journalAs?: JsonObject;
+      /** For a final rejection: how to repair it (reaches the run's failure, `error.fix`). */
+      fix?: string;
     }
   | { kind: 'declared-error'; message: string };
 

@@ -11,7 +11,6 @@
 import type { JsonObject, JsonValue, ToolNode, Workflow } from '../format/model.js';
 import { parsePath } from '../format/path.js';
 import { renderTemplate } from '../format/template.js';
-import { isCountersignError } from '../errors.js';
 import { suggest } from '../format/suggest.js';
 import { accessDenial } from '../tools/access.js';
 import { checkTemplate, templateReads } from './checks.js';
@@ -21,7 +20,7 @@ import { lookup } from './workflow-facts.js';
 /** The identity tool outcomes are submitted under; no host may answer as it. */
 export const ENGINE_ID = 'countersign-engine';
 /** The shape of the engine's own answer to a tool node. */
-export type ToolOutcome = { ok: true; result: JsonValue } | { ok: false; code: string; message: string };
+export type ToolOutcome = { ok: true; result: JsonValue } | { ok: false; code: string; message: string; fix?: string };
 
 const WHOLE_TEMPLATE = /^\{\{\s*([^{}#/\s][^{}]*?)\s*\}\}$/;
 
@@ -55,13 +54,23 @@ export const toolNode: WaitingType<ToolNode> = {
           pointer: `${ctx.pointer}/tool`,
           severity: maybeModule ? 'warning' : 'error',
         });
-      } else if (node.args !== undefined && strings(node.args, '').every(([text]) => !text.includes('{{'))) {
-        // Literal arguments can be checked now, exactly as the run will check them.
-        try {
-          tool.checkArgs(node.args);
-        } catch (e) {
-          if (!isCountersignError(e)) throw e;
-          findings.push({ code: 'E_TOOL_ARGS', message: e.fix ? `${e.message}; ${e.fix}` : e.message, pointer: `${ctx.pointer}/args${e.pointer ?? ''}`, severity: 'error' });
+      } else {
+        // The literal parts are checked now, exactly as the run will check
+        // them; a templated value (and what lies under it) waits for the run.
+        // No args at all is checked as {}, as the run renders it.
+        const templated = strings(node.args ?? {}, '').filter(([text]) => text.includes('{{')).map(([, at]) => at);
+        const underTemplate = (pointer: string) => templated.some((t) => pointer === t || pointer.startsWith(`${t}/`));
+        for (const p of tool.argProblems(node.args ?? {})) {
+          const named = p.missing ?? p.unexpected;
+          const at = named !== undefined ? `${p.pointer}/${escapePointer(named)}` : p.pointer;
+          if (underTemplate(at)) continue;
+          findings.push({
+            code: 'E_TOOL_ARGS',
+            message: `tool "${node.tool}" will refuse these args: ${p.pointer || '(root)'}: ${p.message}`,
+            // An extra key is reported at the key itself, where the editor can show it.
+            pointer: `${ctx.pointer}/args${p.unexpected !== undefined ? at : p.pointer}`,
+            severity: 'error',
+          });
         }
       }
     }
@@ -103,7 +112,8 @@ export const toolNode: WaitingType<ToolNode> = {
       code: outcome.code,
       final: true,
       errors: [outcome.message],
-      journalAs: { type: 'tool.failed', nodeId: node.id, tool: node.tool, code: outcome.code, message: outcome.message },
+      journalAs: { type: 'tool.failed', nodeId: node.id, tool: node.tool, code: outcome.code, message: outcome.message, ...(outcome.fix ? { fix: outcome.fix } : {}) },
+      ...(outcome.fix ? { fix: outcome.fix } : {}),
     };
   },
 };
@@ -128,12 +138,16 @@ function renderArgs(value: JsonValue, ctx: RunContext, workflow: Workflow, unset
   return value;
 }
 
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 /** Every string inside the args, with its pointer. */
 function strings(value: unknown, pointer: string): Array<[string, string]> {
   if (typeof value === 'string') return [[value, pointer]];
   if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, `${pointer}/${i}`));
   if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => strings(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    return Object.entries(value).flatMap(([k, v]) => strings(v, `${pointer}/${escapePointer(k)}`));
   }
   return [];
 }

@@ -6,7 +6,7 @@
 import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { randomUUID } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
-import { CountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject, Workflow } from '../format/model.js';
 import { compileWorkflow, type CompiledWorkflow } from '../compile/machine.js';
 import type { LedgerRow, Store, RunRecord } from '../store/store.js';
@@ -24,7 +24,7 @@ import { advanceTools } from './tool-steps.js';
 import { prepareAgentTools } from './agent-tools.js';
 import { createToolCatalog } from '../tools/catalog.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool, ToolSpec } from '../tools/tool.js';
 import { loadToolModules } from '../tools/modules.js';
 import type { ToolCatalog } from '../tools/catalog.js';
 
@@ -34,7 +34,7 @@ export interface EngineOptions {
   now?: () => Date;
   newRunId?: () => string;
   /** Tools `tool` nodes may run, besides the built-ins (post_review, post_docs_review, pr_status). */
-  tools?: readonly Tool[];
+  tools?: ReadonlyArray<Tool | ToolSpec>;
   /** Load a workflow's `toolModules` (runs their code); refused with E_TOOL_MODULE_BLOCKED otherwise. */
   allowToolModules?: boolean;
 }
@@ -100,20 +100,30 @@ export function createEngine(options: EngineOptions): Engine {
   const catalogWith = async (modules: readonly string[] | undefined, file: string | undefined): Promise<ToolCatalog> =>
     modules && modules.length > 0 ? createToolCatalog(hostTools, await loadToolModules(modules, file, options.allowToolModules === true)) : catalog;
   const catalogOf = (rec: RunRecord): ToolCatalog => moduleCatalogs.get(rec.workflowHash) ?? catalog;
-  /** Runs the tool nodes the run has reached (loading its tool modules first), then reads its state. */
-  const settled = async (runId: string): Promise<RunState> => {
-    const rec = mustGet(runId);
+  /** Loads the run's toolModules once (E_TOOL_MODULE_BLOCKED unless allowed), so its tools are in catalogOf(rec). */
+  const ensureModules = async (rec: RunRecord): Promise<void> => {
     const wf = compiledFor(rec).workflow;
     if (wf.toolModules?.length && !moduleCatalogs.has(rec.workflowHash)) moduleCatalogs.set(rec.workflowHash, await catalogWith(wf.toolModules, rec.file));
-    await advanceTools({ store, now, catalogOf, compiledFor, envOf }, runId);
+  };
+  /** Runs the tool nodes the run has reached (loading its tool modules first), then reads its state. */
+  const settled = async (runId: string, afterAnswer = false): Promise<RunState> => {
+    await ensureModules(mustGet(runId));
+    try {
+      await advanceTools({ store, now, catalogOf, compiledFor, envOf }, runId);
+    } catch (e) {
+      // The answer is stored: say so, or the caller would give it again.
+      if (afterAnswer && isCountersignError(e)) throw new CountersignError(e.code, `the answer was accepted; ${e.message}`, { ...(e.nodeId ? { nodeId: e.nodeId } : {}), ...(e.fix ? { fix: e.fix } : {}) });
+      throw e;
+    }
     return stateOf(mustGet(runId));
   };
   /** Validates a source with every tool it may name: the host's and, when allowed, its own modules'. */
-  const loadWithTools = async (source: WorkflowSource): Promise<ValidWorkflow> => {
+  const loadWithTools = async (source: WorkflowSource, lent?: readonly string[]): Promise<ValidWorkflow> => {
     const { loadValidWorkflow, readWorkflowSource } = await import('./workflow-source.js');
     const { doc, file, modules } = readWorkflowSource(source);
     const tools = await catalogWith(modules, file);
-    const loaded = loadValidWorkflow(doc, { tools, modulesLoaded: true, ...(file ? { file } : {}) });
+    // Tools a host lends its agents (run({tools})) are known names too, e.g. in the access map.
+    const loaded = loadValidWorkflow(doc, { tools, modulesLoaded: true, ...(lent ? { lentTools: lent } : {}), ...(file ? { file } : {}) });
     if (tools !== catalog) moduleCatalogs.set(hashWorkflow(loaded.workflow), tools);
     return loaded;
   };
@@ -211,6 +221,10 @@ export function createEngine(options: EngineOptions): Engine {
       const userId = opts.as?.trim() ?? 'local';
       const seq = opts.seq;
       if (seq !== undefined && !Number.isInteger(seq)) throw seqError(runId, seq, undefined);
+      // A run whose workflow brings toolModules needs them before an answer
+      // is stored: refused here (E_TOOL_MODULE_BLOCKED), nothing changes.
+      const before = store.get(runId);
+      if (before?.status === 'waiting') await ensureModules(before);
       // Errors found after an overdue deadline fired must not roll that back:
       // they are returned from the transaction and thrown after it commits.
       const outcome = store.update<RunState | CountersignError>(runId, (rec) => {
@@ -241,8 +255,9 @@ export function createEngine(options: EngineOptions): Engine {
           }));
         }
         if (rec.pending?.kind === 'tool') {
+          const flag = compiledFor(rec).workflow.toolModules?.length ? ' --allow-tool-modules' : '';
           return write(new CountersignError('E_TOOL_NODE', `run ${runId} is at tool node "${rec.pending.nodeId}", which the engine runs itself: it takes no answers`, {
-            fix: `check the run with \`countersign status ${runId}\`; it moves on when the tool ${rec.pending.tool} has run`,
+            fix: `check the run with \`countersign status ${runId}${flag}\`; it moves on when the tool ${rec.pending.tool} has run`,
           }));
         }
         const compiled = compiledFor(rec);
@@ -255,7 +270,7 @@ export function createEngine(options: EngineOptions): Engine {
         return { record: s.record, events: s.events, rows: s.rows, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
       });
       if (outcome instanceof CountersignError) throw outcome;
-      return outcome.status === 'waiting' && outcome.pending.kind === 'tool' && !outcome.replayed ? settled(runId) : outcome;
+      return outcome.status === 'waiting' && outcome.pending.kind === 'tool' && !outcome.replayed ? settled(runId, true) : outcome;
     },
 
     async recordToolCalls(runId, { seq, toolCalls }) {
@@ -317,11 +332,13 @@ export function createEngine(options: EngineOptions): Engine {
         const rec = mustGet((source as { runId: string }).runId);
         checkReviewer(compiledFor(rec).workflow, opts);
         const workflow = compiledFor(rec).workflow;
+        // A run resumed in a new process offers its agents the same tools as when it started.
+        await ensureModules(rec);
         const bind = agentTools(workflow, catalogOf(rec), opts);
         const state = await engine.status(rec.runId);
         return driveRun(engine, state, opts, now, bind({ workspace: rec.workspace, workflowName: rec.workflow }));
       }
-      const loaded = await loadWithTools(source as WorkflowSource);
+      const loaded = await loadWithTools(source as WorkflowSource, opts.tools?.names());
       checkReviewer(loaded.workflow, opts);
       const bind = agentTools(loaded.workflow, moduleCatalogs.get(hashWorkflow(loaded.workflow)) ?? catalog, opts);
       const first = startLoaded(loaded, opts);

@@ -9,7 +9,7 @@
  * taken effect, so the node fails loudly with E_TOOL_INTERRUPTED.
  */
 import { CountersignError, isCountersignError } from '../errors.js';
-import type { JsonObject, JsonValue } from '../format/model.js';
+import type { JsonObject, JsonValue, WorkflowNode } from '../format/model.js';
 import type { CompiledWorkflow } from '../compile/machine.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { ENGINE_ID, type ToolOutcome } from '../nodes/tool.js';
@@ -73,22 +73,47 @@ function claimTool(deps: ToolStepDeps, rec: RunRecord): { record?: RunRecord; ev
   return { record, events, result: { kind: 'run', seq: rec.seq, pending, workspace: rec.workspace } };
 }
 
-/** What is refused before the tool starts: an unknown tool, a role the access map denies, arguments that fail the schema. */
+/**
+ * What is refused before the tool starts: a role the access map denies,
+ * arguments that fail the schema. A tool this process does not have is not
+ * the run's fault (another host may register it): the run is left waiting,
+ * unclaimed, and the caller gets E_TOOL_UNKNOWN.
+ */
 function precheck(deps: ToolStepDeps, rec: RunRecord, pending: ToolPending): ToolOutcome | undefined {
   const catalog = deps.catalogOf(rec);
   const tool = catalog.get(pending.tool);
   if (!tool) {
-    return fail('E_TOOL_UNKNOWN', `no tool named "${pending.tool}" is registered (known: ${[...catalog.keys()].join(', ') || 'none'})`);
+    throw new CountersignError('E_TOOL_UNKNOWN', `run ${rec.runId} waits at tool node "${pending.nodeId}", whose tool "${pending.tool}" is not registered in this process (known: ${[...catalog.keys()].join(', ') || 'none'}): the node was not run and waits`, {
+      nodeId: pending.nodeId,
+      fix: `continue the run from the host that registers "${pending.tool}" (its engine.status or run picks the node up), or register the tool here (createEngine({ tools }))`,
+    });
   }
-  const denial = accessDenial(deps.compiledFor(rec).workflow.access, pending.agent, pending.tool);
-  if (denial) return fail('E_TOOL_ACCESS', denial);
+  const workflow = deps.compiledFor(rec).workflow;
+  const denial = accessDenial(workflow.access, pending.agent, pending.tool);
+  if (denial) return fail('E_TOOL_ACCESS', denial, 'give the node an agent role the workflow\'s access map allows for this tool, or change the map');
   try {
     tool.checkArgs(pending.args);
   } catch (e) {
-    if (isCountersignError(e)) return fail(e.code, e.fix ? `${e.message}; ${e.fix}` : e.message);
-    throw e;
+    if (!isCountersignError(e)) throw e;
+    return argsRefused(e, workflow.nodes.find((n) => n.id === pending.nodeId), pending);
   }
   return undefined;
+}
+
+/** Bad arguments at a tool node, said for the workflow's author: which templates rendered empty, and what to change. */
+function argsRefused(e: CountersignError, node: WorkflowNode | undefined, pending: ToolPending): ToolOutcome {
+  const written = (node as { args?: JsonObject } | undefined)?.args ?? {};
+  const empty = Object.entries(written)
+    .filter(([k, v]) => typeof v === 'string' && v.includes('{{') && (pending.args[k] === null || pending.args[k] === ''))
+    .map(([k, v]) => `/${k} comes from ${JSON.stringify(v)}, which rendered ${pending.args[k] === null ? 'null' : 'empty'} (unset)`);
+  const problems = (e.data as { errors?: string[] } | undefined)?.errors ?? [e.message];
+  return fail(
+    e.code,
+    `tool "${pending.tool}" refused the arguments of node "${pending.nodeId}": ${problems.join('; ')}${empty.length > 0 ? `; ${empty.join('; ')}` : ''}`,
+    empty.length > 0
+      ? 'give those variables a value before this node (the start input, a registry default or an earlier answer), or correct the node\'s args; the tool did not run'
+      : 'correct the node\'s args (or the answers they are rendered from) to fit the tool\'s inputSchema; the tool did not run',
+  );
 }
 
 async function runTool(catalog: ToolCatalog, pending: ToolPending, workspace: string): Promise<ToolOutcome> {
@@ -98,7 +123,7 @@ async function runTool(catalog: ToolCatalog, pending: ToolPending, workspace: st
     const json = result === undefined ? null : JSON.parse(JSON.stringify(result));
     return { ok: true, result: json as JsonValue };
   } catch (e) {
-    if (isCountersignError(e)) return fail(e.code, e.message);
+    if (isCountersignError(e)) return fail(e.code, e.message, e.fix);
     return fail('E_TOOL_FAILED', `tool "${pending.tool}" failed: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
@@ -109,6 +134,6 @@ function apply(deps: ToolStepDeps, rec: RunRecord, outcome: ToolOutcome): { reco
   return { record: s.record, events: s.events, rows: s.rows };
 }
 
-function fail(code: string, message: string): ToolOutcome {
-  return { ok: false, code, message };
+function fail(code: string, message: string, fix?: string): ToolOutcome {
+  return { ok: false, code, message, ...(fix ? { fix } : {}) };
 }

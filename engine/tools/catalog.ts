@@ -1,23 +1,115 @@
 /**
  * The tools a run can use, by name: the built-ins (always there, as the
- * CLI promises) plus whatever a library host registers with
- * `createEngine({ tools })`. Names are unique: a second tool with a taken
- * name is refused rather than silently shadowing the first.
+ * CLI promises), whatever a library host registers with
+ * `createEngine({ tools })`, and a workflow's loaded tool modules. Names are
+ * unique: a second tool with a taken name is refused rather than silently
+ * shadowing the first, and the refusal says where both came from, so the
+ * user knows which file (or which `tools[i]`) to fix.
+ *
+ * A host may register plain tool specs ({name, class, inputSchema, run}) as
+ * a module may: they go through `defineTool` here, so a malformed one is
+ * refused at once (E_TOOL_DEFINITION, naming `tools[i]`) instead of failing
+ * at its first call.
  */
-import { CountersignError } from '../errors.js';
-import type { Tool } from './tool.js';
+import { CountersignError, isCountersignError } from '../errors.js';
+import { BUILTIN_TOOLS } from './builtin/index.js';
+import { asTool, isTool, type Tool, type ToolSpec } from './tool.js';
 
 export type ToolCatalog = ReadonlyMap<string, Tool>;
 
-export function createToolCatalog(...lists: ReadonlyArray<readonly Tool[]>): ToolCatalog {
+/** Where one tool of a loaded tool module came from: the module file and its `/toolModules/<i>`. */
+export interface ModuleToolOrigin {
+  file: string;
+  pointer: string;
+}
+
+/** Lists returned by loadToolModules, with the origin of each entry (same order). */
+const moduleLists = new WeakMap<readonly unknown[], readonly ModuleToolOrigin[]>();
+
+/** Marks `tools` as loaded from tool modules, so a name clash names the module. Returns `tools`. */
+export function markModuleTools<T extends readonly Tool[]>(tools: T, origins: readonly ModuleToolOrigin[]): T {
+  moduleLists.set(tools, origins);
+  return tools;
+}
+
+type Origin =
+  | { kind: 'builtin' }
+  | { kind: 'host'; index: number }
+  | { kind: 'module'; file: string; pointer: string };
+
+// Plain specs are defined once per object, so every catalog built from the same host list holds the same tools.
+const defined = new WeakMap<object, Tool>();
+
+/**
+ * One catalog from lists of tools. A list that starts with the built-ins
+ * (as createEngine passes `[...BUILTIN_TOOLS, ...tools]`) counts the host's
+ * entries after them, so `tools[i]` in a message is the host's own index.
+ */
+export function createToolCatalog(...lists: ReadonlyArray<readonly (Tool | ToolSpec)[]>): ToolCatalog {
   const catalog = new Map<string, Tool>();
-  for (const tool of lists.flat()) {
-    if (catalog.has(tool.name)) {
-      throw new CountersignError('E_TOOL_DEFINITION', `two tools are named "${tool.name}"`, {
-        fix: 'give every registered tool its own name (the built-ins are post_review, post_docs_review and pr_status)',
-      });
-    }
-    catalog.set(tool.name, tool);
+  const origins = new Map<string, Origin>();
+  for (const list of lists) {
+    const modules = moduleLists.get(list);
+    const skip = builtinPrefix(list);
+    list.forEach((entry, i) => {
+      const origin: Origin = modules?.[i] ? { kind: 'module', ...modules[i] } : i < skip ? { kind: 'builtin' } : { kind: 'host', index: i - skip };
+      const tool = toTool(entry, origin);
+      const taken = origins.get(tool.name);
+      if (taken) throw clash(tool.name, origin, taken);
+      catalog.set(tool.name, tool);
+      origins.set(tool.name, origin);
+    });
   }
   return catalog;
+}
+
+function builtinPrefix(list: readonly unknown[]): number {
+  let n = 0;
+  while (n < BUILTIN_TOOLS.length && list[n] === BUILTIN_TOOLS[n]) n++;
+  return n === BUILTIN_TOOLS.length ? n : 0;
+}
+
+function toTool(entry: unknown, origin: Origin): Tool {
+  if (isTool(entry)) return entry;
+  const known = entry !== null && typeof entry === 'object' ? defined.get(entry) : undefined;
+  if (known) return known;
+  try {
+    const tool = asTool(entry);
+    defined.set(entry as object, tool);
+    return tool;
+  } catch (e) {
+    if (!isCountersignError(e)) throw e;
+    const where = origin.kind === 'host' ? `tools[${origin.index}]` : origin.kind === 'module' ? `tool module ${origin.file} (${origin.pointer})` : 'a built-in tool';
+    throw new CountersignError(e.code, `${where} is not a tool: ${e.message}`, {
+      ...(origin.kind === 'module' ? { file: origin.file, pointer: origin.pointer } : {}),
+      fix: `pass a tool made with defineTool, or a plain spec {name, class, inputSchema, run}${e.fix ? `: ${e.fix}` : ''}`,
+    });
+  }
+}
+
+function clash(name: string, origin: Origin, taken: Origin): CountersignError {
+  const builtins = BUILTIN_TOOLS.map((t) => t.name).join(', ');
+  const rule = `tool names are unique across the built-ins (${builtins}), the host's tools and every tool module`;
+  const takenBy =
+    taken.kind === 'builtin' ? 'which is already a built-in tool'
+    : taken.kind === 'host' ? `which is already a host tool (tools[${taken.index}] of createEngine)`
+    : `which is also defined by tool module ${taken.file} (${taken.pointer})`;
+  if (origin.kind === 'module') {
+    const module = `tool module ${origin.file} (${origin.pointer})`;
+    return new CountersignError('E_TOOL_DEFINITION', sameModule(origin, taken) ? `${module} defines "${name}" twice` : `${module} defines "${name}", ${takenBy}`, {
+      file: origin.file,
+      pointer: origin.pointer,
+      fix: `rename the tool in ${origin.file}: ${rule}`,
+    });
+  }
+  const who = origin.kind === 'host' ? `tools[${origin.index}]` : 'a built-in tool';
+  return new CountersignError('E_TOOL_DEFINITION', `${who} is named "${name}", ${takenBy}`, {
+    fix: taken.kind === 'builtin'
+      ? `rename it, or leave it out if it is the built-in itself (the built-ins are always registered): ${rule}`
+      : `rename one of them: ${rule}`,
+  });
+}
+
+function sameModule(a: Origin, b: Origin): boolean {
+  return a.kind === 'module' && b.kind === 'module' && a.pointer === b.pointer && a.file === b.file;
 }

@@ -3,7 +3,11 @@
  * from the directory it runs in, so it runs in the run's workspace and is
  * never told `--repo` (H3–H6): a hard-coded repository is what sent five
  * comments to the wrong project (H5). For the same reason `GH_REPO` is taken
- * out of its environment.
+ * out of its environment, and so is every git variable that ties git to a
+ * repository other than the one found from the working directory: gh asks
+ * git for the remotes, and git obeys `GIT_DIR` and its kin (git itself sets
+ * `GIT_DIR` when it runs a hook, so a run started from another checkout's
+ * hook would otherwise post there).
  *
  * No shell (execFile), so a body or a number can never become a command.
  * Every failure is E_TOOL_FAILED and keeps gh's own message (H9–H11): there
@@ -29,12 +33,61 @@ export interface GhOptions {
   signal?: AbortSignal;
   /** Default 120 s: gh talks to the network, and a tool node has no gate timeout around it. */
   timeoutMs?: number;
-  /** The environment gh sees (default process.env); `GH_REPO` is always removed. */
+  /** The environment gh sees (default process.env); `GH_REPO` and the repository-locating git variables are always removed. */
   env?: NodeJS.ProcessEnv;
 }
 
 export const GH_TIMEOUT_MS = 120_000;
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The variables `git rev-parse --local-env-vars` lists (git 2.39): the ones
+ * that bind git to one particular repository, which git itself clears before
+ * working in another (a submodule). GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR
+ * and the object and index paths name another repository's files; GIT_CONFIG,
+ * GIT_CONFIG_PARAMETERS (set by `git -c`) and GIT_CONFIG_COUNT inject
+ * configuration that outranks the workspace's own, e.g. `remote.origin.url`.
+ * Removing the whole list, rather than the few that move the remotes today,
+ * leaves the workspace alone to decide.
+ *
+ * Kept: the user's own settings (HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL,
+ * GIT_CONFIG_SYSTEM: credentials, url.*.insteadOf), GIT_NAMESPACE (it scopes
+ * refs, not remotes), and GIT_CEILING_DIRECTORIES and
+ * GIT_DISCOVERY_ACROSS_FILESYSTEM, which can only stop git finding a
+ * repository, a loud failure, never point it at another.
+ */
+export const GIT_REPOSITORY_ENV: readonly string[] = Object.freeze([
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_IMPLICIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_GRAFT_FILE',
+  'GIT_NO_REPLACE_OBJECTS',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_SHALLOW_FILE',
+  'GIT_PREFIX',
+  'GIT_INTERNAL_SUPER_PREFIX',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+]);
+
+/** GIT_CONFIG_COUNT's numbered pairs; removed with it so a stale pair can never be picked up. */
+const GIT_CONFIG_PAIR = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
+
+/** The environment gh runs with: the given one without anything that names the repository for it. */
+export function ghEnvironment(given: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env = { ...given };
+  for (const name of Object.keys(env)) {
+    // Upper-cased because Windows reads variable names without regard to case.
+    const upper = name.toUpperCase();
+    if (upper === 'GH_REPO' || GIT_REPOSITORY_ENV.includes(upper) || GIT_CONFIG_PAIR.test(upper)) delete env[name];
+  }
+  return env;
+}
 
 const GH_FIX = 'run the workflow with a workspace that is a git repository whose origin remote is the PR\'s GitHub repository, with gh installed and logged in (gh auth status); nothing was retried or posted elsewhere';
 
@@ -53,8 +106,7 @@ export function runGh(args: readonly string[], options: GhOptions): Promise<GhOu
   } catch (e) {
     return Promise.reject(e);
   }
-  const env = { ...(options.env ?? process.env) };
-  delete env.GH_REPO;
+  const env = ghEnvironment(options.env ?? process.env);
   const timeoutMs = options.timeoutMs ?? GH_TIMEOUT_MS;
   return new Promise<GhOutput>((resolve, reject) => {
     const child = execFile('gh', [...args], {

@@ -6,11 +6,21 @@
  * names modules is refused with E_TOOL_MODULE_BLOCKED rather than run
  * without its tools. A module exports `tools` (or a default export): an
  * array of tools made with `defineTool`, or of plain tool specs.
+ *
+ * The list returned is marked with each tool's module, so when
+ * `createToolCatalog` finds a name taken (a built-in, a host tool, another
+ * module's tool) it names the module file and its `/toolModules/<i>`.
  */
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CountersignError, isCountersignError } from '../errors.js';
-import { defineTool, type Tool, type ToolSpec } from './tool.js';
+import { markModuleTools, type ModuleToolOrigin } from './catalog.js';
+import { asTool, type Tool } from './tool.js';
+
+/** The path a `toolModules` entry names: resolved against the workflow file's folder (the cwd without a file). */
+export function toolModulePath(entry: string, workflowFile: string | undefined): string {
+  return resolve(workflowFile ? dirname(workflowFile) : process.cwd(), entry);
+}
 
 export async function loadToolModules(modules: readonly string[] | undefined, file: string | undefined, allow: boolean): Promise<Tool[]> {
   if (!modules || modules.length === 0) return [];
@@ -22,10 +32,10 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
       fix: 'if you trust these modules, pass --allow-tool-modules (library: createEngine({ allowToolModules: true })); otherwise remove toolModules',
     });
   }
-  const base = file ? dirname(file) : process.cwd();
   const tools: Tool[] = [];
+  const origins: ModuleToolOrigin[] = [];
   for (const [i, name] of modules.entries()) {
-    const path = resolve(base, name);
+    const path = toolModulePath(name, file);
     let mod: Record<string, unknown>;
     try {
       mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
@@ -44,18 +54,19 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
         fix: 'export const tools = [defineTool({...}), …] (or a default export of that array)',
       });
     }
-    for (const entry of exported) tools.push(asTool(entry, path));
+    for (const entry of exported) {
+      tools.push(moduleTool(entry, path, i));
+      origins.push({ file: path, pointer: `/toolModules/${i}` });
+    }
   }
-  return tools;
+  return markModuleTools(tools, origins);
 }
 
-function asTool(entry: unknown, path: string): Tool {
-  const t = entry as Partial<Tool>;
-  if (t && typeof t.checkArgs === 'function' && typeof t.run === 'function' && typeof t.name === 'string') return t as Tool;
+function moduleTool(entry: unknown, path: string, i: number): Tool {
   try {
-    return defineTool(entry as ToolSpec);
+    return asTool(entry);
   } catch (e) {
     if (!isCountersignError(e)) throw e;
-    throw new CountersignError(e.code, `tool module ${path}: ${e.message}`, { file: path, ...(e.fix ? { fix: e.fix } : {}) });
+    throw new CountersignError(e.code, `tool module ${path}: ${e.message}`, { file: path, pointer: `/toolModules/${i}`, ...(e.fix ? { fix: e.fix } : {}) });
   }
 }

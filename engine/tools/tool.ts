@@ -5,12 +5,13 @@
  * `blastRadius` goes into the proposal the reviewer weighs (A24, A25).
  *
  * `defineTool` compiles the inputSchema once. Every call validates its
- * arguments before anything else happens (§4.13, H41): a chained tool does it
- * before tenant_bind, before a proposal is built, before any row or side
- * effect, so a malformed call can neither reach a reviewer nor leave a trace
- * in the ledger.
+ * arguments before anything else happens (§4.13, H41): the inputSchema, then
+ * the tool's own `refineArgs` rules (§4.14), both as data (`argProblems`) for
+ * `validate` to use too. A chained tool does it before tenant_bind, before a
+ * proposal is built, before any row or side effect, so a malformed call can
+ * neither reach a reviewer nor leave a trace in the ledger.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { CountersignError } from '../errors.js';
@@ -79,8 +80,29 @@ export interface ToolSpec<A extends JsonObject = JsonObject, R = unknown> {
   description?: string;
   /** A JSON Schema (draft-07, or 2020-12 when its `$schema` says so) for an object of arguments. */
   inputSchema: JsonObject;
-  /** The side effect. Receives arguments that already satisfy `inputSchema`. */
+  /** The side effect. Receives arguments that already satisfy `inputSchema` and `refineArgs`. */
   run(args: A, ctx: ToolRunContext): R | Promise<R>;
+  /**
+   * Rules on the arguments that code can express and JSON Schema cannot
+   * (e.g. a text that must not hold a heading of its own). Runs wherever the
+   * schema runs: before anything starts, before a review, in `validate`.
+   * It also runs when the schema has already found problems, so it must not
+   * assume the schema's shape (look at `body` only when it is a string).
+   * Must have no side effect.
+   */
+  refineArgs?(args: JsonObject): ArgProblem[];
+}
+
+/** One thing wrong with a call's arguments. */
+export interface ArgProblem {
+  /** JSON pointer into the arguments; '' is the arguments object itself. */
+  pointer: string;
+  /** What is wrong there, without the pointer: `must be one of "APPROVE", …`. */
+  message: string;
+  /** For a missing required property: its name (the pointer is then its parent). */
+  missing?: string;
+  /** For a property the schema does not allow: its name (the pointer is then its parent). */
+  unexpected?: string;
 }
 
 /** A defined tool: frozen metadata plus a `run` that validates first. */
@@ -92,8 +114,10 @@ export interface Tool<A extends JsonObject = JsonObject, R = unknown> {
   readonly inputSchema: JsonObject;
   /** Validates `args` (E_TOOL_ARGS) and only then runs the tool. */
   run(args: unknown, ctx?: ToolRunContext): Promise<R>;
-  /** The arguments, typed, if they satisfy `inputSchema`; otherwise throws E_TOOL_ARGS. Has no side effect. */
+  /** The arguments, typed, if they have no problems (see argProblems); otherwise throws E_TOOL_ARGS. Has no side effect. */
   checkArgs(args: unknown): A;
+  /** Everything wrong with `args`: the inputSchema's problems, then the tool's own rules (refineArgs). [] when valid. Has no side effect. */
+  argProblems(args: unknown): ArgProblem[];
 }
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -116,18 +140,46 @@ export function defineBuiltinTool<A extends JsonObject = JsonObject, R = unknown
   return buildTool(spec, true);
 }
 
+/**
+ * A tool from whatever a host or a tool module hands over: one made with
+ * `defineTool` is taken as it is; anything else is taken as a plain tool
+ * spec ({name, class, inputSchema, run}) and goes through `defineTool`, so
+ * it is checked now (E_TOOL_DEFINITION) rather than failing at its first call.
+ */
+export function asTool(entry: unknown): Tool {
+  return isTool(entry) ? entry : defineTool(entry as ToolSpec);
+}
+
+/** Whether `value` has everything a defined tool has (a plain spec lacks checkArgs and argProblems). */
+export function isTool(value: unknown): value is Tool {
+  if (value === null || typeof value !== 'object') return false;
+  const t = value as Partial<Record<keyof Tool, unknown>>;
+  return typeof t.name === 'string'
+    && (TOOL_CLASSES as readonly unknown[]).includes(t.class)
+    && t.inputSchema !== null && typeof t.inputSchema === 'object'
+    && typeof t.run === 'function' && typeof t.checkArgs === 'function' && typeof t.argProblems === 'function';
+}
+
 function buildTool<A extends JsonObject, R>(spec: ToolSpec<A, R>, lazy: boolean): Tool<A, R> {
   const name = checkSpec(spec);
   let compiled: ValidateFunction | undefined = lazy ? undefined : compile(name, spec.inputSchema);
-  const checkArgs = (args: unknown): A => {
+  const refine = spec.refineArgs;
+  /** The schema's problems, then the tool's own. */
+  const problemsOf = (args: unknown): { schema: ArgProblem[]; own: ArgProblem[] } => {
     if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-      throw argsError(name, spec.inputSchema, [`${ROOT}: tool arguments must be a JSON object, got ${describeValue(args)}`], '');
+      return { schema: [{ pointer: '', message: `tool arguments must be a JSON object, got ${describeValue(args)}` }], own: [] };
     }
     const validate = (compiled ??= compile(name, spec.inputSchema));
-    if (!validate(args)) {
-      const first = validate.errors?.[0];
-      throw argsError(name, spec.inputSchema, describeErrors(validate.errors), first?.instancePath ?? '');
-    }
+    const schema = validate(args) ? [] : (validate.errors ?? []).map(toProblem);
+    return { schema, own: refine ? refined((a) => refine.call(spec, a), args as JsonObject, schema.length > 0) : [] };
+  };
+  const argProblems = (args: unknown): ArgProblem[] => {
+    const { schema, own } = problemsOf(args);
+    return [...schema, ...own];
+  };
+  const checkArgs = (args: unknown): A => {
+    const { schema, own } = problemsOf(args);
+    if (schema.length > 0 || own.length > 0) throw argsError(name, spec.inputSchema, schema, own);
     return args as A;
   };
   const impl = spec.run;
@@ -138,12 +190,40 @@ function buildTool<A extends JsonObject, R>(spec: ToolSpec<A, R>, lazy: boolean)
     ...(spec.description !== undefined ? { description: spec.description } : {}),
     inputSchema: spec.inputSchema,
     checkArgs,
+    argProblems,
     async run(args: unknown, ctx: ToolRunContext = {}): Promise<R> {
       const checked = checkArgs(args);
-      return impl(checked, ctx);
+      return impl.call(spec, checked, ctx);
     },
   };
   return Object.freeze(tool);
+}
+
+/**
+ * The tool's own rules. Arguments the schema already refused may have any
+ * shape; a rule that trips over one adds nothing (the schema's problems
+ * already refuse the call). On arguments the schema accepted, a rule that
+ * throws is a defect of the tool, and is not hidden.
+ */
+function refined(refine: (args: JsonObject) => ArgProblem[], args: JsonObject, schemaFailed: boolean): ArgProblem[] {
+  let out: unknown;
+  try {
+    out = refine(args);
+  } catch (e) {
+    if (schemaFailed) return [];
+    throw e;
+  }
+  return Array.isArray(out) ? (out as ArgProblem[]) : [];
+}
+
+function toProblem(e: ErrorObject): ArgProblem {
+  const [line] = describeErrors([e]);
+  // describeErrors says `<pointer or (root)>: <message>`; the pointer is kept apart here.
+  const prefix = `${e.instancePath || ROOT}: `;
+  const message = line.startsWith(prefix) ? line.slice(prefix.length) : line;
+  const missing = e.keyword === 'required' ? String((e.params as { missingProperty?: unknown }).missingProperty) : undefined;
+  const unexpected = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: unknown }).additionalProperty) : undefined;
+  return { pointer: e.instancePath, message, ...(missing !== undefined ? { missing } : {}), ...(unexpected !== undefined ? { unexpected } : {}) };
 }
 
 function checkSpec(spec: ToolSpec<JsonObject, unknown>): string {
@@ -167,6 +247,9 @@ function checkSpec(spec: ToolSpec<JsonObject, unknown>): string {
     bad(`tool "${name}": description must be a string`, 'describe the tool in one sentence, or leave description out');
   }
   if (typeof spec.run !== 'function') bad(`tool "${name}": run is not a function`, 'give the tool a run(args, ctx) function');
+  if (spec.refineArgs !== undefined && typeof spec.refineArgs !== 'function') {
+    bad(`tool "${name}": refineArgs is not a function`, 'give refineArgs(args) returning [{pointer, message}] for each problem, or leave it out');
+  }
   const schema = spec.inputSchema;
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     bad(`tool "${name}": inputSchema must be a JSON Schema object`, 'pass {"type": "object", "properties": {…}}');
@@ -207,13 +290,24 @@ function compile(name: string, schema: JsonObject): ValidateFunction {
   }
 }
 
-function argsError(name: string, schema: JsonObject, problems: string[], pointer: string): CountersignError {
+/** `<pointer or (root)>: <message>`, the line an agent reads for one problem. */
+export function describeArgProblem(p: ArgProblem): string {
+  return `${p.pointer || ROOT}: ${p.message}`;
+}
+
+function argsError(name: string, schema: JsonObject, misfits: ArgProblem[], refused: ArgProblem[]): CountersignError {
+  const found = [...misfits, ...refused];
+  const problems = found.map(describeArgProblem);
   const expected = Array.isArray(schema.required) && schema.required.length > 0
     ? ` (required: ${schema.required.join(', ')})`
     : '';
-  return new CountersignError('E_TOOL_ARGS', `tool "${name}" was called with arguments that do not fit its inputSchema: ${problems.join('; ')}`, {
-    pointer,
-    fix: `call ${name} again with arguments that satisfy its inputSchema${expected}; nothing ran and nothing was recorded`,
+  // Arguments the schema accepts but the tool's own rules refuse are not said to misfit the schema.
+  const fits = misfits.length === 0;
+  return new CountersignError('E_TOOL_ARGS', `tool "${name}" was called with ${fits ? 'arguments it refuses' : 'arguments that do not fit its inputSchema'}: ${problems.join('; ')}`, {
+    pointer: found[0].pointer,
+    fix: fits
+      ? `call ${name} again with arguments that avoid the problems named; nothing ran and nothing was recorded`
+      : `call ${name} again with arguments that satisfy its inputSchema${expected}; nothing ran and nothing was recorded`,
     data: { tool: name, errors: problems },
   });
 }

@@ -27,6 +27,7 @@ import { nestingFindings } from './depth.js';
 import { registryFindings, reservedNameFindings } from './registry.js';
 import { schemaFindings } from './schema-check.js';
 import { structureFindings } from './structure.js';
+import { toolDeclarationFindings } from './tool-declarations.js';
 
 export interface FindingOut {
   code: string;
@@ -51,10 +52,14 @@ export interface ValidateOptions {
   tools?: ToolCatalog;
   /** The workflow's own toolModules are loaded into `tools`: a tool still missing is an error, not a maybe. */
   modulesLoaded?: boolean;
+  /** Tool names a host lends its agents at run time (engine.run({ tools })): `access` patterns may name them. */
+  lentTools?: readonly string[];
+  /** The workflow file, for `toolModules` paths (validateDocument takes it from the document). */
+  file?: string;
 }
 
 export function validateDocument(doc: SourceDocument, opts: ValidateOptions = {}): ValidationReport {
-  return toReport(doc.file, workflowFindings(doc.data, opts), (f) => locateFinding(doc, f));
+  return toReport(doc.file, workflowFindings(doc.data, { ...opts, file: opts.file ?? doc.file }), (f) => locateFinding(doc, f));
 }
 
 /**
@@ -99,7 +104,7 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
   const workflow = checkableWorkflow(data);
   const reminder = systemReminderReads(data);
 
-  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...reminder.findings];
+  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...toolDeclarationFindings(data, tools, opts), ...reminder.findings];
   const reported = new Set<string>();
   for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
   for (const node of model.nodes) {

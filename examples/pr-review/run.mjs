@@ -5,7 +5,8 @@
 // github.com/acme/widgets, so gh (and the stand-in) post there — the
 // repository comes from the workspace, never from a --repo flag (ADR-019).
 // `--not-a-repo` runs it from a plain directory instead: the post fails
-// loudly and the run ends at posting-failed, with nothing posted elsewhere.
+// loudly: the run fails with E_TOOL_FAILED (gh's own message kept) and
+// exit 1, with nothing posted elsewhere.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,9 @@ try {
     console.log(`$ gh ${call.argv.join(' ')}    (in ${call.cwd}, repo ${call.repo ?? 'none'}, exit ${call.exit})`);
     if (call.stdin) console.log(call.stdin.replace(/^/gm, '  │ '));
   }
-  console.log(`run ${result.status} at "${result.endNodeId ?? '-'}"`);
+  console.log(result.status === 'failed'
+    ? `run failed at "${result.error?.nodeId ?? '-'}": ${result.error?.code}: ${result.error?.message}`
+    : `run ${result.status} at "${result.endNodeId ?? '-'}"`);
   const trace = spawnSync(process.execPath, [join(root, 'engine/cli/countersign.mjs'), 'trace', result.runId, '--json'], { env, encoding: 'utf8' });
   for (const e of JSON.parse(trace.stdout).events) {
     if (e.type === 'tool.failed') console.log(`tool.failed ${e.tool}: ${e.code}: ${e.message}`);

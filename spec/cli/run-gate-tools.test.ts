@@ -82,11 +82,64 @@ T('A3/H3–H6: with --gate-reviewer, the approved request posts once, from the w
   assert.equal(audit.json.proposals.map((p: { tool: string; status: string }) => [p.tool, p.status]), [['post_review', 'approved']]);
 });
 
-T('usage: --agents or --gate-timeout-ms without --gate-reviewer is a usage error (exit 2) naming the missing flag', async () => {
+T('usage: --agents, or --gate-timeout-ms, without --gate-reviewer is a usage error (exit 2) naming the flag given and the missing --gate-reviewer', async () => {
   const f = fixture();
-  const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--agents', f.dir], { store: join(f.dir, 'store') });
+  const cases: Array<[string, string]> = [['--agents', f.dir], ['--gate-timeout-ms', '60000']];
+  for (const [flag, value] of cases) {
+    const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--workspace', f.repo, flag, value, '--json'], { store: join(f.dir, 'store'), env: process.env });
+    assert.is(r.code, 2, flag);
+    assert.is(r.json.error.code, 'E_USAGE', flag);
+    assert.match(r.json.error.message, `${flag} configures the review gate, and there is none`);
+    assert.match(r.json.error.fix, '--gate-reviewer');
+  }
+  assert.equal(standIn.calls(), []);
+});
+
+T('F11: --gate-timeout-ms out of range with a gate is E_GATE_CONFIG (exit 2) naming --gate-timeout-ms, and nothing runs', async () => {
+  const f = fixture();
+  const store = join(f.dir, 'store');
+  for (const value of ['10', '0', 'soon']) {
+    const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--workspace', f.repo, '--gate-reviewer', `reply:${join(f.dir, 'approve.txt')}`, '--gate-timeout-ms', value, '--json'], { store, env: process.env });
+    assert.is(r.code, 2, value);
+    assert.is(r.json.error.code, 'E_GATE_CONFIG', value);
+    assert.match(r.json.error.message, `--gate-timeout-ms ${value} is not a whole number of milliseconds`);
+    assert.match(r.json.error.fix, 'leave --gate-timeout-ms out');
+  }
+  assert.equal((await cli(['runs', '--json'], { store })).json.runs, []);
+  assert.equal(standIn.calls(), []);
+});
+
+T('a --gate-reviewer reply: file that cannot be read is E_FILE_NOT_FOUND whose fix names --gate-reviewer reply:<file>, not run\'s --reviewer', async () => {
+  const f = fixture();
+  const missing = join(f.dir, 'missing.txt');
+  const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--workspace', f.repo, '--gate-reviewer', `reply:${missing}`, '--json'], { store: join(f.dir, 'store'), env: process.env });
   assert.is(r.code, 2);
-  assert.match(r.stderr, /--gate-reviewer/);
+  assert.is(r.json.error.code, 'E_FILE_NOT_FOUND');
+  assert.match(r.json.error.message, `cannot read the reply file ${missing} given to --gate-reviewer: ENOENT`);
+  assert.match(r.json.error.fix, /^pass --gate-reviewer reply:<file> /);
+  const gate = await cli(['gate', '--tool', 'post_review', '--class', 'write', '--proposal', JSON.stringify({ action: 'post_review', target: { pr: 7 }, reason: 'r', operator: 'u', context_summary: 's' }), '--reviewer', `reply:${missing}`, '--json'], { store: join(f.dir, 'store') });
+  assert.is(gate.json.error.code, 'E_FILE_NOT_FOUND');
+  assert.match(gate.json.error.fix, /^pass --reviewer reply:<file> /, 'countersign gate names its own --reviewer');
+  assert.equal(standIn.calls(), []);
+});
+
+T('an unknown --gate-reviewer (or gate --reviewer) adapter is E_ADAPTER naming the flag, whose fix lists reply:<file> with run\'s adapters; --agent\'s fix is unchanged', async () => {
+  const f = fixture();
+  const store = join(f.dir, 'store');
+  const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--workspace', f.repo, '--gate-reviewer', 'bogus:x', '--json'], { store, env: process.env });
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_ADAPTER');
+  assert.match(r.json.error.message, '--gate-reviewer "bogus:x" names no known adapter');
+  assert.is(r.json.error.fix, 'use reply:<file> (a fixed reply), scripted:<file>, jsonl:<command>, exec:<command> or interactive');
+  const gate = await cli(['gate', '--tool', 'post_review', '--class', 'write', '--proposal', JSON.stringify({ action: 'post_review', target: { pr: 7 }, reason: 'r', operator: 'u', context_summary: 's' }), '--reviewer', 'bogus', '--json'], { store });
+  assert.match(gate.json.error.message, '--reviewer "bogus" names no known adapter');
+  assert.match(gate.json.error.fix, 'reply:<file>');
+  const agent = await cli(['run', f.workflow, '--agent', 'bogus:x', '--workspace', f.repo, '--json'], { store, env: process.env });
+  assert.is(agent.json.error.code, 'E_ADAPTER');
+  assert.is(agent.json.error.fix, 'use scripted:<file>, jsonl:<command>, exec:<command> or interactive', '--agent cannot be a fixed reply');
+  const emptyCommand = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--workspace', f.repo, '--gate-reviewer', 'jsonl:', '--json'], { store, env: process.env });
+  assert.match(emptyCommand.json.error.fix, /^use jsonl:<command>/, 'other adapter errors keep their own fix');
+  assert.equal(standIn.calls(), []);
 });
 
 T.run();

@@ -3,7 +3,7 @@
  * offline with scripted reviewers and the stand-in gh. The comments are
  * posted in their exact format from the workspace's repository, never with
  * --repo; from a directory that is not a repository the post fails loudly
- * and the run ends at posting-failed, with nothing posted elsewhere.
+ * and the run fails with E_TOOL_FAILED (exit 1), with nothing posted elsewhere.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -33,11 +33,11 @@ PrReview('H1 H3 H5 H37: the review and the docs review are posted in their exact
   assert.match(r.out, /pr_status: \{"review":\{"status":"DONE","verdict":"REQUEST_CHANGES"\},"docs":\{"status":"DONE"\}\}/);
 });
 
-PrReview('H11 H12 §4.13: outside a git repository the post fails with E_TOOL_FAILED and gh\'s own message; the run takes the error route once and nothing else is posted', () => {
+PrReview('H11 H12 §4.13: outside a git repository the post fails with E_TOOL_FAILED and gh\'s own message; the run fails (exit 1) after one attempt and nothing else is posted', () => {
   const r = example('--not-a-repo');
-  assert.is(r.code, 0, r.err);
+  assert.is(r.code, 1, 'a failed post is a failed run, never a finished review');
   assert.is(r.out.split('\n').filter((l) => l.startsWith('$ gh')).length, 1, 'one attempt, no retry, no other path');
-  assert.match(r.out, /run completed at "posting-failed"/);
+  assert.match(r.out, /run failed at "post-review": E_TOOL_FAILED: .*not a git repository/);
   assert.match(r.out, /tool\.failed post_review: E_TOOL_FAILED: .*not a git repository/);
 });
 

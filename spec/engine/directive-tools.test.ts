@@ -210,4 +210,17 @@ T('H35: tools a host lends obey the same access map, and a lent tool named like 
   assert.is((await engine.runs()).length, before, 'a misspelt chain option starts no run');
 });
 
+T('H35: an access map may name a tool only the host lends (run({tools})): it validates, and the role that owns it may call it', async () => {
+  const { engine } = setup();
+  const lent: string[] = [];
+  const host = { names: () => ['deploy_notes'], call: async (name: string) => (lent.push(name), 'noted') };
+  const wf = flow('reviewer') as unknown as { access: Record<string, string[]> };
+  wf.access.reviewer = ['post', 'deploy_notes'];
+  const seen = { outcomes: [] as Outcome[] };
+  const r = await engine.run(wf as unknown as Workflow, { agent: caller([{ name: 'deploy_notes', args: {} }], seen), tools: host });
+  assert.is(r.status, 'completed');
+  assert.equal(seen.outcomes, [{ ok: true, result: 'noted' }]);
+  assert.equal(lent, ['deploy_notes']);
+});
+
 T.run();

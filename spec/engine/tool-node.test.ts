@@ -67,6 +67,19 @@ Tool('H41 §4.13: templated arguments that fail the schema at run time (a case-s
   assert.equal([failed?.tool, failed?.code], ['add', 'E_TOOL_ARGS']);
 });
 
+Tool('H41 §4.13: literal arguments are checked even beside templated ones (an enum typo, an extra key at the key itself), templated values wait for the run, and a node without args is checked as {}', () => {
+  const tools = new Map([['add', adder([])]]);
+  const mixed = validateWorkflow(flow({ a: '{{x}}', b: 2, mode: 'exact', repo: 'x/y' }), '<workflow>', { tools });
+  assert.equal(mixed.errors.map((f) => [f.code, f.pointer]).sort(), [['E_TOOL_ARGS', '/nodes/1/args/mode'], ['E_TOOL_ARGS', '/nodes/1/args/repo']]);
+  const templatedOnly = validateWorkflow(flow({ a: '{{x}}', b: '{{x}}' }), '<workflow>', { tools });
+  assert.equal(templatedOnly.errors, []);
+  const none = flow({}) as unknown as { nodes: Array<Record<string, unknown>> };
+  delete none.nodes[1].args;
+  const noArgs = validateWorkflow(none as unknown as Workflow, '<workflow>', { tools });
+  assert.equal(noArgs.errors.map((f) => [f.code, f.pointer]), [['E_TOOL_ARGS', '/nodes/1/args'], ['E_TOOL_ARGS', '/nodes/1/args']]);
+  assert.match(noArgs.errors.map((f) => f.message).join('\n'), /missing required property "a"[\s\S]*missing required property "b"/);
+});
+
 Tool('H41 §4.13: validate checks literal arguments against the tool\'s schema and names unknown tools, so such a workflow never starts', async () => {
   const tools = new Map([['add', adder([])]]);
   const typo = validateWorkflow(flow({ a: 1, b: 2, mode: 'exact' }), '<workflow>', { tools });

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { delimiter, join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { BUILTIN_TOOLS, postDocsReview, postReview, prStatus } from '../../engine/tools/builtin/index.js';
-import { runGh } from '../../engine/tools/gh.js';
+import { ghEnvironment, runGh } from '../../engine/tools/gh.js';
 import { isGated } from '../../engine/tools/tool.js';
 import { rejection } from '../helpers/errors.js';
 import { fakeGhDir, gitRepo, plainDir, tempDir, useStandIn } from './standin.js';
@@ -104,6 +104,50 @@ Tools('H5: a GH_REPO in the environment cannot reroute a post: gh runs without i
   process.env.GH_REPO = 'slaid098/opencode-config';
   await postReview.run(review, { workspace: ws });
   assert.is(standIn.calls()[0].repo, 'acme/voice');
+});
+
+/** Sets process.env for one call and puts it back: the repositories must be made before, as `git init` obeys GIT_DIR too. */
+async function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+Tools('H3–H6: a GIT_DIR naming another repository (as git sets it for a hook) cannot reroute a post: gh runs without it and uses the workspace', async () => {
+  const ws = gitRepo('https://github.com/acme/voice.git');
+  const other = gitRepo('https://github.com/slaid098/opencode-config.git');
+  const result = await withEnv({ GIT_DIR: join(other, '.git'), GIT_WORK_TREE: other }, () => postReview.run(review, { workspace: ws }));
+  const [call] = standIn.calls();
+  assert.equal([call.cwd, call.repo], [ws, 'acme/voice']);
+  assert.is((result as { url: string }).url, 'https://github.com/acme/voice/pull/29#issuecomment-1');
+});
+
+Tools('H3–H6: GIT_COMMON_DIR, and remote rewrites injected by git -c (GIT_CONFIG_PARAMETERS) or GIT_CONFIG_COUNT, cannot reroute a post either', async () => {
+  const ws = gitRepo('https://github.com/acme/voice.git');
+  const other = gitRepo('https://github.com/slaid098/opencode-config.git');
+  const rewrite = 'url.https://github.com/slaid098/opencode-config.git.insteadOf';
+  await withEnv({ GIT_COMMON_DIR: join(other, '.git') }, () => postReview.run(review, { workspace: ws }));
+  await withEnv({ GIT_CONFIG_PARAMETERS: `'${rewrite}'='https://github.com/acme/voice.git'` }, () => postReview.run(review, { workspace: ws }));
+  await withEnv({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: rewrite, GIT_CONFIG_VALUE_0: 'https://github.com/acme/voice.git' }, () => postReview.run(review, { workspace: ws }));
+  assert.equal(standIn.calls().map((c) => [c.cwd, c.repo]), [[ws, 'acme/voice'], [ws, 'acme/voice'], [ws, 'acme/voice']]);
+});
+
+Tools('gh\'s environment loses only what names a repository: the user\'s own git and gh settings are kept', () => {
+  const env = ghEnvironment({
+    HOME: '/home/u', PATH: '/bin', GH_TOKEN: 't', GH_HOST: 'github.com', GIT_CONFIG_GLOBAL: '/home/u/.gitconfig', GIT_CONFIG_SYSTEM: '/etc/gitconfig',
+    GIT_CEILING_DIRECTORIES: '/home', GIT_NAMESPACE: 'ns', GIT_AUTHOR_NAME: 'U',
+    GH_REPO: 'a/b', GIT_DIR: '/x/.git', GIT_WORK_TREE: '/x', GIT_COMMON_DIR: '/x/.git', GIT_INDEX_FILE: '/x/.git/index',
+    GIT_OBJECT_DIRECTORY: '/x/.git/objects', GIT_ALTERNATE_OBJECT_DIRECTORIES: '/y', GIT_CONFIG: '/x/.git/config',
+    GIT_CONFIG_PARAMETERS: "'a.b'='c'", GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'a.b', GIT_CONFIG_VALUE_0: 'c', Git_Dir: '/x/.git',
+  });
+  assert.equal(Object.keys(env).sort(), ['GH_HOST', 'GH_TOKEN', 'GIT_AUTHOR_NAME', 'GIT_CEILING_DIRECTORIES', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_NAMESPACE', 'HOME', 'PATH']);
 });
 
 Tools('H11, H12: from a directory that is not a git repository the post fails loudly with E_TOOL_FAILED, keeping gh\'s message, and nothing is retried', async () => {

@@ -43,6 +43,18 @@ Cli('--json prints exactly {review: {status, verdict?}, docs: {status}}', async 
   assert.equal(none.json, { review: { status: 'NOT_DONE' }, docs: { status: 'NOT_DONE' } });
 });
 
+Cli('a comments file (or standard input) starting with a UTF-8 byte-order mark is read like one without, as workflow files are', async () => {
+  const bom = '\uFEFF';
+  const r = await cli(['pr-status', '--comments', file('bom.json', bom + JSON.stringify(comments)), '--json']);
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(r.json, { review: { status: 'DONE', verdict: 'NEEDS_DISCUSSION' }, docs: { status: 'DONE' } });
+  const piped = await cli(['pr-status', '--comments', '-'], { stdin: bom + JSON.stringify([formatCodeReview('x', 'APPROVE')]) });
+  assert.is(piped.stdout, 'review: DONE APPROVE\ndocs: NOT_DONE\n');
+  const broken = await cli(['pr-status', '--comments', file('bombad.json', `${bom}[\n  oops\n]`)]);
+  assert.is(broken.code, 2);
+  assert.match(broken.stderr, 'is not valid JSON (line 2, column 3)', 'positions count from after the mark');
+});
+
 Cli('bad input exits 2 naming the file, what is wrong and the fix: not JSON (with line and column), not an array, a non-string item', async () => {
   const notJson = file('bad.json', '[\n  "a",\n  oops\n]');
   const a = await cli(['pr-status', '--comments', notJson]);

@@ -96,14 +96,25 @@ function proposalFrom(raw: unknown, tool: string): Proposal {
   return p;
 }
 
-/** The gate's reviewer: an adapter of run, or reply:<file> (a fixed reply). */
+/**
+ * The gate's reviewer: an adapter of run, or reply:<file> (a fixed reply).
+ * `flag` is the option the spec came from, named in every error.
+ */
 export function reviewerFor(spec: string, cwd: string, env: NodeJS.ProcessEnv, flag = '--reviewer'): Agent {
   if (spec.startsWith('reply:')) {
     const file = spec.slice('reply:'.length).trim();
     if (file === '') throw usage(`${flag} reply: needs a file after the colon`, 'use reply:<file>, a file holding the reviewer\'s reply');
-    return createReplyAgent(file, cwd);
+    return createReplyAgent(file, cwd, flag);
   }
-  return createAgent(spec, { cwd, env, flag });
+  try {
+    return createAgent(spec, { cwd, env, flag });
+  } catch (e) {
+    // createAgent lists the adapters it builds; a gate reviewer also takes reply:<file>.
+    if (e instanceof CountersignError && e.code === 'E_ADAPTER' && e.message.endsWith('names no known adapter')) {
+      throw new CountersignError('E_ADAPTER', e.message, { fix: `use reply:<file> (a fixed reply), ${(e.fix ?? '').replace(/^use /, '')}`, cause: e });
+    }
+    throw e;
+  }
 }
 
 function report(io: { stdout: NodeJS.WritableStream }, result: GateResult, json: boolean, tool: string, timeoutMs: number): void {

@@ -10,7 +10,7 @@ import { workspaceDir, type Command } from './command.js';
 
 export const command: Command = {
   usage:
-    'countersign mcp [--store DIR] [--workflows DIR]... [--workspace DIR]\n' +
+    'countersign mcp [--store DIR] [--workflows DIR]... [--workspace DIR] [--allow-tool-modules]\n' +
     '  serves MCP over stdio (tools: list_workflows, validate, start, step, status, runs, trace) until the client closes stdin\n' +
     '  --workflows  a folder of workflows startable by name (repeatable; default ./workflows and, with --workspace, DIR/workflows, read on every call, so one created while the server runs is found); the shipped workflows come last\n' +
     '  --workspace  the default workspace of runs started without one (default: the current directory)\n' +

@@ -45,6 +45,9 @@ async function readComments(from: string, io: Io): Promise<string[]> {
       });
     }
   }
+  // Windows tools (Notepad, PowerShell's Out-File -Encoding utf8) start a file
+  // with an invisible byte-order mark; workflow files may carry one too.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const at = file === undefined ? {} : { file };
   let parsed: unknown;
   try {

@@ -10,7 +10,7 @@ import { gateToolChain } from '../../gate/gate-chain.js';
 
 export const command: Command = {
   usage: [
-    'countersign run <file> --agent <adapter> [--reviewer <adapter>] [--input JSON|@file] [--max-steps N] [--agent-timeout S] [--workspace DIR] [--agent-id ID] [--reviewer-id ID] [--store DIR] [--json]',
+    'countersign run <file> --agent <adapter> [--reviewer <adapter>] [--input JSON|@file] [--max-steps N] [--agent-timeout S] [--workspace DIR] [--agent-id ID] [--reviewer-id ID] [--allow-tool-modules] [--store DIR] [--json]',
     'countersign run --resume <runId> --agent <adapter> [--reviewer <adapter>] [...]',
     '  [--gate-reviewer <adapter>|reply:<file> [--agents DIR] [--gate-timeout-ms N]]: a review gate for the write and destructive',
     '  tools agents request with $tool lines (refused without one, E_GATE_REQUIRED); proposal and execution rows go to the store.',

@@ -3,7 +3,7 @@ import { renderState } from '../render.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 
 export const command: Command = {
-  usage: 'countersign status <runId> [--store DIR] [--json]\n  exit 0, or 2 when the run is unknown',
+  usage: 'countersign status <runId> [--allow-tool-modules] [--store DIR] [--json]\n  exit 0, or 2 when the run is unknown',
   options: { ...STORE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('status takes exactly one run id');

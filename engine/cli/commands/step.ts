@@ -3,7 +3,7 @@ import { renderState } from '../render.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 
 export const command: Command = {
-  usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (still waiting); 1 run failed; 2 usage, unknown run or E_SEQ',
+  usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (still waiting); 1 run failed; 2 usage, unknown run or E_SEQ',
   options: { ...STORE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('step takes exactly one run id');

@@ -2,13 +2,17 @@
  * The shape both ADR-019 posting tools share (H24–H31): schema-guarded
  * arguments (the verdict is a case-sensitive enum), a comment produced by
  * the formatter, and `gh pr comment <N> --body-file -` in the workspace with
- * the comment on stdin. Everything is checked before gh starts (H41, §4.13).
+ * the comment on stdin. Everything is checked before gh starts (H41, §4.13),
+ * the body rule too (§4.14): it is the tool's `refineArgs`, so it runs with
+ * the schema wherever arguments are checked: in `validate` for a literal
+ * body, before a tool node's `tool.started`, before the review gate sees a
+ * chained call.
  */
 import type { JsonObject } from '../../format/model.js';
 import { deepFreeze } from '../../format/freeze.js';
 import { runGh } from '../gh.js';
-import { formatReviewComment, type ReviewFormat } from '../review-format.js';
-import { defineBuiltinTool, type Tool } from '../tool.js';
+import { formatReviewComment, reviewBodyProblem, type ReviewFormat } from '../review-format.js';
+import { defineBuiltinTool, type ArgProblem, type Tool } from '../tool.js';
 
 export type PostCommentArgs<V extends string = string> = { pr_number: number; verdict: V; body: string };
 
@@ -44,6 +48,7 @@ export function postCommentTool<V extends string>(format: ReviewFormat<V>, descr
       required: ['pr_number', 'verdict', 'body'],
       additionalProperties: false,
     }),
+    refineArgs: (args) => bodyProblems(format, args),
     async run(args, ctx) {
       const comment = formatReviewComment(format, args.body, args.verdict);
       const out = await runGh(['pr', 'comment', String(args.pr_number), '--body-file', '-'], {
@@ -55,4 +60,21 @@ export function postCommentTool<V extends string>(format: ReviewFormat<V>, descr
       return { pr_number: args.pr_number, verdict: args.verdict, url: out.stdout.trim(), comment };
     },
   });
+}
+
+/**
+ * The body may not hold its own `## … Review Summary` heading or a
+ * `### Verdict:` line (§4.14): the status reader would take the wrong
+ * verdict. Arguments may be of any shape here (the schema may already have
+ * refused them), so only a string body is looked at.
+ */
+function bodyProblems(format: ReviewFormat, args: JsonObject): ArgProblem[] {
+  const body = args.body;
+  if (typeof body !== 'string') return [];
+  const problem = reviewBodyProblem(body);
+  if (problem === undefined) return [];
+  return [{
+    pointer: '/body',
+    message: `${problem}; put only the review text in body (no "## … Review Summary" heading, no "### Verdict:" line): ${format.tool} adds "${format.heading}" and "### Verdict: <verdict>" itself, and a second heading or verdict line would make the status reader read the wrong verdict`,
+  }];
 }

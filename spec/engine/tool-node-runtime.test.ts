@@ -1,0 +1,133 @@
+/**
+ * Tool nodes across processes and hosts (issue 5): a process that lacks a
+ * tool or may not load the workflow's modules leaves the run as it was;
+ * a resumed run offers its agents the same tools; a refused or failed
+ * tool node says what to repair, for the workflow's author.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { CountersignError, createEngine, createMemoryStore, defineTool, type Agent, type AgentRequest, type Workflow } from '../../engine/index.js';
+import { tempDir } from '../helpers/cli.js';
+
+const deploy = (ran: string[]) => defineTool({
+  name: 'deploy', class: 'read',
+  inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'], additionalProperties: false },
+  run: async ({ tag }) => (ran.push(tag as string), { deployed: tag }),
+});
+
+/** start → directive `ask` (answers {tag}) → tool node `ship` → end. */
+function flow(tool: string, args: Record<string, unknown> = { tag: '{{ask.tag}}' }, extra: Record<string, unknown> = {}): Workflow {
+  return {
+    metadata: { name: 'ship', version: '1.0.0', description: 'ask, then run a tool' },
+    ...extra,
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Which tag?', completionCondition: 'a tag', inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] }, connections: { success: 'ship' } },
+      { type: 'tool', id: 'ship', tool, args, connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['ship.result'] },
+    ],
+  } as unknown as Workflow;
+}
+
+function moduleProject(): string {
+  const dir = tempDir('countersign-modrt-');
+  mkdirSync(join(dir, 'tools'));
+  writeFileSync(join(dir, 'tools', 'shout.mjs'), `export const tools = [{
+  name: 'shout', class: 'read',
+  inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'], additionalProperties: false },
+  run: async ({ tag }) => ({ loud: tag.toUpperCase() }),
+}];\n`);
+  const file = join(dir, 'flow.json');
+  writeFileSync(file, JSON.stringify(flow('shout', { tag: '{{ask.tag}}' }, { toolModules: ['./tools/shout.mjs'] })));
+  return file;
+}
+
+const T = suite('tool nodes across processes');
+
+T('a process without the host\'s tool leaves the run waiting at the tool node, unclaimed (E_TOOL_UNKNOWN, the answer kept); the host that has it finishes the run', async () => {
+  const store = createMemoryStore();
+  const ran: string[] = [];
+  const host = createEngine({ store, tools: [deploy(ran)] });
+  const s = await host.start(flow('deploy'));
+  const other = createEngine({ store });
+  const err = await other.submit(s.runId, { tag: 'v1' }, { seq: s.seq }).then(() => undefined, (e: CountersignError) => e);
+  assert.is(err?.code, 'E_TOOL_UNKNOWN');
+  assert.match(err?.message ?? '', /^the answer was accepted; .*"deploy" is not registered in this process/);
+  assert.match(err?.fix ?? '', /host that registers "deploy"/);
+  const waiting = await host.trace(s.runId);
+  assert.not.ok(waiting.events.some((e) => e.type === 'tool.started' || e.type === 'tool.failed'), 'the node was neither claimed nor failed');
+  const done = await host.status(s.runId);
+  assert.is(done.status, 'completed');
+  assert.equal(ran, ['v1']);
+});
+
+T('an answer to a run whose workflow brings toolModules, in a process that may not load them, is refused before it is stored (E_TOOL_MODULE_BLOCKED)', async () => {
+  const store = createMemoryStore();
+  const file = moduleProject();
+  const s = await createEngine({ store, allowToolModules: true }).start(file);
+  const code = await createEngine({ store }).submit(s.runId, { tag: 'v2' }, { seq: s.seq }).then(() => 'stored', (e: CountersignError) => e.code);
+  assert.is(code, 'E_TOOL_MODULE_BLOCKED');
+  const trace = await createEngine({ store }).trace(s.runId);
+  assert.not.ok(trace.events.some((e) => e.type === 'answer.accepted'), 'nothing was stored');
+  const done = await createEngine({ store, allowToolModules: true }).submit(s.runId, { tag: 'v2' }, { seq: s.seq });
+  assert.equal(done.status === 'completed' && done.output, { 'ship.result': { loud: 'V2' } });
+});
+
+T('H35: a run resumed in a new process offers its directive agents the workflow\'s module tools, as a fresh run does; without permission it is E_TOOL_MODULE_BLOCKED', async () => {
+  const store = createMemoryStore();
+  const file = moduleProject();
+  const s = await createEngine({ store, allowToolModules: true }).start(file);
+  let offered: string[] = [];
+  let called: unknown;
+  const agent: Agent = {
+    async answer(request: AgentRequest, options) {
+      offered = (request.toolSpecs ?? []).map((t) => t.name);
+      called = await options.tools?.runner?.call('shout', { tag: 'x' }, request);
+      return { tag: 'v3' };
+    },
+  };
+  const blocked = await createEngine({ store }).run({ runId: s.runId }, { agent }).then(() => 'ran', (e: CountersignError) => e.code);
+  assert.is(blocked, 'E_TOOL_MODULE_BLOCKED');
+  const r = await createEngine({ store, allowToolModules: true }).run({ runId: s.runId }, { agent });
+  assert.is(r.status, 'completed');
+  assert.ok(offered.includes('shout'), offered.join(','));
+  assert.equal(called, { loud: 'X' });
+});
+
+T('H41: arguments that render from an unset variable are E_TOOL_ARGS naming the template, with a fix for the workflow\'s author; the tool never starts', async () => {
+  const ran: string[] = [];
+  const engine = createEngine({ store: createMemoryStore(), tools: [deploy(ran)] });
+  const wf = flow('deploy', { tag: '{{release}}' }) as unknown as { variableRegistry: Record<string, unknown> };
+  wf.variableRegistry = { release: { type: 'string', description: 'the tag to ship' } };
+  const s = await engine.start(wf as unknown as Workflow);
+  const r = await engine.submit(s.runId, { tag: 'ignored' }, { seq: s.seq });
+  assert.is(r.status, 'failed');
+  const error = r.status === 'failed' ? r.error : undefined;
+  assert.is(error?.code, 'E_TOOL_ARGS');
+  assert.match(error?.message ?? '', /\/tag comes from "\{\{release\}\}", which rendered null \(unset\)/);
+  assert.match(error?.fix ?? '', /give those variables a value/);
+  assert.not.match(error?.message ?? '', /call deploy again/);
+  assert.equal(ran, []);
+  const events = (await engine.trace(s.runId)).events;
+  assert.not.ok(events.some((e) => e.type === 'tool.started'));
+});
+
+T('§4.13: a tool\'s own fix reaches the run\'s failure (error.fix) and the tool.failed event', async () => {
+  const failing = defineTool({
+    name: 'deploy', class: 'read',
+    inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] },
+    run: async () => {
+      throw new CountersignError('E_TOOL_FAILED', 'the registry refused the tag', { fix: 'push the tag first, then run the workflow again' });
+    },
+  });
+  const engine = createEngine({ store: createMemoryStore(), tools: [failing] });
+  const s = await engine.start(flow('deploy'));
+  const r = await engine.submit(s.runId, { tag: 'v9' }, { seq: s.seq });
+  assert.is(r.status === 'failed' && r.error.fix, 'push the tag first, then run the workflow again');
+  const failed = (await engine.trace(s.runId)).events.find((e) => e.type === 'tool.failed');
+  assert.is(failed?.fix, 'push the tag first, then run the workflow again');
+});
+
+T.run();

@@ -1,0 +1,74 @@
+/**
+ * `countersign mcp` and a workflow's `toolModules` (issue 5): loading a
+ * module runs its code, so the server refuses such a workflow by default
+ * (E_TOOL_MODULE_BLOCKED) and loads it only when started with
+ * --allow-tool-modules. The module here writes a marker file as it is
+ * imported, so "refused" can be checked as "its code never ran".
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { tempDir } from '../helpers/cli.js';
+import { connect } from '../fixtures/mcp/client.js';
+
+function project(): { dir: string; workflow: string; marker: string } {
+  const dir = tempDir('countersign-mcp-modules-');
+  const marker = join(dir, 'module-ran.txt');
+  mkdirSync(join(dir, 'tools'));
+  writeFileSync(join(dir, 'tools', 'shout.mjs'), `import { appendFileSync } from 'node:fs';
+appendFileSync(${JSON.stringify(marker)}, 'imported\\n');
+export const tools = [{
+  name: 'shout', class: 'read',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+  run: async ({ text }) => ({ loud: text.toUpperCase() }),
+}];
+`);
+  const workflow = join(dir, 'flow.json');
+  writeFileSync(workflow, JSON.stringify({
+    metadata: { name: 'modules', version: '1.0.0', description: 'a workflow with its own tool' },
+    toolModules: ['./tools/shout.mjs'],
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'shout' } },
+      { type: 'tool', id: 'shout', tool: 'shout', args: { text: 'hi' }, connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['shout.result'] },
+    ],
+  }, null, 2));
+  return { dir, workflow, marker };
+}
+
+const Modules = suite('mcp: a workflow\'s toolModules');
+
+Modules('by default the server refuses a workflow naming toolModules with E_TOOL_MODULE_BLOCKED: no run is stored and the module\'s code never ran', async () => {
+  const p = project();
+  const mcp = await connect(['--store', join(p.dir, 'store')], { cwd: p.dir });
+  try {
+    const started = await mcp.call('start', { workflow: p.workflow });
+    assert.is(started.isError, true, started.text);
+    assert.is(started.structured.error.code, 'E_TOOL_MODULE_BLOCKED');
+    assert.match(started.structured.error.message, 'shout.mjs');
+    assert.ok(started.text.includes('E_TOOL_MODULE_BLOCKED'), 'the text names the code');
+    const validated = await mcp.call('validate', { workflow: p.workflow });
+    assert.is(validated.isError, false, validated.text);
+    assert.equal((await mcp.call('runs', {})).structured.runs, []);
+  } finally {
+    await mcp.close();
+  }
+  assert.not.ok(existsSync(p.marker), 'the module was never imported, by start or by validate');
+});
+
+Modules('with --allow-tool-modules the server loads the module, relative to the workflow file, and the tool node runs it', async () => {
+  const p = project();
+  const elsewhere = tempDir('countersign-mcp-modules-cwd-');
+  const mcp = await connect(['--store', join(p.dir, 'store'), '--allow-tool-modules'], { cwd: elsewhere });
+  try {
+    const started = await mcp.call('start', { workflow: p.workflow });
+    assert.is(started.isError, false, started.text);
+    assert.equal([started.structured.status, started.structured.output], ['completed', { 'shout.result': { loud: 'HI' } }]);
+  } finally {
+    await mcp.close();
+  }
+  assert.is(readFileSync(p.marker, 'utf8'), 'imported\n');
+});
+
+Modules.run();
