@@ -6,7 +6,7 @@
 import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { randomUUID } from 'node:crypto';
 import { resolve as resolvePath } from 'node:path';
-import { CountersignError, isCountersignError } from '../errors.js';
+import { CountersignError } from '../errors.js';
 import type { JsonObject, Workflow } from '../format/model.js';
 import { compileWorkflow, type CompiledWorkflow } from '../compile/machine.js';
 import type { LedgerRow, Store, RunRecord } from '../store/store.js';
@@ -18,15 +18,10 @@ import { stateOf } from './state.js';
 import { firstStep, nextStep } from './step.js';
 import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
 import { driveRun, type RunOptions, type RunResult } from './driver.js';
+import { engineTools } from './engine-tools.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { loopFacts } from '../nodes/review-loops.js';
-import { advanceTools } from './tool-steps.js';
-import { prepareAgentTools } from './agent-tools.js';
-import { createToolCatalog } from '../tools/catalog.js';
-import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
-import { loadToolModules } from '../tools/modules.js';
-import type { ToolCatalog } from '../tools/catalog.js';
 
 export interface EngineOptions {
   store: Store;
@@ -93,39 +88,11 @@ export function createEngine(options: EngineOptions): Engine {
   const { store } = options;
   const now = options.now ?? (() => new Date());
   const newRunId = options.newRunId ?? (() => randomUUID());
-  const hostTools = [...BUILTIN_TOOLS, ...(options.tools ?? [])];
-  const catalog = createToolCatalog(hostTools);
-  /** Per workflow hash: the catalog with that workflow's toolModules loaded. */
-  const moduleCatalogs = new Map<string, ToolCatalog>();
-  const catalogWith = async (modules: readonly string[] | undefined, file: string | undefined): Promise<ToolCatalog> =>
-    modules && modules.length > 0 ? createToolCatalog(hostTools, await loadToolModules(modules, file, options.allowToolModules === true)) : catalog;
-  const catalogOf = (rec: RunRecord): ToolCatalog => moduleCatalogs.get(rec.workflowHash) ?? catalog;
-  /** Loads the run's toolModules once (E_TOOL_MODULE_BLOCKED unless allowed), so its tools are in catalogOf(rec). */
-  const ensureModules = async (rec: RunRecord): Promise<void> => {
-    const wf = compiledFor(rec).workflow;
-    if (wf.toolModules?.length && !moduleCatalogs.has(rec.workflowHash)) moduleCatalogs.set(rec.workflowHash, await catalogWith(wf.toolModules, rec.file));
-  };
-  /** Runs the tool nodes the run has reached (loading its tool modules first), then reads its state. */
+  const tools = engineTools({ store, now, ...(options.tools ? { tools: options.tools } : {}), allowToolModules: options.allowToolModules === true, compiledFor, envOf, mustGet });
+  /** Runs the tool nodes the run has reached, then reads its state. */
   const settled = async (runId: string, afterAnswer = false): Promise<RunState> => {
-    await ensureModules(mustGet(runId));
-    try {
-      await advanceTools({ store, now, catalogOf, compiledFor, envOf }, runId);
-    } catch (e) {
-      // The answer is stored: say so, or the caller would give it again.
-      if (afterAnswer && isCountersignError(e)) throw new CountersignError(e.code, `the answer was accepted; ${e.message}`, { ...(e.nodeId ? { nodeId: e.nodeId } : {}), ...(e.fix ? { fix: e.fix } : {}) });
-      throw e;
-    }
+    await tools.settle(runId, afterAnswer);
     return stateOf(mustGet(runId));
-  };
-  /** Validates a source with every tool it may name: the host's and, when allowed, its own modules'. */
-  const loadWithTools = async (source: WorkflowSource, lent?: readonly string[]): Promise<ValidWorkflow> => {
-    const { loadValidWorkflow, readWorkflowSource } = await import('./workflow-source.js');
-    const { doc, file, modules } = readWorkflowSource(source);
-    const tools = await catalogWith(modules, file);
-    // Tools a host lends its agents (run({tools})) are known names too, e.g. in the access map.
-    const loaded = loadValidWorkflow(doc, { tools, modulesLoaded: true, ...(lent ? { lentTools: lent } : {}), ...(file ? { file } : {}) });
-    if (tools !== catalog) moduleCatalogs.set(hashWorkflow(loaded.workflow), tools);
-    return loaded;
   };
   const workflows = new Map<string, Workflow>();
 
@@ -136,16 +103,6 @@ export function createEngine(options: EngineOptions): Engine {
       workflows.set(rec.workflowHash, wf);
     }
     return compileWorkflow(wf, rec.workflowHash);
-  }
-
-  /** What agents may call with `$tool` in a run of `workflow` (checked before the run starts). */
-  function agentTools(workflow: Workflow, tools: ToolCatalog, opts: RunOptions): ReturnType<typeof prepareAgentTools> {
-    return prepareAgentTools({
-      catalog: tools,
-      ...(opts.tools ? { host: opts.tools } : {}),
-      ...(workflow.access ? { access: workflow.access } : {}),
-      ...(opts.toolChain ? { toolChain: opts.toolChain } : {}),
-    });
   }
 
   function envOf(rec: RunRecord): RunEnv {
@@ -206,7 +163,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   const engine: Engine = {
     async start(source, opts = {}) {
-      const state = startLoaded(await loadWithTools(source), opts);
+      const state = startLoaded(await tools.load(source), opts);
       return state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : state;
     },
 
@@ -224,7 +181,7 @@ export function createEngine(options: EngineOptions): Engine {
       // A run whose workflow brings toolModules needs them before an answer
       // is stored: refused here (E_TOOL_MODULE_BLOCKED), nothing changes.
       const before = store.get(runId);
-      if (before?.status === 'waiting') await ensureModules(before);
+      if (before?.status === 'waiting') await tools.ensureModules(before);
       // Errors found after an overdue deadline fired must not roll that back:
       // they are returned from the transaction and thrown after it commits.
       const outcome = store.update<RunState | CountersignError>(runId, (rec) => {
@@ -333,18 +290,18 @@ export function createEngine(options: EngineOptions): Engine {
         checkReviewer(compiledFor(rec).workflow, opts);
         const workflow = compiledFor(rec).workflow;
         // A run resumed in a new process offers its agents the same tools as when it started.
-        await ensureModules(rec);
-        const bind = agentTools(workflow, catalogOf(rec), opts);
+        await tools.ensureModules(rec);
+        const bind = tools.forAgents(workflow, opts);
         const state = await engine.status(rec.runId);
         return driveRun(engine, state, opts, now, bind({ workspace: rec.workspace, workflowName: rec.workflow }));
       }
-      const loaded = await loadWithTools(source as WorkflowSource, opts.tools?.names());
+      const loaded = await tools.load(source as WorkflowSource, opts.tools?.names());
       checkReviewer(loaded.workflow, opts);
-      const bind = agentTools(loaded.workflow, moduleCatalogs.get(hashWorkflow(loaded.workflow)) ?? catalog, opts);
+      const bind = tools.forAgents(loaded.workflow, opts);
       const first = startLoaded(loaded, opts);
       const rec = mustGet(first.runId);
-      const tools = bind({ workspace: rec.workspace, workflowName: rec.workflow });
-      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, tools);
+      const offered = bind({ workspace: rec.workspace, workflowName: rec.workflow });
+      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered);
     },
   };
   return engine;

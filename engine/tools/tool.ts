@@ -4,26 +4,24 @@
  * (`write`, `destructive`) or passes straight through (`read`); its
  * `blastRadius` goes into the proposal the reviewer weighs (A24, A25).
  *
- * `defineTool` compiles the inputSchema once. Every call validates its
+ * `defineTool` compiles the inputSchema once (arg-schema.ts). Every call validates its
  * arguments before anything else happens (§4.13, H41): the inputSchema, then
  * the tool's own `refineArgs` rules (§4.14), both as data (`argProblems`) for
  * `validate` to use too. A chained tool does it before tenant_bind, before a
  * proposal is built, before any row or side effect, so a malformed call can
  * neither reach a reviewer nor leave a trace in the ledger.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
-import { describeErrors, ROOT } from '../nodes/answer-schema.js';
+import { ROOT } from '../nodes/answer-schema.js';
+import { compileArgSchema as compile, toProblem } from './arg-schema.js';
 
 /** How far a mutation reaches; the reviewer weighs a tenant-wide action hardest (A24, A25). */
 export const BLAST_RADII = ['single_device', 'cluster', 'tenant_wide'] as const;
 export type BlastRadius = (typeof BLAST_RADII)[number];
 
 
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
 
 export const TOOL_CLASSES = ['read', 'write', 'destructive'] as const;
 export type ToolClass = (typeof TOOL_CLASSES)[number];
@@ -216,16 +214,6 @@ function refined(refine: (args: JsonObject) => ArgProblem[], args: JsonObject, s
   return Array.isArray(out) ? (out as ArgProblem[]) : [];
 }
 
-function toProblem(e: ErrorObject): ArgProblem {
-  const [line] = describeErrors([e]);
-  // describeErrors says `<pointer or (root)>: <message>`; the pointer is kept apart here.
-  const prefix = `${e.instancePath || ROOT}: `;
-  const message = line.startsWith(prefix) ? line.slice(prefix.length) : line;
-  const missing = e.keyword === 'required' ? String((e.params as { missingProperty?: unknown }).missingProperty) : undefined;
-  const unexpected = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: unknown }).additionalProperty) : undefined;
-  return { pointer: e.instancePath, message, ...(missing !== undefined ? { missing } : {}), ...(unexpected !== undefined ? { unexpected } : {}) };
-}
-
 function checkSpec(spec: ToolSpec<JsonObject, unknown>): string {
   const bad = (message: string, fix: string): never => {
     throw new CountersignError('E_TOOL_DEFINITION', message, { fix });
@@ -260,34 +248,6 @@ function checkSpec(spec: ToolSpec<JsonObject, unknown>): string {
       'use "type": "object" and describe each argument under "properties"');
   }
   return name;
-}
-
-// One instance per dialect; a schema with its own `$id` gets a private one,
-// since ajv registers ids instance-wide and two tools may reuse an id.
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
-
-function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
-  const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
-  const fresh = (): Ajv | Ajv2020 => {
-    const ajv = is2020 ? new Ajv2020({ allErrors: true, logger: false }) : new Ajv({ allErrors: true, logger: false });
-    addFormats(ajv as Ajv);
-    return ajv;
-  };
-  if (schema.$id !== undefined) return fresh();
-  if (is2020) return (draft2020 ??= fresh() as Ajv2020);
-  return (draft07 ??= fresh() as Ajv);
-}
-
-function compile(name: string, schema: JsonObject): ValidateFunction {
-  try {
-    return ajvFor(schema).compile(schema);
-  } catch (err) {
-    throw new CountersignError('E_TOOL_DEFINITION', `tool "${name}": inputSchema does not compile: ${(err as Error).message}`, {
-      fix: 'correct the inputSchema (unknown keywords are errors; a 2020-12 schema must say so in $schema)',
-      cause: err,
-    });
-  }
 }
 
 /** `<pointer or (root)>: <message>`, the line an agent reads for one problem. */

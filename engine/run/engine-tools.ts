@@ -1,0 +1,85 @@
+/**
+ * The engine's tools for its runs: the catalog (built-ins and the host's),
+ * each workflow's own toolModules (loaded once, only when allowed), the
+ * tool nodes a run reaches, and what a driven run's agents may call.
+ */
+import { CountersignError, isCountersignError } from '../errors.js';
+import type { Workflow } from '../format/model.js';
+import type { CompiledWorkflow } from '../compile/machine.js';
+import type { RunEnv } from '../nodes/node-type.js';
+import type { RunRecord, Store } from '../store/store.js';
+import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
+import { createToolCatalog, type ToolCatalog } from '../tools/catalog.js';
+import { loadToolModules } from '../tools/modules.js';
+import type { Tool, ToolSpec } from '../tools/tool.js';
+import { prepareAgentTools } from './agent-tools.js';
+import type { RunOptions } from './driver.js';
+import { hashWorkflow } from './hash.js';
+import { advanceTools } from './tool-steps.js';
+import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
+
+export interface EngineToolsDeps {
+  store: Store;
+  now: () => Date;
+  tools?: ReadonlyArray<Tool | ToolSpec>;
+  allowToolModules?: boolean;
+  compiledFor(rec: RunRecord): CompiledWorkflow;
+  envOf(rec: RunRecord): RunEnv;
+  mustGet(runId: string): RunRecord;
+}
+
+export function engineTools(deps: EngineToolsDeps) {
+  const { store, now, compiledFor, envOf, mustGet } = deps;
+  const hostTools = [...BUILTIN_TOOLS, ...(deps.tools ?? [])];
+  const catalog = createToolCatalog(hostTools);
+  /** Per workflow hash: the catalog with that workflow's toolModules loaded. */
+  const moduleCatalogs = new Map<string, ToolCatalog>();
+  const catalogWith = async (modules: readonly string[] | undefined, file: string | undefined): Promise<ToolCatalog> =>
+    modules && modules.length > 0 ? createToolCatalog(hostTools, await loadToolModules(modules, file, deps.allowToolModules === true)) : catalog;
+  const catalogOf = (rec: RunRecord): ToolCatalog => moduleCatalogs.get(rec.workflowHash) ?? catalog;
+
+  /** Loads the run's toolModules once (E_TOOL_MODULE_BLOCKED unless allowed), so its tools are in catalogOf(rec). */
+  const ensureModules = async (rec: RunRecord): Promise<void> => {
+    const wf = compiledFor(rec).workflow;
+    if (wf.toolModules?.length && !moduleCatalogs.has(rec.workflowHash)) moduleCatalogs.set(rec.workflowHash, await catalogWith(wf.toolModules, rec.file));
+  };
+
+  return {
+    catalogOf,
+    ensureModules,
+
+    /** Runs the tool nodes the run has reached (loading its tool modules first); the caller reads its state after. */
+    async settle(runId: string, afterAnswer = false): Promise<void> {
+      await ensureModules(mustGet(runId));
+      try {
+        await advanceTools({ store, now, catalogOf, compiledFor, envOf }, runId);
+      } catch (e) {
+        // The answer is stored: say so, or the caller would give it again.
+        if (afterAnswer && isCountersignError(e)) {
+          throw new CountersignError(e.code, `the answer was accepted; ${e.message}`, { ...(e.nodeId ? { nodeId: e.nodeId } : {}), ...(e.fix ? { fix: e.fix } : {}) });
+        }
+        throw e;
+      }
+    },
+
+    /** Validates a source with every tool it may name: the host's, those lent to run(), and, when allowed, its own modules'. */
+    async load(source: WorkflowSource, lent?: readonly string[]): Promise<ValidWorkflow> {
+      const { loadValidWorkflow, readWorkflowSource } = await import('./workflow-source.js');
+      const { doc, file, modules } = readWorkflowSource(source);
+      const tools = await catalogWith(modules, file);
+      const loaded = loadValidWorkflow(doc, { tools, modulesLoaded: true, ...(lent ? { lentTools: lent } : {}), ...(file ? { file } : {}) });
+      if (tools !== catalog) moduleCatalogs.set(hashWorkflow(loaded.workflow), tools);
+      return loaded;
+    },
+
+    /** What agents may call with `$tool` in a run of `workflow` (checked before the run starts). */
+    forAgents(workflow: Workflow, opts: RunOptions): ReturnType<typeof prepareAgentTools> {
+      return prepareAgentTools({
+        catalog: moduleCatalogs.get(hashWorkflow(workflow)) ?? catalog,
+        ...(opts.tools ? { host: opts.tools } : {}),
+        ...(workflow.access ? { access: workflow.access } : {}),
+        ...(opts.toolChain ? { toolChain: opts.toolChain } : {}),
+      });
+    },
+  };
+}

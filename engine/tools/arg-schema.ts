@@ -1,0 +1,53 @@
+/**
+ * Compiling a tool's argument schema and reading ajv's errors as
+ * ArgProblems. One ajv instance per dialect (draft-07, or 2020-12 when the
+ * schema's `$schema` says so), created on first use.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { CountersignError } from '../errors.js';
+import type { JsonObject } from '../format/model.js';
+import { describeErrors, ROOT } from '../nodes/answer-schema.js';
+import type { ArgProblem } from './tool.js';
+
+const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
+
+// One instance per dialect; a schema with its own `$id` gets a private one,
+// since ajv registers ids instance-wide and two tools may reuse an id.
+let draft07: Ajv | undefined;
+let draft2020: Ajv2020 | undefined;
+
+function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
+  const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
+  const fresh = (): Ajv | Ajv2020 => {
+    const ajv = is2020 ? new Ajv2020({ allErrors: true, logger: false }) : new Ajv({ allErrors: true, logger: false });
+    addFormats(ajv as Ajv);
+    return ajv;
+  };
+  if (schema.$id !== undefined) return fresh();
+  if (is2020) return (draft2020 ??= fresh() as Ajv2020);
+  return (draft07 ??= fresh() as Ajv);
+}
+
+export function compileArgSchema(name: string, schema: JsonObject): ValidateFunction {
+  try {
+    return ajvFor(schema).compile(schema);
+  } catch (err) {
+    throw new CountersignError('E_TOOL_DEFINITION', `tool "${name}": inputSchema does not compile: ${(err as Error).message}`, {
+      fix: 'correct the inputSchema (unknown keywords are errors; a 2020-12 schema must say so in $schema)',
+      cause: err,
+    });
+  }
+}
+
+
+export function toProblem(e: ErrorObject): ArgProblem {
+  const [line] = describeErrors([e]);
+  // describeErrors says `<pointer or (root)>: <message>`; the pointer is kept apart here.
+  const prefix = `${e.instancePath || ROOT}: `;
+  const message = line.startsWith(prefix) ? line.slice(prefix.length) : line;
+  const missing = e.keyword === 'required' ? String((e.params as { missingProperty?: unknown }).missingProperty) : undefined;
+  const unexpected = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: unknown }).additionalProperty) : undefined;
+  return { pointer: e.instancePath, message, ...(missing !== undefined ? { missing } : {}), ...(unexpected !== undefined ? { unexpected } : {}) };
+}
