@@ -25,6 +25,7 @@ export const CODES = {
   E_INPUT_SCHEMA: 'an effective inputSchema does not compile under ajv',
   E_VARIABLE_SCHEMA: 'a variableRegistry entry is not a valid JSON Schema property',
   E_GLOBAL_INPUT_UNDECLARED: 'globalInputs names a variable missing from variableRegistry',
+  E_REQUIRED_INPUT_UNDECLARED: 'requiredInputs names a variable that is neither in variableRegistry nor in the start node\'s initialData',
   E_EXPRESSION_SYNTAX: 'an expression does not parse',
   E_EXPRESSION_TARGET: 'an expression assigns to something that is not a declared global (registry or initialData)',
   E_TEMPLATE_SYNTAX: 'a template block is malformed (unclosed or mismatched {{#…}})',
@@ -94,10 +95,10 @@ export const CODES = {
   // CLI
   E_USAGE: 'the command line is wrong, or an MCP client called a tool that does not exist',
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
-  E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry, an MCP tool\'s arguments do not fit its input schema, or the pr-status comments are not a JSON array of strings',
+  E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry or leaves out one of requiredInputs, an MCP tool\'s arguments do not fit its input schema, or the pr-status comments are not a JSON array of strings',
   E_RESULT_TOO_LARGE: 'an MCP tool result is larger than one stdio message may be (10 MiB): it was not sent, though the call took effect',
   // Tools and the decorator chain (review gate)
-  E_TOOL_DEFINITION: 'defineTool was given a malformed tool: a bad name, class or blastRadius, no run function, or an inputSchema that is not an object schema or does not compile; or createEngine({tools}) got something that is not a tool, or two tools (built-in, host, module, lent) share a name',
+  E_TOOL_DEFINITION: 'defineTool was given a malformed tool: a bad name, class or blastRadius, no run function, or an inputSchema that is not an object schema or does not compile; or createEngine({tools}) got something that is not a tool, or two tools (built-in, host, module, lent) share a name; or a tool\'s own argument check (refineArgs) threw',
   E_TOOL_ARGS: 'a tool was called with arguments that do not fit its inputSchema or its own rules (post_review\'s body); the tool did not start (a tool node\'s refusal is journaled as tool.failed; validate checks literal arguments)',
   E_CHAIN_INVALID: 'a tool chain or decorator is configured wrong: an unknown option, a decorator in another\'s position, a review gate without tenant_bind, or a bad limit',
   E_GATE_REQUIRED: 'a write or destructive tool was chained without a review gate (exempt it through the gate\'s skip list instead), or an agent asked for one with $tool in a run that has no review gate (a $toolError; nothing ran)',

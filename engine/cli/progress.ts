@@ -62,6 +62,9 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
           io.stderr.write(`  ✗ ${at}: the run failed: ${e.state.error.code}\n`);
         } else io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
         break;
+      case 'tool':
+        io.stderr.write(e.ok ? `▸ ${e.nodeId}: tool ${e.tool} ✓\n` : `▸ ${e.nodeId}: tool ${e.tool} ✗ ${e.code}: ${e.message}\n`);
+        break;
       case 'stopped':
         io.stderr.write(`  ■ stopped: ${e.error.code}: ${e.error.message}\n`);
         break;

@@ -33,6 +33,8 @@ export interface Workflow {
   access?: Record<string, string[]>;
   /** Modules (relative to the workflow file) that export extra tools; loaded only when the host allows it. */
   toolModules?: string[];
+  /** Declared variables the start input must give (E_INPUT otherwise). */
+  requiredInputs?: string[];
   nodes: WorkflowNode[];
 }
 

@@ -50,6 +50,12 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
         : 'declare them in the workflow variableRegistry',
     });
   }
+  const missing = (workflow.requiredInputs ?? []).filter((name) => input[name] === undefined);
+  if (missing.length > 0) {
+    throw new CountersignError('E_INPUT', `the start input must give ${missing.map((n) => `"${n}"`).join(', ')} (the workflow's requiredInputs): there is no safe default`, {
+      fix: `pass them in the start input, e.g. --input '${JSON.stringify(Object.fromEntries(missing.map((n) => [n, '…'])))}' (library: start(file, { input }))`,
+    });
+  }
   // The registry entries as the answers' validator sees them: strict, with `format` enforced.
   let schema = inputSchemas.get(workflow);
   if (!schema) {

@@ -60,7 +60,15 @@ export const toolNode: WaitingType<ToolNode> = {
         // No args at all is checked as {}, as the run renders it.
         const templated = strings(node.args ?? {}, '').filter(([text]) => text.includes('{{')).map(([, at]) => at);
         const underTemplate = (pointer: string) => templated.some((t) => pointer === t || pointer.startsWith(`${t}/`));
-        for (const p of tool.argProblems(node.args ?? {})) {
+        let problems: ReturnType<typeof tool.argProblems>;
+        try {
+          problems = tool.argProblems(node.args ?? {});
+        } catch (e) {
+          // The tool's own check broke: a defect of the tool, said here rather than at the run.
+          problems = [];
+          findings.push({ code: 'E_TOOL_DEFINITION', message: `tool "${node.tool}" could not check these args: ${e instanceof Error ? e.message : String(e)}; fix the tool's argument check (its inputSchema or refineArgs)`, pointer: `${ctx.pointer}/args`, severity: 'error' });
+        }
+        for (const p of problems) {
           const named = p.missing ?? p.unexpected;
           const at = named !== undefined ? `${p.pointer}/${escapePointer(named)}` : p.pointer;
           if (underTemplate(at)) continue;

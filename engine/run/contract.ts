@@ -118,6 +118,8 @@ export interface ToolPending {
   maxRetries: 0;
   /** When the engine claimed the call; set means it may have taken effect. */
   startedAt?: string;
+  /** When the running call's process last renewed its claim (every minute). */
+  aliveAt?: string;
   errors?: undefined;
   deadline?: undefined;
 }

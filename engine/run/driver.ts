@@ -24,6 +24,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 export type ProgressEvent =
   | { type: 'pending'; state: Extract<RunState, { status: 'waiting' }> }
   | { type: 'answered'; state: RunState; nodeId: string }
+  /** A tool node the engine ran on the way to the next item. */
+  | { type: 'tool'; nodeId: string; tool: string; ok: boolean; code?: string; message?: string }
   | { type: 'stopped'; error: RunFailure };
 
 /** How an adapter is named in driver messages, and what to check when it stays silent. */
@@ -84,6 +86,7 @@ export async function driveRun(
 ): Promise<RunResult> {
   let state = first;
   let steps = 0;
+  await reportTools(engine, state, -1, opts);
   const maxSteps = opts.maxSteps ?? Infinity;
   const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   while (state.status === 'waiting') {
@@ -144,8 +147,10 @@ export async function driveRun(
       }
       return stop(state, steps, agentFault(e, pending.nodeId), opts);
     }
+    const answeredSeq = state.seq;
     try {
       state = await engine.submit(state.runId, answer, { seq: state.seq, as, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+      await reportTools(engine, state, answeredSeq, opts);
     } catch (e) {
       // An answer that is not JSON at all (a function, a BigInt, a cycle) is the agent's fault.
       if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;
@@ -167,6 +172,28 @@ export async function driveRun(
     return { runId: state.runId, status: 'completed', steps, endNodeId: state.endNodeId, output: state.output };
   }
   return { runId: state.runId, status: 'failed', steps, error: state.error };
+}
+
+/**
+ * Reports the tool nodes the engine ran after `afterSeq`. Each tool node
+ * takes a seq of its own, so the journal is read only when the run moved
+ * by more than the one answered item.
+ */
+async function reportTools(engine: Engine, state: RunState, afterSeq: number, opts: RunOptions): Promise<void> {
+  if (!opts.onProgress) return;
+  const moved = state.status === 'waiting' ? state.seq - afterSeq > 1 : true;
+  if (!moved) return;
+  for (const e of (await engine.trace(state.runId)).events) {
+    if (e.seq <= afterSeq || (e.type !== 'tool.succeeded' && e.type !== 'tool.failed')) continue;
+    opts.onProgress({
+      type: 'tool',
+      nodeId: String(e.nodeId),
+      tool: String(e.tool),
+      ok: e.type === 'tool.succeeded',
+      ...(typeof e.code === 'string' ? { code: e.code } : {}),
+      ...(typeof e.message === 'string' ? { message: e.message } : {}),
+    });
+  }
 }
 
 function stop(state: RunState, steps: number, error: RunFailure, opts: RunOptions): RunResult {

@@ -23,6 +23,7 @@ export interface EngineToolsDeps {
   now: () => Date;
   tools?: ReadonlyArray<Tool | ToolSpec>;
   allowToolModules?: boolean;
+  toolHeartbeatMs?: number;
   compiledFor(rec: RunRecord): CompiledWorkflow;
   envOf(rec: RunRecord): RunEnv;
   mustGet(runId: string): RunRecord;
@@ -32,16 +33,22 @@ export function engineTools(deps: EngineToolsDeps) {
   const { store, now, compiledFor, envOf, mustGet } = deps;
   const hostTools = [...BUILTIN_TOOLS, ...(deps.tools ?? [])];
   const catalog = createToolCatalog(hostTools);
-  /** Per workflow hash: the catalog with that workflow's toolModules loaded. */
+  /**
+   * Per workflow hash and file: the catalog with that workflow's toolModules
+   * loaded. The file is part of the key because two projects may hold the
+   * same workflow text next to different modules.
+   */
   const moduleCatalogs = new Map<string, ToolCatalog>();
+  const keyOf = (hash: string, file: string | undefined) => `${hash}\n${file ?? ''}`;
   const catalogWith = async (modules: readonly string[] | undefined, file: string | undefined): Promise<ToolCatalog> =>
     modules && modules.length > 0 ? createToolCatalog(hostTools, await loadToolModules(modules, file, deps.allowToolModules === true)) : catalog;
-  const catalogOf = (rec: RunRecord): ToolCatalog => moduleCatalogs.get(rec.workflowHash) ?? catalog;
+  const catalogOf = (rec: RunRecord): ToolCatalog => moduleCatalogs.get(keyOf(rec.workflowHash, rec.file)) ?? catalog;
 
   /** Loads the run's toolModules once (E_TOOL_MODULE_BLOCKED unless allowed), so its tools are in catalogOf(rec). */
   const ensureModules = async (rec: RunRecord): Promise<void> => {
     const wf = compiledFor(rec).workflow;
-    if (wf.toolModules?.length && !moduleCatalogs.has(rec.workflowHash)) moduleCatalogs.set(rec.workflowHash, await catalogWith(wf.toolModules, rec.file));
+    const key = keyOf(rec.workflowHash, rec.file);
+    if (wf.toolModules?.length && !moduleCatalogs.has(key)) moduleCatalogs.set(key, await catalogWith(wf.toolModules, rec.file));
   };
 
   return {
@@ -52,7 +59,7 @@ export function engineTools(deps: EngineToolsDeps) {
     async settle(runId: string, afterAnswer = false): Promise<void> {
       await ensureModules(mustGet(runId));
       try {
-        await advanceTools({ store, now, catalogOf, compiledFor, envOf }, runId);
+        await advanceTools({ store, now, catalogOf, compiledFor, envOf, ...(deps.toolHeartbeatMs ? { heartbeatMs: deps.toolHeartbeatMs } : {}) }, runId);
       } catch (e) {
         // The answer is stored: say so, or the caller would give it again.
         if (afterAnswer && isCountersignError(e)) {
@@ -68,14 +75,14 @@ export function engineTools(deps: EngineToolsDeps) {
       const { doc, file, modules } = readWorkflowSource(source);
       const tools = await catalogWith(modules, file);
       const loaded = loadValidWorkflow(doc, { tools, modulesLoaded: true, ...(lent ? { lentTools: lent } : {}), ...(file ? { file } : {}) });
-      if (tools !== catalog) moduleCatalogs.set(hashWorkflow(loaded.workflow), tools);
+      if (tools !== catalog) moduleCatalogs.set(keyOf(hashWorkflow(loaded.workflow), loaded.file), tools);
       return loaded;
     },
 
     /** What agents may call with `$tool` in a run of `workflow` (checked before the run starts). */
-    forAgents(workflow: Workflow, opts: RunOptions): ReturnType<typeof prepareAgentTools> {
+    forAgents(workflow: Workflow, file: string | undefined, opts: RunOptions): ReturnType<typeof prepareAgentTools> {
       return prepareAgentTools({
-        catalog: moduleCatalogs.get(hashWorkflow(workflow)) ?? catalog,
+        catalog: moduleCatalogs.get(keyOf(hashWorkflow(workflow), file)) ?? catalog,
         ...(opts.tools ? { host: opts.tools } : {}),
         ...(workflow.access ? { access: workflow.access } : {}),
         ...(opts.toolChain ? { toolChain: opts.toolChain } : {}),

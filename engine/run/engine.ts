@@ -32,6 +32,8 @@ export interface EngineOptions {
   tools?: ReadonlyArray<Tool | ToolSpec>;
   /** Load a workflow's `toolModules` (runs their code); refused with E_TOOL_MODULE_BLOCKED otherwise. */
   allowToolModules?: boolean;
+  /** How often a running tool node renews its claim (60 000 ms); a claim not renewed for 10 minutes is E_TOOL_INTERRUPTED. */
+  toolHeartbeatMs?: number;
 }
 
 export interface StartOptions {
@@ -88,7 +90,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { store } = options;
   const now = options.now ?? (() => new Date());
   const newRunId = options.newRunId ?? (() => randomUUID());
-  const tools = engineTools({ store, now, ...(options.tools ? { tools: options.tools } : {}), allowToolModules: options.allowToolModules === true, compiledFor, envOf, mustGet });
+  const tools = engineTools({ store, now, ...(options.tools ? { tools: options.tools } : {}), allowToolModules: options.allowToolModules === true, ...(options.toolHeartbeatMs ? { toolHeartbeatMs: options.toolHeartbeatMs } : {}), compiledFor, envOf, mustGet });
   /** Runs the tool nodes the run has reached, then reads its state. */
   const settled = async (runId: string, afterAnswer = false): Promise<RunState> => {
     await tools.settle(runId, afterAnswer);
@@ -291,13 +293,13 @@ export function createEngine(options: EngineOptions): Engine {
         const workflow = compiledFor(rec).workflow;
         // A run resumed in a new process offers its agents the same tools as when it started.
         await tools.ensureModules(rec);
-        const bind = tools.forAgents(workflow, opts);
+        const bind = tools.forAgents(workflow, rec.file, opts);
         const state = await engine.status(rec.runId);
         return driveRun(engine, state, opts, now, bind({ workspace: rec.workspace, workflowName: rec.workflow }));
       }
       const loaded = await tools.load(source as WorkflowSource, opts.tools?.names());
       checkReviewer(loaded.workflow, opts);
-      const bind = tools.forAgents(loaded.workflow, opts);
+      const bind = tools.forAgents(loaded.workflow, loaded.file, opts);
       const first = startLoaded(loaded, opts);
       const rec = mustGet(first.runId);
       const offered = bind({ workspace: rec.workspace, workflowName: rec.workflow });

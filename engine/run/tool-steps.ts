@@ -13,14 +13,19 @@ import type { JsonObject, JsonValue, WorkflowNode } from '../format/model.js';
 import type { CompiledWorkflow } from '../compile/machine.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { ENGINE_ID, type ToolOutcome } from '../nodes/tool.js';
+import { MAX_ANSWER_BYTES } from '../nodes/answer-schema.js';
+import { MAX_ANSWER_DEPTH } from '../nodes/answer-guard.js';
+import { deeperThan } from '../format/depth.js';
 import type { LedgerRow, RunRecord, Store } from '../store/store.js';
 import { accessDenial } from '../tools/access.js';
 import type { ToolCatalog } from '../tools/catalog.js';
 import type { JournalEvent, ToolPending } from './contract.js';
 import { nextStep } from './step.js';
 
-/** A claimed call older than this is taken as interrupted (its process is gone). */
+/** A claim not renewed for this long is taken as interrupted (its process is gone). */
 export const TOOL_LEASE_MS = 10 * 60_000;
+/** How often a running tool's process renews its claim: well inside the lease. */
+export const TOOL_HEARTBEAT_MS = 60_000;
 /** Bounds one engine call's chain of tool nodes, as transient hops are bounded. */
 const MAX_TOOL_STEPS = 1000;
 
@@ -31,6 +36,8 @@ export interface ToolStepDeps {
   catalogOf(rec: RunRecord): ToolCatalog;
   compiledFor(rec: RunRecord): CompiledWorkflow;
   envOf(rec: RunRecord): RunEnv;
+  /** How often a running tool renews its claim; TOOL_HEARTBEAT_MS by default. */
+  heartbeatMs?: number;
 }
 
 type Claim =
@@ -44,10 +51,23 @@ export async function advanceTools(deps: ToolStepDeps, runId: string): Promise<v
     const claim = deps.store.update<Claim>(runId, (rec) => claimTool(deps, rec));
     if (claim.kind === 'none') return;
     if (claim.kind === 'again') continue;
-    const outcome = await runTool(deps.catalogOf(deps.store.get(runId)!), claim.pending, claim.workspace);
+    // A tool may run longer than the lease: its process renews the claim while it runs.
+    const heartbeat = setInterval(() => renew(deps, runId, claim.seq), deps.heartbeatMs ?? TOOL_HEARTBEAT_MS);
+    heartbeat.unref();
+    let outcome: ToolOutcome;
+    try {
+      outcome = await runTool(deps.catalogOf(deps.store.get(runId)!), claim.pending, claim.workspace);
+    } finally {
+      clearInterval(heartbeat);
+    }
     deps.store.update(runId, (rec) => {
-      // Resolved meanwhile (an interrupted claim failed by another process): the outcome is dropped.
-      if (rec.status !== 'waiting' || rec.seq !== claim.seq || rec.pending?.kind !== 'tool') return { result: undefined };
+      if (rec.status !== 'waiting' || rec.seq !== claim.seq || rec.pending?.kind !== 'tool') {
+        // Resolved meanwhile (the claim was taken as interrupted): the run has
+        // moved on, but what the tool did is still put on record.
+        const at = deps.now().toISOString();
+        const late: JournalEvent = { seq: claim.seq, at, type: 'tool.late', nodeId: claim.pending.nodeId, tool: claim.pending.tool, ok: outcome.ok, ...(outcome.ok ? {} : { code: outcome.code }) };
+        return { record: rec, events: [late], result: undefined };
+      }
       return { ...apply(deps, rec, outcome), result: undefined };
     });
   }
@@ -61,8 +81,9 @@ function claimTool(deps: ToolStepDeps, rec: RunRecord): { record?: RunRecord; ev
   const pending = rec.pending;
   const at = deps.now();
   if (pending.startedAt) {
-    if (at.getTime() - Date.parse(pending.startedAt) < TOOL_LEASE_MS) return { result: { kind: 'none' } };
-    const failure = fail('E_TOOL_INTERRUPTED', `tool "${pending.tool}" started at ${pending.startedAt} and never reported back (its process stopped): it may or may not have taken effect, so it is not run again — check by hand`);
+    const alive = pending.aliveAt ?? pending.startedAt;
+    if (at.getTime() - Date.parse(alive) < TOOL_LEASE_MS) return { result: { kind: 'none' } };
+    const failure = fail('E_TOOL_INTERRUPTED', `tool "${pending.tool}" started at ${pending.startedAt} and its process last reported at ${alive}, more than ${TOOL_LEASE_MS / 60_000} minutes ago (it stopped): it may or may not have taken effect, so it is not run again — check by hand`);
     return { ...apply(deps, rec, failure), result: { kind: 'again' } };
   }
   const refused = precheck(deps, rec, pending);
@@ -94,8 +115,11 @@ function precheck(deps: ToolStepDeps, rec: RunRecord, pending: ToolPending): Too
   try {
     tool.checkArgs(pending.args);
   } catch (e) {
-    if (!isCountersignError(e)) throw e;
-    return argsRefused(e, workflow.nodes.find((n) => n.id === pending.nodeId), pending);
+    if (isCountersignError(e) && e.code === 'E_TOOL_ARGS') return argsRefused(e, workflow.nodes.find((n) => n.id === pending.nodeId), pending);
+    // The tool's own check broke (a defect of the tool): the node fails
+    // loudly rather than leaving the run stuck at a claim it cannot make.
+    const message = e instanceof Error ? e.message : String(e);
+    return fail(isCountersignError(e) ? e.code : 'E_TOOL_DEFINITION', `tool "${pending.tool}" could not check the arguments of node "${pending.nodeId}": ${message}; the tool did not run`, 'fix the tool\'s argument check (its inputSchema or refineArgs)');
   }
   return undefined;
 }
@@ -116,16 +140,56 @@ function argsRefused(e: CountersignError, node: WorkflowNode | undefined, pendin
   );
 }
 
+/** Renews a running claim (`aliveAt`), so a long tool is not taken for a dead one. */
+function renew(deps: ToolStepDeps, runId: string, seq: number): void {
+  try {
+    deps.store.update(runId, (rec) => {
+      if (rec.status !== 'waiting' || rec.seq !== seq || rec.pending?.kind !== 'tool' || !rec.pending.startedAt) return { result: undefined };
+      const aliveAt = deps.now().toISOString();
+      return { record: { ...rec, pending: { ...rec.pending, aliveAt } }, result: undefined };
+    });
+  } catch {
+    // A busy or closed store misses one beat; the lease allows for several.
+  }
+}
+
+/**
+ * Runs the tool. Whatever it throws is E_TOOL_FAILED (the issue's one code
+ * for a tool that failed), with its own code and message kept in the
+ * message and its fix in the fix: a code such as E_TOOL_ARGS would claim
+ * the tool never started. A result must be JSON within the answer limits,
+ * since it is stored as the node's answer.
+ */
 async function runTool(catalog: ToolCatalog, pending: ToolPending, workspace: string): Promise<ToolOutcome> {
   const tool = catalog.get(pending.tool)!;
+  let result: unknown;
   try {
-    const result = await tool.run(pending.args as JsonObject, { workspace, userId: pending.agent ?? ENGINE_ID });
-    const json = result === undefined ? null : JSON.parse(JSON.stringify(result));
-    return { ok: true, result: json as JsonValue };
+    result = await tool.run(pending.args as JsonObject, { workspace, userId: pending.agent ?? ENGINE_ID });
   } catch (e) {
-    if (isCountersignError(e)) return fail(e.code, e.message, e.fix);
-    return fail('E_TOOL_FAILED', `tool "${pending.tool}" failed: ${e instanceof Error ? e.message : String(e)}`);
+    const message = e instanceof Error ? e.message : String(e);
+    if (isCountersignError(e)) return fail('E_TOOL_FAILED', e.code === 'E_TOOL_FAILED' ? message : `tool "${pending.tool}" failed: ${e.code}: ${message}`, e.fix);
+    return fail('E_TOOL_FAILED', `tool "${pending.tool}" failed: ${message}`);
   }
+  return resultOutcome(pending.tool, result);
+}
+
+function resultOutcome(tool: string, result: unknown): ToolOutcome {
+  const ran = `tool "${tool}" ran (it may have taken effect), but`;
+  let text: string | undefined;
+  try {
+    text = result === undefined ? 'null' : JSON.stringify(result);
+  } catch (e) {
+    return fail('E_TOOL_FAILED', `${ran} its result cannot be stored as JSON: ${(e as Error).message}`, 'return plain JSON data from the tool: no cycles, BigInts or functions');
+  }
+  if (text === undefined) return fail('E_TOOL_FAILED', `${ran} its result (a ${typeof result}) is not JSON`, 'return plain JSON data from the tool');
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_ANSWER_BYTES) {
+    return fail('E_TOOL_FAILED', `${ran} its result is ${bytes} bytes; a node's stored answer may hold ${MAX_ANSWER_BYTES}`, 'return a smaller result: keep large content in files and return their paths');
+  }
+  const value = JSON.parse(text) as JsonValue;
+  const deep = deeperThan(value, MAX_ANSWER_DEPTH);
+  if (deep) return fail('E_TOOL_FAILED', `${ran} its result nests deeper than ${MAX_ANSWER_DEPTH} levels (at ${deep})`, 'return a flatter result');
+  return { ok: true, result: value };
 }
 
 function apply(deps: ToolStepDeps, rec: RunRecord, outcome: ToolOutcome): { record: RunRecord; events: JournalEvent[]; rows: LedgerRow[] } {

@@ -11,15 +11,24 @@
  * `createToolCatalog` finds a name taken (a built-in, a host tool, another
  * module's tool) it names the module file and its `/toolModules/<i>`.
  */
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CountersignError, isCountersignError } from '../errors.js';
 import { markModuleTools, type ModuleToolOrigin } from './catalog.js';
 import { asTool, type Tool } from './tool.js';
 
-/** The path a `toolModules` entry names: resolved against the workflow file's folder (the cwd without a file). */
+/** The path a `toolModules` entry names: resolved against the workflow file's folder (a bare name too). */
 export function toolModulePath(entry: string, workflowFile: string | undefined): string {
   return resolve(workflowFile ? dirname(workflowFile) : process.cwd(), entry);
+}
+
+/**
+ * Why a relative entry cannot be loaded for a workflow given as an object:
+ * with no file it would resolve against whichever process's cwd continues
+ * the run, and run a different module there.
+ */
+export function relativeWithoutFile(entry: string): string {
+  return `tool module "${entry}" is a relative path, and the workflow came from no file to resolve it against: give an absolute path, or start the workflow from its file`;
 }
 
 export async function loadToolModules(modules: readonly string[] | undefined, file: string | undefined, allow: boolean): Promise<Tool[]> {
@@ -35,6 +44,9 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
   const tools: Tool[] = [];
   const origins: ModuleToolOrigin[] = [];
   for (const [i, name] of modules.entries()) {
+    if (file === undefined && !isAbsolute(name)) {
+      throw new CountersignError('E_TOOL_MODULE', relativeWithoutFile(name), { pointer: `/toolModules/${i}`, fix: 'use an absolute module path, or pass the workflow file (not its object) to start/run' });
+    }
     const path = toolModulePath(name, file);
     let mod: Record<string, unknown>;
     try {

@@ -206,12 +206,15 @@ export function finalOutputFindings(node: NodeEntry, scope: Scope): Finding[] {
   return findings;
 }
 
-/** Registry variables without a default that no initialData, globalInputs or expression writes. */
+/** Registry variables without a default that no initialData, globalInputs, expression or requiredInputs writes. */
 export function neverWrittenFindings(data: Record<string, unknown>, declarations: Declarations): Finding[] {
   if (!isPlainObject(data.variableRegistry)) return [];
   const findings: Finding[] = [];
+  // A required input is written by the start input of every run.
+  const required = new Set(Array.isArray(data.requiredInputs) ? data.requiredInputs : []);
   for (const [name, decl] of Object.entries(data.variableRegistry)) {
     if (isPlainObject(decl) && 'default' in decl) continue;
+    if (required.has(name)) continue;
     if (declarations.written.has(name)) continue;
     findings.push({
       code: 'E_VARIABLE_NEVER_WRITTEN',

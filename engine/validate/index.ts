@@ -24,7 +24,7 @@ import { reviewGraphFindings } from './review-graph.js';
 import { locateFinding, type Position } from './locate.js';
 import { isPlainObject } from './pointer.js';
 import { nestingFindings } from './depth.js';
-import { registryFindings, reservedNameFindings } from './registry.js';
+import { registryFindings, requiredInputFindings, reservedNameFindings } from './registry.js';
 import { schemaFindings } from './schema-check.js';
 import { structureFindings } from './structure.js';
 import { toolDeclarationFindings } from './tool-declarations.js';
@@ -104,7 +104,7 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
   const workflow = checkableWorkflow(data);
   const reminder = systemReminderReads(data);
 
-  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...toolDeclarationFindings(data, tools, opts), ...reminder.findings];
+  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...requiredInputFindings(data), ...toolDeclarationFindings(data, tools, opts), ...reminder.findings];
   const reported = new Set<string>();
   for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
   for (const node of model.nodes) {

@@ -4,6 +4,7 @@
  * global input, or to check the start input). A typo such as `minimun` is
  * reported at the entry's own key, not where a node happens to inline it.
  */
+import { suggest } from '../format/suggest.js';
 import { BUILTIN_VARIABLES, type JsonObject } from '../format/model.js';
 import type { Finding } from '../nodes/node-type.js';
 import { schemaFinding, schemaProblem } from '../nodes/schema-errors.js';
@@ -70,4 +71,29 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
     }
   });
   return findings;
+}
+
+/** Each requiredInputs name must be a variable the start input may give: declared in the registry or the start node's initialData. */
+export function requiredInputFindings(data: Record<string, unknown>): Finding[] {
+  if (!Array.isArray(data.requiredInputs)) return [];
+  const declared = new Set<string>(isObject(data.variableRegistry) ? Object.keys(data.variableRegistry) : []);
+  for (const node of Array.isArray(data.nodes) ? data.nodes : []) {
+    if (isObject(node) && node.type === 'start' && isObject(node.initialData) && isObject(node.initialData.variables)) {
+      for (const name of Object.keys(node.initialData.variables)) declared.add(name);
+    }
+  }
+  return data.requiredInputs.flatMap((name, i): Finding[] => {
+    if (typeof name !== 'string' || declared.has(name)) return [];
+    const guess = suggest(name, declared);
+    return [{
+      code: 'E_REQUIRED_INPUT_UNDECLARED',
+      message: `requiredInputs names "${name}", which is not a declared variable${guess ? ` — did you mean "${guess}"?` : ''}; declare it in variableRegistry (with its type), or remove it from requiredInputs`,
+      pointer: `/requiredInputs/${i}`,
+      severity: 'error',
+    }];
+  });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

@@ -13,15 +13,16 @@
  *   `/toolModules/<i>`, found without importing anything: otherwise the
  *   first sign is a failed start, or E_TOOL_MODULE_BLOCKED asking the user
  *   to trust a module that is not there. Paths resolve as the loader
- *   resolves them (against the workflow file); a workflow that came from
- *   no file, and a bare package name, are not checked.
+ *   resolves them (against the workflow file, a bare name too); in a
+ *   workflow that came from no file only absolute paths can be loaded.
  */
 import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { suggest } from '../format/suggest.js';
 import type { Finding } from '../nodes/node-type.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import { matchesToolPattern } from '../tools/glob.js';
-import { toolModulePath } from '../tools/modules.js';
+import { relativeWithoutFile, toolModulePath } from '../tools/modules.js';
 import { childPointer, isPlainObject } from './pointer.js';
 
 export interface ToolDeclarationOptions {
@@ -72,11 +73,14 @@ function accessFindings(data: Record<string, unknown>, names: readonly string[],
 
 function toolModuleFindings(data: Record<string, unknown>, file: string | undefined): Finding[] {
   const modules = data.toolModules;
-  if (file === undefined || !Array.isArray(modules)) return [];
+  if (!Array.isArray(modules)) return [];
   const findings: Finding[] = [];
   modules.forEach((entry: unknown, i: number) => {
-    // A bare name ("my-tools") may be meant as a package: only paths are checked.
-    if (typeof entry !== 'string' || !(entry.startsWith('.') || entry.startsWith('/'))) return;
+    if (typeof entry !== 'string') return;
+    if (file === undefined && !isAbsolute(entry)) {
+      findings.push({ code: 'E_TOOL_MODULE', pointer: `/toolModules/${i}`, severity: 'error', message: relativeWithoutFile(entry) });
+      return;
+    }
     const path = toolModulePath(entry, file);
     const problem = fileProblem(path);
     if (!problem) return;

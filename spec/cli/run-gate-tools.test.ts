@@ -142,4 +142,29 @@ T('an unknown --gate-reviewer (or gate --reviewer) adapter is E_ADAPTER naming t
   assert.equal(standIn.calls(), []);
 });
 
+T('a scripted gate reviewer is found relative to where the command was typed (like --agent scripted:), not the workspace', async () => {
+  const f = fixture();
+  writeFileSync(join(f.dir, 'gate.yaml'), 'review:\n  - reply: "Decision: approve"\n');
+  const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--workspace', f.repo, '--gate-reviewer', 'scripted:gate.yaml', '--json'], { store: join(f.dir, 'store'), cwd: f.dir, env: process.env });
+  assert.is(r.code, 0, r.stderr);
+  assert.ok('$toolResult' in JSON.parse(r.json.output['review.note']).reply);
+  assert.is(standIn.calls().length, 1);
+});
+
+T('usage: --gate-reviewer interactive beside another interactive adapter is refused (two prompts on one terminal)', async () => {
+  const f = fixture();
+  const r = await cli(['run', f.workflow, '--agent', 'interactive', '--gate-reviewer', 'interactive'], { store: join(f.dir, 'store') });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /--gate-reviewer and --agent cannot both be interactive/);
+});
+
+T('--allow-tool-modules is an option only of the commands that can reach a tool node', async () => {
+  const f = fixture();
+  for (const cmd of [['runs'], ['trace', 'x'], ['audit']]) {
+    const r = await cli([...cmd, '--allow-tool-modules'], { store: join(f.dir, 'store') });
+    assert.is(r.code, 2, cmd.join(' '));
+    assert.match(r.stderr, /allow-tool-modules/);
+  }
+});
+
 T.run();

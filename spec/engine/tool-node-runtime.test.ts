@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CountersignError, createEngine, createMemoryStore, defineTool, type Agent, type AgentRequest, type Workflow } from '../../engine/index.js';
+import { CountersignError, createEngine, createMemoryStore, defineTool, validateWorkflow, type Agent, type AgentRequest, type Workflow } from '../../engine/index.js';
 import { tempDir } from '../helpers/cli.js';
 
 const deploy = (ran: string[]) => defineTool({
@@ -131,3 +131,122 @@ T('§4.13: a tool\'s own fix reaches the run\'s failure (error.fix) and the tool
 });
 
 T.run();
+
+const R = suite('tool nodes: long runs, odd results, odd tools');
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+R('a tool running past the 10-minute lease keeps its claim while its process renews it; another process does not fail it', async () => {
+  let t = Date.parse('2026-12-02T10:00:00Z');
+  const now = () => new Date(t);
+  const store = createMemoryStore();
+  const release = deferred<void>();
+  const slow = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => (await release.promise, { done: true }) });
+  const a = createEngine({ store, now, tools: [slow], toolHeartbeatMs: 5 });
+  const s = await a.start(flow('deploy', {}));
+  const submitted = a.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
+  await sleep(20);
+  t += 11 * 60_000;
+  await sleep(30); // the running process renews its claim at the new time
+  const seen = await createEngine({ store, now, tools: [slow] }).status(s.runId);
+  assert.is(seen.status, 'waiting', 'a live claim is not taken for a dead one');
+  release.resolve();
+  const done = await submitted;
+  assert.is(done.status, 'completed');
+});
+
+R('a claim that was not renewed is E_TOOL_INTERRUPTED; when the tool still finishes, its outcome is journaled as tool.late, never applied', async () => {
+  let t = Date.parse('2026-12-02T10:00:00Z');
+  const now = () => new Date(t);
+  const store = createMemoryStore();
+  const release = deferred<void>();
+  const slow = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => (await release.promise, { done: true }) });
+  const a = createEngine({ store, now, tools: [slow], toolHeartbeatMs: 3_600_000 });
+  const s = await a.start(flow('deploy', {}));
+  const submitted = a.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
+  await sleep(20);
+  t += 11 * 60_000;
+  const seen = await createEngine({ store, now, tools: [slow] }).status(s.runId);
+  assert.is(seen.status === 'failed' && seen.error.code, 'E_TOOL_INTERRUPTED');
+  release.resolve();
+  await submitted;
+  const events = (await a.trace(s.runId)).events;
+  const late = events.find((e) => e.type === 'tool.late');
+  assert.equal([late?.tool, late?.ok], ['deploy', true]);
+  assert.is((await a.status(s.runId)).status, 'failed');
+});
+
+R('§4.13: whatever a tool throws is E_TOOL_FAILED, its own code and message kept in the message (never a code that says it did not start)', async () => {
+  const odd = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => { throw new CountersignError('E_TOOL_ARGS', 'the tag is not released'); } });
+  const engine = createEngine({ store: createMemoryStore(), tools: [odd] });
+  const s = await engine.start(flow('deploy', {}));
+  const r = await engine.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
+  assert.is(r.status === 'failed' && r.error.code, 'E_TOOL_FAILED');
+  assert.match(r.status === 'failed' ? r.error.message : '', /tool "deploy" failed: E_TOOL_ARGS: the tag is not released/);
+});
+
+R('a result that is not JSON, too large or too deep to store is E_TOOL_FAILED saying the tool ran (it may have taken effect)', async () => {
+  const cases: Array<[unknown, RegExp]> = [
+    [() => 1, /ran \(it may have taken effect\), but its result \(a function\) is not JSON/],
+    [10n, /cannot be stored as JSON/],
+    ['x'.repeat(1024 * 1024 + 10), /bytes; a node's stored answer may hold/],
+    [JSON.parse('['.repeat(80) + ']'.repeat(80)), /nests deeper than 64 levels/],
+  ];
+  for (const [value, pattern] of cases) {
+    const tool = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => value });
+    const engine = createEngine({ store: createMemoryStore(), tools: [tool] });
+    const s = await engine.start(flow('deploy', {}));
+    const r = await engine.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
+    assert.is(r.status === 'failed' && r.error.code, 'E_TOOL_FAILED');
+    assert.match(r.status === 'failed' ? r.error.message : '', pattern);
+  }
+});
+
+R('a tool whose own argument check throws is reported by validate (E_TOOL_DEFINITION) and fails its node at run time instead of stranding the run', async () => {
+  const broken = defineTool({
+    name: 'deploy', class: 'read',
+    inputSchema: { type: 'object', properties: { tag: { type: 'string' } } },
+    refineArgs: (args) => {
+      if (args.tag === 'v1') throw new TypeError('boom');
+      return [];
+    },
+    run: async () => 'ran',
+  });
+  const tools = new Map([['deploy', broken]]);
+  const report = validateWorkflow(flow('deploy', { tag: 'v1' }), '<workflow>', { tools });
+  assert.equal(report.errors.map((f) => [f.code, f.pointer]), [['E_TOOL_DEFINITION', '/nodes/2/args']]);
+  const engine = createEngine({ store: createMemoryStore(), tools: [broken] });
+  const s = await engine.start(flow('deploy', { tag: '{{ask.tag}}' }));
+  const r = await engine.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
+  assert.is(r.status === 'failed' && r.error.code, 'E_TOOL_DEFINITION');
+  assert.match(r.status === 'failed' ? r.error.message : '', /could not check the arguments of node "ship": boom/);
+});
+
+R('two projects with the same workflow text and different tool modules each run their own module', async () => {
+  const store = createMemoryStore();
+  const engine = createEngine({ store, allowToolModules: true });
+  const one = moduleProject();
+  const two = moduleProject();
+  writeFileSync(join(two, '..', 'tools', 'shout.mjs'), `export const tools = [{ name: 'shout', class: 'read', inputSchema: { type: 'object' }, run: async () => ({ loud: 'PROJECT TWO' }) }];\n`);
+  const a = await engine.start(one);
+  const b = await engine.start(two);
+  const ra = await engine.submit(a.runId, { tag: 'a' }, { seq: a.seq });
+  const rb = await engine.submit(b.runId, { tag: 'b' }, { seq: b.seq });
+  assert.equal(ra.status === 'completed' && ra.output, { 'ship.result': { loud: 'A' } });
+  assert.equal(rb.status === 'completed' && rb.output, { 'ship.result': { loud: 'PROJECT TWO' } });
+});
+
+R('a workflow given as an object may not name relative toolModules (they would resolve against whichever cwd continues the run): E_TOOL_MODULE', async () => {
+  const wf = flow('shout', { tag: 'x' }, { toolModules: ['./tools/shout.mjs'] });
+  const report = validateWorkflow(wf);
+  assert.equal(report.errors.map((f) => [f.code, f.pointer]), [['E_TOOL_MODULE', '/toolModules/0']]);
+  const code = await createEngine({ store: createMemoryStore(), allowToolModules: true }).start(wf).then(() => 'started', (e: CountersignError) => e.code);
+  assert.ok(code === 'E_TOOL_MODULE' || code === 'E_WORKFLOW_INVALID', String(code));
+});
+
+R.run();

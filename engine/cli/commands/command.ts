@@ -16,7 +16,10 @@ export interface Command {
 export const STORE_OPTIONS = {
   store: { type: 'string' },
   json: { type: 'boolean' },
-  // A workflow's toolModules run code: loaded only when the user says so.
+} as const;
+
+/** For the commands that may reach a tool node: a workflow's toolModules run code, so they load only when the user says so. */
+export const TOOL_MODULE_OPTIONS = {
   'allow-tool-modules': { type: 'boolean' },
 } as const;
 

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../format/model.js';
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { indent } from '../render.js';
 import { progressPrinter } from '../progress.js';
-import { STORE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
+import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import { reviewerFor, timeoutFrom } from './gate.js';
 import { gateToolChain } from '../../gate/gate-chain.js';
 
@@ -21,6 +21,7 @@ export const command: Command = {
   ].join('\n'),
   options: {
     ...STORE_OPTIONS,
+    ...TOOL_MODULE_OPTIONS,
     agent: { type: 'string' },
     reviewer: { type: 'string' },
     'agent-id': { type: 'string' },
@@ -65,6 +66,9 @@ export const command: Command = {
       throw usage(`${values.agents !== undefined ? '--agents' : '--gate-timeout-ms'} configures the review gate, and there is none`, 'add --gate-reviewer <adapter>, or leave the flag out');
     }
     const gateTimeoutMs = gateSpec === undefined ? undefined : timeoutFrom(values['gate-timeout-ms'], '--gate-timeout-ms');
+    if (gateSpec === 'interactive' && (agentSpec === 'interactive' || reviewerSpec === 'interactive')) {
+      throw usage(`--gate-reviewer and ${agentSpec === 'interactive' ? '--agent' : '--reviewer'} cannot both be interactive`, 'two prompts on one terminal would read each other\'s lines: let one person answer the gate\'s reviews, and an adapter the rest');
+    }
     return withEngine(values, io, async (engine, store) => {
       // A resumed run keeps the working directory it was started with: its
       // review paths were resolved there, so agents must work there too.
@@ -87,7 +91,7 @@ export const command: Command = {
       const adapter = (spec: string, flag: string) => createAgent(spec, { cwd: spec.startsWith('scripted:') ? io.cwd : workspace, env: io.env, flag });
       const agent = adapter(agentSpec, '--agent');
       const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec, '--reviewer');
-      const gateReviewer = gateSpec === undefined ? undefined : reviewerFor(gateSpec, gateSpec.startsWith('reply:') ? io.cwd : workspace, io.env, '--gate-reviewer');
+      const gateReviewer = gateSpec === undefined ? undefined : reviewerFor(gateSpec, /^\s*(reply|scripted)\s*:/.test(gateSpec) ? io.cwd : workspace, io.env, '--gate-reviewer');
       const toolChain = gateReviewer === undefined ? undefined : gateToolChain({
         store,
         reviewer: gateReviewer,
@@ -97,7 +101,7 @@ export const command: Command = {
       });
       for (const w of toolChain?.reviewGate.gate.warnings ?? []) io.stderr.write(`warning: ${w}\n`);
       // A spinner would overwrite the interactive adapter's prompt.
-      const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive', reviewer: reviewer !== undefined });
+      const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive' && gateSpec !== 'interactive', reviewer: reviewer !== undefined });
       // Agents run in their own process group, out of reach of the terminal's
       // Ctrl-C: stop them ourselves when the user interrupts the run.
       const interrupted = (signal: NodeJS.Signals) => {

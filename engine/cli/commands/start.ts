@@ -1,12 +1,12 @@
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { renderState } from '../render.js';
-import { STORE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
+import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import type { JsonObject } from '../../format/model.js';
 import { resolve } from 'node:path';
 
 export const command: Command = {
   usage: 'countersign start <file> [--input JSON|@file] [--as ID] [--workspace DIR] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 started (waiting or completed), 1 the run failed, 2 usage or invalid workflow',
-  options: { ...STORE_OPTIONS, input: { type: 'string' }, as: { type: 'string' }, workspace: { type: 'string' } },
+  options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, input: { type: 'string' }, as: { type: 'string' }, workspace: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('start takes exactly one workflow file', 'countersign start workflows/review-fix-loop.json');
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};

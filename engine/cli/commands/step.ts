@@ -1,10 +1,10 @@
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { renderState } from '../render.js';
-import { STORE_OPTIONS, withEngine, type Command } from './command.js';
+import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 
 export const command: Command = {
   usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (still waiting); 1 run failed; 2 usage, unknown run or E_SEQ',
-  options: { ...STORE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
+  options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('step takes exactly one run id');
     if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)');

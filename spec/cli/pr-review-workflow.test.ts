@@ -1,0 +1,76 @@
+/**
+ * workflows/pr-review.json as a user drives it (issue 5, ADR-019): the PR
+ * is required input, a body that carries its own heading or verdict line
+ * is refused at the reviewer's answer (it can answer again), and `run`
+ * shows each tool node it ran.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { validateWorkflow, type Workflow } from '../../engine/index.js';
+import { cli, ROOT, tempDir } from '../helpers/cli.js';
+import { gitRepo, plainDir, useStandIn } from '../tools/standin.js';
+
+const WORKFLOW = join(ROOT, 'workflows/pr-review.json');
+const ANSWERS = join(ROOT, 'examples/pr-review/answers.yaml');
+
+const T = suite('workflows/pr-review.json');
+let standIn: ReturnType<typeof useStandIn>;
+T.before.each(() => {
+  standIn = useStandIn();
+});
+T.after.each(() => standIn.restore());
+
+T('H5: the pull request is required input: a start without it is E_INPUT (exit 2), nothing is stored and nothing posted', async () => {
+  const store = join(tempDir('countersign-prwf-'), 'store');
+  const r = await cli(['start', WORKFLOW], { store });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /E_INPUT: the start input must give "pr_number"/);
+  const runs = await cli(['runs', '--json'], { store });
+  assert.equal(runs.json.runs, []);
+  assert.equal(standIn.calls(), []);
+});
+
+T('§4.14 H20: a body with its own verdict line (any case) or review heading is refused at the reviewer\'s answer (exit 5), which it may give again', async () => {
+  const store = join(tempDir('countersign-prwf-'), 'store');
+  const started = await cli(['start', WORKFLOW, '--input', '{"pr_number": 7}', '--workspace', plainDir(), '--json'], { store });
+  const id = started.json.runId as string;
+  for (const body of ['Fine.\n### verdict: APPROVE', '## Code Review Summary\n\nFine.', 'Fine.\n# Docs review summary']) {
+    const r = await cli(['step', id, '--response', JSON.stringify({ verdict: 'APPROVE', body }), '--json'], { store });
+    assert.is(r.code, 5, body);
+    assert.is(r.json.rejected.code, 'E_ANSWER_INVALID');
+  }
+  // Accepted: the run moves on to posting, which fails loudly outside a git repository.
+  const ok = await cli(['step', id, '--response', '{"verdict": "APPROVE", "body": "Fine."}', '--json'], { store, env: process.env });
+  assert.is(ok.code, 1);
+  assert.equal([ok.json.error.code, ok.json.error.nodeId], ['E_TOOL_FAILED', 'post-review']);
+  assert.is(standIn.calls().length, 1);
+});
+
+T('run shows each tool node it ran, with its outcome', async () => {
+  const dir = tempDir('countersign-prwf-');
+  const repo = gitRepo('https://github.com/acme/widgets.git');
+  writeFileSync(join(repo, 'pr.diff'), '--- a/x\n+++ b/x\n');
+  const r = await cli(['run', WORKFLOW, '--agent', `scripted:${ANSWERS}`, '--workspace', repo, '--input', '{"pr_number": 42}'], { store: join(dir, 'store'), env: process.env });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, /▸ post-review: tool post_review ✓/);
+  assert.match(r.stderr, /▸ post-docs-review: tool post_docs_review ✓/);
+  assert.match(r.stderr, /▸ status: tool pr_status ✓/);
+});
+
+T('requiredInputs must name declared variables: E_REQUIRED_INPUT_UNDECLARED at /requiredInputs/<i>, with a did-you-mean', () => {
+  const wf = {
+    metadata: { name: 'req', version: '1.0.0', description: 'required input' },
+    variableRegistry: { pr_number: { type: 'integer', description: 'the PR' } },
+    requiredInputs: ['pr_numbr'],
+    nodes: [{ type: 'start', id: 'start', connections: { default: 'done' } }, { type: 'end', id: 'done' }],
+  } as unknown as Workflow;
+  const report = validateWorkflow(wf);
+  assert.equal(report.errors.map((f) => [f.code, f.pointer]), [['E_REQUIRED_INPUT_UNDECLARED', '/requiredInputs/0']]);
+  assert.match(report.errors[0].message, /did you mean "pr_number"/);
+  const fixed = validateWorkflow({ ...wf, requiredInputs: ['pr_number'] } as Workflow);
+  assert.equal([fixed.errors, fixed.warnings.map((w) => w.code)], [[], []], 'a required input is written by every start: no never-written warning');
+});
+
+T.run();
