@@ -98,6 +98,7 @@ export function reportError(io: Io, e: unknown, json: boolean): void {
     const body: Record<string, unknown> = { code: err.code, message: err.message };
     if (err.fix) body.fix = err.fix;
     if (err.file) body.file = err.file;
+    if (err.pointer !== undefined) body.pointer = err.pointer;
     if (err.line) Object.assign(body, { line: err.line, col: err.col });
     if (err.nodeId) body.nodeId = err.nodeId;
     if (err.data !== undefined) body.details = err.data;

@@ -18,6 +18,12 @@ export interface ProgressPrinter {
 export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boolean }): ProgressPrinter {
   let timer: NodeJS.Timeout | undefined;
   let started = 0;
+  /** A failure further on than the answered node: printed after the tool nodes on the way. */
+  let deferred: string | undefined;
+  const flush = () => {
+    if (deferred) io.stderr.write(deferred);
+    deferred = undefined;
+  };
   const clear = () => {
     if (!timer) return;
     clearInterval(timer);
@@ -36,6 +42,7 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
   };
   const print = ((e: ProgressEvent) => {
     clear();
+    if (e.type === 'pending' || e.type === 'stopped') flush();
     switch (e.type) {
       case 'pending': {
         const p = e.state.pending;
@@ -55,11 +62,14 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
         if (e.state.status === 'waiting' && e.state.rejected) {
           io.stderr.write(`  ✗ answer rejected: ${e.state.rejected.errors.join('; ')}\n`);
         } else if (e.state.status === 'failed') {
-          // The run may fail further on (entering the next review, a condition):
-          // then this answer was accepted, and the failure belongs to that node.
+          // The run may fail further on (a tool node, the next review, a
+          // condition): then this answer was accepted, and the failure is
+          // said after the tool nodes on the way, when the drive ends.
           const at = e.state.error.nodeId ?? e.nodeId;
-          if (at !== e.nodeId) io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
-          io.stderr.write(`  ✗ ${at}: the run failed: ${e.state.error.code}\n`);
+          if (at !== e.nodeId) {
+            io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
+            deferred = `  ✗ ${at}: the run failed: ${e.state.error.code}\n`;
+          } else io.stderr.write(`  ✗ ${at}: the run failed: ${e.state.error.code}\n`);
         } else io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
         break;
       case 'tool':
@@ -70,6 +80,9 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
         break;
     }
   }) as ProgressPrinter;
-  print.stop = clear;
+  print.stop = () => {
+    clear();
+    flush();
+  };
   return print;
 }

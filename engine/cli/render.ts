@@ -12,6 +12,11 @@ export function renderState(state: RunState): string {
         for (const e of state.rejected.errors) lines.push(`  ${e}`);
       }
       if (p.kind === 'tool') {
+        if (state.held) {
+          lines.push(`run ${state.runId} waits at tool node "${p.nodeId}" — seq ${state.seq}: this process did not run ${p.tool} (${state.held.code}): ${state.held.message}`);
+          if (state.held.fix) lines.push(`  fix: ${state.held.fix}`);
+          break;
+        }
         lines.push(`run ${state.runId} is at tool node "${p.nodeId}" — seq ${state.seq}: ${p.tool} ${p.startedAt ? `has been running since ${p.startedAt}` : 'is about to run'} (the engine runs it; nothing to answer)`);
         break;
       }

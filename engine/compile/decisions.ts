@@ -6,6 +6,7 @@
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import type { EnterOutcome, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
 import { withAuthor } from '../nodes/review-loops.js';
+import { ENGINE_ID } from '../nodes/tool.js';
 
 export interface Decision {
   /** The next state; absent when the node stays (a rejected answer). */
@@ -80,7 +81,8 @@ function decideAnswerOutcome(
         ...outcome.assign,
         nodes: { ...ctx.nodes, [node.id]: outcome.local },
         vars: { ...ctx.vars, ...outcome.vars },
-        meta: ctx.meta.userId === ev.userId ? ctx.meta : { ...ctx.meta, userId: ev.userId },
+        // The engine's own answers (a tool node's outcome) do not make it the run's user.
+        meta: ctx.meta.userId === ev.userId || ev.userId === ENGINE_ID ? ctx.meta : { ...ctx.meta, userId: ev.userId },
       };
       // Whoever produced or fixed a review's artifacts may not review them.
       const reviews = withAuthor(outcome.assign?.reviews ?? ctx.reviews, node.id, ev.userId, workflow);

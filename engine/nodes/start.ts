@@ -53,7 +53,7 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
   const missing = (workflow.requiredInputs ?? []).filter((name) => input[name] === undefined);
   if (missing.length > 0) {
     throw new CountersignError('E_INPUT', `the start input must give ${missing.map((n) => `"${n}"`).join(', ')} (the workflow's requiredInputs): there is no safe default`, {
-      fix: `pass them in the start input, e.g. --input '${JSON.stringify(Object.fromEntries(missing.map((n) => [n, '…'])))}' (library: start(file, { input }))`,
+      fix: `pass them in the start input: --input '{${missing.map((n) => `"${n}": <${typeOf(workflow.variableRegistry?.[n])}>`).join(', ')}}' (library: start(file, { input }))`,
     });
   }
   // The registry entries as the answers' validator sees them: strict, with `format` enforced.
@@ -68,4 +68,11 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
       fix: 'pass values of the declared types',
     });
   }
+}
+
+/** The declared type, as a placeholder the user replaces: a copied example value could name the wrong PR. */
+function typeOf(decl: unknown): string {
+  const d = decl !== null && typeof decl === 'object' ? (decl as { type?: unknown; minimum?: unknown }) : {};
+  const type = Array.isArray(d.type) ? d.type.join(' or ') : typeof d.type === 'string' ? d.type : 'value';
+  return typeof d.minimum === 'number' ? `${type} ≥ ${d.minimum}` : type;
 }

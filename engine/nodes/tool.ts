@@ -49,7 +49,7 @@ export const toolNode: WaitingType<ToolNode> = {
         findings.push({
           code: 'E_TOOL_UNKNOWN',
           message: maybeModule
-            ? `tool "${node.tool}" is not built in; it may come from the workflow's toolModules, which validate does not load (the run loads them with --allow-tool-modules)`
+            ? `tool "${node.tool}" is not built in; it may come from the workflow's toolModules, which validate loads only with --allow-tool-modules (as the run does)`
             : `no tool named "${node.tool}" is registered${guess ? ` — did you mean "${guess}"?` : ''}; known tools: ${[...known.keys()].join(', ')}`,
           pointer: `${ctx.pointer}/tool`,
           severity: maybeModule ? 'warning' : 'error',
@@ -58,8 +58,15 @@ export const toolNode: WaitingType<ToolNode> = {
         // The literal parts are checked now, exactly as the run will check
         // them; a templated value (and what lies under it) waits for the run.
         // No args at all is checked as {}, as the run renders it.
-        const templated = strings(node.args ?? {}, '').filter(([text]) => text.includes('{{')).map(([, at]) => at);
-        const underTemplate = (pointer: string) => templated.some((t) => pointer === t || pointer.startsWith(`${t}/`));
+        // A whole `{{x}}` may render any JSON value: nothing about it is known
+        // yet. Text around a template always renders a string, and keeps its
+        // literal parts: a `type` the schema gives, or the tool's own rules
+        // (a literal "### Verdict:" line), can already be judged.
+        const withTemplate = strings(node.args ?? {}, '').filter(([text]) => text.includes('{{'));
+        const whole = withTemplate.filter(([text]) => WHOLE_TEMPLATE.test(text)).map(([, at]) => at);
+        const mixed = new Set(withTemplate.filter(([text]) => !WHOLE_TEMPLATE.test(text)).map(([, at]) => at));
+        const underTemplate = (pointer: string, keyword: string | undefined) =>
+          whole.some((t) => pointer === t || pointer.startsWith(`${t}/`)) || (mixed.has(pointer) && keyword !== undefined && keyword !== 'type');
         let problems: ReturnType<typeof tool.argProblems>;
         try {
           problems = tool.argProblems(node.args ?? {});
@@ -71,7 +78,7 @@ export const toolNode: WaitingType<ToolNode> = {
         for (const p of problems) {
           const named = p.missing ?? p.unexpected;
           const at = named !== undefined ? `${p.pointer}/${escapePointer(named)}` : p.pointer;
-          if (underTemplate(at)) continue;
+          if (underTemplate(at, p.keyword)) continue;
           findings.push({
             code: 'E_TOOL_ARGS',
             message: `tool "${node.tool}" will refuse these args: ${p.pointer || '(root)'}: ${p.message}`,

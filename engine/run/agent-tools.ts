@@ -29,6 +29,8 @@ import type { AgentRequest } from './contract.js';
 
 /** A directive item as its agent receives it. */
 export type DirectiveRequest = Extract<AgentRequest, { kind: 'directive' }>;
+/** An issues review as its reviewer receives it. */
+export type IssuesReviewRequest = Extract<AgentRequest, { kind: 'review'; contract: 'issues' }>;
 
 /** The longest context summary a proposal carries: the item's text, cut here. */
 const CONTEXT_LIMIT = 2000;
@@ -50,7 +52,7 @@ export interface AgentToolsRun {
 }
 
 /** Makes each directive's tools for one run. */
-export type AgentToolsMaker = (request: DirectiveRequest, userId: string) => AgentTools;
+export type AgentToolsMaker = (request: DirectiveRequest | IssuesReviewRequest, userId: string) => AgentTools;
 
 /** What one item's agent is offered. */
 export interface AgentTools {
@@ -83,12 +85,14 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
   }
 
   return (run) => (request, userId) => {
-    const role = request.agent;
+    // A reviewer gets only the host's tools (seed 003's information boundary), under the same map.
+    const review = request.kind === 'review';
+    const role = review ? request.reviewer : request.agent;
     const refusals = new Map<string, ToolRefusal>();
     const offered = new Map<string, (args: JsonValue, reason: string | undefined) => Promise<JsonValue>>();
     const specs: ToolSpecView[] = [];
-    const contextSummary = summaryOf(request, run.workflowName);
-    for (const tool of config.catalog.values()) {
+    const contextSummary = review ? '' : summaryOf(request, run.workflowName);
+    for (const tool of review ? [] : config.catalog.values()) {
       const denial = accessDenial(config.access, role, tool.name);
       if (denial) {
         refusals.set(tool.name, { code: 'E_TOOL_ACCESS', message: denial });
@@ -120,7 +124,7 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
       }
       const host = config.host!;
       offered.set(name, (args, reason) => host.call(name, args, request, reason !== undefined ? { reason } : undefined));
-      specs.push(host.spec?.(name) ?? { name });
+      if (!review) specs.push(host.spec?.(name) ?? { name });
     }
     const runner: ToolRunner = {
       names: () => [...offered.keys()],

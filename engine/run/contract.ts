@@ -151,6 +151,14 @@ export interface WaitingState extends StateBase {
   status: 'waiting';
   pending: Pending;
   rejected?: Rejection;
+  /**
+   * Why this process did not run the tool node the run waits at: its tool
+   * is not registered here (E_TOOL_UNKNOWN), or the workflow's toolModules
+   * may not or could not be loaded (E_TOOL_MODULE_BLOCKED, E_TOOL_MODULE,
+   * E_TOOL_DEFINITION). The run is unchanged; a process that can run the
+   * tool continues it.
+   */
+  held?: { code: string; message: string; fix?: string };
 }
 
 export interface CompletedState extends StateBase {

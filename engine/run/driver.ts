@@ -12,6 +12,7 @@ import type { AgentRequest, RunFailure, RunState, RunStatus } from './contract.j
 import type { Engine } from './engine.js';
 import type { ChainOptions } from '../gate/chain.js';
 import type { AgentToolsMaker } from './agent-tools.js';
+import { TOOL_LEASE_MS } from './tool-steps.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
 /** The identity review answers carry in a driven run unless `reviewerAs` names another. */
@@ -83,10 +84,13 @@ export async function driveRun(
   now: () => Date,
   /** The engine's tools for one directive and its answering identity. */
   agentTools?: AgentToolsMaker,
+  /** Report tool nodes journaled after this seq before the first item (-1 for a run this drive started). */
+  reportFrom = Number.POSITIVE_INFINITY,
 ): Promise<RunResult> {
   let state = first;
   let steps = 0;
-  await reportTools(engine, state, -1, opts);
+  // Tool nodes a new run went through before its first item; a resumed drive reports only its own.
+  await reportTools(engine, state, reportFrom, opts);
   const maxSteps = opts.maxSteps ?? Infinity;
   const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   while (state.status === 'waiting') {
@@ -101,12 +105,16 @@ export async function driveRun(
     opts.onProgress?.({ type: 'pending', state });
     const { pending } = state;
     if (pending.kind === 'tool') {
-      // The engine runs tool nodes itself; resting at one means another process is running it.
+      // This process could not run the tool node: say why (a tool or module it lacks).
+      if (state.held) return stop(state, steps, { ...state.held, nodeId: pending.nodeId }, opts);
+      // Otherwise another process holds the claim, or held it and stopped.
+      const alive = pending.aliveAt ?? pending.startedAt;
+      const expires = alive ? new Date(Date.parse(alive) + TOOL_LEASE_MS).toISOString() : undefined;
       return stop(state, steps, {
         code: 'E_TOOL_RUNNING',
-        message: `tool "${pending.tool}" of node "${pending.nodeId}" is being run by another process${pending.startedAt ? ` since ${pending.startedAt}` : ''}`,
+        message: `tool "${pending.tool}" of node "${pending.nodeId}" was claimed by a process${pending.startedAt ? ` at ${pending.startedAt}` : ''}${alive ? ` that last reported at ${alive}` : ''}: it is still running, or that process was stopped (Ctrl-C) while the tool ran`,
         nodeId: pending.nodeId,
-        fix: `wait for it, then continue with countersign run --resume ${state.runId} --agent <adapter>`,
+        fix: `if it runs, wait for it; if it was stopped, the node fails with E_TOOL_INTERRUPTED once the claim expires${expires ? ` at ${expires}` : ''} (the call may have taken effect, so it is never re-run). Then continue with countersign run --resume ${state.runId} --agent <adapter>`,
       }, opts);
     }
     // Review items go to the reviewer, under its own identity (seed 003: never the producer).
@@ -122,8 +130,9 @@ export async function driveRun(
     let toolCalls: ToolCallRecord[] = [];
     try {
       const base: AgentRequest = { ...pending, runId: state.runId, seq: state.seq };
-      // Reviews keep seed 003's information boundary: only the host's tools (a decision review, its persona's).
-      const offered = base.kind === 'directive' && agentTools ? agentTools(base, as) : undefined;
+      // Reviews keep seed 003's information boundary: only the host's tools, by the same access map
+      // (a decision review: its persona's).
+      const offered = agentTools && (base.kind === 'directive' || base.contract === 'issues') ? agentTools(base, as) : undefined;
       const request = offered && offered.specs.length > 0 ? ({ ...base, toolSpecs: offered.specs } as AgentRequest) : base;
       toolCalls = [];
       const calls = toolCalls;
@@ -150,7 +159,6 @@ export async function driveRun(
     const answeredSeq = state.seq;
     try {
       state = await engine.submit(state.runId, answer, { seq: state.seq, as, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
-      await reportTools(engine, state, answeredSeq, opts);
     } catch (e) {
       // An answer that is not JSON at all (a function, a BigInt, a cycle) is the agent's fault.
       if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;
@@ -158,6 +166,8 @@ export async function driveRun(
     }
     steps++;
     opts.onProgress?.({ type: 'answered', state, nodeId: pending.nodeId });
+    // Then the tool nodes that answer led to, in order.
+    await reportTools(engine, state, answeredSeq, opts);
     if (state.status === 'waiting' && state.rejected?.code === 'E_SELF_REVIEW') {
       // Costs no attempt, so asking the same identity again would loop forever.
       return stop(state, steps, {
@@ -181,6 +191,7 @@ export async function driveRun(
  */
 async function reportTools(engine: Engine, state: RunState, afterSeq: number, opts: RunOptions): Promise<void> {
   if (!opts.onProgress) return;
+  if (!Number.isFinite(afterSeq)) return;
   const moved = state.status === 'waiting' ? state.seq - afterSeq > 1 : true;
   if (!moved) return;
   for (const e of (await engine.trace(state.runId)).events) {

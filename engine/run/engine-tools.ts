@@ -3,7 +3,7 @@
  * each workflow's own toolModules (loaded once, only when allowed), the
  * tool nodes a run reaches, and what a driven run's agents may call.
  */
-import { CountersignError, isCountersignError } from '../errors.js';
+import { isCountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { CompiledWorkflow } from '../compile/machine.js';
 import type { RunEnv } from '../nodes/node-type.js';
@@ -17,6 +17,12 @@ import type { RunOptions } from './driver.js';
 import { hashWorkflow } from './hash.js';
 import { advanceTools } from './tool-steps.js';
 import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
+
+/** Why a tool node was not run by this process (see WaitingState.held). */
+export type Held = { code: string; message: string; fix?: string };
+
+/** What keeps this process from running a tool node, without anything wrong with the run. */
+const HOLDING: ReadonlySet<string> = new Set(['E_TOOL_UNKNOWN', 'E_TOOL_MODULE_BLOCKED', 'E_TOOL_MODULE', 'E_TOOL_DEFINITION']);
 
 export interface EngineToolsDeps {
   store: Store;
@@ -55,17 +61,20 @@ export function engineTools(deps: EngineToolsDeps) {
     catalogOf,
     ensureModules,
 
-    /** Runs the tool nodes the run has reached (loading its tool modules first); the caller reads its state after. */
-    async settle(runId: string, afterAnswer = false): Promise<void> {
-      await ensureModules(mustGet(runId));
+    /**
+     * Runs the tool nodes the run has reached (loading its tool modules
+     * first). When this process cannot run one — its tool is not registered
+     * here, or the modules may not or could not load — the run is left as
+     * it is and the reason is returned, for the state's `held`.
+     */
+    async settle(runId: string): Promise<Held | undefined> {
       try {
+        await ensureModules(mustGet(runId));
         await advanceTools({ store, now, catalogOf, compiledFor, envOf, ...(deps.toolHeartbeatMs ? { heartbeatMs: deps.toolHeartbeatMs } : {}) }, runId);
+        return undefined;
       } catch (e) {
-        // The answer is stored: say so, or the caller would give it again.
-        if (afterAnswer && isCountersignError(e)) {
-          throw new CountersignError(e.code, `the answer was accepted; ${e.message}`, { ...(e.nodeId ? { nodeId: e.nodeId } : {}), ...(e.fix ? { fix: e.fix } : {}) });
-        }
-        throw e;
+        if (!isCountersignError(e) || !HOLDING.has(e.code)) throw e;
+        return { code: e.code, message: e.message, ...(e.fix ? { fix: e.fix } : {}) };
       }
     },
 

@@ -91,10 +91,11 @@ export function createEngine(options: EngineOptions): Engine {
   const now = options.now ?? (() => new Date());
   const newRunId = options.newRunId ?? (() => randomUUID());
   const tools = engineTools({ store, now, ...(options.tools ? { tools: options.tools } : {}), allowToolModules: options.allowToolModules === true, ...(options.toolHeartbeatMs ? { toolHeartbeatMs: options.toolHeartbeatMs } : {}), compiledFor, envOf, mustGet });
-  /** Runs the tool nodes the run has reached, then reads its state. */
-  const settled = async (runId: string, afterAnswer = false): Promise<RunState> => {
-    await tools.settle(runId, afterAnswer);
-    return stateOf(mustGet(runId));
+  /** Runs the tool nodes the run has reached, then reads its state (with `held` when this process could not run one). */
+  const settled = async (runId: string): Promise<RunState> => {
+    const held = await tools.settle(runId);
+    const state = stateOf(mustGet(runId));
+    return held && state.status === 'waiting' && state.pending.kind === 'tool' ? { ...state, held } : state;
   };
   const workflows = new Map<string, Workflow>();
 
@@ -229,7 +230,7 @@ export function createEngine(options: EngineOptions): Engine {
         return { record: s.record, events: s.events, rows: s.rows, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
       });
       if (outcome instanceof CountersignError) throw outcome;
-      return outcome.status === 'waiting' && outcome.pending.kind === 'tool' && !outcome.replayed ? settled(runId, true) : outcome;
+      return outcome.status === 'waiting' && outcome.pending.kind === 'tool' && !outcome.replayed ? settled(runId) : outcome;
     },
 
     async recordToolCalls(runId, { seq, toolCalls }) {
@@ -303,7 +304,7 @@ export function createEngine(options: EngineOptions): Engine {
       const first = startLoaded(loaded, opts);
       const rec = mustGet(first.runId);
       const offered = bind({ workspace: rec.workspace, workflowName: rec.workflow });
-      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered);
+      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered, -1);
     },
   };
   return engine;

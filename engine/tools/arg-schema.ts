@@ -49,5 +49,5 @@ export function toProblem(e: ErrorObject): ArgProblem {
   const message = line.startsWith(prefix) ? line.slice(prefix.length) : line;
   const missing = e.keyword === 'required' ? String((e.params as { missingProperty?: unknown }).missingProperty) : undefined;
   const unexpected = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: unknown }).additionalProperty) : undefined;
-  return { pointer: e.instancePath, message, ...(missing !== undefined ? { missing } : {}), ...(unexpected !== undefined ? { unexpected } : {}) };
+  return { pointer: e.instancePath, message, keyword: e.keyword, ...(missing !== undefined ? { missing } : {}), ...(unexpected !== undefined ? { unexpected } : {}) };
 }

@@ -15,6 +15,7 @@
  */
 import { execFile, type ExecFileException } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 
 /** What gh printed. */
@@ -106,7 +107,9 @@ export function runGh(args: readonly string[], options: GhOptions): Promise<GhOu
   } catch (e) {
     return Promise.reject(e);
   }
-  const env = ghEnvironment(options.env ?? process.env);
+  // git may not look above the workspace for a repository: a plain folder
+  // inside another checkout must fail, not post to that checkout (H11, H12).
+  const env = { ...ghEnvironment(options.env ?? process.env), GIT_CEILING_DIRECTORIES: dirname(resolve(cwd)) };
   const timeoutMs = options.timeoutMs ?? GH_TIMEOUT_MS;
   return new Promise<GhOutput>((resolve, reject) => {
     const child = execFile('gh', [...args], {

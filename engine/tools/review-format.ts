@@ -42,7 +42,10 @@ export const DOCS_REVIEW: ReviewFormat<DocsVerdict> = Object.freeze({
 // whitespace, not only at the start of a line.
 const VERDICT_LINE = /###\s*Verdict:/i;
 const CODE_HEADING_ANYWHERE = /## Code Review Summary/i;
-const SUMMARY_HEADING_LINE = /^[ \t]*#{1,6}[ \t]*[^\n]*Review Summary/im;
+// A heading is 1–6 `#` then a space or tab (as in Markdown): `#57 … review
+// summary` or `#include` are not headings, and the reader would not misread them.
+// Lines end at \n, \r, U+2028 and U+2029, as the m flag's ^ sees them.
+const SUMMARY_HEADING_LINE = /^[ \t]*#{1,6}[ \t]+[^\n\r\u2028\u2029]*Review Summary/im;
 
 /**
  * The reason `body` cannot be posted as a review body, or undefined when it

@@ -101,6 +101,8 @@ export interface ArgProblem {
   missing?: string;
   /** For a property the schema does not allow: its name (the pointer is then its parent). */
   unexpected?: string;
+  /** The JSON Schema keyword that failed (`type`, `enum`, …); absent for the tool's own rules (refineArgs). */
+  keyword?: string;
 }
 
 /** A defined tool: frozen metadata plus a `run` that validates first. */

@@ -63,7 +63,7 @@ function accessFindings(data: Record<string, unknown>, names: readonly string[],
         pointer: childPointer(childPointer('/access', role), i),
         severity: maybeModule ? 'warning' : 'error',
         message: maybeModule
-          ? `access pattern "${pattern}" of role "${role}" matches no built-in or registered tool${mean}; it may name a tool of the workflow's toolModules, which validate does not load (the run loads them with --allow-tool-modules)`
+          ? `access pattern "${pattern}" of role "${role}" matches no built-in or registered tool${mean}; it may name a tool of the workflow's toolModules, which validate loads only with --allow-tool-modules (as the run does)`
           : `access pattern "${pattern}" of role "${role}" matches no registered tool${mean}; a pattern that matches nothing claims nothing, and a tool no role claims is open to every role; known tools: ${known.join(', ') || 'none'}`,
       });
     });

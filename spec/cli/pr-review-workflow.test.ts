@@ -4,13 +4,13 @@
  * is refused at the reviewer's answer (it can answer again), and `run`
  * shows each tool node it ran.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { validateWorkflow, type Workflow } from '../../engine/index.js';
 import { cli, ROOT, tempDir } from '../helpers/cli.js';
-import { gitRepo, plainDir, useStandIn } from '../tools/standin.js';
+import { fakeGhDir, gitRepo, plainDir, useStandIn } from '../tools/standin.js';
 
 const WORKFLOW = join(ROOT, 'workflows/pr-review.json');
 const ANSWERS = join(ROOT, 'examples/pr-review/answers.yaml');
@@ -71,6 +71,39 @@ T('requiredInputs must name declared variables: E_REQUIRED_INPUT_UNDECLARED at /
   assert.match(report.errors[0].message, /did you mean "pr_number"/);
   const fixed = validateWorkflow({ ...wf, requiredInputs: ['pr_number'] } as Workflow);
   assert.equal([fixed.errors, fixed.warnings.map((w) => w.code)], [[], []], 'a required input is written by every start: no never-written warning');
+});
+
+T('§4.14: the reviewer\'s answer schema and post_review\'s body rule agree, so every body the tool would refuse is refused at the answer, where the reviewer can answer again', async () => {
+  const { Ajv } = await import('ajv');
+  const { reviewBodyProblem } = await import('../../engine/tools/review-format.js');
+  const wf = JSON.parse(readFileSync(WORKFLOW, 'utf8'));
+  const bodySchema = wf.nodes.find((n: { id: string }) => n.id === 'review').inputSchema.properties.body;
+  const schemaAccepts = new Ajv().compile(bodySchema);
+  const bodies = [
+    'Fine.', 'Fine.\n### Verdict: APPROVE', 'Fine.\n###verdict:x', '## Code Review Summary', 'x ## code review summary y',
+    'Fine.\n# Docs Review Summary', 'Fine.\r# Docs Review Summary', 'Fine.\u2028## review summary', '   ###### Review Summary',
+    '#57 introduced this; its review summary was wrong.', '#include <x.h> // review summary', 'a review summary, no heading',
+  ];
+  for (const body of bodies) assert.is(schemaAccepts(body), reviewBodyProblem(body) === undefined, JSON.stringify(body));
+});
+
+T('H16 H37: the workflow checks its own posting: when the comments do not read back as DONE with the posted verdict, the run ends at not-verified (outcome not_verified), not at done', async () => {
+  const dir = tempDir('countersign-prwf-');
+  const repo = gitRepo('https://github.com/acme/widgets.git');
+  writeFileSync(join(repo, 'pr.diff'), '--- a/x\n+++ b/x\n');
+  // A gh that takes the comment but whose PR shows none of it.
+  const gh = fakeGhDir('if [ "$2" = "view" ]; then echo \'{"comments": []}\'; else cat > /dev/null; echo https://github.com/acme/widgets/pull/42#issuecomment-1; fi');
+  const saved = process.env.PATH;
+  process.env.PATH = `${gh}${delimiter}${saved}`;
+  let r;
+  try {
+    r = await cli(['run', WORKFLOW, '--agent', `scripted:${ANSWERS}`, '--workspace', repo, '--input', '{"pr_number": 42}', '--json'], { store: join(dir, 'store'), env: process.env });
+  } finally {
+    process.env.PATH = saved;
+  }
+  assert.is(r.json.status, 'completed');
+  assert.is(r.json.endNodeId, 'not-verified');
+  assert.equal(r.json.output['status.result'], { review: { status: 'NOT_DONE' }, docs: { status: 'NOT_DONE' } });
 });
 
 T.run();

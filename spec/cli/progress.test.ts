@@ -55,10 +55,21 @@ Progress('a run that fails entering the next node (a refused review path) shows 
   const p = progressPrinter(io, { spinner: false });
   const failed = (nodeId: string) => ({ runId: 'r', seq: 2, status: 'failed' as const, error: { code: 'E_PATH_OUTSIDE_WORKSPACE', message: 'outside', nodeId } });
   p({ type: 'answered', state: failed('review'), nodeId: 'produce' });
+  p.stop();
   assert.is(text(), '  ✓ produce answered\n  ✗ review: the run failed: E_PATH_OUTSIDE_WORKSPACE\n');
   p({ type: 'answered', state: failed('review'), nodeId: 'review' });
   assert.match(text(), /\n  ✗ review: the run failed: E_PATH_OUTSIDE_WORKSPACE\n$/);
   assert.not.match(text(), 'review answered');
+});
+
+Progress('tool nodes on the way are shown after the answer that led to them and before the failure they caused', () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: false });
+  const failed = { runId: 'r', seq: 3, status: 'failed' as const, error: { code: 'E_TOOL_FAILED', message: 'gh exited 1', nodeId: 'post' } };
+  p({ type: 'answered', state: failed, nodeId: 'review' });
+  p({ type: 'tool', nodeId: 'post', tool: 'post_review', ok: false, code: 'E_TOOL_FAILED', message: 'gh exited 1' });
+  p.stop();
+  assert.is(text(), '  ✓ review answered\n▸ post: tool post_review ✗ E_TOOL_FAILED: gh exited 1\n  ✗ post: the run failed: E_TOOL_FAILED\n');
 });
 
 Progress.run();

@@ -223,4 +223,40 @@ T('H35: an access map may name a tool only the host lends (run({tools})): it val
   assert.equal(lent, ['deploy_notes']);
 });
 
+T('H35: a reviewer (issues review) is held to the same access map for the tools a host lends, by its reviewer role; it is offered no engine tools', async () => {
+  const { mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const ws = mkdtempSync(join(tmpdir(), 'countersign-revtools-'));
+  mkdirSync(join(ws, 'docs'));
+  mkdirSync(join(ws, 'lib'));
+  const wf = JSON.parse(readFileSync(new URL('../../workflows/review-fix-loop.json', import.meta.url), 'utf8'));
+  wf.access = { admin: ['wipe_cache'] };
+  const lent: string[] = [];
+  const host = { names: () => ['wipe_cache', 'notes'], call: async (name: string) => (lent.push(name), 'ok') };
+  const outcomes: Outcome[] = [];
+  const producer: Agent = { answer: async () => (writeFileSync(join(ws, 'docs', 'api.md'), '# API\n'), {}) };
+  const reviewer: Agent = {
+    async answer(request, options) {
+      if (request.kind !== 'review' || request.contract !== 'issues') return {};
+      assert.is(request.toolSpecs, undefined, 'a review item is not changed');
+      for (const name of ['wipe_cache', 'notes', 'pr_status']) {
+        try {
+          outcomes.push({ ok: true, result: await options.tools!.runner!.call(name, {}, request) });
+        } catch (e) {
+          outcomes.push({ ok: false, code: (e as { code?: string }).code });
+        }
+      }
+      writeFileSync(request.report, JSON.stringify({ issues: [] }));
+      return { issues_count: 0 };
+    },
+  };
+  const { engine } = setup();
+  const r = await engine.run(wf, { agent: producer, reviewer, tools: host, workspace: ws, as: 'writer' });
+  assert.is(r.status, 'completed', JSON.stringify(r.error));
+  assert.equal(outcomes.map((o) => o.code ?? 'ok'), ['E_TOOL_ACCESS', 'ok', 'E_TOOL_DENIED']);
+  assert.equal(lent, ['notes']);
+});
+
 T.run();

@@ -68,3 +68,30 @@ Modules('the CLI loads them only with --allow-tool-modules', async () => {
 });
 
 Modules.run();
+
+const Full = suite('validate --allow-tool-modules');
+
+Full('validate --allow-tool-modules loads the modules and checks their tools as start will: a mistyped tool name is an error with a did-you-mean; without the flag it is a warning naming the flag', async () => {
+  const { dir } = project();
+  const typo = join(dir, 'typo.json');
+  writeFileSync(typo, JSON.stringify({
+    metadata: { name: 'typo', version: '1.0.0', description: 'a mistyped module tool' },
+    toolModules: ['./tools/shout.mjs'],
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'shout' } },
+      { type: 'tool', id: 'shout', tool: 'shuot', args: { text: 'hi' }, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  }));
+  const loose = await cli(['validate', typo]);
+  assert.is(loose.code, 0);
+  assert.match(loose.stdout, /warning E_TOOL_UNKNOWN .*--allow-tool-modules/);
+  const full = await cli(['validate', typo, '--allow-tool-modules', '--json']);
+  assert.is(full.code, 1);
+  assert.equal(full.json.files[0].errors.map((e: { code: string; pointer: string }) => [e.code, e.pointer]), [['E_TOOL_UNKNOWN', '/nodes/1/tool']]);
+  assert.match(full.json.files[0].errors[0].message, /did you mean "shout"/);
+  const ok = await cli(['validate', join(dir, 'flow.json'), '--allow-tool-modules']);
+  assert.is(ok.code, 0, ok.stdout + ok.stderr);
+});
+
+Full.run();

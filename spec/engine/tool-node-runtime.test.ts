@@ -46,21 +46,40 @@ function moduleProject(): string {
 
 const T = suite('tool nodes across processes');
 
-T('a process without the host\'s tool leaves the run waiting at the tool node, unclaimed (E_TOOL_UNKNOWN, the answer kept); the host that has it finishes the run', async () => {
+T('a process without the host\'s tool keeps the answer and leaves the run waiting at the tool node, unclaimed, saying why (held: E_TOOL_UNKNOWN); the host that has it finishes the run', async () => {
   const store = createMemoryStore();
   const ran: string[] = [];
   const host = createEngine({ store, tools: [deploy(ran)] });
   const s = await host.start(flow('deploy'));
   const other = createEngine({ store });
-  const err = await other.submit(s.runId, { tag: 'v1' }, { seq: s.seq }).then(() => undefined, (e: CountersignError) => e);
-  assert.is(err?.code, 'E_TOOL_UNKNOWN');
-  assert.match(err?.message ?? '', /^the answer was accepted; .*"deploy" is not registered in this process/);
-  assert.match(err?.fix ?? '', /host that registers "deploy"/);
+  const r = await other.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
+  assert.is(r.status, 'waiting');
+  const held = r.status === 'waiting' ? r.held : undefined;
+  assert.is(held?.code, 'E_TOOL_UNKNOWN');
+  assert.match(held?.message ?? '', /"deploy" is not registered in this process/);
+  assert.match(held?.fix ?? '', /host that registers "deploy"/);
+  assert.equal((await other.status(s.runId)).status === 'waiting' && (await other.status(s.runId) as { held?: { code: string } }).held?.code, 'E_TOOL_UNKNOWN');
   const waiting = await host.trace(s.runId);
   assert.not.ok(waiting.events.some((e) => e.type === 'tool.started' || e.type === 'tool.failed'), 'the node was neither claimed nor failed');
   const done = await host.status(s.runId);
   assert.is(done.status, 'completed');
   assert.equal(ran, ['v1']);
+});
+
+T('status of a run resting at a tool node, in a process that may not load the workflow\'s modules, is a read: the state with held E_TOOL_MODULE_BLOCKED, nothing run', async () => {
+  const store = createMemoryStore();
+  const dir = join(moduleProject(), '..');
+  const file = join(dir, 'host-tool.json');
+  writeFileSync(file, JSON.stringify(flow('deploy', { tag: '{{ask.tag}}' }, { toolModules: ['./tools/shout.mjs'] })));
+  const s = await createEngine({ store, allowToolModules: true, tools: [deploy([])] }).start(file);
+  // A process with the modules but not the host's tool takes the answer: the run rests at the tool node.
+  const taken = await createEngine({ store, allowToolModules: true }).submit(s.runId, { tag: 'v4' }, { seq: s.seq });
+  assert.is(taken.status === 'waiting' && taken.held?.code, 'E_TOOL_UNKNOWN');
+  const r = await createEngine({ store }).status(s.runId);
+  assert.is(r.status === 'waiting' && r.pending.kind, 'tool');
+  assert.is(r.status === 'waiting' && r.held?.code, 'E_TOOL_MODULE_BLOCKED');
+  const events = (await createEngine({ store }).trace(s.runId)).events;
+  assert.not.ok(events.some((e) => e.type === 'tool.started'));
 });
 
 T('an answer to a run whose workflow brings toolModules, in a process that may not load them, is refused before it is stored (E_TOOL_MODULE_BLOCKED)', async () => {

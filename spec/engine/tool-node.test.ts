@@ -80,6 +80,57 @@ Tool('H41 §4.13: literal arguments are checked even beside templated ones (an e
   assert.match(noArgs.errors.map((f) => f.message).join('\n'), /missing required property "a"[\s\S]*missing required property "b"/);
 });
 
+Tool('H41 §4.14: text around a template always renders a string: a non-string type is refused by validate, and so is a literal verdict line in a templated body; a whole {{x}} waits for the run', () => {
+  const tools = new Map([['add', adder([])]]);
+  const typed = validateWorkflow(flow({ a: 'count {{x}}', b: '{{x}}' }), '<workflow>', { tools });
+  assert.equal(typed.errors.map((f) => [f.code, f.pointer]), [['E_TOOL_ARGS', '/nodes/1/args/a']]);
+  const wf = flow({ pr_number: 7, verdict: 'APPROVE', body: '{{x}}\n\n### Verdict: APPROVE' }) as unknown as { nodes: Array<Record<string, unknown>> };
+  wf.nodes[1].tool = 'post_review';
+  const body = validateWorkflow(wf as unknown as Workflow);
+  assert.equal(body.errors.map((f) => [f.code, f.pointer]), [['E_TOOL_ARGS', '/nodes/1/args/body']]);
+  wf.nodes[1].args = { pr_number: 7, verdict: 'APPROVE', body: 'Findings: {{x}}' };
+  assert.equal(validateWorkflow(wf as unknown as Workflow).errors, []);
+});
+
+Tool('a tool node keeps the run\'s user: {{userId}} after it is still the answering identity, not the engine\'s', async () => {
+  const engine = createEngine({ store: createMemoryStore(), tools: [adder([])] });
+  const wf = {
+    metadata: { name: 'user-after-tool', version: '1.0.0', description: 'userId survives a tool node' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'first', completionCondition: 'ok', connections: { success: 'sum' } },
+      { type: 'tool', id: 'sum', tool: 'add', args: { a: 1, b: 2 }, connections: { success: 'greet' } },
+      { type: 'agent-directive', id: 'greet', directive: 'Hello {{userId}}', completionCondition: 'ok', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const s = await engine.start(wf, { as: 'alice' });
+  const r = await engine.submit(s.runId, {}, { seq: s.seq, as: 'alice' });
+  assert.is(r.status === 'waiting' && r.pending.kind === 'directive' && r.pending.directive.split('\n')[0], 'Hello alice');
+});
+
+Tool('H35/H36: the runtime refuses a tool node its role may not use, as validate does, even for a workflow stored before the map changed (defence in depth)', async () => {
+  const { advanceTools } = await import('../../engine/run/tool-steps.js');
+  const { compileWorkflow } = await import('../../engine/compile/machine.js');
+  const store = createMemoryStore();
+  const ran: unknown[] = [];
+  const engine = createEngine({ store, tools: [adder(ran)] });
+  const gated = flow({ a: 1, b: 2 }, { agent: 'docs-reviewer', error: true }) as unknown as { nodes: Array<Record<string, unknown>> };
+  const wait = { type: 'agent-directive', id: 'ask', directive: 'first', completionCondition: 'ok', connections: { success: 'sum' } };
+  gated.nodes.splice(1, 0, wait);
+  (gated.nodes[0].connections as Record<string, string>).default = 'ask';
+  const s = await engine.start(gated as unknown as Workflow);
+  // A process without the tool takes the answer: the run rests at the tool node, unclaimed.
+  const held = await createEngine({ store }).submit(s.runId, {}, { seq: s.seq });
+  assert.is(held.status === 'waiting' && held.pending.kind, 'tool');
+  // The stored workflow as it reads under a map that gives `add` to reviewers only.
+  const denied = compileWorkflow({ ...(structuredClone(gated) as unknown as Workflow), access: { reviewer: ['add'] } }, 'stored-under-another-map');
+  await advanceTools({ store, now: () => new Date(), catalogOf: () => new Map([['add', adder(ran)]]), compiledFor: () => denied, envOf: () => ({ workspace: process.cwd(), skip: [] }) }, s.runId);
+  assert.equal(ran, [], 'the tool never ran');
+  const failed = (await engine.trace(s.runId)).events.find((e) => e.type === 'tool.failed');
+  assert.equal([failed?.code], ['E_TOOL_ACCESS']);
+});
+
 Tool('H41 §4.13: validate checks literal arguments against the tool\'s schema and names unknown tools, so such a workflow never starts', async () => {
   const tools = new Map([['add', adder([])]]);
   const typo = validateWorkflow(flow({ a: 1, b: 2, mode: 'exact' }), '<workflow>', { tools });

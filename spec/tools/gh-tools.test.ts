@@ -173,6 +173,17 @@ Tools('H12: a git repository without an origin remote fails the same way (gh: no
   assert.match(e.message, 'no git remotes found');
 });
 
+Tools('H11 H12: a plain folder inside another checkout fails loudly instead of posting to that checkout (git may not look above the workspace)', async () => {
+  const outer = gitRepo('https://github.com/acme/outer.git');
+  const inner = join(outer, 'other-project');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(inner);
+  const e = await rejection(postReview.run(review, { workspace: inner }));
+  assert.is(e.code, 'E_TOOL_FAILED');
+  assert.match(e.message, /not a git repository/);
+  assert.not.ok(standIn.calls().some((c) => c.repo === 'acme/outer'), 'nothing reached the enclosing repository');
+});
+
 Tools('a run without a workspace, or with one that does not exist, is E_TOOL_FAILED before gh starts', async () => {
   const none = await rejection(postReview.run(review, {}));
   assert.is(none.code, 'E_TOOL_FAILED');

@@ -59,7 +59,8 @@ Cli('bad input exits 2 naming the file, what is wrong and the fix: not JSON (wit
   const notJson = file('bad.json', '[\n  "a",\n  oops\n]');
   const a = await cli(['pr-status', '--comments', notJson]);
   assert.is(a.code, 2);
-  assert.match(a.stderr, `countersign: E_INPUT: ${notJson}:3:3: ${notJson} is not valid JSON (line 3, column 3)`);
+  assert.match(a.stderr, `countersign: E_INPUT: ${notJson}:3:3: the file is not valid JSON (line 3, column 3)`);
+  assert.is(a.stderr.split(notJson).length, 2, 'the file is named once');
   assert.match(a.stderr, 'fix: write a JSON array of comment bodies');
 
   const ghShape = file('gh.json', JSON.stringify({ comments: [{ body: 'x' }] }));
@@ -69,6 +70,12 @@ Cli('bad input exits 2 naming the file, what is wrong and the fix: not JSON (wit
   assert.is(b.json.error.file, ghShape);
   assert.match(b.json.error.message, 'holds an object, not a JSON array of comment bodies');
   assert.match(b.json.error.fix, "--jq '[.comments[].body]'");
+
+  const item = file('item.json', '["ok", 3]');
+  const i = await cli(['pr-status', '--comments', item, '--json']);
+  assert.equal([i.json.error.code, i.json.error.pointer, i.json.error.file], ['E_INPUT', '/1', item]);
+  assert.match(i.stderr, `${item}: item /1 is a number`);
+  assert.is(i.stderr.split(item).length, 2, 'the file is named once');
 
   const c = await cli(['pr-status', '--comments', '-'], { stdin: '["ok", 7]' });
   assert.is(c.code, 2);

@@ -76,7 +76,7 @@ Access('an access pattern that may name a tool of unloaded toolModules is a warn
   const unloaded = validateWorkflow(data);
   assert.equal(found(unloaded).warnings, [['E_TOOL_UNKNOWN', '/access/ops/0']]);
   assert.equal(found(unloaded).errors.filter(([code]) => code !== 'E_TOOL_MODULE'), [], 'only the (absent) module path itself');
-  assert.match(unloaded.warnings[0].message, 'toolModules, which validate does not load');
+  assert.match(unloaded.warnings[0].message, 'toolModules, which validate loads only with --allow-tool-modules');
   assert.ok(found(validateWorkflow(data, '<workflow>', { modulesLoaded: true })).errors.some(([code, at]) => code === 'E_TOOL_UNKNOWN' && at === '/access/ops/0'));
 });
 

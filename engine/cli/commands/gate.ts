@@ -101,8 +101,10 @@ function proposalFrom(raw: unknown, tool: string): Proposal {
  * `flag` is the option the spec came from, named in every error.
  */
 export function reviewerFor(spec: string, cwd: string, env: NodeJS.ProcessEnv, flag = '--reviewer'): Agent {
-  if (spec.startsWith('reply:')) {
-    const file = spec.slice('reply:'.length).trim();
+  // Spaces around the colon are fine, as for the other adapters (`scripted : f`).
+  const reply = /^\s*reply\s*:/.exec(spec);
+  if (reply) {
+    const file = spec.slice(reply[0].length).trim();
     if (file === '') throw usage(`${flag} reply: needs a file after the colon`, 'use reply:<file>, a file holding the reviewer\'s reply');
     return createReplyAgent(file, cwd, flag);
   }

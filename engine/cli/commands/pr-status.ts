@@ -31,7 +31,6 @@ export const command: Command = {
 
 async function readComments(from: string, io: Io): Promise<string[]> {
   const file = from === '-' ? undefined : resolve(io.cwd, from);
-  const source = file ?? 'standard input';
   let text: string;
   if (file === undefined) {
     text = await readAll(io.stdin);
@@ -49,23 +48,25 @@ async function readComments(from: string, io: Io): Promise<string[]> {
   // with an invisible byte-order mark; workflow files may carry one too.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const at = file === undefined ? {} : { file };
+  // With a file, the error's location already names it (reportError prints it first).
+  const where = file === undefined ? 'standard input' : 'the file';
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (e) {
     const pos = await syntaxErrorPosition(text);
-    throw new CountersignError('E_INPUT', `${source} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${(e as Error).message}`, {
+    throw new CountersignError('E_INPUT', `${where} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${(e as Error).message}`, {
       ...at,
       ...(pos ?? {}),
       fix: SHAPE_FIX,
     });
   }
   if (!Array.isArray(parsed)) {
-    throw new CountersignError('E_INPUT', `${source} holds ${describe(parsed)}, not a JSON array of comment bodies`, { ...at, pointer: '', fix: SHAPE_FIX });
+    throw new CountersignError('E_INPUT', `${where} holds ${describe(parsed)}, not a JSON array of comment bodies`, { ...at, pointer: '', fix: SHAPE_FIX });
   }
   parsed.forEach((body, i) => {
     if (typeof body !== 'string') {
-      throw new CountersignError('E_INPUT', `${source}: item /${i} is ${describe(body)}, not a comment body (a string)`, { ...at, pointer: `/${i}`, fix: SHAPE_FIX });
+      throw new CountersignError('E_INPUT', `${file === undefined ? 'standard input: ' : ''}item /${i} is ${describe(body)}, not a comment body (a string)`, { ...at, pointer: `/${i}`, fix: SHAPE_FIX });
     }
   });
   return parsed as string[];
