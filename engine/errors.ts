@@ -69,3 +69,17 @@ export class CountersignError extends Error {
 export function isCountersignError(e: unknown): e is CountersignError {
   return e instanceof CountersignError;
 }
+
+/** What a tool threw, as text: an Error's message, a thrown object's `message`, or the value as JSON. */
+export function thrownMessage(e: unknown): string {
+  if (e instanceof Error) return e.message || e.name;
+  if (e !== null && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') {
+    const { message, code } = e as { message: string; code?: unknown };
+    return code !== undefined ? `${message} (code ${String(code)})` : message;
+  }
+  try {
+    return typeof e === 'string' ? e : (JSON.stringify(e) ?? String(e));
+  } catch {
+    return String(e);
+  }
+}

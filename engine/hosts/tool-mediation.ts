@@ -10,7 +10,7 @@
  * A `$tool` line may carry a `reason`: a gated (write, destructive) tool
  * needs one, because it becomes the review proposal's reason.
  */
-import { CountersignError, isCountersignError } from '../errors.js';
+import { CountersignError, isCountersignError, thrownMessage } from '../errors.js';
 import type { JsonObject, JsonValue } from '../format/model.js';
 import type { AgentRequest, ToolSpecView } from '../run/contract.js';
 
@@ -43,6 +43,8 @@ export interface ToolCallRecord {
   name: string;
   ok: boolean;
   code?: string;
+  /** Why it failed or was refused. */
+  message?: string;
 }
 
 /** The tool side of one request: which tools it may use, its turn budget, and where calls are reported. */
@@ -103,7 +105,7 @@ const GUARDED = new WeakSet<ToolRunner>();
 function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
   let calls = 0;
   const refuse = (name: string, code: string, message: string): never => {
-    session.onCall?.({ name, ok: false, code });
+    session.onCall?.({ name, ok: false, code, message });
     throw new CountersignError(code, message);
   };
   const guarded: ToolRunner = {
@@ -125,7 +127,7 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
         session.onCall?.({ name, ok: true });
         return result;
       } catch (e) {
-        session.onCall?.({ name, ok: false, code: isCountersignError(e) ? e.code : 'E_TOOL_FAILED' });
+        session.onCall?.({ name, ok: false, code: isCountersignError(e) ? e.code : 'E_TOOL_FAILED', message: thrownMessage(e) });
         throw e;
       }
     },
@@ -147,7 +149,7 @@ export function toolRequestOf(message: JsonValue): { name: unknown; args: unknow
 export async function mediate(call: { name: unknown; args: unknown; reason?: unknown }, session: ToolSession, request: AgentRequest): Promise<JsonObject> {
   const name = call.name;
   const refuse = (code: string, message: string): JsonObject => {
-    session.onCall?.({ name: typeof name === 'string' ? name : String(name), ok: false, code });
+    session.onCall?.({ name: typeof name === 'string' ? name : String(name), ok: false, code, message });
     return { $toolError: { code, message } };
   };
   if (typeof name !== 'string' || name === '') return refuse('E_TOOL_REQUEST', '"$tool" must be {"name": "<tool>", "args": {…}, "reason"?: "…"}');
@@ -166,7 +168,7 @@ export async function mediate(call: { name: unknown; args: unknown; reason?: unk
     return { $toolResult: result ?? null };
   } catch (e) {
     const code = isCountersignError(e) ? e.code : 'E_TOOL_FAILED';
-    const message = e instanceof Error ? e.message : String(e);
+    const message = thrownMessage(e);
     if (!guarded) return refuse(code, message);
     return { $toolError: { code, message } };
   }

@@ -30,7 +30,8 @@ export const toolNode: WaitingType<ToolNode> = {
   connections: { required: ['success'], optional: ['error'] },
 
   declares() {
-    return { local: ['result'], globals: [] };
+    // `error` ({code, message, fix?}) is set when the node took its error route.
+    return { local: ['result', 'error'], globals: [] };
   },
 
   reads(node, pointer) {
@@ -109,7 +110,10 @@ export const toolNode: WaitingType<ToolNode> = {
     const unset: string[] = [];
     const args = renderArgs(node.args ?? {}, ctx, workflow, unset) as JsonObject;
     return {
-      pending: { kind: 'tool', nodeId: node.id, tool: node.tool, args, ...(node.agent ? { agent: node.agent } : {}), attempt: ctx.attempt + 1, maxRetries: 0 },
+      pending: {
+        kind: 'tool', nodeId: node.id, tool: node.tool, args, ...(node.agent ? { agent: node.agent } : {}),
+        userId: ctx.meta.userId, ...(unset.length > 0 ? { unset: [...new Set(unset)] } : {}), attempt: ctx.attempt + 1, maxRetries: 0,
+      },
       unset,
     };
   },
@@ -120,14 +124,20 @@ export const toolNode: WaitingType<ToolNode> = {
     }
     const outcome = submission.answer as unknown as ToolOutcome;
     if (outcome.ok) {
-      return { kind: 'accepted', local: { result: outcome.result }, vars: {}, events: [{ type: 'tool.succeeded', nodeId: node.id, tool: node.tool }] };
+      return { kind: 'accepted' as const, local: { result: outcome.result } as JsonObject, vars: {}, events: [{ type: 'tool.succeeded', nodeId: node.id, tool: node.tool }] };
+    }
+    const failed = { type: 'tool.failed', nodeId: node.id, tool: node.tool, code: outcome.code, message: outcome.message, ...(outcome.fix ? { fix: outcome.fix } : {}) };
+    if (node.connections?.error !== undefined) {
+      // The error route can say what went wrong: node-id.error holds the failure.
+      const error: JsonObject = { code: outcome.code, message: outcome.message, ...(outcome.fix ? { fix: outcome.fix } : {}) };
+      return { kind: 'accepted' as const, local: { error } as JsonObject, vars: {}, via: 'error', events: [failed as JsonObject] };
     }
     return {
       kind: 'rejected',
       code: outcome.code,
       final: true,
       errors: [outcome.message],
-      journalAs: { type: 'tool.failed', nodeId: node.id, tool: node.tool, code: outcome.code, message: outcome.message, ...(outcome.fix ? { fix: outcome.fix } : {}) },
+      journalAs: failed as JsonObject,
       ...(outcome.fix ? { fix: outcome.fix } : {}),
     };
   },

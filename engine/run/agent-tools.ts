@@ -57,6 +57,8 @@ export type AgentToolsMaker = (request: DirectiveRequest | IssuesReviewRequest, 
 /** What one item's agent is offered. */
 export interface AgentTools {
   runner: ToolRunner;
+  /** The engine's own tools (not a host's): a failure of one stops the item (ADR-019). */
+  isEngineTool(name: string): boolean;
   refusal(name: string): ToolRefusal | undefined;
   specs: ToolSpecView[];
 }
@@ -131,7 +133,7 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
       spec: (name) => specs.find((s) => s.name === name),
       call: (name, args, _request, meta) => offered.get(name)!(args, meta?.reason),
     };
-    return { runner, refusal: (name) => refusals.get(name), specs };
+    return { runner, refusal: (name) => refusals.get(name), specs, isEngineTool: (name) => !review && config.catalog.has(name) };
   };
 }
 

@@ -120,6 +120,10 @@ export interface ToolPending {
   startedAt?: string;
   /** When the running call's process last renewed its claim (every minute). */
   aliveAt?: string;
+  /** The run's user when the node was reached: the tool's `ctx.userId`. */
+  userId?: string;
+  /** Templates in `args` that read unset variables: the call is refused (E_TOOL_ARGS), never run with a gap. */
+  unset?: string[];
   errors?: undefined;
   deadline?: undefined;
 }

@@ -64,6 +64,8 @@ export interface RunOptions {
 }
 
 const GENERIC_SILENCE = 'check that it answers each request it is given';
+/** A tool that ran and failed, as opposed to a call refused before it ran (access, arguments, the gate). */
+const TOOL_BROKE: ReadonlySet<string> = new Set(['E_TOOL_FAILED', 'E_TOOL_TIMEOUT']);
 
 export interface RunResult {
   runId: string;
@@ -140,6 +142,12 @@ export async function driveRun(
       answer = await askWithin(agent, label, request, waitMs, session);
       // An agent that spent its last turn on a tool call gets no say: fail closed.
       if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };
+      // One of the engine's tools failed while the agent worked: the step
+      // fails loudly (its error route, or the run), never worked around (ADR-019).
+      const broke = offered ? calls.find((c) => !c.ok && TOOL_BROKE.has(c.code ?? '') && offered.isEngineTool(c.name)) : undefined;
+      if (broke && answer !== undefined) {
+        answer = { $error: `${broke.code}: tool "${broke.name}" failed while the agent worked on this item${broke.message ? `: ${broke.message}` : ''} — a failed tool stops the step; it is not worked around` };
+      }
       if (answer === undefined) {
         throw new CountersignError('E_AGENT_OUTPUT', `${label.name} gave no answer for node "${pending.nodeId}" (undefined)`, {
           nodeId: pending.nodeId,

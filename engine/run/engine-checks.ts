@@ -71,5 +71,10 @@ export function jsonCopy(value: unknown, code: string): { value: JsonValue; byte
 
 /** Tool-call records as journaled: name, ok, and a code when it failed; nothing else a host passes. */
 export function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] {
-  return calls.map((c) => ({ name: String(c.name), ok: c.ok === true, ...(typeof c.code === 'string' ? { code: c.code } : {}) }));
+  return calls.map((c) => ({
+    name: String(c.name),
+    ok: c.ok === true,
+    ...(typeof c.code === 'string' ? { code: c.code } : {}),
+    ...(typeof c.message === 'string' && c.ok !== true ? { message: c.message.slice(0, 2000) } : {}),
+  }));
 }

@@ -8,8 +8,8 @@
  * (the process died mid-call) is never re-run silently: the call may have
  * taken effect, so the node fails loudly with E_TOOL_INTERRUPTED.
  */
-import { CountersignError, isCountersignError } from '../errors.js';
-import type { JsonObject, JsonValue, WorkflowNode } from '../format/model.js';
+import { CountersignError, isCountersignError, thrownMessage } from '../errors.js';
+import type { JsonObject, JsonValue } from '../format/model.js';
 import type { CompiledWorkflow } from '../compile/machine.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { ENGINE_ID, type ToolOutcome } from '../nodes/tool.js';
@@ -112,10 +112,15 @@ function precheck(deps: ToolStepDeps, rec: RunRecord, pending: ToolPending): Too
   const workflow = deps.compiledFor(rec).workflow;
   const denial = accessDenial(workflow.access, pending.agent, pending.tool);
   if (denial) return fail('E_TOOL_ACCESS', denial, 'give the node an agent role the workflow\'s access map allows for this tool, or change the map');
+  if (pending.unset && pending.unset.length > 0) {
+    // A gap in a rendered argument is never sent: "Findings:\n" with the findings missing still fits a schema.
+    return fail('E_TOOL_ARGS', `the args of node "${pending.nodeId}" read unset variable(s) ${pending.unset.map((u) => `{{${u}}}`).join(', ')}: tool "${pending.tool}" is not run with a gap in its arguments`,
+      'give those variables a value before this node (the start input, a registry default or an earlier answer), or correct the node\'s args; the tool did not run');
+  }
   try {
     tool.checkArgs(pending.args);
   } catch (e) {
-    if (isCountersignError(e) && e.code === 'E_TOOL_ARGS') return argsRefused(e, workflow.nodes.find((n) => n.id === pending.nodeId), pending);
+    if (isCountersignError(e) && e.code === 'E_TOOL_ARGS') return argsRefused(e, pending);
     // The tool's own check broke (a defect of the tool): the node fails
     // loudly rather than leaving the run stuck at a claim it cannot make.
     const message = e instanceof Error ? e.message : String(e);
@@ -124,19 +129,13 @@ function precheck(deps: ToolStepDeps, rec: RunRecord, pending: ToolPending): Too
   return undefined;
 }
 
-/** Bad arguments at a tool node, said for the workflow's author: which templates rendered empty, and what to change. */
-function argsRefused(e: CountersignError, node: WorkflowNode | undefined, pending: ToolPending): ToolOutcome {
-  const written = (node as { args?: JsonObject } | undefined)?.args ?? {};
-  const empty = Object.entries(written)
-    .filter(([k, v]) => typeof v === 'string' && v.includes('{{') && (pending.args[k] === null || pending.args[k] === ''))
-    .map(([k, v]) => `/${k} comes from ${JSON.stringify(v)}, which rendered ${pending.args[k] === null ? 'null' : 'empty'} (unset)`);
+/** Bad arguments at a tool node, said for the workflow's author (the tool's own fix is for a caller). */
+function argsRefused(e: CountersignError, pending: ToolPending): ToolOutcome {
   const problems = (e.data as { errors?: string[] } | undefined)?.errors ?? [e.message];
   return fail(
     e.code,
-    `tool "${pending.tool}" refused the arguments of node "${pending.nodeId}": ${problems.join('; ')}${empty.length > 0 ? `; ${empty.join('; ')}` : ''}`,
-    empty.length > 0
-      ? 'give those variables a value before this node (the start input, a registry default or an earlier answer), or correct the node\'s args; the tool did not run'
-      : 'correct the node\'s args (or the answers they are rendered from) to fit the tool\'s inputSchema; the tool did not run',
+    `tool "${pending.tool}" refused the arguments of node "${pending.nodeId}": ${problems.join('; ')}`,
+    'correct the node\'s args (or the answers they are rendered from) to fit the tool\'s inputSchema; the tool did not run',
   );
 }
 
@@ -164,9 +163,9 @@ async function runTool(catalog: ToolCatalog, pending: ToolPending, workspace: st
   const tool = catalog.get(pending.tool)!;
   let result: unknown;
   try {
-    result = await tool.run(pending.args as JsonObject, { workspace, userId: pending.agent ?? ENGINE_ID });
+    result = await tool.run(pending.args as JsonObject, { workspace, userId: pending.userId ?? ENGINE_ID });
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = thrownMessage(e);
     if (isCountersignError(e)) return fail('E_TOOL_FAILED', e.code === 'E_TOOL_FAILED' ? message : `tool "${pending.tool}" failed: ${e.code}: ${message}`, e.fix);
     return fail('E_TOOL_FAILED', `tool "${pending.tool}" failed: ${message}`);
   }

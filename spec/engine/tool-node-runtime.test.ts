@@ -125,7 +125,7 @@ T('H41: arguments that render from an unset variable are E_TOOL_ARGS naming the 
   assert.is(r.status, 'failed');
   const error = r.status === 'failed' ? r.error : undefined;
   assert.is(error?.code, 'E_TOOL_ARGS');
-  assert.match(error?.message ?? '', /\/tag comes from "\{\{release\}\}", which rendered null \(unset\)/);
+  assert.match(error?.message ?? '', /read unset variable\(s\) \{\{release\}\}/);
   assert.match(error?.fix ?? '', /give those variables a value/);
   assert.not.match(error?.message ?? '', /call deploy again/);
   assert.equal(ran, []);
@@ -269,3 +269,78 @@ R('a workflow given as an object may not name relative toolModules (they would r
 });
 
 R.run();
+
+const F = suite('tool failures are said, never worked around');
+
+F('H41: a template mixed with text that reads an unset variable is E_TOOL_ARGS naming it; the tool never runs with a gap', async () => {
+  const ran: string[] = [];
+  const engine = createEngine({ store: createMemoryStore(), tools: [deploy(ran)] });
+  const wf = flow('deploy', { tag: 'v-{{release}}' }) as unknown as { variableRegistry: Record<string, unknown> };
+  wf.variableRegistry = { release: { type: 'string', description: 'the release' } };
+  const s = await engine.start(wf as unknown as Workflow);
+  const r = await engine.submit(s.runId, { tag: 'x' }, { seq: s.seq });
+  assert.is(r.status === 'failed' && r.error.code, 'E_TOOL_ARGS');
+  assert.match(r.status === 'failed' ? r.error.message : '', /\{\{release\}\}/);
+  assert.equal(ran, []);
+});
+
+F('H9 H10: the error route can read what failed (node-id.error: code, message, fix), and validate knows the field', async () => {
+  const failing = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => { throw new CountersignError('E_TOOL_FAILED', 'registry down', { fix: 'try later' }); } });
+  const wf = {
+    metadata: { name: 'report-failure', version: '1.0.0', description: 'an error route that reports' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ship' } },
+      { type: 'tool', id: 'ship', tool: 'deploy', args: {}, connections: { success: 'done', error: 'tell' } },
+      { type: 'agent-directive', id: 'tell', directive: 'Tell the user: {{ship.error.code}}: {{ship.error.message}}', completionCondition: 'told', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const tools = new Map([['deploy', failing]]);
+  assert.equal(validateWorkflow(wf, '<workflow>', { tools }).errors, []);
+  const engine = createEngine({ store: createMemoryStore(), tools: [failing] });
+  const s = await engine.start(wf);
+  assert.is(s.status === 'waiting' && s.pending.kind === 'directive' && s.pending.directive.split('\n')[0], 'Tell the user: E_TOOL_FAILED: registry down');
+  const events = (await engine.trace(s.runId)).events;
+  assert.ok(events.some((e) => e.type === 'tool.failed' && e.code === 'E_TOOL_FAILED'));
+});
+
+F('a tool node runs with the run\'s user as ctx.userId (not its role, not the engine)', async () => {
+  const seen: Array<string | undefined> = [];
+  const who = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async (_a, ctx) => (seen.push(ctx.userId), 'ok') });
+  const engine = createEngine({ store: createMemoryStore(), tools: [who] });
+  const wf = flow('deploy', {}) as unknown as { nodes: Array<Record<string, unknown>> };
+  wf.nodes[2].agent = 'reviewer';
+  const s = await engine.start(wf as unknown as Workflow, { as: 'alice' });
+  await engine.submit(s.runId, { tag: 'v1' }, { seq: s.seq, as: 'bob' });
+  assert.equal(seen, ['bob']);
+});
+
+F('§4.13: a tool that throws something other than an Error keeps its message', async () => {
+  const odd = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => { throw { message: 'quota exceeded', code: 429 }; } });
+  const engine = createEngine({ store: createMemoryStore(), tools: [odd] });
+  const s = await engine.start(flow('deploy', {}));
+  const r = await engine.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
+  assert.match(r.status === 'failed' ? r.error.message : '', /quota exceeded \(code 429\)/);
+});
+
+F('H9 H10 §4.13: an engine tool an agent called that failed stops the directive (its error route, or the run), whatever the agent answers; the journal keeps the message', async () => {
+  const failing = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => { throw new Error('registry down'); } });
+  const engine = createEngine({ store: createMemoryStore(), tools: [failing] });
+  const agent: Agent = {
+    async answer(request, options) {
+      if (request.kind === 'directive' && request.nodeId === 'ask') {
+        await options.tools?.runner?.call('deploy', {}, request).catch(() => undefined);
+        return { tag: 'posted anyway' };
+      }
+      return {};
+    },
+  };
+  const r = await engine.run(flow('deploy', {}), { agent });
+  assert.is(r.status, 'failed');
+  assert.match(r.error?.message ?? '', /E_TOOL_FAILED: tool "deploy" failed while the agent worked on this item: .*registry down/);
+  const called = (await engine.trace(r.runId)).events.find((e) => e.type === 'tool.called');
+  assert.equal([called?.ok, called?.code], [false, 'E_TOOL_FAILED']);
+  assert.match(String(called?.message), /registry down/);
+});
+
+F.run();
