@@ -66,8 +66,16 @@ export class CountersignError extends Error {
   }
 }
 
+/**
+ * Marks countersign's errors across copies of the library: a tool module
+ * imports the package while the CLI runs its own bundle, so `instanceof`
+ * alone would lose a module's typed error (its code and fix).
+ */
+const BRAND = Symbol.for('countersign.error');
+Object.defineProperty(CountersignError.prototype, BRAND, { value: true });
+
 export function isCountersignError(e: unknown): e is CountersignError {
-  return e instanceof CountersignError;
+  return e instanceof CountersignError || (e instanceof Error && (e as unknown as Record<symbol, unknown>)[BRAND] === true && typeof (e as { code?: unknown }).code === 'string');
 }
 
 /** What a tool threw, as text: an Error's message, a thrown object's `message`, or the value as JSON. */

@@ -42,7 +42,7 @@ export function renderState(state: RunState): string {
       break;
     }
     case 'completed':
-      lines.push(`run ${state.runId} completed at "${state.endNodeId}"${state.replayed ? ' (replayed: nothing changed)' : ''}`);
+      lines.push(`run ${state.runId} completed at "${state.endNodeId}"${state.outcome ? ` (outcome ${state.outcome})` : ''}${state.replayed ? ' (replayed: nothing changed)' : ''}`);
       lines.push('output:', indent(JSON.stringify(state.output, null, 2)));
       break;
     case 'failed':

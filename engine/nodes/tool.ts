@@ -79,7 +79,8 @@ export const toolNode: WaitingType<ToolNode> = {
         for (const p of problems) {
           const named = p.missing ?? p.unexpected;
           const at = named !== undefined ? `${p.pointer}/${escapePointer(named)}` : p.pointer;
-          if (underTemplate(at, p.keyword)) continue;
+          // Key names are always literal: a key the schema forbids is refused whatever its value.
+          if (p.unexpected === undefined && underTemplate(at, p.keyword)) continue;
           findings.push({
             code: 'E_TOOL_ARGS',
             message: `tool "${node.tool}" will refuse these args: ${p.pointer || '(root)'}: ${p.message}`,

@@ -72,6 +72,8 @@ export interface RunResult {
   status: RunStatus;
   steps: number;
   endNodeId?: string;
+  /** The end node's `outcome` word, when it has one (e.g. pr-review.json's not_verified). */
+  outcome?: string;
   output?: JsonObject;
   /** The run's failure, or why driving stopped while the run still waits. */
   error?: RunFailure;
@@ -187,7 +189,7 @@ export async function driveRun(
     }
   }
   if (state.status === 'completed') {
-    return { runId: state.runId, status: 'completed', steps, endNodeId: state.endNodeId, output: state.output };
+    return { runId: state.runId, status: 'completed', steps, endNodeId: state.endNodeId, ...(state.outcome ? { outcome: state.outcome } : {}), output: state.output };
   }
   return { runId: state.runId, status: 'failed', steps, error: state.error };
 }

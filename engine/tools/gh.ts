@@ -14,8 +14,8 @@
  * is no retry and no other way tried.
  */
 import { execFile, type ExecFileException } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 
 /** What gh printed. */
@@ -90,7 +90,10 @@ export function ghEnvironment(given: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return env;
 }
 
-const GH_FIX = 'run the workflow with a workspace that is a git repository whose origin remote is the PR\'s GitHub repository, with gh installed and logged in (gh auth status); nothing was retried or posted elsewhere';
+// gh picks among a repository's remotes by name (upstream, then github, then
+// origin, then the rest) unless `gh repo set-default` recorded a choice, so
+// "origin is the PR's repository" is not enough when an upstream exists.
+const GH_FIX = 'run the workflow with a workspace that is the top folder of a git repository whose only GitHub remote is the PR\'s repository (gh prefers a remote named upstream, then github, then origin, unless gh repo set-default chose one), with gh installed and logged in (gh auth status); nothing was retried or posted elsewhere';
 
 /** Runs `gh <args>` in the workspace. Throws E_TOOL_FAILED when gh cannot start or exits non-zero. */
 export function runGh(args: readonly string[], options: GhOptions): Promise<GhOutput> {
@@ -98,7 +101,7 @@ export function runGh(args: readonly string[], options: GhOptions): Promise<GhOu
   const shown = `gh ${args.join(' ')}`;
   if (args.some((a) => a === '--repo' || a === '-R' || a.startsWith('--repo='))) {
     return Promise.reject(new CountersignError('E_TOOL_FAILED', `tool "${tool}": refusing to run "${shown}": countersign never names the repository; gh takes it from the workspace (H3–H6)`, {
-      fix: 'drop --repo and run in a workspace whose origin remote is the repository',
+      fix: 'drop --repo and run in a workspace whose GitHub remote (or gh repo set-default choice) is the repository',
     }));
   }
   let cwd: string;
@@ -133,7 +136,7 @@ export function runGh(args: readonly string[], options: GhOptions): Promise<GhOu
 function checkWorkspace(tool: string, workspace: string | undefined): string {
   if (typeof workspace !== 'string' || workspace === '') {
     throw new CountersignError('E_TOOL_FAILED', `tool "${tool}" needs the run's workspace, and none was given: gh takes the repository from the directory it runs in`, {
-      fix: 'start the run with a workspace (--workspace DIR, or the workspace option of the library API) that is a git repository with an origin remote',
+      fix: 'start the run with a workspace (--workspace DIR, or the workspace option of the library API) that is the top folder of the PR\'s git repository',
     });
   }
   let isDir = false;
@@ -144,7 +147,7 @@ function checkWorkspace(tool: string, workspace: string | undefined): string {
   }
   if (!isDir) {
     throw new CountersignError('E_TOOL_FAILED', `tool "${tool}": the workspace ${workspace} is not an existing directory`, {
-      fix: 'start the run with a workspace that exists and is a git repository with an origin remote',
+      fix: 'start the run with a workspace that exists and is the top folder of the PR\'s git repository',
     });
   }
   return workspace;
@@ -167,10 +170,32 @@ function ghFailure(tool: string, shown: string, cwd: string, timeoutMs: number, 
   } else {
     what = error.signal ? `gh was killed by ${error.signal}` : `gh exited with code ${String(error.code)}`;
   }
-  const message = `tool "${tool}" failed: ${shown} in ${cwd}: ${what}${own ? `: ${own}` : ''}`;
+  let message = `tool "${tool}" failed: ${shown} in ${cwd}: ${what}${own ? `: ${own}` : ''}`;
+  const top = errno === undefined && !error.killed ? enclosingWorkTree(cwd) : undefined;
+  if (top !== undefined) {
+    // git's "not a git repository (or any of the parent directories)" is what
+    // the ceiling makes it say here, and the user may well know better.
+    message += `; note: the workspace is a subfolder of the git work tree ${top}, and countersign runs gh only in a repository's top folder (git may not look above the workspace)`;
+    fix = `if ${top} is the PR's repository, pass --workspace ${top} (the workspace option in the library); a folder inside a checkout never posts to that checkout; nothing was retried or posted elsewhere`;
+  }
   return new CountersignError('E_TOOL_FAILED', message, {
     fix,
     cause: error,
     data: { tool, command: shown, cwd, exitCode: typeof error.code === 'number' ? error.code : null, stderr: own },
   });
+}
+
+/**
+ * The nearest folder above `cwd` that holds a `.git` entry (a folder, or the
+ * file of a worktree or submodule), when `cwd` holds none itself: the work
+ * tree git would have found without the ceiling. Only looked for after gh
+ * failed, and only by looking at names, never by running git.
+ */
+export function enclosingWorkTree(cwd: string): string | undefined {
+  let dir = resolve(cwd);
+  if (existsSync(join(dir, '.git'))) return undefined;
+  for (let up = dirname(dir); up !== dir; dir = up, up = dirname(dir)) {
+    if (existsSync(join(up, '.git'))) return up;
+  }
+  return undefined;
 }

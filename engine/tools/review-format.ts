@@ -6,6 +6,7 @@
  * the ADR's unchanged patterns (H37).
  */
 import { CountersignError } from '../errors.js';
+import { PY_SPACE, pythonIgnoreCase } from './python-regex.js';
 
 export const REVIEW_VERDICTS = ['APPROVE', 'REQUEST_CHANGES', 'NEEDS_DISCUSSION'] as const;
 export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
@@ -39,13 +40,17 @@ export const DOCS_REVIEW: ReviewFormat<DocsVerdict> = Object.freeze({
 // Summary` anywhere and then takes the FIRST `###\s*Verdict:` after it, so a
 // verdict inside the body would win over the appended one (§3.3 item 3).
 // Hence the checks are as loose as the reader: anywhere, any case, any
-// whitespace, not only at the start of a line.
-const VERDICT_LINE = /###\s*Verdict:/i;
-const CODE_HEADING_ANYWHERE = /## Code Review Summary/i;
+// whitespace, not only at the start of a line. "Any case" and "whitespace"
+// are Python's (python-regex.ts), as the ADR's reader is Python: it reads
+// `### Verdıct:` (dotless ı) as a verdict line, so that is refused too.
+// The body is never rewritten before the test, so the line a message quotes
+// is the body's own.
+const VERDICT_LINE = new RegExp(`###${PY_SPACE}*${pythonIgnoreCase('Verdict:')}`, 'u');
+const CODE_HEADING_ANYWHERE = new RegExp(pythonIgnoreCase('## Code Review Summary'), 'u');
 // A heading is 1–6 `#` then a space or tab (as in Markdown): `#57 … review
 // summary` or `#include` are not headings, and the reader would not misread them.
 // Lines end at \n, \r, U+2028 and U+2029, as the m flag's ^ sees them.
-const SUMMARY_HEADING_LINE = /^[ \t]*#{1,6}[ \t]+[^\n\r\u2028\u2029]*Review Summary/im;
+const SUMMARY_HEADING_LINE = new RegExp(`^[ \\t]*#{1,6}[ \\t]+[^\\n\\r\\u2028\\u2029]*${pythonIgnoreCase('Review Summary')}`, 'mu');
 
 /**
  * The reason `body` cannot be posted as a review body, or undefined when it

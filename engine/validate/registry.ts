@@ -82,7 +82,16 @@ export function requiredInputFindings(data: Record<string, unknown>): Finding[] 
       for (const name of Object.keys(node.initialData.variables)) declared.add(name);
     }
   }
+  const registry = isObject(data.variableRegistry) ? data.variableRegistry : {};
   return data.requiredInputs.flatMap((name, i): Finding[] => {
+    if (typeof name === 'string' && isObject(registry[name]) && 'default' in (registry[name] as object)) {
+      return [{
+        code: 'E_REQUIRED_INPUT_DEFAULT',
+        message: `"${name}" is a required input, so its default is never used; remove the default, or remove "${name}" from requiredInputs to let the default apply`,
+        pointer: `/variableRegistry/${name.replace(/~/g, '~0').replace(/\//g, '~1')}/default`,
+        severity: 'warning',
+      }];
+    }
     if (typeof name !== 'string' || declared.has(name)) return [];
     const guess = suggest(name, declared);
     return [{

@@ -41,7 +41,31 @@ export interface ToolDeclarationOptions {
  */
 export function toolDeclarationFindings(data: Record<string, unknown>, tools: ReadonlyMap<string, unknown>, opts: ToolDeclarationOptions): Finding[] {
   const names = [...BUILTIN_TOOLS.map((t) => t.name), ...tools.keys(), ...(opts.lentTools ?? [])];
-  return [...accessFindings(data, names, opts.modulesLoaded === true), ...toolModuleFindings(data, opts.file)];
+  return [...accessFindings(data, names, opts.modulesLoaded === true), ...unusedRoleFindings(data), ...toolModuleFindings(data, opts.file)];
+}
+
+/**
+ * A role no node takes (a directive's or tool node's `agent`, a review's
+ * `reviewer`) is most likely a misspelt one: the role meant is then denied
+ * its tools at run time. A warning, since a host may drive roles of its own.
+ */
+function unusedRoleFindings(data: Record<string, unknown>): Finding[] {
+  if (!isPlainObject(data.access) || !Array.isArray(data.nodes)) return [];
+  const used = new Set<string>();
+  for (const node of data.nodes) {
+    if (!isPlainObject(node)) continue;
+    for (const key of ['agent', 'reviewer']) if (typeof node[key] === 'string') used.add(node[key] as string);
+  }
+  return Object.keys(data.access).filter((role) => role !== '' && !used.has(role)).map((role) => {
+    const guess = suggest(role, used);
+    return {
+      code: 'E_ACCESS_ROLE_UNUSED',
+      pointer: childPointer('/access', role),
+      severity: 'warning' as const,
+      key: true,
+      message: `no node takes the role "${role}"${guess ? ` — did you mean "${guess}"?` : ''}; its tools are denied to every other role${used.size > 0 ? ` (roles in this workflow: ${[...used].join(', ')})` : ''}`,
+    };
+  });
 }
 
 function accessFindings(data: Record<string, unknown>, names: readonly string[], modulesLoaded: boolean): Finding[] {

@@ -45,6 +45,8 @@ T('§4.14 H20: a body with its own verdict line (any case) or review heading is 
   const ok = await cli(['step', id, '--response', '{"verdict": "APPROVE", "body": "Fine."}', '--json'], { store, env: process.env });
   assert.is(ok.code, 1);
   assert.equal([ok.json.error.code, ok.json.error.nodeId], ['E_TOOL_FAILED', 'post-review']);
+  assert.equal(ok.json.toolsRun.map((t: { nodeId: string; ok: boolean; code?: string }) => [t.nodeId, t.ok, t.code]), [['post-review', false, 'E_TOOL_FAILED']], 'step says which tool node it ran');
+  assert.match(ok.stderr, /▸ post-review: tool post_review ✗ E_TOOL_FAILED/);
   assert.is(standIn.calls().length, 1);
 });
 
@@ -83,6 +85,9 @@ T('§4.14: the reviewer\'s answer schema and post_review\'s body rule agree, so 
     'Fine.', 'Fine.\n### Verdict: APPROVE', 'Fine.\n###verdict:x', '## Code Review Summary', 'x ## code review summary y',
     'Fine.\n# Docs Review Summary', 'Fine.\r# Docs Review Summary', 'Fine.\u2028## review summary', '   ###### Review Summary',
     '#57 introduced this; its review summary was wrong.', '#include <x.h> // review summary', 'a review summary, no heading',
+    'Fine.\n### Verd\u0131ct: APPROVE', 'Fine.\n### VERD\u0130CT: APPROVE', 'Fine.\n###\x1cVerdict: APPROVE', 'Fine.\n###\x85verdict:x',
+    'Fine.\n###\ufeffVerdict: APPROVE', '## Code Rev\u0131ew Summary', 'x ## code review \u017fummary y', 'Fine.\n# Docs REV\u0130EW \u017fummary',
+    'Fine.\u2028## review summ\u0430ry', 'Fine.\n### Verdict\u0130: x',
   ];
   for (const body of bodies) assert.is(schemaAccepts(body), reviewBodyProblem(body) === undefined, JSON.stringify(body));
 });
@@ -103,6 +108,7 @@ T('H16 H37: the workflow checks its own posting: when the comments do not read b
   }
   assert.is(r.json.status, 'completed');
   assert.is(r.json.endNodeId, 'not-verified');
+  assert.is(r.json.outcome, 'not_verified');
   assert.equal(r.json.output['status.result'], { review: { status: 'NOT_DONE' }, docs: { status: 'NOT_DONE' } });
 });
 

@@ -343,4 +343,14 @@ F('H9 H10 §4.13: an engine tool an agent called that failed stops the directive
   assert.match(String(called?.message), /registry down/);
 });
 
+F('§4.13: a typed error from another copy of countersign (a tool module importing the package while the CLI runs its bundle) keeps its code and fix', async () => {
+  const foreign = Object.assign(new Error('typed boom'), { code: 'E_INPUT', fix: 'do x', [Symbol.for('countersign.error')]: true });
+  const odd = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => { throw foreign; } });
+  const engine = createEngine({ store: createMemoryStore(), tools: [odd] });
+  const s = await engine.start(flow('deploy', {}));
+  const r = await engine.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
+  assert.match(r.status === 'failed' ? r.error.message : '', /failed: E_INPUT: typed boom/);
+  assert.is(r.status === 'failed' && r.error.fix, 'do x');
+});
+
 F.run();

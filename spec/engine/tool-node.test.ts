@@ -70,6 +70,8 @@ Tool('H41 §4.13: templated arguments that fail the schema at run time (a case-s
 Tool('H41 §4.13: literal arguments are checked even beside templated ones (an enum typo, an extra key at the key itself), templated values wait for the run, and a node without args is checked as {}', () => {
   const tools = new Map([['add', adder([])]]);
   const mixed = validateWorkflow(flow({ a: '{{x}}', b: 2, mode: 'exact', repo: 'x/y' }), '<workflow>', { tools });
+  const keyed = validateWorkflow(flow({ a: 1, b: 2, repo: '{{x}}' }), '<workflow>', { tools });
+  assert.equal(keyed.errors.map((f) => [f.code, f.pointer]), [['E_TOOL_ARGS', '/nodes/1/args/repo']], 'a forbidden key is refused whatever its value');
   assert.equal(mixed.errors.map((f) => [f.code, f.pointer]).sort(), [['E_TOOL_ARGS', '/nodes/1/args/mode'], ['E_TOOL_ARGS', '/nodes/1/args/repo']]);
   const templatedOnly = validateWorkflow(flow({ a: '{{x}}', b: '{{x}}' }), '<workflow>', { tools });
   assert.equal(templatedOnly.errors, []);

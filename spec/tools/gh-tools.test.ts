@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { delimiter, join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { BUILTIN_TOOLS, postDocsReview, postReview, prStatus } from '../../engine/tools/builtin/index.js';
 import { ghEnvironment, runGh } from '../../engine/tools/gh.js';
 import { isGated } from '../../engine/tools/tool.js';
@@ -157,31 +158,91 @@ Tools('H11, H12: from a directory that is not a git repository the post fails lo
   assert.match(e.message, 'tool "post_review" failed');
   assert.match(e.message, 'exited with code 1');
   assert.match(e.message, 'not a git repository');
-  assert.match(e.fix!, 'origin remote');
+  assert.match(e.fix!, 'top folder of a git repository whose only GitHub remote is the PR\'s repository');
+  assert.not.match(e.message, 'subfolder', 'a folder outside every checkout gets no top-folder note');
   const calls = standIn.calls();
   assert.is(calls.length, 1);
   assert.is(calls[0].exit, 1);
   assert.is(calls[0].cwd, dir);
 });
 
-Tools('H12: a git repository without an origin remote fails the same way (gh: no git remotes found)', async () => {
+Tools('H12: a git repository without any remote fails the same way (gh: no git remotes found)', async () => {
   const dir = plainDir();
-  const { execFileSync } = await import('node:child_process');
   execFileSync('git', ['init', '-q'], { cwd: dir });
   const e = await rejection(postDocsReview.run({ ...review, verdict: 'FIXED' }, { workspace: dir }));
   assert.is(e.code, 'E_TOOL_FAILED');
   assert.match(e.message, 'no git remotes found');
+  assert.equal(standIn.calls().map((c) => [c.exit, c.repo]), [[1, null]]);
+});
+
+/** A git repository with the given remotes (name → URL), added in that order. */
+function repoWithRemotes(remotes: Record<string, string>): string {
+  const dir = plainDir();
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  for (const [name, url] of Object.entries(remotes)) execFileSync('git', ['remote', 'add', name, url], { cwd: dir });
+  return dir;
+}
+
+Tools('H3–H6: like gh, a workspace with several remotes posts to upstream, then github, then origin, then any other: why the workspace should have one GitHub remote', async () => {
+  const cases: [Record<string, string>, string][] = [
+    [{ origin: 'https://github.com/me/widgets.git', upstream: 'https://github.com/acme/widgets.git' }, 'acme/widgets'],
+    [{ origin: 'https://github.com/me/widgets.git', github: 'git@github.com:gh/widgets.git', mirror: 'https://github.com/m/widgets.git' }, 'gh/widgets'],
+    [{ mirror: 'https://github.com/m/widgets.git', origin: 'https://github.com/me/widgets.git' }, 'me/widgets'],
+    [{ Upstream: 'https://github.com/acme/widgets.git', origin: 'https://github.com/me/widgets.git' }, 'acme/widgets'],
+    [{ fork: 'https://github.com/me/widgets.git' }, 'me/widgets'],
+  ];
+  for (const [remotes, repo] of cases) {
+    const ws = repoWithRemotes(remotes);
+    const result = await postReview.run(review, { workspace: ws });
+    assert.is((result as { url: string }).url.split('/pull/')[0], `https://github.com/${repo}`, JSON.stringify(remotes));
+  }
+  assert.equal(standIn.calls().map((c) => c.repo), cases.map(([, repo]) => repo));
+});
+
+Tools('H3–H6: a gh repo set-default choice (remote.<name>.gh-resolved) wins over the name order, as in gh', async () => {
+  const ws = repoWithRemotes({ origin: 'https://github.com/acme/widgets.git', upstream: 'https://github.com/other/widgets.git' });
+  execFileSync('git', ['config', 'remote.origin.gh-resolved', 'base'], { cwd: ws });
+  await postReview.run(review, { workspace: ws });
+  execFileSync('git', ['config', 'remote.origin.gh-resolved', 'acme/elsewhere'], { cwd: ws });
+  await postReview.run(review, { workspace: ws });
+  assert.equal(standIn.calls().map((c) => c.repo), ['acme/widgets', 'acme/elsewhere']);
 });
 
 Tools('H11 H12: a plain folder inside another checkout fails loudly instead of posting to that checkout (git may not look above the workspace)', async () => {
   const outer = gitRepo('https://github.com/acme/outer.git');
   const inner = join(outer, 'other-project');
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(inner);
   const e = await rejection(postReview.run(review, { workspace: inner }));
   assert.is(e.code, 'E_TOOL_FAILED');
   assert.match(e.message, /not a git repository/);
   assert.not.ok(standIn.calls().some((c) => c.repo === 'acme/outer'), 'nothing reached the enclosing repository');
+});
+
+Tools('H11: a workspace below a checkout\'s top folder fails saying that gh runs only in the top folder, and the fix names that folder', async () => {
+  const top = gitRepo('https://github.com/acme/widgets.git');
+  const sub = join(top, 'src', 'lib');
+  mkdirSync(sub, { recursive: true });
+  const e = await rejection(postReview.run(review, { workspace: sub }));
+  assert.is(e.code, 'E_TOOL_FAILED');
+  assert.match(e.message, 'not a git repository', 'gh\'s own message is kept');
+  assert.match(e.message, `the workspace is a subfolder of the git work tree ${top}`);
+  assert.match(e.message, 'countersign runs gh only in a repository\'s top folder');
+  assert.match(e.fix!, `pass --workspace ${top}`);
+  assert.equal(standIn.calls().map((c) => [c.cwd, c.exit]), [[sub, 1]]);
+  // From the top folder the same post goes through.
+  await postReview.run(review, { workspace: top });
+  assert.is(standIn.calls()[1].repo, 'acme/widgets');
+});
+
+Tools('H11: a checkout nested in another (its own .git) gets no top-folder note: the workspace is a top folder', async () => {
+  const outer = gitRepo('https://github.com/acme/outer.git');
+  const nested = join(outer, 'vendor');
+  mkdirSync(nested);
+  execFileSync('git', ['init', '-q'], { cwd: nested });
+  const e = await rejection(postReview.run(review, { workspace: nested }));
+  assert.match(e.message, 'no git remotes found');
+  assert.not.match(e.message, 'subfolder');
+  assert.not.match(e.fix!, '--workspace');
 });
 
 Tools('a run without a workspace, or with one that does not exist, is E_TOOL_FAILED before gh starts', async () => {

@@ -1,6 +1,6 @@
 /**
  * The stand-in gh (examples/pr-review/bin/gh) first on PATH, a fresh call log
- * per test, and git repositories with an origin remote to post from.
+ * per test, and git repositories with a remote to post from.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';

@@ -130,12 +130,15 @@ export const command: Command = {
         progress.stop();
         if (values.json) printJson(io, result);
         else if (result.status === 'completed') {
-          io.stdout.write(`completed at "${result.endNodeId}" after ${result.steps} step(s)\noutput:\n${indent(JSON.stringify(result.output, null, 2))}\n`);
+          io.stdout.write(`completed at "${result.endNodeId}"${result.outcome ? ` (outcome ${result.outcome})` : ''} after ${result.steps} step(s)\noutput:\n${indent(JSON.stringify(result.output, null, 2))}\n`);
         } else if (result.status === 'failed') {
           io.stdout.write(`failed at "${result.error?.nodeId ?? '?'}": ${result.error?.code}: ${result.error?.message}\n`);
         } else {
           const withReviewer = reviewer ? ' --reviewer <adapter>' : '';
-          io.stdout.write(`stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId} --agent <adapter>${withReviewer}  (or answer with countersign step)\n`);
+          const atTool = result.error && TOOL_STOPS.has(result.error.code);
+          io.stdout.write(atTool
+            ? `stopped; run ${result.runId} waits at tool node "${result.error!.nodeId ?? '?'}", which this process did not run (${result.error!.code})\nnext: ${result.error!.fix ?? 'see the error above'}\n`
+            : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId} --agent <adapter>${withReviewer}  (or answer with countersign step)\n`);
         }
         if (result.error) reportFailure(io, result.error);
         return result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3;
@@ -149,6 +152,9 @@ export const command: Command = {
   },
 };
 
+
+/** Stops at a tool node: the next step is that reason's own, not an agent's answer. */
+const TOOL_STOPS: ReadonlySet<string> = new Set(['E_TOOL_UNKNOWN', 'E_TOOL_MODULE_BLOCKED', 'E_TOOL_MODULE', 'E_TOOL_DEFINITION', 'E_TOOL_RUNNING']);
 
 function nonEmpty(value: unknown, flag: string): string | undefined {
   if (value === undefined) return undefined;

@@ -1,5 +1,6 @@
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { renderState } from '../render.js';
+import { printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import type { JsonObject } from '../../format/model.js';
 import { resolve } from 'node:path';
@@ -11,14 +12,16 @@ export const command: Command = {
     if (positionals.length !== 1) throw usage('start takes exactly one workflow file', 'countersign start workflows/review-fix-loop.json');
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
-    const state = await withEngine(values, io, (engine) =>
-      engine.start(resolve(io.cwd, positionals[0]), {
+    const { state, toolsRun } = await withEngine(values, io, async (engine) => {
+      const started = await engine.start(resolve(io.cwd, positionals[0]), {
         input: input as JsonObject,
         as: values.as as string | undefined,
         workspace: workspaceDir(io, values.workspace as string | undefined),
-      }),
-    );
-    if (values.json) printJson(io, state);
+      });
+      return { state: started, toolsRun: await toolsRunSince(engine, started.runId, 0) };
+    });
+    printToolsRun(io, toolsRun);
+    if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
     else io.stdout.write(renderState(state));
     if (state.status === 'failed') reportFailure(io, state.error);
     return state.status === 'failed' ? 1 : 0;

@@ -1,5 +1,6 @@
 import { printJson, usage } from '../io.js';
 import { renderState } from '../render.js';
+import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 
 export const command: Command = {
@@ -7,8 +8,13 @@ export const command: Command = {
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('status takes exactly one run id');
-    const state = await withEngine(values, io, (engine) => engine.status(positionals[0]));
-    if (values.json) printJson(io, state);
+    const { state, toolsRun } = await withEngine(values, io, async (engine) => {
+      const mark = await journalMark(engine, positionals[0]);
+      const now = await engine.status(positionals[0]);
+      return { state: now, toolsRun: await toolsRunSince(engine, positionals[0], mark) };
+    });
+    printToolsRun(io, toolsRun);
+    if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
     else io.stdout.write(renderState(state));
     return 0;
   },

@@ -1,5 +1,6 @@
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { renderState } from '../render.js';
+import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 
 export const command: Command = {
@@ -15,10 +16,13 @@ export const command: Command = {
       if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
     }
     const answer = await readJsonArg(values.response as string, '--response', io);
-    const state = await withEngine(values, io, (engine) =>
-      engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined }),
-    );
-    if (values.json) printJson(io, state);
+    const { state, toolsRun } = await withEngine(values, io, async (engine) => {
+      const mark = await journalMark(engine, positionals[0]);
+      const next = await engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined });
+      return { state: next, toolsRun: await toolsRunSince(engine, positionals[0], mark) };
+    });
+    printToolsRun(io, toolsRun);
+    if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
     else io.stdout.write(renderState(state));
     if (state.status === 'failed') {
       reportFailure(io, state.error);

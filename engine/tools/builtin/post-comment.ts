@@ -30,7 +30,7 @@ export type PostedComment = {
 export const PR_NUMBER_SCHEMA: JsonObject = deepFreeze({
   type: 'integer',
   minimum: 1,
-  description: 'The pull request number in the repository of the run\'s workspace (its origin remote)',
+  description: 'The pull request number in the repository of the run\'s workspace (the repository gh resolves from its remotes)',
 });
 
 export function postCommentTool<V extends string>(format: ReviewFormat<V>, description: string): Tool<PostCommentArgs<V>, PostedComment> {

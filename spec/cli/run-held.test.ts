@@ -1,0 +1,40 @@
+/**
+ * `countersign run` on a run whose next tool node this process cannot run
+ * (a library host's tool): it stops with the reason and that reason's next
+ * step, and the answer it gave is kept (issue 5).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createEngine, createSqliteStore, defineTool, type Workflow } from '../../engine/index.js';
+import { cli, tempDir } from '../helpers/cli.js';
+
+const T = suite('countersign run: a tool node this process cannot run');
+
+T('run stops with E_TOOL_UNKNOWN and says to continue from the host that has the tool, not to answer with step; the answer is kept', async () => {
+  const dir = tempDir('countersign-held-');
+  const store = join(dir, 'store');
+  const deploy = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => 'deployed' });
+  const wf = {
+    metadata: { name: 'host-tool', version: '1.0.0', description: 'a host tool after a directive' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Ready?', completionCondition: 'yes', connections: { success: 'ship' } },
+      { type: 'tool', id: 'ship', tool: 'deploy', args: {}, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const host = createEngine({ store: createSqliteStore(store), tools: [deploy] });
+  const s = await host.start(wf, { workspace: dir });
+  writeFileSync(join(dir, 'answers.yaml'), 'ask:\n  - {}\n');
+  const r = await cli(['run', '--resume', s.runId, '--agent', `scripted:${join(dir, 'answers.yaml')}`], { store, cwd: dir });
+  assert.is(r.code, 3);
+  assert.match(r.stdout, /waits at tool node "ship", which this process did not run \(E_TOOL_UNKNOWN\)/);
+  assert.match(r.stdout, /next: continue the run from the host that registers "deploy"/);
+  assert.not.match(r.stdout, /answer with countersign step/);
+  const done = await host.status(s.runId);
+  assert.is(done.status, 'completed', 'the host that has the tool finishes it; the answer was kept');
+});
+
+T.run();
