@@ -60,6 +60,14 @@ export function decideAnswer(
 ): Decision {
   const attempt = ctx.attempt + 1;
   const calls: JsonObject[] = (ev.toolCalls ?? []).map((c) => ({ type: 'tool.called', nodeId: node.id, ...c }));
+  if (ev.toolFailure) {
+    // A failed tool is never worked around (ADR-019): the answer given after it is not taken.
+    const f = ev.toolFailure;
+    return routeOrFail(node, 'error', f.code, `node "${node.id}": tool "${f.tool}" failed while the agent worked on this item: ${f.message}`, [
+      ...calls,
+      { type: 'tool.failed', nodeId: node.id, tool: f.tool, code: f.code, message: f.message },
+    ], undefined, 'fix what made the tool fail, then run the step again; a failed tool stops the step, it is not worked around');
+  }
   const decision = decideAnswerOutcome(type, node, ctx, ev, workflow, attempt);
   return calls.length === 0 ? decision : { ...decision, events: [...calls, ...decision.events] };
 }

@@ -16,6 +16,7 @@ import { accessDenial } from '../tools/access.js';
 import { checkTemplate, templateReads } from './checks.js';
 import type { Finding, RunContext, VariableRead, WaitingType } from './node-type.js';
 import { lookup } from './workflow-facts.js';
+import type { Tool } from '../tools/tool.js';
 
 /** The identity tool outcomes are submitted under; no host may answer as it. */
 export const ENGINE_ID = 'countersign-engine';
@@ -89,6 +90,7 @@ export const toolNode: WaitingType<ToolNode> = {
             severity: 'error',
           });
         }
+        findings.push(...declaredTypeFindings(node, tool, ctx.workflow, ctx.pointer));
       }
     }
     const denial = typeof node.tool === 'string' ? accessDenial(ctx.workflow.access, node.agent, node.tool) : null;
@@ -162,6 +164,59 @@ function renderArgs(value: JsonValue, ctx: RunContext, workflow: Workflow, unset
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renderArgs(v, ctx, workflow, unset)]));
   }
   return value;
+}
+
+/**
+ * A whole `{{x}}` argument whose source declares its schema — a registry
+ * variable, or a field of a node's inputSchema — can be judged now: each
+ * value of a declared enum must be one the tool takes, and a declared type
+ * must be one it allows. `{{review.verdict}}` from the docs enum feeding
+ * post_review's verdict is refused here, before any agent works.
+ */
+function declaredTypeFindings(node: ToolNode, tool: Pick<Tool, 'argProblems'>, workflow: Workflow, pointer: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const [key, value] of Object.entries(node.args ?? {})) {
+    const whole = typeof value === 'string' ? WHOLE_TEMPLATE.exec(value) : null;
+    const source = whole ? declaredSchema(whole[1].trim(), workflow) : undefined;
+    if (!source) continue;
+    const at = `/${escapePointer(key)}`;
+    const refusedOf = (sample: JsonValue, keywords?: ReadonlySet<string>) => {
+      try {
+        return tool.argProblems({ [key]: sample }).find((p) => p.pointer === at && (!keywords || keywords.has(p.keyword ?? '')));
+      } catch {
+        return undefined; // a broken argument check is reported above
+      }
+    };
+    const candidates: Array<[JsonValue, ReadonlySet<string> | undefined]> = Array.isArray(source.enum)
+      ? (source.enum as JsonValue[]).map((v) => [v, undefined])
+      : typeof source.type === 'string' && source.type in TYPE_SAMPLES ? [[TYPE_SAMPLES[source.type], new Set(['type'])]] : [];
+    for (const [sample, keywords] of candidates) {
+      const refused = refusedOf(sample, keywords);
+      if (!refused) continue;
+      findings.push({
+        code: 'E_TOOL_ARGS',
+        message: `tool "${node.tool}" will refuse ${value}: its declared ${Array.isArray(source.enum) ? `value ${JSON.stringify(sample)}` : `type ${String(source.type)}`} gives ${at}: ${refused.message}`,
+        pointer: `${pointer}/args${at}`,
+        severity: 'error',
+      });
+      break;
+    }
+  }
+  return findings;
+}
+
+// A number sample that is whole: a declared number may well hold whole values, and only certain refusals are reported.
+const TYPE_SAMPLES: Record<string, JsonValue> = { integer: 1, number: 1, string: 'x', boolean: true, object: {}, array: [] };
+
+/** The schema a path's value is declared with: a registry variable, or `node-id.field` of a node's inputSchema. */
+function declaredSchema(path: string, workflow: Workflow): JsonObject | undefined {
+  const asObject = (v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as JsonObject) : undefined);
+  if (/^[A-Za-z0-9_-]+$/.test(path)) return asObject(workflow.variableRegistry?.[path]);
+  const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(path);
+  if (!m) return undefined;
+  const source = workflow.nodes.find((n) => n.id === m[1]) as { inputSchema?: unknown } | undefined;
+  const props = asObject(asObject(source?.inputSchema)?.properties);
+  return asObject(props?.[m[2]]);
 }
 
 function escapePointer(key: string): string {

@@ -17,7 +17,7 @@
  * offered the engine's tools: a reviewer gets only what seed 003's
  * information boundary gives it (a decision review, its persona's tools).
  */
-import { CountersignError } from '../errors.js';
+import { CountersignError, isCountersignError, thrownMessage } from '../errors.js';
 import type { JsonValue } from '../format/model.js';
 import { chain, type ChainOptions } from '../gate/chain.js';
 import { tenantBindDecorator } from '../gate/decorators/tenant-bind.js';
@@ -31,6 +31,11 @@ import type { AgentRequest } from './contract.js';
 export type DirectiveRequest = Extract<AgentRequest, { kind: 'directive' }>;
 /** An issues review as its reviewer receives it. */
 export type IssuesReviewRequest = Extract<AgentRequest, { kind: 'review'; contract: 'issues' }>;
+
+/** Codes that mean the call was refused before the tool ran: the agent may say so or call again differently. */
+const REFUSALS: ReadonlySet<string> = new Set([
+  'E_TOOL_ARGS', 'E_PROPOSAL', 'E_OPERATOR_REQUIRED', 'E_RATE_LIMITED', 'E_GATE_REQUIRED', 'E_TOOL_ACCESS', 'ErrReviewRejected', 'ErrReviewTimeout',
+]);
 
 /** The longest context summary a proposal carries: the item's text, cut here. */
 const CONTEXT_LIMIT = 2000;
@@ -113,7 +118,19 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
           throw new CountersignError('E_PROPOSAL', `tool "${tool.name}" is ${tool.class} and goes to the review gate, which needs a reason: add "reason" to the $tool line ({"$tool": {"name", "args", "reason"}})`);
         }
         const ctx: ToolRunContext = { userId, workspace: run.workspace, contextSummary, ...(reason !== undefined ? { reason } : {}) };
-        const result = await target.run(args, ctx);
+        let result: unknown;
+        try {
+          result = await target.run(args, ctx);
+        } catch (e) {
+          // A refusal (nothing ran) keeps its code; whatever else a tool throws
+          // is E_TOOL_FAILED, as at a tool node, and stops the step.
+          if (isCountersignError(e) && REFUSALS.has(e.code)) throw e;
+          const code = isCountersignError(e) ? e.code : undefined;
+          const message = thrownMessage(e);
+          throw new CountersignError('E_TOOL_FAILED', code === 'E_TOOL_FAILED' ? message : `tool "${tool.name}" failed: ${code ? `${code}: ` : ''}${message}`, {
+            ...(isCountersignError(e) && e.fix ? { fix: e.fix } : {}),
+          });
+        }
         return result === undefined ? null : (JSON.parse(JSON.stringify(result)) as JsonValue);
       });
       specs.push({ name: tool.name, class: tool.class, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema });

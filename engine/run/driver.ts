@@ -64,8 +64,6 @@ export interface RunOptions {
 }
 
 const GENERIC_SILENCE = 'check that it answers each request it is given';
-/** A tool that ran and failed, as opposed to a call refused before it ran (access, arguments, the gate). */
-const TOOL_BROKE: ReadonlySet<string> = new Set(['E_TOOL_FAILED', 'E_TOOL_TIMEOUT']);
 
 export interface RunResult {
   runId: string;
@@ -132,6 +130,7 @@ export async function driveRun(
     const waitMs = Math.max(0, Math.min(agentTimeoutMs, untilDeadline, MAX_TIMER_MS));
     let answer: unknown;
     let toolCalls: ToolCallRecord[] = [];
+    let toolFailure: { tool: string; code: string; message: string } | undefined;
     try {
       const base: AgentRequest = { ...pending, runId: state.runId, seq: state.seq };
       // Reviews keep seed 003's information boundary: only the host's tools, by the same access map
@@ -146,10 +145,8 @@ export async function driveRun(
       if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };
       // One of the engine's tools failed while the agent worked: the step
       // fails loudly (its error route, or the run), never worked around (ADR-019).
-      const broke = offered ? calls.find((c) => !c.ok && TOOL_BROKE.has(c.code ?? '') && offered.isEngineTool(c.name)) : undefined;
-      if (broke && answer !== undefined) {
-        answer = { $error: `${broke.code}: tool "${broke.name}" failed while the agent worked on this item${broke.message ? `: ${broke.message}` : ''} — a failed tool stops the step; it is not worked around` };
-      }
+      const broke = offered ? calls.find((c) => !c.ok && c.code === 'E_TOOL_FAILED' && offered.isEngineTool(c.name)) : undefined;
+      if (broke) toolFailure = { tool: broke.name, code: 'E_TOOL_FAILED', message: broke.message ?? 'no message' };
       if (answer === undefined) {
         throw new CountersignError('E_AGENT_OUTPUT', `${label.name} gave no answer for node "${pending.nodeId}" (undefined)`, {
           nodeId: pending.nodeId,
@@ -168,7 +165,7 @@ export async function driveRun(
     }
     const answeredSeq = state.seq;
     try {
-      state = await engine.submit(state.runId, answer, { seq: state.seq, as, ...(toolCalls.length > 0 ? { toolCalls } : {}) });
+      state = await engine.submit(state.runId, toolFailure ? {} : answer, { seq: state.seq, as, ...(toolCalls.length > 0 ? { toolCalls } : {}), ...(toolFailure ? { toolFailure } : {}) });
     } catch (e) {
       // An answer that is not JSON at all (a function, a BigInt, a cycle) is the agent's fault.
       if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;

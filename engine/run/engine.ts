@@ -51,6 +51,8 @@ export interface SubmitOptions {
   as?: string;
   /** Tool calls the agent made through the host before this answer: journaled as `tool.called`. */
   toolCalls?: ToolCallRecord[];
+  /** Set by a driven run: one of the engine's tools the agent called failed, so the step fails (E_TOOL_FAILED). */
+  toolFailure?: { tool: string; code: string; message: string };
 }
 
 export interface RunInfo {
@@ -224,7 +226,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (opts.as === undefined && loopFacts(compiled.workflow).members.has(rec.pending!.nodeId)) {
           return write(identityRequired(rec));
         }
-        const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(opts.toolCalls?.length ? { toolCalls: toolCallsOf(opts.toolCalls) } : {}) };
+        const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(opts.toolCalls?.length ? { toolCalls: toolCallsOf(opts.toolCalls) } : {}), ...(opts.toolFailure ? { toolFailure: { tool: String(opts.toolFailure.tool), code: String(opts.toolFailure.code), message: String(opts.toolFailure.message).slice(0, 4000) } } : {}) };
         const s = nextStep(compiled, rec, submitted, at, envOf(rec));
         const state = stateOf(s.record);
         return { record: s.record, events: s.events, rows: s.rows, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };

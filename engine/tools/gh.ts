@@ -14,7 +14,7 @@
  * is no retry and no other way tried.
  */
 import { execFile, type ExecFileException } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 
@@ -150,7 +150,9 @@ function checkWorkspace(tool: string, workspace: string | undefined): string {
       fix: 'start the run with a workspace that exists and is the top folder of the PR\'s git repository',
     });
   }
-  return workspace;
+  // git climbs from the folder's real location: the ceiling must be set
+  // from it too, or a symlinked workspace would reach an enclosing checkout.
+  return realpathSync(workspace);
 }
 
 function ghFailure(tool: string, shown: string, cwd: string, timeoutMs: number, error: ExecFileException, stderr: string): CountersignError {

@@ -213,7 +213,13 @@ function refined(refine: (args: JsonObject) => ArgProblem[], args: JsonObject, s
     if (schemaFailed) return [];
     throw e;
   }
-  return Array.isArray(out) ? (out as ArgProblem[]) : [];
+  const wellFormed = Array.isArray(out) && out.every((p) => p !== null && typeof p === 'object' && typeof (p as ArgProblem).pointer === 'string' && typeof (p as ArgProblem).message === 'string');
+  if (wellFormed) return out as ArgProblem[];
+  if (schemaFailed) return [];
+  // A rule that answers in another shape must not read as "no problems": the check would be off.
+  throw new CountersignError('E_TOOL_DEFINITION', `refineArgs returned ${JSON.stringify(out)?.slice(0, 200) ?? String(out)}, not an array of {pointer, message}`, {
+    fix: 'return [] when the arguments are fine, else [{pointer: "/field", message: "what is wrong"}, …]',
+  });
 }
 
 function checkSpec(spec: ToolSpec<JsonObject, unknown>): string {

@@ -37,4 +37,29 @@ T('run stops with E_TOOL_UNKNOWN and says to continue from the host that has the
   assert.is(done.status, 'completed', 'the host that has the tool finishes it; the answer was kept');
 });
 
+T('status that fails a run through a tool node (a claim whose process died: E_TOOL_INTERRUPTED) exits 1 and says which tool node it ran, as step would', async () => {
+  const dir = tempDir('countersign-held-');
+  const store = join(dir, 'store');
+  const hang = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: () => new Promise(() => undefined) });
+  const wf = {
+    metadata: { name: 'host-tool', version: '1.0.0', description: 'a host tool after a directive' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Ready?', completionCondition: 'yes', connections: { success: 'ship' } },
+      { type: 'tool', id: 'ship', tool: 'deploy', args: {}, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  // A process, an hour ago, claimed the tool node and never came back.
+  const past = createEngine({ store: createSqliteStore(store), tools: [hang], now: () => new Date(Date.now() - 3_600_000), toolHeartbeatMs: 3_600_000 });
+  const s = await past.start(wf, { workspace: dir });
+  void past.submit(s.runId, {}, { seq: s.seq });
+  await new Promise((r) => setTimeout(r, 50));
+  const r = await cli(['status', s.runId, '--json'], { store, cwd: dir });
+  assert.is(r.code, 1);
+  assert.is(r.json.status, 'failed');
+  assert.is(r.json.error.code, 'E_TOOL_INTERRUPTED');
+  assert.equal(r.json.toolsRun.map((t: { nodeId: string; ok: boolean }) => [t.nodeId, t.ok]), [['ship', false]]);
+});
+
 T.run();

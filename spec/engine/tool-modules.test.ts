@@ -94,4 +94,15 @@ Full('validate --allow-tool-modules loads the modules and checks their tools as 
   assert.is(ok.code, 0, ok.stdout + ok.stderr);
 });
 
+Full('validate --allow-tool-modules: a module that does not load is E_TOOL_MODULE located at its entry (line:col), without the "may come from toolModules" warnings', async () => {
+  const { dir } = project();
+  writeFileSync(join(dir, 'tools', 'shout.mjs'), 'export const nothing = 1;\n');
+  const r = await cli(['validate', join(dir, 'flow.json'), '--allow-tool-modules', '--json']);
+  assert.is(r.code, 1);
+  const [error] = r.json.files[0].errors;
+  assert.equal([error.code, error.pointer], ['E_TOOL_MODULE', '/toolModules/0']);
+  assert.ok(error.line > 0 && error.col > 0, JSON.stringify(error));
+  assert.equal(r.json.files[0].warnings, []);
+});
+
 Full.run();

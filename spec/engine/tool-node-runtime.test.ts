@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CountersignError, createEngine, createMemoryStore, defineTool, validateWorkflow, type Agent, type AgentRequest, type Workflow } from '../../engine/index.js';
+import { CountersignError, createEngine, createMemoryStore, defineTool, validateWorkflow, type Agent, type AgentRequest, type JsonObject, type Workflow } from '../../engine/index.js';
 import { tempDir } from '../helpers/cli.js';
 
 const deploy = (ran: string[]) => defineTool({
@@ -337,7 +337,8 @@ F('H9 H10 §4.13: an engine tool an agent called that failed stops the directive
   };
   const r = await engine.run(flow('deploy', {}), { agent });
   assert.is(r.status, 'failed');
-  assert.match(r.error?.message ?? '', /E_TOOL_FAILED: tool "deploy" failed while the agent worked on this item: .*registry down/);
+  assert.is(r.error?.code, 'E_TOOL_FAILED', 'the tool failed, not the agent');
+  assert.match(r.error?.message ?? '', /tool "deploy" failed while the agent worked on this item: .*registry down/);
   const called = (await engine.trace(r.runId)).events.find((e) => e.type === 'tool.called');
   assert.equal([called?.ok, called?.code], [false, 'E_TOOL_FAILED']);
   assert.match(String(called?.message), /registry down/);
@@ -351,6 +352,25 @@ F('§4.13: a typed error from another copy of countersign (a tool module importi
   const r = await engine.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
   assert.match(r.status === 'failed' ? r.error.message : '', /failed: E_INPUT: typed boom/);
   assert.is(r.status === 'failed' && r.error.fix, 'do x');
+});
+
+F('§4.13: a typed error an engine tool throws for an agent is E_TOOL_FAILED (its own code kept in the message) and stops the step too; a refusal keeps its code', async () => {
+  const failing = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, run: async () => { throw new CountersignError('E_LOOKUP_DOWN', 'lookup is down'); } });
+  const engine = createEngine({ store: createMemoryStore(), tools: [failing] });
+  const codes: Array<string | undefined> = [];
+  const agent: Agent = {
+    async answer(request, options) {
+      if (request.kind === 'directive' && request.nodeId === 'ask') {
+        for (const args of [{ n: 'x' }, {}] as JsonObject[]) await options.tools?.runner?.call('deploy', args, request).catch((e: { code?: string }) => codes.push(e.code));
+        return { tag: 'fine' };
+      }
+      return {};
+    },
+  };
+  const r = await engine.run(flow('deploy', {}), { agent });
+  assert.equal(codes, ['E_TOOL_ARGS', 'E_TOOL_FAILED']);
+  assert.is(r.status === 'failed' && r.error?.code, 'E_TOOL_FAILED');
+  assert.match(r.error?.message ?? '', /E_LOOKUP_DOWN: lookup is down/);
 });
 
 F.run();

@@ -5,6 +5,7 @@
  * or fails the run — loudly, never retried. Role access comes from the
  * workflow's access map.
  */
+import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine, createMemoryStore, defineTool, validateWorkflow, type RunState, type Workflow } from '../../engine/index.js';
@@ -92,6 +93,20 @@ Tool('H41 §4.14: text around a template always renders a string: a non-string t
   assert.equal(body.errors.map((f) => [f.code, f.pointer]), [['E_TOOL_ARGS', '/nodes/1/args/body']]);
   wf.nodes[1].args = { pr_number: 7, verdict: 'APPROVE', body: 'Findings: {{x}}' };
   assert.equal(validateWorkflow(wf as unknown as Workflow).errors, []);
+});
+
+Tool('H41 H29: a whole {{x}} whose source declares its schema is judged by validate: an enum value the tool refuses (the docs verdicts fed to post_review), a declared type it does not take', () => {
+  const wf = JSON.parse(readFileSync(new URL('../../workflows/pr-review.json', import.meta.url), 'utf8'));
+  assert.equal(validateWorkflow(wf).errors, [], 'the shipped workflow passes');
+  const postReview = wf.nodes.find((n: { id: string }) => n.id === 'post-review');
+  postReview.args.verdict = '{{docs-review.verdict}}';
+  const crossed = validateWorkflow(wf);
+  assert.equal(crossed.errors.map((f) => [f.code, f.pointer]), [['E_TOOL_ARGS', `/nodes/${wf.nodes.indexOf(postReview)}/args/verdict`]]);
+  assert.match(crossed.errors[0].message, /declared value "FIXED"/);
+  postReview.args.verdict = '{{review.verdict}}';
+  wf.variableRegistry.pr_number.type = 'string';
+  const typed = validateWorkflow(wf);
+  assert.ok(typed.errors.some((f) => f.code === 'E_TOOL_ARGS' && f.pointer.endsWith('/args/pr_number') && /declared type string/.test(f.message)), JSON.stringify(typed.errors));
 });
 
 Tool('a tool node keeps the run\'s user: {{userId}} after it is still the answering identity, not the engine\'s', async () => {

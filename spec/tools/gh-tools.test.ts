@@ -218,6 +218,18 @@ Tools('H11 H12: a plain folder inside another checkout fails loudly instead of p
   assert.not.ok(standIn.calls().some((c) => c.repo === 'acme/outer'), 'nothing reached the enclosing repository');
 });
 
+Tools('H5 H11 H12: a symlink to a plain folder inside another checkout fails the same way: git climbs from the real folder, and so does the limit', async () => {
+  const outer = gitRepo('https://github.com/acme/outer.git');
+  const inner = join(outer, 'plain');
+  mkdirSync(inner);
+  const { symlinkSync } = await import('node:fs');
+  const link = join(tempDir('links'), 'proj');
+  symlinkSync(inner, link);
+  const e = await rejection(postReview.run(review, { workspace: link }));
+  assert.is(e.code, 'E_TOOL_FAILED');
+  assert.not.ok(standIn.calls().some((c) => c.repo === 'acme/outer'), 'nothing reached the enclosing repository');
+});
+
 Tools('H11: a workspace below a checkout\'s top folder fails saying that gh runs only in the top folder, and the fix names that folder', async () => {
   const top = gitRepo('https://github.com/acme/widgets.git');
   const sub = join(top, 'src', 'lib');

@@ -193,3 +193,19 @@ Args('§4.14: validate flags a literal body with its own heading as E_TOOL_ARGS 
 });
 
 Args.run();
+
+const Shape = suite('tools: a refineArgs that answers in another shape');
+
+Shape('§4.13: a refineArgs returning something other than an array of {pointer, message} is E_TOOL_DEFINITION, not "no problems"; the tool never runs', async () => {
+  const ran: unknown[] = [];
+  const odd = defineTool({
+    name: 'odd', class: 'read', inputSchema: { type: 'object' },
+    refineArgs: () => ({ pointer: '/x', message: 'no' }) as unknown as [],
+    run: async (args) => (ran.push(args), 'ran'),
+  });
+  assert.throws(() => odd.argProblems({}), (e: { code?: string }) => e.code === 'E_TOOL_DEFINITION');
+  await odd.run({}).then(() => assert.unreachable('ran'), (e: { code?: string }) => assert.is(e.code, 'E_TOOL_DEFINITION'));
+  assert.equal(ran, []);
+});
+
+Shape.run();

@@ -1,10 +1,10 @@
-import { printJson, usage } from '../io.js';
+import { printJson, reportFailure, usage } from '../io.js';
 import { renderState } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 
 export const command: Command = {
-  usage: 'countersign status <runId> [--allow-tool-modules] [--store DIR] [--json]\n  exit 0, or 2 when the run is unknown',
+  usage: 'countersign status <runId> [--allow-tool-modules] [--store DIR] [--json]\n  exit 0; 1 when a tool node this command ran failed the run; 2 when the run is unknown',
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('status takes exactly one run id');
@@ -16,6 +16,11 @@ export const command: Command = {
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
     else io.stdout.write(renderState(state));
+    // Like step: a run this command failed (through a tool node it ran) is exit 1.
+    if (state.status === 'failed' && toolsRun.length > 0) {
+      reportFailure(io, state.error);
+      return 1;
+    }
     return 0;
   },
 };

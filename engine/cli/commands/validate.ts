@@ -6,6 +6,7 @@ import { createToolCatalog } from '../../tools/catalog.js';
 import { loadToolModules } from '../../tools/modules.js';
 import { formatHuman, formatJson } from '../../validate/report.js';
 import { validateDocument, validateFile, type ValidationReport } from '../../validate/index.js';
+import { locateFinding } from '../../validate/locate.js';
 import { printJson, usage } from '../io.js';
 import { TOOL_MODULE_OPTIONS, type Command } from './command.js';
 
@@ -52,8 +53,12 @@ async function validateWithModules(path: string): Promise<ValidationReport> {
     if (!isCountersignError(e)) throw e;
     // A module that does not load is a finding of this file, at its entry.
     const base = validateDocument(doc);
-    const finding = { code: e.code, message: e.fix ? `${e.message}; ${e.fix}` : e.message, pointer: e.pointer ?? '/toolModules', line: 0, col: 0 };
+    const pointer = e.pointer ?? '/toolModules';
+    const at = locateFinding(doc, { code: e.code, message: e.message, pointer, severity: 'error' });
+    const finding = { code: e.code, message: e.fix ? `${e.message}; ${e.fix}` : e.message, pointer, line: at.line, col: at.col };
     const already = base.errors.some((f) => f.code === finding.code && f.pointer === finding.pointer);
-    return already ? base : { ...base, ok: false, errors: [...base.errors, finding] };
+    // With the modules not loaded, "may come from toolModules" warnings would only repeat this error.
+    const warnings = base.warnings.filter((w) => w.code !== 'E_TOOL_UNKNOWN');
+    return already ? { ...base, warnings } : { ...base, ok: false, errors: [...base.errors, finding], warnings };
   }
 }
