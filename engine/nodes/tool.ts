@@ -30,9 +30,9 @@ export const toolNode: WaitingType<ToolNode> = {
   kind: 'waiting',
   connections: { required: ['success'], optional: ['error'] },
 
-  declares() {
-    // `error` ({code, message, fix?}) is set when the node took its error route.
-    return { local: ['result', 'error'], globals: [] };
+  declares(node) {
+    // `error` ({code, message, fix?}) is set only when the node takes its error route.
+    return { local: node.connections?.error !== undefined ? ['result', 'error'] : ['result'], globals: [] };
   },
 
   reads(node, pointer) {

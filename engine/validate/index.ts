@@ -91,7 +91,8 @@ export function validateFile(path: string, opts: ValidateOptions = {}): Validati
 
 /** Every finding for a parsed document, unlocated. */
 export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Finding[] {
-  const tools = opts.tools ?? builtinCatalog();
+  // The built-ins are always there, as in every engine: a host's catalog adds to them.
+  const tools = opts.tools ? withBuiltins(opts.tools) : builtinCatalog();
   const tooDeep = nestingFindings(data);
   if (tooDeep.length > 0) return tooDeep;
   const fromSchema = schemaFindings(data);
@@ -190,4 +191,9 @@ let builtins: ToolCatalog | undefined;
 function builtinCatalog(): ToolCatalog {
   builtins ??= createToolCatalog(BUILTIN_TOOLS);
   return builtins;
+}
+
+function withBuiltins(tools: ToolCatalog): ToolCatalog {
+  if (BUILTIN_TOOLS.every((t) => tools.has(t.name))) return tools;
+  return new Map([...builtinCatalog(), ...tools]);
 }

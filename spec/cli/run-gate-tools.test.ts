@@ -153,9 +153,9 @@ T('a scripted gate reviewer is found relative to where the command was typed (li
 
 T('usage: --gate-reviewer interactive beside another interactive adapter is refused (two prompts on one terminal)', async () => {
   const f = fixture();
-  const r = await cli(['run', f.workflow, '--agent', 'interactive', '--gate-reviewer', 'interactive'], { store: join(f.dir, 'store') });
+  const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--reviewer', 'interactive', '--gate-reviewer', 'interactive'], { store: join(f.dir, 'store') });
   assert.is(r.code, 2);
-  assert.match(r.stderr, /--gate-reviewer and --agent cannot both be interactive/);
+  assert.match(r.stderr, /--gate-reviewer and --reviewer cannot both be interactive/);
 });
 
 T('--allow-tool-modules is an option only of the commands that can reach a tool node', async () => {
@@ -165,6 +165,14 @@ T('--allow-tool-modules is an option only of the commands that can reach a tool 
     assert.is(r.code, 2, cmd.join(' '));
     assert.match(r.stderr, /allow-tool-modules/);
   }
+});
+
+T('A3: --gate-reviewer may not be the --agent adapter: an agent never approves its own tool calls (usage, exit 2, nothing posted)', async () => {
+  const f = fixture();
+  const r = await cli(['run', f.workflow, '--agent', `jsonl:node ${f.agent}`, '--gate-reviewer', `jsonl: node ${f.agent}`, '--workspace', f.repo], { store: join(f.dir, 'store'), env: process.env });
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /same adapter as --agent/);
+  assert.equal(standIn.calls(), []);
 });
 
 T.run();

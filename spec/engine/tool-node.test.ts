@@ -109,6 +109,19 @@ Tool('H41 H29: a whole {{x}} whose source declares its schema is judged by valid
   assert.ok(typed.errors.some((f) => f.code === 'E_TOOL_ARGS' && f.pointer.endsWith('/args/pr_number') && /declared type string/.test(f.message)), JSON.stringify(typed.errors));
 });
 
+Tool('validate: a host\'s tools add to the built-ins (a post_review node still validates), and node-id.error is readable only from a node with an error route', () => {
+  const tools = new Map([['add', adder([])]]);
+  const both = flow({ a: 1, b: 2 }, { error: true }) as unknown as { nodes: Array<Record<string, unknown>> };
+  both.nodes.splice(2, 0, { type: 'tool', id: 'post', tool: 'post_review', args: { pr_number: 1, verdict: 'APPROVE', body: 'sum: {{sum.error.message}}' }, connections: { success: 'done' } });
+  (both.nodes[1].connections as Record<string, string>).success = 'post';
+  assert.equal(validateWorkflow(both as unknown as Workflow, '<workflow>', { tools }).errors, []);
+  const noRoute = flow({ a: 1, b: 2 }) as unknown as { nodes: Array<Record<string, unknown>> };
+  noRoute.nodes.splice(2, 0, { type: 'tool', id: 'post', tool: 'post_review', args: { pr_number: 1, verdict: 'APPROVE', body: 'sum: {{sum.error.message}}' }, connections: { success: 'done' } });
+  (noRoute.nodes[1].connections as Record<string, string>).success = 'post';
+  const r = validateWorkflow(noRoute as unknown as Workflow, '<workflow>', { tools });
+  assert.equal(r.errors.map((f) => f.code), ['E_UNDECLARED_VARIABLE']);
+});
+
 Tool('a tool node keeps the run\'s user: {{userId}} after it is still the answering identity, not the engine\'s', async () => {
   const engine = createEngine({ store: createMemoryStore(), tools: [adder([])] });
   const wf = {

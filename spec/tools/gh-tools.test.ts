@@ -336,3 +336,30 @@ Tools('H3: runGh refuses --repo in any spelling: the repository always comes fro
 });
 
 Tools.run();
+
+const StandIn = suite('the stand-in gh behaves like gh where it matters');
+let stand: ReturnType<typeof useStandIn>;
+StandIn.before.each(() => {
+  stand = useStandIn();
+});
+StandIn.after.each(() => stand.restore());
+
+StandIn('H5 H12: a workspace whose only remote is on another host (GitLab, a local path) fails as gh does, never posting to a GitHub repository of the same name', async () => {
+  for (const url of ['https://gitlab.com/acme/widgets.git', '/srv/git/acme/widgets.git']) {
+    const e = await rejection(postReview.run(review, { workspace: gitRepo(url) }));
+    assert.is(e.code, 'E_TOOL_FAILED', url);
+    assert.match(e.message, /none of the git remotes configured for this repository point to a known GitHub host/);
+  }
+  assert.not.ok(stand.calls().some((c) => c.comment !== undefined), 'nothing was posted');
+});
+
+StandIn('flags the stand-in does not model are refused, and --jq "[.comments[].body]" (the README\'s pipeline into pr-status) is honoured', async () => {
+  const ws = gitRepo('https://github.com/acme/jq.git');
+  await postReview.run(review, { workspace: ws });
+  const out = await runGh(['pr', 'view', '29', '--json', 'comments', '--jq', '[.comments[].body]'], { tool: 'pr_status', workspace: ws });
+  assert.equal(JSON.parse(out.stdout), ['## Code Review Summary\n\nChecked the diff.\n\n### Verdict: APPROVE']);
+  const e = await rejection(runGh(['pr', 'comment', '29', '--edit-last', '--body', 'x'], { tool: 'post_review', workspace: ws }));
+  assert.match(e.message, /unknown flag: --edit-last/);
+});
+
+StandIn.run();

@@ -62,6 +62,10 @@ export const command: Command = {
     }
     const gateSpec = values['gate-reviewer'] === undefined ? undefined : String(values['gate-reviewer']).trim();
     if (gateSpec === '') throw usage('--gate-reviewer needs an adapter', 'use --gate-reviewer jsonl:<command> (the persona\'s driver) or reply:<file>');
+    // The second signature must not come from the agent whose calls it signs (A3; as --reviewer must differ from --agent).
+    if (gateSpec !== undefined && !/^\s*reply\s*:/.test(gateSpec) && adapterIdentity(gateSpec, io.cwd) === adapterIdentity(String(values.agent ?? '').trim(), io.cwd)) {
+      throw usage('--gate-reviewer is the same adapter as --agent: an agent may not approve its own tool calls', 'give the review gate its own reviewer (a different command or persona driver), or reply:<file> for a fixed reply');
+    }
     if (gateSpec === undefined && (values.agents !== undefined || values['gate-timeout-ms'] !== undefined)) {
       throw usage(`${values.agents !== undefined ? '--agents' : '--gate-timeout-ms'} configures the review gate, and there is none`, 'add --gate-reviewer <adapter>, or leave the flag out');
     }
