@@ -62,4 +62,33 @@ T('status that fails a run through a tool node (a claim whose process died: E_TO
   assert.equal(r.json.toolsRun.map((t: { nodeId: string; ok: boolean }) => [t.nodeId, t.ok]), [['ship', false]]);
 });
 
+T('run needs no --agent while the workflow reaches only tool nodes; a workflow with agent nodes still needs --agent (usage, exit 2, no run stored)', async () => {
+  const dir = tempDir('countersign-noagent-');
+  const store = join(dir, 'store');
+  writeFileSync(join(dir, 'tools.json'), JSON.stringify({
+    metadata: { name: 'tools-only', version: '1.0.0', description: 'a tool node only' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'read' } },
+      { type: 'tool', id: 'read', tool: 'pr_status', args: { pr_number: 1 }, connections: { success: 'done', error: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  }));
+  const ok = await cli(['run', join(dir, 'tools.json'), '--workspace', dir, '--json'], { store, cwd: dir, env: process.env });
+  assert.is(ok.code, 0, ok.stderr);
+  assert.is(ok.json.status, 'completed');
+  writeFileSync(join(dir, 'ask.json'), JSON.stringify({
+    metadata: { name: 'asks', version: '1.0.0', description: 'a directive' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Ready?', completionCondition: 'yes', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  }));
+  const asks = await cli(['run', join(dir, 'ask.json'), '--workspace', dir, '--json'], { store, cwd: dir });
+  assert.is(asks.code, 2);
+  assert.is(asks.json.error.code, 'E_USAGE');
+  const runs = await cli(['runs', '--json'], { store });
+  assert.is(runs.json.runs.length, 1, 'only the tool-only run was stored');
+});
+
 T.run();

@@ -71,4 +71,41 @@ Modules('with --allow-tool-modules the server loads the module, relative to the 
   assert.is(readFileSync(p.marker, 'utf8'), 'imported\n');
 });
 
+Modules('with --allow-tool-modules, MCP validate checks the module tools as start will (literal args against the module tool\'s schema), as validate --allow-tool-modules does', async () => {
+  const p = project();
+  const bad = join(p.dir, 'bad.json');
+  const wf = JSON.parse(readFileSync(p.workflow, 'utf8'));
+  wf.nodes[1].args = { text: 7 };
+  writeFileSync(bad, JSON.stringify(wf, null, 2));
+  const mcp = await connect(['--store', join(p.dir, 'store'), '--allow-tool-modules'], { cwd: p.dir });
+  try {
+    const v = await mcp.call('validate', { workflow: bad });
+    const [file] = v.structured.files;
+    assert.is(file.ok, false, v.text);
+    assert.equal(file.errors.map((e: { code: string; pointer: string }) => [e.code, e.pointer]), [['E_TOOL_ARGS', '/nodes/1/args/text']]);
+  } finally {
+    await mcp.close();
+  }
+});
+
+Modules('a start without a required input tells an MCP client to use start\'s "input" argument, not a CLI flag', async () => {
+  const p = project();
+  const req = join(p.dir, 'req.json');
+  writeFileSync(req, JSON.stringify({
+    metadata: { name: 'req', version: '1.0.0', description: 'required input' },
+    variableRegistry: { pr_number: { type: 'integer', minimum: 1, description: 'the PR' } },
+    requiredInputs: ['pr_number'],
+    nodes: [{ type: 'start', id: 'start', connections: { default: 'done' } }, { type: 'end', id: 'done' }],
+  }));
+  const mcp = await connect(['--store', join(p.dir, 'store')], { cwd: p.dir });
+  try {
+    const started = await mcp.call('start', { workflow: req });
+    assert.is(started.structured.error.code, 'E_INPUT');
+    assert.match(started.structured.error.fix, `the start tool's "input" argument: {"pr_number": <integer ≥ 1>}`);
+    assert.not.match(started.structured.error.fix, '--input');
+  } finally {
+    await mcp.close();
+  }
+});
+
 Modules.run();

@@ -1,4 +1,7 @@
 import { resolve } from 'node:path';
+import type { Agent } from '../../hosts/agent.js';
+import { readSource } from '../../format/source.js';
+import { CountersignError } from '../../errors.js';
 import { adapterLabel, createAgent } from '../../hosts/adapters.js';
 import type { JsonObject } from '../../format/model.js';
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
@@ -10,11 +13,11 @@ import { gateToolChain } from '../../gate/gate-chain.js';
 
 export const command: Command = {
   usage: [
-    'countersign run <file> --agent <adapter> [--reviewer <adapter>] [--input JSON|@file] [--max-steps N] [--agent-timeout S] [--workspace DIR] [--agent-id ID] [--reviewer-id ID] [--allow-tool-modules] [--store DIR] [--json]',
+    'countersign run <file> [--agent <adapter>] [--reviewer <adapter>] [--input JSON|@file] [--max-steps N] [--agent-timeout S] [--workspace DIR] [--agent-id ID] [--reviewer-id ID] [--allow-tool-modules] [--store DIR] [--json]',
     'countersign run --resume <runId> --agent <adapter> [--reviewer <adapter>] [...]',
     '  [--gate-reviewer <adapter>|reply:<file> [--agents DIR] [--gate-timeout-ms N]]: a review gate for the write and destructive',
     '  tools agents request with $tool lines (refused without one, E_GATE_REQUIRED); proposal and execution rows go to the store.',
-    '  adapters: scripted:<file> | jsonl:<command> | exec:<command> | interactive',
+    '  adapters: scripted:<file> | jsonl:<command> | exec:<command> | interactive (--agent may be left out for a workflow of tool nodes only)',
     '  review items go to --reviewer (required when the workflow has delegate-review nodes); every other item to --agent.',
     '  identities: each adapter answers as its adapter string unless --agent-id (alias --as) / --reviewer-id say otherwise; they must differ.',
     '  exit 0 completed, 1 failed, 2 usage or invalid workflow, 3 stopped while still waiting (resumable)',
@@ -41,7 +44,7 @@ export const command: Command = {
     if (resumeId ? positionals.length !== 0 : positionals.length !== 1) {
       throw usage('run takes exactly one workflow file (or --resume <runId>)', 'countersign run workflows/review-fix-loop.json --agent scripted:answers.yaml');
     }
-    if (!values.agent) throw usage('run needs --agent', 'use --agent scripted:<file>, jsonl:<command>, exec:<command> or interactive');
+    if (values.agent !== undefined && String(values.agent).trim() === '') throw usage('--agent needs an adapter', 'use --agent scripted:<file>, jsonl:<command>, exec:<command> or interactive');
     const maxSteps = positiveNumber(values['max-steps'], '--max-steps', true);
     const timeoutS = positiveNumber(values['agent-timeout'], '--agent-timeout', false);
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
@@ -49,11 +52,15 @@ export const command: Command = {
     if (values.as !== undefined && values['agent-id'] !== undefined && values.as !== values['agent-id']) {
       throw usage('--as and --agent-id name the same thing (the agent identity) and disagree', 'give only --agent-id');
     }
-    const agentSpec = String(values.agent).trim();
+    // A workflow of tool nodes only needs no agent; one that asks agents anything does.
+    if (values.agent === undefined && (resumeId !== undefined || asksAgents(resolve(io.cwd, positionals[0])))) {
+      throw usage('run needs --agent', 'use --agent scripted:<file>, jsonl:<command>, exec:<command> or interactive');
+    }
+    const agentSpec = values.agent === undefined ? NO_AGENT : String(values.agent).trim();
     const reviewerSpec = values.reviewer === undefined ? undefined : String(values.reviewer).trim();
     // An adapter's default identity is its normalised spec, so two spellings
     // of one adapter (`scripted:a.yaml`, `scripted: ./a.yaml`) are one identity.
-    const agentId = nonEmpty(values['agent-id'], '--agent-id') ?? nonEmpty(values.as, '--as') ?? adapterIdentity(agentSpec, io.cwd);
+    const agentId = nonEmpty(values['agent-id'], '--agent-id') ?? nonEmpty(values.as, '--as') ?? (agentSpec === NO_AGENT ? 'local' : adapterIdentity(agentSpec, io.cwd));
     const reviewerId = reviewerSpec === undefined ? undefined : (nonEmpty(values['reviewer-id'], '--reviewer-id') ?? adapterIdentity(reviewerSpec, io.cwd));
     if (agentSpec === 'interactive' && reviewerSpec === 'interactive') {
       // Two prompts on one terminal would read each other's lines, and one
@@ -93,7 +100,7 @@ export const command: Command = {
       // (createAgent resolves it against cwd, after refusing an empty one);
       // agent processes run in the workspace.
       const adapter = (spec: string, flag: string) => createAgent(spec, { cwd: spec.startsWith('scripted:') ? io.cwd : workspace, env: io.env, flag });
-      const agent = adapter(agentSpec, '--agent');
+      const agent = agentSpec === NO_AGENT ? noAgent(resumeId) : adapter(agentSpec, '--agent');
       const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec, '--reviewer');
       const gateReviewer = gateSpec === undefined ? undefined : reviewerFor(gateSpec, /^\s*(reply|scripted)\s*:/.test(gateSpec) ? io.cwd : workspace, io.env, '--gate-reviewer');
       const toolChain = gateReviewer === undefined ? undefined : gateToolChain({
@@ -156,6 +163,31 @@ export const command: Command = {
   },
 };
 
+
+/** Whether the workflow file has nodes an agent answers (a directive, a review); unreadable files are left to run's own error. */
+function asksAgents(file: string): boolean {
+  try {
+    const nodes = (readSource(file).data as { nodes?: Array<{ type?: unknown }> }).nodes;
+    return !Array.isArray(nodes) || nodes.some((n) => n?.type === 'agent-directive' || n?.type === 'delegate-review');
+  } catch {
+    return false;
+  }
+}
+
+/** The agent spec when --agent is not given. */
+const NO_AGENT = '(no --agent)';
+
+/** Stands in for a missing --agent: the first item that needs one stops the run (resumable) saying so. */
+function noAgent(resumeId: string | undefined): Agent {
+  return {
+    answer: async (request) => {
+      throw new CountersignError('E_ADAPTER', `node "${request.nodeId}" needs an agent, and run was given no --agent`, {
+        nodeId: request.nodeId,
+        fix: `continue with countersign run --resume ${resumeId ?? request.runId} --agent <adapter> (scripted:<file>, jsonl:<command>, exec:<command> or interactive)`,
+      });
+    },
+  };
+}
 
 /** Stops at a tool node: the next step is that reason's own, not an agent's answer. */
 const TOOL_STOPS: ReadonlySet<string> = new Set(['E_TOOL_UNKNOWN', 'E_TOOL_MODULE_BLOCKED', 'E_TOOL_MODULE', 'E_TOOL_DEFINITION', 'E_TOOL_RUNNING']);

@@ -13,6 +13,8 @@ import type { JournalEvent, RunState } from '../../run/contract.js';
 
 /** [CLI wording, MCP wording], applied in order; the first ones are the more specific. */
 const REWORDINGS: ReadonlyArray<readonly [RegExp, string]> = [
+  // requiredInputs: the start input is start's "input" argument.
+  [/pass them in the start input: --input '(\{[^']*\})' \(library: start\(file, \{ input \}\)\)/g, 'pass them in the start tool\'s "input" argument: $1'],
   // `--as <identity> (library: { as })` names the flag and the library option: over MCP it is the step argument.
   [/--as <([^>]+)>(?: \(library: \{ as \}\))?/g, 'the "as" argument set to <$1>'],
   [/\bomit --seq\b/g, 'omit the "seq" argument'],

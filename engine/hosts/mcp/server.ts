@@ -61,6 +61,7 @@ function build(options: McpServerOptions): { server: Server; ctx: McpContext; se
     catalog: createWorkflowCatalog({ cwd: options.cwd, dirs: options.workflowDirs }),
     cwd: options.cwd,
     workspace: options.workspace ?? options.cwd,
+    allowToolModules: options.allowToolModules === true,
     log: options.log ?? ((line) => process.stderr.write(`${line}\n`)),
   };
   const server = new Server({ name: SERVER_NAME, version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });

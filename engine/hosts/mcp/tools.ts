@@ -14,6 +14,7 @@ import { MAX_ANSWER_BYTES } from '../../nodes/answer-schema.js';
 import type { Engine } from '../../run/engine.js';
 import type { RunState, RunStatus } from '../../run/contract.js';
 import { validateFile } from '../../validate/index.js';
+import { validateFileWithModules } from '../../validate/with-modules.js';
 import { validatePersonaFile } from '../../gate/persona-lint.js';
 import { formatJson } from '../../validate/report.js';
 import { checkArguments, toolNamed } from './arguments.js';
@@ -35,6 +36,8 @@ export interface McpContext {
   cwd: string;
   /** The default workspace of runs started without one. */
   workspace: string;
+  /** The server was started with --allow-tool-modules: validate loads a workflow's modules too. */
+  allowToolModules?: boolean;
   /** Where diagnostics go (stderr): never stdout, which carries only MCP frames. */
   log: (line: string) => void;
 }
@@ -73,7 +76,8 @@ const HANDLERS: Record<ToolName, Handler> = {
     // A path is reported as given, as `countersign validate <path>` run in the server's directory prints it; a name by its file.
     const shown = file === resolve(ctx.cwd, ref) ? ref : file;
     // A .md file is a persona, as for `countersign validate`.
-    const checked = /\.md$/i.test(file) ? validatePersonaFile(file) : validateFile(file);
+    // A server allowed to load toolModules checks their tools too, as `validate --allow-tool-modules` does.
+    const checked = /\.md$/i.test(file) ? validatePersonaFile(file) : ctx.allowToolModules ? await validateFileWithModules(file) : validateFile(file);
     const report = formatJson([{ ...checked, file: shown }]);
     return { structured: report, text: validateText(report) };
   },
