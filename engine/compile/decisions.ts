@@ -63,9 +63,9 @@ export function decideAnswer(
   if (ev.toolFailure) {
     // A failed tool is never worked around (ADR-019): the answer given after it is not taken.
     const f = ev.toolFailure;
+    // The failed call itself is on record as tool.called (ok false, code, message).
     return routeOrFail(node, 'error', f.code, `node "${node.id}": tool "${f.tool}" failed while the agent worked on this item: ${f.message}`, [
       ...calls,
-      { type: 'tool.failed', nodeId: node.id, tool: f.tool, code: f.code, message: f.message },
     ], undefined, 'fix what made the tool fail, then run the step again; a failed tool stops the step, it is not worked around');
   }
   const decision = decideAnswerOutcome(type, node, ctx, ev, workflow, attempt);

@@ -24,7 +24,7 @@ import { tenantBindDecorator } from '../gate/decorators/tenant-bind.js';
 import type { ToolRefusal, ToolRunner, ToolSpecView } from '../hosts/tool-mediation.js';
 import { accessDenial, type AccessMap } from '../tools/access.js';
 import type { ToolCatalog } from '../tools/catalog.js';
-import { isGated, type Tool, type ToolRunContext } from '../tools/tool.js';
+import { defineTool, isGated, type Tool, type ToolRunContext } from '../tools/tool.js';
 import type { AgentRequest } from './contract.js';
 
 /** A directive item as its agent receives it. */
@@ -99,6 +99,29 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
     const offered = new Map<string, (args: JsonValue, reason: string | undefined) => Promise<JsonValue>>();
     const specs: ToolSpecView[] = [];
     const contextSummary = review ? '' : summaryOf(request, run.workflowName);
+    /** Set once one of the engine's tools failed in this item: nothing else runs in it (no retry, no other path). */
+    let stopped: string | undefined;
+    const runVia = (tool: Tool, target: Tool) => async (args: JsonValue, reason: string | undefined): Promise<JsonValue> => {
+      if (isGated(tool) && (reason === undefined || reason.trim() === '')) {
+        throw new CountersignError('E_PROPOSAL', `tool "${tool.name}" is ${tool.class} and goes to the review gate, which needs a reason: add "reason" to the $tool line ({"$tool": {"name", "args", "reason"}})`);
+      }
+      const ctx: ToolRunContext = { userId, workspace: run.workspace, contextSummary, ...(reason !== undefined ? { reason } : {}) };
+      let result: unknown;
+      try {
+        result = await target.run(args, ctx);
+      } catch (e) {
+        // A refusal (nothing ran) keeps its code; whatever else a tool throws
+        // is E_TOOL_FAILED, as at a tool node, and stops the step.
+        if (isCountersignError(e) && REFUSALS.has(e.code)) throw e;
+        const code = isCountersignError(e) ? e.code : undefined;
+        const message = thrownMessage(e);
+        stopped = tool.name;
+        throw new CountersignError('E_TOOL_FAILED', code === 'E_TOOL_FAILED' ? message : `tool "${tool.name}" failed: ${code ? `${code}: ` : ''}${message}`, {
+          ...(isCountersignError(e) && e.fix ? { fix: e.fix } : {}),
+        });
+      }
+      return result === undefined ? null : (JSON.parse(JSON.stringify(result)) as JsonValue);
+    };
     for (const tool of review ? [] : config.catalog.values()) {
       const denial = accessDenial(config.access, role, tool.name);
       if (denial) {
@@ -113,26 +136,7 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
         });
         continue;
       }
-      offered.set(tool.name, async (args, reason) => {
-        if (isGated(tool) && (reason === undefined || reason.trim() === '')) {
-          throw new CountersignError('E_PROPOSAL', `tool "${tool.name}" is ${tool.class} and goes to the review gate, which needs a reason: add "reason" to the $tool line ({"$tool": {"name", "args", "reason"}})`);
-        }
-        const ctx: ToolRunContext = { userId, workspace: run.workspace, contextSummary, ...(reason !== undefined ? { reason } : {}) };
-        let result: unknown;
-        try {
-          result = await target.run(args, ctx);
-        } catch (e) {
-          // A refusal (nothing ran) keeps its code; whatever else a tool throws
-          // is E_TOOL_FAILED, as at a tool node, and stops the step.
-          if (isCountersignError(e) && REFUSALS.has(e.code)) throw e;
-          const code = isCountersignError(e) ? e.code : undefined;
-          const message = thrownMessage(e);
-          throw new CountersignError('E_TOOL_FAILED', code === 'E_TOOL_FAILED' ? message : `tool "${tool.name}" failed: ${code ? `${code}: ` : ''}${message}`, {
-            ...(isCountersignError(e) && e.fix ? { fix: e.fix } : {}),
-          });
-        }
-        return result === undefined ? null : (JSON.parse(JSON.stringify(result)) as JsonValue);
-      });
+      offered.set(tool.name, runVia(tool, target));
       specs.push({ name: tool.name, class: tool.class, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema });
     }
     for (const name of hostNames) {
@@ -142,13 +146,33 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
         continue;
       }
       const host = config.host!;
+      const spec = host.spec?.(name);
+      if (!review && spec?.class !== undefined && spec.class !== 'read') {
+        // A lent tool the host declares write or destructive is a mutation the agent chose: the same rule as the engine's.
+        if (!decorators?.reviewGate) {
+          refusals.set(name, { code: 'E_GATE_REQUIRED', message: `tool "${name}" is ${spec.class}: an agent's call to it needs the review gate's second signature, and this run has no review gate, so it is refused` });
+          continue;
+        }
+        const lent = defineTool({
+          name, class: spec.class, inputSchema: spec.inputSchema ?? { type: 'object' },
+          run: (args, ctx) => host.call(name, args as JsonValue, request, ctx.reason !== undefined ? { reason: ctx.reason } : undefined),
+        });
+        offered.set(name, runVia(lent, chain(lent, decorators)));
+        specs.push(spec);
+        continue;
+      }
       offered.set(name, (args, reason) => host.call(name, args, request, reason !== undefined ? { reason } : undefined));
-      if (!review) specs.push(host.spec?.(name) ?? { name });
+      if (!review) specs.push(spec ?? { name });
     }
     const runner: ToolRunner = {
       names: () => [...offered.keys()],
       spec: (name) => specs.find((s) => s.name === name),
-      call: (name, args, _request, meta) => offered.get(name)!(args, meta?.reason),
+      call: (name, args, _request, meta) => {
+        if (stopped !== undefined) {
+          return Promise.reject(new CountersignError('E_TOOL_STOPPED', `tool "${stopped}" failed earlier in this item: no further tool runs in it (a failed tool is never retried or worked around); answer, and the step fails`));
+        }
+        return offered.get(name)!(args, meta?.reason);
+      },
     };
     return { runner, refusal: (name) => refusals.get(name), specs, isEngineTool: (name) => !review && config.catalog.has(name) };
   };

@@ -15,7 +15,7 @@
  */
 import { execFile, type ExecFileException } from 'node:child_process';
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 
 /** What gh printed. */
@@ -112,7 +112,14 @@ export function runGh(args: readonly string[], options: GhOptions): Promise<GhOu
   }
   // git may not look above the workspace for a repository: a plain folder
   // inside another checkout must fail, not post to that checkout (H11, H12).
-  const env = { ...ghEnvironment(options.env ?? process.env), GIT_CEILING_DIRECTORIES: dirname(resolve(cwd)) };
+  const parent = dirname(resolve(cwd));
+  if (parent.includes(delimiter)) {
+    // GIT_CEILING_DIRECTORIES is a list split at the delimiter: such a parent cannot be named there.
+    return Promise.reject(new CountersignError('E_TOOL_FAILED', `tool "${tool}": the workspace's parent folder ${parent} holds "${delimiter}", so git could not be kept from looking above the workspace; nothing was run`, {
+      fix: 'move the checkout to a path without that character, and run the workflow there',
+    }));
+  }
+  const env = { ...ghEnvironment(options.env ?? process.env), GIT_CEILING_DIRECTORIES: parent };
   const timeoutMs = options.timeoutMs ?? GH_TIMEOUT_MS;
   return new Promise<GhOutput>((resolve, reject) => {
     const child = execFile('gh', [...args], {

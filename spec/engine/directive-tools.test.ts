@@ -259,4 +259,20 @@ T('H35: a reviewer (issues review) is held to the same access map for the tools 
   assert.equal(lent, ['notes']);
 });
 
+T('A3: a lent tool its host declares write goes through the review gate like the engine\'s: approved, it runs once and leaves a proposal row', async () => {
+  const { engine, store } = setup();
+  const lent: string[] = [];
+  const host = {
+    names: () => ['notes_write'],
+    spec: (name: string) => ({ name, class: 'write' as const, inputSchema: { type: 'object' } }),
+    call: async (name: string) => (lent.push(name), 'written'),
+  };
+  const seen = { outcomes: [] as Outcome[] };
+  const r = await engine.run(flow(), { agent: caller([{ name: 'notes_write', args: {}, reason: 'record the review' }], seen), tools: host, toolChain: gateToolChain({ store, reviewer: approving }) });
+  assert.is(r.status, 'completed');
+  assert.equal(seen.outcomes, [{ ok: true, result: 'written' }]);
+  assert.equal(lent, ['notes_write']);
+  assert.equal(listProposals(store).map((p) => [p.tool, p.status]), [['notes_write', 'approved']]);
+});
+
 T.run();

@@ -374,3 +374,56 @@ F('§4.13: a typed error an engine tool throws for an agent is E_TOOL_FAILED (it
 });
 
 F.run();
+
+const S = suite('a failed tool stops the item');
+
+S('H9: once an engine tool failed in an item, no further tool runs in it (E_TOOL_STOPPED): not the same tool again, not another one', async () => {
+  let runs = 0;
+  const failing = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => { runs++; throw new Error('registry down'); } });
+  const engine = createEngine({ store: createMemoryStore(), tools: [failing] });
+  const lent: string[] = [];
+  const host = { names: () => ['notify'], call: async (name: string) => (lent.push(name), 'ok') };
+  const codes: Array<string | undefined> = [];
+  const agent: Agent = {
+    async answer(request, options) {
+      if (request.kind === 'directive' && request.nodeId === 'ask') {
+        for (const name of ['deploy', 'deploy', 'notify']) await options.tools?.runner?.call(name, {}, request).catch((e: { code?: string }) => codes.push(e.code));
+        return { tag: 'fine' };
+      }
+      return {};
+    },
+  };
+  const r = await engine.run(flow('deploy', {}), { agent, tools: host });
+  assert.equal(codes, ['E_TOOL_FAILED', 'E_TOOL_STOPPED', 'E_TOOL_STOPPED']);
+  assert.is(runs, 1);
+  assert.equal(lent, []);
+  assert.is(r.status === 'failed' && r.error?.code, 'E_TOOL_FAILED');
+});
+
+S('§4.13: a lent tool its host declares destructive is refused without a gate (E_GATE_REQUIRED) and never runs', async () => {
+  const engine = createEngine({ store: createMemoryStore(), tools: [deploy([])] });
+  const lent: string[] = [];
+  const host = {
+    names: () => ['wipe_disk'],
+    spec: (name: string) => ({ name, class: 'destructive' as const, inputSchema: { type: 'object' } }),
+    call: async (name: string) => (lent.push(name), 'wiped'),
+  };
+  let code: string | undefined;
+  let offered: string[] = [];
+  const agent: Agent = {
+    async answer(request, options) {
+      if (request.kind === 'directive' && request.nodeId === 'ask') {
+        offered = (request.toolSpecs ?? []).map((t) => t.name);
+        await options.tools?.runner?.call('wipe_disk', {}, request).catch((e: { code?: string }) => (code = e.code));
+        return { tag: 'v1' };
+      }
+      return {};
+    },
+  };
+  await engine.run(flow('deploy'), { agent, tools: host });
+  assert.is(code, 'E_GATE_REQUIRED');
+  assert.not.ok(offered.includes('wipe_disk'));
+  assert.equal(lent, []);
+});
+
+S.run();

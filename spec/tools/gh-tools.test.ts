@@ -362,4 +362,16 @@ StandIn('flags the stand-in does not model are refused, and --jq "[.comments[].b
   assert.match(e.message, /unknown flag: --edit-last/);
 });
 
+StandIn('H5 H11: a workspace whose parent folder holds the path delimiter is refused before gh starts (git could not be kept inside the workspace)', async () => {
+  const outer = gitRepo('https://github.com/acme/outer.git');
+  const odd = join(outer, 'a:b');
+  mkdirSync(odd);
+  const inner = join(odd, 'inner');
+  mkdirSync(inner);
+  const e = await rejection(postReview.run(review, { workspace: inner }));
+  assert.is(e.code, 'E_TOOL_FAILED');
+  assert.match(e.message, /holds ":"/);
+  assert.equal(stand.calls(), [], 'gh never started');
+});
+
 StandIn.run();
