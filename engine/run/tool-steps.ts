@@ -172,6 +172,22 @@ async function runTool(catalog: ToolCatalog, pending: ToolPending, workspace: st
   return resultOutcome(pending.tool, result);
 }
 
+/** The first place in `value` that JSON would drop or change, or undefined. */
+function notJsonAt(value: unknown, at: string, seen = new Set<unknown>()): { at: string; what: string } | undefined {
+  if (typeof value === 'function' || typeof value === 'symbol' || value === undefined) return { at, what: value === undefined ? 'undefined' : `a ${typeof value}` };
+  if (typeof value === 'number' && !Number.isFinite(value)) return { at, what: String(value) };
+  if (value === null || typeof value !== 'object') return undefined;
+  if (seen.has(value)) return { at, what: 'a cycle' };
+  seen.add(value);
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  for (const [k, v] of entries) {
+    const found = notJsonAt(v, `${at}/${k}`, seen);
+    if (found) return found;
+  }
+  seen.delete(value);
+  return undefined;
+}
+
 function resultOutcome(tool: string, result: unknown): ToolOutcome {
   const ran = `tool "${tool}" ran (it may have taken effect), but`;
   let text: string | undefined;
@@ -181,6 +197,9 @@ function resultOutcome(tool: string, result: unknown): ToolOutcome {
     return fail('E_TOOL_FAILED', `${ran} its result cannot be stored as JSON: ${(e as Error).message}`, 'return plain JSON data from the tool: no cycles, BigInts or functions');
   }
   if (text === undefined) return fail('E_TOOL_FAILED', `${ran} its result (a ${typeof result}) is not JSON`, 'return plain JSON data from the tool');
+  // JSON.stringify drops functions and undefined inside objects and turns NaN into null: refused, never stored changed.
+  const odd = notJsonAt(result, '');
+  if (odd !== undefined) return fail('E_TOOL_FAILED', `${ran} its result holds a value JSON cannot keep at ${odd.at || '(root)'} (${odd.what})`, 'return plain JSON data from the tool: no functions, undefined, NaN, Infinity, BigInts or cycles');
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_ANSWER_BYTES) {
     return fail('E_TOOL_FAILED', `${ran} its result is ${bytes} bytes; a node's stored answer may hold ${MAX_ANSWER_BYTES}`, 'return a smaller result: keep large content in files and return their paths');

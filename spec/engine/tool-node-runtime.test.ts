@@ -215,6 +215,8 @@ R('a result that is not JSON, too large or too deep to store is E_TOOL_FAILED sa
     [10n, /cannot be stored as JSON/],
     ['x'.repeat(1024 * 1024 + 10), /bytes; a node's stored answer may hold/],
     [JSON.parse('['.repeat(80) + ']'.repeat(80)), /nests deeper than 64 levels/],
+    [{ f: () => 1, a: 1 }, /holds a value JSON cannot keep at \/f \(a function\)/],
+    [{ n: Number.NaN }, /at \/n \(NaN\)/],
   ];
   for (const [value, pattern] of cases) {
     const tool = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => value });

@@ -208,4 +208,12 @@ Shape('§4.13: a refineArgs returning something other than an array of {pointer,
   assert.equal(ran, []);
 });
 
+Shape('H41: a pr_number past GitHub\'s 32-bit range (1e21, 2^53 + 1) is E_TOOL_ARGS before gh starts: it would be printed as 1e+21 or rounded to another PR', () => {
+  for (const pr_number of [1e21, 9007199254740993]) {
+    const problems = postReview.argProblems({ pr_number, verdict: 'APPROVE', body: 'ok' });
+    assert.equal(problems.map((p) => p.pointer), ['/pr_number'], String(pr_number));
+  }
+  assert.equal(prStatus.argProblems({ pr_number: 2147483647 }), []);
+});
+
 Shape.run();

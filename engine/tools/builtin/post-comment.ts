@@ -30,6 +30,8 @@ export type PostedComment = {
 export const PR_NUMBER_SCHEMA: JsonObject = deepFreeze({
   type: 'integer',
   minimum: 1,
+  // GitHub numbers issues and PRs with 32-bit integers; a larger number would be rounded or printed as 1e+21.
+  maximum: 2147483647,
   description: 'The pull request number in the repository of the run\'s workspace (the repository gh resolves from its remotes)',
 });
 
