@@ -10,13 +10,9 @@ import * as assert from 'uvu/assert';
 import { createEngine, createSqliteStore, defineTool, type Workflow } from '../../engine/index.js';
 import { cli, tempDir } from '../helpers/cli.js';
 
-const T = suite('countersign run: a tool node this process cannot run');
-
-T('run stops with E_TOOL_UNKNOWN and says to continue from the host that has the tool, not to answer with step; the answer is kept', async () => {
-  const dir = tempDir('countersign-held-');
-  const store = join(dir, 'store');
-  const deploy = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => 'deployed' });
-  const wf = {
+/** start → directive `ask` → tool node `ship` (the host's `deploy`) → end. */
+function hostToolFlow(): Workflow {
+  return {
     metadata: { name: 'host-tool', version: '1.0.0', description: 'a host tool after a directive' },
     nodes: [
       { type: 'start', id: 'start', connections: { default: 'ask' } },
@@ -25,6 +21,15 @@ T('run stops with E_TOOL_UNKNOWN and says to continue from the host that has the
       { type: 'end', id: 'done' },
     ],
   } as unknown as Workflow;
+}
+
+const T = suite('countersign run: a tool node this process cannot run');
+
+T('run stops with E_TOOL_UNKNOWN and says to continue from the host that has the tool, not to answer with step; the answer is kept', async () => {
+  const dir = tempDir('countersign-held-');
+  const store = join(dir, 'store');
+  const deploy = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => 'deployed' });
+  const wf = hostToolFlow();
   const host = createEngine({ store: createSqliteStore(store), tools: [deploy] });
   const s = await host.start(wf, { workspace: dir });
   writeFileSync(join(dir, 'answers.yaml'), 'ask:\n  - {}\n');
@@ -41,15 +46,7 @@ T('status that fails a run through a tool node (a claim whose process died: E_TO
   const dir = tempDir('countersign-held-');
   const store = join(dir, 'store');
   const hang = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: () => new Promise(() => undefined) });
-  const wf = {
-    metadata: { name: 'host-tool', version: '1.0.0', description: 'a host tool after a directive' },
-    nodes: [
-      { type: 'start', id: 'start', connections: { default: 'ask' } },
-      { type: 'agent-directive', id: 'ask', directive: 'Ready?', completionCondition: 'yes', connections: { success: 'ship' } },
-      { type: 'tool', id: 'ship', tool: 'deploy', args: {}, connections: { success: 'done' } },
-      { type: 'end', id: 'done' },
-    ],
-  } as unknown as Workflow;
+  const wf = hostToolFlow();
   // A process, an hour ago, claimed the tool node and never came back.
   const past = createEngine({ store: createSqliteStore(store), tools: [hang], now: () => new Date(Date.now() - 3_600_000), toolHeartbeatMs: 3_600_000 });
   const s = await past.start(wf, { workspace: dir });
