@@ -5,6 +5,7 @@
  */
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import type { EnterOutcome, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
+import { withNodeAnswer } from '../format/node-answers.js';
 import { withAuthor } from '../nodes/review-loops.js';
 import { ENGINE_ID } from '../nodes/tool.js';
 
@@ -39,14 +40,13 @@ function routeOrFail(node: WorkflowNode, via: string, code: string, message: str
 
 export function decideTransient(type: TransientType, node: WorkflowNode, ctx: RunContext, workflow: Workflow): Decision {
   const outcome = type.step(node, ctx, workflow);
-  const events: JsonObject[] = [{ ...(outcome.event as JsonObject), nodeId: node.id }];
-  const assign: Partial<RunContext> | undefined =
-    outcome.vars || outcome.local
-      ? {
-          ...(outcome.vars ? { vars: { ...ctx.vars, ...outcome.vars } } : {}),
-          ...(outcome.local ? { nodes: { ...ctx.nodes, [node.id]: outcome.local } } : {}),
-        }
-      : undefined;
+  // A spread followed by a key is a slow path in V8; assign is not.
+  const events: JsonObject[] = [Object.assign({}, outcome.event as JsonObject, { nodeId: node.id })];
+  let assign: Partial<RunContext> | undefined;
+  if (outcome.vars || outcome.local) {
+    assign = outcome.local ? withNodeAnswer(ctx, node.id, outcome.local) : {};
+    if (outcome.vars) assign.vars = Object.assign({}, ctx.vars, outcome.vars);
+  }
   if (outcome.error) return routeOrFail(node, outcome.via, outcome.error.code, outcome.error.message, events, assign);
   return route(node, outcome.via, events, assign);
 }
@@ -85,13 +85,16 @@ function decideAnswerOutcome(
     case 'accepted': {
       const accepted: JsonObject = { type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId };
       const events = outcome.events ? [accepted, ...outcome.events] : [accepted];
-      const assign: Partial<RunContext> = {
-        ...outcome.assign,
-        nodes: { ...ctx.nodes, [node.id]: outcome.local },
-        vars: { ...ctx.vars, ...outcome.vars },
+      const { nodes, recent } = withNodeAnswer(ctx, node.id, outcome.local);
+      const own: Partial<RunContext> = {
+        nodes,
+        recent,
+        vars: outcome.vars ? Object.assign({}, ctx.vars, outcome.vars) : ctx.vars,
         // The engine's own answers (a tool node's outcome) do not make it the run's user.
         meta: ctx.meta.userId === ev.userId || ev.userId === ENGINE_ID ? ctx.meta : { ...ctx.meta, userId: ev.userId },
       };
+      // Object.assign, not spreads: see node-answers.ts on V8's slow path.
+      const assign = outcome.assign ? Object.assign({}, outcome.assign, own) : own;
       // Whoever produced or fixed a review's artifacts may not review them.
       const reviews = withAuthor(outcome.assign?.reviews ?? ctx.reviews, node.id, ev.userId, workflow);
       if (reviews) assign.reviews = reviews;

@@ -75,13 +75,18 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
     let events = first.events;
     for (let hops = 0, next = transient(first.target); next; next = transient(decision.target)) {
       if (++hops > maxHops) throw new Error(`Infinite loop detected: more than ${maxHops} transient nodes in one step`);
-      decision = decideTransient(next.type, next.node, assign ? { ...ctx, ...assign } : ctx, workflow);
-      assign = decision.assign ? { ...assign, ...decision.assign } : assign;
+      // Object.assign, not spreads: V8 is slow on a spread that adds keys.
+      decision = decideTransient(next.type, next.node, assign ? Object.assign({}, ctx, assign) : ctx, workflow);
+      assign = decision.assign ? Object.assign({}, assign, decision.assign) : assign;
       events = events.concat(decision.events);
     }
     return decision === first ? first : { ...decision, assign, events };
   };
   const reach = landingTargets(byId);
+  const waits = (id: string) => {
+    const node = byId.get(id);
+    return node !== undefined && nodeType(node.type)?.kind === 'waiting';
+  };
 
   const states: Record<string, unknown> = {};
   for (const node of workflow.nodes) {
@@ -92,14 +97,15 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
       case 'start':
       case 'transient': {
         const decide = type.kind === 'start' ? decideStart : (ctx: RunContext) => decideTransient(type as TransientType, node, ctx, workflow);
-        states[node.id] = { always: branches(node, targets, (ctx) => follow(decide(ctx), ctx)) };
+        states[node.id] = { always: branches(node, targets, (ctx) => follow(decide(ctx), ctx), waits) };
         break;
       }
       case 'waiting': {
         const waiting = type as WaitingType;
-        const on = (decide: Decide) => eventBranches(node, targets, (ctx, ev) => follow(decide(ctx, ev), ctx));
+        const on = (decide: Decide) => eventBranches(node, targets, (ctx, ev) => follow(decide(ctx, ev), ctx), waits);
+        // No entry action: every transition into a waiting node carries its
+        // visit reset in its own assign (branchesFor), one context copy fewer.
         states[node.id] = {
-          entry: assign({ attempt: 0, errors: undefined, entered: undefined, stayed: undefined }),
           on: {
             SUBMIT: on((ctx, ev) => decideAnswer(waiting, node, ctx, ev as Extract<MachineEvent, { type: 'SUBMIT' }>, workflow)),
             TIMEOUT: on((ctx, ev) => decideTimeout(waiting, node, ctx, ev as Extract<MachineEvent, { type: 'TIMEOUT' }>)),
@@ -147,10 +153,15 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
 
 type Decide = (ctx: RunContext, event: MachineEvent) => Decision;
 
+/** What entering a waiting node resets: a new visit starts with no answers, errors or entry work. */
+const VISIT_RESET: Partial<RunContext> = { attempt: 0, errors: undefined, entered: undefined, stayed: undefined };
+
 /**
  * One guarded branch per possible target: the decision is computed once
  * (memoised per context and event) and each branch's guard asks whether it
- * is the chosen one.
+ * is the chosen one. A branch into a waiting node also starts its visit
+ * (VISIT_RESET), after the decision's own assignments, as an entry action
+ * would.
  */
 function branchesFor(
   node: WorkflowNode,
@@ -158,19 +169,19 @@ function branchesFor(
   decide: Decide,
   memo: (ctx: RunContext, ev: MachineEvent, f: Decide) => Decision,
   canStay: boolean,
+  waits: (id: string) => boolean,
 ) {
   const chosen = ({ context, event }: { context: RunContext; event: MachineEvent }) => memo(context, event, decide);
-  const actions = [
-    { type: 'journal', params: (args: { context: RunContext; event: MachineEvent }) => ({ events: chosen(args).events }) },
-    assign((args: { context: RunContext; event: MachineEvent }) => chosen(args).assign ?? {}),
-  ];
+  const journal = { type: 'journal', params: (args: { context: RunContext; event: MachineEvent }) => ({ events: chosen(args).events }) };
+  const stayActions = [journal, assign((args: { context: RunContext; event: MachineEvent }) => chosen(args).assign ?? {})];
+  const enterActions = [journal, assign((args: { context: RunContext; event: MachineEvent }) => Object.assign({}, chosen(args).assign, VISIT_RESET))];
   const list: unknown[] = [...targets].map((target) => ({
     guard: (args: { context: RunContext; event: MachineEvent }) => chosen(args).target === target,
     target,
     reenter: true,
-    actions,
+    actions: waits(target) ? enterActions : stayActions,
   }));
-  if (canStay) list.push({ guard: (args: { context: RunContext; event: MachineEvent }) => chosen(args).stay === true, actions });
+  if (canStay) list.push({ guard: (args: { context: RunContext; event: MachineEvent }) => chosen(args).stay === true, actions: stayActions });
   return list;
 }
 
@@ -190,12 +201,12 @@ function memoised(node: WorkflowNode, ctx: RunContext, event: MachineEvent, deci
   return decision;
 }
 
-function branches(node: WorkflowNode, targets: ReadonlySet<string>, decide: (ctx: RunContext) => Decision) {
-  return branchesFor(node, targets, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), false);
+function branches(node: WorkflowNode, targets: ReadonlySet<string>, decide: (ctx: RunContext) => Decision, waits: (id: string) => boolean) {
+  return branchesFor(node, targets, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), false, waits);
 }
 
-function eventBranches(node: WorkflowNode, targets: ReadonlySet<string>, decide: Decide) {
-  return branchesFor(node, targets, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), true);
+function eventBranches(node: WorkflowNode, targets: ReadonlySet<string>, decide: Decide, waits: (id: string) => boolean) {
+  return branchesFor(node, targets, decide, (ctx, ev, f) => memoised(node, ctx, ev, f), true, waits);
 }
 
 /**

@@ -5,6 +5,8 @@
 
 /** The JSON pointer of the first value nested deeper than `limit`, or undefined. */
 export function deeperThan(value: unknown, limit: number): string | undefined {
+  // Most values are shallow: a walk without pointers first, recursing at most limit + 1 levels.
+  if (!exceeds(value, 0, limit)) return undefined;
   const stack: Array<[unknown, string, number]> = [[value, '', 0]];
   while (stack.length > 0) {
     const [v, pointer, depth] = stack.pop()!;
@@ -15,4 +17,11 @@ export function deeperThan(value: unknown, limit: number): string | undefined {
     }
   }
   return undefined;
+}
+
+function exceeds(v: unknown, depth: number, limit: number): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (depth > limit) return true;
+  for (const k in v) if (Object.hasOwn(v, k) && exceeds((v as Record<string, unknown>)[k], depth + 1, limit)) return true;
+  return false;
 }

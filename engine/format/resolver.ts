@@ -16,6 +16,7 @@
  */
 import { BUILTIN_VARIABLES } from './model.js';
 import { isIndex, parsePath, type Segment } from './path.js';
+import { nodeAnswer, type RecentAnswers } from './node-answers.js';
 
 export interface Scope {
   readonly static: boolean;
@@ -135,6 +136,8 @@ export function stepInto(value: unknown, key: unknown): unknown {
 export interface RuntimeData {
   vars: Record<string, unknown>;
   nodes: Record<string, Record<string, unknown>>;
+  /** Answers not yet folded into `nodes` (see node-answers.ts). */
+  recent?: RecentAnswers<Record<string, unknown>>;
   meta: { executionId: string; workflowId: string; userId: string };
 }
 
@@ -169,7 +172,7 @@ class RuntimeScope implements Scope {
 
   nodeField(nodeId: string, field: string): { value: unknown } | undefined {
     if (!this.ids.has(nodeId)) return undefined;
-    const answer = hasOwn(this.data.nodes, nodeId) ? this.data.nodes[nodeId] : undefined;
+    const answer = nodeAnswer(this.data, nodeId);
     return answer && hasOwn(answer, field) ? { value: answer[field] } : UNSET_BOX;
   }
 
@@ -178,7 +181,7 @@ class RuntimeScope implements Scope {
   }
 
   fieldNames(nodeId: string): Iterable<string> {
-    return hasOwn(this.data.nodes, nodeId) ? Object.keys(this.data.nodes[nodeId]) : [];
+    return Object.keys(nodeAnswer(this.data, nodeId) ?? {});
   }
 
   nodeIds(): Iterable<string> {

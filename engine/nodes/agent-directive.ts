@@ -6,6 +6,7 @@
  */
 import type { AgentDirectiveNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { renderTemplate } from '../format/template.js';
+import { nodeAnswer } from '../format/node-answers.js';
 import { answerValidator, describeErrors, effectiveSchema } from './answer-schema.js';
 import { checkInputSchema, checkTemplate, templateReads } from './checks.js';
 import { guardAnswer } from './answer-guard.js';
@@ -89,7 +90,7 @@ export const agentDirective: WaitingType<AgentDirectiveNode> = {
         if (typeof name === 'string' && Object.hasOwn(fields, name)) vars[name] = fields[name];
       }
     }
-    const local = { ...(ctx.nodes[node.id] ?? {}), ...fields };
+    const local = { ...(nodeAnswer(ctx, node.id) ?? {}), ...fields };
     return { kind: 'accepted', local, vars };
   },
 };

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { DelegateReviewNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { renderTemplate } from '../format/template.js';
+import { nodeAnswer, withNodeAnswer } from '../format/node-answers.js';
 import { setAside } from '../review/artifacts.js';
 import { keepPreviousReport, type AcceptedReport } from '../review/previous-report.js';
 import { changedRoots, hashEach, prepareReportSlot, REVIEWS_DIR, skippedPaths, type VisitPaths } from '../review/visit.js';
@@ -120,7 +121,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
           code: 'E_UNCHANGED_ARTIFACT',
           message: `${message} (reason: ${reason}) and the node has no "unchanged" route`,
           events: [...unsetEvents(), { type: 'review.unchanged', reason }],
-          assign: { nodes: { ...ctx.nodes, [node.id]: { ...(ctx.nodes[node.id] ?? {}), unchanged_reason: reason } } },
+          assign: withNodeAnswer(ctx, node.id, { ...(nodeAnswer(ctx, node.id) ?? {}), unchanged_reason: reason }),
         };
       }
       if (fromFix) {

@@ -7,6 +7,7 @@
  */
 import type { Tool } from '../tools/tool.js';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
+import type { RecentAnswers } from '../format/node-answers.js';
 import type { Pending, RunFailure } from '../run/contract.js';
 
 /** How the interpreter treats the node. */
@@ -79,8 +80,10 @@ export interface ReviewState {
 export interface RunContext {
   /** Globals. */
   vars: Record<string, JsonValue>;
-  /** Node-local answers, by node id. */
+  /** Node-local answers, by node id: read them with nodeAnswer (format/node-answers.ts). */
   nodes: Record<string, JsonObject>;
+  /** The latest answers, as [nodeId, answer] pairs not yet folded into `nodes`. */
+  recent?: RecentAnswers<JsonObject>;
   meta: { executionId: string; workflowId: string; userId: string };
   /** Answers to the current visit of the waiting node, so far. */
   attempt: number;

@@ -6,6 +6,7 @@
  */
 import { CountersignError } from '../errors.js';
 import type { JsonValue, Workflow } from '../format/model.js';
+import { jsonCopy as copyAsJson, type JsonCopy } from '../format/json-copy.js';
 import type { Agent } from '../hosts/agent.js';
 import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { hasReviewNodes } from '../nodes/review-loops.js';
@@ -51,12 +52,12 @@ export function notFound(runId: string): CountersignError {
   return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, { fix: 'list runs with `countersign runs`' });
 }
 
-/** Answers and inputs are stored as JSON: copying through JSON also detaches them from the caller. */
-export function jsonCopy(value: unknown, code: string): { value: JsonValue; bytes: number } {
+/** Answers and inputs are stored as JSON: copying as JSON also detaches them from the caller. */
+export function jsonCopy(value: unknown, code: string): JsonCopy {
   if (value === undefined) throw new CountersignError(code, 'no value was given', { fix: 'pass a JSON value' });
-  let text: string | undefined;
+  let copy: JsonCopy | undefined;
   try {
-    text = JSON.stringify(value);
+    copy = copyAsJson(value);
   } catch (e) {
     const tooDeep = e instanceof RangeError;
     throw new CountersignError(code, `the value cannot be serialised as JSON: ${(e as Error).message}`, {
@@ -65,8 +66,8 @@ export function jsonCopy(value: unknown, code: string): { value: JsonValue; byte
         : 'pass plain JSON data: no cycles, BigInts or functions',
     });
   }
-  if (text === undefined) throw new CountersignError(code, 'the value is not JSON', { fix: 'pass a JSON object' });
-  return { value: JSON.parse(text) as JsonValue, bytes: Buffer.byteLength(text, 'utf8') };
+  if (copy === undefined) throw new CountersignError(code, 'the value is not JSON', { fix: 'pass a JSON object' });
+  return copy;
 }
 
 /** Tool-call records as journaled: name, ok, and a code when it failed; nothing else a host passes. */
