@@ -17,6 +17,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 // end, so repeated runs do not fill /tmp. KEEP_SPEC_TMP=1 keeps it for a look.
 const scratch = mkdtempSync(join(tmpdir(), 'countersign-spec-'));
 process.env.TMPDIR = scratch;
+// The CLI's compiled-validator cache goes there too, not into the user's ~/.cache.
+process.env.COUNTERSIGN_CACHE = join(scratch, 'validator-cache');
 
 // SPEC_DIR points the driver at another folder of suites (its own tests use it).
 const root = process.env.SPEC_DIR ?? fileURLToPath(new URL('.', import.meta.url));

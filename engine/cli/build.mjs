@@ -20,27 +20,50 @@ const POINTER = join(DIST, 'cli.json');
 export const LIBRARY = join(DIST, 'index.mjs');
 const SWEEP_AFTER_MS = 10 * 60 * 1000;
 
-/** Newest modification time of anything the bundle is built from. */
-export function newestSource() {
-  let newest = statSync(join(root, 'package.json')).mtimeMs;
+/**
+ * Everything the bundle is built from (package.json, the sources under
+ * engine/ and schemas/, and their folders) and the newest modification
+ * time among them.
+ */
+export function sourceTree() {
+  const files = ['package.json'];
+  const dirs = [];
   const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (/\.(ts|json)$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
+    dirs.push(dir);
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (/\.(ts|json)$/.test(entry.name)) files.push(rel);
     }
   };
-  walk(join(root, 'engine'));
-  walk(join(root, 'schemas'));
+  walk('engine');
+  walk('schemas');
+  return { files, dirs, newest: newestOf([...files, ...dirs]) };
+}
+
+/** The newest modification time among `paths` (relative to the package root); Infinity when one is gone. */
+function newestOf(paths) {
+  let newest = 0;
+  for (const p of paths) {
+    const st = statSync(join(root, p), { throwIfNoEntry: false });
+    if (!st) return Infinity;
+    newest = Math.max(newest, st.mtimeMs);
+  }
   return newest;
 }
 
-/** The current bundle's entry file when it is at least as new as every source, else undefined. */
+/**
+ * The current bundle's entry file when it is at least as new as every
+ * source, else undefined. The build lists the files and folders it was
+ * built from, so this is one stat each, no directory reads: a file added
+ * or removed changes its folder's time, an edit its own.
+ */
 export function freshBundle() {
   try {
-    const { dir, source } = JSON.parse(readFileSync(POINTER, 'utf8'));
+    const { dir, source, files, dirs } = JSON.parse(readFileSync(POINTER, 'utf8'));
     const entry = join(DIST, dir, 'main.js');
-    if (source >= newestSource() && statSync(entry).isFile()) return entry;
+    const newest = Array.isArray(files) && Array.isArray(dirs) ? newestOf([...files, ...dirs]) : sourceTree().newest;
+    if (source >= newest && statSync(entry).isFile()) return entry;
   } catch {
     // No bundle yet, or a damaged pointer: build.
   }
@@ -50,7 +73,8 @@ export function freshBundle() {
 /** Builds the CLI bundle and returns its entry file. */
 export async function build() {
   const { build: esbuild } = await import('esbuild');
-  const source = newestSource();
+  // Read before building: an edit made while esbuild runs leaves the bundle stale, and the next command rebuilds.
+  const { files, dirs, newest: source } = sourceTree();
   const dir = `cli-${Date.now().toString(36)}-${process.pid}`;
   await esbuild({
     entryPoints: [join(root, 'engine/cli/main.ts')],
@@ -69,8 +93,9 @@ export async function build() {
     banner: { js: "import { createRequire as __countersignRequire } from 'node:module'; const require = __countersignRequire(import.meta.url);" },
     logLevel: 'error',
   });
+  await buildAjv(join(DIST, dir));
   const tmp = `${POINTER}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ dir, source }));
+  writeFileSync(tmp, JSON.stringify({ dir, source, files, dirs }));
   renameSync(tmp, POINTER);
   sweep(dir);
   return join(DIST, dir, 'main.js');
@@ -88,6 +113,24 @@ function sweep(current) {
   }
 }
 
+/**
+ * engine/format/ajv-all.cjs as one file in `outdir`, where the bundles'
+ * engine/format/ajv.ts looks for it: ajv is loaded only when a schema is
+ * compiled, and then from one file.
+ */
+async function buildAjv(outdir) {
+  const { build: esbuild } = await import('esbuild');
+  await esbuild({
+    entryPoints: [join(root, 'engine/format/ajv-all.cjs')],
+    outfile: join(outdir, 'ajv-all.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'error',
+  });
+}
+
 export async function buildLibrary() {
   const { build: esbuild } = await import('esbuild');
   mkdirSync(DIST, { recursive: true });
@@ -101,6 +144,7 @@ export async function buildLibrary() {
     packages: 'external',
     logLevel: 'error',
   });
+  await buildAjv(DIST);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -6,7 +6,8 @@
  * a reviewer every tool by being silently ignored.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ajvModules } from '../format/ajv.js';
 import { parseDocument } from 'yaml';
 import { CountersignError } from '../errors.js';
 import { LineIndex, locateInYaml, pointerSegments, type Position } from '../format/positions.js';
@@ -191,7 +192,7 @@ let validator: ValidateFunction | undefined;
 
 function personaValidator(): ValidateFunction {
   // strict: the schema is ours, so a sloppy keyword in it should fail here; verbose: errors carry parentSchema.
-  validator ??= new Ajv({ allErrors: true, verbose: true, strict: true, logger: false }).compile(personaSchemaJson);
+  validator ??= new (ajvModules().Ajv)({ allErrors: true, verbose: true, strict: true, logger: false }).compile(personaSchemaJson);
   return validator;
 }
 

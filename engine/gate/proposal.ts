@@ -5,7 +5,8 @@
  * every problem names its JSON pointer and says how to fix it, for the
  * agent or person who wrote the proposal.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ajvModules } from '../format/ajv.js';
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { suggest } from '../format/suggest.js';
@@ -53,7 +54,7 @@ let validator: ValidateFunction | undefined;
 
 /** The proposal schema, compiled once per process. */
 function proposalValidator(): ValidateFunction {
-  validator ??= new Ajv({ allErrors: true, strict: true, logger: false }).compile(proposalSchema);
+  validator ??= new (ajvModules().Ajv)({ allErrors: true, strict: true, logger: false }).compile(proposalSchema);
   return validator;
 }
 

@@ -4,12 +4,11 @@
  * (1–4 ms against ~0.3 µs to validate), so validators are compiled once
  * per schema content and shared by every node, run and validation pass.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
+import { ajvModules } from '../format/ajv.js';
 import { deepFreeze } from '../format/freeze.js';
-
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
+import { loadValidator, saveValidator, validatorCacheKey, type ValidatorCache } from './validator-cache.js';
 
 /** Answers larger than this (serialised JSON) are rejected: they would bloat every snapshot. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -22,9 +21,12 @@ type Purpose = 'check' | 'run';
 // `check`: default strictness (unknown keywords are compile errors).
 // `run`: runs start only from validated workflows whose schemas `check`
 // already compiled, so the meta-schema check is skipped; it costs a CLI
-// step ~50 ms of compiling draft-07's meta-schema.
+// step ~50 ms of compiling draft-07's meta-schema. With a validator cache,
+// `run` keeps the generated source, which the cache stores.
 function newAjv(purpose: Purpose): Ajv {
-  const ajv = new Ajv({ allErrors: true, logger: false, ...(purpose === 'run' ? { validateSchema: false } : {}) });
+  const { Ajv, addFormats } = ajvModules();
+  const source = purpose === 'run' && cache !== undefined;
+  const ajv = new Ajv({ allErrors: true, logger: false, ...(purpose === 'run' ? { validateSchema: false } : {}), ...(source ? { code: { source: true } } : {}) });
   addFormats(ajv);
   return ajv;
 }
@@ -32,25 +34,40 @@ function newAjv(purpose: Purpose): Ajv {
 interface Compiled {
   fn: ValidateFunction;
   schema: JsonObject;
-  ajv: Ajv;
+  /** The instance that compiled it; none when it was loaded from the validator cache. */
+  ajv?: Ajv;
 }
 
 interface Compiler {
-  ajv: Ajv;
+  /** Created on first compile: a process that only loads cached validators never builds one. */
+  ajv?: Ajv;
   byKey: Map<string, Compiled>;
   bySchema: WeakMap<JsonObject, ValidateFunction>;
 }
 const compilers: Record<Purpose, Compiler> = {
-  check: { ajv: newAjv('check'), byKey: new Map(), bySchema: new WeakMap() },
-  run: { ajv: newAjv('run'), byKey: new Map(), bySchema: new WeakMap() },
+  check: { byKey: new Map(), bySchema: new WeakMap() },
+  run: { byKey: new Map(), bySchema: new WeakMap() },
 };
 /** Distinct schemas kept compiled per purpose; a long-lived host must not grow without bound. */
 const MAX_COMPILED = 512;
 let compiledCount = 0;
+let cache: ValidatorCache | undefined;
 
 /** How many schemas have been compiled in this process (compilation is the expensive part of a first answer). */
 export function compilations(): number {
   return compiledCount;
+}
+
+/**
+ * Keeps answer validators compiled across processes (the CLI's per-user
+ * cache: one `countersign step` then loads the validator instead of
+ * loading ajv and compiling). `undefined` turns it off.
+ */
+export function useValidatorCache(next: ValidatorCache | undefined): void {
+  if (next === cache) return;
+  cache = next;
+  // Instances built for the other setting would not (or would needlessly) keep sources.
+  compilers.run = { byKey: new Map(), bySchema: new WeakMap() };
 }
 const effectiveCache = new WeakMap<JsonObject, JsonObject>();
 
@@ -124,18 +141,25 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
   const hit = c.byKey.get(key);
   if (hit) fn = hit.fn;
   else {
-    // ajv registers a schema's `$id` instance-wide, so two workflows that
-    // reuse an `$id` for different schemas would clash: such schemas get
-    // an instance of their own.
-    const ajv = key.includes('"$id"') ? newAjv(purpose) : c.ajv;
-    fn = ajv.compile(schema);
-    compiledCount++;
+    const cacheKey = purpose === 'run' && cache ? validatorCacheKey(key) : undefined;
+    const stored = cacheKey ? loadValidator(cache!, cacheKey) : undefined;
+    let ajv: Ajv | undefined;
+    if (stored) fn = stored;
+    else {
+      // ajv registers a schema's `$id` instance-wide, so two workflows that
+      // reuse an `$id` for different schemas would clash: such schemas get
+      // an instance of their own.
+      ajv = key.includes('"$id"') ? newAjv(purpose) : (c.ajv ??= newAjv(purpose));
+      fn = ajv.compile(schema);
+      compiledCount++;
+      if (cacheKey) saveValidator(cache!, cacheKey, () => ajvModules().standaloneCode(ajv!, fn!));
+    }
     if (c.byKey.size >= MAX_COMPILED) {
       const [oldestKey, oldest] = c.byKey.entries().next().value as [string, Compiled];
       c.byKey.delete(oldestKey);
-      oldest.ajv.removeSchema(oldest.schema); // ajv's own cache holds every schema it compiled
+      oldest.ajv?.removeSchema(oldest.schema); // ajv's own cache holds every schema it compiled
     }
-    c.byKey.set(key, { fn, schema, ajv });
+    c.byKey.set(key, { fn, schema, ...(ajv ? { ajv } : {}) });
   }
   c.bySchema.set(schema, fn);
   return fn;

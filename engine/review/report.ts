@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { extname } from 'node:path';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ajvModules } from '../format/ajv.js';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { CountersignError } from '../errors.js';
 import { markdownIssues } from './report-markdown.js';
@@ -37,7 +38,7 @@ let validator: ValidateFunction | undefined;
 
 /** The report schema, compiled once per process. */
 function reportValidator(): ValidateFunction {
-  validator ??= new Ajv({ allErrors: true, strict: true, logger: false }).compile(reportSchema);
+  validator ??= new (ajvModules().Ajv)({ allErrors: true, strict: true, logger: false }).compile(reportSchema);
   return validator;
 }
 

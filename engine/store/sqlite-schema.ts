@@ -4,6 +4,7 @@
  * under the write lock, so concurrent first opens create the tables once.
  */
 import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { CountersignError } from '../errors.js';
 
 /** Bumped whenever the tables change; a newer database is refused, not misread. */
@@ -51,10 +52,29 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS ledger_table_key ON ledger (table_name, key, at, seq);
 `;
 
+let binding: string | null | undefined;
+/**
+ * The compiled SQLite addon, named directly: better-sqlite3 otherwise finds
+ * it through the `bindings` package, which probes a dozen paths on every
+ * process start. Null (let better-sqlite3 search) when it is not where an
+ * npm install puts it.
+ */
+function nativeBinding(): string | null {
+  if (binding === undefined) {
+    try {
+      binding = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+    } catch {
+      binding = null;
+    }
+  }
+  return binding;
+}
+
 export function openDatabase(file: string): Database.Database {
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { timeout: 5000 });
+    const binding = nativeBinding();
+    db = new Database(file, { timeout: 5000, ...(binding ? { nativeBinding: binding } : {}) });
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

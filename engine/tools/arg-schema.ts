@@ -3,15 +3,13 @@
  * ArgProblems. One ajv instance per dialect (draft-07, or 2020-12 when the
  * schema's `$schema` says so), created on first use.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { ajvModules } from '../format/ajv.js';
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { describeErrors, ROOT } from '../nodes/answer-schema.js';
 import type { ArgProblem } from './tool.js';
-
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
 
 // One instance per dialect; a schema with its own `$id` gets a private one,
 // since ajv registers ids instance-wide and two tools may reuse an id.
@@ -21,6 +19,7 @@ let draft2020: Ajv2020 | undefined;
 function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
   const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
   const fresh = (): Ajv | Ajv2020 => {
+    const { Ajv, Ajv2020, addFormats } = ajvModules();
     const ajv = is2020 ? new Ajv2020({ allErrors: true, logger: false }) : new Ajv({ allErrors: true, logger: false });
     addFormats(ajv as Ajv);
     return ajv;

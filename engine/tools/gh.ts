@@ -13,7 +13,8 @@
  * Every failure is E_TOOL_FAILED and keeps gh's own message (H9–H11): there
  * is no retry and no other way tried.
  */
-import { execFile, type ExecFileException } from 'node:child_process';
+import type { ExecFileException } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
@@ -122,6 +123,8 @@ export function runGh(args: readonly string[], options: GhOptions): Promise<GhOu
   const env = { ...ghEnvironment(options.env ?? process.env), GIT_CEILING_DIRECTORIES: parent };
   const timeoutMs = options.timeoutMs ?? GH_TIMEOUT_MS;
   return new Promise<GhOutput>((resolve, reject) => {
+    // Required here, not imported: most commands never run gh, and loading child_process costs every one of them.
+    const { execFile } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
     const child = execFile('gh', [...args], {
       cwd,
       env,

@@ -6,13 +6,11 @@
  * The schema is compiled once per process (compiling costs milliseconds,
  * validating microseconds).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { ajvModules } from '../format/ajv.js';
 import { suggest } from '../format/suggest.js';
 import type { Finding } from '../nodes/node-type.js';
 import { childPointer, describePointer, nodeLabel } from './pointer.js';
-
-const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }).default;
 
 // Imported, not read from disk: the schema travels with the code into any bundle.
 import publishedSchema from '../../schemas/workflow.schema.json' with { type: 'json' };
@@ -28,6 +26,7 @@ function workflowValidator(): ValidateFunction {
   if (!validator) {
     // strict: the schema is ours, so a sloppy keyword in it should fail loudly here.
     // verbose: errors carry parentSchema, which lists the keys allowed where a key is unknown.
+    const { Ajv, addFormats } = ajvModules();
     const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, logger: false });
     addFormats(ajv);
     validator = ajv.compile(workflowSchema());

@@ -30,7 +30,9 @@ export async function cli(args: string[], opts: { store?: string; cwd?: string; 
   stderr.on('data', (c) => err.push(c));
   const stdin = new PassThrough();
   stdin.end(opts.stdin ?? '');
-  const env = { ...(opts.env ?? {}), ...(opts.store ? { COUNTERSIGN_STORE: opts.store } : {}) };
+  // The validator cache spec/run.ts chose, unless a test names its own: never the user's ~/.cache.
+  const cache = process.env.COUNTERSIGN_CACHE ? { COUNTERSIGN_CACHE: process.env.COUNTERSIGN_CACHE } : {};
+  const env = { ...cache, ...(opts.env ?? {}), ...(opts.store ? { COUNTERSIGN_STORE: opts.store } : {}) };
   const code = await main(args, { stdout, stderr, stdin, cwd: opts.cwd ?? ROOT, env, isTTY: false });
   const text = Buffer.concat(out).toString('utf8');
   let json: unknown;

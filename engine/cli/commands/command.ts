@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createEngine, type Engine } from '../../run/engine.js';
 import { openStore } from '../../store/open.js';
+import { useValidatorCache } from '../../nodes/answer-schema.js';
+import { diskValidatorCache } from '../validator-cache.js';
 import type { Store } from '../../store/store.js';
 import { usage, type Io } from '../io.js';
 
@@ -26,6 +28,8 @@ export const TOOL_MODULE_OPTIONS = {
 /** Opens the store named by --store / $COUNTERSIGN_STORE / ./.countersign for one command. */
 export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine, store: Store) => Promise<T>): Promise<T> {
   const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
+  // Answer validators compiled by earlier commands are loaded instead of compiled (see validator-cache.ts).
+  useValidatorCache(diskValidatorCache(io.env));
   try {
     return await fn(createEngine({ store, allowToolModules: values['allow-tool-modules'] === true }), store);
   } finally {

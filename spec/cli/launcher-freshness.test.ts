@@ -1,0 +1,37 @@
+/**
+ * The launcher runs the bundled CLI only while it is as new as every
+ * source it was built from, so an edited checkout never runs stale code.
+ * The check is one stat per listed file and folder.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/cli.js';
+// @ts-expect-error: build.mjs is plain JavaScript without type declarations
+import { build, freshBundle } from '../../engine/cli/build.mjs';
+
+const Fresh = suite('launcher: bundle freshness');
+
+/** Sets a path's modification time into the future for the duration of `fn`, then restores it. */
+function touched(rel: string, fn: () => void) {
+  const path = join(ROOT, rel);
+  const { atime, mtime } = statSync(path);
+  utimesSync(path, atime, new Date(Date.now() + 60_000));
+  try {
+    fn();
+  } finally {
+    utimesSync(path, atime, mtime);
+  }
+}
+
+Fresh('an edited source file or a changed folder (a file added or removed) makes the bundle stale', async () => {
+  if (!freshBundle()) await build();
+  assert.ok(freshBundle(), 'fresh right after a build');
+  touched('engine/nodes/condition.ts', () => assert.is(freshBundle(), undefined, 'a source edited after the build'));
+  touched('schemas/workflow.schema.json', () => assert.is(freshBundle(), undefined, 'a published schema edited after the build'));
+  touched('engine/run', () => assert.is(freshBundle(), undefined, 'a folder whose entries changed after the build'));
+  assert.ok(freshBundle(), 'fresh again once the times are back');
+});
+
+Fresh.run();

@@ -1,0 +1,117 @@
+/**
+ * The CLI keeps compiled answer validators in a per-user cache, so a later
+ * `countersign step` loads the validator instead of loading ajv and
+ * compiling it. The cache only saves time: what it holds is code, so only
+ * files this user owns and nobody else can write are run, and a damaged
+ * or missing entry is compiled again with the same verdict.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, spawnCli, tempDir } from '../helpers/cli.js';
+import { cacheDir } from '../../engine/cli/validator-cache.js';
+import { answerValidator, useValidatorCache } from '../../engine/nodes/answer-schema.js';
+import { diskValidatorCache } from '../../engine/cli/validator-cache.js';
+
+const Cache = suite('the CLI validator cache');
+const WORKFLOW = 'spec/fixtures/cli/two-step.json';
+
+/**
+ * A store and a cache of their own; returns a function that runs `start`
+ * and `step` as processes of their own, as a user does, so every step
+ * starts with nothing compiled in memory.
+ */
+function setup() {
+  const store = tempDir('countersign-vc-store-');
+  const cache = tempDir('countersign-vc-');
+  const env = { COUNTERSIGN_CACHE: cache, COUNTERSIGN_STORE: store };
+  const step = async (answer: unknown) => {
+    const started = spawnCli(['start', WORKFLOW, '--json'], { env });
+    const r = spawnCli(['step', JSON.parse(started.stdout).runId, '--response', JSON.stringify(answer), '--json'], { env });
+    return { code: r.code, json: JSON.parse(r.stdout) };
+  };
+  const files = () => (existsSync(join(cache, 'validators')) ? readdirSync(join(cache, 'validators')).filter((f) => f.endsWith('.cjs')) : []);
+  return { cache, env, step, files };
+}
+
+/** The cached validator of the `write` node's schema (the one that requires `words`). */
+function wordsEntry(cache: string, files: string[]): string {
+  const name = files.find((f) => readFileSync(join(cache, 'validators', f), 'utf8').includes('"words"'));
+  assert.ok(name, `no cached validator for the write node among ${files.join(', ')}`);
+  return join(cache, 'validators', name!);
+}
+
+Cache('a step stores its validator; a later step gives the same verdicts and errors with it', async () => {
+  const { cache, step, files } = setup();
+  const first = await step({ words: 0 });
+  assert.is(first.code, 5);
+  const entry = wordsEntry(cache, files());
+  const source = readFileSync(entry, 'utf8');
+  assert.match(source, /module\.exports = validate/);
+  const second = await step({ words: 0 });
+  assert.is(second.code, 5);
+  assert.equal(second.json.rejected, first.json.rejected);
+  assert.equal(second.json.pending.errors, first.json.pending.errors);
+  assert.is((await step({ words: 7 })).json.status, 'completed');
+  assert.is(readFileSync(entry, 'utf8'), source, 'a hit does not rewrite the entry');
+});
+
+Cache('a cached validator is what judges the answer (an entry that accepts nothing rejects a good answer)', async () => {
+  const { cache, step, files } = setup();
+  await step({ words: 3 });
+  const entry = wordsEntry(cache, files());
+  // Stands in for a stale entry: the cache is trusted as the user's own compiled code.
+  writeFileSync(entry, 'module.exports = function v(d) { v.errors = [{ instancePath: "", keyword: "x", params: {}, message: "cached" }]; return false; };', { mode: 0o600 });
+  const judged = await step({ words: 3 });
+  assert.is(judged.code, 5);
+  assert.match(judged.json.pending.errors.join('\n'), /cached/);
+});
+
+Cache('an entry others could have written, or one that does not load, is ignored: the validator is compiled again', async () => {
+  const { cache, step, files } = setup();
+  await step({ words: 3 });
+  const entry = wordsEntry(cache, files());
+  writeFileSync(entry, 'module.exports = function v() { return true; };');
+  chmodSync(entry, 0o666);
+  // World-writable: not run, so a bad answer is still refused.
+  assert.is((await step({ words: -1 })).code, 5);
+  writeFileSync(entry, 'this is not javascript {', { mode: 0o600 });
+  chmodSync(entry, 0o600);
+  assert.is((await step({ words: -1 })).code, 5);
+  assert.is((await step({ words: 2 })).json.status, 'completed');
+});
+
+Cache('COUNTERSIGN_CACHE=off writes nothing; the default is $XDG_CACHE_HOME/countersign, else ~/.cache/countersign', async () => {
+  const store = tempDir('countersign-vc-store-');
+  const home = tempDir('countersign-vc-home-');
+  const started = await cli(['start', WORKFLOW, '--json'], { store, env: { COUNTERSIGN_CACHE: 'off', HOME: home } });
+  const stepped = await cli(['step', started.json.runId, '--response', '{"words":1}', '--json'], { store, env: { COUNTERSIGN_CACHE: 'off', HOME: home } });
+  assert.is(stepped.json.status, 'completed');
+  assert.equal(readdirSync(home), []);
+  assert.is(cacheDir({ COUNTERSIGN_CACHE: 'off' }), undefined);
+  assert.is(cacheDir({ XDG_CACHE_HOME: '/x/cache' }), '/x/cache/countersign');
+  assert.is(cacheDir({ COUNTERSIGN_CACHE: '/y/c', XDG_CACHE_HOME: '/x/cache' }), '/y/c');
+});
+
+Cache('library: a schema whose validator was cached compiles nothing in a fresh compiler, and validates alike', () => {
+  const dir = tempDir('countersign-vc-lib-');
+  const schema = { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, n: { type: 'integer', minimum: 1 } }, required: ['n'], additionalProperties: false };
+  try {
+    useValidatorCache(diskValidatorCache({ COUNTERSIGN_CACHE: dir }));
+    const compiled = answerValidator(structuredClone(schema));
+    assert.is(readdirSync(join(dir, 'validators')).length, 1);
+    // Another cache object (a new process, as far as the compiler knows) finds the entry.
+    useValidatorCache({ read: diskValidatorCache({ COUNTERSIGN_CACHE: dir })!.read, write: () => assert.unreachable('a hit must not write') });
+    const loaded = answerValidator(structuredClone(schema));
+    assert.is.not(loaded, compiled);
+    for (const answer of [{ n: 1 }, { n: 0 }, { n: 2, at: 'yesterday' }, { n: 2, at: '2026-12-03T10:00:00Z' }, { n: 1, extra: true }, {}]) {
+      assert.is(loaded(answer), compiled(answer), JSON.stringify(answer));
+      assert.equal(loaded.errors ?? null, compiled.errors ?? null, JSON.stringify(answer));
+    }
+  } finally {
+    useValidatorCache(undefined);
+  }
+});
+
+Cache.run();
