@@ -14,6 +14,8 @@ export { validateDocument, validateFile, validateWorkflow } from './validate/ind
 export type { ValidationReport } from './validate/index.js';
 
 export { createEngine } from './run/engine.js';
+export { useValidatorCache } from './nodes/answer-schema.js';
+export type { ValidatorCache } from './nodes/validator-cache.js';
 export type { Engine, EngineOptions, StartOptions, SubmitOptions } from './run/engine.js';
 export type { RunOptions, RunResult, ProgressEvent } from './run/driver.js';
 export type * from './run/contract.js';

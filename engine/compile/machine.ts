@@ -73,12 +73,17 @@ function build(workflow: Workflow, hash: string): CompiledWorkflow {
     let decision = first;
     let assign = first.assign;
     let events = first.events;
+    let owned = false; // events is a copy of first.events this fold may append to
     for (let hops = 0, next = transient(first.target); next; next = transient(decision.target)) {
       if (++hops > maxHops) throw new Error(`Infinite loop detected: more than ${maxHops} transient nodes in one step`);
       // Object.assign, not spreads: V8 is slow on a spread that adds keys.
       decision = decideTransient(next.type, next.node, assign ? Object.assign({}, ctx, assign) : ctx, workflow);
       assign = decision.assign ? Object.assign({}, assign, decision.assign) : assign;
-      events = events.concat(decision.events);
+      if (!owned) {
+        events = events.slice();
+        owned = true;
+      }
+      for (const e of decision.events) events.push(e);
     }
     return decision === first ? first : { ...decision, assign, events };
   };
