@@ -33,7 +33,7 @@ export function sourceTree() {
     for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(rel);
-      else if (/\.(ts|json)$/.test(entry.name)) files.push(rel);
+      else if (/\.(ts|json|cjs)$/.test(entry.name)) files.push(rel);
     }
   };
   walk('engine');

@@ -7,8 +7,13 @@ import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { CountersignError } from '../errors.js';
 
-/** Bumped whenever the tables change; a newer database is refused, not misread. */
-export const SCHEMA_VERSION = 3;
+/**
+ * Bumped whenever the tables, or what a stored record means, change; a
+ * newer database is refused, not misread. 4: run snapshots may keep the
+ * latest node answers in `recent` (format/node-answers.ts), which a
+ * version 3 reader would not see; the tables are those of version 3.
+ */
+export const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS workflows (hash TEXT PRIMARY KEY, body TEXT NOT NULL);

@@ -5,6 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,6 +103,43 @@ Answers('nodeAnswer/withNodeAnswer: the latest answer wins before and after the 
   // A context stored before `recent` existed reads from `nodes` alone.
   assert.equal(nodeAnswer({ nodes: { old: { v: 7 } } }, 'old'), { v: 7 });
   assert.is(nodeAnswer({ nodes: {} }, 'toString'), undefined);
+});
+
+Answers('a run stored by a version-3 store (answers only in `nodes`) continues and reads them; the store moves to version 4', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-answers-v3-'));
+  const wf: Workflow = {
+    metadata: { name: 'v3', version: '1.0.0', description: 'an answer read after an upgrade' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'first' } },
+      { type: 'agent-directive', id: 'first', directive: 'Give v.', completionCondition: 'done', inputSchema: { type: 'object', properties: { v: { type: 'string' } }, required: ['v'] }, connections: { success: 'second' } },
+      { type: 'agent-directive', id: 'second', directive: 'You said {{first.v}}.', completionCondition: 'done', connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['first.v'] },
+    ],
+  };
+  const store = createSqliteStore(dir);
+  const s = await createEngine({ store }).start(wf);
+  await createEngine({ store }).submit(s.runId, { v: 'kept' });
+  store.close();
+  // Rewrite the stored snapshot as a version 3 store held it: every answer in `nodes`.
+  const db = new Database(join(dir, 'countersign.db'));
+  const rec = JSON.parse(db.prepare('SELECT record FROM runs WHERE run_id = ?').pluck().get(s.runId) as string);
+  const ctx = rec.snapshot.context;
+  ctx.nodes = { ...ctx.nodes, ...Object.fromEntries(ctx.recent ?? []) };
+  delete ctx.recent;
+  db.prepare('UPDATE runs SET record = ? WHERE run_id = ?').run(JSON.stringify(rec), s.runId);
+  db.pragma('user_version = 3');
+  db.close();
+
+  const reopened = createSqliteStore(dir);
+  const engine = createEngine({ store: reopened });
+  const waiting = await engine.status(s.runId);
+  assert.is(waiting.status === 'waiting' && waiting.pending.kind === 'directive' && waiting.pending.directive, 'You said kept.');
+  const done = await engine.submit(s.runId, {});
+  assert.equal(done.status === 'completed' && done.output, { 'first.v': 'kept' });
+  reopened.close();
+  const check = new Database(join(dir, 'countersign.db'), { readonly: true });
+  assert.is(check.pragma('user_version', { simple: true }), 4);
+  check.close();
 });
 
 Answers.run();

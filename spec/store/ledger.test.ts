@@ -282,8 +282,8 @@ Sqlite('a version-2 store is migrated in place to version 3: its runs and journa
   store.close();
 
   const check = new Database(join(c.dir, 'countersign.db'), { readonly: true });
-  assert.is(SCHEMA_VERSION, 3);
-  assert.is(check.pragma('user_version', { simple: true }), 3);
+  assert.is(SCHEMA_VERSION, 4);
+  assert.is(check.pragma('user_version', { simple: true }), 4);
   assert.is(check.prepare('SELECT version FROM runs WHERE run_id = ?').pluck().get('old'), 5);
   check.close();
 });
