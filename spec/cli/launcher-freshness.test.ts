@@ -13,15 +13,20 @@ import { build, freshBundle } from '../../engine/cli/build.mjs';
 
 const Fresh = suite('launcher: bundle freshness');
 
-/** Sets a path's modification time into the future for the duration of `fn`, then restores it. */
+/**
+ * Sets a path's modification time into the future for the duration of
+ * `fn`, then puts it back a millisecond early: utimes cannot restore a
+ * nanosecond time exactly, and a restored time that rounded up would
+ * leave the bundle stale.
+ */
 function touched(rel: string, fn: () => void) {
   const path = join(ROOT, rel);
-  const { atime, mtime } = statSync(path);
-  utimesSync(path, atime, new Date(Date.now() + 60_000));
+  const { atimeMs, mtimeMs } = statSync(path);
+  utimesSync(path, new Date(atimeMs), new Date(Date.now() + 60_000));
   try {
     fn();
   } finally {
-    utimesSync(path, atime, mtime);
+    utimesSync(path, new Date(atimeMs), new Date(Math.floor(mtimeMs) - 1));
   }
 }
 
