@@ -9,6 +9,7 @@ import { assign, setup, type AnyStateMachine } from 'xstate';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import { nodeType } from '../nodes/index.js';
 import type { EnterOutcome, RunContext, StartType, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
+import { deepFreeze } from '../format/freeze.js';
 import { decideAnswer, decideEnter, decideTimeout, decideTransient, type Decision } from './decisions.js';
 
 /** The final state a failed run rests in. `@` cannot occur in a node id. */
@@ -50,6 +51,10 @@ export function compileWorkflow(workflow: Workflow, hash: string): CompiledWorkf
 }
 
 function build(workflow: Workflow, hash: string): CompiledWorkflow {
+  // The engine's own copy (a run keeps it for its whole life): frozen, so
+  // nothing can change it under a run, and what is derived from it
+  // (effective answer schemas) can be cached by identity.
+  deepFreeze(workflow);
   const byId = new Map(workflow.nodes.map((n) => [n.id, n]));
   const startNode = workflow.nodes.find((n) => n.type === 'start');
   if (!startNode) throw new Error('compileWorkflow needs a validated workflow (no start node)');

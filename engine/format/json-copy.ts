@@ -4,9 +4,10 @@
  * Every answer goes through this, and the round trip through text was a
  * twentieth of a step; plain data (plain objects and arrays, strings,
  * finite numbers, booleans, null) is copied and measured in one walk
- * instead. Anything else (a Date, undefined, NaN, a toJSON method, a
- * `__proto__` key, deep nesting) takes the text round trip, so the result
- * is always exactly what JSON would give.
+ * instead. Anything else (a Date, undefined, NaN, a toJSON method, an
+ * array of another prototype, a `__proto__` key, deep nesting) takes the
+ * text round trip, so the result is always exactly what JSON would give
+ * (-0 included: it becomes 0).
  */
 import type { JsonValue } from './model.js';
 
@@ -47,7 +48,7 @@ function walk(v: unknown, depth: number, size: { bytes: number }): unknown {
     case 'number':
       if (!Number.isFinite(v)) return NOT_PLAIN;
       size.bytes += String(v).length;
-      return v;
+      return v === 0 ? 0 : v; // JSON has no -0: it reads back as 0
     case 'boolean':
       size.bytes += v ? 4 : 5;
       return v;
@@ -62,7 +63,9 @@ function walk(v: unknown, depth: number, size: { bytes: number }): unknown {
   }
   if (depth >= WALK_DEPTH) return NOT_PLAIN;
   const proto = Object.getPrototypeOf(v);
-  if (proto === Array.prototype) {
+  if (Array.isArray(v)) {
+    // JSON calls a toJSON an array has (own or inherited); an array of another prototype is not plain data.
+    if (proto !== Array.prototype || 'toJSON' in v) return NOT_PLAIN;
     const a = v as unknown[];
     const out: unknown[] = new Array(a.length);
     size.bytes += a.length > 0 ? 1 + a.length : 2; // brackets and commas

@@ -69,20 +69,29 @@ export function useValidatorCache(next: ValidatorCache | undefined): void {
   // Instances built for the other setting would not (or would needlessly) keep sources.
   compilers.run = { byKey: new Map(), bySchema: new WeakMap() };
 }
-const effectiveCache = new WeakMap<JsonObject, JsonObject>();
+/** Effective schemas of frozen input schemas (an engine-owned workflow copy), per workflow. */
+const effectiveCache = new WeakMap<JsonObject, { workflow: Workflow; schema: JsonObject }>();
 
 /**
  * The schema an answer must satisfy: `globalInputs` removed, registry
  * entries for the global inputs inlined into `properties`, and Moira's rule
  * that every object schema with `properties` gets `additionalProperties:
  * false` unless it says otherwise.
+ *
+ * Only a frozen input schema is cached: the engine freezes its own copy of
+ * a workflow (compileWorkflow), while a caller's object may change after it
+ * was read, so it is read afresh each time, into a copy it shares nothing
+ * with (the result is frozen, and the caller's object must not be).
  */
 export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: Workflow): JsonObject {
   if (inputSchema === undefined) return EMPTY_ANSWER_SCHEMA;
-  const cached = effectiveCache.get(inputSchema);
-  if (cached) return cached;
+  const owned = Object.isFrozen(inputSchema);
+  if (owned) {
+    const hit = effectiveCache.get(inputSchema);
+    if (hit && hit.workflow === workflow) return hit.schema;
+  }
   const { globalInputs, ...rest } = inputSchema;
-  const schema = closeObjects(rest) as JsonObject;
+  let schema = closeObjects(rest) as JsonObject;
   // An answer is an object of fields (Moira's real flows omit the type).
   if (schema.type === undefined) schema.type = 'object';
   if (Array.isArray(globalInputs) && globalInputs.length > 0) {
@@ -97,9 +106,10 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
     schema.properties = properties;
     if (schema.additionalProperties === undefined) schema.additionalProperties = false;
   }
+  if (!owned || !Object.isFrozen(workflow)) schema = structuredClone(schema);
   // Shared by every run of the workflow and handed to hosts in pending items: read-only.
   deepFreeze(schema);
-  effectiveCache.set(inputSchema, schema);
+  if (owned) effectiveCache.set(inputSchema, { workflow, schema });
   return schema;
 }
 

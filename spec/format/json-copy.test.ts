@@ -34,10 +34,26 @@ const CORPUS: Array<[string, unknown]> = [
   ['an own __proto__ key', JSON.parse('{"__proto__": {"polluted": true}, "x": 1}')],
   ['a boxed string and a Map', { s: new String('boxed'), m: new Map([[1, 2]]) }],
   ['a sparse array', [1, , 3]], // eslint-disable-line no-sparse-arrays
+  ['negative zero, bare and nested', { z: -0, list: [-0, 0, -1e-320] }],
+  ['an array with its own toJSON', { a: Object.assign([1, 2], { toJSON: () => 'replaced' }) }],
+  ['an array without a prototype', { a: Object.setPrototypeOf([1, 2], null) }],
+  ['an array subclass', { a: new (class Items extends Array {})() }],
   ['nesting past the walk depth', deep(300)],
   ['a bare string', 'text'],
   ['a bare number', 42],
 ];
+
+/** Deep equality that tells -0 from 0 (uvu's equal and JSON text do not) and checks prototypes. */
+function same(got: unknown, want: unknown, at: string): void {
+  if (want === null || typeof want !== 'object') {
+    assert.ok(Object.is(got, want), `${at || '(root)'}: ${String(got)} is not ${String(want)}${Object.is(want, 0) ? ' (+0)' : ''}`);
+    return;
+  }
+  assert.ok(got !== null && typeof got === 'object', `${at}: not an object`);
+  assert.is(Object.getPrototypeOf(got), Object.getPrototypeOf(want), `${at}: prototype`);
+  assert.equal(Object.keys(got as object), Object.keys(want), `${at}: keys`);
+  for (const k of Object.keys(want)) same((got as Record<string, unknown>)[k], (want as Record<string, unknown>)[k], `${at}/${k}`);
+}
 
 for (const [name, value] of CORPUS) {
   Copy(`${name}: same value and byte count as JSON.stringify + JSON.parse`, () => {
@@ -45,7 +61,7 @@ for (const [name, value] of CORPUS) {
     const want = viaText(value)!;
     assert.ok(got);
     assert.is(JSON.stringify(got!.value), want.text);
-    assert.equal(got!.value, want.value);
+    same(got!.value, want.value, '');
     assert.is(got!.bytes, want.bytes);
   });
 }
