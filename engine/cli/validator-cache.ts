@@ -6,10 +6,11 @@
  * project's store, and a file another user owns or could have written is
  * ignored.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ValidatorCache } from '../nodes/validator-cache.js';
+import { makeDirs } from '../format/make-dirs.js';
 
 const caches = new Map<string, ValidatorCache>();
 
@@ -53,7 +54,7 @@ function readOwn(file: string): string | undefined {
 
 function writeAtomically(dir: string, name: string, source: string): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
     const temp = join(dir, `.${name}.${process.pid}.tmp`);
     writeFileSync(temp, source, { mode: 0o600 });
     // A reader sees the old file or the whole new one, never half of it.

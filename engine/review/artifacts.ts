@@ -6,9 +6,10 @@
  * review starts from an empty report file (G8).
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, statSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { CountersignError } from '../errors.js';
+import { makeDirs } from '../format/make-dirs.js';
 
 /** Version-control metadata changes on every commit and is never the work under review. */
 const GIT_DIR = '.git';
@@ -188,7 +189,7 @@ function fileDigest(path: string): string {
 export function moveAside(report: string): boolean {
   const parent = dirname(report);
   try {
-    mkdirSync(parent, { recursive: true });
+    makeDirs(parent);
   } catch (e) {
     throw cannotWrite(report, `its directory ${parent} cannot be created (${errorCode(e)})`);
   }

@@ -6,10 +6,11 @@
  * route or a failed run.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { hashArtifacts } from './artifacts.js';
+import { makeDirs } from '../format/make-dirs.js';
 
 export interface VisitPaths {
   artifacts: string[];
@@ -73,7 +74,7 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
   if (isDirectory(report)) throw reportPath(report, 'it is a directory');
   if (isDirectory(`${report}.prev`)) throw reportPath(report, `${report}.prev is a directory, so the previous report cannot be kept`);
   try {
-    mkdirSync(dirname(report), { recursive: true });
+    makeDirs(dirname(report));
   } catch (e) {
     throw reportPath(report, `its directory cannot be created (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }

@@ -5,7 +5,6 @@
  * processes stepping one run are serialised and never both advance it.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
@@ -15,6 +14,7 @@ import { deepFreeze } from '../format/freeze.js';
 import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
+import { makeDirs } from '../format/make-dirs.js';
 
 export { SCHEMA_VERSION } from './sqlite-schema.js';
 
@@ -44,7 +44,7 @@ type Mutate = (current: RunRecord) => Mutation<unknown>;
 export function createSqliteStore(dir: string): Store {
   const file = join(dir, DATABASE_FILE);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (err) {
     throw new CountersignError('E_STORE', `cannot create the store directory ${dir}: ${(err as Error).message}`, {
       file: dir,

@@ -1,0 +1,39 @@
+/** Folders the engine creates (the store, review report folders, the validator cache): made, or refused with a reason, never a hang. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { makeDirs } from '../../engine/format/make-dirs.js';
+import { spawnCli, tempDir } from '../helpers/cli.js';
+
+const Dirs = suite('makeDirs');
+
+Dirs('creates every missing folder, with the mode asked for; an existing folder is fine', () => {
+  const base = tempDir('countersign-dirs-');
+  const deep = join(base, 'a', 'b', 'c');
+  makeDirs(deep, 0o700);
+  assert.ok(statSync(deep).isDirectory());
+  assert.is(statSync(join(base, 'a')).mode & 0o777, 0o700 & ~process.umask());
+  makeDirs(deep);
+});
+
+Dirs('a file in the way is ENOTDIR, naming the path', () => {
+  const base = tempDir('countersign-dirs-');
+  writeFileSync(join(base, 'file'), 'x');
+  assert.throws(() => makeDirs(join(base, 'file', 'below')), (e: NodeJS.ErrnoException) => e.code === 'ENOTDIR' && String(e.message).includes(join(base, 'file')));
+});
+
+// Node's own recursive mkdirSync never returns for this path on Linux.
+if (existsSync('/proc/self')) {
+  Dirs('a folder that cannot be made under /proc throws instead of hanging; the CLI reports E_STORE and a cache there only costs time', () => {
+    assert.throws(() => makeDirs('/proc/countersign-nope/validators'), (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
+    const store = spawnCli(['runs', '--store', '/proc/countersign-nope', '--json']);
+    assert.is(store.code, 2);
+    assert.is(JSON.parse(store.stdout).error.code, 'E_STORE');
+    const cached = spawnCli(['start', 'spec/fixtures/cli/two-step.json', '--json'], { env: { COUNTERSIGN_CACHE: '/proc/countersign-nope', COUNTERSIGN_STORE: tempDir('countersign-dirs-store-') } });
+    assert.is(cached.code, 0, cached.stderr);
+    assert.is(JSON.parse(cached.stdout).status, 'waiting');
+  });
+}
+
+Dirs.run();
