@@ -7,9 +7,11 @@
 //
 // Every build goes to a folder of its own, dist/cli-<id>/, and
 // dist/cli.json names the current one (replaced atomically). A build never
-// deletes a folder another process may still be loading chunks from; old
-// folders are swept once they are well out of use.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// deletes a folder another process may still be loading chunks from: a
+// process marks its folder in use (markInUse) when it starts and every
+// minute while it runs, and a build sweeps only folders nobody has marked
+// for SWEEP_AFTER_MS.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +21,27 @@ const POINTER = join(DIST, 'cli.json');
 /** The library for plain-Node consumers (`import … from 'countersign'`); dependencies stay external. */
 export const LIBRARY = join(DIST, 'index.mjs');
 const SWEEP_AFTER_MS = 10 * 60 * 1000;
+const IN_USE_EVERY_MS = 60 * 1000;
+
+/**
+ * Marks the bundle folder of `entry` as in use now and every minute while
+ * this process lives (a long-lived `mcp` or `run` loads chunks lazily, long
+ * after it started), so no build sweeps it. The timer never keeps the
+ * process alive.
+ */
+export function markInUse(entry) {
+  const folder = dirname(entry);
+  const mark = () => {
+    try {
+      const now = new Date();
+      utimesSync(folder, now, now);
+    } catch {
+      // Swept or read-only: nothing to keep.
+    }
+  };
+  mark();
+  setInterval(mark, IN_USE_EVERY_MS).unref();
+}
 
 /**
  * Everything the bundle is built from (package.json, the sources under

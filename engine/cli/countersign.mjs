@@ -4,13 +4,19 @@
 // back to compiling the TypeScript through tsx when no bundler is
 // available, so the command always runs the current source.
 import { pathToFileURL } from 'node:url';
-import { build, freshBundle } from './build.mjs';
+import { build, freshBundle, markInUse } from './build.mjs';
+
+/** The bundle's entry, marked in use so a rebuild by another command does not sweep it while this one runs. */
+function entry(file) {
+  markInUse(file);
+  return import(pathToFileURL(file).href);
+}
 
 async function load() {
   const fresh = freshBundle();
-  if (fresh) return import(pathToFileURL(fresh).href);
+  if (fresh) return entry(fresh);
   try {
-    return await import(pathToFileURL(await build()).href);
+    return await entry(await build());
   } catch {
     const { register } = await import('tsx/esm/api');
     register();

@@ -7,10 +7,11 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { cli, spawnCli, tempDir } from '../helpers/cli.js';
-import { cacheDir } from '../../engine/cli/validator-cache.js';
+import { cacheDir, cacheLocation } from '../../engine/cli/validator-cache.js';
 import { answerValidator, useValidatorCache } from '../../engine/nodes/answer-schema.js';
 import { diskValidatorCache } from '../../engine/cli/validator-cache.js';
 
@@ -82,16 +83,64 @@ Cache('an entry others could have written, or one that does not load, is ignored
   assert.is((await step({ words: 2 })).json.status, 'completed');
 });
 
-Cache('COUNTERSIGN_CACHE=off writes nothing; the default is $XDG_CACHE_HOME/countersign, else ~/.cache/countersign', async () => {
-  const store = tempDir('countersign-vc-store-');
+Cache('an entry that is a link, or a cache folder others can write, is not run', async () => {
+  const { cache, step, files } = setup();
+  await step({ words: 3 });
+  const entry = wordsEntry(cache, files());
+  // A link to a file this user owns (any file: a cloned repository's, say) that accepts everything.
+  const target = join(cache, 'accept-all.cjs');
+  writeFileSync(target, 'module.exports = function v() { return true; };', { mode: 0o600 });
+  renameSync(entry, `${entry}.real`);
+  symlinkSync(target, entry);
+  assert.is((await step({ words: -1 })).code, 5, 'the linked file was run');
+  // The real entry back, but in a folder others can write: another user could have swapped it.
+  renameSync(`${entry}.real`, `${entry}.new`);
+  renameSync(`${entry}.new`, entry);
+  writeFileSync(entry, 'module.exports = function v() { return true; };', { mode: 0o600 });
+  chmodSync(join(cache, 'validators'), 0o777);
+  assert.is((await step({ words: -1 })).code, 5, 'an entry in a world-writable folder was run');
+  chmodSync(join(cache, 'validators'), 0o700);
+  assert.is((await step({ words: -1 })).code, 0, 'the same entry in the user\'s own folder is run (this is how the cases above would fail)');
+});
+
+Cache('off (any case, or false/0/no) writes nothing anywhere; the default is $XDG_CACHE_HOME/countersign, else ~/.cache/countersign', () => {
   const home = tempDir('countersign-vc-home-');
-  const started = await cli(['start', WORKFLOW, '--json'], { store, env: { COUNTERSIGN_CACHE: 'off', HOME: home } });
-  const stepped = await cli(['step', started.json.runId, '--response', '{"words":1}', '--json'], { store, env: { COUNTERSIGN_CACHE: 'off', HOME: home } });
-  assert.is(stepped.json.status, 'completed');
-  assert.equal(readdirSync(home), []);
-  assert.is(cacheDir({ COUNTERSIGN_CACHE: 'off' }), undefined);
+  const cwd = tempDir('countersign-vc-cwd-');
+  for (const off of ['off', 'OFF', 'false', '0', 'no']) {
+    const env = { COUNTERSIGN_CACHE: off, HOME: home, XDG_CACHE_HOME: '', COUNTERSIGN_STORE: tempDir('countersign-vc-store-') };
+    const started = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env, cwd });
+    const stepped = spawnCli(['step', JSON.parse(started.stdout).runId, '--response', '{"words":1}', '--json'], { env, cwd });
+    assert.is(JSON.parse(stepped.stdout).status, 'completed', off);
+    assert.not.match(started.stderr + stepped.stderr, /warning/, `"${off}" is read as off, not as a path`);
+  }
+  assert.equal(readdirSync(home), [], 'nothing under HOME');
+  assert.equal(readdirSync(cwd), [], 'no folder named after the value in the working directory');
+  // Unset: the user's ~/.cache/countersign.
+  const env = { COUNTERSIGN_CACHE: '', HOME: home, XDG_CACHE_HOME: '', COUNTERSIGN_STORE: tempDir('countersign-vc-store-') };
+  const started = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env, cwd });
+  spawnCli(['step', JSON.parse(started.stdout).runId, '--response', '{"words":1}', '--json'], { env, cwd });
+  assert.ok(readdirSync(join(home, '.cache', 'countersign', 'validators')).some((f) => f.endsWith('.cjs')));
   assert.is(cacheDir({ XDG_CACHE_HOME: '/x/cache' }), '/x/cache/countersign');
   assert.is(cacheDir({ COUNTERSIGN_CACHE: '/y/c', XDG_CACHE_HOME: '/x/cache' }), '/y/c');
+});
+
+Cache('a relative cache path never puts the cache in the project: a relative XDG_CACHE_HOME is ignored (XDG), a relative COUNTERSIGN_CACHE turns the cache off with a warning', () => {
+  assert.is(cacheDir({ XDG_CACHE_HOME: '.cache' }), join(homedir(), '.cache', 'countersign'));
+  assert.match(cacheLocation({ COUNTERSIGN_CACHE: 'cache' }).problem ?? '', /must be an absolute path/);
+  const cwd = tempDir('countersign-vc-cwd-');
+  const home = tempDir('countersign-vc-home-');
+  mkdirSync(join(cwd, '.cache'));
+  const env = { COUNTERSIGN_CACHE: 'cache', XDG_CACHE_HOME: '.cache', HOME: home, COUNTERSIGN_STORE: tempDir('countersign-vc-store-') };
+  const r = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env, cwd });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, /countersign: warning: COUNTERSIGN_CACHE must be an absolute path, got "cache"; the validator cache is off/);
+  assert.equal(readdirSync(cwd), ['.cache']);
+  assert.equal(readdirSync(join(cwd, '.cache')), []);
+  assert.equal(readdirSync(home), []);
+  const xdgOnly = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env: { ...env, COUNTERSIGN_CACHE: '' }, cwd });
+  assert.is(xdgOnly.code, 0, xdgOnly.stderr);
+  assert.equal(readdirSync(join(cwd, '.cache')), [], 'a relative XDG_CACHE_HOME is not used');
+  assert.ok(existsSync(join(home, '.cache', 'countersign')), 'the default under HOME is used instead');
 });
 
 Cache('library: a schema whose validator was cached compiles nothing in a fresh compiler, and validates alike', () => {

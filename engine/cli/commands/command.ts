@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createEngine, type Engine } from '../../run/engine.js';
 import { openStore } from '../../store/open.js';
 import { useValidatorCache } from '../../nodes/answer-schema.js';
-import { diskValidatorCache } from '../validator-cache.js';
+import { cacheLocation, diskValidatorCache } from '../validator-cache.js';
 import type { Store } from '../../store/store.js';
 import { usage, type Io } from '../io.js';
 
@@ -29,6 +29,8 @@ export const TOOL_MODULE_OPTIONS = {
 export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine, store: Store) => Promise<T>): Promise<T> {
   const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
   // Answer validators compiled by earlier commands are loaded instead of compiled (see validator-cache.ts).
+  const { problem } = cacheLocation(io.env);
+  if (problem) io.stderr.write(`countersign: warning: ${problem}\n`);
   useValidatorCache(diskValidatorCache(io.env));
   try {
     return await fn(createEngine({ store, allowToolModules: values['allow-tool-modules'] === true }), store);
