@@ -45,48 +45,44 @@ export function markInUse(entry) {
 
 /**
  * Everything the bundle is built from (package.json, the sources under
- * engine/ and schemas/, and their folders) and the newest modification
- * time among them.
+ * engine/ and schemas/, and their folders), each with its change time.
+ * The change time (ctime), not the modification time: every write moves
+ * it and no tool can set it back, so a file copied in with an older mtime
+ * (`cp -p`, `rsync`, an unpacked tarball) still counts as changed.
  */
 export function sourceTree() {
-  const files = ['package.json'];
-  const dirs = [];
+  const paths = ['package.json'];
   const walk = (dir) => {
-    dirs.push(dir);
+    paths.push(dir);
     for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(rel);
-      else if (/\.(ts|json|cjs)$/.test(entry.name)) files.push(rel);
+      else if (/\.(ts|json|cjs)$/.test(entry.name)) paths.push(rel);
     }
   };
   walk('engine');
   walk('schemas');
-  return { files, dirs, newest: newestOf([...files, ...dirs]) };
+  return Object.fromEntries(paths.map((p) => [p, changeTime(p)]));
 }
 
-/** The newest modification time among `paths` (relative to the package root); Infinity when one is gone. */
-function newestOf(paths) {
-  let newest = 0;
-  for (const p of paths) {
-    const st = statSync(join(root, p), { throwIfNoEntry: false });
-    if (!st) return Infinity;
-    newest = Math.max(newest, st.mtimeMs);
-  }
-  return newest;
+/** A path's ctime (relative to the package root), or -1 when it is gone. */
+function changeTime(path) {
+  return statSync(join(root, path), { throwIfNoEntry: false })?.ctimeMs ?? -1;
 }
 
 /**
- * The current bundle's entry file when it is at least as new as every
- * source, else undefined. The build lists the files and folders it was
- * built from, so this is one stat each, no directory reads: a file added
- * or removed changes its folder's time, an edit its own.
+ * The current bundle's entry file when every source it was built from is
+ * unchanged since, else undefined. The build recorded each file's and
+ * folder's change time, so this is one stat each, no directory reads: a
+ * file added or removed changes its folder's time, an edit its own.
  */
 export function freshBundle() {
   try {
-    const { dir, source, files, dirs } = JSON.parse(readFileSync(POINTER, 'utf8'));
+    const { dir, sources } = JSON.parse(readFileSync(POINTER, 'utf8'));
     const entry = join(DIST, dir, 'main.js');
-    const newest = Array.isArray(files) && Array.isArray(dirs) ? newestOf([...files, ...dirs]) : sourceTree().newest;
-    if (source >= newest && statSync(entry).isFile()) return entry;
+    if (!sources || typeof sources !== 'object') return undefined;
+    for (const [path, ctime] of Object.entries(sources)) if (changeTime(path) !== ctime) return undefined;
+    if (statSync(entry).isFile()) return entry;
   } catch {
     // No bundle yet, or a damaged pointer: build.
   }
@@ -97,7 +93,7 @@ export function freshBundle() {
 export async function build() {
   const { build: esbuild } = await import('esbuild');
   // Read before building: an edit made while esbuild runs leaves the bundle stale, and the next command rebuilds.
-  const { files, dirs, newest: source } = sourceTree();
+  const sources = sourceTree();
   const dir = `cli-${Date.now().toString(36)}-${process.pid}`;
   await esbuild({
     entryPoints: [join(root, 'engine/cli/main.ts')],
@@ -118,7 +114,7 @@ export async function build() {
   });
   await buildAjv(join(DIST, dir));
   const tmp = `${POINTER}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ dir, source, files, dirs }));
+  writeFileSync(tmp, JSON.stringify({ dir, sources }));
   renameSync(tmp, POINTER);
   sweep(dir);
   return join(DIST, dir, 'main.js');

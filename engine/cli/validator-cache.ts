@@ -27,7 +27,20 @@ export function cacheLocation(env: NodeJS.ProcessEnv): { dir?: string; problem?:
   }
   // The XDG spec: a relative XDG_CACHE_HOME is ignored.
   const xdg = env.XDG_CACHE_HOME?.trim();
-  return { dir: join(xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache'), 'countersign') };
+  if (xdg && isAbsolute(xdg)) return { dir: join(xdg, 'countersign') };
+  const home = homeDir();
+  // No usable home (HOME empty or relative, no account entry, as in some
+  // containers): no per-user place, so no cache; answers are compiled as usual.
+  return home ? { dir: join(home, '.cache', 'countersign') } : {};
+}
+
+function homeDir(): string | undefined {
+  try {
+    const home = homedir();
+    return isAbsolute(home) ? home : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The cache directory for an environment, or undefined when caching is off. */
@@ -71,7 +84,8 @@ function readOwn(file: string): string | undefined {
   let fd: number | undefined;
   try {
     // O_NOFOLLOW: an entry that is a link could point at any file this user owns.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: opening a named pipe must not wait for a writer (it is then refused as not a file).
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const st = fstatSync(fd);
     if (!st.isFile() || !ownedBySelf(st)) return undefined;
     return readFileSync(fd, 'utf8');

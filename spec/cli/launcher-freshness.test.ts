@@ -13,31 +13,36 @@ import { build, freshBundle, markInUse } from '../../engine/cli/build.mjs';
 
 const Fresh = suite('launcher: bundle freshness');
 
-/**
- * Sets a path's modification time into the future for the duration of
- * `fn`, then puts it back a millisecond early: utimes cannot restore a
- * nanosecond time exactly, and a restored time that rounded up would
- * leave the bundle stale.
- */
-function touched(rel: string, fn: () => void) {
+/** Sets a path's modification time to `when` for the duration of `fn`, then puts the time back. */
+function touched(rel: string, when: Date, fn: () => void) {
   const path = join(ROOT, rel);
   const { atimeMs, mtimeMs } = statSync(path);
-  utimesSync(path, new Date(atimeMs), new Date(Date.now() + 60_000));
+  utimesSync(path, new Date(atimeMs), when);
   try {
     fn();
   } finally {
-    utimesSync(path, new Date(atimeMs), new Date(Math.floor(mtimeMs) - 1));
+    utimesSync(path, new Date(atimeMs), new Date(mtimeMs));
   }
 }
 
-Fresh('an edited source file or a changed folder (a file added or removed) makes the bundle stale', async () => {
+Fresh('an edited source, one copied in with an older time (cp -p), or a changed folder (a file added or removed) makes the bundle stale', async () => {
   if (!freshBundle()) await build();
   assert.ok(freshBundle(), 'fresh right after a build');
-  touched('engine/nodes/condition.ts', () => assert.is(freshBundle(), undefined, 'a source edited after the build'));
-  touched('schemas/workflow.schema.json', () => assert.is(freshBundle(), undefined, 'a published schema edited after the build'));
-  touched('engine/format/ajv-all.cjs', () => assert.is(freshBundle(), undefined, 'the CommonJS source bundled beside the chunks'));
-  touched('engine/run', () => assert.is(freshBundle(), undefined, 'a folder whose entries changed after the build'));
-  assert.ok(freshBundle(), 'fresh again once the times are back');
+  const later = new Date(Date.now() + 60_000);
+  const earlier = new Date(Date.now() - 86_400_000);
+  touched('engine/nodes/condition.ts', later, () => assert.is(freshBundle(), undefined, 'a source edited after the build'));
+  await build();
+  touched('engine/nodes/condition.ts', earlier, () => assert.is(freshBundle(), undefined, 'a source replaced by one with an older modification time'));
+  await build();
+  touched('schemas/workflow.schema.json', later, () => assert.is(freshBundle(), undefined, 'a published schema edited after the build'));
+  await build();
+  touched('engine/format/ajv-all.cjs', later, () => assert.is(freshBundle(), undefined, 'the CommonJS source bundled beside the chunks'));
+  await build();
+  touched('engine/run', later, () => assert.is(freshBundle(), undefined, 'a folder whose entries changed after the build'));
+  // Restoring a time is a change too: the next command rebuilds, and the bundle is fresh again.
+  assert.is(freshBundle(), undefined);
+  await build();
+  assert.ok(freshBundle(), 'fresh again after a rebuild');
 });
 
 Fresh('a build sweeps old bundle folders nobody uses, never one a running process marked in use', async () => {

@@ -8,6 +8,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { cli, spawnCli, tempDir } from '../helpers/cli.js';
@@ -122,6 +123,29 @@ Cache('off (any case, or false/0/no) writes nothing anywhere; the default is $XD
   assert.ok(readdirSync(join(home, '.cache', 'countersign', 'validators')).some((f) => f.endsWith('.cjs')));
   assert.is(cacheDir({ XDG_CACHE_HOME: '/x/cache' }), '/x/cache/countersign');
   assert.is(cacheDir({ COUNTERSIGN_CACHE: '/y/c', XDG_CACHE_HOME: '/x/cache' }), '/y/c');
+});
+
+Cache('an entry that is a named pipe is refused without waiting for a writer (the step does not hang)', async () => {
+  const { cache, step, files } = setup();
+  await step({ words: 3 });
+  const entry = wordsEntry(cache, files());
+  renameSync(entry, `${entry}.gone`);
+  execFileSync('mkfifo', ['-m', '600', entry]);
+  const t = Date.now();
+  assert.is((await step({ words: -1 })).code, 5);
+  assert.ok(Date.now() - t < 30_000);
+});
+
+Cache('without a usable home (HOME empty or relative) there is no cache, and commands work as before', () => {
+  const cwd = tempDir('countersign-vc-cwd-');
+  for (const home of ['', 'relative-home']) {
+    const env = { COUNTERSIGN_CACHE: '', XDG_CACHE_HOME: '', HOME: home, COUNTERSIGN_STORE: tempDir('countersign-vc-store-') };
+    const started = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env, cwd });
+    assert.is(started.code, 0, started.stderr);
+    const stepped = spawnCli(['step', JSON.parse(started.stdout).runId, '--response', '{"words":1}', '--json'], { env, cwd });
+    assert.is(JSON.parse(stepped.stdout).status, 'completed');
+  }
+  assert.equal(readdirSync(cwd), [], 'nothing written into the working directory');
 });
 
 Cache('a relative cache path never puts the cache in the project: a relative XDG_CACHE_HOME is ignored (XDG), a relative COUNTERSIGN_CACHE turns the cache off with a warning', () => {
