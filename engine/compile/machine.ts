@@ -9,7 +9,7 @@ import { assign, setup, type AnyStateMachine } from 'xstate';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import { nodeType } from '../nodes/index.js';
 import type { EnterOutcome, RunContext, StartType, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
-import { deepFreeze } from '../format/freeze.js';
+import { ownWorkflow } from '../nodes/answer-schema.js';
 import { decideAnswer, decideEnter, decideTimeout, decideTransient, type Decision } from './decisions.js';
 
 /** The final state a failed run rests in. `@` cannot occur in a node id. */
@@ -51,10 +51,8 @@ export function compileWorkflow(workflow: Workflow, hash: string): CompiledWorkf
 }
 
 function build(workflow: Workflow, hash: string): CompiledWorkflow {
-  // The engine's own copy (a run keeps it for its whole life): frozen, so
-  // nothing can change it under a run, and what is derived from it
-  // (effective answer schemas) can be cached by identity.
-  deepFreeze(workflow);
+  // The engine's own copy, kept by its runs: frozen, and cached from by identity.
+  ownWorkflow(workflow);
   const byId = new Map(workflow.nodes.map((n) => [n.id, n]));
   const startNode = workflow.nodes.find((n) => n.type === 'start');
   if (!startNode) throw new Error('compileWorkflow needs a validated workflow (no start node)');

@@ -12,7 +12,10 @@ export function deeperThan(value: unknown, limit: number): string | undefined {
     const [v, pointer, depth] = stack.pop()!;
     if (v === null || typeof v !== 'object') continue;
     if (depth > limit) return pointer;
-    for (const [k, child] of Object.entries(v)) {
+    // Pushed last to first, so they come off the stack in document order: the first deep value is the one named.
+    const entries = Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, child] = entries[i];
       stack.push([child, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1]);
     }
   }

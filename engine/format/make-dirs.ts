@@ -25,8 +25,10 @@ export function makeDirs(dir: string, mode?: number): void {
     try {
       mkdirSync(folder, mode === undefined ? undefined : { mode });
     } catch (e) {
-      // Another process made it meanwhile.
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // Another process made it meanwhile, or something else is there (a
+      // dangling link, a file): only a directory will do.
+      if (!statSync(folder).isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${folder}'`), { code: 'ENOTDIR', path: folder });
     }
   }
 }

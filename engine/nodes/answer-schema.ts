@@ -69,8 +69,20 @@ export function useValidatorCache(next: ValidatorCache | undefined): void {
   // Instances built for the other setting would not (or would needlessly) keep sources.
   compilers.run = { byKey: new Map(), bySchema: new WeakMap() };
 }
-/** Effective schemas of frozen input schemas (an engine-owned workflow copy), per workflow. */
+/** Effective schemas of the input schemas of engine-owned workflows, per workflow. */
 const effectiveCache = new WeakMap<JsonObject, { workflow: Workflow; schema: JsonObject }>();
+/** Workflow copies the engine owns, deep-frozen by ownWorkflow. */
+const owned = new WeakSet<Workflow>();
+
+/**
+ * Takes ownership of a workflow copy (the one a run keeps for its whole
+ * life): deep-frozen, so nothing can change it under a run, and what is
+ * derived from it (effective answer schemas) is cached by identity.
+ */
+export function ownWorkflow(workflow: Workflow): void {
+  deepFreeze(workflow);
+  owned.add(workflow);
+}
 
 /**
  * The schema an answer must satisfy: `globalInputs` removed, registry
@@ -78,15 +90,15 @@ const effectiveCache = new WeakMap<JsonObject, { workflow: Workflow; schema: Jso
  * that every object schema with `properties` gets `additionalProperties:
  * false` unless it says otherwise.
  *
- * Only a frozen input schema is cached: the engine freezes its own copy of
- * a workflow (compileWorkflow), while a caller's object may change after it
- * was read, so it is read afresh each time, into a copy it shares nothing
- * with (the result is frozen, and the caller's object must not be).
+ * Only the schemas of engine-owned workflows (ownWorkflow) are cached: a
+ * caller's object may change after it was read, so it is read afresh each
+ * time, into a copy it shares nothing with (the result is frozen, and the
+ * caller's object must not be).
  */
 export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: Workflow): JsonObject {
   if (inputSchema === undefined) return EMPTY_ANSWER_SCHEMA;
-  const owned = Object.isFrozen(inputSchema);
-  if (owned) {
+  const ours = owned.has(workflow);
+  if (ours) {
     const hit = effectiveCache.get(inputSchema);
     if (hit && hit.workflow === workflow) return hit.schema;
   }
@@ -106,10 +118,10 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
     schema.properties = properties;
     if (schema.additionalProperties === undefined) schema.additionalProperties = false;
   }
-  if (!owned || !Object.isFrozen(workflow)) schema = structuredClone(schema);
+  if (!ours) schema = structuredClone(schema);
   // Shared by every run of the workflow and handed to hosts in pending items: read-only.
   deepFreeze(schema);
-  if (owned) effectiveCache.set(inputSchema, { workflow, schema });
+  if (ours) effectiveCache.set(inputSchema, { workflow, schema });
   return schema;
 }
 

@@ -67,4 +67,17 @@ Caller('a run keeps its own copy: editing the caller object after start changes 
   assert.is((await engine.submit(s.runId, { k: 'x', tags: ['a'] })).status, 'completed');
 });
 
+Caller('a caller that froze only the top of its objects still gets fresh readings and keeps its nested parts editable', () => {
+  const wf = workflow();
+  Object.freeze(schemaOf(wf));
+  Object.freeze(wf);
+  assert.ok(validateWorkflow(wf).ok);
+  const required = schemaOf(wf).required as string[];
+  assert.not.ok(Object.isFrozen(required), 'required was frozen');
+  required.push('other');
+  schemaOf(wf).properties.k.type = 'nope';
+  const again = validateWorkflow(wf);
+  assert.ok(again.errors.some((e) => e.code === 'E_INPUT_SCHEMA'), JSON.stringify(again.errors));
+});
+
 Caller.run();

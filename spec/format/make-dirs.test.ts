@@ -1,7 +1,7 @@
 /** Folders the engine creates (the store, review report folders, the validator cache): made, or refused with a reason, never a hang. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDirs } from '../../engine/format/make-dirs.js';
 import { spawnCli, tempDir } from '../helpers/cli.js';
@@ -21,6 +21,17 @@ Dirs('a file in the way is ENOTDIR, naming the path', () => {
   const base = tempDir('countersign-dirs-');
   writeFileSync(join(base, 'file'), 'x');
   assert.throws(() => makeDirs(join(base, 'file', 'below')), (e: NodeJS.ErrnoException) => e.code === 'ENOTDIR' && String(e.message).includes(join(base, 'file')));
+});
+
+Dirs('a dangling link where a folder should be is refused (ENOENT), not taken for a folder; the CLI reports E_STORE for it', () => {
+  const base = tempDir('countersign-dirs-');
+  symlinkSync(join(base, 'nowhere'), join(base, 'store'));
+  assert.throws(() => makeDirs(join(base, 'store')), (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
+  const r = spawnCli(['runs', '--store', join(base, 'store'), '--json']);
+  assert.is(r.code, 2);
+  const error = JSON.parse(r.stdout).error;
+  assert.is(error.code, 'E_STORE');
+  assert.match(error.message, /cannot create the store directory/);
 });
 
 // Node's own recursive mkdirSync never returns for this path on Linux.
