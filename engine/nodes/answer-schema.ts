@@ -13,8 +13,18 @@ import { loadValidator, saveValidator, validatorCacheKey, type ValidatorCache } 
 /** Answers larger than this (serialised JSON) are rejected: they would bloat every snapshot. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
+/** Schemas this module built and froze: the only ones answerValidator caches by identity. */
+const frozenHere = new WeakSet<JsonObject>();
+
+/** Freezes a schema built here (a constant, an effective schema) and lets answerValidator cache it by identity. */
+export function ownSchema<T extends JsonObject>(schema: T): T {
+  deepFreeze(schema);
+  frozenHere.add(schema);
+  return schema;
+}
+
 /** A node without an inputSchema accepts only `{}` or `null`. */
-const EMPTY_ANSWER_SCHEMA: JsonObject = deepFreeze({ type: ['object', 'null'], maxProperties: 0 });
+const EMPTY_ANSWER_SCHEMA: JsonObject = ownSchema({ type: ['object', 'null'], maxProperties: 0 });
 
 type Purpose = 'check' | 'run';
 
@@ -121,6 +131,7 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
   if (!ours) schema = structuredClone(schema);
   // Shared by every run of the workflow and handed to hosts in pending items: read-only.
   deepFreeze(schema);
+  frozenHere.add(schema);
   if (ours) effectiveCache.set(inputSchema, { workflow, schema });
   return schema;
 }
@@ -156,7 +167,11 @@ const SCHEMA_SINGLES = ['items', 'additionalItems'] as const;
  */
 export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): ValidateFunction {
   const c = compilers[purpose];
-  let fn = c.bySchema.get(schema);
+  // By identity only for schemas this module froze (effective schemas, its
+  // own constants): a caller's object (a registry entry being validated)
+  // may change after it was read, so it is looked up by its text.
+  const ours = frozenHere.has(schema);
+  let fn = ours ? c.bySchema.get(schema) : undefined;
   if (fn) return fn;
   // Identical schemas in other nodes, runs or validation passes share one compilation.
   const key = JSON.stringify(schema);
@@ -172,6 +187,8 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
       // reuse an `$id` for different schemas would clash: such schemas get
       // an instance of their own.
       ajv = key.includes('"$id"') ? newAjv(purpose) : (c.ajv ??= newAjv(purpose));
+      // ajv keeps what it compiles: a caller's object is compiled as a copy, so none is held or read later.
+      if (!ours) schema = JSON.parse(key) as JsonObject;
       fn = ajv.compile(schema);
       compiledCount++;
       if (cacheKey) saveValidator(cache!, cacheKey, () => ajvModules().standaloneCode(ajv!, fn!));
@@ -183,7 +200,7 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
     }
     c.byKey.set(key, { fn, schema, ...(ajv ? { ajv } : {}) });
   }
-  c.bySchema.set(schema, fn);
+  if (ours) c.bySchema.set(schema, fn);
   return fn;
 }
 

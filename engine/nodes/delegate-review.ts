@@ -20,7 +20,7 @@ import { resolveInWorkspace } from '../review/paths.js';
 import { reviewPrompt } from '../review/prompt.js';
 import { readReport } from '../review/report.js';
 import { wordingFindings } from '../review/wording.js';
-import { answerValidator, describeErrors } from './answer-schema.js';
+import { answerValidator, describeErrors, ownSchema } from './answer-schema.js';
 import { guardAnswer } from './answer-guard.js';
 import { checkTemplate, templateReads } from './checks.js';
 import { controlCharacter, criterionTemplates, escapingPath, pathTemplates, reportOverArtifact } from './review-static-checks.js';
@@ -32,14 +32,14 @@ export const DEFAULT_MAX_ITERATIONS = 5;
 export const DEFAULT_REVIEW_RETRIES = 3;
 
 /** The issues contract (G17, G18, G9): only the count; the findings are in the report file. */
-export const ISSUES_ANSWER_SCHEMA: JsonObject = Object.freeze({
+export const ISSUES_ANSWER_SCHEMA: JsonObject = ownSchema({
   type: 'object',
   properties: {
     issues_count: { type: 'integer', minimum: 0, description: 'Number of issues in the report file (0 = pass)' },
   },
   required: ['issues_count'],
   additionalProperties: false,
-}) as JsonObject;
+});
 
 interface Observed {
   hash: string;

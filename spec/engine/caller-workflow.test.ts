@@ -80,4 +80,20 @@ Caller('a caller that froze only the top of its objects still gets fresh reading
   assert.ok(again.errors.some((e) => e.code === 'E_INPUT_SCHEMA'), JSON.stringify(again.errors));
 });
 
+Caller('a registry entry edited in place after a validation is read again: a typo added to it is reported at the entry', async () => {
+  const wf = workflow();
+  assert.ok(validateWorkflow(wf).ok);
+  (wf.variableRegistry!.tags as Record<string, unknown>).minimun = 1;
+  const again = validateWorkflow(wf);
+  assert.not.ok(again.ok);
+  assert.ok(again.errors.some((e) => e.code === 'E_VARIABLE_SCHEMA' && e.pointer.startsWith('/variableRegistry/tags')), JSON.stringify(again.errors));
+  // And a start refuses it with the same finding, not an uncoded error from the schema compiler.
+  try {
+    await createEngine({ store: createMemoryStore() }).start(wf);
+    assert.unreachable('started an invalid workflow');
+  } catch (e) {
+    assert.is((e as { code?: string }).code, 'E_WORKFLOW_INVALID');
+  }
+});
+
 Caller.run();
