@@ -8,9 +8,9 @@
 // Every build goes to a folder of its own, dist/cli-<id>/, and
 // dist/cli.json names the current one (replaced atomically). A build never
 // deletes a folder another process may still be loading chunks from: a
-// process marks its folder in use (markInUse) when it starts and every
-// minute while it runs, and a build sweeps only folders nobody has marked
-// for SWEEP_AFTER_MS.
+// process marks its folder in use (markInUse) with a file naming its pid,
+// and a build sweeps only folders that no live process names and nobody
+// has used for SWEEP_AFTER_MS.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,16 +22,19 @@ const POINTER = join(DIST, 'cli.json');
 export const LIBRARY = join(DIST, 'index.mjs');
 const SWEEP_AFTER_MS = 10 * 60 * 1000;
 const IN_USE_EVERY_MS = 60 * 1000;
+const IN_USE_PREFIX = '.in-use-';
 
 /**
- * Marks the bundle folder of `entry` as in use now and every minute while
- * this process lives (a long-lived `mcp` or `run` loads chunks lazily, long
- * after it started), so no build sweeps it. The timer never keeps the
+ * Marks the bundle folder of `entry` as in use by this process: a file
+ * named after its pid (removed when it exits), and the folder's time,
+ * renewed every minute. A stopped or sleeping process keeps its mark, since
+ * the sweep asks whether the pid is alive. The timer never keeps the
  * process alive.
  */
 export function markInUse(entry) {
   const folder = dirname(entry);
-  const mark = () => {
+  const mark = join(folder, `${IN_USE_PREFIX}${process.pid}`);
+  const touch = () => {
     try {
       const now = new Date();
       utimesSync(folder, now, now);
@@ -39,8 +42,31 @@ export function markInUse(entry) {
       // Swept or read-only: nothing to keep.
     }
   };
-  mark();
-  setInterval(mark, IN_USE_EVERY_MS).unref();
+  try {
+    writeFileSync(mark, '');
+    process.on('exit', () => rmSync(mark, { force: true }));
+  } catch {
+    // A read-only install: nothing sweeps it either.
+  }
+  touch();
+  setInterval(touch, IN_USE_EVERY_MS).unref();
+}
+
+/** Whether a live process marked `folder` in use. */
+function inUse(folder) {
+  for (const name of readdirSync(folder)) {
+    if (!name.startsWith(IN_USE_PREFIX)) continue;
+    const pid = Number(name.slice(IN_USE_PREFIX.length));
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (e) {
+      // EPERM: alive, another user's. ESRCH: gone, its mark is stale.
+      if (e.code === 'EPERM') return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -125,7 +151,7 @@ function sweep(current) {
     if (!entry.isDirectory() || !entry.name.startsWith('cli-') || entry.name === current) continue;
     const full = join(DIST, entry.name);
     try {
-      if (Date.now() - statSync(full).mtimeMs > SWEEP_AFTER_MS) rmSync(full, { recursive: true, force: true });
+      if (Date.now() - statSync(full).mtimeMs > SWEEP_AFTER_MS && !inUse(full)) rmSync(full, { recursive: true, force: true });
     } catch {
       // Another build swept it first.
     }

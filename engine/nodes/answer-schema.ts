@@ -31,11 +31,10 @@ type Purpose = 'check' | 'run';
 // `check`: default strictness (unknown keywords are compile errors).
 // `run`: runs start only from validated workflows whose schemas `check`
 // already compiled, so the meta-schema check is skipped; it costs a CLI
-// step ~50 ms of compiling draft-07's meta-schema. With a validator cache,
-// `run` keeps the generated source, which the cache stores.
-function newAjv(purpose: Purpose): Ajv {
+// step ~50 ms of compiling draft-07's meta-schema. `source` keeps the
+// generated code, which the validator cache stores.
+function newAjv(purpose: Purpose, source = false): Ajv {
   const { Ajv, addFormats } = ajvModules();
-  const source = purpose === 'run' && cache !== undefined;
   const ajv = new Ajv({ allErrors: true, logger: false, ...(purpose === 'run' ? { validateSchema: false } : {}), ...(source ? { code: { source: true } } : {}) });
   addFormats(ajv);
   return ajv;
@@ -178,7 +177,11 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
   const hit = c.byKey.get(key);
   if (hit) fn = hit.fn;
   else {
-    const cacheKey = purpose === 'run' && cache ? validatorCacheKey(key) : undefined;
+    // A schema with an `$id` is never cached, nor compiled keeping its
+    // source: ajv writes the `$id` unescaped into a comment of that source,
+    // so an `$id` holding `*/` would end the comment and run as code.
+    const hasId = key.includes('"$id"');
+    const cacheKey = purpose === 'run' && cache && !hasId ? validatorCacheKey(key) : undefined;
     const stored = cacheKey ? loadValidator(cache!, cacheKey) : undefined;
     let ajv: Ajv | undefined;
     if (stored) fn = stored;
@@ -186,7 +189,7 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
       // ajv registers a schema's `$id` instance-wide, so two workflows that
       // reuse an `$id` for different schemas would clash: such schemas get
       // an instance of their own.
-      ajv = key.includes('"$id"') ? newAjv(purpose) : (c.ajv ??= newAjv(purpose));
+      ajv = hasId ? newAjv(purpose) : (c.ajv ??= newAjv(purpose, purpose === 'run' && cache !== undefined));
       // ajv keeps what it compiles: a caller's object is compiled as a copy, so none is held or read later.
       if (!ours) schema = JSON.parse(key) as JsonObject;
       fn = ajv.compile(schema);

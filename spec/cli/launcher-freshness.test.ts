@@ -6,6 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 // @ts-expect-error: build.mjs is plain JavaScript without type declarations
@@ -45,25 +46,31 @@ Fresh('an edited source, one copied in with an older time (cp -p), or a changed 
   assert.ok(freshBundle(), 'fresh again after a rebuild');
 });
 
-Fresh('a build sweeps old bundle folders nobody uses, never one a running process marked in use', async () => {
+Fresh('a build sweeps old bundle folders no live process marked, never one a live process marked (even one stopped for an hour)', async () => {
   const hourAgo = new Date(Date.now() - 3_600_000);
   const folder = (name: string) => {
     const dir = join(ROOT, 'dist', name);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'main.js'), 'export {};\n');
-    utimesSync(dir, hourAgo, hourAgo);
     return dir;
   };
   const unused = folder('cli-spec-unused');
   const inUse = folder('cli-spec-in-use');
+  const deadOwner = folder('cli-spec-dead-owner');
   try {
     markInUse(join(inUse, 'main.js'));
+    assert.ok(existsSync(join(inUse, `.in-use-${process.pid}`)), 'the mark names this process');
+    // A process that has exited: its pid no longer names a live process.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(deadOwner, `.in-use-${dead}`), '');
+    // As if nobody had touched any of them for an hour (a stopped or sleeping process renews nothing).
+    for (const dir of [unused, inUse, deadOwner]) utimesSync(dir, hourAgo, hourAgo);
     await build();
     assert.not.ok(existsSync(unused), 'an hour-old folder nobody marked is swept');
-    assert.ok(existsSync(inUse), 'a folder a live process marked is kept');
+    assert.not.ok(existsSync(deadOwner), 'a folder marked only by a process that has exited is swept');
+    assert.ok(existsSync(inUse), 'a folder a live process marked is kept, however old its time');
   } finally {
-    rmSync(unused, { recursive: true, force: true });
-    rmSync(inUse, { recursive: true, force: true });
+    for (const dir of [unused, inUse, deadOwner]) rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -167,6 +167,34 @@ Cache('a relative cache path never puts the cache in the project: a relative XDG
   assert.ok(existsSync(join(home, '.cache', 'countersign')), 'the default under HOME is used instead');
 });
 
+Cache('a schema $id holding "*/" runs nothing, with the cache on or off, and such a schema is never cached', () => {
+  const dir = tempDir('countersign-vc-id-');
+  const marker = join(dir, 'ran');
+  const payload = `x*/require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran');/*`;
+  const wf = {
+    metadata: { name: 'id-comment', version: '1.0.0', description: 'an $id that would end a comment' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Answer.', completionCondition: 'done', inputSchema: { $id: payload, type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  };
+  const file = join(dir, 'wf.json');
+  writeFileSync(file, JSON.stringify(wf));
+  for (const cache of [join(dir, 'cache'), 'off']) {
+    const env = { COUNTERSIGN_CACHE: cache, COUNTERSIGN_STORE: join(dir, `store-${cache === 'off' ? 'off' : 'on'}`) };
+    for (const answer of ['{"n":"no"}', '{"n":1}']) {
+      const started = spawnCli(['start', file, '--json'], { env });
+      assert.is(started.code, 0, started.stderr);
+      const stepped = spawnCli(['step', JSON.parse(started.stdout).runId, '--response', answer, '--json'], { env });
+      assert.is(stepped.code, answer === '{"n":1}' ? 0 : 5, stepped.stderr);
+    }
+  }
+  assert.not.ok(existsSync(marker), 'the $id ran as code');
+  const cached = existsSync(join(dir, 'cache', 'validators')) ? readdirSync(join(dir, 'cache', 'validators')) : [];
+  assert.not.ok(cached.some((f) => readFileSync(join(dir, 'cache', 'validators', f), 'utf8').includes('sourceURL')), 'a schema with an $id was cached');
+});
+
 Cache('library: a schema whose validator was cached compiles nothing in a fresh compiler, and validates alike', () => {
   const dir = tempDir('countersign-vc-lib-');
   const schema = { type: 'object', properties: { at: { type: 'string', format: 'date-time' }, n: { type: 'integer', minimum: 1 } }, required: ['n'], additionalProperties: false };
