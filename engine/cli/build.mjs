@@ -26,10 +26,11 @@ const IN_USE_PREFIX = '.in-use-';
 
 /**
  * Marks the bundle folder of `entry` as in use by this process: a file
- * named after its pid (removed when it exits), and the folder's time,
- * renewed every minute. A stopped or sleeping process keeps its mark, since
- * the sweep asks whether the pid is alive. The timer never keeps the
- * process alive.
+ * named after its pid, holding when the process started (removed when it
+ * exits normally), and the folder's time, renewed every minute. A stopped
+ * or sleeping process keeps its mark, since the sweep asks whether the pid
+ * is alive; a mark left by a killed process is dropped once its pid is gone
+ * or belongs to a later process. The timer never keeps the process alive.
  */
 export function markInUse(entry) {
   const folder = dirname(entry);
@@ -43,7 +44,7 @@ export function markInUse(entry) {
     }
   };
   try {
-    writeFileSync(mark, '');
+    writeFileSync(mark, startOf(process.pid) ?? '');
     process.on('exit', () => rmSync(mark, { force: true }));
   } catch {
     // A read-only install: nothing sweeps it either.
@@ -52,21 +53,44 @@ export function markInUse(entry) {
   setInterval(touch, IN_USE_EVERY_MS).unref();
 }
 
-/** Whether a live process marked `folder` in use. */
+/** When a process started, as the kernel counts it (Linux); undefined where that cannot be read. */
+function startOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'; starttime is field 22.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a live process marked `folder` in use; marks of processes that are gone are removed. */
 function inUse(folder) {
+  let used = false;
   for (const name of readdirSync(folder)) {
     if (!name.startsWith(IN_USE_PREFIX)) continue;
     const pid = Number(name.slice(IN_USE_PREFIX.length));
-    if (!Number.isInteger(pid) || pid <= 0) continue;
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch (e) {
-      // EPERM: alive, another user's. ESRCH: gone, its mark is stale.
-      if (e.code === 'EPERM') return true;
+    const mark = join(folder, name);
+    let alive = false;
+    if (Number.isInteger(pid) && pid > 0) {
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch (e) {
+        // EPERM: alive, another user's. ESRCH: gone.
+        alive = e.code === 'EPERM';
+      }
     }
+    if (alive) {
+      // The same pid, but a later process: the one that wrote the mark is gone.
+      const recorded = readFileSync(mark, 'utf8');
+      const now = startOf(pid);
+      if (recorded && now !== undefined && recorded !== now) alive = false;
+    }
+    if (alive) used = true;
+    else rmSync(mark, { force: true });
   }
-  return false;
+  return used;
 }
 
 /**
@@ -148,10 +172,12 @@ export async function build() {
 
 function sweep(current) {
   for (const entry of readdirSync(DIST, { withFileTypes: true })) {
-    if (!entry.isDirectory() || !entry.name.startsWith('cli-') || entry.name === current) continue;
+    if (!entry.isDirectory() || !entry.name.startsWith('cli-')) continue;
     const full = join(DIST, entry.name);
     try {
-      if (Date.now() - statSync(full).mtimeMs > SWEEP_AFTER_MS && !inUse(full)) rmSync(full, { recursive: true, force: true });
+      const old = Date.now() - statSync(full).mtimeMs > SWEEP_AFTER_MS;
+      // inUse also drops the marks of processes that are gone, in the current folder too.
+      if (!inUse(full) && old && entry.name !== current) rmSync(full, { recursive: true, force: true });
     } catch {
       // Another build swept it first.
     }

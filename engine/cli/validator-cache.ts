@@ -7,7 +7,7 @@
  * user and writable by nobody else, and an entry a regular file (not a
  * link) with the same owner and mode; anything else is not run.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { ValidatorCache } from '../nodes/validator-cache.js';
@@ -103,8 +103,13 @@ function writeAtomically(base: string, dir: string, name: string, source: string
     if (!ownedFolder(base) || !ownedFolder(dir)) return;
     const temp = join(dir, `.${name}.${process.pid}.tmp`);
     writeFileSync(temp, source, { mode: 0o600 });
-    // A reader sees the old file or the whole new one, never half of it.
-    renameSync(temp, join(dir, name));
+    try {
+      // A reader sees the old file or the whole new one, never half of it.
+      renameSync(temp, join(dir, name));
+    } catch (e) {
+      rmSync(temp, { force: true });
+      throw e;
+    }
   } catch {
     // Unwritable (read-only home, full disk): the next process compiles again.
   }

@@ -4,21 +4,22 @@
  * Every answer goes through this, and the round trip through text was a
  * twentieth of a step; plain data (plain objects and arrays, strings,
  * finite numbers, booleans, null) is copied and measured in one walk
- * instead. Anything else (a Date, undefined, NaN, a toJSON method, an
- * array of another prototype, a `__proto__` key, deep nesting) takes the
- * text round trip, so the result is always exactly what JSON would give
- * (-0 included: it becomes 0).
+ * instead. A value JSON would change (a Date, undefined, NaN, a toJSON
+ * method, an array of another prototype, a class instance, deep nesting)
+ * goes through JSON.stringify on its own, with the key JSON would give
+ * its toJSON, so the result is always exactly what JSON would give (-0
+ * included: it becomes 0), and every property is read once.
  */
 import type { JsonValue } from './model.js';
 
-/** Values nested deeper than this take the text round trip (which bounds its own recursion). */
+/** Values nested deeper than this go through JSON.stringify (which bounds its own recursion). */
 const WALK_DEPTH = 128;
 
 /** Printable ASCII without `"` and `\`: the JSON text is the string between quotes. */
 const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
-class NotPlain {}
-const NOT_PLAIN = new NotPlain();
+/** What JSON leaves out (undefined, a function, a symbol as an object member). */
+const OMITTED = Symbol('omitted');
 
 export interface JsonCopy {
   value: JsonValue;
@@ -33,20 +34,17 @@ export interface JsonCopy {
  */
 export function jsonCopy(value: unknown): JsonCopy | undefined {
   const size = { bytes: 0 };
-  const copy = walk(value, 0, size);
-  if (copy !== NOT_PLAIN) return { value: copy as JsonValue, bytes: size.bytes };
-  const text = JSON.stringify(value);
-  if (text === undefined) return undefined;
-  return { value: JSON.parse(text) as JsonValue, bytes: Buffer.byteLength(text, 'utf8') };
+  const copy = walk('', value, 0, size);
+  return copy === OMITTED ? undefined : { value: copy as JsonValue, bytes: size.bytes };
 }
 
-function walk(v: unknown, depth: number, size: { bytes: number }): unknown {
+function walk(key: string, v: unknown, depth: number, size: { bytes: number }): unknown {
   switch (typeof v) {
     case 'string':
       size.bytes += stringBytes(v);
       return v;
     case 'number':
-      if (!Number.isFinite(v)) return NOT_PLAIN;
+      if (!Number.isFinite(v)) return viaJson(key, v, size);
       size.bytes += String(v).length;
       return v === 0 ? 0 : v; // JSON has no -0: it reads back as 0
     case 'boolean':
@@ -55,41 +53,60 @@ function walk(v: unknown, depth: number, size: { bytes: number }): unknown {
     case 'object':
       break;
     default:
-      return NOT_PLAIN;
+      return viaJson(key, v, size);
   }
   if (v === null) {
     size.bytes += 4;
     return null;
   }
-  if (depth >= WALK_DEPTH) return NOT_PLAIN;
+  if (depth >= WALK_DEPTH) return viaJson(key, v, size);
   const proto = Object.getPrototypeOf(v);
   if (Array.isArray(v)) {
-    // JSON calls a toJSON an array has (own or inherited); an array of another prototype is not plain data.
-    if (proto !== Array.prototype || 'toJSON' in v) return NOT_PLAIN;
+    // JSON calls a toJSON an array has (own or inherited); an array of another prototype goes the same way.
+    if (proto !== Array.prototype || 'toJSON' in v) return viaJson(key, v, size);
     const a = v as unknown[];
     const out: unknown[] = new Array(a.length);
     size.bytes += a.length > 0 ? 1 + a.length : 2; // brackets and commas
     for (let i = 0; i < a.length; i++) {
-      const c = walk(a[i], depth + 1, size);
-      if (c === NOT_PLAIN) return NOT_PLAIN;
-      out[i] = c;
+      const c = walk(String(i), a[i], depth + 1, size);
+      if (c === OMITTED) {
+        size.bytes += 4; // an array holds null where JSON omits a member
+        out[i] = null;
+      } else out[i] = c;
     }
     return out;
   }
-  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  if ((proto !== Object.prototype && proto !== null) || 'toJSON' in v) return viaJson(key, v, size);
   const o = v as Record<string, unknown>;
-  if (proto !== null && 'toJSON' in o) return NOT_PLAIN;
-  const keys = Object.keys(o);
   const out: Record<string, unknown> = {};
-  size.bytes += keys.length > 0 ? 1 + keys.length * 2 : 2; // braces, colons and commas
-  for (const k of keys) {
-    if (k === '__proto__') return NOT_PLAIN;
-    const c = walk(o[k], depth + 1, size);
-    if (c === NOT_PLAIN) return NOT_PLAIN;
+  let kept = 0;
+  for (const k of Object.keys(o)) {
+    const before = size.bytes;
+    const c = walk(k, o[k], depth + 1, size);
+    if (c === OMITTED) {
+      size.bytes = before;
+      continue;
+    }
     size.bytes += stringBytes(k);
-    out[k] = c;
+    kept++;
+    // An own `__proto__` key (JSON.parse makes one) must stay a key, not become the prototype.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    else out[k] = c;
   }
+  size.bytes += kept > 0 ? 1 + kept * 2 : 2; // braces, colons and commas
   return out;
+}
+
+/**
+ * One value as JSON has it, read once: stringified as the member `key` of
+ * an object, so a toJSON gets the key JSON would give it.
+ */
+function viaJson(key: string, v: unknown, size: { bytes: number }): unknown {
+  const text = JSON.stringify({ [key]: v });
+  if (text === '{}') return OMITTED;
+  const valueText = text.slice(JSON.stringify(key).length + 2, -1);
+  size.bytes += Buffer.byteLength(valueText, 'utf8');
+  return JSON.parse(valueText) as unknown;
 }
 
 function stringBytes(s: string): number {

@@ -135,6 +135,24 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
   return schema;
 }
 
+const startCache = new WeakMap<Workflow, JsonObject>();
+
+/**
+ * The schema a start input must satisfy: the registry entries as answers
+ * see them when they write the same globals (Moira's additionalProperties
+ * rule included), so a value the start accepts an answer accepts too.
+ */
+export function startInputSchema(workflow: Workflow): JsonObject {
+  const ours = owned.has(workflow);
+  const hit = ours ? startCache.get(workflow) : undefined;
+  if (hit) return hit;
+  const properties: JsonObject = {};
+  for (const [name, decl] of Object.entries(workflow.variableRegistry ?? {})) properties[name] = closeObjects(decl as JsonValue);
+  const schema = ownSchema(structuredClone({ type: 'object', properties }) as JsonObject);
+  if (ours) startCache.set(workflow, schema);
+  return schema;
+}
+
 function closeObjects(schema: JsonValue): JsonValue {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const out: JsonObject = { ...schema };

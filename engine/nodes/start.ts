@@ -4,10 +4,9 @@
  */
 import { CountersignError } from '../errors.js';
 import type { JsonObject, JsonValue, StartNode, Workflow } from '../format/model.js';
-import { answerValidator, describeErrors } from './answer-schema.js';
+import { answerValidator, describeErrors, startInputSchema } from './answer-schema.js';
 import type { StartType } from './node-type.js';
 
-const inputSchemas = new WeakMap<Workflow, JsonObject>();
 
 export const start: StartType = {
   type: 'start',
@@ -57,12 +56,7 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
     });
   }
   // The registry entries as the answers' validator sees them: strict, with `format` enforced.
-  let schema = inputSchemas.get(workflow);
-  if (!schema) {
-    schema = { type: 'object', properties: (workflow.variableRegistry ?? {}) as JsonObject };
-    inputSchemas.set(workflow, schema);
-  }
-  const validate = answerValidator(schema);
+  const validate = answerValidator(startInputSchema(workflow));
   if (!validate(input)) {
     throw new CountersignError('E_INPUT', `the start input does not fit the variableRegistry: ${describeErrors(validate.errors).join('; ')}`, {
       fix: 'pass values of the declared types',

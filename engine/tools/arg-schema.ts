@@ -31,7 +31,8 @@ function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
 
 export function compileArgSchema(name: string, schema: JsonObject): ValidateFunction {
   try {
-    return ajvFor(schema).compile(schema);
+    // A copy: ajv caches by object, and a host may edit its object and define the tool again.
+    return ajvFor(schema).compile(structuredClone(schema));
   } catch (err) {
     throw new CountersignError('E_TOOL_DEFINITION', `tool "${name}": inputSchema does not compile: ${(err as Error).message}`, {
       fix: 'correct the inputSchema (unknown keywords are errors; a 2020-12 schema must say so in $schema)',

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 // @ts-expect-error: build.mjs is plain JavaScript without type declarations
 import { build, freshBundle, markInUse } from '../../engine/cli/build.mjs';
@@ -57,20 +57,28 @@ Fresh('a build sweeps old bundle folders no live process marked, never one a liv
   const unused = folder('cli-spec-unused');
   const inUse = folder('cli-spec-in-use');
   const deadOwner = folder('cli-spec-dead-owner');
+  const reused = folder('cli-spec-reused');
   try {
     markInUse(join(inUse, 'main.js'));
     assert.ok(existsSync(join(inUse, `.in-use-${process.pid}`)), 'the mark names this process');
     // A process that has exited: its pid no longer names a live process.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     writeFileSync(join(deadOwner, `.in-use-${dead}`), '');
+    // This pid, but recorded with another start time: a later process that reuses a killed one's pid.
+    if (existsSync('/proc/self/stat')) writeFileSync(join(reused, `.in-use-${process.pid}`), 'not-this-start');
+    // A killed command's mark in the current bundle folder.
+    const current = dirname(freshBundle() ?? (await build()));
+    writeFileSync(join(current, `.in-use-${dead}`), '');
     // As if nobody had touched any of them for an hour (a stopped or sleeping process renews nothing).
-    for (const dir of [unused, inUse, deadOwner]) utimesSync(dir, hourAgo, hourAgo);
+    for (const dir of [unused, inUse, deadOwner, reused]) utimesSync(dir, hourAgo, hourAgo);
     await build();
     assert.not.ok(existsSync(unused), 'an hour-old folder nobody marked is swept');
     assert.not.ok(existsSync(deadOwner), 'a folder marked only by a process that has exited is swept');
+    if (existsSync('/proc/self/stat')) assert.not.ok(existsSync(reused), 'a mark whose pid now belongs to another process does not keep a folder');
     assert.ok(existsSync(inUse), 'a folder a live process marked is kept, however old its time');
+    assert.not.ok(existsSync(join(current, `.in-use-${dead}`)), 'a dead process\'s mark is removed from the current folder too');
   } finally {
-    for (const dir of [unused, inUse, deadOwner]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [unused, inUse, deadOwner, reused]) rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -206,6 +206,29 @@ Api('run(): a node deadline that passes while the agent thinks takes the timeout
   assert.ok(types.includes('timeout'));
 });
 
+Api('a start input is judged as an answer writing the same global would be: an object with an undeclared field is E_INPUT at start too', async () => {
+  const wf: Workflow = {
+    metadata: { name: 'cfg', version: '1.0.0', description: 'an object global' },
+    variableRegistry: { cfg: { type: 'object', description: 'settings', properties: { a: { type: 'integer' } } } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Settings?', completionCondition: 'done', inputSchema: { type: 'object', globalInputs: ['cfg'] }, connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['cfg'] },
+    ],
+  };
+  const engine = createEngine({ store: createMemoryStore() });
+  const started = await engine.start(wf, { input: { cfg: { a: 1 } } });
+  const rejected = await engine.submit(started.runId, { cfg: { a: 1, extra: 2 } });
+  assert.is(rejected.status === 'waiting' && rejected.rejected?.code, 'E_ANSWER_INVALID');
+  try {
+    await engine.start(wf, { input: { cfg: { a: 1, extra: 2 } } });
+    assert.unreachable('the start took a value an answer may not give');
+  } catch (e) {
+    assert.is((e as CountersignError).code, 'E_INPUT');
+    assert.match((e as Error).message, /extra/);
+  }
+});
+
 Api.run();
 
 const Api2 = suite('library API: ownership and identity');

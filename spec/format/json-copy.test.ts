@@ -38,6 +38,11 @@ const CORPUS: Array<[string, unknown]> = [
   ['an array with its own toJSON', { a: Object.assign([1, 2], { toJSON: () => 'replaced' }) }],
   ['an array without a prototype', { a: Object.setPrototypeOf([1, 2], null) }],
   ['an array subclass', { a: new (class Items extends Array {})() }],
+  ['a class instance (JSON keeps its own fields)', { p: new (class Point { x = 1; y = 2; })() }],
+  ['a null-prototype object with a toJSON method', { a: Object.assign(Object.create(null), { toJSON: (k: string) => `key ${k}` }) }],
+  ['toJSON gets the key JSON gives it', { when: { toJSON: (k: string) => `member ${k}` }, list: [{ toJSON: (k: string) => `index ${k}` }] }],
+  ['members JSON leaves out or nulls', { u: undefined, f: () => 1, s: Symbol('s'), list: [undefined, () => 1, NaN, { toJSON: () => undefined }], keep: 1 }],
+  ['an own __proto__ key next to a Date', JSON.parse('{"__proto__": {"x": 1}, "at": "2026"}')],
   ['nesting past the walk depth', deep(300)],
   ['a bare string', 'text'],
   ['a bare number', 42],
@@ -65,6 +70,15 @@ for (const [name, value] of CORPUS) {
     assert.is(got!.bytes, want.bytes);
   });
 }
+
+Copy('every property is read once, even when a value beside it goes through JSON (a Date)', () => {
+  let reads = 0;
+  const answer = { get n() { return ++reads; }, at: new Date(0), nested: { get m() { return ++reads; } } };
+  const got = jsonCopy(answer)!;
+  assert.is(reads, 2);
+  assert.equal(got.value, { n: 1, at: '1970-01-01T00:00:00.000Z', nested: { m: 2 } });
+  assert.is(got.bytes, Buffer.byteLength(JSON.stringify({ n: 1, at: '1970-01-01T00:00:00.000Z', nested: { m: 2 } })));
+});
 
 Copy('the copy is detached: editing the original afterwards changes nothing copied', () => {
   const original = { list: [1, { x: 'a' }], inner: { y: 2 } };

@@ -216,4 +216,14 @@ Shape('H41: a pr_number past GitHub\'s 32-bit range (1e21, 2^53 + 1) is E_TOOL_A
   assert.equal(prStatus.argProblems({ pr_number: 2147483647 }), []);
 });
 
+Shape('a host that edits its schema object and defines the tool again gets the edited schema, not a cached compile', () => {
+  const schema: Record<string, any> = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+  const first = defineTool({ name: 'edit', class: 'read', inputSchema: schema, run: () => 1 });
+  assert.equal(first.argProblems({ n: 1 }), []);
+  schema.properties.n = { type: 'string' };
+  const second = defineTool({ name: 'edit', class: 'read', inputSchema: schema, run: () => 1 });
+  assert.equal(second.argProblems({ n: 'x' }), []);
+  assert.equal(second.argProblems({ n: 1 }).map((p) => p.pointer), ['/n']);
+});
+
 Shape.run();
