@@ -14,7 +14,13 @@ function entry(file) {
 
 async function load() {
   const fresh = freshBundle();
-  if (fresh) return entry(fresh);
+  if (fresh) {
+    try {
+      return await entry(fresh);
+    } catch {
+      // Swept by a build running at the same moment, before this process marked it: build again.
+    }
+  }
   try {
     return await entry(await build());
   } catch {

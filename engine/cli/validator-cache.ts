@@ -102,11 +102,12 @@ function writeAtomically(base: string, dir: string, name: string, source: string
     // Never write into folders others could change: what is written here is later run.
     if (!ownedFolder(base) || !ownedFolder(dir)) return;
     const temp = join(dir, `.${name}.${process.pid}.tmp`);
-    writeFileSync(temp, source, { mode: 0o600 });
     try {
+      writeFileSync(temp, source, { mode: 0o600 });
       // A reader sees the old file or the whole new one, never half of it.
       renameSync(temp, join(dir, name));
     } catch (e) {
+      // A full disk or a failed rename: no half-written file stays behind.
       rmSync(temp, { force: true });
       throw e;
     }

@@ -65,9 +65,10 @@ function walk(key: string, v: unknown, depth: number, size: { bytes: number }): 
     // JSON calls a toJSON an array has (own or inherited); an array of another prototype goes the same way.
     if (proto !== Array.prototype || 'toJSON' in v) return viaJson(key, v, size);
     const a = v as unknown[];
-    const out: unknown[] = new Array(a.length);
-    size.bytes += a.length > 0 ? 1 + a.length : 2; // brackets and commas
-    for (let i = 0; i < a.length; i++) {
+    const n = a.length; // read once, as JSON does
+    const out: unknown[] = new Array(n);
+    size.bytes += n > 0 ? 1 + n : 2; // brackets and commas
+    for (let i = 0; i < n; i++) {
       const c = walk(String(i), a[i], depth + 1, size);
       if (c === OMITTED) {
         size.bytes += 4; // an array holds null where JSON omits a member

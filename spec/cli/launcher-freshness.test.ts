@@ -5,14 +5,25 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 // @ts-expect-error: build.mjs is plain JavaScript without type declarations
 import { build, freshBundle, markInUse } from '../../engine/cli/build.mjs';
 
 const Fresh = suite('launcher: bundle freshness');
+
+// The builds below would leave a bundle folder each until a later build sweeps it: the suite removes its own.
+const bundles = () => readdirSync(join(ROOT, 'dist')).filter((n) => n.startsWith('cli-'));
+let before: string[] = [];
+Fresh.before(() => {
+  before = existsSync(join(ROOT, 'dist')) ? bundles() : [];
+});
+Fresh.after(() => {
+  const current = basename(dirname(freshBundle() ?? ''));
+  for (const name of bundles()) if (!before.includes(name) && name !== current) rmSync(join(ROOT, 'dist', name), { recursive: true, force: true });
+});
 
 /** Sets a path's modification time to `when` for the duration of `fn`, then puts the time back. */
 function touched(rel: string, when: Date, fn: () => void) {

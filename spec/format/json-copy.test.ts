@@ -80,6 +80,18 @@ Copy('every property is read once, even when a value beside it goes through JSON
   assert.is(got.bytes, Buffer.byteLength(JSON.stringify({ n: 1, at: '1970-01-01T00:00:00.000Z', nested: { m: 2 } })));
 });
 
+Copy('an array\'s length is read once, as JSON reads it: an element that grows the array does not grow the copy', () => {
+  const grow = () => {
+    const a: unknown[] = [];
+    Object.defineProperty(a, 0, { get: () => (a.push(2), 1), enumerable: true, configurable: true });
+    return { a };
+  };
+  const got = jsonCopy(grow())!;
+  const want = JSON.stringify(grow());
+  assert.is(JSON.stringify(got.value), want);
+  assert.is(got.bytes, Buffer.byteLength(want));
+});
+
 Copy('the copy is detached: editing the original afterwards changes nothing copied', () => {
   const original = { list: [1, { x: 'a' }], inner: { y: 2 } };
   const got = jsonCopy(original)!;
