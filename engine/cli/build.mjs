@@ -107,7 +107,7 @@ export function sourceTree() {
     for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(rel);
-      else if (/\.(ts|json|cjs)$/.test(entry.name)) paths.push(rel);
+      else if (/\.(ts|json|cjs|mjs)$/.test(entry.name)) paths.push(rel);
     }
   };
   walk('engine');

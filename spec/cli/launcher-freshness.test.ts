@@ -50,6 +50,8 @@ Fresh('an edited source, one copied in with an older time (cp -p), or a changed 
   await build();
   touched('engine/format/ajv-all.cjs', later, () => assert.is(freshBundle(), undefined, 'the CommonJS source bundled beside the chunks'));
   await build();
+  touched('engine/cli/build.mjs', later, () => assert.is(freshBundle(), undefined, 'the build script, which sets every bundling option'));
+  await build();
   touched('engine/run', later, () => assert.is(freshBundle(), undefined, 'a folder whose entries changed after the build'));
   // Restoring a time is a change too: the next command rebuilds, and the bundle is fresh again.
   assert.is(freshBundle(), undefined);
