@@ -1,34 +1,43 @@
 #!/usr/bin/env node
 // The `countersign` launcher. It runs the bundled CLI (built by `npm ci` /
-// `npm run build`, and rebuilt here when any source is newer), and falls
-// back to compiling the TypeScript through tsx when no bundler is
-// available, so the command always runs the current source.
-import { pathToFileURL } from 'node:url';
-import { build, freshBundle, markInUse } from './build.mjs';
+// `npm run build`, and rebuilt here when any source is newer) with its code
+// cache, and falls back to compiling the TypeScript through tsx when no
+// bundler is available, so the command always runs the current source.
+// Its helpers are CommonJS, loaded with require: cheaper than ES imports of
+// node:fs on a path every command takes.
+import { createRequire } from 'node:module';
 
-/** The bundle's entry, marked in use so a rebuild by another command does not sweep it while this one runs. */
-function entry(file) {
-  markInUse(file);
-  return import(pathToFileURL(file).href);
+const require = createRequire(import.meta.url);
+const { freshBundle, markInUse } = require('./bundle-files.cjs');
+const { loadBundle } = require('./code-cache.cjs');
+const argv = process.argv.slice(2);
+
+/** Loads the bundle at `entry`, marked in use so a rebuild by another command does not sweep it while this one runs. */
+function open(entry) {
+  markInUse(entry);
+  return loadBundle(entry, argv, (url) => import(url));
 }
 
 async function load() {
   const fresh = freshBundle();
   if (fresh) {
     try {
-      return await entry(fresh);
+      return open(fresh);
     } catch {
       // Swept by a build running at the same moment, before this process marked it: build again.
     }
   }
   try {
-    return await entry(await build());
+    const { build } = await import('./build.mjs');
+    return open(await build());
   } catch {
     const { register } = await import('tsx/esm/api');
     register();
-    return import('./main.ts');
+    const { main } = await import('./main.ts');
+    return { main, keepCache() {} };
   }
 }
 
-const { main } = await load();
-process.exitCode = await main(process.argv.slice(2));
+const { main, keepCache } = await load();
+process.exitCode = await main(argv);
+keepCache();

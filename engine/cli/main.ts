@@ -8,6 +8,9 @@ import { processIo, reportError, usage, type Io } from './io.js';
 import { COMMANDS, type Command } from './commands/index.js';
 import { HELP, VERSION } from './help.js';
 
+// The launcher hands the bundle its importer for tool modules (tools/module-import.ts).
+export { useModuleImporter } from '../tools/module-import.js';
+
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = commandFirst(argv);
   const json = argv.includes('--json');
@@ -47,6 +50,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     reportError(io, e, json);
     return 2;
   }
+}
+
+/** Whether `name` is a command (the launcher keeps a code cache per command). */
+export function knownCommand(name: string | undefined): boolean {
+  return name !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, name);
 }
 
 /**

@@ -90,7 +90,9 @@ const PROSE_NOUNS = `\\s+(?:versions?|releases?|bumps?|updates?|upgrades?|number
 const GOES_ON_TO_PATCH = `${LIST_JOIN}patch${AFTER}`;
 const NOT_PROSE = `(?!${PAIRED_WITH}${MORE_PARTS}${PROSE_NOUNS})(?!${PAIRED_WITH}${MORE_PARTS}${GOES_ON_TO_PATCH})`;
 
-const RULES: readonly Rule[] = [
+let compiledRules: readonly Rule[] | undefined;
+/** Built on first use: Unicode property classes (\p{L}) cost milliseconds to compile, and most commands never check wording. */
+const rules = (): readonly Rule[] => (compiledRules ??= [
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:improvements?|improved|fixed|added)${AFTER}${NOT_COMPOUND}`, 'giu'), explain: PRESUPPOSES },
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:we\\s+made|our\\s+work|your\\s+work|hard\\s+work)${AFTER}`, 'giu'), explain: SWAYS },
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}(?<![Nn][Oo][Nn]-)(?:BLOCKING|MAJOR|MINOR)${AFTER}${NOT_DOTTED_AFTER}`, 'gu'), explain: TIERS },
@@ -122,12 +124,12 @@ const RULES: readonly Rule[] = [
     pattern: new RegExp(`(?<=\\b(?:[Mm]ark|[Ll]abel|[Tt]ag|[Cc]lassify|[Rr]ate|[Ff]lag|[Gg]rade|[Rr]ank)(?:s|ed|ing)?\\s+(?:[\\p{L}-]+\\s+){0,4}?(?:as\\s+)?)(?:non-?blocking|blocking|major|minor|critical)${AFTER}(?!${PROSE_NOUNS})`, 'gu'),
     explain: TIERS,
   },
-];
+]);
 
 /** Findings for one string, ordered by position; one per (code, offset). */
 function scan(text: string, pointer: string, field: Field): Finding[] {
   const byKey = new Map<string, Finding>();
-  for (const rule of RULES) {
+  for (const rule of rules()) {
     if (rule.fallback && [...byKey.values()].some((f) => f.code === rule.code)) continue;
     for (const match of text.matchAll(rule.pattern)) {
       const offset = match.index ?? 0;

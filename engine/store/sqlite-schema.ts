@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { CountersignError } from '../errors.js';
 
 /**
@@ -57,19 +58,23 @@ const SCHEMA = `
   CREATE INDEX IF NOT EXISTS ledger_table_key ON ledger (table_name, key, at, seq);
 `;
 
-let binding: string | null | undefined;
+let binding: string | object | undefined;
 /**
  * The compiled SQLite addon, named directly: better-sqlite3 otherwise finds
- * it through the `bindings` package, which probes a dozen paths on every
- * process start. Null (let better-sqlite3 search) when it is not where an
- * npm install puts it.
+ * it through the `bindings` package, which probes a dozen paths relative to
+ * its caller on every process start (and, in the CLI bundle, that caller is
+ * the bundle, not better-sqlite3). When the addon is not where an npm
+ * install puts it, `bindings` searches better-sqlite3's own folder for it.
  */
-function nativeBinding(): string | null {
+function nativeBinding(): string | object {
   if (binding === undefined) {
+    const here = createRequire(import.meta.url);
     try {
-      binding = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+      binding = here.resolve('better-sqlite3/build/Release/better_sqlite3.node');
     } catch {
-      binding = null;
+      const manifest = here.resolve('better-sqlite3/package.json');
+      const bindings = createRequire(manifest)('bindings') as (options: { bindings: string; module_root: string }) => object;
+      binding = bindings({ bindings: 'better_sqlite3.node', module_root: dirname(manifest) });
     }
   }
   return binding;
@@ -78,8 +83,8 @@ function nativeBinding(): string | null {
 export function openDatabase(file: string): Database.Database {
   let db: Database.Database | undefined;
   try {
-    const binding = nativeBinding();
-    db = new Database(file, { timeout: 5000, ...(binding ? { nativeBinding: binding } : {}) });
+    // better-sqlite3 takes the loaded addon as well as its path; its types name only the path.
+    db = new Database(file, { timeout: 5000, nativeBinding: nativeBinding() as string });
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

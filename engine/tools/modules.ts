@@ -15,6 +15,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CountersignError, isCountersignError } from '../errors.js';
 import { markModuleTools, type ModuleToolOrigin } from './catalog.js';
+import { importModule } from './module-import.js';
 import { asTool, type Tool } from './tool.js';
 
 /** The path a `toolModules` entry names: resolved against the workflow file's folder (a bare name too). */
@@ -50,7 +51,7 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
     const path = toolModulePath(name, file);
     let mod: Record<string, unknown>;
     try {
-      mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+      mod = await importModule(pathToFileURL(path).href);
     } catch (e) {
       throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: ${e instanceof Error ? e.message : String(e)}`, {
         file: path,

@@ -64,7 +64,7 @@ Fresh('a build sweeps old bundle folders no live process marked, never one a liv
   const folder = (name: string) => {
     const dir = join(ROOT, 'dist', name);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'main.js'), 'export {};\n');
+    writeFileSync(join(dir, 'main.cjs'), 'module.exports = {};\n');
     return dir;
   };
   const unused = folder('cli-spec-unused');
@@ -72,7 +72,7 @@ Fresh('a build sweeps old bundle folders no live process marked, never one a liv
   const deadOwner = folder('cli-spec-dead-owner');
   const reused = folder('cli-spec-reused');
   try {
-    markInUse(join(inUse, 'main.js'));
+    markInUse(join(inUse, 'main.cjs'));
     assert.ok(existsSync(join(inUse, `.in-use-${process.pid}`)), 'the mark names this process');
     // A process that has exited: its pid no longer names a live process.
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;

@@ -84,9 +84,11 @@ Faults('graph draws a workflow that does not validate (a node without type or id
 Faults('concurrent launchers building the bundle at once all run (each build has a folder of its own)', async () => {
   const script = `
     import { build } from ${JSON.stringify(join(ROOT, 'engine/cli/build.mjs'))};
-    import { pathToFileURL } from 'node:url';
-    const { main } = await import(pathToFileURL(await build()).href);
-    process.exitCode = await main(['help', 'status']);
+    import { createRequire } from 'node:module';
+    const { loadBundle } = createRequire(import.meta.url)(${JSON.stringify(join(ROOT, 'engine/cli/code-cache.cjs'))});
+    const argv = ['help', 'status'];
+    const { main } = loadBundle(await build(), argv, (url) => import(url));
+    process.exitCode = await main(argv);
   `;
   const file = join(tempDir(), 'build-race.mjs');
   writeFileSync(file, script);
@@ -106,7 +108,7 @@ Faults('concurrent launchers building the bundle at once all run (each build has
     assert.match(r.out, /^countersign status <runId>/);
   }
   const pointer = JSON.parse(readFileSync(join(ROOT, 'dist/cli.json'), 'utf8')) as { dir: string };
-  assert.ok(existsSync(join(ROOT, 'dist', pointer.dir, 'main.js')));
+  assert.ok(existsSync(join(ROOT, 'dist', pointer.dir, 'main.cjs')));
   void mkdirSync;
 });
 

@@ -1,0 +1,126 @@
+/**
+ * The launcher runs the CLI bundle with a V8 code cache per command
+ * (engine/cli/code-cache.cjs). A cache only ever makes a command start
+ * faster: a damaged one is replaced, one that cannot be written is not
+ * kept, and a command's result is the same with or without it.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { spawnCli, tempDir } from '../helpers/cli.js';
+// @ts-expect-error: build.mjs is plain JavaScript without type declarations
+import { build, freshBundle } from '../../engine/cli/build.mjs';
+
+const { cacheFile } = createRequire(import.meta.url)('../../engine/cli/code-cache.cjs') as { cacheFile: (entry: string, command: string | undefined) => string };
+
+const Cache = suite('launcher: code cache');
+
+let entry = '';
+const caches = () => readdirSync(dirname(entry)).filter((n) => n.endsWith('.v8cache') || n.endsWith('.tmp'));
+Cache.before(async () => {
+  entry = freshBundle() ?? (await build());
+});
+
+/** Runs `countersign status <unknown> --json` (a known command, exit 2) with no cache for `status` to start from. */
+function statusRun() {
+  return spawnCli(['status', 'no-such-run', '--json'], { env: { COUNTERSIGN_STORE: tempDir() } });
+}
+
+Cache('a command writes its own cache on its first run and starts from it later (V8 accepts it: the file is not rewritten)', () => {
+  const file = cacheFile(entry, 'status');
+  rmSync(file, { force: true });
+  const first = statusRun();
+  assert.is(first.code, 2, first.stderr);
+  assert.is(JSON.parse(first.stdout).error.code, 'E_RUN_NOT_FOUND');
+  assert.ok(existsSync(file), 'written after the first run');
+  const { ino, mtimeMs } = statSync(file);
+  const second = statusRun();
+  assert.is(second.code, 2);
+  assert.is(second.stdout, first.stdout, 'the same result from the cached code');
+  assert.is(second.stderr, first.stderr);
+  assert.is(statSync(file).ino, ino, 'an accepted cache is kept as it is');
+  assert.is(statSync(file).mtimeMs, mtimeMs);
+});
+
+Cache('a mistyped command or none at all leaves no cache file', () => {
+  const before = caches();
+  const r = spawnCli(['stauts', 'x']);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /unknown command "stauts"/);
+  assert.is(spawnCli(['--version']).code, 0);
+  assert.equal(caches(), before);
+});
+
+Cache('a damaged cache is rejected and replaced; the command runs as it would without it', () => {
+  const file = cacheFile(entry, 'status');
+  const clean = statusRun();
+  writeFileSync(file, 'not a V8 code cache');
+  const r = statusRun();
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.stdout, clean.stdout);
+  assert.is(r.stderr, clean.stderr, 'no warning: a cache is only a speed-up');
+  assert.not.equal(readFileSync(file, 'latin1'), 'not a V8 code cache', 'replaced by a real cache');
+});
+
+Cache('a cache that cannot be written is not kept, and the command\'s result and exit status are unchanged (no temp file left)', () => {
+  const file = cacheFile(entry, 'status');
+  rmSync(file, { force: true });
+  const clean = statusRun();
+  rmSync(file, { force: true });
+  mkdirSync(file); // the rename onto it fails, as on a read-only install
+  try {
+    const r = statusRun();
+    assert.is(r.code, 2, r.stderr);
+    assert.is(r.stdout, clean.stdout);
+    assert.is(r.stderr, clean.stderr);
+    assert.equal(caches().filter((n) => n.endsWith('.tmp')), [], 'the temp file is removed');
+  } finally {
+    rmSync(file, { recursive: true, force: true });
+  }
+});
+
+Cache('a rewritten bundle file never meets the cache of its former text (V8 itself compares only the length)', () => {
+  const dir = tempDir();
+  const file = join(dir, 'main.cjs');
+  writeFileSync(file, 'module.exports = 1;');
+  const before = cacheFile(file, 'step');
+  rmSync(file);
+  writeFileSync(file, 'module.exports = 2;');
+  assert.is.not(cacheFile(file, 'step'), before, 'same length, new file: another cache');
+  assert.is.not(cacheFile(file, 'status'), cacheFile(file, 'step'), 'one cache per command');
+});
+
+Cache('a workflow\'s tool modules load from the cached bundle too (import() comes from the launcher)', () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'tools'));
+  writeFileSync(
+    join(dir, 'tools', 'shout.mjs'),
+    `export const tools = [{ name: 'shout', class: 'read', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false }, run: async ({ text }) => ({ loud: text.toUpperCase() }) }];\n`,
+  );
+  const workflow = join(dir, 'flow.json');
+  writeFileSync(
+    workflow,
+    JSON.stringify({
+      metadata: { name: 'modules', version: '1.0.0', description: 'a workflow with its own tool' },
+      toolModules: ['./tools/shout.mjs'],
+      nodes: [
+        { type: 'start', id: 'start', connections: { default: 'shout' } },
+        { type: 'tool', id: 'shout', tool: 'shout', args: { text: 'hi' }, connections: { success: 'done' } },
+        { type: 'end', id: 'done', finalOutput: ['shout.result'] },
+      ],
+    }),
+  );
+  const store = tempDir();
+  for (const pass of ['first run (writes the cache)', 'second run (from the cache)']) {
+    const r = spawnCli(['start', workflow, '--allow-tool-modules', '--json'], { env: { COUNTERSIGN_STORE: store } });
+    assert.is(r.code, 0, `${pass}: ${r.stderr}`);
+    const run = JSON.parse(r.stdout);
+    assert.is(run.status, 'completed', pass);
+    assert.equal(run.output, { 'shout.result': { loud: 'HI' } }, pass);
+  }
+  assert.ok(existsSync(cacheFile(entry, 'start')));
+});
+
+Cache.run();
