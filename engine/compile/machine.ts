@@ -200,12 +200,16 @@ function branchesFor(
  * by (node, context, event) identity is exact and, unlike WeakMaps keyed by
  * short-lived objects, costs the garbage collector nothing.
  */
-let slot: { node: WorkflowNode; ctx: RunContext; event: MachineEvent; decision: Decision } | undefined;
+const slot: { node?: WorkflowNode; ctx?: RunContext; event?: MachineEvent; decision?: Decision } = {};
 
 function memoised(node: WorkflowNode, ctx: RunContext, event: MachineEvent, decide: Decide): Decision {
-  if (slot && slot.node === node && slot.ctx === ctx && slot.event === event) return slot.decision;
+  if (slot.node === node && slot.ctx === ctx && slot.event === event) return slot.decision!;
   const decision = decide(ctx, event);
-  slot = { node, ctx, event, decision };
+  // Filled in place: one object for the process, nothing for the collector.
+  slot.node = node;
+  slot.ctx = ctx;
+  slot.event = event;
+  slot.decision = decision;
   return decision;
 }
 

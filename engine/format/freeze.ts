@@ -8,7 +8,13 @@
 export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
+    // Key by key, not Object.values: a pending item is frozen on every step, and the array was a tenth of the cost.
+    const obj = value as Record<string, unknown>;
+    for (const key in obj) {
+      if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
+      const v = obj[key];
+      if (v !== null && typeof v === 'object') deepFreeze(v);
+    }
   }
   return value;
 }

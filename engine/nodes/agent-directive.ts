@@ -11,6 +11,7 @@ import { answerValidator, describeErrors, effectiveSchema } from './answer-schem
 import { checkInputSchema, checkTemplate, templateReads } from './checks.js';
 import { guardAnswer } from './answer-guard.js';
 import type { AnswerOutcome, Finding, RunContext, StaticContext, Submission, WaitingType } from './node-type.js';
+import type { DirectivePending } from '../run/contract.js';
 import { lookup } from './workflow-facts.js';
 
 export const DEFAULT_MAX_RETRIES = 3;
@@ -50,24 +51,25 @@ export const agentDirective: WaitingType<AgentDirectiveNode> = {
     const read = (path: Parameters<typeof lookup>[2]) => lookup(ctx, workflow, path);
     const directive = renderTemplate(node.directive, read);
     const completion = renderTemplate(node.completionCondition, read);
-    const unset = [...directive.unset, ...completion.unset];
+    const unset = completion.unset.length > 0 ? [...directive.unset, ...completion.unset] : directive.unset;
     let text = directive.text;
     if (workflow.systemReminder) {
       const reminder = renderTemplate(workflow.systemReminder, read);
       unset.push(...reminder.unset);
       text = `${text}\n\n${reminder.text}`;
     }
-    const pending = {
-      kind: 'directive' as const,
+    const pending: DirectivePending = {
+      kind: 'directive',
       nodeId: node.id,
       directive: text,
       completionCondition: completion.text,
       inputSchema: effectiveSchema(node.inputSchema, workflow),
       attempt: ctx.attempt + 1,
       maxRetries: agentDirective.maxRetries(node),
-      ...(ctx.errors ? { errors: ctx.errors } : {}),
-      ...(node.agent ? { agent: node.agent } : {}),
     };
+    // Set when present, not spread in: spreads were a slow path on every step.
+    if (ctx.errors) pending.errors = ctx.errors;
+    if (node.agent) pending.agent = node.agent;
     return { pending, unset };
   },
 

@@ -73,13 +73,16 @@ export const expression: TransientType<ExpressionNode> = {
     // Later expressions read earlier results: evaluate against a context
     // whose globals include what has been assigned so far.
     let current = ctx;
-    for (const src of node.expressions) {
+    const { expressions } = node;
+    for (let i = 0; i < expressions.length; i++) {
+      const src = expressions[i];
       try {
         const e = parseExpression(src);
         const scope = scopeOf(current, workflow);
         const value = e.evaluate((path) => resolve(path, scope)) as JsonValue;
         assigned[e.target] = value;
-        current = { ...current, vars: { ...current.vars, [e.target]: value } };
+        // Only a later expression reads the updated context (Object.assign: spreads with a computed key are a slow path).
+        if (i + 1 < expressions.length) current = Object.assign({}, current, { vars: Object.assign({}, current.vars, { [e.target]: value }) });
       } catch (err) {
         if (!isCountersignError(err)) throw err;
         return {
