@@ -4,28 +4,36 @@
 // chunks: the launcher runs it with a V8 code cache (code-cache.cjs), which
 // only a script can have in Node 20. Commands stay lazy inside it: each
 // one's modules run only when it is called.
-// `npm run build` (and `prepare`, so `npm ci` / `npm install`) runs it; the
-// launcher also rebuilds a stale bundle by itself. Where builds go and
-// which are current: bundle-files.cjs.
-import { mkdirSync } from 'node:fs';
+// It builds the library (dist/index.mjs, `import … from 'countersign'`) too.
+// `npm run build` (and `prepare`, so `npm ci` / `npm install` / `npm pack`)
+// runs it; the launcher also rebuilds a stale bundle by itself. Where builds
+// go and which are current: bundle-files.cjs.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import files from './bundle-files.cjs';
 
-const { root, DIST, ENTRY, publish } = files;
+const { root, DIST, ENTRY, publish, withInputs } = files;
 export const { freshBundle, markInUse, sourceTree } = files;
 /** The library for plain-Node consumers (`import … from 'countersign'`); dependencies stay external. */
 export const LIBRARY = join(DIST, 'index.mjs');
 
-/** Builds the CLI bundle and returns its entry file. */
+/**
+ * Builds the CLI bundle, and the library beside it so both run the same
+ * source; returns the CLI's entry file. The bundle is recorded with every
+ * file it was built from (bundle-files.cjs), so any change to one of them
+ * makes the launcher build again.
+ */
 export async function build() {
   const { build: esbuild } = await import('esbuild');
   // Read before building: an edit made while esbuild runs leaves the bundle stale, and the next command rebuilds.
   const sources = sourceTree();
   const dir = `cli-${Date.now().toString(36)}-${process.pid}`;
-  await esbuild({
+  const cli = await esbuild({
     entryPoints: [join(root, 'engine/cli/main.ts')],
     outfile: join(DIST, dir, ENTRY),
+    absWorkingDir: root,
+    metafile: true,
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -42,8 +50,9 @@ export async function build() {
     banner: { js: "const __countersignUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'error',
   });
-  await buildAjv(join(DIST, dir));
-  return publish(dir, sources);
+  const ajv = await buildAjv(join(DIST, dir));
+  await buildLibrary();
+  return publish(dir, withInputs(sources, [...Object.keys(cli.metafile.inputs), ...Object.keys(ajv.metafile.inputs)]));
 }
 
 /**
@@ -51,11 +60,14 @@ export async function build() {
  * engine/format/ajv.ts looks for it: ajv is loaded only when a schema is
  * compiled, and then from one file.
  */
-async function buildAjv(outdir) {
+async function buildAjv(outdir, write = true) {
   const { build: esbuild } = await import('esbuild');
-  await esbuild({
+  return esbuild({
     entryPoints: [join(root, 'engine/format/ajv-all.cjs')],
     outfile: join(outdir, 'ajv-all.cjs'),
+    absWorkingDir: root,
+    metafile: true,
+    write,
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -64,12 +76,19 @@ async function buildAjv(outdir) {
   });
 }
 
+/**
+ * dist/index.mjs (and its ajv-all.cjs), each file replaced in one rename:
+ * a program importing the library while a build runs reads the old file
+ * or the new one, never half of one.
+ */
 export async function buildLibrary() {
   const { build: esbuild } = await import('esbuild');
   mkdirSync(DIST, { recursive: true });
-  await esbuild({
+  const library = await esbuild({
     entryPoints: [join(root, 'engine/index.ts')],
     outfile: LIBRARY,
+    absWorkingDir: root,
+    write: false,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -77,10 +96,12 @@ export async function buildLibrary() {
     packages: 'external',
     logLevel: 'error',
   });
-  await buildAjv(DIST);
+  const ajv = await buildAjv(DIST, false);
+  for (const out of [...library.outputFiles, ...ajv.outputFiles]) {
+    const tmp = `${out.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, out.contents);
+    renameSync(tmp, out.path);
+  }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await build();
-  await buildLibrary();
-}
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await build();

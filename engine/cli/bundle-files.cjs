@@ -95,25 +95,46 @@ function inUse(folder) {
 }
 
 /**
- * Everything the bundle is built from (package.json, the sources under
- * engine/ and schemas/, and their folders), each with its change time.
- * The change time (ctime), not the modification time: every write moves
- * it and no tool can set it back, so a file copied in with an older mtime
- * (`cp -p`, `rsync`, an unpacked tarball) still counts as changed.
+ * Files outside engine/ and schemas/ that decide what a build makes: the
+ * package and TypeScript settings, and the lockfiles npm rewrites whenever
+ * it installs, updates or removes a dependency.
+ */
+const SETTINGS = ['package.json', 'package-lock.json', 'tsconfig.json', 'node_modules/.package-lock.json'];
+
+/**
+ * Everything the bundle is built from that is known before building: the
+ * settings files, every file under engine/ and schemas/ (whatever its
+ * kind: a .js file there may be imported) and their folders, each with its
+ * change time. The change time (ctime), not the modification time: every
+ * write moves it and no tool can set it back, so a file copied in with an
+ * older mtime (`cp -p`, `rsync`, an unpacked tarball) still counts as
+ * changed. A missing file is recorded as -1, so creating it counts too.
  */
 function sourceTree() {
-  const paths = ['package.json'];
+  const paths = [...SETTINGS];
   const walk = (dir) => {
     paths.push(dir);
     for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
       const rel = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(rel);
-      else if (/\.(ts|json|cjs|mjs)$/.test(entry.name)) paths.push(rel);
+      else paths.push(rel);
     }
   };
   walk('engine');
   walk('schemas');
   return Object.fromEntries(paths.map((p) => [p, changeTime(p)]));
+}
+
+/**
+ * Adds the files a build read (esbuild's metafile inputs: the dependencies'
+ * files in node_modules included, since they are bundled too) to the
+ * sources recorded before it, so a patched dependency makes the bundle
+ * stale as an edited source does.
+ */
+function withInputs(sources, inputs) {
+  const all = { ...sources };
+  for (const path of inputs) if (!Object.hasOwn(all, path)) all[path] = changeTime(path);
+  return all;
 }
 
 /** A path's ctime (relative to the package root), or -1 when it is gone. */
@@ -165,4 +186,4 @@ function publish(dir, sources) {
   return join(DIST, dir, ENTRY);
 }
 
-module.exports = { root, DIST, ENTRY, markInUse, sourceTree, freshBundle, publish };
+module.exports = { root, DIST, ENTRY, markInUse, sourceTree, withInputs, freshBundle, publish };

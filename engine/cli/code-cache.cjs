@@ -4,10 +4,11 @@
 //
 // One cache per command, since each is written after its command ran and
 // so holds the functions that command compiled. A cache is only a speed-up:
-// one that is missing, unreadable, made by another Node version or with
-// other flags is ignored (V8 rejects it) and written again; one that cannot
-// be written (a read-only install) is simply not kept.
+// one that is missing, unreadable, damaged, made by another Node version or
+// with other flags is ignored and written again; one that cannot be written
+// (a read-only install) is simply not kept.
 'use strict';
+const { createHash } = require('node:crypto');
 const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { basename, dirname, join } = require('node:path');
@@ -24,18 +25,33 @@ function cacheFile(entry, command) {
   return join(dirname(entry), `.${basename(entry)}.${name}.${ino}-${size}-${Math.trunc(ctimeMs)}.v8cache`);
 }
 
+/**
+ * Release builds of V8 check only a cache's header and trust the rest: a
+ * damaged payload crashes the process (SIGSEGV), on every run. So a cache
+ * file starts with the sha256 of its payload, and one that does not match
+ * is never handed to V8.
+ */
+const DIGEST_BYTES = 32;
+
+const digest = (data) => createHash('sha256').update(data).digest();
+
+/** The cache's payload when the file is intact, else undefined. */
 function readCache(file) {
+  let bytes;
   try {
-    return readFileSync(file);
+    bytes = readFileSync(file);
   } catch {
     return undefined;
   }
+  if (bytes.length <= DIGEST_BYTES) return undefined;
+  const payload = bytes.subarray(DIGEST_BYTES);
+  return digest(payload).equals(bytes.subarray(0, DIGEST_BYTES)) ? payload : undefined;
 }
 
-function writeCache(file, data) {
+function writeCache(file, payload) {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, data);
+    writeFileSync(tmp, Buffer.concat([digest(payload), payload]));
     renameSync(tmp, file);
   } catch {
     try {

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The `countersign` launcher. It runs the bundled CLI (built by `npm ci` /
 // `npm run build`, and rebuilt here when any source is newer) with its code
-// cache, and falls back to compiling the TypeScript through tsx when no
-// bundler is available, so the command always runs the current source.
+// cache, and falls back to compiling the TypeScript through tsx (with a
+// warning) when it cannot build one, so the command always runs the
+// current source.
 // Its helpers are CommonJS, loaded with require: cheaper than ES imports of
 // node:fs on a path every command takes.
 import { createRequire } from 'node:module';
@@ -30,7 +31,10 @@ async function load() {
   try {
     const { build } = await import('./build.mjs');
     return open(await build());
-  } catch {
+  } catch (e) {
+    // Still the current source, but compiled on every call: say so, and why.
+    const why = String(e instanceof Error ? e.message : e).split('\n')[0];
+    process.stderr.write(`countersign: warning: cannot build the CLI bundle (${why}); running the TypeScript source through tsx, which is slower. Run \`npm run build\` to see the cause.\n`);
     const { register } = await import('tsx/esm/api');
     register();
     const { main } = await import('./main.ts');

@@ -5,16 +5,26 @@
  * instead of silently changing a stored run. (State objects and journal
  * events are fresh copies per call instead.)
  */
+
+/**
+ * Objects whose whole subtree deepFreeze has frozen: a shared schema is met
+ * again on every step and is not walked again. Frozen alone is not enough
+ * to stop: an object frozen with Object.freeze may hold children that are
+ * not.
+ */
+const deeplyFrozen = new WeakSet<object>();
+
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    // Key by key, not Object.values: a pending item is frozen on every step, and the array was a tenth of the cost.
-    const obj = value as Record<string, unknown>;
-    for (const key in obj) {
-      if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
-      const v = obj[key];
-      if (v !== null && typeof v === 'object') deepFreeze(v);
-    }
+  if (value === null || typeof value !== 'object' || deeplyFrozen.has(value)) return value;
+  Object.freeze(value);
+  // Marked before its children are walked, so a cycle ends here.
+  deeplyFrozen.add(value);
+  // Key by key, not Object.values: a pending item is frozen on every step, and the array was a tenth of the cost.
+  const obj = value as Record<string, unknown>;
+  for (const key in obj) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
+    const v = obj[key];
+    if (v !== null && typeof v === 'object') deepFreeze(v);
   }
   return value;
 }

@@ -265,7 +265,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
 };
 
 function stateOf(ctx: RunContext, id: string): ReviewState {
-  return ctx.reviews?.[id] ?? { accepted: 0, authors: [] };
+  // Own keys only: a node id may be `constructor` or `toString`.
+  return (ctx.reviews && Object.hasOwn(ctx.reviews, id) ? ctx.reviews[id] : undefined) ?? { accepted: 0, authors: [] };
 }
 
 function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workflow, env: RunEnv, unset: string[]) {

@@ -79,7 +79,9 @@ export const expression: TransientType<ExpressionNode> = {
       try {
         const e = parseExpression(src);
         const scope = scopeOf(current, workflow);
-        const value = e.evaluate((path) => resolve(path, scope)) as JsonValue;
+        const result = e.evaluate((path) => resolve(path, scope));
+        // A JSON value, as every store keeps it: arithmetic can give -0 (`0 * -1`), which JSON reads back as 0.
+        const value = (result === 0 ? 0 : result) as JsonValue;
         assigned[e.target] = value;
         // Only a later expression reads the updated context (Object.assign: spreads with a computed key are a slow path).
         if (i + 1 < expressions.length) current = Object.assign({}, current, { vars: Object.assign({}, current.vars, { [e.target]: value }) });

@@ -92,7 +92,8 @@ function shapeFindings(node: RecordNode, pointer: string): Finding[] {
   const at = (name: string) => `${pointer}/fields/${escape(name)}`;
   for (const [name, value] of Object.entries(node.fields)) {
     if (RESERVED_FIELDS.includes(name)) continue;
-    const kind = shape[name];
+    // Own keys only: a field may be named `constructor` or `toString`.
+    const kind = Object.hasOwn(shape, name) ? shape[name] : undefined;
     if (kind === undefined) {
       findings.push({ code: 'E_LEDGER_ROW', message: `a ${node.table} row has no field "${name}"; its fields are ${Object.keys(shape).join(', ')}`, pointer: at(name), severity: 'error', key: true });
     } else if (typeof value === 'string') {

@@ -12,17 +12,17 @@ import { createHash } from 'node:crypto';
 import type { DecisionReviewNode, JsonObject, JsonValue } from '../format/model.js';
 import { parseDecision } from '../review/decision.js';
 import { decisionPrompt, personaProblems, type PersonaValue } from '../review/decision-prompt.js';
-import { MAX_ANSWER_BYTES } from './answer-schema.js';
+import { MAX_ANSWER_BYTES, ownSchema } from './answer-schema.js';
 import type { EnterOutcome, Finding, WaitingType } from './node-type.js';
 import { lookup } from './workflow-facts.js';
 
 /** The decision contract's answer: the reviewer's final reply, verbatim. */
-export const DECISION_ANSWER_SCHEMA: JsonObject = Object.freeze({
+export const DECISION_ANSWER_SCHEMA: JsonObject = ownSchema({
   type: 'object',
   properties: { reply: { type: 'string', description: 'The reviewer\'s final reply; its first non-blank line must be "Decision: approve" to approve' } },
   required: ['reply'],
   additionalProperties: false,
-}) as JsonObject;
+});
 
 /** Node-local fields a decision review writes (`<node-id>.decision`, …). */
 export const DECISION_FIELDS = ['decision', 'gates', 'sop_id', 'rollback', 'missing_gates', 'reason', 'reply'] as const;

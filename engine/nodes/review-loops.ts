@@ -56,7 +56,8 @@ export function withAuthor(
   if (!fed) return undefined;
   const out = { ...reviews };
   for (const reviewId of fed) {
-    const state = out[reviewId] ?? { accepted: 0, authors: [] };
+    // Own keys only: a node id may be `constructor` or `toString`.
+    const state = (Object.hasOwn(out, reviewId) ? out[reviewId] : undefined) ?? { accepted: 0, authors: [] };
     if (!state.authors.includes(userId)) out[reviewId] = { ...state, authors: [...state.authors, userId] };
   }
   return out;

@@ -49,7 +49,8 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
         : 'declare them in the workflow variableRegistry',
     });
   }
-  const missing = (workflow.requiredInputs ?? []).filter((name) => input[name] === undefined);
+  // Own keys only: a required input may be named `toString`.
+  const missing = (workflow.requiredInputs ?? []).filter((name) => !Object.hasOwn(input, name) || input[name] === undefined);
   if (missing.length > 0) {
     throw new CountersignError('E_INPUT', `the start input must give ${missing.map((n) => `"${n}"`).join(', ')} (the workflow's requiredInputs): there is no safe default`, {
       fix: `pass them in the start input: --input '{${missing.map((n) => `"${n}": <${typeOf(workflow.variableRegistry?.[n])}>`).join(', ')}}' (library: start(file, { input }))`,

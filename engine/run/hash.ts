@@ -1,7 +1,11 @@
 /**
- * The workflow hash stored with every run: sha256 over canonical JSON
- * (sorted keys), so the same graph written in JSON or YAML, or with keys
- * reordered, shares one hash and one stored copy.
+ * The workflow hash stored with every run: sha256 over the workflow's JSON
+ * with its keys in their written order, so the same graph written in JSON or
+ * YAML shares one hash and one stored copy. Key order is part of the
+ * workflow, not noise: objects render in templates and outputs in that
+ * order, so two workflows that differ only in it must not share a copy.
+ * canonicalJson (sorted keys) is for values whose order means nothing: the
+ * review gate's call targets.
  */
 import { createHash } from 'node:crypto';
 
@@ -13,5 +17,5 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function hashWorkflow(workflow: unknown): string {
-  return createHash('sha256').update(canonicalJson(workflow)).digest('hex');
+  return createHash('sha256').update(JSON.stringify(workflow) ?? 'null').digest('hex');
 }

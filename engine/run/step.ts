@@ -220,7 +220,8 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
       if (e.type === 'record.written') e = ledgerRow(e, rec.runId, at, rows);
       // Object.assign, not a spread after fixed keys: V8 takes a slow path for those.
       events.push(Object.assign({ seq: rec.seq, at }, e) as JournalEvent);
-      if (e.type === 'answer.rejected') rejected = { code: e.code as string, errors: e.errors as string[] };
+      // Read-only like the rest of a state: its errors are the journal event's own array.
+      if (e.type === 'answer.rejected') rejected = deepFreeze({ code: e.code as string, errors: e.errors as string[] });
     }
   }
   const snapshot = { value, context: ctx as unknown as JsonObject };

@@ -54,13 +54,14 @@ export function shapeProblems(table: string, body: JsonObject): ShapeProblem[] {
   if (!shape) return [];
   const problems: ShapeProblem[] = [];
   for (const [field, kind] of Object.entries(shape)) {
-    if (!fitsKind(body[field], kind)) {
-      const shown = field in body ? JSON.stringify(body[field]) : 'missing';
+    if (!fitsKind(Object.hasOwn(body, field) ? body[field] : undefined, kind)) {
+      const shown = Object.hasOwn(body, field) ? JSON.stringify(body[field]) : 'missing';
       problems.push({ field, message: `a ${table} row's ${field} is ${shown}, not ${describeKind(kind)}`, fix: `set ${field} to ${describeKind(kind)}` });
     }
   }
   for (const field of Object.keys(body)) {
-    if (!LEDGER_FIELDS.has(field) && !(field in shape)) {
+    // Own keys only: a field named `constructor` is not one of the shape's.
+    if (!LEDGER_FIELDS.has(field) && !Object.hasOwn(shape, field)) {
       problems.push({ field, message: `a ${table} row has no field "${field}"`, fix: `remove "${field}": the row's fields are id, at, ${Object.keys(shape).join(', ')}` });
     }
   }

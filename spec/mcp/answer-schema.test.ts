@@ -20,7 +20,7 @@ Schema.before(async (ctx) => {
   ctx.mcp = await connect(['--store', tempDir('countersign-mcp-answer-schema-')]);
 });
 Schema.after(async (ctx) => {
-  await ctx.mcp.close();
+  await ctx.mcp?.close();
 });
 
 Schema('an item that asks for no fields shows its answer schema as an object (no null) and the step call with "answer": {}; that answer completes it', async ({ mcp }) => {

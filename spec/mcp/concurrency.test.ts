@@ -12,7 +12,7 @@ Concurrency.before(async (ctx) => {
   [ctx.a, ctx.b] = await Promise.all([connect(['--store', ctx.store]), connect(['--store', ctx.store])]);
 });
 Concurrency.after(async (ctx) => {
-  await Promise.all([ctx.a.close(), ctx.b.close()]);
+  await Promise.all([ctx.a?.close(), ctx.b?.close()]);
 });
 
 Concurrency('two clients on two servers answering the same seq at once never both advance the run: one is replayed (core seq rule)', async ({ a, b, store }) => {

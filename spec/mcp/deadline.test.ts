@@ -20,7 +20,7 @@ Deadline.before(async (ctx) => {
   ctx.mcp = await connect(['--store', ctx.store]);
 });
 Deadline.after(async (ctx) => {
-  await ctx.mcp.close();
+  await ctx.mcp?.close();
 });
 
 /** Waits until the ISO time has passed, with a margin. */

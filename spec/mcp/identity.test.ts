@@ -10,7 +10,7 @@ Identity.before(async (ctx) => {
   ctx.mcp = await connect(['--store', tempDir('countersign-mcp-identity-')]);
 });
 Identity.after(async (ctx) => {
-  await ctx.mcp.close();
+  await ctx.mcp?.close();
 });
 
 const FIX = 'pass a non-empty identity with the "as" argument set to <identity>, or leave it out';

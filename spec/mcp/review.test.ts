@@ -14,7 +14,7 @@ Review.before(async (ctx) => {
   ctx.mcp = await connect(['--store', join(tempDir('countersign-mcp-review-'), 'store'), '--workflows', MCP_WORKFLOWS, '--workspace', ctx.ws]);
 });
 Review.after(async (ctx) => {
-  await ctx.mcp.close();
+  await ctx.mcp?.close();
 });
 
 Review('a review loop converges 2 → 0 over MCP with a producer and a reviewer identity (G1 G4 G7 G8)', async ({ mcp, ws }) => {

@@ -12,7 +12,7 @@ Run.before(async (ctx) => {
   ctx.mcp = await connect(['--store', ctx.store]);
 });
 Run.after(async (ctx) => {
-  await ctx.mcp.close();
+  await ctx.mcp?.close();
 });
 
 Run('a run goes to completion over MCP: a rejected answer is a normal result with the errors and the attempt, and the retry completes it', async ({ mcp }) => {

@@ -13,7 +13,7 @@ Tools.before(async (ctx) => {
   ctx.mcp = await connect(['--store', ctx.store, '--workflows', MCP_WORKFLOWS]);
 });
 Tools.after(async (ctx) => {
-  await ctx.mcp.close();
+  await ctx.mcp?.close();
 });
 
 Tools('tools/list publishes the seven tools, each with a closed draft-07 input schema that describes every field', async ({ mcp }) => {
@@ -164,7 +164,7 @@ Texts.before.each(async (ctx) => {
   ctx.mcp = await connect(['--store', ctx.store]);
 });
 Texts.after.each(async (ctx) => {
-  await ctx.mcp.close();
+  await ctx.mcp?.close();
 });
 
 Texts('a decision review names the workspace, the prompt and the reply to give', async ({ mcp }) => {
@@ -186,7 +186,7 @@ Persona.before.each(async (ctx) => {
   ctx.mcp = await connect(['--store', ctx.store]);
 });
 Persona.after.each(async (ctx) => {
-  await ctx.mcp.close();
+  await ctx.mcp?.close();
 });
 
 Persona('validate of a .md file checks it as a persona, with the same JSON as `countersign validate --json`', async ({ mcp }) => {
@@ -205,7 +205,7 @@ Missing.before.each(async (ctx) => {
   ctx.mcp = await connect(['--store', ctx.store]);
 });
 Missing.after.each(async (ctx) => {
-  await ctx.mcp.close();
+  await ctx.mcp?.close();
 });
 
 Missing('validate of a missing file returns the same findings as `countersign validate --json` (E_FILE_NOT_FOUND, ok false), not a tool error', async ({ mcp }) => {

@@ -256,7 +256,7 @@ Sqlite('rows appended by one store instance (another process) are read by anothe
   b.close();
 });
 
-Sqlite('a version-2 store is migrated in place to version 3: its runs and journals stay, and the ledger works', (c) => {
+Sqlite('a version-2 store is migrated in place to the current version (4): its runs and journals stay, and the ledger works', (c) => {
   const db = new Database(join(c.dir, 'countersign.db'));
   db.exec(`
     CREATE TABLE workflows (hash TEXT PRIMARY KEY, body TEXT NOT NULL);

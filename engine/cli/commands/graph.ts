@@ -83,7 +83,7 @@ export function toDot(nodes: WorkflowNode[]): string {
   const q = (s: string) => JSON.stringify(s);
   const lines = ['digraph workflow {', '  rankdir=TB;'];
   for (const n of nodes) {
-    lines.push(`  ${ids.get(n.id)} [label=${q(`${n.id}\n${n.type}`)}, shape=${shape[n.type] ?? 'box'}];`);
+    lines.push(`  ${ids.get(n.id)} [label=${q(`${n.id}\n${n.type}`)}, shape=${(Object.hasOwn(shape, n.type) ? shape[n.type] : undefined) ?? 'box'}];`);
   }
   for (const n of nodes) {
     for (const [via, to] of Object.entries(n.connections ?? {})) {

@@ -1,0 +1,95 @@
+/**
+ * The `countersign` launcher always runs the current source: after an edit
+ * to a source file or to a bundled dependency, the next command rebuilds
+ * the bundle (and the library) and behaves as edited; when no bundle can be
+ * built, it says so and runs the source through tsx. Each test works on a
+ * copy of the package, so the repository's own bundle is never touched.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT, tempDir } from '../helpers/cli.js';
+
+const Rebuild = suite('launcher: rebuilds and fallback');
+
+/**
+ * A copy of the package: its sources and settings, and a node_modules of
+ * links to this repository's packages, except those named in `copied`
+ * (real copies, so a test may edit them) and `left` (missing).
+ */
+function copyOfPackage(opts: { copied?: string[]; left?: string[] } = {}): string {
+  const dir = tempDir('countersign-pkg-');
+  for (const name of ['engine', 'schemas', 'package.json', 'package-lock.json', 'tsconfig.json']) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
+  mkdirSync(join(dir, 'node_modules'));
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+    if (opts.left?.includes(name)) continue;
+    const from = join(ROOT, 'node_modules', name);
+    if (opts.copied?.includes(name)) cpSync(from, join(dir, 'node_modules', name), { recursive: true });
+    else symlinkSync(from, join(dir, 'node_modules', name));
+  }
+  return dir;
+}
+
+function countersign(pkg: string, args: string[]) {
+  const r = spawnSync(process.execPath, [join(pkg, 'engine/cli/countersign.mjs'), ...args], { cwd: pkg, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const bundleDirs = (pkg: string) => readdirSync(join(pkg, 'dist')).filter((n) => n.startsWith('cli-'));
+
+Rebuild('an edited source takes effect on the next command: the launcher rebuilds the bundle, and the library with it', () => {
+  const pkg = copyOfPackage();
+  const first = countersign(pkg, ['--version']);
+  assert.is(first.code, 0, first.stderr);
+  const version = first.stdout.trim();
+  assert.is(countersign(pkg, ['--version']).stdout.trim(), version, 'unchanged: the same bundle');
+  const built = bundleDirs(pkg);
+  const help = join(pkg, 'engine/cli/help.ts');
+  writeFileSync(help, readFileSync(help, 'utf8').replace('export const VERSION: string = pkg.version;', "export const VERSION: string = `${pkg.version}-edited`;"));
+  const edited = countersign(pkg, ['--version']);
+  assert.is(edited.code, 0, edited.stderr);
+  assert.is(edited.stdout.trim(), `${version}-edited`);
+  assert.is(edited.stderr, '', 'a rebuild is silent');
+  assert.ok(bundleDirs(pkg).some((d) => !built.includes(d)), 'a new bundle folder');
+  assert.ok(statSync(join(pkg, 'dist/index.mjs')).mtimeMs >= statSync(help).mtimeMs, 'the library was rebuilt after the edit');
+});
+
+Rebuild('a bundled dependency changed in node_modules (not through npm) makes the next command rebuild and use it', () => {
+  const pkg = copyOfPackage({ copied: ['json-logic-js'] });
+  const workflow = join(pkg, 'logic.json');
+  writeFileSync(
+    workflow,
+    JSON.stringify({
+      metadata: { name: 'logic', version: '1.0.0', description: 'a JSON Logic condition' },
+      nodes: [
+        { type: 'start', id: 'start', connections: { default: 'same' } },
+        { type: 'condition', id: 'same', condition: { jsonLogic: { '==': [1, 1] } }, connections: { true: 'yes', false: 'no' } },
+        { type: 'end', id: 'yes' },
+        { type: 'end', id: 'no' },
+      ],
+    }),
+  );
+  const store = join(pkg, 'store');
+  const before = countersign(pkg, ['start', workflow, '--store', store, '--json']);
+  assert.is(before.code, 0, before.stderr);
+  assert.is(JSON.parse(before.stdout).endNodeId, 'yes');
+  const logic = join(pkg, 'node_modules/json-logic-js/logic.js');
+  const source = readFileSync(logic, 'utf8');
+  assert.ok(source.includes('return a == b;'));
+  writeFileSync(logic, source.replace('return a == b;', 'return false;'));
+  const after = countersign(pkg, ['start', workflow, '--store', store, '--json']);
+  assert.is(after.code, 0, after.stderr);
+  assert.is(JSON.parse(after.stdout).endNodeId, 'no', 'the patched dependency is the one that ran');
+});
+
+Rebuild('with no bundler (npm ci --omit=dev) the command still works, from the source through tsx, and says so on stderr', () => {
+  const pkg = copyOfPackage({ left: ['esbuild', '@esbuild'] });
+  const r = countersign(pkg, ['status', 'no-such-run', '--store', join(pkg, 'store'), '--json']);
+  assert.is(r.code, 2, r.stderr);
+  assert.is(JSON.parse(r.stdout).error.code, 'E_RUN_NOT_FOUND', 'stdout holds only the result');
+  assert.match(r.stderr, /^countersign: warning: cannot build the CLI bundle \(.*esbuild.*\); running the TypeScript source through tsx, which is slower\. Run `npm run build` to see the cause\.\n/);
+});
+
+Rebuild.run();

@@ -1,0 +1,162 @@
+/**
+ * A run's values are its own and stay JSON: a workflow differing from
+ * another only in key order renders and returns its own order; ids and
+ * names that are Object.prototype members (`constructor`, `toString`) are
+ * plain names; what a host receives cannot change what is stored or what
+ * other runs receive; and every store reads back the value a step wrote.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow, type Workflow } from '../../engine/index.js';
+import { DECISION_ANSWER_SCHEMA } from '../../engine/nodes/review-decision.js';
+import { deepFreeze } from '../../engine/format/freeze.js';
+import { shapeProblems } from '../../engine/store/table-shapes.js';
+import { toDot } from '../../engine/cli/commands/graph.js';
+
+const Own = suite('a run\'s own values');
+const tmp = () => mkdtempSync(join(tmpdir(), 'countersign-own-'));
+
+function ordered(cfg: Record<string, number>): Workflow {
+  return {
+    metadata: { name: 'order', version: '1.0.0', description: 'an object rendered and returned' },
+    nodes: [
+      { type: 'start', id: 'start', initialData: { variables: { cfg: { value: cfg, description: 'settings' } } }, connections: { default: 'show' } },
+      { type: 'agent-directive', id: 'show', directive: 'cfg={{cfg}}', completionCondition: 'seen', connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['cfg'] },
+    ],
+  } as Workflow;
+}
+
+Own('two workflows that differ only in key order each render and return their own order, whichever ran first in the process', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const ab = await engine.start(ordered({ a: 1, b: 2 }));
+  const ba = await engine.start(ordered({ b: 2, a: 1 }));
+  assert.is(ab.status === 'waiting' && ab.pending.kind === 'directive' && ab.pending.directive, 'cfg={"a":1,"b":2}');
+  assert.is(ba.status === 'waiting' && ba.pending.kind === 'directive' && ba.pending.directive, 'cfg={"b":2,"a":1}');
+  const done = await engine.submit(ba.runId, {});
+  assert.is(JSON.stringify(done.status === 'completed' && done.output), '{"cfg":{"b":2,"a":1}}');
+});
+
+function reviewLoop(reviewId: string): Workflow {
+  return {
+    metadata: { name: 'rl', version: '1.0.0', description: 'a review loop' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'write' } },
+      { type: 'agent-directive', id: 'write', agent: 'author', directive: 'Write notes.md.', completionCondition: 'written', connections: { success: reviewId } },
+      { type: 'delegate-review', id: reviewId, artifacts: ['notes.md'], criteria: ['Every heading has a body.'], report: 'review.json', connections: { success: 'check', exhausted: 'done' } },
+      { type: 'condition', id: 'check', condition: { operator: 'eq', left: { contextPath: 'issues_count' }, right: 0 }, connections: { true: 'done', false: 'write' } },
+      { type: 'end', id: 'done', finalOutput: ['issues_count'] },
+    ],
+  } as Workflow;
+}
+
+function workspace(): string {
+  const ws = tmp();
+  writeFileSync(join(ws, 'notes.md'), '# A\n');
+  return ws;
+}
+
+Own('a review node named like an Object.prototype member (constructor, toString) runs like any other id', async () => {
+  for (const id of ['constructor', 'toString', 'valueOf']) {
+    assert.ok(validateWorkflow(reviewLoop(id)).ok, id);
+    const engine = createEngine({ store: createMemoryStore() });
+    const started = await engine.start(reviewLoop(id), { workspace: workspace() });
+    const reviewing = await engine.submit(started.runId, {}, { as: 'author' });
+    assert.is(reviewing.status, 'waiting', id);
+    assert.is(reviewing.status === 'waiting' && reviewing.pending.nodeId, id);
+    // The author may not review: the refusal still counts per review id.
+    const refused = await engine.submit(reviewing.runId, { issues_count: 0 }, { as: 'author' });
+    assert.is(refused.status === 'waiting' && refused.rejected?.code, 'E_SELF_REVIEW', id);
+  }
+});
+
+Own('a refused answer\'s errors are read-only: a host edit cannot reach the journal', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const started = await engine.start(reviewLoop('review'), { workspace: workspace() });
+  const reviewing = await engine.submit(started.runId, {}, { as: 'author' });
+  const refused = await engine.submit(reviewing.runId, { issues_count: 0 }, { as: 'author' });
+  if (refused.status !== 'waiting' || !refused.rejected) throw new Error(`not refused: ${JSON.stringify(refused)}`);
+  assert.is(refused.rejected.code, 'E_SELF_REVIEW');
+  const errors = refused.rejected.errors as string[];
+  assert.throws(() => errors.push('HOST EXTRA'), TypeError);
+  assert.throws(() => ((errors as string[])[0] = 'HOST EDIT'), TypeError);
+  const journal = (await engine.trace(started.runId)).events.filter((e) => e.type === 'answer.rejected');
+  assert.equal(journal.map((e) => (e as unknown as { errors: string[] }).errors), [errors]);
+});
+
+Own('every object in a decision review\'s answer schema is frozen, the shared constant included', () => {
+  const schema = DECISION_ANSWER_SCHEMA as { required: string[]; properties: { reply: { description: string } } };
+  assert.throws(() => schema.required.push('hacked'), TypeError);
+  assert.throws(() => (schema.properties.reply.description = 'edited'), TypeError);
+  assert.equal(schema.required, ['reply']);
+});
+
+Own('deepFreeze freezes the children of an object that was only frozen at the top', () => {
+  const shallow = Object.freeze({ list: [1], inner: { x: 1 } });
+  deepFreeze(shallow);
+  assert.ok(Object.isFrozen(shallow.list) && Object.isFrozen(shallow.inner));
+  const cyclic: Record<string, unknown> = { name: 'loop' };
+  cyclic.self = cyclic;
+  assert.is(deepFreeze(cyclic), cyclic, 'a cycle ends');
+  assert.ok(Object.isFrozen(cyclic));
+});
+
+Own('an expression result is a JSON value: `0 * -1` is stored and returned as 0 by both stores, before and after a restart', async () => {
+  const wf = {
+    metadata: { name: 'neg', version: '1.0.0', description: 'an expression giving -0' },
+    variableRegistry: { n: { type: 'number', description: 'the value', default: 0 } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'negate' } },
+      { type: 'expression', id: 'negate', expressions: ['n = n * -1'], connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'n is {{n}}', completionCondition: 'seen', connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['n'] },
+    ],
+  } as Workflow;
+  for (const store of [createMemoryStore(), createSqliteStore(tmp())]) {
+    const engine = createEngine({ store });
+    const started = await engine.start(wf);
+    const journal = (await engine.trace(started.runId)).events.find((e) => e.type === 'expression.evaluated') as unknown as { assigned: { n: number } };
+    assert.ok(Object.is(journal.assigned.n, 0), 'the journal holds 0');
+    const done = await engine.submit(started.runId, {});
+    const output = done.status === 'completed' ? (done.output as { n: number }).n : undefined;
+    assert.ok(Object.is(output, 0), 'the output is 0, not -0');
+    const again = await createEngine({ store }).status(started.runId);
+    assert.ok(Object.is(again.status === 'completed' && (again.output as { n: number }).n, 0), 'read back the same');
+  }
+});
+
+Own('a missing required input named like an Object.prototype member gets the requiredInputs message and its fix', async () => {
+  const wf = {
+    metadata: { name: 'req', version: '1.0.0', description: 'a required input' },
+    variableRegistry: { toString: { type: 'string', description: 'a name' } },
+    requiredInputs: ['toString'],
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const engine = createEngine({ store: createMemoryStore() });
+  try {
+    await engine.start(wf);
+    assert.unreachable('started without its required input');
+  } catch (e) {
+    assert.is((e as { code: string }).code, 'E_INPUT');
+    assert.match((e as Error).message, /must give "toString" \(the workflow's requiredInputs\)/);
+  }
+});
+
+Own('a ledger row field named `constructor` is not one of a fixed table\'s fields', () => {
+  const problems = shapeProblems('tool_executions', { constructor: 'x' } as never);
+  assert.ok(problems.some((p) => p.field === 'constructor' && /has no field "constructor"/.test(p.message)), JSON.stringify(problems));
+});
+
+Own('graph --format dot draws a node whose type is an Object.prototype member as a box', () => {
+  const dot = toDot([{ id: 'a', type: 'constructor' } as never]);
+  assert.match(dot, /shape=box\]/);
+  assert.not.match(dot, /native code/);
+});
+
+Own.run();
