@@ -2,7 +2,7 @@
  * Every stable error code, declared as data. A code is part of the public
  * contract: tests, hosts and CI scripts match on it. Add codes; never rename.
  */
-export const CODES = {
+export const CODES = Object.freeze({
   // Loading
   E_FILE_NOT_FOUND: 'the workflow (or input/answer, or pr-status --comments) file does not exist or cannot be read',
   E_PARSE: 'the file is not well-formed JSON or YAML',
@@ -43,7 +43,7 @@ export const CODES = {
   E_ANSWER_INVALID: 'the answer does not satisfy the node inputSchema',
   E_ANSWER_TOO_LARGE: 'the answer exceeds the documented size limit',
   E_ANSWER_TOO_DEEP: 'the answer nests deeper than the documented limit',
-  E_RESERVED_NAME: 'a node id or variable name that cannot hold a value: __proto__, or a built-in name (executionId, workflowId, userId)',
+  E_RESERVED_NAME: 'a node id, variable name, record field or answer field that cannot hold a value: __proto__, or a built-in name (executionId, workflowId, userId)',
   E_ANSWER_RESERVED_KEY: 'the answer uses a $-key the protocol does not define',
   E_MAX_RETRIES: 'the node received maxRetries+1 invalid answers and has no maxRetriesExceeded route',
   E_AGENT_ERROR: 'the agent declared failure with {"$error": …} and the node has no error route',
@@ -128,11 +128,29 @@ export const CODES = {
   E_TOOL_MODULE_BLOCKED: 'a workflow names toolModules and the host did not allow loading them (--allow-tool-modules); nothing ran',
   E_TOOL_MODULE: 'a tool module does not exist (validate checks the file), could not be loaded, or exports no tools array',
   E_TOOL_RUNNING: 'run stopped driving because another process is running one of its tool nodes',
-} as const;
+} as const);
 
 export type ErrorCode = keyof typeof CODES;
 
-export const WARNING_CODES: ReadonlySet<string> = new Set([
+/** A Set no host can change: the exported lists are the engine's own. */
+class ReadOnlySet<T> extends Set<T> {
+  constructor(values: Iterable<T>) {
+    super();
+    for (const v of values) super.add(v);
+    Object.freeze(this);
+  }
+  override add(): this {
+    throw new TypeError('WARNING_CODES is read-only');
+  }
+  override delete(): boolean {
+    throw new TypeError('WARNING_CODES is read-only');
+  }
+  override clear(): void {
+    throw new TypeError('WARNING_CODES is read-only');
+  }
+}
+
+export const WARNING_CODES: ReadonlySet<string> = new ReadOnlySet([
   'E_UNREACHABLE',
   'E_FINAL_OUTPUT_UNRESOLVED',
   'E_VARIABLE_NEVER_WRITTEN',

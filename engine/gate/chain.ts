@@ -24,7 +24,7 @@ import type { JsonObject } from '../format/model.js';
 import { isGated, TOOL_CLASSES, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
 
 /** The chain, outermost first, as data (A8). `inner` is the wrapped tool. */
-export const CHAIN_ORDER = ['tenant_bind', 'review_gate', 'timeout', 'audit', 'ratelimit', 'metric', 'inner'] as const;
+export const CHAIN_ORDER = Object.freeze(['tenant_bind', 'review_gate', 'timeout', 'audit', 'ratelimit', 'metric', 'inner'] as const);
 
 export type ChainPosition = Exclude<(typeof CHAIN_ORDER)[number], 'inner'>;
 

@@ -35,7 +35,8 @@ type Purpose = 'check' | 'run';
 // generated code, which the validator cache stores.
 function newAjv(purpose: Purpose, source = false): Ajv {
   const { Ajv, addFormats } = ajvModules();
-  const ajv = new Ajv({ allErrors: true, logger: false, ...(purpose === 'run' ? { validateSchema: false } : {}), ...(source ? { code: { source: true } } : {}) });
+  // ownProperties: a property named like an Object.prototype member (`constructor`) is read only from the answer itself.
+  const ajv = new Ajv({ allErrors: true, ownProperties: true, logger: false, ...(purpose === 'run' ? { validateSchema: false } : {}), ...(source ? { code: { source: true } } : {}) });
   addFormats(ajv);
   return ajv;
 }

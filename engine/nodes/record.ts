@@ -60,7 +60,8 @@ export const record: TransientType<RecordNode> = {
   step(node, ctx, workflow) {
     const rowId = randomUUID();
     const row: JsonObject = {};
-    for (const [name, value] of Object.entries(node.fields)) row[name] = fieldValue(value, ctx, workflow);
+    // Own data properties (a plain assignment of `__proto__` would set the row's prototype instead).
+    for (const [name, value] of Object.entries(node.fields)) Object.defineProperty(row, name, { value: fieldValue(value, ctx, workflow), enumerable: true, writable: true, configurable: true });
     // A row the store would refuse fails the run here, with the node named,
     // instead of aborting the step's transaction.
     const [bad] = RUN_FORBIDDEN_TABLES.has(node.table)

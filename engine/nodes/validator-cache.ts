@@ -18,7 +18,7 @@ export interface ValidatorCache {
 }
 
 /** Bumped when what is stored changes meaning (ajv options, the module shape). */
-const CACHE_FORMAT = 'countersign-validator-1 allErrors validateSchema:false formats:full';
+const CACHE_FORMAT = 'countersign-validator-2 allErrors ownProperties validateSchema:false formats:full';
 
 /** The key of a schema's validator: its JSON text under these library versions and options. */
 export function validatorCacheKey(schemaText: string): string {

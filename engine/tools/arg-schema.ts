@@ -20,7 +20,8 @@ function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
   const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
   const fresh = (): Ajv | Ajv2020 => {
     const { Ajv, Ajv2020, addFormats } = ajvModules();
-    const ajv = is2020 ? new Ajv2020({ allErrors: true, logger: false }) : new Ajv({ allErrors: true, logger: false });
+    // ownProperties: an argument named like an Object.prototype member (`constructor`) is read only from the arguments.
+    const ajv = is2020 ? new Ajv2020({ allErrors: true, ownProperties: true, logger: false }) : new Ajv({ allErrors: true, ownProperties: true, logger: false });
     addFormats(ajv as Ajv);
     return ajv;
   };

@@ -8,10 +8,10 @@
 import { CountersignError } from '../errors.js';
 import { PY_SPACE, pythonIgnoreCase } from './python-regex.js';
 
-export const REVIEW_VERDICTS = ['APPROVE', 'REQUEST_CHANGES', 'NEEDS_DISCUSSION'] as const;
+export const REVIEW_VERDICTS = Object.freeze(['APPROVE', 'REQUEST_CHANGES', 'NEEDS_DISCUSSION'] as const);
 export type ReviewVerdict = (typeof REVIEW_VERDICTS)[number];
 
-export const DOCS_VERDICTS = ['APPROVE', 'FIXED', 'NO_CHANGES'] as const;
+export const DOCS_VERDICTS = Object.freeze(['APPROVE', 'FIXED', 'NO_CHANGES'] as const);
 export type DocsVerdict = (typeof DOCS_VERDICTS)[number];
 
 export const CODE_REVIEW_HEADING = '## Code Review Summary';

@@ -64,6 +64,12 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
     if (vars !== null && typeof vars === 'object' && Object.hasOwn(vars, '__proto__')) {
       flag(`/nodes/${i}/initialData/variables/__proto__`, 'the initialData variable', true);
     }
+    const fields = n.type === 'record' ? n.fields : undefined;
+    if (fields !== null && typeof fields === 'object' && Object.hasOwn(fields, '__proto__')) {
+      flag(`/nodes/${i}/fields/__proto__`, 'the record field', true);
+    }
+    // An answer field named __proto__ could never be given: ajv never counts it among the declared properties.
+    for (const pointer of protoProperties(n.inputSchema, `/nodes/${i}/inputSchema`)) flag(pointer, 'the answer field', true);
     if (vars !== null && typeof vars === 'object') {
       for (const name of BUILTIN_VARIABLES) {
         if (Object.hasOwn(vars, name)) shadowing(name, `/nodes/${i}/initialData/variables/${name}`, 'the initialData variable');
@@ -71,6 +77,19 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
     }
   });
   return findings;
+}
+
+/** Pointers to every `properties/__proto__` in a schema, at any depth. */
+function protoProperties(schema: unknown, pointer: string, depth = 0): string[] {
+  // Deeper than any real schema: the schema check reports such nesting on its own.
+  if (schema === null || typeof schema !== 'object' || depth > 64) return [];
+  const out: string[] = [];
+  for (const [key, sub] of Object.entries(schema)) {
+    const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (key === 'properties' && sub !== null && typeof sub === 'object' && !Array.isArray(sub) && Object.hasOwn(sub, '__proto__')) out.push(`${at}/__proto__`);
+    out.push(...protoProperties(sub, at, depth + 1));
+  }
+  return out;
 }
 
 /** Each requiredInputs name must be a variable the start input may give: declared in the registry or the start node's initialData. */

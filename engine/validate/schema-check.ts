@@ -27,7 +27,7 @@ function workflowValidator(): ValidateFunction {
     // strict: the schema is ours, so a sloppy keyword in it should fail loudly here.
     // verbose: errors carry parentSchema, which lists the keys allowed where a key is unknown.
     const { Ajv, addFormats } = ajvModules();
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, logger: false });
+    const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, ownProperties: true, logger: false });
     addFormats(ajv);
     validator = ajv.compile(workflowSchema());
   }

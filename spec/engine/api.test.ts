@@ -253,7 +253,7 @@ Api2('a run owns a copy of its workflow: editing the object after start changes 
   assert.is(other.status === 'waiting' && other.pending.kind === 'directive' && other.pending.directive, 'Write about tests.');
 });
 
-Api2('states, outputs and journal events a host receives are read-only: editing them throws and changes nothing stored', async () => {
+Api2('states and outputs a host receives are read-only (editing them throws); journal events are fresh copies (editing one changes nothing stored)', async () => {
   for (const store of [createMemoryStore(), createSqliteStore(tmp())]) {
     const engine = createEngine({ store });
     const a = await engine.start(TWO_STEP);

@@ -15,6 +15,7 @@ import { DECISION_ANSWER_SCHEMA } from '../../engine/nodes/review-decision.js';
 import { deepFreeze } from '../../engine/format/freeze.js';
 import { shapeProblems } from '../../engine/store/table-shapes.js';
 import { toDot } from '../../engine/cli/commands/graph.js';
+import { CHAIN_ORDER, CODES, DOCS_VERDICTS, REVIEW_VERDICTS, WARNING_CODES, defineTool } from '../../engine/index.js';
 
 const Own = suite('a run\'s own values');
 const tmp = () => mkdtempSync(join(tmpdir(), 'countersign-own-'));
@@ -157,6 +158,84 @@ Own('graph --format dot draws a node whose type is an Object.prototype member as
   const dot = toDot([{ id: 'a', type: 'constructor' } as never]);
   assert.match(dot, /shape=box\]/);
   assert.not.match(dot, /native code/);
+});
+
+function answered(properties: Record<string, unknown>, required: string[] = []): Workflow {
+  return {
+    metadata: { name: 'proto-fields', version: '1.0.0', description: 'answer fields named like Object.prototype members' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Answer.', completionCondition: 'answered', inputSchema: { type: 'object', properties, required }, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as Workflow;
+}
+
+Own('answer fields named constructor / toString / valueOf are optional or required like any other: absent is absent, never Object.prototype\'s', async () => {
+  for (const name of ['constructor', 'toString', 'valueOf']) {
+    const engine = createEngine({ store: createMemoryStore() });
+    const optional = await engine.start(answered({ [name]: { type: 'string' }, n: { type: 'integer' } }));
+    const done = await engine.submit(optional.runId, { n: 1 });
+    assert.is(done.status, 'completed', `${name}: ${JSON.stringify(done)}`);
+    const required = await engine.start(answered({ [name]: { type: 'string' } }, [name]));
+    const refused = await engine.submit(required.runId, {});
+    assert.is(refused.status === 'waiting' && refused.rejected?.code, 'E_ANSWER_INVALID');
+    assert.equal(refused.status === 'waiting' && refused.rejected?.errors, [`(root): missing required property "${name}"`]);
+  }
+});
+
+Own('a workflow with an optional registry variable named toString starts, and its input is judged like any other', async () => {
+  const wf = {
+    metadata: { name: 'proto-registry', version: '1.0.0', description: 'a registry name like an Object.prototype member' },
+    variableRegistry: { toString: { type: 'string', description: 'a name' }, n: { type: 'integer', description: 'a count', default: 1 } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['n'] },
+    ],
+  } as unknown as Workflow;
+  const engine = createEngine({ store: createMemoryStore() });
+  const done = await engine.start(wf, { input: { n: 2 } });
+  assert.equal(done.status === 'completed' && done.output, { n: 2 });
+});
+
+Own('tool arguments named constructor / toString are judged from the arguments alone', () => {
+  const tool = defineTool({
+    name: 'probe',
+    class: 'read',
+    inputSchema: { type: 'object', properties: { constructor: { type: 'string' }, toString: { type: 'string' }, n: { type: 'integer' } }, required: ['n'] },
+    run: async () => ({}),
+  });
+  assert.equal(tool.argProblems({ n: 1 }), []);
+  const strict = defineTool({ name: 'probe2', class: 'read', inputSchema: { type: 'object', properties: { toString: { type: 'string' } }, required: ['toString'] }, run: async () => ({}) });
+  const [missing] = strict.argProblems({});
+  assert.is(missing?.keyword, 'required');
+  assert.is(missing?.missing, 'toString');
+});
+
+Own('E_RESERVED_NAME: a record field or an answer field (at any depth) named __proto__ is refused where it is written', () => {
+  const record = {
+    metadata: { name: 'proto-record', version: '1.0.0', description: 'a record field named __proto__' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'keep' } },
+      { type: 'record', id: 'keep', table: 'audit', fields: JSON.parse('{"__proto__": "x", "note": "y"}'), connections: { default: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  };
+  const r = validateWorkflow(record as unknown as Workflow);
+  assert.ok(r.errors.some((e) => e.code === 'E_RESERVED_NAME' && e.pointer === '/nodes/1/fields/__proto__'), JSON.stringify(r.errors));
+  const deep = answered(JSON.parse('{"outer": {"type": "object", "properties": {"__proto__": {"type": "string"}}}}'));
+  const d = validateWorkflow(deep);
+  assert.ok(d.errors.some((e) => e.code === 'E_RESERVED_NAME' && e.pointer === '/nodes/1/inputSchema/properties/outer/properties/__proto__'), JSON.stringify(d.errors));
+});
+
+Own('exported constants cannot be changed by a host (one edit would change every later caller in the process)', () => {
+  assert.throws(() => (REVIEW_VERDICTS as unknown as string[]).push('MERGE_NOW'), TypeError);
+  assert.throws(() => (DOCS_VERDICTS as unknown as string[]).pop(), TypeError);
+  assert.throws(() => (CHAIN_ORDER as unknown as string[]).reverse(), TypeError);
+  assert.throws(() => ((CODES as Record<string, string>).E_NEW = 'x'), TypeError);
+  assert.throws(() => (WARNING_CODES as Set<string>).add('E_PARSE'), TypeError);
+  assert.throws(() => (WARNING_CODES as Set<string>).delete('E_UNREACHABLE'), TypeError);
+  assert.ok(WARNING_CODES.has('E_UNREACHABLE') && !WARNING_CODES.has('E_PARSE'));
 });
 
 Own.run();

@@ -7,7 +7,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { CountersignError } from '../../errors.js';
 import { TOOLS, type ToolDefinition, type ToolName } from './schemas.js';
 
-const ajv = new Ajv({ allErrors: true, strict: true });
+// ownProperties: only the call's own arguments count, never Object.prototype members.
+const ajv = new Ajv({ allErrors: true, strict: true, ownProperties: true });
 // Compiled once per tool: ajv caches by schema object identity, and these objects never change.
 const validators = new Map<ToolName, ValidateFunction>(TOOLS.map((t) => [t.name, ajv.compile(t.inputSchema)]));
 
