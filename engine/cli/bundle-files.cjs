@@ -127,13 +127,30 @@ function sourceTree() {
 
 /**
  * Adds the files a build read (esbuild's metafile inputs: the dependencies'
- * files in node_modules included, since they are bundled too) to the
+ * files in node_modules included, since they are bundled too, with each
+ * such package's folder and package.json, which chose those files) to the
  * sources recorded before it, so a patched dependency makes the bundle
- * stale as an edited source does.
+ * stale as an edited source does. Their times are read after the build: a
+ * file changed since `startedAt` (when the build began) is recorded as
+ * changed (-1), so the next command builds again rather than trust a
+ * bundle made from its former text.
  */
-function withInputs(sources, inputs) {
+function withInputs(sources, inputs, startedAt) {
   const all = { ...sources };
-  for (const path of inputs) if (!Object.hasOwn(all, path)) all[path] = changeTime(path);
+  const add = (path) => {
+    if (Object.hasOwn(all, path)) return;
+    const ctime = changeTime(path);
+    all[path] = ctime >= startedAt ? -1 : ctime;
+  };
+  for (const path of inputs) {
+    add(path);
+    const at = path.lastIndexOf('node_modules/');
+    if (at < 0) continue;
+    const [scope, name] = path.slice(at + 'node_modules/'.length).split('/');
+    const pkg = path.slice(0, at + 'node_modules/'.length) + (scope.startsWith('@') ? `${scope}/${name}` : scope);
+    add(pkg);
+    add(`${pkg}/package.json`);
+  }
   return all;
 }
 

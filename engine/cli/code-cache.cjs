@@ -9,20 +9,21 @@
 // (a read-only install) is simply not kept.
 'use strict';
 const { createHash } = require('node:crypto');
-const { readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { basename, dirname, join } = require('node:path');
 const vm = require('node:vm');
 
 /**
  * V8 checks a cache against its source's length only, so the cache's name
- * carries the bundle file's identity too: an edited bundle never meets the
+ * carries a digest of the very text being run: a bundle file replaced by
+ * another text (even of the same length, in the same inode) never meets the
  * cache of its former text.
  */
-function cacheFile(entry, command) {
-  const { size, ctimeMs, ino } = statSync(entry);
+function cacheFile(entry, command, source) {
   const name = /^[a-z][a-z-]{0,31}$/.test(command ?? '') ? command : 'none';
-  return join(dirname(entry), `.${basename(entry)}.${name}.${ino}-${size}-${Math.trunc(ctimeMs)}.v8cache`);
+  const text = createHash('sha1').update(source).digest('hex').slice(0, 24);
+  return join(dirname(entry), `.${basename(entry)}.${name}.${text}.v8cache`);
 }
 
 /**
@@ -82,10 +83,11 @@ function commandOf(argv) {
  */
 function loadBundle(entry, argv, importer) {
   const command = commandOf(argv);
-  const file = cacheFile(entry, command);
+  const bytes = readFileSync(entry);
+  const file = cacheFile(entry, command, bytes);
   const cachedData = readCache(file);
   // The build writes ASCII only (charset: 'ascii'), so latin1 reads it exactly, at a fraction of UTF-8 decoding's cost.
-  const source = readFileSync(entry, 'latin1');
+  const source = bytes.toString('latin1');
   // Strict like the ES modules it was bundled from; the wrapper is the one Node gives a CommonJS file.
   const wrapper = `(function (exports, require, module, __filename, __dirname) { 'use strict';\n${source}\n})`;
   const script = new vm.Script(wrapper, {

@@ -7,6 +7,7 @@
 // Its helpers are CommonJS, loaded with require: cheaper than ES imports of
 // node:fs on a path every command takes.
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { freshBundle, markInUse } = require('./bundle-files.cjs');
@@ -33,13 +34,29 @@ async function load() {
     return open(await build());
   } catch (e) {
     // Still the current source, but compiled on every call: say so, and why.
-    const why = String(e instanceof Error ? e.message : e).split('\n')[0];
+    const why = firstLine(e);
     process.stderr.write(`countersign: warning: cannot build the CLI bundle (${why}); running the TypeScript source through tsx, which is slower. Run \`npm run build\` to see the cause.\n`);
-    const { register } = await import('tsx/esm/api');
-    register();
-    const { main } = await import('./main.ts');
-    return { main, keepCache() {} };
+    try {
+      const { register } = await import('tsx/esm/api');
+      register();
+      const { main } = await import('./main.ts');
+      return { main, keepCache() {} };
+    } catch (e2) {
+      return cannotRun(`no CLI bundle could be built (${why}), and the source cannot be run through tsx (${firstLine(e2)})`);
+    }
   }
+}
+
+function firstLine(e) {
+  return String(e instanceof Error ? e.message : e).split('\n')[0];
+}
+
+/** A broken install: reported like any command failure (`countersign: E_CODE`, or one JSON document under --json), exit 2. */
+function cannotRun(message) {
+  const fix = `reinstall the dependencies: run \`npm ci\` (or \`npm install\`) in ${fileURLToPath(new URL('../..', import.meta.url))}`;
+  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { code: 'E_INSTALL', message, fix } }, null, 2)}\n`);
+  process.stderr.write(`countersign: E_INSTALL: ${message}\n  fix: ${fix}\n`);
+  return { main: async () => 2, keepCache() {} };
 }
 
 const { main, keepCache } = await load();

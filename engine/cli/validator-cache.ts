@@ -8,7 +8,7 @@
  * link) with the same owner and mode; anything else is not run.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { ValidatorCache } from '../nodes/validator-cache.js';
 import { makeDirs } from '../format/make-dirs.js';
@@ -18,6 +18,17 @@ const OFF = /^(off|false|no|none|0)$/i;
 
 /** Where the cache lives for an environment, or why there is none. */
 export function cacheLocation(env: NodeJS.ProcessEnv): { dir?: string; problem?: string } {
+  const dir = chosenDir(env);
+  if (dir.dir === undefined) return dir;
+  // A folder someone else can write could hold code planted for this user: not used, and said so.
+  for (const folder of [dir.dir, join(dir.dir, 'validators')]) {
+    const why = unusableFolder(folder);
+    if (why) return { problem: `the validator cache folder ${folder} ${why}; the validator cache is off (fix: chmod go-w it, or set COUNTERSIGN_CACHE to a folder only you can write)` };
+  }
+  return dir;
+}
+
+function chosenDir(env: NodeJS.ProcessEnv): { dir?: string; problem?: string } {
   const given = env.COUNTERSIGN_CACHE?.trim();
   if (given && OFF.test(given)) return {};
   if (given) {
@@ -28,19 +39,34 @@ export function cacheLocation(env: NodeJS.ProcessEnv): { dir?: string; problem?:
   // The XDG spec: a relative XDG_CACHE_HOME is ignored.
   const xdg = env.XDG_CACHE_HOME?.trim();
   if (xdg && isAbsolute(xdg)) return { dir: join(xdg, 'countersign') };
-  const home = homeDir();
+  const home = homeDir(env);
   // No usable home (HOME empty or relative, no account entry, as in some
   // containers): no per-user place, so no cache; answers are compiled as usual.
   return home ? { dir: join(home, '.cache', 'countersign') } : {};
 }
 
-function homeDir(): string | undefined {
+/** The environment's HOME; the account's home only when the environment names none. */
+function homeDir(env: NodeJS.ProcessEnv): string | undefined {
   try {
-    const home = homedir();
+    const home = Object.hasOwn(env, 'HOME') ? (env.HOME ?? '').trim() : userInfo().homedir;
     return isAbsolute(home) ? home : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Why an existing folder may not hold the cache (not a folder, another owner, writable by others); undefined when it may, or does not exist yet. */
+function unusableFolder(folder: string): string | undefined {
+  let st;
+  try {
+    st = statSync(folder);
+  } catch {
+    return undefined; // created later, for this user only
+  }
+  if (!st.isDirectory()) return 'is not a folder';
+  if (uid !== undefined && st.uid !== uid) return `belongs to another user (uid ${st.uid})`;
+  if ((st.mode & 0o022) !== 0) return `is writable by other users (mode ${(st.mode & 0o777).toString(8)})`;
+  return undefined;
 }
 
 /** The cache directory for an environment, or undefined when caching is off. */
@@ -98,8 +124,9 @@ function readOwn(file: string): string | undefined {
 
 function writeAtomically(base: string, dir: string, name: string, source: string): void {
   try {
+    // Never write into folders others could change (what is written here is later run), nor create one inside such a folder.
+    if (unusableFolder(base) || unusableFolder(dir)) return;
     makeDirs(dir, 0o700);
-    // Never write into folders others could change: what is written here is later run.
     if (!ownedFolder(base) || !ownedFolder(dir)) return;
     const temp = join(dir, `.${name}.${process.pid}.tmp`);
     try {

@@ -13,7 +13,7 @@ import type * as Ajv2020Module from 'ajv/dist/2020.js';
 export interface AjvModules {
   Ajv: typeof AjvCore.Ajv;
   Ajv2020: typeof Ajv2020Module.Ajv2020;
-  addFormats: (ajv: AjvCore.Ajv) => AjvCore.Ajv;
+  addFormats: (ajv: AjvCore.Ajv, options?: { mode?: 'fast' | 'full' }) => AjvCore.Ajv;
   /** ajv's standalone code generator (ajv/dist/standalone). */
   standaloneCode: (ajv: AjvCore.Ajv, validate: AjvCore.ValidateFunction) => string;
 }

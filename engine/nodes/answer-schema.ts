@@ -33,11 +33,25 @@ type Purpose = 'check' | 'run';
 // already compiled, so the meta-schema check is skipped; it costs a CLI
 // step ~50 ms of compiling draft-07's meta-schema. `source` keeps the
 // generated code, which the validator cache stores.
+// ownProperties: a property named like an Object.prototype member
+// (`constructor`) is read only from the answer itself.
+function ajvOptions(purpose: Purpose): { allErrors: true; ownProperties: true; logger: false; validateSchema?: false } {
+  return { allErrors: true, ownProperties: true, logger: false, ...(purpose === 'run' ? { validateSchema: false as const } : {}) };
+}
+
+/** ajv-formats' options: every format, each checked in full. */
+const FORMATS = { mode: 'full' } as const;
+
+/**
+ * How `run` validators are compiled, as text: part of the validator cache's
+ * key, so a validator compiled under other options is never loaded.
+ */
+export const RUN_COMPILER = JSON.stringify({ options: ajvOptions('run'), formats: FORMATS });
+
 function newAjv(purpose: Purpose, source = false): Ajv {
   const { Ajv, addFormats } = ajvModules();
-  // ownProperties: a property named like an Object.prototype member (`constructor`) is read only from the answer itself.
-  const ajv = new Ajv({ allErrors: true, ownProperties: true, logger: false, ...(purpose === 'run' ? { validateSchema: false } : {}), ...(source ? { code: { source: true } } : {}) });
-  addFormats(ajv);
+  const ajv = new Ajv({ ...ajvOptions(purpose), ...(source ? { code: { source: true } } : {}) });
+  addFormats(ajv, FORMATS);
   return ajv;
 }
 
@@ -200,7 +214,7 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
     // source: ajv writes the `$id` unescaped into a comment of that source,
     // so an `$id` holding `*/` would end the comment and run as code.
     const hasId = key.includes('"$id"');
-    const cacheKey = purpose === 'run' && cache && !hasId ? validatorCacheKey(key) : undefined;
+    const cacheKey = purpose === 'run' && cache && !hasId ? validatorCacheKey(key, RUN_COMPILER) : undefined;
     const stored = cacheKey ? loadValidator(cache!, cacheKey) : undefined;
     let ajv: Ajv | undefined;
     if (stored) fn = stored;

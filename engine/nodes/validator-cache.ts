@@ -17,12 +17,16 @@ export interface ValidatorCache {
   write(key: string, source: string): void;
 }
 
-/** Bumped when what is stored changes meaning (ajv options, the module shape). */
-const CACHE_FORMAT = 'countersign-validator-2 allErrors ownProperties validateSchema:false formats:full';
+/** Bumped when what is stored changes meaning (the module shape). */
+const CACHE_FORMAT = 'countersign-validator-3';
 
-/** The key of a schema's validator: its JSON text under these library versions and options. */
-export function validatorCacheKey(schemaText: string): string {
-  return createHash('sha256').update(`${CACHE_FORMAT}\n${ajvVersions()}\n${schemaText}`).digest('hex');
+/**
+ * The key of a schema's validator: its JSON text, compiled as `compiler`
+ * says (ajv's options and the formats added, as text), under these library
+ * versions.
+ */
+export function validatorCacheKey(schemaText: string, compiler: string): string {
+  return createHash('sha256').update(`${CACHE_FORMAT}\n${compiler}\n${ajvVersions()}\n${schemaText}`).digest('hex');
 }
 
 /** The stored validator, or undefined when there is none or it does not load. */

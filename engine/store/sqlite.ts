@@ -15,6 +15,8 @@ import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from
 import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
 import { makeDirs } from '../format/make-dirs.js';
+import { eventProblem, recordProblem, workflowProblem } from './row-shapes.js';
+
 
 export { SCHEMA_VERSION } from './sqlite-schema.js';
 
@@ -122,7 +124,7 @@ export function createSqliteStore(dir: string): Store {
     if (hit && hit.version === version) return hit;
     const raw = sql.getRecord.get(runId)!;
     // Cached and handed on (pending items reach hosts): read-only.
-    const record = deepFreeze(parseRow<RunRecord>(raw, `the stored record of run "${runId}"`, file));
+    const record = deepFreeze(parseRow<RunRecord>(raw, `the stored record of run "${runId}"`, file, (v) => recordProblem(v, runId)));
     remember(runId, version, record);
     return { version, record };
   }
@@ -183,7 +185,7 @@ export function createSqliteStore(dir: string): Store {
       if (cached) return cached;
       const body = guard('read a workflow copy', () => sql.getWorkflow.get(hash));
       if (body === undefined) throw workflowNotFound(hash);
-      const workflow = parseRow<Workflow>(body, `the stored workflow copy ${hash}`, file);
+      const workflow = parseRow<Workflow>(body, `the stored workflow copy ${hash}`, file, workflowProblem);
       if (workflowCache.size >= WORKFLOW_CACHE_SIZE) workflowCache.delete(workflowCache.keys().next().value!);
       workflowCache.set(hash, workflow);
       return workflow;
@@ -221,7 +223,7 @@ export function createSqliteStore(dir: string): Store {
       return guard(`read the journal of run "${runId}"`, () => {
         const bodies = sql.events.all(runId);
         if (bodies.length === 0 && sql.hasRun.get(runId) === undefined) throw runNotFound(runId);
-        return bodies.map((b, i) => parseRow<JournalEvent>(b, `event ${i} of run "${runId}"`, file));
+        return bodies.map((b, i) => parseRow<JournalEvent>(b, `event ${i} of run "${runId}"`, file, eventProblem));
       });
     },
 
@@ -241,14 +243,20 @@ export function createSqliteStore(dir: string): Store {
   };
 }
 
-/** A damaged row is a store fault naming what it belongs to, never a crash. */
-function parseRow<T>(text: string, what: string, file: string): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch (err) {
-    throw new CountersignError('E_STORE', `${what} in ${file} is not valid JSON (${(err as Error).message})`, {
+/** A damaged row (not JSON, or not the shape its table holds) is a store fault naming what it belongs to, never a crash. */
+function parseRow<T>(text: string, what: string, file: string, problem: (value: unknown) => string | undefined): T {
+  const damaged = (why: string) =>
+    new CountersignError('E_STORE', `${what} in ${file} ${why}`, {
       file,
       fix: 'the database row is damaged; restore countersign.db from a backup, or move the store aside and start the run again',
     });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw damaged(`is not valid JSON (${(err as Error).message})`);
   }
+  const why = problem(value);
+  if (why !== undefined) throw damaged(why);
+  return value as T;
 }

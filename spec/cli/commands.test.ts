@@ -120,6 +120,34 @@ Cli('graph prints mermaid by default and dot on request; an unknown format is a 
   assert.match(bad.stderr, /countersign: E_USAGE: /);
 });
 
+Cli('graph draws a missing connection target as a node of its own (never a real node, even one drawn as n2), and both nodes that share an id', async () => {
+  const file = join(tempDir(), 'broken.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      metadata: { name: 'broken', version: '1.0.0', description: 'a graph with faults' },
+      nodes: [
+        { type: 'start', id: 'start', connections: { default: 'n2' } },
+        { type: 'agent-directive', id: 'a', connections: { success: 'a-b' } },
+        { type: 'end', id: 'other' },
+        { type: 'condition', id: 'a', connections: { true: 'a_b', false: 'other' } },
+      ],
+    }),
+  );
+  const dot = (await cli(['graph', file, '--format', 'dot'])).stdout;
+  assert.match(dot, /n0 -> missing_0 \[label="default"\];/);
+  assert.match(dot, /missing_0 \[label="n2\\n\(missing\)", shape=box, style=dashed\];/);
+  assert.not.match(dot, /n0 -> n2/, 'not drawn into the node that happens to be n2');
+  assert.match(dot, /n1 \[label="a\\nagent-directive"/);
+  assert.match(dot, /n3 \[label="a \(duplicate id\)\\ncondition"/);
+  assert.match(dot, /n3 -> n2 \[label="false"\];/);
+  const mermaid = (await cli(['graph', file])).stdout;
+  assert.match(mermaid, /n1 -->\|success\| missing_1\n/);
+  assert.match(mermaid, /n3 -->\|true\| missing_2\n/, 'a-b and a_b stay two missing nodes');
+  assert.match(mermaid, /n3\{"a \(duplicate id\)"\}/);
+  assert.match(mermaid, /missing_0\["n2<br\/><small>\(missing\)<\/small>"\]/);
+});
+
 Cli('usage errors exit 2 with {error} on stdout under --json: unknown command, unknown flag, missing argument', async () => {
   const unknown = await cli(['frobnicate', '--json']);
   assert.is(unknown.code, 2);

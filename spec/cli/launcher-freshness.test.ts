@@ -11,6 +11,11 @@ import { basename, dirname, join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 // @ts-expect-error: build.mjs is plain JavaScript without type declarations
 import { build, freshBundle, markInUse } from '../../engine/cli/build.mjs';
+import { createRequire } from 'node:module';
+
+const { withInputs } = createRequire(import.meta.url)('../../engine/cli/bundle-files.cjs') as {
+  withInputs: (sources: Record<string, number>, inputs: string[], startedAt: number) => Record<string, number>;
+};
 
 const Fresh = suite('launcher: bundle freshness');
 
@@ -93,6 +98,25 @@ Fresh('a build sweeps old bundle folders no live process marked, never one a liv
   } finally {
     for (const dir of [unused, inUse, deadOwner, reused]) rmSync(dir, { recursive: true, force: true });
   }
+});
+
+Fresh('a build records each bundled dependency with its package\'s folder and package.json (which chose the file), and a file changed while it ran as changed', () => {
+  const recorded = withInputs({}, ['node_modules/json-logic-js/logic.js', 'node_modules/@modelcontextprotocol/sdk/dist/esm/types.js', 'engine/errors.ts'], Date.now() + 60_000);
+  assert.equal(Object.keys(recorded).sort(), [
+    'engine/errors.ts',
+    'node_modules/@modelcontextprotocol/sdk',
+    'node_modules/@modelcontextprotocol/sdk/dist/esm/types.js',
+    'node_modules/@modelcontextprotocol/sdk/package.json',
+    'node_modules/json-logic-js',
+    'node_modules/json-logic-js/logic.js',
+    'node_modules/json-logic-js/package.json',
+  ]);
+  assert.ok(Object.values(recorded).every((t) => t > 0), 'times of files that did not change during the build');
+  // Changed after the build began: recorded as changed, so the next command builds again.
+  const during = withInputs({}, ['engine/errors.ts'], statSync(join(ROOT, 'engine/errors.ts')).ctimeMs - 1);
+  assert.is(during['engine/errors.ts'], -1);
+  // What sourceTree recorded before the build is kept as it was.
+  assert.is(withInputs({ 'engine/errors.ts': 5 }, ['engine/errors.ts'], 0)['engine/errors.ts'], 5);
 });
 
 Fresh.run();

@@ -44,8 +44,9 @@ Rebuild('an edited source takes effect on the next command: the launcher rebuild
   const first = countersign(pkg, ['--version']);
   assert.is(first.code, 0, first.stderr);
   const version = first.stdout.trim();
-  assert.is(countersign(pkg, ['--version']).stdout.trim(), version, 'unchanged: the same bundle');
   const built = bundleDirs(pkg);
+  assert.is(countersign(pkg, ['--version']).stdout.trim(), version);
+  assert.equal(bundleDirs(pkg), built, 'nothing changed: no rebuild, the same bundle');
   const help = join(pkg, 'engine/cli/help.ts');
   writeFileSync(help, readFileSync(help, 'utf8').replace('export const VERSION: string = pkg.version;', "export const VERSION: string = `${pkg.version}-edited`;"));
   const edited = countersign(pkg, ['--version']);
@@ -90,6 +91,28 @@ Rebuild('with no bundler (npm ci --omit=dev) the command still works, from the s
   assert.is(r.code, 2, r.stderr);
   assert.is(JSON.parse(r.stdout).error.code, 'E_RUN_NOT_FOUND', 'stdout holds only the result');
   assert.match(r.stderr, /^countersign: warning: cannot build the CLI bundle \(.*esbuild.*\); running the TypeScript source through tsx, which is slower\. Run `npm run build` to see the cause\.\n/);
+});
+
+Rebuild('npm\'s prepare (the build script) without esbuild warns and succeeds, so an install with --omit=dev does not fail', () => {
+  const pkg = copyOfPackage({ left: ['esbuild', '@esbuild'] });
+  const r = spawnSync(process.execPath, [join(pkg, 'engine/cli/build.mjs')], { cwd: pkg, encoding: 'utf8', timeout: 60_000 });
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stderr, /^countersign: warning: esbuild is not installed \(as after npm ci --omit=dev\), so no CLI bundle was built/);
+});
+
+Rebuild('with neither a bundler nor tsx (a broken install) a command fails as E_INSTALL with its fix: one JSON document under --json, exit 2', () => {
+  const pkg = copyOfPackage({ left: ['esbuild', '@esbuild', 'tsx'] });
+  const r = countersign(pkg, ['status', 'no-such-run', '--json']);
+  assert.is(r.code, 2, r.stderr);
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_INSTALL');
+  assert.match(error.message, /no CLI bundle could be built \(.*esbuild.*\), and the source cannot be run through tsx \(.*tsx.*\)/);
+  assert.match(error.fix, /run `npm ci`/);
+  assert.match(r.stderr, /\ncountersign: E_INSTALL: no CLI bundle could be built/);
+  const plain = countersign(pkg, ['status', 'no-such-run']);
+  assert.is(plain.code, 2);
+  assert.is(plain.stdout, '');
+  assert.match(plain.stderr, /countersign: E_INSTALL: .*\n  fix: reinstall the dependencies/);
 });
 
 Rebuild.run();

@@ -9,10 +9,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { cli, spawnCli, tempDir } from '../helpers/cli.js';
 import { cacheDir, cacheLocation } from '../../engine/cli/validator-cache.js';
+import { RUN_COMPILER } from '../../engine/nodes/answer-schema.js';
+import { validatorCacheKey } from '../../engine/nodes/validator-cache.js';
 import { answerValidator, useValidatorCache } from '../../engine/nodes/answer-schema.js';
 import { diskValidatorCache } from '../../engine/cli/validator-cache.js';
 
@@ -149,7 +151,7 @@ Cache('without a usable home (HOME empty or relative) there is no cache, and com
 });
 
 Cache('a relative cache path never puts the cache in the project: a relative XDG_CACHE_HOME is ignored (XDG), a relative COUNTERSIGN_CACHE turns the cache off with a warning', () => {
-  assert.is(cacheDir({ XDG_CACHE_HOME: '.cache' }), join(homedir(), '.cache', 'countersign'));
+  assert.is(cacheDir({ XDG_CACHE_HOME: '.cache', HOME: '/home/h' }), '/home/h/.cache/countersign');
   assert.match(cacheLocation({ COUNTERSIGN_CACHE: 'cache' }).problem ?? '', /must be an absolute path/);
   const cwd = tempDir('countersign-vc-cwd-');
   const home = tempDir('countersign-vc-home-');
@@ -213,6 +215,38 @@ Cache('library: a schema whose validator was cached compiles nothing in a fresh 
   } finally {
     useValidatorCache(undefined);
   }
+});
+
+Cache('the home is the environment\'s HOME (the account\'s only when the environment names none); an empty one means no cache', () => {
+  assert.is(cacheDir({ HOME: '/home/someone-else' }), '/home/someone-else/.cache/countersign');
+  assert.is(cacheDir({ HOME: '' }), undefined);
+  assert.is(cacheDir({ HOME: 'relative' }), undefined);
+  assert.is(cacheDir({}), join(userInfo().homedir, '.cache', 'countersign'));
+});
+
+Cache('a cache folder others can write (group-writable, as mkdir under umask 002 makes it) is not used, creates nothing, and is named in a warning', () => {
+  const cache = tempDir('countersign-vc-gw-');
+  chmodSync(cache, 0o775);
+  const env = { COUNTERSIGN_CACHE: cache, COUNTERSIGN_STORE: tempDir('countersign-vc-store-') };
+  assert.match(cacheLocation(env).problem ?? '', /is writable by other users \(mode 775\); the validator cache is off/);
+  const started = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env });
+  assert.is(started.code, 0, started.stderr);
+  assert.match(started.stderr, new RegExp(`countersign: warning: the validator cache folder ${cache} is writable by other users \\(mode 775\\); the validator cache is off \\(fix: chmod go-w it`));
+  const stepped = spawnCli(['step', JSON.parse(started.stdout).runId, '--response', '{"words":1}', '--json'], { env });
+  assert.is(JSON.parse(stepped.stdout).status, 'completed');
+  assert.equal(readdirSync(cache), [], 'no validators/ folder, no entry');
+  chmodSync(cache, 0o700);
+  assert.is(cacheLocation(env).problem, undefined, 'usable once only its owner can write it');
+});
+
+Cache('a validator is stored under how it was compiled (ajv\'s options and formats), so validators compiled under other options are never loaded', () => {
+  const compiler = JSON.parse(RUN_COMPILER);
+  assert.equal(compiler.options, { allErrors: true, ownProperties: true, logger: false, validateSchema: false });
+  assert.equal(compiler.formats, { mode: 'full' });
+  const schema = '{"type":"object"}';
+  assert.is(validatorCacheKey(schema, RUN_COMPILER), validatorCacheKey(schema, RUN_COMPILER));
+  const other = JSON.stringify({ ...compiler, options: { ...compiler.options, allErrors: false } });
+  assert.is.not(validatorCacheKey(schema, other), validatorCacheKey(schema, RUN_COMPILER));
 });
 
 Cache.run();

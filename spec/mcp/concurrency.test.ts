@@ -9,7 +9,13 @@ const Concurrency = suite<{ a: McpSession; b: McpSession; store: string }>('mcp:
 
 Concurrency.before(async (ctx) => {
   ctx.store = join(tempDir('countersign-mcp-race-'), 'store');
-  [ctx.a, ctx.b] = await Promise.all([connect(['--store', ctx.store]), connect(['--store', ctx.store])]);
+  const [a, b] = await Promise.allSettled([connect(['--store', ctx.store]), connect(['--store', ctx.store])]);
+  // One server failing to start must not leave the other running (it would keep the test run alive).
+  if (a.status === 'rejected' || b.status === 'rejected') {
+    await Promise.all([a, b].map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
+    throw a.status === 'rejected' ? a.reason : (b as PromiseRejectedResult).reason;
+  }
+  [ctx.a, ctx.b] = [a.value, b.value];
 });
 Concurrency.after(async (ctx) => {
   await Promise.all([ctx.a?.close(), ctx.b?.close()]);

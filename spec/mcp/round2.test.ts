@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { assertResultFits, capText } from '../../engine/hosts/mcp/result-size.js';
 import { mcpJournal } from '../../engine/hosts/mcp/hints.js';
 import { LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
-import { connect, rawSession, TWO_STEP } from '../fixtures/mcp/client.js';
+import { connect, withRawSession, TWO_STEP } from '../fixtures/mcp/client.js';
 
 const Round2 = suite('mcp: results, hang-up and hints');
 
@@ -58,14 +58,15 @@ Round2('when the client closes stdin right after a call, the call still gets its
 });
 
 Round2('tools/list with a bad cursor is JSON-RPC Invalid params in words, and the server keeps serving', async () => {
-  const raw = await rawSession(['--store', tempDir('countersign-mcp-cursor-')]);
-  raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 5 } });
-  const reply = await raw.reply(1);
-  assert.is(reply.error.code, -32602);
-  assert.match(reply.error.message, /^Invalid params: params\.cursor is a number/);
-  raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
-  assert.is((await raw.reply(2)).result.tools.length, 7);
-  await raw.close();
+  await withRawSession(['--store', tempDir('countersign-mcp-cursor-')], async (raw) => {
+    raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 5 } });
+    const reply = await raw.reply(1);
+    assert.is(reply.error.code, -32602);
+    assert.match(reply.error.message, /^Invalid params: params\.cursor is a number/);
+    raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    assert.is((await raw.reply(2)).result.tools.length, 7);
+    await raw.close();
+  });
 });
 
 Round2('start, step and status name the run\'s absolute workspace; a directory as workflow gets the CLI\'s "is a directory" error', async () => {

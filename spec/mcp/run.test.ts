@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { cli, LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
-import { connect, rawSession, TWO_STEP, type McpSession } from '../fixtures/mcp/client.js';
+import { connect, withRawSession, TWO_STEP, type McpSession } from '../fixtures/mcp/client.js';
 
 const Run = suite<{ mcp: McpSession; store: string }>('mcp: running a workflow');
 
@@ -189,50 +189,52 @@ Stdio('stdout holds only JSON-RPC frames, and the server exits 0 when the client
 });
 
 Stdio('a malformed tools/call (arguments not an object, no tool name) is a tool error with E_INPUT and a fix, not a JSON-RPC error', async () => {
-  const raw = await rawSession(['--store', tempDir('countersign-mcp-malformed-')]);
-  const calls: Array<[number, object]> = [
-    [1, { name: 'status', arguments: ['x'] }],
-    [2, { name: 'status', arguments: 'runId' }],
-    [3, { name: 'runs', arguments: null }],
-    [4, { arguments: {} }],
-    [5, { name: '', arguments: {} }],
-  ];
-  for (const [id, params] of calls) raw.send({ jsonrpc: '2.0', id, method: 'tools/call', params });
-  for (const [id, params] of calls) {
-    const frame = await raw.reply(id);
-    const label = JSON.stringify(params);
-    assert.is(frame.error, undefined, `${label}: no JSON-RPC error`);
-    assert.is(frame.result.isError, true, label);
-    assert.is(frame.result.structuredContent.error.code, 'E_INPUT', label);
-    assert.ok(frame.result.structuredContent.error.fix, `${label} has a fix`);
-  }
-  raw.send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'runs' } });
-  assert.is((await raw.reply(6)).result.isError, false, 'arguments may be left out; the server still answers');
-  raw.send({ jsonrpc: '2.0', id: 7, method: 'no/such/method', params: {} });
-  assert.is((await raw.reply(7)).error.code, -32601, 'an unknown method is still Method not found');
-  assert.is(await raw.close(), 0);
+  await withRawSession(['--store', tempDir('countersign-mcp-malformed-')], async (raw) => {
+    const calls: Array<[number, object]> = [
+      [1, { name: 'status', arguments: ['x'] }],
+      [2, { name: 'status', arguments: 'runId' }],
+      [3, { name: 'runs', arguments: null }],
+      [4, { arguments: {} }],
+      [5, { name: '', arguments: {} }],
+    ];
+    for (const [id, params] of calls) raw.send({ jsonrpc: '2.0', id, method: 'tools/call', params });
+    for (const [id, params] of calls) {
+      const frame = await raw.reply(id);
+      const label = JSON.stringify(params);
+      assert.is(frame.error, undefined, `${label}: no JSON-RPC error`);
+      assert.is(frame.result.isError, true, label);
+      assert.is(frame.result.structuredContent.error.code, 'E_INPUT', label);
+      assert.ok(frame.result.structuredContent.error.fix, `${label} has a fix`);
+    }
+    raw.send({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'runs' } });
+    assert.is((await raw.reply(6)).result.isError, false, 'arguments may be left out; the server still answers');
+    raw.send({ jsonrpc: '2.0', id: 7, method: 'no/such/method', params: {} });
+    assert.is((await raw.reply(7)).error.code, -32601, 'an unknown method is still Method not found');
+    assert.is(await raw.close(), 0);
+  });
 });
 
 Stdio('an answer nested thousands of levels deep is the E_ANSWER_TOO_DEEP rejection, a normal result, not a serialisation failure; such a start input is E_INPUT with a fix', async () => {
-  const raw = await rawSession(['--store', tempDir('countersign-mcp-deep-')]);
-  raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start', arguments: { workflow: TWO_STEP } } });
-  const runId = (await raw.reply(1)).result.structuredContent.runId;
-  const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
-  raw.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"step","arguments":{"runId":"${runId}","seq":1,"answer":{"words":${deep}}}}}`);
-  const result = (await raw.reply(2)).result;
-  assert.is(result.isError, false, result.content[0].text);
-  assert.is(result.structuredContent.rejected.code, 'E_ANSWER_TOO_DEEP');
-  assert.match(result.structuredContent.rejected.errors[0], /^\/words(\/0){64}: the answer nests deeper than 64 levels; flatten it$/);
-  assert.is(result.structuredContent.pending.attempt, 2);
-  assert.match(result.content[0].text, /REJECTED \(E_ANSWER_TOO_DEEP\)/);
-  // A start input that deep is a client mistake: E_INPUT with a fix, not a bare serialisation failure.
-  raw.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"start","arguments":{"workflow":"${TWO_STEP}","input":{"topic":${deep}}}}}`);
-  const input = (await raw.reply(3)).result;
-  assert.is(input.isError, true);
-  assert.is(input.structuredContent.error.code, 'E_INPUT');
-  assert.match(input.structuredContent.error.message, /nests too deep[\s\S]*more than 64 levels down/);
-  assert.match(input.structuredContent.error.fix, /^flatten the input/);
-  assert.is(await raw.close(), 0);
+  await withRawSession(['--store', tempDir('countersign-mcp-deep-')], async (raw) => {
+    raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start', arguments: { workflow: TWO_STEP } } });
+    const runId = (await raw.reply(1)).result.structuredContent.runId;
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    raw.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"step","arguments":{"runId":"${runId}","seq":1,"answer":{"words":${deep}}}}}`);
+    const result = (await raw.reply(2)).result;
+    assert.is(result.isError, false, result.content[0].text);
+    assert.is(result.structuredContent.rejected.code, 'E_ANSWER_TOO_DEEP');
+    assert.match(result.structuredContent.rejected.errors[0], /^\/words(\/0){64}: the answer nests deeper than 64 levels; flatten it$/);
+    assert.is(result.structuredContent.pending.attempt, 2);
+    assert.match(result.content[0].text, /REJECTED \(E_ANSWER_TOO_DEEP\)/);
+    // A start input that deep is a client mistake: E_INPUT with a fix, not a bare serialisation failure.
+    raw.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"start","arguments":{"workflow":"${TWO_STEP}","input":{"topic":${deep}}}}}`);
+    const input = (await raw.reply(3)).result;
+    assert.is(input.isError, true);
+    assert.is(input.structuredContent.error.code, 'E_INPUT');
+    assert.match(input.structuredContent.error.message, /nests too deep[\s\S]*more than 64 levels down/);
+    assert.match(input.structuredContent.error.fix, /^flatten the input/);
+    assert.is(await raw.close(), 0);
+  });
 });
 
 Stdio('countersign mcp refuses a --workflows folder or --workspace that does not exist (exit 2, E_USAGE)', async () => {

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, ROOT, tempDir } from '../helpers/cli.js';
-import { connect, MCP_WORKFLOWS, rawSession, type McpSession } from '../fixtures/mcp/client.js';
+import { connect, MCP_WORKFLOWS, withRawSession, type McpSession } from '../fixtures/mcp/client.js';
 
 const Tools = suite<{ mcp: McpSession; store: string }>('mcp: tools and workflows');
 
@@ -147,13 +147,14 @@ Tools('stdout carries only MCP frames: the startup log goes to stderr', async ({
   assert.is(r.isError, false);
   assert.match(mcp.stderr(), /countersign mcp .*serving on stdio/);
   // Read raw: every stdout line of a session, start to end, must be a JSON-RPC frame.
-  const raw = await rawSession([]);
-  raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'runs', arguments: {} } });
-  await raw.reply(1);
-  raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_workflows', arguments: {} } });
-  await raw.reply(2);
-  await raw.close();
-  assert.equal(raw.strayLines(), []);
+  await withRawSession(['--store', tempDir('countersign-mcp-frames-')], async (raw) => {
+    raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'runs', arguments: {} } });
+    await raw.reply(1);
+    raw.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_workflows', arguments: {} } });
+    await raw.reply(2);
+    await raw.close();
+    assert.equal(raw.strayLines(), []);
+  });
 });
 
 Tools.run();

@@ -140,6 +140,31 @@ test('a damaged record row is E_STORE naming the run, and other runs still work'
   store.close();
 });
 
+test('a row that is valid JSON but not what its table holds (a record without status, another run\'s record, a workflow without nodes, an event without type) is E_STORE naming it, never a TypeError', (c) => {
+  const store = createSqliteStore(c.dir);
+  store.putWorkflow('h1', WORKFLOW);
+  for (const id of ['shapeless', 'other', 'fine']) store.create(record(id), [{ seq: 0, at: '2026-01-01T00:00:00.000Z', type: 'run.started' } as never]);
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.prepare('UPDATE runs SET record = ?, version = version + 1 WHERE run_id = ?').run(JSON.stringify({ runId: 'shapeless' }), 'shapeless');
+  db.prepare('UPDATE runs SET record = ?, version = version + 1 WHERE run_id = ?').run(JSON.stringify({ ...record('fine'), runId: 'fine' }).replace('"fine"', '"elsewhere"'), 'other');
+  db.prepare("UPDATE events SET body = '{\"seq\": 0}' WHERE run_id = 'fine'").run();
+  db.close();
+  const shapeless = catchError(() => store.get('shapeless'));
+  assert.is(shapeless.code, 'E_STORE');
+  assert.match(shapeless.message, /the stored record of run "shapeless" in .*countersign\.db has status undefined/);
+  assert.match(shapeless.fix ?? '', /restore countersign\.db from a backup/);
+  assert.match(catchError(() => store.get('other')).message, /names run "elsewhere", not "other"/);
+  assert.match(catchError(() => store.events('fine')).message, /event 0 of run "fine" .* has no type/);
+  assert.is(store.get('fine')!.runId, 'fine', 'the other runs still read');
+  store.close();
+  const c2 = createSqliteStore(c.dir);
+  const db2 = new Database(join(c.dir, 'countersign.db'));
+  db2.prepare("UPDATE workflows SET body = '{\"metadata\": {}}' WHERE hash = 'h1'").run();
+  db2.close();
+  assert.match(catchError(() => c2.getWorkflow('h1')).message, /the stored workflow copy h1 .* has no nodes list/);
+  c2.close();
+});
+
 test('using a closed store is E_STORE, not a crash', (c) => {
   const store = createSqliteStore(c.dir);
   store.close();

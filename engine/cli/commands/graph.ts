@@ -38,9 +38,44 @@ function drawableNode(n: unknown, i: number): WorkflowNode {
   } as WorkflowNode;
 }
 
-function idsOf(nodes: WorkflowNode[]): Map<string, string> {
-  // Node ids may contain `-`, which Mermaid and DOT treat specially: draw by index.
-  return new Map(nodes.map((n, i) => [n.id, `n${i}`]));
+/**
+ * How nodes are named in the drawing: node i is `n<i>` (ids may hold `-`,
+ * which Mermaid and DOT treat specially), a connection goes to the first
+ * node with its target id, and a target no node has is drawn as a node of
+ * its own, `missing_<k>`, so it can never be taken for a real node. A node
+ * whose id an earlier node already has is drawn too, marked as a duplicate.
+ */
+interface Layout {
+  name(i: number): string;
+  target(to: string): string;
+  duplicate(i: number): boolean;
+  /** The missing targets, by drawn name, in order of first use. */
+  missing: Map<string, string>;
+}
+
+function layoutOf(nodes: WorkflowNode[]): Layout {
+  const first = new Map<string, number>();
+  nodes.forEach((n, i) => {
+    if (!first.has(n.id)) first.set(n.id, i);
+  });
+  const missing = new Map<string, string>();
+  const missingName = new Map<string, string>();
+  return {
+    name: (i) => `n${i}`,
+    target(to) {
+      const at = first.get(to);
+      if (at !== undefined) return `n${at}`;
+      let name = missingName.get(to);
+      if (name === undefined) {
+        name = `missing_${missingName.size}`;
+        missingName.set(to, name);
+        missing.set(name, to);
+      }
+      return name;
+    },
+    duplicate: (i) => first.get(nodes[i].id) !== i,
+    missing,
+  };
 }
 
 function esc(text: string): string {
@@ -48,11 +83,11 @@ function esc(text: string): string {
 }
 
 export function toMermaid(nodes: WorkflowNode[]): string {
-  const ids = idsOf(nodes);
+  const layout = layoutOf(nodes);
   const lines = ['flowchart TD'];
-  for (const n of nodes) {
-    const id = ids.get(n.id)!;
-    const label = esc(`${n.id}`);
+  nodes.forEach((n, i) => {
+    const id = layout.name(i);
+    const label = esc(`${n.id}${layout.duplicate(i) ? ' (duplicate id)' : ''}`);
     switch (n.type) {
       case 'start':
       case 'end':
@@ -67,29 +102,28 @@ export function toMermaid(nodes: WorkflowNode[]): string {
       default:
         lines.push(`  ${id}["${label}<br/><small>${esc(n.type)}</small>"]`);
     }
-  }
-  for (const n of nodes) {
-    for (const [via, to] of Object.entries(n.connections ?? {})) {
-      const target = ids.get(to) ?? `missing_${String(to).replace(/[^A-Za-z0-9_]/g, '_')}`;
-      lines.push(`  ${ids.get(n.id)} -->|${esc(via)}| ${target}`);
-    }
-  }
-  return `${lines.join('\n')}\n`;
+  });
+  const edges: string[] = [];
+  nodes.forEach((n, i) => {
+    for (const [via, to] of Object.entries(n.connections ?? {})) edges.push(`  ${layout.name(i)} -->|${esc(via)}| ${layout.target(String(to))}`);
+  });
+  for (const [name, id] of layout.missing) lines.push(`  ${name}["${esc(id)}<br/><small>(missing)</small>"]`);
+  return `${[...lines, ...edges].join('\n')}\n`;
 }
 
 export function toDot(nodes: WorkflowNode[]): string {
-  const ids = idsOf(nodes);
+  const layout = layoutOf(nodes);
   const shape: Record<string, string> = { start: 'oval', end: 'doublecircle', condition: 'diamond', expression: 'parallelogram' };
   const q = (s: string) => JSON.stringify(s);
   const lines = ['digraph workflow {', '  rankdir=TB;'];
-  for (const n of nodes) {
-    lines.push(`  ${ids.get(n.id)} [label=${q(`${n.id}\n${n.type}`)}, shape=${(Object.hasOwn(shape, n.type) ? shape[n.type] : undefined) ?? 'box'}];`);
-  }
-  for (const n of nodes) {
-    for (const [via, to] of Object.entries(n.connections ?? {})) {
-      lines.push(`  ${ids.get(n.id)} -> ${ids.get(to) ?? q(String(to))} [label=${q(via)}];`);
-    }
-  }
-  lines.push('}');
-  return `${lines.join('\n')}\n`;
+  nodes.forEach((n, i) => {
+    const label = `${n.id}${layout.duplicate(i) ? ' (duplicate id)' : ''}\n${n.type}`;
+    lines.push(`  ${layout.name(i)} [label=${q(label)}, shape=${(Object.hasOwn(shape, n.type) ? shape[n.type] : undefined) ?? 'box'}];`);
+  });
+  const edges: string[] = [];
+  nodes.forEach((n, i) => {
+    for (const [via, to] of Object.entries(n.connections ?? {})) edges.push(`  ${layout.name(i)} -> ${layout.target(String(to))} [label=${q(via)}];`);
+  });
+  for (const [name, id] of layout.missing) lines.push(`  ${name} [label=${q(`${id}\n(missing)`)}, shape=box, style=dashed];`);
+  return `${[...lines, ...edges, '}'].join('\n')}\n`;
 }

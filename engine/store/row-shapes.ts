@@ -1,0 +1,37 @@
+/**
+ * What a stored row must look like to be used. A row that is valid JSON but
+ * not a record, a workflow copy or an event (a hand edit, another program
+ * writing the database) is a damaged store, reported as such, never a
+ * TypeError deep in a step.
+ */
+const STATUSES = new Set(['waiting', 'completed', 'failed']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Why `value` is not the stored record of run `runId`; undefined when it is one. */
+export function recordProblem(value: unknown, runId: string): string | undefined {
+  if (!isObject(value)) return 'is not an object';
+  if (value.runId !== runId) return `names run ${JSON.stringify(value.runId)}, not "${runId}"`;
+  if (typeof value.status !== 'string' || !STATUSES.has(value.status)) return `has status ${JSON.stringify(value.status)}, not waiting, completed or failed`;
+  if (!Number.isInteger(value.seq) || (value.seq as number) < 0) return `has seq ${JSON.stringify(value.seq)}, not a whole number`;
+  for (const key of ['workflow', 'workflowHash', 'workspace', 'createdAt', 'updatedAt']) {
+    if (typeof value[key] !== 'string') return `has no ${key}`;
+  }
+  if (!isObject(value.snapshot)) return 'has no snapshot';
+  return undefined;
+}
+
+/** Why `value` is not a stored workflow copy; undefined when it is one. */
+export function workflowProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'is not an object';
+  if (!Array.isArray(value.nodes)) return 'has no nodes list';
+  return undefined;
+}
+
+/** Why `value` is not a journal event; undefined when it is one. */
+export function eventProblem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'is not an object';
+  if (typeof value.type !== 'string') return 'has no type';
+  if (!Number.isInteger(value.seq)) return 'has no seq';
+  return undefined;
+}
