@@ -49,7 +49,7 @@ export const CODES = Object.freeze({
   E_AGENT_ERROR: 'the agent declared failure with {"$error": …} and the node has no error route',
   E_EXPRESSION: 'an expression failed at run time and the node has no error route',
   E_TIMEOUT: 'the node deadline passed and it has no timeout route',
-  E_RUNAWAY: 'transient nodes transitioned more than the runaway limit without waiting',
+  E_RUNAWAY: 'a step never came to rest: transient nodes transitioned more than the runaway limit, or a review kept routing back to itself on entry',
   E_WORKFLOW_CHANGED: 'the stored snapshot does not fit the stored workflow copy',
   E_STORE: 'the store could not read or write a run',
   // The ledger (audit trail) and review proposals
@@ -133,21 +133,37 @@ export const CODES = Object.freeze({
 
 export type ErrorCode = keyof typeof CODES;
 
-/** A Set no host can change: the exported lists are the engine's own. */
-class ReadOnlySet<T> extends Set<T> {
+/**
+ * A set no host can change: the exported lists are the engine's own. Not a
+ * Set underneath (Set.prototype.add.call would reach a Set's entries
+ * whatever its own methods say): the entries live in a private field.
+ */
+class ReadOnlySet<T> implements ReadonlySet<T> {
+  readonly #items: Set<T>;
   constructor(values: Iterable<T>) {
-    super();
-    for (const v of values) super.add(v);
+    this.#items = new Set(values);
     Object.freeze(this);
   }
-  override add(): this {
-    throw new TypeError('WARNING_CODES is read-only');
+  get size(): number {
+    return this.#items.size;
   }
-  override delete(): boolean {
-    throw new TypeError('WARNING_CODES is read-only');
+  has(value: T): boolean {
+    return this.#items.has(value);
   }
-  override clear(): void {
-    throw new TypeError('WARNING_CODES is read-only');
+  forEach(callback: (value: T, key: T, set: ReadonlySet<T>) => void, thisArg?: unknown): void {
+    for (const v of this.#items) callback.call(thisArg, v, v, this);
+  }
+  entries(): SetIterator<[T, T]> {
+    return this.#items.entries();
+  }
+  keys(): SetIterator<T> {
+    return this.#items.keys();
+  }
+  values(): SetIterator<T> {
+    return this.#items.values();
+  }
+  [Symbol.iterator](): SetIterator<T> {
+    return this.#items.values();
   }
 }
 

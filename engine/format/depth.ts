@@ -28,3 +28,24 @@ function exceeds(v: unknown, depth: number, limit: number): boolean {
   for (const k in v) if (Object.hasOwn(v, k) && exceeds((v as Record<string, unknown>)[k], depth + 1, limit)) return true;
   return false;
 }
+
+/** A copy of `value` whose containers at `depth` are left empty; built without recursion. */
+export function cutBelow(value: object, depth: number): object {
+  const shell = (v: object): Record<string, unknown> => (Array.isArray(v) ? [] : {}) as Record<string, unknown>;
+  const root = shell(value);
+  const stack: Array<[object, Record<string, unknown>, number]> = [[value, root, 0]];
+  while (stack.length > 0) {
+    const [source, copy, level] = stack.pop()!;
+    if (level >= depth) continue;
+    for (const [key, child] of Object.entries(source)) {
+      if (child !== null && typeof child === 'object') {
+        const childCopy = shell(child);
+        copy[key] = childCopy;
+        stack.push([child, childCopy, level + 1]);
+      } else {
+        copy[key] = child;
+      }
+    }
+  }
+  return root;
+}

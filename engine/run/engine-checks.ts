@@ -7,6 +7,8 @@
 import { CountersignError } from '../errors.js';
 import type { JsonValue, Workflow } from '../format/model.js';
 import { jsonCopy as copyAsJson, type JsonCopy } from '../format/json-copy.js';
+import { cutBelow, deeperThan } from '../format/depth.js';
+import { MAX_ANSWER_DEPTH } from '../nodes/answer-guard.js';
 import type { Agent } from '../hosts/agent.js';
 import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { hasReviewNodes } from '../nodes/review-loops.js';
@@ -50,6 +52,35 @@ export function seqError(runId: string, seq: number, rec: RunRecord | undefined)
 
 export function notFound(runId: string): CountersignError {
   return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, { fix: 'list runs with `countersign runs`' });
+}
+
+/**
+ * An answer as stored: a JSON copy. One nested too deep for JSON itself
+ * (thousands of levels: JSON.parse reads it, JSON.stringify cannot write it)
+ * is cut just below the depth limit instead, so the answer guard refuses it
+ * as E_ANSWER_TOO_DEEP at the same pointer as any answer past the limit,
+ * however deep it goes; a refused answer is never stored.
+ */
+export function answerCopy(answer: unknown): JsonCopy {
+  try {
+    return jsonCopy(answer, 'E_INPUT');
+  } catch (e) {
+    if (answer === null || typeof answer !== 'object' || deeperThan(answer, MAX_ANSWER_DEPTH) === undefined) throw e;
+    return jsonCopy(cutBelow(answer, MAX_ANSWER_DEPTH + 1), 'E_INPUT');
+  }
+}
+
+/** A start input as stored; one nested too deep for JSON is E_INPUT naming where, with a fix. */
+export function inputCopy(input: unknown): JsonCopy {
+  try {
+    return jsonCopy(input, 'E_INPUT');
+  } catch (e) {
+    const at = input !== null && typeof input === 'object' ? deeperThan(input, MAX_ANSWER_DEPTH) : undefined;
+    if (at === undefined) throw e;
+    throw new CountersignError('E_INPUT', `the start input nests too deep to be read as JSON: ${at || '(root)'} is more than ${MAX_ANSWER_DEPTH} levels down`, {
+      fix: 'flatten the input: give each variable a value of the type its variableRegistry entry declares',
+    });
+  }
 }
 
 /** Answers and inputs are stored as JSON: copying as JSON also detaches them from the caller. */

@@ -13,7 +13,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { checkReviewer, identityRequired, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
+import { answerCopy, checkReviewer, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
 import { stateOf } from './state.js';
 import { firstStep, nextStep } from './step.js';
 import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
@@ -157,7 +157,7 @@ export function createEngine(options: EngineOptions): Engine {
       createdAt: at.toISOString(),
       updatedAt: at.toISOString(),
     };
-    const input = jsonCopy(opts.input ?? {}, 'E_INPUT').value as JsonObject;
+    const input = inputCopy(opts.input ?? {}).value as JsonObject;
     const meta = { executionId: runId, workflowId: workflow.id ?? workflow.metadata.name, userId };
     const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at, envOf(base));
     const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', workflow: base.workflow, workflowHash: hash, userId };
@@ -173,7 +173,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async submit(runId, answer, opts = {}) {
-      const { value: copy, bytes } = jsonCopy(answer, 'E_INPUT');
+      const { value: copy, bytes } = answerCopy(answer);
       if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
         throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is blank`, {
           fix: 'pass a non-empty identity with --as <identity> (library: { as })',

@@ -14,6 +14,8 @@ import type { LedgerRow, RunRecord } from '../store/store.js';
 import type { JournalEvent, Rejection } from './contract.js';
 import { deepFreeze } from '../format/freeze.js';
 import { loopFacts } from '../nodes/review-loops.js';
+import { journalOf, type Actions } from './step-journal.js';
+import { Runaway, runaway } from './runaway.js';
 
 export interface Settled {
   record: RunRecord;
@@ -23,7 +25,6 @@ export interface Settled {
   rejected?: Rejection;
 }
 
-type Actions = ReadonlyArray<{ type: string; params?: unknown }>;
 
 /**
  * xstate's pure `transition()` builds a throwaway actor (and its initial
@@ -107,13 +108,24 @@ function enterNodes(
   let [snap, actions] = first;
   let all = [...actions];
   let cause = causeOf(submitted, all);
+  // Where each node's first entry ended in `all`, and why its last entry routed on: what a runaway reports.
+  const firstEntry = new Map<string, number>();
+  let lastRoute = '';
   for (let entries = 0; snap.status === 'active'; entries++) {
-    if (entries >= MAX_ENTRIES_PER_STEP) throw new Error('Infinite loop detected: waiting nodes kept routing on entry');
+    if (entries >= MAX_ENTRIES_PER_STEP) {
+      const id = snap.value as string;
+      throw new Runaway(
+        `node "${id}" kept routing on entry without the run resting anywhere (${MAX_ENTRIES_PER_STEP} entries in one step)${lastRoute ? `; its last entry: ${lastRoute}` : ''}`,
+        id,
+        all.slice(0, firstEntry.get(id) ?? all.length),
+      );
+    }
     const ctx = snap.context as RunContext;
     const node = compiled.byId.get(snap.value as string);
     const type = node && (nodeType(node.type) as WaitingType);
     if (!node || type?.kind !== 'waiting' || !type.enter || ctx.entered === node.id) break;
     const outcome = type.enter(node, ctx, compiled.workflow, env, cause);
+    if (outcome.kind === 'route') lastRoute = `${outcome.code}: ${outcome.message} (route "${outcome.via}")`;
     if (outcome.kind === 'veto') {
       if (!submitted || !cause) throw new Error(`node "${node.id}" vetoed an answer, but no answer led to it`);
       const event = { ...(submitted.event as Extract<MachineEvent, { type: 'SUBMIT' }>), veto: { code: outcome.code, errors: outcome.errors } };
@@ -125,6 +137,7 @@ function enterNodes(
     cause = undefined;
     [snap, actions] = pure(machine, (scope) => machine.transition(snap, { type: 'ENTER', outcome }, scope));
     all.push(...actions);
+    if (!firstEntry.has(node.id)) firstEntry.set(node.id, all.length);
   }
   return [snap, all];
 }
@@ -169,9 +182,10 @@ function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Ac
     result = apply();
   } catch (e) {
     if (e instanceof CountersignError) throw e;
+    if (e instanceof Runaway) return runaway(rec, isoTime(now), e);
     const message = (e as Error).message ?? String(e);
     if (!/Infinite loop detected/.test(message)) throw e;
-    return runaway(rec, now);
+    return runaway(rec, isoTime(now));
   }
   const [snapshot] = result;
   if (snapshot.status === 'error') {
@@ -179,7 +193,7 @@ function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Ac
     // start input) on the snapshot instead of throwing them.
     const error = (snapshot as { error?: unknown }).error;
     if (error instanceof CountersignError) throw error;
-    if (error instanceof Error && /Infinite loop detected/.test(error.message)) return runaway(rec, now);
+    if (error instanceof Error && /Infinite loop detected/.test(error.message)) return runaway(rec, isoTime(now));
     throw error instanceof Error ? error : new Error(String(error));
   }
   return settle(compiled, rec, snapshot, result[1], now);
@@ -196,34 +210,12 @@ function isoTime(date: Date): string {
   return lastIso.text;
 }
 
-function runaway(rec: RunRecord, now: Date): Settled {
-  const at = isoTime(now);
-  const error = { code: 'E_RUNAWAY', message: 'transient nodes kept transitioning without reaching a waiting or end node' };
-  return {
-    record: { ...rec, status: 'failed', pending: undefined, deadline: undefined, error, updatedAt: at },
-    events: [{ seq: rec.seq, at, type: 'run.failed', code: error.code, message: error.message }],
-    rows: [],
-  };
-}
-
 function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnapshot, actions: Actions, now: Date): Settled {
   const at = isoTime(now);
   const ctx = snap.context as RunContext;
   const value = snap.value as string;
-  const events: JournalEvent[] = [];
   const rows: LedgerRow[] = [];
-  let rejected: Rejection | undefined;
-  for (const a of actions) {
-    if (a.type !== 'journal') continue;
-    for (let e of (a.params as { events: JsonObject[] }).events) {
-      // The row goes to its ledger table; the journal only names it.
-      if (e.type === 'record.written') e = ledgerRow(e, rec.runId, at, rows);
-      // Object.assign, not a spread after fixed keys: V8 takes a slow path for those.
-      events.push(Object.assign({ seq: rec.seq, at }, e) as JournalEvent);
-      // Read-only like the rest of a state: its errors are the journal event's own array.
-      if (e.type === 'answer.rejected') rejected = deepFreeze({ code: e.code as string, errors: e.errors as string[] });
-    }
-  }
+  const { events, rejected } = journalOf(actions, rec, at, rows);
   const snapshot = { value, context: ctx as unknown as JsonObject };
   rememberSnapshot(rec.runId, snapshot, snap);
   // Built field by field: object spreads with extra keys were a tenth of a step.
@@ -299,14 +291,4 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   const stayed = rejected && ctx.stayed && value === rec.pending?.nodeId ? rejected : undefined;
   if (stayed) (type as WaitingType).afterRejected?.(node, ctx, stayed.code);
   return { record, events, rows, rejected: stayed };
-}
-
-/** Moves a `record.written` event's row into `rows`; returns the event as journaled (table and rowId only). */
-function ledgerRow(e: JsonObject, runId: string, at: string, rows: LedgerRow[]): JsonObject {
-  const { row, key, ...journaled } = e;
-  const id = e.rowId as string;
-  const entry: LedgerRow = { id, table: e.table as string, at, runId, row: { id, at, ...(row as JsonObject) } };
-  if (typeof key === 'string') entry.key = key;
-  rows.push(entry);
-  return journaled;
 }

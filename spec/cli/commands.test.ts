@@ -148,6 +148,17 @@ Cli('graph draws a missing connection target as a node of its own (never a real 
   assert.match(mermaid, /missing_0\["n2<br\/><small>\(missing\)<\/small>"\]/);
 });
 
+Cli('step with an answer nested thousands of levels deep (from a file) is the E_ANSWER_TOO_DEEP rejection: exit 5, still waiting', async () => {
+  const store = tempDir();
+  const started = await cli(['start', 'spec/fixtures/cli/two-step.json', '--json'], { store });
+  const file = join(tempDir(), 'deep.json');
+  writeFileSync(file, `{"words": ${'['.repeat(5000)}${']'.repeat(5000)}}`);
+  const r = await cli(['step', started.json.runId, '--response', `@${file}`, '--json'], { store });
+  assert.is(r.code, 5, r.stderr);
+  assert.is(r.json.status, 'waiting');
+  assert.is(r.json.rejected.code, 'E_ANSWER_TOO_DEEP');
+});
+
 Cli('usage errors exit 2 with {error} on stdout under --json: unknown command, unknown flag, missing argument', async () => {
   const unknown = await cli(['frobnicate', '--json']);
   assert.is(unknown.code, 2);

@@ -129,6 +129,28 @@ Api('an oversized answer (over MAX_ANSWER_BYTES, 1 MiB) is rejected as E_ANSWER_
   assert.ok(!JSON.stringify(events).includes('xxxxxxxxxx'), 'the oversized answer is not stored in the journal');
 });
 
+Api('an answer past the 64-level limit is the same E_ANSWER_TOO_DEEP rejection (an attempt, journaled) however deep it goes, even too deep for JSON.stringify; such a start input is E_INPUT naming where', async () => {
+  const nest = (levels: number): unknown => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
+  for (const levels of [70, 200, 5000]) {
+    const engine = createEngine({ store: createMemoryStore() });
+    const s = await engine.start(TWO_STEP);
+    const r = await engine.submit(s.runId, { words: nest(levels) });
+    assert.is(r.status === 'waiting' && r.rejected?.code, 'E_ANSWER_TOO_DEEP', `${levels} levels`);
+    assert.equal(r.status === 'waiting' && r.rejected?.errors, [`/words${'/0'.repeat(64)}: the answer nests deeper than 64 levels; flatten it`]);
+    assert.is(r.status === 'waiting' && r.pending.attempt, 2);
+    assert.ok((await engine.trace(s.runId)).events.some((e) => e.type === 'answer.rejected'), 'journaled like any rejected answer');
+  }
+  const engine = createEngine({ store: createMemoryStore() });
+  try {
+    await engine.start(TWO_STEP, { input: { topic: nest(5000) as string } });
+    assert.unreachable('started');
+  } catch (e) {
+    assert.is((e as { code: string }).code, 'E_INPUT');
+    assert.match((e as Error).message, /^the start input nests too deep to be read as JSON: \/topic(\/0){64} is more than 64 levels down$/);
+    assert.match((e as { fix: string }).fix, /^flatten the input/);
+  }
+});
+
 Api('a run keeps its stored copy of the workflow: editing the file never changes a run under way', async () => {
   const dir = tmp();
   const file = join(dir, 'wf.json');

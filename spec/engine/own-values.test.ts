@@ -235,6 +235,11 @@ Own('exported constants cannot be changed by a host (one edit would change every
   assert.throws(() => ((CODES as Record<string, string>).E_NEW = 'x'), TypeError);
   assert.throws(() => (WARNING_CODES as Set<string>).add('E_PARSE'), TypeError);
   assert.throws(() => (WARNING_CODES as Set<string>).delete('E_UNREACHABLE'), TypeError);
+  // Not even through Set's own methods, whatever the object's say.
+  assert.throws(() => Set.prototype.add.call(WARNING_CODES, 'E_PARSE'), TypeError);
+  assert.throws(() => Set.prototype.delete.call(WARNING_CODES, 'E_UNREACHABLE'), TypeError);
+  assert.throws(() => Set.prototype.clear.call(WARNING_CODES), TypeError);
+  assert.ok([...WARNING_CODES].includes('E_UNREACHABLE') && WARNING_CODES.size > 1);
   assert.ok(WARNING_CODES.has('E_UNREACHABLE') && !WARNING_CODES.has('E_PARSE'));
 });
 

@@ -1,7 +1,9 @@
 /**
  * The validator rejects cycles of transient nodes; the compiled machine
  * still guards against them (xstate maxIterations), so a graph that slipped
- * past validation fails the run with E_RUNAWAY instead of hanging.
+ * past validation fails the run with E_RUNAWAY instead of hanging. A review
+ * whose entry keeps routing back to it (a valid graph: the loop depends on
+ * the run's data) fails the same way, naming the node and why.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,6 +11,10 @@ import { compileWorkflow } from '../../engine/compile/machine.js';
 import { firstStep } from '../../engine/run/step.js';
 import type { Workflow } from '../../engine/format/model.js';
 import type { RunRecord } from '../../engine/store/store.js';
+import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow } from '../../engine/index.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const Runaway = suite('runaway guard');
 
@@ -32,6 +38,36 @@ Runaway('a transient cycle that bypassed validation fails with E_RUNAWAY and a r
   assert.is(settled.record.status, 'failed');
   assert.is(settled.record.error?.code, 'E_RUNAWAY');
   assert.equal(settled.events.map((e) => e.type), ['run.failed']);
+  assert.is(settled.record.error?.nodeId, undefined, 'no answer began this step: no node to name');
+  assert.ok(Object.isFrozen(settled.record.error));
+});
+
+Runaway('a review whose entry keeps routing back to itself fails the run with E_RUNAWAY naming it and the entry\'s cause; the journal keeps the accepted answer and its routes; the failure is read-only on both stores', async () => {
+  const wf = {
+    metadata: { name: 'entry-loop', version: '1.0.0', description: 'a decision review whose error route is itself' },
+    variableRegistry: { persona: { type: 'object', description: 'the reviewer persona' }, proposal: { type: 'object', description: 'the call' } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Go.', completionCondition: 'done', connections: { success: 'dr' } },
+      { type: 'delegate-review', id: 'dr', contract: 'decision', persona: { contextPath: 'persona' }, proposal: { contextPath: 'proposal' }, connections: { success: 'done', error: 'dr' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  assert.ok(validateWorkflow(wf).ok, 'a valid graph: whether it loops depends on the data');
+  for (const store of [createMemoryStore(), createSqliteStore(mkdtempSync(join(tmpdir(), 'countersign-runaway-')))]) {
+    const engine = createEngine({ store });
+    const started = await engine.start(wf);
+    const failed = await engine.submit(started.runId, {});
+    if (failed.status !== 'failed') throw new Error(JSON.stringify(failed));
+    assert.is(failed.error.code, 'E_RUNAWAY');
+    assert.is(failed.error.nodeId, 'dr');
+    assert.match(failed.error.message, /^node "dr" kept routing on entry without the run resting anywhere \(1000 entries in one step\); its last entry: E_DECISION_INPUT: decision review "dr" cannot be issued: .*\(route "error"\)$/);
+    assert.throws(() => ((failed.error as { code: string }).code = 'EDITED'), TypeError);
+    assert.is((await engine.status(started.runId)).status === 'failed' && ((await engine.status(started.runId)) as { error: { code: string } }).error.code, 'E_RUNAWAY');
+    const journal = (await engine.trace(started.runId)).events.map((e) => [e.type, e.nodeId ?? null]);
+    assert.equal(journal.slice(-5), [['directive.issued', 'ask'], ['answer.accepted', 'ask'], ['route', 'ask'], ['route', 'dr'], ['run.failed', 'dr']]);
+    store.close();
+  }
 });
 
 Runaway.run();

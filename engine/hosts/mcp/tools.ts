@@ -18,7 +18,6 @@ import { validateFileWithModules } from '../../validate/with-modules.js';
 import { validatePersonaFile } from '../../gate/persona-lint.js';
 import { formatJson } from '../../validate/report.js';
 import { checkArguments, toolNamed } from './arguments.js';
-import { checkSerialisableInput, serialisableAnswer } from './deep-values.js';
 import { mcpErrorBody, mcpJournal, mcpState } from './hints.js';
 import { itemWithDeadline, lateAnswer, type LateAnswer, type RunReader } from './late-answer.js';
 import { assertResultFits, capText } from './result-size.js';
@@ -84,7 +83,6 @@ const HANDLERS: Record<ToolName, Handler> = {
 
   async start(ctx, args) {
     const file = ctx.catalog.resolve(args.workflow as string);
-    checkSerialisableInput(args.input);
     const state = await ctx.engine.start(file, {
       input: (args.input as JsonObject | undefined) ?? {},
       as: args.as as string | undefined,
@@ -95,7 +93,7 @@ const HANDLERS: Record<ToolName, Handler> = {
 
   async step(ctx, args) {
     const runId = args.runId as string;
-    const answer = serialisableAnswer(args.answer);
+    const answer = args.answer;
     // Without a seq the answer is for the item pending when the call arrives:
     // pinned here, so two clients answering at once cannot both advance the
     // run (the second is a replay), and an answer never lands on a later item.

@@ -1,0 +1,39 @@
+/**
+ * A step's journal: the events its machine actions carry, stamped with the
+ * step's seq and time, and the ledger rows its `record` nodes wrote (stored
+ * in their tables; the journal only names them).
+ */
+import type { JsonObject } from '../format/model.js';
+import { deepFreeze } from '../format/freeze.js';
+import type { LedgerRow, RunRecord } from '../store/store.js';
+import type { JournalEvent, Rejection } from './contract.js';
+
+/** What a pure xstate evaluation collected instead of executing. */
+export type Actions = ReadonlyArray<{ type: string; params?: unknown }>;
+
+/** The journal events `actions` carry; ledger rows go to `rows`. `rejected` is the answer the step refused, if any. */
+export function journalOf(actions: Actions, rec: RunRecord, at: string, rows: LedgerRow[]): { events: JournalEvent[]; rejected?: Rejection } {
+  const events: JournalEvent[] = [];
+  let rejected: Rejection | undefined;
+  for (const a of actions) {
+    if (a.type !== 'journal') continue;
+    for (let e of (a.params as { events: JsonObject[] }).events) {
+      if (e.type === 'record.written') e = ledgerRow(e, rec.runId, at, rows);
+      // Object.assign, not a spread after fixed keys: V8 takes a slow path for those.
+      events.push(Object.assign({ seq: rec.seq, at }, e) as JournalEvent);
+      // Read-only like the rest of a state: its errors are the journal event's own array.
+      if (e.type === 'answer.rejected') rejected = deepFreeze({ code: e.code as string, errors: e.errors as string[] });
+    }
+  }
+  return rejected ? { events, rejected } : { events };
+}
+
+/** Moves a `record.written` event's row into `rows`; returns the event as journaled (table and rowId only). */
+function ledgerRow(e: JsonObject, runId: string, at: string, rows: LedgerRow[]): JsonObject {
+  const { row, key, ...journaled } = e;
+  const id = e.rowId as string;
+  const entry: LedgerRow = { id, table: e.table as string, at, runId, row: { id, at, ...(row as JsonObject) } };
+  if (typeof key === 'string') entry.key = key;
+  rows.push(entry);
+  return journaled;
+}
