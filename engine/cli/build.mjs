@@ -8,7 +8,7 @@
 // `npm run build` (and `prepare`, so `npm ci` / `npm install` / `npm pack`)
 // runs it; the launcher also rebuilds a stale bundle by itself. Where builds
 // go and which are current: bundle-files.cjs.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import files from './bundle-files.cjs';
@@ -107,14 +107,15 @@ export async function buildLibrary() {
 }
 
 // Run as a script (`npm run build`, and `prepare` on every `npm ci` /
-// `npm install`, --omit=dev included): without esbuild installed there is
-// nothing to build with, which must not fail the install; the launcher then
-// runs the source through tsx and says so. Any other failure is a real one.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// `npm install`). esbuild is a dependency, so it is there; an install that
+// lacks it anyway (a damaged one) must not fail on that, since the launcher
+// then runs the source through tsx and says so. Any other failure is real.
+// argv[1] may name this file through a link: compared by real path.
+if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   try {
     await build();
   } catch (e) {
     if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !/esbuild/.test(String(e.message))) throw e;
-    process.stderr.write('countersign: warning: esbuild is not installed (as after npm ci --omit=dev), so no CLI bundle was built; the countersign command will run the TypeScript source through tsx, which is slower. Install the dev dependencies and run `npm run build` for the bundle.\n');
+    process.stderr.write('countersign: warning: esbuild is not installed, so no CLI bundle was built; the countersign command will run the TypeScript source through tsx, which is slower. Fix: run `npm ci` (esbuild is a dependency), then `npm run build`.\n');
   }
 }

@@ -122,6 +122,17 @@ function sourceTree() {
   };
   walk('engine');
   walk('schemas');
+  // node_modules and its @scope folders: a package added, removed, or its
+  // link pointed elsewhere (npm link, pnpm) changes the folder holding it.
+  // esbuild names bundled files by their real path, which would miss that.
+  paths.push('node_modules');
+  try {
+    for (const entry of readdirSync(join(root, 'node_modules'), { withFileTypes: true })) {
+      if (entry.name.startsWith('@') && entry.isDirectory()) paths.push(`node_modules/${entry.name}`);
+    }
+  } catch {
+    // No node_modules here (dependencies found further up): recorded as missing.
+  }
   return Object.fromEntries(paths.map((p) => [p, changeTime(p)]));
 }
 

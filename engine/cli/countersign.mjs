@@ -33,9 +33,13 @@ async function load() {
     const { build } = await import('./build.mjs');
     return open(await build());
   } catch (e) {
-    // Still the current source, but compiled on every call: say so, and why.
+    // Still the current source, but compiled on every call: say so, why, and what fixes it.
     const why = firstLine(e);
-    process.stderr.write(`countersign: warning: cannot build the CLI bundle (${why}); running the TypeScript source through tsx, which is slower. Run \`npm run build\` to see the cause.\n`);
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const fix = /esbuild/.test(why) && e?.code === 'ERR_MODULE_NOT_FOUND'
+      ? `reinstall the dependencies (esbuild is one): run \`npm ci\` in ${root}`
+      : `run \`npm run build\` in ${root} as a user who may write its dist/ folder, which shows the cause`;
+    process.stderr.write(`countersign: warning: cannot build the CLI bundle (${why}); running the TypeScript source through tsx, which is slower. Fix: ${fix}.\n`);
     try {
       const { register } = await import('tsx/esm/api');
       register();
@@ -53,7 +57,7 @@ function firstLine(e) {
 
 /** A broken install: reported like any command failure (`countersign: E_CODE`, or one JSON document under --json), exit 2. */
 function cannotRun(message) {
-  const fix = `reinstall the dependencies: run \`npm ci\` (or \`npm install\`) in ${fileURLToPath(new URL('../..', import.meta.url))}`;
+  const fix = `reinstall the dependencies (esbuild and tsx are two): run \`npm ci\` (or \`npm install\`) in ${fileURLToPath(new URL('../..', import.meta.url))}`;
   if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { code: 'E_INSTALL', message, fix } }, null, 2)}\n`);
   process.stderr.write(`countersign: E_INSTALL: ${message}\n  fix: ${fix}\n`);
   return { main: async () => 2, keepCache() {} };

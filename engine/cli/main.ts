@@ -4,7 +4,7 @@
  * testable in process.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { processIo, reportError, usage, type Io } from './io.js';
+import { printJson, processIo, reportError, usage, type Io } from './io.js';
 import { COMMANDS, type Command } from './commands/index.js';
 import { HELP, VERSION } from './help.js';
 
@@ -14,14 +14,21 @@ export { useModuleImporter } from '../tools/module-import.js';
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = commandFirst(argv);
   const json = argv.includes('--json');
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    const topic = name === 'help' ? rest[0] : undefined;
+  // Under --json, help and the version are one JSON document too.
+  const say = (field: 'usage' | 'version', text: string) => (json ? printJson(io, { [field]: text }) : io.stdout.write(text.endsWith('\n') ? text : `${text}\n`));
+  if (name === undefined) {
+    io.stderr.write(HELP);
+    reportError(io, usage('no command given', `name one: ${Object.keys(COMMANDS).join(', ')}`), json);
+    return 2;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest.find((a) => !a.startsWith('-')) : undefined;
     const known = topic !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, topic);
-    io.stdout.write(known ? `${(await COMMANDS[topic]()).command.usage}\n` : HELP);
-    return name === undefined ? 2 : 0;
+    say('usage', known ? (await COMMANDS[topic]()).command.usage : HELP);
+    return 0;
   }
   if (name === '--version' || name === '-v') {
-    io.stdout.write(`${VERSION}\n`);
+    say('version', VERSION);
     return 0;
   }
   if (name.startsWith('-')) {
@@ -34,7 +41,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(`${command.usage}\n`);
+    say('usage', command.usage);
     return 0;
   }
   let parsed;

@@ -7,9 +7,9 @@
  * user and writable by nobody else, and an entry a regular file (not a
  * link) with the same owner and mode; anything else is not run.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 import type { ValidatorCache } from '../nodes/validator-cache.js';
 import { makeDirs } from '../format/make-dirs.js';
 
@@ -23,7 +23,7 @@ export function cacheLocation(env: NodeJS.ProcessEnv): { dir?: string; problem?:
   // A folder someone else can write could hold code planted for this user: not used, and said so.
   for (const folder of [dir.dir, join(dir.dir, 'validators')]) {
     const why = unusableFolder(folder);
-    if (why) return { problem: `the validator cache folder ${folder} ${why}; the validator cache is off (fix: chmod go-w it, or set COUNTERSIGN_CACHE to a folder only you can write)` };
+    if (why) return { problem: `the validator cache folder ${folder} ${why}; the validator cache is off (fix: make the folder and the folders it is in yours and writable by you alone (chmod go-w), or set COUNTERSIGN_CACHE to such a folder)` };
   }
   return dir;
 }
@@ -55,17 +55,48 @@ function homeDir(env: NodeJS.ProcessEnv): string | undefined {
   }
 }
 
-/** Why an existing folder may not hold the cache (not a folder, another owner, writable by others); undefined when it may, or does not exist yet. */
+/**
+ * Why code under `folder` might not be this user's alone, or undefined when
+ * it is: a link on the way owned by another user; a folder on its real path
+ * that another user (not root) owns, or that others may write unless it is
+ * sticky (as /tmp is: there nobody replaces what is not theirs); or the
+ * folder itself not a folder, another user's, or writable by others. A
+ * folder that does not exist yet is judged by its nearest existing parent:
+ * it is created for this user only.
+ */
 function unusableFolder(folder: string): string | undefined {
-  let st;
-  try {
-    st = statSync(folder);
-  } catch {
-    return undefined; // created later, for this user only
+  if (uid === undefined) return undefined; // no owners to compare (Windows)
+  let prefix = '';
+  for (const part of folder.split(sep).filter(Boolean)) {
+    prefix = `${prefix}${sep}${part}`;
+    let st;
+    try {
+      st = lstatSync(prefix);
+    } catch {
+      break; // the rest does not exist yet
+    }
+    if (st.isSymbolicLink() && st.uid !== uid && st.uid !== 0) return `goes through ${prefix}, a link another user owns (uid ${st.uid})`;
   }
-  if (!st.isDirectory()) return 'is not a folder';
-  if (uid !== undefined && st.uid !== uid) return `belongs to another user (uid ${st.uid})`;
-  if ((st.mode & 0o022) !== 0) return `is writable by other users (mode ${(st.mode & 0o777).toString(8)})`;
+  let existing = folder;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  let real: string;
+  try {
+    real = realpathSync(existing);
+  } catch {
+    return undefined;
+  }
+  if (existing === folder) {
+    const st = statSync(real);
+    if (!st.isDirectory()) return 'is not a folder';
+    if (st.uid !== uid) return `belongs to another user (uid ${st.uid})`;
+    if ((st.mode & 0o022) !== 0) return `is writable by other users (mode ${(st.mode & 0o777).toString(8)})`;
+  }
+  for (let at = existing === folder ? dirname(real) : real; ; at = dirname(at)) {
+    const st = statSync(at);
+    if (st.uid !== uid && st.uid !== 0) return `is inside ${at}, which belongs to another user (uid ${st.uid})`;
+    if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) return `is inside ${at}, which other users may write (mode ${(st.mode & 0o777).toString(8)})`;
+    if (dirname(at) === at) break;
+  }
   return undefined;
 }
 
@@ -82,7 +113,7 @@ export function diskValidatorCache(env: NodeJS.ProcessEnv): ValidatorCache | und
   if (!cache) {
     const dir = join(base, 'validators');
     cache = {
-      read: (key) => (ownedFolder(base) && ownedFolder(dir) ? readOwn(join(dir, `${key}.cjs`)) : undefined),
+      read: (key) => (unusableFolder(dir) === undefined && ownedFolder(dir) ? readOwn(join(dir, `${key}.cjs`)) : undefined),
       write: (key, source) => writeAtomically(base, dir, `${key}.cjs`, source),
     };
     caches.set(base, cache);
@@ -125,7 +156,7 @@ function readOwn(file: string): string | undefined {
 function writeAtomically(base: string, dir: string, name: string, source: string): void {
   try {
     // Never write into folders others could change (what is written here is later run), nor create one inside such a folder.
-    if (unusableFolder(base) || unusableFolder(dir)) return;
+    if (unusableFolder(dir)) return;
     makeDirs(dir, 0o700);
     if (!ownedFolder(base) || !ownedFolder(dir)) return;
     const temp = join(dir, `.${name}.${process.pid}.tmp`);

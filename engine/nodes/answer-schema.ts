@@ -85,13 +85,16 @@ export function compilations(): number {
 /**
  * Keeps answer validators compiled across processes (the CLI's per-user
  * cache: one `countersign step` then loads the validator instead of
- * loading ajv and compiling). `undefined` turns it off.
+ * loading ajv and compiling). `undefined` turns it off. Returns the
+ * setting it replaces, so a caller can put it back.
  */
-export function useValidatorCache(next: ValidatorCache | undefined): void {
-  if (next === cache) return;
+export function useValidatorCache(next: ValidatorCache | undefined): ValidatorCache | undefined {
+  const previous = cache;
+  if (next === cache) return previous;
   cache = next;
   // Instances built for the other setting would not (or would needlessly) keep sources.
   compilers.run = { byKey: new Map(), bySchema: new WeakMap() };
+  return previous;
 }
 /** Effective schemas of the input schemas of engine-owned workflows, per workflow. */
 const effectiveCache = new WeakMap<JsonObject, { workflow: Workflow; schema: JsonObject }>();

@@ -111,7 +111,7 @@ Cli('graph prints mermaid by default and dot on request; an unknown format is a 
   const m = await cli(['graph', WF]);
   assert.is(m.code, 0);
   assert.match(m.stdout, /^flowchart TD\n/);
-  assert.match(m.stdout, /n2 -->\|true\| n3/);
+  assert.match(m.stdout, /n2 -->\|"true"\| n3/);
   const d = await cli(['graph', WF, '--format', 'dot']);
   assert.match(d.stdout, /^digraph workflow \{/);
   assert.match(d.stdout, /n2 -> n4 \[label="false"\];/);
@@ -142,8 +142,8 @@ Cli('graph draws a missing connection target as a node of its own (never a real 
   assert.match(dot, /n3 \[label="a \(duplicate id\)\\ncondition"/);
   assert.match(dot, /n3 -> n2 \[label="false"\];/);
   const mermaid = (await cli(['graph', file])).stdout;
-  assert.match(mermaid, /n1 -->\|success\| missing_1\n/);
-  assert.match(mermaid, /n3 -->\|true\| missing_2\n/, 'a-b and a_b stay two missing nodes');
+  assert.match(mermaid, /n1 -->\|"success"\| missing_1\n/);
+  assert.match(mermaid, /n3 -->\|"true"\| missing_2\n/, 'a-b and a_b stay two missing nodes');
   assert.match(mermaid, /n3\{"a \(duplicate id\)"\}/);
   assert.match(mermaid, /missing_0\["n2<br\/><small>\(missing\)<\/small>"\]/);
 });
@@ -157,6 +157,29 @@ Cli('step with an answer nested thousands of levels deep (from a file) is the E_
   assert.is(r.code, 5, r.stderr);
   assert.is(r.json.status, 'waiting');
   assert.is(r.json.rejected.code, 'E_ANSWER_TOO_DEEP');
+});
+
+Cli('graph: a connection to a placeholder label ("(node 1)") is missing, not an edge into the node without an id; Mermaid text is escaped (|, ", #, line breaks)', async () => {
+  const file = join(tempDir(), 'odd.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      metadata: { name: 'odd', version: '1.0.0', description: 'odd names' },
+      nodes: [
+        { type: 'start', id: 's', connections: { default: '(node 1)', 'a|b': 'e', 'x\ny': 'e', 'say "#quot;"': 'e' } },
+        { type: 'end' },
+        { type: 'end', id: 'e' },
+      ],
+    }),
+  );
+  const mermaid = (await cli(['graph', file])).stdout;
+  assert.match(mermaid, /n0 -->\|"default"\| missing_0\n/);
+  assert.match(mermaid, /n1\(\["\(node 1\)"\]\)/, 'the node without an id is still drawn, under its placeholder');
+  assert.match(mermaid, /n0 -->\|"a#124;b"\| n2\n/);
+  assert.match(mermaid, /n0 -->\|"x<br\/>y"\| n2\n/);
+  assert.match(mermaid, /n0 -->\|"say #quot;#35;quot;#quot;"\| n2\n/);
+  const dot = (await cli(['graph', file, '--format', 'dot'])).stdout;
+  assert.match(dot, /n0 -> missing_0 \[label="default"\];/);
 });
 
 Cli('usage errors exit 2 with {error} on stdout under --json: unknown command, unknown flag, missing argument', async () => {
@@ -194,7 +217,7 @@ Cli.run();
 
 const Human = suite('cli human output');
 
-Human('--help, help <command> and --version print usage and exit 0; no command prints help and exits 2', async () => {
+Human('--help, help <command> and --version print usage and exit 0; no command is E_USAGE on stderr (with the help) and exits 2', async () => {
   const help = await cli(['--help']);
   assert.is(help.code, 0);
   assert.match(help.stdout, /usage: countersign <command>/);
@@ -206,6 +229,20 @@ Human('--help, help <command> and --version print usage and exit 0; no command p
   assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
   const none = await cli([]);
   assert.is(none.code, 2);
+  assert.is(none.stdout, '');
+  assert.match(none.stderr, /usage: countersign <command>[\s\S]*\ncountersign: E_USAGE: no command given\n  fix: name one: validate, /);
+});
+
+Human('under --json, help, a command\'s --help and --version are one JSON document each; no command is an {error} document', async () => {
+  const help = await cli(['--help', '--json']);
+  assert.is(help.code, 0);
+  assert.match(help.json.usage, /usage: countersign <command>/);
+  assert.match((await cli(['help', 'status', '--json'])).json.usage, /^countersign status <runId>/);
+  assert.match((await cli(['status', '--help', '--json'])).json.usage, /^countersign status <runId>/);
+  assert.match((await cli(['--json', '--version'])).json.version, /^\d+\.\d+\.\d+$/);
+  const none = await cli(['--json']);
+  assert.is(none.code, 2);
+  assert.is(none.json.error.code, 'E_USAGE');
 });
 
 Human('human output: start shows the directive and how to answer; trace prints one line per event', async () => {

@@ -78,38 +78,7 @@ Faults('graph draws a workflow that does not validate (a node without type or id
   const r = await cli(['graph', file]);
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, /n0\["a<br\/><small>\(no type\)<\/small>"\]/);
-  assert.match(r.stdout, /n0 -->\|next\| n2/);
-});
-
-Faults('concurrent launchers building the bundle at once all run (each build has a folder of its own)', async () => {
-  const script = `
-    import { build } from ${JSON.stringify(join(ROOT, 'engine/cli/build.mjs'))};
-    import { createRequire } from 'node:module';
-    const { loadBundle } = createRequire(import.meta.url)(${JSON.stringify(join(ROOT, 'engine/cli/code-cache.cjs'))});
-    const argv = ['help', 'status'];
-    const { main } = loadBundle(await build(), argv, (url) => import(url));
-    process.exitCode = await main(argv);
-  `;
-  const file = join(tempDir(), 'build-race.mjs');
-  writeFileSync(file, script);
-  const runs = await Promise.all(
-    [1, 2, 3].map(
-      () =>
-        new Promise<{ code: number | null; out: string }>((resolve) => {
-          const c = spawn(process.execPath, [file], { cwd: ROOT });
-          let out = '';
-          c.stdout.on('data', (d) => (out += d));
-          c.on('exit', (code) => resolve({ code, out }));
-        }),
-    ),
-  );
-  for (const r of runs) {
-    assert.is(r.code, 0);
-    assert.match(r.out, /^countersign status <runId>/);
-  }
-  const pointer = JSON.parse(readFileSync(join(ROOT, 'dist/cli.json'), 'utf8')) as { dir: string };
-  assert.ok(existsSync(join(ROOT, 'dist', pointer.dir, 'main.cjs')));
-  void mkdirSync;
+  assert.match(r.stdout, /n0 -->\|"next"\| n2/);
 });
 
 Faults.run();

@@ -7,7 +7,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -231,7 +231,7 @@ Cache('a cache folder others can write (group-writable, as mkdir under umask 002
   assert.match(cacheLocation(env).problem ?? '', /is writable by other users \(mode 775\); the validator cache is off/);
   const started = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env });
   assert.is(started.code, 0, started.stderr);
-  assert.match(started.stderr, new RegExp(`countersign: warning: the validator cache folder ${cache} is writable by other users \\(mode 775\\); the validator cache is off \\(fix: chmod go-w it`));
+  assert.match(started.stderr, new RegExp(`countersign: warning: the validator cache folder ${cache} is writable by other users \\(mode 775\\); the validator cache is off \\(fix: make the folder and the folders it is in yours`));
   const stepped = spawnCli(['step', JSON.parse(started.stdout).runId, '--response', '{"words":1}', '--json'], { env });
   assert.is(JSON.parse(stepped.stdout).status, 'completed');
   assert.equal(readdirSync(cache), [], 'no validators/ folder, no entry');
@@ -247,6 +247,47 @@ Cache('a validator is stored under how it was compiled (ajv\'s options and forma
   assert.is(validatorCacheKey(schema, RUN_COMPILER), validatorCacheKey(schema, RUN_COMPILER));
   const other = JSON.stringify({ ...compiler, options: { ...compiler.options, allErrors: false } });
   assert.is.not(validatorCacheKey(schema, other), validatorCacheKey(schema, RUN_COMPILER));
+});
+
+Cache('a cache reached through a link another user owns, or inside a folder another user owns or may write (not sticky), is refused: code there is not run (needs root to hand files to another user)', async () => {
+  if (process.getuid?.() !== 0) return; // only root can give a file to another user
+  const nobody = 65534;
+  const base = tempDir('countersign-vc-links-');
+  chmodSync(base, 0o700);
+  const mine = join(base, 'mine');
+  mkdirSync(mine, { mode: 0o700 });
+  const link = join(base, 'planted');
+  symlinkSync(mine, link);
+  lchownSync(link, nobody, nobody);
+  assert.match(cacheLocation({ COUNTERSIGN_CACHE: link }).problem ?? '', /goes through .*planted, a link another user owns \(uid 65534\)/);
+  assert.is(cacheLocation({ COUNTERSIGN_CACHE: mine }).problem, undefined, 'the same folder, named directly');
+  const theirs = join(base, 'theirs');
+  mkdirSync(theirs, { mode: 0o755 });
+  chownSync(theirs, nobody, nobody);
+  assert.match(cacheLocation({ COUNTERSIGN_CACHE: join(theirs, 'cache') }).problem ?? '', /is inside .*theirs, which belongs to another user \(uid 65534\)/);
+  const open = join(base, 'open');
+  mkdirSync(open);
+  chmodSync(open, 0o777);
+  assert.match(cacheLocation({ COUNTERSIGN_CACHE: join(open, 'cache') }).problem ?? '', /is inside .*open, which other users may write \(mode 777\)/);
+  chmodSync(open, 0o1777);
+  assert.is(cacheLocation({ COUNTERSIGN_CACHE: join(open, 'cache') }).problem, undefined, 'a sticky folder (like /tmp) is fine: nobody replaces what is not theirs');
+  // Through the CLI: a planted validator behind the link is never run.
+  const env = { COUNTERSIGN_CACHE: link, COUNTERSIGN_STORE: tempDir('countersign-vc-store-') };
+  const started = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env });
+  assert.match(started.stderr, /a link another user owns/);
+  assert.equal(readdirSync(mine), [], 'nothing written behind the link');
+});
+
+Cache('a command run in a host\'s process (main() in process) puts the host\'s validator cache setting back when it ends', async () => {
+  const hosts = { read: () => undefined, write: () => {} };
+  const before = useValidatorCache(hosts);
+  try {
+    const r = await cli(['start', WORKFLOW, '--json'], { store: tempDir('countersign-vc-store-') });
+    assert.is(r.code, 0, r.stderr);
+    assert.is(useValidatorCache(hosts), hosts, 'the host\'s cache is in use again');
+  } finally {
+    useValidatorCache(before);
+  }
 });
 
 Cache.run();

@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CODES } from '../../engine/codes.js';
+import { CODES, WARNING_CODES } from '../../engine/codes.js';
 import { COMMANDS } from '../../engine/cli/commands/index.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -14,6 +14,14 @@ const Readme = suite('README');
 Readme('every stable error code is documented in the error-code table', () => {
   const missing = Object.keys(CODES).filter((code) => !readme.includes(`| \`${code}\` |`));
   assert.equal(missing, []);
+});
+
+Readme('each code\'s meaning in the table is the one the engine exports (CODES), warnings marked (warning): one text, not two drifting apart', () => {
+  const section = readme.slice(readme.indexOf('## Error codes'));
+  const rows = new Map([...section.matchAll(/^\| `([A-Za-z_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2].replace(/`/g, '').replace(/\\\|/g, '|')]));
+  const differing = Object.entries(CODES).filter(([code, text]) => rows.get(code) !== text).map(([code]) => code);
+  assert.equal(differing, []);
+  for (const code of WARNING_CODES) assert.ok(CODES[code as keyof typeof CODES].startsWith('(warning) '), `${code} is marked as a warning`);
 });
 
 Readme('the quick start is exactly two commands, and they are the package scripts that exist', () => {

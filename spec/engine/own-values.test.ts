@@ -155,7 +155,7 @@ Own('a ledger row field named `constructor` is not one of a fixed table\'s field
 });
 
 Own('graph --format dot draws a node whose type is an Object.prototype member as a box', () => {
-  const dot = toDot([{ id: 'a', type: 'constructor' } as never]);
+  const dot = toDot([{ id: 'a', label: 'a', type: 'constructor', connections: {} }]);
   assert.match(dot, /shape=box\]/);
   assert.not.match(dot, /native code/);
 });

@@ -21,6 +21,12 @@ export function tempDir(prefix = 'countersign-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+let ownCache: string | undefined;
+/** A validator cache folder for suites run without spec/run.ts (which sets COUNTERSIGN_CACHE). */
+function helperCache(): string {
+  return (ownCache ??= tempDir('countersign-validator-cache-'));
+}
+
 export async function cli(args: string[], opts: { store?: string; cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -30,9 +36,10 @@ export async function cli(args: string[], opts: { store?: string; cwd?: string; 
   stderr.on('data', (c) => err.push(c));
   const stdin = new PassThrough();
   stdin.end(opts.stdin ?? '');
-  // The validator cache spec/run.ts chose, unless a test names its own: never the user's ~/.cache.
-  const cache = process.env.COUNTERSIGN_CACHE ? { COUNTERSIGN_CACHE: process.env.COUNTERSIGN_CACHE } : {};
-  const env = { ...cache, ...(opts.env ?? {}), ...(opts.store ? { COUNTERSIGN_STORE: opts.store } : {}) };
+  // The validator cache spec/run.ts chose, else one of this helper's own, unless a test names its own: never the user's ~/.cache.
+  const cache = { COUNTERSIGN_CACHE: process.env.COUNTERSIGN_CACHE || helperCache() };
+  const home = process.env.HOME !== undefined ? { HOME: process.env.HOME } : {};
+  const env = { ...home, ...cache, ...(opts.env ?? {}), ...(opts.store ? { COUNTERSIGN_STORE: opts.store } : {}) };
   const code = await main(args, { stdout, stderr, stdin, cwd: opts.cwd ?? ROOT, env, isTTY: false });
   const text = Buffer.concat(out).toString('utf8');
   let json: unknown;

@@ -31,11 +31,13 @@ export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine,
   // Answer validators compiled by earlier commands are loaded instead of compiled (see validator-cache.ts).
   const { problem } = cacheLocation(io.env);
   if (problem) io.stderr.write(`countersign: warning: ${problem}\n`);
-  useValidatorCache(diskValidatorCache(io.env));
+  // For this command only: main() may run in a host's process, whose own setting comes back after it.
+  const previous = useValidatorCache(diskValidatorCache(io.env));
   try {
     return await fn(createEngine({ store, allowToolModules: values['allow-tool-modules'] === true }), store);
   } finally {
     store.close();
+    useValidatorCache(previous);
   }
 }
 

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { CountersignError } from '../../errors.js';
 import { readSource } from '../../format/source.js';
-import type { WorkflowNode } from '../../format/model.js';
 import { usage } from '../io.js';
 import type { Command } from './command.js';
 
@@ -25,17 +24,22 @@ export const command: Command = {
   },
 };
 
-function drawableNode(n: unknown, i: number): WorkflowNode {
+/** A node as drawn: `id` only when it has one (a placeholder label is never a connection target). */
+export interface DrawnNode {
+  id?: string;
+  label: string;
+  type: string;
+  connections: Record<string, string>;
+}
+
+function drawableNode(n: unknown, i: number): DrawnNode {
   const raw = n !== null && typeof n === 'object' && !Array.isArray(n) ? (n as Record<string, unknown>) : {};
   const connections: Record<string, string> = {};
   if (raw.connections !== null && typeof raw.connections === 'object') {
     for (const [via, to] of Object.entries(raw.connections)) if (typeof to === 'string') connections[via] = to;
   }
-  return {
-    id: typeof raw.id === 'string' ? raw.id : `(node ${i})`,
-    type: typeof raw.type === 'string' ? raw.type : '(no type)',
-    connections,
-  } as WorkflowNode;
+  const id = typeof raw.id === 'string' ? raw.id : undefined;
+  return { ...(id !== undefined ? { id } : {}), label: id ?? `(node ${i})`, type: typeof raw.type === 'string' ? raw.type : '(no type)', connections };
 }
 
 /**
@@ -53,10 +57,10 @@ interface Layout {
   missing: Map<string, string>;
 }
 
-function layoutOf(nodes: WorkflowNode[]): Layout {
+function layoutOf(nodes: DrawnNode[]): Layout {
   const first = new Map<string, number>();
   nodes.forEach((n, i) => {
-    if (!first.has(n.id)) first.set(n.id, i);
+    if (n.id !== undefined && !first.has(n.id)) first.set(n.id, i);
   });
   const missing = new Map<string, string>();
   const missingName = new Map<string, string>();
@@ -73,21 +77,32 @@ function layoutOf(nodes: WorkflowNode[]): Layout {
       }
       return name;
     },
-    duplicate: (i) => first.get(nodes[i].id) !== i,
+    duplicate: (i) => nodes[i].id !== undefined && first.get(nodes[i].id!) !== i,
     missing,
   };
 }
 
+/**
+ * Text as Mermaid reads it inside quotes: its own characters as entity
+ * codes (`#` first, so the codes stay literal), line breaks as <br/>. A
+ * workflow that does not validate may name anything.
+ */
 function esc(text: string): string {
-  return text.replace(/"/g, '#quot;');
+  return text
+    .replace(/#/g, '#35;')
+    .replace(/"/g, '#quot;')
+    .replace(/\|/g, '#124;')
+    .replace(/</g, '#lt;')
+    .replace(/>/g, '#gt;')
+    .replace(/\r?\n/g, '<br/>');
 }
 
-export function toMermaid(nodes: WorkflowNode[]): string {
+export function toMermaid(nodes: DrawnNode[]): string {
   const layout = layoutOf(nodes);
   const lines = ['flowchart TD'];
   nodes.forEach((n, i) => {
     const id = layout.name(i);
-    const label = esc(`${n.id}${layout.duplicate(i) ? ' (duplicate id)' : ''}`);
+    const label = esc(`${n.label}${layout.duplicate(i) ? ' (duplicate id)' : ''}`);
     switch (n.type) {
       case 'start':
       case 'end':
@@ -105,24 +120,24 @@ export function toMermaid(nodes: WorkflowNode[]): string {
   });
   const edges: string[] = [];
   nodes.forEach((n, i) => {
-    for (const [via, to] of Object.entries(n.connections ?? {})) edges.push(`  ${layout.name(i)} -->|${esc(via)}| ${layout.target(String(to))}`);
+    for (const [via, to] of Object.entries(n.connections)) edges.push(`  ${layout.name(i)} -->|"${esc(via)}"| ${layout.target(to)}`);
   });
   for (const [name, id] of layout.missing) lines.push(`  ${name}["${esc(id)}<br/><small>(missing)</small>"]`);
   return `${[...lines, ...edges].join('\n')}\n`;
 }
 
-export function toDot(nodes: WorkflowNode[]): string {
+export function toDot(nodes: DrawnNode[]): string {
   const layout = layoutOf(nodes);
   const shape: Record<string, string> = { start: 'oval', end: 'doublecircle', condition: 'diamond', expression: 'parallelogram' };
   const q = (s: string) => JSON.stringify(s);
   const lines = ['digraph workflow {', '  rankdir=TB;'];
   nodes.forEach((n, i) => {
-    const label = `${n.id}${layout.duplicate(i) ? ' (duplicate id)' : ''}\n${n.type}`;
+    const label = `${n.label}${layout.duplicate(i) ? ' (duplicate id)' : ''}\n${n.type}`;
     lines.push(`  ${layout.name(i)} [label=${q(label)}, shape=${(Object.hasOwn(shape, n.type) ? shape[n.type] : undefined) ?? 'box'}];`);
   });
   const edges: string[] = [];
   nodes.forEach((n, i) => {
-    for (const [via, to] of Object.entries(n.connections ?? {})) edges.push(`  ${layout.name(i)} -> ${layout.target(String(to))} [label=${q(via)}];`);
+    for (const [via, to] of Object.entries(n.connections)) edges.push(`  ${layout.name(i)} -> ${layout.target(to)} [label=${q(via)}];`);
   });
   for (const [name, id] of layout.missing) lines.push(`  ${name} [label=${q(`${id}\n(missing)`)}, shape=box, style=dashed];`);
   return `${[...lines, ...edges, '}'].join('\n')}\n`;
