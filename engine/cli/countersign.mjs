@@ -29,37 +29,52 @@ async function load() {
       // Swept by a build running at the same moment, before this process marked it: build again.
     }
   }
+  const root = fileURLToPath(new URL('../..', import.meta.url));
   try {
     const { build } = await import('./build.mjs');
     return open(await build());
   } catch (e) {
+    // The source itself does not compile: tsx would fail on it too. Say where.
+    const located = compileErrors(e);
+    if (located) return cannotRun('E_BUILD', `the countersign source does not compile: ${located}`, `correct the source there (or restore it, e.g. with git checkout), then run the command again`);
     // Still the current source, but compiled on every call: say so, why, and what fixes it.
     const why = firstLine(e);
-    const root = fileURLToPath(new URL('../..', import.meta.url));
     const fix = /esbuild/.test(why) && e?.code === 'ERR_MODULE_NOT_FOUND'
       ? `reinstall the dependencies (esbuild is one): run \`npm ci\` in ${root}`
       : `run \`npm run build\` in ${root} as a user who may write its dist/ folder, which shows the cause`;
     process.stderr.write(`countersign: warning: cannot build the CLI bundle (${why}); running the TypeScript source through tsx, which is slower. Fix: ${fix}.\n`);
+    let register;
     try {
-      const { register } = await import('tsx/esm/api');
+      ({ register } = await import('tsx/esm/api'));
+    } catch (e2) {
+      return cannotRun('E_INSTALL', `no CLI bundle could be built (${why}), and the source cannot be run through tsx (${firstLine(e2)})`, `reinstall the dependencies (esbuild and tsx are two): run \`npm ci\` (or \`npm install\`) in ${root}`);
+    }
+    try {
       register();
       const { main } = await import('./main.ts');
       return { main, keepCache() {} };
-    } catch (e2) {
-      return cannotRun(`no CLI bundle could be built (${why}), and the source cannot be run through tsx (${firstLine(e2)})`);
+    } catch (e3) {
+      return cannotRun('E_BUILD', `the countersign source does not load: ${firstLine(e3)}`, `correct the source (or restore it, e.g. with git checkout), then run the command again`);
     }
   }
+}
+
+/** esbuild's errors as `file:line:col: text` (the first three), or undefined when `e` is no compile failure. */
+function compileErrors(e) {
+  const errors = Array.isArray(e?.errors) ? e.errors : [];
+  if (errors.length === 0) return undefined;
+  const at = (m) => (m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : '');
+  return errors.slice(0, 3).map((m) => `${at(m)}${m.text}`).join('; ');
 }
 
 function firstLine(e) {
   return String(e instanceof Error ? e.message : e).split('\n')[0];
 }
 
-/** A broken install: reported like any command failure (`countersign: E_CODE`, or one JSON document under --json), exit 2. */
-function cannotRun(message) {
-  const fix = `reinstall the dependencies (esbuild and tsx are two): run \`npm ci\` (or \`npm install\`) in ${fileURLToPath(new URL('../..', import.meta.url))}`;
-  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { code: 'E_INSTALL', message, fix } }, null, 2)}\n`);
-  process.stderr.write(`countersign: E_INSTALL: ${message}\n  fix: ${fix}\n`);
+/** The command cannot run at all: reported like any command failure (`countersign: E_CODE`, or one JSON document under --json), exit 2. */
+function cannotRun(code, message, fix) {
+  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { code, message, fix } }, null, 2)}\n`);
+  process.stderr.write(`countersign: ${code}: ${message}\n  fix: ${fix}\n`);
   return { main: async () => 2, keepCache() {} };
 }
 

@@ -24,7 +24,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   if (name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest.find((a) => !a.startsWith('-')) : undefined;
     const known = topic !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, topic);
-    say('usage', known ? (await COMMANDS[topic]()).command.usage : HELP);
+    const loaded = known ? await loadCommand(topic, io, json) : undefined;
+    if (loaded === null) return 2;
+    say('usage', loaded ? loaded.usage : HELP);
     return 0;
   }
   if (name === '--version' || name === '-v') {
@@ -35,7 +37,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     reportError(io, usage('no command given', `name one: ${Object.keys(COMMANDS).join(', ')}`), json);
     return 2;
   }
-  const command: Command | undefined = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? (await COMMANDS[name]()).command : undefined;
+  const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? await loadCommand(name, io, json) : undefined;
+  if (command === null) return 2;
   if (!command) {
     reportError(io, usage(`unknown command "${name}"`, `commands: ${Object.keys(COMMANDS).join(', ')}`), json);
     return 2;
@@ -56,6 +59,16 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } catch (e) {
     reportError(io, e, json);
     return 2;
+  }
+}
+
+/** A command's module; null (reported) when it does not load, which is a countersign bug, not a crash. */
+async function loadCommand(name: string, io: Io, json: boolean): Promise<Command | null> {
+  try {
+    return (await COMMANDS[name]()).command;
+  } catch (e) {
+    reportError(io, e, json);
+    return null;
   }
 }
 

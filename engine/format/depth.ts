@@ -38,13 +38,11 @@ export function cutBelow(value: object, depth: number): object {
     const [source, copy, level] = stack.pop()!;
     if (level >= depth) continue;
     for (const [key, child] of Object.entries(source)) {
-      if (child !== null && typeof child === 'object') {
-        const childCopy = shell(child);
-        copy[key] = childCopy;
-        stack.push([child, childCopy, level + 1]);
-      } else {
-        copy[key] = child;
-      }
+      const nested = child !== null && typeof child === 'object';
+      const value = nested ? shell(child) : child;
+      // An own data property: a plain assignment of `__proto__` would set the copy's prototype and lose the member.
+      Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+      if (nested) stack.push([child, value as Record<string, unknown>, level + 1]);
     }
   }
   return root;

@@ -119,7 +119,15 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
       // checkArgs includes the tool's own rules, e.g. the review body rule (§4.14).
       // One private copy is checked, reviewed, audited and run: a caller that
       // edits its object while the review is pending changes nothing approved.
-      const checked = inner.checkArgs(structuredClone(args));
+      let copy: unknown;
+      try {
+        copy = structuredClone(args);
+      } catch {
+        // Not plain data (a function, a symbol): the tool's own check names it, as it would unchained.
+        inner.checkArgs(args);
+        throw new CountersignError('E_TOOL_ARGS', `tool "${inner.name}" was called with arguments that are not plain JSON data`, { fix: `call ${inner.name} again with plain JSON arguments; nothing ran and nothing was recorded` });
+      }
+      const checked = inner.checkArgs(copy);
       return (await outermost({ tool: inner, args: checked, ctx })) as R;
     },
   };

@@ -3,7 +3,7 @@
  * order (a later expression sees an earlier result). A failure takes the
  * `error` route, or fails the run with E_EXPRESSION.
  */
-import { isCountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
 import { parseExpression } from '../format/expression.js';
 import { BUILTIN_VARIABLES, type ExpressionNode, type JsonValue, type Workflow } from '../format/model.js';
 import { resolve } from '../format/resolver.js';
@@ -80,6 +80,12 @@ export const expression: TransientType<ExpressionNode> = {
         const e = parseExpression(src);
         const scope = scopeOf(current, workflow);
         const result = e.evaluate((path) => resolve(path, scope));
+        // JSON has no Infinity or NaN (a literal too large for a double evaluates to Infinity): every store must keep what the run saw.
+        if (typeof result === 'number' && !Number.isFinite(result)) {
+          throw new CountersignError('E_EXPRESSION', `expression "${src}" failed: its result ${String(result)} is not a finite number`, {
+            fix: 'keep numbers within ±1.7e308 (a double), and write them as plain decimals',
+          });
+        }
         // A JSON value, as every store keeps it: arithmetic can give -0 (`0 * -1`), which JSON reads back as 0.
         const value = (result === 0 ? 0 : result) as JsonValue;
         assigned[e.target] = value;

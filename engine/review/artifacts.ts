@@ -74,7 +74,8 @@ function hashRoot(hash: Hash, root: string, ctx: Walk): void {
   if (stats.isDirectory()) {
     const real = realOrUndefined(root);
     if (real !== undefined) ctx.followed.add(real);
-    hashTree(hash, root, ctx);
+    // By its real path, like every tree reached through a link: skipped paths (the report) match in that spelling.
+    hashTree(hash, real ?? root, ctx);
   } else hashEntry(hash, root, '', stats, ctx);
 }
 

@@ -181,11 +181,14 @@ export function createEngine(options: EngineOptions): Engine {
       }
       // Identities compare exactly, so stray whitespace must not make "alice " someone else.
       const userId = opts.as?.trim() ?? 'local';
-      const seq = opts.seq;
-      if (seq !== undefined && !Number.isInteger(seq)) throw seqError(runId, seq, undefined);
+      if (opts.seq !== undefined && !Number.isInteger(opts.seq)) throw seqError(runId, opts.seq, undefined);
       // A run whose workflow brings toolModules needs them before an answer
       // is stored: refused here (E_TOOL_MODULE_BLOCKED), nothing changes.
       const before = store.get(runId);
+      // Without a seq the answer is for the item pending now: pinned, so two
+      // submits racing for one item never both advance the run (the later
+      // one is a replay) and an answer never lands on a later item.
+      const seq = opts.seq ?? (before?.status === 'waiting' ? before.seq : undefined);
       if (before?.status === 'waiting') await tools.ensureModules(before);
       // Errors found after an overdue deadline fired must not roll that back:
       // they are returned from the transaction and thrown after it commits.

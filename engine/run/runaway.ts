@@ -22,11 +22,12 @@ export class Runaway extends Error {
   }
 }
 
-export function runaway(rec: RunRecord, at: string, loop?: Runaway): Settled {
+/** `from`: the node the step began at (the pending item's, or the start node on a run's first step). */
+export function runaway(rec: RunRecord, at: string, from: string | undefined, loop?: Runaway): Settled {
   const rows: LedgerRow[] = [];
   const { events } = loop ? journalOf(loop.actions, rec, at, rows) : { events: [] as JournalEvent[] };
-  const nodeId = loop ? loop.nodeId : rec.pending?.nodeId;
-  const message = loop?.message ?? `transient nodes kept transitioning without reaching a waiting or end node, from node "${nodeId}"`;
+  const nodeId = loop ? loop.nodeId : from;
+  const message = loop?.message ?? `transient nodes kept transitioning without reaching a waiting or end node${from !== undefined ? `, from node "${from}"` : ''}`;
   const error: RunFailure = deepFreeze({ code: 'E_RUNAWAY', message, ...(nodeId !== undefined ? { nodeId } : {}) });
   events.push({ seq: rec.seq, at, type: 'run.failed', ...(nodeId !== undefined ? { nodeId } : {}), code: error.code, message: error.message });
   return {

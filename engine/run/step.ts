@@ -182,10 +182,10 @@ function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Ac
     result = apply();
   } catch (e) {
     if (e instanceof CountersignError) throw e;
-    if (e instanceof Runaway) return runaway(rec, isoTime(now), e);
+    if (e instanceof Runaway) return runaway(rec, isoTime(now), startedAt(rec, compiled), e);
     const message = (e as Error).message ?? String(e);
     if (!/Infinite loop detected/.test(message)) throw e;
-    return runaway(rec, isoTime(now));
+    return runaway(rec, isoTime(now), startedAt(rec, compiled));
   }
   const [snapshot] = result;
   if (snapshot.status === 'error') {
@@ -193,10 +193,15 @@ function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Ac
     // start input) on the snapshot instead of throwing them.
     const error = (snapshot as { error?: unknown }).error;
     if (error instanceof CountersignError) throw error;
-    if (error instanceof Error && /Infinite loop detected/.test(error.message)) return runaway(rec, isoTime(now));
+    if (error instanceof Error && /Infinite loop detected/.test(error.message)) return runaway(rec, isoTime(now), startedAt(rec, compiled));
     throw error instanceof Error ? error : new Error(String(error));
   }
   return settle(compiled, rec, snapshot, result[1], now);
+}
+
+/** The node a step began at: the pending item's, or on a run's first step its start node. */
+function startedAt(rec: RunRecord, compiled: CompiledWorkflow): string | undefined {
+  return rec.pending?.nodeId ?? compiled.workflow.nodes.find((n) => n.type === 'start')?.id;
 }
 
 /**

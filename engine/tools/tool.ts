@@ -15,6 +15,7 @@ import type { ValidateFunction } from 'ajv';
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { ROOT } from '../nodes/answer-schema.js';
+import { deepFreeze } from '../format/freeze.js';
 import { compileArgSchema as compile, toProblem } from './arg-schema.js';
 
 /** How far a mutation reaches; the reviewer weighs a tenant-wide action hardest (A24, A25). */
@@ -162,14 +163,26 @@ export function isTool(value: unknown): value is Tool {
 
 function buildTool<A extends JsonObject, R>(spec: ToolSpec<A, R>, lazy: boolean): Tool<A, R> {
   const name = checkSpec(spec);
-  let compiled: ValidateFunction | undefined = lazy ? undefined : compile(name, spec.inputSchema);
+  // The tool's own frozen copy: what it publishes is what it enforces, whatever the caller does with its object later.
+  let inputSchema: JsonObject;
+  try {
+    inputSchema = deepFreeze(structuredClone(spec.inputSchema));
+  } catch (e) {
+    throw new CountersignError('E_TOOL_DEFINITION', `tool "${name}": inputSchema is not plain JSON data (${(e as Error).message})`, {
+      fix: 'describe the arguments with a JSON Schema made of objects, arrays, strings, numbers and booleans only',
+    });
+  }
+  let compiled: ValidateFunction | undefined = lazy ? undefined : compile(name, inputSchema);
   const refine = spec.refineArgs;
   /** The schema's problems, then the tool's own. */
   const problemsOf = (args: unknown): { schema: ArgProblem[]; own: ArgProblem[] } => {
     if (args === null || typeof args !== 'object' || Array.isArray(args)) {
       return { schema: [{ pointer: '', message: `tool arguments must be a JSON object, got ${describeValue(args)}` }], own: [] };
     }
-    const validate = (compiled ??= compile(name, spec.inputSchema));
+    // A function, symbol or BigInt has no JSON form: arguments become the proposal's target and the audit row.
+    const foreign = nonJsonValue(args, '');
+    if (foreign) return { schema: [foreign], own: [] };
+    const validate = (compiled ??= compile(name, inputSchema));
     const schema = validate(args) ? [] : (validate.errors ?? []).map(toProblem);
     return { schema, own: refine ? refined((a) => refine.call(spec, a), args as JsonObject, schema.length > 0) : [] };
   };
@@ -179,7 +192,7 @@ function buildTool<A extends JsonObject, R>(spec: ToolSpec<A, R>, lazy: boolean)
   };
   const checkArgs = (args: unknown): A => {
     const { schema, own } = problemsOf(args);
-    if (schema.length > 0 || own.length > 0) throw argsError(name, spec.inputSchema, schema, own);
+    if (schema.length > 0 || own.length > 0) throw argsError(name, inputSchema, schema, own);
     return args as A;
   };
   const impl = spec.run;
@@ -188,7 +201,7 @@ function buildTool<A extends JsonObject, R>(spec: ToolSpec<A, R>, lazy: boolean)
     class: spec.class,
     ...(spec.blastRadius !== undefined ? { blastRadius: spec.blastRadius } : {}),
     ...(spec.description !== undefined ? { description: spec.description } : {}),
-    inputSchema: spec.inputSchema,
+    inputSchema,
     checkArgs,
     argProblems,
     async run(args: unknown, ctx: ToolRunContext = {}): Promise<R> {
@@ -261,6 +274,18 @@ function checkSpec(spec: ToolSpec<JsonObject, unknown>): string {
 /** `<pointer or (root)>: <message>`, the line an agent reads for one problem. */
 export function describeArgProblem(p: ArgProblem): string {
   return `${p.pointer || ROOT}: ${p.message}`;
+}
+
+/** The first value JSON cannot carry (a function, a symbol, a BigInt), as an argument problem at its pointer. */
+function nonJsonValue(value: unknown, pointer: string, depth = 0): ArgProblem | undefined {
+  const kind = typeof value;
+  if (kind === 'function' || kind === 'symbol' || kind === 'bigint') return { pointer, message: `is a ${kind}, which has no JSON form; pass plain JSON data` };
+  if (value === null || kind !== 'object' || depth > 64) return undefined;
+  for (const [key, child] of Object.entries(value as object)) {
+    const found = nonJsonValue(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function argsError(name: string, schema: JsonObject, misfits: ArgProblem[], refused: ArgProblem[]): CountersignError {

@@ -169,4 +169,32 @@ Rebuild('three launchers that find the bundle stale at the same moment all run, 
   for (const dir of built) assert.ok(existsSync(join(pkg, 'dist', dir, 'main.cjs')), `${dir} is complete`);
 });
 
+Rebuild('a source edited into a syntax error is E_BUILD naming file:line:col (not a broken install), one JSON document under --json, exit 2', () => {
+  const pkg = copyOfPackage();
+  const help = join(pkg, 'engine/cli/help.ts');
+  writeFileSync(help, `${readFileSync(help, 'utf8')}\nexport const broken = (;\n`);
+  const r = countersign(pkg, ['status', 'x', '--json']);
+  assert.is(r.code, 2, r.stderr);
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_BUILD');
+  assert.match(error.message, /^the countersign source does not compile: engine\/cli\/help\.ts:\d+:\d+: /);
+  assert.match(error.fix, /correct the source there/);
+  assert.not.match(r.stderr, /warning|tsx/, 'no fallback that would fail the same way');
+});
+
+Rebuild('a command whose module fails to load is reported as countersign: E_INTERNAL (a JSON document under --json), exit 2, not a crash', () => {
+  const pkg = copyOfPackage({ left: ['esbuild', '@esbuild'] });
+  const graph = join(pkg, 'engine/cli/commands/graph.ts');
+  writeFileSync(graph, `throw new Error('graph module is broken');\n${readFileSync(graph, 'utf8')}`);
+  const r = countersign(pkg, ['graph', 'x.json', '--json']);
+  assert.is(r.code, 2, r.stderr);
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_INTERNAL');
+  assert.match(error.message, /graph module is broken/);
+  assert.match(r.stderr, /\ncountersign: E_INTERNAL: /);
+  const help = countersign(pkg, ['help', 'graph']);
+  assert.is(help.code, 2);
+  assert.match(help.stderr, /countersign: E_INTERNAL: .*graph module is broken/);
+});
+
 Rebuild.run();

@@ -141,8 +141,16 @@ Reporting.run();
 
 const Pipes = suite('cli output into pipes and progress');
 
-Pipes('a reader that closes the pipe early (| head -1) ends the command quietly with exit 0', () => {
-  const r = spawnSync('bash', ['-c', `node ${LAUNCHER} graph workflows/bugfix.yaml | head -1; echo "status=\${PIPESTATUS[0]}"`], { cwd: ROOT, encoding: 'utf8' });
+Pipes('a reader that closes the pipe early (| head -1) ends the command quietly with exit 0, even with far more output than a pipe holds', () => {
+  // 900 nodes draw a graph of hundreds of KB: writes go on after head has exited, so EPIPE really happens.
+  const id = (i: number) => `step-${i}-${'x'.repeat(200)}`;
+  const nodes = [{ type: 'start', id: 'start', connections: { default: id(0) } }];
+  for (let i = 0; i < 900; i++) nodes.push({ type: 'agent-directive', id: id(i), connections: { success: id(i + 1) } } as never);
+  const file = join(tempDir(), 'wide.json');
+  writeFileSync(file, JSON.stringify({ metadata: { name: 'wide', version: '1.0.0', description: 'a big graph' }, nodes }));
+  const size = spawnSync(process.execPath, [LAUNCHER, 'graph', file], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 }).stdout.length;
+  assert.ok(size > 200_000, `the graph is ${size} bytes, more than a pipe buffer`);
+  const r = spawnSync('bash', ['-c', `node ${LAUNCHER} graph ${file} | head -1; echo "status=\${PIPESTATUS[0]}"`], { cwd: ROOT, encoding: 'utf8' });
   assert.match(r.stdout, /^flowchart TD\nstatus=0\n$/);
   assert.not.match(r.stderr, /EPIPE/);
 });

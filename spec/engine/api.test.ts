@@ -90,6 +90,18 @@ Api('concurrent submits to one run never both advance it: one is processed, the 
   }
 });
 
+Api('concurrent submits without a seq are for the item pending when each was made: one advances the run, the other replays, never landing on the next item (memory and SQLite)', async () => {
+  for (const store of [createMemoryStore(), createSqliteStore(tmp())]) {
+    const engine = createEngine({ store });
+    const s = await engine.start(TWO_STEP);
+    const [a, b] = await Promise.all([engine.submit(s.runId, { words: 5 }), engine.submit(s.runId, { words: 500 })]);
+    assert.equal([a.replayed ?? false, b.replayed ?? false].sort(), [false, true]);
+    const accepted = (await engine.trace(s.runId)).events.filter((e) => e.type === 'answer.accepted');
+    assert.is(accepted.length, 1, 'one answer was taken');
+    store.close();
+  }
+});
+
 Api('two processes stepping one SQLite run with the same seq: exactly one advances it', async () => {
   const store = tmp();
   const engine = createEngine({ store: createSqliteStore(store) });
@@ -140,6 +152,12 @@ Api('an answer past the 64-level limit is the same E_ANSWER_TOO_DEEP rejection (
     assert.is(r.status === 'waiting' && r.pending.attempt, 2);
     assert.ok((await engine.trace(s.runId)).events.some((e) => e.type === 'answer.rejected'), 'journaled like any rejected answer');
   }
+  // Under a __proto__ key too (JSON.parse makes it an own key): refused like any other name.
+  const proto = createEngine({ store: createMemoryStore() });
+  const p = await proto.start(TWO_STEP);
+  const r = await proto.submit(p.runId, JSON.parse(`{"words": 1, "__proto__": {"a": ${'['.repeat(20_000)}${']'.repeat(20_000)}}}`));
+  assert.is(r.status === 'waiting' && r.rejected?.code, 'E_ANSWER_TOO_DEEP');
+  assert.match((r.status === 'waiting' && r.rejected?.errors[0]) || '', /^\/__proto__\/a(\/0){63}: /);
   const engine = createEngine({ store: createMemoryStore() });
   try {
     await engine.start(TWO_STEP, { input: { topic: nest(5000) as string } });

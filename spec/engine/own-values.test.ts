@@ -129,6 +129,24 @@ Own('an expression result is a JSON value: `0 * -1` is stored and returned as 0 
   }
 });
 
+Own('an expression whose result is not a finite number (a literal too large for a double) is E_EXPRESSION on both stores, never Infinity in one and null in the other', async () => {
+  const big = `1${'0'.repeat(400)}`;
+  const wf = {
+    metadata: { name: 'big', version: '1.0.0', description: 'a literal beyond a double' },
+    variableRegistry: { n: { type: 'number', description: 'the value', default: 0 } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'grow' } },
+      { type: 'expression', id: 'grow', expressions: [`n = ${big}`], connections: { default: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['n'] },
+    ],
+  } as Workflow;
+  for (const store of [createMemoryStore(), createSqliteStore(tmp())]) {
+    const failed = await createEngine({ store }).start(wf);
+    assert.is(failed.status === 'failed' && failed.error.code, 'E_EXPRESSION');
+    assert.match((failed.status === 'failed' && failed.error.message) || '', /its result Infinity is not a finite number/);
+  }
+});
+
 Own('a missing required input named like an Object.prototype member gets the requiredInputs message and its fix', async () => {
   const wf = {
     metadata: { name: 'req', version: '1.0.0', description: 'a required input' },

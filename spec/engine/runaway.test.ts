@@ -38,7 +38,8 @@ Runaway('a transient cycle that bypassed validation fails with E_RUNAWAY and a r
   assert.is(settled.record.status, 'failed');
   assert.is(settled.record.error?.code, 'E_RUNAWAY');
   assert.equal(settled.events.map((e) => e.type), ['run.failed']);
-  assert.is(settled.record.error?.nodeId, undefined, 'no answer began this step: no node to name');
+  assert.is(settled.record.error?.nodeId, 'start', 'the run\'s first step began at its start node');
+  assert.is(settled.record.error?.message, 'transient nodes kept transitioning without reaching a waiting or end node, from node "start"');
   assert.ok(Object.isFrozen(settled.record.error));
 });
 

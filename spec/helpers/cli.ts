@@ -51,7 +51,8 @@ export async function cli(args: string[], opts: { store?: string; cwd?: string; 
 export function spawnCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}) {
   const r = spawnSync(process.execPath, [LAUNCHER, ...args], {
     cwd: opts.cwd ?? ROOT,
-    env: { ...process.env, ...(opts.env ?? {}) },
+    // As cli(): never the user's ~/.cache, unless a test names a cache of its own.
+    env: { ...process.env, COUNTERSIGN_CACHE: process.env.COUNTERSIGN_CACHE || helperCache(), ...(opts.env ?? {}) },
     input: opts.input ?? '',
     encoding: 'utf8',
     timeout: 60_000,

@@ -133,6 +133,19 @@ hashing('G13: renaming a whole artifact directory changes the hash even when the
   assert.is.not(hashArtifacts([src], []), before);
 });
 
+hashing('a directory artifact named through a link (alias -> docs) skips the report written under its real spelling (docs/review.json): writing the report changes nothing', () => {
+  const ws = realpathSync(mkdtempSync(join(tmpdir(), 'cs-artifacts-link-')));
+  mkdirSync(join(ws, 'docs'));
+  writeFileSync(join(ws, 'docs', 'api.md'), '# API\n');
+  symlinkSync(join(ws, 'docs'), join(ws, 'alias'));
+  const report = join(ws, 'docs', 'review.json');
+  const before = hashArtifacts([join(ws, 'alias')], [report], ws);
+  writeFileSync(report, '{"issues": []}');
+  assert.is(hashArtifacts([join(ws, 'alias')], [report], ws), before, 'the report is not part of the artifact');
+  writeFileSync(join(ws, 'docs', 'api.md'), '# API, edited\n');
+  assert.is.not(hashArtifacts([join(ws, 'alias')], [report], ws), before, 'an edit of the artifact still counts');
+});
+
 hashing.run();
 
 const aside = suite('moving the report aside');

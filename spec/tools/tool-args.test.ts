@@ -226,4 +226,29 @@ Shape('a host that edits its schema object and defines the tool again gets the e
   assert.equal(second.argProblems({ n: 1 }).map((p) => p.pointer), ['/n']);
 });
 
+Shape('a tool keeps its own frozen copy of its schema: what it publishes is what it enforces after the caller edits its object, which is never frozen', () => {
+  const mine: Record<string, any> = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+  const tool = defineTool({ name: 'counted', class: 'read', inputSchema: mine, run: async () => ({}) });
+  mine.properties.n.type = 'string';
+  assert.ok(!Object.isFrozen(mine) && !Object.isFrozen(mine.properties.n), 'the caller\'s object is left as it was given');
+  assert.is((tool.inputSchema as any).properties.n.type, 'integer', 'published as defined');
+  assert.ok(Object.isFrozen((tool.inputSchema as any).properties.n));
+  assert.equal(tool.argProblems({ n: 'x' }).map((p) => p.pointer), ['/n'], 'enforced as published');
+  const chained = chain(tool, {});
+  assert.is(chained.inputSchema, tool.inputSchema);
+});
+
+Shape('arguments JSON cannot carry (a function, a symbol) are E_TOOL_ARGS naming where, chained or not', async () => {
+  const tool = defineTool({ name: 'loose', class: 'read', inputSchema: { type: 'object' }, run: async () => ({ ok: true }) });
+  const args = { q: 'x', nested: { f: () => 1 } };
+  assert.equal(tool.argProblems(args).map((p) => p.pointer), ['/nested/f']);
+  const plain = await rejection(tool.run(args as never));
+  assert.is(plain.code, 'E_TOOL_ARGS');
+  assert.is(plain.pointer, '/nested/f');
+  const chained = await rejection(chain(tool, {}).run(args as never));
+  assert.is(chained.code, 'E_TOOL_ARGS');
+  assert.is(chained.pointer, '/nested/f');
+  assert.equal(await tool.run({ q: 'x' }), { ok: true });
+});
+
 Shape.run();
