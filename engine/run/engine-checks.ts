@@ -65,9 +65,19 @@ export function answerCopy(answer: unknown): JsonCopy {
   try {
     return jsonCopy(answer, 'E_INPUT');
   } catch (e) {
-    if (answer === null || typeof answer !== 'object' || deeperThan(answer, MAX_ANSWER_DEPTH) === undefined) throw e;
-    return jsonCopy(cutBelow(answer, MAX_ANSWER_DEPTH + 1), 'E_INPUT');
+    if (!nestedTooDeep(e, answer)) throw e;
+    return jsonCopy(cutBelow(answer as object, MAX_ANSWER_DEPTH + 1), 'E_INPUT');
   }
+}
+
+/**
+ * Whether copying failed because `value` nests too deep for JSON itself (the
+ * stack ran out), not because it is no JSON at all: a cycle, which also
+ * looks endlessly deep, is E_INPUT as it is.
+ */
+function nestedTooDeep(e: unknown, value: unknown): boolean {
+  if (!(e instanceof CountersignError) || !(e.cause instanceof RangeError)) return false;
+  return value !== null && typeof value === 'object' && deeperThan(value, MAX_ANSWER_DEPTH) !== undefined;
 }
 
 /** A start input as stored; one nested too deep for JSON is E_INPUT naming where, with a fix. */
@@ -75,7 +85,7 @@ export function inputCopy(input: unknown): JsonCopy {
   try {
     return jsonCopy(input, 'E_INPUT');
   } catch (e) {
-    const at = input !== null && typeof input === 'object' ? deeperThan(input, MAX_ANSWER_DEPTH) : undefined;
+    const at = nestedTooDeep(e, input) ? deeperThan(input, MAX_ANSWER_DEPTH) : undefined;
     if (at === undefined) throw e;
     throw new CountersignError('E_INPUT', `the start input nests too deep to be read as JSON: ${at || '(root)'} is more than ${MAX_ANSWER_DEPTH} levels down`, {
       fix: 'flatten the input: give each variable a value of the type its variableRegistry entry declares',
@@ -92,6 +102,7 @@ export function jsonCopy(value: unknown, code: string): JsonCopy {
   } catch (e) {
     const tooDeep = e instanceof RangeError;
     throw new CountersignError(code, `the value cannot be serialised as JSON: ${(e as Error).message}`, {
+      cause: e,
       fix: tooDeep
         ? 'the value nests far too deep (answers may nest 64 levels); send a flatter object, and keep large structures in files'
         : 'pass plain JSON data: no cycles, BigInts or functions',

@@ -173,6 +173,9 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async submit(runId, answer, opts = {}) {
+      // The run first: an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the call.
+      const before = store.get(runId);
+      if (!before) throw notFound(runId);
       const { value: copy, bytes } = answerCopy(answer);
       if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
         throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is blank`, {
@@ -182,14 +185,13 @@ export function createEngine(options: EngineOptions): Engine {
       // Identities compare exactly, so stray whitespace must not make "alice " someone else.
       const userId = opts.as?.trim() ?? 'local';
       if (opts.seq !== undefined && !Number.isInteger(opts.seq)) throw seqError(runId, opts.seq, undefined);
-      // A run whose workflow brings toolModules needs them before an answer
-      // is stored: refused here (E_TOOL_MODULE_BLOCKED), nothing changes.
-      const before = store.get(runId);
       // Without a seq the answer is for the item pending now: pinned, so two
       // submits racing for one item never both advance the run (the later
       // one is a replay) and an answer never lands on a later item.
-      const seq = opts.seq ?? (before?.status === 'waiting' ? before.seq : undefined);
-      if (before?.status === 'waiting') await tools.ensureModules(before);
+      const seq = opts.seq ?? (before.status === 'waiting' ? before.seq : undefined);
+      // A run whose workflow brings toolModules needs them before an answer
+      // is stored: refused here (E_TOOL_MODULE_BLOCKED), nothing changes.
+      if (before.status === 'waiting') await tools.ensureModules(before);
       // Errors found after an overdue deadline fired must not roll that back:
       // they are returned from the transaction and thrown after it commits.
       const outcome = store.update<RunState | CountersignError>(runId, (rec) => {

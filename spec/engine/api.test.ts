@@ -169,6 +169,47 @@ Api('an answer past the 64-level limit is the same E_ANSWER_TOO_DEEP rejection (
   }
 });
 
+Api('a cyclic answer or start input is E_INPUT naming the cycle, never "too deep": the run is unchanged (no attempt used, nothing journaled)', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const loop: Record<string, unknown> = { words: 1 };
+  loop.self = loop;
+  const before = (await engine.trace(s.runId)).events.length;
+  try {
+    await engine.submit(s.runId, loop);
+    assert.unreachable('a cycle was taken');
+  } catch (e) {
+    assert.is((e as { code: string }).code, 'E_INPUT');
+    assert.match((e as Error).message, /circular/);
+    assert.match((e as { fix: string }).fix, /no cycles/);
+  }
+  const now = await engine.status(s.runId);
+  assert.is(now.seq, s.seq);
+  assert.is(now.status === 'waiting' && now.pending.attempt, 1);
+  assert.is((await engine.trace(s.runId)).events.length, before);
+  const cfg: Record<string, unknown> = {};
+  cfg.self = cfg;
+  try {
+    await engine.start(TWO_STEP, { input: { topic: cfg as never } });
+    assert.unreachable('a cyclic input was taken');
+  } catch (e) {
+    assert.is((e as { code: string }).code, 'E_INPUT');
+    assert.match((e as Error).message, /circular/);
+  }
+});
+
+Api('an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the submit (a fractional seq, no answer)', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  for (const call of [() => engine.submit('nope', {}, { seq: 1.5 }), () => engine.submit('nope', undefined), () => engine.submit('nope', {}, { as: ' ' })]) {
+    try {
+      await call();
+      assert.unreachable('submitted to an unknown run');
+    } catch (e) {
+      assert.is((e as { code: string }).code, 'E_RUN_NOT_FOUND');
+    }
+  }
+});
+
 Api('a run keeps its stored copy of the workflow: editing the file never changes a run under way', async () => {
   const dir = tmp();
   const file = join(dir, 'wf.json');
