@@ -58,10 +58,22 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 for (const group of queue.UVU_QUEUE) {
+  // The suite file's name, read now: uvu takes it off the front of the group as it runs.
+  const file = String(group[0]);
   for (let k = 1; k < group.length; k++) {
     const runner = group[k] as () => Promise<[unknown, number, number, number]>;
     group[k] = async () => {
-      const res = await runner();
+      let res: [unknown, number, number, number];
+      try {
+        res = await runner();
+      } catch (e) {
+        // A failing after hook throws out of uvu's runner: counted and shown, and the other suites still run.
+        console.error(`\n  FAIL  ${file}: a suite hook failed: ${(e as Error)?.stack ?? String(e)}\n`);
+        failed++;
+        return [e, 0, 0, 1];
+      }
+      // A failing before hook ends a suite without running its tests and without a message of uvu's own.
+      if (res[0] === true && res[1] < res[3] - res[2]) console.error(`\n  FAIL  ${file}: ${res[3] - res[1]} test(s) did not run (a before hook failed)\n`);
       passed += res[1];
       skipped += res[2];
       failed += res[3] - res[1];
@@ -73,6 +85,7 @@ await exec();
 if (process.env.KEEP_SPEC_TMP !== '1') rmSync(scratch, { recursive: true, force: true });
 else console.log(`scratch folders kept in ${scratch}`);
 failed += broken;
-if (broken > 0) process.exitCode = 1;
+// uvu sets the exit code only for failures it has a message for (not a before hook's): any failure fails the run.
+if (failed > 0) process.exitCode = 1;
 // CI reads `N passed, N failed` as the last line; skipped tests are named only when there are some.
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The `countersign` launcher. It runs the bundled CLI (built by `npm ci` /
 // `npm run build`, and rebuilt here when any source is newer) with its code
-// cache, and falls back to compiling the TypeScript through tsx (with a
-// warning) when it cannot build one, so the command always runs the
-// current source.
+// cache, so the command always runs the current source. When the bundle
+// cannot be written (a read-only install) it runs the TypeScript through
+// tsx instead, with a warning; a missing dependency is E_INSTALL, a source
+// that does not compile or load E_BUILD, each with where and the fix.
 // Its helpers are CommonJS, loaded with require: cheaper than ES imports of
 // node:fs on a path every command takes.
 import { createRequire } from 'node:module';
@@ -13,6 +14,9 @@ const require = createRequire(import.meta.url);
 const { freshBundle, markInUse } = require('./bundle-files.cjs');
 const { loadBundle } = require('./code-cache.cjs');
 const argv = process.argv.slice(2);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const REINSTALL = `reinstall the dependencies: run \`npm ci\` (or \`npm install\`) in ${root}`;
+const RESTORE = 'correct the source there (or restore it, e.g. with git checkout), then run the command again';
 
 /** Loads the bundle at `entry`, marked in use so a rebuild by another command does not sweep it while this one runs. */
 function open(entry) {
@@ -25,46 +29,79 @@ async function load() {
   if (fresh) {
     try {
       return open(fresh);
-    } catch {
+    } catch (e) {
       // Swept by a build running at the same moment, before this process marked it: build again.
+      // Anything else is the source failing as it loads: building again would not change that.
+      if (e?.code !== 'ENOENT') return sourceFailure(e);
     }
   }
-  const root = fileURLToPath(new URL('../..', import.meta.url));
+  let entry;
   try {
     const { build } = await import('./build.mjs');
-    return open(await build());
+    entry = await build();
   } catch (e) {
+    // esbuild's own message says only "Build failed with 1 error:": its first error says what.
+    const why = Array.isArray(e?.errors) && e.errors[0]?.text ? e.errors[0].text : firstLine(e);
+    // esbuild (or its binary package) missing: tsx needs it too.
+    if (!compileErrors(e) && /esbuild/.test(why)) return cannotRun('E_INSTALL', `the CLI bundle cannot be built: ${why}`, REINSTALL);
+    const unresolved = (Array.isArray(e?.errors) ? e.errors : []).filter((m) => /^Could not resolve/.test(m.text));
+    if (unresolved.length > 0) return cannotRun('E_INSTALL', `a dependency is missing: ${compileErrors({ errors: unresolved })}`, REINSTALL);
     // The source itself does not compile: tsx would fail on it too. Say where.
     const located = compileErrors(e);
-    if (located) return cannotRun('E_BUILD', `the countersign source does not compile: ${located}`, `correct the source there (or restore it, e.g. with git checkout), then run the command again`);
-    // Still the current source, but compiled on every call: say so, why, and what fixes it.
-    const why = firstLine(e);
-    const fix = /esbuild/.test(why) && e?.code === 'ERR_MODULE_NOT_FOUND'
-      ? `reinstall the dependencies (esbuild is one): run \`npm ci\` in ${root}`
-      : `run \`npm run build\` in ${root} as a user who may write its dist/ folder, which shows the cause`;
-    process.stderr.write(`countersign: warning: cannot build the CLI bundle (${why}); running the TypeScript source through tsx, which is slower. Fix: ${fix}.\n`);
-    let register;
-    try {
-      ({ register } = await import('tsx/esm/api'));
-    } catch (e2) {
-      return cannotRun('E_INSTALL', `no CLI bundle could be built (${why}), and the source cannot be run through tsx (${firstLine(e2)})`, `reinstall the dependencies (esbuild and tsx are two): run \`npm ci\` (or \`npm install\`) in ${root}`);
-    }
-    try {
-      register();
-      const { main } = await import('./main.ts');
-      return { main, keepCache() {} };
-    } catch (e3) {
-      return cannotRun('E_BUILD', `the countersign source does not load: ${firstLine(e3)}`, `correct the source (or restore it, e.g. with git checkout), then run the command again`);
-    }
+    if (located) return cannotRun('E_BUILD', `the countersign source does not compile: ${located}`, RESTORE);
+    // The bundle cannot be written (a read-only install): the current source, compiled on every call. Said, with the fix.
+    process.stderr.write(`countersign: warning: cannot build the CLI bundle (${why}); running the TypeScript source through tsx, which is slower. Fix: run \`npm run build\` in ${root} as a user who may write its dist/ folder.\n`);
+    return fromSource();
+  }
+  try {
+    return open(entry);
+  } catch (e) {
+    return sourceFailure(e);
   }
 }
 
-/** esbuild's errors as `file:line:col: text` (the first three), or undefined when `e` is no compile failure. */
+/** main() from the TypeScript source through tsx. */
+async function fromSource() {
+  let register;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch (e) {
+    return cannotRun('E_INSTALL', `the source cannot be run through tsx (${firstLine(e)})`, REINSTALL);
+  }
+  try {
+    register();
+    const { main } = await import('./main.ts');
+    return { main, keepCache() {} };
+  } catch (e) {
+    return cannotRun('E_BUILD', `the countersign source does not load: ${firstLine(e)}${sourceFrame(e)}`, RESTORE);
+  }
+}
+
+/**
+ * The bundle compiled but throws as it loads. Where, in the source: the
+ * same modules loaded through tsx name their TypeScript file and line (the
+ * bundle's own frames name one long line of main.cjs); E_BUILD says so.
+ */
+async function sourceFailure(e) {
+  const fromTs = await fromSource();
+  if (!fromTs.failed) {
+    // The source loads where the bundle does not: run it, and say so.
+    process.stderr.write(`countersign: warning: the CLI bundle does not load (${firstLine(e)}); running the TypeScript source through tsx, which is slower. Fix: run \`npm run build\` in ${root}.\n`);
+  }
+  return fromTs;
+}
+
+/** ` (at engine/…/file.ts:line:col)` from a stack, when one of its frames is in the source. */
+function sourceFrame(e) {
+  const m = /(engine\/[^\s():]+\.ts):(\d+):(\d+)/.exec(String(e?.stack ?? ''));
+  return m ? ` (at ${m[1]}:${m[2]}:${m[3]})` : '';
+}
+
+/** esbuild's errors as `file:line:col: text` (the first three), or undefined when none names a place in a file. */
 function compileErrors(e) {
-  const errors = Array.isArray(e?.errors) ? e.errors : [];
+  const errors = (Array.isArray(e?.errors) ? e.errors : []).filter((m) => m.location);
   if (errors.length === 0) return undefined;
-  const at = (m) => (m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : '');
-  return errors.slice(0, 3).map((m) => `${at(m)}${m.text}`).join('; ');
+  return errors.slice(0, 3).map((m) => `${m.location.file}:${m.location.line}:${m.location.column + 1}: ${m.text}`).join('; ');
 }
 
 function firstLine(e) {
@@ -75,7 +112,7 @@ function firstLine(e) {
 function cannotRun(code, message, fix) {
   if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { code, message, fix } }, null, 2)}\n`);
   process.stderr.write(`countersign: ${code}: ${message}\n  fix: ${fix}\n`);
-  return { main: async () => 2, keepCache() {} };
+  return { main: async () => 2, keepCache() {}, failed: true };
 }
 
 const { main, keepCache } = await load();

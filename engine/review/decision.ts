@@ -58,7 +58,8 @@ export function parseDecision(reply: string): ParsedDecision {
 }
 
 const ROLLBACK = /^[*_]*rollback[*_]*\s*:[*_]*\s*(.*?)\s*$/i;
-const GATE_LINE = /^\s*[-*+]\s+(✓|✔|✅|✗|✘|❌)\uFE0F?\s*(.*?)\s*$/u;
+// ✓ ✔ ✅ ✗ ✘ ❌, escaped: the CLI bundle is kept ASCII.
+const GATE_LINE = /^\s*[-*+]\s+(\u2713|\u2714|\u2705|\u2717|\u2718|\u274C)\uFE0F?\s*(.*?)\s*$/u;
 const PASSED = new Set(['✓', '✔', '✅']);
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)[\s#]*$/;
 const BOLD_LINE = /^\s*(\*\*|__)(.+?)\1\s*:?\s*$/;

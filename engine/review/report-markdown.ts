@@ -181,7 +181,8 @@ function tierLabel(text: string): string {
     .replace(/^[^\p{L}]+/u, '')
     .replace(/^(?:[ivx]+|[a-z])[.)]\s+/i, '')
     .replace(/[^\p{L}\p{N})]+$/u, '')
-    .replace(/\s*:?\s*(?:\(\s*\d+\s*\)|[-–—]?\s*\d+)?\s*:?\s*$/, '')
+    // [-\u2013\u2014]: hyphen, en dash, em dash (escaped: the CLI bundle is kept ASCII).
+    .replace(/\s*:?\s*(?:\(\s*\d+\s*\)|[-\u2013\u2014]?\s*\d+)?\s*:?\s*$/, '')
     .toLowerCase()
     .replace(/[\s:=-]+/g, ' ')
     .trim();
@@ -200,7 +201,7 @@ function isJson(text: string): boolean {
 
 /** Why a block-starting line lists findings in a form the flat report does not read, if it does. */
 function oddListing(line: string): string | undefined {
-  if (/^ {0,3}[•◦‣▪●·–—]\s/.test(line)) return 'this line uses a bullet character Markdown does not read as a list item';
+  if (/^ {0,3}[\u2022\u25E6\u2023\u25AA\u25CF\u00B7\u2013\u2014]\s/.test(line)) return 'this line uses a bullet character Markdown does not read as a list item';
   if (/^ {0,3}\|/.test(line)) return 'a table is not a flat list';
   if (missingSpaceMarker(line)) return 'a list marker needs a space after it';
   if (/^ {0,3}>\s*(?:[-*+]|\d{1,9}[.)])\s/.test(line)) return 'list items inside a blockquote are not top-level items';

@@ -16,6 +16,7 @@ import { deepFreeze } from '../format/freeze.js';
 import { loopFacts } from '../nodes/review-loops.js';
 import { journalOf, type Actions } from './step-journal.js';
 import { Runaway, runaway } from './runaway.js';
+import { damagedRecord } from './state.js';
 
 export interface Settled {
   record: RunRecord;
@@ -173,7 +174,9 @@ function restore(compiled: CompiledWorkflow, rec: RunRecord): AnyMachineSnapshot
       fix: 'the run record is inconsistent; start a new run',
     });
   }
-  return compiled.machine.resolveState({ value, context: rec.snapshot.context as unknown as RunContext });
+  const context = rec.snapshot.context;
+  if (context === null || typeof context !== 'object' || Array.isArray(context)) throw damagedRecord(rec, 'has a snapshot without its context');
+  return compiled.machine.resolveState({ value, context: context as unknown as RunContext });
 }
 
 function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Actions], compiled: CompiledWorkflow): Settled {

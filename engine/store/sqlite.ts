@@ -55,7 +55,7 @@ export function createSqliteStore(dir: string): Store {
   }
   const db = openDatabase(file);
 
-  const sql = {
+  const sql = prepared(db, file, () => ({
     putWorkflow: db.prepare<[string, string]>('INSERT OR IGNORE INTO workflows (hash, body) VALUES (?, ?)'),
     getWorkflow: db.prepare<[string], string>('SELECT body FROM workflows WHERE hash = ?').pluck(),
     hasWorkflow: db.prepare<[string], number>('SELECT 1 FROM workflows WHERE hash = ?').pluck(),
@@ -81,10 +81,10 @@ export function createSqliteStore(dir: string): Store {
     listByStatus: db.prepare<[string], SummaryRow>(
       'SELECT run_id, workflow, status, created_at, updated_at FROM runs WHERE status = ? ORDER BY created_at DESC, run_id DESC',
     ),
-  };
+  }));
 
   const workflowCache = new Map<string, Workflow>();
-  const ledger = createSqliteLedger(db, file);
+  const ledger = prepared(db, file, () => createSqliteLedger(db, file));
 
   function recordRow(record: RunRecord) {
     return {
@@ -241,6 +241,24 @@ export function createSqliteStore(dir: string): Store {
       recordCache.clear();
     },
   };
+}
+
+/**
+ * Statements prepared against the store's tables: a database whose tables
+ * or columns are not a countersign store's (damaged, or another program's
+ * file at that name) is E_STORE naming the file, not a crash.
+ */
+function prepared<T>(db: Database.Database, file: string, make: () => T): T {
+  try {
+    return make();
+  } catch (err) {
+    db.close();
+    throw new CountersignError('E_STORE', `the store ${file} does not have a countersign store's tables (${(err as Error).message})`, {
+      file,
+      cause: err,
+      fix: 'restore countersign.db from a backup, or move the store aside (or pass another directory with --store DIR) and start again',
+    });
+  }
 }
 
 /** A damaged row (not JSON, or not the shape its table holds) is a store fault naming what it belongs to, never a crash. */

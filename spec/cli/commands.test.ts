@@ -81,13 +81,14 @@ Cli('malformed --response JSON is E_INPUT with its position, exit 2, and the run
 Cli('status, runs (newest first) and trace --json print the documented shapes', async () => {
   const store = tempDir();
   const a = await cli(['start', WF, '--json'], { store });
+  await new Promise((r) => setTimeout(r, 5)); // b is created a few milliseconds later: the newer run
   const b = await cli(['start', WF, '--json'], { store });
   await cli(['step', b.json.runId, '--response', '{"words":5}'], { store });
   const st = await cli(['status', a.json.runId, '--json'], { store });
   assert.is(st.code, 0);
   assert.equal(st.json, a.json);
   const runs = await cli(['runs', '--json'], { store });
-  assert.equal(runs.json.runs.map((r: any) => r.runId).sort(), [a.json.runId, b.json.runId].sort());
+  assert.equal(runs.json.runs.map((r: any) => r.runId), [b.json.runId, a.json.runId], 'newest first');
   for (const r of runs.json.runs) assert.equal(Object.keys(r).sort(), ['createdAt', 'runId', 'status', 'updatedAt', 'workflow']);
   const waiting = await cli(['runs', '--status', 'waiting', '--json'], { store });
   assert.equal(waiting.json.runs.map((r: any) => r.runId), [a.json.runId]);

@@ -7,6 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -14,7 +15,10 @@ import { spawnCli, tempDir } from '../helpers/cli.js';
 // @ts-expect-error: build.mjs is plain JavaScript without type declarations
 import { build, freshBundle } from '../../engine/cli/build.mjs';
 
-const { cacheFile: cacheFileOf } = createRequire(import.meta.url)('../../engine/cli/code-cache.cjs') as { cacheFile: (entry: string, command: string | undefined, source: Buffer) => string };
+const { cacheFile: cacheFileOf, loadBundle } = createRequire(import.meta.url)('../../engine/cli/code-cache.cjs') as {
+  cacheFile: (entry: string, command: string | undefined, source: Buffer) => string;
+  loadBundle: (entry: string, argv: string[], importer: (url: string) => Promise<unknown>) => { main: (argv: string[]) => Promise<number> };
+};
 /** The cache file the launcher uses for `command` with the bundle at `bundle` as it is now. */
 const cacheFile = (bundle: string, command: string) => cacheFileOf(bundle, command, readFileSync(bundle));
 
@@ -137,6 +141,16 @@ Cache('a workflow\'s tool modules load from the cached bundle too (import() come
     assert.equal(run.output, { 'shout.result': { loud: 'HI' } }, pass);
   }
   assert.ok(existsSync(cacheFile(entry, 'start')));
+});
+
+Cache('the bundle is ASCII (read as latin1, the fast way), and a bundle holding other characters is read as UTF-8, so its text means what it says', async () => {
+  assert.ok(isAscii(readFileSync(entry)), 'the build keeps the CLI bundle ASCII');
+  const dir = tempDir();
+  const file = join(dir, 'main.cjs');
+  // A regular expression literal with characters outside ASCII, as esbuild leaves them.
+  writeFileSync(file, "exports.useModuleImporter = () => {}; exports.knownCommand = () => false; exports.main = async () => (/^[\u2713✓]$/u.test('✓') && '✓–'.length === 2 ? 7 : 3);\n", 'utf8');
+  const { main } = loadBundle(file, ['x'], (url) => import(url));
+  assert.is(await main(['x']), 7);
 });
 
 Cache.run();

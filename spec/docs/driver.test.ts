@@ -26,4 +26,20 @@ Driver('a suite that fails to load is reported as failed, the rest still run, an
   assert.is(last, '1 passed, 1 failed');
 });
 
+Driver('a failing before hook fails the run (exit 1) naming the suite; a failing after hook is shown, and later suites still run to the closing line', () => {
+  const base = join(ROOT, 'node_modules/.cache');
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, 'countersign-driver-'));
+  const suiteWith = (hook: string) => `import { suite } from 'uvu';\nimport * as assert from 'uvu/assert';\nconst S = suite('${hook}');\nS.${hook}(() => { throw new Error('${hook} broke'); });\nS('a', () => assert.ok(true));\nS('b', () => assert.ok(true));\nS.run();\n`;
+  writeFileSync(join(dir, 'a-before.test.ts'), suiteWith('before'));
+  writeFileSync(join(dir, 'b-after.test.ts'), suiteWith('after'));
+  writeFileSync(join(dir, 'c-fine.test.ts'), "import { test } from 'uvu';\nimport * as assert from 'uvu/assert';\ntest('fine', () => assert.ok(true));\ntest.run();\n");
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'spec/run.ts')], { cwd: ROOT, env: { ...process.env, SPEC_DIR: dir }, encoding: 'utf8' });
+  assert.is(r.status, 1, 'a suite whose tests never ran fails the run');
+  assert.match(r.stderr, /FAIL {2}a-before\.test\.ts: 2 test\(s\) did not run \(a before hook failed\)/);
+  assert.match(r.stderr, /FAIL {2}b-after\.test\.ts: a suite hook failed: Error: after broke/);
+  assert.match(r.stdout, /fine/);
+  assert.match(r.stdout.trim().split('\n').pop() ?? '', /^1 passed, \d+ failed$/);
+});
+
 Driver.run();

@@ -33,7 +33,14 @@ Readme('the quick start is exactly two commands, and they are the package script
 });
 
 Readme('every CLI command is in the command table with its exit codes', () => {
-  for (const name of Object.keys(COMMANDS)) assert.ok(readme.includes(`| \`${name} `), `README lacks ${name}`);
+  for (const name of Object.keys(COMMANDS)) {
+    const row = readme.split('\n').find((l) => l.startsWith(`| \`${name} `) || l.startsWith(`| \`${name}\``));
+    assert.ok(row, `README lacks ${name}`);
+    // The second column lists exit codes: `0 …`, each after the first behind ` · `.
+    const codes = row!.split(' | ')[1] ?? '';
+    assert.match(codes, /^0\b/, `${name}: its row names exit code 0 first`);
+    assert.ok(codes.split(' · ').every((part) => /^\d+\b/.test(part.trim())), `${name}: every entry of its exit codes starts with a code: ${codes}`);
+  }
 });
 
 Readme('G10, §4.12: what README says a zero-issue report is holds: {"issues": []}, an empty or headings-only Markdown file; an empty .json report is E_REPORT_FORMAT', async () => {

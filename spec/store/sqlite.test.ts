@@ -14,6 +14,10 @@ import * as assert from 'uvu/assert';
 import { isCountersignError } from '../../engine/errors.js';
 import type { Workflow } from '../../engine/format/model.js';
 import { createSqliteStore, SCHEMA_VERSION } from '../../engine/store/sqlite.js';
+import { createEngine } from '../../engine/index.js';
+import { readFileSync } from 'node:fs';
+
+const TWO = JSON.parse(readFileSync(join(fileURLToPath(new URL('../../', import.meta.url)), 'spec/fixtures/cli/two-step.json'), 'utf8'));
 import type { RunRecord } from '../../engine/store/store.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -163,6 +167,39 @@ test('a row that is valid JSON but not what its table holds (a record without st
   db2.close();
   assert.match(catchError(() => c2.getWorkflow('h1')).message, /the stored workflow copy h1 .* has no nodes list/);
   c2.close();
+});
+
+test('a database of the current version that lacks a store table (damaged, or another program\'s file) is E_STORE naming it, not a crash', (c) => {
+  createSqliteStore(c.dir).close();
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.exec('DROP TABLE events');
+  db.close();
+  const err = catchError(() => createSqliteStore(c.dir));
+  assert.is(err.code, 'E_STORE');
+  assert.match(err.message, /countersign\.db does not have a countersign store's tables \(no such table: events\)/);
+  assert.match(err.fix ?? '', /move the store aside/);
+});
+
+test('a stored run whose snapshot lost its context, or that waits without a pending item, is E_STORE through the engine (status, step), never a crash or a bogus state', async (c) => {
+  const engine = createEngine({ store: createSqliteStore(c.dir) });
+  const a = await engine.start(TWO);
+  const b = await engine.start(TWO);
+  const db = new Database(join(c.dir, 'countersign.db'));
+  const edit = (runId: string, change: (r: Record<string, any>) => void) => {
+    const r = JSON.parse(db.prepare('SELECT record FROM runs WHERE run_id = ?').pluck().get(runId) as string);
+    change(r);
+    db.prepare('UPDATE runs SET record = ?, version = version + 1 WHERE run_id = ?').run(JSON.stringify(r), runId);
+  };
+  edit(a.runId, (r) => (r.snapshot.context = null));
+  edit(b.runId, (r) => (r.pending = 'x'));
+  db.close();
+  const fresh = createEngine({ store: createSqliteStore(c.dir) });
+  const stepped = await fresh.submit(a.runId, { words: 5 }).catch((e) => e);
+  assert.is(stepped.code, 'E_STORE');
+  assert.match(stepped.message, new RegExp(`run "${a.runId}" has a snapshot without its context`));
+  const status = await fresh.status(b.runId).catch((e) => e);
+  assert.is(status.code, 'E_STORE');
+  assert.match(status.message, /is waiting without a pending item/);
 });
 
 test('using a closed store is E_STORE, not a crash', (c) => {
