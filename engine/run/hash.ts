@@ -9,11 +9,17 @@
  */
 import { createHash } from 'node:crypto';
 
+/** The value's JSON (toJSON applied, functions and undefined left out, as JSON.stringify does) with every object's keys sorted. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  const text = JSON.stringify(value);
+  return sorted(text === undefined ? null : JSON.parse(text));
+}
+
+function sorted(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(sorted).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${sorted((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
 export function hashWorkflow(workflow: unknown): string {

@@ -16,6 +16,8 @@ import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { ROOT } from '../nodes/answer-schema.js';
 import { deepFreeze } from '../format/freeze.js';
+import { deeperThan } from '../format/depth.js';
+import { MAX_ANSWER_DEPTH } from '../nodes/answer-guard.js';
 import { compileArgSchema as compile, toProblem } from './arg-schema.js';
 
 /** How far a mutation reaches; the reviewer weighs a tenant-wide action hardest (A24, A25). */
@@ -182,6 +184,9 @@ function buildTool<A extends JsonObject, R>(spec: ToolSpec<A, R>, lazy: boolean)
     // A function, symbol or BigInt has no JSON form: arguments become the proposal's target and the audit row.
     const foreign = nonJsonValue(args, '');
     if (foreign) return { schema: [foreign], own: [] };
+    // As deep as an answer may be, no deeper: arguments are hashed, stored and shown as JSON.
+    const deep = deeperThan(args, MAX_ANSWER_DEPTH);
+    if (deep !== undefined) return { schema: [{ pointer: deep, message: `nests deeper than ${MAX_ANSWER_DEPTH} levels; flatten the arguments` }], own: [] };
     const validate = (compiled ??= compile(name, inputSchema));
     const schema = validate(args) ? [] : (validate.errors ?? []).map(toProblem);
     return { schema, own: refine ? refined((a) => refine.call(spec, a), args as JsonObject, schema.length > 0) : [] };
@@ -276,14 +281,34 @@ export function describeArgProblem(p: ArgProblem): string {
   return `${p.pointer || ROOT}: ${p.message}`;
 }
 
-/** The first value JSON cannot carry (a function, a symbol, a BigInt), as an argument problem at its pointer. */
-function nonJsonValue(value: unknown, pointer: string, depth = 0): ArgProblem | undefined {
-  const kind = typeof value;
-  if (kind === 'function' || kind === 'symbol' || kind === 'bigint') return { pointer, message: `is a ${kind}, which has no JSON form; pass plain JSON data` };
-  if (value === null || kind !== 'object' || depth > 64) return undefined;
-  for (const [key, child] of Object.entries(value as object)) {
-    const found = nonJsonValue(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
-    if (found) return found;
+/**
+ * The first value JSON cannot carry (a function, a symbol, a BigInt, or an
+ * object that contains itself), as an argument problem at its pointer.
+ * Walked with a stack, however deep the arguments go.
+ */
+function nonJsonValue(args: unknown, root: string): ArgProblem | undefined {
+  // `leave` entries take an object off the current path once its children are done.
+  const stack: Array<{ value: unknown; pointer: string } | { leave: object }> = [{ value: args, pointer: root }];
+  const onPath = new Set<object>();
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if ('leave' in item) {
+      onPath.delete(item.leave);
+      continue;
+    }
+    const { value, pointer } = item;
+    const kind = typeof value;
+    if (kind === 'function' || kind === 'symbol' || kind === 'bigint') return { pointer, message: `is a ${kind}, which has no JSON form; pass plain JSON data` };
+    if (value === null || kind !== 'object') continue;
+    if (onPath.has(value as object)) return { pointer, message: 'contains itself (a cycle), which has no JSON form; pass plain JSON data' };
+    onPath.add(value as object);
+    stack.push({ leave: value as object });
+    const entries = Object.entries(value as object);
+    // Reversed onto the stack: the first problem in document order is the one named.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i];
+      stack.push({ value: child, pointer: `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+    }
   }
   return undefined;
 }

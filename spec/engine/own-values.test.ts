@@ -14,6 +14,7 @@ import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow, t
 import { DECISION_ANSWER_SCHEMA } from '../../engine/nodes/review-decision.js';
 import { deepFreeze } from '../../engine/format/freeze.js';
 import { shapeProblems } from '../../engine/store/table-shapes.js';
+import { canonicalJson } from '../../engine/run/hash.js';
 import { toDot } from '../../engine/cli/commands/graph.js';
 import { CHAIN_ORDER, CODES, DOCS_VERDICTS, REVIEW_VERDICTS, WARNING_CODES, defineTool } from '../../engine/index.js';
 
@@ -259,6 +260,12 @@ Own('exported constants cannot be changed by a host (one edit would change every
   assert.throws(() => Set.prototype.clear.call(WARNING_CODES), TypeError);
   assert.ok([...WARNING_CODES].includes('E_UNREACHABLE') && WARNING_CODES.size > 1);
   assert.ok(WARNING_CODES.has('E_UNREACHABLE') && !WARNING_CODES.has('E_PARSE'));
+});
+
+Own('canonicalJson (the review gate\'s call-target identity) is the value\'s JSON with sorted keys: a Date is its ISO text, a function member is left out', () => {
+  const when = (ms: number) => ({ b: 2, when: new Date(ms), skip: () => 1, a: 1 });
+  assert.is(canonicalJson(when(0)), '{"a":1,"b":2,"when":"1970-01-01T00:00:00.000Z"}');
+  assert.is.not(canonicalJson(when(0)), canonicalJson(when(1000)), 'two targets that differ in a Date are two targets');
 });
 
 Own.run();

@@ -105,7 +105,7 @@ hashing('G13: a .git directory anywhere in an artifact is ignored', () => {
   assert.is.not(hashArtifacts([src], []), before);
 });
 
-hashing('G13: a symlink counts by its link text and is not followed', () => {
+hashing('G13: without a workspace to read within (or for a target outside it), a symlink counts by its link text and is never followed', () => {
   const { ws, src } = setup();
   const elsewhere = join(ws, 'elsewhere.txt');
   writeFileSync(elsewhere, 'one');

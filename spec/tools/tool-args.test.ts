@@ -249,6 +249,20 @@ Shape('arguments JSON cannot carry (a function, a symbol) are E_TOOL_ARGS naming
   assert.is(chained.code, 'E_TOOL_ARGS');
   assert.is(chained.pointer, '/nested/f');
   assert.equal(await tool.run({ q: 'x' }), { ok: true });
+  // However deep it sits, and a cycle too.
+  let deep: Record<string, unknown> = { f: () => 1 };
+  for (let i = 0; i < 200; i++) deep = { d: deep };
+  assert.is((await rejection(tool.run(deep as never))).code, 'E_TOOL_ARGS');
+  const loop: Record<string, unknown> = { q: 'x' };
+  loop.self = loop;
+  const cyc = tool.argProblems(loop);
+  assert.equal(cyc.map((p) => p.pointer), ['/self']);
+  assert.match(cyc[0].message, /contains itself/);
+  // Arguments nested past 64 levels are refused as too deep, like answers.
+  let nested: unknown = 1;
+  for (let i = 0; i < 70; i++) nested = [nested];
+  const [tooDeep] = tool.argProblems({ q: nested });
+  assert.match(tooDeep.message, /nests deeper than 64 levels/);
 });
 
 Shape.run();
