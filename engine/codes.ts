@@ -98,7 +98,7 @@ export const CODES = Object.freeze({
   E_USAGE: 'the command line is wrong, or an MCP client called a tool that does not exist',
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
   E_BUILD: 'the countersign source itself does not compile or load (a file under engine/ was edited into an error); the message names the file, line and column',
-  E_INSTALL: 'the countersign command cannot run: no CLI bundle could be built and tsx, which runs the source instead, is not installed (exit 2; fix: npm ci in the package)',
+  E_INSTALL: 'the countersign command cannot run: a dependency it needs is not installed or is damaged (esbuild, tsx, or a package the source imports) (exit 2; fix: npm ci in the package)',
   E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry or leaves out one of requiredInputs, an MCP tool\'s arguments do not fit its input schema, or the pr-status comments are not a JSON array of strings',
   E_RESULT_TOO_LARGE: 'an MCP tool result is larger than one stdio message may be (10 MiB): it was not sent, though the call took effect',
   // Tools and the decorator chain (review gate)

@@ -112,14 +112,14 @@ export async function buildLibrary() {
 
 // Run as a script (`npm run build`, and `prepare` on every `npm ci` /
 // `npm install`). esbuild is a dependency, so it is there; an install that
-// lacks it anyway (a damaged one) must not fail on that, since the launcher
-// then runs the source through tsx and says so. Any other failure is real.
+// lacks it anyway (a damaged one) only warns here, and the command then
+// says E_INSTALL with the fix. Any other failure is real.
 // argv[1] may name this file through a link: compared by real path.
 if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
   try {
     await build();
   } catch (e) {
     if (e?.code !== 'ERR_MODULE_NOT_FOUND' || !/esbuild/.test(String(e.message))) throw e;
-    process.stderr.write('countersign: warning: esbuild is not installed, so no CLI bundle was built; the countersign command will run the TypeScript source through tsx, which is slower. Fix: run `npm ci` (esbuild is a dependency), then `npm run build`.\n');
+    process.stderr.write('countersign: warning: esbuild is not installed, so no CLI bundle was built; the countersign command will fail with E_INSTALL until it is. Fix: run `npm ci` (esbuild is a dependency).\n');
   }
 }

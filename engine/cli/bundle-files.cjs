@@ -183,7 +183,8 @@ function freshBundle() {
     const entry = join(DIST, dir, ENTRY);
     if (!sources || typeof sources !== 'object') return undefined;
     for (const [path, ctime] of Object.entries(sources)) if (changeTime(path) !== ctime) return undefined;
-    if (statSync(entry).isFile()) return entry;
+    // The bundle's ajv-all.cjs too: without it the CLI would load ajv from node_modules, the slow way.
+    if (statSync(entry).isFile() && statSync(join(DIST, dir, 'ajv-all.cjs')).isFile()) return entry;
   } catch {
     // No bundle yet, or a damaged pointer: build.
   }

@@ -31,8 +31,8 @@ async function load() {
       return open(fresh);
     } catch (e) {
       // Swept by a build running at the same moment, before this process marked it: build again.
-      // Anything else is the source failing as it loads: building again would not change that.
-      if (e?.code !== 'ENOENT') return sourceFailure(e);
+      // Anything else (a missing file the source reads included) is the source failing as it loads: building again would not change that.
+      if (e?.code !== 'ENOENT' || e?.path !== fresh) return sourceFailure(e);
     }
   }
   let entry;
@@ -43,9 +43,10 @@ async function load() {
     // esbuild's own message says only "Build failed with 1 error:": its first error says what.
     const why = Array.isArray(e?.errors) && e.errors[0]?.text ? e.errors[0].text : firstLine(e);
     // esbuild (or its binary package) missing: tsx needs it too.
-    if (!compileErrors(e) && /esbuild/.test(why)) return cannotRun('E_INSTALL', `the CLI bundle cannot be built: ${why}`, REINSTALL);
-    const unresolved = (Array.isArray(e?.errors) ? e.errors : []).filter((m) => /^Could not resolve/.test(m.text));
-    if (unresolved.length > 0) return cannotRun('E_INSTALL', `a dependency is missing: ${compileErrors({ errors: unresolved })}`, REINSTALL);
+    if (!compileErrors(e) && (/Cannot find (package|module) 'esbuild'/.test(why) || /@esbuild\/[\w-]+/.test(why))) return cannotRun('E_INSTALL', `the CLI bundle cannot be built: ${why}`, REINSTALL);
+    // A dependency missing, or damaged (an error inside node_modules): reinstalling fixes it, not editing the source.
+    const installed = (Array.isArray(e?.errors) ? e.errors : []).filter((m) => /^Could not resolve/.test(m.text) || /(^|\/)node_modules\//.test(m.location?.file ?? ''));
+    if (installed.length > 0) return cannotRun('E_INSTALL', `a dependency is missing or damaged: ${compileErrors({ errors: installed })}`, REINSTALL);
     // The source itself does not compile: tsx would fail on it too. Say where.
     const located = compileErrors(e);
     if (located) return cannotRun('E_BUILD', `the countersign source does not compile: ${located}`, RESTORE);
@@ -60,12 +61,13 @@ async function load() {
   }
 }
 
-/** main() from the TypeScript source through tsx. */
-async function fromSource() {
+/** main() from the TypeScript source through tsx; `failure`: what already went wrong, said first if tsx is missing too. */
+async function fromSource(failure) {
   let register;
   try {
     ({ register } = await import('tsx/esm/api'));
   } catch (e) {
+    if (failure) return cannotRun('E_BUILD', `${failure} (and tsx, which would show where in the source, is not installed: ${firstLine(e)})`, RESTORE);
     return cannotRun('E_INSTALL', `the source cannot be run through tsx (${firstLine(e)})`, REINSTALL);
   }
   try {
@@ -83,7 +85,7 @@ async function fromSource() {
  * bundle's own frames name one long line of main.cjs); E_BUILD says so.
  */
 async function sourceFailure(e) {
-  const fromTs = await fromSource();
+  const fromTs = await fromSource(`the countersign source does not load: ${firstLine(e)}`);
   if (!fromTs.failed) {
     // The source loads where the bundle does not: run it, and say so.
     process.stderr.write(`countersign: warning: the CLI bundle does not load (${firstLine(e)}); running the TypeScript source through tsx, which is slower. Fix: run \`npm run build\` in ${root}.\n`);

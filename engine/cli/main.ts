@@ -22,7 +22,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    const topic = name === 'help' ? rest.find((a) => !a.startsWith('-')) : undefined;
+    // The first argument that names a command (an option's value, such as --store's, is not a topic).
+    const topic = name === 'help' ? rest.find((a) => Object.prototype.hasOwnProperty.call(COMMANDS, a)) : undefined;
     const known = topic !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, topic);
     const loaded = known ? await loadCommand(topic, io, json) : undefined;
     if (loaded === null) return 2;

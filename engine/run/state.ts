@@ -10,6 +10,7 @@ export function stateOf(rec: RunRecord): RunState {
       if (rec.pending === null || typeof rec.pending !== 'object' || typeof (rec.pending as { kind?: unknown }).kind !== 'string') throw damagedRecord(rec, 'is waiting without a pending item');
       return { runId: rec.runId, seq: rec.seq, status: 'waiting', pending: rec.pending };
     case 'completed':
+      if (typeof rec.endNodeId !== 'string' || (rec.output !== undefined && (rec.output === null || typeof rec.output !== 'object'))) throw damagedRecord(rec, 'completed without its end node or output');
       return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId!, output: rec.output ?? {}, ...(rec.outcome !== undefined ? { outcome: rec.outcome } : {}) };
     case 'failed':
       if (rec.error === null || typeof rec.error !== 'object' || typeof rec.error.code !== 'string') throw damagedRecord(rec, 'failed without an error code');

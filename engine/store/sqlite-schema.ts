@@ -94,6 +94,13 @@ export function openDatabase(file: string): Database.Database {
   } catch (err) {
     db?.close();
     if (err instanceof CountersignError) throw err;
+    // The native addon itself (missing, or built for another Node): an install to repair, not a store.
+    if (/better_sqlite3\.node|NODE_MODULE_VERSION|bindings file|Cannot find module/.test((err as Error).message)) {
+      throw new CountersignError('E_INSTALL', `the SQLite addon (better-sqlite3) cannot be loaded: ${(err as Error).message.split('\n')[0]}`, {
+        cause: err,
+        fix: 'rebuild it for this Node: run `npm rebuild better-sqlite3` (or `npm ci`) in the countersign package',
+      });
+    }
     throw new CountersignError('E_STORE', `cannot open the store ${file}: ${(err as Error).message}`, {
       file,
       cause: err,

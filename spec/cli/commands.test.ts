@@ -183,6 +183,17 @@ Cli('graph: a connection to a placeholder label ("(node 1)") is missing, not an 
   assert.match(dot, /n0 -> missing_0 \[label="default"\];/);
 });
 
+Cli('graph of a document that is null is E_SCHEMA (no nodes to draw), not a crash; help after a global option still finds its topic', async () => {
+  const file = join(tempDir(), 'null.yaml');
+  writeFileSync(file, '~\n');
+  const r = await cli(['graph', file]);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, /^countersign: E_SCHEMA: .*null\.yaml: the document has no "nodes" list to draw/);
+  const help = await cli(['--store', tempDir(), 'help', 'status']);
+  assert.is(help.code, 0);
+  assert.match(help.stdout, /^countersign status <runId>/);
+});
+
 Cli('usage errors exit 2 with {error} on stdout under --json: unknown command, unknown flag, missing argument', async () => {
   const unknown = await cli(['frobnicate', '--json']);
   assert.is(unknown.code, 2);

@@ -119,4 +119,12 @@ Fresh('a build records each bundled dependency with its package\'s folder and pa
   assert.is(withInputs({ 'engine/errors.ts': 5 }, ['engine/errors.ts'], 0)['engine/errors.ts'], 5);
 });
 
+Fresh('a bundle whose ajv-all.cjs is gone is not fresh (the CLI would load ajv the slow way): the next command builds again', async () => {
+  const entry = freshBundle() ?? (await build());
+  rmSync(join(dirname(entry), 'ajv-all.cjs'));
+  assert.is(freshBundle(), undefined);
+  await build();
+  assert.ok(freshBundle());
+});
+
 Fresh.run();

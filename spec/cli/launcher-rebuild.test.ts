@@ -129,7 +129,7 @@ Rebuild('npm\'s prepare (the build script) without esbuild warns and succeeds, s
   const pkg = copyOfPackage({ left: ['esbuild', '@esbuild'] });
   const r = spawnSync(process.execPath, [join(pkg, 'engine/cli/build.mjs')], { cwd: pkg, encoding: 'utf8', timeout: 60_000 });
   assert.is(r.status, 0, r.stderr);
-  assert.match(r.stderr, /^countersign: warning: esbuild is not installed, so no CLI bundle was built; .* Fix: run `npm ci`/);
+  assert.match(r.stderr, /^countersign: warning: esbuild is not installed, so no CLI bundle was built; the countersign command will fail with E_INSTALL until it is\. Fix: run `npm ci`/);
   const linked = join(tempDir(), 'linked');
   const pkg2 = copyOfPackage();
   symlinkSync(pkg2, linked);
@@ -221,6 +221,18 @@ Rebuild('a command whose module fails to load is reported as countersign: E_INTE
   const help = countersign(pkg, ['help', 'graph']);
   assert.is(help.code, 2);
   assert.match(help.stderr, /countersign: E_INTERNAL: .*graph module is broken/);
+});
+
+Rebuild('a dependency damaged in node_modules (a syntax error there) is E_INSTALL with npm ci, not a source edit to undo', () => {
+  const pkg = copyOfPackage({ copied: ['json-logic-js'] });
+  const logic = join(pkg, 'node_modules/json-logic-js/logic.js');
+  writeFileSync(logic, `${readFileSync(logic, 'utf8')}\nconst broken = (;\n`);
+  const r = countersign(pkg, ['status', 'x', '--json']);
+  assert.is(r.code, 2, r.stderr);
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_INSTALL');
+  assert.match(error.message, /^a dependency is missing or damaged: node_modules\/json-logic-js\/logic\.js:\d+:\d+: /);
+  assert.match(error.fix, /npm ci/);
 });
 
 Rebuild.run();

@@ -46,7 +46,7 @@ function wordsEntry(cache: string, files: string[]): string {
   return join(cache, 'validators', name!);
 }
 
-Cache('a step stores its validator; a later step gives the same verdicts and errors with it', async () => {
+Cache('a step stores its validator once; later steps give the same verdicts and errors (the next test shows that the stored one is what judges)', async () => {
   const { cache, step, files } = setup();
   const first = await step({ words: 0 });
   assert.is(first.code, 5);

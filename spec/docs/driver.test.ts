@@ -2,17 +2,20 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 
 const Driver = suite('spec driver');
+const after: string[] = [];
+Driver.after(() => {
+  for (const dir of after) rmSync(dir, { recursive: true, force: true });
+});
 
 Driver('a suite that fails to load is reported as failed, the rest still run, and the closing line is last', () => {
-  // Inside node_modules/.cache so the suites resolve uvu like the real ones.
-  const base = join(ROOT, 'node_modules/.cache');
-  mkdirSync(base, { recursive: true });
-  const dir = mkdtempSync(join(base, 'countersign-driver-'));
+  // Inside the package so the suites resolve uvu like the real ones (not node_modules: the CLI bundle watches it); removed after.
+  const dir = mkdtempSync(join(ROOT, '.spec-driver-'));
+  after.push(dir);
   writeFileSync(join(dir, 'broken.test.ts'), "throw new Error('broken at import');\n");
   writeFileSync(join(dir, 'fine.test.ts'), "import { test } from 'uvu';\nimport * as assert from 'uvu/assert';\ntest('fine', () => assert.ok(true));\ntest.run();\n");
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'spec/run.ts')], {
@@ -27,9 +30,8 @@ Driver('a suite that fails to load is reported as failed, the rest still run, an
 });
 
 Driver('a failing before hook fails the run (exit 1) naming the suite; a failing after hook is shown, and later suites still run to the closing line', () => {
-  const base = join(ROOT, 'node_modules/.cache');
-  mkdirSync(base, { recursive: true });
-  const dir = mkdtempSync(join(base, 'countersign-driver-'));
+  const dir = mkdtempSync(join(ROOT, '.spec-driver-'));
+  after.push(dir);
   const suiteWith = (hook: string) => `import { suite } from 'uvu';\nimport * as assert from 'uvu/assert';\nconst S = suite('${hook}');\nS.${hook}(() => { throw new Error('${hook} broke'); });\nS('a', () => assert.ok(true));\nS('b', () => assert.ok(true));\nS.run();\n`;
   writeFileSync(join(dir, 'a-before.test.ts'), suiteWith('before'));
   writeFileSync(join(dir, 'b-after.test.ts'), suiteWith('after'));

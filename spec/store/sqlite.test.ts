@@ -190,8 +190,12 @@ test('a stored run whose snapshot lost its context, or that waits without a pend
     change(r);
     db.prepare('UPDATE runs SET record = ?, version = version + 1 WHERE run_id = ?').run(JSON.stringify(r), runId);
   };
+  const c3 = await engine.start(TWO);
+  const done = await engine.submit(c3.runId, { words: 5 });
+  assert.is(done.status, 'completed');
   edit(a.runId, (r) => (r.snapshot.context = null));
   edit(b.runId, (r) => (r.pending = 'x'));
+  edit(c3.runId, (r) => delete r.endNodeId);
   db.close();
   const fresh = createEngine({ store: createSqliteStore(c.dir) });
   const stepped = await fresh.submit(a.runId, { words: 5 }).catch((e) => e);
@@ -200,6 +204,9 @@ test('a stored run whose snapshot lost its context, or that waits without a pend
   const status = await fresh.status(b.runId).catch((e) => e);
   assert.is(status.code, 'E_STORE');
   assert.match(status.message, /is waiting without a pending item/);
+  const completed = await fresh.status(c3.runId).catch((e) => e);
+  assert.is(completed.code, 'E_STORE');
+  assert.match(completed.message, /completed without its end node or output/);
 });
 
 test('using a closed store is E_STORE, not a crash', (c) => {

@@ -12,7 +12,7 @@ export const command: Command = {
     const format = (values.format as string | undefined) ?? 'mermaid';
     if (format !== 'mermaid' && format !== 'dot') throw usage(`--format must be mermaid or dot, got "${format}"`);
     const doc = readSource(resolve(io.cwd, positionals[0]));
-    const nodes = (doc.data as { nodes?: unknown }).nodes;
+    const nodes = doc.data !== null && typeof doc.data === 'object' ? (doc.data as { nodes?: unknown }).nodes : undefined;
     if (!Array.isArray(nodes)) {
       throw new CountersignError('E_SCHEMA', 'the document has no "nodes" list to draw', { file: doc.file, pointer: '/nodes', fix: 'run `countersign validate` on it' });
     }
