@@ -235,4 +235,29 @@ Rebuild('a dependency damaged in node_modules (a syntax error there) is E_INSTAL
   assert.match(error.fix, /npm ci/);
 });
 
+Rebuild('a source that fails to load on a missing file of its own (ENOENT, not a swept bundle) is E_BUILD, and commands do not rebuild over and over', () => {
+  const pkg = copyOfPackage();
+  const help = join(pkg, 'engine/cli/help.ts');
+  writeFileSync(help, `import { readFileSync as gone } from 'node:fs';\ngone('/no/such/countersign/file');\n${readFileSync(help, 'utf8')}`);
+  const first = countersign(pkg, ['status', 'x', '--json']);
+  assert.is(first.code, 2, first.stderr);
+  const { error } = JSON.parse(first.stdout);
+  assert.is(error.code, 'E_BUILD');
+  assert.match(error.message, /ENOENT.*\/no\/such\/countersign\/file/);
+  const built = bundleDirs(pkg);
+  assert.is(countersign(pkg, ['status', 'x', '--json']).code, 2);
+  assert.equal(bundleDirs(pkg), built, 'no new bundle folder per command');
+});
+
+Rebuild('a SQLite addon that is missing (or built for another Node) is E_INSTALL with the rebuild fix, not a store fault', () => {
+  const pkg = copyOfPackage({ copied: ['better-sqlite3'] });
+  rmSync(join(pkg, 'node_modules/better-sqlite3/build'), { recursive: true, force: true });
+  const r = countersign(pkg, ['runs', '--store', join(pkg, 'store'), '--json']);
+  assert.is(r.code, 2, r.stderr);
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_INSTALL');
+  assert.match(error.message, /^the SQLite addon \(better-sqlite3\) cannot be loaded: /);
+  assert.match(error.fix, /npm rebuild better-sqlite3/);
+});
+
 Rebuild.run();
