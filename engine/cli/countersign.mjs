@@ -4,7 +4,9 @@
 // cache, so the command always runs the current source. When the bundle
 // cannot be written (a read-only install) it runs the TypeScript through
 // tsx instead, with a warning; a missing dependency is E_INSTALL, a source
-// that does not compile or load E_BUILD, each with where and the fix.
+// that does not compile, or throws as the CLI loads, E_BUILD, each with
+// where and the fix. (A command's own modules load when it runs: a source
+// that throws there is that command's error, E_INTERNAL with the stack.)
 // Its helpers are CommonJS, loaded with require: cheaper than ES imports of
 // node:fs on a path every command takes.
 import { createRequire } from 'node:module';

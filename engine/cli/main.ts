@@ -22,8 +22,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    // The first argument that names a command (an option's value, such as --store's, is not a topic).
-    const topic = name === 'help' ? rest.find((a) => Object.prototype.hasOwnProperty.call(COMMANDS, a)) : undefined;
+    // The first argument that names a command; an option's value (--store's) is not a topic.
+    const args = rest.filter((a, i) => a !== '--store' && rest[i - 1] !== '--store' && !a.startsWith('-'));
+    const topic = name === 'help' ? args.find((a) => Object.prototype.hasOwnProperty.call(COMMANDS, a)) : undefined;
     const known = topic !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, topic);
     const loaded = known ? await loadCommand(topic, io, json) : undefined;
     if (loaded === null) return 2;

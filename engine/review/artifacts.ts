@@ -135,6 +135,8 @@ function hashLinkTarget(hash: Hash, link: string, ctx: Walk): void {
     ctx.followed.add(target);
     hash.update('target-dir\n');
     hashTree(hash, target, ctx);
+    // Where the linked tree ends: entries after it belong to the tree holding the link, never to the target.
+    hash.update('end-target-dir\n');
   }
 }
 

@@ -139,7 +139,7 @@ export function createEngine(options: EngineOptions): Engine {
     const runId = newRunId();
     const at = now();
     if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
-      throw new CountersignError('E_IDENTITY_REQUIRED', `the starting identity ${JSON.stringify(opts.as)} is blank`, {
+      throw new CountersignError('E_IDENTITY_REQUIRED', `the starting identity ${JSON.stringify(opts.as)} is ${typeof opts.as === 'string' ? 'blank' : 'not a string'}`, {
         fix: 'pass a non-empty identity with --as <identity> (library: { as }), or leave it out',
       });
     }
@@ -157,7 +157,13 @@ export function createEngine(options: EngineOptions): Engine {
       createdAt: at.toISOString(),
       updatedAt: at.toISOString(),
     };
-    const input = inputCopy(opts.input ?? {}).value as JsonObject;
+    const given = opts.input ?? {};
+    if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+      throw new CountersignError('E_INPUT', `the start input must be a JSON object of variables, got ${Array.isArray(given) ? 'an array' : given === null ? 'null' : `a ${typeof given}`}`, {
+        fix: 'pass an object naming declared variables, e.g. {"topic": "tests"}',
+      });
+    }
+    const input = inputCopy(given).value as JsonObject;
     const meta = { executionId: runId, workflowId: workflow.id ?? workflow.metadata.name, userId };
     const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at, envOf(base));
     const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', workflow: base.workflow, workflowHash: hash, userId };
@@ -178,7 +184,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (!before) throw notFound(runId);
       const { value: copy, bytes } = answerCopy(answer);
       if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
-        throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is blank`, {
+        throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is ${typeof opts.as === 'string' ? 'blank' : 'not a string'}`, {
           fix: 'pass a non-empty identity with --as <identity> (library: { as })',
         });
       }
@@ -241,7 +247,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async recordToolCalls(runId, { seq, toolCalls }) {
-      if (toolCalls.length === 0) return;
+      if (toolCallsOf(toolCalls).length === 0) return;
       store.update(runId, (rec) => {
         if (rec.status !== 'waiting' || rec.seq !== seq) return { result: undefined };
         const at = now().toISOString();

@@ -210,7 +210,8 @@ function buildTool<A extends JsonObject, R>(spec: ToolSpec<A, R>, lazy: boolean)
     checkArgs,
     argProblems,
     async run(args: unknown, ctx: ToolRunContext = {}): Promise<R> {
-      const checked = checkArgs(args);
+      // The tool runs on its own copy of what was checked: a caller editing its object afterwards changes nothing.
+      const checked = structuredClone(checkArgs(args));
       return impl.call(spec, checked, ctx);
     },
   };

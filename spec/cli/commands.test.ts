@@ -192,6 +192,8 @@ Cli('graph of a document that is null is E_SCHEMA (no nodes to draw), not a cras
   const help = await cli(['--store', tempDir(), 'help', 'status']);
   assert.is(help.code, 0);
   assert.match(help.stdout, /^countersign status <runId>/);
+  const valueNotTopic = await cli(['help', '--store', 'status']);
+  assert.match(valueNotTopic.stdout, /usage: countersign <command>/, '--store\'s value is not a topic: the general help');
 });
 
 Cli('usage errors exit 2 with {error} on stdout under --json: unknown command, unknown flag, missing argument', async () => {

@@ -210,6 +210,19 @@ Api('an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the submit (a
   }
 });
 
+Api('calls with the wrong shape get a stable code and a message saying what is wrong: a start input that is no object, an identity that is no string, tool-call records that are not records', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const codeOf = async (p: Promise<unknown>) => p.then(() => 'resolved', (e) => `${e.code}: ${e.message}`);
+  assert.match(await codeOf(engine.start(TWO_STEP, { input: [1, 2] as never })), /^E_INPUT: the start input must be a JSON object of variables, got an array$/);
+  assert.match(await codeOf(engine.start(TWO_STEP, { input: 'abc' as never })), /^E_INPUT: .* got a string$/);
+  assert.match(await codeOf(engine.start(TWO_STEP, { as: 5 as never })), /^E_IDENTITY_REQUIRED: the starting identity 5 is not a string$/);
+  const s = await engine.start(TWO_STEP);
+  assert.match(await codeOf(engine.submit(s.runId, { words: 5 }, { as: 5 as never })), /^E_IDENTITY_REQUIRED: the answering identity 5 is not a string$/);
+  assert.match(await codeOf(engine.submit(s.runId, { words: 5 }, { toolCalls: [null] as never })), /^E_INPUT: toolCalls must be a list of tool-call records/);
+  assert.match(await codeOf(engine.recordToolCalls(s.runId, { seq: s.seq, toolCalls: 'abc' as never })), /^E_INPUT: toolCalls must be a list/);
+  assert.is((await engine.status(s.runId)).seq, s.seq, 'nothing changed');
+});
+
 Api('a run keeps its stored copy of the workflow: editing the file never changes a run under way', async () => {
   const dir = tmp();
   const file = join(dir, 'wf.json');

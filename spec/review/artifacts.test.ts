@@ -146,6 +146,19 @@ hashing('a directory artifact named through a link (alias -> docs) skips the rep
   assert.is.not(hashArtifacts([join(ws, 'alias')], [report], ws), before, 'an edit of the artifact still counts');
 });
 
+hashing('a linked directory\'s tree is closed off in the hash: moving an entry from beside the link into the linked tree changes the hash', () => {
+  const ws = realpathSync(mkdtempSync(join(tmpdir(), 'cs-artifacts-end-')));
+  mkdirSync(join(ws, 'src'));
+  mkdirSync(join(ws, 'd'));
+  writeFileSync(join(ws, 'd', 'x.md'), 'x');
+  symlinkSync(join(ws, 'd'), join(ws, 'src', 'a'));
+  mkdirSync(join(ws, 'src', 'b'));
+  writeFileSync(join(ws, 'src', 'b', 'y.md'), 'y');
+  const before = hashArtifacts([join(ws, 'src')], [], ws);
+  renameSync(join(ws, 'src', 'b'), join(ws, 'd', 'b'));
+  assert.is.not(hashArtifacts([join(ws, 'src')], [], ws), before);
+});
+
 hashing.run();
 
 const aside = suite('moving the report aside');

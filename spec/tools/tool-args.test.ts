@@ -265,4 +265,23 @@ Shape('arguments JSON cannot carry (a function, a symbol) are E_TOOL_ARGS naming
   assert.match(tooDeep.message, /nests deeper than 64 levels/);
 });
 
+Shape('a tool runs on its own copy of the checked arguments: the caller editing its object while the tool works changes nothing', async () => {
+  let seen = 0;
+  const tool = defineTool({
+    name: 'slow',
+    class: 'read',
+    inputSchema: { type: 'object', properties: { n: { type: 'integer', maximum: 5 } }, required: ['n'] },
+    run: async (args: { n: number }) => {
+      await new Promise((r) => setTimeout(r, 5));
+      seen = args.n;
+      return {};
+    },
+  });
+  const args = { n: 3 };
+  const running = tool.run(args);
+  args.n = 999_999;
+  await running;
+  assert.is(seen, 3);
+});
+
 Shape.run();
