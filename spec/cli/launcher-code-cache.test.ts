@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { spawnCli, tempDir } from '../helpers/cli.js';
+import { shoutProject } from '../fixtures/shout-module.js';
 // @ts-expect-error: build.mjs is plain JavaScript without type declarations
 import { build, freshBundle } from '../../engine/cli/build.mjs';
 
@@ -113,25 +114,7 @@ Cache('a bundle file replaced by another text never meets the cache of its forme
 });
 
 Cache('a workflow\'s tool modules load from the cached bundle too (import() comes from the launcher)', () => {
-  const dir = tempDir();
-  mkdirSync(join(dir, 'tools'));
-  writeFileSync(
-    join(dir, 'tools', 'shout.mjs'),
-    `export const tools = [{ name: 'shout', class: 'read', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false }, run: async ({ text }) => ({ loud: text.toUpperCase() }) }];\n`,
-  );
-  const workflow = join(dir, 'flow.json');
-  writeFileSync(
-    workflow,
-    JSON.stringify({
-      metadata: { name: 'modules', version: '1.0.0', description: 'a workflow with its own tool' },
-      toolModules: ['./tools/shout.mjs'],
-      nodes: [
-        { type: 'start', id: 'start', connections: { default: 'shout' } },
-        { type: 'tool', id: 'shout', tool: 'shout', args: { text: 'hi' }, connections: { success: 'done' } },
-        { type: 'end', id: 'done', finalOutput: ['shout.result'] },
-      ],
-    }),
-  );
+  const { file: workflow } = shoutProject('countersign-cache-modules-');
   const store = tempDir();
   for (const pass of ['first run (writes the cache)', 'second run (from the cache)']) {
     const r = spawnCli(['start', workflow, '--allow-tool-modules', '--json'], { env: { COUNTERSIGN_STORE: store } });

@@ -4,34 +4,15 @@
  * runs their code. Refused otherwise (E_TOOL_MODULE_BLOCKED); validate,
  * which never runs them, warns rather than fails about their tools.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine, createMemoryStore, validateFile } from '../../engine/index.js';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli } from '../helpers/cli.js';
+import { shoutProject } from '../fixtures/shout-module.js';
 
-function project() {
-  const dir = tempDir('countersign-modules-');
-  mkdirSync(join(dir, 'tools'));
-  writeFileSync(join(dir, 'tools', 'shout.mjs'), `export const tools = [{
-  name: 'shout', class: 'read',
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-  run: async ({ text }) => ({ loud: text.toUpperCase() }),
-}];\n`);
-  const wf = {
-    metadata: { name: 'modules', version: '1.0.0', description: 'a workflow with its own tool' },
-    toolModules: ['./tools/shout.mjs'],
-    nodes: [
-      { type: 'start', id: 'start', connections: { default: 'shout' } },
-      { type: 'tool', id: 'shout', tool: 'shout', args: { text: 'hi' }, connections: { success: 'done' } },
-      { type: 'end', id: 'done', finalOutput: ['shout.result'] },
-    ],
-  };
-  const file = join(dir, 'flow.json');
-  writeFileSync(file, JSON.stringify(wf, null, 2));
-  return { dir, file };
-}
+const project = () => shoutProject('countersign-modules-');
 
 const Modules = suite('tool modules');
 

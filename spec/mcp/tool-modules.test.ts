@@ -5,36 +5,18 @@
  * --allow-tool-modules. The module here writes a marker file as it is
  * imported, so "refused" can be checked as "its code never ran".
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { tempDir } from '../helpers/cli.js';
 import { connect } from '../fixtures/mcp/client.js';
+import { shoutProject } from '../fixtures/shout-module.js';
 
 function project(): { dir: string; workflow: string; marker: string } {
-  const dir = tempDir('countersign-mcp-modules-');
-  const marker = join(dir, 'module-ran.txt');
-  mkdirSync(join(dir, 'tools'));
-  writeFileSync(join(dir, 'tools', 'shout.mjs'), `import { appendFileSync } from 'node:fs';
-appendFileSync(${JSON.stringify(marker)}, 'imported\\n');
-export const tools = [{
-  name: 'shout', class: 'read',
-  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-  run: async ({ text }) => ({ loud: text.toUpperCase() }),
-}];
-`);
-  const workflow = join(dir, 'flow.json');
-  writeFileSync(workflow, JSON.stringify({
-    metadata: { name: 'modules', version: '1.0.0', description: 'a workflow with its own tool' },
-    toolModules: ['./tools/shout.mjs'],
-    nodes: [
-      { type: 'start', id: 'start', connections: { default: 'shout' } },
-      { type: 'tool', id: 'shout', tool: 'shout', args: { text: 'hi' }, connections: { success: 'done' } },
-      { type: 'end', id: 'done', finalOutput: ['shout.result'] },
-    ],
-  }, null, 2));
-  return { dir, workflow, marker };
+  const marker = join(tempDir('countersign-mcp-marker-'), 'module-ran.txt');
+  const { dir, file } = shoutProject('countersign-mcp-modules-', `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(marker)}, 'imported\\n');\n`);
+  return { dir, workflow: file, marker };
 }
 
 const Modules = suite('mcp: a workflow\'s toolModules');
