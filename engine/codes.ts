@@ -19,7 +19,7 @@ export const CODES = Object.freeze({
   E_MISSING_CONNECTION: 'a connection the node type requires is absent',
   E_UNKNOWN_CONNECTION: 'a connection name the node type does not define',
   E_UNREACHABLE: '(warning) no path from start reaches this node',
-  E_TRANSIENT_CYCLE: 'a cycle of non-waiting nodes would spin forever',
+  E_TRANSIENT_CYCLE: 'a cycle with no node that waits for an agent (only start, condition, expression and tool nodes) would spin forever',
   E_TOO_MANY_NODES: 'more nodes than the documented limit',
   // Schemas, syntax, dataflow
   E_INPUT_SCHEMA: 'an effective inputSchema does not compile under ajv',
@@ -49,7 +49,7 @@ export const CODES = Object.freeze({
   E_AGENT_ERROR: 'the agent declared failure with {"$error": …} and the node has no error route',
   E_EXPRESSION: 'an expression failed at run time and the node has no error route',
   E_TIMEOUT: 'the node deadline passed and it has no timeout route',
-  E_RUNAWAY: 'a step never came to rest: transient nodes transitioned more than the runaway limit, or a review\'s entry kept routing (by error or unchanged) back to it 1000 times; the error names the node and the last entry\'s cause, and the journal keeps the step\'s answer and routes',
+  E_RUNAWAY: 'a step never came to rest: transient nodes transitioned more than the runaway limit, a review\'s entry kept routing (by error or unchanged) back to it 1000 times, or one call ran 1000 tool nodes; the run fails, the error names the node and the last entry\'s cause, and the journal keeps the step\'s answer and routes',
   E_WORKFLOW_CHANGED: 'the stored snapshot does not fit the stored workflow copy',
   E_STORE: 'the store could not read or write a run',
   // The ledger (audit trail) and review proposals

@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { RunFailure } from '../run/contract.js';
 import { offsetToPosition } from '../format/offsets.js';
+import { withoutBom } from '../format/bom.js';
+import { resolve } from 'node:path';
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -46,7 +48,8 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
     text = await readAll(io.stdin);
     source = 'standard input';
   } else if (value.startsWith('@')) {
-    const file = value.slice(1);
+    // Relative to where the command was given (io.cwd), as every other path the CLI reads.
+    const file = resolve(io.cwd, value.slice(1));
     try {
       text = readFileSync(file, 'utf8');
     } catch {
@@ -57,6 +60,7 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
     text = value;
     source = `the ${what} argument`;
   }
+  text = withoutBom(text);
   try {
     return JSON.parse(text);
   } catch (e) {

@@ -4,7 +4,7 @@
  * /proc, for one), and a command must fail, not hang. The missing folders
  * are found by walking up, then created one by one; an error names why.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 export function makeDirs(dir: string, mode?: number): void {
@@ -28,7 +28,26 @@ export function makeDirs(dir: string, mode?: number): void {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       // Another process made it meanwhile, or something else is there (a
       // dangling link, a file): only a directory will do.
-      if (!statSync(folder).isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${folder}'`), { code: 'ENOTDIR', path: folder });
+      if (!isDirectory(folder)) throw notADirectory(folder);
     }
   }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // a link whose target is gone
+  }
+}
+
+/** ENOTDIR naming what is in the way: a dangling link looks like a path that both exists and does not. */
+function notADirectory(path: string): Error {
+  let what = '';
+  try {
+    if (lstatSync(path).isSymbolicLink()) what = ` (a link to ${readlinkSync(path)}, which ${isDirectory(path) ? 'is' : 'does not exist or is not'} a directory)`;
+  } catch {
+    // gone meanwhile: the plain message will do
+  }
+  return Object.assign(new Error(`ENOTDIR: ${path} exists but is not a directory${what}`), { code: 'ENOTDIR', path });
 }

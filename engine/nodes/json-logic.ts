@@ -97,12 +97,12 @@ export function jsonLogicReads(rule: unknown, pointer: string): VariableRead[] {
 export function checkJsonLogic(rule: unknown, pointer: string): Finding[] {
   const out: Finding[] = [];
   const bad = (message: string, at: string) => out.push({ code: 'E_CONDITION', message, pointer: at, severity: 'error' });
-  const walk = (node: unknown, at: string, depth: number): void => {
+  const walk = (node: unknown, at: string, depth: number, itemScope: boolean): void => {
     if (depth > MAX_JSON_LOGIC_DEPTH) {
       bad(`the jsonLogic rule nests deeper than ${MAX_JSON_LOGIC_DEPTH} levels`, at);
       return;
     }
-    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`, depth + 1));
+    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`, depth + 1, itemScope));
     if (node === null || typeof node !== 'object') return;
     const keys = Object.keys(node);
     if (keys.length !== 1) {
@@ -125,12 +125,23 @@ export function checkJsonLogic(rule: unknown, pointer: string): Finding[] {
     }
     if (op === 'var') {
       const path = Array.isArray(args) ? args[0] : args;
-      if (typeof path !== 'string' && typeof path !== 'number') bad('a "var" path must be a literal string', argAt);
+      const pathAt = Array.isArray(args) ? `${argAt}/0` : argAt;
+      if (itemScope) {
+        // In an iterating body "" is the item itself and a number indexes it.
+        if (typeof path !== 'string' && typeof path !== 'number') bad('a "var" path must be a literal string', pathAt);
+      } else if (typeof path !== 'string' || path === '') {
+        // Outside an iterating body a var names a run variable; "" or a number would read json-logic's whole data object.
+        bad(`a "var" outside map/filter/reduce/all/none/some names a variable, so its path must be a non-empty string such as "issues_count" or "review.count"; got ${JSON.stringify(path) ?? 'nothing'}`, pathAt);
+      }
       return;
     }
-    walk(args, argAt, depth + 1);
+    if (ITERATING.has(op) && Array.isArray(args)) {
+      args.forEach((a, i) => walk(a, `${argAt}/${i}`, depth + 1, itemScope || i === 1));
+      return;
+    }
+    walk(args, argAt, depth + 1, itemScope);
   };
-  walk(rule, pointer, 0);
+  walk(rule, pointer, 0, false);
   return out;
 }
 

@@ -223,6 +223,11 @@ export interface TransientType<N extends WorkflowNode = WorkflowNode> extends No
 
 export interface WaitingType<N extends WorkflowNode = WorkflowNode> extends NodeType<N> {
   kind: 'waiting';
+  /**
+   * The engine answers this node itself (a tool) instead of waiting for an
+   * agent: a loop through such nodes and transient ones never rests.
+   */
+  answeredByEngine?: true;
   maxRetries(node: N): number;
   /** The pending item for this visit (rendered now); `unset` lists declared variables that rendered empty. */
   pending(node: N, ctx: RunContext, workflow: Workflow): { pending: Pending; unset: string[] };

@@ -28,6 +28,7 @@ const WHOLE_TEMPLATE = /^\{\{\s*([^{}#/\s][^{}]*?)\s*\}\}$/;
 export const toolNode: WaitingType<ToolNode> = {
   type: 'tool',
   kind: 'waiting',
+  answeredByEngine: true,
   connections: { required: ['success'], optional: ['error'] },
 
   declares(node) {

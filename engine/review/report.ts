@@ -18,6 +18,7 @@ import { LineIndex } from '../format/offsets.js';
 
 // Imported, not read from disk: the schema travels with the code into any bundle.
 import reportSchema from '../../schemas/review-report.schema.json' with { type: 'json' };
+import { withoutBom } from '../format/bom.js';
 
 export type ReportFormat = 'json' | 'markdown';
 
@@ -99,8 +100,7 @@ function readReportText(path: string): string {
       fix: `the reviewer must write every finding to ${path} before answering, ${none}`,
     });
   }
-  // A byte-order mark is invisible in editors; it must not turn `{` into "not JSON".
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return withoutBom(text);
 }
 
 function jsonIssues(text: string, file: string): string[] {

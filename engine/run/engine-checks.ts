@@ -13,6 +13,8 @@ import type { Agent } from '../hosts/agent.js';
 import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { hasReviewNodes } from '../nodes/review-loops.js';
 import type { RunRecord } from '../store/store.js';
+import { statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID } from './driver.js';
 
 /** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
@@ -28,6 +30,47 @@ export function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer
   if (opts.reviewer === opts.agent || agentId === reviewerId) {
     throw new CountersignError('E_SELF_REVIEW', `the reviewer and the agent are the same identity ("${reviewerId}"): a review must come from someone other than the producer`, {
       fix: 'use a different --reviewer adapter, or give the two distinct identities with --agent-id / --reviewer-id',
+    });
+  }
+}
+
+/**
+ * A run's working directory, stored absolute (a run may be resumed from
+ * anywhere). A given one must exist: review paths resolve and agents start
+ * in it, and the engine would otherwise create it on a review's first entry.
+ */
+export function workspaceOf(given: unknown): string {
+  if (given === undefined) return process.cwd();
+  if (typeof given !== 'string' || given.trim() === '') {
+    throw new CountersignError('E_INPUT', `the workspace must be a directory path, got ${JSON.stringify(given) ?? typeof given}`, {
+      fix: 'pass { workspace: "/path/to/dir" } naming an existing directory, or leave it out to use the current directory',
+    });
+  }
+  const dir = resolvePath(given);
+  let ok = false;
+  try {
+    ok = statSync(dir).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    throw new CountersignError('E_INPUT', `workspace ${dir} is not an existing directory`, {
+      fix: `create it first, or pass an existing directory (relative paths resolve against ${process.cwd()}); leave it out to use the current directory`,
+    });
+  }
+  return dir;
+}
+
+/** What a resumed run cannot be given: it keeps the input and the working directory it started with. */
+export function checkResume(rec: RunRecord, opts: { input?: unknown; workspace?: unknown }): void {
+  if (opts.input !== undefined) {
+    throw new CountersignError('E_INPUT', `run ${rec.runId} keeps the input it started with; a new input cannot change it`, {
+      fix: 'leave out input when resuming (start a new run for other input)',
+    });
+  }
+  if (opts.workspace !== undefined && (typeof opts.workspace !== 'string' || resolvePath(opts.workspace) !== rec.workspace)) {
+    throw new CountersignError('E_INPUT', `run ${rec.runId} works in ${rec.workspace}; the workspace ${JSON.stringify(opts.workspace)} cannot move it`, {
+      fix: 'leave out workspace when resuming',
     });
   }
 }
@@ -50,8 +93,10 @@ export function seqError(runId: string, seq: number, rec: RunRecord | undefined)
   return new CountersignError('E_SEQ', `${current}seq ${JSON.stringify(seq)} has not been issued`, { fix });
 }
 
-export function notFound(runId: string): CountersignError {
-  return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, { fix: 'list runs with `countersign runs`' });
+export function notFound(runId: string, location?: string): CountersignError {
+  return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store${location ? ` ${location}` : ''}`, {
+    fix: location ? 'list its runs with `countersign runs`; a run started with another --store or COUNTERSIGN_STORE is in that store' : 'list runs with `countersign runs`',
+  });
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { randomUUID } from 'node:crypto';
-import { resolve as resolvePath } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { JsonObject, Workflow } from '../format/model.js';
 import { compileWorkflow, type CompiledWorkflow } from '../compile/machine.js';
@@ -13,7 +12,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkReviewer, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
+import { answerCopy, checkResume, checkReviewer, workspaceOf, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
 import { stateOf } from './state.js';
 import { firstStep, nextStep } from './step.js';
 import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
@@ -116,7 +115,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   function mustGet(runId: string): RunRecord {
     const rec = store.get(runId);
-    if (!rec) throw notFound(runId);
+    if (!rec) throw notFound(runId, store.location);
     return rec;
   }
 
@@ -149,8 +148,7 @@ export function createEngine(options: EngineOptions): Engine {
       workflow: workflow.metadata.name,
       workflowHash: hash,
       ...(file ? { file } : {}),
-      // Stored absolute: a run may be resumed from anywhere.
-      workspace: resolvePath(opts.workspace ?? '.'),
+      workspace: workspaceOf(opts.workspace),
       status: 'waiting',
       snapshot: {},
       seq: 0,
@@ -181,7 +179,7 @@ export function createEngine(options: EngineOptions): Engine {
     async submit(runId, answer, opts = {}) {
       // The run first: an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the call.
       const before = store.get(runId);
-      if (!before) throw notFound(runId);
+      if (!before) throw notFound(runId, store.location);
       const { value: copy, bytes } = answerCopy(answer);
       if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
         throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is ${typeof opts.as === 'string' ? 'blank' : 'not a string'}`, {
@@ -303,6 +301,7 @@ export function createEngine(options: EngineOptions): Engine {
       const resuming = typeof source === 'object' && source !== null && 'runId' in source && Object.keys(source).length === 1;
       if (resuming) {
         const rec = mustGet((source as { runId: string }).runId);
+        checkResume(rec, opts);
         checkReviewer(compiledFor(rec).workflow, opts);
         const workflow = compiledFor(rec).workflow;
         // A run resumed in a new process offers its agents the same tools as when it started.

@@ -21,6 +21,7 @@ import { accessDenial } from '../tools/access.js';
 import type { ToolCatalog } from '../tools/catalog.js';
 import type { JournalEvent, ToolPending } from './contract.js';
 import { nextStep } from './step.js';
+import { Runaway, runaway } from './runaway.js';
 
 /** A claim not renewed for this long is taken as interrupted (its process is gone). */
 export const TOOL_LEASE_MS = 10 * 60_000;
@@ -71,8 +72,15 @@ export async function advanceTools(deps: ToolStepDeps, runId: string): Promise<v
       return { ...apply(deps, rec, outcome), result: undefined };
     });
   }
-  throw new CountersignError('E_RUNAWAY', `run ${runId} ran ${MAX_TOOL_STEPS} tool nodes in one call without resting`, {
-    fix: 'a loop of tool nodes needs a waiting node or an end on its way',
+  // Still at a tool node after the bound: the tools keep routing into one
+  // another (a loop through tool and transient nodes, which validation now
+  // refuses, in a run stored before it did). The run fails, so no later call
+  // runs the loop again.
+  deps.store.update(runId, (rec) => {
+    if (rec.status !== 'waiting' || rec.pending?.kind !== 'tool') return { result: undefined };
+    const { nodeId, tool } = rec.pending;
+    const message = `the engine ran ${MAX_TOOL_STEPS} tool nodes in one call without the run resting at a waiting node or an end; the last was node "${nodeId}" (tool "${tool}")`;
+    return { ...runaway(rec, deps.now().toISOString(), nodeId, new Runaway(message, nodeId, [])), result: undefined };
   });
 }
 

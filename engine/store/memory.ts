@@ -4,6 +4,7 @@
  * ones), so nothing is copied. The workflow copy is kept once per hash,
  * which keeps 10,000 waiting runs small.
  */
+import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
@@ -17,6 +18,15 @@ export function createMemoryStore(): Store {
   // Ledger rows per table in insertion order; rows are copied in and out, so the trail cannot be edited in place.
   const ledger = new Map<string, LedgerRow[]>();
   const ledgerIds = new Set<string>();
+  let closed = false;
+  // As the SQLite store: a closed store says so, instead of answering as an empty one.
+  const open = (what: string): void => {
+    if (closed) {
+      throw new CountersignError('E_STORE', `cannot ${what}: the in-memory store is closed, and what it held is gone`, {
+        fix: 'keep the store open while its engine is in use (close it last), or create a new one with createMemoryStore()',
+      });
+    }
+  };
 
   function appendChecked(rows: readonly LedgerRow[]): void {
     for (const row of rows) {
@@ -29,16 +39,19 @@ export function createMemoryStore(): Store {
 
   return {
     putWorkflow(hash, workflow) {
+      open('store a workflow');
       if (!workflows.has(hash)) workflows.set(hash, workflow);
     },
 
     getWorkflow(hash) {
+      open('read a workflow');
       const workflow = workflows.get(hash);
       if (!workflow) throw workflowNotFound(hash);
       return workflow;
     },
 
     create(record, events, rows) {
+      open('create a run');
       if (runs.has(record.runId)) throw duplicateRun(record.runId);
       if (!workflows.has(record.workflowHash)) throw unknownWorkflowHash(record.runId, record.workflowHash);
       const checked = rows && rows.length > 0 ? checkRows(rows, (id) => ledgerIds.has(id), record.runId) : [];
@@ -48,10 +61,12 @@ export function createMemoryStore(): Store {
     },
 
     get(runId) {
+      open('read a run');
       return runs.get(runId);
     },
 
     update<T>(runId: string, mutate: (current: RunRecord) => Mutation<T>): T {
+      open('update a run');
       const current = runs.get(runId);
       if (!current) throw runNotFound(runId);
       // Nothing is written until mutate returns and its rows pass, so a throw leaves the run as it was.
@@ -64,6 +79,7 @@ export function createMemoryStore(): Store {
     },
 
     list(filter?: { status?: RunStatus }): RunSummary[] {
+      open('list runs');
       const out: RunSummary[] = [];
       for (const r of runs.values()) {
         if (filter?.status && r.status !== filter.status) continue;
@@ -73,6 +89,7 @@ export function createMemoryStore(): Store {
     },
 
     events(runId) {
+      open('read a journal');
       const journal = journals.get(runId);
       if (!journal) throw runNotFound(runId);
       // The journal is append-only: readers get copies, never the stored events.
@@ -80,10 +97,12 @@ export function createMemoryStore(): Store {
     },
 
     appendRows(rows) {
+      open('append ledger rows');
       appendChecked(checkRows(rows, (id) => ledgerIds.has(id)));
     },
 
     rows(table: string, query?: LedgerQuery): LedgerRow[] {
+      open('read ledger rows');
       checkTable(table);
       const { since, key, limit } = checkQuery(query);
       const matching = (ledger.get(table) ?? []).filter(
@@ -96,6 +115,7 @@ export function createMemoryStore(): Store {
     },
 
     close() {
+      closed = true;
       workflows.clear();
       runs.clear();
       journals.clear();

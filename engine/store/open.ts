@@ -3,8 +3,10 @@
  * else `.countersign/` under the working directory. Relative paths are
  * taken from the working directory.
  */
-import { resolve } from 'node:path';
-import { createSqliteStore } from './sqlite.js';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { CountersignError } from '../errors.js';
+import { DATABASE_FILE, createSqliteStore } from './sqlite.js';
 import type { Store } from './store.js';
 
 export interface StoreLocation {
@@ -19,12 +21,30 @@ export const DEFAULT_STORE_DIR = '.countersign';
 
 export function resolveStoreDir(opts: StoreLocation): string {
   const env = opts.env ?? process.env;
+  // An empty flag is what an unset shell variable gives (`--store "$DIR"`): refused, never taken as "the default".
+  if (opts.store !== undefined && opts.store.trim() === '') {
+    throw new CountersignError('E_USAGE', '--store needs a directory, and was given an empty value', {
+      fix: 'name the store directory (is the shell variable you passed unset?), or leave --store out to use $COUNTERSIGN_STORE or ./.countersign',
+    });
+  }
   const chosen = nonEmpty(opts.store) ?? nonEmpty(env.COUNTERSIGN_STORE) ?? DEFAULT_STORE_DIR;
   return resolve(opts.cwd, chosen);
 }
 
 export function openStore(opts: StoreLocation): Store {
   return createSqliteStore(resolveStoreDir(opts));
+}
+
+/** Whether `dir` holds a store already: commands that only read never create one (a mistyped --store would leave an empty store behind). */
+export function storeExists(dir: string): boolean {
+  return existsSync(join(dir, DATABASE_FILE));
+}
+
+/** What a command that reads one run says when the store it was pointed at does not exist. */
+export function noStore(runId: string, dir: string): CountersignError {
+  return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}": there is no store in ${dir} (no ${DATABASE_FILE})`, {
+    fix: 'a run lives in the store it was started with: name it with --store DIR or COUNTERSIGN_STORE (the default is .countersign under the directory the command runs in)',
+  });
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -18,6 +18,12 @@ export function recordProblem(value: unknown, runId: string): string | undefined
     if (typeof value[key] !== 'string') return `has no ${key}`;
   }
   if (!isObject(value.snapshot)) return 'has no snapshot';
+  if (value.status === 'waiting') {
+    // Every host acts on the pending item: it must be the item of the node the run rests at.
+    const pending = value.pending;
+    if (!isObject(pending) || typeof pending.kind !== 'string' || typeof pending.nodeId !== 'string') return 'is waiting without a pending item';
+    if (pending.nodeId !== value.snapshot.value) return `is waiting at node ${JSON.stringify(value.snapshot.value)} with the pending item of node "${pending.nodeId}"`;
+  }
   return undefined;
 }
 

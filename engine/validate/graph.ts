@@ -5,7 +5,7 @@
  * Cycles are found as strongly connected components (Tarjan, iterative so a
  * long chain cannot overflow the stack); a self-loop counts.
  */
-import type { Finding } from '../nodes/node-type.js';
+import type { Finding, WaitingType } from '../nodes/node-type.js';
 import type { GraphModel, NodeEntry } from './graph-model.js';
 import { childPointer } from './pointer.js';
 
@@ -52,9 +52,10 @@ function unreachableFindings(model: GraphModel): Finding[] {
     }));
 }
 
+/** Nodes a run passes through without anyone answering: start, transient ones, and tool nodes (the engine runs those itself). */
 function neverWaits(node: NodeEntry): boolean {
-  const kind = node.nodeType?.kind;
-  return kind === 'start' || kind === 'transient';
+  const type = node.nodeType;
+  return type?.kind === 'start' || type?.kind === 'transient' || (type?.kind === 'waiting' && (type as WaitingType).answeredByEngine === true);
 }
 
 function transientCycleFindings(model: GraphModel): Finding[] {
@@ -75,7 +76,7 @@ function transientCycleFindings(model: GraphModel): Finding[] {
       code: 'E_TRANSIENT_CYCLE',
       pointer: childPointer(`${first.pointer}/connections`, closing.name),
       severity: 'error',
-      message: `the cycle ${names} has no waiting node (agent-directive), so a run would loop forever without asking anyone; route the loop through a waiting node or give it an exit`,
+      message: `the cycle ${names} has no node that waits for an agent (agent-directive, delegate-review; tool nodes are run by the engine itself), so a run would loop forever without asking anyone; route the loop through such a node or give it an exit`,
     });
   }
   return findings;

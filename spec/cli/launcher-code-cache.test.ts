@@ -32,8 +32,9 @@ Cache.before(async () => {
 });
 
 /** Runs `countersign status <unknown> --json` (a known command, exit 2) with no cache for `status` to start from. */
+const store = tempDir();
 function statusRun() {
-  return spawnCli(['status', 'no-such-run', '--json'], { env: { COUNTERSIGN_STORE: tempDir() } });
+  return spawnCli(['status', 'no-such-run', '--json'], { env: { COUNTERSIGN_STORE: store } });
 }
 
 Cache('a command writes its own cache on its first run and starts from it later (V8 accepts it: the file is not rewritten)', () => {

@@ -252,7 +252,7 @@ Rebuild('a source that fails to load on a missing file of its own (ENOENT, not a
 Rebuild('a SQLite addon that is missing (or built for another Node) is E_INSTALL with the rebuild fix, not a store fault', () => {
   const pkg = copyOfPackage({ copied: ['better-sqlite3'] });
   rmSync(join(pkg, 'node_modules/better-sqlite3/build'), { recursive: true, force: true });
-  const r = countersign(pkg, ['runs', '--store', join(pkg, 'store'), '--json']);
+  const r = countersign(pkg, ['start', join(ROOT, 'spec/fixtures/cli/two-step.json'), '--store', join(pkg, 'store'), '--json']);
   assert.is(r.code, 2, r.stderr);
   const { error } = JSON.parse(r.stdout);
   assert.is(error.code, 'E_INSTALL');

@@ -1,7 +1,7 @@
 /** README is part of the product: its promises are checked here. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CODES, WARNING_CODES } from '../../engine/codes.js';
 import { COMMANDS } from '../../engine/cli/commands/index.js';
@@ -22,6 +22,14 @@ Readme('each code\'s meaning in the table is the one the engine exports (CODES),
   const differing = Object.entries(CODES).filter(([code, text]) => rows.get(code) !== text).map(([code]) => code);
   assert.equal(differing, []);
   for (const code of WARNING_CODES) assert.ok(CODES[code as keyof typeof CODES].startsWith('(warning) '), `${code} is marked as a warning`);
+});
+
+Readme('the Development source map lists every folder under engine/, so a reader finds any behaviour from the folder names', () => {
+  const tree = readme.slice(readme.indexOf('## Development'));
+  const map = tree.slice(0, tree.indexOf('```', tree.indexOf('```') + 3));
+  const folders = readdirSync(join(ROOT, 'engine'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  assert.ok(folders.length > 5);
+  assert.equal(folders.filter((f) => !new RegExp(`^  ${f}/ +\\S`, 'm').test(map)), []);
 });
 
 Readme('the quick start is exactly two commands, and they are the package scripts that exist', () => {

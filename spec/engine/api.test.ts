@@ -1,7 +1,7 @@
 /** The library API a host embeds: createEngine, start/submit/status/trace/runs/run. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -482,6 +482,60 @@ Guards('run() without an agent is refused before any run is created (E_ADAPTER)'
     assert.is((e as CountersignError).code, 'E_ADAPTER');
   }
   assert.equal(await engine.runs(), []);
+});
+
+Guards('start() and run() refuse a workspace that is not an existing directory (E_INPUT, as the CLI and MCP do): no run is stored and nothing is created there', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const missing = join(tmp(), 'not', 'there');
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  const file = join(tmp(), 'a-file');
+  writeFileSync(file, 'x');
+  for (const [call, workspace] of [
+    [() => engine.start(TWO_STEP, { workspace: missing }), missing],
+    [() => engine.run(TWO_STEP, { workspace: missing, agent }), missing],
+    [() => engine.start(TWO_STEP, { workspace: file }), file],
+    [() => engine.start(TWO_STEP, { workspace: '' }), ''],
+  ] as const) {
+    try {
+      await call();
+      assert.unreachable(`workspace ${workspace} was accepted`);
+    } catch (e) {
+      assert.instance(e, CountersignError);
+      assert.is((e as CountersignError).code, 'E_INPUT', String(e));
+      assert.match((e as CountersignError).message, workspace === '' ? /must be a directory path/ : /is not an existing directory/);
+      assert.ok((e as CountersignError).fix, 'says how to fix it');
+    }
+  }
+  assert.equal(await engine.runs(), []);
+  assert.not.ok(existsSync(join(missing, '..')), 'nothing was created');
+  const here = tmp();
+  const s = await engine.start(TWO_STEP, { workspace: here });
+  assert.is((await engine.info(s.runId)).workspace, here);
+});
+
+Guards('run({ runId }) refuses a new input or another workspace (E_INPUT), as the CLI does on --resume: a resumed run keeps both; its own workspace is accepted', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const here = tmp();
+  const s = await engine.start(TWO_STEP, { input: { topic: 'old' }, workspace: here });
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  for (const [opts, text] of [
+    [{ input: { topic: 'new' } }, /keeps the input it started with/],
+    [{ input: {} }, /keeps the input it started with/],
+    [{ workspace: tmp() }, /cannot move it/],
+  ] as const) {
+    try {
+      await engine.run({ runId: s.runId }, { ...opts, agent });
+      assert.unreachable(JSON.stringify(opts));
+    } catch (e) {
+      assert.is((e as CountersignError).code, 'E_INPUT', String(e));
+      assert.match((e as CountersignError).message, text);
+      assert.match((e as CountersignError).fix ?? '', /leave out/);
+    }
+  }
+  assert.is((await engine.status(s.runId)).status, 'waiting', 'the refused calls left the run as it was');
+  const done = await engine.run({ runId: s.runId }, { workspace: here, agent });
+  assert.is(done.status, 'completed');
+  assert.equal(done.output, { topic: 'old', 'write.words': 5 });
 });
 
 Guards.run();

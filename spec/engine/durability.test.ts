@@ -76,13 +76,13 @@ Durability('in a driving run the node deadline bounds the wait on an agent that 
 Durability('updatedAt follows every step while createdAt stays; the workspace is stored absolute', async () => {
   let clock = Date.parse('2026-01-01T00:00:00.000Z');
   const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });
-  const s = await engine.start(TWO_STEP, { workspace: 'relative/dir' });
+  const s = await engine.start(TWO_STEP, { workspace: 'spec/fixtures' });
   clock += 60_000;
   await engine.submit(s.runId, { words: 2 });
   const info = await engine.info(s.runId);
   assert.is(info.createdAt, '2026-01-01T00:00:00.000Z');
   assert.is(info.updatedAt, '2026-01-01T00:01:00.000Z');
-  assert.is(info.workspace, join(process.cwd(), 'relative/dir'));
+  assert.is(info.workspace, join(process.cwd(), 'spec/fixtures'));
   const [summary] = await engine.runs();
   assert.is(summary.updatedAt, '2026-01-01T00:01:00.000Z');
 });

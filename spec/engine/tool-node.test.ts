@@ -221,4 +221,39 @@ Tool('while a tool runs the run is at the tool node: answers are refused with E_
   assert.is(ran.length, 1);
 });
 
+
+Tool('H41 §4.13: a run stored before tool loops were refused (tool → condition → the same tool) runs its tool 1000 times in one call at most, then fails with E_RUNAWAY naming the node — a later status runs it no more', async () => {
+  const ran: unknown[] = [];
+  const store = createMemoryStore();
+  const loop = {
+    metadata: { name: 'tool-loop', version: '1.0.0', description: 'a tool looping through a condition' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'sum' } },
+      { type: 'tool', id: 'sum', tool: 'add', args: { a: 1, b: 2 }, connections: { success: 'again' } },
+      { type: 'condition', id: 'again', condition: { operator: 'eq', left: 1, right: 1 }, connections: { true: 'sum', false: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  assert.equal(validateWorkflow(loop, '<workflow>', { tools: new Map([['add', adder(ran)]]) }).errors.map((e) => e.code), ['E_TRANSIENT_CYCLE'], 'validation refuses such a loop now');
+  store.putWorkflow('stored-loop', loop);
+  const at = '2026-01-01T00:00:00.000Z';
+  store.create({
+    runId: 'old-run', workflow: 'tool-loop', workflowHash: 'stored-loop', workspace: process.cwd(), status: 'waiting', seq: 1, createdAt: at, updatedAt: at,
+    snapshot: { value: 'sum', context: { vars: {}, nodes: {}, meta: { executionId: 'old-run', workflowId: 'tool-loop', userId: 'local' }, attempt: 0 } },
+    pending: { kind: 'tool', nodeId: 'sum', tool: 'add', args: { a: 1, b: 2 } },
+  } as never, [{ seq: 0, at, type: 'run.started' }]);
+  const engine = createEngine({ store, tools: [adder(ran)] });
+  const s = await engine.status('old-run');
+  assert.is(s.status, 'failed', JSON.stringify(s).slice(0, 300));
+  assert.is(s.status === 'failed' && s.error.code, 'E_RUNAWAY');
+  assert.is(s.status === 'failed' && s.error.nodeId, 'sum');
+  assert.match(s.status === 'failed' ? s.error.message : '', /1000 tool nodes in one call/);
+  assert.is(ran.length, 1000);
+  const again = await engine.status('old-run');
+  assert.is(again.status, 'failed');
+  assert.is(ran.length, 1000, 'a failed run never runs its tool again');
+  const last = (await engine.trace('old-run')).events.at(-1)!;
+  assert.equal([last.type, last.code, last.nodeId], ['run.failed', 'E_RUNAWAY', 'sum']);
+});
+
 Tool.run();

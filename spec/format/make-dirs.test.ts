@@ -23,22 +23,22 @@ Dirs('a file in the way is ENOTDIR, naming the path', () => {
   assert.throws(() => makeDirs(join(base, 'file', 'below')), (e: NodeJS.ErrnoException) => e.code === 'ENOTDIR' && String(e.message).includes(join(base, 'file')));
 });
 
-Dirs('a dangling link where a folder should be is refused (ENOENT), not taken for a folder; the CLI reports E_STORE for it', () => {
+Dirs('a dangling link where a folder should be is refused (ENOTDIR, saying it is a link to a missing folder), not taken for a folder; the CLI reports E_STORE for it', () => {
   const base = tempDir('countersign-dirs-');
   symlinkSync(join(base, 'nowhere'), join(base, 'store'));
-  assert.throws(() => makeDirs(join(base, 'store')), (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
-  const r = spawnCli(['runs', '--store', join(base, 'store'), '--json']);
+  assert.throws(() => makeDirs(join(base, 'store')), (e: NodeJS.ErrnoException) => e.code === 'ENOTDIR' && e.message.includes(`a link to ${join(base, 'nowhere')}, which does not exist`));
+  const r = spawnCli(['start', 'spec/fixtures/cli/two-step.json', '--store', join(base, 'store'), '--json']);
   assert.is(r.code, 2);
   const error = JSON.parse(r.stdout).error;
   assert.is(error.code, 'E_STORE');
-  assert.match(error.message, /cannot create the store directory/);
+  assert.match(error.message, /cannot create the store directory .*exists but is not a directory \(a link to/);
 });
 
 // Node's own recursive mkdirSync never returns for this path on Linux.
 if (existsSync('/proc/self')) {
   Dirs('a folder that cannot be made under /proc throws instead of hanging; the CLI reports E_STORE and a cache there only costs time', () => {
     assert.throws(() => makeDirs('/proc/countersign-nope/validators'), (e: NodeJS.ErrnoException) => e.code === 'ENOENT');
-    const store = spawnCli(['runs', '--store', '/proc/countersign-nope', '--json']);
+    const store = spawnCli(['start', 'spec/fixtures/cli/two-step.json', '--store', '/proc/countersign-nope', '--json']);
     assert.is(store.code, 2);
     assert.is(JSON.parse(store.stdout).error.code, 'E_STORE');
     const cached = spawnCli(['start', 'spec/fixtures/cli/two-step.json', '--json'], { env: { COUNTERSIGN_CACHE: '/proc/countersign-nope', COUNTERSIGN_STORE: tempDir('countersign-dirs-store-') } });

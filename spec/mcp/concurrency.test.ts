@@ -13,7 +13,10 @@ Concurrency.before(async (ctx) => {
   // One server failing to start must not leave the other running (it would keep the test run alive).
   if (a.status === 'rejected' || b.status === 'rejected') {
     await Promise.all([a, b].map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
-    throw a.status === 'rejected' ? a.reason : (b as PromiseRejectedResult).reason;
+    const reason = a.status === 'rejected' ? a.reason : (b as PromiseRejectedResult).reason;
+    // uvu drops a before hook's error without a word: shown here, so a failure says why.
+    console.error('mcp: concurrency: a server did not start:', reason);
+    throw reason;
   }
   [ctx.a, ctx.b] = [a.value, b.value];
 });

@@ -71,7 +71,7 @@ Run('each client mistake is a tool error with its code and a fix, and the server
     assert.ok(r.text.includes(code), `${label}: the text names the code`);
     assert.not.match(`${r.structured.error.message} ${r.structured.error.fix}`, /--[a-z]|`countersign /, `${label}: no CLI flag or command in an MCP hint`);
   }
-  assert.is((await mcp.call('step', { runId: 'no-such-run', answer: {} })).structured.error.fix, 'list runs with the `runs` tool');
+  assert.is((await mcp.call('step', { runId: 'no-such-run', answer: {} })).structured.error.fix, 'list its runs with the `runs` tool; this server reads one store, so a run started in another store is not visible here');
   assert.match((await mcp.call('step', { runId, seq: 9, answer: {} })).structured.error.fix, /^answer seq 1 \(the pending item\), or omit the "seq" argument$/);
   const missing = await mcp.call('step', { answer: {} });
   assert.match(missing.structured.error.message, /missing required argument "runId"/);

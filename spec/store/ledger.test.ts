@@ -23,7 +23,7 @@ const WORKFLOW: Workflow = {
 
 function run(runId: string): RunRecord {
   return {
-    runId, workflow: 'loop', workflowHash: 'h1', workspace: '/tmp/ws', status: 'waiting', snapshot: { value: 'work' }, seq: 1,
+    runId, workflow: 'loop', workflowHash: 'h1', workspace: '/tmp/ws', status: 'waiting', snapshot: { value: 'work' }, pending: { kind: 'directive', nodeId: 'work' } as never, seq: 1,
     createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
   };
 }

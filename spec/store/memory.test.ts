@@ -90,4 +90,31 @@ test('10,000 waiting runs of a 300-node workflow take well under 300 MB of heap'
   store.close();
 });
 
+test('a closed memory store refuses every call with E_STORE, as the SQLite store does, instead of answering as an empty store', () => {
+  const store = createMemoryStore();
+  const wf: Workflow = { metadata: { name: 'w', version: '1.0.0', description: 'd' }, nodes: [] };
+  store.putWorkflow('h', wf);
+  store.close();
+  const calls: Array<[string, () => unknown]> = [
+    ['get', () => store.get('r')],
+    ['list', () => store.list()],
+    ['getWorkflow', () => store.getWorkflow('h')],
+    ['putWorkflow', () => store.putWorkflow('h2', wf)],
+    ['events', () => store.events('r')],
+    ['update', () => store.update('r', (cur) => ({ record: cur, result: null }))],
+    ['rows', () => store.rows('proposals')],
+    ['appendRows', () => store.appendRows([])],
+  ];
+  for (const [name, call] of calls) {
+    try {
+      call();
+      assert.unreachable(`${name} worked on a closed store`);
+    } catch (e) {
+      assert.is((e as { code?: string }).code, 'E_STORE', `${name}: ${String(e)}`);
+      assert.match((e as Error).message, 'the in-memory store is closed');
+    }
+  }
+  store.close(); // closing twice is harmless
+});
+
 test.run();

@@ -19,7 +19,7 @@ Migration('a version-1 store (no row version) is upgraded in place and its runs 
     CREATE TABLE events (run_id TEXT, idx INTEGER, seq INTEGER, at TEXT, type TEXT, node_id TEXT, body TEXT NOT NULL, PRIMARY KEY (run_id, idx));
   `);
   const record: RunRecord = {
-    runId: 'old', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: { value: 'a' }, seq: 1,
+    runId: 'old', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: { value: 'a' }, pending: { kind: 'directive', nodeId: 'a' } as never, seq: 1,
     createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
   };
   db.prepare('INSERT INTO workflows VALUES (?, ?)').run('h', '{"metadata":{"name":"w"}}');
@@ -44,7 +44,7 @@ Migration('a record changed by another store instance (another process) is re-re
   const b = createSqliteStore(dir);
   a.putWorkflow('h', { metadata: { name: 'w', version: '1.0.0', description: 'd' }, nodes: [] });
   const base: RunRecord = {
-    runId: 'r', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: {}, seq: 1,
+    runId: 'r', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: { value: 'a' }, pending: { kind: 'directive', nodeId: 'a' } as never, seq: 1,
     createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
   };
   a.create(base, []);

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -36,6 +36,7 @@ function record(runId: string, seq = 0): RunRecord {
     workspace: '/tmp/ws',
     status: 'waiting',
     snapshot: { value: 'work' },
+    pending: { kind: 'directive', nodeId: 'work' } as RunRecord['pending'],
     seq,
     createdAt: '2024-01-01T00:00:00.000Z',
     updatedAt: '2024-01-01T00:00:00.000Z',
@@ -167,6 +168,34 @@ test('a row that is valid JSON but not what its table holds (a record without st
   db2.close();
   assert.match(catchError(() => c2.getWorkflow('h1')).message, /the stored workflow copy h1 .* has no nodes list/);
   c2.close();
+});
+
+test('a waiting record whose pending item is missing, not an object, or for another node than the run rests at is E_STORE on every read (status and step alike)', (c) => {
+  const store = createSqliteStore(c.dir);
+  store.putWorkflow('h1', WORKFLOW);
+  for (const id of ['string', 'missing', 'elsewhere', 'fine']) store.create(record(id), []);
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.prepare(`UPDATE runs SET record = json_set(record, '$.pending', 'x'), version = version + 1 WHERE run_id = 'string'`).run();
+  db.prepare(`UPDATE runs SET record = json_remove(record, '$.pending'), version = version + 1 WHERE run_id = 'missing'`).run();
+  db.prepare(`UPDATE runs SET record = json_set(record, '$.pending.nodeId', 'zzz'), version = version + 1 WHERE run_id = 'elsewhere'`).run();
+  db.close();
+  for (const id of ['string', 'missing']) {
+    const onGet = catchError(() => store.get(id));
+    assert.is(onGet.code, 'E_STORE', id);
+    assert.match(onGet.message, 'is waiting without a pending item');
+    assert.is(catchError(() => store.update(id, (cur) => ({ record: cur, result: null }))).code, 'E_STORE');
+  }
+  assert.match(catchError(() => store.get('elsewhere')).message, /is waiting at node "work" with the pending item of node "zzz"/);
+  assert.is(store.get('fine')!.runId, 'fine');
+  store.close();
+});
+
+test('a store directory that is a dangling link is E_STORE saying it is a link to a missing directory', (c) => {
+  const link = join(c.dir, 'store');
+  symlinkSync(join(c.dir, 'gone'), link);
+  const err = catchError(() => createSqliteStore(link));
+  assert.is(err.code, 'E_STORE');
+  assert.match(err.message, `${link} exists but is not a directory (a link to ${join(c.dir, 'gone')}, which does not exist`);
 });
 
 test('a database of the current version that lacks a store table (damaged, or another program\'s file) is E_STORE naming it, not a crash', (c) => {

@@ -1,5 +1,6 @@
 import { listExecutions, listProposals, type ExecutionRow, type ProposalRow } from '../../gate/ledger.js';
-import { openStore } from '../../store/open.js';
+import { openStore, resolveStoreDir, storeExists } from '../../store/open.js';
+import { createMemoryStore } from '../../store/memory.js';
 import { printJson, usage } from '../io.js';
 import { STORE_OPTIONS, type Command } from './command.js';
 
@@ -15,7 +16,13 @@ export const command: Command = {
     if (positionals.length > 0) throw usage(`audit takes no positional arguments (got ${positionals.join(' ')})`);
     const since = values.since as string | undefined;
     const status = values.status as string | undefined;
-    const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
+    const location = { store: values.store as string | undefined, cwd: io.cwd, env: io.env };
+    const dir = resolveStoreDir(location);
+    // Reading only: a store that does not exist is read as an empty one
+    // (the same checks of --status and --since), never created.
+    const exists = storeExists(dir);
+    if (!exists) io.stderr.write(`countersign audit: no store in ${dir} yet: the ledger is empty\n`);
+    const store = exists ? openStore(location) : createMemoryStore();
     try {
       const proposals = listProposals(store, { ...(status !== undefined ? { status } : {}), ...(since !== undefined ? { since } : {}) });
       // Executions have no status; --status narrows them to those of the listed proposals.

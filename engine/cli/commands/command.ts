@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createEngine, type Engine } from '../../run/engine.js';
-import { openStore } from '../../store/open.js';
+import { openStore, resolveStoreDir, storeExists } from '../../store/open.js';
 import { useValidatorCache } from '../../nodes/answer-schema.js';
 import { cacheLocation, diskValidatorCache } from '../validator-cache.js';
 import type { Store } from '../../store/store.js';
@@ -25,9 +25,18 @@ export const TOOL_MODULE_OPTIONS = {
   'allow-tool-modules': { type: 'boolean' },
 } as const;
 
-/** Opens the store named by --store / $COUNTERSIGN_STORE / ./.countersign for one command. */
-export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine, store: Store) => Promise<T>): Promise<T> {
-  const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
+/**
+ * Opens the store named by --store / $COUNTERSIGN_STORE / ./.countersign for
+ * one command. A command that only reads passes `absent`: when no store
+ * exists there, that answers instead and nothing is created.
+ */
+export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine, store: Store) => Promise<T>, absent?: (dir: string) => T): Promise<T> {
+  const location = { store: values.store as string | undefined, cwd: io.cwd, env: io.env };
+  if (absent) {
+    const dir = resolveStoreDir(location);
+    if (!storeExists(dir)) return absent(dir);
+  }
+  const store = openStore(location);
   // Answer validators compiled by earlier commands are loaded instead of compiled (see validator-cache.ts).
   const { problem } = cacheLocation(io.env);
   if (problem) io.stderr.write(`countersign: warning: ${problem}\n`);
@@ -43,6 +52,9 @@ export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine,
 
 /** --workspace must name an existing directory: agents are started in it. */
 export function workspaceDir(io: Io, given: string | undefined): string {
+  if (given !== undefined && given.trim() === '') {
+    throw usage('--workspace needs a directory, and was given an empty value', 'name the directory (is the shell variable you passed unset?), or leave --workspace out to use the current directory');
+  }
   const dir = resolve(io.cwd, given ?? '.');
   let ok = false;
   try {

@@ -5,6 +5,7 @@ import { offsetToPosition } from '../../format/offsets.js';
 import { formatPrStatus, readPrStatus } from '../../tools/status-reader.js';
 import { printJson, usage, type Io } from '../io.js';
 import type { Command } from './command.js';
+import { withoutBom } from '../../format/bom.js';
 
 const SHAPE_FIX = 'write a JSON array of comment bodies, e.g. ["## Code Review Summary\\n\\n…\\n\\n### Verdict: APPROVE"]; from GitHub: gh pr view N --json comments --jq \'[.comments[].body]\' | countersign pr-status --comments -';
 
@@ -44,9 +45,7 @@ async function readComments(from: string, io: Io): Promise<string[]> {
       });
     }
   }
-  // Windows tools (Notepad, PowerShell's Out-File -Encoding utf8) start a file
-  // with an invisible byte-order mark; workflow files may carry one too.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  text = withoutBom(text);
   const at = file === undefined ? {} : { file };
   // With a file, the error's location already names it (reportError prints it first).
   const where = file === undefined ? 'standard input' : 'the file';

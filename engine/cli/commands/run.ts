@@ -1,3 +1,4 @@
+import { noStore } from '../../store/open.js';
 import { resolve } from 'node:path';
 import type { Agent } from '../../hosts/agent.js';
 import { readSource } from '../../format/source.js';
@@ -80,6 +81,8 @@ export const command: Command = {
     if (gateSpec === 'interactive' && (agentSpec === 'interactive' || reviewerSpec === 'interactive')) {
       throw usage(`--gate-reviewer and ${agentSpec === 'interactive' ? '--agent' : '--reviewer'} cannot both be interactive`, 'two prompts on one terminal would read each other\'s lines: let one person answer the gate\'s reviews, and an adapter the rest');
     }
+    // Checked before the store opens: a usage error leaves no store behind.
+    const given = resumeId ? undefined : workspaceDir(io, values.workspace as string | undefined);
     return withEngine(values, io, async (engine, store) => {
       // A resumed run keeps the working directory it was started with: its
       // review paths were resolved there, so agents must work there too.
@@ -94,12 +97,12 @@ export const command: Command = {
           throw usage(`run ${resumeId} keeps the input it started with; --input cannot change it`, 'leave out --input when resuming (start a new run for other input)');
         }
       } else {
-        workspace = workspaceDir(io, values.workspace as string | undefined);
+        workspace = given!;
       }
       // A script file is named relative to where the user typed the command
       // (createAgent resolves it against cwd, after refusing an empty one);
       // agent processes run in the workspace.
-      const adapter = (spec: string, flag: string) => createAgent(spec, { cwd: spec.startsWith('scripted:') ? io.cwd : workspace, env: io.env, flag });
+      const adapter = (spec: string, flag: string) => createAgent(spec, { cwd: /^\s*scripted\s*:/.test(spec) ? io.cwd : workspace, env: io.env, flag });
       const agent = agentSpec === NO_AGENT ? noAgent(resumeId) : adapter(agentSpec, '--agent');
       const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec, '--reviewer');
       const gateReviewer = gateSpec === undefined ? undefined : reviewerFor(gateSpec, /^\s*(reply|scripted)\s*:/.test(gateSpec) ? io.cwd : workspace, io.env, '--gate-reviewer');
@@ -125,8 +128,8 @@ export const command: Command = {
         const result = await engine.run(resumeId ? { runId: resumeId } : resolve(io.cwd, positionals[0]), {
           agent,
           reviewer,
-          input: input as JsonObject,
-          workspace,
+          // A resumed run keeps its own input and workspace (refused above when given).
+          ...(resumeId ? {} : { input: input as JsonObject, workspace }),
           as: agentId,
           reviewerAs: reviewerId,
           maxSteps,
@@ -159,6 +162,8 @@ export const command: Command = {
         progress.stop();
         await Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
       }
+    }, resumeId === undefined ? undefined : (dir) => {
+      throw noStore(resumeId, dir);
     });
   },
 };

@@ -1,6 +1,6 @@
 import { printJson, usage } from '../io.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
-import type { RunStatus } from '../../run/contract.js';
+import type { RunStatus, RunSummary } from '../../run/contract.js';
 
 const STATUSES = ['waiting', 'completed', 'failed'];
 
@@ -11,9 +11,13 @@ export const command: Command = {
     if (positionals.length > 0) throw usage('runs takes no arguments');
     const status = values.status as string | undefined;
     if (status !== undefined && !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}`);
-    const list = await withEngine(values, io, (engine) => engine.runs(status ? { status: status as RunStatus } : undefined));
+    const [list, total, where] = await withEngine<[RunSummary[], number, string]>(values, io, async (engine, store) => {
+      const shown = await engine.runs(status ? { status: status as RunStatus } : undefined);
+      return [shown, status && shown.length === 0 ? (await engine.runs()).length : shown.length, store.location ?? ''];
+    }, (dir) => [[], 0, `${dir} (no store there yet)`]);
     if (values.json) printJson(io, { runs: list });
-    else if (list.length === 0) io.stderr.write('no runs yet: start one with `countersign start <file>`\n');
+    else if (total === 0) io.stderr.write(`no runs yet in ${where}: start one with \`countersign start <file>\`\n`);
+    else if (list.length === 0) io.stderr.write(`no ${status} runs (${total} run${total === 1 ? '' : 's'} in the store: \`countersign runs\` lists them)\n`);
     else for (const r of list) io.stdout.write(`${r.runId}  ${r.status.padEnd(9)}  ${r.updatedAt}  ${r.workflow}\n`);
     return 0;
   },

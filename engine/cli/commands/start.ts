@@ -12,11 +12,13 @@ export const command: Command = {
     if (positionals.length !== 1) throw usage('start takes exactly one workflow file', 'countersign start workflows/review-fix-loop.json');
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
+    // Checked before the store opens: a usage error leaves no store behind.
+    const workspace = workspaceDir(io, values.workspace as string | undefined);
     const { state, toolsRun } = await withEngine(values, io, async (engine) => {
       const started = await engine.start(resolve(io.cwd, positionals[0]), {
         input: input as JsonObject,
         as: values.as as string | undefined,
-        workspace: workspaceDir(io, values.workspace as string | undefined),
+        workspace,
       });
       return { state: started, toolsRun: await toolsRunSince(engine, started.runId, 0) };
     });

@@ -1,4 +1,5 @@
 import { printJson, reportFailure, usage } from '../io.js';
+import { noStore } from '../../store/open.js';
 import { renderState } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
@@ -12,6 +13,8 @@ export const command: Command = {
       const mark = await journalMark(engine, positionals[0]);
       const now = await engine.status(positionals[0]);
       return { state: now, toolsRun: await toolsRunSince(engine, positionals[0], mark) };
+    }, (dir) => {
+      throw noStore(positionals[0], dir);
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);

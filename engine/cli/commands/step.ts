@@ -1,10 +1,11 @@
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
+import { noStore } from '../../store/open.js';
 import { renderState } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 
 export const command: Command = {
-  usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (still waiting); 1 run failed; 2 usage, unknown run or E_SEQ',
+  usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (still waiting); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended) or E_IDENTITY_REQUIRED',
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('step takes exactly one run id');
@@ -20,6 +21,8 @@ export const command: Command = {
       const mark = await journalMark(engine, positionals[0]);
       const next = await engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined });
       return { state: next, toolsRun: await toolsRunSince(engine, positionals[0], mark) };
+    }, (dir) => {
+      throw noStore(positionals[0], dir);
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);

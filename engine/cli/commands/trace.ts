@@ -1,4 +1,5 @@
 import { printJson, usage } from '../io.js';
+import { noStore } from '../../store/open.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 import type { JournalEvent } from '../../run/contract.js';
 
@@ -7,7 +8,9 @@ export const command: Command = {
   options: { ...STORE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('trace takes exactly one run id');
-    const journal = await withEngine(values, io, (engine) => engine.trace(positionals[0]));
+    const journal = await withEngine(values, io, (engine) => engine.trace(positionals[0]), (dir) => {
+      throw noStore(positionals[0], dir);
+    });
     if (values.json) printJson(io, journal);
     else {
       for (const e of journal.events) io.stdout.write(`${describe(e)}\n`);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { validatePersonaFile } from '../../gate/persona-lint.js';
 import { formatHuman, formatJson } from '../../validate/report.js';
 import { validateFile, type ValidationReport } from '../../validate/index.js';
@@ -19,7 +20,12 @@ export const command: Command = {
     const withModules = values['allow-tool-modules'] === true;
     // A .md file is a persona wherever it lies; every other file is a workflow.
     const reports: ValidationReport[] = [];
-    for (const f of files) reports.push(/\.md$/i.test(f) ? validatePersonaFile(f) : withModules ? await validateFileWithModules(f) : validateFile(f));
+    for (const f of files) {
+      // Read relative to where the command was given (io.cwd), as every other command does; reported as the user named it.
+      const path = resolve(io.cwd, f);
+      const report = /\.md$/i.test(f) ? validatePersonaFile(path) : withModules ? await validateFileWithModules(path) : validateFile(path);
+      reports.push({ ...report, file: f });
+    }
     if (values.json) printJson(io, formatJson(reports));
     else {
       const text = formatHuman(reports);

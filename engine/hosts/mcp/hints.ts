@@ -17,6 +17,8 @@ const REWORDINGS: ReadonlyArray<readonly [RegExp, string]> = [
   [/pass them in the start input: --input '(\{[^']*\})' \(library: start\(file, \{ input \}\)\)/g, 'pass them in the start tool\'s "input" argument: $1'],
   // `--as <identity> (library: { as })` names the flag and the library option: over MCP it is the step argument.
   [/--as <([^>]+)>(?: \(library: \{ as \}\))?/g, 'the "as" argument set to <$1>'],
+  // The server has one store, chosen when it was started: a client cannot name another.
+  [/; a run started with another --store or COUNTERSIGN_STORE is in that store/g, '; this server reads one store, so a run started in another store is not visible here'],
   [/\bomit --seq\b/g, 'omit the "seq" argument'],
   [/--seq\b/g, 'the "seq" argument'],
   [/\ba --workspace\b/g, 'a "workspace" argument'],

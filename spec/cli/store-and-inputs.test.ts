@@ -1,0 +1,127 @@
+/**
+ * Where the CLI's store is and what it reads (issue 2 §5–6): commands that
+ * only read never create a store; an unknown run names the store searched;
+ * an empty --store or --workspace is a usage error, never the default;
+ * `@file` arguments are read relative to the command's directory, with a
+ * byte-order mark ignored as in workflow files.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli, ROOT, tempDir } from '../helpers/cli.js';
+
+const WF = join(ROOT, 'spec/fixtures/cli/two-step.json');
+const S = suite('CLI: store location and inputs');
+
+S('status, step, trace and run --resume on a store that does not exist are E_RUN_NOT_FOUND naming the directory (exit 2), and create nothing', async () => {
+  const missing = join(tempDir(), 'typo-store');
+  for (const args of [
+    ['status', 'some-run', '--json'],
+    ['step', 'some-run', '--response', '{"words":5}', '--json'],
+    ['trace', 'some-run', '--json'],
+    ['run', '--resume', 'some-run', '--agent', 'scripted:nothing.yaml', '--json'],
+  ]) {
+    const r = await cli([...args, '--store', missing]);
+    assert.is(r.code, 2, `${args[0]}: ${r.stderr}`);
+    assert.is(r.json.error.code, 'E_RUN_NOT_FOUND');
+    assert.match(r.json.error.message, `there is no store in ${missing}`);
+    assert.match(r.json.error.fix, /--store DIR or COUNTERSIGN_STORE/);
+  }
+  const runs = await cli(['runs', '--store', missing]);
+  assert.is(runs.code, 0);
+  assert.match(runs.stderr, `no runs yet in ${missing} (no store there yet)`);
+  const json = await cli(['runs', '--json', '--store', missing]);
+  assert.equal(json.json, { runs: [] });
+  const audit = await cli(['audit', '--json', '--store', missing]);
+  assert.is(audit.code, 0);
+  assert.equal(audit.json, { proposals: [], executions: [] });
+  assert.not.ok(existsSync(missing), 'no store was created by reading');
+});
+
+S('an unknown run in an existing store names that store', async () => {
+  const store = tempDir();
+  assert.is((await cli(['start', WF], { store })).code, 0);
+  const r = await cli(['status', 'nope', '--json'], { store });
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_RUN_NOT_FOUND');
+  assert.match(r.json.error.message, `no run "nope" in the store ${store}`);
+});
+
+S('runs --status with no such run says so and how many runs the store has, not "no runs yet"', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  assert.is((await cli(['step', s.json.runId, '--response', '{"words":5}'], { store })).code, 0);
+  const r = await cli(['runs', '--status', 'failed'], { store });
+  assert.is(r.code, 0);
+  assert.is(r.stdout, '');
+  assert.match(r.stderr, 'no failed runs (1 run in the store');
+  assert.not.match(r.stderr, 'no runs yet');
+});
+
+S('an empty --store or --workspace (an unset shell variable) is E_USAGE, exit 2, and nothing is stored in the default place', async () => {
+  const cwd = tempDir();
+  for (const args of [['start', WF, '--store', ''], ['start', WF, '--store', '  '], ['runs', '--store', ''], ['start', WF, '--workspace', ''], ['run', WF, '--agent', 'scripted:x.yaml', '--workspace', '']]) {
+    const r = await cli([...args, '--json'], { cwd });
+    assert.is(r.code, 2, args.join(' '));
+    assert.is(r.json.error.code, 'E_USAGE');
+    assert.match(r.json.error.message, /needs a directory, and was given an empty value/);
+  }
+  assert.not.ok(existsSync(join(cwd, '.countersign')), 'no default store was made');
+});
+
+S('step on a run that has ended is E_RUN_NOT_WAITING, exit 2, as step --help says', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  await cli(['step', s.json.runId, '--response', '{"words":5}'], { store });
+  const r = await cli(['step', s.json.runId, '--response', '{"words":5}', '--json'], { store });
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_RUN_NOT_WAITING');
+  const help = await cli(['step', '--help']);
+  assert.match(help.stdout + help.stderr, 'E_RUN_NOT_WAITING');
+});
+
+S('--input @file and --response @file and - ignore a leading UTF-8 byte-order mark, as workflow files do', async () => {
+  const store = tempDir();
+  const dir = tempDir();
+  writeFileSync(join(dir, 'input.json'), '\uFEFF{"topic":"boms"}');
+  writeFileSync(join(dir, 'answer.json'), '\uFEFF{"words":3}');
+  const s = await cli(['start', WF, '--input', `@${join(dir, 'input.json')}`, '--json'], { store });
+  assert.is(s.code, 0, s.stderr);
+  assert.is(s.json.pending.directive, 'Write about boms.');
+  const r = await cli(['step', s.json.runId, '--response', `@${join(dir, 'answer.json')}`, '--json'], { store });
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(r.json.output, { topic: 'boms', 'write.words': 3 });
+  const t = await cli(['start', WF, '--json'], { store });
+  const piped = await cli(['step', t.json.runId, '--response', '-', '--json'], { store, stdin: '\uFEFF{"words":4}' });
+  assert.is(piped.code, 0, piped.stderr);
+});
+
+S('in a host with its own directory (io.cwd), validate and @file read relative to it, as graph and start do', async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'flows'));
+  writeFileSync(join(dir, 'flows', 'two-step.json'), readFileSync(WF, 'utf8'));
+  writeFileSync(join(dir, 'input.json'), '{"topic":"hosts"}');
+  const v = await cli(['validate', 'flows/two-step.json', '--json'], { cwd: dir });
+  assert.is(v.code, 0, v.stdout);
+  assert.is(v.json.files[0].file, 'flows/two-step.json', 'reported as the user named it');
+  assert.is((await cli(['graph', 'flows/two-step.json'], { cwd: dir })).code, 0);
+  const store = tempDir();
+  const s = await cli(['start', 'flows/two-step.json', '--input', '@input.json', '--json'], { cwd: dir, store });
+  assert.is(s.code, 0, s.stderr);
+  assert.is(s.json.pending.directive, 'Write about hosts.');
+});
+
+S('run --agent "scripted : file" (spaces around the colon) reads the script from the current directory, as "scripted:file" does, whatever --workspace says', async () => {
+  const root = tempDir();
+  mkdirSync(join(root, 'ws'));
+  mkdirSync(join(root, 'proj'));
+  writeFileSync(join(root, 'proj', 'answers.yaml'), 'write:\n  - { words: 5 }\n');
+  for (const spec of ['scripted:answers.yaml', 'scripted : answers.yaml']) {
+    const r = await cli(['run', WF, '--workspace', '../ws', '--agent', spec, '--json'], { cwd: join(root, 'proj'), store: tempDir() });
+    assert.is(r.code, 0, `${spec}: ${r.stderr}`);
+    assert.is(r.json.status, 'completed');
+  }
+});
+
+S.run();
