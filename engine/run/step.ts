@@ -107,6 +107,8 @@ function enterNodes(
 ): [AnyMachineSnapshot, Actions] {
   const { machine } = compiled;
   let [snap, actions] = first;
+  // Most steps rest at a node without entry work: nothing below is allocated for them.
+  if (!needsEntry(compiled, snap)) return first;
   let all = [...actions];
   let cause = causeOf(submitted, all);
   // Where each node's first entry ended in `all`, and why its last entry routed on: what a runaway reports.
@@ -141,6 +143,14 @@ function enterNodes(
     if (!firstEntry.has(node.id)) firstEntry.set(node.id, all.length);
   }
   return [snap, all];
+}
+
+/** Whether the run rests at a waiting node whose entry work (WaitingType.enter) has not run for this visit. */
+function needsEntry(compiled: CompiledWorkflow, snap: AnyMachineSnapshot): boolean {
+  if (snap.status !== 'active') return false;
+  const node = compiled.byId.get(snap.value as string);
+  const type = node && (nodeType(node.type) as WaitingType);
+  return node !== undefined && type?.kind === 'waiting' && type.enter !== undefined && (snap.context as RunContext).entered !== node.id;
 }
 
 /** The accepted answer of this step, when it is what brought the run to its next node. */
