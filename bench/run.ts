@@ -59,9 +59,9 @@ function tempStore(): Store {
 }
 
 // 1. submit → next pending
-// The small loop is one directive answered again and again (one machine
-// microstep per step); the rings cross a directive, an expression and a
-// condition per step (three microsteps).
+// The small loop is one directive answered again and again; the rings
+// cross a directive, an expression and a condition per step (the machine
+// folds the transient nodes into the answer's transition: one microstep).
 report('step, memory, small loop (1 node/step)', await stepLatency(createMemoryStore(), selfLoopWorkflow(), 20_000), 'µs', 20);
 report('step, memory, 5-node ring (3 nodes/step)', await stepLatency(createMemoryStore(), ringWorkflow(1), 20_000), 'µs', 20);
 report('step, memory, 302-node ring (3 nodes/step)', await stepLatency(createMemoryStore(), ringWorkflow(100), 20_000), 'µs', 20);
