@@ -49,7 +49,34 @@ export function parseJson(text: string, file: string): SourceDocument {
       });
     }
   }
+  const huge = hugeNumber(text);
+  if (huge) {
+    const at = new LineIndex(text).position(huge.offset);
+    const shown = huge.text.length > 30 ? `${huge.text.slice(0, 27)}...` : huge.text;
+    throw new CountersignError('E_PARSE', `the number ${shown} is beyond the range of JSON numbers: it would be read as Infinity and stored as null`, {
+      file, line: at.line, col: at.col,
+      fix: 'write a number within ±1.7976931348623157e308 (or a string, if the digits themselves matter)',
+    });
+  }
   return new JsonSource(file, text, data);
+}
+
+/**
+ * A number literal JSON.parse turns into ±Infinity, which JSON.stringify
+ * then writes as null: the value would be lost without a word. Only a
+ * literal with a 3-digit exponent or over 300 digits can be one, so the
+ * tree is built only for those.
+ */
+function hugeNumber(text: string): { offset: number; text: string } | undefined {
+  if (!/[0-9](?:[eE]\+?[0-9]{3}|[0-9]{300})/.test(text)) return undefined;
+  const stack: Array<JsonNode | undefined> = [parseTree(text, [], STRICT)];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!node) continue;
+    if (node.type === 'number' && !Number.isFinite(node.value)) return { offset: node.offset, text: text.slice(node.offset, node.offset + node.length) };
+    if (node.children) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+  return undefined;
 }
 
 /** `:` outside strings; in valid JSON each one is exactly one property. */

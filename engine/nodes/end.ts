@@ -6,6 +6,21 @@
 import type { EndNode, JsonObject, JsonValue } from '../format/model.js';
 import type { FinalType, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
+import { parsePath } from '../format/path.js';
+
+/**
+ * Validation refuses a name that is not a path; a run stored before it did
+ * leaves such a name out, as it does any name that resolves to nothing,
+ * instead of failing every answer that would complete it.
+ */
+function resolvable(name: string): boolean {
+  try {
+    parsePath(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const end: FinalType = {
   type: 'end',
@@ -24,8 +39,8 @@ export const end: FinalType = {
   output(node: EndNode, ctx, workflow) {
     const out: JsonObject = {};
     for (const name of node.finalOutput ?? []) {
-      const r = lookup(ctx, workflow, name);
-      if (r.found && r.value !== undefined) out[name] = r.value as JsonValue;
+      const r = resolvable(name) ? lookup(ctx, workflow, name) : undefined;
+      if (r?.found && r.value !== undefined) out[name] = r.value as JsonValue;
     }
     return out;
   },

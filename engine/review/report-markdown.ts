@@ -13,9 +13,10 @@ const FENCE = /^[ \t]*(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
-const TIER = '(?:blocking|major|minor|critical|high|medium|low|nice to have|optional)';
+// Tier words as reviewers write them: severities, MoSCoW-style "must/should fix", nits, and P0–P4 / SEV-1 (digits are stripped by tierLabel).
+const TIER = '(?:blocking|blockers?|major|minor|critical|high|medium|low|nice to have|optional|must fix|must have|should fix|should have|could fix|could have|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority)';
 /** A whole heading that names a severity tier, after normalising (see tierLabel). */
-const TIER_LABEL = new RegExp(`^(?:severity(?: ${TIER})?|${TIER}(?: (?:severity|priority))?)(?: (?:issues?|findings?|problems?))?$`);
+const TIER_LABEL = new RegExp(`^(?:severity(?: ${TIER})?|${TIER}(?: ?\\d+)?(?: (?:severity|priority))?)(?: (?:issues?|findings?|problems?))?$`);
 const MARKDOWN_FIX =
   'write one top-level list item per issue ("- …" or "1. …" at the start of the line), with no sub-items and no severity headings; every issue is mandatory';
 

@@ -192,7 +192,9 @@ export function finalOutputFindings(node: NodeEntry, scope: Scope): Finding[] {
       resolution = resolve(name, scope);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
-      resolution = { found: false as const, missing: name, candidates: [] };
+      // Not a path at all ("a b", "x["): it can never name a value, so it is the author's error, not a gap to warn about.
+      findings.push(errorFinding(e, `${node.pointer}/finalOutput/${j}`));
+      return;
     }
     if (resolution.found) return;
     const guess = suggest(resolution.missing, resolution.candidates);

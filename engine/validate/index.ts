@@ -25,6 +25,7 @@ import { locateFinding, type Position } from './locate.js';
 import { isPlainObject } from './pointer.js';
 import { nestingFindings } from './depth.js';
 import { registryFindings, requiredInputFindings, reservedNameFindings } from './registry.js';
+import { seedValueFindings } from './seed-values.js';
 import { schemaFindings } from './schema-check.js';
 import { structureFindings } from './structure.js';
 import { toolDeclarationFindings } from './tool-declarations.js';
@@ -105,7 +106,7 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
   const workflow = checkableWorkflow(data);
   const reminder = systemReminderReads(data);
 
-  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...requiredInputFindings(data), ...toolDeclarationFindings(data, tools, opts), ...reminder.findings];
+  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, brokenEntries(fromSchema)), ...seedValueFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...requiredInputFindings(data), ...toolDeclarationFindings(data, tools, opts), ...reminder.findings];
   const reported = new Set<string>();
   for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
   for (const node of model.nodes) {

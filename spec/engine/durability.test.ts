@@ -87,4 +87,21 @@ Durability('updatedAt follows every step while createdAt stays; the workspace is
   assert.is(summary.updatedAt, '2026-01-01T00:01:00.000Z');
 });
 
+Durability('a run stored before malformed finalOutput names were refused still completes: such a name is left out of the output, as an unresolved one is', async () => {
+  const store = createMemoryStore();
+  const wf = structuredClone(TWO_STEP);
+  Object.assign(wf.nodes[3], { finalOutput: ['topic', 'a b', 'write.words'] });
+  await createEngine({ store }).start(wf).then(() => assert.unreachable('validation refuses "a b"'), (e) => assert.is(e.code, 'E_WORKFLOW_INVALID'));
+  store.putWorkflow('stored-before', wf);
+  const at = '2026-01-01T00:00:00.000Z';
+  const directive = { kind: 'directive', nodeId: 'write', directive: 'Write about x.', completionCondition: 'written', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 };
+  store.create({
+    runId: 'old', workflow: 'two-step', workflowHash: 'stored-before', workspace: process.cwd(), status: 'waiting', seq: 1, createdAt: at, updatedAt: at,
+    snapshot: { value: 'write', context: { vars: { topic: 'x' }, nodes: {}, meta: { executionId: 'old', workflowId: 'two-step', userId: 'local' }, attempt: 0 } },
+    pending: directive,
+  } as never, [{ seq: 0, at, type: 'run.started' }]);
+  const done = await createEngine({ store }).submit('old', { words: 500 }, { seq: 1 });
+  assert.equal(done, { runId: 'old', seq: 1, status: 'completed', endNodeId: 'long', output: { topic: 'x', 'write.words': 500 } });
+});
+
 Durability.run();

@@ -35,10 +35,26 @@ test('G15: numbered, roman-numbered, emoji-marked and blockquoted tier headings 
   for (const [name, text] of Object.entries(tiered)) assert.is(outcome(name, text), 'E_REPORT_FORMAT', name);
 });
 
+test('G15: the tier headings reviewers write most — must/should fix, nits, P0–P4, SEV-1, priority 2, suggestions — are E_REPORT_FORMAT too', () => {
+  const tiered: Record<string, string> = {
+    mustShould: '## Must fix\n- a\n## Should fix\n- b\n## Nits\n- c\n',
+    priorities: '## P1\n- a\n## P3\n- b\n',
+    p0: '### P0 issues\n- a\n',
+    sev: '## SEV-2\n- a\n',
+    priority: '## Priority 2\n- a\n',
+    nitpicks: '## Nitpicks\n- a\n',
+    suggestions: '## Suggestions\n- a\n',
+    mustHave: '## Must have\n- a\n',
+  };
+  for (const [name, text] of Object.entries(tiered)) assert.is(outcome(name, text), 'E_REPORT_FORMAT', name);
+});
+
 test('G15: numbered or decorated headings that name no tier are fine, and their items count', () => {
   assert.is(outcome('intro', '## 1. Introduction\n- a\n- b\n'), 2);
   assert.is(outcome('findings', '# 📋 Findings\n- a\n'), 1);
   assert.is(outcome('low-hanging', '## Low-hanging fruit\n- a\n'), 1);
+  assert.is(outcome('section', '## Parser\n- a\n## Printer (p. 2)\n- b\n'), 2);
+  assert.is(outcome('prose', '## Must fixes be tested?\n- a\n'), 1);
 });
 
 test.run();
