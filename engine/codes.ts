@@ -4,7 +4,7 @@
  */
 export const CODES = Object.freeze({
   // Loading
-  E_FILE_NOT_FOUND: 'the workflow (or input/answer, or pr-status --comments) file does not exist or cannot be read',
+  E_FILE_NOT_FOUND: 'the workflow (or input/answer, or pr-status --comments) file, or the workspace of a run being resumed, does not exist or cannot be read',
   E_PARSE: 'the file is not well-formed JSON or YAML',
   // Schema of the workflow document
   E_SCHEMA: 'the document violates schemas/workflow.schema.json (wrong type, missing field, bad value)',
@@ -100,7 +100,7 @@ export const CODES = Object.freeze({
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
   E_BUILD: 'the countersign source itself does not compile or load (a file under engine/ was edited into an error); the message names the file, line and column',
   E_INSTALL: 'the countersign command cannot run: a dependency it needs is not installed or is damaged (esbuild, tsx, or a package the source imports) (exit 2; fix: npm ci in the package)',
-  E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry or leaves out one of requiredInputs, an MCP tool\'s arguments do not fit its input schema, or the pr-status comments are not a JSON array of strings',
+  E_INPUT: 'the --input / --response value is not valid JSON, the start input does not fit the registry or leaves out one of requiredInputs, an MCP tool\'s arguments do not fit its input schema, the pr-status comments are not a JSON array of strings, a library start()/run() workspace is not an existing directory, or run() resuming a run is given a new input or workspace',
   E_RESULT_TOO_LARGE: 'an MCP tool result is larger than one stdio message may be (10 MiB): it was not sent, though the call took effect',
   // Tools and the decorator chain (review gate)
   E_TOOL_DEFINITION: 'defineTool was given a malformed tool: a bad name, class or blastRadius, no run function, or an inputSchema that is not an object schema or does not compile; or chain() was given a tool whose class is not read, write or destructive; or createEngine({ tools }) got something that is not a tool; or two tools (built-in, host, module, lent) share a name (a module\'s clash names its file and /toolModules/<i>); or a tool\'s own argument check (refineArgs) threw',

@@ -46,8 +46,9 @@ async function load() {
     const why = Array.isArray(e?.errors) && e.errors[0]?.text ? e.errors[0].text : firstLine(e);
     // esbuild (or its binary package) missing: tsx needs it too.
     if (!compileErrors(e) && (/Cannot find (package|module) 'esbuild'/.test(why) || /@esbuild\/[\w-]+/.test(why))) return cannotRun('E_INSTALL', `the CLI bundle cannot be built: ${why}`, REINSTALL);
-    // A dependency missing, or damaged (an error inside node_modules): reinstalling fixes it, not editing the source.
-    const installed = (Array.isArray(e?.errors) ? e.errors : []).filter((m) => /^Could not resolve/.test(m.text) || /(^|\/)node_modules\//.test(m.location?.file ?? ''));
+    // A dependency missing (a package name that does not resolve), or damaged (an error inside node_modules):
+    // reinstalling fixes it. A relative path that does not resolve is the source's own: E_BUILD below.
+    const installed = (Array.isArray(e?.errors) ? e.errors : []).filter((m) => isPackage(/^Could not resolve "([^"]*)"/.exec(m.text)?.[1]) || /(^|\/)node_modules\//.test(m.location?.file ?? ''));
     if (installed.length > 0) return cannotRun('E_INSTALL', `a dependency is missing or damaged: ${compileErrors({ errors: installed })}`, REINSTALL);
     // The source itself does not compile: tsx would fail on it too. Say where.
     const located = compileErrors(e);
@@ -61,6 +62,11 @@ async function load() {
   } catch (e) {
     return sourceFailure(e);
   }
+}
+
+/** A bare specifier names a package; `./x`, `../x` and absolute paths name files of the source. */
+function isPackage(specifier) {
+  return typeof specifier === 'string' && !/^(\.{1,2}(\/|$)|\/)/.test(specifier);
 }
 
 /** main() from the TypeScript source through tsx; `failure`: what already went wrong, said first if tsx is missing too. */

@@ -20,12 +20,15 @@ export interface Io {
 }
 
 export function processIo(): Io {
-  // A reader that stops early (`| head -1`) closes the pipe: that is not an
-  // error of ours, so stop quietly instead of dying with an EPIPE trace.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
-  });
+  // A reader that stops early (`| head -1`, a host that stops reading
+  // stderr) closes the pipe: that is not an error of ours. What is left to
+  // write is dropped, and the command runs to its end: a run still drives,
+  // its agents are closed, and the exit status is the command's own.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -75,6 +75,22 @@ export function checkResume(rec: RunRecord, opts: { input?: unknown; workspace?:
   }
 }
 
+/** A run is resumed in the directory it started in: agents are started there, so it must still exist. */
+export function workspaceStillThere(rec: RunRecord): void {
+  let ok = false;
+  try {
+    ok = statSync(rec.workspace).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    throw new CountersignError('E_FILE_NOT_FOUND', `run ${rec.runId} works in ${rec.workspace}, which no longer exists (or is not a directory)`, {
+      file: rec.workspace,
+      fix: `restore or recreate ${rec.workspace} (its review paths and the agents' work are there), then resume the run`,
+    });
+  }
+}
+
 export function identityRequired(rec: RunRecord): CountersignError {
   const nodeId = rec.pending!.nodeId;
   return new CountersignError('E_IDENTITY_REQUIRED', `node "${nodeId}" is part of a review loop, and the answer names no identity`, {

@@ -12,8 +12,9 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkResume, checkReviewer, workspaceOf, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
+import { answerCopy, checkResume, checkReviewer, workspaceOf, workspaceStillThere, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
 import { stateOf } from './state.js';
+import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
 import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
 import { driveRun, type RunOptions, type RunResult } from './driver.js';
@@ -103,7 +104,7 @@ export function createEngine(options: EngineOptions): Engine {
   function compiledFor(rec: RunRecord): CompiledWorkflow {
     let wf = workflows.get(rec.workflowHash);
     if (!wf) {
-      wf = store.getWorkflow(rec.workflowHash);
+      wf = checkedCopy(store.getWorkflow(rec.workflowHash), rec.workflowHash, store.location);
       workflows.set(rec.workflowHash, wf);
     }
     return compileWorkflow(wf, rec.workflowHash);
@@ -302,6 +303,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (resuming) {
         const rec = mustGet((source as { runId: string }).runId);
         checkResume(rec, opts);
+        workspaceStillThere(rec);
         checkReviewer(compiledFor(rec).workflow, opts);
         const workflow = compiledFor(rec).workflow;
         // A run resumed in a new process offers its agents the same tools as when it started.

@@ -8,14 +8,39 @@ export function stateOf(rec: RunRecord): RunState {
     case 'waiting':
       // A host acts on the pending item: a record without a real one is a damaged store, not a state to hand on.
       if (rec.pending === null || typeof rec.pending !== 'object' || typeof (rec.pending as { kind?: unknown }).kind !== 'string') throw damagedRecord(rec, 'is waiting without a pending item');
+      {
+        const missing = missingField(rec.pending);
+        if (missing) throw damagedRecord(rec, `has a ${rec.pending.kind} pending item without its ${missing}`);
+      }
       return { runId: rec.runId, seq: rec.seq, status: 'waiting', pending: rec.pending };
     case 'completed':
-      if (typeof rec.endNodeId !== 'string' || (rec.output !== undefined && (rec.output === null || typeof rec.output !== 'object'))) throw damagedRecord(rec, 'completed without its end node or output');
-      return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId!, output: rec.output ?? {}, ...(rec.outcome !== undefined ? { outcome: rec.outcome } : {}) };
+      // Every completed record carries its output ({} when finalOutput names nothing): a missing one is lost data, not "no output".
+      if (typeof rec.endNodeId !== 'string' || rec.output === null || typeof rec.output !== 'object' || Array.isArray(rec.output)) throw damagedRecord(rec, 'completed without its end node or output');
+      return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId, output: rec.output, ...(rec.outcome !== undefined ? { outcome: rec.outcome } : {}) };
     case 'failed':
       if (rec.error === null || typeof rec.error !== 'object' || typeof rec.error.code !== 'string') throw damagedRecord(rec, 'failed without an error code');
       return { runId: rec.runId, seq: rec.seq, status: 'failed', error: rec.error };
   }
+}
+
+/** The fields of the run contract each kind of pending item must carry, as [name, type]. */
+const CONTRACT: Readonly<Record<string, ReadonlyArray<readonly [string, 'string' | 'object' | 'integer' | 'array']>>> = {
+  directive: [['nodeId', 'string'], ['directive', 'string'], ['completionCondition', 'string'], ['inputSchema', 'object'], ['attempt', 'integer'], ['maxRetries', 'integer']],
+  review: [['nodeId', 'string'], ['prompt', 'string'], ['attempt', 'integer'], ['maxRetries', 'integer']],
+  tool: [['nodeId', 'string'], ['tool', 'string'], ['args', 'object'], ['attempt', 'integer']],
+};
+
+/** The first contract field a pending item lacks (or holds with the wrong type); undefined when it has them all. */
+function missingField(pending: object): string | undefined {
+  const item = pending as Record<string, unknown>;
+  const fields = Object.hasOwn(CONTRACT, item.kind as string) ? CONTRACT[item.kind as string] : undefined;
+  if (!fields) return 'kind (directive, review or tool)';
+  for (const [name, type] of fields) {
+    const v = item[name];
+    const ok = type === 'integer' ? Number.isInteger(v) : type === 'array' ? Array.isArray(v) : type === 'object' ? v !== null && typeof v === 'object' && !Array.isArray(v) : typeof v === type;
+    if (!ok) return name;
+  }
+  return undefined;
 }
 
 /** A stored record the engine cannot use: E_STORE, with the store's repair. */

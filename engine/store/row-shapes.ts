@@ -27,6 +27,15 @@ export function recordProblem(value: unknown, runId: string): string | undefined
   return undefined;
 }
 
+/** Why a `runs` table row's summary columns (what `runs` lists) are not a run's; undefined when they are. */
+export function summaryProblem(row: { run_id: unknown; workflow: unknown; status: unknown; created_at: unknown; updated_at: unknown }): string | undefined {
+  if (typeof row.status !== 'string' || !STATUSES.has(row.status)) return `has status ${JSON.stringify(row.status)}, not waiting, completed or failed`;
+  for (const [column, value] of [['workflow', row.workflow], ['created_at', row.created_at], ['updated_at', row.updated_at]] as const) {
+    if (typeof value !== 'string') return `has no ${column}`;
+  }
+  return undefined;
+}
+
 /** Why `value` is not a stored workflow copy; undefined when it is one. */
 export function workflowProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'is not an object';

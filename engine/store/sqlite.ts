@@ -15,7 +15,7 @@ import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from
 import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
 import { makeDirs } from '../format/make-dirs.js';
-import { eventProblem, recordProblem, workflowProblem } from './row-shapes.js';
+import { eventProblem, recordProblem, summaryProblem, workflowProblem } from './row-shapes.js';
 
 
 export { SCHEMA_VERSION } from './sqlite-schema.js';
@@ -210,13 +210,16 @@ export function createSqliteStore(dir: string): Store {
       const rows = guard('list runs', () =>
         filter?.status ? sql.listByStatus.all(filter.status) : sql.listAll.all(),
       );
-      return rows.map((r) => ({
-        runId: r.run_id,
-        workflow: r.workflow,
-        status: r.status,
-        createdAt: r.created_at,
-        updatedAt: r.updated_at,
-      }));
+      return rows.map((r) => {
+        const why = summaryProblem(r);
+        if (why !== undefined) {
+          throw new CountersignError('E_STORE', `the summary row of run "${String(r.run_id)}" in ${file} ${why}: the store is damaged`, {
+            file,
+            fix: 'the database row is damaged; restore countersign.db from a backup, or move the store aside and start again',
+          });
+        }
+        return { runId: r.run_id, workflow: r.workflow, status: r.status, createdAt: r.created_at, updatedAt: r.updated_at };
+      });
     },
 
     events(runId) {

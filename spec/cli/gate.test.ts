@@ -52,6 +52,16 @@ Gate('E5 E6 E9 §4.5: a reject exits 3 with ErrReviewRejected; the same proposal
   assert.equal([again.json.proposal.status, again.json.proposal.deduped, again.json.proposal.decision_text], ['rejected', true, null]);
 });
 
+Gate('--proposal - with --reviewer interactive is a usage error (both would read standard input): exit 2, no reviewer asked, no row written', async () => {
+  const s = setup();
+  const r = await cli(['gate', '--tool', 'host_restart_service', '--class', 'write', '--proposal', '-', '--reviewer', 'interactive', '--json'], { store: s.store, cwd: s.dir, stdin: s.proposal() });
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_USAGE');
+  assert.match(r.json.error.message, 'cannot both read standard input');
+  const audit = await cli(['audit', '--json'], { store: s.store });
+  assert.equal(audit.json.proposals, []);
+});
+
 Gate('A17: class read exits 0 with outcome pass, no reviewer and no row', async () => {
   const s = setup();
   const r = await cli(['gate', '--tool', 'get_sop_text', '--class', 'read', '--json', '--proposal', JSON.stringify({ action: 'get_sop_text', target: {}, reason: 'r', operator: 'u', context_summary: 's' })], { store: s.store, cwd: s.dir });

@@ -235,6 +235,23 @@ Rebuild('a dependency damaged in node_modules (a syntax error there) is E_INSTAL
   assert.match(error.fix, /npm ci/);
 });
 
+Rebuild('a source importing a file of its own that does not exist (a typo, a deleted module) is E_BUILD naming the import, not E_INSTALL: reinstalling cannot fix it; a missing package is E_INSTALL', () => {
+  const pkg = copyOfPackage();
+  const help = join(pkg, 'engine/cli/help.ts');
+  const original = readFileSync(help, 'utf8');
+  writeFileSync(help, `import { x } from './no-such-helper.js';\nvoid x;\n${original}`);
+  const r = countersign(pkg, ['--version', '--json']);
+  assert.is(r.code, 2, r.stderr);
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_BUILD');
+  assert.match(error.message, /engine\/cli\/help\.ts:1:\d+: Could not resolve "\.\/no-such-helper\.js"/);
+  assert.match(error.fix, /correct the source there/);
+  writeFileSync(help, `import { x } from 'no-such-package-of-countersign';\nvoid x;\n${original}`);
+  const pkgMissing = JSON.parse(countersign(pkg, ['--version', '--json']).stdout).error;
+  assert.is(pkgMissing.code, 'E_INSTALL');
+  assert.match(pkgMissing.fix, /npm ci/);
+});
+
 Rebuild('a source that fails to load on a missing file of its own (ENOENT, not a swept bundle) is E_BUILD, and commands do not rebuild over and over', () => {
   const pkg = copyOfPackage();
   const help = join(pkg, 'engine/cli/help.ts');

@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LAUNCHER, ROOT, cli, tempDir } from '../helpers/cli.js';
 
@@ -70,6 +70,65 @@ Faults('Ctrl-C (SIGINT) during run stops the agent process group before counters
   const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
   assert.is(code, 130);
   assert.ok(await until(() => !running(), 5_000), 'the agent was stopped');
+});
+
+/** Starts the launcher with an agent (or reviewer) that writes its pid, signals countersign once the agent runs, and says whether the agent outlived it. */
+async function signalled(args: (agent: string) => string[], signal: NodeJS.Signals): Promise<{ code: number | null; agentAlive: boolean; stderr: string }> {
+  const dir = tempDir();
+  const pidFile = join(dir, 'agent.pid');
+  const child = spawn(process.execPath, [LAUNCHER, ...args(`jsonl:echo $$ > ${pidFile}; exec sleep 30`), '--store', join(dir, 'store')], { cwd: ROOT });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  for (const end = Date.now() + 20_000; !existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === ''; ) {
+    if (Date.now() > end) throw new Error(`the agent never started: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  child.kill(signal);
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  let agentAlive = false;
+  for (const end = Date.now() + 5_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    try {
+      process.kill(pid, 0);
+      agentAlive = true;
+    } catch {
+      agentAlive = false;
+      break;
+    }
+  }
+  if (agentAlive) process.kill(pid, 'SIGKILL');
+  return { code, agentAlive, stderr };
+}
+
+Faults('the terminal going away (SIGHUP) during run stops the agent process group too, and countersign exits with 129', async () => {
+  const r = await signalled((agent) => ['run', WF, '--agent', agent, '--json'], 'SIGHUP');
+  assert.is(r.code, 129, r.stderr);
+  assert.not.ok(r.agentAlive, 'the agent was stopped');
+});
+
+Faults('Ctrl-C (SIGINT) during gate stops its reviewer process group before countersign exits with 130', async () => {
+  const proposal = JSON.stringify({ action: 'host_restart_service', target: { device_id: 7 }, reason: 'why', operator: 'u', context_summary: '' });
+  const r = await signalled((reviewer) => ['gate', '--tool', 'host_restart_service', '--class', 'write', '--proposal', proposal, '--reviewer', reviewer], 'SIGINT');
+  assert.is(r.code, 130, r.stderr);
+  assert.not.ok(r.agentAlive, 'the reviewer was stopped');
+});
+
+Faults('run --resume of a run whose workspace was deleted is E_FILE_NOT_FOUND naming it (exit 2) before any agent starts; the run still waits', async () => {
+  const store = tempDir();
+  const root = tempDir();
+  const ws = join(root, 'gone');
+  mkdirSync(ws);
+  const first = await cli(['run', WF, '--agent', 'exec:exit 1', '--workspace', ws, '--json'], { store });
+  assert.is(first.code, 3, first.stderr);
+  rmSync(ws, { recursive: true });
+  const marker = join(root, 'agent-ran');
+  const r = await cli(['run', '--resume', first.json.runId, '--agent', `exec:touch ${marker}; echo '{"words":3}'`, '--json'], { store });
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.json.error.code, 'E_FILE_NOT_FOUND');
+  assert.match(r.json.error.message, `works in ${ws}, which no longer exists`);
+  assert.match(r.json.error.fix, /restore or recreate/);
+  assert.not.ok(existsSync(marker), 'no agent was started');
+  assert.is((await cli(['status', first.json.runId, '--json'], { store })).json.status, 'waiting');
 });
 
 Faults('graph draws a workflow that does not validate (a node without type or id) instead of crashing', async () => {
@@ -153,6 +212,33 @@ Pipes('a reader that closes the pipe early (| head -1) ends the command quietly 
   const r = spawnSync('bash', ['-c', `node ${LAUNCHER} graph ${file} | head -1; echo "status=\${PIPESTATUS[0]}"`], { cwd: ROOT, encoding: 'utf8' });
   assert.match(r.stdout, /^flowchart TD\nstatus=0\n$/);
   assert.not.match(r.stderr, /EPIPE/);
+});
+
+Pipes('a closed stderr (2>&1 | head -1) is no error either: validate of many valid files still exits 0', () => {
+  const dir = tempDir();
+  const two = readFileSync(join(ROOT, 'spec/fixtures/cli/two-step.json'), 'utf8');
+  for (let i = 0; i < 150; i++) writeFileSync(join(dir, `w${i}.json`), two);
+  const r = spawnSync('bash', ['-c', `node ${LAUNCHER} validate ${dir}/*.json 2>&1 | head -1; echo "status=\${PIPESTATUS[0]}"`], { cwd: ROOT, encoding: 'utf8' });
+  assert.match(r.stdout, /: ok\nstatus=0\n$/);
+});
+
+Pipes('a reader of run --json that goes away keeps the run\'s own exit status (1: the run failed) and its agent is still stopped', () => {
+  const dir = tempDir();
+  const pidFile = join(dir, 'agent.pid');
+  const agent = `jsonl:echo $$ > ${pidFile}; echo '{"$error":"nope"}'; exec sleep 30`;
+  const r = spawnSync('bash', ['-c', `node ${LAUNCHER} run spec/fixtures/cli/two-step.json --agent "$AGENT" --json 2>/dev/null | true; echo "status=\${PIPESTATUS[0]}"`], {
+    cwd: ROOT, encoding: 'utf8', timeout: 20_000, env: { ...process.env, AGENT: agent, COUNTERSIGN_STORE: join(dir, 'store') },
+  });
+  assert.match(r.stdout, /status=1\n$/);
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  let alive = true;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    alive = false;
+  }
+  if (alive) process.kill(pid, 'SIGKILL');
+  assert.not.ok(alive, 'the agent was stopped when the run ended');
 });
 
 Pipes('progress marks a final rejected answer that fails the run with ✗, not ✓', async () => {

@@ -1,4 +1,5 @@
 /** Guarantees that only show across processes, restarts and real time. */
+import { hashWorkflow } from '../../engine/run/hash.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
@@ -92,11 +93,12 @@ Durability('a run stored before malformed finalOutput names were refused still c
   const wf = structuredClone(TWO_STEP);
   Object.assign(wf.nodes[3], { finalOutput: ['topic', 'a b', 'write.words'] });
   await createEngine({ store }).start(wf).then(() => assert.unreachable('validation refuses "a b"'), (e) => assert.is(e.code, 'E_WORKFLOW_INVALID'));
-  store.putWorkflow('stored-before', wf);
+  const hash = hashWorkflow(wf);
+  store.putWorkflow(hash, wf);
   const at = '2026-01-01T00:00:00.000Z';
   const directive = { kind: 'directive', nodeId: 'write', directive: 'Write about x.', completionCondition: 'written', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 };
   store.create({
-    runId: 'old', workflow: 'two-step', workflowHash: 'stored-before', workspace: process.cwd(), status: 'waiting', seq: 1, createdAt: at, updatedAt: at,
+    runId: 'old', workflow: 'two-step', workflowHash: hash, workspace: process.cwd(), status: 'waiting', seq: 1, createdAt: at, updatedAt: at,
     snapshot: { value: 'write', context: { vars: { topic: 'x' }, nodes: {}, meta: { executionId: 'old', workflowId: 'two-step', userId: 'local' }, attempt: 0 } },
     pending: directive,
   } as never, [{ seq: 0, at, type: 'run.started' }]);

@@ -5,6 +5,7 @@
  * or fails the run — loudly, never retried. Role access comes from the
  * workflow's access map.
  */
+import { hashWorkflow } from '../../engine/run/hash.js';
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -235,10 +236,11 @@ Tool('H41 §4.13: a run stored before tool loops were refused (tool → conditio
     ],
   } as unknown as Workflow;
   assert.equal(validateWorkflow(loop, '<workflow>', { tools: new Map([['add', adder(ran)]]) }).errors.map((e) => e.code), ['E_TRANSIENT_CYCLE'], 'validation refuses such a loop now');
-  store.putWorkflow('stored-loop', loop);
+  const hash = hashWorkflow(loop);
+  store.putWorkflow(hash, loop);
   const at = '2026-01-01T00:00:00.000Z';
   store.create({
-    runId: 'old-run', workflow: 'tool-loop', workflowHash: 'stored-loop', workspace: process.cwd(), status: 'waiting', seq: 1, createdAt: at, updatedAt: at,
+    runId: 'old-run', workflow: 'tool-loop', workflowHash: hash, workspace: process.cwd(), status: 'waiting', seq: 1, createdAt: at, updatedAt: at,
     snapshot: { value: 'sum', context: { vars: {}, nodes: {}, meta: { executionId: 'old-run', workflowId: 'tool-loop', userId: 'local' }, attempt: 0 } },
     pending: { kind: 'tool', nodeId: 'sum', tool: 'add', args: { a: 1, b: 2 } },
   } as never, [{ seq: 0, at, type: 'run.started' }]);

@@ -3,6 +3,8 @@
  * processes stepping one run are serialised, and a damaged or foreign
  * database is a clear E_STORE, never a crash.
  */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../engine/run/hash.js';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -196,6 +198,65 @@ test('a store directory that is a dangling link is E_STORE saying it is a link t
   const err = catchError(() => createSqliteStore(link));
   assert.is(err.code, 'E_STORE');
   assert.match(err.message, `${link} exists but is not a directory (a link to ${join(c.dir, 'gone')}, which does not exist`);
+});
+
+test('a damaged summary column (runs.status NULL) is E_STORE naming the run when runs are listed, never a crash or a null status', (c) => {
+  const store = createSqliteStore(c.dir);
+  store.putWorkflow('h1', WORKFLOW);
+  store.create(record('broken'), []);
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.prepare("UPDATE runs SET status = NULL WHERE run_id = 'broken'").run();
+  db.close();
+  const err = catchError(() => store.list());
+  assert.is(err.code, 'E_STORE');
+  assert.match(err.message, /the summary row of run "broken" in .*countersign\.db has status null/);
+  assert.match(err.fix ?? '', /restore countersign\.db from a backup/);
+  store.close();
+});
+
+test('engine: a stored workflow copy that no longer matches its hash is E_STORE, a copy stored under the older sorted-key hash still runs, and damaged completed or waiting records are E_STORE, never output {} or a crash', async (c) => {
+  const store = createSqliteStore(c.dir);
+  const engine = createEngine({ store });
+  const damaged = await engine.start(TWO);
+  const completed = await engine.start(TWO, { input: { topic: 'done' } });
+  await engine.submit(completed.runId, { words: 3 });
+  const waiting = await engine.start(TWO, { input: { topic: 'waits' } });
+  const db = new Database(join(c.dir, 'countersign.db'));
+  const hash = (db.prepare('SELECT workflow_hash AS h FROM runs WHERE run_id = ?').get(damaged.runId) as { h: string }).h;
+  db.prepare(`UPDATE runs SET record = json_remove(record, '$.output'), version = version + 1 WHERE run_id = ?`).run(completed.runId);
+  db.prepare(`UPDATE runs SET record = json_remove(record, '$.pending.directive'), version = version + 1 WHERE run_id = ?`).run(waiting.runId);
+  db.prepare('UPDATE workflows SET body = ? WHERE hash = ?').run(JSON.stringify({ ...TWO, nodes: [{ type: 'start', id: 'start', connections: { default: 'write' } }, { type: 'agent-directive', id: 'write' }] }), hash);
+  db.close();
+  store.close();
+  const again = createSqliteStore(c.dir);
+  const fresh = createEngine({ store: again });
+  const onStep = await fresh.submit(damaged.runId, { words: 3 }).then(() => undefined, (e) => e);
+  assert.is(onStep?.code, 'E_STORE', String(onStep));
+  assert.match(onStep.message, `the stored workflow copy ${hash}`);
+  assert.match(onStep.message, 'no longer matches its hash');
+  const onDone = await fresh.status(completed.runId).then(() => undefined, (e) => e);
+  assert.is(onDone?.code, 'E_STORE');
+  assert.match(onDone.message, 'completed without its end node or output');
+  const onWait = await fresh.status(waiting.runId).then(() => undefined, (e) => e);
+  assert.is(onWait?.code, 'E_STORE');
+  assert.match(onWait.message, 'has a directive pending item without its directive');
+  again.close();
+});
+
+test('engine: a run whose workflow copy was stored under the older sorted-key hash still steps', async (c) => {
+  const store = createSqliteStore(c.dir);
+  const wf = structuredClone(TWO);
+  const old = createHash('sha256').update(canonicalJson(wf)).digest('hex');
+  store.putWorkflow(old, wf);
+  const at = '2026-01-01T00:00:00.000Z';
+  store.create({
+    runId: 'older', workflow: 'two-step', workflowHash: old, workspace: process.cwd(), status: 'waiting', seq: 1, createdAt: at, updatedAt: at,
+    snapshot: { value: 'write', context: { vars: { topic: 'x' }, nodes: {}, meta: { executionId: 'older', workflowId: 'two-step', userId: 'local' }, attempt: 0 } },
+    pending: { kind: 'directive', nodeId: 'write', directive: 'Write about x.', completionCondition: 'written', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 },
+  } as RunRecord, []);
+  const done = await createEngine({ store }).submit('older', { words: 5 }, { seq: 1 });
+  assert.is(done.status, 'completed');
+  store.close();
 });
 
 test('a database of the current version that lacks a store table (damaged, or another program\'s file) is E_STORE naming it, not a crash', (c) => {

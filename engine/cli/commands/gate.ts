@@ -1,3 +1,4 @@
+import { onInterrupt } from '../signals.js';
 import { CountersignError } from '../../errors.js';
 import type { JsonObject } from '../../format/model.js';
 import { createGate, DefaultReviewerTimeout, MaxReviewerTimeout, MinReviewerTimeout, type GateResult } from '../../gate/gate.js';
@@ -37,12 +38,19 @@ export const command: Command = {
     const tool = required(values.tool, '--tool');
     const cls = required(values.class, '--class');
     if (!(TOOL_CLASSES as readonly string[]).includes(cls)) throw usage(`--class ${cls} is not a tool class`, `use one of ${TOOL_CLASSES.join(', ')}`);
-    const raw = await readJsonArg(required(values.proposal, '--proposal'), 'proposal', io);
+    const proposalArg = required(values.proposal, '--proposal');
+    // Both would read standard input: the reviewer would meet its end, and the gate would record a rejection nobody gave.
+    if (proposalArg === '-' && typeof values.reviewer === 'string' && values.reviewer.trim() === 'interactive' && cls !== 'read') {
+      throw usage('--proposal - and --reviewer interactive cannot both read standard input', 'pass the proposal as JSON or @file when a person reviews at the terminal');
+    }
+    const raw = await readJsonArg(proposalArg, 'proposal', io);
     const proposal = proposalFrom(raw, tool);
     const timeoutMs = timeoutFrom(values['timeout-ms'], '--timeout-ms');
     const spec = cls === 'read' ? undefined : required(values.reviewer, '--reviewer');
     const reviewer: Agent = spec === undefined ? { answer: async () => ({ reply: '' }) } : reviewerFor(spec, io.cwd, io.env);
     const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
+    // The reviewer runs in its own process group: stopped here if the gate is interrupted (signals.ts).
+    const offInterrupt = onInterrupt(() => reviewer.close?.());
     try {
       const gate = createGate({
         store,
@@ -56,6 +64,7 @@ export const command: Command = {
       report(io, result, values.json === true, tool, gate.timeoutMs);
       return EXIT[result.outcome];
     } finally {
+      offInterrupt();
       await reviewer.close?.();
       store.close();
     }

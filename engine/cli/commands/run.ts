@@ -1,3 +1,4 @@
+import { onInterrupt } from '../signals.js';
 import { noStore } from '../../store/open.js';
 import { resolve } from 'node:path';
 import type { Agent } from '../../hosts/agent.js';
@@ -116,14 +117,11 @@ export const command: Command = {
       for (const w of toolChain?.reviewGate.gate.warnings ?? []) io.stderr.write(`warning: ${w}\n`);
       // A spinner would overwrite the interactive adapter's prompt.
       const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive' && gateSpec !== 'interactive', reviewer: reviewer !== undefined });
-      // Agents run in their own process group, out of reach of the terminal's
-      // Ctrl-C: stop them ourselves when the user interrupts the run.
-      const interrupted = (signal: NodeJS.Signals) => {
+      // Agents run in their own process groups: stopped here if the run is interrupted (signals.ts).
+      const offInterrupt = onInterrupt(() => {
         progress.stop();
-        void Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-      };
-      process.once('SIGINT', interrupted);
-      process.once('SIGTERM', interrupted);
+        return Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
+      });
       try {
         const result = await engine.run(resumeId ? { runId: resumeId } : resolve(io.cwd, positionals[0]), {
           agent,
@@ -157,8 +155,7 @@ export const command: Command = {
         if (result.error) reportFailure(io, result.error);
         return result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3;
       } finally {
-        process.off('SIGINT', interrupted);
-        process.off('SIGTERM', interrupted);
+        offInterrupt();
         progress.stop();
         await Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
       }

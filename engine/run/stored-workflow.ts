@@ -1,0 +1,20 @@
+/**
+ * A run's stored workflow copy, checked once per process before it is
+ * compiled. A copy is stored under the sha256 of its JSON, so one that still
+ * hashes to its key is the copy the run started with; runs stored before the
+ * hash kept key order (it hashed sorted-key JSON) match that way. A copy that
+ * matches neither has been damaged (a hand edit, another program) and is
+ * refused as a damaged store, never compiled into a TypeError deep in a step.
+ */
+import { createHash } from 'node:crypto';
+import { CountersignError } from '../errors.js';
+import type { Workflow } from '../format/model.js';
+import { canonicalJson, hashWorkflow } from './hash.js';
+
+export function checkedCopy(workflow: Workflow, hash: string, location: string | undefined): Workflow {
+  if (hashWorkflow(workflow) === hash) return workflow;
+  if (createHash('sha256').update(canonicalJson(workflow)).digest('hex') === hash) return workflow;
+  throw new CountersignError('E_STORE', `the stored workflow copy ${hash}${location ? ` in ${location}` : ''} is damaged: its content no longer matches its hash`, {
+    fix: 'restore countersign.db from a backup, or move the store aside and start the run again from its workflow file',
+  });
+}
