@@ -11,7 +11,7 @@ export type * from './format/model.js';
 export { parseSource, readSource } from './format/source.js';
 export type { SourceDocument } from './format/source.js';
 export { validateDocument, validateFile, validateWorkflow } from './validate/index.js';
-export type { ValidationReport } from './validate/index.js';
+export type { ValidationReport, ValidateOptions } from './validate/index.js';
 
 export { createEngine } from './run/engine.js';
 export { useValidatorCache } from './nodes/answer-schema.js';

@@ -75,7 +75,11 @@ export const agentDirective: WaitingType<AgentDirectiveNode> = {
 
   answer(node, ctx: RunContext, submission: Submission, workflow: Workflow): AnswerOutcome {
     const guarded = guardAnswer(submission);
-    if (guarded) return guarded;
+    if (guarded) {
+      // A refused answer costs an attempt whatever refused it: the node's retryMessage goes back with it too.
+      if (guarded.kind === 'rejected' && node.retryMessage) return { ...guarded, errors: [...guarded.errors, node.retryMessage] };
+      return guarded;
+    }
     const { answer } = submission;
     const validate = answerValidator(effectiveSchema(node.inputSchema, workflow));
     if (!validate(answer)) {

@@ -61,6 +61,19 @@ export function workspaceOf(given: unknown): string {
   return dir;
 }
 
+/** run()'s limits, checked before anything starts: a bad one would otherwise mean no limit, or an instant stop. */
+export function checkRunLimits(opts: { maxSteps?: unknown; agentTimeoutMs?: unknown }): void {
+  const bad = (name: string, what: string, value: unknown) =>
+    new CountersignError('E_INPUT', `run() option ${name} must be ${what}, got ${typeof value === 'number' ? String(value) : JSON.stringify(value) ?? typeof value}`, {
+      fix: `pass ${name} as ${what}, or leave it out (${name === 'maxSteps' ? 'no step limit' : 'the 600 s default'})`,
+    });
+  const { maxSteps, agentTimeoutMs } = opts;
+  if (maxSteps !== undefined && (typeof maxSteps !== 'number' || !Number.isInteger(maxSteps) || maxSteps <= 0)) throw bad('maxSteps', 'a positive whole number of steps', maxSteps);
+  if (agentTimeoutMs !== undefined && (typeof agentTimeoutMs !== 'number' || !Number.isFinite(agentTimeoutMs) || agentTimeoutMs <= 0)) {
+    throw bad('agentTimeoutMs', 'a positive number of milliseconds', agentTimeoutMs);
+  }
+}
+
 /** What a resumed run cannot be given: it keeps the input and the working directory it started with. */
 export function checkResume(rec: RunRecord, opts: { input?: unknown; workspace?: unknown }): void {
   if (opts.input !== undefined) {

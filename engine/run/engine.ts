@@ -12,7 +12,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkResume, checkReviewer, workspaceOf, workspaceStillThere, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
+import { answerCopy, checkResume, checkReviewer, checkRunLimits, workspaceOf, workspaceStillThere, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
 import { stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
@@ -293,6 +293,7 @@ export function createEngine(options: EngineOptions): Engine {
           fix: 'pass { agent: { answer: async (item) => answerObject } }, or use start() and submit() to answer yourself',
         });
       }
+      checkRunLimits(opts);
       // Refused before anything starts: a blank identity would fail the first answer of a half-started run.
       for (const [name, id] of [['as', opts.as], ['reviewerAs', opts.reviewerAs]] as const) {
         if (id !== undefined && (typeof id !== 'string' || id.trim() === '')) {

@@ -43,7 +43,8 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
       throw rowError(`ledger row id "${row.id}" is already used`, 'ledger rows are append-only and ids are unique across all tables: give the row a new id');
     }
     seen.add(row.id);
-    if (typeof row.at !== 'string' || !CANONICAL_AT.test(row.at) || Number.isNaN(Date.parse(row.at))) {
+    // Round-tripped through Date: a day that does not exist (02-30) would be read as another one and sort out of place.
+    if (typeof row.at !== 'string' || !CANONICAL_AT.test(row.at) || Number.isNaN(Date.parse(row.at)) || new Date(Date.parse(row.at)).toISOString() !== row.at) {
       throw rowError(`ledger row "${row.id}" has time ${JSON.stringify(row.at)}, not a UTC ISO-8601 time`, 'write `at` as new Date(ms).toISOString(), e.g. 2026-01-01T09:30:00.000Z');
     }
     for (const field of ['key', 'runId'] as const) {
@@ -70,7 +71,8 @@ export function checkQuery(query: LedgerQuery | undefined): { since?: string; ke
   if (!query) return {};
   const out: { since?: string; key?: string; limit?: number } = {};
   if (query.since !== undefined) {
-    const ms = typeof query.since === 'string' && ISO_8601.test(query.since) && realCalendar(query.since) ? Date.parse(query.since) : Number.NaN;
+    // Every ledger time is UTC, so is a date-time given without a zone (as a bare date already is to Date.parse).
+    const ms = typeof query.since === 'string' && ISO_8601.test(query.since) && realCalendar(query.since) ? Date.parse(withZone(query.since)) : Number.NaN;
     if (Number.isNaN(ms)) {
       throw new CountersignError('E_LEDGER_QUERY', `since ${JSON.stringify(query.since)} is not an ISO-8601 time${typeof query.since === 'string' && ISO_8601.test(query.since) ? ' (no such date or time)' : ''}`, {
         fix: 'pass a date or date-time that exists, such as 2026-01-01 or 2026-01-01T09:30:00Z',
@@ -98,6 +100,11 @@ export function checkQuery(query: LedgerQuery | undefined): { since?: string; ke
  * 2026-02-30 over to March 2 and reads 24:00 as the next day; a filter
  * silently moved by days is worse than an error.
  */
+/** A date-time without a zone, read as UTC: Date.parse would read it in the machine's zone. */
+function withZone(text: string): string {
+  return /T[^Z+-]*$/.test(text) ? `${text}Z` : text;
+}
+
 function realCalendar(text: string): boolean {
   const [, y, mo, d, h = '0', mi = '0', s = '0'] = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(text)!;
   const [year, month, day] = [Number(y), Number(mo), Number(d)];

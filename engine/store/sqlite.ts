@@ -56,7 +56,8 @@ export function createSqliteStore(dir: string): Store {
   const db = openDatabase(file);
 
   const sql = prepared(db, file, () => ({
-    putWorkflow: db.prepare<[string, string]>('INSERT OR IGNORE INTO workflows (hash, body) VALUES (?, ?)'),
+    // The hash names the exact content, so a stored copy that differs is damaged: a new start puts the right one back.
+    putWorkflow: db.prepare<[string, string]>('INSERT INTO workflows (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO UPDATE SET body = excluded.body WHERE body <> excluded.body'),
     getWorkflow: db.prepare<[string], string>('SELECT body FROM workflows WHERE hash = ?').pluck(),
     hasWorkflow: db.prepare<[string], number>('SELECT 1 FROM workflows WHERE hash = ?').pluck(),
     hasRun: db.prepare<[string], number>('SELECT 1 FROM runs WHERE run_id = ?').pluck(),
@@ -178,6 +179,7 @@ export function createSqliteStore(dir: string): Store {
     location: resolve(dir),
     putWorkflow(hash, workflow) {
       guard('store a workflow copy', () => sql.putWorkflow.run(hash, JSON.stringify(workflow)));
+      workflowCache.delete(hash);
     },
 
     getWorkflow(hash) {

@@ -74,7 +74,7 @@ export interface LedgerQuery {
 export interface Store {
   /** The directory the store keeps its files in, if any: review hashing skips it. */
   readonly location?: string;
-  /** Stores the workflow copy under its hash (idempotent). */
+  /** Stores the workflow copy under its hash (idempotent; SQLite puts back a stored copy that was damaged). */
   putWorkflow(hash: string, workflow: Workflow): void;
   /** The stored copy; throws E_STORE if missing. */
   getWorkflow(hash: string): Workflow;

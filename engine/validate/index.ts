@@ -6,6 +6,7 @@
  */
 import { createToolCatalog, type ToolCatalog } from '../tools/catalog.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
+import type { Tool, ToolSpec } from '../tools/tool.js';
 import { isCountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import { readSource, type SourceDocument } from '../format/source.js';
@@ -50,7 +51,12 @@ export { MAX_NODES } from './graph-model.js';
 
 /** What validation knows beyond the document: the tools `tool` nodes may name (the built-ins by default). */
 export interface ValidateOptions {
-  tools?: ToolCatalog;
+  /**
+   * The tools `tool` nodes may name besides the built-ins: the same list a
+   * host passes to createEngine({ tools }) (or a catalog), so validation and
+   * start agree on what is valid.
+   */
+  tools?: ToolCatalog | ReadonlyArray<Tool | ToolSpec>;
   /** The workflow's own toolModules are loaded into `tools`: a tool still missing is an error, not a maybe. */
   modulesLoaded?: boolean;
   /** Tool names a host lends its agents at run time (engine.run({ tools })): `access` patterns may name them. */
@@ -194,7 +200,9 @@ function builtinCatalog(): ToolCatalog {
   return builtins;
 }
 
-function withBuiltins(tools: ToolCatalog): ToolCatalog {
+function withBuiltins(given: ToolCatalog | ReadonlyArray<Tool | ToolSpec>): ToolCatalog {
+  // A list is checked as createEngine({ tools }) checks it (a bad entry throws E_TOOL_DEFINITION).
+  const tools = Array.isArray(given) ? createToolCatalog(BUILTIN_TOOLS, given as ReadonlyArray<Tool | ToolSpec>) : (given as ToolCatalog);
   if (BUILTIN_TOOLS.every((t) => tools.has(t.name))) return tools;
   return new Map([...builtinCatalog(), ...tools]);
 }

@@ -131,6 +131,17 @@ Faults('run --resume of a run whose workspace was deleted is E_FILE_NOT_FOUND na
   assert.is((await cli(['status', first.json.runId, '--json'], { store })).json.status, 'waiting');
 });
 
+Faults('--reviewer-id without --reviewer is E_USAGE (exit 2), and a blank one is refused even then: no identity is dropped silently', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'a.yaml'), 'write: [{ words: 5 }]\n');
+  for (const id of ['bob', '']) {
+    const r = await cli(['run', WF, '--agent', `scripted:${join(dir, 'a.yaml')}`, '--reviewer-id', id, '--json'], { store: tempDir() });
+    assert.is(r.code, 2, `--reviewer-id "${id}": ${r.stderr}`);
+    assert.is(r.json.error.code, 'E_USAGE');
+    assert.match(r.json.error.message, id === '' ? '--reviewer-id needs a non-empty identity' : 'there is no --reviewer');
+  }
+});
+
 Faults('graph draws a workflow that does not validate (a node without type or id) instead of crashing', async () => {
   const file = join(tempDir(), 'notype.json');
   writeFileSync(file, JSON.stringify({ metadata: {}, nodes: [{ id: 'a', connections: { next: 'b' } }, null, { type: 'end', id: 'b' }] }));

@@ -11,6 +11,7 @@ import {
   createEngine,
   createMemoryStore,
   createSqliteStore,
+  defineTool,
   loadWorkflow,
   validateDocument,
   validateWorkflow,
@@ -469,6 +470,26 @@ Limits('CLI step --seq with a negative or zero number is E_SEQ (exit 2), like th
   }
 });
 
+Limits('§4: every rejected answer that costs an attempt goes back with the node\'s retryMessage — a reserved $ key, an oversized or too deep answer as well as a schema failure', async () => {
+  const wf = structuredClone(TWO_STEP);
+  Object.assign(wf.nodes[1], { retryMessage: 'Answer with {"words": <n>}.', maxRetries: 5 });
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(wf);
+  let deep: unknown = 1;
+  for (let i = 0; i < 70; i++) deep = { d: deep };
+  for (const [answer, code] of [
+    [{ words: 'x' }, 'E_ANSWER_INVALID'],
+    [{ $foo: 1 }, 'E_ANSWER_RESERVED_KEY'],
+    [{ words: 1, pad: 'x'.repeat(MAX_ANSWER_BYTES) }, 'E_ANSWER_TOO_LARGE'],
+    [deep, 'E_ANSWER_TOO_DEEP'],
+  ] as const) {
+    const r = await engine.submit(s.runId, answer);
+    assert.is(r.status === 'waiting' && r.rejected?.code, code);
+    const errors = r.status === 'waiting' ? r.pending.errors ?? [] : [];
+    assert.is(errors.at(-1), 'Answer with {"words": <n>}.', `${code}: ${JSON.stringify(errors).slice(0, 200)}`);
+  }
+});
+
 Limits.run();
 
 const Guards = suite('library API: misuse');
@@ -536,6 +557,44 @@ Guards('run({ runId }) refuses a new input or another workspace (E_INPUT), as th
   const done = await engine.run({ runId: s.runId }, { workspace: here, agent });
   assert.is(done.status, 'completed');
   assert.equal(done.output, { topic: 'old', 'write.words': 5 });
+});
+
+Guards('run() refuses a maxSteps or agentTimeoutMs that is not a positive number (E_INPUT naming it) before any run starts, as the CLI does', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  for (const [opts, name] of [
+    [{ maxSteps: Number.NaN }, 'maxSteps'], [{ maxSteps: -1 }, 'maxSteps'], [{ maxSteps: 0 }, 'maxSteps'], [{ maxSteps: 1.5 }, 'maxSteps'], [{ maxSteps: '3' }, 'maxSteps'],
+    [{ agentTimeoutMs: Number.NaN }, 'agentTimeoutMs'], [{ agentTimeoutMs: 0 }, 'agentTimeoutMs'], [{ agentTimeoutMs: -5 }, 'agentTimeoutMs'], [{ agentTimeoutMs: Infinity }, 'agentTimeoutMs'],
+  ] as const) {
+    try {
+      await engine.run(TWO_STEP, { ...(opts as object), agent });
+      assert.unreachable(JSON.stringify(opts));
+    } catch (e) {
+      assert.is((e as CountersignError).code, 'E_INPUT', `${name}: ${String(e)}`);
+      assert.match((e as CountersignError).message, `run() option ${name} must be`);
+    }
+  }
+  assert.equal(await engine.runs(), []);
+  assert.is((await engine.run(TWO_STEP, { agent, maxSteps: 1, agentTimeoutMs: 5000 })).status, 'completed');
+});
+
+Guards('validateWorkflow takes the host\'s tools ({ tools }, the list createEngine takes): a tool node naming one validates as it runs', async () => {
+  const echo = defineTool({ name: 'echo', class: 'read', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false }, run: async (args) => ({ got: args }) });
+  const wf = {
+    metadata: { name: 'echoes', version: '1.0.0', description: 'a host tool' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 't' } },
+      { type: 'tool', id: 't', tool: 'echo', args: { n: 1 }, connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['t.result'] },
+    ],
+  } as unknown as Workflow;
+  assert.equal(validateWorkflow(wf).errors.map((e) => e.code), ['E_TOOL_UNKNOWN'], 'without the host\'s tools it is unknown');
+  const report = validateWorkflow(wf, '<workflow>', { tools: [echo] });
+  assert.ok(report.ok, JSON.stringify(report.errors));
+  const wrongArgs = validateWorkflow({ ...wf, nodes: wf.nodes.map((n) => (n.id === 't' ? { ...n, args: { n: 'x' } } : n)) } as Workflow, '<workflow>', { tools: [echo] });
+  assert.equal(wrongArgs.errors.map((e) => e.code), ['E_TOOL_ARGS'], 'and its arguments are checked against that tool');
+  const started = await createEngine({ store: createMemoryStore(), tools: [echo] }).start(wf);
+  assert.is(started.status, 'completed');
 });
 
 Guards.run();

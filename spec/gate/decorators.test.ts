@@ -136,6 +136,11 @@ Rate('bad limits are refused at construction with E_CHAIN_INVALID', () => {
     thrownWithCode(() => rateLimitDecorator(bad), 'E_CHAIN_INVALID');
   }
   for (const bad of [0, -5, Number.NaN]) thrownWithCode(() => timeoutDecorator({ ms: bad }), 'E_CHAIN_INVALID');
+  // Node keeps a timer of at most 2^31 - 1 ms; a longer one would fire at once, a false E_TOOL_TIMEOUT.
+  const tooLong = thrownWithCode(() => timeoutDecorator({ ms: 3_000_000_000 }), 'E_CHAIN_INVALID');
+  assert.match(tooLong.message, 'up to 2147483647');
+  thrownWithCode(() => timeoutDecorator({ perTool: { slow: 2_147_483_648 } } as never), 'E_CHAIN_INVALID');
+  timeoutDecorator({ ms: 2_147_483_647 });
   thrownWithCode(() => reviewGateDecorator({} as never), 'E_CHAIN_INVALID');
 });
 

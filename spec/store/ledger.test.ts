@@ -84,6 +84,19 @@ function ledgerContract(name: string, open: () => Context) {
     assert.equal(store(c).rows('audit_test', { since: '2024-01-02' }), []);
   });
 
+  test('since without a zone is UTC, as a bare date and every stored time are, whatever zone the machine is in', (c) => {
+    store(c).appendRows([row('a', T(0)), row('b', T(10)), row('c', T(20))]);
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      assert.equal(store(c).rows('audit_test', { since: T(10).replace(/:00\.000Z$/, '') }).map((r) => r.id), ['b', 'c']);
+      assert.equal(store(c).rows('audit_test', { since: '2024-01-01T00:00' }).map((r) => r.id), ['a', 'b', 'c']);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   test('key selects the rows written under it; limit keeps the newest rows, still oldest first', (c) => {
     store(c).appendRows([
       row('a', T(0), {}, { key: 'h1' }),
@@ -122,6 +135,8 @@ function ledgerContract(name: string, open: () => Context) {
       row('t1', '2024-01-01 00:00'),
       row('t2', '2024-01-01T00:00:00Z'),
       row('t3', 'yesterday'),
+      row('t4', '2026-02-30T00:00:00.000Z'),
+      row('t5', '2026-01-01T24:00:00.000Z'),
       row('b1', T(0), { n: Number.NaN }),
       row('b2', T(0), { when: new Date(0) as never }),
       row('b3', T(0), { gone: undefined as never }),

@@ -243,6 +243,25 @@ test('engine: a stored workflow copy that no longer matches its hash is E_STORE,
   again.close();
 });
 
+test('engine: a new start of a workflow whose stored copy was damaged puts the right copy back, so its runs step again', async (c) => {
+  const first = createSqliteStore(c.dir);
+  const s = await createEngine({ store: first }).start(TWO);
+  first.close();
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.prepare(`UPDATE workflows SET body = replace(body, '"minimum":1', '"minimum":50')`).run();
+  db.close();
+  const store = createSqliteStore(c.dir);
+  const broken = await createEngine({ store }).submit(s.runId, { words: 5 }).then(() => undefined, (e) => e.code);
+  assert.is(broken, 'E_STORE');
+  const again = await createEngine({ store }).start(TWO);
+  store.close();
+  const reopened = createSqliteStore(c.dir);
+  const engine = createEngine({ store: reopened });
+  assert.is((await engine.submit(again.runId, { words: 5 })).status, 'completed');
+  assert.is((await engine.submit(s.runId, { words: 5 })).status, 'completed', 'the earlier run steps again too');
+  reopened.close();
+});
+
 test('engine: a run whose workflow copy was stored under the older sorted-key hash still steps', async (c) => {
   const store = createSqliteStore(c.dir);
   const wf = structuredClone(TWO);

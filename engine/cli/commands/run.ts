@@ -63,7 +63,11 @@ export const command: Command = {
     // An adapter's default identity is its normalised spec, so two spellings
     // of one adapter (`scripted:a.yaml`, `scripted: ./a.yaml`) are one identity.
     const agentId = nonEmpty(values['agent-id'], '--agent-id') ?? nonEmpty(values.as, '--as') ?? (agentSpec === NO_AGENT ? 'local' : adapterIdentity(agentSpec, io.cwd));
-    const reviewerId = reviewerSpec === undefined ? undefined : (nonEmpty(values['reviewer-id'], '--reviewer-id') ?? adapterIdentity(reviewerSpec, io.cwd));
+    const givenReviewerId = nonEmpty(values['reviewer-id'], '--reviewer-id');
+    if (givenReviewerId !== undefined && reviewerSpec === undefined) {
+      throw usage('--reviewer-id names the reviewer\'s identity, and there is no --reviewer', 'add --reviewer <adapter>, or leave out --reviewer-id');
+    }
+    const reviewerId = reviewerSpec === undefined ? undefined : (givenReviewerId ?? adapterIdentity(reviewerSpec, io.cwd));
     if (agentSpec === 'interactive' && reviewerSpec === 'interactive') {
       // Two prompts on one terminal would read each other's lines, and one
       // person typing both roles is no independent review.

@@ -81,10 +81,13 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
   };
 }
 
+/** Node's timers hold at most this (about 24.8 days); a longer delay fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 function checkMs(ms: unknown, what: string): number {
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {
-    throw new CountersignError('E_CHAIN_INVALID', `timeoutDecorator: ${what} must be a positive number of milliseconds, got ${JSON.stringify(ms)}`, {
-      fix: `leave it out for the default ${DEFAULT_TOOL_TIMEOUT_MS} ms, or pass a positive number`,
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS) {
+    throw new CountersignError('E_CHAIN_INVALID', `timeoutDecorator: ${what} must be a positive number of milliseconds up to ${MAX_TIMER_MS} (about 24.8 days, the longest timer Node keeps), got ${JSON.stringify(ms)}`, {
+      fix: `leave it out for the default ${DEFAULT_TOOL_TIMEOUT_MS} ms, or pass a positive number no larger than ${MAX_TIMER_MS}`,
     });
   }
   return ms;
