@@ -17,7 +17,7 @@ interface Token {
   start: number;
 }
 
-const FIX = 'write an assignment such as "counter = counter + 1" or "label = \'run \' + n"; subtract variables with spaces ("a - b"): "-" between letters is part of a name (node-id.field)';
+const FIX = 'write an assignment such as "counter = counter + 1" or "label = \'run \' + n"; subtract variables with spaces ("a - b"): "-" between letters is part of a name (node-id.field), and so is "-2" in a node id read as review-2.count';
 
 export class ExpressionParser {
   private readonly tokens: Token[];
@@ -213,14 +213,20 @@ export class ExpressionParser {
   }
 
   /**
-   * A name runs over name characters, but a `-` followed by a digit ends it:
-   * `remaining-1` is subtraction, as in Moira, while `run-tests.failures`
-   * (a node id) stays one name. Variables are subtracted with spaces.
+   * A name runs over name characters, but a `-` followed by a number ends
+   * it: `remaining-1` is subtraction, as in Moira, while `run-tests.failures`
+   * (a node id) stays one name. So does a node id with a digit after its
+   * `-` when it is read as a node's field (`review-2.count`) or goes on
+   * with letters (`step-2b`): no number looks like either. Variables are
+   * subtracted with spaces.
    */
   private scanName(i: number): number {
     const src = this.source;
     while (i < src.length && isNameChar(src.charCodeAt(i))) {
-      if (src[i] === '-' && (i + 1 >= src.length || isDigit(src.charCodeAt(i + 1)) || !isNameChar(src.charCodeAt(i + 1)))) break;
+      if (src[i] === '-') {
+        if (i + 1 >= src.length || !isNameChar(src.charCodeAt(i + 1))) break;
+        if (isDigit(src.charCodeAt(i + 1)) && !nameGoesOn(src, i + 1)) break;
+      }
       i++;
     }
     return i;
@@ -233,6 +239,23 @@ export class ExpressionParser {
 
 function describe(t: Token): string {
   return t.type === 'end' ? 'the end of the expression' : `"${t.text}"`;
+}
+
+/**
+ * After `-` and a digit at `from`: whether the run of name characters there
+ * is part of a name, not a number: it holds a letter or `_` (`2b`), or a
+ * `.field` follows it (`2.count`; `.5` would be a decimal, so the field must
+ * start with a letter or `_`).
+ */
+function nameGoesOn(src: string, from: number): boolean {
+  let k = from;
+  let word = false;
+  while (k < src.length && isNameChar(src.charCodeAt(k)) && src[k] !== '-') {
+    if (!isDigit(src.charCodeAt(k))) word = true;
+    k++;
+  }
+  if (word) return true;
+  return src[k] === '.' && k + 1 < src.length && /[A-Za-z_$]/.test(src[k + 1]);
 }
 
 function isDigit(code: number): boolean {

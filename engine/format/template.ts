@@ -11,6 +11,7 @@
  * when the value is not a non-empty array.
  */
 import type { Segment } from './path.js';
+import { same } from './equality.js';
 import { stepInto, type Resolution } from './resolver.js';
 import { parseTemplate, type Block, type Operand, type ParsedTemplate, type TemplateNode, type TemplateVariable, type VarNode } from './template-parse.js';
 
@@ -85,7 +86,8 @@ function renderBlock(block: Block, state: RenderState): string {
       return renderNodes(isTruthy(valueOf(block.arg, state)) ? block.otherwise : block.body, state);
     case 'eq':
     case 'neq': {
-      const equal = valueOf(block.arg, state) === operandValue(block.right, state);
+      // By content, as the eq condition compares: two equal lists are equal.
+      const equal = same(valueOf(block.arg, state), operandValue(block.right, state));
       return renderNodes(equal === (block.kind === 'eq') ? block.body : block.otherwise, state);
     }
     case 'each': {

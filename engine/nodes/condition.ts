@@ -8,6 +8,7 @@ import type { Condition, ConditionNode, JsonValue, Operand, StructuredCondition,
 import type { Finding, RunContext, TransientType, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
 import { suggest } from '../format/suggest.js';
+import { same } from '../format/equality.js';
 import { applyJsonLogic, checkJsonLogic, jsonLogicReads } from './json-logic.js';
 
 const BINARY = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains']);
@@ -71,16 +72,6 @@ export function evaluate(c: Condition, ctx: RunContext, workflow: Workflow): boo
   }
 }
 
-/** Strict equality; arrays and objects compare by content, never by reference. */
-export function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
 
 /** Numeric comparison: numbers, or strings that are numbers; anything else is false. */
 function compare(op: 'gt' | 'gte' | 'lt' | 'lte', a: unknown, b: unknown): boolean {

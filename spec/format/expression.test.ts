@@ -55,6 +55,16 @@ parsing('reads lists every distinct path in order, in any path form', () => {
   assert.equal(e.reads, ['fix-issues.attempts', 'items[0]', 'items.1', 'obj.k', 'items[counter]']);
 });
 
+parsing('a node id with a digit after its "-" is one name when read as a node field (review-2.count) or when letters follow (step-2b); remaining-1 and a-1.5 still subtract', () => {
+  assert.equal(parseExpression('t = total + review-2.count').reads, ['total', 'review-2.count']);
+  assert.equal(parseExpression('t = step-2b + 1').reads, ['step-2b']);
+  assert.equal(parseExpression('t = review-2.count-1').reads, ['review-2.count']);
+  assert.equal(parseExpression('t = remaining-1').reads, ['remaining']);
+  assert.equal(parseExpression('t = a-1.5').reads, ['a']);
+  assert.equal(run('t = one-1'), 0);
+  assert.equal(run('t = a-1.5'), 5.5);
+});
+
 parsing('literals are not reads', () => {
   assert.equal(parseExpression("x = 'a' + \"b\" + 1 + true").reads, []);
 });

@@ -19,6 +19,9 @@ const VARS: Record<string, unknown> = {
   idx: 1,
   obj: { k: [1, 'two'], s: 'q' },
   list: [1, 2],
+  same_list: [1, 2],
+  other_list: [2, 1],
+  same_obj: { k: [1, 'two'], s: 'q' },
   empty_list: [],
   nothing: null,
   injected: 'hi {{name}} \\{{name}}',
@@ -107,6 +110,14 @@ blocks('#eq and #neq compare strictly with strings, numbers, booleans and variab
   assert.is(render("{{#neq status 'open'}}changed{{else}}unchanged{{/neq}}"), 'unchanged');
   assert.is(render('{{#neq zero 1}}differs{{/neq}}'), 'differs');
   assert.is(render("{{#eq status 'a b'}}x{{else}}quoted spaces ok{{/eq}}"), 'quoted spaces ok');
+});
+
+blocks('#eq and #neq compare arrays and objects by content, as the eq condition does: equal lists are equal wherever they come from', () => {
+  assert.is(render('{{#eq list same_list}}SAME{{else}}DIFFERENT{{/eq}}'), 'SAME');
+  assert.is(render('{{#eq obj same_obj}}SAME{{else}}DIFFERENT{{/eq}}'), 'SAME');
+  assert.is(render('{{#eq list other_list}}SAME{{else}}DIFFERENT{{/eq}}'), 'DIFFERENT', 'order counts');
+  assert.is(render('{{#neq list same_list}}DIFFERENT{{else}}SAME{{/neq}}'), 'SAME');
+  assert.is(render('{{#eq list obj}}SAME{{else}}DIFFERENT{{/eq}}'), 'DIFFERENT');
 });
 
 blocks('#each with this, this.f and @index', () => {

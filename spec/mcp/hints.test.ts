@@ -37,15 +37,18 @@ Hints('an error body keeps its code and location; only message and fix are rewor
   assert.equal(mcpErrorBody({ code: 'E_X', message: 'no fix' }), { code: 'E_X', message: 'no fix' });
 });
 
-Hints('a run state gets its rejection, its pending errors and its failure reworded, and its directive left to the author', () => {
+Hints('a run state gets the engine\'s own rejection hint and its failure reworded; schema lines, the author\'s retryMessage and the directive stay exactly as written', () => {
+  const selfReview = '"p" produced or fixed the artifacts under review; the review must come from another identity (answer with --as <reviewer>)';
+  const schemaLine = '/flag: must be one of "`countersign trace --seq 1`"';
+  const retryMessage = 'Answer with the literal text `countersign status --workspace x`, and never omit --seq.';
   const waiting = {
     runId: 'r', seq: 3, status: 'waiting',
-    rejected: { code: 'E_SELF_REVIEW', errors: ['(answer with --as <reviewer>)'] },
-    pending: { kind: 'directive', nodeId: 'n', directive: 'Run `countersign runs` with --as <me>.', completionCondition: 'c', inputSchema: {}, attempt: 1, maxRetries: 3, errors: ['or omit --seq'] },
+    rejected: { code: 'E_SELF_REVIEW', errors: [selfReview] },
+    pending: { kind: 'directive', nodeId: 'n', directive: 'Run `countersign runs` with --as <me>.', completionCondition: 'c', inputSchema: {}, attempt: 1, maxRetries: 3, errors: [schemaLine, retryMessage] },
   } as unknown as RunState;
   const out = mcpState(waiting) as Extract<RunState, { status: 'waiting' }>;
-  assert.equal(out.rejected!.errors, ['(answer with the "as" argument set to <reviewer>)']);
-  assert.equal(out.pending.errors, ['or omit the "seq" argument']);
+  assert.equal(out.rejected!.errors, [selfReview.replace('--as <reviewer>', 'the "as" argument set to <reviewer>')]);
+  assert.equal(out.pending.errors, [schemaLine, retryMessage], 'an allowed value quoted from the schema must stay the value the schema allows');
   assert.is((out.pending as { directive: string }).directive, 'Run `countersign runs` with --as <me>.');
   const failed = mcpState({ runId: 'r', seq: 2, status: 'failed', error: { code: 'E_X', message: 'm', fix: 'start a new run with `countersign start`' } });
   assert.is((failed as Extract<RunState, { status: 'failed' }>).error.fix, 'start a new run with the `start` tool');

@@ -33,8 +33,13 @@ Round2('a result too large for one message is E_RESULT_TOO_LARGE naming the run 
 });
 
 Round2('trace words the hints in journal events as step does: "as" argument, not --as', () => {
-  const journal = mcpJournal({ runId: 'r', events: [{ seq: 2, at: 't', type: 'answer.rejected', errors: ['answer with --as <reviewer>'] }] });
-  assert.equal(journal.events[0].errors, ['answer with the "as" argument set to <reviewer>']);
+  const line = '"p" produced or fixed the artifacts under review; the review must come from another identity (answer with --as <reviewer>)';
+  const journal = mcpJournal({ runId: 'r', events: [
+    { seq: 2, at: 't', type: 'answer.rejected', errors: [line, '/mode: must be one of "--fast"'] },
+    { seq: 3, at: 't', type: 'answer.error', message: 'the agent says: run with --seq' },
+  ] });
+  assert.equal(journal.events[0].errors, [line.replace('--as <reviewer>', 'the "as" argument set to <reviewer>'), '/mode: must be one of "--fast"']);
+  assert.is(journal.events[1].message, 'the agent says: run with --seq', 'the agent\'s own words are not reworded');
 });
 
 Round2('when the client closes stdin right after a call, the call still gets its reply before the server exits', async () => {

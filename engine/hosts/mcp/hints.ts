@@ -35,6 +35,19 @@ export function mcpHint(text: string): string {
   return out;
 }
 
+/**
+ * The rejection lines the engine writes with a CLI hint in them. Other
+ * lines are not the engine's to reword: ajv's `pointer: message` lines
+ * quote the schema's own values (an enum may well hold `--seq`), and a
+ * node's retryMessage is the author's text.
+ */
+const ENGINE_REJECTION_HINT = /\(answer with --as <[^>]+>\)$/;
+
+/** A rejection line reworded for MCP when it carries the engine's own hint; anything else exactly as it is. */
+export function mcpRejectionLine(line: string): string {
+  return ENGINE_REJECTION_HINT.test(line) ? mcpHint(line) : line;
+}
+
 /** An error body (`{code, message, fix, …}`) with its message and fix reworded for MCP. */
 export function mcpErrorBody<T extends { message: string; fix?: string }>(body: T): T {
   return { ...body, message: mcpHint(body.message), ...(body.fix !== undefined ? { fix: mcpHint(body.fix) } : {}) };
@@ -50,8 +63,8 @@ export function mcpState(state: RunState): RunState {
     case 'failed':
       return { ...state, error: mcpErrorBody(state.error) };
     case 'waiting': {
-      const pending = state.pending.errors ? { ...state.pending, errors: state.pending.errors.map(mcpHint) } : state.pending;
-      const rejected = state.rejected ? { rejected: { ...state.rejected, errors: state.rejected.errors.map(mcpHint) } } : {};
+      const pending = state.pending.errors ? { ...state.pending, errors: state.pending.errors.map(mcpRejectionLine) } : state.pending;
+      const rejected = state.rejected ? { rejected: { ...state.rejected, errors: state.rejected.errors.map(mcpRejectionLine) } } : {};
       return { ...state, pending, ...rejected } as RunState;
     }
     default:
@@ -67,9 +80,10 @@ export function mcpState(state: RunState): RunState {
 export function mcpJournal<T extends { events: JournalEvent[] }>(journal: T): T {
   const events = journal.events.map((e) => {
     const out: JournalEvent = { ...e };
-    if (Array.isArray(e.errors)) out.errors = e.errors.map((x) => (typeof x === 'string' ? mcpHint(x) : x));
-    if (typeof e.message === 'string') out.message = mcpHint(e.message);
-    if (typeof e.fix === 'string') out.fix = mcpHint(e.fix);
+    if (Array.isArray(e.errors)) out.errors = e.errors.map((x) => (typeof x === 'string' ? mcpRejectionLine(x) : x));
+    // Only the engine's own failure is reworded: an answer.error message is the agent's text.
+    if (e.type === 'run.failed' && typeof e.message === 'string') out.message = mcpHint(e.message);
+    if (e.type === 'run.failed' && typeof e.fix === 'string') out.fix = mcpHint(e.fix);
     return out;
   });
   return { ...journal, events };
