@@ -86,7 +86,7 @@ export const CODES = Object.freeze({
   E_AGENT_TIMEOUT: 'the agent was silent past --agent-timeout or the node deadline',
   E_AGENT_SCRIPT_EXHAUSTED: 'the scripted agent has no answer left for this node',
   E_MAX_STEPS: 'run --max-steps was reached while the run still waits (resumable)',
-  E_ADAPTER: 'the --agent value names no known adapter',
+  E_ADAPTER: 'an adapter spec (--agent, --reviewer, --gate-reviewer) names no known adapter or lacks its argument (exec: with no command), or a run that needs an agent was given none (CLI without --agent, library run() without an agent)',
   // Personas (agents/<name>.md)
   E_PERSONA: 'a persona file has no YAML frontmatter, or its frontmatter violates schemas/persona.schema.json (missing field, wrong type, bad value)',
   E_PERSONA_NAME: 'a persona\'s name differs from its file name (agents/<name>.md) or from the name the gate was configured with',

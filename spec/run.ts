@@ -34,7 +34,15 @@ function suites(dir: string): string[] {
   return out;
 }
 
-const files = suites(root).filter((f) => !filter || relative(root, f).includes(filter));
+// A substring of the suite's path under spec/ ("store/memory"); a path typed from the repository ("spec/store/memory") works too.
+const wanted = filter?.replace(/^(\.\/)?spec\//, '');
+const files = suites(root).filter((f) => !wanted || relative(root, f).includes(wanted));
+if (wanted && files.length === 0) {
+  // Nothing ran is not a pass: a mistyped filter must not look green.
+  console.error(`no suite under spec/ matches "${filter}" (the filter is a substring of a suite's path under spec/, e.g. store/memory)`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 const { exec } = await import('uvu');
 const queue = (globalThis as unknown as { UVU_QUEUE: unknown[][] });
 

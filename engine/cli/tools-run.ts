@@ -3,7 +3,7 @@
  * posted PR comment cannot be taken back, so the command says so, on
  * stderr as `run`'s progress does, and as `toolsRun` in --json.
  */
-import type { Engine } from '../run/engine.js';
+import type { Store } from '../store/store.js';
 import type { Io } from './io.js';
 
 export interface ToolRun {
@@ -14,14 +14,19 @@ export interface ToolRun {
   message?: string;
 }
 
-/** How many journal events the run has now: the mark to read tool nodes after. */
-export async function journalMark(engine: Engine, runId: string): Promise<number> {
-  return (await engine.trace(runId)).events.length;
+/**
+ * How many journal events the run has now: the mark to read tool nodes
+ * after. Counted, not read: a long run's journal is large, and a step must
+ * not cost more as its run grows.
+ */
+export function journalMark(store: Store, runId: string): number {
+  // An unknown run is the engine's to report (E_RUN_NOT_FOUND naming the store) when the command calls it.
+  return store.get(runId) ? store.eventCount(runId) : 0;
 }
 
-/** Tool nodes that succeeded or failed after `mark`. */
-export async function toolsRunSince(engine: Engine, runId: string, mark: number): Promise<ToolRun[]> {
-  return (await engine.trace(runId)).events.slice(mark)
+/** Tool nodes that succeeded or failed after `mark` (only the events after it are read). */
+export function toolsRunSince(store: Store, runId: string, mark: number): ToolRun[] {
+  return store.events(runId, mark)
     .filter((e) => e.type === 'tool.succeeded' || e.type === 'tool.failed')
     .map((e) => ({
       nodeId: String(e.nodeId),

@@ -51,6 +51,7 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
   let current: AgentProcess | undefined;
   // Requests are answered strictly in order; a second caller waits its turn.
   let queue: Promise<unknown> = Promise.resolve();
+  let closing: Promise<void> | undefined;
 
   function start(): AgentProcess {
     const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', 'inherit']);
@@ -175,27 +176,34 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
       return turn;
     },
     // An answer still in flight sees the agent exit and rejects with E_AGENT_CRASHED.
-    async close() {
-      const proc = current;
-      current = undefined;
-      if (!proc) return;
-      if (!proc.exit) {
-        setReferenced(proc.child, true);
-        proc.child.stdin!.end();
-        if (!(await exitWithin(proc, CLOSE_GRACE_MS))) {
-          killProcessGroup(proc.child, 'SIGTERM');
-          await exitWithin(proc, CLOSE_GRACE_MS / 4);
-          // The shell may be gone while what it started ignores SIGTERM and
-          // holds the pipes open: kill whatever is left of the group.
-          killProcessGroup(proc.child, 'SIGKILL');
-          await proc.exited;
-        }
-      }
-      // Nothing the agent started outlives the run.
-      killProcessGroup(proc.child, 'SIGKILL');
-      proc.reader.dispose();
+    // A second close while one is under way (Ctrl-C during the grace period)
+    // waits for it: returning at once would let the process exit first.
+    close() {
+      if (!closing) closing = shutDown().finally(() => (closing = undefined));
+      return closing;
     },
   };
+
+  async function shutDown(): Promise<void> {
+    const proc = current;
+    current = undefined;
+    if (!proc) return;
+    if (!proc.exit) {
+      setReferenced(proc.child, true);
+      proc.child.stdin!.end();
+      if (!(await exitWithin(proc, CLOSE_GRACE_MS))) {
+        killProcessGroup(proc.child, 'SIGTERM');
+        await exitWithin(proc, CLOSE_GRACE_MS / 4);
+        // The shell may be gone while what it started ignores SIGTERM and
+        // holds the pipes open: kill whatever is left of the group.
+        killProcessGroup(proc.child, 'SIGKILL');
+        await proc.exited;
+      }
+    }
+    // Nothing the agent started outlives the run.
+    killProcessGroup(proc.child, 'SIGKILL');
+    proc.reader.dispose();
+  }
 }
 
 /** Whether a line is a `{"$tool": …}` call (a malformed line is not). */

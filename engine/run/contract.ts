@@ -149,6 +149,12 @@ interface StateBase {
   seq: number;
   /** True when the submit named an already answered seq: nothing changed. */
   replayed?: true;
+  /**
+   * Set on the state `submit` returns when its answer came after the
+   * node's deadline: the answer was not applied, the deadline fired first
+   * (the `timeout` route, or the run failed with E_TIMEOUT).
+   */
+  late?: Rejection;
 }
 
 export interface WaitingState extends StateBase {

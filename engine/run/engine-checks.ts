@@ -104,6 +104,14 @@ export function workspaceStillThere(rec: RunRecord): void {
   }
 }
 
+/** Why an answer to an overdue item was not applied. */
+export function lateAnswer(rec: RunRecord): { code: string; errors: string[] } {
+  return {
+    code: 'E_TIMEOUT',
+    errors: [`the answer came after node "${rec.pending?.nodeId ?? '?'}"'s deadline (${rec.deadline}) and was not applied: the deadline fired first`],
+  };
+}
+
 export function identityRequired(rec: RunRecord): CountersignError {
   const nodeId = rec.pending!.nodeId;
   return new CountersignError('E_IDENTITY_REQUIRED', `node "${nodeId}" is part of a review loop, and the answer names no identity`, {

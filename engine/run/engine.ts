@@ -12,7 +12,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkResume, checkReviewer, checkRunLimits, workspaceOf, workspaceStillThere, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
+import { answerCopy, checkResume, checkReviewer, checkRunLimits, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
 import { stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
@@ -219,8 +219,8 @@ export function createEngine(options: EngineOptions): Engine {
           if (seq > rec.seq || seq < 1) return write(seqError(runId, seq, current));
           if (seq < answerable || rec.status !== 'waiting') return write({ ...stateOf(current), replayed: true as const });
         }
-        // The answer was meant for the item whose deadline passed: it is dropped.
-        if (overdue) return write(stateOf(current));
+        // The answer was meant for the item whose deadline passed: it is dropped, and the caller told so.
+        if (overdue) return write({ ...stateOf(current), late: lateAnswer(rec) });
         if (rec.status !== 'waiting') {
           return write(new CountersignError('E_RUN_NOT_WAITING', `run ${runId} is ${rec.status} and takes no more answers`, {
             fix: 'start a new run with `countersign start`',

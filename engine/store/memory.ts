@@ -85,15 +85,23 @@ export function createMemoryStore(): Store {
         if (filter?.status && r.status !== filter.status) continue;
         out.push({ runId: r.runId, workflow: r.workflow, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt });
       }
-      return out.sort(newestFirst);
+      // Newest insert first, then a stable sort by time: runs created in the same millisecond keep that order.
+      return out.reverse().sort(newestFirst);
     },
 
-    events(runId) {
+    events(runId, from = 0) {
       open('read a journal');
       const journal = journals.get(runId);
       if (!journal) throw runNotFound(runId);
       // The journal is append-only: readers get copies, never the stored events.
-      return journal.map((e) => structuredClone(e));
+      return journal.slice(from).map((e) => structuredClone(e));
+    },
+
+    eventCount(runId) {
+      open('read a journal');
+      const journal = journals.get(runId);
+      if (!journal) throw runNotFound(runId);
+      return journal.length;
     },
 
     appendRows(rows) {
@@ -126,7 +134,5 @@ export function createMemoryStore(): Store {
 }
 
 function newestFirst(a: RunSummary, b: RunSummary): number {
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
-  if (a.runId === b.runId) return 0;
-  return a.runId < b.runId ? 1 : -1;
+  return a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? 1 : -1;
 }

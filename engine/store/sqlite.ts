@@ -75,12 +75,13 @@ export function createSqliteStore(dir: string): Store {
     insertEvent: db.prepare<[string, number, number | null, string | null, string | null, string | null, string]>(
       'INSERT INTO events (run_id, idx, seq, at, type, node_id, body) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
-    events: db.prepare<[string], string>('SELECT body FROM events WHERE run_id = ? ORDER BY idx').pluck(),
+    events: db.prepare<[string, number], string>('SELECT body FROM events WHERE run_id = ? AND idx >= ? ORDER BY idx').pluck(),
     listAll: db.prepare<[], SummaryRow>(
-      'SELECT run_id, workflow, status, created_at, updated_at FROM runs ORDER BY created_at DESC, run_id DESC',
+      // Runs created in the same millisecond: the later insert (higher rowid) is the newer.
+      'SELECT run_id, workflow, status, created_at, updated_at FROM runs ORDER BY created_at DESC, rowid DESC',
     ),
     listByStatus: db.prepare<[string], SummaryRow>(
-      'SELECT run_id, workflow, status, created_at, updated_at FROM runs WHERE status = ? ORDER BY created_at DESC, run_id DESC',
+      'SELECT run_id, workflow, status, created_at, updated_at FROM runs WHERE status = ? ORDER BY created_at DESC, rowid DESC',
     ),
   }));
 
@@ -224,11 +225,18 @@ export function createSqliteStore(dir: string): Store {
       });
     },
 
-    events(runId) {
+    events(runId, from = 0) {
       return guard(`read the journal of run "${runId}"`, () => {
-        const bodies = sql.events.all(runId);
+        const bodies = sql.events.all(runId, from);
         if (bodies.length === 0 && sql.hasRun.get(runId) === undefined) throw runNotFound(runId);
-        return bodies.map((b, i) => parseRow<JournalEvent>(b, `event ${i} of run "${runId}"`, file, eventProblem));
+        return bodies.map((b, i) => parseRow<JournalEvent>(b, `event ${from + i} of run "${runId}"`, file, eventProblem));
+      });
+    },
+
+    eventCount(runId) {
+      return guard(`read the journal of run "${runId}"`, () => {
+        if (sql.hasRun.get(runId) === undefined) throw runNotFound(runId);
+        return sql.nextEventIndex.get(runId) ?? 0;
       });
     },
 

@@ -91,10 +91,12 @@ export interface Store {
    * result. Throws E_RUN_NOT_FOUND when the run does not exist.
    */
   update<T>(runId: string, mutate: (current: RunRecord) => Mutation<T>): T;
-  /** Newest first (by createdAt, then runId). */
+  /** Newest first (by createdAt, then the later created of runs in one millisecond). */
   list(filter?: { status?: RunStatus }): RunSummary[];
-  /** The journal in append order. */
-  events(runId: string): JournalEvent[];
+  /** The journal in append order; from event index `from` (0, the first, by default). */
+  events(runId: string, from?: number): JournalEvent[];
+  /** How many events the run's journal holds: where the next appended one will be. */
+  eventCount(runId: string): number;
   /** Appends rows outside any run, in one transaction. */
   appendRows(rows: LedgerRow[]): void;
   /** Rows of one table, oldest first (by `at`, then insertion order). */

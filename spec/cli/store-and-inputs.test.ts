@@ -124,4 +124,37 @@ S('run --agent "scripted : file" (spaces around the colon) reads the script from
   }
 });
 
+S('a step after its node\'s deadline says its answer was not applied: late E_TIMEOUT in the output, the error on stderr, exit 5 while the run waits where the timeout route led', async () => {
+  const wf = JSON.parse(readFileSync(WF, 'utf8'));
+  wf.nodes[1].timeoutMs = 300;
+  wf.nodes[1].connections.timeout = 'late';
+  wf.nodes.push({ type: 'agent-directive', id: 'late', directive: 'You were late', completionCondition: 'x', inputSchema: { type: 'object', properties: { ok: { type: 'boolean' } } }, connections: { success: 'short' } });
+  const file = join(tempDir(), 'deadline.json');
+  writeFileSync(file, JSON.stringify(wf));
+  const store = tempDir();
+  const s = await cli(['start', file, '--json'], { store });
+  await new Promise((r) => setTimeout(r, 400));
+  const r = await cli(['step', s.json.runId, '--seq', '1', '--response', '{"words":3}', '--json'], { store });
+  assert.is(r.code, 5, r.stderr);
+  assert.is(r.json.pending.nodeId, 'late');
+  assert.is(r.json.late.code, 'E_TIMEOUT');
+  assert.match(r.json.late.errors[0], 'was not applied');
+  assert.match(r.stderr, /countersign: E_TIMEOUT: the answer came after node "write"'s deadline/);
+});
+
+S('start or run that fails before any run is stored (a mistyped or invalid workflow, a missing script) leaves no store behind; an existing store is kept', async () => {
+  const cwd = tempDir();
+  writeFileSync(join(cwd, 'invalid.json'), '{"nodes": []}');
+  for (const args of [['start', 'typo.json'], ['start', 'invalid.json'], ['run', 'typo.json', '--agent', 'scripted:x.yaml'], ['run', WF, '--agent', 'scripted:missing.yaml']]) {
+    const r = await cli([...args, '--json'], { cwd });
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
+    assert.not.ok(existsSync(join(cwd, '.countersign')), `${args.join(' ')} left a store behind`);
+  }
+  const store = tempDir();
+  assert.is((await cli(['start', WF], { store })).code, 0);
+  assert.is((await cli(['start', join(cwd, 'typo.json')], { store })).code, 2);
+  assert.ok(existsSync(join(store, 'countersign.db')), 'a store in use is never removed');
+  assert.is((await cli(['runs', '--json'], { store })).json.runs.length, 1);
+});
+
 S.run();

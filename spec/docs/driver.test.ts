@@ -44,4 +44,18 @@ Driver('a failing before hook fails the run (exit 1) naming the suite; a failing
   assert.match(r.stdout.trim().split('\n').pop() ?? '', /^1 passed, \d+ failed$/);
 });
 
+Driver('a filter matching no suite fails (exit 1, saying so) instead of passing with nothing run; a filter written from the repository (spec/…) selects as one under spec/ does', () => {
+  const dir = mkdtempSync(join(ROOT, '.spec-driver-'));
+  after.push(dir);
+  writeFileSync(join(dir, 'fine.test.ts'), "import { test } from 'uvu';\nimport * as assert from 'uvu/assert';\ntest('fine', () => assert.ok(true));\ntest.run();\n");
+  const run = (filter: string) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'spec/run.ts'), filter], { cwd: ROOT, env: { ...process.env, SPEC_DIR: dir }, encoding: 'utf8' });
+  const none = run('no/such/suite');
+  assert.is(none.status, 1);
+  assert.match(none.stderr, 'no suite under spec/ matches "no/such/suite"');
+  assert.is(none.stdout.trim().split('\n').pop(), '0 passed, 1 failed');
+  const prefixed = run('spec/fine');
+  assert.is(prefixed.status, 0, prefixed.stderr);
+  assert.is(prefixed.stdout.trim().split('\n').pop(), '1 passed, 0 failed');
+});
+
 Driver.run();

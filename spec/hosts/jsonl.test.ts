@@ -138,4 +138,29 @@ test('after a crash the next request starts a fresh process', async (c) => {
   assert.is.not(first.pid, second.pid);
 });
 
+test('a second close while the first is still in its grace period (Ctrl-C as the run stops) waits for it: the agent is gone when either returns', async (c) => {
+  const pidFile = join(c.dir, 'agent.pid');
+  // Ignores EOF on stdin: close() must give its grace period, then kill the group.
+  c.agent = createJsonlAgent(`echo $$ > ${pidFile}; exec sleep 300`, { cwd: c.dir });
+  const pending = c.agent.answer(request('review', 1), opts(60_000)).catch(() => undefined);
+  for (const end = Date.now() + 10_000; !existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === ''; ) {
+    if (Date.now() > end) throw new Error('the agent never started');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const first = c.agent.close!();
+  await new Promise((r) => setTimeout(r, 100));
+  await c.agent.close!();
+  let alive = true;
+  try {
+    process.kill(pid, 0);
+  } catch {
+    alive = false;
+  }
+  if (alive) process.kill(pid, 'SIGKILL');
+  assert.not.ok(alive, 'the second close returned only once the agent was stopped');
+  await first;
+  await pending;
+});
+
 test.run();

@@ -35,9 +35,11 @@ Deadline('an answer that arrives after its deadline is reported as not taken: th
   await pastDeadline(pending.deadline);
   const late = await mcp.call('step', { runId, seq: 1, answer: { v: 1 } });
   assert.is(late.isError, false, 'the run moved on normally: not a tool error');
-  // structuredContent stays the CLI's JSON: the state the deadline left.
+  // structuredContent stays the CLI's JSON: the state the deadline left, marked late as `step --json` marks it.
   const cli1 = await cli(['status', runId, '--json'], { store });
-  assert.equal(late.structured, cli1.json);
+  const { late: lateMark, ...state } = late.structured;
+  assert.equal(state, cli1.json);
+  assert.is(lateMark.code, 'E_TIMEOUT');
   assert.is(late.structured.pending.nodeId, 'apologise');
   assert.is(late.structured.rejected, undefined);
   assert.match(late.text, /^Your answer was NOT TAKEN: it arrived after the DEADLINE of node "ask" \(seq 1, deadline /);

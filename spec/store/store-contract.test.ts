@@ -218,6 +218,26 @@ function storeContract(name: string, open: () => Context) {
     assert.equal(store(c).list({ status: 'completed' }), []);
   });
 
+  test('events(runId, from) reads the journal from an index, and eventCount counts it without reading it; an unknown run is E_RUN_NOT_FOUND', (c) => {
+    store(c).putWorkflow('h1', { metadata: { name: 'loop', version: '1.0.0', description: 'd' }, nodes: [] } as never);
+    store(c).create(makeRecord('j1'), [event(0, 'run.started'), event(1, 'directive.issued')]);
+    store(c).update('j1', (cur) => ({ record: cur, events: [event(1, 'answer.accepted'), event(2, 'directive.issued')], result: null }));
+    assert.is(store(c).eventCount('j1'), 4);
+    assert.equal(store(c).events('j1', 2).map((e) => e.type), ['answer.accepted', 'directive.issued']);
+    assert.equal(store(c).events('j1', 4), []);
+    assert.equal(store(c).events('j1').length, 4);
+    assert.is(codeOf(() => store(c).eventCount('nope')), 'E_RUN_NOT_FOUND');
+    assert.is(codeOf(() => store(c).events('nope', 1)), 'E_RUN_NOT_FOUND');
+  });
+
+  test('runs created in the same millisecond are listed newest first, by creation order', (c) => {
+    store(c).putWorkflow('h1', { metadata: { name: 'loop', version: '1.0.0', description: 'd' }, nodes: [] } as never);
+    const ids = ['m', 'z', 'a', 'q', 'b'];
+    for (const id of ids) store(c).create(makeRecord(id, { createdAt: '2024-01-01T00:00:00.000Z' }), []);
+    assert.equal(store(c).list().map((r) => r.runId), [...ids].reverse());
+    assert.equal(store(c).list({ status: 'waiting' }).map((r) => r.runId), [...ids].reverse());
+  });
+
   test.run();
 }
 

@@ -14,13 +14,13 @@ export const command: Command = {
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
     // Checked before the store opens: a usage error leaves no store behind.
     const workspace = workspaceDir(io, values.workspace as string | undefined);
-    const { state, toolsRun } = await withEngine(values, io, async (engine) => {
+    const { state, toolsRun } = await withEngine(values, io, async (engine, store) => {
       const started = await engine.start(resolve(io.cwd, positionals[0]), {
         input: input as JsonObject,
         as: values.as as string | undefined,
         workspace,
       });
-      return { state: started, toolsRun: await toolsRunSince(engine, started.runId, 0) };
+      return { state: started, toolsRun: toolsRunSince(store, started.runId, 0) };
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);

@@ -9,10 +9,10 @@ export const command: Command = {
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('status takes exactly one run id');
-    const { state, toolsRun } = await withEngine(values, io, async (engine) => {
-      const mark = await journalMark(engine, positionals[0]);
+    const { state, toolsRun } = await withEngine(values, io, async (engine, store) => {
+      const mark = journalMark(store, positionals[0]);
       const now = await engine.status(positionals[0]);
-      return { state: now, toolsRun: await toolsRunSince(engine, positionals[0], mark) };
+      return { state: now, toolsRun: toolsRunSince(store, positionals[0], mark) };
     }, (dir) => {
       throw noStore(positionals[0], dir);
     });

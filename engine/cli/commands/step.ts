@@ -5,7 +5,7 @@ import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 
 export const command: Command = {
-  usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (still waiting); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended) or E_IDENTITY_REQUIRED',
+  usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected, or too late (its deadline fired first), and the run waits; 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended) or E_IDENTITY_REQUIRED',
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('step takes exactly one run id');
@@ -17,20 +17,22 @@ export const command: Command = {
       if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
     }
     const answer = await readJsonArg(values.response as string, '--response', io);
-    const { state, toolsRun } = await withEngine(values, io, async (engine) => {
-      const mark = await journalMark(engine, positionals[0]);
+    const { state, toolsRun } = await withEngine(values, io, async (engine, store) => {
+      const mark = journalMark(store, positionals[0]);
       const next = await engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined });
-      return { state: next, toolsRun: await toolsRunSince(engine, positionals[0], mark) };
+      return { state: next, toolsRun: toolsRunSince(store, positionals[0], mark) };
     }, (dir) => {
       throw noStore(positionals[0], dir);
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
     else io.stdout.write(renderState(state));
+    // Said on stderr whatever the output: the answer given was not used.
+    if (state.late) io.stderr.write(`countersign: ${state.late.code}: ${state.late.errors.join('; ')}\n`);
     if (state.status === 'failed') {
       reportFailure(io, state.error);
       return 1;
     }
-    return state.status === 'waiting' && state.rejected && !state.replayed ? 5 : 0;
+    return state.status === 'waiting' && (state.rejected || state.late) && !state.replayed ? 5 : 0;
   },
 };
