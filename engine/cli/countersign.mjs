@@ -48,7 +48,7 @@ async function load() {
     if (!compileErrors(e) && (/Cannot find (package|module) 'esbuild'/.test(why) || /@esbuild\/[\w-]+/.test(why))) return cannotRun('E_INSTALL', `the CLI bundle cannot be built: ${why}`, REINSTALL);
     // A dependency missing (a package name that does not resolve), or damaged (an error inside node_modules):
     // reinstalling fixes it. A relative path that does not resolve is the source's own: E_BUILD below.
-    const installed = (Array.isArray(e?.errors) ? e.errors : []).filter((m) => isPackage(/^Could not resolve "([^"]*)"/.exec(m.text)?.[1]) || /(^|\/)node_modules\//.test(m.location?.file ?? ''));
+    const installed = (Array.isArray(e?.errors) ? e.errors : []).filter((m) => isDependency(/^Could not resolve "([^"]*)"/.exec(m.text)?.[1]) || /(^|\/)node_modules\//.test(m.location?.file ?? ''));
     if (installed.length > 0) return cannotRun('E_INSTALL', `a dependency is missing or damaged: ${compileErrors({ errors: installed })}`, REINSTALL);
     // The source itself does not compile: tsx would fail on it too. Say where.
     const located = compileErrors(e);
@@ -64,9 +64,20 @@ async function load() {
   }
 }
 
-/** A bare specifier names a package; `./x`, `../x` and absolute paths name files of the source. */
-function isPackage(specifier) {
-  return typeof specifier === 'string' && !/^(\.{1,2}(\/|$)|\/)/.test(specifier);
+/**
+ * Whether an import that did not resolve names a package the project
+ * depends on (package.json): then the install is missing it. A relative
+ * path, or a package the project does not list (a typo), is the source's.
+ */
+function isDependency(specifier) {
+  if (typeof specifier !== 'string' || /^(\.{1,2}(\/|$)|\/|node:)/.test(specifier)) return false;
+  const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0];
+  try {
+    const pkg = JSON.parse(require('node:fs').readFileSync(`${root}/package.json`, 'utf8'));
+    return [pkg.dependencies, pkg.devDependencies, pkg.optionalDependencies].some((deps) => deps && Object.hasOwn(deps, name));
+  } catch {
+    return true; // no readable package.json: the install itself is broken
+  }
 }
 
 /** main() from the TypeScript source through tsx; `failure`: what already went wrong, said first if tsx is missing too. */

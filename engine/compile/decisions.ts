@@ -42,6 +42,8 @@ export function decideTransient(type: TransientType, node: WorkflowNode, ctx: Ru
   const outcome = type.step(node, ctx, workflow);
   // A spread followed by a key is a slow path in V8; assign is not.
   const events: JsonObject[] = [Object.assign({}, outcome.event as JsonObject, { nodeId: node.id })];
+  // The journal notes every declared variable a template rendered empty, as a directive's does.
+  if (outcome.unset && outcome.unset.length > 0) events.unshift({ type: 'variable.unset', nodeId: node.id, names: [...new Set(outcome.unset)] });
   let assign: Partial<RunContext> | undefined;
   if (outcome.vars || outcome.local) {
     assign = outcome.local ? withNodeAnswer(ctx, node.id, outcome.local) : {};

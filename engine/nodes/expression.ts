@@ -5,12 +5,14 @@
  */
 import { CountersignError, isCountersignError } from '../errors.js';
 import { parseExpression } from '../format/expression.js';
-import { BUILTIN_VARIABLES, type ExpressionNode, type JsonValue, type Workflow } from '../format/model.js';
+import { BUILTIN_VARIABLES, type ExpressionNode, type JsonObject, type JsonValue, type Workflow } from '../format/model.js';
 import { resolve } from '../format/resolver.js';
 import type { Finding, TransientType, VariableRead } from './node-type.js';
 import { errorFinding, withFix } from './checks.js';
 import { suggest } from '../format/suggest.js';
 import { scopeOf } from './workflow-facts.js';
+import type { ValidateFunction } from 'ajv';
+import { answerValidator, describeErrors, startInputSchema } from './answer-schema.js';
 
 export const expression: TransientType<ExpressionNode> = {
   type: 'expression',
@@ -88,6 +90,13 @@ export const expression: TransientType<ExpressionNode> = {
         }
         // A JSON value, as every store keeps it: arithmetic can give -0 (`0 * -1`), which JSON reads back as 0.
         const value = (result === 0 ? 0 : result) as JsonValue;
+        // A global holds only what its declaration allows, as a start input or an answer writing it must.
+        const misfit = registryMisfit(workflow, e.target, value);
+        if (misfit) {
+          throw new CountersignError('E_EXPRESSION', `expression "${src}" failed: it gives ${e.target} the value ${JSON.stringify(value)}, which its variableRegistry entry does not allow (${misfit.join('; ')})`, {
+            fix: `compute a value that fits ${e.target}'s declaration, or change the declaration`,
+          });
+        }
         assigned[e.target] = value;
         // Only a later expression reads the updated context (Object.assign: spreads with a computed key are a slow path).
         if (i + 1 < expressions.length) current = Object.assign({}, current, { vars: Object.assign({}, current.vars, { [e.target]: value }) });
@@ -103,6 +112,24 @@ export const expression: TransientType<ExpressionNode> = {
     return { via: 'default', vars: assigned, event: { type: 'expression.evaluated', assigned } };
   },
 };
+
+/** Each registry variable's validator, as a start input writing it is checked (Moira's additionalProperties rule included). */
+const registryValidators = new WeakMap<Workflow, Map<string, ValidateFunction>>();
+
+/** Why `value` does not fit the registry entry of `name` (`pointer: message` lines); undefined when it fits or `name` has no entry. */
+function registryMisfit(workflow: Workflow, name: string, value: JsonValue): string[] | undefined {
+  const registry = workflow.variableRegistry;
+  if (!registry || !Object.hasOwn(registry, name)) return undefined;
+  let byName = registryValidators.get(workflow);
+  if (!byName) registryValidators.set(workflow, (byName = new Map()));
+  let validate = byName.get(name);
+  if (!validate) {
+    const properties = startInputSchema(workflow).properties as Record<string, JsonObject>;
+    validate = answerValidator(properties[name]);
+    byName.set(name, validate);
+  }
+  return validate(value) ? undefined : describeErrors(validate.errors);
+}
 
 /** The globals an expression may assign: registry names and start initialData names. */
 function declaredGlobals(workflow: Workflow): string[] {

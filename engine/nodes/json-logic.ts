@@ -44,7 +44,8 @@ function prepare(rule: JsonValue): Prepared {
       const [path, ...rest] = Array.isArray(args) ? args : [args];
       if (typeof path === 'string' && path !== '') {
         paths.push(path);
-        return { var: [`${SLOT}.${paths.length - 1}`, ...rest] };
+        // A default may itself read a variable ({"var": ["x", {"var": "y"}]}): through the resolver too.
+        return { var: [`${SLOT}.${paths.length - 1}`, ...rest.map((r) => rewrite(r as JsonValue, itemScope))] };
       }
       return node;
     }
@@ -81,7 +82,11 @@ export function jsonLogicReads(rule: unknown, pointer: string): VariableRead[] {
     if (op === 'var') {
       if (itemScope) return;
       if (typeof args === 'string' && args !== '') out.push({ path: args, pointer: argAt });
-      else if (Array.isArray(args) && typeof args[0] === 'string' && args[0] !== '') out.push({ path: args[0], pointer: `${argAt}/0` });
+      else if (Array.isArray(args)) {
+        if (typeof args[0] === 'string' && args[0] !== '') out.push({ path: args[0], pointer: `${argAt}/0` });
+        // The default, which may read variables of its own.
+        args.slice(1).forEach((d, i) => walk(d, `${argAt}/${i + 1}`, itemScope));
+      }
       return;
     }
     if (ITERATING.has(op) && Array.isArray(args)) {
@@ -133,6 +138,7 @@ export function checkJsonLogic(rule: unknown, pointer: string): Finding[] {
         // Outside an iterating body a var names a run variable; "" or a number would read json-logic's whole data object.
         bad(`a "var" outside map/filter/reduce/all/none/some names a variable, so its path must be a non-empty string such as "issues_count" or "review.count"; got ${JSON.stringify(path) ?? 'nothing'}`, pathAt);
       }
+      if (Array.isArray(args)) args.slice(1).forEach((d, i) => walk(d, `${argAt}/${i + 1}`, depth + 1, itemScope));
       return;
     }
     if (ITERATING.has(op) && Array.isArray(args)) {

@@ -109,6 +109,8 @@ export interface TransientOutcome {
   local?: JsonObject;
   /** Journal event for this step, without seq/at/nodeId. */
   event: { type: string; [k: string]: JsonValue | undefined };
+  /** Declared variables its templates read that were unset (rendered empty): journaled as variable.unset first. */
+  unset?: string[];
   /** When set, the step failed: follow `via` if the node has it, else fail the run with this code. */
   error?: { code: string; message: string };
 }

@@ -60,8 +60,9 @@ export const record: TransientType<RecordNode> = {
   step(node, ctx, workflow) {
     const rowId = randomUUID();
     const row: JsonObject = {};
+    const unset: string[] = [];
     // Own data properties (a plain assignment of `__proto__` would set the row's prototype instead).
-    for (const [name, value] of Object.entries(node.fields)) Object.defineProperty(row, name, { value: fieldValue(value, ctx, workflow), enumerable: true, writable: true, configurable: true });
+    for (const [name, value] of Object.entries(node.fields)) Object.defineProperty(row, name, { value: fieldValue(value, ctx, workflow, unset), enumerable: true, writable: true, configurable: true });
     // A row the store would refuse fails the run here, with the node named,
     // instead of aborting the step's transaction.
     const [bad] = RUN_FORBIDDEN_TABLES.has(node.table)
@@ -72,8 +73,8 @@ export const record: TransientType<RecordNode> = {
       return { via: 'error', event: { type: 'record.refused', table: node.table, field: bad.field, message }, error: { code: 'E_LEDGER_ROW', message } };
     }
     const event: { type: string; [k: string]: JsonValue | undefined } = { type: 'record.written', table: node.table, rowId, row };
-    if (node.key !== undefined) event.key = render(node.key, ctx, workflow);
-    return { via: 'default', local: { rowId }, event };
+    if (node.key !== undefined) event.key = render(node.key, ctx, workflow, unset);
+    return { via: 'default', local: { rowId }, event, ...(unset.length > 0 ? { unset } : {}) };
   },
 };
 
@@ -111,8 +112,8 @@ function shapeFindings(node: RecordNode, pointer: string): Finding[] {
   return findings;
 }
 
-function fieldValue(value: Operand, ctx: RunContext, workflow: Workflow): JsonValue {
-  if (typeof value === 'string') return render(value, ctx, workflow);
+function fieldValue(value: Operand, ctx: RunContext, workflow: Workflow, unset: string[]): JsonValue {
+  if (typeof value === 'string') return render(value, ctx, workflow, unset);
   if (isPath(value)) {
     const r = lookup(ctx, workflow, value.contextPath);
     return r.found && r.value !== undefined ? structuredClone(r.value as JsonValue) : null;
@@ -120,8 +121,10 @@ function fieldValue(value: Operand, ctx: RunContext, workflow: Workflow): JsonVa
   return value;
 }
 
-function render(text: string, ctx: RunContext, workflow: Workflow): string {
-  return renderTemplate(text, (path) => lookup(ctx, workflow, path)).text;
+function render(text: string, ctx: RunContext, workflow: Workflow, unset: string[]): string {
+  const out = renderTemplate(text, (path) => lookup(ctx, workflow, path));
+  unset.push(...out.unset);
+  return out.text;
 }
 
 function isPath(o: Operand): o is { contextPath: string } {

@@ -7,6 +7,7 @@
 import { CountersignError } from '../errors.js';
 import type { JsonValue, Workflow } from '../format/model.js';
 import { jsonCopy as copyAsJson, type JsonCopy } from '../format/json-copy.js';
+import { jsonProblem } from '../format/json-problem.js';
 import { cutBelow, deeperThan } from '../format/depth.js';
 import { MAX_ANSWER_DEPTH } from '../nodes/answer-guard.js';
 import type { Agent } from '../hosts/agent.js';
@@ -120,7 +121,33 @@ export function identityRequired(rec: RunRecord): CountersignError {
   });
 }
 
+/** A run id is a non-empty string, whichever store is used (SQLite would take ['x'] for "x", and throw on an object). */
+export function checkRunId(runId: unknown): asserts runId is string {
+  if (typeof runId !== 'string' || runId.trim() === '') {
+    throw new CountersignError('E_INPUT', `a run id is a non-empty string, got ${typeof runId === 'string' ? JSON.stringify(runId) : Array.isArray(runId) ? 'a list' : runId === null ? 'null' : `a ${typeof runId}`}`, {
+      fix: 'pass the runId of a run state (countersign runs lists them)',
+    });
+  }
+}
+
+const RUN_STATUSES = ['waiting', 'completed', 'failed'];
+
+/** runs()'s filter: an unknown status would otherwise answer "no such runs". */
+export function checkRunsFilter<F extends { status?: unknown } | undefined>(filter: F): F {
+  if (filter !== undefined && filter !== null && filter.status !== undefined && !RUN_STATUSES.includes(filter.status as string)) {
+    throw new CountersignError('E_INPUT', `runs() status ${JSON.stringify(filter.status) ?? String(filter.status)} is not a run status`, {
+      fix: `filter by one of ${RUN_STATUSES.join(', ')}, or leave status out`,
+    });
+  }
+  return filter;
+}
+
 export function seqError(runId: string, seq: number, rec: RunRecord | undefined): CountersignError {
+  if (!Number.isInteger(seq)) {
+    return new CountersignError('E_SEQ', `seq ${String(seq)} is not a whole number, so it names no item of run ${runId}`, {
+      fix: 'pass the seq of a pending state (a whole number from 1), or leave it out to answer the item pending now',
+    });
+  }
   const current = rec ? `run ${runId} is ${rec.status === 'waiting' ? '' : `${rec.status} `}at seq ${rec.seq}; ` : '';
   const fix = !rec
     ? 'pass the seq of a pending state (a whole number from 1)'
@@ -191,6 +218,14 @@ export function jsonCopy(value: unknown, code: string): JsonCopy {
     });
   }
   if (copy === undefined) throw new CountersignError(code, 'the value is not JSON', { fix: 'pass a JSON object' });
+  // Checked once the copy succeeded (cycles and BigInts are refused above): what JSON would silently change.
+  const problem = jsonProblem(value);
+  if (problem) {
+    throw new CountersignError(code, `the value is not plain JSON: ${problem.pointer || '(root)'} ${problem.message}`, {
+      pointer: problem.pointer,
+      fix: 'pass plain JSON data: strings, finite numbers, booleans, null, lists and plain objects (no NaN, functions, Maps or undefined list members)',
+    });
+  }
   return copy;
 }
 

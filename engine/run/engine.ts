@@ -12,7 +12,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkResume, checkReviewer, checkRunLimits, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
+import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
 import { stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
@@ -178,6 +178,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async submit(runId, answer, opts = {}) {
+      checkRunId(runId);
       // The run first: an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the call.
       const before = store.get(runId);
       if (!before) throw notFound(runId, store.location);
@@ -246,6 +247,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async recordToolCalls(runId, { seq, toolCalls }) {
+      checkRunId(runId);
       if (toolCallsOf(toolCalls).length === 0) return;
       store.update(runId, (rec) => {
         if (rec.status !== 'waiting' || rec.seq !== seq) return { result: undefined };
@@ -257,6 +259,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async info(runId) {
+      checkRunId(runId);
       const rec = mustGet(runId);
       return {
         runId: rec.runId,
@@ -271,6 +274,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async status(runId) {
+      checkRunId(runId);
       const rec = mustGet(runId);
       if (rec.status === 'waiting' && rec.deadline && now() >= new Date(rec.deadline)) return fireDeadline(runId);
       // A tool node not yet run (or a claim whose process died) is settled here, so no run stays stuck.
@@ -279,12 +283,13 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async trace(runId) {
+      checkRunId(runId);
       mustGet(runId);
       return { runId, events: store.events(runId) };
     },
 
     async runs(filter) {
-      return store.list(filter);
+      return store.list(checkRunsFilter(filter));
     },
 
     async run(source, opts) {
@@ -302,6 +307,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       const resuming = typeof source === 'object' && source !== null && 'runId' in source && Object.keys(source).length === 1;
       if (resuming) {
+        checkRunId((source as { runId: unknown }).runId);
         const rec = mustGet((source as { runId: string }).runId);
         checkResume(rec, opts);
         workspaceStillThere(rec);

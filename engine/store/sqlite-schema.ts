@@ -86,10 +86,15 @@ export function openDatabase(file: string): Database.Database {
     // better-sqlite3 takes the loaded addon as well as its path; its types name only the path.
     db = new Database(file, { timeout: 5000, nativeBinding: nativeBinding() as string });
     db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
+    const opened = db;
+    // Two processes opening a new store at once (two MCP servers, two
+    // starts): switching to WAL and creating the tables need the file to
+    // themselves, and SQLite answers "database is locked" at once instead of
+    // waiting. Tried again until the other has finished.
+    whileBusy(() => opened.pragma('journal_mode = WAL'));
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db, file);
+    whileBusy(() => migrate(opened, file));
     return db;
   } catch (err) {
     db?.close();
@@ -106,6 +111,21 @@ export function openDatabase(file: string): Database.Database {
       cause: err,
       fix: 'check that the file is a countersign store and writable, or pass another directory with --store DIR',
     });
+  }
+}
+
+/** Runs `fn` again while SQLite reports the file busy, for up to five seconds. */
+function whileBusy<T>(fn: () => T): T {
+  const until = Date.now() + 5000;
+  for (;;) {
+    try {
+      return fn();
+    } catch (err) {
+      const busy = err instanceof Database.SqliteError && (err.code.startsWith('SQLITE_BUSY') || err.code.startsWith('SQLITE_LOCKED'));
+      if (!busy || Date.now() > until) throw err;
+      // A synchronous pause: opening a store is synchronous, and this is rare.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
   }
 }
 

@@ -246,10 +246,21 @@ Rebuild('a source importing a file of its own that does not exist (a typo, a del
   assert.is(error.code, 'E_BUILD');
   assert.match(error.message, /engine\/cli\/help\.ts:1:\d+: Could not resolve "\.\/no-such-helper\.js"/);
   assert.match(error.fix, /correct the source there/);
-  writeFileSync(help, `import { x } from 'no-such-package-of-countersign';\nvoid x;\n${original}`);
-  const pkgMissing = JSON.parse(countersign(pkg, ['--version', '--json']).stdout).error;
-  assert.is(pkgMissing.code, 'E_INSTALL');
-  assert.match(pkgMissing.fix, /npm ci/);
+  // A package the project does not depend on is a typo in the source, not a missing install.
+  writeFileSync(help, `import { x } from 'yamll';\nvoid x;\n${original}`);
+  const typo = JSON.parse(countersign(pkg, ['--version', '--json']).stdout).error;
+  assert.is(typo.code, 'E_BUILD');
+  assert.match(typo.message, /Could not resolve "yamll"/);
+});
+
+Rebuild('a package the project depends on but the install lacks is E_INSTALL with npm ci', () => {
+  const pkg = copyOfPackage({ left: ['json-logic-js'] });
+  const r = countersign(pkg, ['--version', '--json']);
+  assert.is(r.code, 2, r.stderr);
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_INSTALL');
+  assert.match(error.message, /Could not resolve "json-logic-js"/);
+  assert.match(error.fix, /npm ci/);
 });
 
 Rebuild('a source that fails to load on a missing file of its own (ENOENT, not a swept bundle) is E_BUILD, and commands do not rebuild over and over', () => {

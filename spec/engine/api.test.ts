@@ -490,6 +490,34 @@ Limits('§4: every rejected answer that costs an attempt goes back with the node
   }
 });
 
+Limits('an answer JSON would change (NaN, a function, a Map, undefined in a list) is refused as E_INPUT naming where, never stored altered; run() stops with E_AGENT_OUTPUT, resumable', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  for (const [answer, pointer] of [
+    [{ words: Number.NaN }, '/words'],
+    [{ words: 3, note: () => 'x' }, '/note'],
+    [{ words: 3, tags: new Map([['a', 1]]) }, '/tags'],
+    [{ words: 3, list: [1, undefined] }, '/list/1'],
+    [Number.POSITIVE_INFINITY, ''],
+  ] as const) {
+    try {
+      await engine.submit(s.runId, answer);
+      assert.unreachable(String(pointer));
+    } catch (e) {
+      assert.is((e as CountersignError).code, 'E_INPUT');
+      assert.is((e as CountersignError).pointer, pointer);
+      assert.match((e as CountersignError).message, 'is not plain JSON');
+    }
+  }
+  const state = await engine.status(s.runId);
+  assert.is(state.status === 'waiting' && state.pending.attempt, 1, 'no attempt was used');
+  const driven = await engine.run(TWO_STEP, { agent: { answer: async () => ({ words: Number.NaN }) } });
+  assert.is(driven.status, 'waiting');
+  assert.is(driven.error?.code, 'E_AGENT_OUTPUT');
+  const done = await engine.submit(s.runId, { words: 3, gone: undefined });
+  assert.is(done.status, 'completed', 'an undefined member is absent, as JSON has it');
+});
+
 Limits.run();
 
 const Guards = suite('library API: misuse');
@@ -595,6 +623,70 @@ Guards('validateWorkflow takes the host\'s tools ({ tools }, the list createEngi
   assert.equal(wrongArgs.errors.map((e) => e.code), ['E_TOOL_ARGS'], 'and its arguments are checked against that tool');
   const started = await createEngine({ store: createMemoryStore(), tools: [echo] }).start(wf);
   assert.is(started.status, 'completed');
+});
+
+Guards('a record node journals the declared variables its templates rendered empty (variable.unset), as a directive does', async () => {
+  const wf = {
+    metadata: { name: 'record-unset', version: '1.0.0', description: 'a record reading an unset variable' },
+    nodes: [
+      { type: 'start', id: 'start', initialData: { variables: { who: { description: 'the approver, unset' } } }, connections: { default: 'keep' } },
+      { type: 'record', id: 'keep', table: 'notes', key: '{{who}}', fields: { note: 'approved by {{who}}', who: { contextPath: 'who' } }, connections: { default: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(wf);
+  assert.is(s.status, 'completed');
+  const events = (await engine.trace(s.runId)).events;
+  const unset = events.find((e) => e.type === 'variable.unset');
+  assert.equal([unset?.nodeId, unset?.names], ['keep', ['who']]);
+  assert.ok(events.indexOf(unset!) < events.findIndex((e) => e.type === 'record.written'), 'noted before the row it left a gap in');
+});
+
+Guards('calls with a run id that is no string, a runs() status that is none, or a seq that is no whole number get E_INPUT / E_SEQ naming what was given, on every store', async () => {
+  for (const store of [createMemoryStore(), createSqliteStore(tmp())]) {
+    const engine = createEngine({ store });
+    const s = await engine.start(TWO_STEP);
+    for (const call of [() => engine.status({} as never), () => engine.submit(['x'] as never, {}), () => engine.trace(5 as never), () => engine.info('' as never)]) {
+      const e = await call().then(() => undefined, (err) => err);
+      assert.is(e?.code, 'E_INPUT', String(e));
+      assert.match(e.message, 'a run id is a non-empty string');
+    }
+    const bad = await engine.runs({ status: 'complete' as never }).then(() => undefined, (err) => err);
+    assert.is(bad?.code, 'E_INPUT');
+    assert.match(bad.message, 'is not a run status');
+    for (const seq of [Number.NaN, Infinity, 1.5]) {
+      const e = await engine.submit(s.runId, { words: 1 }, { seq }).then(() => undefined, (err) => err);
+      assert.is(e?.code, 'E_SEQ');
+      assert.match(e.message, `seq ${String(seq)} is not a whole number`);
+    }
+    store.close();
+  }
+});
+
+Guards('an expression giving a global a value its registry entry forbids fails the expression (E_EXPRESSION, naming the variable), never stores it', async () => {
+  const wf = {
+    metadata: { name: 'typed-globals', version: '1.0.0', description: 'expressions keep to declarations' },
+    variableRegistry: {
+      count: { type: 'integer', minimum: 0, description: 'a count', default: 0 },
+      label: { type: 'string', description: 'a label', default: 'v' },
+    },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'bump' } },
+      { type: 'expression', id: 'bump', expressions: ['count = label + 1'], connections: { default: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['count'] },
+    ],
+  } as unknown as Workflow;
+  const engine = createEngine({ store: createMemoryStore() });
+  const failed = await engine.start(wf);
+  assert.is(failed.status, 'failed');
+  assert.is(failed.status === 'failed' && failed.error.code, 'E_EXPRESSION');
+  assert.match(failed.status === 'failed' ? failed.error.message : '', /gives count the value "v1", which its variableRegistry entry does not allow \(\(root\): must be integer\)/);
+  const routed = structuredClone(wf) as unknown as { nodes: Array<Record<string, unknown>> };
+  routed.nodes[1].expressions = ['count = count - 1'];
+  routed.nodes[1].connections = { default: 'done', error: 'done' };
+  const s = await engine.start(routed as unknown as Workflow);
+  assert.equal(s.status === 'completed' && s.output, { count: 0 }, 'minimum 0: the error route is taken and count keeps its value');
 });
 
 Guards.run();

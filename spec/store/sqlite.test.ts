@@ -356,6 +356,24 @@ function startUpdater(dir: string, count: number, worker: string) {
   return { child, ready, done };
 }
 
+test('processes opening one new store at the same moment all open it (none fails with "database is locked" while another sets it up)', async (c) => {
+  const dir = join(c.dir, 'fresh');
+  const opener = `const { createSqliteStore } = await import(process.argv[1]); createSqliteStore(process.argv[2]).close(); process.stdout.write('ok');`;
+  for (let round = 0; round < 3; round++) {
+    const at = `${dir}-${round}`;
+    const results = await Promise.all([0, 1, 2, 3].map(() => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', opener, SQLITE_MODULE, at], { cwd: REPO });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      child.once('exit', (code) => resolve({ code, out, err }));
+    })));
+    for (const r of results) assert.is(r.code, 0, r.err);
+    assert.ok(results.every((r) => r.out === 'ok'));
+  }
+});
+
 test('two processes updating one run read-modify-write never lose an increment (each update is one IMMEDIATE transaction)', async (c) => {
   const store = createSqliteStore(c.dir);
   store.putWorkflow('h1', WORKFLOW);

@@ -1,6 +1,6 @@
-import { existsSync, rmdirSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { DATABASE_FILE } from '../../store/sqlite.js';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { lazyStore } from '../../store/lazy.js';
 import { createEngine, type Engine } from '../../run/engine.js';
 import { openStore, resolveStoreDir, storeExists } from '../../store/open.js';
 import { useValidatorCache } from '../../nodes/answer-schema.js';
@@ -28,19 +28,15 @@ export const TOOL_MODULE_OPTIONS = {
 
 /**
  * Opens the store named by --store / $COUNTERSIGN_STORE / ./.countersign for
- * one command. A command that only reads passes `absent`: when no store
- * exists there, that answers instead and nothing is created. A store this
- * command created is removed again when the command fails before any run
- * was stored in it (a mistyped workflow file leaves no .countersign behind).
+ * one command, on first use: a command that fails before it touches a run
+ * (a mistyped workflow file) creates no store. A command that only reads
+ * passes `absent`: when no store exists there, that answers instead.
  */
 export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine, store: Store) => Promise<T>, absent?: (dir: string) => T): Promise<T> {
   const location = { store: values.store as string | undefined, cwd: io.cwd, env: io.env };
   const dir = resolveStoreDir(location);
-  const existed = storeExists(dir);
-  if (absent && !existed) return absent(dir);
-  const dirExisted = existsSync(dir);
-  const store = openStore(location);
-  let unused = false;
+  if (absent && !storeExists(dir)) return absent(dir);
+  const store = lazyStore(() => openStore(location), dir);
   // Answer validators compiled by earlier commands are loaded instead of compiled (see validator-cache.ts).
   const { problem } = cacheLocation(io.env);
   if (problem) io.stderr.write(`countersign: warning: ${problem}\n`);
@@ -48,29 +44,9 @@ export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine,
   const previous = useValidatorCache(diskValidatorCache(io.env));
   try {
     return await fn(createEngine({ store, allowToolModules: values['allow-tool-modules'] === true }), store);
-  } catch (e) {
-    try {
-      unused = !existed && store.list().length === 0;
-    } catch {
-      unused = false; // the command's own error is the one to report
-    }
-    throw e;
   } finally {
     store.close();
     useValidatorCache(previous);
-    if (unused) discardStore(dir, dirExisted);
-  }
-}
-
-/** Removes a store this command made and never used: its database files, and its folder if the command made that too. */
-function discardStore(dir: string, keepDir: boolean): void {
-  for (const name of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, `${DATABASE_FILE}-journal`]) rmSync(join(dir, name), { force: true });
-  if (!keepDir) {
-    try {
-      rmdirSync(dir); // only when empty: anything else there is not ours
-    } catch {
-      // not empty, or gone: left as it is
-    }
   }
 }
 

@@ -1,0 +1,41 @@
+/**
+ * Values JSON would change without a word: NaN or Infinity (stored as
+ * null), a function or symbol (dropped), undefined or a hole in a list
+ * (null), a Map or Set (stored as {}). An answer or start input holding
+ * one is refused, never stored altered. An object member that is undefined
+ * is absent, as JSON has it; a value with toJSON (a Date) is in JSON's own
+ * form, and a class instance keeps its own fields, as JSON keeps them.
+ */
+export interface JsonProblem {
+  /** JSON pointer of the value ('' for the whole value). */
+  pointer: string;
+  message: string;
+}
+
+const COLLECTIONS = [Map, Set, WeakMap, WeakSet];
+
+/** The first such value in document order, or undefined when JSON keeps the value as it is. */
+export function jsonProblem(root: unknown): JsonProblem | undefined {
+  const stack: Array<{ v: unknown; pointer: string; inList: boolean }> = [{ v: root, pointer: '', inList: false }];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const { v, pointer, inList } = stack.pop()!;
+    const kind = typeof v;
+    if (kind === 'number' && !Number.isFinite(v)) return { pointer, message: `is ${String(v)}, which JSON has no number for (it would be stored as null)` };
+    if (kind === 'function' || kind === 'symbol') return { pointer, message: `is a ${kind}, which has no JSON form` };
+    if (v === undefined && inList) return { pointer, message: 'is undefined (or a hole), which JSON would store as null in a list' };
+    if (v === null || kind !== 'object' || seen.has(v as object)) continue;
+    seen.add(v as object);
+    if (COLLECTIONS.some((c) => v instanceof c)) return { pointer, message: `is a ${(v as object).constructor.name}, which JSON would store as {}` };
+    if ('toJSON' in (v as object)) continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], pointer: `${pointer}/${i}`, inList: true });
+      continue;
+    }
+    const entries = Object.entries(v as object);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      stack.push({ v: entries[i][1], pointer: `${pointer}/${entries[i][0].replace(/~/g, '~0').replace(/\//g, '~1')}`, inList: false });
+    }
+  }
+  return undefined;
+}

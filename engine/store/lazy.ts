@@ -1,0 +1,20 @@
+/**
+ * A store opened on its first use. A CLI command that fails before it
+ * reads or writes a run (a mistyped or invalid workflow file) then never
+ * creates `.countersign/` at all, instead of making one and deleting it
+ * again, which could delete a store another process had just begun to use.
+ */
+import type { Store } from './store.js';
+
+export function lazyStore(open: () => Store, location: string): Store {
+  let real: Store | undefined;
+  const store = (): Store => (real ??= open());
+  return new Proxy({} as Store, {
+    get(_, name: string | symbol) {
+      if (name === 'location') return location;
+      if (name === 'close') return () => real?.close();
+      const member = store()[name as keyof Store];
+      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(real) : member;
+    },
+  });
+}
