@@ -30,7 +30,15 @@ export function guardAnswer({ answer, bytes }: Submission): AnswerOutcome | unde
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) {
     if ('$error' in answer) {
       const m = answer.$error;
-      return { kind: 'declared-error', message: typeof m === 'string' ? m : JSON.stringify(m) };
+      // A declaration ends the visit for good: only an unmistakable one counts ({"$error": null} is not one).
+      if (typeof m !== 'string' || m.trim() === '' || Object.keys(answer).length !== 1) {
+        return {
+          kind: 'rejected',
+          code: 'E_ANSWER_RESERVED_KEY',
+          errors: [`/$error: declares that the agent failed, so it must be a non-empty message string and the answer's only key ({"$error": "what went wrong"}); got ${JSON.stringify(answer).slice(0, 200)}`],
+        };
+      }
+      return { kind: 'declared-error', message: m };
     }
     const reserved = Object.keys(answer).filter((k) => k.startsWith('$'));
     if (reserved.length > 0) {

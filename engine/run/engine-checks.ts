@@ -144,7 +144,8 @@ export function checkRunsFilter<F extends { status?: unknown } | undefined>(filt
 
 export function seqError(runId: string, seq: number, rec: RunRecord | undefined): CountersignError {
   if (!Number.isInteger(seq)) {
-    return new CountersignError('E_SEQ', `seq ${String(seq)} is not a whole number, so it names no item of run ${runId}`, {
+    const shown = typeof seq === 'number' ? String(seq) : `${JSON.stringify(seq) ?? String(seq)} (a ${typeof seq})`;
+    return new CountersignError('E_SEQ', `seq ${shown} is not a whole number, so it names no item of run ${runId}`, {
       fix: 'pass the seq of a pending state (a whole number from 1), or leave it out to answer the item pending now',
     });
   }

@@ -518,6 +518,21 @@ Limits('an answer JSON would change (NaN, a function, a Map, undefined in a list
   assert.is(done.status, 'completed', 'an undefined member is absent, as JSON has it');
 });
 
+Limits('only {"$error": "<message>"} alone declares failure: a null, empty or non-string $error, or one beside other fields, is a rejected answer (an attempt), never the end of the run', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(structuredClone({ ...TWO_STEP, nodes: TWO_STEP.nodes.map((n) => (n.id === 'write' ? { ...n, maxRetries: 9 } : n)) }) as Workflow);
+  for (const answer of [{ $error: null }, { $error: false }, { $error: '' }, { $error: { why: 'x' } }, { $error: 'broke', words: 3 }]) {
+    const r = await engine.submit(s.runId, answer);
+    assert.is(r.status, 'waiting', JSON.stringify(answer));
+    assert.is(r.status === 'waiting' && r.rejected?.code, 'E_ANSWER_RESERVED_KEY');
+    assert.match(r.status === 'waiting' ? r.rejected!.errors[0] : '', 'must be a non-empty message string');
+  }
+  const declared = await engine.submit(s.runId, { $error: 'the disk is full' });
+  assert.is(declared.status === 'failed' && declared.error.code, 'E_AGENT_ERROR');
+  const quoted = await engine.submit((await engine.start(TWO_STEP)).runId, { words: 1 }, { seq: '2' as never }).then(() => undefined, (e) => e);
+  assert.match(quoted.message, 'seq "2" (a string) is not a whole number');
+});
+
 Limits.run();
 
 const Guards = suite('library API: misuse');
