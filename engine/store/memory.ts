@@ -8,7 +8,7 @@ import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
-import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkEventIndex, duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
 
 export function createMemoryStore(): Store {
@@ -91,6 +91,7 @@ export function createMemoryStore(): Store {
 
     events(runId, from = 0) {
       open('read a journal');
+      checkEventIndex(from);
       const journal = journals.get(runId);
       if (!journal) throw runNotFound(runId);
       // The journal is append-only: readers get copies, never the stored events.

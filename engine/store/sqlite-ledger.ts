@@ -63,6 +63,13 @@ export function createSqliteLedger(db: Database.Database, file: string): SqliteL
         fix: 'the database row is damaged; restore countersign.db from a backup',
       });
     }
+    // Valid JSON that is no row body (null, a list) is as damaged as text that is not JSON.
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new CountersignError('E_STORE', `ledger row "${r.id}" in ${file} has a body that is not a JSON object (${JSON.stringify(body).slice(0, 60)})`, {
+        file,
+        fix: 'the database row is damaged; restore countersign.db from a backup',
+      });
+    }
     const row: LedgerRow = { id: r.id, table: r.table_name, at: r.at, row: body };
     if (r.key !== null) row.key = r.key;
     if (r.run_id !== null) row.runId = r.run_id;

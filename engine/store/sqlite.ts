@@ -11,7 +11,7 @@ import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
 import { deepFreeze } from '../format/freeze.js';
-import { duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkEventIndex, duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
 import { makeDirs } from '../format/make-dirs.js';
@@ -226,6 +226,7 @@ export function createSqliteStore(dir: string): Store {
     },
 
     events(runId, from = 0) {
+      checkEventIndex(from);
       return guard(`read the journal of run "${runId}"`, () => {
         const bodies = sql.events.all(runId, from);
         if (bodies.length === 0 && sql.hasRun.get(runId) === undefined) throw runNotFound(runId);

@@ -24,3 +24,12 @@ export function unknownWorkflowHash(runId: string, hash: string): CountersignErr
     fix: 'store the workflow copy with putWorkflow before creating the run',
   });
 }
+
+/** events(runId, from): an index from 0, or E_INPUT (the stores would each read a bad one differently). */
+export function checkEventIndex(from: unknown): void {
+  if (!Number.isSafeInteger(from) || (from as number) < 0) {
+    throw new CountersignError('E_INPUT', `events(runId, from): ${JSON.stringify(from) ?? String(from)} is not an index into a journal`, {
+      fix: 'pass a whole number from 0 (the index of the first event to read), or leave it out to read the whole journal',
+    });
+  }
+}

@@ -252,6 +252,20 @@ Sqlite('the ledger table keeps the body as JSON text and is indexed by (table, t
   db.close();
 });
 
+Sqlite('a ledger body that is valid JSON but no object (null, a list) is E_STORE naming the row, not a crash in audit or the gate', (c) => {
+  const store = createSqliteStore(c.dir);
+  store.appendRows([row('r1', T(0), { n: 1 }), row('r2', T(1), { n: 2 })]);
+  store.close();
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.prepare("UPDATE ledger SET body = 'null' WHERE id = 'r1'").run();
+  db.prepare("UPDATE ledger SET body = '[1]' WHERE id = 'r2'").run();
+  db.close();
+  const again = createSqliteStore(c.dir);
+  const e = thrownWithCode(() => again.rows('audit_test'), 'E_STORE');
+  assert.match(e.message, /ledger row "r1" in .*countersign\.db has a body that is not a JSON object/);
+  again.close();
+});
+
 Sqlite('rows survive closing and reopening the store, with their JSON types', (c) => {
   const first = createSqliteStore(c.dir);
   first.appendRows([row('r1', T(0), TYPED, { key: 'k' })]);
