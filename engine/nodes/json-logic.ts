@@ -11,11 +11,13 @@ import type { JsonValue, Workflow } from '../format/model.js';
 import type { Finding, RunContext, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
 
-const OPERATIONS = new Set([
+/** The operations a rule may use (README lists them): json-logic-js's own, less those that read data outside the resolver (missing, missing_some) or print (log). */
+export const JSON_LOGIC_OPERATIONS: readonly string[] = Object.freeze([
   '==', '===', '!=', '!==', '>', '>=', '<', '<=', '!!', '!', '%', 'in', 'cat', 'substr',
   '+', '*', '-', '/', 'min', 'max', 'merge', 'var', 'if', '?:', 'and', 'or',
   'map', 'filter', 'reduce', 'all', 'none', 'some',
 ]);
+const OPERATIONS: ReadonlySet<string> = new Set(JSON_LOGIC_OPERATIONS);
 /** Operations whose second (and for reduce, only the second) argument runs in item scope. */
 const ITERATING = new Set(['map', 'filter', 'reduce', 'all', 'none', 'some']);
 /** Deep rules overflow json-logic's recursion; real conditions are shallow. */

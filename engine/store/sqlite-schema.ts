@@ -87,6 +87,8 @@ export function openDatabase(file: string): Database.Database {
     db = new Database(file, { timeout: 5000, nativeBinding: nativeBinding() as string });
     db.pragma('busy_timeout = 5000');
     const opened = db;
+    // Another program's database is refused before anything is written to it (not even WAL mode).
+    whileBusy(() => refuseForeign(opened, file));
     // Two processes opening a new store at once (two MCP servers, two
     // starts): switching to WAL and creating the tables need the file to
     // themselves, and SQLite answers "database is locked" at once instead of
@@ -126,6 +128,22 @@ function whileBusy<T>(fn: () => T): T {
       // A synchronous pause: opening a store is synchronous, and this is rare.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
     }
+  }
+}
+
+/** The tables a countersign store holds, in any schema version. */
+const OWN_TABLES = new Set(['workflows', 'runs', 'events', 'ledger']);
+
+/** A file countersign never set up (user_version 0) that holds tables of its own is someone else's database. */
+function refuseForeign(db: Database.Database, file: string): void {
+  if ((db.pragma('user_version', { simple: true }) as number) !== 0) return;
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  const foreign = tables.filter((t) => !OWN_TABLES.has(t));
+  if (foreign.length > 0) {
+    throw new CountersignError('E_STORE', `${file} is another program's SQLite database (tables ${foreign.slice(0, 5).join(', ')}), not a countersign store: it was left as it is`, {
+      file,
+      fix: 'pass another directory with --store DIR (or COUNTERSIGN_STORE) for countersign\'s store',
+    });
   }
 }
 

@@ -32,6 +32,13 @@ Readme('the Development source map lists every folder under engine/, so a reader
   assert.equal(folders.filter((f) => !new RegExp(`^  ${f}/ +\\S`, 'm').test(map)), []);
 });
 
+Readme('the jsonLogic operations README lists are exactly those the validator accepts', async () => {
+  const { JSON_LOGIC_OPERATIONS } = await import('../../engine/nodes/json-logic.js');
+  const listed = readme.slice(readme.indexOf('The operations a rule may use are'), readme.indexOf('; any other (`missing`'));
+  const ops = [...listed.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+  assert.equal(ops.sort(), [...JSON_LOGIC_OPERATIONS].sort());
+});
+
 Readme('the quick start is exactly two commands, and they are the package scripts that exist', () => {
   const block = /## Quick start\n\n```sh\n([\s\S]*?)```/.exec(readme);
   assert.ok(block, 'quick start block');

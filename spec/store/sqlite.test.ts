@@ -121,6 +121,21 @@ test('a database from a newer countersign is refused with E_STORE and a fix', (c
   assert.match(err.fix ?? '', 'upgrade countersign');
 });
 
+test('another program\'s SQLite database in the store\'s place is E_STORE and left exactly as it was (no tables added, no WAL)', (c) => {
+  const file = join(c.dir, 'countersign.db');
+  const other = new Database(file);
+  other.exec('CREATE TABLE foo (x); INSERT INTO foo VALUES (1)');
+  other.close();
+  const err = catchError(() => createSqliteStore(c.dir));
+  assert.is(err.code, 'E_STORE');
+  assert.match(err.message, "is another program's SQLite database (tables foo)");
+  const check = new Database(file, { readonly: true });
+  assert.equal(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all(), ['foo']);
+  assert.is(check.pragma('journal_mode', { simple: true }), 'delete');
+  assert.is(check.pragma('user_version', { simple: true }), 0);
+  check.close();
+});
+
 test('a file that is not a SQLite database is E_STORE naming it', (c) => {
   writeFileSync(join(c.dir, 'countersign.db'), 'this is not a database, just text that is long enough to matter\n'.repeat(20));
   const err = catchError(() => createSqliteStore(c.dir));
