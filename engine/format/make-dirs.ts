@@ -33,7 +33,8 @@ export function makeDirs(dir: string, mode?: number): void {
   }
 }
 
-function isDirectory(path: string): boolean {
+/** Whether `path` is a directory (through links); false when nothing, or something else, is there. */
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

@@ -14,7 +14,7 @@ import type { Agent } from '../hosts/agent.js';
 import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { hasReviewNodes } from '../nodes/review-loops.js';
 import type { RunRecord } from '../store/store.js';
-import { statSync } from 'node:fs';
+import { isDirectory } from '../format/make-dirs.js';
 import { resolve as resolvePath } from 'node:path';
 import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID } from './driver.js';
 
@@ -48,13 +48,7 @@ export function workspaceOf(given: unknown): string {
     });
   }
   const dir = resolvePath(given);
-  let ok = false;
-  try {
-    ok = statSync(dir).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) {
+  if (!isDirectory(dir)) {
     throw new CountersignError('E_INPUT', `workspace ${dir} is not an existing directory`, {
       fix: `create it first, or pass an existing directory (relative paths resolve against ${process.cwd()}); leave it out to use the current directory`,
     });
@@ -91,13 +85,7 @@ export function checkResume(rec: RunRecord, opts: { input?: unknown; workspace?:
 
 /** A run is resumed in the directory it started in: agents are started there, so it must still exist. */
 export function workspaceStillThere(rec: RunRecord): void {
-  let ok = false;
-  try {
-    ok = statSync(rec.workspace).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) {
+  if (!isDirectory(rec.workspace)) {
     throw new CountersignError('E_FILE_NOT_FOUND', `run ${rec.runId} works in ${rec.workspace}, which no longer exists (or is not a directory)`, {
       file: rec.workspace,
       fix: `restore or recreate ${rec.workspace} (its review paths and the agents' work are there), then resume the run`,

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { isDirectory } from '../../format/make-dirs.js';
 import { resolve } from 'node:path';
 import { lazyStore } from '../../store/lazy.js';
 import { createEngine, type Engine } from '../../run/engine.js';
@@ -56,12 +56,6 @@ export function workspaceDir(io: Io, given: string | undefined): string {
     throw usage('--workspace needs a directory, and was given an empty value', 'name the directory (is the shell variable you passed unset?), or leave --workspace out to use the current directory');
   }
   const dir = resolve(io.cwd, given ?? '.');
-  let ok = false;
-  try {
-    ok = statSync(dir).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw usage(`--workspace ${dir} is not an existing directory`, 'create it first, or name the directory the agent should work in');
+  if (!isDirectory(dir)) throw usage(`--workspace ${dir} is not an existing directory`, 'create it first, or name the directory the agent should work in');
   return dir;
 }

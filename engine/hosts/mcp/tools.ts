@@ -6,7 +6,8 @@
  * mistake, a malformed call included, becomes a tool error result
  * (`isError: true`) carrying `{error: {code, message, fix}}`.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { isDirectory } from '../../format/make-dirs.js';
 import { resolve } from 'node:path';
 import { CountersignError, isCountersignError } from '../../errors.js';
 import type { JsonObject } from '../../format/model.js';
@@ -203,13 +204,7 @@ export function errorBody(e: unknown): { code: string; message: string; fix?: st
 function workspaceDir(ctx: McpContext, given: string | undefined): string {
   if (given === undefined) return ctx.workspace;
   const dir = resolve(ctx.cwd, given);
-  let ok = false;
-  try {
-    ok = statSync(dir).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) {
+  if (!isDirectory(dir)) {
     throw new CountersignError('E_INPUT', `workspace ${dir} is not an existing directory`, {
       fix: `create it first, or pass an existing directory (relative paths resolve against ${ctx.cwd}); omit workspace to use ${ctx.workspace}`,
     });
