@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LAUNCHER, ROOT, cli, tempDir } from '../helpers/cli.js';
+import { aliveThenReaped, pidFrom } from '../helpers/processes.js';
 
 const WF = join(ROOT, 'spec/fixtures/cli/two-step.json');
 const Faults = suite('cli run: agent faults and workspaces');
@@ -79,11 +80,7 @@ async function signalled(args: (agent: string) => string[], signal: NodeJS.Signa
   const child = spawn(process.execPath, [LAUNCHER, ...args(`jsonl:echo $$ > ${pidFile}; exec sleep 30`), '--store', join(dir, 'store')], { cwd: ROOT });
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
-  for (const end = Date.now() + 20_000; !existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === ''; ) {
-    if (Date.now() > end) throw new Error(`the agent never started: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const pid = await pidFrom(pidFile, 20_000, () => stderr);
   child.kill(signal);
   const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
   let agentAlive = false;
@@ -241,15 +238,7 @@ Pipes('a reader of run --json that goes away keeps the run\'s own exit status (1
     cwd: ROOT, encoding: 'utf8', timeout: 20_000, env: { ...process.env, AGENT: agent, COUNTERSIGN_STORE: join(dir, 'store') },
   });
   assert.match(r.stdout, /status=1\n$/);
-  const pid = Number(readFileSync(pidFile, 'utf8'));
-  let alive = true;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    alive = false;
-  }
-  if (alive) process.kill(pid, 'SIGKILL');
-  assert.not.ok(alive, 'the agent was stopped when the run ended');
+  assert.not.ok(aliveThenReaped(Number(readFileSync(pidFile, 'utf8'))), 'the agent was stopped when the run ended');
 });
 
 Pipes('progress marks a final rejected answer that fails the run with ✗, not ✓', async () => {

@@ -15,6 +15,7 @@ import { createJsonlAgent } from '../../engine/hosts/jsonl.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { rejection } from '../helpers/errors.js';
 import { agentRequest } from '../helpers/agent-request.js';
+import { aliveThenReaped, pidFrom } from '../helpers/processes.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/agents/jsonl-agent.mjs', import.meta.url));
 const cmd = (mode: string) => `node '${FIXTURE}' ${mode}`;
@@ -143,22 +144,11 @@ test('a second close while the first is still in its grace period (Ctrl-C as the
   // Ignores EOF on stdin: close() must give its grace period, then kill the group.
   c.agent = createJsonlAgent(`echo $$ > ${pidFile}; exec sleep 300`, { cwd: c.dir });
   const pending = c.agent.answer(request('review', 1), opts(60_000)).catch(() => undefined);
-  for (const end = Date.now() + 10_000; !existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === ''; ) {
-    if (Date.now() > end) throw new Error('the agent never started');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const pid = Number(readFileSync(pidFile, 'utf8'));
+  const pid = await pidFrom(pidFile, 10_000);
   const first = c.agent.close!();
   await new Promise((r) => setTimeout(r, 100));
   await c.agent.close!();
-  let alive = true;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    alive = false;
-  }
-  if (alive) process.kill(pid, 'SIGKILL');
-  assert.not.ok(alive, 'the second close returned only once the agent was stopped');
+  assert.not.ok(aliveThenReaped(pid), 'the second close returned only once the agent was stopped');
   await first;
   await pending;
 });
