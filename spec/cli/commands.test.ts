@@ -111,6 +111,7 @@ Cli('status, runs (newest first) and trace --json print the documented shapes', 
 Cli('graph prints mermaid by default and dot on request; an unknown format is a usage error', async () => {
   const m = await cli(['graph', WF]);
   assert.is(m.code, 0);
+  assert.not.match(m.stderr, /warning/, 'a valid workflow draws without a warning');
   assert.match(m.stdout, /^flowchart TD\n/);
   assert.match(m.stdout, /n2 -->\|"true"\| n3/);
   const d = await cli(['graph', WF, '--format', 'dot']);
@@ -121,7 +122,7 @@ Cli('graph prints mermaid by default and dot on request; an unknown format is a 
   assert.match(bad.stderr, /countersign: E_USAGE: /);
 });
 
-Cli('graph draws a missing connection target as a node of its own (never a real node, even one drawn as n2), and both nodes that share an id', async () => {
+Cli('graph draws a workflow that does not validate (exit 0) and warns on stderr with its error count and first finding; a missing connection target is a node of its own (never a real node, even one drawn as n2), and both nodes that share an id are drawn', async () => {
   const file = join(tempDir(), 'broken.json');
   writeFileSync(
     file,
@@ -135,7 +136,13 @@ Cli('graph draws a missing connection target as a node of its own (never a real 
       ],
     }),
   );
-  const dot = (await cli(['graph', file, '--format', 'dot'])).stdout;
+  const drawn = await cli(['graph', file, '--format', 'dot']);
+  assert.is(drawn.code, 0, 'drawing is how one finds what is wrong: still exit 0');
+  assert.match(
+    drawn.stderr,
+    /^countersign: warning: .*broken\.json does not validate \(\d+ errors\); the graph shows it as written\. The first: .*broken\.json:1:\d+ error E_[A-Z_]+ .*Fix: run `countersign validate /,
+  );
+  const dot = drawn.stdout;
   assert.match(dot, /n0 -> missing_0 \[label="default"\];/);
   assert.match(dot, /missing_0 \[label="n2\\n\(missing\)", shape=box, style=dashed\];/);
   assert.not.match(dot, /n0 -> n2/, 'not drawn into the node that happens to be n2');

@@ -1,11 +1,16 @@
 import { resolve } from 'node:path';
 import { CountersignError } from '../../errors.js';
 import { readSource } from '../../format/source.js';
+import { formatHuman, validateDocument } from '../../validate/index.js';
 import { usage } from '../io.js';
 import type { Command } from './command.js';
 
 export const command: Command = {
-  usage: 'countersign graph <file> [--format mermaid|dot]\n  prints the workflow graph (default mermaid)',
+  usage: [
+    'countersign graph <file> [--format mermaid|dot]',
+    '  prints the workflow graph (default mermaid); a workflow that does not validate is drawn as far as',
+    '  it goes, with a warning on stderr naming its first error',
+  ].join('\n'),
   options: { format: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('graph takes exactly one workflow file');
@@ -20,6 +25,17 @@ export const command: Command = {
     // is often how one finds out what is wrong with it.
     const drawable = nodes.map((n, i) => drawableNode(n, i));
     io.stdout.write(format === 'dot' ? toDot(drawable) : toMermaid(drawable));
+    // Drawing is not approval: say so when the file would not run, so a
+    // picture that looks fine never stands in for `validate`.
+    const report = validateDocument(doc);
+    if (!report.ok) {
+      const first = [...report.errors].sort((a, b) => a.line - b.line || a.col - b.col)[0];
+      const where = formatHuman([{ ...report, file: positionals[0], errors: [first], warnings: [] }]);
+      io.stderr.write(
+        `countersign: warning: ${positionals[0]} does not validate (${report.errors.length} error${report.errors.length === 1 ? '' : 's'}); ` +
+          `the graph shows it as written. The first: ${where}. Fix: run \`countersign validate ${positionals[0]}\` for every finding.\n`,
+      );
+    }
     return 0;
   },
 };
