@@ -83,7 +83,7 @@ export const CODES = Object.freeze({
   // Adapters (infrastructure faults: the run stays waiting)
   E_AGENT_CRASHED: 'the agent process exited or failed to start',
   E_AGENT_OUTPUT: 'the agent wrote something that is not one JSON object',
-  E_AGENT_TIMEOUT: 'the agent was silent past --agent-timeout or the node deadline',
+  E_AGENT_TIMEOUT: "the agent was silent past --agent-timeout (resumable, exit 3); a node deadline reached first is the node's own timeout instead: its timeout route, or E_TIMEOUT",
   E_AGENT_SCRIPT_EXHAUSTED: 'the scripted agent has no answer left for this node',
   E_MAX_STEPS: 'run --max-steps was reached while the run still waits (resumable)',
   E_ADAPTER: 'an adapter spec (--agent, --reviewer, --gate-reviewer) names no known adapter or lacks its argument (exec: with no command), or a run that needs an agent was given none (CLI without --agent, library run() without an agent)',

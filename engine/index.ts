@@ -38,7 +38,7 @@ export { DECISION_ANSWER_SCHEMA } from './nodes/review-decision.js';
 export type { Agent, AnswerOptions } from './hosts/agent.js';
 export type { ToolRunner, ToolCallRecord, ToolSession, ToolCallMeta, ToolRefusal, ToolSpecView } from './hosts/tool-mediation.js';
 export { createAgent } from './hosts/adapters.js';
-export { createScriptedAgent } from './hosts/scripted.js';
+export { answersTaken, createScriptedAgent, type ScriptedOptions } from './hosts/scripted.js';
 
 // The review gate (seed 000): tools, the decorator chain, the gate, personas and the ledger.
 export { defineTool } from './tools/tool.js';

@@ -75,6 +75,13 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
       case 'tool':
         io.stderr.write(e.ok ? `▸ ${e.nodeId}: tool ${e.tool} ✓\n` : `▸ ${e.nodeId}: tool ${e.tool} ✗ ${e.code}: ${e.message}\n`);
         break;
+      case 'timeout':
+        io.stderr.write(
+          e.state.status === 'failed'
+            ? `  ✗ ${e.nodeId}: deadline passed: the run failed: ${e.state.error.code}\n`
+            : `  ⏱ ${e.nodeId}: deadline passed${e.to ? ` → ${e.to}` : ''}\n`,
+        );
+        break;
       case 'stopped':
         io.stderr.write(`  ■ stopped: ${e.error.code}: ${e.error.message}\n`);
         break;

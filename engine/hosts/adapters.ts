@@ -12,7 +12,16 @@ import { createScriptedAgent, loadScript } from './scripted.js';
 
 const ADAPTER_FIX = 'use scripted:<file>, jsonl:<command>, exec:<command> or interactive';
 
-export function createAgent(spec: string, opts: { cwd: string; env?: NodeJS.ProcessEnv; flag?: string }): Agent {
+export function createAgent(
+  spec: string,
+  opts: {
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    flag?: string;
+    /** For a resumed run: answers already taken per node, so a script continues where it stopped (see answersTaken). */
+    answered?: Readonly<Record<string, number>>;
+  },
+): Agent {
   const flag = opts.flag ?? '--agent';
   if (spec.trim() === 'interactive') return createInteractiveAgent();
   const colon = spec.indexOf(':');
@@ -32,7 +41,7 @@ export function createAgent(spec: string, opts: { cwd: string; env?: NodeJS.Proc
   switch (kind) {
     case 'scripted': {
       const file = resolve(opts.cwd, arg);
-      return createScriptedAgent(loadScript(file, flag), { file: arg });
+      return createScriptedAgent(loadScript(file, flag), { file: arg, ...(opts.answered ? { answered: opts.answered } : {}) });
     }
     case 'jsonl':
       return createJsonlAgent(arg, { cwd: opts.cwd, env });

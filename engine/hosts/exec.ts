@@ -21,6 +21,12 @@ import {
 
 /** Output past this is refused rather than buffered without bound. */
 const MAX_STDOUT_CHARS = 16 * 1024 * 1024;
+/**
+ * How long, after the command exits, its pipes may stay open before the
+ * answer is taken from what was read: a background process it left behind
+ * (a daemon, a language server) may hold them for ever.
+ */
+const PIPES_GRACE_MS = 200;
 /** How much of the agent's stderr is kept for a crash message. */
 const STDERR_TAIL_CHARS = 4096;
 const STDERR_TAIL_LINES = 5;
@@ -100,7 +106,16 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
           });
         });
       });
-      child.once('close', (code, signal) => {
+      // The answer is what the command printed before it exited. Normally
+      // both pipes close with it ('close'); a leftover background process
+      // holding one open must not turn that answer into silence.
+      let grace: NodeJS.Timeout | undefined;
+      const settle = (code: number | null, signal: NodeJS.Signals | null) => {
+        clearTimeout(grace);
+        if (!settled) {
+          child.stdout!.destroy();
+          child.stderr!.destroy();
+        }
         finish(() => {
           if (overflow) {
             throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote more than ${MAX_STDOUT_CHARS} characters for node "${nodeId}"`, {
@@ -118,7 +133,11 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
           }
           return parseAnswerObject(text, nodeId, `the output of ${who}`);
         });
+      };
+      child.once('exit', (code, signal) => {
+        grace = setTimeout(() => settle(code, signal), PIPES_GRACE_MS);
       });
+      child.once('close', (code, signal) => settle(code, signal));
     });
   }
 

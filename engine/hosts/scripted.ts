@@ -1,20 +1,30 @@
 /**
  * The `scripted:<file>` adapter: a fixed list of answers per node id, used
  * in order, so a workflow runs offline and deterministically (demos,
- * tests, CI). A node visited again takes the next answer in its list.
+ * tests, CI). A node visited again takes the next answer in its list; a
+ * resumed run continues each list after the answers the run already took
+ * for that node (answersTaken), so stopping and resuming never changes
+ * which answer a node gets.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { reportFormatByExtension, reportText } from '../review/report.js';
-import { extname } from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { CountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
+import { detectFormat, parseSource } from '../format/source.js';
 import type { JsonValue } from '../format/model.js';
+import type { JournalEvent } from '../run/contract.js';
 import type { Agent } from './agent.js';
 
 export type Script = Record<string, unknown[]>;
 
-export function createScriptedAgent(script: Script, opts: { file?: string } = {}): Agent {
-  const used = new Map<string, number>();
+export interface ScriptedOptions {
+  /** The script's file, as the user named it (for messages). */
+  file?: string;
+  /** Answers already taken per node id: each list starts after them (a resumed run). */
+  answered?: Readonly<Record<string, number>>;
+}
+
+export function createScriptedAgent(script: Script, opts: ScriptedOptions = {}): Agent {
+  const used = new Map<string, number>(Object.entries(opts.answered ?? {}));
   const name = opts.file ? `the script ${opts.file}` : 'the script';
   return {
     async answer(request) {
@@ -67,6 +77,20 @@ function reviewAnswer(entry: JsonValue, report: string, at: { file?: string; poi
   return { issues_count: issues.length };
 }
 
+/**
+ * How many answers a run took per node, from its journal: accepted,
+ * rejected or declared failed by the answerer (`answer.*` events with a
+ * userId; the engine's own refusals at a deadline carry none).
+ */
+export function answersTaken(events: readonly JournalEvent[]): Record<string, number> {
+  const taken: Record<string, number> = {};
+  for (const e of events) {
+    if (!e.type.startsWith('answer.') || typeof e.nodeId !== 'string' || e.userId === null || e.userId === undefined) continue;
+    taken[e.nodeId] = (Object.hasOwn(taken, e.nodeId) ? taken[e.nodeId] : 0) + 1;
+  }
+  return taken;
+}
+
 function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
@@ -88,28 +112,19 @@ export function loadScript(path: string, flag = '--agent'): Script {
   return checkScript(parseScriptText(text, path), path);
 }
 
+/** Parsed as workflow files are (JSON or YAML by extension or content), so a syntax error names its line:col. */
 function parseScriptText(text: string, path: string): unknown {
-  if (extname(path).toLowerCase() === '.json') {
-    try {
-      return JSON.parse(text);
-    } catch (err) {
-      throw new CountersignError('E_PARSE', `the script ${path} is not valid JSON: ${(err as Error).message}`, {
-        file: path,
-        fix: 'fix the JSON syntax at the position named',
-      });
-    }
-  }
+  if (text.replace(/^\uFEFF/, '').trim() === '') return null; // checkScript says what a script must hold
   try {
-    return parseYaml(text);
+    return parseSource(text, path).data;
   } catch (err) {
-    const pos = err instanceof YAMLParseError ? err.linePos?.[0] : undefined;
-    const where = pos ? ` at ${pos.line}:${pos.col}` : '';
-    const first = (err as Error).message.split('\n')[0];
-    throw new CountersignError('E_PARSE', `the script ${path} is not valid YAML${where}: ${first}`, {
+    if (!isCountersignError(err) || err.code !== 'E_PARSE') throw err;
+    const format = detectFormat(path, text) === 'json' ? 'JSON' : 'YAML';
+    const where = err.line !== undefined ? ` at ${err.line}:${err.col ?? 1}` : '';
+    throw new CountersignError('E_PARSE', `the script ${path} is not valid ${format}${where}: ${err.message}`, {
       file: path,
-      line: pos?.line,
-      col: pos?.col,
-      fix: 'fix the YAML syntax at the position named',
+      ...(err.line !== undefined ? { line: err.line, col: err.col } : {}),
+      fix: err.fix ?? `fix the ${format} syntax at the position named`,
     });
   }
 }

@@ -6,6 +6,7 @@ import { isCountersignError, type CountersignError } from '../errors.js';
 import type { JsonObject, Workflow } from '../format/model.js';
 import { templateVariables } from '../format/template.js';
 import { effectiveSchema } from './answer-schema.js';
+import { unsatisfiableRequired } from './required-fields.js';
 import { schemaFinding, schemaProblem } from './schema-errors.js';
 import type { Finding, VariableRead } from './node-type.js';
 
@@ -99,5 +100,6 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
   if (inlined.some((name) => schemaProblem(registry[name]) !== undefined)) return findings;
   const problem = schemaProblem(effectiveSchema(inputSchema, workflow), ['globalInputs']);
   if (problem) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', problem));
+  else findings.push(...unsatisfiableRequired(inputSchema, pointer, { code: 'E_INPUT_SCHEMA', alsoDefined: inlined }));
   return findings;
 }

@@ -27,6 +27,8 @@ export type ProgressEvent =
   | { type: 'answered'; state: RunState; nodeId: string }
   /** A tool node the engine ran on the way to the next item. */
   | { type: 'tool'; nodeId: string; tool: string; ok: boolean; code?: string; message?: string }
+  /** The node's deadline passed before an answer: `to` is where its `timeout` route led (none when the run failed). */
+  | { type: 'timeout'; nodeId: string; state: RunState; to?: string }
   | { type: 'stopped'; error: RunFailure };
 
 /** How an adapter is named in driver messages, and what to check when it stays silent. */
@@ -126,8 +128,11 @@ export async function driveRun(
     // A silent reviewer must not be reported as "the agent": the user would fix the wrong process.
     const label = (toReviewer ? opts.labels?.reviewer : opts.labels?.agent) ?? { name: toReviewer ? 'the reviewer' : 'the agent', silence: GENERIC_SILENCE };
     const as = isReview ? (opts.reviewerAs ?? DEFAULT_REVIEWER_ID) : (opts.as ?? DEFAULT_AGENT_ID);
-    const untilDeadline = pending.deadline ? new Date(pending.deadline).getTime() - now().getTime() : Infinity;
+    const deadlineAt = pending.deadline ? new Date(pending.deadline).getTime() : undefined;
+    const untilDeadline = deadlineAt !== undefined ? deadlineAt - now().getTime() : Infinity;
     const waitMs = Math.max(0, Math.min(agentTimeoutMs, untilDeadline, MAX_TIMER_MS));
+    // The wait ends at the node's deadline, not at the agent timeout: when it runs out, the node timed out.
+    const endsAtDeadline = untilDeadline <= Math.min(agentTimeoutMs, MAX_TIMER_MS);
     let answer: unknown;
     let toolCalls: ToolCallRecord[] = [];
     let toolFailure: { tool: string; code: string; message: string } | undefined;
@@ -156,9 +161,14 @@ export async function driveRun(
     } catch (e) {
       // Tools that ran before the agent failed stay on record, whatever happens next.
       if (toolCalls.length > 0) await engine.recordToolCalls(state.runId, { seq: state.seq, toolCalls });
-      if (pending.deadline && now() >= new Date(pending.deadline)) {
+      // A timer may fire a millisecond before the clock reaches the deadline it
+      // was set for; the node's timeout must not turn into an adapter fault by that.
+      if (deadlineAt !== undefined && endsAtDeadline && isWaitTimeout(e)) await clockPast(deadlineAt, now);
+      if (deadlineAt !== undefined && now().getTime() >= deadlineAt) {
         // The node's own deadline passed: that is the workflow's timeout, not an adapter fault.
+        const timedOutSeq = state.seq;
         state = await engine.status(state.runId);
+        await reportTimeout(engine, state, pending.nodeId, timedOutSeq, opts);
         continue;
       }
       return stop(state, steps, agentFault(e, pending.nodeId), opts);
@@ -214,6 +224,15 @@ async function reportTools(engine: Engine, state: RunState, afterSeq: number, op
   }
 }
 
+/** Reports a node's deadline firing (and where its timeout route led), then the tool nodes after it. */
+async function reportTimeout(engine: Engine, state: RunState, nodeId: string, timedOutSeq: number, opts: RunOptions): Promise<void> {
+  if (!opts.onProgress) return;
+  const events = (await engine.trace(state.runId)).events;
+  const route = events.find((e) => e.seq >= timedOutSeq && e.type === 'route' && e.from === nodeId && e.via === 'timeout');
+  opts.onProgress({ type: 'timeout', nodeId, state, ...(typeof route?.to === 'string' ? { to: route.to } : {}) });
+  await reportTools(engine, state, timedOutSeq, opts);
+}
+
 function stop(state: RunState, steps: number, error: RunFailure, opts: RunOptions): RunResult {
   opts.onProgress?.({ type: 'stopped', error });
   return { runId: state.runId, status: state.status, steps, error, stopped: true };
@@ -231,6 +250,22 @@ function agentFault(e: unknown, nodeId: string): RunFailure {
   };
 }
 
+/** The E_AGENT_TIMEOUT errors askWithin raised itself (not ones an adapter typed). */
+const waitTimeouts = new WeakSet<object>();
+const isWaitTimeout = (e: unknown): boolean => typeof e === 'object' && e !== null && waitTimeouts.has(e);
+
+/** Waits (a few milliseconds at most, a bounded number of times) until `now()` reaches `at`. */
+async function clockPast(at: number, now: () => Date): Promise<void> {
+  for (let tries = 0; tries < 5; tries++) {
+    const left = at - now().getTime();
+    if (left < 0) return;
+    await new Promise((done) => setTimeout(done, left + 1));
+  }
+}
+
+/** A wait in seconds, as --agent-timeout takes it, to the millisecond (never "0 s" for a short one). */
+const spoken = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
+
 /** Asks the agent, giving up with E_AGENT_TIMEOUT after `ms`. */
 async function askWithin(agent: Agent, label: AdapterLabel, request: Parameters<Agent['answer']>[0], ms: number, tools?: ToolSession): Promise<unknown> {
   const controller = new AbortController();
@@ -238,10 +273,12 @@ async function askWithin(agent: Agent, label: AdapterLabel, request: Parameters<
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       // Reject before aborting: an adapter that rejects on abort must not win the race with a vaguer error.
-      reject(new CountersignError('E_AGENT_TIMEOUT', `${label.name} gave no answer for node "${request.nodeId}" within ${Math.round(ms / 100) / 10} s`, {
+      const error = new CountersignError('E_AGENT_TIMEOUT', `${label.name} gave no answer for node "${request.nodeId}" within ${spoken(ms)}`, {
         nodeId: request.nodeId,
         fix: `raise --agent-timeout (library: agentTimeoutMs), or ${label.silence}`,
-      }));
+      });
+      waitTimeouts.add(error);
+      reject(error);
       controller.abort();
     }, ms);
   });

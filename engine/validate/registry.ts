@@ -8,6 +8,7 @@ import { suggest } from '../format/suggest.js';
 import { BUILTIN_VARIABLES, type JsonObject } from '../format/model.js';
 import type { Finding } from '../nodes/node-type.js';
 import { schemaFinding, schemaProblem } from '../nodes/schema-errors.js';
+import { unsatisfiableRequired } from '../nodes/required-fields.js';
 
 /** `skip`: entries the schema check already reported (their shape is wrong, not their keywords). */
 export function registryFindings(data: Record<string, unknown>, skip: ReadonlySet<string>): Finding[] {
@@ -20,6 +21,7 @@ export function registryFindings(data: Record<string, unknown>, skip: ReadonlySe
     if (skip.has(pointer)) continue;
     const problem = schemaProblem(entry as JsonObject);
     if (problem) findings.push(schemaFinding('E_VARIABLE_SCHEMA', pointer, `registry variable "${name}" is not a valid JSON Schema property`, problem));
+    else findings.push(...unsatisfiableRequired(entry as JsonObject, pointer, { code: 'E_VARIABLE_SCHEMA' }));
   }
   return findings;
 }

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, tempDir } from '../helpers/cli.js';
 
@@ -44,6 +44,51 @@ Run('an exhausted script stops the run while it still waits: exit 3, E_AGENT_SCR
   const done = await cli(['run', '--resume', r.json.runId, '--agent', `scripted:${script('write: [{ words: 2 }]\n')}`, '--json'], { store });
   assert.is(done.code, 0);
   assert.is(done.json.endNodeId, 'short');
+});
+
+Run('run --resume with a scripted agent continues each node\'s list after the answers the run already took: following the exhausted script\'s fix (add an answer) completes the run', async () => {
+  const store = tempDir();
+  const file = script('write:\n  - { words: 0 }\n');
+  const first = await cli(['run', WF, '--agent', `scripted:${file}`, '--json'], { store });
+  assert.is(first.code, 3, first.stderr);
+  assert.is(first.json.error.code, 'E_AGENT_SCRIPT_EXHAUSTED');
+  assert.match(first.json.error.fix, 'add another answer to the list under "write"');
+  writeFileSync(file, 'write:\n  - { words: 0 }\n  - { words: 150 }\n');
+  const resumed = await cli(['run', '--resume', first.json.runId, '--agent', `scripted:${file}`, '--json'], { store });
+  assert.is(resumed.code, 0, resumed.stderr);
+  assert.is(resumed.json.endNodeId, 'long', 'the new answer, not the rejected first one again');
+  assert.equal(resumed.json.output, { topic: 'tests', 'write.words': 150 });
+  const trace = await cli(['trace', first.json.runId, '--json'], { store });
+  assert.is(trace.json.events.filter((e: { type: string }) => e.type === 'answer.rejected').length, 1, 'the bad answer was given once, not replayed on resume');
+});
+
+Run('the bugfix workflow stopped by --max-steps and resumed with the same script ends exactly as an uninterrupted run', async () => {
+  const store = tempDir();
+  const args = ['--agent', 'scripted:examples/scripts/bugfix.yaml', '--json'];
+  let r = await cli(['run', 'workflows/bugfix.yaml', ...args, '--max-steps', '2'], { store });
+  assert.is(r.code, 3, r.stderr);
+  const runId = r.json.runId;
+  for (let i = 0; i < 10 && r.code === 3; i++) r = await cli(['run', '--resume', runId, ...args, '--max-steps', '2'], { store });
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(r.json.output, { severity: 'medium', fix_attempts: 2, issues_count: 0, report_path: '.countersign/reviews/bugfix.md' });
+});
+
+Run('a node deadline that passes while the agent is silent shows in run\'s progress: ⏱ and the timeout route taken, or ✗ with E_TIMEOUT when there is none', async () => {
+  const wf = JSON.parse(readFileSync(WF, 'utf8'));
+  wf.nodes[1].timeoutMs = 300;
+  const failing = join(tempDir(), 'deadline.json');
+  writeFileSync(failing, JSON.stringify(wf));
+  wf.nodes[1].connections.timeout = 'short';
+  const routed = join(tempDir(), 'deadline-routed.json');
+  writeFileSync(routed, JSON.stringify(wf));
+  const r = await cli(['run', routed, '--agent', 'exec:sleep 20', '--json'], { store: tempDir() });
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.json.endNodeId, 'short');
+  assert.match(r.stderr, /▸ write: Write about tests\.\n  ⏱ write: deadline passed → short\n/);
+  const f = await cli(['run', failing, '--agent', 'exec:sleep 20', '--json'], { store: tempDir() });
+  assert.is(f.code, 1, f.stderr);
+  assert.is(f.json.error.code, 'E_TIMEOUT');
+  assert.match(f.stderr, /  ✗ write: deadline passed: the run failed: E_TIMEOUT\n/);
 });
 
 Run('--max-steps stops a waiting run with exit 3 (E_MAX_STEPS)', async () => {

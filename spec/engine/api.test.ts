@@ -301,6 +301,26 @@ Api('run(): a node deadline that passes while the agent thinks takes the timeout
   assert.ok(types.includes('timeout'));
 });
 
+Api('run(): a deadline timer that fires before the clock reaches the deadline (timers run early by a millisecond) still takes the timeout route, not E_AGENT_TIMEOUT', async () => {
+  const wf = structuredClone(TWO_STEP);
+  Object.assign(wf.nodes[1], { timeoutMs: 40, connections: { success: 'check', timeout: 'short' } });
+  // Once the wait is set, the engine's clock falls 4 ms behind the timers': the deadline-bounded wait ends "early".
+  let lag = 0;
+  const engine = createEngine({ store: createMemoryStore(), now: () => new Date(Date.now() - lag) });
+  for (let i = 0; i < 3; i++) {
+    lag = 0;
+    const result = await engine.run(wf, { agent: { answer: () => { lag = 4; return new Promise(() => {}); } } });
+    assert.equal({ status: result.status, endNodeId: result.endNodeId, error: result.error?.code }, { status: 'completed', endNodeId: 'short', error: undefined });
+  }
+});
+
+Api('run(): an agent timeout shorter than a second is reported to the millisecond, not as "0 s"', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const result = await engine.run(TWO_STEP, { agentTimeoutMs: 30, agent: { answer: () => new Promise(() => {}) } });
+  assert.is(result.error?.code, 'E_AGENT_TIMEOUT');
+  assert.match(result.error?.message ?? '', 'gave no answer for node "write" within 0.03 s');
+});
+
 Api('a start input is judged as an answer writing the same global would be: an object with an undeclared field is E_INPUT at start too', async () => {
   const wf: Workflow = {
     metadata: { name: 'cfg', version: '1.0.0', description: 'an object global' },

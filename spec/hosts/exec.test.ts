@@ -113,4 +113,20 @@ test('silence past timeoutMs is E_AGENT_TIMEOUT and kills the whole process grou
   assert.is(alive(pid), false, 'the agent process was killed');
 });
 
+test('an answer printed before the command exits is taken even when a background process it left keeps stdout or stderr open (not E_AGENT_TIMEOUT)', async (c) => {
+  for (const [held, redirect] of [['stderr', '>/dev/null'], ['stdout', '2>/dev/null'], ['both', '']] as const) {
+    const pidFile = join(c.dir, `bg-${held}`);
+    const agent = createExecAgent(`cat > /dev/null; echo '{"ok": true}'; sleep 30 ${redirect} & echo $! > '${pidFile}'`, { cwd: c.dir, stderr: null });
+    try {
+      assert.equal(await agent.answer(request('fix', 1), opts(3000)), { ok: true }, held);
+    } finally {
+      try {
+        process.kill(Number(readFileSync(pidFile, 'utf8')));
+      } catch {
+        // already gone
+      }
+    }
+  }
+});
+
 test.run();

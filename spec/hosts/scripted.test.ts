@@ -82,12 +82,18 @@ test('loadScript reads JSON files', (c) => {
   assert.equal(loadScript(file), { review: [{ ok: true }] });
 });
 
-test('invalid JSON in a .json script is E_PARSE naming the file', (c) => {
+test('invalid JSON in a .json script is E_PARSE naming the file and the line:col of the fault, as a workflow file\'s would be', (c) => {
   const file = join(c.dir, 'answers.json');
-  writeFileSync(file, '{"review": [ {"ok": true}, ]}');
+  writeFileSync(file, '{\n  "review": [\n    {"ok": true},\n  ]\n}\n');
   const err = thrown(() => loadScript(file));
   assert.is(err.code, 'E_PARSE');
   assert.is(err.file, file);
+  assert.equal([err.line, err.col], [3, 17]);
+  assert.match(err.message, `the script ${file} is not valid JSON at 3:17: trailing comma`);
+  assert.not.match(err.message, '\n', 'one line, not the file echoed back');
+  const empty = join(c.dir, 'empty.json');
+  writeFileSync(empty, '  \n');
+  assert.is(thrown(() => loadScript(empty)).code, 'E_INPUT', 'an empty script says what a script holds');
 });
 
 test('invalid YAML is E_PARSE with the line', (c) => {

@@ -5,6 +5,7 @@ import type { Agent } from '../../hosts/agent.js';
 import { readSource } from '../../format/source.js';
 import { CountersignError } from '../../errors.js';
 import { adapterLabel, createAgent } from '../../hosts/adapters.js';
+import { answersTaken } from '../../hosts/scripted.js';
 import type { JsonObject } from '../../format/model.js';
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { indent } from '../render.js';
@@ -107,7 +108,10 @@ export const command: Command = {
       // A script file is named relative to where the user typed the command
       // (createAgent resolves it against cwd, after refusing an empty one);
       // agent processes run in the workspace.
-      const adapter = (spec: string, flag: string) => createAgent(spec, { cwd: /^\s*scripted\s*:/.test(spec) ? io.cwd : workspace, env: io.env, flag });
+      // A resumed script continues after the answers the run already took, as if it had never stopped.
+      const answered = resumeId ? answersTaken((await engine.trace(resumeId)).events) : undefined;
+      const adapter = (spec: string, flag: string) =>
+        createAgent(spec, { cwd: /^\s*scripted\s*:/.test(spec) ? io.cwd : workspace, env: io.env, flag, ...(answered ? { answered } : {}) });
       const agent = agentSpec === NO_AGENT ? noAgent(resumeId) : adapter(agentSpec, '--agent');
       const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec, '--reviewer');
       const gateReviewer = gateSpec === undefined ? undefined : reviewerFor(gateSpec, /^\s*(reply|scripted)\s*:/.test(gateSpec) ? io.cwd : workspace, io.env, '--gate-reviewer');

@@ -1,0 +1,80 @@
+/**
+ * Required fields no answer can give. Moira's rule closes every object
+ * schema that lists `properties` (additionalProperties: false unless it
+ * says otherwise), so a `required` name that is neither a property nor
+ * matched by a `patternProperties` pattern can never be satisfied: left
+ * out, the answer misses it; given, it is not allowed. Without this check
+ * a typo in `required` validates and then burns every retry of the node.
+ *
+ * The walk follows closeObjects (answer-schema.ts): the subschemas that
+ * describe the answer's own shape, not the applicators it leaves open.
+ */
+import type { JsonObject, JsonValue } from '../format/model.js';
+import { suggest } from '../format/suggest.js';
+import { withFix } from './checks.js';
+import type { Finding } from './node-type.js';
+
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'] as const;
+const SCHEMA_SINGLES = ['items', 'additionalItems'] as const;
+
+const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Findings for each unsatisfiable `required` entry under `schema`, located
+ * at `pointer`. `alsoDefined` names fields the engine adds to this object
+ * (an inputSchema's globalInputs, inlined from the registry), which also
+ * close it when it would otherwise be open.
+ */
+export function unsatisfiableRequired(
+  schema: JsonValue | undefined,
+  pointer: string,
+  opts: { code: 'E_INPUT_SCHEMA' | 'E_VARIABLE_SCHEMA'; alsoDefined?: readonly string[] },
+): Finding[] {
+  const findings: Finding[] = [];
+  walk(schema, pointer, opts.alsoDefined ?? [], opts.code, findings);
+  return findings;
+}
+
+function walk(schema: JsonValue | undefined, pointer: string, alsoDefined: readonly string[], code: Finding['code'], findings: Finding[]): void {
+  if (!isObject(schema)) return;
+  const properties = isObject(schema.properties) ? schema.properties : undefined;
+  const closed = schema.additionalProperties === false || (schema.additionalProperties === undefined && (properties !== undefined || alsoDefined.length > 0));
+  if (closed && Array.isArray(schema.required)) {
+    const defined = [...Object.keys(properties ?? {}), ...alsoDefined];
+    const patterns = isObject(schema.patternProperties) ? Object.keys(schema.patternProperties).map(compile) : [];
+    schema.required.forEach((name, i) => {
+      if (typeof name !== 'string' || defined.includes(name) || patterns.some((p) => p?.test(name))) return;
+      const near = suggest(name, defined);
+      findings.push({
+        code,
+        message: withFix(
+          `required names "${name}", which is not among this object's properties (${defined.length ? defined.map((d) => `"${d}"`).join(', ') : 'none'})` +
+            `${patterns.length > 0 ? ' and matches none of its patternProperties' : ''}; ` +
+            `the object allows no other fields (additionalProperties is false${schema.additionalProperties === false ? '' : ', Moira\'s rule for an object with properties'}), so no answer can satisfy it`,
+          near ? `did you mean "${near}"? Correct the name` : `declare "${name}" under properties, or remove it from required`,
+        ),
+        pointer: `${pointer}/required/${i}`,
+        severity: 'error',
+      });
+    });
+  }
+  for (const k of SCHEMA_MAPS) {
+    const map = schema[k];
+    if (isObject(map)) for (const [name, sub] of Object.entries(map)) walk(sub, `${pointer}/${k}/${escape(name)}`, [], code, findings);
+  }
+  for (const k of SCHEMA_SINGLES) {
+    const sub = schema[k];
+    if (Array.isArray(sub)) sub.forEach((s, i) => walk(s, `${pointer}/${k}/${i}`, [], code, findings));
+    else walk(sub, `${pointer}/${k}`, [], code, findings);
+  }
+}
+
+/** A patternProperties key as ajv reads it (unicode regexp); one that does not compile is reported by the compile check. */
+function compile(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
+}
