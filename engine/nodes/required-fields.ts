@@ -11,7 +11,6 @@
  */
 import type { JsonObject, JsonValue } from '../format/model.js';
 import { suggest } from '../format/suggest.js';
-import { withFix } from './checks.js';
 import type { Finding } from './node-type.js';
 
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'] as const;
@@ -48,12 +47,12 @@ function walk(schema: JsonValue | undefined, pointer: string, alsoDefined: reado
       const near = suggest(name, defined);
       findings.push({
         code,
-        message: withFix(
+        // Worded as every finding is, "what is wrong; how to fix it" (checks.ts withFix; not imported: checks.ts imports this file).
+        message:
           `required names "${name}", which is not among this object's properties (${defined.length ? defined.map((d) => `"${d}"`).join(', ') : 'none'})` +
-            `${patterns.length > 0 ? ' and matches none of its patternProperties' : ''}; ` +
-            `the object allows no other fields (additionalProperties is false${schema.additionalProperties === false ? '' : ', Moira\'s rule for an object with properties'}), so no answer can satisfy it`,
-          near ? `did you mean "${near}"? Correct the name` : `declare "${name}" under properties, or remove it from required`,
-        ),
+          `${patterns.length > 0 ? ' and matches none of its patternProperties' : ''}; ` +
+          `the object allows no other fields (additionalProperties is false${schema.additionalProperties === false ? '' : ', Moira\'s rule for an object with properties'}), so no answer can satisfy it; ` +
+          (near ? `did you mean "${near}"? Correct the name` : `declare "${name}" under properties, or remove it from required`),
         pointer: `${pointer}/required/${i}`,
         severity: 'error',
       });
