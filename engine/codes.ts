@@ -45,6 +45,7 @@ export const CODES = Object.freeze({
   E_ANSWER_TOO_LARGE: 'the answer exceeds the documented size limit',
   E_ANSWER_TOO_DEEP: 'the answer nests deeper than the documented limit',
   E_RESERVED_NAME: 'a node id, variable name, record field or answer field (inputSchema property) that cannot hold a value: __proto__, or a built-in name (executionId, workflowId, userId)',
+  E_VARIABLE_NAME: 'a variableRegistry or initialData name has a character other than letters, digits, _ and - (a dot splits a path): nothing could read it',
   E_ANSWER_RESERVED_KEY: 'the answer uses a $-key the protocol does not define',
   E_MAX_RETRIES: 'the node received maxRetries+1 invalid answers and has no maxRetriesExceeded route',
   E_AGENT_ERROR: 'the agent declared failure with {"$error": …} and the node has no error route',
@@ -86,6 +87,7 @@ export const CODES = Object.freeze({
   E_AGENT_TIMEOUT: "the agent was silent past --agent-timeout (resumable, exit 3); a node deadline reached first is the node's own timeout instead: its timeout route, or E_TIMEOUT",
   E_AGENT_SCRIPT_EXHAUSTED: 'the scripted agent has no answer left for this node',
   E_MAX_STEPS: 'run --max-steps was reached while the run still waits (resumable)',
+  E_INTERRUPTED: "the drive was interrupted (Ctrl-C, SIGTERM or SIGHUP; library: run()'s signal) while the run waited: it still waits there, resumable; run exits 130, 143 or 129",
   E_ADAPTER: 'an adapter spec (--agent, --reviewer, --gate-reviewer) names no known adapter or lacks its argument (exec: with no command), or a run that needs an agent was given none (CLI without --agent, library run() without an agent)',
   // Personas (agents/<name>.md)
   E_PERSONA: 'a persona file has no YAML frontmatter, or its frontmatter violates schemas/persona.schema.json (missing field, wrong type, bad value)',

@@ -13,6 +13,12 @@ export interface ProgressPrinter {
   (event: ProgressEvent): void;
   /** Clears the spinner line; call when the run ends. */
   stop(): void;
+  /**
+   * Where agents' stderr goes: whole lines, each written after the spinner
+   * line is cleared (the spinner redraws below them), so an agent's own
+   * output never ends up glued to it.
+   */
+  agentOutput: NodeJS.WritableStream;
 }
 
 export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boolean }): ProgressPrinter {
@@ -40,8 +46,32 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
     }, FRAME_MS);
     timer.unref();
   };
+  /** An agent's line not yet ended: held while the spinner runs, written once its newline comes. */
+  let partial = '';
+  const flushPartial = () => {
+    if (partial) io.stderr.write(partial.endsWith('\n') ? partial : `${partial}\n`);
+    partial = '';
+  };
+  const agentOutput = {
+    write(chunk: string | Uint8Array): boolean {
+      const text = partial + (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      if (!timer) {
+        partial = '';
+        io.stderr.write(text);
+        return true;
+      }
+      const end = text.lastIndexOf('\n');
+      partial = text.slice(end + 1);
+      if (end >= 0) {
+        io.stderr.write('\r\x1b[2K');
+        io.stderr.write(text.slice(0, end + 1));
+      }
+      return true;
+    },
+  } as unknown as NodeJS.WritableStream;
   const print = ((e: ProgressEvent) => {
     clear();
+    flushPartial();
     if (e.type === 'pending' || e.type === 'stopped') flush();
     switch (e.type) {
       case 'pending': {
@@ -75,6 +105,9 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
       case 'tool':
         io.stderr.write(e.ok ? `▸ ${e.nodeId}: tool ${e.tool} ✓\n` : `▸ ${e.nodeId}: tool ${e.tool} ✗ ${e.code}: ${e.message}\n`);
         break;
+      case 'route':
+        io.stderr.write(`  · ${e.from}${e.via === 'default' ? '' : `: ${e.via}`} → ${e.to}\n`);
+        break;
       case 'timeout':
         io.stderr.write(
           e.state.status === 'failed'
@@ -89,7 +122,9 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
   }) as ProgressPrinter;
   print.stop = () => {
     clear();
+    flushPartial();
     flush();
   };
+  print.agentOutput = agentOutput;
   return print;
 }

@@ -63,8 +63,12 @@ export function createDedupe(options: DedupeOptions): Dedupe {
   const lru = new Map<string, ProposalRow>();
 
   const fresh = (row: ProposalRow, t: number) => t - Date.parse(row.at) < windowMs;
-  // A row a hand run of the gate workflow wrote is no decision of this gate's.
-  const counts = (row: ProposalRow) => row.status === 'rejected' && row.deduped !== true && row.by_gate !== false;
+  // Only the reviewer's own rejection counts: a reply it gave (decision_text).
+  // A reviewer that crashed, printed no JSON or declared $error decided
+  // nothing — the call failed closed, and a retry once it is fixed is
+  // reviewed. A row a hand run of the gate workflow wrote is no decision of this gate's.
+  const counts = (row: ProposalRow) =>
+    row.status === 'rejected' && row.deduped !== true && row.by_gate !== false && typeof row.decision_text === 'string' && row.decision_text !== '';
 
   function keep(hash: string, row: ProposalRow): void {
     lru.delete(hash);

@@ -8,7 +8,7 @@ import type { Agent } from './agent.js';
 import { createExecAgent } from './exec.js';
 import { createInteractiveAgent } from './interactive.js';
 import { createJsonlAgent } from './jsonl.js';
-import { createScriptedAgent, loadScript } from './scripted.js';
+import { checkScriptNodes, createScriptedAgent, loadScript } from './scripted.js';
 
 const ADAPTER_FIX = 'use scripted:<file>, jsonl:<command>, exec:<command> or interactive';
 
@@ -20,6 +20,10 @@ export function createAgent(
     flag?: string;
     /** For a resumed run: answers already taken per node, so a script continues where it stopped (see answersTaken). */
     answered?: Readonly<Record<string, number>>;
+    /** Where jsonl and exec agents' stderr is written (default: this process's stderr). */
+    stderr?: NodeJS.WritableStream;
+    /** The workflow's node ids: a script naming any other is refused (E_INPUT) before the run starts. */
+    nodeIds?: readonly string[];
   },
 ): Agent {
   const flag = opts.flag ?? '--agent';
@@ -41,12 +45,14 @@ export function createAgent(
   switch (kind) {
     case 'scripted': {
       const file = resolve(opts.cwd, arg);
-      return createScriptedAgent(loadScript(file, flag), { file: arg, ...(opts.answered ? { answered: opts.answered } : {}) });
+      const script = loadScript(file, flag);
+      if (opts.nodeIds) checkScriptNodes(script, opts.nodeIds, arg);
+      return createScriptedAgent(script, { file: arg, ...(opts.answered ? { answered: opts.answered } : {}) });
     }
     case 'jsonl':
-      return createJsonlAgent(arg, { cwd: opts.cwd, env });
+      return createJsonlAgent(arg, { cwd: opts.cwd, env, ...(opts.stderr ? { stderr: opts.stderr } : {}) });
     case 'exec':
-      return createExecAgent(arg, { cwd: opts.cwd, env });
+      return createExecAgent(arg, { cwd: opts.cwd, env, ...(opts.stderr ? { stderr: opts.stderr } : {}) });
   }
 }
 

@@ -29,6 +29,12 @@ export interface Agent {
    * the workflow; the run stays waiting and resumable.
    */
   answer(request: AgentRequest, options: AnswerOptions): Promise<unknown>;
+  /**
+   * False for adapters that cannot call tools (exec, scripted, interactive):
+   * their requests list no `toolSpecs`, since an offer they cannot take up
+   * would only cost them attempts. Absent or true: offered as the workflow allows.
+   */
+  readonly callsTools?: boolean;
   /** Releases processes and handles (closes the jsonl agent's stdin). */
   close?(): Promise<void>;
 }

@@ -143,6 +143,8 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
 
   return {
     answer,
+    // One process, one answer: no turn in which a tool's result could come back.
+    callsTools: false,
     async close() {
       for (const child of running) killProcessGroup(child);
       running.clear();

@@ -51,6 +51,7 @@ export function createInteractiveAgent(io: InteractiveIO = { input: process.stdi
 
   return {
     answer,
+    callsTools: false,
     async close() {
       reader?.dispose();
       reader = undefined;

@@ -46,7 +46,16 @@ interface AgentProcess {
   stale: number;
 }
 
-export function createJsonlAgent(command: string, opts: AgentCommandOptions): Agent {
+export interface JsonlAgentOptions extends AgentCommandOptions {
+  /**
+   * Where the agent's stderr goes. Left out, the agent writes to this
+   * process's stderr directly; given (the CLI's progress display, which
+   * keeps it off its spinner line), it is piped and written there.
+   */
+  stderr?: NodeJS.WritableStream;
+}
+
+export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agent {
   const who = `the jsonl agent \`${command}\``;
   let current: AgentProcess | undefined;
   // Requests are answered strictly in order; a second caller waits its turn.
@@ -54,7 +63,12 @@ export function createJsonlAgent(command: string, opts: AgentCommandOptions): Ag
   let closing: Promise<void> | undefined;
 
   function start(): AgentProcess {
-    const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', 'inherit']);
+    const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', opts.stderr ? 'pipe' : 'inherit']);
+    if (opts.stderr) {
+      const sink = opts.stderr;
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (chunk: string) => sink.write(chunk));
+    }
     // Writing to an agent that already exited raises EPIPE here; the exit itself is reported.
     child.stdin!.on('error', () => undefined);
     const proc: AgentProcess = {

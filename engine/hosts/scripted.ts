@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { reportFormatByExtension, reportText } from '../review/report.js';
 import { CountersignError, isCountersignError } from '../errors.js';
 import { detectFormat, parseSource } from '../format/source.js';
+import { suggest } from '../format/suggest.js';
 import type { JsonValue } from '../format/model.js';
 import type { JournalEvent } from '../run/contract.js';
 import type { Agent } from './agent.js';
@@ -27,15 +28,24 @@ export function createScriptedAgent(script: Script, opts: ScriptedOptions = {}):
   const used = new Map<string, number>(Object.entries(opts.answered ?? {}));
   const name = opts.file ? `the script ${opts.file}` : 'the script';
   return {
+    callsTools: false,
     async answer(request) {
       const nodeId = request.nodeId;
       const list = Object.hasOwn(script, nodeId) ? script[nodeId] : undefined;
       const next = used.get(nodeId) ?? 0;
       if (!list || next >= list.length) {
+        // No list at all is more likely a misspelt key than a short script.
+        const near = list ? undefined : suggest(nodeId, Object.keys(script));
         throw new CountersignError(
           'E_AGENT_SCRIPT_EXHAUSTED',
-          `${name} has no answer left for node "${nodeId}" (it had ${list?.length ?? 0})`,
-          { nodeId, file: opts.file, fix: `add another answer to the list under "${nodeId}" in ${opts.file ?? 'the script'}` },
+          list
+            ? `${name} has no answer left for node "${nodeId}" (it had ${list.length})`
+            : `${name} has no answers for node "${nodeId}"${near ? `; it has a list under "${near}"` : ''}`,
+          {
+            nodeId,
+            file: opts.file,
+            fix: near ? `rename "${near}" to "${nodeId}" in ${opts.file ?? 'the script'}` : `add ${list ? 'another answer to the list' : 'a list of answers'} under "${nodeId}" in ${opts.file ?? 'the script'}`,
+          },
         );
       }
       used.set(nodeId, next + 1);
@@ -75,6 +85,24 @@ function reviewAnswer(entry: JsonValue, report: string, at: { file?: string; poi
     writeFileSync(report, reportText(issues as string[], 'markdown'));
   }
   return { issues_count: issues.length };
+}
+
+/**
+ * Refuses a script naming a node the workflow does not have (a typo would
+ * otherwise start the run and stop it at the real node, "exhausted"):
+ * E_INPUT at the key, with the closest node id.
+ */
+export function checkScriptNodes(script: Script, nodeIds: readonly string[], file: string): void {
+  for (const key of Object.keys(script)) {
+    if (nodeIds.includes(key)) continue;
+    const near = suggest(key, nodeIds);
+    throw new CountersignError('E_INPUT', `the script ${file} has answers for node "${key}", which the workflow does not have${near ? ` — did you mean "${near}"?` : ''}`, {
+      file,
+      pointer: `/${escapePointer(key)}`,
+      nodeId: key,
+      fix: near ? `rename "${key}" to "${near}"` : `name one of the workflow's nodes: ${nodeIds.map((n) => `"${n}"`).join(', ')}`,
+    });
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Engine } from './engine.js';
 import type { ChainOptions } from '../gate/chain.js';
 import type { AgentToolsMaker } from './agent-tools.js';
 import { TOOL_LEASE_MS } from './tool-steps.js';
+import { journalProgress } from './progress-journal.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
 /** The identity review answers carry in a driven run unless `reviewerAs` names another. */
@@ -27,6 +28,8 @@ export type ProgressEvent =
   | { type: 'answered'; state: RunState; nodeId: string }
   /** A tool node the engine ran on the way to the next item. */
   | { type: 'tool'; nodeId: string; tool: string; ok: boolean; code?: string; message?: string }
+  /** The run passed a condition or expression node: `via` is the connection it took (a condition's `true`/`false`). */
+  | { type: 'route'; from: string; to: string; via: string; kind: 'condition' | 'expression' }
   /** The node's deadline passed before an answer: `to` is where its `timeout` route led (none when the run failed). */
   | { type: 'timeout'; nodeId: string; state: RunState; to?: string }
   | { type: 'stopped'; error: RunFailure };
@@ -48,6 +51,11 @@ export interface RunOptions {
   maxSteps?: number;
   agentTimeoutMs?: number;
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Stops the drive when aborted (Ctrl-C): the agent's wait ends at once and
+   * the drive returns the still-waiting run with E_INTERRUPTED, resumable.
+   */
+  signal?: AbortSignal;
   /**
    * Tools the host lends its agents with `$tool`: a directive is offered
    * them beside the engine's own (the workflow's access map decides), an
@@ -88,16 +96,20 @@ export async function driveRun(
   now: () => Date,
   /** The engine's tools for one directive and its answering identity. */
   agentTools?: AgentToolsMaker,
-  /** Report tool nodes journaled after this seq before the first item (-1 for a run this drive started). */
-  reportFrom = Number.POSITIVE_INFINITY,
+  /** True for a run this drive started: what it passed before its first item is reported too. */
+  started = false,
 ): Promise<RunResult> {
   let state = first;
   let steps = 0;
-  // Tool nodes a new run went through before its first item; a resumed drive reports only its own.
-  await reportTools(engine, state, reportFrom, opts);
+  // The nodes a new run went through before its first item; a resumed drive reports only its own.
+  const journal = opts.onProgress
+    ? journalProgress(engine, state.runId, started ? 0 : (await engine.trace(state.runId)).events.length, opts.onProgress)
+    : undefined;
+  await journal?.report();
   const maxSteps = opts.maxSteps ?? Infinity;
   const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   while (state.status === 'waiting') {
+    if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, state.pending.nodeId, undefined, opts), opts);
     if (steps >= maxSteps) {
       return stop(state, steps, {
         code: 'E_MAX_STEPS',
@@ -140,12 +152,12 @@ export async function driveRun(
       const base: AgentRequest = { ...pending, runId: state.runId, seq: state.seq };
       // Reviews keep seed 003's information boundary: only the host's tools, by the same access map
       // (a decision review: its persona's).
-      const offered = agentTools && (base.kind === 'directive' || base.contract === 'issues') ? agentTools(base, as) : undefined;
+      const offered = agentTools && agent.callsTools !== false && (base.kind === 'directive' || base.contract === 'issues') ? agentTools(base, as) : undefined;
       const request = offered && offered.specs.length > 0 ? ({ ...base, toolSpecs: offered.specs } as AgentRequest) : base;
       toolCalls = [];
       const calls = toolCalls;
       const session = toolSession(request, offered ? offered.runner : opts.tools, (call) => calls.push(call), offered?.refusal);
-      answer = await askWithin(agent, label, request, waitMs, session);
+      answer = await askWithin(agent, label, request, waitMs, session, opts.signal);
       // An agent that spent its last turn on a tool call gets no say: fail closed.
       if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };
       // One of the engine's tools failed while the agent worked: the step
@@ -161,19 +173,18 @@ export async function driveRun(
     } catch (e) {
       // Tools that ran before the agent failed stay on record, whatever happens next.
       if (toolCalls.length > 0) await engine.recordToolCalls(state.runId, { seq: state.seq, toolCalls });
+      if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, pending.nodeId, label, opts), opts);
       // A timer may fire a millisecond before the clock reaches the deadline it
       // was set for; the node's timeout must not turn into an adapter fault by that.
       if (deadlineAt !== undefined && endsAtDeadline && isWaitTimeout(e)) await clockPast(deadlineAt, now);
       if (deadlineAt !== undefined && now().getTime() >= deadlineAt) {
         // The node's own deadline passed: that is the workflow's timeout, not an adapter fault.
-        const timedOutSeq = state.seq;
         state = await engine.status(state.runId);
-        await reportTimeout(engine, state, pending.nodeId, timedOutSeq, opts);
+        await journal?.report(pending.nodeId);
         continue;
       }
       return stop(state, steps, agentFault(e, pending.nodeId), opts);
     }
-    const answeredSeq = state.seq;
     try {
       state = await engine.submit(state.runId, toolFailure ? {} : answer, { seq: state.seq, as, ...(toolCalls.length > 0 ? { toolCalls } : {}), ...(toolFailure ? { toolFailure } : {}) });
     } catch (e) {
@@ -183,8 +194,8 @@ export async function driveRun(
     }
     steps++;
     opts.onProgress?.({ type: 'answered', state, nodeId: pending.nodeId });
-    // Then the tool nodes that answer led to, in order.
-    await reportTools(engine, state, answeredSeq, opts);
+    // Then the nodes that answer led through, in order.
+    await journal?.report();
     if (state.status === 'waiting' && state.rejected?.code === 'E_SELF_REVIEW') {
       // Costs no attempt, so asking the same identity again would loop forever.
       return stop(state, steps, {
@@ -199,38 +210,6 @@ export async function driveRun(
     return { runId: state.runId, status: 'completed', steps, endNodeId: state.endNodeId, ...(state.outcome ? { outcome: state.outcome } : {}), output: state.output };
   }
   return { runId: state.runId, status: 'failed', steps, error: state.error };
-}
-
-/**
- * Reports the tool nodes the engine ran after `afterSeq`. Each tool node
- * takes a seq of its own, so the journal is read only when the run moved
- * by more than the one answered item.
- */
-async function reportTools(engine: Engine, state: RunState, afterSeq: number, opts: RunOptions): Promise<void> {
-  if (!opts.onProgress) return;
-  if (!Number.isFinite(afterSeq)) return;
-  const moved = state.status === 'waiting' ? state.seq - afterSeq > 1 : true;
-  if (!moved) return;
-  for (const e of (await engine.trace(state.runId)).events) {
-    if (e.seq <= afterSeq || (e.type !== 'tool.succeeded' && e.type !== 'tool.failed')) continue;
-    opts.onProgress({
-      type: 'tool',
-      nodeId: String(e.nodeId),
-      tool: String(e.tool),
-      ok: e.type === 'tool.succeeded',
-      ...(typeof e.code === 'string' ? { code: e.code } : {}),
-      ...(typeof e.message === 'string' ? { message: e.message } : {}),
-    });
-  }
-}
-
-/** Reports a node's deadline firing (and where its timeout route led), then the tool nodes after it. */
-async function reportTimeout(engine: Engine, state: RunState, nodeId: string, timedOutSeq: number, opts: RunOptions): Promise<void> {
-  if (!opts.onProgress) return;
-  const events = (await engine.trace(state.runId)).events;
-  const route = events.find((e) => e.seq >= timedOutSeq && e.type === 'route' && e.from === nodeId && e.via === 'timeout');
-  opts.onProgress({ type: 'timeout', nodeId, state, ...(typeof route?.to === 'string' ? { to: route.to } : {}) });
-  await reportTools(engine, state, timedOutSeq, opts);
 }
 
 function stop(state: RunState, steps: number, error: RunFailure, opts: RunOptions): RunResult {
@@ -266,10 +245,29 @@ async function clockPast(at: number, now: () => Date): Promise<void> {
 /** A wait in seconds, as --agent-timeout takes it, to the millisecond (never "0 s" for a short one). */
 const spoken = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
-/** Asks the agent, giving up with E_AGENT_TIMEOUT after `ms`. */
-async function askWithin(agent: Agent, label: AdapterLabel, request: Parameters<Agent['answer']>[0], ms: number, tools?: ToolSession): Promise<unknown> {
+/** The drive stopped by its host (opts.signal): the run still waits where it was. */
+function interrupted(runId: string, nodeId: string, label: AdapterLabel | undefined, opts: { reviewer?: Agent }): RunFailure {
+  return {
+    code: 'E_INTERRUPTED',
+    message: `interrupted${label ? ` while waiting for ${label.name}` : ''} at node "${nodeId}"; the run still waits there`,
+    nodeId,
+    fix: `resume it with countersign run --resume ${runId} --agent <adapter>${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …)), or answer with countersign step`,
+  };
+}
+
+/** Asks the agent, giving up with E_AGENT_TIMEOUT after `ms`, or at once when `interrupt` is aborted. */
+async function askWithin(agent: Agent, label: AdapterLabel, request: Parameters<Agent['answer']>[0], ms: number, tools?: ToolSession, interrupt?: AbortSignal): Promise<unknown> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let onInterrupt: (() => void) | undefined;
+  // The adapter is told to stop (its process group is killed) and the race ends without its answer.
+  const stopped = new Promise<never>((_, reject) => {
+    onInterrupt = () => {
+      reject(new CountersignError('E_INTERRUPTED', 'interrupted', { nodeId: request.nodeId }));
+      controller.abort();
+    };
+    interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  });
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       // Reject before aborting: an adapter that rejects on abort must not win the race with a vaguer error.
@@ -283,8 +281,9 @@ async function askWithin(agent: Agent, label: AdapterLabel, request: Parameters<
     }, ms);
   });
   try {
-    return await Promise.race([agent.answer(request, { signal: controller.signal, timeoutMs: ms, ...(tools ? { tools } : {}) }), timeout]);
+    return await Promise.race([agent.answer(request, { signal: controller.signal, timeoutMs: ms, ...(tools ? { tools } : {}) }), timeout, stopped]);
   } finally {
     clearTimeout(timer);
+    interrupt?.removeEventListener('abort', onInterrupt!);
   }
 }

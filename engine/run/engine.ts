@@ -70,7 +70,8 @@ export interface Engine {
   start(source: WorkflowSource, options?: StartOptions): Promise<RunState>;
   submit(runId: string, answer: unknown, options?: SubmitOptions): Promise<RunState>;
   status(runId: string): Promise<RunState>;
-  trace(runId: string): Promise<{ runId: string; events: JournalEvent[] }>;
+  /** The run's journal; `from` (an event index, 0 the first) returns only the events from there on, to follow a run as it grows. */
+  trace(runId: string, options?: { from?: number }): Promise<{ runId: string; events: JournalEvent[] }>;
   /** What the store records about a run besides its state: its workflow file and working directory. */
   info(runId: string): Promise<RunInfo>;
   /**
@@ -282,10 +283,14 @@ export function createEngine(options: EngineOptions): Engine {
       return stateOf(rec);
     },
 
-    async trace(runId) {
+    async trace(runId, options) {
       checkRunId(runId);
+      const from = options?.from ?? 0;
+      if (!Number.isSafeInteger(from) || from < 0) {
+        throw new CountersignError('E_INPUT', `trace from ${JSON.stringify(from)} is not an event index`, { fix: 'pass from as a whole number ≥ 0 (the number of events already read), or leave it out for the whole journal' });
+      }
       mustGet(runId);
-      return { runId, events: store.events(runId) };
+      return { runId, events: store.events(runId, from) };
     },
 
     async runs(filter) {
@@ -325,7 +330,7 @@ export function createEngine(options: EngineOptions): Engine {
       const first = startLoaded(loaded, opts);
       const rec = mustGet(first.runId);
       const offered = bind({ workspace: rec.workspace, workflowName: rec.workflow });
-      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered, -1);
+      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered, true);
     },
   };
   return engine;

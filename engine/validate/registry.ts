@@ -54,8 +54,21 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
       severity: 'error',
       key: true,
     });
+  // One rule for every name a path reads: "." splits a path, and other
+  // characters end it, so a global named "a.b" or "my var" could never be read.
+  const unreadable = (name: string, pointer: string, what: string) => {
+    if (name === '__proto__' || VARIABLE_NAME.test(name)) return;
+    findings.push({
+      code: 'E_VARIABLE_NAME',
+      message: `${what} "${name}" may contain only letters, digits, "_" and "-", as node ids: "." separates path segments and other characters end a path, so no template, contextPath, expression or finalOutput could read it; rename it, e.g. "${name.replace(/[^A-Za-z0-9_-]+/g, '_') || 'value'}"`,
+      pointer,
+      severity: 'error',
+      key: true,
+    });
+  };
   if (registry !== null && typeof registry === 'object') {
     for (const name of BUILTIN_VARIABLES) if (Object.hasOwn(registry, name)) shadowing(name, `/variableRegistry/${name}`, 'the registry variable');
+    for (const name of Object.keys(registry)) unreadable(name, `/variableRegistry/${escapeKey(name)}`, 'the registry variable');
   }
   const nodes = Array.isArray(data.nodes) ? data.nodes : [];
   nodes.forEach((node: unknown, i: number) => {
@@ -73,6 +86,7 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
     // An answer field named __proto__ could never be given: ajv never counts it among the declared properties.
     for (const pointer of protoProperties(n.inputSchema, `/nodes/${i}/inputSchema`)) flag(pointer, 'the answer field', true);
     if (vars !== null && typeof vars === 'object') {
+      for (const name of Object.keys(vars)) unreadable(name, `/nodes/${i}/initialData/variables/${escapeKey(name)}`, 'the initialData variable');
       for (const name of BUILTIN_VARIABLES) {
         if (Object.hasOwn(vars, name)) shadowing(name, `/nodes/${i}/initialData/variables/${name}`, 'the initialData variable');
       }
@@ -80,6 +94,11 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
   });
   return findings;
 }
+
+/** The names a path can read whole: node ids' rule. */
+const VARIABLE_NAME = /^[A-Za-z0-9_-]+$/;
+
+const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Pointers to every `properties/__proto__` in a schema, at any depth. */
 function protoProperties(schema: unknown, pointer: string, depth = 0): string[] {

@@ -5,8 +5,11 @@
  */
 import type { FindingOut, ValidationReport } from './index.js';
 
+/** A finding as --json prints it: `line`/`col` are null for a file that has no position to give (it could not be read). */
+export type JsonFinding = Omit<FindingOut, 'line' | 'col'> & { line: number | null; col: number | null };
+
 export interface JsonReport {
-  files: { file: string; ok: boolean; errors: FindingOut[]; warnings: FindingOut[] }[];
+  files: { file: string; ok: boolean; errors: JsonFinding[]; warnings: JsonFinding[] }[];
 }
 
 export function formatHuman(reports: ValidationReport[]): string {
@@ -17,7 +20,8 @@ export function formatHuman(reports: ValidationReport[]): string {
       ...report.warnings.map((f) => ({ f, severity: 'warning' })),
     ].sort((a, b) => a.f.line - b.f.line || a.f.col - b.f.col);
     // One line per finding: a message quoting the user's multi-line text keeps its breaks escaped.
-    for (const { f, severity } of all) lines.push(`${report.file}:${f.line}:${f.col} ${severity} ${f.code} ${oneLine(f.message)}`);
+    // Line 0 is no position (an unreadable file): named without one rather than as a line that does not exist.
+    for (const { f, severity } of all) lines.push(`${report.file}${f.line > 0 ? `:${f.line}:${f.col}` : ':'} ${severity} ${f.code} ${oneLine(f.message)}`);
   }
   return lines.join('\n');
 }
@@ -27,7 +31,7 @@ function oneLine(text: string): string {
 }
 
 export function formatJson(reports: ValidationReport[]): JsonReport {
-  const finding = (f: FindingOut): FindingOut => ({ code: f.code, message: f.message, pointer: f.pointer, line: f.line, col: f.col });
+  const finding = (f: FindingOut): JsonFinding => ({ code: f.code, message: f.message, pointer: f.pointer, line: f.line > 0 ? f.line : null, col: f.line > 0 ? f.col : null });
   return {
     files: reports.map((r) => ({ file: r.file, ok: r.ok, errors: r.errors.map(finding), warnings: r.warnings.map(finding) })),
   };

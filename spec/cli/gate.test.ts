@@ -52,6 +52,19 @@ Gate('E5 E6 E9 §4.5: a reject exits 3 with ErrReviewRejected; the same proposal
   assert.equal([again.json.proposal.status, again.json.proposal.deduped, again.json.proposal.decision_text], ['rejected', true, null]);
 });
 
+Gate('§4.5: a reviewer that crashed or printed no JSON fails the call closed (exit 3) but decided nothing: a retry once it works is reviewed, not deduped', async () => {
+  const s = setup();
+  for (const broken of ['exec:exit 1', 'exec:echo garbage']) {
+    const failed = await s.gate(['--proposal', s.proposal(), '--reviewer', broken, '--json']);
+    assert.is(failed.code, 3, failed.stderr);
+    assert.equal([failed.json.proposal.status, failed.json.proposal.deduped], ['rejected', false], broken);
+    assert.match(failed.json.proposal.reason, 'the reviewer failed');
+  }
+  const retried = await s.gate(['--proposal', s.proposal(), '--reviewer', 'reply:approve.md', '--json']);
+  assert.is(retried.code, 0, retried.stderr);
+  assert.equal([retried.json.outcome, retried.json.proposal.deduped], ['approved', false]);
+});
+
 Gate('--proposal - with --reviewer interactive is a usage error (both would read standard input): exit 2, no reviewer asked, no row written', async () => {
   const s = setup();
   const r = await cli(['gate', '--tool', 'host_restart_service', '--class', 'write', '--proposal', '-', '--reviewer', 'interactive', '--json'], { store: s.store, cwd: s.dir, stdin: s.proposal() });

@@ -42,6 +42,27 @@ Progress('on a terminal the spinner names the reviewer while a review item is ou
   assert.match(text(), /waiting for the reviewer on review \(0s\)/);
 });
 
+Progress('an agent\'s stderr lines never land on the spinner\'s line: the line is cleared before each, and a partial line waits for its newline', async () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: true });
+  p({ type: 'pending', state: waiting });
+  await new Promise((r) => setTimeout(r, 120));
+  p.agentOutput.write('agent: working');
+  await new Promise((r) => setTimeout(r, 120));
+  p.agentOutput.write(' hard\nagent: half');
+  await new Promise((r) => setTimeout(r, 120));
+  p({ type: 'answered', state: { runId: 'r', seq: 1, status: 'completed', endNodeId: 'done', output: {} }, nodeId: 'write' });
+  p.stop();
+  const out = text();
+  assert.match(out, /\(0s\)\r\x1b\[2Kagent: working hard\n/, 'the spinner line is cleared, then the whole agent line');
+  assert.not.match(out, /\(0s\)agent/, 'never glued to the spinner text');
+  assert.match(out, /\r\x1b\[2Kagent: half\n  ✓ write answered\n$/, 'the partial line is ended before the next progress line');
+  const plain = capture();
+  const q = progressPrinter(plain.io, { spinner: false });
+  q.agentOutput.write('as is');
+  assert.is(plain.text(), 'as is', 'without a spinner agent output passes straight through');
+});
+
 Progress('without a spinner only whole lines are written (CI logs, pipes)', () => {
   const { io, text } = capture();
   const p = progressPrinter(io, { spinner: false });

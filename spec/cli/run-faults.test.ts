@@ -54,11 +54,14 @@ Faults('an --agent-timeout beyond the timer limit waits for the agent instead of
   assert.is(r.code, 0, r.stderr);
 });
 
-Faults('Ctrl-C (SIGINT) during run stops the agent process group before countersign exits with 130', async () => {
+Faults('Ctrl-C (SIGINT) during run stops the agent process group, prints the still-waiting run under --json (E_INTERRUPTED, not an agent crash) and exits with 130; the run resumes', async () => {
   const marker = `countersign-sigint-${process.pid}-${Date.now()}`;
-  const child = spawn(process.execPath, [LAUNCHER, 'run', WF, '--agent', `exec:sleep 30 # ${marker}`, '--json', '--store', tempDir()], { cwd: ROOT });
+  const store = tempDir();
+  const child = spawn(process.execPath, [LAUNCHER, 'run', WF, '--agent', `exec:sleep 30 # ${marker}`, '--json', '--store', store], { cwd: ROOT });
   let err = '';
+  let out = '';
   child.stderr.on('data', (c) => (err += c));
+  child.stdout.on('data', (c) => (out += c));
   // Poll rather than sleep a fixed time: on a loaded machine the launcher can take seconds to start the agent.
   // Match the agent's own `sh -c` command line, not countersign's (whose argv holds "exec:sleep 30 # marker").
   const running = () => spawnSync('pgrep', ['-f', `[-]c sleep 30 # ${marker}`]).status === 0;
@@ -68,9 +71,16 @@ Faults('Ctrl-C (SIGINT) during run stops the agent process group before counters
   };
   assert.ok(await until(running, 20_000), `the agent should be running: ${err}`);
   child.kill('SIGINT');
-  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-  assert.is(code, 130);
+  const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  assert.is(code, 130, err);
   assert.ok(await until(() => !running(), 5_000), 'the agent was stopped');
+  const result = JSON.parse(out);
+  assert.equal([result.status, result.stopped, result.error.code, result.error.nodeId], ['waiting', true, 'E_INTERRUPTED', 'write']);
+  assert.match(result.error.fix, `countersign run --resume ${result.runId}`);
+  assert.match(err, /■ stopped: E_INTERRUPTED: interrupted while waiting for the agent \(--agent exec:sleep 30/);
+  assert.not.match(err, 'E_AGENT_CRASHED');
+  const resumed = await cli(['run', '--resume', result.runId, '--agent', `exec:echo '{"words": 2}'`, '--json'], { store });
+  assert.is(resumed.code, 0, resumed.stderr);
 });
 
 /** Starts the launcher with an agent (or reviewer) that writes its pid, signals countersign once the agent runs, and says whether the agent outlived it. */

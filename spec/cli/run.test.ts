@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, tempDir } from '../helpers/cli.js';
 
@@ -30,6 +30,9 @@ Run('the shipped bugfix workflow runs end to end with its example script (review
   assert.is(bug.code, 0, bug.stderr);
   assert.is(bug.json.endNodeId, 'done');
   assert.equal(bug.json.output, { severity: 'medium', fix_attempts: 2, issues_count: 0, report_path: '.countersign/reviews/bugfix.md' });
+  // Progress is node by node: the condition and expression nodes passed, and where each led.
+  assert.match(bug.stderr, /  ✓ run-tests answered\n  · count-attempt → tests-pass\n  · tests-pass: false → attempts-left\n  · attempts-left: true → fix\n▸ fix: /);
+  assert.match(bug.stderr, /  · review-clean: true → done\n$/);
 });
 
 Run('an exhausted script stops the run while it still waits: exit 3, E_AGENT_SCRIPT_EXHAUSTED, resumable with step', async () => {
@@ -89,6 +92,16 @@ Run('a node deadline that passes while the agent is silent shows in run\'s progr
   assert.is(f.code, 1, f.stderr);
   assert.is(f.json.error.code, 'E_TIMEOUT');
   assert.match(f.stderr, /  ✗ write: deadline passed: the run failed: E_TIMEOUT\n/);
+});
+
+Run('a script naming a node the workflow does not have is E_INPUT at its key with a "did you mean", before any run or store is created (exit 2)', async () => {
+  const store = join(tempDir(), 'store');
+  const r = await cli(['run', WF, '--agent', `scripted:${script('wirte:\n  - { words: 5 }\n')}`, '--json'], { store });
+  assert.is(r.code, 2, r.stderr);
+  assert.equal([r.json.error.code, r.json.error.pointer], ['E_INPUT', '/wirte']);
+  assert.match(r.json.error.message, 'has answers for node "wirte", which the workflow does not have — did you mean "write"?');
+  assert.is(r.json.error.fix, 'rename "wirte" to "write"');
+  assert.not.ok(existsSync(store), 'no store, no run');
 });
 
 Run('--max-steps stops a waiting run with exit 3 (E_MAX_STEPS)', async () => {

@@ -71,10 +71,10 @@ Personas('a missing persona file and malformed YAML are one finding each, exit 1
   const bad = join(dir, 'bad.md');
   writeFileSync(bad, '---\nname: bad\ndisallowed_tools:\n  - *_skill\n---\n');
   const r = await cli(['validate', bad, join(dir, 'missing.md')]);
-  assert.is(r.code, 1);
+  assert.is(r.code, 2, 'a missing file is a usage error, as in every other command');
   const lines = r.stdout.trim().split('\n');
   assert.match(lines[0], new RegExp(`^${escape(bad)}:4:5 error E_PARSE .*quote it: - "\\*_skill"`));
-  assert.match(lines[1], /missing\.md:0:0 error E_FILE_NOT_FOUND persona file not found/);
+  assert.match(lines[1], /missing\.md: error E_FILE_NOT_FOUND persona file not found/, 'no made-up 0:0 position');
 });
 
 Personas.run();

@@ -50,13 +50,18 @@ Validate('--json prints exactly one document {files: [{file, ok, errors, warning
   assert.equal(second.errors, []);
 });
 
-Validate('malformed JSON is reported at the syntax error position; a missing file is named; no files is a usage error (exit 2)', async () => {
+Validate('malformed JSON is reported at the syntax error position; a missing file is named with no made-up position (line/col null) and makes the exit 2, as no files does', async () => {
   const dir = tempDir();
   const broken = join(dir, 'broken.json');
   writeFileSync(broken, '{\n  "metadata": {"name": "x"\n  "nodes": []\n}\n');
   const r = await cli(['validate', broken, join(dir, 'missing.json'), '--json']);
-  assert.is(r.code, 1);
-  assert.equal(r.json.files.map((f: any) => [f.errors[0].code, f.errors[0].line, f.errors[0].col]), [['E_PARSE', 3, 3], ['E_FILE_NOT_FOUND', 0, 0]]);
+  assert.is(r.code, 2);
+  assert.equal(r.json.files.map((f: any) => [f.errors[0].code, f.errors[0].line, f.errors[0].col]), [['E_PARSE', 3, 3], ['E_FILE_NOT_FOUND', null, null]]);
+  const human = await cli(['validate', broken, dir]);
+  assert.is(human.code, 2);
+  assert.match(human.stdout, new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: error E_FILE_NOT_FOUND .* is a directory`, 'm'));
+  const onlyInvalid = await cli(['validate', broken]);
+  assert.is(onlyInvalid.code, 1, 'a file that was read and is invalid is still exit 1');
   const none = await cli(['validate']);
   assert.is(none.code, 2);
   assert.match(none.stderr, /countersign: E_USAGE: /);

@@ -278,10 +278,10 @@ Api('run() with an agent reports progress node by node and returns output; an ag
   const seen: string[] = [];
   const result = await engine.run(TWO_STEP, {
     agent: { answer: async () => ({ words: 101 }) },
-    onProgress: (e) => seen.push(e.type === 'pending' ? `pending:${e.state.pending.nodeId}` : e.type),
+    onProgress: (e) => seen.push(e.type === 'pending' ? `pending:${e.state.pending.nodeId}` : e.type === 'route' ? `route:${e.from}:${e.via}:${e.to}` : e.type),
   });
   assert.equal(result, { runId: result.runId, status: 'completed', steps: 1, endNodeId: 'long', output: { topic: 'tests', 'write.words': 101 } });
-  assert.equal(seen, ['pending:write', 'answered']);
+  assert.equal(seen, ['pending:write', 'answered', 'route:check:true:long']);
   const stopped = await engine.run(TWO_STEP, {
     agent: { answer: async (req) => { throw new CountersignError('E_AGENT_CRASHED', 'boom', { nodeId: req.nodeId }); } },
   });
@@ -311,6 +311,36 @@ Api('run(): a deadline timer that fires before the clock reaches the deadline (t
     lag = 0;
     const result = await engine.run(wf, { agent: { answer: () => { lag = 4; return new Promise(() => {}); } } });
     assert.equal({ status: result.status, endNodeId: result.endNodeId, error: result.error?.code }, { status: 'completed', endNodeId: 'short', error: undefined });
+  }
+});
+
+Api('run(): aborting its signal stops the drive at once with E_INTERRUPTED; the run still waits and resumes', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const controller = new AbortController();
+  let asked: AbortSignal | undefined;
+  const result = await engine.run(TWO_STEP, {
+    signal: controller.signal,
+    agent: { answer: (_req, opts) => { asked = opts.signal; setTimeout(() => controller.abort(), 20); return new Promise(() => {}); } },
+  });
+  assert.equal([result.status, result.stopped, result.error?.code, result.error?.nodeId], ['waiting', true, 'E_INTERRUPTED', 'write']);
+  assert.ok(asked?.aborted, 'the agent was told to stop');
+  const resumed = await engine.run({ runId: result.runId }, { agent: { answer: async () => ({ words: 3 }) } });
+  assert.is(resumed.endNodeId, 'short');
+  const early = await engine.run(TWO_STEP, { signal: AbortSignal.abort(), agent: { answer: async () => ({ words: 3 }) } });
+  assert.equal([early.status, early.error?.code, early.steps], ['waiting', 'E_INTERRUPTED', 0], 'already aborted: no agent is asked');
+});
+
+Api('trace(runId, {from}) returns only the events from that index on, to follow a growing journal; a bad index is E_INPUT', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const all = (await engine.trace(s.runId)).events;
+  await engine.submit(s.runId, { words: 3 }, { seq: s.seq });
+  const tail = (await engine.trace(s.runId, { from: all.length })).events;
+  assert.equal(tail.map((e) => e.type).slice(0, 2), ['answer.accepted', 'route']);
+  assert.equal([...all, ...tail], (await engine.trace(s.runId)).events);
+  for (const from of [-1, 1.5, '2']) {
+    const code = await engine.trace(s.runId, { from: from as number }).then(() => 'ok', (e: CountersignError) => e.code);
+    assert.is(code, 'E_INPUT', String(from));
   }
 });
 

@@ -112,6 +112,27 @@ T('H35/H36: a directive is offered, in toolSpecs, exactly the tools its role may
   assert.is(specs.find((s) => s.name === 'lookup')?.description, 'reads a record');
 });
 
+T('adapters that cannot call tools (exec, scripted, interactive) are offered none: their requests carry no toolSpecs, while an agent that can is offered them', async () => {
+  const { engine } = setup();
+  const { createAgent, createScriptedAgent } = await import('../../engine/index.js');
+  assert.is(createScriptedAgent({}).callsTools, false);
+  assert.is(createAgent('interactive', { cwd: process.cwd() }).callsTools, false);
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-exec-tools-'));
+  const exec = createAgent(`exec:cat > request.json; echo '{"note": "done"}'`, { cwd: dir });
+  assert.is(exec.callsTools, false);
+  const r = await engine.run(flow(), { agent: exec, workspace: dir });
+  assert.is(r.status, 'completed', JSON.stringify(r));
+  const request = JSON.parse(readFileSync(join(dir, 'request.json'), 'utf8'));
+  assert.is(request.nodeId, 'work');
+  assert.not.ok('toolSpecs' in request, 'an exec agent is offered no tools it could never call');
+  const seen: { request?: AgentRequest; outcomes: Outcome[] } = { outcomes: [] };
+  await engine.run(flow(), { agent: caller([], seen) });
+  assert.ok((seen.request?.toolSpecs ?? []).some((t) => t.name === 'lookup'), 'an in-process agent still is');
+});
+
 T('H35/H36: a role asking for another role\'s tool is refused at run time (E_TOOL_ACCESS, naming the owner); the tool never runs, and the refusal is journaled', async () => {
   const { engine, ran, store } = setup();
   const seen = { outcomes: [] as Outcome[] };

@@ -108,6 +108,16 @@ test('§4.5: approved, timed-out and skipped rows never make a repeat; only a re
   assert.is(dedupe.repeatOf(HASH), undefined);
 });
 
+test('§4.5: a rejected row without a reply (the reviewer crashed, printed no JSON or declared $error) never makes a repeat', () => {
+  const store = createMemoryStore();
+  const dedupe = createDedupe({ store, now: () => T0 + MIN });
+  const failed = writeProposal(store, rejection({ decision_text: '', reason: 'the reviewer failed: exited with code 1' }), T0);
+  dedupe.remember(failed);
+  assert.is(dedupe.repeatOf(HASH), undefined);
+  writeProposal(store, rejection(), T0);
+  assert.is(dedupe.repeatOf(HASH)?.decision_text, '**Decision: reject**', 'the reviewer\'s own rejection still does');
+});
+
 test('§4.5: refusing repeats does not extend the window: deduped rows do not count, so a fresh review comes after 10 minutes', () => {
   const store = createMemoryStore();
   const c = clock();

@@ -48,10 +48,11 @@ test('an exhausted list is E_AGENT_SCRIPT_EXHAUSTED naming the file, the node an
   assert.ok(err.fix);
 });
 
-test('a node the script does not mention is E_AGENT_SCRIPT_EXHAUSTED (it had 0)', async () => {
+test('a node the script does not mention is E_AGENT_SCRIPT_EXHAUSTED saying it has no answers for it, and how to add them', async () => {
   const err = await rejection(createScriptedAgent({}, { file: 's.json' }).answer(request('plan'), opts));
   assert.is(err.code, 'E_AGENT_SCRIPT_EXHAUSTED');
-  assert.match(err.message, '(it had 0)');
+  assert.match(err.message, 'the script s.json has no answers for node "plan"');
+  assert.is(err.fix, 'add a list of answers under "plan" in s.json');
   assert.is(err.nodeId, 'plan');
 });
 
@@ -122,6 +123,14 @@ test('a script that is not a map, or a node whose answers are not a list, is E_I
 
 test('a missing script file is E_FILE_NOT_FOUND', (c) => {
   assert.is(thrown(() => loadScript(join(c.dir, 'nope.yaml'))).code, 'E_FILE_NOT_FOUND');
+});
+
+test('a node with no list at all is E_AGENT_SCRIPT_EXHAUSTED naming the close key the script has instead', async () => {
+  const agent = createScriptedAgent({ wirte: [{ words: 1 }] }, { file: 'a.yaml' });
+  const err = await agent.answer({ kind: 'directive', nodeId: 'write' } as never, { signal: new AbortController().signal, timeoutMs: 1000 }).then(() => undefined, (e: CountersignError) => e);
+  assert.is(err?.code, 'E_AGENT_SCRIPT_EXHAUSTED');
+  assert.match(err?.message ?? '', 'the script a.yaml has no answers for node "write"; it has a list under "wirte"');
+  assert.is(err?.fix, 'rename "wirte" to "write" in a.yaml');
 });
 
 test.run();

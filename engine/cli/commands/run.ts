@@ -1,4 +1,4 @@
-import { onInterrupt } from '../signals.js';
+import { interruptible } from '../signals.js';
 import { noStore } from '../../store/open.js';
 import { resolve } from 'node:path';
 import type { Agent } from '../../hosts/agent.js';
@@ -110,8 +110,20 @@ export const command: Command = {
       // agent processes run in the workspace.
       // A resumed script continues after the answers the run already took, as if it had never stopped.
       const answered = resumeId ? answersTaken((await engine.trace(resumeId)).events) : undefined;
+      // A spinner would overwrite the interactive adapter's prompt.
+      const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive' && gateSpec !== 'interactive', reviewer: reviewerSpec !== undefined });
+      // Agents' stderr goes through the progress display, so it never lands on the spinner's line.
+      // A script's node ids are checked against a new run's workflow (a resumed run's copy is the store's).
+      const nodeIds = resumeId ? undefined : nodeIdsOf(resolve(io.cwd, positionals[0]));
       const adapter = (spec: string, flag: string) =>
-        createAgent(spec, { cwd: /^\s*scripted\s*:/.test(spec) ? io.cwd : workspace, env: io.env, flag, ...(answered ? { answered } : {}) });
+        createAgent(spec, {
+          cwd: /^\s*scripted\s*:/.test(spec) ? io.cwd : workspace,
+          env: io.env,
+          flag,
+          stderr: progress.agentOutput,
+          ...(answered ? { answered } : {}),
+          ...(nodeIds ? { nodeIds } : {}),
+        });
       const agent = agentSpec === NO_AGENT ? noAgent(resumeId) : adapter(agentSpec, '--agent');
       const reviewer = reviewerSpec === undefined ? undefined : adapter(reviewerSpec, '--reviewer');
       const gateReviewer = gateSpec === undefined ? undefined : reviewerFor(gateSpec, /^\s*(reply|scripted)\s*:/.test(gateSpec) ? io.cwd : workspace, io.env, '--gate-reviewer');
@@ -123,10 +135,8 @@ export const command: Command = {
         log: (m) => io.stderr.write(`countersign run: review gate: ${m}\n`),
       });
       for (const w of toolChain?.reviewGate.gate.warnings ?? []) io.stderr.write(`warning: ${w}\n`);
-      // A spinner would overwrite the interactive adapter's prompt.
-      const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive' && gateSpec !== 'interactive', reviewer: reviewer !== undefined });
       // Agents run in their own process groups: stopped here if the run is interrupted (signals.ts).
-      const offInterrupt = onInterrupt(() => {
+      const interrupt = interruptible(() => {
         progress.stop();
         return Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
       });
@@ -141,6 +151,7 @@ export const command: Command = {
           maxSteps,
           agentTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
           onProgress: progress,
+          signal: interrupt.signal,
           ...(toolChain ? { toolChain } : {}),
           labels: {
             agent: adapterLabel(agentSpec, '--agent'),
@@ -161,9 +172,10 @@ export const command: Command = {
             : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId} --agent <adapter>${withReviewer}  (or answer with countersign step)\n`);
         }
         if (result.error) reportFailure(io, result.error);
-        return result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3;
+        // Interrupted: the signal's conventional status, after saying where the run stands.
+        return interrupt.status() ?? (result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3);
       } finally {
-        offInterrupt();
+        interrupt.off();
         progress.stop();
         await Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
       }
@@ -173,6 +185,16 @@ export const command: Command = {
   },
 };
 
+
+/** The string ids of the workflow file's nodes; undefined when it cannot be read (run reports that itself). */
+function nodeIdsOf(file: string): string[] | undefined {
+  try {
+    const nodes = (readSource(file).data as { nodes?: Array<{ id?: unknown }> }).nodes;
+    return Array.isArray(nodes) ? nodes.map((n) => n?.id).filter((id): id is string => typeof id === 'string') : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether the workflow file has nodes an agent answers (a directive, a review); unreadable files are left to run's own error. */
 function asksAgents(file: string): boolean {

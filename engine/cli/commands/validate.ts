@@ -12,7 +12,7 @@ export const command: Command = {
     '  .json, .yaml and .yml files are workflows; .md files are personas (agents/<name>.md)',
     '  --allow-tool-modules  load the workflows\' toolModules (runs their code) to check their tools fully;',
     '                        without it, a name validate cannot know is a warning',
-    '  exit 0 when every file is valid, 1 when any has errors, 2 on usage errors',
+    '  exit 0 when every file is valid, 1 when any has errors, 2 on usage errors or a path that is no readable file',
   ].join('\n'),
   options: { json: { type: 'boolean' }, ...TOOL_MODULE_OPTIONS },
   async run(values, files, io) {
@@ -32,6 +32,8 @@ export const command: Command = {
       if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       for (const r of reports) if (r.ok) io.stderr.write(`${r.file}: ok${r.warnings.length ? ` (${r.warnings.length} warning(s))` : ''}\n`);
     }
+    // A path that is no readable file is a usage error, as in every other command; the files that could be read are still reported.
+    if (reports.some((r) => r.errors.some((f) => f.code === 'E_FILE_NOT_FOUND'))) return 2;
     return reports.every((r) => r.ok) ? 0 : 1;
   },
 };

@@ -161,8 +161,9 @@ export function validateText(report: JsonReport): string {
   const lines: string[] = [];
   for (const f of report.files) {
     lines.push(f.ok ? `${f.file}: valid${f.warnings.length ? `, ${f.warnings.length} warning(s)` : ''}` : `${f.file}: INVALID, ${f.errors.length} error(s)`);
-    for (const e of f.errors) lines.push(`  ${f.file}:${e.line}:${e.col} error ${e.code} ${e.message}`);
-    for (const w of f.warnings) lines.push(`  ${f.file}:${w.line}:${w.col} warning ${w.code} ${w.message}`);
+    const at = (x: { line: number | null; col: number | null }) => (x.line === null ? ':' : `:${x.line}:${x.col}`);
+    for (const e of f.errors) lines.push(`  ${f.file}${at(e)} error ${e.code} ${e.message}`);
+    for (const w of f.warnings) lines.push(`  ${f.file}${at(w)} warning ${w.code} ${w.message}`);
   }
   return lines.join('\n');
 }
