@@ -30,13 +30,33 @@ export function processIo(): Io {
     });
   }
   return {
-    stdout: process.stdout,
+    stdout: ownStdout(),
     stderr: process.stderr,
     stdin: process.stdin,
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
   };
+}
+
+/**
+ * stdout is countersign's own: exactly one JSON document under --json, MCP
+ * frames under `mcp`. Code it loads and runs in-process (a workflow's tool
+ * modules) may print anyway (`console.log` while debugging), so whatever
+ * else reaches process.stdout is written to stderr, and only the stream
+ * returned here writes to stdout itself.
+ */
+function ownStdout(): NodeJS.WritableStream {
+  const stream = process.stdout;
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((...args: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(...args)) as typeof stream.write;
+  return new Proxy(stream, {
+    get(target, prop) {
+      if (prop === 'write') return write;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 export function usage(message: string, fix?: string): CountersignError {

@@ -44,6 +44,8 @@ interface AgentProcess {
   exit?: Exit;
   /** Answers still owed to requests that timed out: the next lines belong to them. */
   stale: number;
+  /** Answers it has given. */
+  answered: number;
 }
 
 export interface JsonlAgentOptions extends AgentCommandOptions {
@@ -75,6 +77,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
       child,
       reader: new LineReader(child.stdout!),
       stale: 0,
+      answered: 0,
       exited: new Promise<Exit>((resolve) => {
         child.once('exit', (code, signal) => resolve({ code, signal }));
         child.once('error', (spawnError) => resolve({ code: null, signal: null, spawnError }));
@@ -99,6 +102,15 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
     });
   }
 
+  /** A process that exited after its last answer: the run's one jsonl process is gone. */
+  function exitedBetween(proc: AgentProcess, nodeId: string): CountersignError {
+    const how = proc.exit?.spawnError ? `could not start (${proc.exit.spawnError.message})` : describeExit(proc.exit?.code ?? null, proc.exit?.signal ?? null);
+    return new CountersignError('E_AGENT_CRASHED', `${who} ${how} after its last answer, before the request for node "${nodeId}"`, {
+      nodeId,
+      fix: 'a jsonl agent answers every request of the run from one process, reading requests until stdin closes (use exec: for one process per request); resume the run to start it again',
+    });
+  }
+
   /** Stops a process whose stdout is out of step with the requests; the next request starts a fresh one. */
   function discard(proc: AgentProcess): void {
     killProcessGroup(proc.child);
@@ -111,9 +123,32 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
     let proc: AgentProcess | undefined;
     try {
       if (wait.reason) throw waitEndedError(wait.reason, who, nodeId, options.timeoutMs);
-      if (!current || current.exit) current = start();
+      if (current?.exit) {
+        // The one long-lived process is gone: said once, loudly (the next request starts a fresh one).
+        const gone = current;
+        current = undefined;
+        throw exitedBetween(gone, nodeId);
+      }
+      if (!current) current = start();
       proc = current;
       setReferenced(proc.child, true);
+      if (proc.stale === 0 && proc.answered > 0) {
+        // Nothing may come unasked: a line written since the last answer would
+        // be taken as this request's answer (a second answer, a stray line).
+        // (A fresh process's startup output races its first request: not checked.)
+        const stray = await proc.reader.unread();
+        if (stray.length > 0) {
+          discard(proc);
+          throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line nobody asked for before the request for node "${nodeId}": ${quote(stray[0])}`, {
+            nodeId,
+            fix: 'write exactly one answer line per request line read, and nothing before the first request (logs go to stderr); the run is still waiting',
+          });
+        }
+        if (proc.exit) {
+          current = undefined;
+          throw exitedBetween(proc, nodeId);
+        }
+      }
       proc.child.stdin!.write(`${JSON.stringify(request)}\n`);
       let turns = 0;
       for (;;) {
@@ -145,7 +180,10 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
             throw e;
           }
           const call = toolRequestOf(message);
-          if (!call) return message;
+          if (!call) {
+            proc.answered++;
+            return message;
+          }
           turns++;
           const session = options.tools ?? { allowed: new Set<string>() };
           if (session.maxTurns !== undefined && turns >= session.maxTurns) {
@@ -218,6 +256,11 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
     killProcessGroup(proc.child, 'SIGKILL');
     proc.reader.dispose();
   }
+}
+
+/** A line as quoted in a message: its start, at most 200 characters. */
+function quote(line: string): string {
+  return JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line);
 }
 
 /** Whether a line is a `{"$tool": …}` call (a malformed line is not). */

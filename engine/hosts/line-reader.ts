@@ -66,6 +66,22 @@ export class LineReader {
     });
   }
 
+  /**
+   * Takes the lines written so far that nobody has read: those already
+   * queued, and those waiting in the stream, read in one turn of the event
+   * loop. Blank lines are left out. For a protocol where nothing may come
+   * unasked (the jsonl agent before a request).
+   */
+  async unread(): Promise<string[]> {
+    if (!this.ended && !this.disposed && this.waiters.length === 0) {
+      this.stream.resume();
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+      if (this.waiters.length === 0 && !this.disposed) this.stream.pause();
+    }
+    return this.lines.splice(0).filter((l) => l.trim() !== '');
+  }
+
   /** Stops listening and pauses the stream; pending reads see EOF. */
   dispose(): void {
     if (this.disposed) return;

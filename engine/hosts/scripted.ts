@@ -34,18 +34,11 @@ export function createScriptedAgent(script: Script, opts: ScriptedOptions = {}):
       const list = Object.hasOwn(script, nodeId) ? script[nodeId] : undefined;
       const next = used.get(nodeId) ?? 0;
       if (!list || next >= list.length) {
-        // No list at all is more likely a misspelt key than a short script.
-        const near = list ? undefined : suggest(nodeId, Object.keys(script));
+        // A misspelt key is caught before the run (checkScriptNodes): the keys left are other nodes' lists.
         throw new CountersignError(
           'E_AGENT_SCRIPT_EXHAUSTED',
-          list
-            ? `${name} has no answer left for node "${nodeId}" (it had ${list.length})`
-            : `${name} has no answers for node "${nodeId}"${near ? `; it has a list under "${near}"` : ''}`,
-          {
-            nodeId,
-            file: opts.file,
-            fix: near ? `rename "${near}" to "${nodeId}" in ${opts.file ?? 'the script'}` : `add ${list ? 'another answer to the list' : 'a list of answers'} under "${nodeId}" in ${opts.file ?? 'the script'}`,
-          },
+          list ? `${name} has no answer left for node "${nodeId}" (it had ${list.length})` : `${name} has no answers for node "${nodeId}"`,
+          { nodeId, file: opts.file, fix: `add ${list ? 'another answer to the list' : 'a list of answers'} under "${nodeId}" in ${opts.file ?? 'the script'}` },
         );
       }
       used.set(nodeId, next + 1);

@@ -24,6 +24,12 @@ export interface Finding {
   offset?: number;
   /** The finding is about the key at `pointer` (e.g. a misspelt keyword), so it is located at the key. */
   key?: boolean;
+  /**
+   * A schema finding about a value of the right type that breaks a limit (a
+   * range, a length, a pattern): the node's shape is still sound, so its
+   * own checks run too and report alongside it.
+   */
+  valueOnly?: boolean;
 }
 
 /** A variable the node reads: a template variable or a condition contextPath. */

@@ -60,6 +60,8 @@ export interface RunInfo {
   workflow: string;
   file?: string;
   workspace: string;
+  /** The node ids of the workflow copy the run keeps (what a host may address, e.g. a script's keys). */
+  nodeIds: string[];
   status: RunStatus;
   seq: number;
   createdAt: string;
@@ -267,6 +269,7 @@ export function createEngine(options: EngineOptions): Engine {
         workflow: rec.workflow,
         ...(rec.file ? { file: rec.file } : {}),
         workspace: rec.workspace,
+        nodeIds: compiledFor(rec).workflow.nodes.map((n) => n.id),
         status: rec.status,
         seq: rec.seq,
         createdAt: rec.createdAt,

@@ -131,14 +131,16 @@ function whileBusy<T>(fn: () => T): T {
   }
 }
 
-/** The tables a countersign store holds, in any schema version. */
-const OWN_TABLES = new Set(['workflows', 'runs', 'events', 'ledger']);
-
-/** A file countersign never set up (user_version 0) that holds tables of its own is someone else's database. */
+/**
+ * A file countersign never set up (user_version 0) that holds any table is
+ * someone else's database, whatever its tables are called (an app's own
+ * `events` table included): countersign creates its tables and sets the
+ * version in one transaction, so a store of its own is never at version 0
+ * with tables in it.
+ */
 function refuseForeign(db: Database.Database, file: string): void {
   if ((db.pragma('user_version', { simple: true }) as number) !== 0) return;
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
-  const foreign = tables.filter((t) => !OWN_TABLES.has(t));
+  const foreign = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
   if (foreign.length > 0) {
     throw new CountersignError('E_STORE', `${file} is another program's SQLite database (tables ${foreign.slice(0, 5).join(', ')}), not a countersign store: it was left as it is`, {
       file,

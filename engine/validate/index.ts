@@ -152,7 +152,7 @@ function brokenNodes(findings: Finding[]): Set<number> {
   const broken = new Set<number>();
   for (const f of findings) {
     const m = NODE_POINTER.exec(f.pointer);
-    if (m && SHAPE_CODES.has(f.code)) broken.add(Number(m[1]));
+    if (m && SHAPE_CODES.has(f.code) && !f.valueOnly) broken.add(Number(m[1]));
   }
   return broken;
 }

@@ -68,12 +68,17 @@ function positionInQuoted(doc: SourceDocument, start: number, offset: number): P
       i = fold.end;
       continue;
     }
-    if (c !== '\\') i++;
-    else {
-      const kind = text[i + 1];
-      i += kind === 'u' ? 6 : kind === 'x' ? 4 : kind === 'U' ? 10 : 2;
+    if (c !== '\\') {
+      i++;
+      decoded++;
+      continue;
     }
-    decoded++;
+    const kind = text[i + 1];
+    // Offsets count UTF-16 units: `\U` beyond U+FFFF decodes to a surrogate pair, two of them.
+    const units = kind === 'U' && parseInt(text.slice(i + 2, i + 10), 16) > 0xffff ? 2 : 1;
+    if (offset < decoded + units) return positionOfIndex(doc, i);
+    i += kind === 'u' ? 6 : kind === 'x' ? 4 : kind === 'U' ? 10 : 2;
+    decoded += units;
   }
   return positionOfIndex(doc, i);
 }

@@ -39,6 +39,12 @@ const NODE_ID_PATH = /^\/nodes\/(\d+)\/id$/;
 const NODE_PATH = /^\/nodes\/(\d+)$/;
 const CONNECTIONS_PATH = /^\/nodes\/(\d+)\/connections$/;
 
+/** Keywords that judge a value of the right type (its range, length or pattern), not the shape around it. */
+const VALUE_KEYWORDS: ReadonlySet<string> = new Set([
+  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
+  'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems',
+]);
+
 export function schemaFindings(data: unknown): Finding[] {
   const validate = workflowValidator();
   if (validate(data)) return [];
@@ -46,7 +52,8 @@ export function schemaFindings(data: unknown): Finding[] {
   for (const error of validate.errors ?? []) {
     // An if/then pair reports the failing `then` a second time as an `if` error on the parent.
     if (error.keyword === 'if') continue;
-    findings.push(toFinding(data, error));
+    const finding = toFinding(data, error);
+    findings.push(VALUE_KEYWORDS.has(error.keyword) ? { ...finding, valueOnly: true } : finding);
   }
   return findings;
 }

@@ -102,6 +102,13 @@ Run('a script naming a node the workflow does not have is E_INPUT at its key wit
   assert.match(r.json.error.message, 'has answers for node "wirte", which the workflow does not have — did you mean "write"?');
   assert.is(r.json.error.fix, 'rename "wirte" to "write"');
   assert.not.ok(existsSync(store), 'no store, no run');
+  // On resume the keys are checked against the run's own stored copy, before any answer is given.
+  const started = await cli(['start', WF, '--json'], { store });
+  const resumed = await cli(['run', '--resume', started.json.runId, '--agent', `scripted:${script('write:\n  - { words: 5 }\nzzz:\n  - {}\n')}`, '--json'], { store });
+  assert.is(resumed.code, 2, resumed.stderr);
+  assert.equal([resumed.json.error.code, resumed.json.error.pointer], ['E_INPUT', '/zzz']);
+  const status = await cli(['status', started.json.runId, '--json'], { store });
+  assert.equal([status.json.status, status.json.seq], ['waiting', 1], 'the run did not move');
 });
 
 Run('--max-steps stops a waiting run with exit 3 (E_MAX_STEPS)', async () => {

@@ -131,12 +131,27 @@ test('a late answer to a timed-out request is not taken as the answer to the nex
   assert.is(next.seq, 2);
 });
 
-test('after a crash the next request starts a fresh process', async (c) => {
-  c.agent = createJsonlAgent(`node -e "require('readline').createInterface({input:process.stdin}).on('line',()=>{console.log(JSON.stringify({pid:process.pid}));process.exit(0)})"`, { cwd: c.dir });
+test('an agent that exits between requests is never replaced silently: the next request is E_AGENT_CRASHED saying so, and the one after starts a fresh process', async (c) => {
+  c.agent = createJsonlAgent(`node -e "require('readline').createInterface({input:process.stdin}).on('line',()=>{console.log(JSON.stringify({pid:process.pid}));process.exit(1)})"`, { cwd: c.dir });
   const first = (await c.agent.answer(request('n', 1), opts())) as { pid: number };
   await new Promise((r) => setTimeout(r, 200));
-  const second = (await c.agent.answer(request('n', 2), opts())) as { pid: number };
-  assert.is.not(first.pid, second.pid);
+  const err = await rejection(c.agent.answer(request('m', 2), opts()));
+  assert.is(err.code, 'E_AGENT_CRASHED');
+  assert.match(err.message, 'exited with code 1 after its last answer, before the request for node "m"');
+  assert.match(err.fix ?? '', 'from one process');
+  const third = (await c.agent.answer(request('m', 2), opts())) as { pid: number };
+  assert.is.not(first.pid, third.pid);
+});
+
+test('a line the agent writes unasked (a second answer, a line between requests) is E_AGENT_OUTPUT before the next request, never taken as its answer', async (c) => {
+  c.agent = createJsonlAgent(`node -e "require('readline').createInterface({input:process.stdin}).on('line',()=>{console.log(JSON.stringify({n:1}));console.log(JSON.stringify({n:2}))})"`, { cwd: c.dir });
+  assert.equal(await c.agent.answer(request('a', 1), opts()), { n: 1 });
+  await new Promise((r) => setTimeout(r, 200));
+  const err = await rejection(c.agent.answer(request('b', 2), opts()));
+  assert.is(err.code, 'E_AGENT_OUTPUT');
+  assert.match(err.message, 'wrote a line nobody asked for before the request for node "b": "{\\"n\\":2}"');
+  // The process was stopped: the next request starts afresh and is answered in turn.
+  assert.equal(await c.agent.answer(request('b', 2), opts()), { n: 1 });
 });
 
 test('a second close while the first is still in its grace period (Ctrl-C as the run stops) waits for it: the agent is gone when either returns', async (c) => {

@@ -125,12 +125,12 @@ test('a missing script file is E_FILE_NOT_FOUND', (c) => {
   assert.is(thrown(() => loadScript(join(c.dir, 'nope.yaml'))).code, 'E_FILE_NOT_FOUND');
 });
 
-test('a node with no list at all is E_AGENT_SCRIPT_EXHAUSTED naming the close key the script has instead', async () => {
-  const agent = createScriptedAgent({ wirte: [{ words: 1 }] }, { file: 'a.yaml' });
-  const err = await agent.answer({ kind: 'directive', nodeId: 'write' } as never, { signal: new AbortController().signal, timeoutMs: 1000 }).then(() => undefined, (e: CountersignError) => e);
+test('a node with no list of its own is never told to take another node\'s list: the fix is to add one under it', async () => {
+  const agent = createScriptedAgent({ 'review-1': [{ n: 1 }] }, { file: 'a.yaml' });
+  const err = await agent.answer({ kind: 'directive', nodeId: 'review-2' } as never, { signal: new AbortController().signal, timeoutMs: 1000 }).then(() => undefined, (e: CountersignError) => e);
   assert.is(err?.code, 'E_AGENT_SCRIPT_EXHAUSTED');
-  assert.match(err?.message ?? '', 'the script a.yaml has no answers for node "write"; it has a list under "wirte"');
-  assert.is(err?.fix, 'rename "wirte" to "write" in a.yaml');
+  assert.is(err?.message, 'the script a.yaml has no answers for node "review-2"');
+  assert.is(err?.fix, 'add a list of answers under "review-2" in a.yaml');
 });
 
 test.run();

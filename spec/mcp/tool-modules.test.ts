@@ -9,8 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { tempDir } from '../helpers/cli.js';
-import { connect } from '../fixtures/mcp/client.js';
+import { spawnCli, tempDir } from '../helpers/cli.js';
+import { connect, withRawSession } from '../fixtures/mcp/client.js';
 import { shoutProject } from '../fixtures/shout-module.js';
 
 function project(): { dir: string; workflow: string; marker: string } {
@@ -51,6 +51,23 @@ Modules('with --allow-tool-modules the server loads the module, relative to the 
     await mcp.close();
   }
   assert.is(readFileSync(p.marker, 'utf8'), 'imported\n');
+});
+
+Modules('a tool module that prints to stdout (console.log while debugging) never corrupts the MCP frames or a --json document: its output goes to stderr', async () => {
+  const preamble = "console.log('debug: module loaded');\n";
+  const { dir, file } = shoutProject('countersign-mcp-chatty-', preamble);
+  await withRawSession(['--store', join(dir, 'store'), '--allow-tool-modules'], async (raw) => {
+    raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start', arguments: { workflow: file } } });
+    const reply = await raw.reply(1);
+    assert.is(reply.result.isError, false, JSON.stringify(reply));
+    assert.equal(raw.strayLines(), [], 'stdout carries only MCP frames');
+    assert.match(raw.stderr(), 'debug: module loaded');
+  });
+  // The real launcher in its own process: stdout as a user's pipe sees it.
+  const r = spawnCli(['run', file, '--allow-tool-modules', '--json', '--store', join(dir, 'cli-store')]);
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).output, { 'shout.result': { loud: 'HI' } }, 'stdout is exactly one JSON document');
+  assert.match(r.stderr, 'debug: module loaded');
 });
 
 Modules('with --allow-tool-modules, MCP validate checks the module tools as start will (literal args against the module tool\'s schema), as validate --allow-tool-modules does', async () => {

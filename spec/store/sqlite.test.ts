@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../engine/run/hash.js';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -121,19 +121,24 @@ test('a database from a newer countersign is refused with E_STORE and a fix', (c
   assert.match(err.fix ?? '', 'upgrade countersign');
 });
 
-test('another program\'s SQLite database in the store\'s place is E_STORE and left exactly as it was (no tables added, no WAL)', (c) => {
-  const file = join(c.dir, 'countersign.db');
-  const other = new Database(file);
-  other.exec('CREATE TABLE foo (x); INSERT INTO foo VALUES (1)');
-  other.close();
-  const err = catchError(() => createSqliteStore(c.dir));
-  assert.is(err.code, 'E_STORE');
-  assert.match(err.message, "is another program's SQLite database (tables foo)");
-  const check = new Database(file, { readonly: true });
-  assert.equal(check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all(), ['foo']);
-  assert.is(check.pragma('journal_mode', { simple: true }), 'delete');
-  assert.is(check.pragma('user_version', { simple: true }), 0);
-  check.close();
+test('another program\'s SQLite database in the store\'s place is E_STORE and left exactly as it was (no tables added, no WAL), also when its tables have a store table\'s name', (c) => {
+  for (const [table, ddl] of [['foo', 'CREATE TABLE foo (x); INSERT INTO foo VALUES (1)'], ['events', 'CREATE TABLE events (id INTEGER PRIMARY KEY, name TEXT, happened_at TEXT); INSERT INTO events (name) VALUES (\'signup\')']]) {
+    const dir = join(c.dir, table);
+    mkdirSync(dir);
+    const file = join(dir, 'countersign.db');
+    const other = new Database(file);
+    other.exec(ddl);
+    other.close();
+    const err = catchError(() => createSqliteStore(dir));
+    assert.is(err.code, 'E_STORE');
+    assert.match(err.message, `is another program's SQLite database (tables ${table})`);
+    const check = new Database(file, { readonly: true });
+    assert.equal(check.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')").pluck().all(), [table], 'nothing added');
+    assert.is(check.pragma('journal_mode', { simple: true }), 'delete');
+    assert.is(check.pragma('user_version', { simple: true }), 0);
+    assert.is(check.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), 1);
+    check.close();
+  }
 });
 
 test('a file that is not a SQLite database is E_STORE naming it', (c) => {

@@ -113,8 +113,8 @@ export const command: Command = {
       // A spinner would overwrite the interactive adapter's prompt.
       const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive' && gateSpec !== 'interactive', reviewer: reviewerSpec !== undefined });
       // Agents' stderr goes through the progress display, so it never lands on the spinner's line.
-      // A script's node ids are checked against a new run's workflow (a resumed run's copy is the store's).
-      const nodeIds = resumeId ? undefined : nodeIdsOf(resolve(io.cwd, positionals[0]));
+      // A script's keys are checked against the run's workflow: a resumed run's own copy, or the file a new run starts from.
+      const nodeIds = resumeId ? (await engine.info(resumeId)).nodeIds : nodeIdsOf(resolve(io.cwd, positionals[0]));
       const adapter = (spec: string, flag: string) =>
         createAgent(spec, {
           cwd: /^\s*scripted\s*:/.test(spec) ? io.cwd : workspace,
