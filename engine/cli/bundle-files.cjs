@@ -215,4 +215,4 @@ function publish(dir, sources) {
   return join(DIST, dir, ENTRY);
 }
 
-module.exports = { root, DIST, ENTRY, markInUse, sourceTree, withInputs, freshBundle, publish };
+module.exports = { root, DIST, ENTRY, markInUse, inUse, sourceTree, withInputs, freshBundle, publish };

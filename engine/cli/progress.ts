@@ -6,6 +6,14 @@
 import type { ProgressEvent } from '../run/driver.js';
 import type { Io } from './io.js';
 
+/**
+ * The engine's hints name `step`'s flag (`--as`); under `run`, `--as` is
+ * the agent's identity and a reviewer's is `--reviewer-id`.
+ */
+function inRun(error: string): string {
+  return error.replace(/\(answer with --as <([^>]+)>\)$/, '(give the $1 another identity: run --resume … --reviewer-id <id>)');
+}
+
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const FRAME_MS = 80;
 
@@ -88,10 +96,21 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
         spin(p.nodeId, p.kind === 'review' && opts.reviewer ? 'the reviewer' : 'the agent');
         break;
       }
-      case 'answered':
-        if (e.state.status === 'waiting' && e.state.rejected) {
-          io.stderr.write(`  ✗ answer rejected: ${e.state.rejected.errors.join('; ')}\n`);
-        } else if (e.state.status === 'failed') {
+      case 'answered': {
+        const verdict = e.verdict ?? (e.state.status === 'waiting' && e.state.rejected ? 'rejected' : 'accepted');
+        if (verdict === 'replayed') {
+          io.stderr.write(`  ↺ ${e.nodeId} was answered elsewhere first (another step or host): this answer was not used\n`);
+          break;
+        }
+        if (verdict !== 'accepted') {
+          const errors = e.errors ?? (e.state.status === 'waiting' && e.state.rejected ? e.state.rejected.errors : []);
+          io.stderr.write(verdict === 'error' ? `  ✗ ${e.nodeId}: the agent declared failure: ${errors.join('; ')}\n` : `  ✗ answer rejected: ${errors.map(inRun).join('; ')}\n`);
+          if (e.state.status === 'failed' && (e.state.error.nodeId ?? e.nodeId) === e.nodeId) io.stderr.write(`  ✗ ${e.nodeId}: the run failed: ${e.state.error.code}\n`);
+          // Out of the node by its failure route (maxRetriesExceeded, error): said, since no ✓ leads there.
+          else if (e.to) io.stderr.write(`  · ${e.nodeId}: ${e.via} → ${e.to}\n`);
+          break;
+        }
+        if (e.state.status === 'failed') {
           // The run may fail further on (a tool node, the next review, a
           // condition): then this answer was accepted, and the failure is
           // said after the tool nodes on the way, when the drive ends.
@@ -102,6 +121,7 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
           } else io.stderr.write(`  ✗ ${at}: the run failed: ${e.state.error.code}\n`);
         } else io.stderr.write(`  ✓ ${e.nodeId} answered\n`);
         break;
+      }
       case 'tool':
         io.stderr.write(e.ok ? `▸ ${e.nodeId}: tool ${e.tool} ✓\n` : `▸ ${e.nodeId}: tool ${e.tool} ✗ ${e.code}: ${e.message}\n`);
         break;

@@ -111,6 +111,9 @@ export function createGate(config: GateConfig): Gate {
 
   async function review(given: Proposal, tool: { name: string; class: ToolClass }): Promise<GateResult> {
     let proposal = assertProposal(given);
+    // One operator, one identity, as tenant_bind and confirm have it: "user_42 " must not
+    // hash apart from "user_42" (a rejected call would slip past the dedupe, and no confirmation would match).
+    if (proposal.operator !== proposal.operator.trim()) proposal = { ...proposal, operator: proposal.operator.trim() };
     // The reviewer judges the proposal's action, the gate hashes and records
     // the tool: they must be the same tool, or a harmless action could be
     // approved for a destructive one.

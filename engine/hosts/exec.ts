@@ -96,7 +96,7 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
       });
       // An agent that exits without reading stdin raises EPIPE here; its exit status decides.
       child.stdin!.on('error', () => undefined);
-      child.stdin!.end(JSON.stringify(request));
+      child.stdin!.end(`${JSON.stringify(request)}\n`); // one line, as jsonl sends it: line readers (`read -r line`) get it too
 
       child.once('error', (err) => {
         finish(() => {

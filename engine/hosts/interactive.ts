@@ -38,7 +38,7 @@ export function createInteractiveAgent(io: InteractiveIO = { input: process.stdi
         if (outcome.kind === 'eof') {
           throw new CountersignError('E_AGENT_CRASHED', `input closed before an answer for node "${request.nodeId}" was given`, {
             nodeId: request.nodeId,
-            fix: 'the run is still waiting; run it again from a terminal, or answer with `countersign step <runId>`',
+            fix: `the run is still waiting: resume it from a terminal with \`countersign run --resume ${request.runId} --agent interactive\`, or answer with \`countersign step ${request.runId} --seq ${request.seq} --response '{…}'\``,
           });
         }
         say('\n');

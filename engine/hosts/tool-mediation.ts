@@ -112,15 +112,16 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
     names: () => runner.names().filter((n) => session.allowed.has(n)),
     ...(runner.spec ? { spec: (name: string) => runner.spec!(name) } : {}),
     async call(name, args, request, meta) {
-      if (!session.allowed.has(name) || !runner.names().includes(name)) {
-        const refused = refusalOf(name, session, runner);
-        refuse(name, refused.code, refused.message);
-      }
+      // Every call is a turn, a refused one too (as every `$tool` line of a jsonl agent is).
       calls++;
       // A call that uses the last turn leaves no room for the answer.
       if (session.maxTurns !== undefined && calls >= session.maxTurns) {
         session.exhausted = true;
         refuse(name, 'E_MAX_TURNS', `${calls} message(s) used, the limit is max_turns ${session.maxTurns}, and no reply came`);
+      }
+      if (!session.allowed.has(name) || !runner.names().includes(name)) {
+        const refused = refusalOf(name, session, runner);
+        refuse(name, refused.code, refused.message);
       }
       try {
         const result = await runner.call(name, args, request, meta);

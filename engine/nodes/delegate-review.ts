@@ -141,17 +141,25 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     // A fix step that edited or deleted the accepted report does not change
     // what .prev holds: the engine rewrites it from the accepted findings.
     let change: string = 'kept';
+    let setAsideTo: string | undefined;
+    // A report path that now names another file (a templated path) has no accepted report to keep in its .prev.
+    const accepted = state.acceptedReport?.path === undefined || state.acceptedReport.path === paths.report ? state.acceptedReport : undefined;
     try {
       if (state.visit && state.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
-      // A report path that now names another file (a templated path) has no accepted report to keep in its .prev.
-      else change = keepPreviousReport(paths.report, state.acceptedReport?.path === undefined || state.acceptedReport.path === paths.report ? state.acceptedReport : undefined);
+      // A file this run never wrote there (the user's, an earlier run's
+      // report) is kept under a name of its own that this run never reuses,
+      // not as .prev, which the next accepted review replaces.
+      else if (!accepted && state.visit?.report !== paths.report && setAside(paths.report, `${paths.report}.before-${ctx.meta.executionId}`)) {
+        setAsideTo = `${paths.report}.before-${ctx.meta.executionId}`;
+      } else change = keepPreviousReport(paths.report, accepted);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       return refuse(e.code, e.message, e.fix);
     }
     const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes } } };
     const restored = change === 'kept' ? [] : [{ type: 'review.report_restored', nodeId: node.id, report: paths.report, change }];
-    return { kind: 'ready', assign: { reviews }, events: [...unsetEvents(), ...restored] };
+    const keptAside = setAsideTo ? [{ type: 'review.report_set_aside', nodeId: node.id, report: paths.report, to: setAsideTo }] : [];
+    return { kind: 'ready', assign: { reviews }, events: [...unsetEvents(), ...restored, ...keptAside] };
   },
 
   // A review that edits the artifacts and then lets the deadline pass must

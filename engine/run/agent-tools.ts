@@ -147,8 +147,8 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
       }
       const host = config.host!;
       const spec = host.spec?.(name);
-      if (!review && spec?.class !== undefined && spec.class !== 'read') {
-        // A lent tool the host declares write or destructive is a mutation the agent chose: the same rule as the engine's.
+      if (spec?.class !== undefined && spec.class !== 'read') {
+        // A lent tool the host declares write or destructive is a mutation the agent (or reviewer) chose: the same rule as the engine's.
         if (!decorators?.reviewGate) {
           refusals.set(name, { code: 'E_GATE_REQUIRED', message: `tool "${name}" is ${spec.class}: an agent's call to it needs the review gate's second signature, and this run has no review gate, so it is refused` });
           continue;
@@ -158,7 +158,7 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
           run: (args, ctx) => host.call(name, args as JsonValue, request, ctx.reason !== undefined ? { reason: ctx.reason } : undefined),
         });
         offered.set(name, runVia(lent, chain(lent, decorators)));
-        specs.push(spec);
+        if (!review) specs.push(spec);
         continue;
       }
       offered.set(name, (args, reason) => host.call(name, args, request, reason !== undefined ? { reason } : undefined));

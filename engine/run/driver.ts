@@ -25,7 +25,13 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 export type ProgressEvent =
   | { type: 'pending'; state: Extract<RunState, { status: 'waiting' }> }
-  | { type: 'answered'; state: RunState; nodeId: string }
+  /**
+   * The answer to `nodeId` was judged: `verdict` says how, with the errors of
+   * a rejection (or the message of a declared `$error`), and `via`/`to` name
+   * the route a rejected or declared-failed answer took out of the node.
+   * `replayed`: the item had already been answered elsewhere; this answer was not used.
+   */
+  | { type: 'answered'; state: RunState; nodeId: string; verdict?: 'accepted' | 'rejected' | 'error' | 'replayed'; errors?: string[]; via?: string; to?: string }
   /** A tool node the engine ran on the way to the next item. */
   | { type: 'tool'; nodeId: string; tool: string; ok: boolean; code?: string; message?: string }
   /** The run passed a condition or expression node: `via` is the connection it took (a condition's `true`/`false`). */
@@ -96,16 +102,17 @@ export async function driveRun(
   now: () => Date,
   /** The engine's tools for one directive and its answering identity. */
   agentTools?: AgentToolsMaker,
-  /** True for a run this drive started: what it passed before its first item is reported too. */
-  started = false,
+  /**
+   * The journal index progress reports from: 0 for a run this drive started
+   * (what it passed before its first item is shown too), the journal's length
+   * before a resumed run was read (a deadline that fired then is shown).
+   */
+  journalFrom = 0,
 ): Promise<RunResult> {
   let state = first;
   let steps = 0;
-  // The nodes a new run went through before its first item; a resumed drive reports only its own.
-  const journal = opts.onProgress
-    ? journalProgress(engine, state.runId, started ? 0 : (await engine.trace(state.runId)).events.length, opts.onProgress)
-    : undefined;
-  await journal?.report();
+  const journal = opts.onProgress ? journalProgress(engine, state.runId, journalFrom, opts.onProgress) : undefined;
+  await journal?.report(state);
   const maxSteps = opts.maxSteps ?? Infinity;
   const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   while (state.status === 'waiting') {
@@ -180,7 +187,7 @@ export async function driveRun(
       if (deadlineAt !== undefined && now().getTime() >= deadlineAt) {
         // The node's own deadline passed: that is the workflow's timeout, not an adapter fault.
         state = await engine.status(state.runId);
-        await journal?.report(pending.nodeId);
+        await journal?.report(state);
         continue;
       }
       return stop(state, steps, agentFault(e, pending.nodeId), opts);
@@ -192,10 +199,15 @@ export async function driveRun(
       if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;
       return stop(state, steps, { code: 'E_AGENT_OUTPUT', message: `the agent's answer for node "${pending.nodeId}" is not JSON: ${e.message}`, nodeId: pending.nodeId, fix: 'answer with a plain JSON object' }, opts);
     }
+    if ('replayed' in state && state.replayed) {
+      // Someone else (a `countersign step`, another host) answered this item
+      // first: this answer was not used, so it is no step of this drive.
+      await journal?.report(state, pending.nodeId, true);
+      continue;
+    }
     steps++;
-    opts.onProgress?.({ type: 'answered', state, nodeId: pending.nodeId });
-    // Then the nodes that answer led through, in order.
-    await journal?.report();
+    // The answer's fate (accepted, rejected, declared failed) and the nodes it led through, in order.
+    await journal?.report(state, pending.nodeId);
     if (state.status === 'waiting' && state.rejected?.code === 'E_SELF_REVIEW') {
       // Costs no attempt, so asking the same identity again would loop forever.
       return stop(state, steps, {

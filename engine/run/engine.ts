@@ -324,8 +324,10 @@ export function createEngine(options: EngineOptions): Engine {
         // A run resumed in a new process offers its agents the same tools as when it started.
         await tools.ensureModules(rec);
         const bind = tools.forAgents(workflow, rec.file, opts);
+        // Progress starts before the run is read: a deadline that fires on reading it is part of this drive.
+        const journalFrom = store.eventCount(rec.runId);
         const state = await engine.status(rec.runId);
-        return driveRun(engine, state, opts, now, bind({ workspace: rec.workspace, workflowName: rec.workflow }));
+        return driveRun(engine, state, opts, now, bind({ workspace: rec.workspace, workflowName: rec.workflow }), journalFrom);
       }
       const loaded = await tools.load(source as WorkflowSource, opts.tools?.names());
       checkReviewer(loaded.workflow, opts);
@@ -333,7 +335,7 @@ export function createEngine(options: EngineOptions): Engine {
       const first = startLoaded(loaded, opts);
       const rec = mustGet(first.runId);
       const offered = bind({ workspace: rec.workspace, workflowName: rec.workflow });
-      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered, true);
+      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered, 0);
     },
   };
   return engine;

@@ -5,39 +5,56 @@
  * deadline firing. Only read when someone listens (onProgress), and only the
  * events appended since the last read.
  */
-import type { JournalEvent } from './contract.js';
+import type { JournalEvent, RunState } from './contract.js';
 import type { Engine } from './engine.js';
 import type { ProgressEvent } from './driver.js';
 
 export interface JournalProgress {
-  /** Reports the events appended since the last call; `timedOut` names a node whose deadline just fired. */
-  report(timedOut?: string): Promise<void>;
+  /**
+   * Reports the events appended since the last call; `answered` names the
+   * node whose answer was just submitted, `state` is where the run stands.
+   */
+  report(state: RunState, answered?: string, replayed?: boolean): Promise<void>;
 }
 
-/** `from`: the event index to start at (0 for a run this drive started; the journal's length for a resumed one). */
+/** `from`: the event index to start at (0 for a run this drive started; the journal's length before a resumed one was touched). */
 export function journalProgress(engine: Engine, runId: string, from: number, emit: (e: ProgressEvent) => void): JournalProgress {
   let at = from;
   return {
-    async report(timedOut) {
+    async report(state, answered, replayed) {
       const { events } = await engine.trace(runId, { from: at });
       at += events.length;
-      if (timedOut !== undefined) {
-        const route = events.find((e) => e.type === 'route' && e.from === timedOut && e.via === 'timeout');
-        const state = await engine.status(runId);
-        emit({ type: 'timeout', nodeId: timedOut, state, ...(typeof route?.to === 'string' ? { to: route.to } : {}) });
-      }
-      for (const e of progressOf(events)) emit(e);
+      // A replayed answer was not used: the events since are the other answerer's, shown as the nodes they passed.
+      if (answered !== undefined) emit(replayed ? { type: 'answered', state, nodeId: answered, verdict: 'replayed' } : answeredEvent(events, answered, state));
+      for (const e of progressOf(events, state)) emit(e);
     },
   };
 }
 
-/** The progress events a stretch of journal holds, in order. */
-export function progressOf(events: readonly JournalEvent[]): ProgressEvent[] {
+/** How the answer to `nodeId` fared, from the events its submit appended. */
+function answeredEvent(events: readonly JournalEvent[], nodeId: string, state: RunState): ProgressEvent {
+  const judged = events.find((e) => e.nodeId === nodeId && e.type.startsWith('answer.'));
+  const base = { type: 'answered' as const, state, nodeId };
+  if (!judged || judged.type === 'answer.accepted') return { ...base, verdict: 'accepted' };
+  const route = events.find((e) => e.type === 'route' && e.from === nodeId);
+  const where = route && typeof route.via === 'string' && typeof route.to === 'string' ? { via: route.via, to: route.to } : {};
+  if (judged.type === 'answer.error') return { ...base, verdict: 'error', errors: [typeof judged.message === 'string' ? judged.message : 'no message'], ...where };
+  const errors = Array.isArray(judged.errors) ? judged.errors.filter((x): x is string => typeof x === 'string') : [];
+  return { ...base, verdict: 'rejected', errors, ...where };
+}
+
+/** The progress events a stretch of journal holds, in order; `state` is where the run stands after it. */
+export function progressOf(events: readonly JournalEvent[], state: RunState): ProgressEvent[] {
   const out: ProgressEvent[] = [];
   // Nodes evaluated without an answer: their routes are the run's own decisions.
   const passed = new Map<string, 'condition' | 'expression'>();
   for (const e of events) {
-    if (e.type === 'condition.evaluated' && typeof e.nodeId === 'string') passed.set(e.nodeId, 'condition');
+    if (e.type === 'timeout' && typeof e.nodeId === 'string') {
+      // A deadline that fired (in a drive, or when a resumed run was read): where its timeout route led, if it had one.
+      const at = e.nodeId;
+      const route = events.find((r) => r.seq >= e.seq && r.type === 'route' && r.from === at && r.via === 'timeout');
+      out.push({ type: 'timeout', nodeId: at, state, ...(typeof route?.to === 'string' ? { to: route.to } : {}) });
+    } else if (e.type === 'condition.evaluated' && typeof e.nodeId === 'string') passed.set(e.nodeId, 'condition');
     else if (e.type === 'expression.evaluated' && typeof e.nodeId === 'string') passed.set(e.nodeId, 'expression');
     else if (e.type === 'route' && typeof e.from === 'string' && typeof e.to === 'string' && typeof e.via === 'string' && passed.has(e.from)) {
       out.push({ type: 'route', from: e.from, to: e.to, via: e.via, kind: passed.get(e.from)! });

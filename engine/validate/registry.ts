@@ -9,6 +9,7 @@ import { BUILTIN_VARIABLES, type JsonObject } from '../format/model.js';
 import type { Finding } from '../nodes/node-type.js';
 import { schemaFinding, schemaProblem } from '../nodes/schema-errors.js';
 import { unsatisfiableRequired } from '../nodes/required-fields.js';
+import { readableName } from './schema-check.js';
 
 /** `skip`: entries the schema check already reported (their shape is wrong, not their keywords). */
 export function registryFindings(data: Record<string, unknown>, skip: ReadonlySet<string>): Finding[] {
@@ -60,7 +61,7 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
     if (name === '__proto__' || VARIABLE_NAME.test(name)) return;
     findings.push({
       code: 'E_VARIABLE_NAME',
-      message: `${what} "${name}" may contain only letters, digits, "_" and "-", as node ids: "." separates path segments and other characters end a path, so no template, contextPath, expression or finalOutput could read it; rename it, e.g. "${name.replace(/[^A-Za-z0-9_-]+/g, '_') || 'value'}"`,
+      message: `${what} "${name}" must start with a letter or "_" and hold only letters, digits, "_" and "-", as node ids: "." separates path segments, a leading digit reads as a number or an index, and other characters end a path, so no template, contextPath, expression or finalOutput could read it; rename it, e.g. "${readableName(name, 'value')}"`,
       pointer,
       severity: 'error',
       key: true,
@@ -96,7 +97,7 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
 }
 
 /** The names a path can read whole: node ids' rule. */
-const VARIABLE_NAME = /^[A-Za-z0-9_-]+$/;
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 

@@ -50,6 +50,10 @@ Gate('E5 E6 E9 §4.5: a reject exits 3 with ErrReviewRejected; the same proposal
   const again = await s.gate(['--proposal', s.proposal({ reason: 'really urgent' }), '--reviewer', 'reply:approve.md', '--json']);
   assert.is(again.code, 3, again.stderr);
   assert.equal([again.json.proposal.status, again.json.proposal.deduped, again.json.proposal.decision_text], ['rejected', true, null]);
+  // Spaces around the operator are no other operator: still a repeat, recorded under the trimmed name.
+  const spaced = await s.gate(['--proposal', s.proposal({ operator: ' user_42 ' }), '--reviewer', 'reply:approve.md', '--json']);
+  assert.is(spaced.code, 3, spaced.stderr);
+  assert.equal([spaced.json.proposal.deduped, spaced.json.proposal.operator], [true, 'user_42']);
 });
 
 Gate('§4.5: a reviewer that crashed or printed no JSON fails the call closed (exit 3) but decided nothing: a retry once it works is reviewed, not deduped', async () => {

@@ -13,8 +13,9 @@ import { ROOT } from '../helpers/cli.js';
 import { build, freshBundle, markInUse } from '../../engine/cli/build.mjs';
 import { createRequire } from 'node:module';
 
-const { withInputs } = createRequire(import.meta.url)('../../engine/cli/bundle-files.cjs') as {
+const { withInputs, inUse } = createRequire(import.meta.url)('../../engine/cli/bundle-files.cjs') as {
   withInputs: (sources: Record<string, number>, inputs: string[], startedAt: number) => Record<string, number>;
+  inUse: (dir: string) => boolean;
 };
 
 const Fresh = suite('launcher: bundle freshness');
@@ -27,7 +28,10 @@ Fresh.before(() => {
 });
 Fresh.after(() => {
   const current = basename(dirname(freshBundle() ?? ''));
-  for (const name of bundles()) if (!before.includes(name) && name !== current) rmSync(join(ROOT, 'dist', name), { recursive: true, force: true });
+  // A folder a running command marked in use (another suite's `countersign mcp`, a user's command) is left to the launcher's own sweep.
+  for (const name of bundles()) {
+    if (!before.includes(name) && name !== current && !inUse(join(ROOT, 'dist', name))) rmSync(join(ROOT, 'dist', name), { recursive: true, force: true });
+  }
 });
 
 /** Sets a path's modification time to `when` for the duration of `fn`, then puts the time back. */

@@ -107,6 +107,24 @@ async function signalled(args: (agent: string) => string[], signal: NodeJS.Signa
   return { code, agentAlive, stderr };
 }
 
+Faults('a second Ctrl-C while run is still stopping a slow agent (one that ignores end of input) never leaves that agent running', async () => {
+  const dir = tempDir();
+  const pidFile = join(dir, 'agent.pid');
+  const child = spawn(process.execPath, [LAUNCHER, 'run', WF, '--agent', `jsonl:echo $$ > ${pidFile}; read line; exec sleep 45`, '--store', join(dir, 'store')], { cwd: ROOT });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const pid = await pidFrom(pidFile, 20_000, () => stderr);
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill('SIGINT');
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  assert.is(code, 130, stderr);
+  const gone = () => { try { process.kill(pid, 0); return false; } catch { return true; } };
+  for (const end = Date.now() + 3000; !gone() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
+  assert.not.ok(aliveThenReaped(pid), 'the agent was stopped');
+});
+
 Faults('the terminal going away (SIGHUP) during run stops the agent process group too, and countersign exits with 129', async () => {
   const r = await signalled((agent) => ['run', WF, '--agent', agent, '--json'], 'SIGHUP');
   assert.is(r.code, 129, r.stderr);

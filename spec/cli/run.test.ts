@@ -111,6 +111,31 @@ Run('a script naming a node the workflow does not have is E_INPUT at its key wit
   assert.equal([status.json.status, status.json.seq], ['waiting', 1], 'the run did not move');
 });
 
+Run('progress never shows a rejected or declared-failed answer as ✓: it shows ✗ with the errors and the failure route taken; a deadline that fires as a run is resumed shows ⏱', async () => {
+  const wf = JSON.parse(readFileSync(WF, 'utf8'));
+  wf.nodes[1].maxRetries = 0;
+  Object.assign(wf.nodes[1].connections, { maxRetriesExceeded: 'long', error: 'short' });
+  const file = join(tempDir(), 'routes.json');
+  writeFileSync(file, JSON.stringify(wf));
+  const rejected = await cli(['run', file, '--agent', `scripted:${script('write:\n  - { words: 0 }\n')}`], { store: tempDir() });
+  assert.is(rejected.code, 0, rejected.stderr);
+  assert.match(rejected.stderr, /  ✗ answer rejected: \/words: must be >= 1\n  · write: maxRetriesExceeded → long\n/);
+  assert.not.match(rejected.stderr, /✓ write answered/);
+  const declared = await cli(['run', file, '--agent', `exec:echo '{"$error": "no disk"}'`], { store: tempDir() });
+  assert.is(declared.code, 0, declared.stderr);
+  assert.match(declared.stderr, /  ✗ write: the agent declared failure: no disk\n  · write: error → short\n/);
+
+  const store = tempDir();
+  wf.nodes[1].timeoutMs = 200;
+  wf.nodes[1].connections.timeout = 'short';
+  writeFileSync(file, JSON.stringify(wf));
+  const started = await cli(['start', file, '--json'], { store });
+  await new Promise((r) => setTimeout(r, 400));
+  const resumed = await cli(['run', '--resume', started.json.runId, '--agent', `exec:echo '{"words": 3}'`], { store });
+  assert.is(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, /^  ⏱ write: deadline passed → short\n/);
+});
+
 Run('--max-steps stops a waiting run with exit 3 (E_MAX_STEPS)', async () => {
   const r = await cli(['run', WF, '--agent', `scripted:${script('write: [{ words: 0 }, { words: 0 }]\n')}`, '--max-steps', '1', '--json'], { store: tempDir() });
   assert.is(r.code, 3);

@@ -344,6 +344,22 @@ Api('trace(runId, {from}) returns only the events from that index on, to follow 
   }
 });
 
+Api('run(): an item answered elsewhere first (a step from another process) is not counted as this drive\'s step, and progress says its answer was not used', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const seen: string[] = [];
+  const result = await engine.run(TWO_STEP, {
+    agent: {
+      async answer(req) {
+        await engine.submit(req.runId, { words: 500 }, { seq: req.seq, as: 'someone-else' });
+        return { words: 5 };
+      },
+    },
+    onProgress: (e) => seen.push(e.type === 'answered' ? `answered:${e.verdict}` : e.type),
+  });
+  assert.equal([result.status, result.endNodeId, result.steps, result.output?.['write.words']], ['completed', 'long', 0, 500]);
+  assert.ok(seen.includes('answered:replayed'), seen.join(' '));
+});
+
 Api('run(): an agent timeout shorter than a second is reported to the millisecond, not as "0 s"', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const result = await engine.run(TWO_STEP, { agentTimeoutMs: 30, agent: { answer: () => new Promise(() => {}) } });

@@ -244,7 +244,7 @@ T('H35: an access map may name a tool only the host lends (run({tools})): it val
   assert.equal(lent, ['deploy_notes']);
 });
 
-T('H35: a reviewer (issues review) is held to the same access map for the tools a host lends, by its reviewer role; it is offered no engine tools', async () => {
+T('H35/A3: a reviewer (issues review) is held to the same access map for the tools a host lends, by its reviewer role, and to the same gate for a lent write tool; it is offered no engine tools', async () => {
   const { mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const { mkdtempSync } = await import('node:fs');
@@ -255,14 +255,19 @@ T('H35: a reviewer (issues review) is held to the same access map for the tools 
   const wf = JSON.parse(readFileSync(new URL('../../workflows/review-fix-loop.json', import.meta.url), 'utf8'));
   wf.access = { admin: ['wipe_cache'] };
   const lent: string[] = [];
-  const host = { names: () => ['wipe_cache', 'notes'], call: async (name: string) => (lent.push(name), 'ok') };
+  // `deploy` is declared write: with no review gate in this run, a reviewer may not call it any more than a producer may.
+  const host = {
+    names: () => ['wipe_cache', 'notes', 'deploy'],
+    spec: (name: string) => (name === 'deploy' ? { name, class: 'write' as const, inputSchema: { type: 'object' } } : { name }),
+    call: async (name: string) => (lent.push(name), 'ok'),
+  };
   const outcomes: Outcome[] = [];
   const producer: Agent = { answer: async () => (writeFileSync(join(ws, 'docs', 'api.md'), '# API\n'), {}) };
   const reviewer: Agent = {
     async answer(request, options) {
       if (request.kind !== 'review' || request.contract !== 'issues') return {};
       assert.is(request.toolSpecs, undefined, 'a review item is not changed');
-      for (const name of ['wipe_cache', 'notes', 'pr_status']) {
+      for (const name of ['wipe_cache', 'notes', 'pr_status', 'deploy']) {
         try {
           outcomes.push({ ok: true, result: await options.tools!.runner!.call(name, {}, request) });
         } catch (e) {
@@ -276,8 +281,8 @@ T('H35: a reviewer (issues review) is held to the same access map for the tools 
   const { engine } = setup();
   const r = await engine.run(wf, { agent: producer, reviewer, tools: host, workspace: ws, as: 'writer' });
   assert.is(r.status, 'completed', JSON.stringify(r.error));
-  assert.equal(outcomes.map((o) => o.code ?? 'ok'), ['E_TOOL_ACCESS', 'ok', 'E_TOOL_DENIED']);
-  assert.equal(lent, ['notes']);
+  assert.equal(outcomes.map((o) => o.code ?? 'ok'), ['E_TOOL_ACCESS', 'ok', 'E_TOOL_DENIED', 'E_GATE_REQUIRED']);
+  assert.equal(lent, ['notes'], 'the write tool never ran without a second signature');
 });
 
 T('A3: a lent tool its host declares write goes through the review gate like the engine\'s: approved, it runs once and leaves a proposal row', async () => {

@@ -129,12 +129,13 @@ Gate('E11, E14: a review timeout fails with ErrReviewTimeout "review timed out a
   assert.is((await rejection(custom.chained.run(ARGS, CTX))).message, 'review timed out after 90s');
 });
 
-Gate('fail closed: a reject without reason, an unknown outcome, or decide throwing — the inner tool never runs', async () => {
+Gate('fail closed: a reject without reason, an unknown outcome, or decide throwing (a plain error or a typed one such as E_GATE_WORKFLOW) — ErrReviewRejected, the inner tool never runs', async () => {
   const verdicts: (() => GateVerdict)[] = [
     () => ({ outcome: 'rejected' }),
     () => ({ outcome: 'approve' as GateOutcome }),
     () => undefined as unknown as GateVerdict,
     () => { throw new Error('reviewer crashed'); },
+    () => { throw new CountersignError('E_GATE_WORKFLOW', 'the gate workflow ended without an outcome'); },
   ];
   const messages: string[] = [];
   for (const verdict of verdicts) {
@@ -151,6 +152,7 @@ Gate('fail closed: a reject without reason, an unknown outcome, or decide throwi
     'review rejected: the gate returned an unknown outcome "approve"',
     'review rejected: the gate returned an unknown outcome undefined',
     'review rejected: the review gate failed: reviewer crashed',
+    'review rejected: the review gate failed: E_GATE_WORKFLOW: the gate workflow ended without an outcome',
   ]);
 });
 

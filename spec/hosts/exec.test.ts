@@ -61,7 +61,7 @@ test('each request gets its own process, run in the working directory, whose who
   assert.equal([a.seq, b.seq], [5, 6]);
   assert.is(a.nodeId, 'fix');
   assert.is(a.cwd, c.dir);
-  assert.is(a.bytes, JSON.stringify(req).length, 'the request JSON arrives whole on stdin');
+  assert.is(a.bytes, JSON.stringify(req).length + 1, 'the request JSON arrives whole on stdin, as one line ending in a newline');
   assert.is.not(a.pid, b.pid);
 });
 
@@ -127,6 +127,12 @@ test('an answer printed before the command exits is taken even when a background
       }
     }
   }
+});
+
+test('a shell agent that reads its request as a line (while read -r line) gets it: the request ends with a newline', async (c) => {
+  const agent = createExecAgent(`while IFS= read -r line; do printf '{"got": %s}\\n' "$(printf '%s' "$line" | wc -c)"; done`, { cwd: c.dir, stderr: null });
+  const req = request('fix', 1);
+  assert.equal(await agent.answer(req, opts()), { got: Buffer.byteLength(JSON.stringify(req)) });
 });
 
 test.run();

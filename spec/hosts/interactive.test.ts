@@ -112,7 +112,7 @@ test('answers to successive requests come from successive input', async () => {
   await agent.close!();
 });
 
-test('closed input is E_AGENT_CRASHED ("input closed") with the node id', async () => {
+test('closed input is E_AGENT_CRASHED ("input closed") with the node id, and its fix resumes this run (never "run it again", which would start a new one)', async () => {
   const t = terminal();
   const agent = createInteractiveAgent(t);
   const answer = agent.answer(request(), opts());
@@ -121,6 +121,8 @@ test('closed input is E_AGENT_CRASHED ("input closed") with the node id', async 
   assert.is(err.code, 'E_AGENT_CRASHED');
   assert.match(err.message, 'input closed');
   assert.is(err.nodeId, 'review');
+  assert.match(err.fix ?? '', 'countersign run --resume run-1 --agent interactive');
+  assert.match(err.fix ?? '', 'countersign step run-1 --seq 4');
 });
 
 test('nobody answering within timeoutMs is E_AGENT_TIMEOUT', async () => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
-import { createEngine, createMemoryStore } from '../../engine/index.js';
+import { createEngine, createMemoryStore, type Agent } from '../../engine/index.js';
 import { createJsonlAgent } from '../../engine/hosts/jsonl.js';
 import type { ToolRunner } from '../../engine/hosts/tool-mediation.js';
 import type { JsonValue } from '../../engine/format/model.js';
@@ -82,6 +82,39 @@ Tools('B5 §4.4: each $tool line is a turn, a refused one too; a reviewer whose 
   const parsed = r.events.find((e) => e.type === 'decision.parsed');
   assert.is(parsed?.decision, 'reject');
   assert.equal(r.events.filter((e) => e.type === 'tool.called').map((e) => e.code), ['E_TOOL_DENIED', 'E_MAX_TURNS']);
+});
+
+Tools('B5 §4.4: a library (in-process) reviewer is held to the same count: its refused calls are turns too, and the same conversation is rejected as a jsonl one', async () => {
+  const ran: string[] = [];
+  const outcomes: string[] = [];
+  const agent: Agent = {
+    async answer(request, options) {
+      for (const name of ['run_shell', 'get_sop_text']) {
+        try {
+          await options.tools!.runner!.call(name, {}, request);
+          outcomes.push('ok');
+        } catch (e) {
+          outcomes.push((e as { code: string }).code);
+        }
+      }
+      return { reply: '**Decision: approve**' };
+    },
+  };
+  const engine = createEngine({ store: createMemoryStore() });
+  const result = await engine.run(GATE, {
+    agent,
+    tools: runner(ran),
+    input: {
+      tool: 'host_restart_service', tool_class: 'write',
+      proposal: { action: 'host_restart_service', target: { device_id: 7 }, reason: 'r', blast_radius: 'single_device', operator: 'u', context_summary: 's' },
+      proposal_hash: 'h',
+      persona: { name: 'reviewer', model: 'm', max_turns: 2, tools: ['get_sop_text', 'broken'], body: 'Review it.' },
+    },
+  });
+  const state = await engine.status(result.runId);
+  assert.is(state.status === 'completed' && state.outcome, 'rejected');
+  assert.equal(outcomes, ['E_TOOL_DENIED', 'E_MAX_TURNS']);
+  assert.equal(ran, [], 'the tool on the last turn never ran');
 });
 
 Tools('§4.4: tool calls made before the reviewer crashed are journaled (tool.called) even though no answer followed', async () => {

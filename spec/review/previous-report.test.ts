@@ -68,4 +68,26 @@ Prev('G8: an untouched report moves to .prev byte for byte, with no review.repor
   assert.equal(events.filter((e) => e.type === 'review.report_restored'), []);
 });
 
+Prev('a file already at the report path that this run never wrote (the user\'s, an earlier run\'s) is kept as <report>.before-<runId>, never as .prev, so later reviews cannot overwrite it', async () => {
+  const ws = tempDir('countersign-prev-user-');
+  writeFileSync(join(ws, REPORT), 'my precious notes\n');
+  writeFileSync(join(ws, `${REPORT}.prev`), 'an older generation\n');
+  const engine = createEngine({ store: createMemoryStore() });
+  let s: RunState = await engine.start(reviewLoop(), { workspace: ws });
+  const kept = join(ws, `${REPORT}.before-${s.runId}`);
+  writeFileSync(join(ws, ARTIFACT), '# A\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  assert.is(readFileSync(kept, 'utf8'), 'my precious notes\n');
+  const aside = (await engine.trace(s.runId)).events.filter((e) => e.type === 'review.report_set_aside');
+  assert.equal(aside.map((e) => [e.report, e.to]), [[join(ws, REPORT), kept]]);
+  // Two review → fix iterations: .prev is the engine's from now on, the user's file stays where it was put.
+  writeFileSync(join(ws, REPORT), JSON.stringify({ issues: FINDINGS }));
+  s = await engine.submit(s.runId, { issues_count: 2 }, { seq: s.seq, as: 'reviewer' });
+  writeFileSync(join(ws, ARTIFACT), '# A\n\nBody.\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  assert.is(s.status === 'waiting' && s.pending.nodeId, 'review');
+  assert.equal(JSON.parse(readFileSync(join(ws, `${REPORT}.prev`), 'utf8')), { issues: FINDINGS });
+  assert.is(readFileSync(kept, 'utf8'), 'my precious notes\n', 'still there after the second review was issued');
+});
+
 Prev.run();

@@ -6,7 +6,7 @@
  * existed before the review was issued stays in `<report>.prev`: it was
  * moved once, when the review was issued, never again on resume (G8).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -37,7 +37,7 @@ const EARLIER = { issues: ['a finding of an earlier review'] };
 
 const Resume = suite('review: resume in the middle of a review');
 
-Resume('G8: a reviewer that crashes mid-review stops the run (exit 3, E_AGENT_CRASHED, still waiting); run --resume answers the same review — same seq, one review.issued, .prev moved once', async () => {
+Resume('G8: a reviewer that crashes mid-review stops the run (exit 3, E_AGENT_CRASHED, still waiting); run --resume answers the same review — same seq, one review.issued, the earlier file set aside once', async () => {
   const { ws, store, wf, dumps } = setup();
   writeFileSync(join(ws, REPORT), JSON.stringify(EARLIER));
   const crashed = await cli(['run', wf, '--agent', PRODUCER, '--reviewer', `exec:${reviewerCommand('crash')}`, '--workspace', ws, '--json'], { store });
@@ -50,8 +50,9 @@ Resume('G8: a reviewer that crashes mid-review stops the run (exit 3, E_AGENT_CR
   assert.is(before.status, 'waiting');
   assert.is(before.pending.kind, 'review');
   assert.is(before.pending.iteration, 1);
-  // Issuing the review moved the earlier report aside; the crash left a partial one behind.
-  assert.equal(readJson(join(ws, `${REPORT}.prev`)), EARLIER);
+  // Issuing the review set the earlier file aside under a name this run never reuses; the crash left a partial report behind.
+  assert.equal(readJson(join(ws, `${REPORT}.before-${runId}`)), EARLIER);
+  assert.not.ok(existsSync(join(ws, `${REPORT}.prev`)), 'no .prev yet: no review of this run has been accepted');
   assert.equal(readJson(join(ws, REPORT)), { issues: ['partial'] });
 
   const dump = join(dumps, 'reviewer.jsonl');
@@ -63,7 +64,7 @@ Resume('G8: a reviewer that crashes mid-review stops the run (exit 3, E_AGENT_CR
   assert.is(asked[0].seq, before.seq, 'the resumed reviewer answers the pending seq');
   assert.is(asked[0].iteration, 1);
   assert.is(asked[0].attempt, 1);
-  assert.equal(readJson(join(ws, `${REPORT}.prev`)), EARLIER, 'the report was moved aside once, not again on resume');
+  assert.equal(readJson(join(ws, `${REPORT}.before-${runId}`)), EARLIER, 'the earlier file was set aside once, not again on resume');
   assert.is(readJson(join(ws, REPORT)).issues.length, 2);
   const journal = await events(runId, store);
   assert.equal(issuedFor(journal, 1).map((e) => e.seq), [before.seq], 'review 1 was issued once');

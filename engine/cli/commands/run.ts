@@ -175,9 +175,11 @@ export const command: Command = {
         // Interrupted: the signal's conventional status, after saying where the run stands.
         return interrupt.status() ?? (result.status === 'completed' ? 0 : result.status === 'failed' ? 1 : 3);
       } finally {
-        interrupt.off();
         progress.stop();
+        // The handlers stay until the agents are closed: a second Ctrl-C while
+        // a slow agent is being stopped must still stop it, never orphan it.
         await Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
+        interrupt.off();
       }
     }, resumeId === undefined ? undefined : (dir) => {
       throw noStore(resumeId, dir);

@@ -16,6 +16,9 @@
 import { CountersignError, isCountersignError } from '../../errors.js';
 import { DEFAULT_BLAST_RADIUS, type Tool } from '../../tools/tool.js';
 import { assertProposal, type Proposal } from '../proposal.js';
+
+/** Errors from the gate that reach the caller unchanged; every other failure of the gate is ErrReviewRejected. */
+const PASSED_ON: ReadonlySet<string> = new Set(['E_STORE', 'E_PROPOSAL', 'ErrReviewRejected', 'ErrReviewTimeout']);
 import type { ReviewGateDecorator, ToolCall } from '../chain.js';
 
 export type GateOutcome = 'approved' | 'rejected' | 'timeout' | 'skipped';
@@ -96,8 +99,11 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
         try {
           verdict = await review(call);
         } catch (err) {
-          if (isCountersignError(err)) throw err;
-          throw rejected(`the review gate failed: ${(err as Error)?.message ?? String(err)}`, undefined, err);
+          // Passed on as they are: the caller's own mistake (an invalid
+          // proposal), a store that failed, and the gate's typed verdicts.
+          // Anything else the gate threw (E_GATE_WORKFLOW, a crash) fails closed.
+          if (isCountersignError(err) && PASSED_ON.has(err.code)) throw err;
+          throw rejected(`the review gate failed: ${isCountersignError(err) ? `${err.code}: ${err.message}` : ((err as Error)?.message ?? String(err))}`, undefined, err);
         }
         switch (verdict?.outcome) {
           case 'approved':
