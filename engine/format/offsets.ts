@@ -6,30 +6,31 @@ export interface Position {
   col: number;
 }
 
+/**
+ * Where each line starts. A line ends at "\n", "\r\n" or a lone "\r" (old
+ * Mac files), as editors, jsonc-parser and YAML count lines.
+ */
+export function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13 && text.charCodeAt(i + 1) !== 10) starts.push(i + 1);
+  }
+  return starts;
+}
+
 /** One-off conversion (a linear scan). Documents use a LineIndex instead. */
 export function offsetToPosition(text: string, offset: number): Position {
-  const end = Math.max(0, Math.min(offset, text.length));
-  let line = 1;
-  let lineStart = 0;
-  let nl = text.indexOf('\n');
-  while (nl >= 0 && nl < end) {
-    line++;
-    lineStart = nl + 1;
-    nl = text.indexOf('\n', lineStart);
-  }
-  return { line, col: end - lineStart + 1 };
+  return new LineIndex(text).position(offset);
 }
 
 /** Line starts computed once, then each lookup is a binary search. */
 export class LineIndex {
-  private readonly starts: number[] = [0];
+  private readonly starts: number[];
 
   constructor(private readonly text: string) {
-    let nl = text.indexOf('\n');
-    while (nl >= 0) {
-      this.starts.push(nl + 1);
-      nl = text.indexOf('\n', nl + 1);
-    }
+    this.starts = lineStartsOf(text);
   }
 
   position(offset: number): Position {

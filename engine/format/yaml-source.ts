@@ -23,7 +23,9 @@ class YamlSource implements SourceDocument {
 }
 
 export function parseYaml(text: string, file: string): SourceDocument {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  // YAML allows a lone CR as a line break (old Mac files); the parser reads
+  // only LF and CRLF. One character for one: every offset stays the same.
+  const doc = parseDocument(text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text, { uniqueKeys: true, prettyErrors: false });
   const error = doc.errors[0];
   if (error) {
     const at = new LineIndex(text).position(error.pos[0]);

@@ -7,7 +7,7 @@ import type { JsonObject, Workflow } from '../format/model.js';
 import { templateVariables } from '../format/template.js';
 import { effectiveSchema } from './answer-schema.js';
 import { unsatisfiableRequired } from './required-fields.js';
-import { schemaFinding, schemaProblem } from './schema-errors.js';
+import { schemaFinding, schemaProblem, schemaProblems } from './schema-errors.js';
 import type { Finding, VariableRead } from './node-type.js';
 
 /** A message with its fix, as every finding states it: "what is wrong; how to fix it". */
@@ -98,8 +98,8 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
   // A broken registry entry is reported at the entry itself (validate/registry.ts).
   const inlined = Array.isArray(globalInputs) ? globalInputs.filter((n): n is string => typeof n === 'string' && Object.hasOwn(registry, n)) : [];
   if (inlined.some((name) => schemaProblem(registry[name]) !== undefined)) return findings;
-  const problem = schemaProblem(effectiveSchema(inputSchema, workflow), ['globalInputs']);
-  if (problem) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', problem));
-  else findings.push(...unsatisfiableRequired(inputSchema, pointer, { code: 'E_INPUT_SCHEMA', alsoDefined: inlined }));
+  const problems = schemaProblems(effectiveSchema(inputSchema, workflow), ['globalInputs']);
+  for (const problem of problems) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', problem));
+  if (problems.length === 0) findings.push(...unsatisfiableRequired(inputSchema, pointer, { code: 'E_INPUT_SCHEMA', alsoDefined: inlined }));
   return findings;
 }

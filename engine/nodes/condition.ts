@@ -148,9 +148,8 @@ function checkCondition(c: unknown, pointer: string): Finding[] {
   const op = cond.operator;
   if (typeof op !== 'string') return bad('a condition needs an "operator" (or a "jsonLogic" rule)', pointer);
   if (op === 'and' || op === 'or') {
-    if (!Array.isArray(cond.conditions) || cond.conditions.length === 0) {
-      return bad(`"${op}" needs a non-empty "conditions" list`, `${pointer}/operator`);
-    }
+    // A missing, empty or non-list "conditions" is the schema's finding, at the list itself (minItems, required, type).
+    if (!Array.isArray(cond.conditions) || cond.conditions.length === 0) return [];
     return cond.conditions.flatMap((sub, i) => checkCondition(sub, `${pointer}/conditions/${i}`));
   }
   if (op === 'not') {

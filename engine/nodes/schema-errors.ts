@@ -48,6 +48,46 @@ export function schemaProblem(schema: JsonObject, extraKeywords: readonly string
   }
 }
 
+/**
+ * Every problem of `schema`, not only the first: ajv stops at one, so the
+ * part at fault is taken out of a copy and the copy compiled again, until it
+ * compiles (or a problem has no place to take out, or `max` are found).
+ */
+export function schemaProblems(schema: JsonObject, extraKeywords: readonly string[] = [], max = 20): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  let current = schema;
+  const seen = new Set<string>();
+  for (let i = 0; i < max; i++) {
+    const problem = schemaProblem(current, extraKeywords);
+    if (!problem) break;
+    const key = `${problem.at} ${problem.message}`;
+    if (seen.has(key)) break;
+    seen.add(key);
+    out.push(problem);
+    const next = problem.at === '' ? undefined : withoutPointer(current, problem.at);
+    if (!next) break;
+    current = next;
+  }
+  return out;
+}
+
+/** A copy of `schema` without the member at `pointer`; undefined when there is none. */
+function withoutPointer(schema: JsonObject, pointer: string): JsonObject | undefined {
+  const copy = structuredClone(schema);
+  const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const last = segments.pop();
+  if (last === undefined) return undefined;
+  let parent: unknown = copy;
+  for (const seg of segments) {
+    if (parent === null || typeof parent !== 'object') return undefined;
+    parent = (parent as Record<string, unknown>)[seg];
+  }
+  if (Array.isArray(parent) && /^\d+$/.test(last) && Number(last) < parent.length) parent.splice(Number(last), 1);
+  else if (parent !== null && typeof parent === 'object' && Object.hasOwn(parent, last)) delete (parent as Record<string, unknown>)[last];
+  else return undefined;
+  return copy;
+}
+
 /** A finding for a schema problem, the fix joined to the message as everywhere else. */
 export function schemaFinding(code: string, pointer: string, what: string, problem: SchemaProblem): Finding {
   return { code, pointer: pointer + problem.at, message: withFix(`${what}: ${problem.message}`, problem.fix), severity: 'error', ...(problem.key ? { key: true } : {}) };

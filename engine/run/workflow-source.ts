@@ -52,11 +52,18 @@ export function loadValidWorkflow(source: WorkflowSource, opts: ValidateOptions 
   }
   if (!report.ok) {
     const first = report.errors[0];
-    const where = first.line ? `${report.file}:${first.line}:${first.col}` : `${report.file}${first.pointer ? `#${first.pointer}` : ''}`;
+    // The location travels as fields (file, pointer, line, col), which every host prints or jumps to.
     throw new CountersignError(
       'E_WORKFLOW_INVALID',
-      `the workflow has ${report.errors.length} validation error(s); first: ${where} ${first.code} ${first.message}`,
-      { file: report.file, fix: 'run `countersign validate <file>` to see every finding', data: report },
+      `the workflow has ${report.errors.length} validation error(s); first: ${first.code} ${first.message}`,
+      {
+        file: report.file,
+        // The first finding's location, as fields a host can act on (jump to it), not only in the text.
+        pointer: first.pointer,
+        ...(first.line > 0 ? { line: first.line, col: first.col } : {}),
+        fix: 'run `countersign validate <file>` to see every finding',
+        data: report,
+      },
     );
   }
   return { workflow: data as Workflow, file, report };

@@ -112,7 +112,7 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
   const workflow = checkableWorkflow(data);
   const reminder = systemReminderReads(data);
 
-  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, brokenEntries(fromSchema)), ...seedValueFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...requiredInputFindings(data), ...toolDeclarationFindings(data, tools, opts), ...reminder.findings];
+  const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, new Set(fromSchema.map((f) => f.pointer))), ...seedValueFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...requiredInputFindings(data), ...toolDeclarationFindings(data, tools, opts), ...reminder.findings];
   const reported = new Set<string>();
   for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
   for (const node of model.nodes) {
@@ -169,7 +169,18 @@ function checkableWorkflow(data: Record<string, unknown>): Workflow {
  * missing or unknown connection, too many nodes). The structural finding
  * knows the node type's rules, so it wins; exact repeats are dropped.
  */
-function merge(fromSchema: Finding[], own: Finding[]): Finding[] {
+function merge(fromSchemaAll: Finding[], own: Finding[]): Finding[] {
+  // One schema finding per place: the branches of a oneOf (or a type and an
+  // enum on the same value) each say the same fault their own way. A named
+  // code there (E_UNKNOWN_NODE_TYPE) says it best; else the first E_SCHEMA.
+  const named = new Set(fromSchemaAll.filter((f) => f.code !== 'E_SCHEMA').map((f) => f.pointer));
+  const schemaPlaces = new Set<string>();
+  const fromSchema = fromSchemaAll.filter((f) => {
+    if (f.code !== 'E_SCHEMA') return true;
+    if (named.has(f.pointer) || schemaPlaces.has(f.pointer)) return false;
+    schemaPlaces.add(f.pointer);
+    return true;
+  });
   const ownPlaces = new Set(own.map((f) => `${f.code} ${f.pointer}`));
   const seen = new Set<string>();
   const out: Finding[] = [];
@@ -188,7 +199,9 @@ function toReport(file: string, findings: Finding[], locate: (f: Finding) => Pos
   const errors: FindingOut[] = [];
   const warnings: FindingOut[] = [];
   for (const { f, at } of located) {
-    const out = { code: f.code, message: f.message, pointer: f.pointer, line: at.line, col: at.col };
+    // Text reused through a YAML alias is located at its anchor; the message names the alias, so the two findings read apart.
+    const message = at.via ? `${f.message} (in the text reused by the alias at ${at.via.line}:${at.via.col})` : f.message;
+    const out = { code: f.code, message, pointer: f.pointer, line: at.line, col: at.col };
     (f.severity === 'warning' ? warnings : errors).push(out);
   }
   return { file, ok: errors.length === 0, errors, warnings };

@@ -8,6 +8,7 @@
  * found in it (e.g. written with escapes).
  */
 import type { SourceDocument } from '../format/source.js';
+import { lineStartsOf } from '../format/offsets.js';
 import type { Finding } from '../nodes/node-type.js';
 import { valueAt } from './pointer.js';
 import { MAX_NESTING } from './depth.js';
@@ -16,6 +17,8 @@ import { scalarRange, type ScalarRange } from './scalar-range.js';
 export interface Position {
   line: number;
   col: number;
+  /** The text sits at an anchor another place reuses: where that alias (the finding's own place) is written. */
+  via?: { line: number; col: number };
 }
 
 /** Findings about a key itself (its spelling), located at the key rather than its value. */
@@ -37,7 +40,9 @@ export function locateFinding(doc: SourceDocument, finding: Finding): Position {
   if (typeof value !== 'string') return at;
   const range = scalarRange(doc, finding.pointer, indexOf(doc, at));
   if (!range) return at;
-  return positionInQuoted(doc, range.start, finding.offset) ?? positionInString(doc, range, value, finding.offset) ?? at;
+  const inText = positionInQuoted(doc, range.start, finding.offset) ?? positionInString(doc, range, value, finding.offset) ?? at;
+  // Pointed into the anchored text, which two places share: say which place this finding is about.
+  return range.alias !== undefined ? { ...inText, via: positionOfIndex(doc, range.alias) } : inText;
 }
 
 /**
@@ -150,9 +155,7 @@ const lineStartsCache = new WeakMap<SourceDocument, number[]>();
 function lineStarts(doc: SourceDocument): number[] {
   let starts = lineStartsCache.get(doc);
   if (!starts) {
-    starts = [0];
-    const text = doc.text;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', nl + 1)) starts.push(nl + 1);
+    starts = lineStartsOf(doc.text);
     lineStartsCache.set(doc, starts);
   }
   return starts;

@@ -7,22 +7,23 @@
 import { suggest } from '../format/suggest.js';
 import { BUILTIN_VARIABLES, type JsonObject } from '../format/model.js';
 import type { Finding } from '../nodes/node-type.js';
-import { schemaFinding, schemaProblem } from '../nodes/schema-errors.js';
+import { schemaFinding, schemaProblems } from '../nodes/schema-errors.js';
 import { unsatisfiableRequired } from '../nodes/required-fields.js';
 import { readableName } from './schema-check.js';
 
-/** `skip`: entries the schema check already reported (their shape is wrong, not their keywords). */
-export function registryFindings(data: Record<string, unknown>, skip: ReadonlySet<string>): Finding[] {
+/** `reported`: the pointers the schema check already reported; a compile problem at one of them is the same fault. */
+export function registryFindings(data: Record<string, unknown>, reported: ReadonlySet<string>): Finding[] {
   const registry = data.variableRegistry;
   if (registry === null || typeof registry !== 'object' || Array.isArray(registry)) return [];
   const findings: Finding[] = [];
   for (const [name, entry] of Object.entries(registry)) {
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue; // a schema error already
     const pointer = `/variableRegistry/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (skip.has(pointer)) continue;
-    const problem = schemaProblem(entry as JsonObject);
-    if (problem) findings.push(schemaFinding('E_VARIABLE_SCHEMA', pointer, `registry variable "${name}" is not a valid JSON Schema property`, problem));
-    else findings.push(...unsatisfiableRequired(entry as JsonObject, pointer, { code: 'E_VARIABLE_SCHEMA' }));
+    const problems = schemaProblems(entry as JsonObject);
+    for (const problem of problems) {
+      if (!reported.has(pointer + problem.at)) findings.push(schemaFinding('E_VARIABLE_SCHEMA', pointer, `registry variable "${name}" is not a valid JSON Schema property`, problem));
+    }
+    if (problems.length === 0) findings.push(...unsatisfiableRequired(entry as JsonObject, pointer, { code: 'E_VARIABLE_SCHEMA' }));
   }
   return findings;
 }

@@ -15,6 +15,8 @@ import { pointerSegments } from './pointer.js';
 export interface ScalarRange {
   start: number;
   end: number;
+  /** Where the alias that led to the anchored scalar is written, when the path went through one. */
+  alias?: number;
 }
 
 /** `start` is where the document locates the value (the offset of its opening `"` in JSON). */
@@ -36,12 +38,18 @@ const parsed = new WeakMap<SourceDocument, Document>();
 function yamlScalarRange(doc: SourceDocument, pointer: string): ScalarRange | undefined {
   let yaml = parsed.get(doc);
   if (!yaml) {
-    yaml = parseDocument(doc.text, { uniqueKeys: true, prettyErrors: false });
+    // Parsed as parseYaml parses it: a lone CR read as a line break, every offset unchanged.
+    yaml = parseDocument(doc.text.includes('\r') ? doc.text.replace(/\r(?!\n)/g, '\n') : doc.text, { uniqueKeys: true, prettyErrors: false });
     parsed.set(doc, yaml);
   }
   let node: unknown = yaml.contents;
+  let alias: number | undefined;
   // Bounded like the alias expansion toJS() already accepted for this document.
-  const follow = (n: unknown): unknown => (isAlias(n) ? n.resolve(yaml) : n);
+  const follow = (n: unknown): unknown => {
+    if (!isAlias(n)) return n;
+    alias ??= n.range?.[0];
+    return n.resolve(yaml);
+  };
   for (const seg of pointerSegments(pointer)) {
     node = follow(node);
     let next: unknown;
@@ -56,5 +64,5 @@ function yamlScalarRange(doc: SourceDocument, pointer: string): ScalarRange | un
   }
   node = follow(node);
   if (!isScalar(node) || !node.range) return undefined;
-  return { start: node.range[0], end: node.range[1] };
+  return { start: node.range[0], end: node.range[1], ...(alias !== undefined ? { alias } : {}) };
 }

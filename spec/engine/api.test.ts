@@ -256,7 +256,7 @@ Api('submit to an unknown run and a malformed answer value are typed errors with
   }
 });
 
-Api('start of an invalid workflow throws E_WORKFLOW_INVALID carrying the full validation report', async () => {
+Api('start of an invalid workflow throws E_WORKFLOW_INVALID carrying the full validation report, and the first finding\'s file, pointer and line:col as fields', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const bad = structuredClone(TWO_STEP);
   (bad.nodes[1] as { directive: string }).directive = 'About {{tpoic}}';
@@ -270,7 +270,14 @@ Api('start of an invalid workflow throws E_WORKFLOW_INVALID carrying the full va
     assert.is(report.errors[0].code, 'E_UNDECLARED_VARIABLE');
     assert.is(report.errors[0].pointer, '/nodes/1/directive');
     assert.match(report.errors[0].message, /did you mean "topic"/);
+    assert.is(err.pointer, '/nodes/1/directive', 'the first finding\'s location is a field of the error too');
   }
+  // From a file: its line and column as well.
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const file = join(mkdtempSync(join(tmpdir(), 'countersign-invalid-')), 'bad.json');
+  writeFileSync(file, JSON.stringify(bad, null, 2));
+  const fromFile = await engine.start(file).then(() => undefined, (e: CountersignError) => e);
+  assert.equal([fromFile?.code, fromFile?.file, fromFile?.pointer, typeof fromFile?.line, typeof fromFile?.col], ['E_WORKFLOW_INVALID', file, '/nodes/1/directive', 'number', 'number']);
 });
 
 Api('run() with an agent reports progress node by node and returns output; an agent throwing a CountersignError stops resumably', async () => {

@@ -93,6 +93,17 @@ jsonPositions('CRLF line endings count as one line break', () => {
   assert.equal(doc.locate('/a/b'), { line: 3, col: 10 });
 });
 
+jsonPositions('a lone CR (old Mac line endings) is a line break too, in JSON and in YAML, for findings and syntax errors alike', () => {
+  const json = parseSource('{\r  "a": {\r    "b": 2\r  }\r}', 'cr.json');
+  assert.equal(json.locate('/a/b'), { line: 3, col: 10 });
+  const yaml = parseSource('a:\r  b: 2\r  c: [1, 2]\r', 'cr.yaml');
+  assert.equal(yaml.data, { a: { b: 2, c: [1, 2] } });
+  assert.equal(yaml.locate('/a/c/1'), { line: 3, col: 10 });
+  const bad = thrown(() => parseSource('{\r  "a": 1,\r}', 'bad.json'));
+  assert.equal([bad.code, bad.line], ['E_PARSE', 2]);
+  assert.equal(offsetToPosition('x\ry\r\nz', 5), { line: 3, col: 1 });
+});
+
 jsonPositions('a root that is not an object is still returned for the validator to report', () => {
   assert.equal(parseSource('[1, 2]', 'list.json').data, [1, 2]);
   assert.equal(parseSource('"text"', 'str.json').data, 'text');

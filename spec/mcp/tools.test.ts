@@ -110,6 +110,9 @@ Tools('start refuses a workspace that does not exist, and an invalid workflow, w
   assert.is(invalid.structured.error.code, 'E_WORKFLOW_INVALID');
   assert.ok(invalid.structured.error.details.errors.length > 0, 'the validation report comes along');
   assert.is(invalid.structured.error.fix, 'call the `validate` tool to see every finding', 'the hint names the tool, not `countersign validate`');
+  const { pointer, line, col, file } = invalid.structured.error;
+  assert.equal([typeof pointer, typeof line, typeof col], ['string', 'number', 'number'], 'the first finding\'s location as fields');
+  assert.match(invalid.text, `Error E_WORKFLOW_INVALID: ${file}:${line}:${col}: `);
   const input = await mcp.call('start', { workflow: 'hello-world', input: 'not an object' });
   assert.is(input.structured.error.code, 'E_INPUT');
 });

@@ -203,8 +203,10 @@ export function traceText(journal: { runId: string; events: JournalEvent[] }): s
   return lines.join('\n');
 }
 
-export function errorText(error: { code: string; message: string; fix?: string }): string {
-  const lines = [`Error ${error.code}: ${error.message}`];
+export function errorText(error: { code: string; message: string; fix?: string; file?: unknown; line?: unknown; col?: unknown; pointer?: unknown }): string {
+  // Where, when known: file:line:col, else the JSON pointer (an invalid workflow's first finding).
+  const at = typeof error.file === 'string' && typeof error.line === 'number' ? `${error.file}:${error.line}:${String(error.col ?? 1)}: ` : typeof error.pointer === 'string' && error.pointer !== '' ? `at ${error.pointer}: ` : '';
+  const lines = [`Error ${error.code}: ${at}${error.message}`];
   if (error.fix) lines.push(`fix: ${error.fix}`);
   lines.push('The server keeps serving: correct the call and try again (`runs` and `status` show where each run stands).');
   return lines.join('\n');

@@ -195,6 +195,7 @@ export function errorBody(e: unknown): { code: string; message: string; fix?: st
   const body: { code: string; message: string; fix?: string; [key: string]: unknown } = { code: e.code, message: e.message };
   if (e.fix) body.fix = e.fix;
   if (e.file) body.file = e.file;
+  if (e.pointer !== undefined) body.pointer = e.pointer;
   if (e.line) Object.assign(body, { line: e.line, col: e.col });
   if (e.nodeId) body.nodeId = e.nodeId;
   if (e.data !== undefined) body.details = e.data;
