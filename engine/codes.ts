@@ -10,7 +10,7 @@ export const CODES = Object.freeze({
   E_SCHEMA: 'the document violates schemas/workflow.schema.json (wrong type, missing field, bad value)',
   E_UNKNOWN_KEY: 'a key that the format does not define',
   E_UNKNOWN_NODE_TYPE: 'a node type countersign does not know',
-  E_NODE_ID: 'a node id outside [A-Za-z_][A-Za-z0-9_-]* (letters, digits, _ and -, not starting with a digit or -)',
+  E_NODE_ID: 'a node id outside [A-Za-z0-9_-]+',
   // Structure and graph
   E_DUPLICATE_ID: 'two nodes share one id',
   E_START_COUNT: 'a workflow needs exactly one start node',
@@ -45,7 +45,7 @@ export const CODES = Object.freeze({
   E_ANSWER_TOO_LARGE: 'the answer exceeds the documented size limit',
   E_ANSWER_TOO_DEEP: 'the answer nests deeper than the documented limit',
   E_RESERVED_NAME: 'a node id, variable name, record field or answer field (inputSchema property) that cannot hold a value: __proto__, or a built-in name (executionId, workflowId, userId)',
-  E_VARIABLE_NAME: 'a variableRegistry or initialData name outside [A-Za-z_][A-Za-z0-9_-]* (a dot splits a path, a leading digit reads as a number): nothing could read it',
+  E_VARIABLE_NAME: 'a variableRegistry or initialData name outside [A-Za-z0-9_-]+, or digits alone (a dot splits a path, digits alone read as a number): nothing could read it',
   E_ANSWER_RESERVED_KEY: 'the answer uses a $-key the protocol does not define',
   E_MAX_RETRIES: 'the node received maxRetries+1 invalid answers and has no maxRetriesExceeded route',
   E_AGENT_ERROR: 'the agent declared failure with {"$error": …} and the node has no error route',

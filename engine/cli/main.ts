@@ -12,7 +12,8 @@ import { HELP, VERSION } from './help.js';
 export { useModuleImporter } from '../tools/module-import.js';
 
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
-  const [name, ...rest] = commandFirst(argv);
+  const { args: ordered, leading } = commandFirst(argv);
+  const [name, ...restAll] = ordered;
   const json = argv.includes('--json');
   // Under --json, help and the version are one JSON document too.
   const say = (field: 'usage' | 'version', text: string) => (json ? printJson(io, { [field]: text }) : io.stdout.write(text.endsWith('\n') ? text : `${text}\n`));
@@ -23,7 +24,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     // The first argument that names a command; an option's value (--store's) is not a topic.
-    const args = rest.filter((a, i) => a !== '--store' && rest[i - 1] !== '--store' && !a.startsWith('-'));
+    const args = restAll.filter((a, i) => a !== '--store' && restAll[i - 1] !== '--store' && !a.startsWith('-'));
     const topic = name === 'help' ? args.find((a) => Object.prototype.hasOwnProperty.call(COMMANDS, a)) : undefined;
     const known = topic !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, topic);
     const loaded = known ? await loadCommand(topic, io, json) : undefined;
@@ -45,6 +46,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     reportError(io, usage(`unknown command "${name}"`, `commands: ${Object.keys(COMMANDS).join(', ')}`), json);
     return 2;
   }
+  // A --store given before the command is a global option: a command that keeps no runs (validate, graph) ignores it.
+  const rest = command.options && Object.hasOwn(command.options, 'store') ? restAll : restAll.filter((_, i) => !leading.has(i));
   if (rest.includes('--help') || rest.includes('-h')) {
     say('usage', command.usage);
     return 0;
@@ -83,14 +86,19 @@ export function knownCommand(name: string | undefined): boolean {
  * Global options may come before the command (`countersign --json status
  * X`): move the command name to the front, keeping every other argument.
  */
-function commandFirst(argv: string[]): string[] {
+function commandFirst(argv: string[]): { args: string[]; leading: Set<number> } {
   let i = 0;
+  const leading = new Set<number>();
   while (i < argv.length) {
     const a = argv[i];
-    if (a === '--json' || a.startsWith('--store=')) i++;
-    else if (a === '--store') i += 2;
-    else break;
+    if (a === '--json') i++;
+    else if (a.startsWith('--store=')) leading.add(i++);
+    else if (a === '--store') {
+      leading.add(i).add(i + 1);
+      i += 2;
+    } else break;
   }
-  if (i === 0 || i >= argv.length) return argv;
-  return [argv[i], ...argv.slice(0, i), ...argv.slice(i + 1)];
+  if (i === 0 || i >= argv.length) return { args: argv, leading: new Set() };
+  // The store arguments' places among the arguments after the command name (which keep their order).
+  return { args: [argv[i], ...argv.slice(0, i), ...argv.slice(i + 1)], leading };
 }

@@ -91,7 +91,7 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
             : p.contract === 'issues'
             ? `review ${p.iteration} by ${p.reviewer} → ${p.report}`
             : `decision by persona ${p.persona.name} (${p.persona.model})`;
-        io.stderr.write(`▸ ${p.nodeId}${p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxRetries + 1})` : ''}: ${first.slice(0, 100)}\n`);
+        io.stderr.write(`▸ ${p.nodeId}${p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxRetries + 1})` : ''}: ${first.length > 100 ? `${first.slice(0, 99).trimEnd()}…` : first}\n`);
         // Review items go to --reviewer (when given): the line names who is awaited.
         spin(p.nodeId, p.kind === 'review' && opts.reviewer ? 'the reviewer' : 'the agent');
         break;

@@ -166,4 +166,4 @@ export type WorkflowNode =
 export const BUILTIN_VARIABLES = ['executionId', 'workflowId', 'userId'] as const;
 
 /** Node ids are path segments, so `.` and friends are excluded. */
-export const NODE_ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;

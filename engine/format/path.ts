@@ -97,11 +97,13 @@ class PathParser {
     // `@index` is the loop index inside {{#each}}; the renderer gives it meaning.
     if (text.charCodeAt(start) === 64 /* @ */) this.pos++;
     const nameStart = this.pos;
-    if (isDigit(text.charCodeAt(nameStart))) {
-      this.fail('a variable name cannot start with a digit', 'start the name with a letter, "_" or "$"; digits alone are only valid as an index such as a.0 or a[0]');
-    }
     this.readName();
     if (this.pos === nameStart) this.unexpected('a variable name');
+    // Node ids and names may start with a digit ("2nd-review"); digits alone are a number or an index, never a name.
+    if (/^[0-9]+$/.test(text.slice(nameStart, this.pos))) {
+      this.pos = nameStart;
+      this.fail('a variable name cannot be digits alone', 'start the name with a letter, "_" or "$"; digits alone are only valid as an index such as a.0 or a[0]');
+    }
     return text.slice(start, this.pos);
   }
 

@@ -35,9 +35,12 @@ export function createScriptedAgent(script: Script, opts: ScriptedOptions = {}):
       const next = used.get(nodeId) ?? 0;
       if (!list || next >= list.length) {
         // A misspelt key is caught before the run (checkScriptNodes): the keys left are other nodes' lists.
+        // On a resume the list starts after the answers the run already took: say so, or "it had 1" reads as a lie.
+        const before = opts.answered && Object.hasOwn(opts.answered, nodeId) ? opts.answered[nodeId] : 0;
+        const skipped = before > 0 ? `; the run had already taken ${before} answer(s) for it before this resume, and a resumed script continues after them` : '';
         throw new CountersignError(
           'E_AGENT_SCRIPT_EXHAUSTED',
-          list ? `${name} has no answer left for node "${nodeId}" (it had ${list.length})` : `${name} has no answers for node "${nodeId}"`,
+          (list ? `${name} has no answer left for node "${nodeId}" (it had ${list.length})` : `${name} has no answers for node "${nodeId}"`) + skipped,
           { nodeId, file: opts.file, fix: `add ${list ? 'another answer to the list' : 'a list of answers'} under "${nodeId}" in ${opts.file ?? 'the script'}` },
         );
       }

@@ -100,6 +100,48 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
   if (inlined.some((name) => schemaProblem(registry[name]) !== undefined)) return findings;
   const problems = schemaProblems(effectiveSchema(inputSchema, workflow), ['globalInputs']);
   for (const problem of problems) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', problem));
-  if (problems.length === 0) findings.push(...unsatisfiableRequired(inputSchema, pointer, { code: 'E_INPUT_SCHEMA', alsoDefined: inlined }));
+  // Read from the schema as written, so it holds whether or not the schema compiles: every fault in one pass.
+  findings.push(...unsatisfiableRequired(inputSchema, pointer, { code: 'E_INPUT_SCHEMA', alsoDefined: inlined }));
+  findings.push(...conflictingGlobalTypes(inputSchema, pointer, registry, inlined));
+  return findings;
+}
+
+const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+
+/** The JSON types a `type` keyword allows (integer is a number too); undefined when it names none or is absent. */
+function typesOf(decl: unknown): Set<string> | undefined {
+  if (decl === null || typeof decl !== 'object' || Array.isArray(decl)) return undefined;
+  const t = (decl as { type?: unknown }).type;
+  const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t : undefined;
+  if (!list || list.length === 0 || !list.every((x) => typeof x === 'string' && JSON_TYPES.includes(x))) return undefined;
+  return new Set(list as string[]);
+}
+
+/**
+ * A field an answer writes to a global must fit both the registry's
+ * declaration and the node's own property for it (the two are combined
+ * with allOf): when their types share no value, no answer can be accepted.
+ */
+function conflictingGlobalTypes(inputSchema: JsonObject, pointer: string, registry: Record<string, unknown>, globals: readonly string[]): Finding[] {
+  const props = inputSchema.properties;
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) return [];
+  const findings: Finding[] = [];
+  for (const name of globals) {
+    if (!Object.hasOwn(props, name)) continue;
+    const own = typesOf((props as Record<string, unknown>)[name]);
+    const declared = typesOf(registry[name]);
+    if (!own || !declared) continue;
+    const fits = [...own].some((t) => declared.has(t) || (t === 'integer' && declared.has('number')) || (t === 'number' && declared.has('integer')));
+    if (fits) continue;
+    findings.push({
+      code: 'E_INPUT_SCHEMA',
+      message: withFix(
+        `property "${name}" is of type ${[...own].join(' or ')}, but the registry declares the global "${name}" it writes as ${[...declared].join(' or ')}: an answer must satisfy both, so none can be accepted`,
+        `make the property's type match the registry (${[...declared].join(' or ')}), or drop the property and let the registry entry describe the field`,
+      ),
+      pointer: `${pointer}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}/type`,
+      severity: 'error',
+    });
+  }
   return findings;
 }

@@ -137,6 +137,9 @@ function replyOf(answer: JsonValue, bytes: number): { reply: string; failure?: s
     return { reply: '', failure: `the reviewer failed: ${typeof m === 'string' ? m : JSON.stringify(m)}` };
   }
   if (typeof answer.reply !== 'string') return { reply: '', failure: 'the reviewer\'s answer has no "reply" text' };
+  // The schema the item advertises is {"reply"} and nothing else: an answer beside it ("approved": false, a note) is malformed, never approved.
+  const extra = Object.keys(answer).filter((k) => k !== 'reply');
+  if (extra.length > 0) return { reply: '', failure: `the reviewer's answer has fields outside its schema ({"reply": "<text>"} only): ${extra.map((k) => JSON.stringify(k)).join(', ')}` };
   return { reply: answer.reply };
 }
 

@@ -76,7 +76,7 @@ function transientCycleFindings(model: GraphModel): Finding[] {
       code: 'E_TRANSIENT_CYCLE',
       pointer: childPointer(`${first.pointer}/connections`, closing.name),
       severity: 'error',
-      message: `the cycle ${names} has no node that waits for an agent (agent-directive, delegate-review; tool nodes are run by the engine itself), so a run would loop forever without asking anyone; route the loop through such a node or give it an exit`,
+      message: `the cycle ${names} has no node that waits for an agent (agent-directive, delegate-review; tool nodes are run by the engine itself), so a run would loop forever without asking anyone: an exit from the cycle does not help, since the run may never take it; route the loop through such a node`,
     });
   }
   return findings;

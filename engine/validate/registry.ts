@@ -62,7 +62,7 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
     if (name === '__proto__' || VARIABLE_NAME.test(name)) return;
     findings.push({
       code: 'E_VARIABLE_NAME',
-      message: `${what} "${name}" must start with a letter or "_" and hold only letters, digits, "_" and "-", as node ids: "." separates path segments, a leading digit reads as a number or an index, and other characters end a path, so no template, contextPath, expression or finalOutput could read it; rename it, e.g. "${readableName(name, 'value')}"`,
+      message: `${what} "${name}" may contain only letters, digits, "_" and "-", as node ids, and not digits alone: "." separates path segments, other characters end a path, and digits alone read as a number or an index, so no template, contextPath, expression or finalOutput could read it; rename it, e.g. "${readableName(name, 'value')}"`,
       pointer,
       severity: 'error',
       key: true,
@@ -98,7 +98,7 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
 }
 
 /** The names a path can read whole: node ids' rule. */
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const VARIABLE_NAME = /^(?![0-9]+$)[A-Za-z0-9_-]+$/;
 
 const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 

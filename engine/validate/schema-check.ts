@@ -109,7 +109,7 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
         return error(
           'E_NODE_ID',
           at,
-          `node id "${id}" must start with a letter or "_" and hold only letters, digits, "_" and "-": "." separates path segments in node-id.field references and a leading digit reads as a number or an index, so this node's answers could never be read; rename it, e.g. "${readableName(id, 'step')}"`,
+          `node id "${id}" may contain only letters, digits, "_" and "-": "." separates path segments in node-id.field references, so this node's answers could never be read; rename it, e.g. "${readableName(id, 'step')}"`,
         );
       }
       return error('E_SCHEMA', at, `${subject} ${JSON.stringify(e.data)} does not match the pattern ${String(params.pattern)}${describe(e)}`);
@@ -177,9 +177,9 @@ function jsonTypeOf(value: unknown): string {
   return article(typeof value);
 }
 
-/** A name like `name` that paths can read: other characters become "_", and a leading digit gets a letter before it. */
+/** A name like `name` that paths can read: other characters become "_" (digits alone get a word before them). */
 export function readableName(name: string, fallback: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9_-]+/g, '_');
   if (cleaned === '' || cleaned === '_') return fallback;
-  return /^[0-9-]/.test(cleaned) ? `${fallback}-${cleaned}`.replace(/--+/g, '-') : cleaned;
+  return /^[0-9]+$/.test(cleaned) ? `${fallback}-${cleaned}` : cleaned;
 }

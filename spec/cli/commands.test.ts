@@ -154,6 +154,7 @@ Cli('graph draws a workflow that does not validate (exit 0) and warns on stderr 
   assert.match(mermaid, /n3 -->\|"true"\| missing_2\n/, 'a-b and a_b stay two missing nodes');
   assert.match(mermaid, /n3\{"a \(duplicate id\)"\}/);
   assert.match(mermaid, /missing_0\["n2<br\/><small>\(missing\)<\/small>"\]/);
+  assert.match(mermaid, /  classDef missing stroke-dasharray: 5 5\n  class missing_0,missing_1,missing_2 missing\n$/, 'missing targets are dashed in Mermaid too');
 });
 
 Cli('step with an answer nested thousands of levels deep (from a file) is the E_ANSWER_TOO_DEEP rejection: exit 5, still waiting', async () => {
@@ -201,6 +202,14 @@ Cli('graph of a document that is null is E_SCHEMA (no nodes to draw), not a cras
   assert.match(help.stdout, /^countersign status <runId>/);
   const valueNotTopic = await cli(['help', '--store', 'status']);
   assert.match(valueNotTopic.stdout, /usage: countersign <command>/, '--store\'s value is not a topic: the general help');
+});
+
+Cli('a global --store before the command is ignored by commands that keep no runs (validate, graph), as a wrapper always passing it expects', async () => {
+  const store = tempDir();
+  for (const args of [['--store', store, 'validate', WF], [`--store=${store}`, 'graph', WF], ['--json', '--store', store, 'validate', WF]]) {
+    const r = await cli(args);
+    assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+  }
 });
 
 Cli('usage errors exit 2 with {error} on stdout under --json: unknown command, unknown flag, missing argument', async () => {

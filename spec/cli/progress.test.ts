@@ -63,6 +63,17 @@ Progress('an agent\'s stderr lines never land on the spinner\'s line: the line i
   assert.is(plain.text(), 'as is', 'without a spinner agent output passes straight through');
 });
 
+Progress('a directive line longer than 100 characters is shortened with an ellipsis, so it never reads as the whole directive', () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: false });
+  const long = `${'word '.repeat(30)}end`;
+  p({ type: 'pending', state: { ...waiting, pending: { ...waiting.pending, directive: long } } });
+  assert.match(text(), /^▸ write: (word ){19}word…\n$/);
+  const { io: io2, text: text2 } = capture();
+  progressPrinter(io2, { spinner: false })({ type: 'pending', state: { ...waiting, pending: { ...waiting.pending, directive: 'short one' } } });
+  assert.is(text2(), '▸ write: short one\n');
+});
+
 Progress('without a spinner only whole lines are written (CI logs, pipes)', () => {
   const { io, text } = capture();
   const p = progressPrinter(io, { spinner: false });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
@@ -106,8 +107,10 @@ ReviewLoop('seed 003 G7 G8 G10 G11 G14: the example converges 3 → 1 → 0 thro
   assert.ok(counts.length >= 2, `at least two accepted reviews, got ${counts.join(' → ')}`);
   assert.equal(counts, [3, 1, 0]);
   // G1/G4: every review came from the reviewer's identity, every write and fix from the producer's.
-  assert.equal([...new Set(reviewers)], [`exec:node "${REVIEWER}"`]);
-  assert.equal([...new Set(fixers)], [`exec:node "${PRODUCER}"`]);
+  const idOf = (command: string) => `exec-${createHash('sha256').update(`exec:${command}`).digest('hex').slice(0, 12)}`;
+  assert.equal([...new Set(reviewers)], [idOf(`node "${REVIEWER}"`)]);
+  assert.equal([...new Set(fixers)], [idOf(`node "${PRODUCER}"`)]);
+  assert.not.equal(idOf(`node "${REVIEWER}"`), idOf(`node "${PRODUCER}"`));
   const report = r.json.output['review.report'] as string;
   assert.ok(report.startsWith(join(ws, '.countersign/reviews/')), report);
   assert.equal(JSON.parse(readFileSync(report, 'utf8')), { issues: [] });

@@ -367,6 +367,26 @@ Api('run(): an item answered elsewhere first (a step from another process) is no
   assert.ok(seen.includes('answered:replayed'), seen.join(' '));
 });
 
+Api('a node id that starts with a digit (allowed by [A-Za-z0-9_-]+) validates and is read as node-id.field by templates, conditions and finalOutput', async () => {
+  const wf: Workflow = {
+    metadata: { name: 'digits', version: '1.0.0', description: 'an id starting with a digit' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: '2nd-review' } },
+      { type: 'agent-directive', id: '2nd-review', directive: 'Count.', completionCondition: 'counted', inputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] }, connections: { success: 'report' } },
+      { type: 'agent-directive', id: 'report', directive: 'The review found {{2nd-review.count}}.', completionCondition: 'done', connections: { success: 'check' } },
+      { type: 'condition', id: 'check', condition: { operator: 'gt', left: { contextPath: '2nd-review.count' }, right: 0 }, connections: { true: 'done', false: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['2nd-review.count'] },
+    ],
+  } as unknown as Workflow;
+  assert.equal(validateWorkflow(wf).errors, []);
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(wf);
+  const next = await engine.submit(s.runId, { count: 3 }, { seq: s.seq });
+  assert.is(next.status === 'waiting' && next.pending.kind === 'directive' && next.pending.directive, 'The review found 3.');
+  const end = await engine.submit(next.runId, {}, { seq: next.seq });
+  assert.equal(end.status === 'completed' && end.output, { '2nd-review.count': 3 });
+});
+
 Api('run(): an agent timeout shorter than a second is reported to the millisecond, not as "0 s"', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const result = await engine.run(TWO_STEP, { agentTimeoutMs: 30, agent: { answer: () => new Promise(() => {}) } });

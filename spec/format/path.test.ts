@@ -61,6 +61,11 @@ function failure(text: string): CountersignError {
   return thrownWithCode(() => parsePath(text), 'E_TEMPLATE_SYNTAX');
 }
 
+paths('a root may start with a digit when it is not all digits (node ids such as 2nd-review are read as 2nd-review.field)', () => {
+  assert.equal(parsePath('2nd-review.count'), ['2nd-review', 'count']);
+  assert.equal(parsePath('0abc[1]'), ['0abc', 1]);
+});
+
 malformed('each malformed form names what is wrong and where', () => {
   const cases: [string, string, number][] = [
     ['', 'the path is empty', 0],
@@ -68,7 +73,8 @@ malformed('each malformed form names what is wrong and where', () => {
     ['a.', 'expected a name or an index after "." but found the end of the path', 2],
     ['a[0', 'expected "]" but found the end of the path', 3],
     ['a[]', 'expected a variable name but found "]"', 2],
-    ['0abc', 'a variable name cannot start with a digit', 0],
+    ['42', 'a variable name cannot be digits alone', 0],
+    ['42.x', 'a variable name cannot be digits alone', 0],
     ['a b', 'unexpected " "', 1],
     ["a['k']", `expected a variable name but found "'"`, 2],
     ['a[01]', 'index "01" has a leading zero', 2],

@@ -117,8 +117,8 @@ Gate('E5 C7: a rejecting reply records a rejected row with the reviewer\'s reaso
   assert.equal(row.missing_gates, ['no SOP for action host_restart_service']);
 });
 
-Gate('C8 C10 D7 §4.4: an empty reply, a hedge, a malformed answer and a declared failure are all rejects — accepted as they are, never re-asked', async () => {
-  for (const answer of [{ reply: '' }, { reply: 'Decision: approve with caveats' }, { verdict: 'approve' }, 'approve', { $error: 'model crashed' }]) {
+Gate('C8 C10 D7 §4.4: an empty reply, a hedge, a malformed answer (also an approving reply with fields beside it) and a declared failure are all rejects — accepted as they are, never re-asked', async () => {
+  for (const answer of [{ reply: '' }, { reply: 'Decision: approve with caveats' }, { verdict: 'approve' }, 'approve', { $error: 'model crashed' }, { reply: 'Decision: approve', approved: false, note: 'I could not verify the SOP' }]) {
     const { store, engine, input } = setup();
     const w = waiting(await engine.start(GATE, { input: input('write') }));
     const s = await engine.submit(w.runId, answer, { seq: w.seq });

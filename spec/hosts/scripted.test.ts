@@ -133,4 +133,11 @@ test('a node with no list of its own is never told to take another node\'s list:
   assert.is(err?.fix, 'add a list of answers under "review-2" in a.yaml');
 });
 
+test('a resumed script that runs out says the list continued after the answers the run had already taken', async () => {
+  const agent = createScriptedAgent({ ask: [{ n: 1 }] }, { file: 'fixed.yaml', answered: { ask: 1 } });
+  const err = await agent.answer({ kind: 'directive', nodeId: 'ask' } as never, { signal: new AbortController().signal, timeoutMs: 1000 }).then(() => undefined, (e: CountersignError) => e);
+  assert.is(err?.code, 'E_AGENT_SCRIPT_EXHAUSTED');
+  assert.match(err?.message ?? '', 'the run had already taken 1 answer(s) for it before this resume, and a resumed script continues after them');
+});
+
 test.run();

@@ -5,6 +5,7 @@
  * engine refuses a run that has no independent reviewer (seed 003 G1/G4).
  * The agents are the deterministic scripts in spec/fixtures/review/.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { suite } from 'uvu';
@@ -43,6 +44,13 @@ async function journal(runId: string, store: string): Promise<JournalEvent[]> {
 
 const byType = (events: JournalEvent[], type: string) => events.filter((e) => e.type === type);
 
+/** The identity run gives an adapter by default: its kind and a digest of its normalised string, never the command. */
+function identityOf(spec: string): string {
+  const colon = spec.indexOf(':');
+  const kind = spec.slice(0, colon).trim();
+  return `${kind}-${createHash('sha256').update(`${kind}:${spec.slice(colon + 1).trim()}`).digest('hex').slice(0, 12)}`;
+}
+
 const Run = suite('review: countersign run --reviewer');
 
 Run('G1/G4/G6/G8: an exec producer and a jsonl reviewer converge 2 → 0 (exit 0); trace attributes producer answers to --agent and review answers to --reviewer', async () => {
@@ -59,7 +67,8 @@ Run('G1/G4/G6/G8: an exec producer and a jsonl reviewer converge 2 → 0 (exit 0
 
   const events = await journal(r.json.runId, store);
   const who = byType(events, 'answer.accepted').map((e) => `${e.nodeId} ${e.userId}`);
-  assert.equal(who, [`write ${agent}`, `review ${reviewer}`, `fix ${agent}`, `review ${reviewer}`]);
+  assert.equal(who, [`write ${identityOf(agent)}`, `review ${identityOf(reviewer)}`, `fix ${identityOf(agent)}`, `review ${identityOf(reviewer)}`]);
+  assert.not.match(JSON.stringify(events), 'producer.jsonl', 'the command line never becomes an identity in the journal');
   assert.equal(byType(events, 'review.accepted').map((e) => e.issues_count), [2, 0]);
   // The human trace shows the convergence path in order.
   const human = (await cli(['trace', r.json.runId], { store })).stdout;
@@ -104,8 +113,8 @@ Run('G1/G2: the same adapter string for --agent and --reviewer, or one identity 
     ['same adapter string', ['--agent', producer, '--reviewer', producer]],
     ['same ids', ['--agent', producer, '--reviewer', checker, '--agent-id', 'pat', '--reviewer-id', 'pat']],
     ['--as equals --reviewer-id', ['--agent', producer, '--reviewer', checker, '--as', 'pat', '--reviewer-id', 'pat']],
-    ['--reviewer-id names the agent adapter', ['--agent', producer, '--reviewer', checker, '--reviewer-id', producer]],
-    ['--agent-id names the reviewer adapter', ['--agent', producer, '--reviewer', checker, '--agent-id', checker]],
+    ['--reviewer-id is the agent adapter\'s identity', ['--agent', producer, '--reviewer', checker, '--reviewer-id', identityOf(producer)]],
+    ['--agent-id is the reviewer adapter\'s identity', ['--agent', producer, '--reviewer', checker, '--agent-id', identityOf(checker)]],
   ];
   for (const [name, args] of cases) {
     const { ws, store, wf } = setup();

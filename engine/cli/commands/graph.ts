@@ -139,7 +139,9 @@ export function toMermaid(nodes: DrawnNode[]): string {
     for (const [via, to] of Object.entries(n.connections)) edges.push(`  ${layout.name(i)} -->|"${esc(via)}"| ${layout.target(to)}`);
   });
   for (const [name, id] of layout.missing) lines.push(`  ${name}["${esc(id)}<br/><small>(missing)</small>"]`);
-  return `${[...lines, ...edges].join('\n')}\n`;
+  // Dashed, as in DOT: a target no node has must not look like a node.
+  const styles = layout.missing.size > 0 ? ['  classDef missing stroke-dasharray: 5 5', `  class ${[...layout.missing.keys()].join(',')} missing`] : [];
+  return `${[...lines, ...edges, ...styles].join('\n')}\n`;
 }
 
 export function toDot(nodes: DrawnNode[]): string {

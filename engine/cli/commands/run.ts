@@ -1,5 +1,6 @@
 import { interruptible } from '../signals.js';
 import { noStore } from '../../store/open.js';
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Agent } from '../../hosts/agent.js';
 import { readSource } from '../../format/source.js';
@@ -249,5 +250,10 @@ function adapterIdentity(spec: string, cwd: string): string {
   if (colon === -1) return spec.trim();
   const kind = spec.slice(0, colon).trim();
   const arg = spec.slice(colon + 1).trim();
-  return `${kind}:${kind === 'scripted' && arg !== '' ? resolve(cwd, arg) : arg}`;
+  const normalised = `${kind}:${kind === 'scripted' && arg !== '' ? resolve(cwd, arg) : arg}`;
+  // Named by a digest, never by the command itself: the identity is rendered
+  // into prompts ({{userId}}) and kept in the journal, and a command line may
+  // carry a secret (`exec:API_KEY=… node agent.mjs`). Equal adapters still get
+  // equal identities, so an agent reviewing itself is still caught.
+  return `${kind}-${createHash('sha256').update(normalised).digest('hex').slice(0, 12)}`;
 }
