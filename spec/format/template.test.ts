@@ -129,10 +129,12 @@ blocks('nested #each: this is the innermost item, outer variables stay visible',
   assert.is(render('{{#each grid}}<{{#each this}}{{@index}}{{this}}{{name}}{{/each}}>{{/each}}'), '<0xAda1yAda><0zAda>');
 });
 
-blocks('#each over an empty list or a non-list renders the else branch', () => {
+blocks('#each over an empty list or a non-list renders the else branch; a set value that is no list is noted (never silently an empty list)', () => {
   assert.is(render('{{#each empty_list}}x{{else}}none{{/each}}'), 'none');
   assert.is(render('{{#each name}}x{{/each}}'), '');
   assert.is(render('{{#each items}}{{this.n}}{{else}}none{{/each}}'), 'ab');
+  assert.equal(renderTemplate('{{#each name}}x{{/each}}', lookup).unset, ['name (not a list)']);
+  assert.equal(renderTemplate('{{#each empty_list}}x{{/each}}', lookup).unset, [], 'an empty list is a list');
 });
 
 blocks('index refs may name the loop index', () => {
