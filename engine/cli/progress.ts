@@ -98,8 +98,10 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
       }
       case 'answered': {
         const verdict = e.verdict ?? (e.state.status === 'waiting' && e.state.rejected ? 'rejected' : 'accepted');
-        if (verdict === 'replayed') {
-          io.stderr.write(`  ↺ ${e.nodeId} was answered elsewhere first (another step or host): this answer was not used\n`);
+        if (verdict === 'replayed' || verdict === 'late') {
+          io.stderr.write(verdict === 'late'
+            ? `  ⏱ ${e.nodeId}: the answer came after the node's deadline and was not used\n`
+            : `  ↺ ${e.nodeId} was answered elsewhere first (another step or host): this answer was not used\n`);
           break;
         }
         if (verdict !== 'accepted') {

@@ -48,7 +48,11 @@ export function resolve(path: string | Segment[], scope: Scope): Resolution {
   let value: unknown;
   let next: number;
 
-  if (segments.length >= 2 && scope.isNode(root)) {
+  // `name.field` reads a node's answer; `name[ref]` does too, unless `name`
+  // is also a global: then it indexes the global (items[idx] into a list),
+  // as `{{items}}` and `{{#each items}}` read it.
+  const indexesGlobal = segments.length >= 2 && typeof segments[1] === 'object' && !BUILTINS.has(root) && scope.global(root) !== undefined;
+  if (segments.length >= 2 && scope.isNode(root) && !indexesGlobal) {
     const fieldSeg = segments[1];
     let field: string;
     if (typeof fieldSeg === 'object') {

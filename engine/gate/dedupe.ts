@@ -44,8 +44,13 @@ export interface DedupeOptions {
 export interface Dedupe {
   readonly windowMs: number;
   readonly size: number;
-  /** The reviewed rejection that makes a proposal with this hash a repeat, or undefined. */
-  repeatOf(hash: string): ProposalRow | undefined;
+  /**
+   * The reviewed rejection that makes a proposal with this hash a repeat, or
+   * undefined. `fromLedger` skips the in-memory cache: when a confirmation
+   * may reopen the call, only the newest rejection — perhaps another
+   * process's — can say whether that confirmation was already used.
+   */
+  repeatOf(hash: string, opts?: { fromLedger?: boolean }): ProposalRow | undefined;
   /** Tells the dedupe about a row just written; only a reviewed rejection is kept. */
   remember(row: ProposalRow): void;
 }
@@ -80,10 +85,10 @@ export function createDedupe(options: DedupeOptions): Dedupe {
     windowMs,
     size,
 
-    repeatOf(hash) {
+    repeatOf(hash, opts) {
       const t = now();
       const cached = lru.get(hash);
-      if (cached && fresh(cached, t)) {
+      if (cached && fresh(cached, t) && opts?.fromLedger !== true) {
         keep(hash, cached);
         return cached;
       }

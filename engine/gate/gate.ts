@@ -142,7 +142,7 @@ export function createGate(config: GateConfig): Gate {
       }
     }
     if (tool.class !== 'read') {
-      const earlier = dedupe.repeatOf(hash);
+      const earlier = dedupe.repeatOf(hash, { fromLedger: confirmation !== undefined });
       if (earlier && !confirmationReopens(confirmation, earlier)) {
         const repeat = row({ status: 'rejected', reason: earlier.reason, missing_gates: earlier.missing_gates, deduped: true });
         return { outcome: 'rejected', reason: earlier.reason, proposalId: repeat.id, row: repeat };

@@ -152,6 +152,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       else if (!accepted && state.visit?.report !== paths.report && setAside(paths.report, `${paths.report}.before-${ctx.meta.executionId}`)) {
         setAsideTo = `${paths.report}.before-${ctx.meta.executionId}`;
       } else change = keepPreviousReport(paths.report, accepted);
+      // An earlier run's .prev (its last accepted findings) is kept too: this run's first accepted review would replace it.
+      if (!accepted && state.visit?.report !== paths.report) setAside(`${paths.report}.prev`, `${paths.report}.prev.before-${ctx.meta.executionId}`);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       return refuse(e.code, e.message, e.fix);

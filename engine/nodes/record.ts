@@ -66,7 +66,7 @@ export const record: TransientType<RecordNode> = {
     // A row the store would refuse fails the run here, with the node named,
     // instead of aborting the step's transaction.
     const [bad] = RUN_FORBIDDEN_TABLES.has(node.table)
-      ? [{ field: 'table', message: 'the review gate keeps that table itself', fix: 'write to another table' }]
+      ? [{ field: 'table', message: 'only the review gate and a person (countersign confirm) write that table', fix: 'write to another table' }]
       : shapeProblems(node.table, row);
     if (bad) {
       const message = `record node "${node.id}" cannot write its ${node.table} row: ${bad.message} (${bad.fix})`;
@@ -86,7 +86,7 @@ export const record: TransientType<RecordNode> = {
  */
 function shapeFindings(node: RecordNode, pointer: string): Finding[] {
   if (RUN_FORBIDDEN_TABLES.has(node.table)) {
-    return [{ code: 'E_LEDGER_ROW', message: `table ${node.table} is kept by the review gate itself: a workflow may not write to it`, pointer: `${pointer}/table`, severity: 'error' }];
+    return [{ code: 'E_LEDGER_ROW', message: `table ${node.table} is written only by the review gate and by a person (countersign confirm): a workflow may not write to it`, pointer: `${pointer}/table`, severity: 'error' }];
   }
   const shape = tableShape(node.table);
   if (!shape || !node.fields || typeof node.fields !== 'object') return [];

@@ -25,7 +25,7 @@ export type ReportChange = 'kept' | 'edited' | 'deleted';
 /**
  * Makes `.prev` the accepted report. Unchanged, the file itself moves there.
  * Edited or deleted, `.prev` is written from the accepted findings and an
- * edited file is set aside as `.refused` (never deleted). Without a record
+ * edited file is set aside as `.refused` (the latest one; a later one replaces it). Without a record
  * of the accepted report (a run begun by an older version) the file moves.
  */
 export function keepPreviousReport(report: string, accepted: AcceptedReport | undefined): ReportChange {

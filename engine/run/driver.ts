@@ -29,9 +29,9 @@ export type ProgressEvent =
    * The answer to `nodeId` was judged: `verdict` says how, with the errors of
    * a rejection (or the message of a declared `$error`), and `via`/`to` name
    * the route a rejected or declared-failed answer took out of the node.
-   * `replayed`: the item had already been answered elsewhere; this answer was not used.
+   * `replayed`: the item had already been answered elsewhere; `late`: its deadline fired first. Either way this answer was not used.
    */
-  | { type: 'answered'; state: RunState; nodeId: string; verdict?: 'accepted' | 'rejected' | 'error' | 'replayed'; errors?: string[]; via?: string; to?: string }
+  | { type: 'answered'; state: RunState; nodeId: string; verdict?: 'accepted' | 'rejected' | 'error' | 'replayed' | 'late'; errors?: string[]; via?: string; to?: string }
   /** A tool node the engine ran on the way to the next item. */
   | { type: 'tool'; nodeId: string; tool: string; ok: boolean; code?: string; message?: string }
   /** The run passed a condition or expression node: `via` is the connection it took (a condition's `true`/`false`). */
@@ -199,10 +199,11 @@ export async function driveRun(
       if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;
       return stop(state, steps, { code: 'E_AGENT_OUTPUT', message: `the agent's answer for node "${pending.nodeId}" is not JSON: ${e.message}`, nodeId: pending.nodeId, fix: 'answer with a plain JSON object' }, opts);
     }
-    if ('replayed' in state && state.replayed) {
+    if (('replayed' in state && state.replayed) || ('late' in state && state.late)) {
       // Someone else (a `countersign step`, another host) answered this item
-      // first: this answer was not used, so it is no step of this drive.
-      await journal?.report(state, pending.nodeId, true);
+      // first, or the node's deadline fired before the answer landed: this
+      // answer was not used, so it is no step of this drive.
+      await journal?.report(state, pending.nodeId, 'late' in state && state.late ? 'late' : 'replayed');
       continue;
     }
     steps++;

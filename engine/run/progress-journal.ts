@@ -14,18 +14,18 @@ export interface JournalProgress {
    * Reports the events appended since the last call; `answered` names the
    * node whose answer was just submitted, `state` is where the run stands.
    */
-  report(state: RunState, answered?: string, replayed?: boolean): Promise<void>;
+  report(state: RunState, answered?: string, unused?: 'replayed' | 'late'): Promise<void>;
 }
 
 /** `from`: the event index to start at (0 for a run this drive started; the journal's length before a resumed one was touched). */
 export function journalProgress(engine: Engine, runId: string, from: number, emit: (e: ProgressEvent) => void): JournalProgress {
   let at = from;
   return {
-    async report(state, answered, replayed) {
+    async report(state, answered, unused) {
       const { events } = await engine.trace(runId, { from: at });
       at += events.length;
-      // A replayed answer was not used: the events since are the other answerer's, shown as the nodes they passed.
-      if (answered !== undefined) emit(replayed ? { type: 'answered', state, nodeId: answered, verdict: 'replayed' } : answeredEvent(events, answered, state));
+      // An unused answer: the events since are another answerer's (or the deadline's), shown as the nodes they passed.
+      if (answered !== undefined) emit(unused ? { type: 'answered', state, nodeId: answered, verdict: unused } : answeredEvent(events, answered, state));
       for (const e of progressOf(events, state)) emit(e);
     },
   };

@@ -29,9 +29,11 @@ export const TABLE_SHAPES: Readonly<Record<string, Readonly<Record<string, Field
 /**
  * Tables no workflow run may write: the review gate records the runs it
  * started in review_gate_runs, and a run that could write there could
- * vouch for itself.
+ * vouch for itself; user_confirmations hold a person's explicit
+ * confirmation (`countersign confirm`, recordConfirmation), which a run
+ * an agent started could otherwise mint to reopen a rejected call.
  */
-export const RUN_FORBIDDEN_TABLES: ReadonlySet<string> = new Set(['review_gate_runs']);
+export const RUN_FORBIDDEN_TABLES: ReadonlySet<string> = new Set(['review_gate_runs', 'user_confirmations']);
 
 /** Body keys every table may carry: a `record` node's row repeats its id and time. */
 const LEDGER_FIELDS = new Set(['id', 'at']);

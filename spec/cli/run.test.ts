@@ -136,6 +136,14 @@ Run('progress never shows a rejected or declared-failed answer as ✓: it shows 
   assert.match(resumed.stderr, /^  ⏱ write: deadline passed → short\n/);
 });
 
+Run('--input - with an interactive adapter is a usage error (both would read standard input): exit 2, no store, no run', async () => {
+  const store = join(tempDir(), 'store');
+  const r = await cli(['run', WF, '--agent', 'interactive', '--input', '-', '--json'], { store });
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.json.error.code, 'E_USAGE');
+  assert.not.ok(existsSync(store));
+});
+
 Run('--max-steps stops a waiting run with exit 3 (E_MAX_STEPS)', async () => {
   const r = await cli(['run', WF, '--agent', `scripted:${script('write: [{ words: 0 }, { words: 0 }]\n')}`, '--max-steps', '1', '--json'], { store: tempDir() });
   assert.is(r.code, 3);

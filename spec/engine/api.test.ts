@@ -387,6 +387,44 @@ Api('a node id that starts with a digit (allowed by [A-Za-z0-9_-]+) validates an
   assert.equal(end.status === 'completed' && end.output, { '2nd-review.count': 3 });
 });
 
+Api('a node id equal to a registry name: items[idx] indexes the global (as {{items}} reads it), items.field reads the node\'s answer', async () => {
+  const wf = {
+    metadata: { name: 'clash', version: '1.0.0', description: 'a node named like a global list' },
+    variableRegistry: { items: { type: 'array', description: 'a list', default: ['a', 'b'] }, idx: { type: 'integer', description: 'an index', default: 1 } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'items' } },
+      { type: 'agent-directive', id: 'items', directive: 'Pick.', completionCondition: 'done', inputSchema: { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] }, connections: { success: 'show' } },
+      { type: 'agent-directive', id: 'show', directive: 'second={{items[idx]}} note={{items.note}}', completionCondition: 'done', connections: { success: 'check' } },
+      { type: 'condition', id: 'check', condition: { operator: 'eq', left: { contextPath: 'items[idx]' }, right: 'b' }, connections: { true: 'yes', false: 'no' } },
+      { type: 'end', id: 'yes' },
+      { type: 'end', id: 'no' },
+    ],
+  } as unknown as Workflow;
+  assert.equal(validateWorkflow(wf).errors, []);
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(wf);
+  const next = await engine.submit(s.runId, { note: 'hi' }, { seq: s.seq });
+  assert.is(next.status === 'waiting' && next.pending.kind === 'directive' && next.pending.directive, 'second=b note=hi');
+  const end = await engine.submit(next.runId, {}, { seq: next.seq });
+  assert.is(end.status === 'completed' && end.endNodeId, 'yes');
+});
+
+Api('run(): an answer that lands after the node\'s deadline is not counted as a step and is reported as late, not as answered', async () => {
+  const wf = structuredClone(TWO_STEP);
+  Object.assign(wf.nodes[1], { timeoutMs: 1000, connections: { success: 'check', timeout: 'short' } });
+  let clock = Date.parse('2026-12-03T10:00:00Z');
+  const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });
+  const seen: string[] = [];
+  const result = await engine.run(wf, {
+    agent: { answer: async () => { clock += 5000; return { words: 300 }; } },
+    onProgress: (e) => seen.push(e.type === 'answered' ? `answered:${e.verdict}` : e.type),
+  });
+  assert.equal([result.status, result.endNodeId, result.steps], ['completed', 'short', 0]);
+  assert.equal(result.output?.['write.words'], undefined, 'the late answer was not taken');
+  assert.ok(seen.includes('answered:late'), seen.join(' '));
+  assert.ok(seen.includes('timeout'), seen.join(' '));
+});
+
 Api('run(): an agent timeout shorter than a second is reported to the millisecond, not as "0 s"', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const result = await engine.run(TWO_STEP, { agentTimeoutMs: 30, agent: { answer: () => new Promise(() => {}) } });

@@ -91,4 +91,27 @@ Reopen('C2 §4.6: a rejection is for a missing SOP when its reason or a ✗ line
   assert.not.ok(rejectedForNoSop({ reason: 'needs a user-confirmed force_approve_no_sop', missing_gates: null }));
 });
 
+Reopen('F6 E10: one confirmation reopens a no-SOP rejection at most once, also across two gates on one store (the cached rejection of one is older than the other\'s)', async () => {
+  const NO_SOP = '**Decision: reject**\n\n**Gates**\n- ✗ no SOP for action host_restart_service\n\n**Notes**\nno SOP for action host_restart_service';
+  const target = { device_id: 7, service: 'nginx' };
+  const tool = { name: 'host_restart_service', class: 'write' as const };
+  const p = { action: 'host_restart_service', target, reason: 'User reported 502', blast_radius: 'single_device', operator: 'user_42', context_summary: 'x' } as Proposal;
+  let t = Date.parse('2026-03-01T09:00:00.000Z');
+  const now = () => new Date(t);
+  const store = createMemoryStore();
+  let runs = 0;
+  const reviewer: Agent = { answer: async () => { runs++; return { reply: NO_SOP }; } };
+  const a = createGate({ store, reviewer, now, log: () => {} });
+  const b = createGate({ store, reviewer, now, log: () => {} });
+  await a.review(p, tool);
+  t += 1000;
+  const id = recordConfirmation(store, { operator: 'user_42', action: 'host_restart_service', target }, now()).id;
+  t += 1000;
+  const forced = { ...p, force_approve_no_sop: true, confirmation_id: id } as Proposal;
+  assert.is((await b.review(forced, tool)).row?.deduped, false, 'the confirmation reopens the call once');
+  t += 1000;
+  assert.is((await a.review(forced, tool)).row?.deduped, true, 'the other gate sees the newer rejection in the ledger');
+  assert.is(runs, 2);
+});
+
 Reopen.run();

@@ -68,7 +68,7 @@ Prev('G8: an untouched report moves to .prev byte for byte, with no review.repor
   assert.equal(events.filter((e) => e.type === 'review.report_restored'), []);
 });
 
-Prev('a file already at the report path that this run never wrote (the user\'s, an earlier run\'s) is kept as <report>.before-<runId>, never as .prev, so later reviews cannot overwrite it', async () => {
+Prev('a file already at the report path that this run never wrote (the user\'s, an earlier run\'s) is kept as <report>.before-<runId>, and an earlier .prev as <report>.prev.before-<runId>, so later reviews cannot overwrite them', async () => {
   const ws = tempDir('countersign-prev-user-');
   writeFileSync(join(ws, REPORT), 'my precious notes\n');
   writeFileSync(join(ws, `${REPORT}.prev`), 'an older generation\n');
@@ -88,6 +88,7 @@ Prev('a file already at the report path that this run never wrote (the user\'s, 
   assert.is(s.status === 'waiting' && s.pending.nodeId, 'review');
   assert.equal(JSON.parse(readFileSync(join(ws, `${REPORT}.prev`), 'utf8')), { issues: FINDINGS });
   assert.is(readFileSync(kept, 'utf8'), 'my precious notes\n', 'still there after the second review was issued');
+  assert.is(readFileSync(join(ws, `${REPORT}.prev.before-${s.runId}`), 'utf8'), 'an older generation\n', 'an earlier run\'s .prev is kept too, not replaced by this run\'s');
 });
 
 Prev.run();

@@ -51,6 +51,10 @@ export const command: Command = {
     if (values.agent !== undefined && String(values.agent).trim() === '') throw usage('--agent needs an adapter', 'use --agent scripted:<file>, jsonl:<command>, exec:<command> or interactive');
     const maxSteps = positiveNumber(values['max-steps'], '--max-steps', true);
     const timeoutS = positiveNumber(values['agent-timeout'], '--agent-timeout', false);
+    // Both would read standard input: the input would take all of it, and the prompt would find it closed.
+    if (values.input === '-' && [values.agent, values.reviewer, values['gate-reviewer']].some((a) => typeof a === 'string' && a.trim() === 'interactive')) {
+      throw usage('--input - and an interactive adapter cannot both read standard input', 'pass the input as JSON or @file when a person answers at the terminal');
+    }
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
     if (values.as !== undefined && values['agent-id'] !== undefined && values.as !== values['agent-id']) {
