@@ -22,10 +22,17 @@ class YamlSource implements SourceDocument {
   }
 }
 
+/**
+ * The text as the YAML parser is given it: YAML allows a lone CR as a line
+ * break (old Mac files), the parser reads only LF and CRLF. One character
+ * for one, so every offset stays the same.
+ */
+export function yamlParserText(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
+
 export function parseYaml(text: string, file: string): SourceDocument {
-  // YAML allows a lone CR as a line break (old Mac files); the parser reads
-  // only LF and CRLF. One character for one: every offset stays the same.
-  const doc = parseDocument(text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(yamlParserText(text), { uniqueKeys: true, prettyErrors: false });
   const error = doc.errors[0];
   if (error) {
     const at = new LineIndex(text).position(error.pos[0]);

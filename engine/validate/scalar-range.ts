@@ -9,6 +9,7 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document } from 'yaml';
 import type { SourceDocument } from '../format/source.js';
+import { yamlParserText } from '../format/yaml-source.js';
 import { isIndex } from '../format/path.js';
 import { pointerSegments } from './pointer.js';
 
@@ -39,7 +40,7 @@ function yamlScalarRange(doc: SourceDocument, pointer: string): ScalarRange | un
   let yaml = parsed.get(doc);
   if (!yaml) {
     // Parsed as parseYaml parses it: a lone CR read as a line break, every offset unchanged.
-    yaml = parseDocument(doc.text.includes('\r') ? doc.text.replace(/\r(?!\n)/g, '\n') : doc.text, { uniqueKeys: true, prettyErrors: false });
+    yaml = parseDocument(yamlParserText(doc.text), { uniqueKeys: true, prettyErrors: false });
     parsed.set(doc, yaml);
   }
   let node: unknown = yaml.contents;
