@@ -27,6 +27,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     const args = restAll.filter((a, i) => a !== '--store' && restAll[i - 1] !== '--store' && !a.startsWith('-'));
     const topic = name === 'help' ? args.find((a) => Object.prototype.hasOwnProperty.call(COMMANDS, a)) : undefined;
     const known = topic !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, topic);
+    // `help frobnicate`: a topic that is no command is said to be one, as `countersign frobnicate` is.
+    if (name === 'help' && !known && args.length > 0) {
+      reportError(io, usage(`no help topic "${args[0]}"`, `topics: ${Object.keys(COMMANDS).join(', ')}`), json);
+      return 2;
+    }
     const loaded = known ? await loadCommand(topic, io, json) : undefined;
     if (loaded === null) return 2;
     say('usage', loaded ? loaded.usage : HELP);

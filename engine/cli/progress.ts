@@ -62,16 +62,13 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
   };
   const agentOutput = {
     write(chunk: string | Uint8Array): boolean {
+      // Whole lines only, with or without a spinner: an unfinished line waits
+      // for its newline (or the next progress line, which ends it first).
       const text = partial + (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-      if (!timer) {
-        partial = '';
-        io.stderr.write(text);
-        return true;
-      }
       const end = text.lastIndexOf('\n');
       partial = text.slice(end + 1);
       if (end >= 0) {
-        io.stderr.write('\r\x1b[2K');
+        if (timer) io.stderr.write('\r\x1b[2K');
         io.stderr.write(text.slice(0, end + 1));
       }
       return true;

@@ -93,10 +93,9 @@ function renderBlock(block: Block, state: RenderState): string {
     case 'each': {
       const list = valueOf(block.arg, state);
       // A set value that is no list (an object, a number) is not silently an empty list: it is noted as rendering empty.
-      if (list !== undefined && list !== null && !Array.isArray(list)) {
-        const note = `${block.arg.path} (not a list)`;
-        if (!state.unset.includes(note)) state.unset.push(note);
-      }
+      // Unset, or set but no list: noted as rendering empty, never silently an empty list.
+      const note = list === undefined ? block.arg.path : list !== null && !Array.isArray(list) ? `${block.arg.path} (not a list)` : undefined;
+      if (note !== undefined && !state.unset.includes(note)) state.unset.push(note);
       if (!Array.isArray(list) || list.length === 0) return renderNodes(block.otherwise, state);
       let out = '';
       const depth = state.items.length;

@@ -130,7 +130,7 @@ export function loadScript(path: string, flag = '--agent'): Script {
   } catch (err) {
     throw new CountersignError('E_FILE_NOT_FOUND', `cannot read the script ${path}: ${(err as Error).message}`, {
       file: path,
-      fix: `pass an existing file: ${flag} scripted:<file>, relative to the working directory`,
+      fix: `pass an existing file: ${flag} scripted:<file>, relative to the directory countersign runs in (not --workspace)`,
     });
   }
   return checkScript(parseScriptText(text, path), path);

@@ -26,6 +26,7 @@ import { accessDenial, type AccessMap } from '../tools/access.js';
 import type { ToolCatalog } from '../tools/catalog.js';
 import { defineTool, isGated, type Tool, type ToolRunContext } from '../tools/tool.js';
 import type { AgentRequest } from './contract.js';
+import { notJsonResult } from './tool-steps.js';
 
 /** A directive item as its agent receives it. */
 export type DirectiveRequest = Extract<AgentRequest, { kind: 'directive' }>;
@@ -120,7 +121,23 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
           ...(isCountersignError(e) && e.fix ? { fix: e.fix } : {}),
         });
       }
-      return result === undefined ? null : (JSON.parse(JSON.stringify(result)) as JsonValue);
+      if (result === undefined) return null;
+      // Handed to the agent and journaled as JSON: a result JSON would change is refused, never passed on altered.
+      let text: string | undefined;
+      let odd: string | undefined;
+      try {
+        text = JSON.stringify(result);
+        odd = text === undefined ? `(a ${typeof result}) is not JSON` : notJsonResult(result);
+      } catch (e) {
+        odd = `cannot be written as JSON: ${(e as Error).message}`;
+      }
+      if (odd !== undefined || text === undefined) {
+        stopped = tool.name;
+        throw new CountersignError('E_TOOL_FAILED', `tool "${tool.name}" ran (it may have taken effect), but its result ${odd}`, {
+          fix: 'return plain JSON data from the tool: no functions, undefined, NaN, Infinity, BigInts, Maps, Sets or cycles',
+        });
+      }
+      return JSON.parse(text) as JsonValue;
     };
     for (const tool of review ? [] : config.catalog.values()) {
       const denial = accessDenial(config.access, role, tool.name);

@@ -8,6 +8,7 @@
  * (the process died mid-call) is never re-run silently: the call may have
  * taken effect, so the node fails loudly with E_TOOL_INTERRUPTED.
  */
+import { jsonProblem } from '../format/json-problem.js';
 import { CountersignError, isCountersignError, thrownMessage } from '../errors.js';
 import type { JsonObject, JsonValue } from '../format/model.js';
 import type { CompiledWorkflow } from '../compile/machine.js';
@@ -180,6 +181,19 @@ async function runTool(catalog: ToolCatalog, pending: ToolPending, workspace: st
   return resultOutcome(pending.tool, result);
 }
 
+/**
+ * Why a tool's result cannot be kept as JSON unchanged (JSON.stringify drops
+ * functions and undefined, turns NaN into null and a Map or Set into {}),
+ * or undefined when it can. Shared by tool nodes and `$tool` calls: a
+ * result is refused, never stored or handed on changed.
+ */
+export function notJsonResult(result: unknown): string | undefined {
+  const odd = notJsonAt(result, '');
+  if (odd !== undefined) return `holds a value JSON cannot keep at ${odd.at || '(root)'} (${odd.what})`;
+  const problem = jsonProblem(result);
+  return problem ? `holds a value JSON cannot keep at ${problem.pointer || '(root)'}: it ${problem.message}` : undefined;
+}
+
 /** The first place in `value` that JSON would drop or change, or undefined. */
 function notJsonAt(value: unknown, at: string, seen = new Set<unknown>()): { at: string; what: string } | undefined {
   if (typeof value === 'function' || typeof value === 'symbol' || value === undefined) return { at, what: value === undefined ? 'undefined' : `a ${typeof value}` };
@@ -205,9 +219,8 @@ function resultOutcome(tool: string, result: unknown): ToolOutcome {
     return fail('E_TOOL_FAILED', `${ran} its result cannot be stored as JSON: ${(e as Error).message}`, 'return plain JSON data from the tool: no cycles, BigInts or functions');
   }
   if (text === undefined) return fail('E_TOOL_FAILED', `${ran} its result (a ${typeof result}) is not JSON`, 'return plain JSON data from the tool');
-  // JSON.stringify drops functions and undefined inside objects and turns NaN into null: refused, never stored changed.
-  const odd = notJsonAt(result, '');
-  if (odd !== undefined) return fail('E_TOOL_FAILED', `${ran} its result holds a value JSON cannot keep at ${odd.at || '(root)'} (${odd.what})`, 'return plain JSON data from the tool: no functions, undefined, NaN, Infinity, BigInts or cycles');
+  const odd = notJsonResult(result);
+  if (odd !== undefined) return fail('E_TOOL_FAILED', `${ran} its result ${odd}`, 'return plain JSON data from the tool: no functions, undefined, NaN, Infinity, BigInts, Maps, Sets or cycles');
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_ANSWER_BYTES) {
     return fail('E_TOOL_FAILED', `${ran} its result is ${bytes} bytes; a node's stored answer may hold ${MAX_ANSWER_BYTES}`, 'return a smaller result: keep large content in files and return their paths');

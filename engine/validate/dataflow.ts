@@ -131,6 +131,9 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
       `${shown} is not declared: node "${nodeId}" declares no field "${field}"` +
       (guess ? ` — did you mean "${guess}"?` : '.') +
       ` Add "${field}" to the inputSchema properties (or globalInputs) of node "${nodeId}", or correct the name`;
+  } else if (missing === 'this' || missing === '@index' || missing.startsWith('this.') || missing.startsWith('@index.')) {
+    // The loop's own names, used outside a loop: declaring them would not help (and would be shadowed inside every loop).
+    message = `${shown} is read outside any {{#each}} block: "this" (the current item) and "@index" (its position) exist only inside one; move it into {{#each list}}…{{/each}}, or read the variable by its name`;
   } else {
     const what = missing === read.path ? shown : `${shown} reads "${missing}", which`;
     message =

@@ -1,8 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, tempDir } from '../helpers/cli.js';
+import { cli, ROOT, tempDir } from '../helpers/cli.js';
 
 const WF = 'spec/fixtures/cli/two-step.json';
 const Cli = suite('cli commands');
@@ -202,6 +202,9 @@ Cli('graph of a document that is null is E_SCHEMA (no nodes to draw), not a cras
   assert.match(help.stdout, /^countersign status <runId>/);
   const valueNotTopic = await cli(['help', '--store', 'status']);
   assert.match(valueNotTopic.stdout, /usage: countersign <command>/, '--store\'s value is not a topic: the general help');
+  const unknown = await cli(['help', 'frobnicate']);
+  assert.is(unknown.code, 2, 'a topic that is no command is a usage error, as the command itself would be');
+  assert.match(unknown.stderr, /countersign: E_USAGE: no help topic "frobnicate"/);
 });
 
 Cli('a global --store before the command is ignored by commands that keep no runs (validate, graph), as a wrapper always passing it expects', async () => {
@@ -210,6 +213,20 @@ Cli('a global --store before the command is ignored by commands that keep no run
     const r = await cli(args);
     assert.is(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
   }
+});
+
+Cli('a replayed step exits 0 whatever the run did since, also when the step it repeats failed the run (the host retrying after a crash)', async () => {
+  const store = tempDir();
+  const wf = JSON.parse(readFileSync(join(ROOT, 'spec/fixtures/cli/two-step.json'), 'utf8'));
+  wf.nodes[1].maxRetries = 0;
+  const file = join(tempDir(), 'strict.json');
+  writeFileSync(file, JSON.stringify(wf));
+  const started = await cli(['start', file, '--json'], { store });
+  const failed = await cli(['step', started.json.runId, '--seq', '1', '--response', '{"words": 0}', '--json'], { store });
+  assert.is(failed.code, 1, failed.stderr);
+  const again = await cli(['step', started.json.runId, '--seq', '1', '--response', '{"words": 0}', '--json'], { store });
+  assert.is(again.code, 0, again.stderr);
+  assert.equal([again.json.status, again.json.replayed], ['failed', true]);
 });
 
 Cli('usage errors exit 2 with {error} on stdout under --json: unknown command, unknown flag, missing argument', async () => {

@@ -59,8 +59,10 @@ Progress('an agent\'s stderr lines never land on the spinner\'s line: the line i
   assert.match(out, /\r\x1b\[2Kagent: half\n  ✓ write answered\n$/, 'the partial line is ended before the next progress line');
   const plain = capture();
   const q = progressPrinter(plain.io, { spinner: false });
-  q.agentOutput.write('as is');
-  assert.is(plain.text(), 'as is', 'without a spinner agent output passes straight through');
+  q.agentOutput.write('as is\nthinking...');
+  assert.is(plain.text(), 'as is\n', 'without a spinner whole lines pass straight through');
+  q({ type: 'answered', state: { runId: 'r', seq: 1, status: 'completed', endNodeId: 'done', output: {} }, nodeId: 'write' });
+  assert.is(plain.text(), 'as is\nthinking...\n  ✓ write answered\n', 'an unfinished line is ended before the next progress line');
 });
 
 Progress('a directive line longer than 100 characters is shortened with an ellipsis, so it never reads as the whole directive', () => {

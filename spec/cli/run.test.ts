@@ -144,6 +144,15 @@ Run('--input - with an interactive adapter is a usage error (both would read sta
   assert.not.ok(existsSync(store));
 });
 
+Run('the commands a stopped run suggests name the --store it lives in, so they work as printed', async () => {
+  const store = join(tempDir(), 'my store');
+  const r = await cli(['run', WF, '--store', store, '--agent', `scripted:${script('write: [{ words: 0 }, { words: 0 }]\n')}`, '--max-steps', '1', '--json']);
+  assert.is(r.code, 3, r.stderr);
+  assert.match(r.json.error.fix, `countersign run --resume ${r.json.runId} --store '${store}'`);
+  const human = await cli(['run', '--resume', r.json.runId, '--store', store, '--agent', `scripted:${script('write: [{ words: 0 }, { words: 0 }]\n')}`, '--max-steps', '1']);
+  assert.match(human.stdout, `resume with: countersign run --resume ${r.json.runId} --store '${store}' --agent <adapter>`);
+});
+
 Run('--max-steps stops a waiting run with exit 3 (E_MAX_STEPS)', async () => {
   const r = await cli(['run', WF, '--agent', `scripted:${script('write: [{ words: 0 }, { words: 0 }]\n')}`, '--max-steps', '1', '--json'], { store: tempDir() });
   assert.is(r.code, 3);

@@ -133,6 +133,18 @@ T('adapters that cannot call tools (exec, scripted, interactive) are offered non
   assert.ok((seen.request?.toolSpecs ?? []).some((t) => t.name === 'lookup'), 'an in-process agent still is');
 });
 
+T('a $tool result JSON would change (NaN, a Map) is E_TOOL_FAILED saying the tool ran, never handed to the agent altered', async () => {
+  for (const [value, pattern] of [[{ n: Number.NaN }, /at \/n \(NaN\)/], [{ m: new Map([['a', 1]]) }, /it is a Map/], [() => 1, /is not JSON/]] as const) {
+    const odd = defineTool({ name: 'lookup', class: 'read', inputSchema: { type: 'object' }, run: async () => value });
+    const engine = createEngine({ store: createMemoryStore(), tools: [odd, ...tools([]).filter((t) => t.name !== 'lookup')] });
+    const seen: { request?: AgentRequest; outcomes: Outcome[] } = { outcomes: [] };
+    await engine.run(flow(), { agent: caller([{ name: 'lookup', args: {} }], seen) });
+    assert.is(seen.outcomes[0].code, 'E_TOOL_FAILED', String(pattern));
+    assert.match(seen.outcomes[0].message ?? '', /ran \(it may have taken effect\), but its result/);
+    assert.match(seen.outcomes[0].message ?? '', pattern);
+  }
+});
+
 T('H35/H36: a role asking for another role\'s tool is refused at run time (E_TOOL_ACCESS, naming the owner); the tool never runs, and the refusal is journaled', async () => {
   const { engine, ran, store } = setup();
   const seen = { outcomes: [] as Outcome[] };

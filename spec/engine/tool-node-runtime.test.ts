@@ -217,6 +217,8 @@ R('a result that is not JSON, too large or too deep to store is E_TOOL_FAILED sa
     [JSON.parse('['.repeat(80) + ']'.repeat(80)), /nests deeper than 64 levels/],
     [{ f: () => 1, a: 1 }, /holds a value JSON cannot keep at \/f \(a function\)/],
     [{ n: Number.NaN }, /at \/n \(NaN\)/],
+    [{ m: new Map([['a', 1]]) }, /at \/m: it is a Map, which JSON would store as \{\}/],
+    [{ s: new Set([1]) }, /at \/s: it is a Set/],
   ];
   for (const [value, pattern] of cases) {
     const tool = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => value });

@@ -135,6 +135,7 @@ blocks('#each over an empty list or a non-list renders the else branch; a set va
   assert.is(render('{{#each items}}{{this.n}}{{else}}none{{/each}}'), 'ab');
   assert.equal(renderTemplate('{{#each name}}x{{/each}}', lookup).unset, ['name (not a list)']);
   assert.equal(renderTemplate('{{#each empty_list}}x{{/each}}', lookup).unset, [], 'an empty list is a list');
+  assert.equal(renderTemplate('{{#each nothing}}x{{else}}none{{/each}}', () => ({ found: true, value: undefined })).unset, ['nothing'], 'an unset list is noted as any unset variable');
 });
 
 blocks('index refs may name the loop index', () => {

@@ -146,7 +146,7 @@ export const command: Command = {
         return Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
       });
       try {
-        const result = await engine.run(resumeId ? { runId: resumeId } : resolve(io.cwd, positionals[0]), {
+        const driven = await engine.run(resumeId ? { runId: resumeId } : resolve(io.cwd, positionals[0]), {
           agent,
           reviewer,
           // A resumed run keeps its own input and workspace (refused above when given).
@@ -163,6 +163,8 @@ export const command: Command = {
             ...(reviewerSpec === undefined ? {} : { reviewer: adapterLabel(reviewerSpec, '--reviewer') }),
           },
         });
+        // The commands a stop suggests name the store this run lives in when --store chose it: run as printed, they find the run.
+        const result = withStoreInHints(driven, values.store as string | undefined);
         progress.stop();
         if (values.json) printJson(io, result);
         else if (result.status === 'completed') {
@@ -174,7 +176,7 @@ export const command: Command = {
           const atTool = result.error && TOOL_STOPS.has(result.error.code);
           io.stdout.write(atTool
             ? `stopped; run ${result.runId} waits at tool node "${result.error!.nodeId ?? '?'}", which this process did not run (${result.error!.code})\nnext: ${result.error!.fix ?? 'see the error above'}\n`
-            : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId} --agent <adapter>${withReviewer}  (or answer with countersign step)\n`);
+            : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step)\n`);
         }
         if (result.error) reportFailure(io, result.error);
         // Interrupted: the signal's conventional status, after saying where the run stands.
@@ -260,4 +262,19 @@ function adapterIdentity(spec: string, cwd: string): string {
   // carry a secret (`exec:API_KEY=… node agent.mjs`). Equal adapters still get
   // equal identities, so an agent reviewing itself is still caught.
   return `${kind}-${createHash('sha256').update(normalised).digest('hex').slice(0, 12)}`;
+}
+
+/** ` --store DIR` (shell-quoted when it needs it) for a store given with --store; nothing for the default or $COUNTERSIGN_STORE. */
+function storeArg(store: string | undefined): string {
+  if (store === undefined) return '';
+  return ` --store ${/^[A-Za-z0-9_./:@%+=,-]+$/.test(store) ? store : `'${store.replace(/'/g, `'\\''`)}'`}`;
+}
+
+/** The result with `--store DIR` added to the countersign commands its error's fix suggests. */
+function withStoreInHints<T extends { error?: { fix?: string } }>(result: T, store: string | undefined): T {
+  const fix = result.error?.fix;
+  if (store === undefined || fix === undefined) return result;
+  const extra = storeArg(store);
+  const hinted = fix.replace(/countersign (run --resume|step) (\S+)/g, (all) => `${all}${extra}`);
+  return hinted === fix ? result : { ...result, error: { ...result.error, fix: hinted } };
 }
