@@ -229,6 +229,7 @@ function rowBase(p: Proposal, tool: string, hash: string, persona: { name: strin
     action: p.action,
     target: p.target as JsonObject,
     reason: p.reason,
+    proposal_reason: p.reason,
     blast_radius: p.blast_radius,
     context_summary: p.context_summary,
     decision_text: null,

@@ -49,6 +49,12 @@ export type ProposalRow = {
   persona: string;
   model: string;
   /**
+   * The operator's own reason for the call (the proposal's), kept on every
+   * row the gate writes; `reason` is the reviewer's on a rejection. Absent
+   * on rows written before it was kept, and on a host's own rows.
+   */
+  proposal_reason?: string;
+  /**
    * On rows read back only, never stored: true when the review gate wrote
    * the row (or a host, through writeProposal); false when a run of the
    * gate workflow that the gate did not start wrote it (see gate-runs.ts).

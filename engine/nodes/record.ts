@@ -105,7 +105,7 @@ function shapeFindings(node: RecordNode, pointer: string): Finding[] {
       findings.push({ code: 'E_LEDGER_ROW', message: `field "${name}" of a ${node.table} row must be ${describeKind(kind)}, not ${JSON.stringify(value)}`, pointer: at(name), severity: 'error' });
     }
   }
-  const missing = Object.keys(shape).filter((name) => !(name in node.fields));
+  const missing = Object.keys(shape).filter((name) => !(name in node.fields) && shape[name] !== 'string?');
   if (missing.length > 0) {
     findings.push({ code: 'E_LEDGER_ROW', message: `a ${node.table} row needs every field of the table; this one lacks ${missing.join(', ')}`, pointer: `${pointer}/fields`, severity: 'error', key: true });
   }

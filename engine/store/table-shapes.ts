@@ -12,7 +12,7 @@ import type { JsonObject } from '../format/model.js';
 
 export const PROPOSAL_STATUSES = ['approved', 'rejected', 'timeout', 'skipped'] as const;
 
-export type FieldKind = 'string' | 'string|null' | 'object' | 'boolean' | 'status' | 'strings|null';
+export type FieldKind = 'string' | 'string|null' | 'string?' | 'object' | 'boolean' | 'status' | 'strings|null';
 
 /** The tables whose rows have a fixed shape, field by field (`id` and `at` are the ledger's own). */
 export const TABLE_SHAPES: Readonly<Record<string, Readonly<Record<string, FieldKind>>>> = {
@@ -20,6 +20,8 @@ export const TABLE_SHAPES: Readonly<Record<string, Readonly<Record<string, Field
     operator: 'string', tool: 'string', action: 'string', reason: 'string', blast_radius: 'string', context_summary: 'string',
     target: 'object', status: 'status', decision_text: 'string|null', sop_id: 'string|null', rollback: 'string|null',
     missing_gates: 'strings|null', deduped: 'boolean', proposal_hash: 'string', persona: 'string', model: 'string',
+    // The operator's own reason for the call, on every row the gate writes: `reason` is the reviewer's on a rejection (E5).
+    proposal_reason: 'string?',
   },
   tool_executions: { proposal_id: 'string|null', tool: 'string', args: 'object', ok: 'boolean', error: 'string|null' },
   user_confirmations: { operator: 'string', action: 'string', target: 'object' },
@@ -82,6 +84,7 @@ export function fitsKind(v: unknown, kind: FieldKind): boolean {
   switch (kind) {
     case 'string': return typeof v === 'string';
     case 'string|null': return v === null || typeof v === 'string';
+    case 'string?': return v === undefined || typeof v === 'string';
     case 'object': return v !== null && typeof v === 'object' && !Array.isArray(v);
     case 'boolean': return typeof v === 'boolean';
     case 'status': return (PROPOSAL_STATUSES as readonly unknown[]).includes(v);
@@ -93,6 +96,7 @@ export function describeKind(kind: FieldKind): string {
   switch (kind) {
     case 'string': return 'a string';
     case 'string|null': return 'a string or null';
+    case 'string?': return 'a string (or left out)';
     case 'object': return 'a JSON object';
     case 'boolean': return 'true or false';
     case 'status': return PROPOSAL_STATUSES.join(', ');
@@ -102,5 +106,5 @@ export function describeKind(kind: FieldKind): string {
 
 /** Whether a template (which always renders a string) can fill a field of this kind. */
 export function takesString(kind: FieldKind): boolean {
-  return kind === 'string' || kind === 'string|null' || kind === 'status';
+  return kind === 'string' || kind === 'string|null' || kind === 'string?' || kind === 'status';
 }

@@ -50,6 +50,9 @@ Gate('E5 E6 E9 §4.5: a reject exits 3 with ErrReviewRejected; the same proposal
   const again = await s.gate(['--proposal', s.proposal({ reason: 'really urgent' }), '--reviewer', 'reply:approve.md', '--json']);
   assert.is(again.code, 3, again.stderr);
   assert.equal([again.json.proposal.status, again.json.proposal.deduped, again.json.proposal.decision_text], ['rejected', true, null]);
+  // `reason` is the reviewer's on a rejection (E5); the operator's own reason is kept beside it, on every row.
+  assert.equal([first.json.proposal.reason, first.json.proposal.proposal_reason], ['last mutating action 2 min ago', '502s']);
+  assert.is(again.json.proposal.proposal_reason, 'really urgent', 'a reworded retry keeps its own reason');
   // Spaces around the operator are no other operator: still a repeat, recorded under the trimmed name.
   const spaced = await s.gate(['--proposal', s.proposal({ operator: ' user_42 ' }), '--reviewer', 'reply:approve.md', '--json']);
   assert.is(spaced.code, 3, spaced.stderr);
