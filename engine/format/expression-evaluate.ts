@@ -51,7 +51,8 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
     default:
       run = (read) => {
         const [a, b] = numbers(left.run(read), right.run(read));
-        if (b === 0) throw runtimeError(source, `division by zero: ${right.label} is 0`);
+        // Name the divisor only when it is not the literal 0 itself ("0 is 0" says nothing).
+        if (b === 0) throw runtimeError(source, /^[0-9.\s()-]+$/.test(right.label) ? 'division by zero' : `division by zero: ${right.label} is 0`);
         return finite(a / b);
       };
   }

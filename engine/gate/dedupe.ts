@@ -73,7 +73,7 @@ export function createDedupe(options: DedupeOptions): Dedupe {
   // nothing — the call failed closed, and a retry once it is fixed is
   // reviewed. A row a hand run of the gate workflow wrote is no decision of this gate's.
   const counts = (row: ProposalRow) =>
-    row.status === 'rejected' && row.deduped !== true && row.by_gate !== false && typeof row.decision_text === 'string' && row.decision_text !== '';
+    row.status === 'rejected' && row.deduped !== true && row.by_gate !== false && typeof row.decision_text === 'string' && row.decision_text.trim() !== '';
 
   function keep(hash: string, row: ProposalRow): void {
     lru.delete(hash);

@@ -66,7 +66,7 @@ export const record: TransientType<RecordNode> = {
     // A row the store would refuse fails the run here, with the node named,
     // instead of aborting the step's transaction.
     const [bad] = RUN_FORBIDDEN_TABLES.has(node.table)
-      ? [{ field: 'table', message: 'only the review gate and a person (countersign confirm) write that table', fix: 'write to another table' }]
+      ? [{ field: 'table', message: keptBy(node.table), fix: 'write to another table' }]
       : shapeProblems(node.table, row);
     if (bad) {
       const message = `record node "${node.id}" cannot write its ${node.table} row: ${bad.message} (${bad.fix})`;
@@ -86,7 +86,7 @@ export const record: TransientType<RecordNode> = {
  */
 function shapeFindings(node: RecordNode, pointer: string): Finding[] {
   if (RUN_FORBIDDEN_TABLES.has(node.table)) {
-    return [{ code: 'E_LEDGER_ROW', message: `table ${node.table} is written only by the review gate and by a person (countersign confirm): a workflow may not write to it`, pointer: `${pointer}/table`, severity: 'error' }];
+    return [{ code: 'E_LEDGER_ROW', message: `table ${node.table}: ${keptBy(node.table)}; a workflow may not write to it`, pointer: `${pointer}/table`, severity: 'error' }];
   }
   const shape = tableShape(node.table);
   if (!shape || !node.fields || typeof node.fields !== 'object') return [];
@@ -133,4 +133,11 @@ function isPath(o: Operand): o is { contextPath: string } {
 
 function escape(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Who alone writes a table no run may write. */
+function keptBy(table: string): string {
+  return table === 'user_confirmations'
+    ? 'only a person writes confirmations (countersign confirm, or a host\'s recordConfirmation)'
+    : 'only the review gate writes it (the runs it started)';
 }

@@ -154,6 +154,7 @@ runtimeErrors('unary minus on a non-number', () => {
 runtimeErrors('division by zero', () => {
   assert.is(error(() => run('n = counter / zero'), 'E_EXPRESSION').message, 'expression "n = counter / zero" failed: division by zero: "zero" is 0');
   assert.is(error(() => run('n = 1 / (counter - 2)'), 'E_EXPRESSION').message, 'expression "n = 1 / (counter - 2)" failed: division by zero: ("counter" - 2) is 0');
+  assert.is(error(() => run('n = counter / 0'), 'E_EXPRESSION').message, 'expression "n = counter / 0" failed: division by zero', 'a literal 0 is not named again');
 });
 
 runtimeErrors('a non-finite result', () => {

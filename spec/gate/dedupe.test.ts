@@ -114,6 +114,9 @@ test('§4.5: a rejected row without a reply (the reviewer crashed, printed no JS
   const failed = writeProposal(store, rejection({ decision_text: '', reason: 'the reviewer failed: exited with code 1' }), T0);
   dedupe.remember(failed);
   assert.is(dedupe.repeatOf(HASH), undefined);
+  const blank = writeProposal(store, rejection({ decision_text: '\n  ', reason: 'the reply does not open with "Decision: approve"' }), T0);
+  dedupe.remember(blank);
+  assert.is(dedupe.repeatOf(HASH), undefined, 'a blank reply is no reply either');
   writeProposal(store, rejection(), T0);
   assert.is(dedupe.repeatOf(HASH)?.decision_text, '**Decision: reject**', 'the reviewer\'s own rejection still does');
 });

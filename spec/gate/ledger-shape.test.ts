@@ -85,6 +85,8 @@ Shape('A7: no workflow run can write review_gate_runs, where the gate records it
 Shape('F6: no workflow run can write user_confirmations (a run an agent started could mint a confirmation to reopen a rejected call): validate refuses it, and so does the store', () => {
   const report = validateWorkflow(recordWorkflow({ operator: 'user_42', action: 'host_restart_service', target: { device_id: 7 } }, 'user_confirmations'));
   assert.equal(report.errors.map((e) => [e.code, e.pointer]), [['E_LEDGER_ROW', '/nodes/1/table']]);
+  assert.match(report.errors[0].message, 'only a person writes confirmations');
+  assert.match(validateWorkflow(recordWorkflow({ run_id: '{{executionId}}' }, 'review_gate_runs')).errors[0].message, 'only the review gate writes it');
   const store = createMemoryStore();
   thrownWithCode(() => store.appendRows([{ id: 'c', table: 'user_confirmations', at: '2026-01-01T00:00:00.000Z', runId: 'r1', key: 'confirm-forged', row: { operator: 'u', action: 'a', target: {} } }]), 'E_LEDGER_ROW');
   assert.equal(store.rows('user_confirmations'), []);

@@ -2,6 +2,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { errorText, stateText, workflowsText } from '../../engine/hosts/mcp/text.js';
+import { createWorkflowCatalog } from '../../engine/hosts/mcp/workflows.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { RunState } from '../../engine/run/contract.js';
 
 const Text = suite('mcp: result text');
@@ -90,6 +94,14 @@ Text('list_workflows text says how to start an entry whose name starts another f
   assert.is(lines[0], '- twin — /a/twin.json');
   assert.match(lines[1], /its name starts another file: start this one with "twin\.yaml"/);
   assert.match(lines[2], /its name and file name start another file: start this one by its path/);
+});
+
+Text('list_workflows marks a file that parses but is no workflow (an answers script beside the workflows) instead of offering it to start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-wfcat-'));
+  writeFileSync(join(dir, 'flow.json'), JSON.stringify({ metadata: { name: 'flow', version: '1.0.0', description: 'a flow' }, nodes: [] }));
+  writeFileSync(join(dir, 's.yaml'), 'ask:\n  - {n: 1}\n');
+  const entries = createWorkflowCatalog({ cwd: dir, dirs: [dir] }).list();
+  assert.equal(entries.map((e) => [e.name, e.description]), [['flow', 'a flow'], ['s', '(not a workflow: it has no "nodes" list; call validate for details)']]);
 });
 
 Text.run();

@@ -137,8 +137,12 @@ export function createWorkflowCatalog(options: { cwd: string; dirs: readonly str
 
 function describe(path: string): WorkflowEntry {
   try {
-    const data = readSource(path).data as { metadata?: { name?: unknown; description?: unknown; version?: unknown } } | null;
+    const data = readSource(path).data as { metadata?: { name?: unknown; description?: unknown; version?: unknown }; nodes?: unknown } | null;
     const meta = data && typeof data === 'object' ? data.metadata : undefined;
+    // A file that parses but is no workflow (an answers script beside the workflows) is said to be one, as a broken file is.
+    if (!data || typeof data !== 'object' || !Array.isArray(data.nodes)) {
+      return { name: stem(path), path, description: '(not a workflow: it has no "nodes" list; call validate for details)', version: '' };
+    }
     return {
       name: typeof meta?.name === 'string' && meta.name !== '' ? meta.name : stem(path),
       path,
