@@ -7,7 +7,7 @@ import type { JsonObject, Workflow } from '../format/model.js';
 import { templateVariables } from '../format/template.js';
 import { effectiveSchema } from './answer-schema.js';
 import { unsatisfiableRequired } from './required-fields.js';
-import { schemaFinding, schemaProblem, schemaProblems } from './schema-errors.js';
+import { schemaFinding, schemaProblem, schemaProblems, TYPES } from './schema-errors.js';
 import type { Finding, VariableRead } from './node-type.js';
 
 /** A message with its fix, as every finding states it: "what is wrong; how to fix it". */
@@ -106,14 +106,12 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
   return findings;
 }
 
-const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
-
 /** The JSON types a `type` keyword allows (integer is a number too); undefined when it names none or is absent. */
 function typesOf(decl: unknown): Set<string> | undefined {
   if (decl === null || typeof decl !== 'object' || Array.isArray(decl)) return undefined;
   const t = (decl as { type?: unknown }).type;
   const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t : undefined;
-  if (!list || list.length === 0 || !list.every((x) => typeof x === 'string' && JSON_TYPES.includes(x))) return undefined;
+  if (!list || list.length === 0 || !list.every((x) => typeof x === 'string' && TYPES.includes(x))) return undefined;
   return new Set(list as string[]);
 }
 

@@ -9,7 +9,8 @@ import { answerValidator } from './answer-schema.js';
 import type { Finding } from './node-type.js';
 import { withFix } from './checks.js';
 
-const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+/** JSON Schema's type names. */
+export const TYPES: readonly string[] = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 const DRAFT7_KEYWORDS = [
   '$id', '$schema', '$ref', '$comment', 'title', 'description', 'default', 'readOnly', 'writeOnly', 'examples',
   'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
