@@ -139,8 +139,13 @@ function whileBusy<T>(fn: () => T): T {
  * with tables in it.
  */
 function refuseForeign(db: Database.Database, file: string): void {
-  if ((db.pragma('user_version', { simple: true }) as number) !== 0) return;
-  const foreign = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  // Both reads in one read transaction: another process may finish setting
+  // up this very store between two separate reads, and its tables would
+  // then be seen without the version it set with them.
+  const foreign = db.transaction(() => {
+    if ((db.pragma('user_version', { simple: true }) as number) !== 0) return [];
+    return db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  })();
   if (foreign.length > 0) {
     throw new CountersignError('E_STORE', `${file} is another program's SQLite database (tables ${foreign.slice(0, 5).join(', ')}), not a countersign store: it was left as it is`, {
       file,

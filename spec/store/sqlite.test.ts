@@ -376,13 +376,15 @@ function startUpdater(dir: string, count: number, worker: string) {
   return { child, ready, done };
 }
 
-test('processes opening one new store at the same moment all open it (none fails with "database is locked" while another sets it up)', async (c) => {
+test('processes opening one new store at the same moment all open it (none fails with "database is locked", nor takes the half-set-up store for another program\'s, while another sets it up)', async (c) => {
   const dir = join(c.dir, 'fresh');
-  const opener = `const { createSqliteStore } = await import(process.argv[1]); createSqliteStore(process.argv[2]).close(); process.stdout.write('ok');`;
+  // Each opener loads first, then waits for one shared moment, so the opens really overlap.
+  const opener = `const { createSqliteStore } = await import(process.argv[1]); while (Date.now() < Number(process.argv[3])); createSqliteStore(process.argv[2]).close(); process.stdout.write('ok');`;
   for (let round = 0; round < 3; round++) {
     const at = `${dir}-${round}`;
-    const results = await Promise.all([0, 1, 2, 3].map(() => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', opener, SQLITE_MODULE, at], { cwd: REPO });
+    const moment = String(Date.now() + 2500);
+    const results = await Promise.all([0, 1, 2, 3, 4, 5].map(() => new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', opener, SQLITE_MODULE, at, moment], { cwd: REPO });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
