@@ -14,8 +14,18 @@ export interface JsonProblem {
 
 const COLLECTIONS = [Map, Set, WeakMap, WeakSet];
 
+export interface JsonProblemOptions {
+  /**
+   * An object member that is undefined is refused too (JSON would drop the
+   * key). A tool's result is handed on as it was returned, so a member that
+   * vanishes on the way is a change; an answer's undefined member is absent.
+   */
+  undefinedMembers?: 'absent' | 'refused';
+}
+
 /** The first such value in document order, or undefined when JSON keeps the value as it is. */
-export function jsonProblem(root: unknown): JsonProblem | undefined {
+export function jsonProblem(root: unknown, options: JsonProblemOptions = {}): JsonProblem | undefined {
+  const refuseUndefined = options.undefinedMembers === 'refused';
   const stack: Array<{ v: unknown; pointer: string; inList: boolean }> = [{ v: root, pointer: '', inList: false }];
   const seen = new Set<object>();
   while (stack.length > 0) {
@@ -24,6 +34,7 @@ export function jsonProblem(root: unknown): JsonProblem | undefined {
     if (kind === 'number' && !Number.isFinite(v)) return { pointer, message: `is ${String(v)}, which JSON has no number for (it would be stored as null)` };
     if (kind === 'function' || kind === 'symbol') return { pointer, message: `is a ${kind}, which has no JSON form` };
     if (v === undefined && inList) return { pointer, message: 'is undefined (or a hole), which JSON would store as null in a list' };
+    if (v === undefined && refuseUndefined && pointer !== '') return { pointer, message: 'is undefined, which JSON would drop (the key would vanish)' };
     if (v === null || kind !== 'object' || seen.has(v as object)) continue;
     seen.add(v as object);
     if (COLLECTIONS.some((c) => v instanceof c)) return { pointer, message: `is a ${(v as object).constructor.name}, which JSON would store as {}` };

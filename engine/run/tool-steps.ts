@@ -183,31 +183,13 @@ async function runTool(catalog: ToolCatalog, pending: ToolPending, workspace: st
 
 /**
  * Why a tool's result cannot be kept as JSON unchanged (JSON.stringify drops
- * functions and undefined, turns NaN into null and a Map or Set into {}),
- * or undefined when it can. Shared by tool nodes and `$tool` calls: a
- * result is refused, never stored or handed on changed.
+ * functions and undefined members, turns NaN into null and a Map or Set
+ * into {}), or undefined when it can. Shared by tool nodes and `$tool`
+ * calls: a result is refused, never stored or handed on changed.
  */
 export function notJsonResult(result: unknown): string | undefined {
-  const odd = notJsonAt(result, '');
-  if (odd !== undefined) return `holds a value JSON cannot keep at ${odd.at || '(root)'} (${odd.what})`;
-  const problem = jsonProblem(result);
+  const problem = jsonProblem(result, { undefinedMembers: 'refused' });
   return problem ? `holds a value JSON cannot keep at ${problem.pointer || '(root)'}: it ${problem.message}` : undefined;
-}
-
-/** The first place in `value` that JSON would drop or change, or undefined. */
-function notJsonAt(value: unknown, at: string, seen = new Set<unknown>()): { at: string; what: string } | undefined {
-  if (typeof value === 'function' || typeof value === 'symbol' || value === undefined) return { at, what: value === undefined ? 'undefined' : `a ${typeof value}` };
-  if (typeof value === 'number' && !Number.isFinite(value)) return { at, what: String(value) };
-  if (value === null || typeof value !== 'object') return undefined;
-  if (seen.has(value)) return { at, what: 'a cycle' };
-  seen.add(value);
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-  for (const [k, v] of entries) {
-    const found = notJsonAt(v, `${at}/${k}`, seen);
-    if (found) return found;
-  }
-  seen.delete(value);
-  return undefined;
 }
 
 function resultOutcome(tool: string, result: unknown): ToolOutcome {

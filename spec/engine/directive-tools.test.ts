@@ -134,7 +134,7 @@ T('adapters that cannot call tools (exec, scripted, interactive) are offered non
 });
 
 T('a $tool result JSON would change (NaN, a Map) is E_TOOL_FAILED saying the tool ran, never handed to the agent altered', async () => {
-  for (const [value, pattern] of [[{ n: Number.NaN }, /at \/n \(NaN\)/], [{ m: new Map([['a', 1]]) }, /it is a Map/], [() => 1, /is not JSON/]] as const) {
+  for (const [value, pattern] of [[{ n: Number.NaN }, /at \/n: it is NaN, which JSON has no number for/], [{ m: new Map([['a', 1]]) }, /it is a Map/], [() => 1, /is not JSON/]] as const) {
     const odd = defineTool({ name: 'lookup', class: 'read', inputSchema: { type: 'object' }, run: async () => value });
     const engine = createEngine({ store: createMemoryStore(), tools: [odd, ...tools([]).filter((t) => t.name !== 'lookup')] });
     const seen: { request?: AgentRequest; outcomes: Outcome[] } = { outcomes: [] };

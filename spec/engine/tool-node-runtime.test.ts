@@ -215,8 +215,10 @@ R('a result that is not JSON, too large or too deep to store is E_TOOL_FAILED sa
     [10n, /cannot be stored as JSON/],
     ['x'.repeat(1024 * 1024 + 10), /bytes; a node's stored answer may hold/],
     [JSON.parse('['.repeat(80) + ']'.repeat(80)), /nests deeper than 64 levels/],
-    [{ f: () => 1, a: 1 }, /holds a value JSON cannot keep at \/f \(a function\)/],
-    [{ n: Number.NaN }, /at \/n \(NaN\)/],
+    [{ f: () => 1, a: 1 }, /holds a value JSON cannot keep at \/f: it is a function, which has no JSON form/],
+    [{ n: Number.NaN }, /at \/n: it is NaN, which JSON has no number for/],
+    [{ a: 1, gone: undefined }, /at \/gone: it is undefined, which JSON would drop/],
+    [{ 'a/b': [1, undefined] }, /at \/a~1b\/1: it is undefined \(or a hole\)/],
     [{ m: new Map([['a', 1]]) }, /at \/m: it is a Map, which JSON would store as \{\}/],
     [{ s: new Set([1]) }, /at \/s: it is a Set/],
   ];
