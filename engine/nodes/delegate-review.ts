@@ -109,7 +109,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       const names = [...new Set(unset)];
       return refuse(e.code, names.length > 0 ? `${e.message} (these variables were unset and rendered empty: ${names.join(', ')})` : e.message, e.fix);
     }
-    const hashes = hashEach(paths.artifacts, skippedPaths(paths.report, env.workspace, env.skip), env.workspace);
+    const hashes = hashEach(paths.artifacts, skippedPaths(paths.report, ctx.meta.executionId, env.workspace, env.skip), env.workspace);
     if (state.acceptedHash !== undefined && hashes.hash === state.acceptedHash) {
       const fromFix = cause !== undefined && cause.nodeId !== node.id ? cause : undefined;
       const reason = fromFix ? unchangedReason(fromFix.answer) : undefined;
@@ -144,21 +144,25 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     let setAsideTo: string | undefined;
     // A report path that now names another file (a templated path) has no accepted report to keep in its .prev.
     const accepted = state.acceptedReport?.path === undefined || state.acceptedReport.path === paths.report ? state.acceptedReport : undefined;
+    // Whether this run has held a review at this path before (a templated
+    // path may come back to it): what lies there then is this run's own.
+    const slots = state.slots ?? (state.visit ? [state.visit.report] : []);
+    const firstHere = !slots.includes(paths.report);
     try {
-      if (state.visit && state.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
+      if (state.visit?.report === paths.report && state.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
       // A file this run never wrote there (the user's, an earlier run's
       // report) is kept under a name of its own that this run never reuses,
       // not as .prev, which the next accepted review replaces.
-      else if (!accepted && state.visit?.report !== paths.report && setAside(paths.report, `${paths.report}.before-${ctx.meta.executionId}`)) {
+      else if (!accepted && firstHere && setAside(paths.report, `${paths.report}.before-${ctx.meta.executionId}`)) {
         setAsideTo = `${paths.report}.before-${ctx.meta.executionId}`;
       } else change = keepPreviousReport(paths.report, accepted);
       // An earlier run's .prev (its last accepted findings) is kept too: this run's first accepted review would replace it.
-      if (!accepted && state.visit?.report !== paths.report) setAside(`${paths.report}.prev`, `${paths.report}.prev.before-${ctx.meta.executionId}`);
+      if (!accepted && firstHere) setAside(`${paths.report}.prev`, `${paths.report}.prev.before-${ctx.meta.executionId}`);
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       return refuse(e.code, e.message, e.fix);
     }
-    const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes } } };
+    const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes }, slots: firstHere ? [...slots, paths.report] : slots } };
     const restored = change === 'kept' ? [] : [{ type: 'review.report_restored', nodeId: node.id, report: paths.report, change }];
     const keptAside = setAsideTo ? [{ type: 'review.report_set_aside', nodeId: node.id, report: paths.report, to: setAsideTo }] : [];
     return { kind: 'ready', assign: { reviews }, events: [...unsetEvents(), ...restored, ...keptAside] };
@@ -188,7 +192,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       if (!isCountersignError(e)) throw e;
       report = { code: e.code, message: e.fix ? `${e.message}; ${e.fix}` : e.message };
     }
-    const { hash, roots } = hashEach(visit.artifacts, skippedPaths(visit.report, env.workspace, env.skip), env.workspace);
+    const { hash, roots } = hashEach(visit.artifacts, skippedPaths(visit.report, ctx.meta.executionId, env.workspace, env.skip), env.workspace);
     return { hash, roots, report } satisfies Observed as unknown as JsonValue;
   },
 

@@ -78,6 +78,8 @@ export interface ReviewState {
    * rendered into a directive, never in the journal (G14).
    */
   acceptedReport?: { digest: string; issues: string[]; format: 'json' | 'markdown'; path?: string };
+  /** Every report path this run has issued this review at (a templated path may name several, and come back to one). */
+  slots?: string[];
   /** The review currently issued: resolved absolute paths and the artifact hash when it was issued. */
   visit?: { artifacts: string[]; context: string[]; report: string; hash: string; roots?: string[] };
 }

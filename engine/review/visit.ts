@@ -80,9 +80,13 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
   }
 }
 
-/** What hashing leaves out: the report, its other generations, every review's reports, the store. */
-export function skippedPaths(report: string, workspace: string, store: readonly string[]): string[] {
-  return [report, `${report}.prev`, `${report}.refused`, join(workspace, REVIEWS_DIR), ...store];
+/**
+ * What hashing leaves out: the report, its other generations (the files
+ * this run set aside as `.before-<runId>` included: the engine's own move
+ * is no change by the reviewer), every review's reports, the store.
+ */
+export function skippedPaths(report: string, runId: string, workspace: string, store: readonly string[]): string[] {
+  return [report, `${report}.prev`, `${report}.refused`, `${report}.before-${runId}`, `${report}.prev.before-${runId}`, join(workspace, REVIEWS_DIR), ...store];
 }
 
 /** `workspace`: links below an artifact are followed to targets inside it (see hashArtifacts). */

@@ -5,12 +5,13 @@
  * as `.refused` and journals `review.report_restored` — without the issue
  * text ever entering the journal (G14).
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine, createMemoryStore, type RunState } from '../../engine/index.js';
 import { tempDir } from '../helpers/cli.js';
+import type { Workflow } from '../../engine/format/model.js';
 import { ARTIFACT, REPORT, reviewLoop } from '../fixtures/review/loop.js';
 
 const FINDINGS = ['notes.md: heading "A" has no body', 'notes.md: no title'];
@@ -89,6 +90,84 @@ Prev('a file already at the report path that this run never wrote (the user\'s, 
   assert.equal(JSON.parse(readFileSync(join(ws, `${REPORT}.prev`), 'utf8')), { issues: FINDINGS });
   assert.is(readFileSync(kept, 'utf8'), 'my precious notes\n', 'still there after the second review was issued');
   assert.is(readFileSync(join(ws, `${REPORT}.prev.before-${s.runId}`), 'utf8'), 'an older generation\n', 'an earlier run\'s .prev is kept too, not replaced by this run\'s');
+});
+
+Prev('a report inside an artifact folder, with an earlier file at its path: setting that file aside is the engine\'s move, never blamed on the reviewer (no E_REVIEWER_MODIFIED)', async () => {
+  const ws = tempDir('countersign-prev-inside-');
+  mkdirSync(join(ws, 'docs'));
+  writeFileSync(join(ws, 'docs/review.json'), JSON.stringify({ issues: ['left by an earlier run'] }));
+  writeFileSync(join(ws, 'docs/review.json.prev'), 'an older generation\n');
+  const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>> };
+  const review = wf.nodes.find((n) => n.id === 'review')!;
+  review.artifacts = ['docs'];
+  review.report = 'docs/review.json';
+  const engine = createEngine({ store: createMemoryStore() });
+  let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+  writeFileSync(join(ws, 'docs/api.md'), '# API\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  assert.ok(existsSync(join(ws, `docs/review.json.before-${s.runId}`)));
+  writeFileSync(join(ws, 'docs/review.json'), JSON.stringify({ issues: [] }));
+  s = await engine.submit(s.runId, { issues_count: 0 }, { seq: s.seq, as: 'reviewer' });
+  assert.is(s.status, 'completed', JSON.stringify(s));
+});
+
+Prev('a templated report path that comes back to a file (A, then B, then A) never overwrites the user\'s file kept as <report>.before-<runId>: what is at A the second time is this run\'s own report, kept as .prev', async () => {
+  const ws = tempDir('countersign-prev-return-');
+  mkdirSync(join(ws, 'reviews'));
+  writeFileSync(join(ws, 'reviews/a.json'), 'USER OWN NOTES\n');
+  const wf = reviewLoop() as unknown as { variableRegistry?: unknown; nodes: Array<Record<string, unknown>> };
+  wf.variableRegistry = { slot: { type: 'string', default: 'a', description: 'which report file' } };
+  const review = wf.nodes.find((n) => n.id === 'review')!;
+  review.report = 'reviews/{{slot}}.json';
+  const fix = wf.nodes.find((n) => n.id === 'fix')!;
+  fix.inputSchema = { type: 'object', properties: { unchanged_reason: { type: 'string' } }, globalInputs: ['slot'] };
+  const engine = createEngine({ store: createMemoryStore() });
+  let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+  const kept = join(ws, `reviews/a.json.before-${s.runId}`);
+  const review1 = JSON.stringify({ issues: ['one'] });
+  writeFileSync(join(ws, ARTIFACT), '# A\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  writeFileSync(join(ws, 'reviews/a.json'), review1);
+  s = await engine.submit(s.runId, { issues_count: 1 }, { seq: s.seq, as: 'reviewer' });
+  writeFileSync(join(ws, ARTIFACT), '# A\n\nBody.\n');
+  s = await engine.submit(s.runId, { slot: 'b' }, { seq: s.seq, as: 'author' });
+  writeFileSync(join(ws, 'reviews/b.json'), JSON.stringify({ issues: ['two'] }));
+  s = await engine.submit(s.runId, { issues_count: 1 }, { seq: s.seq, as: 'reviewer' });
+  writeFileSync(join(ws, ARTIFACT), '# A\n\nBody, longer.\n');
+  s = await engine.submit(s.runId, { slot: 'a' }, { seq: s.seq, as: 'author' });
+  assert.is(s.status === 'waiting' && s.pending.nodeId, 'review');
+  assert.is(readFileSync(kept, 'utf8'), 'USER OWN NOTES\n', 'the user\'s file is still where it was kept');
+  assert.is(readFileSync(join(ws, 'reviews/a.json.prev'), 'utf8'), review1);
+  const aside = (await engine.trace(s.runId)).events.filter((e) => e.type === 'review.report_set_aside');
+  assert.is(aside.length, 1, 'set aside once, at the first visit of a.json');
+});
+
+Prev('a templated report path that changes after a review that timed out keeps the user\'s file at the new path as <report>.before-<runId>, never as .refused (which a later refused report would replace)', async () => {
+  const ws = tempDir('countersign-prev-timeout-');
+  mkdirSync(join(ws, 'reviews'));
+  writeFileSync(join(ws, 'reviews/b.json'), 'USER OWN NOTES\n');
+  const wf = reviewLoop() as unknown as { variableRegistry?: unknown; nodes: Array<Record<string, unknown>> };
+  wf.variableRegistry = { slot: { type: 'string', default: 'a', description: 'which report file' } };
+  const review = wf.nodes.find((n) => n.id === 'review')!;
+  review.report = 'reviews/{{slot}}.json';
+  review.timeoutMs = 60_000;
+  review.connections = { ...(review.connections as object), timeout: 'fix' };
+  const fix = wf.nodes.find((n) => n.id === 'fix')!;
+  fix.inputSchema = { type: 'object', properties: { unchanged_reason: { type: 'string' } }, globalInputs: ['slot'] };
+  const clock = { t: Date.parse('2026-12-02T10:00:00Z') };
+  const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock.t) });
+  let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+  writeFileSync(join(ws, ARTIFACT), '# A\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  writeFileSync(join(ws, 'reviews/a.json'), JSON.stringify({ issues: ['half written'] }));
+  clock.t += 61_000;
+  s = await engine.status(s.runId);
+  assert.is(s.status === 'waiting' && s.pending.nodeId, 'fix', JSON.stringify(s));
+  writeFileSync(join(ws, ARTIFACT), '# A\n\nBody.\n');
+  s = await engine.submit(s.runId, { slot: 'b' }, { seq: s.seq, as: 'author' });
+  assert.is(s.status === 'waiting' && s.pending.nodeId, 'review');
+  assert.is(readFileSync(join(ws, `reviews/b.json.before-${s.runId}`), 'utf8'), 'USER OWN NOTES\n');
+  assert.not.ok(existsSync(join(ws, 'reviews/b.json.refused')));
 });
 
 Prev.run();
