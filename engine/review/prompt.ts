@@ -36,7 +36,7 @@ export function reviewPrompt(p: ReviewPromptInput): string {
 function contract(report: string): string[] {
   const write =
     reportFormatByExtension(report) === 'markdown'
-      ? `Overwrite the report file ${report} with Markdown: one top-level list item ("- …") per issue, holding every reproducible finding — no sub-items, no severity headings; when there are none, still write the file, empty (headings alone are fine; any other text without list items is refused): a missing file is no report.`
+      ? `Overwrite the report file ${report} with Markdown: one top-level list item ("- …") per issue, holding every reproducible finding — no sub-items, no severity headings; when there are none, still write the file, empty (any text without list items, headings included, is refused): a missing file is no report.`
       : `Overwrite the report file ${report} with JSON {"issues": ["…"]}: one string per issue, holding every reproducible finding; write {"issues": []} when there are none.`;
   return [
     write,

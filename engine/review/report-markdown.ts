@@ -2,6 +2,8 @@
  * Markdown reports: every top-level list item is one issue (seed 003,
  * §4.12). Nested items, empty items and headings that name a severity
  * tier break the flat list and are refused; issue text is never scanned.
+ * Zero issues is an empty file (HTML comments aside): any other text
+ * without list items may hold findings that would not be counted.
  */
 import { CountersignError } from '../errors.js';
 
@@ -13,6 +15,9 @@ const FENCE = /^[ \t]*(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const COMMENT_OPEN = /^ {0,3}<!--/;
+/** The tags that open an HTML block in CommonMark (kinds 1 and 6): the block's lines are HTML, not Markdown. */
+const HTML_BLOCK = /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|link|main|menu|menuitem|nav|noframes|optgroup|option|p|param|pre|script|search|section|style|summary|table|tbody|td|textarea|tfoot|th|thead|title|tr|track)(?=[\s/>]|$)/i;
 // Tier words as reviewers write them: severities, MoSCoW-style "must/should fix", nits, and P0–P4 / SEV-1 (digits are stripped by tierLabel).
 const TIER = '(?:blocking|blockers?|major|minor|critical|high|medium|low|nice to have|optional|must fix|must have|should fix|should have|could fix|could have|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority)';
 /** A whole heading that names a severity tier, after normalising (see tierLabel). */
@@ -31,8 +36,9 @@ interface OpenItem {
 
 /**
  * Every top-level list item is one issue; continuation lines (indented, or a
- * lazy line right after the item) belong to it. Other headings and
- * paragraphs are allowed and are not issues; fenced code is not parsed.
+ * lazy line right after the item) belong to it. Headings and paragraphs
+ * beside the items are allowed and are not issues; fenced code is not
+ * parsed; HTML comments are skipped.
  */
 export function markdownIssues(text: string, file: string): string[] {
   const lines = text.split(/\r?\n/);
@@ -45,8 +51,10 @@ export function markdownIssues(text: string, file: string): string[] {
   let item: OpenItem | undefined;
   let fence: { marker: string; inItem: boolean } | undefined;
   let paragraph: { text: string; line: number } | undefined;
-  /** The first paragraph outside any item: prose a reader might take for findings. */
-  let firstProse: number | undefined;
+  /** The first paragraph or code outside any item: text a reader might take for findings. */
+  let firstContent: number | undefined;
+  /** The first heading (ATX or Setext): with no items, headings may be findings too. */
+  let firstHeading: number | undefined;
 
   const close = (): void => {
     if (!item) return;
@@ -73,7 +81,7 @@ export function markdownIssues(text: string, file: string): string[] {
       if (fence.inItem && item) item.lines.push(raw);
       // Text in a code block outside any item is content too: findings
       // fenced off as code must not read as a report of zero issues.
-      else if (!closesFence(raw, fence.marker) && raw.trim() !== '') firstProse ??= n;
+      else if (!closesFence(raw, fence.marker) && raw.trim() !== '') firstContent ??= n;
       if (closesFence(raw, fence.marker)) fence = undefined;
       continue;
     }
@@ -83,6 +91,17 @@ export function markdownIssues(text: string, file: string): string[] {
       continue;
     }
     const indented = /^[ \t]/.test(raw);
+    // A comment is not content: an item commented out is no finding, and
+    // its markup must not be glued onto the item before it.
+    if (!(item && indented) && COMMENT_OPEN.test(raw)) {
+      close();
+      paragraph = undefined;
+      let end = raw.indexOf('-->', raw.indexOf('<!--') + 4);
+      while (end < 0 && ++i < lines.length) end = lines[i].indexOf('-->');
+      if (end < 0) throw fail(n, 'this HTML comment is never closed (no "-->"), so the rest of the report would be hidden');
+      if (lines[i].slice(end + 3).trim() !== '') throw fail(i + 1, 'text after the end of an HTML comment ("-->") on the same line: start it on a line of its own');
+      continue;
+    }
     // Other ways of listing findings would count as zero issues: refuse them.
     // Only lines that start a block (not an item's indented continuation).
     if (!(item && indented)) {
@@ -106,7 +125,8 @@ export function markdownIssues(text: string, file: string): string[] {
     if (paragraph && SETEXT_UNDERLINE.test(raw)) {
       checkTier(paragraph.text, paragraph.line);
       // The underlined text was a heading, not prose ("Review\n======").
-      if (firstProse === paragraph.line) firstProse = undefined;
+      if (firstContent === paragraph.line) firstContent = undefined;
+      firstHeading ??= paragraph.line;
       paragraph = undefined;
       continue;
     }
@@ -118,6 +138,8 @@ export function markdownIssues(text: string, file: string): string[] {
     if (heading) {
       close();
       checkTier(heading[1] ?? '', n);
+      // Content too: findings written as headings must not read as zero issues.
+      firstHeading ??= n;
       paragraph = undefined;
       continue;
     }
@@ -140,19 +162,20 @@ export function markdownIssues(text: string, file: string): string[] {
     close();
     if (indented) {
       // An indented code block outside any item: content, as a fenced one is.
-      firstProse ??= n;
+      firstContent ??= n;
       continue;
     }
     // A line on its own that is only a tier word ("**Major:**") is a tier heading written as a paragraph.
     if (!paragraph) checkTier(raw, n);
-    firstProse ??= n;
+    firstContent ??= n;
     paragraph = paragraph ? { text: `${paragraph.text} ${raw.trim()}`, line: paragraph.line } : { text: raw, line: n };
   }
   close();
-  // Findings written as paragraphs would read as zero issues; a report with
-  // no issues says so by being empty (headings alone are fine).
-  if (issues.length === 0 && firstProse !== undefined) {
-    throw fail(firstProse, 'this report has text but no list items, so any findings in it would count as zero issues: write each issue as a "- " list item; a report with no issues is empty or holds only headings');
+  // Findings written as paragraphs or headings would read as zero issues;
+  // a report with no issues says so by being empty.
+  const textAt = firstContent ?? firstHeading;
+  if (issues.length === 0 && textAt !== undefined) {
+    throw fail(textAt, 'this report has text but no list items, so any findings in it would count as zero issues: write each issue as a "- " list item; a report with no issues is an empty file');
   }
   return issues;
 }
@@ -208,6 +231,9 @@ function oddListing(line: string): string | undefined {
   if (/^ {0,3}>\s*(?:[-*+]|\d{1,9}[.)])\s/.test(line)) return 'list items inside a blockquote are not top-level items';
   // Only a line that is itself HTML list markup: an item's text may mention <li> (no keyword scan of issue text).
   if (/^ {0,3}<(?:ul|ol|li)[\s>]/i.test(line)) return 'an HTML list is not read as Markdown list items';
+  // Markdown reads the lines of an HTML block as HTML up to the next blank line: list items in it are not items.
+  const html = HTML_BLOCK.exec(line);
+  if (html) return `an HTML block (<${html[1].toLowerCase()}>) is not read as Markdown, so the list items in it would be miscounted`;
   return undefined;
 }
 

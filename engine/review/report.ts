@@ -93,7 +93,7 @@ function readReportText(path: string): string {
     // The fix names the one form this path takes: JSON advice for a .md
     // report would only lead to E_REPORT_FORMAT.
     const none = reportFormatByExtension(path) === 'markdown'
-      ? 'as Markdown "- " list items, or an empty file (headings alone are fine) when there are none'
+      ? 'as Markdown "- " list items, or an empty file when there are none'
       : 'as {"issues": ["…"]}, or {"issues": []} when there are none';
     throw new CountersignError('E_REPORT_MISSING', `no review report at ${path}: ${why}`, {
       file: path,

@@ -1,7 +1,7 @@
 /**
  * A `.md` reviewer with nothing to report is told one consistent thing
- * (issue 3 guarantee 2; seed 003 G8, G10): write the file, empty or with
- * headings only. The prompt no longer says "leave it empty" (the engine has
+ * (issue 3 guarantee 2; seed 003 G8, G10): write the file, empty and
+ * nothing else. The prompt no longer says "leave it empty" (the engine has
  * moved the old report away, so nothing is left), and E_REPORT_MISSING's
  * fix gives Markdown advice, never the JSON form a .md report refuses.
  */
@@ -26,7 +26,7 @@ test('G10: the prompt for a .md report says to write the file even when there ar
 test('G8, G10: E_REPORT_MISSING for a .md report advises an empty Markdown file; following the advice is accepted as zero issues', () => {
   const path = join(dir, 'review.md');
   const e = thrownWithCode(() => readReport(path), 'E_REPORT_MISSING');
-  assert.match(e.fix ?? '', 'an empty file (headings alone are fine) when there are none');
+  assert.match(e.fix ?? '', 'or an empty file when there are none');
   assert.not.match(e.fix ?? '', '{"issues"');
   writeFileSync(path, '');
   assert.is(readReport(path).issues.length, 0);

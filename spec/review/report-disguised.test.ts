@@ -95,9 +95,9 @@ Prose('G10 G17 §4.12: a Markdown report with prose but no list items is E_REPOR
   assert.match(e.message, /no list items/);
 });
 
-Prose('G10 §4.12: a Markdown report of zero issues is empty or headings only; prose beside items stays allowed', () => {
+Prose('G10 §4.12: a Markdown report of zero issues is empty; headings and prose beside items stay allowed', () => {
   assert.equal(readReport(prose.report('review.md', '')).issues, []);
-  assert.equal(readReport(prose.report('review.md', '# Review\n\n## Findings\n')).issues, []);
+  assert.equal(readReport(prose.report('review.md', '# Review\n\n## Findings\n\n- one issue\n')).issues, ['one issue']);
   assert.equal(readReport(prose.report('review.md', 'Checked all files.\n\n- one issue\n')).issues, ['one issue']);
 });
 

@@ -128,9 +128,18 @@ Round6('G10 G17: findings in a fenced or indented code block, with no list items
   assert.equal(markdownIssues('# R\n\n- one\n\n```\ncode\n```\n', 'r.md'), ['one']);
 });
 
-Round6('G10: a report that is only a Setext heading is zero issues, like an ATX heading', () => {
-  assert.equal(markdownIssues('Review of docs/a.md\n===================\n', 'r.md'), []);
-  assert.equal(markdownIssues('Review\n------\n', 'r.md'), []);
+Round6('G10: a report that is only headings, Setext or ATX, is E_REPORT_FORMAT (findings written as headings must not count as zero issues)', () => {
+  for (const text of ['Review of docs/a.md\n===================\n', 'Issue one\n===\nIssue two\n---\n', '# Review\n\n## Findings\n']) {
+    assert.throws(() => markdownIssues(text, 'r.md'), (e: { code?: string; line?: number }) => e.code === 'E_REPORT_FORMAT' && e.line === 1, text);
+  }
+});
+
+Round6('G10 G15: HTML comments are not findings (nor glued onto one); an HTML block, whose lines Markdown does not read as items, is E_REPORT_FORMAT at its line', () => {
+  assert.equal(markdownIssues('Findings:\n\n1. one\n2. two\n\n<!--\n- hidden\n-->\n', 'r.md'), ['one', 'two']);
+  assert.equal(markdownIssues('- one\n<!-- - two -->\n- three\n', 'r.md'), ['one', 'three']);
+  for (const [text, line] of [['- one\n<details>\n- two\n</details>\n', 2], ['- a\n<div>\n', 2], ['- a\n<!--\n- b\n', 2], ['- a\n<!-- x --> - b\n', 2]] as const) {
+    assert.throws(() => markdownIssues(text, 'r.md'), (e: { code?: string; line?: number }) => e.code === 'E_REPORT_FORMAT' && e.line === line, text);
+  }
 });
 
 Round6.run();

@@ -159,9 +159,14 @@ markdown('§4.12: list items inside fenced code blocks are not issues; a fence i
   assert.is(issues[1], 'last issue');
 });
 
-markdown('G10: a Markdown report that is empty or holds only headings has no issues', () => {
-  assert.equal(readReport(report('review.md', '# Review\n')).issues, []);
+markdown('G10: an empty Markdown report (or one holding only HTML comments) has no issues; headings alone are E_REPORT_FORMAT, since findings written as headings would count as none', () => {
   assert.equal(readReport(report('review.md', '')).issues, []);
+  assert.equal(readReport(report('review.md', '<!-- reviewed notes.md: nothing found -->\n')).issues, []);
+  for (const text of ['# Review\n', '## 1. parse() crashes on empty input\n## 2. README example is wrong\n', '### Issue: null deref\n### Issue: typo\n']) {
+    const e = thrownWithCode(() => readReport(report('review.md', text)), 'E_REPORT_FORMAT');
+    assert.is(e.line, 1, text);
+    assert.match(e.message, 'no list items');
+  }
 });
 
 markdown('G15: a nested (indented) list item is E_REPORT_FORMAT "not flat" with its line number', () => {

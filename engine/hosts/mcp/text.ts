@@ -153,7 +153,7 @@ function takesEmptyAnswer(schema: JsonObject): boolean {
 /** What the report file must hold, in the format its extension asks for: the engine reads a .md report as Markdown list items only. */
 function reportFileHeading(report: string): string {
   return reportFormatByExtension(report) === 'markdown'
-    ? 'REPORT FILE (overwrite it with Markdown: one top-level list item "- …" per finding, no sub-items; an empty file, or headings only, when there are none)'
+    ? 'REPORT FILE (overwrite it with Markdown: one top-level list item "- …" per finding, no sub-items; an empty file when there are none)'
     : 'REPORT FILE (overwrite it with JSON {"issues": ["one finding per string", …]}; {"issues": []} when there are none)';
 }
 
