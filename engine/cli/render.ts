@@ -1,7 +1,12 @@
 /** Human-readable rendering of run states for the terminal. */
 import type { RunState } from '../run/contract.js';
 
-export function renderState(state: RunState): string {
+/**
+ * `store`: the --store DIR the command was given; the commands the output
+ * suggests name it, so run as printed they find the run.
+ */
+export function renderState(state: RunState, store?: string): string {
+  const at = storeArg(store);
   const lines: string[] = [];
   switch (state.status) {
     case 'waiting': {
@@ -30,14 +35,14 @@ export function renderState(state: RunState): string {
       }
       if (p.kind === 'review' && p.contract === 'decision') {
         lines.push('', 'review prompt:', indent(p.prompt), '', `model: ${p.persona.model} · max_turns: ${p.persona.max_turns} · tools: ${p.persona.tools.join(', ') || 'none'}`, '');
-        lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --response '{"reply": "<the reviewer\'s final text>"}'`);
+        lines.push(`answer with: countersign step ${state.runId}${at} --seq ${state.seq} --response '{"reply": "<the reviewer\'s final text>"}'`);
       } else if (p.kind === 'review') {
         lines.push('', 'review prompt:', indent(p.prompt), '', `report file: ${p.report}`, '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
-        lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq} --as <reviewer identity> --response '{"issues_count": N}'`);
+        lines.push(`answer with: countersign step ${state.runId}${at} --seq ${state.seq} --as <reviewer identity> --response '{"issues_count": N}'`);
       } else {
         lines.push('', 'directive:', indent(p.directive), '', 'done when:', indent(p.completionCondition), '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
         const as = p.requiresIdentity ? ' --as <your identity>' : '';
-        lines.push(`answer with: countersign step ${state.runId} --seq ${state.seq}${as} --response '<json>'`);
+        lines.push(`answer with: countersign step ${state.runId}${at} --seq ${state.seq}${as} --response '<json>'`);
       }
       break;
     }
@@ -50,6 +55,12 @@ export function renderState(state: RunState): string {
       break;
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** ` --store DIR` (shell-quoted when it needs it) for a store given with --store; nothing for the default or $COUNTERSIGN_STORE. */
+export function storeArg(store: string | undefined): string {
+  if (store === undefined) return '';
+  return ` --store ${/^[A-Za-z0-9_./:@%+=,-]+$/.test(store) ? store : `'${store.replace(/'/g, `'\\''`)}'`}`;
 }
 
 export function indent(text: string, by = '  '): string {

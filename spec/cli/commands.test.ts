@@ -307,4 +307,23 @@ Human('human output: start shows the directive and how to answer; trace prints o
   assert.match(lines[3], /#1\s+answer\.rejected\s+write\s+attempt=1 code=E_ANSWER_INVALID errors=\["\/words: must be >= 1"\]/);
 });
 
+Human('human output: with --store DIR, the "answer with" line of start, step and status names that store, so run as printed it finds the run', async () => {
+  const dir = tempDir();
+  const store = join(dir, 'my store');
+  const s = await cli(['start', WF, '--store', store]);
+  const runId = /run (\S+) is waiting/.exec(s.stdout)![1];
+  const line = (out: string) => /answer with: (countersign step .*)/.exec(out)![1];
+  assert.is(line(s.stdout), `countersign step ${runId} --store '${store}' --seq 1 --response '<json>'`);
+  const st = await cli(['status', runId, '--store', store]);
+  assert.match(line(st.stdout), `--store '${store}' --seq 1`);
+  const bad = await cli(['step', runId, '--store', store, '--response', '{"words": -3}']);
+  assert.match(line(bad.stdout), `--store '${store}' --seq 2`);
+  // Following the printed line (minus the placeholder answer) from the same directory reaches the run.
+  const followed = await cli(['step', runId, '--store', store, '--seq', '2', '--response', '{"words": 250}']);
+  assert.is(followed.code, 0, followed.stderr);
+  // Without --store (default store, or $COUNTERSIGN_STORE) the line stays as it was.
+  const plain = await cli(['status', runId], { store });
+  assert.not.match(plain.stdout, '--store');
+});
+
 Human.run();

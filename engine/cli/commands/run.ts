@@ -9,7 +9,7 @@ import { adapterLabel, createAgent } from '../../hosts/adapters.js';
 import { answersTaken } from '../../hosts/scripted.js';
 import type { JsonObject } from '../../format/model.js';
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
-import { indent } from '../render.js';
+import { indent, storeArg } from '../render.js';
 import { progressPrinter } from '../progress.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import { reviewerFor, timeoutFrom } from './gate.js';
@@ -262,12 +262,6 @@ function adapterIdentity(spec: string, cwd: string): string {
   // carry a secret (`exec:API_KEY=… node agent.mjs`). Equal adapters still get
   // equal identities, so an agent reviewing itself is still caught.
   return `${kind}-${createHash('sha256').update(normalised).digest('hex').slice(0, 12)}`;
-}
-
-/** ` --store DIR` (shell-quoted when it needs it) for a store given with --store; nothing for the default or $COUNTERSIGN_STORE. */
-function storeArg(store: string | undefined): string {
-  if (store === undefined) return '';
-  return ` --store ${/^[A-Za-z0-9_./:@%+=,-]+$/.test(store) ? store : `'${store.replace(/'/g, `'\\''`)}'`}`;
 }
 
 /** The result with `--store DIR` added to the countersign commands its error's fix suggests. */

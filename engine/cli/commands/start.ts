@@ -24,7 +24,7 @@ export const command: Command = {
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
-    else io.stdout.write(renderState(state));
+    else io.stdout.write(renderState(state, values.store as string | undefined));
     if (state.status === 'failed') reportFailure(io, state.error);
     return state.status === 'failed' ? 1 : 0;
   },

@@ -18,7 +18,7 @@ export const command: Command = {
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
-    else io.stdout.write(renderState(state));
+    else io.stdout.write(renderState(state, values.store as string | undefined));
     // Like step: a run this command failed (through a tool node it ran) is exit 1.
     if (state.status === 'failed' && toolsRun.length > 0) {
       reportFailure(io, state.error);

@@ -26,7 +26,7 @@ export const command: Command = {
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
-    else io.stdout.write(renderState(state));
+    else io.stdout.write(renderState(state, values.store as string | undefined));
     // Said on stderr whatever the output: the answer given was not used.
     if (state.late) io.stderr.write(`countersign: ${state.late.code}: ${state.late.errors.join('; ')}\n`);
     // A replay changed nothing: exit 0, as for every replay (a host retrying after a crash
