@@ -136,7 +136,7 @@ export class ExpressionParser {
       const c = src.charCodeAt(i);
       if (c === 32 || c === 9 || c === 10 || c === 13) {
         i++;
-      } else if (c >= 48 && c <= 57) {
+      } else if (c >= 48 && c <= 57 && !digitLedName(src, i)) {
         const start = i;
         while (isDigit(src.charCodeAt(i))) i++;
         if (src[i] === '.' && isDigit(src.charCodeAt(i + 1))) {
@@ -149,7 +149,7 @@ export class ExpressionParser {
         const token = this.readString(i);
         tokens.push(token);
         i = token.start + token.text.length;
-      } else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36) {
+      } else if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36) {
         const start = i;
         i = this.readPath(i);
         tokens.push({ type: 'path', text: src.slice(start, i), start });
@@ -256,6 +256,17 @@ function nameGoesOn(src: string, from: number): boolean {
   }
   if (word) return true;
   return src[k] === '.' && k + 1 < src.length && /[A-Za-z_$]/.test(src[k + 1]);
+}
+
+/**
+ * A name may start with a digit (`2nd-review`, `2x`), as ids and registry
+ * names may: digits followed by a letter or `_` before any `-` or `.` are a
+ * name, never a number (this grammar has no `2e5` or `0x1f` literals).
+ */
+function digitLedName(src: string, from: number): boolean {
+  let k = from;
+  while (k < src.length && isDigit(src.charCodeAt(k))) k++;
+  return k < src.length && isNameChar(src.charCodeAt(k)) && src[k] !== '-';
 }
 
 function isDigit(code: number): boolean {

@@ -65,6 +65,17 @@ parsing('a node id with a digit after its "-" is one name when read as a node fi
   assert.equal(run('t = a-1.5'), 5.5);
 });
 
+parsing('a name may start with a digit, as ids and registry names may (2nd-review.count, 2x): read and assigned; plain numbers and decimals stay numbers', () => {
+  assert.equal(parseExpression('n = 2nd-review.count + 1').reads, ['2nd-review.count']);
+  assert.equal(parseExpression('n = 2x + 1').reads, ['2x']);
+  assert.is(parseExpression('2x = n + 1').target, '2x');
+  assert.equal(parseExpression('n = 2_a * 3').reads, ['2_a']);
+  assert.equal(parseExpression('n = 12 + 3.5 - 2').reads, []);
+  assert.equal(parseExpression('n = 2-x').reads, ['x'], 'a digit, then "-": subtraction, as before');
+  assert.equal(parseExpression('n = a+2').reads, ['a']);
+  assert.is(parseExpression('n = 2x * 10').evaluate((p) => ({ found: true, value: p === '2x' ? 4 : undefined }) as never), 40);
+});
+
 parsing('literals are not reads', () => {
   assert.equal(parseExpression("x = 'a' + \"b\" + 1 + true").reads, []);
 });
