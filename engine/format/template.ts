@@ -42,10 +42,14 @@ export function templateVariables(text: string): TemplateVariable[] {
   return compiled(text).variables;
 }
 
-/** Renders a template. `unset` lists value tags that rendered empty because they were unset or unresolved. */
+/**
+ * Renders a template. `unset` lists value tags that rendered empty because
+ * they were unset, null or unresolved; a loop item is named by its place in
+ * the list (`items[1].name` for `{{this.name}}`), never as `this`.
+ */
 export function renderTemplate(text: string, lookup: Lookup): { text: string; unset: string[] } {
   const { nodes } = compiled(text);
-  const state: RenderState = { lookup, items: [], indexes: [], unset: [] };
+  const state: RenderState = { lookup, items: [], indexes: [], paths: [], unset: [] };
   return { text: renderNodes(nodes, state), unset: state.unset };
 }
 
@@ -54,6 +58,8 @@ interface RenderState {
   /** #each frames, innermost last. */
   items: unknown[];
   indexes: number[];
+  /** The list each frame walks, as the journal names it. */
+  paths: string[];
   unset: string[];
 }
 
@@ -67,7 +73,8 @@ function renderNodes(nodes: readonly TemplateNode[], state: RenderState): string
       const res = read(node, state);
       const value = res.found ? res.value : undefined;
       if (value === undefined || value === null) {
-        if (!state.unset.includes(node.path)) state.unset.push(node.path);
+        const shown = shownPath(node, state);
+        if (!state.unset.includes(shown)) state.unset.push(shown);
       } else {
         out += typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
       }
@@ -92,13 +99,14 @@ function renderBlock(block: Block, state: RenderState): string {
     }
     case 'each': {
       const list = valueOf(block.arg, state);
-      // A set value that is no list (an object, a number) is not silently an empty list: it is noted as rendering empty.
-      // Unset, or set but no list: noted as rendering empty, never silently an empty list.
-      const note = list === undefined ? block.arg.path : list !== null && !Array.isArray(list) ? `${block.arg.path} (not a list)` : undefined;
+      const shown = shownPath(block.arg, state);
+      // Unset (or null), or set but no list: noted as rendering empty, never silently an empty list.
+      const note = list === undefined || list === null ? shown : !Array.isArray(list) ? `${shown} (not a list)` : undefined;
       if (note !== undefined && !state.unset.includes(note)) state.unset.push(note);
       if (!Array.isArray(list) || list.length === 0) return renderNodes(block.otherwise, state);
       let out = '';
       const depth = state.items.length;
+      state.paths[depth] = shown;
       for (let i = 0; i < list.length; i++) {
         state.items[depth] = list[i];
         state.indexes[depth] = i;
@@ -106,9 +114,17 @@ function renderBlock(block: Block, state: RenderState): string {
       }
       state.items.length = depth;
       state.indexes.length = depth;
+      state.paths.length = depth;
       return out;
     }
   }
+}
+
+/** How the journal names a path: `this…` inside #each is the loop item's place in its list. */
+function shownPath(node: VarNode, state: RenderState): string {
+  const depth = state.items.length;
+  if (depth === 0 || node.root !== 'this') return node.path;
+  return `${state.paths[depth - 1]}[${state.indexes[depth - 1]}]${node.path.slice('this'.length)}`;
 }
 
 function operandValue(operand: Operand, state: RenderState): unknown {

@@ -138,6 +138,15 @@ blocks('#each over an empty list or a non-list renders the else branch; a set va
   assert.equal(renderTemplate('{{#each nothing}}x{{else}}none{{/each}}', () => ({ found: true, value: undefined })).unset, ['nothing'], 'an unset list is noted as any unset variable');
 });
 
+blocks('#each over null is noted like an unset list (null counts as unset); a loop item that renders empty is noted by its place in the list (items[1].x), never as "this"', () => {
+  const nullList = renderTemplate('{{#each l}}x{{else}}none{{/each}}', () => ({ found: true, value: null }));
+  assert.equal(nullList, { text: 'none', unset: ['l'] });
+  const values: Record<string, unknown> = { l: [null, { y: 1 }], grid: [[1, null]] };
+  const look = (path: readonly unknown[]) => ({ found: true, value: values[path[0] as string] });
+  assert.equal(renderTemplate('{{#each l}}[{{this}}|{{this.x}}]{{/each}}', look as never), { text: '[|][{"y":1}|]', unset: ['l[0]', 'l[0].x', 'l[1].x'] });
+  assert.equal(renderTemplate('{{#each grid}}{{#each this}}<{{this}}>{{/each}}{{/each}}', look as never).unset, ['grid[0][1]']);
+});
+
 blocks('index refs may name the loop index', () => {
   assert.is(render('{{#each list}}{{items[@index].n}}{{/each}}'), 'ab');
 });
