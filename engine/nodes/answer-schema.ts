@@ -246,12 +246,22 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
 /** How an error about the answer as a whole is labelled (its JSON pointer is the empty string). */
 export const ROOT = '(root)';
 
+/**
+ * The JSON pointer of what an ajv error is about: an extra property at its
+ * own pointer (the offending field), anything else at ajv's instancePath.
+ */
+export function errorPointer(e: ErrorObject): string {
+  if (e.keyword !== 'additionalProperties') return e.instancePath;
+  const key = String((e.params as { additionalProperty?: unknown }).additionalProperty);
+  return `${e.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
 /** ajv errors as the `pointer: message` lines an agent reads. */
 export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
   if (!errors) return [];
   return errors.map((e) => {
     // `/` would be the JSON pointer of a property named "": the whole answer is `(root)`.
-    const at = e.instancePath || ROOT;
+    const at = errorPointer(e) || ROOT;
     const p = e.params as Record<string, unknown>;
     if (e.keyword === 'additionalProperties') {
       return `${at}: property "${String(p.additionalProperty)}" is not allowed here`;

@@ -79,15 +79,14 @@ export const toolNode: WaitingType<ToolNode> = {
           findings.push({ code: 'E_TOOL_DEFINITION', message: `tool "${node.tool}" could not check these args: ${e instanceof Error ? e.message : String(e)}; fix the tool's argument check (its inputSchema or refineArgs)`, pointer: `${ctx.pointer}/args`, severity: 'error' });
         }
         for (const p of problems) {
-          const named = p.missing ?? p.unexpected;
-          const at = named !== undefined ? `${p.pointer}/${escapePointer(named)}` : p.pointer;
+          // An extra key's pointer is the key itself (where the editor shows it); a missing one's is where it would go.
+          const at = p.missing !== undefined ? `${p.pointer}/${escapePointer(p.missing)}` : p.pointer;
           // Key names are always literal: a key the schema forbids is refused whatever its value.
           if (p.unexpected === undefined && underTemplate(at, p.keyword)) continue;
           findings.push({
             code: 'E_TOOL_ARGS',
             message: `tool "${node.tool}" will refuse these args: ${p.pointer || '(root)'}: ${p.message}`,
-            // An extra key is reported at the key itself, where the editor can show it.
-            pointer: `${ctx.pointer}/args${p.unexpected !== undefined ? at : p.pointer}`,
+            pointer: `${ctx.pointer}/args${p.pointer}`,
             severity: 'error',
           });
         }

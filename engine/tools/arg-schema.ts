@@ -8,7 +8,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { ajvModules } from '../format/ajv.js';
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
-import { describeErrors, ROOT } from '../nodes/answer-schema.js';
+import { describeErrors, errorPointer, ROOT } from '../nodes/answer-schema.js';
 import type { ArgProblem } from './tool.js';
 
 // One instance per dialect; a schema with its own `$id` gets a private one,
@@ -46,9 +46,10 @@ export function compileArgSchema(name: string, schema: JsonObject): ValidateFunc
 export function toProblem(e: ErrorObject): ArgProblem {
   const [line] = describeErrors([e]);
   // describeErrors says `<pointer or (root)>: <message>`; the pointer is kept apart here.
-  const prefix = `${e.instancePath || ROOT}: `;
+  const pointer = errorPointer(e);
+  const prefix = `${pointer || ROOT}: `;
   const message = line.startsWith(prefix) ? line.slice(prefix.length) : line;
   const missing = e.keyword === 'required' ? String((e.params as { missingProperty?: unknown }).missingProperty) : undefined;
   const unexpected = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: unknown }).additionalProperty) : undefined;
-  return { pointer: e.instancePath, message, keyword: e.keyword, ...(missing !== undefined ? { missing } : {}), ...(unexpected !== undefined ? { unexpected } : {}) };
+  return { pointer, message, keyword: e.keyword, ...(missing !== undefined ? { missing } : {}), ...(unexpected !== undefined ? { unexpected } : {}) };
 }

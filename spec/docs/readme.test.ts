@@ -58,7 +58,7 @@ Readme('every CLI command is in the command table with its exit codes', () => {
   }
 });
 
-Readme('G10, §4.12: what README says a zero-issue report is holds: {"issues": []}, an empty or headings-only Markdown file; an empty .json report is E_REPORT_FORMAT', async () => {
+Readme('G10, §4.12: what README says a zero-issue report is holds: {"issues": []}, an empty (or comments-only) Markdown file; headings alone and an empty .json report are E_REPORT_FORMAT', async () => {
   const { mkdtempSync, writeFileSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { readReport } = await import('../../engine/review/report.js');
@@ -76,7 +76,9 @@ Readme('G10, §4.12: what README says a zero-issue report is holds: {"issues": [
   };
   assert.is(count('a.json', '{"issues": []}'), 0);
   assert.is(count('b.md', ''), 0);
-  assert.is(count('c.md', '# Findings\n\n## None\n'), 0);
+  assert.match(promise!, 'an empty file (or one holding only comments) in Markdown');
+  assert.is(count('c.md', '<!-- nothing found -->\n'), 0);
+  assert.is(count('e.md', '# Findings\n\n## None\n'), 'E_REPORT_FORMAT');
   assert.is(count('d.json', ''), 'E_REPORT_FORMAT');
 });
 

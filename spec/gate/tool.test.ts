@@ -55,7 +55,7 @@ Tool('E_TOOL_ARGS lists every problem: a missing property, an extra one, and a n
   const { tool } = spyTool('write');
   const e = await rejection(tool.run({ service: 'nginx', force: true }));
   assert.match(e.message, '(root): missing required property "device_id"');
-  assert.match(e.message, '(root): property "force" is not allowed here');
+  assert.match(e.message, '/force: property "force" is not allowed here');
   for (const bad of [null, [1], 'restart', 7]) {
     const notObject = await rejection(tool.run(bad));
     assert.is(notObject.code, 'E_TOOL_ARGS');
