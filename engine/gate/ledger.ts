@@ -11,7 +11,7 @@ import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { canonicalJson } from '../run/hash.js';
 import type { LedgerRow, Store } from '../store/store.js';
-import { checkShape, PROPOSAL_STATUSES } from '../store/table-shapes.js';
+import { checkShape, PROPOSAL_STATUSES } from '../format/table-shapes.js';
 import { gateRowCheck } from './gate-runs.js';
 
 export const PROPOSALS_TABLE = 'chat_mutating_proposals';

@@ -11,7 +11,7 @@ import { answerValidator, describeErrors, effectiveSchema } from './answer-schem
 import { checkInputSchema, checkTemplate, templateReads } from './checks.js';
 import { guardAnswer } from './answer-guard.js';
 import type { AnswerOutcome, Finding, RunContext, StaticContext, Submission, WaitingType } from './node-type.js';
-import type { DirectivePending } from '../run/contract.js';
+import type { DirectivePending } from './pending.js';
 import { lookup } from './workflow-facts.js';
 
 export const DEFAULT_MAX_RETRIES = 3;

@@ -8,7 +8,7 @@
 import type { Tool } from '../tools/tool.js';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import type { RecentAnswers } from '../format/node-answers.js';
-import type { Pending, RunFailure } from '../run/contract.js';
+import type { Pending, RunFailure } from './pending.js';
 
 /** How the interpreter treats the node. */
 export type NodeKind = 'start' | 'waiting' | 'transient' | 'final';

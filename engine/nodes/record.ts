@@ -16,7 +16,7 @@ import { renderTemplate } from '../format/template.js';
 import { checkTemplate, templateReads } from './checks.js';
 import type { Finding, RunContext, TransientType, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
-import { describeKind, fitsKind, RUN_FORBIDDEN_TABLES, shapeProblems, tableShape, takesString } from '../store/table-shapes.js';
+import { describeKind, fitsKind, RUN_FORBIDDEN_TABLES, shapeProblems, tableShape, takesString } from '../format/table-shapes.js';
 
 /** Ledger table names: lower-case SQL-safe identifiers. */
 export const TABLE_PATTERN = /^[a-z][a-z0-9_]*$/;

@@ -1,13 +1,13 @@
 /**
  * The ledger rules both shipped stores enforce, written once: table names,
  * row shape, JSON-only bodies, the field types of the gate's tables
- * (table-shapes.ts) and query bounds. Every check runs before a
+ * (format/table-shapes.ts) and query bounds. Every check runs before a
  * store writes anything, so a refused append never leaves half a batch.
  */
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { LedgerQuery, LedgerRow } from './store.js';
-import { checkShape, RUN_FORBIDDEN_TABLES } from './table-shapes.js';
+import { checkShape, RUN_FORBIDDEN_TABLES } from '../format/table-shapes.js';
 
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 /** What `Date#toISOString()` writes: the only form whose text order is time order. */

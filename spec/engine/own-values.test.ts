@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow, type Workflow } from '../../engine/index.js';
 import { DECISION_ANSWER_SCHEMA } from '../../engine/nodes/review-decision.js';
 import { deepFreeze } from '../../engine/format/freeze.js';
-import { shapeProblems } from '../../engine/store/table-shapes.js';
+import { shapeProblems } from '../../engine/format/table-shapes.js';
 import { canonicalJson } from '../../engine/run/hash.js';
 import { toDot } from '../../engine/cli/commands/graph.js';
 import { CHAIN_ORDER, CODES, DOCS_VERDICTS, REVIEW_VERDICTS, WARNING_CODES, defineTool } from '../../engine/index.js';
