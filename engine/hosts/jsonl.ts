@@ -213,7 +213,11 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
             fix: 'answer with one JSON object per line, ending each answer with a newline',
           });
         }
-        throw await crashedError(proc, nodeId);
+        // Gone, or its stdout closed while it runs on: either way it can
+        // answer nothing more, so the next request (a resume) starts afresh.
+        const crashed = await crashedError(proc, nodeId);
+        discard(proc);
+        throw crashed;
       }
     } finally {
       wait.dispose();

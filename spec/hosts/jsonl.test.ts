@@ -80,6 +80,33 @@ test('an agent that exits before answering is E_AGENT_CRASHED with its exit code
   assert.is(err.nodeId, 'review');
 });
 
+test('a crash before answering is reported once: the next request (a resume with the same agent) starts a fresh process and is answered', async (c) => {
+  // Exits 1 on its first start (before answering), answers from then on.
+  const mark = join(c.dir, 'started-once');
+  const script = `const fs=require('fs');if(!fs.existsSync(process.env.MARK)){fs.writeFileSync(process.env.MARK,'');process.exit(1)}require('readline').createInterface({input:process.stdin}).on('line',()=>console.log(JSON.stringify({pid:process.pid})))`;
+  c.agent = createJsonlAgent(`node -e "${script}"`, { cwd: c.dir, env: { ...process.env, MARK: mark } });
+  const err = await rejection(c.agent.answer(request('ask', 1), opts()));
+  assert.is(err.code, 'E_AGENT_CRASHED');
+  assert.match(err.message, 'exited with code 1 before answering node "ask"');
+  const next = (await c.agent.answer(request('ask', 1), opts())) as { pid: number };
+  assert.type(next.pid, 'number');
+});
+
+test('an agent that closes its stdout and runs on is E_AGENT_CRASHED once, stopped, and the next request starts a fresh process', async (c) => {
+  const mark = join(c.dir, 'closed-once');
+  const answering = `require('readline').createInterface({input:process.stdin}).on('line',()=>console.log(JSON.stringify({pid:process.pid})))`;
+  c.agent = createJsonlAgent(`if [ ! -e "$MARK" ]; then echo $$ > "$MARK"; exec 1>&-; sleep 30; else exec node -e "${answering}"; fi`, { cwd: c.dir, env: { ...process.env, MARK: mark } });
+  const err = await rejection(c.agent.answer(request('ask', 1), opts()));
+  assert.is(err.code, 'E_AGENT_CRASHED');
+  assert.match(err.message, 'closed its stdout before answering node "ask"');
+  const stale = Number(readFileSync(mark, 'utf8'));
+  const alive = () => { try { process.kill(stale, 0); return true; } catch { return false; } };
+  for (const end = Date.now() + 3000; alive() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+  assert.not.ok(aliveThenReaped(stale), 'the process that closed its stdout was stopped');
+  const next = (await c.agent.answer(request('ask', 1), opts())) as { pid: number };
+  assert.is.not(next.pid, stale);
+});
+
 test('a command that cannot run is E_AGENT_CRASHED', async (c) => {
   c.agent = createJsonlAgent('definitely-not-a-command-countersign 2>/dev/null', { cwd: c.dir });
   const err = await rejection(c.agent.answer(request('review', 1), opts()));
