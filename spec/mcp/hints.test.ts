@@ -56,4 +56,20 @@ Hints('a run state gets the engine\'s own rejection hint and its failure reworde
   assert.is(mcpState(done), done, 'a completed run (its output is data) is untouched');
 });
 
+Hints('a failure that carries the agent\'s own $error words (E_AGENT_ERROR) or what a tool threw (E_TOOL_FAILED) keeps its message exactly, in the state and in the journal; only the engine\'s fix is reworded', async () => {
+  const said = 'the agent declared failure: cannot: tried --seq 3 and --workspace /x, see `countersign status abc`';
+  for (const code of ['E_AGENT_ERROR', 'E_TOOL_FAILED']) {
+    const failed = mcpState({ runId: 'r', seq: 2, status: 'failed', error: { code, message: said, fix: 'check it with `countersign status r`' } }) as Extract<RunState, { status: 'failed' }>;
+    assert.is(failed.error.message, said);
+    assert.is(failed.error.fix, 'check it with the `status` tool');
+  }
+  const { mcpJournal } = await import('../../engine/hosts/mcp/hints.js');
+  const journal = mcpJournal({ runId: 'r', events: [
+    { seq: 2, at: 't', type: 'run.failed', nodeId: 'n', code: 'E_AGENT_ERROR', message: said },
+    { seq: 2, at: 't', type: 'run.failed', nodeId: 'n', code: 'E_SEQ_X', message: 'omit --seq' },
+  ] });
+  assert.is(journal.events[0].message, said);
+  assert.is(journal.events[1].message, 'omit the "seq" argument', 'the engine\'s own failures are still reworded');
+});
+
 Hints.run();

@@ -54,6 +54,18 @@ export function mcpErrorBody<T extends { message: string; fix?: string }>(body: 
 }
 
 /**
+ * Failures whose message carries text that is not the engine's — the
+ * agent's own `$error` words, what a tool threw — are passed on exactly:
+ * only their fix (the engine's) is reworded.
+ */
+const FOREIGN_MESSAGE = new Set(['E_AGENT_ERROR', 'E_TOOL_FAILED']);
+
+function mcpFailure<T extends { code?: unknown; message: string; fix?: string }>(failure: T): T {
+  if (!FOREIGN_MESSAGE.has(String(failure.code))) return mcpErrorBody(failure);
+  return failure.fix !== undefined ? { ...failure, fix: mcpHint(failure.fix) } : failure;
+}
+
+/**
  * A run state with its hints reworded for MCP: a failed run's error, the
  * rejection just given, and the errors the pending item carries from the
  * previous attempt. Everything else is the engine's state unchanged.
@@ -61,7 +73,7 @@ export function mcpErrorBody<T extends { message: string; fix?: string }>(body: 
 export function mcpState(state: RunState): RunState {
   switch (state.status) {
     case 'failed':
-      return { ...state, error: mcpErrorBody(state.error) };
+      return { ...state, error: mcpFailure(state.error) };
     case 'waiting': {
       const pending = state.pending.errors ? { ...state.pending, errors: state.pending.errors.map(mcpRejectionLine) } : state.pending;
       const rejected = state.rejected ? { rejected: { ...state.rejected, errors: state.rejected.errors.map(mcpRejectionLine) } } : {};
@@ -82,8 +94,11 @@ export function mcpJournal<T extends { events: JournalEvent[] }>(journal: T): T 
     const out: JournalEvent = { ...e };
     if (Array.isArray(e.errors)) out.errors = e.errors.map((x) => (typeof x === 'string' ? mcpRejectionLine(x) : x));
     // Only the engine's own failure is reworded: an answer.error message is the agent's text.
-    if (e.type === 'run.failed' && typeof e.message === 'string') out.message = mcpHint(e.message);
-    if (e.type === 'run.failed' && typeof e.fix === 'string') out.fix = mcpHint(e.fix);
+    if (e.type === 'run.failed' && typeof e.message === 'string') {
+      const failure = mcpFailure({ code: e.code, message: e.message, ...(typeof e.fix === 'string' ? { fix: e.fix } : {}) });
+      out.message = failure.message;
+      if (failure.fix !== undefined) out.fix = failure.fix;
+    }
     return out;
   });
   return { ...journal, events };
