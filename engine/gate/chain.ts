@@ -21,7 +21,7 @@
  */
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
-import { isGated, TOOL_CLASSES, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
+import { describeArgProblem, isGated, jsonArgProblem, TOOL_CLASSES, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
 
 /** The chain, outermost first, as data (A8). `inner` is the wrapped tool. */
 export const CHAIN_ORDER = Object.freeze(['tenant_bind', 'review_gate', 'timeout', 'audit', 'ratelimit', 'metric', 'inner'] as const);
@@ -119,13 +119,18 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
       // checkArgs includes the tool's own rules, e.g. the review body rule (§4.14).
       // One private copy is checked, reviewed, audited and run: a caller that
       // edits its object while the review is pending changes nothing approved.
+      // Not plain JSON data (a function, undefined, a Date: structuredClone
+      // would keep some, change others): the tool's own check names it, as
+      // it would unchained.
+      const odd = jsonArgProblem(args);
       let copy: unknown;
       try {
+        if (odd) throw odd;
         copy = structuredClone(args);
       } catch {
-        // Not plain data (a function, a symbol): the tool's own check names it, as it would unchained.
         inner.checkArgs(args);
-        throw new CountersignError('E_TOOL_ARGS', `tool "${inner.name}" was called with arguments that are not plain JSON data`, { fix: `call ${inner.name} again with plain JSON arguments; nothing ran and nothing was recorded` });
+        const where = odd ? ` (${describeArgProblem(odd)})` : '';
+        throw new CountersignError('E_TOOL_ARGS', `tool "${inner.name}" was called with arguments that are not plain JSON data${where}`, { ...(odd ? { pointer: odd.pointer } : {}), fix: `call ${inner.name} again with plain JSON arguments; nothing ran and nothing was recorded` });
       }
       const checked = inner.checkArgs(copy);
       return (await outermost({ tool: inner, args: checked, ctx })) as R;

@@ -181,8 +181,8 @@ function buildTool<A extends JsonObject, R>(spec: ToolSpec<A, R>, lazy: boolean)
     if (args === null || typeof args !== 'object' || Array.isArray(args)) {
       return { schema: [{ pointer: '', message: `tool arguments must be a JSON object, got ${describeValue(args)}` }], own: [] };
     }
-    // A function, symbol or BigInt has no JSON form: arguments become the proposal's target and the audit row.
-    const foreign = nonJsonValue(args, '');
+    // Arguments become the proposal's target and the audit row: only plain JSON data, kept as it is.
+    const foreign = jsonArgProblem(args);
     if (foreign) return { schema: [foreign], own: [] };
     // As deep as an answer may be, no deeper: arguments are hashed, stored and shown as JSON.
     const deep = deeperThan(args, MAX_ANSWER_DEPTH);
@@ -283,14 +283,19 @@ export function describeArgProblem(p: ArgProblem): string {
 }
 
 /**
- * The first value JSON cannot carry (a function, a symbol, a BigInt, or an
- * object that contains itself), as an argument problem at its pointer.
+ * The first value JSON would not carry as it is — a function, symbol or
+ * BigInt, NaN or Infinity, undefined (a member JSON drops, a list entry or
+ * hole it turns into null), an object that is not plain data (a Date, a
+ * Map, a class instance), or an object that contains itself — as an
+ * argument problem at its pointer. The arguments are the proposal's
+ * target and the audit row: what the reviewer approves must be what runs.
  * Walked with a stack, however deep the arguments go.
  */
-function nonJsonValue(args: unknown, root: string): ArgProblem | undefined {
+export function jsonArgProblem(args: unknown, root = ''): ArgProblem | undefined {
   // `leave` entries take an object off the current path once its children are done.
   const stack: Array<{ value: unknown; pointer: string } | { leave: object }> = [{ value: args, pointer: root }];
   const onPath = new Set<object>();
+  const plain = 'pass plain JSON data';
   while (stack.length > 0) {
     const item = stack.pop()!;
     if ('leave' in item) {
@@ -299,12 +304,19 @@ function nonJsonValue(args: unknown, root: string): ArgProblem | undefined {
     }
     const { value, pointer } = item;
     const kind = typeof value;
-    if (kind === 'function' || kind === 'symbol' || kind === 'bigint') return { pointer, message: `is a ${kind}, which has no JSON form; pass plain JSON data` };
+    if (kind === 'function' || kind === 'symbol' || kind === 'bigint') return { pointer, message: `is a ${kind}, which has no JSON form; ${plain}` };
+    if (kind === 'number' && !Number.isFinite(value)) return { pointer, message: `is ${String(value)}, which JSON has no number for; ${plain}` };
+    if (value === undefined) return { pointer, message: `is undefined, which JSON drops (or turns into null in a list); leave the key out, or ${plain}` };
     if (value === null || kind !== 'object') continue;
-    if (onPath.has(value as object)) return { pointer, message: 'contains itself (a cycle), which has no JSON form; pass plain JSON data' };
+    const proto = Object.getPrototypeOf(value);
+    if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) {
+      return { pointer, message: `is a ${(value as object).constructor?.name ?? 'non-plain'} object, which JSON would store in another form; ${plain}` };
+    }
+    if (onPath.has(value as object)) return { pointer, message: `contains itself (a cycle), which has no JSON form; ${plain}` };
     onPath.add(value as object);
     stack.push({ leave: value as object });
-    const entries = Object.entries(value as object);
+    // By index for a list, so a hole is seen; by own key for an object.
+    const entries: Array<[string, unknown]> = Array.isArray(value) ? Array.from(value, (v, i) => [String(i), v]) : Object.entries(value as object);
     // Reversed onto the stack: the first problem in document order is the one named.
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, child] = entries[i];

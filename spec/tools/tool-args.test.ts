@@ -265,6 +265,30 @@ Shape('arguments JSON cannot carry (a function, a symbol) are E_TOOL_ARGS naming
   assert.match(tooDeep.message, /nests deeper than 64 levels/);
 });
 
+Shape('arguments JSON would change (undefined, a hole, NaN, a Date, a Map, a class instance) are E_TOOL_ARGS at their pointer: what a reviewer approves and the audit row keep is what runs', async () => {
+  let ran = 0;
+  const tool = defineTool({ name: 'loose', class: 'read', inputSchema: { type: 'object' }, run: async () => { ran++; return { ok: true }; } });
+  class Point { x = 1; }
+  const cases: Array<[unknown, string, RegExp]> = [
+    [{ n: undefined }, '/n', /is undefined, which JSON drops/],
+    [{ list: [1, , 3] }, '/list/1', /is undefined/],
+    [{ n: Number.NaN }, '/n', /is NaN/],
+    [{ at: new Date(0) }, '/at', /is a Date object/],
+    [{ m: new Map() }, '/m', /is a Map object/],
+    [{ p: new Point() }, '/p', /is a Point object/],
+  ];
+  for (const [args, pointer, message] of cases) {
+    const [problem] = tool.argProblems(args);
+    assert.is(problem?.pointer, pointer, JSON.stringify(problem));
+    assert.match(problem.message, message);
+    const e = await rejection(chain(tool, {}).run(args as never));
+    assert.is(e.code, 'E_TOOL_ARGS');
+    assert.is(e.pointer, pointer);
+  }
+  assert.is(ran, 0, 'nothing ran');
+  assert.equal(tool.argProblems(Object.assign(Object.create(null), { q: 'x' })), [], 'an object without a prototype is plain data');
+});
+
 Shape('a tool runs on its own copy of the checked arguments: the caller editing its object while the tool works changes nothing', async () => {
   let seen = 0;
   const tool = defineTool({
