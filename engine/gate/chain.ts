@@ -166,18 +166,20 @@ function placeDecorators(inner: Tool, options: ChainOptions): Map<ChainPosition,
 }
 
 function requireGate(inner: Tool, byPosition: Map<ChainPosition, ToolDecorator>): void {
+  // A gate without tenant_bind is a misconfiguration whatever the tool's
+  // class: it would have no bound operator for any proposal it writes.
+  if (byPosition.has('review_gate') && !byPosition.has('tenant_bind')) {
+    throw new CountersignError('E_CHAIN_INVALID',
+      `chain for tool "${inner.name}": a review gate needs tenant_bind, which supplies the proposal's operator (A15)`, {
+        fix: 'pass tenantBind: tenantBindDecorator() alongside reviewGate',
+      });
+  }
   if (!isGated(inner)) return;
   if (!byPosition.has('review_gate')) {
     throw new CountersignError('E_GATE_REQUIRED',
       `tool "${inner.name}" has class ${inner.class} and no review gate: every write or destructive tool is second-signed`, {
         fix: `pass reviewGate to chain(); to exempt "${inner.name}" deliberately, name it in the gate's skip list `
           + `(skip: ["${inner.name}"]) so each skipped call is still recorded`,
-      });
-  }
-  if (!byPosition.has('tenant_bind')) {
-    throw new CountersignError('E_CHAIN_INVALID',
-      `chain for tool "${inner.name}": a review gate needs tenant_bind, which supplies the proposal's operator (A15)`, {
-        fix: 'pass tenantBind: tenantBindDecorator() alongside reviewGate',
       });
   }
 }

@@ -92,11 +92,13 @@ Chain('A5, A6: a gate whose skip names the tool lets it be chained; each skipped
   assert.is(f.sink.rows[0].proposal_id, 'prop-skip-1');
 });
 
-Chain('A15: a review gate without tenant_bind is refused at construction: the operator must come from tenant_bind', () => {
-  const { tool } = spyTool('write');
-  const gate = reviewGateDecorator({ decide: scriptedGate({ outcome: 'approved' }).decide });
-  const e = thrownWithCode(() => chain(tool, { reviewGate: gate }), 'E_CHAIN_INVALID');
-  assert.match(e.message, 'tenant_bind');
+Chain('A15: a review gate without tenant_bind is refused at construction, whatever the tool\'s class: the operator must come from tenant_bind', () => {
+  for (const cls of ['write', 'destructive', 'read'] as const) {
+    const { tool } = spyTool(cls);
+    const gate = reviewGateDecorator({ decide: scriptedGate({ outcome: 'approved' }).decide });
+    const e = thrownWithCode(() => chain(tool, { reviewGate: gate }), 'E_CHAIN_INVALID');
+    assert.match(e.message, 'tenant_bind');
+  }
 });
 
 Chain('§4.13: bad arguments fail with E_TOOL_ARGS before any decorator runs: no tenant_bind, no proposal, no row, no token', async () => {

@@ -80,6 +80,20 @@ Audit('a sink that fails after the tool ran gives E_STORE that says the call too
   thrownWithCode(() => auditDecorator({} as never), 'E_CHAIN_INVALID');
 });
 
+Audit('A10, E3: a call the timeout stops is recorded (ok false, E_TOOL_TIMEOUT) when the limit passes, even if the tool ignores its signal and never settles', async () => {
+  let started = 0;
+  const { tool } = spyTool('write', { body: () => { started++; return new Promise(() => undefined); } });
+  const clock = new FakeClock();
+  const f = fullChain(tool, { outcome: 'approved', proposalId: 'p9' }, { clock });
+  const running = rejection(f.chained.run(ARGS, CTX));
+  await clock.advance(15_000);
+  const e = await running;
+  assert.is(e.code, 'E_TOOL_TIMEOUT');
+  assert.is(started, 1, 'the call had started');
+  assert.equal(f.sink.rows.map((r) => [r.proposal_id, r.ok]), [['p9', false]]);
+  assert.match(f.sink.rows[0].error ?? '', 'did not finish within 15s');
+});
+
 Audit.run();
 
 const Rate = suite('gate/rate-limit: a token bucket per operator and tool');

@@ -4,7 +4,9 @@
  * and leaves no execution row (A12, E7): the proposal row is its record. It
  * sits outside ratelimit, so an approved call the rate limit refused is
  * recorded as a failed execution rather than vanishing from the trail.
- * `read` tools are audited too, with `proposal_id` null.
+ * `read` tools are audited too, with `proposal_id` null. A call stopped by
+ * its signal (timeout) is recorded as failed when the stop comes, even if
+ * the tool ignores the signal and never settles.
  */
 import { randomUUID } from 'node:crypto';
 import { CountersignError } from '../../errors.js';
@@ -48,12 +50,26 @@ export function auditDecorator(options: AuditOptions): ToolDecorator {
         ok,
         error,
       });
+      // A call stopped from outside (timeout's limit, the caller's abort) is
+      // recorded when the stop comes: a tool that ignores its signal may
+      // never settle, and a call that started must still be on the record.
+      const signal = call.ctx?.signal;
+      let onAbort: (() => void) | undefined;
+      const stopped = signal
+        ? new Promise<never>((_, reject) => {
+            onAbort = () => reject(signal.reason ?? new Error('the call was aborted'));
+            if (signal.aborted) onAbort();
+            else signal.addEventListener('abort', onAbort, { once: true });
+          })
+        : undefined;
       let result: unknown;
       try {
-        result = await next(call);
+        result = await (stopped ? Promise.race([next(call), stopped]) : next(call));
       } catch (err) {
         await write(sink, row(false, messageOf(err)), tool.name, false);
         throw err;
+      } finally {
+        if (onAbort) signal?.removeEventListener('abort', onAbort);
       }
       await write(sink, row(true, null), tool.name, true);
       return result;
