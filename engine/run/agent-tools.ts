@@ -82,6 +82,19 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
         fix: 'rename one of them: an agent calls tools by name and must get exactly the tool it was offered',
       });
     }
+    // A lent tool that declares a class becomes a tool of the chain at its
+    // first call: its name, class and schema are checked now, not then.
+    const spec = config.host!.spec?.(name);
+    if (spec?.class !== undefined && spec.class !== 'read') {
+      try {
+        defineTool({ name, class: spec.class, inputSchema: spec.inputSchema ?? { type: 'object' }, run: async () => null });
+      } catch (e) {
+        if (!isCountersignError(e)) throw e;
+        throw new CountersignError(e.code, `the tool "${name}" the host lends its agents (run({tools})) is not a valid tool: ${e.message}`, {
+          ...(e.fix ? { fix: `${e.fix} (in the host's spec("${name}"))` } : {}),
+        });
+      }
+    }
   }
   const gated = config.toolChain?.reviewGate !== undefined;
   // tenant_bind makes the answering identity the proposal's operator (A15).

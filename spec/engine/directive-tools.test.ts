@@ -241,6 +241,15 @@ T('H35: tools a host lends obey the same access map, and a lent tool named like 
   const chainCode = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), toolChain: misspelt }).then(() => 'ran', (e: { code?: string }) => e.code);
   assert.is(chainCode, 'E_CHAIN_INVALID');
   assert.is((await engine.runs()).length, before, 'a misspelt chain option starts no run');
+  // A lent tool declared write with a name or class no tool may have: refused now, naming the lent tool, not at its first call.
+  for (const [name, cls, said] of [['deploy:prod', 'write', 'is not 1–128 characters'], ['Deploy', 'Write', 'class "Write" is not one of']] as const) {
+    const bad = { names: () => [name], spec: () => ({ name, class: cls as 'write', inputSchema: { type: 'object' } }), call: async () => 'x' };
+    const e = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), tools: bad }).then(() => undefined, (err: { code?: string; message?: string }) => err);
+    assert.is(e?.code, 'E_TOOL_DEFINITION');
+    assert.match(e?.message ?? '', `the tool "${name}" the host lends its agents`);
+    assert.match(e?.message ?? '', said);
+    assert.is((await engine.runs()).length, before, 'a bad lent tool starts no run');
+  }
 });
 
 T('H35: an access map may name a tool only the host lends (run({tools})): it validates, and the role that owns it may call it', async () => {
