@@ -11,6 +11,7 @@
  * `createToolCatalog` finds a name taken (a built-in, a host tool, another
  * module's tool) it names the module file and its `/toolModules/<i>`.
  */
+import { spawnSync } from 'node:child_process';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CountersignError, isCountersignError } from '../errors.js';
@@ -53,7 +54,16 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
     try {
       mod = await importModule(pathToFileURL(path).href);
     } catch (e) {
-      throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: ${e instanceof Error ? e.message : String(e)}`, {
+      const message = e instanceof Error ? e.message : String(e);
+      if (e instanceof SyntaxError) {
+        // Node's import() names no position for a module's syntax error; `node --check` does.
+        throw new CountersignError('E_TOOL_MODULE', `tool module ${syntaxErrorAt(path) ?? path} has a syntax error: ${message}`, {
+          file: path,
+          pointer: `/toolModules/${i}`,
+          fix: 'correct the module\'s syntax at that line and column (node --check <module> shows it)',
+        });
+      }
+      throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: ${message}`, {
         file: path,
         pointer: `/toolModules/${i}`,
         fix: 'check the path (relative to the workflow file) and that the module runs with node',
@@ -82,4 +92,19 @@ function moduleTool(entry: unknown, path: string, i: number): Tool {
     if (!isCountersignError(e)) throw e;
     throw new CountersignError(e.code, `tool module ${path}: ${e.message}`, { file: path, pointer: `/toolModules/${i}`, ...(e.fix ? { fix: e.fix } : {}) });
   }
+}
+
+/**
+ * `path:line:col` of a module's syntax error, as `node --check` reports it
+ * (the source line, then a caret under the column), or undefined when it
+ * says no position (a TypeScript module it cannot check, say).
+ */
+function syntaxErrorAt(path: string): string | undefined {
+  const checked = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 });
+  const lines = (checked.stderr ?? '').split('\n');
+  const at = lines.findIndex((l) => l.startsWith(`${path}:`));
+  const line = at >= 0 ? /:(\d+)$/.exec(lines[at])?.[1] : undefined;
+  if (line === undefined) return undefined;
+  const caret = lines[at + 2]?.indexOf('^') ?? -1;
+  return `${path}:${line}${caret >= 0 ? `:${caret + 1}` : ''}`;
 }

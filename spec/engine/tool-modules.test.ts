@@ -48,6 +48,19 @@ Modules('the CLI loads them only with --allow-tool-modules', async () => {
   assert.equal(ok.json.output, { 'shout.result': { loud: 'HI' } });
 });
 
+Modules('a module with a syntax error is E_TOOL_MODULE naming the module\'s own line:column, from the library and the CLI alike', async () => {
+  const { dir, file } = project();
+  const module = join(dir, 'tools', 'shout.mjs');
+  writeFileSync(module, 'export const a = 1;\nconst b = ;\n');
+  const e = await createEngine({ store: createMemoryStore(), allowToolModules: true }).start(file).then(() => undefined, (err: { code?: string; message?: string; fix?: string }) => err);
+  assert.is(e?.code, 'E_TOOL_MODULE');
+  assert.match(e?.message ?? '', `${module}:2:11 has a syntax error: Unexpected token ';'`);
+  assert.match(e?.fix ?? '', 'correct the module\'s syntax');
+  const viaCli = await cli(['validate', file, '--allow-tool-modules']);
+  assert.is(viaCli.code, 1);
+  assert.match(viaCli.stdout, `${module}:2:11 has a syntax error`);
+});
+
 Modules.run();
 
 const Full = suite('validate --allow-tool-modules');
