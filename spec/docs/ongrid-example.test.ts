@@ -45,7 +45,7 @@ interface Report {
 
 function runExample(extra: string[]) {
   const started = Date.now();
-  const r = spawnSync('npm', ['run', '--silent', 'example:ongrid', '--', ...extra], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync('npm', ['run', '-s', 'example:ongrid', '--', ...extra], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
 }
 
@@ -78,6 +78,14 @@ function reviewedOnce(s: Scenario, status: ProposalRow['status']): ProposalRow {
 }
 
 const Run = suite('examples/ongrid: npm run example:ongrid');
+
+Run('README and the example\'s README give the --json command as run here, with -s: npm\'s own banner lines would break the one JSON document', () => {
+  for (const file of ['README.md', 'examples/ongrid/README.md']) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    assert.match(text, 'npm run -s example:ongrid -- --json', file);
+    assert.not.match(text, /npm run example:ongrid -- --json/, file);
+  }
+});
 
 Run('the example is the package script "example:ongrid", runs offline and finishes well under 30 s', () => {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
