@@ -189,7 +189,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           if (session.maxTurns !== undefined && turns >= session.maxTurns) {
             // Its last turn went to a tool call: no reply can follow. Cut off
             // (a fresh process serves the next request), and fail closed.
-            session.onCall?.({ name: typeof call.name === 'string' ? call.name : String(call.name), ok: false, code: 'E_MAX_TURNS' });
+            session.onCall?.({ ...(typeof call.name === 'string' && call.name !== '' ? { name: call.name } : {}), ok: false, code: 'E_MAX_TURNS' });
             discard(proc);
             return { $error: `E_MAX_TURNS: ${turns} message(s) used, the limit is max_turns ${session.maxTurns}, and no reply came` };
           }

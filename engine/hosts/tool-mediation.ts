@@ -40,7 +40,8 @@ export interface ToolRefusal {
 
 /** One mediated call, as journaled (`tool.called`). */
 export interface ToolCallRecord {
-  name: string;
+  /** The tool asked for; absent when the request named none (a malformed `$tool` line). */
+  name?: string;
   ok: boolean;
   code?: string;
   /** Why it failed or was refused. */
@@ -150,7 +151,7 @@ export function toolRequestOf(message: JsonValue): { name: unknown; args: unknow
 export async function mediate(call: { name: unknown; args: unknown; reason?: unknown }, session: ToolSession, request: AgentRequest): Promise<JsonObject> {
   const name = call.name;
   const refuse = (code: string, message: string): JsonObject => {
-    session.onCall?.({ name: typeof name === 'string' ? name : String(name), ok: false, code, message });
+    session.onCall?.({ ...(typeof name === 'string' && name !== '' ? { name } : {}), ok: false, code, message });
     return { $toolError: { code, message } };
   };
   if (typeof name !== 'string' || name === '') return refuse('E_TOOL_REQUEST', '"$tool" must be {"name": "<tool>", "args": {…}, "reason"?: "…"}');

@@ -133,7 +133,7 @@ export interface Submission {
   /** Set when entering the next node refused this (otherwise valid) answer, e.g. an unchanged artifact. */
   veto?: { code: string; errors: string[] };
   /** Tools the agent called through the host before answering (journaled as `tool.called`). */
-  toolCalls?: Array<{ name: string; ok: boolean; code?: string; message?: string }>;
+  toolCalls?: Array<{ name?: string; ok: boolean; code?: string; message?: string }>;
   /**
    * One of the engine's tools, called by the agent, failed: the step fails
    * loudly with this (its error route, or the run), whatever the answer.

@@ -169,7 +169,7 @@ export async function driveRun(
       if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };
       // One of the engine's tools failed while the agent worked: the step
       // fails loudly (its error route, or the run), never worked around (ADR-019).
-      const broke = offered ? calls.find((c) => !c.ok && c.code === 'E_TOOL_FAILED' && offered.isEngineTool(c.name)) : undefined;
+      const broke = offered ? calls.find((c): c is ToolCallRecord & { name: string } => !c.ok && c.code === 'E_TOOL_FAILED' && c.name !== undefined && offered.isEngineTool(c.name)) : undefined;
       if (broke) toolFailure = { tool: broke.name, code: 'E_TOOL_FAILED', message: broke.message ?? 'no message' };
       if (answer === undefined) {
         throw new CountersignError('E_AGENT_OUTPUT', `${label.name} gave no answer for node "${pending.nodeId}" (undefined)`, {

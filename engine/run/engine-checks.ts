@@ -221,12 +221,12 @@ export function jsonCopy(value: unknown, code: string): JsonCopy {
 /** Tool-call records as journaled: name, ok, and a code when it failed; nothing else a host passes. */
 export function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] {
   if (!Array.isArray(calls) || calls.some((c) => c === null || typeof c !== 'object' || Array.isArray(c))) {
-    throw new CountersignError('E_INPUT', 'toolCalls must be a list of tool-call records ({name, ok, code?, message?})', {
+    throw new CountersignError('E_INPUT', 'toolCalls must be a list of tool-call records ({name?, ok, code?, message?})', {
       fix: 'pass toolCalls as an array of objects, one per tool call the agent made, or leave it out',
     });
   }
   return calls.map((c) => ({
-    name: String(c.name),
+    ...(typeof c.name === 'string' && c.name !== '' ? { name: c.name } : {}),
     ok: c.ok === true,
     ...(typeof c.code === 'string' ? { code: c.code } : {}),
     ...(typeof c.message === 'string' && c.ok !== true ? { message: c.message.slice(0, 2000) } : {}),

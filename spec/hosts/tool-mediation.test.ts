@@ -65,6 +65,14 @@ Tools('B13 B14 B15: a tool outside the persona\'s list is refused with E_TOOL_DE
   assert.equal(called, [['run_shell', false, 'E_TOOL_DENIED'], ['get_sop_text', true, undefined]]);
 });
 
+Tools('a malformed $tool line is refused (E_TOOL_REQUEST) and journaled with no name, never as a tool named "undefined"', async () => {
+  const r = await gate(['raw={"$tool":"garbage"}', 'raw={"$tool":{"args":{}}}']);
+  assert.equal(r.ran, []);
+  const called = r.events.filter((e) => e.type === 'tool.called');
+  assert.equal(called.map((e) => [e.name, e.ok, e.code]), [[undefined, false, 'E_TOOL_REQUEST'], [undefined, false, 'E_TOOL_REQUEST']]);
+  assert.ok(called.every((e) => !('name' in e)), 'no name key at all');
+});
+
 Tools('a failing tool comes back as $toolError with its code, and the reviewer still replies', async () => {
   const r = await gate(['broken']);
   assert.equal(r.ran, ['broken']);
