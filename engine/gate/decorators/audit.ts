@@ -53,11 +53,13 @@ export function auditDecorator(options: AuditOptions): ToolDecorator {
       // A call stopped from outside (timeout's limit, the caller's abort) is
       // recorded when the stop comes: a tool that ignores its signal may
       // never settle, and a call that started must still be on the record.
+      // A tool that honours the signal ends first (its own error is kept):
+      // the stop itself counts only once the tool has had a turn to end.
       const signal = call.ctx?.signal;
       let onAbort: (() => void) | undefined;
       const stopped = signal
         ? new Promise<never>((_, reject) => {
-            onAbort = () => reject(signal.reason ?? new Error('the call was aborted'));
+            onAbort = () => setImmediate(() => reject(signal.reason ?? new Error('the call was aborted')));
             if (signal.aborted) onAbort();
             else signal.addEventListener('abort', onAbort, { once: true });
           })
