@@ -36,6 +36,22 @@ async function fixAndReenter(ctx: Awaited<ReturnType<typeof atFix>>) {
   return (await ctx.engine.trace(s.runId)).events;
 }
 
+/**
+ * The review loop with its report at `reviews/{{slot}}.json`, the fix step
+ * writing `slot`; the user's own file already sits at `reviews/<userFile>.json`.
+ */
+function slotLoop(ws: string, userFile: string) {
+  mkdirSync(join(ws, 'reviews'));
+  writeFileSync(join(ws, `reviews/${userFile}.json`), 'USER OWN NOTES\n');
+  const wf = reviewLoop() as unknown as { variableRegistry?: unknown; nodes: Array<Record<string, unknown>> };
+  wf.variableRegistry = { slot: { type: 'string', default: 'a', description: 'which report file' } };
+  const review = wf.nodes.find((n) => n.id === 'review')!;
+  review.report = 'reviews/{{slot}}.json';
+  const fix = wf.nodes.find((n) => n.id === 'fix')!;
+  fix.inputSchema = { type: 'object', properties: { unchanged_reason: { type: 'string' } }, globalInputs: ['slot'] };
+  return { wf, review };
+}
+
 const Prev = suite('review: .prev is the last accepted report');
 
 Prev('G8: a fix step that ticks items off in the report leaves .prev with the reviewer\'s findings; its edit is kept as .refused', async () => {
@@ -113,14 +129,7 @@ Prev('a report inside an artifact folder, with an earlier file at its path: sett
 
 Prev('a templated report path that comes back to a file (A, then B, then A) never overwrites the user\'s file kept as <report>.before-<runId>: what is at A the second time is this run\'s own report, kept as .prev', async () => {
   const ws = tempDir('countersign-prev-return-');
-  mkdirSync(join(ws, 'reviews'));
-  writeFileSync(join(ws, 'reviews/a.json'), 'USER OWN NOTES\n');
-  const wf = reviewLoop() as unknown as { variableRegistry?: unknown; nodes: Array<Record<string, unknown>> };
-  wf.variableRegistry = { slot: { type: 'string', default: 'a', description: 'which report file' } };
-  const review = wf.nodes.find((n) => n.id === 'review')!;
-  review.report = 'reviews/{{slot}}.json';
-  const fix = wf.nodes.find((n) => n.id === 'fix')!;
-  fix.inputSchema = { type: 'object', properties: { unchanged_reason: { type: 'string' } }, globalInputs: ['slot'] };
+  const { wf } = slotLoop(ws, 'a');
   const engine = createEngine({ store: createMemoryStore() });
   let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
   const kept = join(ws, `reviews/a.json.before-${s.runId}`);
@@ -144,16 +153,9 @@ Prev('a templated report path that comes back to a file (A, then B, then A) neve
 
 Prev('a templated report path that changes after a review that timed out keeps the user\'s file at the new path as <report>.before-<runId>, never as .refused (which a later refused report would replace)', async () => {
   const ws = tempDir('countersign-prev-timeout-');
-  mkdirSync(join(ws, 'reviews'));
-  writeFileSync(join(ws, 'reviews/b.json'), 'USER OWN NOTES\n');
-  const wf = reviewLoop() as unknown as { variableRegistry?: unknown; nodes: Array<Record<string, unknown>> };
-  wf.variableRegistry = { slot: { type: 'string', default: 'a', description: 'which report file' } };
-  const review = wf.nodes.find((n) => n.id === 'review')!;
-  review.report = 'reviews/{{slot}}.json';
+  const { wf, review } = slotLoop(ws, 'b');
   review.timeoutMs = 60_000;
   review.connections = { ...(review.connections as object), timeout: 'fix' };
-  const fix = wf.nodes.find((n) => n.id === 'fix')!;
-  fix.inputSchema = { type: 'object', properties: { unchanged_reason: { type: 'string' } }, globalInputs: ['slot'] };
   const clock = { t: Date.parse('2026-12-02T10:00:00Z') };
   const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock.t) });
   let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
