@@ -12,7 +12,7 @@ usage: countersign <command> [options]
   status <runId>                            the run's state
   runs                                      every run, newest first
   trace <runId>                             the run's journal
-  graph <file> [--format mermaid|dot]       draw the workflow
+  graph <file> [--format mermaid|dot]       draw the workflow [--json]
   run <file> --agent <adapter>              drive a run to the end with an agent:
                                             scripted:<file> | jsonl:<cmd> | exec:<cmd> | interactive
                                             [--reviewer <adapter>] for workflows with delegate-review nodes
@@ -23,7 +23,8 @@ usage: countersign <command> [options]
   pr-status --comments FILE|- [--json]      review and docs status from PR comment bodies (ADR-019)
 
 common options:
-  --json          exactly one JSON document on stdout; progress and logs on stderr
+  --json          exactly one JSON document on stdout; progress and logs on stderr (every command but
+                  mcp, whose stdout is the MCP protocol)
   --store DIR     the run store for start, step, status, runs, trace, run, mcp, gate, audit and confirm
                   (default ./.countersign, or $COUNTERSIGN_STORE)
 

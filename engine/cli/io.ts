@@ -9,6 +9,7 @@ import type { RunFailure } from '../run/contract.js';
 import { offsetToPosition } from '../format/offsets.js';
 import { withoutBom } from '../format/bom.js';
 import { resolve } from 'node:path';
+import { withStore } from './render.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -115,9 +116,13 @@ export function toError(e: unknown): CountersignError {
   return new CountersignError('E_INTERNAL', err?.stack ?? String(e), { fix: 'this is a countersign bug; please report it with the command you ran' });
 }
 
-/** Reports a command failure on stderr (and as `{error}` on stdout with --json). */
-export function reportError(io: Io, e: unknown, json: boolean): void {
-  const err = toError(e);
+/**
+ * Reports a command failure on stderr (and as `{error}` on stdout with
+ * --json). `store`: the --store DIR given, named in the commands the fix suggests.
+ */
+export function reportError(io: Io, e: unknown, json: boolean, store?: string): void {
+  const thrown = toError(e);
+  const err = thrown.fix === undefined || store === undefined ? thrown : Object.assign(Object.create(Object.getPrototypeOf(thrown)) as CountersignError, thrown, { fix: withStore(thrown.fix, store), message: thrown.message });
   const where = err.file ? `${err.file}${err.line ? `:${err.line}:${err.col}` : ''}: ` : '';
   io.stderr.write(`countersign: ${err.code}: ${where}${err.message}\n`);
   if (err.fix) io.stderr.write(`  fix: ${err.fix}\n`);

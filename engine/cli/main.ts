@@ -67,7 +67,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   try {
     return await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);
   } catch (e) {
-    reportError(io, e, json);
+    const store = (parsed.values as Record<string, unknown>).store;
+    reportError(io, e, json, typeof store === 'string' ? store : undefined);
     return 2;
   }
 }

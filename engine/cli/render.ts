@@ -63,6 +63,17 @@ export function storeArg(store: string | undefined): string {
   return ` --store ${/^[A-Za-z0-9_./:@%+=,-]+$/.test(store) ? store : `'${store.replace(/'/g, `'\\''`)}'`}`;
 }
 
+/**
+ * `text` with `--store DIR` added to each countersign command it suggests
+ * that reads runs (`runs`, `status <id>`, `trace <id>`, `step <id>`,
+ * `run --resume <id>`), for a store given with --store: run as printed
+ * from the same directory, the command finds the run.
+ */
+export function withStore(text: string, store: string | undefined): string {
+  if (store === undefined) return text;
+  return text.replace(/countersign (?:runs|(?:status|trace|step|run --resume) [^\s`'"]+)(?! --store)/g, (all) => `${all}${storeArg(store)}`);
+}
+
 export function indent(text: string, by = '  '): string {
   return text
     .split('\n')

@@ -48,10 +48,11 @@ export function resolve(path: string | Segment[], scope: Scope): Resolution {
   let value: unknown;
   let next: number;
 
-  // `name.field` reads a node's answer; `name[ref]` does too, unless `name`
-  // is also a global: then it indexes the global (items[idx] into a list),
-  // as `{{items}}` and `{{#each items}}` read it.
-  const indexesGlobal = segments.length >= 2 && typeof segments[1] === 'object' && !BUILTINS.has(root) && scope.global(root) !== undefined;
+  // `name.field` reads a node's answer; an index (`name[0]`, `name.0`,
+  // `name[ref]`) does too, unless `name` is also a global: then it indexes
+  // the global (items[0], items[idx] into a list), as `{{items}}` and
+  // `{{#each items}}` read it.
+  const indexesGlobal = segments.length >= 2 && typeof segments[1] !== 'string' && !BUILTINS.has(root) && scope.global(root) !== undefined;
   if (segments.length >= 2 && scope.isNode(root) && !indexesGlobal) {
     const fieldSeg = segments[1];
     let field: string;

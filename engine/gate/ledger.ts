@@ -179,8 +179,10 @@ export function recordConfirmation(store: Store, confirmation: Confirmation, now
   const row: ConfirmationRow = {
     id: `confirm-${randomUUID()}`,
     at: iso(now),
-    operator: confirmation.operator,
-    action: confirmation.action,
+    // Trimmed as the gate trims a proposal's operator (and `confirm` its
+    // flags): "user_42 " and "user_42" are one user, or no confirmation would match.
+    operator: confirmation.operator.trim(),
+    action: confirmation.action.trim(),
     target: confirmation.target,
   };
   const { id, at, ...body } = row;

@@ -60,6 +60,10 @@ export function markdownIssues(text: string, file: string): string[] {
     if (!item) return;
     const body = item.lines.map((l, i) => (i === 0 ? l : stripIndent(l, item!.indent))).join('\n').trim();
     if (body === '') throw fail(item.line, 'this list item is empty: each item is one issue and must say what is wrong');
+    // A bullet whose text is all comment reads as an empty item, yet it is not empty text: never a finding.
+    if (/^<!--[\s\S]*?-->$/.test(body) && !body.slice(4, -3).includes('-->')) {
+      throw fail(item.line, 'this list item holds only an HTML comment, so it says nothing: delete the item, or comment out the whole line, marker included');
+    }
     issues.push(body);
     item = undefined;
   };

@@ -122,6 +122,26 @@ Cli('graph prints mermaid by default and dot on request; an unknown format is a 
   assert.match(bad.stderr, /countersign: E_USAGE: /);
 });
 
+Cli('graph --json (the common option, before or after the command) prints one document: the drawing, its format and whether the workflow validates', async () => {
+  for (const args of [['graph', WF, '--json'], ['--json', 'graph', WF, '--format', 'dot']]) {
+    const r = await cli(args);
+    assert.is(r.code, 0, r.stderr);
+    const doc = r.json as { file: string; format: string; graph: string; valid: boolean; errors: number };
+    assert.is(doc.file, WF);
+    assert.is(doc.valid, true);
+    assert.is(doc.errors, 0);
+    assert.match(doc.graph, doc.format === 'dot' ? /^digraph workflow \{/ : /^flowchart TD\n/);
+  }
+  const dir = tempDir();
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, JSON.stringify({ metadata: { name: 'b', version: '1.0.0', description: 'd' }, nodes: [{ type: 'start', id: 'start', connections: { default: 'nowhere' } }] }));
+  const r = await cli(['graph', broken, '--json']);
+  assert.is(r.code, 0);
+  assert.is(r.json.valid, false);
+  assert.ok(r.json.errors >= 1);
+  assert.match(r.stderr, /does not validate/);
+});
+
 Cli('graph draws a workflow that does not validate (exit 0) and warns on stderr with its error count and first finding; a missing connection target is a node of its own (never a real node, even one drawn as n2), and both nodes that share an id are drawn', async () => {
   const file = join(tempDir(), 'broken.json');
   writeFileSync(
@@ -324,6 +344,26 @@ Human('human output: with --store DIR, the "answer with" line of start, step and
   // Without --store (default store, or $COUNTERSIGN_STORE) the line stays as it was.
   const plain = await cli(['status', runId], { store });
   assert.not.match(plain.stdout, '--store');
+});
+
+Human('with --store DIR, the commands an error\'s fix suggests name that store (an unknown run from status, step, trace, run --resume)', async () => {
+  const dir = tempDir();
+  const store = join(dir, 'st1');
+  const s = await cli(['start', WF, '--store', store, '--json']);
+  assert.is(s.code, 0);
+  for (const args of [['status', 'nope'], ['trace', 'nope'], ['step', 'nope', '--response', '{}'], ['run', '--resume', 'nope', '--agent', 'interactive']]) {
+    const r = await cli([...args, '--store', store, '--json']);
+    assert.is(r.code, 2, args.join(' '));
+    assert.is(r.json.error.code, 'E_RUN_NOT_FOUND', args.join(' '));
+    assert.match(r.json.error.fix, `\`countersign runs --store ${store}\``, args.join(' '));
+    assert.match(r.stderr, `countersign runs --store ${store}`);
+  }
+  // Followed as printed, it lists the run that store holds.
+  const listed = await cli(['runs', '--store', store, '--json']);
+  assert.equal(listed.json.runs.map((r: { runId: string }) => r.runId), [s.json.runId]);
+  // Without --store the hint stays as it was.
+  const plain = await cli(['status', 'nope', '--json'], { store });
+  assert.match(plain.json.error.fix, '`countersign runs`;');
 });
 
 Human.run();

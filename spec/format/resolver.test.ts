@@ -56,6 +56,17 @@ collisions('name.field never falls back to the global, even when the field is ab
   assert.equal(resolve('review.length', runtime({ nodes: {} })), found(undefined));
 });
 
+collisions('an index on a colliding name reads the global list, literal or not (items[0], items.0, items[idx]); a field reads the node; validator and runtime agree', () => {
+  const run = runtimeScope({ vars: { items: ['a', 'b', 'c'], idx: 1 }, nodes: { items: { f: 'node field' } }, meta: { executionId: 'r', workflowId: 'w', userId: 'u' } }, new Set(['items']), new Set(['items', 'idx']));
+  assert.equal(resolve('items[0]', run), found('a'));
+  assert.equal(resolve('items.0', run), found('a'));
+  assert.equal(resolve('items[idx]', run), found('b'));
+  assert.equal(resolve('items.f', run), found('node field'));
+  const stat = staticScope({ globals: new Set(['items', 'idx']), nodeFields: new Map([['items', new Set(['f'])]]) });
+  for (const path of ['items[0]', 'items.0', 'items[idx]', 'items[2].name', 'items.f']) assert.equal(resolve(path, stat), found(undefined), path);
+  assert.equal(resolve('items.g', stat).found, false);
+});
+
 collisions('statically: bare name is the global, name.field must be a declared field', () => {
   assert.equal(resolve('review', statik()), found(undefined));
   assert.equal(resolve('review.summary', statik()), found(undefined));

@@ -94,6 +94,23 @@ Audit('A10, E3: a call the timeout stops is recorded (ok false, E_TOOL_TIMEOUT) 
   assert.match(f.sink.rows[0].error ?? '', 'did not finish within 15s');
 });
 
+Audit('A10, E3 (real timers): the caller hears E_TOOL_TIMEOUT only once the stopped call is on the record and in the counts; a row that cannot be written is E_STORE, never lost', async () => {
+  const never = () => spyTool('read', { body: () => new Promise(() => undefined) }).tool;
+  const sink = memorySink();
+  const metric = metricDecorator();
+  const e = await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }), audit: auditDecorator({ sink }), metric }).run(ARGS, CTX));
+  assert.is(e.code, 'E_TOOL_TIMEOUT');
+  assert.equal(sink.rows.map((r) => r.ok), [false], 'the row exists when the caller is told');
+  const counts = metric.snapshot().query_promql;
+  assert.equal([counts.calls, counts.ok, counts.failed, counts.failures], [1, 0, 1, { E_TOOL_TIMEOUT: 1 }]);
+  const broken = { writeExecution: () => { throw new Error('disk full'); } };
+  const lost = await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }), audit: auditDecorator({ sink: broken }) }).run(ARGS, CTX));
+  assert.is(lost.code, 'E_STORE');
+  assert.match(lost.message, 'its execution row could not be written: disk full');
+  // With nothing inside to record it, a tool that ignores its signal still times out (after a short grace).
+  assert.is((await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }) }).run(ARGS, CTX))).code, 'E_TOOL_TIMEOUT');
+});
+
 Audit.run();
 
 const Rate = suite('gate/rate-limit: a token bucket per operator and tool');

@@ -60,6 +60,18 @@ Reopen('F6 §4.5 §4.6: a confirmation recorded after a rejection for no SOP ear
   assert.is(s.runs(), 2);
 });
 
+Reopen('F6: a host passing the same operator string with stray whitespace to the gate and to recordConfirmation gets its confirmation matched (both trim, as countersign confirm does)', async () => {
+  const s = setup([NO_SOP, APPROVE]);
+  const spaced: Proposal = { ...PROPOSAL, operator: 'user_42 ' };
+  assert.is((await s.gate.review(spaced, TOOL)).outcome, 'rejected');
+  s.tick(1_000);
+  const row = recordConfirmation(s.store, { operator: 'user_42 ', action: ' host_restart_service', target: TARGET }, new Date(Date.parse('2026-03-01T09:00:01.000Z')));
+  assert.equal([row.operator, row.action], ['user_42', 'host_restart_service']);
+  s.tick(1_000);
+  assert.is((await s.gate.review({ ...spaced, force_approve_no_sop: true, confirmation_id: row.id }, TOOL)).outcome, 'approved');
+  assert.is(s.runs(), 2);
+});
+
 Reopen('§4.5 §4.6: one confirmation reopens a no-SOP rejection once — when the fresh review rejects again, the next retry with it is deduped', async () => {
   const s = setup([NO_SOP, NO_SOP, APPROVE]);
   await s.gate.review(PROPOSAL, TOOL);

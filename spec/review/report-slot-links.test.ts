@@ -137,7 +137,8 @@ Round6('G10: a report that is only headings, Setext or ATX, is E_REPORT_FORMAT (
 Round6('G10 G15: HTML comments are not findings (nor glued onto one); an HTML block, whose lines Markdown does not read as items, is E_REPORT_FORMAT at its line', () => {
   assert.equal(markdownIssues('Findings:\n\n1. one\n2. two\n\n<!--\n- hidden\n-->\n', 'r.md'), ['one', 'two']);
   assert.equal(markdownIssues('- one\n<!-- - two -->\n- three\n', 'r.md'), ['one', 'three']);
-  for (const [text, line] of [['- one\n<details>\n- two\n</details>\n', 2], ['- a\n<div>\n', 2], ['- a\n<!--\n- b\n', 2], ['- a\n<!-- x --> - b\n', 2]] as const) {
+  assert.equal(markdownIssues('- the `<!-- TODO -->` marker is left in docs/a.html\n', 'r.md'), ['the `<!-- TODO -->` marker is left in docs/a.html'], 'a comment quoted in a finding is its text');
+  for (const [text, line] of [['- one\n<details>\n- two\n</details>\n', 2], ['- a\n<div>\n', 2], ['- a\n<!--\n- b\n', 2], ['- a\n<!-- x --> - b\n', 2], ['- a\n- <!-- b -->\n', 2], ['- a\n-   <!--\n  b -->\n', 2]] as const) {
     assert.throws(() => markdownIssues(text, 'r.md'), (e: { code?: string; line?: number }) => e.code === 'E_REPORT_FORMAT' && e.line === line, text);
   }
 });

@@ -67,7 +67,8 @@ Run('G1/G4/G6/G8: an exec producer and a jsonl reviewer converge 2 → 0 (exit 0
 
   const events = await journal(r.json.runId, store);
   const who = byType(events, 'answer.accepted').map((e) => `${e.nodeId} ${e.userId}`);
-  assert.equal(who, [`write ${identityOf(agent)}`, `review ${identityOf(reviewer)}`, `fix ${identityOf(agent)}`, `review ${identityOf(reviewer)}`]);
+  // §2: the agent answers as `local` unless named; the reviewer, who must be someone else, as its adapter.
+  assert.equal(who, ['write local', `review ${identityOf(reviewer)}`, 'fix local', `review ${identityOf(reviewer)}`]);
   assert.not.match(JSON.stringify(events), 'producer.jsonl', 'the command line never becomes an identity in the journal');
   assert.equal(byType(events, 'review.accepted').map((e) => e.issues_count), [2, 0]);
   // The human trace shows the convergence path in order.
@@ -113,7 +114,8 @@ Run('G1/G2: the same adapter string for --agent and --reviewer, or one identity 
     ['same adapter string', ['--agent', producer, '--reviewer', producer]],
     ['same ids', ['--agent', producer, '--reviewer', checker, '--agent-id', 'pat', '--reviewer-id', 'pat']],
     ['--as equals --reviewer-id', ['--agent', producer, '--reviewer', checker, '--as', 'pat', '--reviewer-id', 'pat']],
-    ['--reviewer-id is the agent adapter\'s identity', ['--agent', producer, '--reviewer', checker, '--reviewer-id', identityOf(producer)]],
+    ['--reviewer-id is the agent\'s default identity, local', ['--agent', producer, '--reviewer', checker, '--reviewer-id', 'local']],
+    ['same adapter, spelt apart', ['--agent', producer, '--reviewer', ` ${producer} `]],
     ['--agent-id is the reviewer adapter\'s identity', ['--agent', producer, '--reviewer', checker, '--agent-id', identityOf(checker)]],
   ];
   for (const [name, args] of cases) {

@@ -2,16 +2,17 @@ import { resolve } from 'node:path';
 import { CountersignError } from '../../errors.js';
 import { readSource } from '../../format/source.js';
 import { formatHuman, validateDocument } from '../../validate/index.js';
-import { usage } from '../io.js';
+import { printJson, usage } from '../io.js';
 import type { Command } from './command.js';
 
 export const command: Command = {
   usage: [
-    'countersign graph <file> [--format mermaid|dot]',
+    'countersign graph <file> [--format mermaid|dot] [--json]',
     '  prints the workflow graph (default mermaid); a workflow that does not validate is drawn as far as',
     '  it goes, with a warning on stderr naming its first error',
+    '  --json: {file, format, graph, valid, errors} (errors: how many validate finds)',
   ].join('\n'),
-  options: { format: { type: 'string' } },
+  options: { format: { type: 'string' }, json: { type: 'boolean' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('graph takes exactly one workflow file');
     const format = (values.format as string | undefined) ?? 'mermaid';
@@ -24,10 +25,12 @@ export const command: Command = {
     // Draw what is there, even in a workflow that does not validate: a graph
     // is often how one finds out what is wrong with it.
     const drawable = nodes.map((n, i) => drawableNode(n, i));
-    io.stdout.write(format === 'dot' ? toDot(drawable) : toMermaid(drawable));
+    const graph = format === 'dot' ? toDot(drawable) : toMermaid(drawable);
     // Drawing is not approval: say so when the file would not run, so a
     // picture that looks fine never stands in for `validate`.
     const report = validateDocument(doc);
+    if (values.json) printJson(io, { file: positionals[0], format, graph, valid: report.ok, errors: report.errors.length });
+    else io.stdout.write(graph);
     if (!report.ok) {
       const first = [...report.errors].sort((a, b) => a.line - b.line || a.col - b.col)[0];
       const where = formatHuman([{ ...report, file: positionals[0], errors: [first], warnings: [] }]);

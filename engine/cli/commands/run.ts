@@ -9,7 +9,7 @@ import { adapterLabel, createAgent } from '../../hosts/adapters.js';
 import { answersTaken } from '../../hosts/scripted.js';
 import type { JsonObject } from '../../format/model.js';
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
-import { indent, storeArg } from '../render.js';
+import { indent, storeArg, withStore } from '../render.js';
 import { progressPrinter } from '../progress.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import { reviewerFor, timeoutFrom } from './gate.js';
@@ -66,14 +66,24 @@ export const command: Command = {
     }
     const agentSpec = values.agent === undefined ? NO_AGENT : String(values.agent).trim();
     const reviewerSpec = values.reviewer === undefined ? undefined : String(values.reviewer).trim();
-    // An adapter's default identity is its normalised spec, so two spellings
-    // of one adapter (`scripted:a.yaml`, `scripted: ./a.yaml`) are one identity.
-    const agentId = nonEmpty(values['agent-id'], '--agent-id') ?? nonEmpty(values.as, '--as') ?? (agentSpec === NO_AGENT ? 'local' : adapterIdentity(agentSpec, io.cwd));
+    // The agent answers as `local` (as `step` does) unless named; the
+    // reviewer, who must be someone else, as its adapter: a digest of its
+    // normalised spec, so two spellings of one adapter (`scripted:a.yaml`,
+    // `scripted: ./a.yaml`) are one identity.
+    const givenAgentId = nonEmpty(values['agent-id'], '--agent-id') ?? nonEmpty(values.as, '--as');
+    const agentId = givenAgentId ?? 'local';
     const givenReviewerId = nonEmpty(values['reviewer-id'], '--reviewer-id');
     if (givenReviewerId !== undefined && reviewerSpec === undefined) {
       throw usage('--reviewer-id names the reviewer\'s identity, and there is no --reviewer', 'add --reviewer <adapter>, or leave out --reviewer-id');
     }
     const reviewerId = reviewerSpec === undefined ? undefined : (givenReviewerId ?? adapterIdentity(reviewerSpec, io.cwd));
+    // One adapter in both roles, with no identities named apart: the producer would review itself.
+    if (reviewerSpec !== undefined && givenAgentId === undefined && givenReviewerId === undefined && agentSpec !== NO_AGENT
+      && adapterIdentity(reviewerSpec, io.cwd) === adapterIdentity(agentSpec, io.cwd)) {
+      throw new CountersignError('E_SELF_REVIEW', `--reviewer is the same adapter as --agent (${adapterLabel(reviewerSpec, '--reviewer')}): a review must come from someone other than the producer`, {
+        fix: 'give --reviewer its own agent (another command, script or model), or name two identities with --agent-id and --reviewer-id if the one adapter really serves two independent agents',
+      });
+    }
     if (agentSpec === 'interactive' && reviewerSpec === 'interactive') {
       // Two prompts on one terminal would read each other's lines, and one
       // person typing both roles is no independent review.
@@ -267,8 +277,7 @@ function adapterIdentity(spec: string, cwd: string): string {
 /** The result with `--store DIR` added to the countersign commands its error's fix suggests. */
 function withStoreInHints<T extends { error?: { fix?: string } }>(result: T, store: string | undefined): T {
   const fix = result.error?.fix;
-  if (store === undefined || fix === undefined) return result;
-  const extra = storeArg(store);
-  const hinted = fix.replace(/countersign (run --resume|step) (\S+)/g, (all) => `${all}${extra}`);
+  if (fix === undefined) return result;
+  const hinted = withStore(fix, store);
   return hinted === fix ? result : { ...result, error: { ...result.error, fix: hinted } };
 }

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { CountersignError } from '../../errors.js';
 import type { ToolDecorator } from '../chain.js';
 import type { ExecutionRow } from '../ledger.js';
+import { untilStopped } from './until-stopped.js';
 
 // The row is the ledger's own type: one definition of the executions table.
 export type { ExecutionRow };
@@ -51,27 +52,13 @@ export function auditDecorator(options: AuditOptions): ToolDecorator {
         error,
       });
       // A call stopped from outside (timeout's limit, the caller's abort) is
-      // recorded when the stop comes: a tool that ignores its signal may
-      // never settle, and a call that started must still be on the record.
-      // A tool that honours the signal ends first (its own error is kept):
-      // the stop itself counts only once the tool has had a turn to end.
-      const signal = call.ctx?.signal;
-      let onAbort: (() => void) | undefined;
-      const stopped = signal
-        ? new Promise<never>((_, reject) => {
-            onAbort = () => setImmediate(() => reject(signal.reason ?? new Error('the call was aborted')));
-            if (signal.aborted) onAbort();
-            else signal.addEventListener('abort', onAbort, { once: true });
-          })
-        : undefined;
+      // recorded when the stop comes, even if the tool never settles.
       let result: unknown;
       try {
-        result = await (stopped ? Promise.race([next(call), stopped]) : next(call));
+        result = await untilStopped(next(call), call.ctx?.signal);
       } catch (err) {
         await write(sink, row(false, messageOf(err)), tool.name, false);
         throw err;
-      } finally {
-        if (onAbort) signal?.removeEventListener('abort', onAbort);
       }
       await write(sink, row(true, null), tool.name, true);
       return result;

@@ -5,6 +5,7 @@
  */
 import { isCountersignError } from '../../errors.js';
 import type { ToolDecorator } from '../chain.js';
+import { untilStopped } from './until-stopped.js';
 
 export interface ToolMetrics {
   calls: number;
@@ -47,7 +48,8 @@ export function metricDecorator(options: MetricOptions = {}): MetricDecorator {
         m.maxMs = Math.max(m.maxMs, ms);
       };
       try {
-        const result = await next(call);
+        // A call the timeout stops is a failure (E_TOOL_TIMEOUT), even if the tool never settles.
+        const result = await untilStopped(next(call), call.ctx?.signal);
         record();
         m.ok++;
         return result;

@@ -6,7 +6,7 @@
  * that honours `ctx.signal` stops; the audit decorator below still records
  * how the inner call ended.
  */
-import { CountersignError } from '../../errors.js';
+import { CountersignError, isCountersignError } from '../../errors.js';
 import type { ToolDecorator } from '../chain.js';
 
 /** The inner tool's ceiling (A10). */
@@ -47,22 +47,28 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
         else outer?.addEventListener('abort', forwardAbort, { once: true });
 
         let settled = false;
+        let expired: CountersignError | undefined;
+        let grace: ReturnType<typeof setTimeout> | undefined;
         const finish = (): boolean => {
           if (settled) return false;
           settled = true;
           timers.clearTimeout(handle);
+          if (grace !== undefined) clearTimeout(grace);
           outer?.removeEventListener('abort', forwardAbort);
           return true;
         };
         const handle = timers.setTimeout(() => {
-          if (!finish()) return;
-          const err = new CountersignError('E_TOOL_TIMEOUT', `tool "${tool.name}" did not finish within ${ms / 1000}s and was told to stop`, {
+          if (settled) return;
+          expired = new CountersignError('E_TOOL_TIMEOUT', `tool "${tool.name}" did not finish within ${ms / 1000}s and was told to stop`, {
             fix: 'the tool may still have taken effect: check its state before calling it again; '
               + 'raise the limit with timeoutDecorator({perTool}) only if the tool is legitimately slow',
             data: { tool: tool.name, timeoutMs: ms },
           });
-          controller.abort(err);
-          reject(err);
+          controller.abort(expired);
+          // The decorators inside (audit, metric) record the stop before the
+          // caller hears of it; the wait is bounded, as a chain without them
+          // around a tool that ignores its signal would never settle.
+          grace = setTimeout(() => { if (finish()) reject(expired); }, STOP_GRACE_MS);
         }, ms);
 
         let inner: Promise<unknown>;
@@ -71,15 +77,20 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
         } catch (err) {
           inner = Promise.reject(err);
         }
-        // After a timeout the inner call's late result or error is dropped here (audit below has recorded it).
+        // After the limit the caller is told E_TOOL_TIMEOUT, whatever the inner
+        // call did since, unless recording it failed (E_STORE: the call
+        // started and is not on the record, which the caller must know).
         inner.then(
-          (value) => { if (finish()) resolve(value); },
-          (err) => { if (finish()) reject(err); },
+          (value) => { if (finish()) (expired ? reject(expired) : resolve(value)); },
+          (err) => { if (finish()) reject(expired && !(isCountersignError(err) && err.code === 'E_STORE') ? expired : err); },
         );
       });
     },
   };
 }
+
+/** How long a stopped call's inner decorators have to record it before the caller is told anyway. */
+const STOP_GRACE_MS = 1_000;
 
 /** Node's timers hold at most this (about 24.8 days); a longer delay fires after 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
