@@ -116,6 +116,8 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
     /** Set once one of the engine's tools failed in this item: nothing else runs in it (no retry, no other path). */
     let stopped: string | undefined;
     const runVia = (tool: Tool, target: Tool) => async (args: JsonValue, reason: string | undefined): Promise<JsonValue> => {
+      // Arguments first, as the chain checks them: bad ones are E_TOOL_ARGS whatever else is missing.
+      tool.checkArgs(args);
       if (isGated(tool) && (reason === undefined || reason.trim() === '')) {
         throw new CountersignError('E_PROPOSAL', `tool "${tool.name}" is ${tool.class} and goes to the review gate, which needs a reason: add "reason" to the $tool line ({"$tool": {"name", "args", "reason"}})`);
       }

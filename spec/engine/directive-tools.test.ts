@@ -209,14 +209,15 @@ T('A12/A13: a rejected write never runs; the agent gets ErrReviewRejected with t
   assert.equal(listExecutions(store), []);
 });
 
-T('A23/C5: a gated call without a reason is refused before any review (E_PROPOSAL); arguments that fail the schema are E_TOOL_ARGS before any review', async () => {
+T('A23/C5: a gated call without a reason is refused before any review (E_PROPOSAL); arguments that fail the schema are E_TOOL_ARGS before any review, and before the missing reason', async () => {
   const { engine, ran, store } = setup();
   const seen = { outcomes: [] as Outcome[] };
   await engine.run(flow('reviewer'), {
-    agent: caller([{ name: 'post', args: { verdict: 'APPROVE' } }, { name: 'post', args: { verdict: 'APROVE' }, reason: 'fine' }], seen),
+    agent: caller([{ name: 'post', args: { verdict: 'APPROVE' } }, { name: 'post', args: { verdict: 'APROVE' }, reason: 'fine' }, { name: 'post', args: { verdict: 'APROVE' } }], seen),
     toolChain: gateToolChain({ store, reviewer: approving }),
   });
-  assert.equal(seen.outcomes.map((o) => o.code), ['E_PROPOSAL', 'E_TOOL_ARGS']);
+  // Bad arguments and no reason: the arguments are named first (as the chain checks them).
+  assert.equal(seen.outcomes.map((o) => o.code), ['E_PROPOSAL', 'E_TOOL_ARGS', 'E_TOOL_ARGS']);
   assert.match(seen.outcomes[0].message ?? '', /add "reason" to the \$tool line/);
   assert.equal(ran, []);
   assert.equal(listProposals(store), []);
