@@ -51,6 +51,13 @@ export type ToolInvoke = (call: ToolCall) => Promise<unknown>;
 export interface ToolDecorator {
   readonly position: ChainPosition;
   wrap(next: ToolInvoke, tool: Tool): ToolInvoke;
+  /**
+   * Tools the decorator's options single out by name (`perTool` keys, a
+   * gate's `skip` list). A decorator may wrap the tools of many chains, so
+   * `chain()` cannot tell a misspelt name; a run given the decorator
+   * checks them against its own tools (E_CHAIN_INVALID).
+   */
+  readonly namedTools?: readonly string[];
 }
 
 /** A review gate decorator also declares which tools it exempts (they still write a `skipped` row). */

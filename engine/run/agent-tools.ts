@@ -19,7 +19,8 @@
  */
 import { CountersignError, isCountersignError, thrownMessage } from '../errors.js';
 import type { JsonValue } from '../format/model.js';
-import { chain, type ChainOptions } from '../gate/chain.js';
+import { chain, type ChainOptions, type ToolDecorator } from '../gate/chain.js';
+import { suggest } from '../format/suggest.js';
 import { tenantBindDecorator } from '../gate/decorators/tenant-bind.js';
 import type { ToolRefusal, ToolRunner, ToolSpecView } from '../hosts/tool-mediation.js';
 import { accessDenial, type AccessMap } from '../tools/access.js';
@@ -94,6 +95,18 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
           ...(e.fix ? { fix: `${e.fix} (in the host's spec("${name}"))` } : {}),
         });
       }
+    }
+  }
+  // A name a decorator singles out (perTool, skip) that no tool of this run
+  // has is a misspelling: that tool would silently get the default.
+  const known = new Set([...[...config.catalog.values()].map((t) => t.name), ...hostNames]);
+  for (const [option, decorator] of Object.entries(config.toolChain ?? {})) {
+    for (const name of (decorator as ToolDecorator | undefined)?.namedTools ?? []) {
+      if (known.has(name)) continue;
+      const guess = suggest(name, known);
+      throw new CountersignError('E_CHAIN_INVALID', `toolChain.${option} names the tool "${name}", which no tool of this run has${guess ? ` — did you mean "${guess}"?` : ''}`, {
+        fix: `name tools as the run's catalog and the host's tools do (${[...known].join(', ') || 'none'}); the tool would otherwise silently get the default`,
+      });
     }
   }
   const gated = config.toolChain?.reviewGate !== undefined;

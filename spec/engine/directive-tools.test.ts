@@ -13,6 +13,8 @@ import {
   gateToolChain,
   listExecutions,
   listProposals,
+  rateLimitDecorator,
+  timeoutDecorator,
   type Agent,
   type AgentRequest,
   type JsonObject,
@@ -242,6 +244,14 @@ T('H35: tools a host lends obey the same access map, and a lent tool named like 
   const chainCode = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), toolChain: misspelt }).then(() => 'ran', (e: { code?: string }) => e.code);
   assert.is(chainCode, 'E_CHAIN_INVALID');
   assert.is((await engine.runs()).length, before, 'a misspelt chain option starts no run');
+  // A perTool key (or gate skip name) no tool of the run has is a misspelling: the tool would silently get the default.
+  for (const [option, decorator] of [['rateLimit', rateLimitDecorator({ perTool: { pots: { capacity: 1 } } })], ['timeout', timeoutDecorator({ perTool: { pots: 1000 } })]] as const) {
+    const e = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), toolChain: { [option]: decorator } }).then(() => undefined, (err: { code?: string; message?: string }) => err);
+    assert.is(e?.code, 'E_CHAIN_INVALID', option);
+    assert.match(e?.message ?? '', `toolChain.${option} names the tool "pots", which no tool of this run has — did you mean "post"?`);
+    assert.is((await engine.runs()).length, before, `${option}: no run was started`);
+  }
+
   // A lent tool declared write with a name or class no tool may have: refused now, naming the lent tool, not at its first call.
   for (const [name, cls, said] of [['deploy:prod', 'write', 'is not 1–128 characters'], ['Deploy', 'Write', 'class "Write" is not one of']] as const) {
     const bad = { names: () => [name], spec: () => ({ name, class: cls as 'write', inputSchema: { type: 'object' } }), call: async () => 'x' };
@@ -251,6 +261,8 @@ T('H35: tools a host lends obey the same access map, and a lent tool named like 
     assert.match(e?.message ?? '', said);
     assert.is((await engine.runs()).length, before, 'a bad lent tool starts no run');
   }
+  const known = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), toolChain: { rateLimit: rateLimitDecorator({ perTool: { post: { capacity: 1 } } }) } });
+  assert.ok(known.runId, 'a perTool key naming a tool of the run is fine');
 });
 
 T('H35: an access map may name a tool only the host lends (run({tools})): it validates, and the role that owns it may call it', async () => {

@@ -53,6 +53,7 @@ export function rateLimitDecorator(options: RateLimitOptions = {}): ToolDecorato
 
   return {
     position: 'ratelimit',
+    namedTools: Object.freeze([...perTool.keys()]),
     wrap: (next, tool) => {
       const limit = perTool.get(tool.name) ?? base;
       return async (call) => {

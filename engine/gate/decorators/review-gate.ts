@@ -90,6 +90,7 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
   return {
     position: 'review_gate',
     skip,
+    namedTools: Object.freeze([...skip]),
     pending: () => [...inFlight],
     wrap: (next, tool) => {
       // Fail closed: only a read tool passes unreviewed, whatever else its class says.

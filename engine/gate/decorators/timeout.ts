@@ -37,6 +37,7 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
   const timers = options.timers ?? realTimers;
   return {
     position: 'timeout',
+    namedTools: Object.freeze([...perTool.keys()]),
     wrap: (next, tool) => {
       const ms = perTool.get(tool.name) ?? defaultMs;
       return (call) => new Promise((resolve, reject) => {
