@@ -277,7 +277,9 @@ export function reviewGate(config: ReviewGateConfig): ReviewGate & { gate: Gate 
     ...(config.onPending ? { onPending: config.onPending } : {}),
     ...(config.onSettled ? { onSettled: config.onSettled } : {}),
   });
-  return Object.assign(decorator, { gate });
+  // personaFor names tools too: a misspelt key would leave that tool with the default reviewer.
+  const namedTools = Object.freeze([...new Set([...(decorator.namedTools ?? []), ...Object.keys(config.personaFor ?? {})])]);
+  return Object.assign(decorator, { gate, namedTools });
 }
 
 /**

@@ -55,12 +55,22 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
       mod = await importModule(pathToFileURL(path).href);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      if (e instanceof SyntaxError) {
-        // Node's import() names no position for a module's syntax error; `node --check` does.
-        throw new CountersignError('E_TOOL_MODULE', `tool module ${syntaxErrorAt(path) ?? path} has a syntax error: ${message}`, {
+      // Node's import() names no position for a syntax error; `node --check`
+      // does, for the module itself. One it imports, or a SyntaxError thrown
+      // while it runs (JSON.parse), is said as such, never pinned on it.
+      const at = e instanceof SyntaxError ? syntaxErrorAt(path) : undefined;
+      if (at !== undefined) {
+        throw new CountersignError('E_TOOL_MODULE', `tool module ${at} has a syntax error: ${message}`, {
           file: path,
           pointer: `/toolModules/${i}`,
           fix: 'correct the module\'s syntax at that line and column (node --check <module> shows it)',
+        });
+      }
+      if (e instanceof SyntaxError) {
+        throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: SyntaxError: ${message} (the module itself parses, so this comes from a module it imports, or was thrown while it ran)`, {
+          file: path,
+          pointer: `/toolModules/${i}`,
+          fix: `run \`node ${path}\` to see which file and line fail`,
         });
       }
       throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: ${message}`, {

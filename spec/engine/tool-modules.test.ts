@@ -59,6 +59,17 @@ Modules('a module with a syntax error is E_TOOL_MODULE naming the module\'s own 
   const viaCli = await cli(['validate', file, '--allow-tool-modules']);
   assert.is(viaCli.code, 1);
   assert.match(viaCli.stdout, `${module}:2:11 has a syntax error`);
+  // A syntax error in a file the module imports, or a SyntaxError thrown while it runs, is never pinned on the module.
+  for (const [source, extra] of [["import { x } from './dep.mjs';\nexport const tools = [];\n", 'export const x = ;\n'], ["JSON.parse('{\"a\": 1,}');\nexport const tools = [];\n", undefined]] as const) {
+    writeFileSync(module, source);
+    if (extra) writeFileSync(join(dir, 'tools', 'dep.mjs'), extra);
+    const err = await createEngine({ store: createMemoryStore(), allowToolModules: true }).start(file).then(() => undefined, (x: { code?: string; message?: string; fix?: string }) => x);
+    assert.is(err?.code, 'E_TOOL_MODULE');
+    assert.match(err?.message ?? '', `tool module ${module} could not be loaded: SyntaxError:`);
+    assert.match(err?.message ?? '', 'the module itself parses');
+    assert.not.match(err?.message ?? '', 'has a syntax error');
+    assert.match(err?.fix ?? '', `node ${module}`);
+  }
 });
 
 Modules.run();

@@ -137,6 +137,17 @@ Rate('a burst past capacity is refused with E_RATE_LIMITED, per operator and too
   assert.is(calls.length, 4);
 });
 
+Rate('without tenant_bind the bucket is still per caller (ctx.userId), never one bucket shared by everyone; a call naming nobody is said so', async () => {
+  const { tool, calls } = spyTool('read');
+  const chained = chain(tool, { rateLimit: rateLimitDecorator({ capacity: 1 }) });
+  await chained.run(ARGS, { userId: 'alice' });
+  await chained.run(ARGS, { userId: 'bob' });
+  assert.is(calls.length, 2, 'bob is not refused for alice\'s call');
+  assert.match((await rejection(chained.run(ARGS, { userId: 'alice' }))).message, 'for operator "alice"');
+  await chained.run(ARGS, {});
+  assert.match((await rejection(chained.run(ARGS, {}))).message, 'for calls that name no operator');
+});
+
 Rate('per-tool limits apply to their tool only; defaults are 10 per burst and 1 per second', async () => {
   assert.equal({ ...DEFAULT_RATE_LIMIT }, { capacity: 10, refillPerSecond: 1 });
   const clock = new FakeClock();

@@ -228,6 +228,26 @@ Config('F15 F16: personaFor routes a tool to its own persona, and more than one 
   assert.equal(names, ['db-reviewer', 'reviewer']);
 });
 
+Config('F15: personaFor keys are tools the gate names: a misspelt one is refused by a driven run (E_CHAIN_INVALID), never left to the default reviewer', async () => {
+  const dir = tempDir('countersign-agents-');
+  copyFileSync(SHIPPED_REVIEWER, join(dir, 'reviewer.md'));
+  writeFileSync(join(dir, 'db-reviewer.md'), readFileSync(SHIPPED_REVIEWER, 'utf8').replace(/^name: reviewer$/m, 'name: db-reviewer'));
+  const gate = reviewGate({ store: createMemoryStore(), reviewer: reviewerAgent(APPROVE).agent, agentsDir: dir, personaFor: { drop_tabel: 'db-reviewer' }, log: () => {} });
+  assert.equal(gate.namedTools, ['drop_tabel']);
+  const { createEngine } = await import('../../engine/run/engine.js');
+  const { defineTool } = await import('../../engine/tools/tool.js');
+  const drop = defineTool({ name: 'drop_table', class: 'destructive', inputSchema: { type: 'object' }, run: async () => ({}) });
+  const engine = createEngine({ store: createMemoryStore(), tools: [drop] });
+  const wf = { metadata: { name: 'w', version: '1.0.0', description: 'd' }, nodes: [
+    { type: 'start', id: 'start', connections: { default: 'a' } },
+    { type: 'agent-directive', id: 'a', directive: 'd', completionCondition: 'c', connections: { success: 'e' } },
+    { type: 'end', id: 'e' },
+  ] };
+  const e = await engine.run(wf as never, { agent: { answer: async () => ({}) }, toolChain: { reviewGate: gate } }).then(() => undefined, (err: CountersignError) => err);
+  assert.is(e?.code, 'E_CHAIN_INVALID');
+  assert.match(e?.message ?? '', 'names the tool "drop_tabel", which no tool of this run has — did you mean "drop_table"?');
+});
+
 Config('A2 A3: only the gate spawns a reviewer persona — a host spawner naming it is refused', () => {
   const gate = createGate({ store: createMemoryStore(), reviewer: reviewerAgent(APPROVE).agent });
   assert.throws(() => refuseReviewerSpawn('reviewer', gate), (e: CountersignError) => e.code === 'E_PERSONA_RESERVED');

@@ -57,7 +57,10 @@ export function rateLimitDecorator(options: RateLimitOptions = {}): ToolDecorato
     wrap: (next, tool) => {
       const limit = perTool.get(tool.name) ?? base;
       return async (call) => {
-        const operator = call.operator ?? '';
+        // The operator tenant_bind bound; in a chain without it, the caller's
+        // user id (what tenant_bind would bind), so one caller's calls never
+        // use up another's bucket.
+        const operator = call.operator ?? (typeof call.ctx?.userId === 'string' ? call.ctx.userId.trim() : '');
         const key = `${operator}\u0000${tool.name}`;
         const t = now();
         let bucket = buckets.get(key);
@@ -70,7 +73,7 @@ export function rateLimitDecorator(options: RateLimitOptions = {}): ToolDecorato
         if (bucket.tokens < 1) {
           const retryAfterMs = Math.ceil(((1 - bucket.tokens) / limit.refillPerSecond) * 1000);
           throw new CountersignError('E_RATE_LIMITED',
-            `tool "${tool.name}" is rate-limited for operator "${operator}": at most ${limit.capacity} calls in a burst, `
+            `tool "${tool.name}" is rate-limited for ${operator === '' ? 'calls that name no operator (no tenant_bind, no ctx.userId)' : `operator "${operator}"`}: at most ${limit.capacity} calls in a burst, `
             + `${limit.refillPerSecond} per second after that`, {
               fix: `wait ${Math.ceil(retryAfterMs / 1000)}s before calling ${tool.name} again; the call did not run`,
               data: { tool: tool.name, operator, retryAfterMs },
