@@ -116,6 +116,14 @@ const rules = (): readonly Rule[] => (compiledRules ??= [
   },
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:severity|severities)${AFTER}`, 'giu'), explain: TIERS },
   {
+    // The tier as the head of a phrase, or said of findings: "the minor
+    // ones", "report issues that are blocking." ("the bump is minor" is
+    // about a version, not a finding.)
+    code: 'E_SEVERITY_TIER',
+    pattern: new RegExp(`(?<=\\bthe\\s+)(?:blocking|major|minor)(?=\\s+ones?\\b)|(?<=\\b(?:that|which|issues?|findings?|problems?|ones?)\\s+(?:are|is|be)\\s+)(?:blocking|major|minor)(?=\\s*(?:[.,;:!?)]|$))`, 'giu'),
+    explain: TIERS,
+  },
+  {
     // Lower case too when a verb of sorting assigns the tier: "mark cosmetic
     // findings as minor", "label a finding blocking when …". Reported at the
     // tier word, so a capitalised one found by the rules above is not counted twice.

@@ -82,6 +82,15 @@ wording('G37: "improvements" and "we made" are each flagged with their offset in
   assert.match(found[1].message, '"we made"');
 });
 
+wording('G15: a tier as the head of a phrase ("the minor ones") or said of findings ("issues that are blocking.") is E_SEVERITY_TIER at the tier word; a version that "is minor" is not', () => {
+  const at = (c: string) => wordingFindings({ criteria: [c] }, '/nodes/0').map((f) => [f.code, f.offset]);
+  assert.equal(at('List the minor ones last'), [['E_SEVERITY_TIER', 9]]);
+  assert.equal(at('Report only the major ones'), [['E_SEVERITY_TIER', 16]]);
+  assert.equal(at('Report issues that are blocking.'), [['E_SEVERITY_TIER', 23]]);
+  assert.equal(at('The version bump is minor'), []);
+  assert.equal(at('Check that the major version is bumped'), []);
+});
+
 wording('G36: "your work" is flagged (self-review anti-pattern wording)', () => {
   const found = wordingFindings({ criteria: ['the style guide holds', 'Check if your work meets quality standards'] }, '/nodes/0');
   assert.equal(found.map((f) => [f.code, f.pointer, f.offset]), [['E_BIASED_REVIEW', '/nodes/0/criteria/1', 9]]);
