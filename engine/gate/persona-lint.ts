@@ -35,8 +35,11 @@ export function personaLintProblems(frontmatter: unknown, file: string, body?: s
   // The body is the reviewer's prompt: without it a decision review cannot
   // be issued, and every call would be rejected with no reviewer run (A7).
   if (body !== undefined && body.trim() === '') {
-    out.push(error('E_PERSONA_BODY', '', 'the persona has no body after its frontmatter: the body is the reviewer\'s prompt (the five steps and the reply format, C1–C10, D2–D4)',
-      'write the persona\'s instructions after the closing "---" (see agents/reviewer.md)'));
+    out.push({
+      ...error('E_PERSONA_BODY', '', 'the persona has no body after its frontmatter: the body is the reviewer\'s prompt (the five steps and the reply format, C1–C10, D2–D4)',
+        'write the persona\'s instructions after the closing "---" (see agents/reviewer.md)'),
+      inBody: true,
+    });
   }
 
   const fileName = basename(file, extname(file));
@@ -92,7 +95,7 @@ export function validatePersonaFile(path: string): ValidationReport {
   }
   const problems = [...personaSchemaProblems(source.frontmatter), ...personaLintProblems(source.frontmatter, path, source.body)];
   const located = problems
-    .map((p, order) => ({ p, order, at: source.locate(p.pointer, { key: p.key === true }) }))
+    .map((p, order) => ({ p, order, at: p.inBody ? { line: source.bodyLine, col: 1 } : source.locate(p.pointer, { key: p.key === true }) }))
     .sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col || a.order - b.order);
   const errors: FindingOut[] = [];
   const warnings: FindingOut[] = [];
@@ -104,6 +107,6 @@ export function validatePersonaFile(path: string): ValidationReport {
 }
 
 function toFinding(p: PersonaProblem): Finding {
-  const { fix, ...finding } = p;
+  const { fix, inBody: _inBody, ...finding } = p;
   return { ...finding, message: p.message.endsWith('?') ? `${p.message} ${fix[0].toUpperCase()}${fix.slice(1)}` : `${p.message}; ${fix}` };
 }

@@ -46,6 +46,8 @@ export interface PersonaSource {
   /** The frontmatter as plain data (any shape: the schema check judges it). */
   frontmatter: unknown;
   body: string;
+  /** The file line where the body begins: the one after the closing "---". */
+  bodyLine: number;
   /** The file position of a JSON pointer into the frontmatter; with {key:true} the position of the key. */
   locate(pointer: string, opts?: { key?: boolean }): Position;
 }
@@ -53,6 +55,8 @@ export interface PersonaSource {
 /** A problem with its fix kept apart (CountersignError wants them apart; findings join them). */
 export interface PersonaProblem extends Finding {
   fix: string;
+  /** About the body, not the frontmatter: located where the body begins. */
+  inBody?: true;
 }
 
 const FRONTMATTER_FIX = 'start the file with a line "---", then the frontmatter (name, description, permission_mode, model, …), then a line "---", then the persona body';
@@ -116,6 +120,7 @@ export function parsePersonaSource(raw: string, file: string): PersonaSource {
   const body = lines.slice(close + 1).join('\n').replace(/^(?:[ \t]*\r?\n)+/, '');
   return {
     file, text, frontmatter, body,
+    bodyLine: close + 2,
     locate: (pointer, opts) => lineIndex.position(locateInYaml(doc, pointerSegments(pointer), opts?.key === true)),
   };
 }

@@ -108,6 +108,9 @@ Integrity('C1 A7 §4.4: a persona with no body is refused by validate and at gat
   writeFileSync(join(dir, 'reviewer.md'), `${text.slice(0, text.indexOf('\n---', 4) + 4)}\n\n`);
   const report = validatePersonaFile(join(dir, 'reviewer.md'));
   assert.equal(report.errors.map((e) => e.code), ['E_PERSONA_BODY']);
+  // Located where the body must be written: the line after the closing "---".
+  const closing = text.slice(0, text.indexOf('\n---', 4) + 4).split('\n').length;
+  assert.equal([report.errors[0].line, report.errors[0].col], [closing + 1, 1]);
   const e = thrownWithCode(() => createGate({ store: createMemoryStore(), reviewer: agent(APPROVE), agentsDir: dir }), 'E_PERSONA_BODY');
   assert.is(e.file, join(dir, 'reviewer.md'));
   assert.match(e.message, 'no body');
