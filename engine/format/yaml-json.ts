@@ -22,6 +22,14 @@ export function firstNonJson(doc: Document): NonJson | undefined {
         found = { offset: (pair.key as { range?: [number] }).range?.[0] ?? 0, message: 'a mapping key is a list or mapping, which JSON cannot express', fix: FIX };
         return visit.BREAK;
       }
+      // `null:`, `~:` or a bare `:` is YAML's null as a key, which would
+      // become the key "" with no name of its own: refused where it is written.
+      if (pair.key === null || (isScalar(pair.key) && pair.key.value === null)) {
+        const source = isScalar(pair.key) && typeof pair.key.source === 'string' && pair.key.source !== '' ? pair.key.source : '(nothing)';
+        const offset = isScalar(pair.key) ? pair.key.range?.[0] ?? 0 : (pair.value as { range?: [number] } | null)?.range?.[0] ?? 0;
+        found = { offset, message: `the mapping key ${source} is YAML's null, not a name, which a JSON key cannot be`, fix: 'quote the key ("null") if it is a name, or remove it' };
+        return visit.BREAK;
+      }
       return undefined;
     },
     Scalar(_key, node) {

@@ -39,7 +39,8 @@ export const expression: TransientType<ExpressionNode> = {
     const findings: Finding[] = [];
     (node.expressions ?? []).forEach((src, i) => {
       const pointer = `${ctx.pointer}/expressions/${i}`;
-      if (typeof src !== 'string') return;
+      // Not a string, or "": the schema's finding already (one fault, one finding).
+      if (typeof src !== 'string' || src === '') return;
       try {
         const e = parseExpression(src);
         const writable = declaredGlobals(ctx.workflow);

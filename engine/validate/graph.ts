@@ -42,8 +42,11 @@ function unreachableFindings(model: GraphModel): Finding[] {
     }
   }
   const startLabel = start.id !== undefined ? `"${start.id}"` : 'the start node';
+  // A later node with a taken id (E_DUPLICATE_ID) or a second start
+  // (E_START_COUNT) is unreachable because of that fault: one finding says it.
+  const reportedElsewhere = (n: NodeEntry) => (n.id !== undefined && model.byId.get(n.id) !== n) || n.nodeType?.kind === 'start';
   return model.nodes
-    .filter((n) => !seen.has(n))
+    .filter((n) => !seen.has(n) && !reportedElsewhere(n))
     .map((n) => ({
       code: 'E_UNREACHABLE',
       pointer: n.pointer,
