@@ -143,6 +143,9 @@ export class ExpressionParser {
           i++;
           while (isDigit(src.charCodeAt(i))) i++;
         }
+        // An exponent, as JSON writes numbers: 1e3, 2.5E-4.
+        const exponent = exponentLength(src, i);
+        if (exponent > 0) i += exponent;
         const text = src.slice(start, i);
         tokens.push({ type: 'number', text, value: Number(text), start });
       } else if (c === 39 || c === 34) {
@@ -248,6 +251,12 @@ function describe(t: Token): string {
  * start with a letter or `_`).
  */
 function nameGoesOn(src: string, from: number): boolean {
+  // `n-1e2` subtracts a number in exponent form, as `n-100` does.
+  if (!digitLedName(src, from)) {
+    let d = from;
+    while (isDigit(src.charCodeAt(d))) d++;
+    if (exponentLength(src, d) > 0) return false;
+  }
   let k = from;
   let word = false;
   while (k < src.length && isNameChar(src.charCodeAt(k)) && src[k] !== '-') {
@@ -266,7 +275,20 @@ function nameGoesOn(src: string, from: number): boolean {
 function digitLedName(src: string, from: number): boolean {
   let k = from;
   while (k < src.length && isDigit(src.charCodeAt(k))) k++;
+  // 1e3 is a number (JSON's exponent form); 1e3x would be neither, and is read as a name.
+  const exponent = exponentLength(src, k);
+  if (exponent > 0 && !(k + exponent < src.length && isNameChar(src.charCodeAt(k + exponent)) && src[k + exponent] !== '-')) return false;
   return k < src.length && isNameChar(src.charCodeAt(k)) && src[k] !== '-';
+}
+
+/** The length of an exponent (`e3`, `E-4`, `e+10`) at `at`, or 0. */
+function exponentLength(src: string, at: number): number {
+  if (src[at] !== 'e' && src[at] !== 'E') return 0;
+  let k = at + 1;
+  if (src[k] === '+' || src[k] === '-') k++;
+  if (!isDigit(src.charCodeAt(k))) return 0;
+  while (isDigit(src.charCodeAt(k))) k++;
+  return k - at;
 }
 
 function isDigit(code: number): boolean {

@@ -44,13 +44,18 @@ export const expression: TransientType<ExpressionNode> = {
       try {
         const e = parseExpression(src);
         const writable = declaredGlobals(ctx.workflow);
-        const hidden = subtractedGlobal(src, e, writable);
+        const hidden = hiddenGlobal(src, e, writable);
         if (hidden) {
+          const subtraction = hidden.includes('-');
           findings.push({
             code: 'E_EXPRESSION_SYNTAX',
             message: withFix(
-              `"${src}" reads "${hidden}" as a subtraction, not the declared global "${hidden}": in an expression "-" followed by a number subtracts`,
-              `rename the global (e.g. "${hidden.replace(/-/g, '_')}"), or write the subtraction with spaces ("${hidden.replace(/-/, ' - ')}") if that is what you mean`,
+              subtraction
+                ? `"${src}" reads "${hidden}" as a subtraction, not the declared global "${hidden}": in an expression "-" followed by a number subtracts`
+                : `"${src}" reads "${hidden}" as a number, not the declared global "${hidden}"`,
+              subtraction
+                ? `rename the global (e.g. "${hidden.replace(/-/g, '_')}"), or write the subtraction with spaces ("${hidden.replace(/-/, ' - ')}") if that is what you mean`
+                : `rename the global so it does not read as a number (e.g. "n${hidden}")`,
             ),
             pointer,
             severity: 'error',
@@ -166,15 +171,16 @@ function parsed(node: ExpressionNode) {
 }
 
 /**
- * A declared global whose name an expression splits into a subtraction
- * (`retries-1` read as `retries - 1`): templates and conditions read that
- * global, so the expression would silently compute something else.
+ * A declared global whose name an expression reads as something else — a
+ * subtraction (`retries-1` as `retries - 1`) or a number (`1e3`):
+ * templates and conditions read that global, so the expression would
+ * silently compute something else.
  */
-function subtractedGlobal(src: string, parsed: { target: string; reads: readonly string[] }, globals: readonly string[]): string | undefined {
+function hiddenGlobal(src: string, parsed: { target: string; reads: readonly string[] }, globals: readonly string[]): string | undefined {
   const roots = new Set([parsed.target, ...parsed.reads.map((p) => /^[^.[]+/.exec(p)?.[0] ?? p)]);
   const text = src.replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, ' ');
   for (const [word] of text.matchAll(/[A-Za-z0-9_$][A-Za-z0-9_$-]*/g)) {
-    if (word.includes('-') && globals.includes(word) && !roots.has(word)) return word;
+    if (globals.includes(word) && !roots.has(word)) return word;
   }
   return undefined;
 }

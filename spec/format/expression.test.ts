@@ -76,6 +76,14 @@ parsing('a name may start with a digit, as ids and registry names may (2nd-revie
   assert.is(parseExpression('n = 2x * 10').evaluate((p) => ({ found: true, value: p === '2x' ? 4 : undefined }) as never), 40);
 });
 
+parsing('numbers may be written with an exponent, as in JSON (1e3, 2.5E-4); n-1e2 subtracts; 1e3x is a name', () => {
+  assert.is(run('t = 1e3 + 1'), 1001);
+  assert.is(run('t = 2.5E-4 * 2'), 0.0005);
+  assert.equal(parseExpression('t = 1e3').reads, []);
+  assert.equal(parseExpression('t = n-1e2').reads, ['n']);
+  assert.equal(parseExpression('t = 1e3x + 1').reads, ['1e3x']);
+});
+
 parsing('literals are not reads', () => {
   assert.equal(parseExpression("x = 'a' + \"b\" + 1 + true").reads, []);
 });
