@@ -64,8 +64,11 @@ export function parseAnswerObject(text: string, nodeId: string, source: string):
       { nodeId, fix: 'the agent must answer with one JSON object, e.g. {"field": "value"} or {"$error": "why"}' },
     );
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  // null is an answer too: the one non-object an effective schema allows
+  // (a node that takes no fields accepts {} or null); the engine judges it.
+  if (value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    const kind = Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     throw new CountersignError(
       'E_AGENT_OUTPUT',
       `${source} for node "${nodeId}" is ${kind}, not a JSON object: ${quoteOutput(text)}`,

@@ -112,7 +112,8 @@ function judge(text: string, final: boolean): Outcome | undefined {
     if (!final && couldContinue(text, message)) return undefined;
     return { kind: 'retry', problem: `that is not valid JSON (${message})` };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  // null is an answer, as in step: a node that takes no fields accepts {} or null.
+  if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     return { kind: 'retry', problem: 'the answer must be a JSON object, e.g. {"field": "value"}' };
   }
   return { kind: 'answer', value: value as JsonValue };

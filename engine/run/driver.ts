@@ -264,7 +264,7 @@ function interrupted(runId: string, nodeId: string, label: AdapterLabel | undefi
     code: 'E_INTERRUPTED',
     message: `interrupted${label ? ` while waiting for ${label.name}` : ''} at node "${nodeId}"; the run still waits there`,
     nodeId,
-    fix: `resume it with countersign run --resume ${runId} --agent <adapter>${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …)), or answer with countersign step`,
+    fix: `resume it with countersign run --resume ${runId} --agent <adapter>${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …)), or answer with countersign step ${runId}`,
   };
 }
 

@@ -361,6 +361,12 @@ Human('with --store DIR, the commands an error\'s fix suggests name that store (
   // Followed as printed, it lists the run that store holds.
   const listed = await cli(['runs', '--store', store, '--json']);
   assert.equal(listed.json.runs.map((r: { runId: string }) => r.runId), [s.json.runId]);
+  // Prose that merely contains the words is never rewritten: only commands.
+  const { withStore } = await import('../../engine/cli/render.js');
+  assert.is(withStore('relative to the directory countersign runs in (not --workspace)', store), 'relative to the directory countersign runs in (not --workspace)');
+  assert.is(withStore('countersign status r1 --store x', store), 'countersign status r1 --store x', 'a command naming a store already is kept');
+  const missing = await cli(['run', WF, '--agent', 'scripted:nope.yaml', '--store', store]);
+  assert.match(missing.stderr, 'relative to the directory countersign runs in (not --workspace)');
   // Without --store the hint stays as it was.
   const plain = await cli(['status', 'nope', '--json'], { store });
   assert.match(plain.json.error.fix, '`countersign runs`;');

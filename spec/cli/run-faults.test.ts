@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { LAUNCHER, ROOT, cli, tempDir } from '../helpers/cli.js';
+import { LAUNCHER, ROOT, cli, spawnCli, tempDir } from '../helpers/cli.js';
 import { aliveThenReaped, pidFrom } from '../helpers/processes.js';
 
 const WF = join(ROOT, 'spec/fixtures/cli/two-step.json');
@@ -76,7 +76,9 @@ Faults('Ctrl-C (SIGINT) during run stops the agent process group, prints the sti
   assert.ok(await until(() => !running(), 5_000), 'the agent was stopped');
   const result = JSON.parse(out);
   assert.equal([result.status, result.stopped, result.error.code, result.error.nodeId], ['waiting', true, 'E_INTERRUPTED', 'write']);
-  assert.match(result.error.fix, `countersign run --resume ${result.runId}`);
+  assert.match(result.error.fix, `countersign run --resume ${result.runId} --store ${store}`);
+  // Both commands it suggests work as printed: the run's id and its store.
+  assert.match(result.error.fix, `or answer with countersign step ${result.runId} --store ${store}`);
   assert.match(err, /■ stopped: E_INTERRUPTED: interrupted while waiting for the agent \(--agent exec:sleep 30/);
   assert.not.match(err, 'E_AGENT_CRASHED');
   const resumed = await cli(['run', '--resume', result.runId, '--agent', `exec:echo '{"words": 2}'`, '--json'], { store });
@@ -279,3 +281,32 @@ Pipes('progress marks a final rejected answer that fails the run with ✗, not �
 });
 
 Pipes.run();
+
+const NullAnswer = suite('run: a null answer is an answer, judged by the engine');
+
+NullAnswer('§4: a node that takes no fields accepts null from jsonl, exec and interactive agents as from step (its effective schema allows it); where fields are required, null is a rejected answer, never an adapter fault', async () => {
+  const dir = tempDir();
+  const wf = join(dir, 'nof.json');
+  writeFileSync(wf, JSON.stringify({
+    metadata: { name: 'nof', version: '1.0.0', description: 'a node that takes no fields' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'Say you are done', completionCondition: 'done', connections: { success: 'end' } },
+      { type: 'end', id: 'end' },
+    ],
+  }));
+  for (const agent of ['jsonl:while read l; do echo null; done', 'exec:cat >/dev/null; echo null']) {
+    const r = await cli(['run', wf, '--agent', agent, '--store', join(dir, 's'), '--json']);
+    assert.is(r.code, 0, `${agent}: ${r.stderr}`);
+    assert.is(r.json.endNodeId, 'end');
+  }
+  const typed = spawnCli(['run', wf, '--agent', 'interactive', '--store', join(dir, 's'), '--json'], { input: 'null\n' });
+  assert.is(typed.code, 0, typed.stderr);
+  assert.is(JSON.parse(typed.stdout).endNodeId, 'end');
+  // Where fields are required, null is the agent's wrong answer: rejected and re-asked, then E_MAX_RETRIES.
+  const needs = await cli(['run', WF, '--agent', 'jsonl:while read l; do echo null; done', '--store', join(dir, 's'), '--json']);
+  assert.is(needs.code, 1, needs.stderr);
+  assert.is(needs.json.error.code, 'E_MAX_RETRIES');
+});
+
+NullAnswer.run();

@@ -186,7 +186,7 @@ export const command: Command = {
           const atTool = result.error && TOOL_STOPS.has(result.error.code);
           io.stdout.write(atTool
             ? `stopped; run ${result.runId} waits at tool node "${result.error!.nodeId ?? '?'}", which this process did not run (${result.error!.code})\nnext: ${result.error!.fix ?? 'see the error above'}\n`
-            : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step)\n`);
+            : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step ${result.runId}${storeArg(values.store as string | undefined)})\n`);
         }
         if (result.error) reportFailure(io, result.error);
         // Interrupted: the signal's conventional status, after saying where the run stands.
