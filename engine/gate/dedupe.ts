@@ -16,18 +16,22 @@ import { proposalsByHash, type ProposalRow } from './ledger.js';
 
 export const DEFAULT_DEDUPE_WINDOW_MS = 600_000;
 
-/** Seed C2's reason for a missing SOP is "no SOP for action <X>"; reviewers word it "no SOP …" too. */
-const NO_SOP = /\bno\s+SOP\b/i;
+/** A failed gate line about the SOP opens with "no SOP" (seed C2: `✗ no SOP for action <X>`). */
+const NO_SOP_GATE = /^\s*no\s+SOP\b/i;
+/** A reason that is seed C2's own wording, "no SOP for action <X>", from its first word. */
+const NO_SOP_REASON = /^\s*no\s+SOP\s+for\b/i;
 
 /**
- * Whether a rejection was (at least partly) for a missing SOP: its reason or
- * one of its ✗ lines says "no SOP". Only such a rejection can be answered by
- * a user's confirmation of force_approve_no_sop (F6, §4.6); every other one
- * stays a repeat for its whole window.
+ * Whether a rejection was (at least partly) for a missing SOP: one of its ✗
+ * lines opens with "no SOP", or its reason is seed C2's "no SOP for action
+ * <X>". Only such a rejection can be answered by a user's confirmation of
+ * force_approve_no_sop (F6, §4.6); every other one stays a repeat for its
+ * whole window. The words are matched where they open a line, never inside
+ * prose ("No SOP gap here" in the Notes is no missing SOP).
  */
 export function rejectedForNoSop(row: Pick<ProposalRow, 'reason' | 'missing_gates'>): boolean {
-  const says = (text: unknown) => typeof text === 'string' && NO_SOP.test(text);
-  return says(row.reason) || (Array.isArray(row.missing_gates) && row.missing_gates.some(says));
+  const gate = (text: unknown) => typeof text === 'string' && NO_SOP_GATE.test(text);
+  return (typeof row.reason === 'string' && NO_SOP_REASON.test(row.reason)) || (Array.isArray(row.missing_gates) && row.missing_gates.some(gate));
 }
 export const DEFAULT_DEDUPE_SIZE = 256;
 

@@ -96,11 +96,26 @@ Reopen('§4.5 §4.6: a confirmation older than the no-SOP rejection it would ans
   assert.is(s.runs(), 1);
 });
 
-Reopen('C2 §4.6: a rejection is for a missing SOP when its reason or a ✗ line says "no SOP"; force_approve_no_sop in the text does not count', () => {
+Reopen('C2 §4.6: a rejection is for a missing SOP when a ✗ line opens with "no SOP", or its reason is "no SOP for action <X>"; force_approve_no_sop or "no SOP" inside prose does not count', () => {
   assert.ok(rejectedForNoSop({ reason: 'no SOP for action run_shell', missing_gates: null }));
   assert.ok(rejectedForNoSop({ reason: 'parallel operation', missing_gates: ['parallel operation', 'No SOP covers kill_process'] }));
   assert.not.ok(rejectedForNoSop({ reason: 'parallel operation detected', missing_gates: ['parallel operation detected'] }));
   assert.not.ok(rejectedForNoSop({ reason: 'needs a user-confirmed force_approve_no_sop', missing_gates: null }));
+  // "no SOP" inside prose is no missing SOP: a device offline stays a repeat, confirmed or not.
+  assert.not.ok(rejectedForNoSop({ reason: 'No SOP gap here (SOP-007 covers it), but node-01 is offline', missing_gates: ['node-01 is offline'] }));
+  assert.not.ok(rejectedForNoSop({ reason: 'node-01 is offline', missing_gates: ['node-01 is offline, and there is no SOP gap'] }));
+});
+
+Reopen('§4.5 §4.6: a rejection for a device offline whose Notes mention "no SOP" in passing is not reopened by a confirmation', async () => {
+  const OFFLINE = '**Decision: reject**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx\n- ✗ node-01 is offline\n\n**Notes**\nNo SOP gap here (SOP-007 covers it), but node-01 is offline: a restart cannot help.';
+  const s = setup([OFFLINE, APPROVE]);
+  assert.is((await s.gate.review(PROPOSAL, TOOL)).outcome, 'rejected');
+  s.tick(1_000);
+  const id = s.confirm();
+  s.tick(1_000);
+  const repeat = await s.gate.review(s.forced(id), TOOL);
+  assert.is(repeat.row?.deduped, true);
+  assert.is(s.runs(), 1, 'no fresh review');
 });
 
 Reopen('F6 E10: one confirmation reopens a no-SOP rejection at most once, also across two gates on one store (the cached rejection of one is older than the other\'s)', async () => {
