@@ -92,17 +92,18 @@ Gate('A17: class read exits 0 with outcome pass, no reviewer and no row', async 
 
 Gate('exit 2 and no row for an unknown class, an action that is not --tool, a proposal failing its schema, or no --reviewer', async () => {
   const s = setup();
-  const cases = [
-    ['--class', 'admin', '--proposal', s.proposal(), '--reviewer', 'reply:approve.md'],
-    ['--proposal', s.proposal({ action: 'kill_process' }), '--reviewer', 'reply:approve.md'],
-    ['--proposal', s.proposal({ blast_radius: 'planet' }), '--reviewer', 'reply:approve.md'],
-    ['--proposal', s.proposal({ is_admin: true }), '--reviewer', 'reply:approve.md'],
-    ['--proposal', s.proposal()],
+  // The codes as the library's gate.review and README's table name them.
+  const cases: Array<[string[], string]> = [
+    [['--class', 'admin', '--proposal', s.proposal(), '--reviewer', 'reply:approve.md'], 'E_USAGE'],
+    [['--proposal', s.proposal({ action: 'kill_process' }), '--reviewer', 'reply:approve.md'], 'E_PROPOSAL'],
+    [['--proposal', s.proposal({ blast_radius: 'planet' }), '--reviewer', 'reply:approve.md'], 'E_PROPOSAL'],
+    [['--proposal', s.proposal({ is_admin: true }), '--reviewer', 'reply:approve.md'], 'E_PROPOSAL'],
+    [['--proposal', s.proposal()], 'E_USAGE'],
   ];
-  for (const args of cases) {
+  for (const [args, code] of cases) {
     const r = await s.gate([...args, '--json']);
     assert.is(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
-    assert.type(r.json.error.code, 'string');
+    assert.is(r.json.error.code, code, args.join(' '));
   }
   assert.equal((await cli(['audit', '--json'], { store: s.store })).json.proposals, []);
 });

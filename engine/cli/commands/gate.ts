@@ -101,7 +101,13 @@ function proposalFrom(raw: unknown, tool: string): Proposal {
     });
   }
   const p = proposal as Proposal;
-  if (p.action !== tool) throw usage(`the proposal's action "${p.action}" is not --tool ${tool}`, 'a proposal asks to run exactly the tool it names: make action equal --tool');
+  // E_PROPOSAL, as the library's gate.review says it: one fault, one code for hosts to match.
+  if (p.action !== tool) {
+    throw new CountersignError('E_PROPOSAL', `the proposal's action "${p.action}" is not --tool ${tool}`, {
+      pointer: '/action',
+      fix: 'a proposal asks to run exactly the tool it names: make action equal --tool',
+    });
+  }
   return p;
 }
 
