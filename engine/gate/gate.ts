@@ -72,7 +72,12 @@ export interface GateResult extends Omit<GateVerdict, 'outcome'> {
 
 export interface Gate {
   /** Reviews one proposal for a tool of the given class. */
-  review(proposal: Proposal, tool: { name: string; class: ToolClass }): Promise<GateResult>;
+  /**
+   * `signal`: the host stopping the review (Ctrl-C): the reviewer is
+   * stopped and the call fails closed, a rejected row saying so (no
+   * decision of the reviewer's, so it never makes a retry a repeat).
+   */
+  review(proposal: Proposal, tool: { name: string; class: ToolClass }, opts?: { signal?: AbortSignal }): Promise<GateResult>;
   /** The decorator's decide function. */
   decide(proposal: Proposal, tool: Tool): Promise<GateVerdict>;
   readonly skip: ReadonlySet<string>;
@@ -109,7 +114,7 @@ export function createGate(config: GateConfig): Gate {
   const catalog = config.tools ?? [];
   const runnerFor = reviewerTools(catalog);
 
-  async function review(given: Proposal, tool: { name: string; class: ToolClass }): Promise<GateResult> {
+  async function review(given: Proposal, tool: { name: string; class: ToolClass }, opts: { signal?: AbortSignal } = {}): Promise<GateResult> {
     let proposal = assertProposal(given);
     // One operator, one identity, as tenant_bind and confirm have it: "user_42 " must not
     // hash apart from "user_42" (a rejected call would slip past the dedupe, and no confirmation would match).
@@ -160,7 +165,7 @@ export function createGate(config: GateConfig): Gate {
       persona: { ...personas.inputFor(persona, catalog), answerer_sha256: sha256(answerer) } as unknown as JsonObject,
     };
     const ran: ToolCallRecord[] = [];
-    const result = await engine.run(workflow, { agent: config.reviewer, as: persona.name, reviewerAs: answerer, input, tools: runnerFor(ran), agentTimeoutMs: timeoutMs });
+    const result = await engine.run(workflow, { agent: config.reviewer, as: persona.name, reviewerAs: answerer, input, tools: runnerFor(ran), agentTimeoutMs: timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) });
     // The reviewer crashed or its process failed: fail closed through the
     // workflow itself, so its record node writes the rejected row. Tools it
     // ran before failing are journaled once: by the driver when they went
@@ -171,7 +176,9 @@ export function createGate(config: GateConfig): Gate {
       const seq = state.seq;
       const journaled = (await engine.trace(result.runId)).events.some((e) => e.type === 'tool.called' && e.seq === seq);
       const toolCalls = ran.length > 0 && !journaled ? { toolCalls: ran } : {};
-      state = await engine.submit(result.runId, { $error: result.error?.message ?? 'the reviewer stopped without a reply' }, { seq, as: answerer, ...toolCalls });
+      // Interrupted by the host: said as such (the gate ends the run here, it does not wait on).
+      const why = result.error?.code === 'E_INTERRUPTED' ? 'the review was interrupted before the reviewer replied' : result.error?.message ?? 'the reviewer stopped without a reply';
+      state = await engine.submit(result.runId, { $error: why }, { seq, as: answerer, ...toolCalls });
     }
     if (state.status !== 'completed' || !state.outcome) {
       throw new CountersignError('E_GATE_WORKFLOW', `the gate workflow ended ${state.status === 'failed' ? `failed (${state.error.code}: ${state.error.message})` : 'without an outcome'}`, {

@@ -8,7 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cli, tempDir } from '../helpers/cli.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { LAUNCHER, cli, tempDir } from '../helpers/cli.js';
 
 const APPROVE = '**Decision: approve**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx\n- ✓ Rollback: systemctl start nginx\n\n**Notes**\nLow risk.\n';
 const REJECT = '**Decision: reject**\n\n**Gates**\n- ✗ node-01 restarted 2 min ago\n\n**Notes**\nlast mutating action 2 min ago\n';
@@ -70,6 +71,28 @@ Gate('§4.5: a reviewer that crashed or printed no JSON fails the call closed (e
   const retried = await s.gate(['--proposal', s.proposal(), '--reviewer', 'reply:approve.md', '--json']);
   assert.is(retried.code, 0, retried.stderr);
   assert.equal([retried.json.outcome, retried.json.proposal.deduped], ['approved', false]);
+});
+
+Gate('§4.5: Ctrl-C during a review fails the call closed at once (exit 130, a rejected row saying it was interrupted, the gate run ended, the reviewer stopped); no timeout row is made up later, and a retry is reviewed, not deduped', async () => {
+  const s = setup();
+  const marker = `countersign-gate-int-${process.pid}-${Date.now()}`;
+  const child = spawn(process.execPath, [LAUNCHER, 'gate', '--tool', 'host_restart_service', '--class', 'write', '--reviewer', `exec:sleep 30 # ${marker}`, '--proposal', s.proposal(), '--json', '--store', s.store], { cwd: s.dir });
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  const running = () => spawnSync('pgrep', ['-f', `[-]c sleep 30 # ${marker}`]).status === 0;
+  for (const end = Date.now() + 20_000; !running() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(running(), 'the reviewer should be running');
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  assert.is(code, 130);
+  assert.not.ok(running(), 'the reviewer was stopped');
+  const result = JSON.parse(out);
+  assert.is(result.outcome, 'rejected');
+  assert.match(result.proposal.reason, 'the review was interrupted before the reviewer replied');
+  const runs = (await cli(['runs', '--json'], { store: s.store })).json.runs as Array<{ status: string }>;
+  assert.equal(runs.map((r) => r.status), ['completed'], 'the gate run was ended, not left waiting for its deadline');
+  const retry = await s.gate(['--proposal', s.proposal(), '--reviewer', 'reply:approve.md', '--json']);
+  assert.is(retry.json.outcome, 'approved', 'an interruption decided nothing: the retry is reviewed');
 });
 
 Gate('--proposal - with --reviewer interactive is a usage error (both would read standard input): exit 2, no reviewer asked, no row written', async () => {

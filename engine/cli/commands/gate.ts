@@ -1,4 +1,4 @@
-import { onInterrupt } from '../signals.js';
+import { interruptible } from '../signals.js';
 import { CountersignError } from '../../errors.js';
 import type { JsonObject } from '../../format/model.js';
 import { createGate, DefaultReviewerTimeout, MaxReviewerTimeout, MinReviewerTimeout, type GateResult } from '../../gate/gate.js';
@@ -49,8 +49,10 @@ export const command: Command = {
     const spec = cls === 'read' ? undefined : required(values.reviewer, '--reviewer');
     const reviewer: Agent = spec === undefined ? { answer: async () => ({ reply: '' }) } : reviewerFor(spec, io.cwd, io.env);
     const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
-    // The reviewer runs in its own process group: stopped here if the gate is interrupted (signals.ts).
-    const offInterrupt = onInterrupt(() => reviewer.close?.());
+    // The reviewer runs in its own process group: stopped here if the gate is
+    // interrupted (signals.ts), and the call fails closed with a rejected row
+    // saying so, never left waiting for a made-up timeout row later.
+    const interrupt = interruptible(() => reviewer.close?.());
     try {
       const gate = createGate({
         store,
@@ -60,11 +62,11 @@ export const command: Command = {
         log: (m) => io.stderr.write(`countersign gate: ${m}\n`),
       });
       for (const w of gate.warnings) io.stderr.write(`warning: ${w}\n`);
-      const result = await gate.review(proposal, { name: tool, class: cls as ToolClass });
+      const result = await gate.review(proposal, { name: tool, class: cls as ToolClass }, { signal: interrupt.signal });
       report(io, result, values.json === true, tool, gate.timeoutMs);
-      return EXIT[result.outcome];
+      return interrupt.status() ?? EXIT[result.outcome];
     } finally {
-      offInterrupt();
+      interrupt.off();
       await reviewer.close?.();
       store.close();
     }
