@@ -36,6 +36,8 @@ export interface GatePersonas {
   inputFor(persona: Persona, catalog: readonly (CatalogTool & { description?: string; inputSchema?: JsonObject })[]): PersonaInput;
   /** Every persona name in use. */
   names: ReadonlySet<string>;
+  /** Every persona in use. */
+  all: readonly Persona[];
   warnings: string[];
 }
 
@@ -92,6 +94,7 @@ export function loadGatePersonas(options: PersonaOptions): GatePersonas {
       };
     },
     names,
+    all: [...loaded.values()],
     warnings,
   };
 }

@@ -28,6 +28,8 @@ import { checkConfirmation, findConfirmation, proposalHash, proposalsByHash, wri
 import { assertProposal, type Proposal } from './proposal.js';
 import { reviewGateDecorator, type GateVerdict, type ReviewGate, type ReviewGateOptions } from './decorators/review-gate.js';
 import type { Tool, ToolClass } from '../tools/tool.js';
+import { effectiveTools, type CatalogTool } from './tool-filter.js';
+import type { Persona } from './persona.js';
 
 /** The gate's own ceiling for one review (A11). */
 export const DefaultReviewerTimeout = 60_000;
@@ -210,8 +212,20 @@ export function createGate(config: GateConfig): Gate {
     skip,
     timeoutMs,
     personas: personas.names,
-    warnings: personas.warnings,
+    warnings: [...personas.warnings, ...toolWarnings(personas.all, catalog)],
   };
+}
+
+/**
+ * A persona that lists tools the gate provides none of: its prompt names
+ * them, yet the reviewer is told it may call none, and a persona whose
+ * gates need look-ups rejects every call. Said when the gate is built (the
+ * CLI's `gate` has no tools to lend; a library host passes them).
+ */
+function toolWarnings(personas: readonly Persona[], catalog: readonly CatalogTool[]): string[] {
+  return personas
+    .filter((p) => p.tools.length > 0 && effectiveTools(p, catalog).length === 0)
+    .map((p) => `persona "${p.name}" lists tools (${p.tools.join(', ')}) but this gate provides none of them: its reviewer is told it may call no tool, and must decide from the proposal alone; pass the host's read tools as createGate({ tools }) (countersign gate has none to lend)`);
 }
 
 /**

@@ -248,6 +248,15 @@ Config('F15: personaFor keys are tools the gate names: a misspelt one is refused
   assert.match(e?.message ?? '', 'names the tool "drop_tabel", which no tool of this run has — did you mean "drop_table"?');
 });
 
+Config('a gate that provides none of the tools its persona lists says so when built (the reviewer is told it may call none), and not when it lends them', async () => {
+  const bare = createGate({ store: createMemoryStore(), reviewer: reviewerAgent(APPROVE).agent });
+  assert.match(bare.warnings.join('\n'), /persona "reviewer" lists tools \(.*get_sop_text.*\) but this gate provides none of them/);
+  const { defineTool } = await import('../../engine/tools/tool.js');
+  const sop = defineTool({ name: 'get_sop_text', class: 'read', inputSchema: { type: 'object' }, run: async () => ({ text: 'SOP-007' }) });
+  const lent = createGate({ store: createMemoryStore(), reviewer: reviewerAgent(APPROVE).agent, tools: [sop] });
+  assert.not.match(lent.warnings.join('\n'), 'provides none of them');
+});
+
 Config('A2 A3: only the gate spawns a reviewer persona — a host spawner naming it is refused', () => {
   const gate = createGate({ store: createMemoryStore(), reviewer: reviewerAgent(APPROVE).agent });
   assert.throws(() => refuseReviewerSpawn('reviewer', gate), (e: CountersignError) => e.code === 'E_PERSONA_RESERVED');
