@@ -78,7 +78,10 @@ export function checkQuery(query: LedgerQuery | undefined): { since?: string; ke
         fix: 'pass a date or date-time that exists, such as 2026-01-01 or 2026-01-01T09:30:00Z',
       });
     }
-    out.since = new Date(ms).toISOString();
+    // Ledger times are whole milliseconds; Date.parse drops digits past the
+    // third, so a finer time rounds up: no row before it is ever listed.
+    const finer = typeof query.since === 'string' ? /\.\d{3}(\d+)/.exec(query.since) : null;
+    out.since = new Date(finer && /[1-9]/.test(finer[1]) ? ms + 1 : ms).toISOString();
   }
   if (query.key !== undefined) {
     if (typeof query.key !== 'string') throw new CountersignError('E_LEDGER_QUERY', 'a ledger query key must be a string', { fix: 'pass the key as a string' });

@@ -153,6 +153,13 @@ function ledgerContract(name: string, open: () => Context) {
     assert.equal(store(c).rows('audit_test'), []);
   });
 
+  test('a since finer than the ledger\'s milliseconds never lists a row written before it (.7931 is after .793)', (c) => {
+    store(c).appendRows([row('m1', '2026-12-03T15:44:45.793Z', { n: 1 }), row('m2', '2026-12-03T15:44:45.794Z', { n: 2 })]);
+    assert.equal(store(c).rows('audit_test', { since: '2026-12-03T15:44:45.7931Z' }).map((r) => r.id), ['m2']);
+    assert.equal(store(c).rows('audit_test', { since: '2026-12-03T15:44:45.7930Z' }).map((r) => r.id), ['m1', 'm2'], 'trailing zeros are the same time');
+    assert.equal(store(c).rows('audit_test', { since: '2026-12-03T15:44:45.793Z' }).map((r) => r.id), ['m1', 'm2']);
+  });
+
   test('a since that is not ISO-8601 or a limit that is not a positive whole number is E_LEDGER_QUERY', (c) => {
     for (const q of [{ since: 'last tuesday' }, { since: '2024-13-45' }, { limit: 0 }, { limit: 1.5 }, { limit: -1 }]) {
       thrownWithCode(() => store(c).rows('audit_test', q), 'E_LEDGER_QUERY');
