@@ -22,6 +22,13 @@ const HTML_BLOCK = /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|b
 const TIER = '(?:blocking|blockers?|major|minor|critical|high|medium|low|nice to have|optional|must fix|must have|should fix|should have|could fix|could have|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority)';
 /** A whole heading that names a severity tier, after normalising (see tierLabel). */
 const TIER_LABEL = new RegExp(`^(?:severity(?: ${TIER})?|${TIER}(?: ?\\d+)?(?: (?:severity|priority))?)(?: (?:issues?|findings?|problems?))?$`);
+/**
+ * A heading that opens with an unambiguous severity word groups findings
+ * by it, whatever follows ("Minor improvements", "Non-blocking", "Must fix
+ * before merge", "Nits (optional)"). Words that also open ordinary
+ * headings (low, high, medium) count only as a whole tier label above.
+ */
+const TIER_LEAD = /^(?:non ?blocking|blocking|blockers?|major|minor|critical|optional|nits?|nitpicks?|must fix|should fix|could fix|nice to have|trivial|cosmetic)(?![\p{L}\p{N}])/u;
 const MARKDOWN_FIX =
   'write one top-level list item per issue ("- …" or "1. …" at the start of the line), with no sub-items and no severity headings; every issue is mandatory';
 
@@ -68,7 +75,8 @@ export function markdownIssues(text: string, file: string): string[] {
     item = undefined;
   };
   const checkTier = (label: string, line: number): void => {
-    if (TIER_LABEL.test(tierLabel(label))) {
+    const normal = tierLabel(label);
+    if (TIER_LABEL.test(normal) || TIER_LEAD.test(normal)) {
       throw fail(line, `the heading "${label.trim()}" is a severity tier, and severity tiers are not allowed: every issue is one top-level item of one flat list and every issue is mandatory`);
     }
   };

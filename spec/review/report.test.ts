@@ -190,6 +190,16 @@ markdown('G15: a heading that names a severity tier is E_REPORT_FORMAT, whatever
   assert.is(thrownWithCode(() => readReport(report('review.md', '**Blocking:**\n\n- x\n')), 'E_REPORT_FORMAT').line, 1);
 });
 
+markdown('G15: a heading that opens with an unambiguous severity word is a tier, whatever follows ("Minor improvements", "Non-blocking", "Must fix before merge"); "Low-level API" is not', () => {
+  for (const heading of ['Non-blocking', 'Nonblocking', 'Non-blocking issues', 'Minor improvements', 'Major concerns', 'Optional improvements', 'Nits (optional)', 'Must fix before merge', 'Minor / nits']) {
+    const e = thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT');
+    assert.is(e.line, 3, heading);
+  }
+  for (const heading of ['Low-level API', 'High-level notes', 'Parse errors']) {
+    assert.equal(readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)).issues, ['an issue'], heading);
+  }
+});
+
 markdown('G15: headings and items are not keyword-scanned: "## Findings" and an item mentioning "major" are fine', () => {
   const text = '## Findings\n\n- a major flaw in the blocking call\n## Low-hanging fruit of the parser\n- second\n';
   assert.equal(readReport(report('review.md', text)).issues, ['a major flaw in the blocking call', 'second']);
