@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { DecisionReviewNode, JsonObject, JsonValue } from '../format/model.js';
-import { parseDecision } from '../review/decision.js';
+import { parseDecision, unexplainedReject } from '../review/decision.js';
 import { decisionPrompt, personaProblems, type PersonaValue } from '../review/decision-prompt.js';
 import { MAX_ANSWER_BYTES, ownSchema } from './answer-schema.js';
 import type { EnterOutcome, Finding, WaitingType } from './node-type.js';
@@ -117,7 +117,7 @@ export const decisionReview: WaitingType<DecisionReviewNode> = {
       sop_id: parsed.sop_id,
       rollback: parsed.rollback,
       missing_gates: parsed.missing_gates,
-      reason: reason ?? (parsed.decision === 'reject' ? 'the reply does not open with "Decision: approve"' : null),
+      reason: reason ?? (parsed.decision === 'reject' ? unexplainedReject(reply) : null),
       reply,
     };
     return {

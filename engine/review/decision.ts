@@ -28,6 +28,19 @@ export interface ParsedDecision {
 }
 
 const APPROVE = /^decision:\s*approve\.?$/i;
+const REJECT = /^decision:\s*reject\.?$/i;
+
+/**
+ * Why a reply is a reject when it names no reason (no Notes, no ✗ line):
+ * the reviewer's own "Decision: reject", or a first line that is no
+ * decision at all (garbled, hedged, empty), which an audit must tell apart.
+ */
+export function unexplainedReject(reply: string): string {
+  const first = lines(typeof reply === 'string' ? reply : '').find((line) => line.trim() !== '');
+  return first !== undefined && REJECT.test(first.replace(/[*_`]/g, '').trim())
+    ? 'the reviewer rejected without giving a reason (no Notes, no ✗ line)'
+    : 'the reply does not open with "Decision: approve"';
+}
 
 /** Whether the first non-blank line, markdown emphasis and surrounding white space removed, is exactly "Decision: approve". */
 export function decisionOf(reply: string): 'approve' | 'reject' {

@@ -87,6 +87,16 @@ Gate('E5–E8 E14 A12: a rejected write throws ErrReviewRejected "review rejecte
   assert.equal([row.status, row.missing_gates], ['rejected', ['no SOP for action host_restart_service']]);
 });
 
+Gate('E5: a clean "Decision: reject" with no Notes and no ✗ line is recorded as the reviewer\'s reject without a reason, never as a reply that does not open with a decision', async () => {
+  const proposal = { action: 'host_restart_service', target: { device_id: 1 }, reason: 'r', blast_radius: 'single_device' as const, operator: 'u', context_summary: 's' };
+  const bare = createGate({ store: createMemoryStore(), reviewer: reviewerAgent('**Decision: reject**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx').agent, log: () => {} });
+  const r = await bare.review(proposal, { name: 'host_restart_service', class: 'write' });
+  assert.is(r.outcome, 'rejected');
+  assert.is(r.reason, 'the reviewer rejected without giving a reason (no Notes, no ✗ line)');
+  const garbled = createGate({ store: createMemoryStore(), reviewer: reviewerAgent('I think this is probably fine').agent, log: () => {} });
+  assert.is((await garbled.review(proposal, { name: 'host_restart_service', class: 'write' })).reason, 'the reply does not open with "Decision: approve"');
+});
+
 Gate('E9 E10 §4.5: the same call again inside the window is refused without a reviewer and writes a deduped row; rewording the reason does not bypass it', async () => {
   const s = setup(REJECT);
   await rejection(s.call());
