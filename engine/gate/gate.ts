@@ -297,6 +297,7 @@ export function reviewGate(config: ReviewGateConfig): ReviewGate & { gate: Gate 
     reviewTimeoutMs: gate.timeoutMs,
     ...(config.onPending ? { onPending: config.onPending } : {}),
     ...(config.onSettled ? { onSettled: config.onSettled } : {}),
+    ...(config.log ? { log: config.log } : {}),
   });
   // personaFor names tools too: a misspelt key would leave that tool with the default reviewer.
   const namedTools = Object.freeze([...new Set([...(decorator.namedTools ?? []), ...Object.keys(config.personaFor ?? {})])]);

@@ -182,6 +182,16 @@ Gate('B8 B9 D1: while the reviewer works the review is observable as pending, an
   assert.equal(s.gate.pending(), [], 'nothing pending once settled');
 });
 
+Gate('B9: a host\'s onSettled that throws never turns an approval into a rejection: the tool runs, the approved row stands, the failure is logged', async () => {
+  const logged: string[] = [];
+  const s = setup(APPROVE, { onSettled: () => { throw new Error('toast failed'); }, log: (m) => logged.push(m) });
+  await s.call();
+  assert.is(s.inner.calls.length, 1, 'the approved call ran');
+  assert.equal(listProposals(s.store).map((r) => r.status), ['approved']);
+  assert.equal(listExecutions(s.store).map((r) => r.ok), [true]);
+  assert.match(logged.join('\n'), 'onSettled failed for host_restart_service (approved): toast failed; the verdict stands');
+});
+
 Gate('A26: the proposal\'s context_summary is the coordinator\'s running summary from the call context', async () => {
   const s = setup(APPROVE);
   await s.call(undefined, { contextSummary: 'user asked twice; 502s since 09:12' });

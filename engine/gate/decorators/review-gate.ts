@@ -52,6 +52,8 @@ export interface ReviewGateOptions {
   onSettled?(review: PendingReview, outcome: GateOutcome): void;
   /** For the timeout message when the verdict carries no `timeoutMs`; the gate's default ceiling is 60 s (A11). */
   reviewTimeoutMs?: number;
+  /** Where a failing `onSettled` is said; stderr by default. */
+  log?: (message: string) => void;
 }
 
 export interface ReviewGate extends ReviewGateDecorator {
@@ -71,6 +73,7 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
   const { decide } = options;
   const skip: ReadonlySet<string> = new Set(options.skip ?? []);
   const inFlight = new Set<PendingReview>();
+  const log = options.log ?? ((m: string) => process.stderr.write(`countersign: review gate: ${m}\n`));
 
   const review = async (call: ToolCall): Promise<GateVerdict> => {
     const pending: PendingReview = Object.freeze({ tool: call.tool.name, proposal: buildProposal(call) });
@@ -83,7 +86,13 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
       return verdict;
     } finally {
       inFlight.delete(pending);
-      options.onSettled?.(pending, outcome);
+      // A host's notifier reports a review; it never decides one. Its failure
+      // must not turn an approval the ledger records into a rejection.
+      try {
+        options.onSettled?.(pending, outcome);
+      } catch (err) {
+        log(`onSettled failed for ${pending.tool} (${outcome}): ${(err as Error)?.message ?? String(err)}; the verdict stands`);
+      }
     }
   };
 
