@@ -156,8 +156,12 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       else if (!accepted && firstHere && setAside(paths.report, `${paths.report}.before-${ctx.meta.executionId}`)) {
         setAsideTo = `${paths.report}.before-${ctx.meta.executionId}`;
       } else change = keepPreviousReport(paths.report, accepted);
-      // An earlier run's .prev (its last accepted findings) is kept too: this run's first accepted review would replace it.
-      if (!accepted && firstHere) setAside(`${paths.report}.prev`, `${paths.report}.prev.before-${ctx.meta.executionId}`);
+      // An earlier run's .prev (its last accepted findings) and .refused are
+      // kept too: this run's own would replace them.
+      if (!accepted && firstHere) {
+        setAside(`${paths.report}.prev`, `${paths.report}.prev.before-${ctx.meta.executionId}`);
+        setAside(`${paths.report}.refused`, `${paths.report}.refused.before-${ctx.meta.executionId}`);
+      }
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       return refuse(e.code, e.message, e.fix);

@@ -86,7 +86,7 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
  * is no change by the reviewer), every review's reports, the store.
  */
 export function skippedPaths(report: string, runId: string, workspace: string, store: readonly string[]): string[] {
-  return [report, `${report}.prev`, `${report}.refused`, `${report}.before-${runId}`, `${report}.prev.before-${runId}`, join(workspace, REVIEWS_DIR), ...store];
+  return [report, `${report}.prev`, `${report}.refused`, `${report}.before-${runId}`, `${report}.prev.before-${runId}`, `${report}.refused.before-${runId}`, join(workspace, REVIEWS_DIR), ...store];
 }
 
 /** `workspace`: links below an artifact are followed to targets inside it (see hashArtifacts). */

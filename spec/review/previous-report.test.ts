@@ -85,10 +85,11 @@ Prev('G8: an untouched report moves to .prev byte for byte, with no review.repor
   assert.equal(events.filter((e) => e.type === 'review.report_restored'), []);
 });
 
-Prev('a file already at the report path that this run never wrote (the user\'s, an earlier run\'s) is kept as <report>.before-<runId>, and an earlier .prev as <report>.prev.before-<runId>, so later reviews cannot overwrite them', async () => {
+Prev('a file already at the report path that this run never wrote (the user\'s, an earlier run\'s) is kept as <report>.before-<runId>, and an earlier .prev and .refused as <report>.prev.before-<runId> and <report>.refused.before-<runId>, so later reviews cannot overwrite them', async () => {
   const ws = tempDir('countersign-prev-user-');
   writeFileSync(join(ws, REPORT), 'my precious notes\n');
   writeFileSync(join(ws, `${REPORT}.prev`), 'an older generation\n');
+  writeFileSync(join(ws, `${REPORT}.refused`), 'an earlier run\'s refused report\n');
   const engine = createEngine({ store: createMemoryStore() });
   let s: RunState = await engine.start(reviewLoop(), { workspace: ws });
   const kept = join(ws, `${REPORT}.before-${s.runId}`);
@@ -106,6 +107,7 @@ Prev('a file already at the report path that this run never wrote (the user\'s, 
   assert.equal(JSON.parse(readFileSync(join(ws, `${REPORT}.prev`), 'utf8')), { issues: FINDINGS });
   assert.is(readFileSync(kept, 'utf8'), 'my precious notes\n', 'still there after the second review was issued');
   assert.is(readFileSync(join(ws, `${REPORT}.prev.before-${s.runId}`), 'utf8'), 'an older generation\n', 'an earlier run\'s .prev is kept too, not replaced by this run\'s');
+  assert.is(readFileSync(join(ws, `${REPORT}.refused.before-${s.runId}`), 'utf8'), 'an earlier run\'s refused report\n', 'and its .refused, which this run\'s own would replace');
 });
 
 Prev('a report inside an artifact folder, with an earlier file at its path: setting that file aside is the engine\'s move, never blamed on the reviewer (no E_REVIEWER_MODIFIED)', async () => {
