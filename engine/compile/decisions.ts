@@ -68,7 +68,9 @@ export function decideAnswer(
     // The failed call itself is on record as tool.called (ok false, code, message).
     return routeOrFail(node, 'error', f.code, `node "${node.id}": tool "${f.tool}" failed while the agent worked on this item: ${f.message}`, [
       ...calls,
-    ], undefined, 'fix what made the tool fail, then run the step again; a failed tool stops the step, it is not worked around');
+    ], undefined, node.connections?.error !== undefined
+      ? 'the run took the node\'s error route; fix what made the tool fail before the work reaches this node again (a failed tool stops the step, it is not worked around)'
+      : 'the run has failed: fix what made the tool fail, then start a new run (or give the node an "error" route to handle the failure); a failed tool stops the step, it is not worked around');
   }
   const decision = decideAnswerOutcome(type, node, ctx, ev, workflow, attempt);
   return calls.length === 0 ? decision : { ...decision, events: [...calls, ...decision.events] };

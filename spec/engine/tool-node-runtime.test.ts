@@ -345,6 +345,9 @@ F('H9 H10 §4.13: an engine tool an agent called that failed stops the directive
   assert.is(r.status, 'failed');
   assert.is(r.error?.code, 'E_TOOL_FAILED', 'the tool failed, not the agent');
   assert.match(r.error?.message ?? '', /tool "deploy" failed while the agent worked on this item: .*registry down/);
+  // The run has ended: the fix says what can still be done (a new run, or an error route), never "run the step again".
+  assert.match(r.error?.fix ?? '', 'start a new run');
+  assert.not.match(r.error?.fix ?? '', 'run the step again');
   const called = (await engine.trace(r.runId)).events.find((e) => e.type === 'tool.called');
   assert.equal([called?.ok, called?.code], [false, 'E_TOOL_FAILED']);
   assert.match(String(called?.message), /registry down/);
