@@ -75,6 +75,14 @@ Personas('B17 F13: a persona name validate accepts (_db, Db-2) is one the gate l
   assert.match(e.message, /"\.\.\/x" is not a persona name/);
 });
 
+Personas('a whitespace-only description (a required field) is refused at its line by validate, as a blank model is', () => {
+  const dir = agents(shipped.replace(/^description:.*$/m, 'description: "   "'));
+  const v = validatePersonaFile(join(dir, 'reviewer.md'));
+  assert.is(v.ok, false);
+  assert.equal([v.errors[0].code, v.errors[0].line], ['E_PERSONA', shipped.split('\n').findIndex((l) => l.startsWith('description:')) + 1]);
+  assert.match(v.errors[0].message, /description is blank/);
+});
+
 Personas('B7 F9: a whitespace-only model is refused at its line:col by validate and by the loader — never handed to a driver as a silent default', () => {
   const dir = agents(shipped.replace('model: anthropic/claude-opus-4-7', 'model: "  "'));
   const v = validatePersonaFile(join(dir, 'reviewer.md'));
