@@ -78,6 +78,25 @@ export function parseAnswerObject(text: string, nodeId: string, source: string):
   return value as JsonValue;
 }
 
+/**
+ * An answer line may carry `"$seq"`, the seq of the request it answers: a
+ * line whose `$seq` is another request's (a stray or late line) is
+ * E_AGENT_OUTPUT, never taken as this request's answer. Without it, lines
+ * are matched to requests by order alone. The key is the protocol's, and is
+ * removed before the engine sees the answer.
+ */
+export function withoutSeq(message: JsonValue, request: { nodeId: string; seq: number }, source: string): JsonValue {
+  if (message === null || typeof message !== 'object' || Array.isArray(message) || !('$seq' in message)) return message;
+  const { $seq, ...rest } = message;
+  if ($seq !== request.seq) {
+    throw new CountersignError('E_AGENT_OUTPUT', `${source} answers seq ${JSON.stringify($seq)}, but the request for node "${request.nodeId}" is seq ${request.seq}: a stray or late line, not this answer`, {
+      nodeId: request.nodeId,
+      fix: 'write exactly one answer line per request line read, echoing its seq as "$seq" (or leaving it out); the run is still waiting',
+    });
+  }
+  return rest;
+}
+
 /** setTimeout fires at once for delays past 2^31-1 ms, so longer waits are unbounded. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

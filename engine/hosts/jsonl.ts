@@ -18,6 +18,7 @@ import {
   describeExit,
   killProcessGroup,
   parseAnswerObject,
+  withoutSeq,
   spawnAgentCommand,
   startAnswerWait,
   waitEndedError,
@@ -172,7 +173,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           }
           let message: JsonValue;
           try {
-            message = parseAnswerObject(next.line, nodeId, `the line ${who} wrote`);
+            message = withoutSeq(parseAnswerObject(next.line, nodeId, `the line ${who} wrote`), request, `the line ${who} wrote`);
           } catch (e) {
             // Whatever the agent meant to answer may still follow this line,
             // and would be read as the answer to the next request.

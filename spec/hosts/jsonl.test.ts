@@ -107,6 +107,18 @@ test('an agent that closes its stdout and runs on is E_AGENT_CRASHED once, stopp
   assert.is.not(next.pid, stale);
 });
 
+test('an answer may echo its request\'s seq as "$seq" (removed before the engine sees it); a line whose $seq is another request\'s — a stray or late line, however late — is E_AGENT_OUTPUT, never the answer', async (c) => {
+  // Answers the first request, then writes a stray line for it 100 ms later; the second answer comes 300 ms after its request.
+  // (The key is built from its char code: the script runs through sh -c, where "$seq" would be expanded.)
+  const script = `const K=String.fromCharCode(36)+'seq';let n=0;require('readline').createInterface({input:process.stdin}).on('line',(l)=>{const r=JSON.parse(l);n++;if(n===1){console.log(JSON.stringify({[K]:r.seq,v:1}));setTimeout(()=>console.log(JSON.stringify({[K]:r.seq,v:99})),100)}else setTimeout(()=>console.log(JSON.stringify({[K]:r.seq,v:2})),300)})`;
+  c.agent = createJsonlAgent(`node -e "${script}"`, { cwd: c.dir });
+  assert.equal(await c.agent.answer(request('a', 1), opts()), { v: 1 }, '$seq is the protocol\'s, not part of the answer');
+  await new Promise((r) => setTimeout(r, 30));
+  const err = await rejection(c.agent.answer(request('b', 2), opts()));
+  assert.is(err.code, 'E_AGENT_OUTPUT');
+  assert.match(err.message, 'answers seq 1, but the request for node "b" is seq 2');
+});
+
 test('a command that cannot run is E_AGENT_CRASHED', async (c) => {
   c.agent = createJsonlAgent('definitely-not-a-command-countersign 2>/dev/null', { cwd: c.dir });
   const err = await rejection(c.agent.answer(request('review', 1), opts()));
