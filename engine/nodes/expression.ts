@@ -179,8 +179,13 @@ function parsed(node: ExpressionNode) {
 function hiddenGlobal(src: string, parsed: { target: string; reads: readonly string[] }, globals: readonly string[]): string | undefined {
   const roots = new Set([parsed.target, ...parsed.reads.map((p) => /^[^.[]+/.exec(p)?.[0] ?? p)]);
   const text = src.replace(/'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g, ' ');
-  for (const [word] of text.matchAll(/[A-Za-z0-9_$][A-Za-z0-9_$-]*/g)) {
-    if (globals.includes(word) && !roots.has(word)) return word;
+  for (const m of text.matchAll(/[A-Za-z0-9_$][A-Za-z0-9_$-]*/g)) {
+    const word = m[0];
+    // Only a run the tokenizer splits or reads as a number can hide a
+    // global; a field (`review.count`) or an index ref (`items[idx]`) is read as written.
+    const splittable = word.includes('-') || /^\d/.test(word);
+    const inPath = m.index > 0 && /[.[]/.test(text[m.index - 1]);
+    if (splittable && !inPath && globals.includes(word) && !roots.has(word)) return word;
   }
   return undefined;
 }
