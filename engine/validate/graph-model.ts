@@ -38,7 +38,10 @@ export function graphModel(data: unknown): GraphModel | undefined {
   const byId = new Map<string, NodeEntry>();
   data.nodes.forEach((raw: unknown, index: number) => {
     if (!isPlainObject(raw)) return;
-    const id = typeof raw.id === 'string' ? raw.id : undefined;
+    // An id written as a number (YAML `id: 5`) is the schema's one finding;
+    // the graph takes it as the text it was meant to be, so connections to
+    // "5" are not also dangling and the node not also unreachable.
+    const id = typeof raw.id === 'string' ? raw.id : typeof raw.id === 'number' && Number.isFinite(raw.id) ? String(raw.id) : undefined;
     const type = typeof raw.type === 'string' ? raw.type : undefined;
     const connections: [string, string][] = [];
     if (isPlainObject(raw.connections)) {
