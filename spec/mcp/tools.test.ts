@@ -38,7 +38,7 @@ Tools('tools/list publishes the seven tools, each with a closed draft-07 input s
   for (const name of ['status', 'trace']) assert.equal(byName[name].required, ['runId']);
 });
 
-Tools('tools/list annotations tell hosts the truth: step is not idempotent (seq is optional), status is not destructive, the listing tools are read-only', async ({ mcp }) => {
+Tools('tools/list annotations tell hosts the truth: step is not idempotent (seq is optional), status is not destructive, start/step/status are open-world (tool nodes), the listing tools are read-only', async ({ mcp }) => {
   const { tools } = await mcp.client.listTools();
   const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations ?? {}]));
   assert.is(hints.step.idempotentHint, false);
@@ -47,7 +47,12 @@ Tools('tools/list annotations tell hosts the truth: step is not idempotent (seq 
   assert.is(hints.status.readOnlyHint, false, 'status may fire an overdue deadline');
   assert.is(hints.status.destructiveHint, false, 'destructiveHint defaults to true when readOnlyHint is false: it must be said');
   assert.is(hints.start.destructiveHint, false);
-  for (const name of ['list_workflows', 'validate', 'runs', 'trace']) assert.is(hints[name].readOnlyHint, true, name);
+  for (const name of ['list_workflows', 'validate', 'runs', 'trace']) {
+    assert.is(hints[name].readOnlyHint, true, name);
+    assert.is(hints[name].openWorldHint, false, name);
+  }
+  // They run the tool nodes a run reaches, and a tool may act outside (post_review posts to GitHub).
+  for (const name of ['start', 'step', 'status']) assert.is(hints[name].openWorldHint, true, name);
 });
 
 Tools('list_workflows lists the --workflows folder first, then the shipped workflows, with name, path, description and version', async ({ mcp }) => {

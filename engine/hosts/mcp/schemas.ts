@@ -87,7 +87,7 @@ export const TOOLS: readonly ToolDefinition[] = [
       },
     },
     required: ['workflow'],
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   }),
   tool({
     name: 'step',
@@ -115,7 +115,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     },
     required: ['runId', 'answer'],
     // Not idempotent: seq is optional, and a repeated call without it answers again.
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   }),
   tool({
     name: 'status',
@@ -124,7 +124,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     properties: { runId: RUN_ID },
     required: ['runId'],
     // Not read-only: an overdue deadline fires on status, as it would on the next step; that only appends to the journal.
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   }),
   tool({
     name: 'runs',
