@@ -23,7 +23,8 @@ export const command: Command = {
     '  tools agents request with $tool lines (refused without one, E_GATE_REQUIRED); proposal and execution rows go to the store.',
     '  adapters: scripted:<file> | jsonl:<command> | exec:<command> | interactive (--agent may be left out for a workflow of tool nodes only)',
     '  review items go to --reviewer (required when the workflow has delegate-review nodes); every other item to --agent.',
-    '  identities: each adapter answers as its adapter string unless --agent-id (alias --as) / --reviewer-id say otherwise; they must differ.',
+    '  identities: the agent answers as local, the reviewer as a digest of its adapter (<kind>-<12 hex>), unless --agent-id',
+    '  (alias --as) / --reviewer-id say otherwise; they must differ.',
     '  exit 0 completed, 1 failed, 2 usage or invalid workflow, 3 stopped while still waiting (resumable)',
   ].join('\n'),
   options: {
