@@ -52,6 +52,9 @@ export function schemaFindings(data: unknown): Finding[] {
   for (const error of validate.errors ?? []) {
     // An if/then pair reports the failing `then` a second time as an `if` error on the parent.
     if (error.keyword === 'if') continue;
+    // Fewer than two nodes is told by the structure checks, specifically:
+    // no start (E_START_COUNT), no end (E_NO_END). One fault, one finding.
+    if (error.keyword === 'minItems' && error.instancePath === '/nodes') continue;
     const finding = toFinding(data, error);
     findings.push(VALUE_KEYWORDS.has(error.keyword) ? { ...finding, valueOnly: true } : finding);
   }
