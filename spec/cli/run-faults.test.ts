@@ -310,3 +310,23 @@ NullAnswer('§4: a node that takes no fields accepts null from jsonl, exec and i
 });
 
 NullAnswer.run();
+
+const Stderr = suite('run: an agent\'s stderr');
+
+Stderr('what an agent writes to stderr while it is being closed is shown, a last line without its newline included', async () => {
+  const dir = tempDir();
+  const wf = join(dir, 'one.json');
+  writeFileSync(wf, JSON.stringify({
+    metadata: { name: 'one', version: '1.0.0', description: 'one directive' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'Say done', completionCondition: 'done', connections: { success: 'end' } },
+      { type: 'end', id: 'end' },
+    ],
+  }));
+  const r = await cli(['run', wf, '--agent', 'jsonl:while read l; do echo "{}"; done; printf goodbye-partial >&2', '--store', join(dir, 's')]);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, 'goodbye-partial');
+});
+
+Stderr.run();

@@ -197,6 +197,8 @@ export const command: Command = {
         // The handlers stay until the agents are closed: a second Ctrl-C while
         // a slow agent is being stopped must still stop it, never orphan it.
         await Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
+        // What an agent wrote to stderr while it was being closed, a last line without its newline included.
+        progress.stop();
         interrupt.off();
       }
     }, resumeId === undefined ? undefined : (dir) => {
