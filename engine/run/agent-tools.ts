@@ -83,12 +83,13 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
         fix: 'rename one of them: an agent calls tools by name and must get exactly the tool it was offered',
       });
     }
-    // A lent tool that declares a class becomes a tool of the chain at its
-    // first call: its name, class and schema are checked now, not then.
+    // A lent tool's name, declared class and schema are checked now, not at
+    // its first call (a write one becomes a tool of the chain then; a read
+    // one's schema is what its specs promise the agent).
     const spec = config.host!.spec?.(name);
-    if (spec?.class !== undefined && spec.class !== 'read') {
+    if (spec !== undefined || !/^[A-Za-z0-9_.-]{1,128}$/.test(name)) {
       try {
-        defineTool({ name, class: spec.class, inputSchema: spec.inputSchema ?? { type: 'object' }, run: async () => null });
+        defineTool({ name, class: spec?.class ?? 'read', inputSchema: spec?.inputSchema ?? { type: 'object' }, run: async () => null });
       } catch (e) {
         if (!isCountersignError(e)) throw e;
         throw new CountersignError(e.code, `the tool "${name}" the host lends its agents (run({tools})) is not a valid tool: ${e.message}`, {

@@ -253,8 +253,13 @@ T('H35: tools a host lends obey the same access map, and a lent tool named like 
   }
 
   // A lent tool declared write with a name or class no tool may have: refused now, naming the lent tool, not at its first call.
-  for (const [name, cls, said] of [['deploy:prod', 'write', 'is not 1–128 characters'], ['Deploy', 'Write', 'class "Write" is not one of']] as const) {
-    const bad = { names: () => [name], spec: () => ({ name, class: cls as 'write', inputSchema: { type: 'object' } }), call: async () => 'x' };
+  for (const [name, cls, said, schema] of [
+    ['deploy:prod', 'write', 'is not 1–128 characters', { type: 'object' }],
+    ['Deploy', 'Write', 'class "Write" is not one of', { type: 'object' }],
+    ['look:up', 'read', 'is not 1–128 characters', { type: 'object' }],
+    ['lookup2', undefined, 'inputSchema does not compile', { type: 'object', properties: { n: { type: 'integr' } } }],
+  ] as const) {
+    const bad = { names: () => [name], spec: () => ({ name, ...(cls ? { class: cls as 'write' } : {}), inputSchema: schema as never }), call: async () => 'x' };
     const e = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), tools: bad }).then(() => undefined, (err: { code?: string; message?: string }) => err);
     assert.is(e?.code, 'E_TOOL_DEFINITION');
     assert.match(e?.message ?? '', `the tool "${name}" the host lends its agents`);
