@@ -19,8 +19,12 @@ export type ToolCatalog = ReadonlyMap<string, Tool>;
 
 /** Where one tool of a loaded tool module came from: the module file and its `/toolModules/<i>`. */
 export interface ModuleToolOrigin {
+  /** The module file. */
   file: string;
+  /** The workflow's `/toolModules/<i>` entry naming it. */
   pointer: string;
+  /** The workflow file the pointer is in (absent for a workflow given as an object). */
+  workflow?: string;
 }
 
 /** Lists returned by loadToolModules, with the origin of each entry (same order). */
@@ -35,7 +39,7 @@ export function markModuleTools<T extends readonly Tool[]>(tools: T, origins: re
 type Origin =
   | { kind: 'builtin' }
   | { kind: 'host'; index: number }
-  | { kind: 'module'; file: string; pointer: string };
+  | { kind: 'module'; file: string; pointer: string; workflow?: string };
 
 // Plain specs are defined once per object, so every catalog built from the same host list holds the same tools.
 const defined = new WeakMap<object, Tool>();
@@ -97,7 +101,7 @@ function clash(name: string, origin: Origin, taken: Origin): CountersignError {
   if (origin.kind === 'module') {
     const module = `tool module ${origin.file} (${origin.pointer})`;
     return new CountersignError('E_TOOL_DEFINITION', sameModule(origin, taken) ? `${module} defines "${name}" twice` : `${module} defines "${name}", ${takenBy}`, {
-      file: origin.file,
+      ...(origin.workflow ? { file: origin.workflow } : {}),
       pointer: origin.pointer,
       fix: `rename the tool in ${origin.file}: ${rule}`,
     });

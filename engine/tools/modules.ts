@@ -45,6 +45,9 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
   }
   const tools: Tool[] = [];
   const origins: ModuleToolOrigin[] = [];
+  // Where the fault is: the workflow's own entry (its file and pointer); the
+  // module, and a line:col inside it, are named in the message.
+  const entryAt = (i: number) => ({ ...(file ? { file } : {}), pointer: `/toolModules/${i}` });
   for (const [i, name] of modules.entries()) {
     if (file === undefined && !isAbsolute(name)) {
       throw new CountersignError('E_TOOL_MODULE', relativeWithoutFile(name), { pointer: `/toolModules/${i}`, fix: 'use an absolute module path, or pass the workflow file (not its object) to start/run' });
@@ -61,46 +64,42 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
       const at = e instanceof SyntaxError ? syntaxErrorAt(path) : undefined;
       if (at !== undefined) {
         throw new CountersignError('E_TOOL_MODULE', `tool module ${at} has a syntax error: ${message}`, {
-          file: path,
-          pointer: `/toolModules/${i}`,
+          ...entryAt(i),
           fix: 'correct the module\'s syntax at that line and column (node --check <module> shows it)',
         });
       }
       if (e instanceof SyntaxError) {
         throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: SyntaxError: ${message} (the module itself parses, so this comes from a module it imports, or was thrown while it ran)`, {
-          file: path,
-          pointer: `/toolModules/${i}`,
+          ...entryAt(i),
           fix: `run \`node ${path}\` to see which file and line fail`,
         });
       }
       throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: ${message}`, {
-        file: path,
-        pointer: `/toolModules/${i}`,
+        ...entryAt(i),
         fix: 'check the path (relative to the workflow file) and that the module runs with node',
       });
     }
     const exported = mod.tools ?? mod.default;
     if (!Array.isArray(exported)) {
       throw new CountersignError('E_TOOL_MODULE', `tool module ${path} exports no tools array`, {
-        file: path,
-        pointer: `/toolModules/${i}`,
+        ...entryAt(i),
         fix: 'export const tools = [defineTool({...}), …] (or a default export of that array)',
       });
     }
     for (const entry of exported) {
-      tools.push(moduleTool(entry, path, i));
-      origins.push({ file: path, pointer: `/toolModules/${i}` });
+      tools.push(moduleTool(entry, path, entryAt(i)));
+      origins.push({ file: path, pointer: `/toolModules/${i}`, ...(file ? { workflow: file } : {}) });
     }
   }
   return markModuleTools(tools, origins);
 }
 
-function moduleTool(entry: unknown, path: string, i: number): Tool {
+function moduleTool(entry: unknown, path: string, at: { file?: string; pointer: string }): Tool {
   try {
     return asTool(entry);
   } catch (e) {
     if (!isCountersignError(e)) throw e;
-    throw new CountersignError(e.code, `tool module ${path}: ${e.message}`, { file: path, pointer: `/toolModules/${i}`, ...(e.fix ? { fix: e.fix } : {}) });
+    throw new CountersignError(e.code, `tool module ${path}: ${e.message}`, { ...at, ...(e.fix ? { fix: e.fix } : {}) });
   }
 }
 
