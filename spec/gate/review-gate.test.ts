@@ -129,9 +129,10 @@ Gate('E11, E14: a review timeout fails with ErrReviewTimeout "review timed out a
   assert.is((await rejection(custom.chained.run(ARGS, CTX))).message, 'review timed out after 90s');
 });
 
-Gate('fail closed: a reject without reason, an unknown outcome, or decide throwing (a plain error or a typed one such as E_GATE_WORKFLOW) — ErrReviewRejected, the inner tool never runs', async () => {
+Gate('fail closed: a reject without reason (or with one that is no text), an unknown outcome, or decide throwing (a plain error or a typed one such as E_GATE_WORKFLOW) — ErrReviewRejected, the inner tool never runs', async () => {
   const verdicts: (() => GateVerdict)[] = [
     () => ({ outcome: 'rejected' }),
+    () => ({ outcome: 'rejected', reason: 42 as unknown as string }),
     () => ({ outcome: 'approve' as GateOutcome }),
     () => undefined as unknown as GateVerdict,
     () => { throw new Error('reviewer crashed'); },
@@ -148,6 +149,7 @@ Gate('fail closed: a reject without reason, an unknown outcome, or decide throwi
     messages.push(e.message);
   }
   assert.equal(messages, [
+    'review rejected: the reviewer gave no reason',
     'review rejected: the reviewer gave no reason',
     'review rejected: the gate returned an unknown outcome "approve"',
     'review rejected: the gate returned an unknown outcome undefined',

@@ -122,7 +122,8 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
             if (skip.has(tool.name)) return next({ ...call, proposalId: verdict.proposalId });
             throw rejected(`the gate answered skipped, but its skip list does not name "${tool.name}"`, verdict.proposalId);
           case 'rejected':
-            throw rejected(verdict.reason?.trim() || 'the reviewer gave no reason', verdict.proposalId);
+            // A host's decide may return any shape: a reason that is no text is no reason.
+            throw rejected((typeof verdict.reason === 'string' ? verdict.reason.trim() : '') || 'the reviewer gave no reason', verdict.proposalId);
           case 'timeout': {
             const ms = verdict.timeoutMs ?? options.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS;
             throw new CountersignError('ErrReviewTimeout', `review timed out after ${ms / 1000}s`, {
