@@ -165,7 +165,10 @@ export function markdownIssues(text: string, file: string): string[] {
       paragraph = undefined;
       continue;
     }
-    if (item && (indented || !item.blankAfter)) {
+    // A lazy continuation line needs an item that has begun its text: after
+    // a bare marker ("-" alone) an unindented line is a paragraph of its own.
+    const begun = item !== undefined && item.lines.some((l) => l.trim() !== '');
+    if (item && (indented || (!item.blankAfter && begun))) {
       if (item.blankAfter) item.lines.push('');
       item.lines.push(raw);
       item.blankAfter = false;
