@@ -68,6 +68,7 @@ export function usage(message: string, fix?: string): CountersignError {
 export async function readJsonArg(value: string, what: string, io: Io): Promise<unknown> {
   let text: string;
   let source: string;
+  let fromFile: string | undefined;
   if (value === '-') {
     text = await readAll(io.stdin);
     source = 'standard input';
@@ -80,6 +81,7 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
       throw new CountersignError('E_FILE_NOT_FOUND', `cannot read ${what} file ${file}`, { file, fix: 'check the path after @' });
     }
     source = file;
+    fromFile = file;
   } else {
     text = value;
     source = `the ${what} argument`;
@@ -93,6 +95,14 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
     const errors: Array<{ offset: number }> = [];
     parseJsonc(text, errors as never, { allowTrailingComma: false, disallowComments: true });
     const pos = errors.length ? offsetToPosition(text, errors[0].offset) : undefined;
+    // From a file: the error names it with its line:col, as a malformed workflow or script does.
+    if (fromFile !== undefined) {
+      throw new CountersignError('E_INPUT', `the ${what} file is not valid JSON: ${(e as Error).message}`, {
+        file: fromFile,
+        ...(pos ? { line: pos.line, col: pos.col } : {}),
+        fix: `correct the JSON in ${fromFile}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}`,
+      });
+    }
     throw new CountersignError('E_INPUT', `${source} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${(e as Error).message}`, {
       ...(pos ? { line: pos.line, col: pos.col } : {}),
       fix: `pass ${what} as a JSON object, e.g. '{"key": "value"}', or @file.json`,

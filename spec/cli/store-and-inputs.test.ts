@@ -97,6 +97,17 @@ S('--input @file and --response @file and - ignore a leading UTF-8 byte-order ma
   assert.is(piped.code, 0, piped.stderr);
 });
 
+S('a malformed --input @file is E_INPUT naming the file with its line:col (in the fields and the stderr prefix), and the fix points into that file', async () => {
+  const dir = tempDir();
+  const bad = join(dir, 'trail.json');
+  writeFileSync(bad, '{\n  "topic": "x",\n}\n');
+  const r = await cli(['start', WF, '--input', `@${bad}`, '--json'], { store: tempDir() });
+  assert.is(r.code, 2);
+  assert.equal([r.json.error.code, r.json.error.file, r.json.error.line, r.json.error.col], ['E_INPUT', bad, 3, 1]);
+  assert.match(r.json.error.fix, `correct the JSON in ${bad} at line 3, column 1`);
+  assert.match(r.stderr, `countersign: E_INPUT: ${bad}:3:1: the --input file is not valid JSON`);
+});
+
 S('in a host with its own directory (io.cwd), validate and @file read relative to it, as graph and start do', async () => {
   const dir = tempDir();
   mkdirSync(join(dir, 'flows'));
