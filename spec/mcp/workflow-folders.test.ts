@@ -47,3 +47,29 @@ Folders('with --workspace DIR, a DIR/workflows folder created after the server s
 });
 
 Folders.run();
+
+const Names = suite('mcp: names offered to start');
+
+Names('an unknown workflow\'s fix names only files that can be started: an answers script or a broken file in the folder is listed by list_workflows, never offered to start', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const project = tempDir('countersign-mcp-names-');
+  mkdirSync(join(project, 'workflows'));
+  copyFileSync(TWO_STEP, join(project, 'workflows', 'two-step.json'));
+  writeFileSync(join(project, 'workflows', 'answers.json'), JSON.stringify({ write: [{ words: 2 }] }));
+  writeFileSync(join(project, 'workflows', 'broken.yaml'), 'nodes: [\n');
+  const mcp = await connect(['--store', join(project, '.countersign'), '--workflows', join(project, 'workflows')], { cwd: project });
+  try {
+    const r = await mcp.call('start', { workflow: 'nope' });
+    assert.is(r.structured.error.code, 'E_FILE_NOT_FOUND');
+    const fix = r.structured.error.fix as string;
+    assert.match(fix, 'two-step');
+    assert.not.match(fix, 'answers');
+    assert.not.match(fix, 'broken');
+    const listed = JSON.stringify((await mcp.call('list_workflows')).structured);
+    assert.match(listed, 'answers');
+  } finally {
+    await mcp.close();
+  }
+});
+
+Names.run();

@@ -114,7 +114,7 @@ export function createWorkflowCatalog(options: { cwd: string; dirs: readonly str
       }
       // An existing directory is a path the user meant, not a name: the CLI's "is a directory" error and fix.
       if (isDirectory(asPath)) readSource(asPath);
-      const names = [...new Set(catalog.list().map((e) => e.name))];
+      const names = [...new Set(catalog.list().filter((e) => !(NOT_STARTABLE in e)).map((e) => e.name))];
       throw new CountersignError('E_FILE_NOT_FOUND', `no workflow file or workflow name "${ref}"`, {
         fix: names.length > 0
           ? `name one of: ${names.join(', ')} (list_workflows shows them with their file paths), or give a path relative to ${cwd}`
@@ -141,7 +141,7 @@ function describe(path: string): WorkflowEntry {
     const meta = data && typeof data === 'object' ? data.metadata : undefined;
     // A file that parses but is no workflow (an answers script beside the workflows) is said to be one, as a broken file is.
     if (!data || typeof data !== 'object' || !Array.isArray(data.nodes)) {
-      return { name: stem(path), path, description: '(not a workflow: it has no "nodes" list; call validate for details)', version: '' };
+      return notStartable({ name: stem(path), path, description: '(not a workflow: it has no "nodes" list; call validate for details)', version: '' });
     }
     return {
       name: typeof meta?.name === 'string' && meta.name !== '' ? meta.name : stem(path),
@@ -152,8 +152,16 @@ function describe(path: string): WorkflowEntry {
   } catch (e) {
     // Listed anyway, so a user sees the broken file and can validate it.
     const code = e instanceof CountersignError ? e.code : 'E_PARSE';
-    return { name: stem(path), path, description: `(does not load: ${code}; call validate for details)`, version: '' };
+    return notStartable({ name: stem(path), path, description: `(does not load: ${code}; call validate for details)`, version: '' });
   }
+}
+
+/** Marks a listed file that cannot be started (no workflow, or it does not load): never offered as a name to start. */
+const NOT_STARTABLE = Symbol('not startable');
+
+function notStartable(entry: WorkflowEntry): WorkflowEntry {
+  // A symbol key: the listing (JSON) shows the entry as it is.
+  return Object.assign(entry, { [NOT_STARTABLE]: true });
 }
 
 function stem(path: string): string {
