@@ -12,7 +12,12 @@ import type { JsonObject } from '../format/model.js';
 
 export const PROPOSAL_STATUSES = ['approved', 'rejected', 'timeout', 'skipped'] as const;
 
-export type FieldKind = 'string' | 'string|null' | 'string?' | 'object' | 'boolean' | 'status' | 'strings|null';
+export type FieldKind = 'string' | 'string|null' | 'string?' | 'string|null?' | 'object' | 'boolean' | 'status' | 'strings|null';
+
+/** Kinds a row may leave out (fields added after rows were first written, and hosts' own rows). */
+export function optionalKind(kind: FieldKind): boolean {
+  return kind === 'string?' || kind === 'string|null?';
+}
 
 /** The tables whose rows have a fixed shape, field by field (`id` and `at` are the ledger's own). */
 export const TABLE_SHAPES: Readonly<Record<string, Readonly<Record<string, FieldKind>>>> = {
@@ -22,6 +27,8 @@ export const TABLE_SHAPES: Readonly<Record<string, Readonly<Record<string, Field
     missing_gates: 'strings|null', deduped: 'boolean', proposal_hash: 'string', persona: 'string', model: 'string',
     // The operator's own reason for the call, on every row the gate writes: `reason` is the reviewer's on a rejection (E5).
     proposal_reason: 'string?',
+    // The user confirmation a force_approve_no_sop review was given under (F6): the one human override, traceable from its row.
+    confirmation_id: 'string|null?',
   },
   tool_executions: { proposal_id: 'string|null', tool: 'string', args: 'object', ok: 'boolean', error: 'string|null' },
   user_confirmations: { operator: 'string', action: 'string', target: 'object' },
@@ -85,6 +92,7 @@ export function fitsKind(v: unknown, kind: FieldKind): boolean {
     case 'string': return typeof v === 'string';
     case 'string|null': return v === null || typeof v === 'string';
     case 'string?': return v === undefined || typeof v === 'string';
+    case 'string|null?': return v === undefined || v === null || typeof v === 'string';
     case 'object': return v !== null && typeof v === 'object' && !Array.isArray(v);
     case 'boolean': return typeof v === 'boolean';
     case 'status': return (PROPOSAL_STATUSES as readonly unknown[]).includes(v);
@@ -97,6 +105,7 @@ export function describeKind(kind: FieldKind): string {
     case 'string': return 'a string';
     case 'string|null': return 'a string or null';
     case 'string?': return 'a string (or left out)';
+    case 'string|null?': return 'a string or null (or left out)';
     case 'object': return 'a JSON object';
     case 'boolean': return 'true or false';
     case 'status': return PROPOSAL_STATUSES.join(', ');
@@ -106,5 +115,5 @@ export function describeKind(kind: FieldKind): string {
 
 /** Whether a template (which always renders a string) can fill a field of this kind. */
 export function takesString(kind: FieldKind): boolean {
-  return kind === 'string' || kind === 'string|null' || kind === 'string?' || kind === 'status';
+  return kind === 'string' || kind === 'string|null' || kind === 'string?' || kind === 'string|null?' || kind === 'status';
 }

@@ -144,9 +144,12 @@ export function createGate(config: GateConfig): Gate {
       if (check.ok) confirmation = findConfirmation(config.store, proposal.confirmation_id!);
       else {
         log(`force_approve_no_sop on ${tool.name} for ${proposal.operator} is ignored: ${check.why}`);
-        const { force_approve_no_sop: _ignored, ...rest } = proposal;
-        proposal = rest as Proposal;
       }
+    }
+    // The row names a confirmation only when the review was given under it.
+    if (!confirmation && (proposal.force_approve_no_sop !== undefined || proposal.confirmation_id !== undefined)) {
+      const { force_approve_no_sop: _flag, confirmation_id: _id, ...rest } = proposal;
+      proposal = rest as Proposal;
     }
     if (tool.class !== 'read') {
       const earlier = dedupe.repeatOf(hash, { fromLedger: confirmation !== undefined });

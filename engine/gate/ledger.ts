@@ -55,6 +55,13 @@ export type ProposalRow = {
    */
   proposal_reason?: string;
   /**
+   * The user confirmation (`countersign confirm`, recordConfirmation) a
+   * `force_approve_no_sop` review was given under: the one human override
+   * of a gate, traceable from the row it allowed. null when none; absent on
+   * rows written before it was kept.
+   */
+  confirmation_id?: string | null;
+  /**
    * On rows read back only, never stored: true when the review gate wrote
    * the row (or a host, through writeProposal); false when a run of the
    * gate workflow that the gate did not start wrote it (see gate-runs.ts).

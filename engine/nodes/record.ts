@@ -16,7 +16,7 @@ import { renderTemplate } from '../format/template.js';
 import { checkTemplate, templateReads } from './checks.js';
 import type { Finding, RunContext, TransientType, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
-import { describeKind, fitsKind, RUN_FORBIDDEN_TABLES, shapeProblems, tableShape, takesString } from '../format/table-shapes.js';
+import { describeKind, fitsKind, optionalKind, RUN_FORBIDDEN_TABLES, shapeProblems, tableShape, takesString } from '../format/table-shapes.js';
 
 /** Ledger table names: lower-case SQL-safe identifiers. */
 export const TABLE_PATTERN = /^[a-z][a-z0-9_]*$/;
@@ -105,7 +105,7 @@ function shapeFindings(node: RecordNode, pointer: string): Finding[] {
       findings.push({ code: 'E_LEDGER_ROW', message: `field "${name}" of a ${node.table} row must be ${describeKind(kind)}, not ${JSON.stringify(value)}`, pointer: at(name), severity: 'error' });
     }
   }
-  const missing = Object.keys(shape).filter((name) => !(name in node.fields) && shape[name] !== 'string?');
+  const missing = Object.keys(shape).filter((name) => !(name in node.fields) && !optionalKind(shape[name]));
   if (missing.length > 0) {
     findings.push({ code: 'E_LEDGER_ROW', message: `a ${node.table} row needs every field of the table; this one lacks ${missing.join(', ')}`, pointer: `${pointer}/fields`, severity: 'error', key: true });
   }

@@ -58,6 +58,14 @@ Reopen('F6 §4.5 §4.6: a confirmation recorded after a rejection for no SOP ear
   s.tick(1_000);
   assert.is((await s.gate.review(s.forced(id), TOOL)).outcome, 'approved');
   assert.is(s.runs(), 2);
+  // F6: the approval given under the confirmation names it on its row; the rows before name none.
+  assert.equal(listProposals(s.store).map((r) => [r.status, r.deduped, r.confirmation_id ?? null]), [['rejected', false, null], ['rejected', true, null], ['approved', false, id]]);
+});
+
+Reopen('F6: a confirmation the gate ignores (not recorded, another operator) is never written on the row', async () => {
+  const s = setup([APPROVE]);
+  assert.is((await s.gate.review(s.forced('confirm-made-up'), TOOL)).outcome, 'approved');
+  assert.equal(listProposals(s.store).map((r) => r.confirmation_id ?? null), [null]);
 });
 
 Reopen('F6: a host passing the same operator string with stray whitespace to the gate and to recordConfirmation gets its confirmation matched (both trim, as countersign confirm does)', async () => {

@@ -49,6 +49,7 @@ function render(proposals: ProposalRow[], executions: ExecutionRow[]): string {
       p.by_gate === false ? 'OUTSIDE THE GATE: a hand run of the gate workflow' : '',
       p.deduped === true ? 'deduped' : '',
       p.sop_id ? `sop ${show(p.sop_id)}` : '',
+      typeof p.confirmation_id === 'string' ? `no-SOP override confirmed by ${show(p.confirmation_id)}` : '',
       p.status === 'rejected' || p.status === 'timeout' ? `reason: ${show(p.reason)}` : '',
     ].filter(Boolean).join(' · ');
     lines.push(`  ${show(p.at)}  ${show(p.status).padEnd(8)}  ${show(p.tool)} by ${show(p.operator)} on ${show(p.target)}${extra ? `  (${extra})` : ''}`);
