@@ -29,6 +29,8 @@ export const TABLE_SHAPES: Readonly<Record<string, Readonly<Record<string, Field
     proposal_reason: 'string?',
     // The user confirmation a force_approve_no_sop review was given under (F6): the one human override, traceable from its row.
     confirmation_id: 'string|null?',
+    // The reviewer's text when its answer was no decision answer (out of shape): kept, never read as a decision.
+    reviewer_output: 'string|null?',
   },
   tool_executions: { proposal_id: 'string|null', tool: 'string', args: 'object', ok: 'boolean', error: 'string|null' },
   user_confirmations: { operator: 'string', action: 'string', target: 'object' },

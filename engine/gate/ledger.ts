@@ -62,6 +62,12 @@ export type ProposalRow = {
    */
   confirmation_id?: string | null;
   /**
+   * What the reviewer wrote when its answer was not a decision answer (out
+   * of its schema): kept for the audit trail, never read as a decision
+   * (`decision_text` stays empty, so it dedupes nothing). null otherwise.
+   */
+  reviewer_output?: string | null;
+  /**
    * On rows read back only, never stored: true when the review gate wrote
    * the row (or a host, through writeProposal); false when a run of the
    * gate workflow that the gate did not start wrote it (see gate-runs.ts).

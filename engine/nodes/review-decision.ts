@@ -25,7 +25,7 @@ export const DECISION_ANSWER_SCHEMA: JsonObject = ownSchema({
 });
 
 /** Node-local fields a decision review writes (`<node-id>.decision`, …). */
-export const DECISION_FIELDS = ['decision', 'gates', 'sop_id', 'rollback', 'missing_gates', 'reason', 'reply'] as const;
+export const DECISION_FIELDS = ['decision', 'gates', 'sop_id', 'rollback', 'missing_gates', 'reason', 'reply', 'output'] as const;
 
 export const decisionReview: WaitingType<DecisionReviewNode> = {
   type: 'delegate-review',
@@ -106,7 +106,7 @@ export const decisionReview: WaitingType<DecisionReviewNode> = {
         errors: [`"${submission.userId}" is not the reviewer this review was issued to: only the reviewer the review gate spawned may answer it`],
       };
     }
-    const { reply, failure } = replyOf(submission.answer, submission.bytes);
+    const { reply, failure, output } = replyOf(submission.answer, submission.bytes);
     const parsed = parseDecision(reply);
     // A reply the reviewer never gave (malformed answer, declared failure)
     // is a reject whose reason says why, never an empty "approve".
@@ -118,7 +118,11 @@ export const decisionReview: WaitingType<DecisionReviewNode> = {
       rollback: parsed.rollback,
       missing_gates: parsed.missing_gates,
       reason: reason ?? (parsed.decision === 'reject' ? unexplainedReject(reply) : null),
-      reply,
+      // No reply, no decision text: the reviewer crashed, declared failure or answered out of shape.
+      reply: failure ? null : reply,
+      // What the reviewer wrote when its answer was not a decision answer (kept
+      // for the audit trail; never read as a decision, so it dedupes nothing).
+      output: output ?? null,
     };
     return {
       kind: 'accepted',
@@ -129,7 +133,7 @@ export const decisionReview: WaitingType<DecisionReviewNode> = {
   },
 };
 
-function replyOf(answer: JsonValue, bytes: number): { reply: string; failure?: string } {
+function replyOf(answer: JsonValue, bytes: number): { reply: string; failure?: string; output?: string } {
   if (bytes > MAX_ANSWER_BYTES) return { reply: '', failure: `the reviewer's answer is ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte limit` };
   if (!isObject(answer)) return { reply: '', failure: 'the reviewer\'s answer is not {"reply": "<text>"}' };
   if ('$error' in answer) {
@@ -139,7 +143,7 @@ function replyOf(answer: JsonValue, bytes: number): { reply: string; failure?: s
   if (typeof answer.reply !== 'string') return { reply: '', failure: 'the reviewer\'s answer has no "reply" text' };
   // The schema the item advertises is {"reply"} and nothing else: an answer beside it ("approved": false, a note) is malformed, never approved.
   const extra = Object.keys(answer).filter((k) => k !== 'reply');
-  if (extra.length > 0) return { reply: '', failure: `the reviewer's answer has fields outside its schema ({"reply": "<text>"} only): ${extra.map((k) => JSON.stringify(k)).join(', ')}` };
+  if (extra.length > 0) return { reply: '', output: answer.reply, failure: `the reviewer's answer has fields outside its schema ({"reply": "<text>"} only): ${extra.map((k) => JSON.stringify(k)).join(', ')}` };
   return { reply: answer.reply };
 }
 

@@ -97,6 +97,20 @@ Gate('E5: a clean "Decision: reject" with no Notes and no ✗ line is recorded a
   assert.is((await garbled.review(proposal, { name: 'host_restart_service', class: 'write' })).reason, 'the reply does not open with "Decision: approve"');
 });
 
+Gate('§4.5: an answer out of its schema (a field beside "reply") fails closed, and what the reviewer wrote is kept on the row as reviewer_output, never as decision_text (it decided nothing, so a retry is reviewed); a crash leaves both null', async () => {
+  const proposal = { action: 'host_restart_service', target: { device_id: 2 }, reason: 'r', blast_radius: 'single_device' as const, operator: 'u', context_summary: 's' };
+  const store = createMemoryStore();
+  const extra = createGate({ store, reviewer: reviewerAgent(() => ({ reply: '**Decision: reject**\n\n**Notes**\nparallel operation detected', confidence: 0.9 })).agent, log: () => {} });
+  const r = await extra.review(proposal, { name: 'host_restart_service', class: 'write' });
+  assert.is(r.outcome, 'rejected');
+  assert.equal([r.row?.decision_text, r.row?.reviewer_output], [null, '**Decision: reject**\n\n**Notes**\nparallel operation detected']);
+  const crashed = createGate({ store: createMemoryStore(), reviewer: { answer: async () => { throw new CountersignError('E_AGENT_CRASHED', 'the reviewer exited'); } }, log: () => {} });
+  const c = await crashed.review(proposal, { name: 'host_restart_service', class: 'write' });
+  assert.equal([c.outcome, c.row?.decision_text, c.row?.reviewer_output], ['rejected', null, null]);
+  const retry = createGate({ store, reviewer: reviewerAgent(APPROVE).agent, log: () => {} });
+  assert.is((await retry.review(proposal, { name: 'host_restart_service', class: 'write' })).outcome, 'approved', 'no decision was made: the retry is reviewed');
+});
+
 Gate('E9 E10 §4.5: the same call again inside the window is refused without a reviewer and writes a deduped row; rewording the reason does not bypass it', async () => {
   const s = setup(REJECT);
   await rejection(s.call());
