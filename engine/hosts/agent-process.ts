@@ -88,6 +88,12 @@ export function parseAnswerObject(text: string, nodeId: string, source: string):
 export function withoutSeq(message: JsonValue, request: { nodeId: string; seq: number }, source: string): JsonValue {
   if (message === null || typeof message !== 'object' || Array.isArray(message) || !('$seq' in message)) return message;
   const { $seq, ...rest } = message;
+  if (typeof $seq !== 'number') {
+    throw new CountersignError('E_AGENT_OUTPUT', `${source} carries "$seq": ${JSON.stringify($seq)}, which is not a number: "$seq" echoes the request's seq (${request.seq} for node "${request.nodeId}") as a JSON number`, {
+      nodeId: request.nodeId,
+      fix: `write "$seq": ${request.seq} (a number, not a string), or leave "$seq" out; the run is still waiting`,
+    });
+  }
   if ($seq !== request.seq) {
     throw new CountersignError('E_AGENT_OUTPUT', `${source} answers seq ${JSON.stringify($seq)}, but the request for node "${request.nodeId}" is seq ${request.seq}: a stray or late line, not this answer`, {
       nodeId: request.nodeId,

@@ -45,6 +45,8 @@ interface AgentProcess {
   exit?: Exit;
   /** Answers still owed to requests that timed out: the next lines belong to them. */
   stale: number;
+  /** The seqs of those requests: a late line that echoes one is skipped whenever it comes. */
+  late: Set<number>;
   /** Answers it has given. */
   answered: number;
 }
@@ -78,6 +80,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
       child,
       reader: new LineReader(child.stdout!),
       stale: 0,
+      late: new Set(),
       answered: 0,
       exited: new Promise<Exit>((resolve) => {
         child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -156,6 +159,16 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
         const next = await proc.reader.read(wait.signal);
         if ('line' in next) {
           if (next.line.trim() === '') continue;
+          // With "$seq" a line says whose it is: a timed-out request's late
+          // line is skipped whenever it comes, and this request's answer is
+          // taken even while such a line is still owed.
+          const echoed = seqOf(next.line);
+          if (echoed !== undefined && proc.late.has(echoed)) {
+            proc.late.delete(echoed);
+            if (proc.stale > 0) proc.stale--;
+            continue;
+          }
+          if (echoed === request.seq) proc.stale = 0;
           if (proc.stale > 0) {
             if (!isToolLine(next.line)) {
               proc.stale--;
@@ -203,7 +216,10 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           // that has called tools may send any number, and a gate's decision
           // review must never leak a late reply into the next proposal.
           if (turns > 0 || isDecisionReview(request)) discard(proc);
-          else proc.stale++;
+          else {
+            proc.stale++;
+            proc.late.add(request.seq);
+          }
           throw waitEndedError(wait.reason ?? 'aborted', who, nodeId, options.timeoutMs);
         }
         if (next.end === 'too-long') {
@@ -305,5 +321,15 @@ function setReferenced(child: ChildProcess, on: boolean): void {
     if (!h) continue;
     if (on) h.ref?.();
     else h.unref?.();
+  }
+}
+
+/** The `$seq` a line echoes, when it is a JSON object carrying a numeric one. */
+function seqOf(line: string): number | undefined {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { $seq?: unknown }).$seq === 'number' ? (v as { $seq: number }).$seq : undefined;
+  } catch {
+    return undefined;
   }
 }

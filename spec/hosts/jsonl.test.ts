@@ -119,6 +119,23 @@ test('an answer may echo its request\'s seq as "$seq" (removed before the engine
   assert.match(err.message, 'answers seq 1, but the request for node "b" is seq 2');
 });
 
+test('a "$seq" that is not a number is E_AGENT_OUTPUT saying so, never "answers seq \"1\" but the request is seq 1"', async () => {
+  const { withoutSeq } = await import('../../engine/hosts/agent-process.js');
+  const e = (() => { try { withoutSeq({ $seq: '1', v: 1 }, { nodeId: 'a', seq: 1 }, 'the line'); } catch (x) { return x as CountersignError; } return undefined; })();
+  assert.is(e?.code, 'E_AGENT_OUTPUT');
+  assert.match(e?.message ?? '', '"$seq": "1", which is not a number');
+  assert.equal(withoutSeq({ $seq: 1, v: 1 }, { nodeId: 'a', seq: 1 }, 'the line'), { v: 1 });
+});
+
+test('with "$seq", the answer to the request after a timed-out one is taken at once, and the late line (whenever it comes) is skipped, never an answer or a fault', async (c) => {
+  // Never answers seq 1 in time (its answer comes 600 ms late); answers seq 2 at once, seq 3 after the late line.
+  const script = `const K=String.fromCharCode(36)+'seq';require('readline').createInterface({input:process.stdin}).on('line',(l)=>{const r=JSON.parse(l);if(r.seq===1)setTimeout(()=>console.log(JSON.stringify({[K]:1,v:'late'})),600);else if(r.seq===2)console.log(JSON.stringify({[K]:2,v:'two'}));else setTimeout(()=>console.log(JSON.stringify({[K]:r.seq,v:'three'})),900)})`;
+  c.agent = createJsonlAgent(`node -e "${script}"`, { cwd: c.dir });
+  assert.is((await rejection(c.agent.answer(request('a', 1), opts(200)))).code, 'E_AGENT_TIMEOUT');
+  assert.equal(await c.agent.answer(request('b', 2), opts(2000)), { v: 'two' }, 'taken at once, not skipped as the late line');
+  assert.equal(await c.agent.answer(request('c', 3), opts(3000)), { v: 'three' }, 'the late seq-1 line that came meanwhile was skipped');
+});
+
 test('a command that cannot run is E_AGENT_CRASHED', async (c) => {
   c.agent = createJsonlAgent('definitely-not-a-command-countersign 2>/dev/null', { cwd: c.dir });
   const err = await rejection(c.agent.answer(request('review', 1), opts()));

@@ -123,6 +123,8 @@ Run('G1/G2: the same adapter string for --agent and --reviewer, or one identity 
     const r = await cli(['run', wf, ...args, '--workspace', ws, '--json'], { store });
     assert.is(r.code, 2, `${name}: ${r.stderr}`);
     assert.is(r.json.error.code, 'E_SELF_REVIEW', name);
+    assert.not.match(r.json.error.message, '[object Object]', `${name}: the message names the adapter`);
+    if (name.startsWith('same adapter')) assert.match(r.json.error.message, '--reviewer is the same adapter as --agent (the reviewer (--reviewer exec:');
     assert.equal((await cli(['runs', '--json'], { store })).json.runs, [], `${name}: no run was started`);
     assert.not.ok(existsSync(join(ws, ARTIFACT)), `${name}: the producer was never asked`);
   }

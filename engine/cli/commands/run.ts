@@ -81,7 +81,7 @@ export const command: Command = {
     // One adapter in both roles, with no identities named apart: the producer would review itself.
     if (reviewerSpec !== undefined && givenAgentId === undefined && givenReviewerId === undefined && agentSpec !== NO_AGENT
       && adapterIdentity(reviewerSpec, io.cwd) === adapterIdentity(agentSpec, io.cwd)) {
-      throw new CountersignError('E_SELF_REVIEW', `--reviewer is the same adapter as --agent (${adapterLabel(reviewerSpec, '--reviewer')}): a review must come from someone other than the producer`, {
+      throw new CountersignError('E_SELF_REVIEW', `--reviewer is the same adapter as --agent (${adapterLabel(reviewerSpec, '--reviewer').name}): a review must come from someone other than the producer`, {
         fix: 'give --reviewer its own agent (another command, script or model), or name two identities with --agent-id and --reviewer-id if the one adapter really serves two independent agents',
       });
     }
