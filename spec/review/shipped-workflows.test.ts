@@ -15,6 +15,7 @@ import { ROOT, tempDir } from '../helpers/cli.js';
 
 const REVIEW_FIX_LOOP = join(ROOT, 'workflows/review-fix-loop.json');
 const DEVELOPMENT_FLOW = join(ROOT, 'workflows/development-flow.json');
+const REVIEW_LOOP = join(ROOT, 'workflows/review-loop.json');
 
 type RawNode = { id: string; type: string; agent?: string; reviewer?: string; criteria?: string[]; inputSchema?: { properties?: Record<string, unknown> }; connections?: Record<string, string> };
 const nodesOf = (file: string) => new Map((JSON.parse(readFileSync(file, 'utf8')).nodes as RawNode[]).map((n) => [n.id, n]));
@@ -191,6 +192,39 @@ DevFlow('G12: a fix that hands step 1 back unchanged, with a reason, ends at ste
   if (s.status !== 'completed') return;
   assert.is(s.endNodeId, 'step-unchanged');
   assert.equal(s.output, { step_index: 1, step_count: 1, issues_count: 1, 'agent-validate-step.unchanged_reason': 'the plan asks for no documentation' });
+});
+
+Shipped('§8 seed 003: workflows/review-loop.json is the loop as agent-directive + condition (eq on issues_count, 0); it validates clean and a scripted agent runs it 2 → 0 to its end', async () => {
+  const report = validateFile(REVIEW_LOOP);
+  assert.equal([report.errors, report.warnings], [[], []]);
+  const raw = JSON.parse(readFileSync(REVIEW_LOOP, 'utf8')) as { nodes: Array<Record<string, unknown>> };
+  const check = raw.nodes.find((n) => n.id === 'check-review-result')!;
+  assert.equal(check.condition, { operator: 'eq', left: { contextPath: 'issues_count' }, right: 0 });
+  assert.ok(raw.nodes.every((n) => n.type !== 'delegate-review'), 'the loop is written with agent-directive + condition');
+  // The scripted agent: each node's answers, in order.
+  const script: Record<string, Array<Record<string, unknown>>> = {
+    'do-work': [{ changed_files: ['src/greet.ts'] }],
+    'delegate-review': [
+      { review_file: 'reviews/review.md', issues: ['greet() ignores its name', 'no test'], issues_found: 'yes', issues_count: 2 },
+      { review_file: 'reviews/review.md', issues: [], issues_found: 'no', issues_count: 0 },
+    ],
+    'fix-issues': [{}],
+  };
+  const engine = createEngine({ store: createMemoryStore() });
+  let state: RunState = await engine.start(REVIEW_LOOP);
+  const path: string[] = [];
+  for (let guard = 0; state.status === 'waiting' && guard < 20; guard++) {
+    const node = (state as WaitingState).pending.nodeId;
+    path.push(node);
+    const next = script[node]?.shift();
+    if (!next) break;
+    state = await engine.submit(state.runId, next, { seq: state.seq, as: node === 'delegate-review' ? 'reviewer' : 'author' });
+  }
+  assert.equal(path, ['do-work', 'delegate-review', 'fix-issues', 'delegate-review']);
+  assert.is(state.status === 'completed' && state.endNodeId, 'next-step');
+  assert.equal(state.status === 'completed' && state.output.issues_count, 0);
+  const counts = (await engine.trace(state.runId)).events.filter((e) => e.type === 'condition.evaluated' && e.nodeId === 'check-review-result').map((e) => e.result);
+  assert.equal(counts, [false, true]);
 });
 
 Shipped.run();
