@@ -30,8 +30,9 @@ const NO_SOP_REASON = /^\s*no\s+SOP\s+for\b/i;
  * prose ("No SOP gap here" in the Notes is no missing SOP).
  */
 export function rejectedForNoSop(row: Pick<ProposalRow, 'reason' | 'missing_gates'>): boolean {
-  const gate = (text: unknown) => typeof text === 'string' && NO_SOP_GATE.test(text);
-  return (typeof row.reason === 'string' && NO_SOP_REASON.test(row.reason)) || (Array.isArray(row.missing_gates) && row.missing_gates.some(gate));
+  // Emphasis is not wording: "**no SOP** for …" and "`no SOP`" open with it too.
+  const gate = (text: unknown) => typeof text === 'string' && NO_SOP_GATE.test(text.replace(/[*_`]/g, ''));
+  return (typeof row.reason === 'string' && NO_SOP_REASON.test(row.reason.replace(/[*_`]/g, ''))) || (Array.isArray(row.missing_gates) && row.missing_gates.some(gate));
 }
 export const DEFAULT_DEDUPE_SIZE = 256;
 

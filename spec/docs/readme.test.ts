@@ -100,3 +100,15 @@ Readme('the README example workflow validates and runs to its documented output 
 });
 
 Readme.run();
+
+const GateSnippet = suite('README: the gate workflow snippet');
+
+GateSnippet('the decision contract\'s example node routes as the shipped gate workflow\'s review node does', async () => {
+  const { readFileSync } = await import('node:fs');
+  const snippet = /### The decision contract of `delegate-review`[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)![1];
+  const shown = JSON.parse(snippet) as { id: string; connections: Record<string, string> };
+  const shipped = JSON.parse(readFileSync(join(ROOT, 'workflows/ongrid-review-gate.json'), 'utf8')) as { nodes: Array<{ id: string; connections?: Record<string, string> }> };
+  assert.equal(shown.connections, shipped.nodes.find((n) => n.id === shown.id)!.connections);
+});
+
+GateSnippet.run();

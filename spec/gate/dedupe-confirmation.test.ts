@@ -109,6 +109,8 @@ Reopen('C2 §4.6: a rejection is for a missing SOP when a ✗ line opens with "n
   assert.ok(rejectedForNoSop({ reason: 'parallel operation', missing_gates: ['parallel operation', 'No SOP covers kill_process'] }));
   assert.not.ok(rejectedForNoSop({ reason: 'parallel operation detected', missing_gates: ['parallel operation detected'] }));
   assert.not.ok(rejectedForNoSop({ reason: 'needs a user-confirmed force_approve_no_sop', missing_gates: null }));
+  assert.ok(rejectedForNoSop({ reason: 'x', missing_gates: ['**no SOP** for action host_restart_service'] }), 'emphasis is not wording');
+  assert.ok(rejectedForNoSop({ reason: '`no SOP` for action x', missing_gates: null }));
   // "no SOP" inside prose is no missing SOP: a device offline stays a repeat, confirmed or not.
   assert.not.ok(rejectedForNoSop({ reason: 'No SOP gap here (SOP-007 covers it), but node-01 is offline', missing_gates: ['node-01 is offline'] }));
   assert.not.ok(rejectedForNoSop({ reason: 'node-01 is offline', missing_gates: ['node-01 is offline, and there is no SOP gap'] }));
