@@ -167,6 +167,16 @@ Gate('A5, A6: a skipped verdict for a tool the gate\'s skip list does not name f
   assert.is(calls.length, 0);
 });
 
+Gate('B9: onSettled reports a skipped answer for a tool the skip list does not name as the rejection it is, never as skipped (a call that ran)', async () => {
+  const { tool, calls } = spyTool('write');
+  const settled: GateOutcome[] = [];
+  const gate = reviewGateDecorator({ decide: async () => ({ outcome: 'skipped', proposalId: 'p-s' }), skip: ['execute_skill'], onSettled: (_r, outcome) => settled.push(outcome) });
+  const e = await rejection(chain(tool, { tenantBind: tenantBindDecorator(), reviewGate: gate }).run(ARGS, CTX));
+  assert.is(e.code, 'ErrReviewRejected');
+  assert.is(calls.length, 0);
+  assert.equal(settled, ['rejected']);
+});
+
 Gate('a store error from decide is passed on as it is, and the inner tool does not run', async () => {
   const { tool, calls } = spyTool('write');
   const f = fullChain(tool, () => { throw new CountersignError('E_STORE', 'disk full'); });

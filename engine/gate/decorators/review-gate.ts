@@ -83,6 +83,8 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
       options.onPending?.(pending);
       const verdict = await decide(pending.proposal, call.tool);
       if (verdict && OUTCOMES.has(verdict.outcome)) outcome = verdict.outcome;
+      // A skipped answer for a tool the skip list does not name is refused below: reported as the rejection it is.
+      if (outcome === 'skipped' && !skip.has(call.tool.name)) outcome = 'rejected';
       return verdict;
     } finally {
       inFlight.delete(pending);
