@@ -112,7 +112,9 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
   }
   const gated = config.toolChain?.reviewGate !== undefined;
   // tenant_bind makes the answering identity the proposal's operator (A15).
-  const decorators: ChainOptions | undefined = config.toolChain ? { tenantBind: tenantBindDecorator(), ...config.toolChain } : undefined;
+  // A key given as undefined is the key left out (the default), as an option object spread by a host often holds.
+  const given = config.toolChain ? Object.fromEntries(Object.entries(config.toolChain).filter(([, d]) => d !== undefined)) as ChainOptions : undefined;
+  const decorators: ChainOptions | undefined = given ? { tenantBind: tenantBindDecorator(), ...given } : undefined;
   const runnable = new Map<string, Tool>();
   for (const tool of config.catalog.values()) {
     if (isGated(tool) && !gated) continue;

@@ -268,6 +268,9 @@ T('H35: tools a host lends obey the same access map, and a lent tool named like 
   }
   const known = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), toolChain: { rateLimit: rateLimitDecorator({ perTool: { post: { capacity: 1 } } }) } });
   assert.ok(known.runId, 'a perTool key naming a tool of the run is fine');
+  // A key given as undefined is left out: tenantBind keeps its default (the answering identity).
+  const spread = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), toolChain: { tenantBind: undefined, rateLimit: undefined } as never });
+  assert.ok(spread.runId, 'tenantBind: undefined is the default, not a chain error');
 });
 
 T('H35: an access map may name a tool only the host lends (run({tools})): it validates, and the role that owns it may call it', async () => {
