@@ -61,7 +61,7 @@ Timeout('A9, A10: a 20 s review followed by a 10 s inner call succeeds: 30 s in 
   assert.is(call.value(), 'restarted');
 });
 
-Timeout('E_TOOL_TIMEOUT aborts the signal the inner tool received; the audit row records how the inner call ended', async () => {
+Timeout('E_TOOL_TIMEOUT aborts the signal the inner tool received; the audit row and the metric record the stop (E_TOOL_TIMEOUT), with how the tool ended', async () => {
   const clock = new FakeClock();
   let signal: AbortSignal | undefined;
   const { tool } = spyTool('read', {
@@ -76,7 +76,9 @@ Timeout('E_TOOL_TIMEOUT aborts the signal the inner tool received; the audit row
   assert.is(call.error()!.code, 'E_TOOL_TIMEOUT');
   assert.ok(signal!.aborted);
   assert.is((signal!.reason as CountersignError).code, 'E_TOOL_TIMEOUT');
-  assert.equal(f.sink.rows.map((r) => [r.ok, r.error]), [[false, 'aborted by signal']]);
+  // The stop is what ended the call (E_TOOL_TIMEOUT, for audit and metric alike), with the tool's own words kept.
+  assert.equal(f.sink.rows.map((r) => [r.ok, r.error]), [[false, 'tool "query_promql" did not finish within 15s and was told to stop (the tool ended: aborted by signal)']]);
+  assert.equal(f.metric.snapshot().query_promql.failures, { E_TOOL_TIMEOUT: 1 });
 });
 
 Timeout('the caller\'s own abort signal reaches the inner tool through the timeout decorator', async () => {

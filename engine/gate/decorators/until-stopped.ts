@@ -1,3 +1,5 @@
+import { CountersignError, isCountersignError } from '../../errors.js';
+
 /**
  * How the decorators inside `timeout` (audit, metric) account for a call
  * that is stopped: they see the call's signal abort, and a tool that
@@ -19,5 +21,16 @@ export function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefine
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
-  return Promise.race([work, stopped]).finally(() => signal.removeEventListener('abort', onAbort));
+  // A tool that honours the stop ends with its own cancellation error: the
+  // stop is still what ended it (E_TOOL_TIMEOUT), with the tool's words kept.
+  const told = work.catch((err: unknown) => {
+    const reason = signal.reason as unknown;
+    // Already said (the stop itself, or a decorator further in that told it): as it is.
+    if (!signal.aborted || !isCountersignError(reason) || (isCountersignError(err) && err.code === reason.code)) throw err;
+    throw new CountersignError(reason.code, `${reason.message} (the tool ended: ${err instanceof Error ? err.message : String(err)})`, {
+      ...(reason.fix ? { fix: reason.fix } : {}),
+      cause: err,
+    });
+  });
+  return Promise.race([told, stopped]).finally(() => signal.removeEventListener('abort', onAbort));
 }
