@@ -151,6 +151,17 @@ S('a step after its node\'s deadline says its answer was not applied: late E_TIM
   assert.is(r.json.late.code, 'E_TIMEOUT');
   assert.match(r.json.late.errors[0], 'was not applied');
   assert.match(r.stderr, /countersign: E_TIMEOUT: the answer came after node "write"'s deadline/);
+  // Also when the timeout route leads to an end: the run completed without the answer, so never exit 0.
+  const ended = JSON.parse(readFileSync(WF, 'utf8'));
+  ended.nodes[1].timeoutMs = 300;
+  ended.nodes[1].connections.timeout = ended.nodes.find((n: { type: string }) => n.type === 'end').id;
+  const endFile = join(tempDir(), 'deadline-end.json');
+  writeFileSync(endFile, JSON.stringify(ended));
+  const e = await cli(['start', endFile, '--json'], { store });
+  await new Promise((res) => setTimeout(res, 400));
+  const late = await cli(['step', e.json.runId, '--seq', '1', '--response', '{"words":3}', '--json'], { store });
+  assert.is(late.code, 5, late.stderr);
+  assert.equal([late.json.status, late.json.late.code], ['completed', 'E_TIMEOUT']);
 });
 
 S('start or run that fails before any run is stored (a mistyped or invalid workflow, a missing script) leaves no store behind; an existing store is kept', async () => {
