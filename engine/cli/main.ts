@@ -42,6 +42,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     return 0;
   }
   if (name.startsWith('-')) {
+    // `countersign --store` (or `--store --json`): the option, not the command, is what is missing.
+    const storeAt = argv.indexOf('--store');
+    if (storeAt >= 0 && (storeAt === argv.length - 1 || argv[storeAt + 1].startsWith('-'))) {
+      reportError(io, usage('--store needs a directory', 'countersign <command> --store DIR (or set COUNTERSIGN_STORE)'), json);
+      return 2;
+    }
     reportError(io, usage('no command given', `name one: ${Object.keys(COMMANDS).join(', ')}`), json);
     return 2;
   }
@@ -61,7 +67,14 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   try {
     parsed = parseArgs({ args: rest, options: command.options as ParseArgsConfig['options'], allowPositionals: true, strict: true });
   } catch (e) {
-    reportError(io, usage((e as Error).message.replace(/\. To specify.*$/s, ''), `usage: ${command.usage.split('\n')[0]}`), json);
+    // Node's parser adds lines of its own advice; the error is one line, the advice our fix.
+    const message = (e as Error).message;
+    const dashValue = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
+    if (dashValue) {
+      reportError(io, usage(`${dashValue[1]} got a value starting with "-"`, `write it as ${dashValue[1]}=<value> (e.g. ${dashValue[1]}=-1), or check the value; usage: ${command.usage.split('\n')[0]}`), json);
+      return 2;
+    }
+    reportError(io, usage(message.replace(/\. To specify.*$/s, '').split('\n')[0], `usage: ${command.usage.split('\n')[0]}`), json);
     return 2;
   }
   try {

@@ -346,6 +346,18 @@ Human('human output: with --store DIR, the "answer with" line of start, step and
   assert.not.match(plain.stdout, '--store');
 });
 
+Human('usage errors are one line: --store without a directory says so (not "no command given"); a value starting with "-" says how to pass it', async () => {
+  for (const args of [['--store'], ['--store', '--json']]) {
+    const r = await cli(args);
+    assert.is(r.code, 2);
+    assert.match(r.stderr, 'countersign: E_USAGE: --store needs a directory');
+  }
+  const dash = await cli(['step', 'abc', '--seq', '-1', '--json']);
+  assert.is(dash.code, 2);
+  assert.is(dash.json.error.message, '--seq got a value starting with "-"');
+  assert.match(dash.json.error.fix, '--seq=-1');
+});
+
 Human('with --store DIR, the commands an error\'s fix suggests name that store (an unknown run from status, step, trace, run --resume)', async () => {
   const dir = tempDir();
   const store = join(dir, 'st1');
