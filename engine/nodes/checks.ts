@@ -95,10 +95,12 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
       }
     }
   }
-  // A broken registry entry is reported at the entry itself (validate/registry.ts).
+  // A broken registry entry is reported at the entry itself (validate/registry.ts);
+  // the node's own schema is still checked, with that entry left open ({}).
   const inlined = Array.isArray(globalInputs) ? globalInputs.filter((n): n is string => typeof n === 'string' && Object.hasOwn(registry, n)) : [];
-  if (inlined.some((name) => schemaProblem(registry[name]) !== undefined)) return findings;
-  const problems = schemaProblems(effectiveSchema(inputSchema, workflow), ['globalInputs']);
+  const broken = inlined.filter((name) => schemaProblem(registry[name]) !== undefined);
+  const checked = broken.length === 0 ? workflow : { ...workflow, variableRegistry: { ...registry, ...Object.fromEntries(broken.map((name) => [name, {}])) } };
+  const problems = schemaProblems(effectiveSchema(inputSchema, checked as Workflow), ['globalInputs']);
   for (const problem of problems) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', problem));
   // Read from the schema as written, so it holds whether or not the schema compiles: every fault in one pass.
   findings.push(...unsatisfiableRequired(inputSchema, pointer, { code: 'E_INPUT_SCHEMA', alsoDefined: inlined }));
