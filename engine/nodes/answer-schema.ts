@@ -192,8 +192,8 @@ function closeObjects(schema: JsonValue): JsonValue {
 // Only subschemas that describe the answer's own shape are closed. Applicators
 // (if/then/else, not, allOf/anyOf/oneOf) are left open: closing a branch
 // would make `{"if": {"properties": …}}` fail for any extra field.
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'] as const;
-const SCHEMA_SINGLES = ['items', 'additionalItems'] as const;
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'] as const;
+const SCHEMA_SINGLES = ['items', 'additionalItems', 'additionalProperties', 'contains'] as const;
 
 /**
  * The compiled validator for a schema; throws ajv's error when it does not
