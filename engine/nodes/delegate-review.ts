@@ -144,10 +144,12 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     let setAsideTo: string | undefined;
     // A report path that now names another file (a templated path) has no accepted report to keep in its .prev.
     const accepted = state.acceptedReport?.path === undefined || state.acceptedReport.path === paths.report ? state.acceptedReport : undefined;
-    // Whether this run has held a review at this path before (a templated
-    // path may come back to it): what lies there then is this run's own.
+    // Whether this run has held a review at this path before — this node
+    // (a templated path may come back to it) or another review node with the
+    // same report path: what lies there then is this run's own.
     const slots = state.slots ?? (state.visit ? [state.visit.report] : []);
-    const firstHere = !slots.includes(paths.report);
+    const runSlots = Object.values(ctx.reviews ?? {}).flatMap((r) => r.slots ?? (r.visit ? [r.visit.report] : []));
+    const firstHere = !runSlots.includes(paths.report) && !slots.includes(paths.report);
     try {
       if (state.visit?.report === paths.report && state.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
       // A file this run never wrote there (the user's, an earlier run's

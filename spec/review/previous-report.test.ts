@@ -174,4 +174,28 @@ Prev('a templated report path that changes after a review that timed out keeps t
   assert.not.ok(existsSync(join(ws, 'reviews/b.json.refused')));
 });
 
+Prev('two review nodes with one report path: the second takes the first\'s report as this run\'s own (kept as .prev), and the user\'s file kept as <report>.before-<runId> is never overwritten', async () => {
+  const ws = tempDir('countersign-prev-two-');
+  writeFileSync(join(ws, REPORT), 'USER OWN NOTES\n');
+  const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>> };
+  const check = wf.nodes.find((n) => n.id === 'check')!;
+  check.connections = { true: 'review2', false: 'fix' };
+  wf.nodes.push(
+    { type: 'delegate-review', id: 'review2', artifacts: [ARTIFACT], criteria: ['Every heading has a body, again.'], report: REPORT, connections: { success: 'check2', exhausted: 'gave-up' } },
+    { type: 'condition', id: 'check2', condition: { operator: 'eq', left: { contextPath: 'review2.issues_count' }, right: 0 }, connections: { true: 'done', false: 'fix' } },
+  );
+  const engine = createEngine({ store: createMemoryStore() });
+  let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+  const kept = join(ws, `${REPORT}.before-${s.runId}`);
+  writeFileSync(join(ws, ARTIFACT), '# A\n\nBody.\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  const first = JSON.stringify({ issues: [] });
+  writeFileSync(join(ws, REPORT), first);
+  s = await engine.submit(s.runId, { issues_count: 0 }, { seq: s.seq, as: 'reviewer' });
+  assert.is(s.status === 'waiting' && s.pending.nodeId, 'review2');
+  assert.is(readFileSync(kept, 'utf8'), 'USER OWN NOTES\n', 'the user\'s file is still where the first review kept it');
+  assert.is(readFileSync(join(ws, `${REPORT}.prev`), 'utf8'), first, 'the first review\'s report is this run\'s own: its .prev');
+  assert.is((await engine.trace(s.runId)).events.filter((e) => e.type === 'review.report_set_aside').length, 1);
+});
+
 Prev.run();
