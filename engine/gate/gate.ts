@@ -264,6 +264,9 @@ function rowBase(p: Proposal, tool: string, hash: string, persona: { name: strin
     proposal_hash: hash,
     persona: persona.name,
     model: persona.model,
+    // Rows written here are no review given under a confirmation, and hold no reviewer text.
+    confirmation_id: null,
+    reviewer_output: null,
   };
 }
 

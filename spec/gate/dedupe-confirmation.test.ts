@@ -59,7 +59,7 @@ Reopen('F6 §4.5 §4.6: a confirmation recorded after a rejection for no SOP ear
   assert.is((await s.gate.review(s.forced(id), TOOL)).outcome, 'approved');
   assert.is(s.runs(), 2);
   // F6: the approval given under the confirmation names it on its row; the rows before name none.
-  assert.equal(listProposals(s.store).map((r) => [r.status, r.deduped, r.confirmation_id ?? null]), [['rejected', false, null], ['rejected', true, null], ['approved', false, id]]);
+  assert.equal(listProposals(s.store).map((r) => [r.status, r.deduped, r.confirmation_id, r.reviewer_output]), [['rejected', false, null, null], ['rejected', true, null, null], ['approved', false, id, null]], 'every row says both, null when unset');
 });
 
 Reopen('F6: a confirmation the gate ignores (not recorded, another operator) is never written on the row', async () => {
