@@ -131,7 +131,8 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
     const contextSummary = review ? '' : summaryOf(request, run.workflowName);
     /** Set once one of the engine's tools failed in this item: nothing else runs in it (no retry, no other path). */
     let stopped: string | undefined;
-    const runVia = (tool: Tool, target: Tool) => async (args: JsonValue, reason: string | undefined): Promise<JsonValue> => {
+    /** `lent`: a host's tool put through the chain: its failure comes back as it threw and stops nothing (the engine's own stop the item). */
+    const runVia = (tool: Tool, target: Tool, lent = false) => async (args: JsonValue, reason: string | undefined): Promise<JsonValue> => {
       // Arguments first, as the chain checks them: bad ones are E_TOOL_ARGS whatever else is missing.
       tool.checkArgs(args);
       if (isGated(tool) && (reason === undefined || reason.trim() === '')) {
@@ -145,6 +146,7 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
         // A refusal (nothing ran) keeps its code; whatever else a tool throws
         // is E_TOOL_FAILED, as at a tool node, and stops the step.
         if (isCountersignError(e) && REFUSALS.has(e.code)) throw e;
+        if (lent) throw e;
         const code = isCountersignError(e) ? e.code : undefined;
         const message = thrownMessage(e);
         stopped = tool.name;
@@ -163,7 +165,7 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
         odd = `cannot be written as JSON: ${(e as Error).message}`;
       }
       if (odd !== undefined || text === undefined) {
-        stopped = tool.name;
+        if (!lent) stopped = tool.name;
         throw new CountersignError('E_TOOL_FAILED', `tool "${tool.name}" ran (it may have taken effect), but its result ${odd}`, {
           fix: 'return plain JSON data from the tool: no functions, undefined, NaN, Infinity, BigInts, Maps, Sets or cycles',
         });
@@ -205,7 +207,7 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
           name, class: spec.class, inputSchema: spec.inputSchema ?? { type: 'object' },
           run: (args, ctx) => host.call(name, args as JsonValue, request, ctx.reason !== undefined ? { reason: ctx.reason } : undefined),
         });
-        offered.set(name, runVia(lent, chain(lent, decorators)));
+        offered.set(name, runVia(lent, chain(lent, decorators), true));
         if (!review) specs.push(spec);
         continue;
       }

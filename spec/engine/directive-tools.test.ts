@@ -7,6 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  CountersignError,
   createEngine,
   createMemoryStore,
   defineTool,
@@ -271,6 +272,28 @@ T('H35: tools a host lends obey the same access map, and a lent tool named like 
   // A key given as undefined is left out: tenantBind keeps its default (the answering identity).
   const spread = await engine.run(flow('reviewer'), { agent: caller([], { outcomes: [] }), toolChain: { tenantBind: undefined, rateLimit: undefined } as never });
   assert.ok(spread.runId, 'tenantBind: undefined is the default, not a chain error');
+});
+
+T('H35: a host\'s lent write tool that fails (through the gate) comes back as it threw, stops nothing, and the step takes the agent\'s answer; an engine tool\'s failure would stop the item', async () => {
+  const { engine, store } = setup();
+  const host = {
+    names: () => ['deploy', 'notes'],
+    spec: (name: string) => (name === 'deploy' ? { name, class: 'write' as const, inputSchema: { type: 'object' } } : { name }),
+    call: async (name: string) => {
+      if (name === 'deploy') throw new CountersignError('E_DEPLOY_DOWN', 'the deploy service is down');
+      return 'noted';
+    },
+  };
+  const wf = flow('reviewer') as unknown as { access: Record<string, string[]> };
+  wf.access.reviewer = ['post', 'deploy', 'notes'];
+  const seen = { outcomes: [] as Outcome[] };
+  const r = await engine.run(wf as unknown as Workflow, {
+    agent: caller([{ name: 'deploy', args: {}, reason: 'ship it' }, { name: 'notes', args: {} }], seen),
+    tools: host,
+    toolChain: gateToolChain({ store, reviewer: approving }),
+  });
+  assert.equal(seen.outcomes.map((o) => o.code ?? 'ok'), ['E_DEPLOY_DOWN', 'ok'], 'the host\'s own code, and the next call is not E_TOOL_STOPPED');
+  assert.is(r.status, 'completed', JSON.stringify(r));
 });
 
 T('H35: an access map may name a tool only the host lends (run({tools})): it validates, and the role that owns it may call it', async () => {
