@@ -70,12 +70,15 @@ export function personaLintProblems(frontmatter: unknown, file: string, body?: s
 
   if (Array.isArray(fm.tools) && deny !== undefined) {
     fm.tools.forEach((tool, i) => {
-      if (typeof tool !== 'string' || tool.includes('*')) return;
+      if (typeof tool !== 'string') return;
+      // A pattern entry (`*_skill`) is denied entirely when a deny pattern matches
+      // its text: a deny "*" spans whatever the entry's "*" stands for.
       const by = deny.includes(tool) ? tool : deny.find((pattern) => matchesToolPattern(pattern, tool));
       if (by === undefined) return;
+      const what = tool.includes('*') ? `every tool the pattern "${tool}" names` : `"${tool}"`;
       out.push({
         code: 'E_PERSONA_TOOL_DENIED', pointer: `/tools/${i}`, severity: 'warning',
-        message: `tools lists "${tool}", but disallowed_tools${by === tool ? ' also lists it' : ` entry "${by}" denies it`}, so the persona never gets it`,
+        message: `tools lists ${what}, but disallowed_tools${by === tool ? ' also lists it' : ` entry "${by}" denies it`}, so the persona never gets ${tool.includes('*') ? 'any of them' : 'it'}`,
         fix: `remove "${tool}" from tools`,
       });
     });

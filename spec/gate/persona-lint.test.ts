@@ -72,6 +72,16 @@ Lint('an allowlisted tool that the deny list removes is a warning at that tools 
   assert.match(findings[1].message, /disallowed_tools entry "\*_skill" denies it/);
 });
 
+Lint('a pattern tools entry the deny list removes entirely ("*_skill", "exec_*_skill") is a warning too; one the deny list only narrows ("get_*") is not', () => {
+  const text = shipped.replace('  - get_sop_text ', '  - "*_skill"\n  - "exec_*_skill"\n  - "get_*"\n  - get_sop_text ');
+  const findings = lintPersona(parsePersona(text, 'agents/reviewer.md'));
+  assert.equal(findings.map((f) => [f.code, f.pointer, f.severity]), [
+    ['E_PERSONA_TOOL_DENIED', '/tools/4', 'warning'],
+    ['E_PERSONA_TOOL_DENIED', '/tools/5', 'warning'],
+  ]);
+  assert.match(findings[0].message, /every tool the pattern "\*_skill" names/);
+});
+
 Lint('B5: a persona without max_turns is an E_PERSONA_MAX_TURNS error', () => {
   const findings = lintPersona(parsePersona(shipped.replace('max_turns: 5\n', ''), 'agents/reviewer.md'));
   assert.equal(codes(findings), ['E_PERSONA_MAX_TURNS']);
