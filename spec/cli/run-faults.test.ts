@@ -282,19 +282,25 @@ Pipes('progress marks a final rejected answer that fails the run with ✗, not �
 
 Pipes.run();
 
-const NullAnswer = suite('run: a null answer is an answer, judged by the engine');
-
-NullAnswer('§4: a node that takes no fields accepts null from jsonl, exec and interactive agents as from step (its effective schema allows it); where fields are required, null is a rejected answer, never an adapter fault', async () => {
+/** A workflow of one directive that takes no fields, written to a fresh directory. */
+function oneDirective(): { dir: string; wf: string } {
   const dir = tempDir();
-  const wf = join(dir, 'nof.json');
+  const wf = join(dir, 'one.json');
   writeFileSync(wf, JSON.stringify({
-    metadata: { name: 'nof', version: '1.0.0', description: 'a node that takes no fields' },
+    metadata: { name: 'one', version: '1.0.0', description: 'one directive that takes no fields' },
     nodes: [
       { type: 'start', id: 'start', connections: { default: 'a' } },
       { type: 'agent-directive', id: 'a', directive: 'Say you are done', completionCondition: 'done', connections: { success: 'end' } },
       { type: 'end', id: 'end' },
     ],
   }));
+  return { dir, wf };
+}
+
+const NullAnswer = suite('run: a null answer is an answer, judged by the engine');
+
+NullAnswer('§4: a node that takes no fields accepts null from jsonl, exec and interactive agents as from step (its effective schema allows it); where fields are required, null is a rejected answer, never an adapter fault', async () => {
+  const { dir, wf } = oneDirective();
   for (const agent of ['jsonl:while read l; do echo null; done', 'exec:cat >/dev/null; echo null']) {
     const r = await cli(['run', wf, '--agent', agent, '--store', join(dir, 's'), '--json']);
     assert.is(r.code, 0, `${agent}: ${r.stderr}`);
@@ -314,16 +320,7 @@ NullAnswer.run();
 const Stderr = suite('run: an agent\'s stderr');
 
 Stderr('what an agent writes to stderr while it is being closed is shown, a last line without its newline included', async () => {
-  const dir = tempDir();
-  const wf = join(dir, 'one.json');
-  writeFileSync(wf, JSON.stringify({
-    metadata: { name: 'one', version: '1.0.0', description: 'one directive' },
-    nodes: [
-      { type: 'start', id: 'start', connections: { default: 'a' } },
-      { type: 'agent-directive', id: 'a', directive: 'Say done', completionCondition: 'done', connections: { success: 'end' } },
-      { type: 'end', id: 'end' },
-    ],
-  }));
+  const { dir, wf } = oneDirective();
   const r = await cli(['run', wf, '--agent', 'jsonl:while read l; do echo "{}"; done; printf goodbye-partial >&2', '--store', join(dir, 's')]);
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stderr, 'goodbye-partial');
