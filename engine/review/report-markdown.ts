@@ -48,7 +48,8 @@ interface OpenItem {
  * parsed; HTML comments are skipped.
  */
 export function markdownIssues(text: string, file: string): string[] {
-  const lines = text.split(/\r?\n/);
+  // A lone CR ends a line too (old Mac files), as the reply parser and workflow files read them.
+  const lines = text.split(/\r\n|\r|\n/);
   // The column of the line's first character: where the offending item, heading or text begins.
   const fail = (line: number, message: string): CountersignError => {
     const col = (/\S/.exec(lines[line - 1] ?? '')?.index ?? 0) + 1;

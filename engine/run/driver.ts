@@ -255,8 +255,8 @@ async function clockPast(at: number, now: () => Date): Promise<void> {
   }
 }
 
-/** A wait in seconds, as --agent-timeout takes it, to the millisecond (never "0 s" for a short one). */
-const spoken = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
+/** A wait in seconds, as --agent-timeout takes it, to the millisecond; under one, in milliseconds (never "0 s"). */
+const spoken = (ms: number) => (ms < 1 ? `${Number(ms.toPrecision(2))} ms` : `${Number((ms / 1000).toFixed(3))} s`);
 
 /** The drive stopped by its host (opts.signal): the run still waits where it was. */
 function interrupted(runId: string, nodeId: string, label: AdapterLabel | undefined, opts: { reviewer?: Agent }): RunFailure {

@@ -346,6 +346,12 @@ Human('human output: with --store DIR, the "answer with" line of start, step and
   assert.not.match(plain.stdout, '--store');
 });
 
+Human('mcp --workflows "" (an unset shell variable) is a usage error, as an empty --store is', async () => {
+  const r = await cli(['mcp', '--workflows', '']);
+  assert.is(r.code, 2);
+  assert.match(r.stderr, 'countersign: E_USAGE: --workflows "" names no folder');
+});
+
 Human('usage errors are one line: --store without a directory says so (not "no command given"); a value starting with "-" says how to pass it', async () => {
   for (const args of [['--store'], ['--store', '--json']]) {
     const r = await cli(args);

@@ -327,3 +327,16 @@ Stderr('what an agent writes to stderr while it is being closed is shown, a last
 });
 
 Stderr.run();
+
+const Tiny = suite('run: a very short --agent-timeout');
+
+Tiny('a sub-millisecond --agent-timeout is named as it was set (in ms), never "within 0 s"', async () => {
+  const { dir, wf } = oneDirective();
+  const r = await cli(['run', wf, '--agent', 'jsonl:sleep 5', '--agent-timeout', '0.0001', '--store', join(dir, 's'), '--json']);
+  assert.is(r.code, 3, r.stderr);
+  assert.is(r.json.error.code, 'E_AGENT_TIMEOUT');
+  assert.not.match(r.json.error.message, 'within 0 s');
+  assert.match(r.json.error.message, /0\.1 ms/);
+});
+
+Tiny.run();

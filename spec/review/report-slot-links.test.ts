@@ -138,6 +138,8 @@ Round6('G10 G15: HTML comments are not findings (nor glued onto one); an HTML bl
   assert.equal(markdownIssues('Findings:\n\n1. one\n2. two\n\n<!--\n- hidden\n-->\n', 'r.md'), ['one', 'two']);
   assert.equal(markdownIssues('- one\n<!-- - two -->\n- three\n', 'r.md'), ['one', 'three']);
   assert.equal(markdownIssues('- the `<!-- TODO -->` marker is left in docs/a.html\n', 'r.md'), ['the `<!-- TODO -->` marker is left in docs/a.html'], 'a comment quoted in a finding is its text');
+  // Lone-CR line ends (old Mac files) are line ends, as the reply parser reads them.
+  assert.equal(markdownIssues('- first issue\r- second issue\r', 'r.md'), ['first issue', 'second issue']);
   // A bare marker followed by an unindented line: an empty item, then a paragraph (as Markdown renders it), never one issue.
   assert.throws(() => markdownIssues('-\nfoo\n', 'r.md'), (e: { code?: string; line?: number }) => e.code === 'E_REPORT_FORMAT' && e.line === 1);
   assert.equal(markdownIssues('-\n  foo\n', 'r.md'), ['foo'], 'an indented line is the item\'s text');

@@ -26,6 +26,8 @@ export const command: Command = {
     if (positionals.length > 0) throw usage('mcp takes no arguments', 'countersign mcp [--store DIR] [--workflows DIR]... [--workspace DIR]');
     const given = (values.workflows as string[] | undefined) ?? [];
     for (const dir of given) {
+      // An unset shell variable ("") is no folder: said, as an empty --store or --workspace is.
+      if (dir.trim() === '') throw usage('--workflows "" names no folder', 'pass a folder that holds workflow files, or leave --workflows out');
       if (!isDirectory(resolve(io.cwd, dir))) {
         throw usage(`--workflows ${resolve(io.cwd, dir)} is not an existing directory`, 'name a folder that holds workflow files (.json, .yaml, .yml)');
       }
