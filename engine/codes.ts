@@ -97,6 +97,7 @@ export const CODES = Object.freeze({
   E_PERSONA_BODY: 'a persona has no body after its frontmatter: the body is the reviewer\'s prompt',
   E_PERSONA_MAX_TURNS: 'a persona has no max_turns',
   E_PERSONA_TOOL_DENIED: '(warning) a persona lists a tool in tools that its disallowed_tools removes',
+  E_NODE_ID_DIGITS: '(warning) a node id of digits alone: allowed, but node-id.field would read as a number, so its answers cannot be read',
   // CLI
   E_USAGE: 'the command line is wrong, or an MCP client called a tool that does not exist',
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
@@ -180,4 +181,5 @@ export const WARNING_CODES: ReadonlySet<string> = new ReadOnlySet([
   'E_UNCHANGED_REASON_UNDECLARED',
   'E_CRITERION_TEMPLATE',
   'E_PERSONA_TOOL_DENIED',
+  'E_NODE_ID_DIGITS',
 ]);

@@ -166,4 +166,4 @@ export type WorkflowNode =
 export const BUILTIN_VARIABLES = ['executionId', 'workflowId', 'userId'] as const;
 
 /** Node ids are path segments, so `.` and friends are excluded. */
-export const NODE_ID_PATTERN = /^(?![0-9]+$)[A-Za-z0-9_-]+$/;
+export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]+$/;

@@ -90,9 +90,12 @@ function compare(op: 'gt' | 'gte' | 'lt' | 'lte', a: unknown, b: unknown): boole
   }
 }
 
+/** A decimal number as JSON writes it: no hex, no surrounding spaces, no "Infinity". */
+const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  if (typeof v === 'string' && v.trim() !== '') {
+  if (typeof v === 'string' && DECIMAL.test(v)) {
     const n = Number(v);
     return Number.isFinite(n) ? n : undefined;
   }

@@ -109,9 +109,6 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
       const nodeId = NODE_ID_PATH.exec(at);
       if (nodeId) {
         const id = String(e.data);
-        if (/^[0-9]+$/.test(id)) {
-          return error('E_NODE_ID', at, `node id "${id}" is digits alone, which a path reads as a number, so this node's answers (${id}.field) could never be read; rename it, e.g. "step-${id}"`);
-        }
         return error(
           'E_NODE_ID',
           at,

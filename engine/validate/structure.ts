@@ -53,6 +53,16 @@ function idFindings(model: GraphModel): Finding[] {
   const findings: Finding[] = [];
   for (const node of model.nodes) {
     if (node.id === undefined) continue;
+    // The issue's id rule allows digits alone, and Moira files load unchanged;
+    // but 123.field reads as a number, so such a node's answers are unreadable.
+    if (typeof node.raw.id === 'string' && /^[0-9]+$/.test(node.id)) {
+      findings.push({
+        code: 'E_NODE_ID_DIGITS',
+        pointer: `${node.pointer}/id`,
+        severity: 'warning',
+        message: `node id "${node.id}" is digits alone: ${node.id}.field would read as a number, so no template, condition or finalOutput can read this node's answers; rename it (e.g. "step-${node.id}") if anything needs them`,
+      });
+    }
     const first = model.byId.get(node.id);
     if (first && first !== node) {
       findings.push(
