@@ -246,6 +246,17 @@ export function createEngine(options: EngineOptions): Engine {
         return { record: s.record, events: s.events, rows: s.rows, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
       });
       if (outcome instanceof CountersignError) throw outcome;
+      // A "replay" of an item nobody answered — its deadline fired first
+      // (at a status, or another process) — is the late answer it is, never
+      // taken for an answer already given.
+      if (outcome.replayed && seq !== undefined) {
+        const events = store.events(runId).filter((e) => e.seq === seq);
+        const fired = events.find((e) => e.type === 'timeout');
+        if (fired && !events.some((e) => e.type === 'answer.accepted')) {
+          const { replayed: _replayed, ...state } = outcome;
+          return { ...state, late: { code: 'E_TIMEOUT', errors: [`the answer came after node "${fired.nodeId ?? '?'}"'s deadline and was not applied: the deadline fired first`] } };
+        }
+      }
       return outcome.status === 'waiting' && outcome.pending.kind === 'tool' && !outcome.replayed ? settled(runId) : outcome;
     },
 

@@ -162,6 +162,15 @@ S('a step after its node\'s deadline says its answer was not applied: late E_TIM
   const late = await cli(['step', e.json.runId, '--seq', '1', '--response', '{"words":3}', '--json'], { store });
   assert.is(late.code, 5, late.stderr);
   assert.equal([late.json.status, late.json.late.code], ['completed', 'E_TIMEOUT']);
+  // The same when a status fired the deadline first: never "replayed" (that means an answer already taken).
+  const f = await cli(['start', endFile, '--json'], { store });
+  await new Promise((res) => setTimeout(res, 400));
+  await cli(['status', f.json.runId, '--json'], { store });
+  const after = await cli(['step', f.json.runId, '--seq', '1', '--response', '{"words":3}', '--json'], { store });
+  assert.is(after.code, 5, after.stderr);
+  assert.is(after.json.replayed, undefined);
+  assert.is(after.json.late.code, 'E_TIMEOUT');
+  assert.match(after.stderr, 'E_TIMEOUT');
 });
 
 S('start or run that fails before any run is stored (a mistyped or invalid workflow, a missing script) leaves no store behind; an existing store is kept', async () => {
