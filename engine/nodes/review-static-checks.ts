@@ -44,8 +44,10 @@ export function criterionTemplates(criteria: unknown, pointer: string): Finding[
 export function reportOverArtifact(node: DelegateReviewNode, pointer: string): Finding[] {
   if (typeof node.report !== 'string' || node.report.includes('{{')) return [];
   const report = literalPath(node.report);
+  // The report itself, or a file the engine keeps beside it (.prev, .refused, .before-<run>).
+  const managed = (p: string) => p === report || p === `${report}.prev` || p === `${report}.refused` || /\.(?:prev\.|refused\.)?before-/.test(p.slice(report.length)) && p.startsWith(`${report}.`);
   const clashWith = (list: unknown) =>
-    Array.isArray(list) ? list.find((a) => typeof a === 'string' && !a.includes('{{') && literalPath(a) === report) as string | undefined : undefined;
+    Array.isArray(list) ? list.find((a) => typeof a === 'string' && !a.includes('{{') && managed(literalPath(a))) as string | undefined : undefined;
   const artifact = clashWith(node.artifacts);
   const context = artifact === undefined ? clashWith(node.context) : undefined;
   if (artifact === undefined && context === undefined) return [];
@@ -54,7 +56,7 @@ export function reportOverArtifact(node: DelegateReviewNode, pointer: string): F
     code: 'E_REPORT_PATH',
     pointer: `${pointer}/report`,
     severity: 'error',
-    message: `the report ${JSON.stringify(node.report)} is ${what}, which the engine would move aside before the review; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
+    message: `the report ${JSON.stringify(node.report)} is ${what} (or the engine keeps that file beside the report: .prev, .refused, .before-<run>), which the engine would move aside before the review; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
   }];
 }
 

@@ -63,6 +63,13 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
       throw reportPath(report, `it is the context path ${context} the reviewer must study, which the engine would move aside`);
     }
   });
+  // The files the engine keeps beside the report (.prev, .refused, and what
+  // it set aside as .before-<runId>) are moved and rewritten too: an
+  // artifact or context file by one of those names would be moved away.
+  const sibling = (p: string) => p === `${real}.prev` || p === `${real}.refused` || p.startsWith(`${real}.before-`) || p.startsWith(`${real}.prev.before-`) || p.startsWith(`${real}.refused.before-`);
+  [...paths.artifacts.map((path, i) => ({ path, r: realArtifacts[i], what: 'artifact' })), ...paths.context.map((path, i) => ({ path, r: realContext[i], what: 'context path' }))].forEach(({ path, r, what }) => {
+    if (sibling(r)) throw reportPath(report, `the ${what} ${path} has a name the engine keeps beside the report (.prev, .refused, .before-<run>), and would be moved aside`);
+  });
   // The default store (.countersign/) holds the reviews folder too: reports
   // live there, in a folder of their own, never among the store's files.
   env.store.forEach((store, i) => {

@@ -198,4 +198,19 @@ Prev('two review nodes with one report path: the second takes the first\'s repor
   assert.is((await engine.trace(s.runId)).events.filter((e) => e.type === 'review.report_set_aside').length, 1);
 });
 
+Prev('an artifact named like a file the engine keeps beside the report (review.json.prev, .refused) is refused (E_REPORT_PATH) before anything is moved', async () => {
+  for (const name of [`${REPORT}.prev`, `${REPORT}.refused`]) {
+    const ws = tempDir('countersign-prev-sibling-');
+    writeFileSync(join(ws, name), 'the artifact under review\n');
+    const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>> };
+    wf.nodes.find((n) => n.id === 'review')!.artifacts = [name];
+    const engine = createEngine({ store: createMemoryStore() });
+    let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+    s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+    assert.is(s.status === 'failed' && s.error.code, 'E_REPORT_PATH', name);
+    assert.match(s.status === 'failed' ? s.error.message : '', 'a name the engine keeps beside the report');
+    assert.is(readFileSync(join(ws, name), 'utf8'), 'the artifact under review\n', `${name} was not moved`);
+  }
+});
+
 Prev.run();
