@@ -2,6 +2,7 @@
  * `--agent` values: scripted:<file>, jsonl:<command>, exec:<command>,
  * interactive; anything else is E_ADAPTER with the list of adapters.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,10 +52,18 @@ test('exec:<command> runs the command once per request', async (c) => {
   assert.equal(await agent.answer(request('n'), opts), { done: true });
 });
 
-test('interactive gives a prompt-based agent', () => {
-  const agent = createAgent('interactive', { cwd: '/' });
-  assert.type(agent.answer, 'function');
-  assert.type(agent.close, 'function');
+test('interactive gives the prompt agent: it shows the directive and schema on stderr and takes the answer typed on stdin', () => {
+  // A process of its own: the prompt agent reads this process's stdin.
+  const script = `const { createAgent } = await import(${JSON.stringify(new URL('../../engine/hosts/adapters.ts', import.meta.url).href)});
+const agent = createAgent('interactive', { cwd: '/' });
+const answer = await agent.answer({ kind: 'directive', runId: 'r', seq: 1, nodeId: 'ask', directive: 'Name a colour', completionCondition: 'named', inputSchema: { type: 'object', properties: { colour: { type: 'string' } } }, attempt: 1, maxRetries: 3 }, { timeoutMs: 10000, signal: new AbortController().signal });
+await agent.close();
+process.stdout.write(JSON.stringify(answer));`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { input: '{"colour": "teal"}\n', encoding: 'utf8', timeout: 30_000 });
+  assert.is(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout), { colour: 'teal' });
+  assert.match(r.stderr, 'Name a colour');
+  assert.match(r.stderr, '"colour"');
 });
 
 test('an unknown adapter is E_ADAPTER listing the adapters that exist', () => {
