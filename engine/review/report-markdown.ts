@@ -28,7 +28,16 @@ const TIER_LABEL = new RegExp(`^(?:severity(?: ${TIER})?|${TIER}(?: ?\\d+)?(?: (
  * before merge", "Nits (optional)"). Words that also open ordinary
  * headings (low, high, medium) count only as a whole tier label above.
  */
-const TIER_LEAD = /^(?:non ?blocking|blocking|blockers?|major|minor|critical|optional|nits?|nitpicks?|must fix|should fix|could fix|nice to have|trivial|cosmetic)(?![\p{L}\p{N}])/u;
+const TIER_LEAD = new RegExp(
+  // Words that are a tier whatever follows them.
+  '^(?:non ?blocking|blocking|blockers?|nits?|nitpicks?|must fix|should fix|could fix|nice to have)(?![\\p{L}\\p{N}])'
+  // Words that also open ordinary headings ("Optional parameters", "Major version bump"): a tier only before a word for findings.
+  + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?)$'
+  + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:nits?|issues?)(?: |$)'
+  // Two tiers joined ("Minor / nits", "Major & minor").
+  + '|^(?:major|minor|critical|optional|trivial|cosmetic) ?[/&+] ?',
+  'u',
+);
 const MARKDOWN_FIX =
   'write one top-level list item per issue ("- …" or "1. …" at the start of the line), with no sub-items and no severity headings; every issue is mandatory';
 

@@ -190,12 +190,12 @@ markdown('G15: a heading that names a severity tier is E_REPORT_FORMAT, whatever
   assert.is(thrownWithCode(() => readReport(report('review.md', '**Blocking:**\n\n- x\n')), 'E_REPORT_FORMAT').line, 1);
 });
 
-markdown('G15: a heading that opens with an unambiguous severity word is a tier, whatever follows ("Minor improvements", "Non-blocking", "Must fix before merge"); "Low-level API" is not', () => {
+markdown('G15: a heading that opens with a severity word is a tier when it names findings by it ("Minor improvements", "Non-blocking", "Must fix before merge", "Minor / nits"); a topic heading ("Optional parameters", "Major version bump", "Low-level API") is not', () => {
   for (const heading of ['Non-blocking', 'Nonblocking', 'Non-blocking issues', 'Minor improvements', 'Major concerns', 'Optional improvements', 'Nits (optional)', 'Must fix before merge', 'Minor / nits']) {
     const e = thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT');
     assert.is(e.line, 3, heading);
   }
-  for (const heading of ['Low-level API', 'High-level notes', 'Parse errors']) {
+  for (const heading of ['Low-level API', 'High-level notes', 'Parse errors', 'Optional parameters', 'Critical path', 'Major version bump']) {
     assert.equal(readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)).issues, ['an issue'], heading);
   }
 });
