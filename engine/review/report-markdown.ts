@@ -48,6 +48,8 @@ interface OpenItem {
   lines: string[];
   /** A blank line followed the item's last content line. */
   blankAfter: boolean;
+  /** Opened by a number ("1." / "1)") rather than a bullet. */
+  ordered: boolean;
 }
 
 /**
@@ -169,9 +171,13 @@ export function markdownIssues(text: string, file: string): string[] {
       throw fail(n, 'this list item is indented (nested): a report is a flat list, so every issue is a top-level item at the start of the line');
     }
     const top = TOP_ITEM.exec(raw);
-    if (top) {
+    // A number other than 1 cannot interrupt a bullet item's text (CommonMark):
+    // "2024. was when …" right under "- a finding" goes on that finding.
+    const ordered = top !== null && /^\d/.test(top[1]);
+    const lazyNumber = top !== null && ordered && item !== undefined && !item.ordered && !item.blankAfter && !/^0*1[.)]$/.test(top[1]) && item.lines.some((l) => l.trim() !== '');
+    if (top && !lazyNumber) {
       close();
-      item = { line: n, indent: top[1].length + 1, lines: [top[2] ?? ''], blankAfter: false };
+      item = { line: n, indent: top[1].length + 1, lines: [top[2] ?? ''], blankAfter: false, ordered };
       paragraph = undefined;
       continue;
     }
