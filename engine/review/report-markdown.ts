@@ -174,7 +174,7 @@ export function markdownIssues(text: string, file: string): string[] {
     // A number other than 1 cannot interrupt a bullet item's text (CommonMark):
     // "2024. was when …" right under "- a finding" goes on that finding.
     const ordered = top !== null && /^\d/.test(top[1]);
-    const lazyNumber = top !== null && ordered && item !== undefined && !item.ordered && !item.blankAfter && !/^0*1[.)]$/.test(top[1]) && item.lines.some((l) => l.trim() !== '');
+    const lazyNumber = top !== null && ordered && (top[2] ?? '').trim() !== '' && item !== undefined && !item.ordered && !item.blankAfter && !/^0*1[.)]$/.test(top[1]) && item.lines.some((l) => l.trim() !== '');
     if (top && !lazyNumber) {
       close();
       item = { line: n, indent: top[1].length + 1, lines: [top[2] ?? ''], blankAfter: false, ordered };

@@ -202,8 +202,15 @@ Prev('an artifact named like a file the engine keeps beside the report (review.j
   for (const name of [`${REPORT}.prev`, `${REPORT}.refused`]) {
     const ws = tempDir('countersign-prev-sibling-');
     writeFileSync(join(ws, name), 'the artifact under review\n');
-    const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>> };
-    wf.nodes.find((n) => n.id === 'review')!.artifacts = [name];
+    // Written literally, validate refuses it; through a template, the run does, at the review.
+    const literal = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>> };
+    literal.nodes.find((n) => n.id === 'review')!.artifacts = [name];
+    const refused = await createEngine({ store: createMemoryStore() }).start(literal as unknown as Workflow, { workspace: ws }).then(() => undefined, (e: { code?: string; message?: string }) => e);
+    assert.is(refused?.code, 'E_WORKFLOW_INVALID');
+    assert.match(refused?.message ?? '', 'E_REPORT_PATH');
+    const wf = reviewLoop() as unknown as { variableRegistry?: unknown; nodes: Array<Record<string, unknown>> };
+    wf.variableRegistry = { under_review: { type: 'string', default: name, description: 'the artifact' } };
+    wf.nodes.find((n) => n.id === 'review')!.artifacts = ['{{under_review}}'];
     const engine = createEngine({ store: createMemoryStore() });
     let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
     s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
