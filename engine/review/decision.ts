@@ -76,6 +76,7 @@ const GATE_LINE = /^\s*[-*+]\s+(\u2713|\u2714|\u2705|\u2717|\u2718|\u274C)\uFE0F
 const PASSED = new Set(['✓', '✔', '✅']);
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)[\s#]*$/;
 const BOLD_LINE = /^\s*(\*\*|__)(.+?)\1\s*:?\s*$/;
+const INLINE_LABEL = /^\s*(?:\*\*|__)?(gates|notes)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.*)$/i;
 
 /**
  * The first Gates and Notes sections. A section starts at a heading line
@@ -93,6 +94,15 @@ function sections(reply: string): { gates: ReviewGateLine[]; notes: string[] } {
     if (title !== undefined) {
       current = seen.has(title) ? undefined : title;
       seen.add(title);
+      continue;
+    }
+    // A label with its text on the same line: "**Notes:** text", "Notes: text".
+    const inline = INLINE_LABEL.exec(line);
+    if (inline) {
+      const label = inline[1].toLowerCase();
+      current = seen.has(label) ? undefined : label;
+      seen.add(label);
+      if (current === 'notes' && inline[2].trim() !== '') notes.push(inline[2].trim());
       continue;
     }
     if (current === 'gates') {

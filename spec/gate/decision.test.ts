@@ -218,4 +218,10 @@ Fields('section titles: **Gates:**, __Gates__, "### Gates" and bullets in Notes 
   assert.equal(parseDecision('Decision: reject\n**Gates**\n- ✗ a\n**Notes**\nn\n**Gates**\n- ✗ b').missing_gates, ['a']);
 });
 
+Fields('§4.3: a Notes label with its text on the same line ("**Notes:** text", "Notes: text") is the reason, never "no reason given"', () => {
+  assert.is(parseDecision('**Decision: reject**\n\n**Notes:** node-01 is offline').reason, 'node-01 is offline');
+  assert.is(parseDecision('Decision: reject\nNotes: parallel operation detected').reason, 'parallel operation detected');
+  assert.is(parseDecision('**Decision: reject**\n\n**Notes**: see the logs').reason, 'see the logs');
+});
+
 Fields.run();
