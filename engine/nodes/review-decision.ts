@@ -135,15 +135,17 @@ export const decisionReview: WaitingType<DecisionReviewNode> = {
 
 function replyOf(answer: JsonValue, bytes: number): { reply: string; failure?: string; output?: string } {
   if (bytes > MAX_ANSWER_BYTES) return { reply: '', failure: `the reviewer's answer is ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte limit` };
-  if (!isObject(answer)) return { reply: '', failure: 'the reviewer\'s answer is not {"reply": "<text>"}' };
+  // What the reviewer wrote is kept for the audit whenever it is no decision answer (never read as one).
+  const written = typeof answer === 'string' ? answer : JSON.stringify(answer);
+  if (!isObject(answer)) return { reply: '', output: written, failure: 'the reviewer\'s answer is not {"reply": "<text>"}' };
   if ('$error' in answer) {
     const m = answer.$error;
     return { reply: '', failure: `the reviewer failed: ${typeof m === 'string' ? m : JSON.stringify(m)}` };
   }
-  if (typeof answer.reply !== 'string') return { reply: '', failure: 'the reviewer\'s answer has no "reply" text' };
+  if (typeof answer.reply !== 'string') return { reply: '', output: written, failure: 'the reviewer\'s answer has no "reply" text' };
   // The schema the item advertises is {"reply"} and nothing else: an answer beside it ("approved": false, a note) is malformed, never approved.
   const extra = Object.keys(answer).filter((k) => k !== 'reply');
-  if (extra.length > 0) return { reply: '', output: answer.reply, failure: `the reviewer's answer has fields outside its schema ({"reply": "<text>"} only): ${extra.map((k) => JSON.stringify(k)).join(', ')}` };
+  if (extra.length > 0) return { reply: '', output: written, failure: `the reviewer's answer has fields outside its schema ({"reply": "<text>"} only): ${extra.map((k) => JSON.stringify(k)).join(', ')}` };
   return { reply: answer.reply };
 }
 

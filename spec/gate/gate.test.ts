@@ -103,7 +103,14 @@ Gate('§4.5: an answer out of its schema (a field beside "reply") fails closed, 
   const extra = createGate({ store, reviewer: reviewerAgent(() => ({ reply: '**Decision: reject**\n\n**Notes**\nparallel operation detected', confidence: 0.9 })).agent, log: () => {} });
   const r = await extra.review(proposal, { name: 'host_restart_service', class: 'write' });
   assert.is(r.outcome, 'rejected');
-  assert.equal([r.row?.decision_text, r.row?.reviewer_output], [null, '**Decision: reject**\n\n**Notes**\nparallel operation detected']);
+  // The whole answer, as the reviewer gave it (extra fields included).
+  assert.equal([r.row?.decision_text, JSON.parse(r.row?.reviewer_output ?? 'null')], [null, { reply: '**Decision: reject**\n\n**Notes**\nparallel operation detected', confidence: 0.9 }]);
+  // An answer without "reply" (or a bare string) is kept too.
+  for (const [answer, kept] of [[{ response: 'looks risky' }, '{"response":"looks risky"}'], ['Decision: reject', 'Decision: reject']] as const) {
+    const odd = createGate({ store: createMemoryStore(), reviewer: { answer: async () => answer as never }, log: () => {} });
+    const row = (await odd.review(proposal, { name: 'host_restart_service', class: 'write' })).row;
+    assert.equal([row?.status, row?.decision_text, row?.reviewer_output], ['rejected', null, kept]);
+  }
   const crashed = createGate({ store: createMemoryStore(), reviewer: { answer: async () => { throw new CountersignError('E_AGENT_CRASHED', 'the reviewer exited'); } }, log: () => {} });
   const c = await crashed.review(proposal, { name: 'host_restart_service', class: 'write' });
   assert.equal([c.outcome, c.row?.decision_text, c.row?.reviewer_output], ['rejected', null, null]);
