@@ -162,7 +162,8 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           // With "$seq" a line says whose it is: a timed-out request's late
           // line is skipped whenever it comes, and this request's answer is
           // taken even while such a line is still owed.
-          const echoed = seqOf(next.line);
+          // Read only while a timed-out request's line may still come: the common line is parsed once, below.
+          const echoed = proc.late.size > 0 || proc.stale > 0 ? seqOf(next.line) : undefined;
           if (echoed !== undefined && proc.late.has(echoed)) {
             proc.late.delete(echoed);
             if (proc.stale > 0) proc.stale--;
