@@ -6,6 +6,7 @@
 import { posix } from 'node:path';
 import type { DelegateReviewNode } from '../format/model.js';
 import { CONTROL_CHARACTER } from '../review/paths.js';
+import { keptBesideReport } from '../review/visit.js';
 import type { Finding } from './node-type.js';
 
 /** Every templated path of the node with its pointer. */
@@ -45,7 +46,7 @@ export function reportOverArtifact(node: DelegateReviewNode, pointer: string): F
   if (typeof node.report !== 'string' || node.report.includes('{{')) return [];
   const report = literalPath(node.report);
   // The report itself, or a file the engine keeps beside it (.prev, .refused, .before-<run>).
-  const managed = (p: string) => p === report || p === `${report}.prev` || p === `${report}.refused` || /\.(?:prev\.|refused\.)?before-/.test(p.slice(report.length)) && p.startsWith(`${report}.`);
+  const managed = (p: string) => p === report || keptBesideReport(report, p);
   const clashWith = (list: unknown) =>
     Array.isArray(list) ? list.find((a) => typeof a === 'string' && !a.includes('{{') && managed(literalPath(a))) as string | undefined : undefined;
   const artifact = clashWith(node.artifacts);

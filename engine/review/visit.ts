@@ -66,9 +66,8 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
   // The files the engine keeps beside the report (.prev, .refused, and what
   // it set aside as .before-<runId>) are moved and rewritten too: an
   // artifact or context file by one of those names would be moved away.
-  const sibling = (p: string) => p === `${real}.prev` || p === `${real}.refused` || p.startsWith(`${real}.before-`) || p.startsWith(`${real}.prev.before-`) || p.startsWith(`${real}.refused.before-`);
   [...paths.artifacts.map((path, i) => ({ path, r: realArtifacts[i], what: 'artifact' })), ...paths.context.map((path, i) => ({ path, r: realContext[i], what: 'context path' }))].forEach(({ path, r, what }) => {
-    if (sibling(r)) throw reportPath(report, `the ${what} ${path} has a name the engine keeps beside the report (.prev, .refused, .before-<run>), and would be moved aside`);
+    if (keptBesideReport(real, r)) throw reportPath(report, `the ${what} ${path} has a name the engine keeps beside the report (.prev, .refused, .before-<run>), and would be moved aside`);
   });
   // The default store (.countersign/) holds the reviews folder too: reports
   // live there, in a folder of their own, never among the store's files.
@@ -85,6 +84,12 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
   } catch (e) {
     throw reportPath(report, `its directory cannot be created (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
+}
+
+/** Whether `path` is a file the engine keeps beside `report`: its .prev, .refused, or one it set aside (.before-<run>). */
+export function keptBesideReport(report: string, path: string): boolean {
+  return path === `${report}.prev` || path === `${report}.refused`
+    || [`${report}.before-`, `${report}.prev.before-`, `${report}.refused.before-`].some((prefix) => path.startsWith(prefix));
 }
 
 /**
