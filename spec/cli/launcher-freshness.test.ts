@@ -5,38 +5,29 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
+import { copyOfPackage, inCopy } from '../helpers/package-copy.js';
 // @ts-expect-error: build.mjs is plain JavaScript without type declarations
-import { build, freshBundle, markInUse } from '../../engine/cli/build.mjs';
+import { markInUse } from '../../engine/cli/build.mjs';
 import { createRequire } from 'node:module';
 
-const { withInputs, inUse } = createRequire(import.meta.url)('../../engine/cli/bundle-files.cjs') as {
+const { withInputs } = createRequire(import.meta.url)('../../engine/cli/bundle-files.cjs') as {
   withInputs: (sources: Record<string, number>, inputs: string[], startedAt: number) => Record<string, number>;
-  inUse: (dir: string) => boolean;
 };
 
+// Every test builds, touches and sweeps in a copy of the package: the checkout's own bundle and file times stay as they are.
 const Fresh = suite('launcher: bundle freshness');
 
-// The builds below would leave a bundle folder each until a later build sweeps it: the suite removes its own.
-const bundles = () => readdirSync(join(ROOT, 'dist')).filter((n) => n.startsWith('cli-'));
-let before: string[] = [];
-Fresh.before(() => {
-  before = existsSync(join(ROOT, 'dist')) ? bundles() : [];
-});
-Fresh.after(() => {
-  const current = basename(dirname(freshBundle() ?? ''));
-  // A folder a running command marked in use (another suite's `countersign mcp`, a user's command) is left to the launcher's own sweep.
-  for (const name of bundles()) {
-    if (!before.includes(name) && name !== current && !inUse(join(ROOT, 'dist', name))) rmSync(join(ROOT, 'dist', name), { recursive: true, force: true });
-  }
-});
+/** The copy's current bundle entry, or null when a command would build again. */
+const freshBundle = (pkg: string) => inCopy<string | null>(pkg, 'return m.freshBundle();');
+const build = (pkg: string) => inCopy<string>(pkg, 'return m.build();');
 
 /** Sets a path's modification time to `when` for the duration of `fn`, then puts the time back. */
-function touched(rel: string, when: Date, fn: () => void) {
-  const path = join(ROOT, rel);
+function touched(pkg: string, rel: string, when: Date, fn: () => void) {
+  const path = join(pkg, rel);
   const { atimeMs, mtimeMs } = statSync(path);
   utimesSync(path, new Date(atimeMs), when);
   try {
@@ -46,32 +37,35 @@ function touched(rel: string, when: Date, fn: () => void) {
   }
 }
 
-Fresh('an edited source, one copied in with an older time (cp -p), or a changed folder (a file added or removed) makes the bundle stale', async () => {
-  if (!freshBundle()) await build();
-  assert.ok(freshBundle(), 'fresh right after a build');
+Fresh('an edited source, one copied in with an older time (cp -p), or a changed folder (a file added or removed) makes the bundle stale', () => {
+  const pkg = copyOfPackage();
+  build(pkg);
+  assert.ok(freshBundle(pkg), 'fresh right after a build');
   const later = new Date(Date.now() + 60_000);
   const earlier = new Date(Date.now() - 86_400_000);
-  touched('engine/nodes/condition.ts', later, () => assert.is(freshBundle(), undefined, 'a source edited after the build'));
-  await build();
-  touched('engine/nodes/condition.ts', earlier, () => assert.is(freshBundle(), undefined, 'a source replaced by one with an older modification time'));
-  await build();
-  touched('schemas/workflow.schema.json', later, () => assert.is(freshBundle(), undefined, 'a published schema edited after the build'));
-  await build();
-  touched('engine/format/ajv-all.cjs', later, () => assert.is(freshBundle(), undefined, 'the CommonJS source bundled beside the chunks'));
-  await build();
-  touched('engine/cli/build.mjs', later, () => assert.is(freshBundle(), undefined, 'the build script, which sets every bundling option'));
-  await build();
-  touched('engine/run', later, () => assert.is(freshBundle(), undefined, 'a folder whose entries changed after the build'));
+  touched(pkg, 'engine/nodes/condition.ts', later, () => assert.is(freshBundle(pkg), null, 'a source edited after the build'));
+  build(pkg);
+  touched(pkg, 'engine/nodes/condition.ts', earlier, () => assert.is(freshBundle(pkg), null, 'a source replaced by one with an older modification time'));
+  build(pkg);
+  touched(pkg, 'schemas/workflow.schema.json', later, () => assert.is(freshBundle(pkg), null, 'a published schema edited after the build'));
+  build(pkg);
+  touched(pkg, 'engine/format/ajv-all.cjs', later, () => assert.is(freshBundle(pkg), null, 'the CommonJS source bundled beside the chunks'));
+  build(pkg);
+  touched(pkg, 'engine/cli/build.mjs', later, () => assert.is(freshBundle(pkg), null, 'the build script, which sets every bundling option'));
+  build(pkg);
+  touched(pkg, 'engine/run', later, () => assert.is(freshBundle(pkg), null, 'a folder whose entries changed after the build'));
   // Restoring a time is a change too: the next command rebuilds, and the bundle is fresh again.
-  assert.is(freshBundle(), undefined);
-  await build();
-  assert.ok(freshBundle(), 'fresh again after a rebuild');
+  assert.is(freshBundle(pkg), null);
+  build(pkg);
+  assert.ok(freshBundle(pkg), 'fresh again after a rebuild');
 });
 
-Fresh('a build sweeps old bundle folders no live process marked, never one a live process marked (even one stopped for an hour)', async () => {
+Fresh('a build sweeps old bundle folders no live process marked, never one a live process marked (even one stopped for an hour)', () => {
+  const pkg = copyOfPackage();
+  const current = dirname(build(pkg));
   const hourAgo = new Date(Date.now() - 3_600_000);
   const folder = (name: string) => {
-    const dir = join(ROOT, 'dist', name);
+    const dir = join(pkg, 'dist', name);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'main.cjs'), 'module.exports = {};\n');
     return dir;
@@ -80,28 +74,24 @@ Fresh('a build sweeps old bundle folders no live process marked, never one a liv
   const inUse = folder('cli-spec-in-use');
   const deadOwner = folder('cli-spec-dead-owner');
   const reused = folder('cli-spec-reused');
-  try {
-    markInUse(join(inUse, 'main.cjs'));
-    assert.ok(existsSync(join(inUse, `.in-use-${process.pid}`)), 'the mark names this process');
-    // A process that has exited: its pid no longer names a live process.
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
-    writeFileSync(join(deadOwner, `.in-use-${dead}`), '');
-    // This pid, but recorded with another start time: a later process that reuses a killed one's pid.
-    if (existsSync('/proc/self/stat')) writeFileSync(join(reused, `.in-use-${process.pid}`), 'not-this-start');
-    // A killed command's mark in the current bundle folder.
-    const current = dirname(freshBundle() ?? (await build()));
-    writeFileSync(join(current, `.in-use-${dead}`), '');
-    // As if nobody had touched any of them for an hour (a stopped or sleeping process renews nothing).
-    for (const dir of [unused, inUse, deadOwner, reused]) utimesSync(dir, hourAgo, hourAgo);
-    await build();
-    assert.not.ok(existsSync(unused), 'an hour-old folder nobody marked is swept');
-    assert.not.ok(existsSync(deadOwner), 'a folder marked only by a process that has exited is swept');
-    if (existsSync('/proc/self/stat')) assert.not.ok(existsSync(reused), 'a mark whose pid now belongs to another process does not keep a folder');
-    assert.ok(existsSync(inUse), 'a folder a live process marked is kept, however old its time');
-    assert.not.ok(existsSync(join(current, `.in-use-${dead}`)), 'a dead process\'s mark is removed from the current folder too');
-  } finally {
-    for (const dir of [unused, inUse, deadOwner, reused]) rmSync(dir, { recursive: true, force: true });
-  }
+  // This process is the live one that marks a folder; the build runs in another.
+  markInUse(join(inUse, 'main.cjs'));
+  assert.ok(existsSync(join(inUse, `.in-use-${process.pid}`)), 'the mark names this process');
+  // A process that has exited: its pid no longer names a live process.
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+  writeFileSync(join(deadOwner, `.in-use-${dead}`), '');
+  // This pid, but recorded with another start time: a later process that reuses a killed one's pid.
+  if (existsSync('/proc/self/stat')) writeFileSync(join(reused, `.in-use-${process.pid}`), 'not-this-start');
+  // A killed command's mark in the current bundle folder.
+  writeFileSync(join(current, `.in-use-${dead}`), '');
+  // As if nobody had touched any of them for an hour (a stopped or sleeping process renews nothing).
+  for (const dir of [unused, inUse, deadOwner, reused]) utimesSync(dir, hourAgo, hourAgo);
+  build(pkg);
+  assert.not.ok(existsSync(unused), 'an hour-old folder nobody marked is swept');
+  assert.not.ok(existsSync(deadOwner), 'a folder marked only by a process that has exited is swept');
+  if (existsSync('/proc/self/stat')) assert.not.ok(existsSync(reused), 'a mark whose pid now belongs to another process does not keep a folder');
+  assert.ok(existsSync(inUse), 'a folder a live process marked is kept, however old its time');
+  assert.not.ok(existsSync(join(current, `.in-use-${dead}`)), 'a dead process\'s mark is removed from the current folder too');
 });
 
 Fresh('a build records each bundled dependency with its package\'s folder and package.json (which chose the file), and a file changed while it ran as changed', () => {
@@ -123,12 +113,14 @@ Fresh('a build records each bundled dependency with its package\'s folder and pa
   assert.is(withInputs({ 'engine/errors.ts': 5 }, ['engine/errors.ts'], 0)['engine/errors.ts'], 5);
 });
 
-Fresh('a bundle whose ajv-all.cjs is gone is not fresh (the CLI would load ajv the slow way): the next command builds again', async () => {
-  const entry = freshBundle() ?? (await build());
+Fresh('a bundle whose ajv-all.cjs is gone is not fresh (the CLI would load ajv the slow way): the next command builds again', () => {
+  const pkg = copyOfPackage();
+  const entry = build(pkg);
+  assert.ok(freshBundle(pkg));
   rmSync(join(dirname(entry), 'ajv-all.cjs'));
-  assert.is(freshBundle(), undefined);
-  await build();
-  assert.ok(freshBundle());
+  assert.is(freshBundle(pkg), null);
+  build(pkg);
+  assert.ok(freshBundle(pkg));
 });
 
 Fresh.run();

@@ -11,26 +11,9 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT, tempDir } from '../helpers/cli.js';
+import { copyOfPackage } from '../helpers/package-copy.js';
 
 const Rebuild = suite('launcher: rebuilds and fallback');
-
-/**
- * A copy of the package: its sources and settings, and a node_modules of
- * links to this repository's packages, except those named in `copied`
- * (real copies, so a test may edit them) and `left` (missing).
- */
-function copyOfPackage(opts: { copied?: string[]; left?: string[] } = {}): string {
-  const dir = tempDir('countersign-pkg-');
-  for (const name of ['engine', 'schemas', 'package.json', 'package-lock.json', 'tsconfig.json']) cpSync(join(ROOT, name), join(dir, name), { recursive: true });
-  mkdirSync(join(dir, 'node_modules'));
-  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
-    if (opts.left?.includes(name)) continue;
-    const from = join(ROOT, 'node_modules', name);
-    if (opts.copied?.includes(name)) cpSync(from, join(dir, 'node_modules', name), { recursive: true });
-    else symlinkSync(from, join(dir, 'node_modules', name));
-  }
-  return dir;
-}
 
 function countersign(pkg: string, args: string[]) {
   const r = spawnSync(process.execPath, [join(pkg, 'engine/cli/countersign.mjs'), ...args], { cwd: pkg, encoding: 'utf8', timeout: 120_000 });
