@@ -111,6 +111,26 @@ Audit('A10, E3 (real timers): the caller hears E_TOOL_TIMEOUT only once the stop
   assert.is((await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }) }).run(ARGS, CTX))).code, 'E_TOOL_TIMEOUT');
 });
 
+Audit('A10, E3: a tool that honours the stop by returning what it managed is recorded as the caller hears it: ok false, E_TOOL_TIMEOUT, a failure in the counts', async () => {
+  const partial = spyTool('write', { body: (_args, ctx) => new Promise((resolve) => ctx.signal!.addEventListener('abort', () => resolve({ partial: true }))) }).tool;
+  const sink = memorySink();
+  const metric = metricDecorator();
+  const chained = chain(partial, {
+    tenantBind: tenantBindDecorator(),
+    reviewGate: reviewGateDecorator({ decide: async () => ({ outcome: 'approved', proposalId: 'p1' }) }),
+    timeout: timeoutDecorator({ ms: 50 }),
+    audit: auditDecorator({ sink }),
+    metric,
+  });
+  const e = await rejection(chained.run(ARGS, CTX));
+  assert.is(e.code, 'E_TOOL_TIMEOUT');
+  assert.equal(sink.rows.map((r) => [r.proposal_id, r.ok]), [['p1', false]]);
+  assert.match(sink.rows[0].error ?? '', 'did not finish within 0.05s');
+  assert.match(sink.rows[0].error ?? '', 'returned a result after it was told to stop');
+  const counts = Object.values(metric.snapshot())[0];
+  assert.equal([counts.calls, counts.ok, counts.failed, counts.failures], [1, 0, 1, { E_TOOL_TIMEOUT: 1 }]);
+});
+
 Audit.run();
 
 const Rate = suite('gate/rate-limit: a token bucket per operator and tool');

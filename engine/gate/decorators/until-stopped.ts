@@ -10,8 +10,8 @@ import { CountersignError, isCountersignError } from '../../errors.js';
 /**
  * `work`'s outcome, or the stop: when the signal aborts and `work` has not
  * ended by the next turn, the result rejects with the signal's reason. A
- * tool that honours its signal ends within that turn, and its own outcome
- * is kept.
+ * tool that honours its signal ends within that turn, and how it ended is
+ * kept in the stop's message.
  */
 export function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
@@ -21,16 +21,32 @@ export function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefine
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
-  // A tool that honours the stop ends with its own cancellation error: the
-  // stop is still what ended it (E_TOOL_TIMEOUT), with the tool's words kept.
-  const told = work.catch((err: unknown) => {
+  // A tool that honours the stop ends with its own cancellation error, or
+  // returns what it managed: either way the stop is what ended it
+  // (E_TOOL_TIMEOUT), which is what the caller is told, so the record says
+  // the same, with how the tool ended kept.
+  const stop = (): CountersignError | undefined => {
     const reason = signal.reason as unknown;
-    // Already said (the stop itself, or a decorator further in that told it): as it is.
-    if (!signal.aborted || !isCountersignError(reason) || (isCountersignError(err) && err.code === reason.code)) throw err;
-    throw new CountersignError(reason.code, `${reason.message} (the tool ended: ${err instanceof Error ? err.message : String(err)})`, {
+    return signal.aborted && isCountersignError(reason) ? reason : undefined;
+  };
+  const endedBy = (reason: CountersignError, how: string, cause?: unknown) =>
+    new CountersignError(reason.code, `${reason.message} (the tool ended: ${how})`, {
       ...(reason.fix ? { fix: reason.fix } : {}),
-      cause: err,
+      ...(reason.data ? { data: reason.data } : {}),
+      ...(cause !== undefined ? { cause } : {}),
     });
-  });
+  const told = work.then(
+    (value) => {
+      const reason = stop();
+      if (reason) throw endedBy(reason, 'it returned a result after it was told to stop, which was not passed on');
+      return value;
+    },
+    (err: unknown) => {
+      const reason = stop();
+      // Already said (the stop itself, or a decorator further in that told it): as it is.
+      if (!reason || (isCountersignError(err) && err.code === reason.code)) throw err;
+      throw endedBy(reason, err instanceof Error ? err.message : String(err), err);
+    },
+  );
   return Promise.race([told, stopped]).finally(() => signal.removeEventListener('abort', onAbort));
 }
