@@ -18,6 +18,7 @@ import type { JsonObject, Workflow } from '../format/model.js';
 import type { Agent } from '../hosts/agent.js';
 import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { reviewerTools } from './gate-tools.js';
+import { keepingPlainText } from './reviewer-text.js';
 import { createEngine } from '../run/engine.js';
 import { loadValidWorkflow } from '../run/workflow-source.js';
 import type { Store } from '../store/store.js';
@@ -115,6 +116,7 @@ export function createGate(config: GateConfig): Gate {
   const skip: ReadonlySet<string> = new Set(config.skip ?? []);
   const catalog = config.tools ?? [];
   const runnerFor = reviewerTools(catalog);
+  const reviewer = keepingPlainText(config.reviewer);
 
   async function review(given: Proposal, tool: { name: string; class: ToolClass }, opts: { signal?: AbortSignal } = {}): Promise<GateResult> {
     let proposal = assertProposal(given);
@@ -170,7 +172,7 @@ export function createGate(config: GateConfig): Gate {
       persona: { ...personas.inputFor(persona, catalog), answerer_sha256: sha256(answerer) } as unknown as JsonObject,
     };
     const ran: ToolCallRecord[] = [];
-    const result = await engine.run(workflow, { agent: config.reviewer, as: persona.name, reviewerAs: answerer, input, tools: runnerFor(ran), agentTimeoutMs: timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const result = await engine.run(workflow, { agent: reviewer, as: persona.name, reviewerAs: answerer, input, tools: runnerFor(ran), agentTimeoutMs: timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) });
     // The reviewer crashed or its process failed: fail closed through the
     // workflow itself, so its record node writes the rejected row. Tools it
     // ran before failing are journaled once: by the driver when they went

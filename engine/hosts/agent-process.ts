@@ -51,9 +51,12 @@ export function quoteOutput(text: string, max = 200): string {
 
 /**
  * Parses an agent's output as the answer: it must be one JSON object (a
- * bare answer or `{"$error": "…"}`). Anything else is E_AGENT_OUTPUT.
+ * bare answer or `{"$error": "…"}`). Anything else is E_AGENT_OUTPUT, with
+ * the output whole in `data.output` (the message quotes only its start) for
+ * hosts that keep what an agent said, such as the review gate's ledger
+ * (`written`: the output as the agent wrote it, when `text` is trimmed).
  */
-export function parseAnswerObject(text: string, nodeId: string, source: string): JsonValue {
+export function parseAnswerObject(text: string, nodeId: string, source: string, written = text): JsonValue {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -61,7 +64,7 @@ export function parseAnswerObject(text: string, nodeId: string, source: string):
     throw new CountersignError(
       'E_AGENT_OUTPUT',
       `${source} for node "${nodeId}" is not JSON: ${quoteOutput(text)}`,
-      { nodeId, fix: 'the agent must answer with one JSON object, e.g. {"field": "value"} or {"$error": "why"}' },
+      { nodeId, fix: 'the agent must answer with one JSON object, e.g. {"field": "value"} or {"$error": "why"}', data: { output: written } },
     );
   }
   // null is an answer too: the one non-object an effective schema allows
@@ -72,7 +75,7 @@ export function parseAnswerObject(text: string, nodeId: string, source: string):
     throw new CountersignError(
       'E_AGENT_OUTPUT',
       `${source} for node "${nodeId}" is ${kind}, not a JSON object: ${quoteOutput(text)}`,
-      { nodeId, fix: 'wrap the answer in an object, e.g. {"field": "value"} or {"$error": "why"}' },
+      { nodeId, fix: 'wrap the answer in an object, e.g. {"field": "value"} or {"$error": "why"}', data: { output: written } },
     );
   }
   return value as JsonValue;

@@ -137,6 +137,7 @@ function replyOf(answer: JsonValue, bytes: number): { reply: string; failure?: s
   if (bytes > MAX_ANSWER_BYTES) return { reply: '', failure: `the reviewer's answer is ${bytes} bytes, over the ${MAX_ANSWER_BYTES}-byte limit` };
   // What the reviewer wrote is kept for the audit whenever it is no decision answer (never read as one).
   const written = typeof answer === 'string' ? answer : JSON.stringify(answer);
+  if (typeof answer === 'string') return { reply: '', output: written, failure: 'the reviewer wrote plain text, not {"reply": "<text>"} (kept whole as reviewer_output)' };
   if (!isObject(answer)) return { reply: '', output: written, failure: 'the reviewer\'s answer is not {"reply": "<text>"}' };
   if ('$error' in answer) {
     const m = answer.$error;

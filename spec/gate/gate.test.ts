@@ -21,6 +21,7 @@ import { createMemoryStore } from '../../engine/store/memory.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { tempDir } from '../helpers/cli.js';
 import { spyTool } from './fixtures.js';
+import { createAgent } from '../../engine/hosts/adapters.js';
 
 const SHIPPED_REVIEWER = fileURLToPath(new URL('../../agents/reviewer.md', import.meta.url));
 const APPROVE = '**Decision: approve**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx\n- ✓ Rollback: systemctl start nginx\n\n**Notes**\nLow risk.';
@@ -116,6 +117,19 @@ Gate('§4.5: an answer out of its schema (a field beside "reply") fails closed, 
   assert.equal([c.outcome, c.row?.decision_text, c.row?.reviewer_output], ['rejected', null, null]);
   const retry = createGate({ store, reviewer: reviewerAgent(APPROVE).agent, log: () => {} });
   assert.is((await retry.review(proposal, { name: 'host_restart_service', class: 'write' })).outcome, 'approved', 'no decision was made: the retry is reviewed');
+});
+
+Gate('§4.5: a reviewer CLI that prints its review as plain text (no {"reply"} wrapper) fails closed, and the ledger keeps what it wrote whole as reviewer_output', async () => {
+  const proposal = { action: 'host_restart_service', target: { device_id: 2 }, reason: 'r', blast_radius: 'single_device' as const, operator: 'u', context_summary: 's' };
+  const dir = tempDir();
+  const text = `**Decision: approve**\n\n**Notes**\n${'long note '.repeat(300)}`;
+  writeFileSync(join(dir, 'review.txt'), text);
+  const reviewer = createAgent(`exec:${JSON.stringify(process.execPath)} -e "process.stdout.write(require('fs').readFileSync('review.txt','utf8'))"`, { cwd: dir, flag: '--reviewer' });
+  const gate = createGate({ store: createMemoryStore(), reviewer, log: () => {} });
+  const r = await gate.review(proposal, { name: 'host_restart_service', class: 'write' });
+  assert.is(r.outcome, 'rejected', 'never taken for an approval');
+  assert.equal([r.row?.decision_text, r.row?.reviewer_output], [null, text]);
+  assert.match(r.reason ?? '', 'the reviewer wrote plain text, not {"reply": "<text>"}');
 });
 
 Gate('E9 E10 §4.5: the same call again inside the window is refused without a reviewer and writes a deduped row; rewording the reason does not bypass it', async () => {
