@@ -140,7 +140,15 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
         // Nothing may come unasked: a line written since the last answer would
         // be taken as this request's answer (a second answer, a stray line).
         // (A fresh process's startup output races its first request: not checked.)
-        const stray = await proc.reader.unread();
+        // A timed-out request's late line, which says whose it is ("$seq"), is
+        // skipped here too: it may come after a later request was answered.
+        const late = proc.late;
+        const stray = (await proc.reader.unread()).filter((line) => {
+          const echoed = late.size > 0 ? seqOf(line) : undefined;
+          if (echoed === undefined || !late.has(echoed)) return true;
+          late.delete(echoed);
+          return false;
+        });
         if (stray.length > 0) {
           discard(proc);
           throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line nobody asked for before the request for node "${nodeId}": ${quote(stray[0])}`, {

@@ -136,6 +136,17 @@ test('with "$seq", the answer to the request after a timed-out one is taken at o
   assert.equal(await c.agent.answer(request('c', 3), opts(3000)), { v: 'three' }, 'the late seq-1 line that came meanwhile was skipped');
 });
 
+test('with "$seq", a timed-out request\'s late line that comes after a later request was answered, before the next one is asked, is skipped too: the next request is answered, no fault', async (c) => {
+  // Answers seq 1 600 ms late; every other request at once.
+  const script = `const K=String.fromCharCode(36)+'seq';require('readline').createInterface({input:process.stdin}).on('line',(l)=>{const r=JSON.parse(l);if(r.seq===1)setTimeout(()=>console.log(JSON.stringify({[K]:1,v:'late'})),600);else console.log(JSON.stringify({[K]:r.seq,v:r.seq}))})`;
+  c.agent = createJsonlAgent(`node -e "${script}"`, { cwd: c.dir });
+  assert.is((await rejection(c.agent.answer(request('a', 1), opts(200)))).code, 'E_AGENT_TIMEOUT');
+  assert.equal(await c.agent.answer(request('b', 2), opts(2000)), { v: 2 });
+  await new Promise((r) => setTimeout(r, 900));
+  assert.equal(await c.agent.answer(request('c', 3), opts(2000)), { v: 3 }, 'the seq-1 line that came between requests was skipped');
+  assert.equal(await c.agent.answer(request('d', 4), opts(2000)), { v: 4 }, 'and the stream stays in step');
+});
+
 test('a command that cannot run is E_AGENT_CRASHED', async (c) => {
   c.agent = createJsonlAgent('definitely-not-a-command-countersign 2>/dev/null', { cwd: c.dir });
   const err = await rejection(c.agent.answer(request('review', 1), opts()));
