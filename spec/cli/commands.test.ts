@@ -22,7 +22,7 @@ Cli('start prints the first pending directive as the run contract with seq 1', a
   assert.is(r.json.pending.inputSchema.additionalProperties, false);
 });
 
-Cli('step: a rejected answer exits 5 with errors, the right one exits 0 and completes with output', async () => {
+Cli('step: a rejected answer exits 5 with errors (on stderr as countersign: E_CODE too, with the command that answers again), the right one exits 0 and completes with output', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });
   const bad = await cli(['step', s.json.runId, '--response', '{"words":0}', '--seq', '1', '--json'], { store });
@@ -31,6 +31,9 @@ Cli('step: a rejected answer exits 5 with errors, the right one exits 0 and comp
   assert.is(bad.json.seq, 2);
   assert.is(bad.json.rejected.code, 'E_ANSWER_INVALID');
   assert.equal(bad.json.pending.errors, ['/words: must be >= 1']);
+  assert.match(bad.stderr, /^countersign: E_ANSWER_INVALID: the answer was rejected: \/words: must be >= 1\n  fix: answer node "write" again, fixing what is listed: `countersign step \S+ --seq 2 --response …`/);
+  const replay = await cli(['step', s.json.runId, '--response', '{"words":0}', '--seq', '1', '--json'], { store });
+  assert.equal([replay.code, replay.stderr], [0, ''], 'a replay of the rejected submit says nothing on stderr');
   const good = await cli(['step', s.json.runId, '--response', '{"words":250}', '--seq', '2', '--json'], { store });
   assert.is(good.code, 0);
   assert.equal(good.json, { runId: s.json.runId, seq: 2, status: 'completed', endNodeId: 'long', output: { topic: 'tests', 'write.words': 250 } });

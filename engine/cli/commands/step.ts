@@ -1,6 +1,6 @@
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { noStore } from '../../store/open.js';
-import { renderState } from '../render.js';
+import { renderState, withStore } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 
@@ -29,6 +29,15 @@ export const command: Command = {
     else io.stdout.write(renderState(state, values.store as string | undefined));
     // Said on stderr whatever the output: the answer given was not used.
     if (state.late) io.stderr.write(`countersign: ${state.late.code}: ${state.late.errors.join('; ')}\n`);
+    // A rejected answer is an error of this command too (exit 5): said the same way, with what to do next.
+    if (state.status === 'waiting' && state.rejected && !state.replayed) {
+      reportFailure(io, {
+        code: state.rejected.code,
+        message: `the answer was rejected: ${state.rejected.errors.join('; ')}`,
+        nodeId: state.pending.nodeId,
+        fix: withStore(`answer node "${state.pending.nodeId}" again, fixing what is listed: \`countersign step ${state.runId} --seq ${state.seq} --response …\``, values.store as string | undefined),
+      });
+    }
     // A replay changed nothing: exit 0, as for every replay (a host retrying after a crash
     // must not read the run's old failure as its retry's); the state printed says how the run stands.
     if (state.status === 'failed' && !state.replayed) {
