@@ -23,6 +23,21 @@ function edgesOf(node: NodeEntry, model: GraphModel): Edge[] {
   return edges;
 }
 
+/**
+ * Ids more than one node has (E_DUPLICATE_ID): which of them a connection
+ * to one means is unknown, so no other finding is drawn from such an edge.
+ */
+function sharedIds(model: GraphModel): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const n of model.nodes) {
+    if (n.id === undefined) continue;
+    if (seen.has(n.id)) shared.add(n.id);
+    seen.add(n.id);
+  }
+  return shared;
+}
+
 export function graphFindings(model: GraphModel): Finding[] {
   return [...unreachableFindings(model), ...transientCycleFindings(model)];
 }
@@ -30,11 +45,18 @@ export function graphFindings(model: GraphModel): Finding[] {
 function unreachableFindings(model: GraphModel): Finding[] {
   const start = model.nodes.find((n) => n.nodeType?.kind === 'start');
   if (!start) return [];
-  const seen = new Set<NodeEntry>([start]);
-  const queue = [start];
+  const shared = sharedIds(model);
+  // A later node with a taken id (E_DUPLICATE_ID) or a second start
+  // (E_START_COUNT) is unreachable because of that fault, and so is what
+  // only it leads to: one finding says it. A connection to a shared id may
+  // mean any node with it.
+  const faulted = (n: NodeEntry) => n !== start && ((n.id !== undefined && model.byId.get(n.id) !== n) || n.nodeType?.kind === 'start');
+  const seen = new Set<NodeEntry>([start, ...model.nodes.filter(faulted)]);
+  const queue = [...seen];
   while (queue.length > 0) {
     const node = queue.pop() as NodeEntry;
-    for (const { to } of edgesOf(node, model)) {
+    const targets = edgesOf(node, model).flatMap(({ to }) => (to.id !== undefined && shared.has(to.id) ? model.nodes.filter((n) => n.id === to.id) : [to]));
+    for (const to of targets) {
       if (!seen.has(to)) {
         seen.add(to);
         queue.push(to);
@@ -42,11 +64,8 @@ function unreachableFindings(model: GraphModel): Finding[] {
     }
   }
   const startLabel = start.id !== undefined ? `"${start.id}"` : 'the start node';
-  // A later node with a taken id (E_DUPLICATE_ID) or a second start
-  // (E_START_COUNT) is unreachable because of that fault: one finding says it.
-  const reportedElsewhere = (n: NodeEntry) => (n.id !== undefined && model.byId.get(n.id) !== n) || n.nodeType?.kind === 'start';
   return model.nodes
-    .filter((n) => !seen.has(n) && !reportedElsewhere(n))
+    .filter((n) => !seen.has(n))
     .map((n) => ({
       code: 'E_UNREACHABLE',
       pointer: n.pointer,
@@ -64,7 +83,9 @@ function neverWaits(node: NodeEntry): boolean {
 function transientCycleFindings(model: GraphModel): Finding[] {
   const candidates = model.nodes.filter(neverWaits);
   const successors = new Map<NodeEntry, Edge[]>();
-  for (const node of candidates) successors.set(node, edgesOf(node, model).filter((e) => neverWaits(e.to)));
+  const shared = sharedIds(model);
+  // An edge to a shared id goes to an unknown node: it closes no cycle anyone can be sure of.
+  for (const node of candidates) successors.set(node, edgesOf(node, model).filter((e) => neverWaits(e.to) && !(e.to.id !== undefined && shared.has(e.to.id))));
 
   const findings: Finding[] = [];
   for (const component of stronglyConnected(candidates, successors)) {
