@@ -62,11 +62,11 @@ Gate('E5 E6 E9 §4.5: a reject exits 3 with ErrReviewRejected; the same proposal
 
 Gate('§4.5: a reviewer that crashed or printed no JSON fails the call closed (exit 3) but decided nothing: a retry once it works is reviewed, not deduped', async () => {
   const s = setup();
-  for (const broken of ['exec:exit 1', 'exec:echo garbage']) {
+  for (const [broken, reason, output] of [['exec:exit 1', 'the reviewer failed', null], ['exec:echo garbage', 'the reviewer wrote plain text', 'garbage\n']] as const) {
     const failed = await s.gate(['--proposal', s.proposal(), '--reviewer', broken, '--json']);
     assert.is(failed.code, 3, failed.stderr);
-    assert.equal([failed.json.proposal.status, failed.json.proposal.deduped], ['rejected', false], broken);
-    assert.match(failed.json.proposal.reason, 'the reviewer failed');
+    assert.equal([failed.json.proposal.status, failed.json.proposal.deduped, failed.json.proposal.reviewer_output], ['rejected', false, output], broken);
+    assert.match(failed.json.proposal.reason, reason);
   }
   const retried = await s.gate(['--proposal', s.proposal(), '--reviewer', 'reply:approve.md', '--json']);
   assert.is(retried.code, 0, retried.stderr);
