@@ -174,9 +174,11 @@ Conformance.run();
 
 /**
  * The same fixtures through the CLI: each step's exit code follows from the
- * expected state (0 advanced/completed/replayed, 5 rejected, 1 failed,
- * 2 for E_SEQ / unknown or finished runs / an invalid workflow). Fixtures
- * that move the clock need the in-process engine and are skipped here.
+ * state the in-process engine reaches on the same answers, run beside it
+ * (0 advanced/completed/replayed, 5 rejected, 1 failed, 2 for E_SEQ /
+ * unknown or finished runs / an invalid workflow), and the CLI's state
+ * must be that one. Fixtures that move the clock need the in-process
+ * engine and are skipped here.
  */
 const ExitCodes = suite('conformance through the CLI (exit codes)');
 
@@ -197,22 +199,43 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
       return;
     }
     let state = started.json as RunState;
-    assert.is(started.code, state.status === 'failed' ? 1 : 0);
+    // The reference: the in-process engine on a workspace of its own, given the same answers.
+    const refWorkspace = makeWorkspace(fixture.files);
+    const reference = createEngine({ store: createMemoryStore() });
+    let ref = await reference.start(fixture.workflow, { input: fixture.input as never, workspace: refWorkspace });
+    const exitFor = (st: RunState) => (st.status === 'failed' ? 1 : st.status === 'waiting' && st.rejected && !st.replayed ? 5 : 0);
+    const shape = (st: RunState) => ({
+      status: st.status,
+      seq: st.seq,
+      node: st.status === 'waiting' ? st.pending.nodeId : st.status === 'completed' ? st.endNodeId : st.error.code,
+      rejected: st.status === 'waiting' ? st.rejected?.code : undefined,
+      replayed: st.replayed,
+    });
+    assert.equal(shape(state), shape(ref), 'start');
+    assert.is(started.code, exitFor(ref));
     for (const [i, step] of (fixture.steps ?? []).entries()) {
       writeFiles(workspace, step.files);
+      writeFiles(refWorkspace, step.files);
       const seq = step.seq === 'current' ? state.seq : step.seq;
+      let refThrew: string | undefined;
+      try {
+        ref = await reference.submit(ref.runId, step.answer, { seq, as: step.as });
+      } catch (e) {
+        refThrew = (e as { code?: string }).code;
+      }
       const args = ['step', state.runId, '--response', JSON.stringify(step.answer), '--json'];
       if (seq !== undefined) args.push('--seq', String(seq));
       if (step.as) args.push('--as', step.as);
       const r = await cli(args, { store });
-      if (step.expect?.throws) {
+      if (refThrew !== undefined || step.expect?.throws) {
         assert.is(r.code, 2, `step ${i}`);
-        assert.is(r.json.error.code, step.expect.throws, `step ${i}`);
+        assert.is(r.json.error.code, refThrew, `step ${i}`);
+        if (step.expect?.throws) assert.is(refThrew, step.expect.throws, `step ${i}`);
         continue;
       }
       state = r.json as RunState;
-      const want = state.status === 'failed' ? 1 : state.status === 'waiting' && state.rejected && !state.replayed ? 5 : 0;
-      assert.is(r.code, want, `step ${i}: ${r.stdout}`);
+      assert.equal(shape(state), shape(ref), `step ${i}: the CLI's state is the engine's`);
+      assert.is(r.code, exitFor(ref), `step ${i}: ${r.stdout}`);
       if (step.expect) check(state, step.expect, `cli step ${i}`, workspace);
     }
     // Run ids are random outside the in-process engine's injected generator.
