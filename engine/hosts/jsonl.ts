@@ -142,13 +142,22 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
         // (A fresh process's startup output races its first request: not checked.)
         // A timed-out request's late line, which says whose it is ("$seq"), is
         // skipped here too: it may come after a later request was answered.
+        // A late line that is a tool call means that conversation goes on and
+        // would take this request as its tool result: a fresh process is asked.
         const late = proc.late;
+        let lateToolCall = false;
         const stray = (await proc.reader.unread()).filter((line) => {
           const echoed = late.size > 0 ? seqOf(line) : undefined;
           if (echoed === undefined || !late.has(echoed)) return true;
-          late.delete(echoed);
+          if (isToolLine(line)) lateToolCall = true;
+          else late.delete(echoed);
           return false;
         });
+        if (lateToolCall && stray.length === 0) {
+          discard(proc);
+          proc = current = start();
+          setReferenced(proc.child, true);
+        }
         if (stray.length > 0) {
           discard(proc);
           throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line nobody asked for before the request for node "${nodeId}": ${quote(stray[0])}`, {
@@ -172,13 +181,14 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           // taken even while such a line is still owed.
           // Read only while a timed-out request's line may still come: the common line is parsed once, below.
           const echoed = proc.late.size > 0 || proc.stale > 0 ? seqOf(next.line) : undefined;
-          if (echoed !== undefined && proc.late.has(echoed)) {
+          const lateLine = echoed !== undefined && proc.late.has(echoed);
+          if (lateLine && !isToolLine(next.line)) {
             proc.late.delete(echoed);
             if (proc.stale > 0) proc.stale--;
             continue;
           }
           if (echoed === request.seq) proc.stale = 0;
-          if (proc.stale > 0) {
+          if (proc.stale > 0 || lateLine) {
             if (!isToolLine(next.line)) {
               proc.stale--;
               continue;

@@ -61,6 +61,22 @@ Resync('§4.4: a timed-out request whose late conversation starts calling tools 
   }
 });
 
+Resync('§4.4: a timed-out request\'s late tool call that carries its "$seq" is no late answer to skip: whether it comes between requests or during the next, that request is asked again of a fresh process and answered by it', async () => {
+  for (const pause of [800, 0]) {
+    const agent = agentIn('late-tool-seq');
+    try {
+      assert.is((await rejection(agent.answer(directive(1), opts(200)))).code, 'E_AGENT_TIMEOUT');
+      await new Promise((r) => setTimeout(r, pause));
+      const second = answerOf(await agent.answer(directive(2), opts(5000)));
+      assert.equal([second.seq, second.late], [2, undefined], `pause ${pause} ms`);
+      const third = answerOf(await agent.answer(directive(3), opts(5000)));
+      assert.equal([third.seq, third.pid], [3, second.pid], 'the fresh process goes on answering');
+    } finally {
+      await agent.close?.();
+    }
+  }
+});
+
 Resync('E11 §4.4: a decision review that times out stops the reviewer; the next proposal is reviewed by a fresh process', async () => {
   const agent = agentIn('late-tool');
   try {
