@@ -63,7 +63,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
   check(node, ctx) {
     return [
       ...pathTemplates(node, ctx.pointer).flatMap(([text, at]) => [...checkTemplate(text, at), ...escapingPath(text, at), ...controlCharacter(text, at)]),
-      ...reportOverArtifact(node, ctx.pointer),
+      ...reportOverArtifact(node, ctx.pointer, ctx.workflow),
     ];
   },
 

@@ -4,7 +4,7 @@
  * characters, a report over an artifact, criteria holding templates).
  */
 import { posix } from 'node:path';
-import type { DelegateReviewNode } from '../format/model.js';
+import type { DelegateReviewNode, Workflow } from '../format/model.js';
 import { CONTROL_CHARACTER } from '../review/paths.js';
 import { keptBesideReport } from '../review/visit.js';
 import type { Finding } from './node-type.js';
@@ -38,27 +38,44 @@ export function criterionTemplates(criteria: unknown, pointer: string): Finding[
 }
 
 /**
- * A literal report path that is a literal artifact or context path fails
- * every run: the engine moves the report aside before each review, which
- * would take the file under review, or the one to study, away.
+ * A literal report path that is a literal artifact or context path — this
+ * review's or another's in the workflow — fails the run: the engine moves
+ * the report aside before each review, which would take the file under
+ * review, or the one to study, away. A report that is a folder holding
+ * such a path can never be written as a file.
  */
-export function reportOverArtifact(node: DelegateReviewNode, pointer: string): Finding[] {
+export function reportOverArtifact(node: DelegateReviewNode, pointer: string, workflow?: Workflow): Finding[] {
   if (typeof node.report !== 'string' || node.report.includes('{{')) return [];
   const report = literalPath(node.report);
-  // The report itself, or a file the engine keeps beside it (.prev, .refused, .before-<run>).
-  const managed = (p: string) => p === report || keptBesideReport(report, p);
-  const clashWith = (list: unknown) =>
-    Array.isArray(list) ? list.find((a) => typeof a === 'string' && !a.includes('{{') && managed(literalPath(a))) as string | undefined : undefined;
-  const artifact = clashWith(node.artifacts);
-  const context = artifact === undefined ? clashWith(node.context) : undefined;
-  if (artifact === undefined && context === undefined) return [];
-  const what = artifact !== undefined ? `the artifact ${JSON.stringify(artifact)} under review` : `the context path ${JSON.stringify(context)} the reviewer must study`;
-  return [{
+  const reviews = [node, ...(workflow?.nodes ?? []).filter((n): n is DelegateReviewNode => n.type === 'delegate-review' && n !== node)];
+  for (const review of reviews) {
+    for (const [list, role] of [[review.artifacts, 'artifact'], [review.context, 'context path']] as const) {
+      for (const path of Array.isArray(list) ? list : []) {
+        if (typeof path !== 'string' || path.includes('{{')) continue;
+        const p = literalPath(path);
+        const what = review === node
+          ? (role === 'artifact' ? `the artifact ${JSON.stringify(path)} under review` : `the context path ${JSON.stringify(path)} the reviewer must study`)
+          : `review "${review.id}"'s ${role} ${JSON.stringify(path)}`;
+        // The report itself, or a file the engine keeps beside it (.prev, .refused, .before-<run>).
+        if (p === report || keptBesideReport(report, p)) {
+          return [clash(node, pointer, `is ${what} (or the engine keeps that file beside the report: .prev, .refused, .before-<run>), which the engine would move aside before the review`)];
+        }
+        if (report !== '.' && p.startsWith(`${report}/`)) {
+          return [clash(node, pointer, `is a folder holding ${what}, so no report file can be written there`)];
+        }
+      }
+    }
+  }
+  return [];
+}
+
+function clash(node: DelegateReviewNode, pointer: string, problem: string): Finding {
+  return {
     code: 'E_REPORT_PATH',
     pointer: `${pointer}/report`,
     severity: 'error',
-    message: `the report ${JSON.stringify(node.report)} is ${what} (or the engine keeps that file beside the report: .prev, .refused, .before-<run>), which the engine would move aside before the review; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
-  }];
+    message: `the report ${JSON.stringify(node.report)} ${problem}; give the report a file of its own, e.g. ".countersign/reviews/review.json" (the default)`,
+  };
 }
 
 /** A literal path as the workspace sees it: `notes.md`, `./notes.md` and `notes.md/` are one file. */

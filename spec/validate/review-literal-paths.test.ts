@@ -60,4 +60,25 @@ test('G8: a report written with a trailing slash is still the artifact it names:
   assert.equal(errorsOf(loop(['    artifacts: [notes.md]', '    report: notes.md.json'])), []);
 });
 
+test('G8: a report that is a folder holding an artifact or context path can never be a file: E_REPORT_PATH at /report; a report inside an artifact folder is fine', () => {
+  assert.equal(errorsOf(loop(['    artifacts: [docs/api.md]', '    report: docs'])), ['E_REPORT_PATH /nodes/2/report 8:13']);
+  assert.match(messagesOf(loop(['    artifacts: [docs/api.md]', '    report: ./docs/']))[0], 'is a folder holding the artifact "docs/api.md" under review');
+  assert.equal(errorsOf(loop(['    artifacts: [notes.md]', '    context: [lib/a.js]', '    report: lib'])), ['E_REPORT_PATH /nodes/2/report 9:13']);
+  assert.equal(errorsOf(loop(['    artifacts: [docs]', '    report: docs/review.json'])), []);
+  assert.equal(errorsOf(loop(['    artifacts: [docs/api.md]', '    report: docs.json'])), [], 'a name that merely starts the same is another file');
+});
+
+test('G8: a report over another review\'s literal artifact or context path is refused too (entering the second review would move the first one\'s approved file aside)', () => {
+  const second = (report: string) => loop(['    artifacts: [notes.md]']).replace(
+    '  - { type: end, id: done }',
+    `  - { type: delegate-review, id: review2, artifacts: [lib/a.js], context: [docs/spec.md], report: ${report}, criteria: [Correct.], connections: { success: done, exhausted: done } }\n  - { type: end, id: done }`,
+  );
+  // (The second review is not routed through a loop: only its report is looked at here.)
+  const reportErrors = (text: string) => errorsOf(text).filter((e) => e.startsWith('E_REPORT_PATH'));
+  assert.equal(reportErrors(second('notes.md')), ['E_REPORT_PATH /nodes/5/report 12:99']);
+  assert.match(messagesOf(second('notes.md'))[0], 'is review "review"\'s artifact "notes.md"');
+  assert.equal(reportErrors(second('docs/spec.md')), ['E_REPORT_PATH /nodes/5/report 12:99'], 'its own context path, as before');
+  assert.equal(reportErrors(second('.countersign/reviews/review.json')), [], 'two reviews may share a report path: the engine keeps one slot for the run');
+});
+
 test.run();
