@@ -75,6 +75,7 @@ export const CODES = Object.freeze({
   E_NO_REVIEWER: 'run on a workflow with review nodes was given no --reviewer',
   E_REVIEWER_MODIFIED: 'the artifacts changed while the review was pending: the reviewer must diagnose, never fix',
   E_UNCHANGED_ARTIFACT: 'a fix came back to the review with the artifacts unchanged and no unchanged_reason',
+  E_ARTIFACT_MISSING: 'a review was due, but an artifact or context path does not exist: the answer that led there is rejected (else the node takes error, or the run fails)',
   E_BIASED_REVIEW: 'review criteria or reviewer wording presupposes a positive result',
   E_SEVERITY_TIER: 'review criteria or reviewer wording introduces severity tiers',
   E_REVIEW_LOOP: 'a review node\'s fix step does not lead back to the same review node',

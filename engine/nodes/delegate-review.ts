@@ -15,7 +15,7 @@ import { renderTemplate } from '../format/template.js';
 import { nodeAnswer, withNodeAnswer } from '../format/node-answers.js';
 import { setAside } from '../review/artifacts.js';
 import { keepPreviousReport, type AcceptedReport } from '../review/previous-report.js';
-import { changedRoots, hashEach, prepareReportSlot, REVIEWS_DIR, skippedPaths, type VisitPaths } from '../review/visit.js';
+import { changedRoots, hashEach, missingPaths, prepareReportSlot, REVIEWS_DIR, skippedPaths, type VisitPaths } from '../review/visit.js';
 import { resolveInWorkspace } from '../review/paths.js';
 import { reviewPrompt } from '../review/prompt.js';
 import { readReport } from '../review/report.js';
@@ -108,6 +108,15 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       if (!isCountersignError(e)) throw e;
       const names = [...new Set(unset)];
       return refuse(e.code, names.length > 0 ? `${e.message} (these variables were unset and rendered empty: ${names.join(', ')})` : e.message, e.fix);
+    }
+    const missing = missingPaths(paths);
+    if (missing.length > 0) {
+      const message = `review "${node.id}" has nothing to review at ${missing.join(', ')}: no such file or folder`;
+      // The answer that led here said the work was done: it is rejected and asked again, the run waits.
+      if (cause !== undefined && cause.nodeId !== node.id) {
+        return { kind: 'veto', code: 'E_ARTIFACT_MISSING', errors: [`${message}; write ${missing.length === 1 ? 'it' : 'them'} before answering`] };
+      }
+      return refuse('E_ARTIFACT_MISSING', message, `write ${missing.join(', ')} in the workspace ${env.workspace}, or correct the node's artifacts/context`);
     }
     const hashes = hashEach(paths.artifacts, skippedPaths(paths.report, ctx.meta.executionId, env.workspace, env.skip), env.workspace);
     if (state.acceptedHash !== undefined && hashes.hash === state.acceptedHash) {

@@ -78,12 +78,35 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
     }
   });
   if (isDirectory(report)) throw reportPath(report, 'it is a directory');
-  if (isDirectory(`${report}.prev`)) throw reportPath(report, `${report}.prev is a directory, so the previous report cannot be kept`);
+  // The engine's own files beside the report: a folder in their place is in the way, not the report path.
+  const besides: [string, string][] = [[`${report}.prev`, 'the previous report cannot be kept'], [`${report}.refused`, 'a report no review accepted cannot be set aside']];
+  for (const [path, consequence] of besides) {
+    if (isDirectory(path)) {
+      throw reportPath(report, `${path} is a directory, so ${consequence}`, `move or remove the folder ${path} (the engine keeps a file by that name beside the report)`);
+    }
+  }
   try {
     makeDirs(dirname(report));
   } catch (e) {
     throw reportPath(report, `its directory cannot be created (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
   }
+}
+
+/**
+ * The artifacts and context paths that are not there (a link to nothing
+ * counts as not there): a review of them would judge nothing, and an empty
+ * report would pass the loop, so the visit is not issued.
+ */
+export function missingPaths(paths: Pick<VisitPaths, 'artifacts' | 'context'>): string[] {
+  return [...paths.artifacts, ...paths.context].filter((p) => {
+    try {
+      statSync(p);
+      return false;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR';
+    }
+  });
 }
 
 /** Whether `path` is a file the engine keeps beside `report`: its .prev, .refused, or one it set aside (.before-<run>). */
@@ -149,9 +172,9 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function reportPath(report: string, why: string): CountersignError {
+function reportPath(report: string, why: string, fix?: string): CountersignError {
   return new CountersignError('E_REPORT_PATH', `the review report ${report} cannot be used: ${why}`, {
     file: report,
-    fix: 'point the review node\'s "report" at a file of its own inside the workspace, e.g. ".countersign/reviews/review.json" (the default)',
+    fix: fix ?? 'point the review node\'s "report" at a file of its own inside the workspace, e.g. ".countersign/reviews/review.json" (the default)',
   });
 }

@@ -216,3 +216,34 @@ Fix('G30: a run failed on an outside review path has error.fix in its state, so 
 });
 
 Fix.run();
+
+const Missing = suite('review: nothing to review (an artifact or context path that does not exist)');
+
+Missing('G13: an answer that leads to a review whose artifact was never written is rejected (E_ARTIFACT_MISSING, naming the path), the run waits for it again, and once the file is there the review is issued', async () => {
+  const ws = tempDir('countersign-missing-');
+  const { engine, runId, state } = await answerWrite(loop({}), ws, {});
+  assert.is(state.status, 'waiting');
+  if (state.status !== 'waiting') return;
+  assert.equal([state.pending.nodeId, state.rejected?.code], ['write', 'E_ARTIFACT_MISSING']);
+  assert.match(state.rejected?.errors[0] ?? '', `review "review" has nothing to review at ${join(ws, 'notes.md')}: no such file or folder; write it before answering`);
+  writeFileSync(join(ws, 'notes.md'), '# A\n');
+  const next = await engine.submit(runId, {}, { as: 'author' });
+  assert.is(next.status === 'waiting' && next.pending.kind, 'review');
+});
+
+Missing('G13: a missing context path is refused the same way; a review entered with no answer leading to it takes error, or fails the run with E_ARTIFACT_MISSING', async () => {
+  const ws = tempDir('countersign-missing-');
+  writeFileSync(join(ws, 'notes.md'), '# A\n');
+  const withContext = await answerWrite(loop({ context: ['spec.md'] }), ws, {});
+  assert.is(withContext.state.status === 'waiting' && withContext.state.rejected?.code, 'E_ARTIFACT_MISSING');
+  // start leads straight to the review: no answer to reject.
+  const direct = loop({ artifacts: ['absent.md'] }) as unknown as { nodes: NodeFields[] };
+  direct.nodes.find((n) => n.id === 'start')!.connections = { default: 'review' };
+  direct.nodes.find((n) => n.id === 'write')!.connections = { success: 'done' };
+  const engine = createEngine({ store: createMemoryStore() });
+  const started = await engine.start(direct as unknown as Workflow, { workspace: ws });
+  assert.is(started.status === 'failed' && started.error.code, 'E_ARTIFACT_MISSING');
+  assert.match(started.status === 'failed' ? started.error.message : '', 'absent.md: no such file or folder');
+});
+
+Missing.run();

@@ -5,7 +5,7 @@
  * agent-written variable. A report path inside the run store or on a
  * context path is refused on entry (E_REPORT_PATH), and nothing is moved.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -71,6 +71,23 @@ test('G8: a literal report equal to a literal context path is E_REPORT_PATH from
   const errors = validateDocument(parseSource(JSON.stringify(wf, null, 2), 'w.json')).errors;
   assert.equal(errors.map((e) => `${e.code} ${e.pointer}`), ['E_REPORT_PATH /nodes/2/report']);
   assert.match(errors[0].message, 'the context path "spec.md" the reviewer must study');
+});
+
+test('G8: a folder where the engine keeps <report>.prev or <report>.refused is E_REPORT_PATH on entry, naming that folder and saying to move it (not to change the report path); nothing is moved', async () => {
+  for (const beside of ['review.json.prev', 'review.json.refused']) {
+    const ws = tempDir('countersign-slot-ws-');
+    writeFileSync(join(ws, ARTIFACT), '# A\nbody\n');
+    mkdirSync(join(ws, beside));
+    const engine = createEngine({ store: createMemoryStore() });
+    const { runId } = await engine.start(loop(), { workspace: ws });
+    const state = await engine.submit(runId, { report_path: 'review.json' }, { as: 'author' });
+    assert.is(state.status === 'failed' && state.error.code, 'E_REPORT_PATH', beside);
+    const { events } = await engine.trace(runId);
+    const refused = events.find((e) => e.type === 'review.refused') as { message: string; fix: string } | undefined;
+    assert.match(refused?.message ?? '', `${join(ws, beside)} is a directory`);
+    assert.is(refused?.fix, `move or remove the folder ${join(ws, beside)} (the engine keeps a file by that name beside the report)`);
+    assert.ok(statSync(join(ws, beside)).isDirectory(), 'the folder is left as it was');
+  }
 });
 
 test.run();
