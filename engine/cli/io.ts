@@ -77,8 +77,16 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
     const file = resolve(io.cwd, value.slice(1));
     try {
       text = readFileSync(file, 'utf8');
-    } catch {
-      throw new CountersignError('E_FILE_NOT_FOUND', `cannot read ${what} file ${file}`, { file, fix: 'check the path after @' });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const [why, fix] = code === 'ENOENT' || code === 'ENOTDIR'
+        ? ['no such file', 'check the path after @']
+        : code === 'EISDIR'
+          ? ['it is a directory', 'name a file after @, not a folder']
+          : code === 'EACCES' || code === 'EPERM'
+            ? ['permission denied', `make ${file} readable by this user`]
+            : [(e as Error).message, 'check the file after @'];
+      throw new CountersignError('E_FILE_NOT_FOUND', `cannot read ${what} file ${file}: ${why}`, { file, fix });
     }
     source = file;
     fromFile = file;
@@ -90,6 +98,13 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   try {
     return JSON.parse(text);
   } catch (e) {
+    // One line, without the quoted source V8 may add ("…" is not valid JSON)
+    // or the offset, when line:col says where.
+    const said = (pos: unknown): string => {
+      let text = (e as Error).message.replace(/, (?:"|\.\.\.)[\s\S]* is not valid JSON$/, '');
+      if (pos) text = text.replace(/ in JSON at position \d+.*$/s, '');
+      return text.replace(/\s+/g, ' ').trim();
+    };
     // JSON.parse on Node 20 often gives no position; jsonc-parser does.
     const { parse: parseJsonc } = await import('jsonc-parser');
     const errors: Array<{ offset: number }> = [];
@@ -97,13 +112,13 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
     const pos = errors.length ? offsetToPosition(text, errors[0].offset) : undefined;
     // From a file: the error names it with its line:col, as a malformed workflow or script does.
     if (fromFile !== undefined) {
-      throw new CountersignError('E_INPUT', `the ${what} file is not valid JSON: ${(e as Error).message}`, {
+      throw new CountersignError('E_INPUT', `the ${what} file is not valid JSON: ${said(pos)}`, {
         file: fromFile,
         ...(pos ? { line: pos.line, col: pos.col } : {}),
         fix: `correct the JSON in ${fromFile}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}`,
       });
     }
-    throw new CountersignError('E_INPUT', `${source} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${(e as Error).message}`, {
+    throw new CountersignError('E_INPUT', `${source} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${said(pos)}`, {
       ...(pos ? { line: pos.line, col: pos.col } : {}),
       fix: `pass ${what} as a JSON object, e.g. '{"key": "value"}', or @file.json`,
     });

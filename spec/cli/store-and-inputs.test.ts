@@ -108,6 +108,21 @@ S('a malformed --input @file is E_INPUT naming the file with its line:col (in th
   assert.match(r.stderr, `countersign: E_INPUT: ${bad}:3:1: the --input file is not valid JSON`);
 });
 
+S('a malformed @file\'s message is one line without the file\'s text (line:col says where); an @file that is a folder or missing says which, and what to do', async () => {
+  const dir = tempDir();
+  const bad = join(dir, 'token.json');
+  writeFileSync(bad, '{"topic":\n  x,\n  "more": "text"}\n');
+  const r = await cli(['start', WF, '--input', `@${bad}`, '--json'], { store: tempDir() });
+  assert.equal([r.code, r.json.error.message], [2, "the --input file is not valid JSON: Unexpected token 'x'"]);
+  assert.is(r.stderr.split('\n')[0], `countersign: E_INPUT: ${bad}:2:3: the --input file is not valid JSON: Unexpected token 'x'`);
+  const folder = join(dir, 'answers');
+  mkdirSync(folder);
+  const f = await cli(['start', WF, '--input', `@${folder}`, '--json'], { store: tempDir() });
+  assert.equal([f.code, f.json.error.code, f.json.error.message, f.json.error.fix], [2, 'E_FILE_NOT_FOUND', `cannot read --input file ${folder}: it is a directory`, 'name a file after @, not a folder']);
+  const gone = await cli(['start', WF, '--input', `@${join(dir, 'nope.json')}`, '--json'], { store: tempDir() });
+  assert.equal([gone.json.error.message, gone.json.error.fix], [`cannot read --input file ${join(dir, 'nope.json')}: no such file`, 'check the path after @']);
+});
+
 S('in a host with its own directory (io.cwd), validate and @file read relative to it, as graph and start do', async () => {
   const dir = tempDir();
   mkdirSync(join(dir, 'flows'));
