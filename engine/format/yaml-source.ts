@@ -35,8 +35,11 @@ export function parseYaml(text: string, file: string): SourceDocument {
   const doc = parseDocument(yamlParserText(text), { uniqueKeys: true, prettyErrors: false });
   const error = doc.errors[0];
   if (error) {
-    const at = new LineIndex(text).position(error.pos[0]);
-    const { message, fix } = describeYamlError(doc, text, error.code, error.message, error.pos);
+    const opened = error.code === 'MISSING_CHAR' ? unclosedQuoteAt(doc, error.pos[0]) : undefined;
+    const at = new LineIndex(text).position(opened ?? error.pos[0]);
+    const { message, fix } = opened !== undefined
+      ? { message: `this ${text[opened] === '"' ? 'double' : 'single'}-quoted string is never closed: it runs on to where the parser gave up`, fix: `close it with ${text[opened]} at the end of the value (or remove the opening quote)` }
+      : describeYamlError(doc, text, error.code, error.message, error.pos);
     throw new CountersignError('E_PARSE', message, { file, line: at.line, col: at.col, fix });
   }
   if (doc.contents === null) throw emptyFile(file);
@@ -97,6 +100,24 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
       }
       return { message: lowerFirst(raw), fix: 'correct the YAML syntax at this position' };
   }
+}
+
+/**
+ * Where an unterminated quoted string opens: the parser reports the end of
+ * the text it swallowed, which may be the end of the file, far from the fault.
+ */
+function unclosedQuoteAt(doc: Document, end: number): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Scalar(_key, node) {
+      if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && node.range?.[1] === end) {
+        found = node.range[0];
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** The value of the scalar map key starting at `offset` (the error range covers only its first character). */

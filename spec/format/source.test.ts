@@ -323,10 +323,13 @@ badYaml('tabs as indentation', () => {
   assert.is(e.at, '2:1');
 });
 
-badYaml('an unterminated quoted string', () => {
+badYaml('an unterminated quoted string is reported where it opens, not at the end of the file the parser swallowed', () => {
   const e = parseError('a: "open\n', 'w.yaml');
-  assert.match(e.message, /^missing closing "quote/);
-  assert.is(e.at, '2:1');
+  assert.is(e.message, 'this double-quoted string is never closed: it runs on to where the parser gave up');
+  assert.is(e.at, '1:4');
+  const deep = parseError("a: 1\nb:\n  c: 'x\n  d: 2\ne: 3\n", 'w.yaml');
+  assert.equal([deep.message, deep.at], ['this single-quoted string is never closed: it runs on to where the parser gave up', '3:6']);
+  assert.is(parseError('a: [1, "x, 2]\n', 'w.yaml').at, '1:8', 'inside a flow list too');
 });
 
 badYaml('more than one document', () => {
