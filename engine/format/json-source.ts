@@ -154,7 +154,7 @@ function findDuplicateKey(node: JsonNode | undefined): { first: JsonNode; second
 
 function jsonSyntaxError(text: string, file: string, nativeMessage: string): CountersignError {
   const errors: ParseError[] = [];
-  parseTree(text, errors, STRICT);
+  const root = parseTree(text, errors, STRICT);
   const lines = new LineIndex(text);
   const first = errors[0];
   if (!first) {
@@ -163,14 +163,37 @@ function jsonSyntaxError(text: string, file: string, nativeMessage: string): Cou
     const at = lines.position(m ? Number(m[1]) : 0);
     return new CountersignError('E_PARSE', `invalid JSON: ${nativeMessage}`, { file, line: at.line, col: at.col, fix: 'correct the JSON syntax at this position' });
   }
-  const { message, fix, offset } = describeJsonError(text, first, errors[1]);
+  // Where a complete root value ends (an object or array must have closed): text after it is extra.
+  const end = root ? root.offset + root.length : 0;
+  const closed = root !== undefined && (root.type === 'object' ? text[end - 1] === '}' : root.type === 'array' ? text[end - 1] === ']' : true);
+  const rootEnd = closed ? end : Infinity;
+  const { message, fix, offset } = numberProblem(text, first.offset) ?? describeJsonError(text, first, errors[1], rootEnd);
   const at = lines.position(offset);
   return new CountersignError('E_PARSE', message, { file, line: at.line, col: at.col, fix });
 }
 
 interface Described { message: string; fix: string; offset: number }
 
-function describeJsonError(text: string, error: ParseError, next: ParseError | undefined): Described {
+/**
+ * A number JSON does not allow, which the tokenizer splits into a 0 and
+ * something after it (`01` reads as 0 then 1, a "missing comma"): said as
+ * the number it is.
+ */
+function numberProblem(text: string, offset: number): Described | undefined {
+  const before = /(?<![\w.])-?0$/.exec(text.slice(Math.max(0, offset - 2), offset));
+  if (!before || !/[0-9a-zA-Z]/.test(text[offset] ?? '')) return undefined;
+  const start = offset - before[0].length;
+  const written = /^-?[0-9a-zA-Z.+]+/.exec(text.slice(start))![0];
+  if (/^-?0[xXoObB]/.test(written)) {
+    return { offset: start, message: `${showToken(written)} is a hexadecimal, octal or binary number, which JSON does not have`, fix: 'write the number in decimal, e.g. 16 for 0x10' };
+  }
+  if (/^-?0\d/.test(written)) {
+    return { offset: start, message: `number ${showToken(written)} has a leading zero, which JSON does not allow`, fix: `drop the leading zero (${written.replace(/^(-?)0+(?=\d)/, '$1')}), or quote it if it is an identifier like a zip code` };
+  }
+  return undefined;
+}
+
+function describeJsonError(text: string, error: ParseError, next: ParseError | undefined, rootEnd: number): Described {
   const { offset, length } = error;
   const token = text.slice(offset, offset + Math.max(length, 1));
   const found = offset >= text.length ? 'the end of the file' : showToken(token);
@@ -179,6 +202,10 @@ function describeJsonError(text: string, error: ParseError, next: ParseError | u
   const trailing = trailingCommaBefore(text, offset);
   switch (printParseErrorCode(error.error)) {
     case 'InvalidSymbol':
+      // A complete document with text after it: no value is expected there.
+      if (offset >= rootEnd) {
+        return { offset, message: `unexpected ${found} after the end of the JSON document`, fix: 'a JSON file holds exactly one value; remove the extra text' };
+      }
       if (next && printParseErrorCode(next.error) === 'PropertyNameExpected') {
         return { offset, message: `expected a double-quoted property name, found ${found}`, fix: 'JSON property names must be in double quotes, e.g. "name": …' };
       }

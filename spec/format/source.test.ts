@@ -132,6 +132,23 @@ badJson('a missing comma between array items names the closing bracket', () => {
   assert.is(e.at, '2:2');
 });
 
+badJson('a number with a leading zero, or in hex, is said as that number at its start, never as a missing comma', () => {
+  const zero = parseError('{\n  "a": -01\n}', 'w.json');
+  assert.equal([zero.message, zero.at, zero.fix], ['number "-01" has a leading zero, which JSON does not allow', '2:8', 'drop the leading zero (-1), or quote it if it is an identifier like a zip code']);
+  assert.is(parseError('[0, 10, 007]', 'w.json').at, '1:9');
+  const hex = parseError('{"a": 0x10}', 'w.json');
+  assert.equal([hex.message, hex.at], ['"0x10" is a hexadecimal, octal or binary number, which JSON does not have', '1:7']);
+});
+
+badJson('text after a complete document is extra text, not a missing value', () => {
+  for (const text of ['{"a": 1} x', '"str" x', '[1]\n\nmore']) {
+    const e = parseError(text, 'w.json');
+    assert.match(e.message, /after the end of the JSON document$/, text);
+    assert.is(e.fix, 'a JSON file holds exactly one value; remove the extra text');
+  }
+  assert.match(parseError('{"a": 1 x', 'w.json').message, 'expected a value', 'an object still open: not after the end');
+});
+
 badJson('a trailing comma in an object is reported at the comma', () => {
   const e = parseError('{\n  "a": 1,\n}', 'w.json');
   assert.is(e.message, 'trailing comma before "}"');
