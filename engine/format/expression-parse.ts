@@ -23,6 +23,7 @@ export class ExpressionParser {
   private readonly tokens: Token[];
   private index = 0;
   private readonly reads: string[] = [];
+  private readonly readOffsets: number[] = [];
 
   constructor(private readonly source: string) {
     this.tokens = this.tokenize();
@@ -49,7 +50,9 @@ export class ExpressionParser {
     return Object.freeze({
       source,
       target: first.text,
+      targetOffset: first.start,
       reads,
+      readOffsets: this.readOffsets,
       evaluate: (read: Read) => body.run(wrapRead(read, source)),
     });
   }
@@ -98,7 +101,10 @@ export class ExpressionParser {
           return { label: t.text, run: () => value };
         }
         const path = t.text;
-        if (!this.reads.includes(path)) this.reads.push(path);
+        if (!this.reads.includes(path)) {
+          this.reads.push(path);
+          this.readOffsets.push(t.start);
+        }
         return {
           label: `"${path}"`,
           run: (read) => {

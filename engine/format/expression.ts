@@ -18,8 +18,12 @@ export interface Expression {
   source: string;
   /** The global the expression assigns to. */
   target: string;
+  /** Where the target starts in the source (for findings located at the name). */
+  targetOffset: number;
   /** The variable paths the right side reads, as written, in order. */
   reads: string[];
+  /** Where each of `reads` first appears in the source. */
+  readOffsets: number[];
   /** Computes the right side; throws E_EXPRESSION when an operand is unset or the arithmetic is invalid. */
   evaluate(read: (path: string) => Resolution): unknown;
 }

@@ -27,7 +27,8 @@ export const expression: TransientType<ExpressionNode> = {
     const out: VariableRead[] = [];
     (node.expressions ?? []).forEach((src, i) => {
       try {
-        for (const path of parseExpression(src).reads) out.push({ path, pointer: `${pointer}/expressions/${i}` });
+        const e = parseExpression(src);
+        e.reads.forEach((path, k) => out.push({ path, pointer: `${pointer}/expressions/${i}`, offset: e.readOffsets[k] }));
       } catch {
         // reported by check()
       }
@@ -58,6 +59,7 @@ export const expression: TransientType<ExpressionNode> = {
                 : `rename the global so it does not read as a number (e.g. "n${hidden}")`,
             ),
             pointer,
+            ...(src.indexOf(hidden) >= 0 ? { offset: src.indexOf(hidden) } : {}),
             severity: 'error',
           });
         }
@@ -66,6 +68,7 @@ export const expression: TransientType<ExpressionNode> = {
             code: 'E_EXPRESSION_TARGET',
             message: `"${src}" assigns to the built-in "${e.target}", which is read-only; assign a declared global instead`,
             pointer,
+            offset: e.targetOffset,
             severity: 'error',
           });
         } else if (!writable.includes(e.target)) {
@@ -77,6 +80,7 @@ export const expression: TransientType<ExpressionNode> = {
               `declare "${e.target}" in variableRegistry (or the start node's initialData), or assign a declared global`,
             ),
             pointer,
+            offset: e.targetOffset,
             severity: 'error',
           });
         }

@@ -38,7 +38,7 @@ export interface VariableRead {
   path: string;
   /** Pointer of the string holding it. */
   pointer: string;
-  /** Offset of the path inside that string (templates only). */
+  /** Offset of the path inside that string (templates and expressions). */
   offset?: number;
 }
 

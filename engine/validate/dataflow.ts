@@ -103,7 +103,8 @@ export function scopeOf(declarations: Declarations): Scope {
  */
 export function checkRead(read: VariableRead, scope: Scope, reported: Set<string>, fixedFields: ReadonlyMap<string, string> = new Map()): Finding | undefined {
   const shown =
-    read.offset !== undefined ? `"{{${read.path}}}"`
+    // A template's variable is shown in its braces; an expression's operand as written.
+    read.offset !== undefined && !/\/expressions\/\d+$/.test(read.pointer) ? `"{{${read.path}}}"`
     : read.pointer.endsWith('/contextPath') ? `contextPath "${read.path}"`
     : `"${read.path}"`;
   let resolution;
