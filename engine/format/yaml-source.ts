@@ -42,6 +42,17 @@ export function parseYaml(text: string, file: string): SourceDocument {
       : describeYamlError(doc, text, error.code, error.message, error.pos);
     throw new CountersignError('E_PARSE', message, { file, line: at.line, col: at.col, fix });
   }
+  // A tag the parser does not know (`!int` for `!!int`, a custom `!thing`)
+  // would silently turn the value into a string: refused at the tag.
+  const unknownTag = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+  if (unknownTag) {
+    const at = new LineIndex(text).position(unknownTag.pos[0]);
+    const tag = text.slice(unknownTag.pos[0], unknownTag.pos[1]).trim();
+    throw new CountersignError('E_PARSE', `unknown YAML tag ${tag}: the value would be read as a string`, {
+      file, line: at.line, col: at.col,
+      fix: 'remove the tag (a workflow needs none: 3 is a number, "3" a string), or write a standard one such as !!int or !!str',
+    });
+  }
   if (doc.contents === null) throw emptyFile(file);
   const nonJson = firstNonJson(doc);
   if (nonJson) {

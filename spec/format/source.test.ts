@@ -349,6 +349,14 @@ badYaml('an unterminated quoted string is reported where it opens, not at the en
   assert.is(parseError('a: [1, "x, 2]\n', 'w.yaml').at, '1:8', 'inside a flow list too');
 });
 
+badYaml('an unknown tag (!int for !!int, a custom !thing) is E_PARSE at the tag, never a value silently turned into a string', () => {
+  const typo = parseError('a: 1\nb: !int 3\n', 'w.yaml');
+  assert.equal([typo.message, typo.at], ['unknown YAML tag !int: the value would be read as a string', '2:4']);
+  assert.match(typo.fix ?? '', '!!int');
+  assert.is(parseError('x:\n  - !custom 3\n', 'w.yaml').at, '2:5');
+  assert.equal(parseSource('a: !!int 3\nb: !!str 3\n', 'w.yaml').data, { a: 3, b: '3' }, 'standard tags are fine');
+});
+
 badYaml('more than one document', () => {
   const e = parseError('a: 1\n---\nb: 2\n', 'w.yaml');
   assert.is(e.message, 'the file holds more than one YAML document');
