@@ -124,9 +124,12 @@ Shipped('C1–C7: the body states the five steps in order, each with its tool, g
   }
 });
 
-Shipped('C9: the body keeps the three-of-three floor: SOP coverage, no parallel operation, rollback known', () => {
+Shipped('C9, F5, F6: the body keeps the three-of-three floor (SOP coverage, no parallel operation, rollback known), and names the confirmed force_approve_no_sop as the SOP gate\'s one stand-in in both places it speaks of it', () => {
   const { body } = loadPersona(REVIEWER);
-  assert.match(body, /Three of them can never be waived[^.]*the SOP covers the scenario, no parallel operation of the same kind\s+runs now, and the rollback path is known/);
+  const floor = body.slice(body.indexOf('Three of them can never be waived'));
+  assert.match(floor, /^Three of them can never be waived[^]*?the SOP covers the scenario[^]*?no parallel\s+operation of the same kind runs now, and the rollback path is known/);
+  assert.match(floor.slice(0, floor.indexOf('Otherwise reject')), /stand-in is step 1's\s+user-confirmed `force_approve_no_sop`/, 'step 5 does not contradict step 1\'s exception');
+  assert.match(body, /The one\s+exception: the proposal carries `force_approve_no_sop: true`/);
 });
 
 Shipped('D2–D4: the body states the reply format, and its own example replies parse to the decision they show', () => {
