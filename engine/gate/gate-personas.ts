@@ -22,7 +22,12 @@ export interface PersonaOptions {
   persona?: string;
   /** Tool name → persona name, for tools that need another reviewer (F15). */
   personaFor?: Record<string, string>;
-  /** Where `<name>.md` persona files are; `./agents` when it exists, else the shipped agents/. */
+  /**
+   * Where `<name>.md` persona files are. Left out: each persona is
+   * `./agents/<name>.md` when the working directory has one, else the
+   * shipped agents/ file of that name (so a project's own personas sit
+   * beside the shipped reviewer).
+   */
   agentsDir?: string;
 }
 
@@ -49,7 +54,17 @@ export function shippedAgentsDir(): string {
 }
 
 export function loadGatePersonas(options: PersonaOptions): GatePersonas {
-  const dir = options.agentsDir ?? (existsSync(join('agents', `${DefaultReviewerAgent}.md`)) ? resolve('agents') : shippedAgentsDir());
+  const pathFor = (name: string): string => {
+    if (options.agentsDir !== undefined) return join(options.agentsDir, `${name}.md`);
+    const own = resolve('agents', `${name}.md`);
+    if (existsSync(own)) return own;
+    const shipped = join(shippedAgentsDir(), `${name}.md`);
+    if (existsSync(shipped)) return shipped;
+    throw new CountersignError('E_FILE_NOT_FOUND', `persona "${name}" not found: there is no ${own} and countersign ships no ${name}.md`, {
+      file: own,
+      fix: `write the persona as agents/${name}.md in ${resolve('.')}, or name its folder with agentsDir (countersign gate --agents DIR)`,
+    });
+  };
   const defaultName = options.persona ?? DefaultReviewerAgent;
   const loaded = new Map<string, Persona>();
   const load = (name: string): Persona => {
@@ -61,7 +76,7 @@ export function loadGatePersonas(options: PersonaOptions): GatePersonas {
         fix: 'name a persona by its file in the agents folder, e.g. "reviewer" for agents/reviewer.md',
       });
     }
-    const path = join(dir, `${name}.md`);
+    const path = pathFor(name);
     const persona = loadPersona(path, { name });
     // The lint on the frontmatter as written, so the error points at the key
     // to fix (line:col and pointer), as `countersign validate` does.

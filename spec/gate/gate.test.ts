@@ -5,7 +5,7 @@
  * other decorators around it. The reviewer here is a library Agent that
  * records every request it gets.
  */
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
@@ -20,6 +20,7 @@ import { listExecutions, listProposals, recordConfirmation, writeExecution } fro
 import { createMemoryStore } from '../../engine/store/memory.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { tempDir } from '../helpers/cli.js';
+import { thrownWithCode } from '../helpers/errors.js';
 import { spyTool } from './fixtures.js';
 import { createAgent } from '../../engine/hosts/adapters.js';
 
@@ -266,6 +267,24 @@ Config('B17 F13 F14: a missing persona, a renamed one and one without the deny e
   assert.throws(() => createGate({ ...base, agentsDir: dir }), (e: CountersignError) => e.code === 'E_PERSONA_NAME');
   writeFileSync(join(dir, 'reviewer.md'), text.replace(/^\s*- "?\*_skill"?.*$/m, ''));
   assert.throws(() => createGate({ ...base, agentsDir: dir }), (e: CountersignError) => e.code === 'E_PERSONA_DENY');
+});
+
+Config('F9: without agentsDir each persona is ./agents/<name>.md when the working directory has it, else the shipped file: a project with only its own ops.md keeps the shipped reviewer; a persona in neither names the path to write', () => {
+  const project = tempDir('countersign-project-');
+  mkdirSync(join(project, 'agents'));
+  writeFileSync(join(project, 'agents', 'ops.md'), readFileSync(SHIPPED_REVIEWER, 'utf8').replace(/^name: reviewer$/m, 'name: ops'));
+  const before = process.cwd();
+  process.chdir(project);
+  try {
+    const base = { store: createMemoryStore(), reviewer: reviewerAgent(APPROVE).agent, log: () => {} };
+    const ops = createGate({ ...base, persona: 'ops', personaFor: { drop_table: 'reviewer' } });
+    assert.equal([...ops.personas].sort(), ['ops', 'reviewer'], "the project's ops and the shipped reviewer");
+    const e = thrownWithCode(() => createGate({ ...base, persona: 'db' }), 'E_FILE_NOT_FOUND');
+    assert.match(e.message, `persona "db" not found: there is no ${join(realpathSync(project), 'agents', 'db.md')}`);
+    assert.match(e.fix ?? '', 'write the persona as agents/db.md in');
+  } finally {
+    process.chdir(before);
+  }
 });
 
 Config('F15 F16: personaFor routes a tool to its own persona, and more than one persona in use is warned about', async () => {
