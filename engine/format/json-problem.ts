@@ -21,6 +21,12 @@ export interface JsonProblemOptions {
    * vanishes on the way is a change; an answer's undefined member is absent.
    */
   undefinedMembers?: 'absent' | 'refused';
+  /**
+   * An object that is not a plain object or array (a Date, RegExp, Error,
+   * class instance, anything with its own toJSON) is refused too: JSON
+   * would store it in another form, or as {}.
+   */
+  plainObjectsOnly?: boolean;
 }
 
 /** The first such value in document order, or undefined when JSON keeps the value as it is. */
@@ -38,6 +44,14 @@ export function jsonProblem(root: unknown, options: JsonProblemOptions = {}): Js
     if (v === null || kind !== 'object' || seen.has(v as object)) continue;
     seen.add(v as object);
     if (COLLECTIONS.some((c) => v instanceof c)) return { pointer, message: `is a ${(v as object).constructor.name}, which JSON would store as {}` };
+    if (options.plainObjectsOnly && !Array.isArray(v)) {
+      const proto = Object.getPrototypeOf(v);
+      if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+        const name = (v as object).constructor?.name;
+        const what = name && proto !== Object.prototype ? `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name}` : 'an object with its own toJSON';
+        return { pointer, message: `is ${what}, which JSON would store in another form${storedAs(v)}` };
+      }
+    }
     if ('toJSON' in (v as object)) continue;
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], pointer: `${pointer}/${i}`, inList: true });
@@ -49,4 +63,14 @@ export function jsonProblem(root: unknown, options: JsonProblemOptions = {}): Js
     }
   }
   return undefined;
+}
+
+/** What JSON.stringify would make of a value, for a message: ` (as {})`, or nothing when it throws. */
+function storedAs(v: unknown): string {
+  try {
+    const text = JSON.stringify(v);
+    return text === undefined ? ' (it would vanish)' : ` (as ${text.length > 40 ? `${text.slice(0, 37)}...` : text})`;
+  } catch {
+    return '';
+  }
 }

@@ -188,7 +188,7 @@ async function runTool(catalog: ToolCatalog, pending: ToolPending, workspace: st
  * calls: a result is refused, never stored or handed on changed.
  */
 export function notJsonResult(result: unknown): string | undefined {
-  const problem = jsonProblem(result, { undefinedMembers: 'refused' });
+  const problem = jsonProblem(result, { undefinedMembers: 'refused', plainObjectsOnly: true });
   return problem ? `holds a value JSON cannot keep at ${problem.pointer || '(root)'}: it ${problem.message}` : undefined;
 }
 
@@ -202,7 +202,7 @@ function resultOutcome(tool: string, result: unknown): ToolOutcome {
   }
   if (text === undefined) return fail('E_TOOL_FAILED', `${ran} its result (a ${typeof result}) is not JSON`, 'return plain JSON data from the tool');
   const odd = notJsonResult(result);
-  if (odd !== undefined) return fail('E_TOOL_FAILED', `${ran} its result ${odd}`, 'return plain JSON data from the tool: no functions, undefined, NaN, Infinity, BigInts, Maps, Sets or cycles');
+  if (odd !== undefined) return fail('E_TOOL_FAILED', `${ran} its result ${odd}`, 'return plain JSON data from the tool: no functions, undefined, NaN, Infinity, BigInts, Maps, Sets, Dates or other class instances (convert them: date.toISOString()), or cycles');
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_ANSWER_BYTES) {
     return fail('E_TOOL_FAILED', `${ran} its result is ${bytes} bytes; a node's stored answer may hold ${MAX_ANSWER_BYTES}`, 'return a smaller result: keep large content in files and return their paths');

@@ -209,7 +209,7 @@ R('§4.13: whatever a tool throws is E_TOOL_FAILED, its own code and message kep
   assert.match(r.status === 'failed' ? r.error.message : '', /tool "deploy" failed: E_TOOL_ARGS: the tag is not released/);
 });
 
-R('a result that is not JSON, too large or too deep to store is E_TOOL_FAILED saying the tool ran (it may have taken effect)', async () => {
+R('a result that is not plain JSON (a function, NaN, undefined, a Map, a Date, RegExp or Error, a toJSON object), too large or too deep to store is E_TOOL_FAILED saying the tool ran (it may have taken effect)', async () => {
   const cases: Array<[unknown, RegExp]> = [
     [() => 1, /ran \(it may have taken effect\), but its result \(a function\) is not JSON/],
     [10n, /cannot be stored as JSON/],
@@ -221,6 +221,11 @@ R('a result that is not JSON, too large or too deep to store is E_TOOL_FAILED sa
     [{ 'a/b': [1, undefined] }, /at \/a~1b\/1: it is undefined \(or a hole\)/],
     [{ m: new Map([['a', 1]]) }, /at \/m: it is a Map, which JSON would store as \{\}/],
     [{ s: new Set([1]) }, /at \/s: it is a Set/],
+    // JSON would keep these in another form: never stored changed.
+    [{ re: /x/ }, /at \/re: it is a RegExp, which JSON would store in another form \(as \{\}\)/],
+    [{ e: new Error('disk full') }, /at \/e: it is an Error, which JSON would store in another form \(as \{\}\)/],
+    [{ when: new Date(0) }, /at \/when: it is a Date, which JSON would store in another form \(as "1970-01-01T00:00:00.000Z"\)/],
+    [{ m: { toJSON: () => 'hidden' } }, /at \/m: it is an object with its own toJSON, which JSON would store in another form \(as "hidden"\)/],
   ];
   for (const [value, pattern] of cases) {
     const tool = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => value });
