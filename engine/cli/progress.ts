@@ -106,7 +106,11 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
           io.stderr.write(verdict === 'error' ? `  ✗ ${e.nodeId}: the agent declared failure: ${errors.join('; ')}\n` : `  ✗ answer rejected: ${errors.map(inRun).join('; ')}\n`);
           if (e.state.status === 'failed' && (e.state.error.nodeId ?? e.nodeId) === e.nodeId) io.stderr.write(`  ✗ ${e.nodeId}: the run failed: ${e.state.error.code}\n`);
           // Out of the node by its failure route (maxRetriesExceeded, error): said, since no ✓ leads there.
-          else if (e.to) io.stderr.write(`  · ${e.nodeId}: ${e.via} → ${e.to}\n`);
+          else if (e.to) {
+            io.stderr.write(`  · ${e.nodeId}: ${e.via} → ${e.to}\n`);
+            // The run failed further on, past that route: said where, after the tool nodes on the way.
+            if (e.state.status === 'failed') deferred = `  ✗ ${e.state.error.nodeId ?? e.to}: the run failed: ${e.state.error.code}\n`;
+          }
           break;
         }
         if (e.state.status === 'failed') {
@@ -128,11 +132,14 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
         io.stderr.write(`  · ${e.from}${e.via === 'default' ? '' : `: ${e.via}`} → ${e.to}\n`);
         break;
       case 'timeout':
-        io.stderr.write(
-          e.state.status === 'failed'
-            ? `  ✗ ${e.nodeId}: deadline passed: the run failed: ${e.state.error.code}\n`
-            : `  ⏱ ${e.nodeId}: deadline passed${e.to ? ` → ${e.to}` : ''}\n`,
-        );
+        // Failed at the node itself (no timeout route): the deadline ended the run there.
+        if (e.state.status === 'failed' && (!e.to || (e.state.error.nodeId ?? e.nodeId) === e.nodeId)) {
+          io.stderr.write(`  ✗ ${e.nodeId}: deadline passed: the run failed: ${e.state.error.code}\n`);
+          break;
+        }
+        io.stderr.write(`  ⏱ ${e.nodeId}: deadline passed${e.to ? ` → ${e.to}` : ''}\n`);
+        // The timeout route led on to a node where the run failed: said there.
+        if (e.state.status === 'failed') deferred = `  ✗ ${e.state.error.nodeId ?? e.to}: the run failed: ${e.state.error.code}\n`;
         break;
       case 'stopped':
         io.stderr.write(`  ■ stopped: ${e.error.code}: ${e.error.message}\n`);

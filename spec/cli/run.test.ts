@@ -94,6 +94,30 @@ Run('a node deadline that passes while the agent is silent shows in run\'s progr
   assert.match(f.stderr, /  ✗ write: deadline passed: the run failed: E_TIMEOUT\n/);
 });
 
+Run('a run that fails at a node its timeout, maxRetriesExceeded or error route led to: progress shows the route, then the failure at that node (never the deadline or the answer blamed)', async () => {
+  const flow = (write: Record<string, unknown>) => {
+    const file = join(tempDir(), 'tofail.json');
+    writeFileSync(file, JSON.stringify({
+      metadata: { name: 'tofail', version: '1.0.0', description: 'a route to a failing node' },
+      variableRegistry: { n: { type: 'number', description: 'never set' } },
+      nodes: [
+        { type: 'start', id: 'start', connections: { default: 'write' } },
+        { type: 'agent-directive', id: 'write', directive: 'w', completionCondition: 'c', inputSchema: { type: 'object', properties: { words: { type: 'integer' } }, required: ['words'] }, ...write },
+        { type: 'expression', id: 'calc', expressions: ['n = n + 1'], connections: { default: 'done' } },
+        { type: 'end', id: 'done' },
+      ],
+    }));
+    return file;
+  };
+  const timed = await cli(['run', flow({ timeoutMs: 300, connections: { success: 'done', timeout: 'calc' } }), '--agent', 'exec:sleep 20', '--json'], { store: tempDir() });
+  assert.is(timed.code, 1, timed.stderr);
+  assert.match(timed.stderr, /  ⏱ write: deadline passed → calc\n  ✗ calc: the run failed: E_EXPRESSION\n/);
+  const rejected = await cli(['run', flow({ maxRetries: 0, connections: { success: 'done', maxRetriesExceeded: 'calc' } }), '--agent', 'exec:echo {}', '--json'], { store: tempDir() });
+  assert.match(rejected.stderr, /  · write: maxRetriesExceeded → calc\n  ✗ calc: the run failed: E_EXPRESSION\n/);
+  const declared = await cli(['run', flow({ connections: { success: 'done', error: 'calc' } }), '--agent', 'exec:echo \'{"$error": "nope"}\'', '--json'], { store: tempDir() });
+  assert.match(declared.stderr, /  ✗ write: the agent declared failure: nope\n  · write: error → calc\n  ✗ calc: the run failed: E_EXPRESSION\n/);
+});
+
 Run('a script naming a node the workflow does not have is E_INPUT at its key with a "did you mean", before any run or store is created (exit 2)', async () => {
   const store = join(tempDir(), 'store');
   const r = await cli(['run', WF, '--agent', `scripted:${script('wirte:\n  - { words: 5 }\n')}`, '--json'], { store });
