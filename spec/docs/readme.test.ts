@@ -99,14 +99,14 @@ Readme('the README example workflow validates and runs to its documented output 
   assert.equal(r.json.output, { issues_count: 0 });
 });
 
-Readme.run();
-
 Readme('the shipped workflows the MCP server searches last are every file in workflows/, named by stem', () => {
   const list = /The shipped workflows\s+\(([^)]*)\) are always searched/.exec(readme)?.[1] ?? '';
   const named = [...list.matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort();
   const shipped = readdirSync(join(ROOT, 'workflows')).map((f) => f.replace(/\.(json|ya?ml)$/, '')).sort();
   assert.equal(named, shipped);
 });
+
+Readme.run();
 
 const GateSnippet = suite('README: the gate workflow snippet');
 
