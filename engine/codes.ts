@@ -26,7 +26,7 @@ export const CODES = Object.freeze({
   E_VARIABLE_SCHEMA: 'a variableRegistry entry is not a valid JSON Schema property',
   E_VARIABLE_VALUE: 'a registry default or a start node\'s initialData value does not fit its variable\'s schema (a start input with it would be refused)',
   E_GLOBAL_INPUT_UNDECLARED: 'globalInputs names a variable missing from variableRegistry',
-  E_REQUIRED_INPUT_DEFAULT: '(warning) a required input has a default that is never used',
+  E_REQUIRED_INPUT_DEFAULT: '(warning) a required input has a default or start value that is never used',
   E_ACCESS_ROLE_UNUSED: '(warning) an access role that no node takes (no agent or reviewer names it): most likely misspelt, with a did-you-mean',
   E_REQUIRED_INPUT_UNDECLARED: 'requiredInputs names a variable that is neither in variableRegistry nor in the start node\'s initialData',
   E_EXPRESSION_SYNTAX: 'an expression does not parse',

@@ -201,7 +201,10 @@ export function finalOutputFindings(node: NodeEntry, scope: Scope): Finding[] {
       return;
     }
     if (resolution.found) return;
-    const guess = suggest(resolution.missing, resolution.candidates);
+    // The whole path with the missing part corrected, offered only when it names a value.
+    const near = suggest(resolution.missing, resolution.candidates);
+    const corrected = near !== undefined && name.startsWith(resolution.missing) ? near + name.slice(resolution.missing.length) : undefined;
+    const guess = corrected !== undefined && resolves(corrected, scope) ? corrected : undefined;
     findings.push({
       code: 'E_FINAL_OUTPUT_UNRESOLVED',
       pointer: `${node.pointer}/finalOutput/${j}`,
@@ -230,4 +233,12 @@ export function neverWrittenFindings(data: Record<string, unknown>, declarations
     });
   }
   return findings;
+}
+
+function resolves(path: string, scope: Scope): boolean {
+  try {
+    return resolve(path, scope).found;
+  } catch {
+    return false;
+  }
 }

@@ -119,18 +119,32 @@ function protoProperties(schema: unknown, pointer: string, depth = 0): string[] 
 export function requiredInputFindings(data: Record<string, unknown>): Finding[] {
   if (!Array.isArray(data.requiredInputs)) return [];
   const declared = new Set<string>(isObject(data.variableRegistry) ? Object.keys(data.variableRegistry) : []);
-  for (const node of Array.isArray(data.nodes) ? data.nodes : []) {
+  /** Start values (initialData value) by name, with the pointer of each. */
+  const startValues = new Map<string, string>();
+  (Array.isArray(data.nodes) ? data.nodes : []).forEach((node, n) => {
     if (isObject(node) && node.type === 'start' && isObject(node.initialData) && isObject(node.initialData.variables)) {
-      for (const name of Object.keys(node.initialData.variables)) declared.add(name);
+      for (const [name, spec] of Object.entries(node.initialData.variables)) {
+        declared.add(name);
+        if (isObject(spec) && 'value' in spec && !startValues.has(name)) startValues.set(name, `/nodes/${n}/initialData/variables/${escapeKey(name)}/value`);
+      }
     }
-  }
+  });
   const registry = isObject(data.variableRegistry) ? data.variableRegistry : {};
   return data.requiredInputs.flatMap((name, i): Finding[] => {
     if (typeof name === 'string' && isObject(registry[name]) && 'default' in (registry[name] as object)) {
       return [{
         code: 'E_REQUIRED_INPUT_DEFAULT',
         message: `"${name}" is a required input, so its default is never used; remove the default, or remove "${name}" from requiredInputs to let the default apply`,
-        pointer: `/variableRegistry/${name.replace(/~/g, '~0').replace(/\//g, '~1')}/default`,
+        pointer: `/variableRegistry/${escapeKey(name)}/default`,
+        severity: 'warning',
+      }];
+    }
+    // A start value is a default too: the start input must give the variable, so it is never used.
+    if (typeof name === 'string' && startValues.has(name)) {
+      return [{
+        code: 'E_REQUIRED_INPUT_DEFAULT',
+        message: `"${name}" is a required input, so its start value is never used; remove the value, or remove "${name}" from requiredInputs to let it apply`,
+        pointer: startValues.get(name)!,
         severity: 'warning',
       }];
     }

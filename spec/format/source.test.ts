@@ -149,6 +149,11 @@ badJson('text after a complete document is extra text, not a missing value', () 
   assert.match(parseError('{"a": 1 x', 'w.json').message, 'expected a value', 'an object still open: not after the end');
 });
 
+badJson('columns count UTF-16 code units, as editors do: an emoji before the fault counts 2', () => {
+  assert.is(parseError('{"a": "😀" "b": 1}', 'w.json').at, '1:12');
+  assert.is(parseError('{"a": "e" "b": 1}', 'w.json').at, '1:11');
+});
+
 badJson('a trailing comma in an object is reported at the comma', () => {
   const e = parseError('{\n  "a": 1,\n}', 'w.json');
   assert.is(e.message, 'trailing comma before "}"');

@@ -180,6 +180,17 @@ dataflow('finalOutput names that resolve to nothing are warnings; registry varia
   assert.equal(warningCodes(report), ['E_FINAL_OUTPUT_UNRESOLVED /nodes/1/finalOutput/1', 'E_VARIABLE_NEVER_WRITTEN /variableRegistry/result']);
 });
 
+dataflow('a misspelled finalOutput path is answered with the whole corrected path (never a fragment that would itself be unresolved)', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', connections: { default: 'review' } },
+    { id: 'review', type: 'agent-directive', directive: 'd', completionCondition: 'c', inputSchema: { type: 'object', properties: { count: { type: 'integer' } } }, connections: { success: 'end' } },
+    { id: 'end', type: 'end', finalOutput: ['reveiw.count', 'review.cont', 'a.zz'] },
+  ];
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: { n: { type: 'integer', description: 'n', default: 0 } } }));
+  const messages = report.warnings.filter((w) => w.code === 'E_FINAL_OUTPUT_UNRESOLVED').map((w) => / — did you mean "([^"]+)"\?/.exec(w.message)?.[1] ?? null);
+  assert.equal(messages, ['review.count', 'review.count', 'n.zz'], 'the corrected name keeps the rest of the path');
+});
+
 dataflow('a variable written by globalInputs, an expression or initialData, or with a default, is not "never written"', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', initialData: { variables: { a: { description: 'a', value: 1 } } }, connections: { default: 'w' } },

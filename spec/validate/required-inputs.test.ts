@@ -32,4 +32,14 @@ T('a required input with a default is a warning at that default: it is never use
   assert.equal(report.warnings.map((w) => [w.code, w.pointer]), [['E_REQUIRED_INPUT_DEFAULT', '/variableRegistry/pr_number/default']]);
 });
 
+T('a required input with a start value (initialData) is the same warning, at that value: the start input must give it, so the value is never used', async () => {
+  const w = wf() as unknown as { nodes: Record<string, unknown>[] };
+  w.nodes[0].initialData = { variables: { pr_number: { description: 'the PR', value: 5 } } };
+  const report = validateWorkflow(w as unknown as Workflow);
+  assert.equal(report.warnings.map((x) => [x.code, x.pointer]), [['E_REQUIRED_INPUT_DEFAULT', '/nodes/0/initialData/variables/pr_number/value']]);
+  assert.match(report.warnings[0].message, 'its start value is never used');
+  const e = await createEngine({ store: createMemoryStore() }).start(w as unknown as Workflow).then(() => undefined, (x: { code?: string }) => x);
+  assert.is(e?.code, 'E_INPUT', 'as the warning says: the value is not used');
+});
+
 T.run();
