@@ -198,7 +198,7 @@ Cli('graph: a connection to a placeholder label ("(node 1)") is missing, not an 
     JSON.stringify({
       metadata: { name: 'odd', version: '1.0.0', description: 'odd names' },
       nodes: [
-        { type: 'start', id: 's', connections: { default: '(node 1)', 'a|b': 'e', 'x\ny': 'e', 'say "#quot;"': 'e' } },
+        { type: 'start', id: 's', connections: { default: '(node 1)', 'a|b': 'e', 'x\ny': 'e', 'say "#quot;"': 'e', '`md`': 'e', 'c&amp;d': 'e' } },
         { type: 'end' },
         { type: 'end', id: 'e' },
       ],
@@ -210,6 +210,9 @@ Cli('graph: a connection to a placeholder label ("(node 1)") is missing, not an 
   assert.match(mermaid, /n0 -->\|"a#124;b"\| n2\n/);
   assert.match(mermaid, /n0 -->\|"x<br\/>y"\| n2\n/);
   assert.match(mermaid, /n0 -->\|"say #quot;#35;quot;#quot;"\| n2\n/);
+  // A leading backtick would make Mermaid read markdown; an & would start an entity it decodes.
+  assert.match(mermaid, /n0 -->\|"#96;md#96;"\| n2\n/);
+  assert.match(mermaid, /n0 -->\|"c#38;amp;d"\| n2\n/);
   const dot = (await cli(['graph', file, '--format', 'dot'])).stdout;
   assert.match(dot, /n0 -> missing_0 \[label="default"\];/);
 });

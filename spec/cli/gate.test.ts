@@ -4,7 +4,7 @@
  * `--json` shapes with the rows' own JSON types, and the ledger read back —
  * across separate processes sharing one store (dedupe holds across them).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -105,12 +105,14 @@ Gate('--proposal - with --reviewer interactive is a usage error (both would read
   assert.equal(audit.json.proposals, []);
 });
 
-Gate('A17: class read exits 0 with outcome pass, no reviewer and no row', async () => {
+Gate('A17: class read exits 0 with outcome pass, no reviewer and no row: no store is created for it, and no warning about a reviewer that is not asked', async () => {
   const s = setup();
-  const r = await cli(['gate', '--tool', 'get_sop_text', '--class', 'read', '--json', '--proposal', JSON.stringify({ action: 'get_sop_text', target: {}, reason: 'r', operator: 'u', context_summary: 's' })], { store: s.store, cwd: s.dir });
+  const fresh = join(s.dir, 'no-store-here');
+  const r = await cli(['gate', '--tool', 'get_sop_text', '--class', 'read', '--json', '--proposal', JSON.stringify({ action: 'get_sop_text', target: {}, reason: 'r', operator: 'u', context_summary: 's' })], { store: fresh, cwd: s.dir });
   assert.is(r.code, 0, r.stderr);
   assert.equal(r.json, { outcome: 'pass', proposal: null });
-  assert.equal((await cli(['audit', '--json'], { store: s.store })).json.proposals, []);
+  assert.is(r.stderr, '');
+  assert.not.ok(existsSync(fresh), 'nothing written for a read pass');
 });
 
 Gate('exit 2 and no row for an unknown class, an action that is not --tool, a proposal failing its schema, or no --reviewer', async () => {

@@ -231,6 +231,13 @@ function storeContract(name: string, open: () => Context) {
     assert.is(codeOf(() => store(c).events('nope', 1)), 'E_RUN_NOT_FOUND');
   });
 
+  test('runs are listed newest first by createdAt, filtered by status or not, whatever order they were stored in', (c) => {
+    store(c).putWorkflow('h1', { metadata: { name: 'loop', version: '1.0.0', description: 'd' }, nodes: [] } as never);
+    for (const [id, day] of [['mid', '02'], ['new', '03'], ['old', '01']] as const) store(c).create(makeRecord(id, { createdAt: `2024-01-${day}T00:00:00.000Z` }), []);
+    assert.equal(store(c).list({ status: 'waiting' }).map((r) => r.runId), ['new', 'mid', 'old']);
+    assert.equal(store(c).list().map((r) => r.runId), ['new', 'mid', 'old']);
+  });
+
   test('runs created in the same millisecond are listed newest first, by creation order', (c) => {
     store(c).putWorkflow('h1', { metadata: { name: 'loop', version: '1.0.0', description: 'd' }, nodes: [] } as never);
     const ids = ['m', 'z', 'a', 'q', 'b'];

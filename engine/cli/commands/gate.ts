@@ -8,6 +8,7 @@ import { createAgent } from '../../hosts/adapters.js';
 import type { Agent } from '../../hosts/agent.js';
 import { createReplyAgent } from '../../hosts/reply.js';
 import { openStore } from '../../store/open.js';
+import { createMemoryStore } from '../../store/memory.js';
 import { printJson, readJsonArg, usage } from '../io.js';
 import { STORE_OPTIONS, type Command } from './command.js';
 
@@ -48,7 +49,10 @@ export const command: Command = {
     const timeoutMs = timeoutFrom(values['timeout-ms'], '--timeout-ms');
     const spec = cls === 'read' ? undefined : required(values.reviewer, '--reviewer');
     const reviewer: Agent = spec === undefined ? { answer: async () => ({ reply: '' }) } : reviewerFor(spec, io.cwd, io.env);
-    const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
+    // A read call passes without a reviewer and writes no row: the gate
+    // workflow decides it on a store of its own, so no store folder is
+    // created for it (a mistyped --store leaves nothing behind).
+    const store = cls === 'read' ? createMemoryStore() : openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
     // The reviewer runs in its own process group: stopped here if the gate is
     // interrupted (signals.ts), and the call fails closed with a rejected row
     // saying so, never left waiting for a made-up timeout row later.
@@ -61,7 +65,8 @@ export const command: Command = {
         ...(values.agents ? { agentsDir: values.agents as string } : {}),
         log: (m) => io.stderr.write(`countersign gate: ${m}\n`),
       });
-      for (const w of gate.warnings) io.stderr.write(`warning: ${w}\n`);
+      // About the reviewer: said only when one will be asked.
+      if (cls !== 'read') for (const w of gate.warnings) io.stderr.write(`warning: ${w}\n`);
       const result = await gate.review(proposal, { name: tool, class: cls as ToolClass }, { signal: interrupt.signal });
       report(io, result, values.json === true, tool, gate.timeoutMs);
       return interrupt.status() ?? EXIT[result.outcome];

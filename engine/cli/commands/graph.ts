@@ -113,6 +113,9 @@ function esc(text: string): string {
     .replace(/\|/g, '#124;')
     .replace(/</g, '#lt;')
     .replace(/>/g, '#gt;')
+    // A leading backtick makes Mermaid read a markdown string; & starts an HTML entity it would decode.
+    .replace(/`/g, '#96;')
+    .replace(/&/g, '#38;')
     .replace(/\r?\n/g, '<br/>');
 }
 
