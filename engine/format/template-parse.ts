@@ -83,13 +83,20 @@ export function parseTemplate(text: string): ParsedTemplate {
       pending += text.slice(pos);
       break;
     }
-    if (open > 0 && text.charCodeAt(open - 1) === 92 /* \ */) {
-      pending += text.slice(pos, open - 1) + '{{';
-      pos = open + 2;
-      continue;
-    }
-    pending += text.slice(pos, open);
-    const close = text.indexOf('}}', open + 2);
+    // Backslashes right before "{{" pair up: "\\" is one literal backslash,
+    // and an odd one left over makes the braces literal. So `\{{` is `{{`,
+    // and `C:\work\\{{dir}}` keeps its backslash and renders dir.
+    let slashes = 0;
+    while (open - slashes - 1 >= pos && text.charCodeAt(open - slashes - 1) === 92 /* \ */) slashes++;
+    if (slashes > 0) {
+      pending += text.slice(pos, open - slashes) + '\\'.repeat(slashes >> 1);
+      if (slashes % 2 === 1) {
+        pending += '{{';
+        pos = open + 2;
+        continue;
+      }
+    } else pending += text.slice(pos, open);
+    const close = tagEnd(text, open + 2);
     if (close < 0) fail(`unclosed "{{" at offset ${open}`, open, 'close the tag with "}}", or write \\{{ for a literal "{{"');
     if (pending) {
       target.push(pending);
@@ -175,6 +182,29 @@ function openBlock(content: string, at: number, open: number, eachDepth: number,
     default:
       return fail(`unknown block helper "#${name}" at offset ${open}`, at, `the block helpers are ${HELPERS}`);
   }
+}
+
+/**
+ * Where the tag opened just before `from` ends: its first "}}", except
+ * inside a quoted block argument (`{{#eq s '}}'}}` compares with "}}").
+ */
+function tagEnd(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  if (text[i] !== '#') return text.indexOf('}}', from);
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if (c === '}' && text[i + 1] === '}') return i;
+    if (c === "'" || c === '"') {
+      // An unclosed quote (none follows, or only past the next tag, as in
+      // prose: "it's"): the plain first "}}", so the argument parser reports the string.
+      let j = i + 1;
+      for (; j < text.length && text[j] !== c; j++) if (text[j] === '\\') j++;
+      if (j >= text.length || text.slice(i, j).includes('{{')) return text.indexOf('}}', from);
+      i = j;
+    }
+  }
+  return -1;
 }
 
 /** Splits block arguments: 'quoted' / "quoted" strings, numbers, true/false, or variable paths. */

@@ -25,7 +25,8 @@ export function criterionTemplates(criteria: unknown, pointer: string): Finding[
   if (!Array.isArray(criteria)) return [];
   return criteria.flatMap((text, i) => {
     if (typeof text !== 'string') return [];
-    const offset = text.search(/(?<!\\)\{\{/);
+    // As templates read it: braces after an even run of backslashes (or none) are a tag.
+    const offset = firstTag(text);
     if (offset === -1) return [];
     return [{
       code: 'E_CRITERION_TEMPLATE',
@@ -35,6 +36,16 @@ export function criterionTemplates(criteria: unknown, pointer: string): Finding[
       message: 'criteria are literal: "{{…}}" is not rendered and reaches the reviewer as written; if you meant a variable, put the path in artifacts or context (they are templated); if you meant the braces, write "\\{{" to silence this warning',
     }];
   });
+}
+
+/** The offset of the first "{{" an even run of backslashes (or none) precedes. */
+function firstTag(text: string): number {
+  for (let open = text.indexOf('{{'); open >= 0; open = text.indexOf('{{', open + 1)) {
+    let slashes = 0;
+    while (open - slashes - 1 >= 0 && text.charCodeAt(open - slashes - 1) === 92) slashes++;
+    if (slashes % 2 === 0) return open;
+  }
+  return -1;
 }
 
 /**

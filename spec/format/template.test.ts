@@ -75,6 +75,13 @@ escaping('\\{{ renders a literal {{ and consumes the backslash', () => {
   assert.is(render('\\{{#if x}}'), '{{#if x}}');
 });
 
+escaping('backslashes before {{ pair up: \\\\ is one literal backslash and the tag renders (a Windows path), an odd one left over escapes the braces', () => {
+  assert.is(render('C:\\work\\\\{{name}}'), 'C:\\work\\Ada');
+  assert.is(render('three \\\\\\{{name}}'), 'three \\{{name}}');
+  assert.is(render('a\\b {{name}}'), 'a\\b Ada', 'a backslash elsewhere is text');
+  assert.equal(templateVariables('C:\\work\\\\{{nmae}}'), [{ path: 'nmae', offset: 11 }], 'so validate sees (and reports) a misspelled variable there');
+});
+
 escaping('an escaped tag is not a variable', () => {
   assert.equal(templateVariables('\\{{name}} {{count}}'), [{ path: 'count', offset: 12 }]);
 });
@@ -98,6 +105,12 @@ blocks('#if with else', () => {
 blocks('#unless with and without else', () => {
   assert.is(render('{{#unless zero}}none{{/unless}}'), 'none');
   assert.is(render('{{#unless count}}none{{else}}{{count}} left{{/unless}}'), '3 left');
+});
+
+blocks('a quoted argument may hold "}}": the tag ends after the string; an unclosed quote is said as such', () => {
+  assert.is(render("{{#eq status '}}'}}yes{{else}}no{{/eq}}"), 'no');
+  assert.is(render('{{#neq status "a}}b"}}differs{{/neq}}'), 'differs');
+  assert.throws(() => render("{{#eq status 'open}}O{{/eq}} it's"), (e: { code?: string; message?: string }) => e.code === 'E_TEMPLATE_SYNTAX' && /unterminated string/.test(e.message ?? ''));
 });
 
 blocks('#eq and #neq compare strictly with strings, numbers, booleans and variables', () => {
