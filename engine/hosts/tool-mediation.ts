@@ -60,6 +60,48 @@ export interface ToolSession {
   onCall?: (call: ToolCallRecord) => void;
   /** Why a tool outside `allowed` is refused, when there is a precise reason. */
   refusal?: (name: string) => ToolRefusal | undefined;
+  /** Calls started and not yet ended: a wait that ends first still records them (unfinishedCalls). */
+  running?: Set<{ name: string; done: Promise<unknown> }>;
+}
+
+/** How long a stopped wait gives calls still running to end, so their outcome is what is recorded. */
+export const UNFINISHED_GRACE_MS = 1_000;
+
+/**
+ * The calls still running when the wait for an agent ended (a timeout, an
+ * interrupt, a crash): given a short grace to end, so the ones that do
+ * report their own outcome (onCall); the rest are returned as unfinished
+ * records. Either way every call that started is on the record.
+ */
+export async function unfinishedCalls(session: ToolSession | undefined, graceMs = UNFINISHED_GRACE_MS): Promise<ToolCallRecord[]> {
+  const running = [...(session?.running ?? [])];
+  if (running.length === 0) return [];
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(running.map((r) => r.done)),
+    new Promise((resolve) => { timer = setTimeout(resolve, graceMs); }),
+  ]);
+  clearTimeout(timer);
+  // One turn of the event loop: calls that just ended have reported themselves (onCall) by then.
+  await new Promise((resolve) => setImmediate(resolve));
+  return [...(session?.running ?? [])].map(({ name }) => ({
+    name,
+    ok: false,
+    code: 'E_TOOL_UNFINISHED',
+    message: 'still running when the wait for the agent ended; it may yet take effect',
+  }));
+}
+
+/** Runs `call`, listed in `session.running` until it ends. */
+async function tracked<T>(session: ToolSession, name: string, call: () => Promise<T>): Promise<T> {
+  const done = call();
+  const entry = { name, done };
+  (session.running ??= new Set()).add(entry);
+  try {
+    return await done;
+  } finally {
+    session.running?.delete(entry);
+  }
 }
 
 /**
@@ -125,7 +167,7 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
         refuse(name, refused.code, refused.message);
       }
       try {
-        const result = await runner.call(name, args, request, meta);
+        const result = await tracked(session, name, () => runner.call(name, args, request, meta));
         session.onCall?.({ name, ok: true });
         return result;
       } catch (e) {
@@ -165,7 +207,7 @@ export async function mediate(call: { name: unknown; args: unknown; reason?: unk
   }
   try {
     const meta = typeof call.reason === 'string' ? { reason: call.reason } : undefined;
-    const result = await runner.call(name, (call.args ?? {}) as JsonValue, request, meta);
+    const result = guarded ? await runner.call(name, (call.args ?? {}) as JsonValue, request, meta) : await tracked(session, name, () => runner.call(name, (call.args ?? {}) as JsonValue, request, meta));
     if (!guarded) session.onCall?.({ name, ok: true });
     return { $toolResult: result ?? null };
   } catch (e) {

@@ -4,7 +4,7 @@
  * faults (crash, bad output, silence) never route the workflow: the run
  * stays waiting and can be resumed.
  */
-import { toolSession, type ToolCallRecord, type ToolRunner, type ToolSession } from '../hosts/tool-mediation.js';
+import { toolSession, unfinishedCalls, type ToolCallRecord, type ToolRunner, type ToolSession } from '../hosts/tool-mediation.js';
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { Agent } from '../hosts/agent.js';
@@ -155,6 +155,7 @@ export async function driveRun(
     let answer: unknown;
     let toolCalls: ToolCallRecord[] = [];
     let toolFailure: { tool: string; code: string; message: string } | undefined;
+    let session: ToolSession | undefined;
     try {
       const base: AgentRequest = { ...pending, runId: state.runId, seq: state.seq };
       // Reviews keep seed 003's information boundary: only the host's tools, by the same access map
@@ -163,7 +164,7 @@ export async function driveRun(
       const request = offered && offered.specs.length > 0 ? ({ ...base, toolSpecs: offered.specs } as AgentRequest) : base;
       toolCalls = [];
       const calls = toolCalls;
-      const session = toolSession(request, offered ? offered.runner : opts.tools, (call) => calls.push(call), offered?.refusal);
+      session = toolSession(request, offered ? offered.runner : opts.tools, (call) => calls.push(call), offered?.refusal);
       answer = await askWithin(agent, label, request, waitMs, session, opts.signal);
       // An agent that spent its last turn on a tool call gets no say: fail closed.
       if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };
@@ -178,8 +179,10 @@ export async function driveRun(
         });
       }
     } catch (e) {
-      // Tools that ran before the agent failed stay on record, whatever happens next.
-      if (toolCalls.length > 0) await engine.recordToolCalls(state.runId, { seq: state.seq, toolCalls });
+      // Tools that ran before the agent failed stay on record, whatever happens
+      // next; so do calls still running (they may yet take effect).
+      const unfinished = await unfinishedCalls(session);
+      if (toolCalls.length > 0 || unfinished.length > 0) await engine.recordToolCalls(state.runId, { seq: state.seq, toolCalls: [...toolCalls, ...unfinished] });
       if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, pending.nodeId, label, opts), opts);
       // A timer may fire a millisecond before the clock reaches the deadline it
       // was set for; the node's timeout must not turn into an adapter fault by that.

@@ -148,6 +148,19 @@ T('a $tool result JSON would change (NaN, a Map) is E_TOOL_FAILED saying the too
   }
 });
 
+T('a tool call still running when the wait for the agent ends is on the record: with its outcome if it ends within a second, else as E_TOOL_UNFINISHED (it may yet take effect)', async () => {
+  for (const [ms, expected] of [[300, { name: 'lookup', ok: true }], [2500, { name: 'lookup', ok: false, code: 'E_TOOL_UNFINISHED' }]] as const) {
+    const slow = defineTool({ name: 'lookup', class: 'read', inputSchema: { type: 'object' }, run: () => new Promise((r) => setTimeout(() => r({ late: true }), ms)) });
+    const engine = createEngine({ store: createMemoryStore(), tools: [slow, ...tools([]).filter((t) => t.name !== 'lookup')] });
+    // Calls the tool and then never answers: the wait for it ends first.
+    const stuck: Agent = { answer: async (request, options) => { await options.tools?.runner?.call('lookup', {}, request); return new Promise(() => undefined); } };
+    const result = await engine.run(flow(), { agent: stuck, agentTimeoutMs: 100 });
+    assert.is(result.error?.code, 'E_AGENT_TIMEOUT');
+    const calls = (await engine.trace(result.runId)).events.filter((e) => e.type === 'tool.called').map((e) => ({ name: e.name, ok: e.ok, ...(e.code ? { code: e.code } : {}) }));
+    assert.equal(calls, [expected], `a ${ms} ms call`);
+  }
+});
+
 T('H35/H36: a role asking for another role\'s tool is refused at run time (E_TOOL_ACCESS, naming the owner); the tool never runs, and the refusal is journaled', async () => {
   const { engine, ran, store } = setup();
   const seen = { outcomes: [] as Outcome[] };
