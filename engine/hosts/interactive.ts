@@ -24,7 +24,8 @@ export function createInteractiveAgent(io: InteractiveIO = { input: process.stdi
   const say = (text: string) => io.output.write(text);
 
   async function answer(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
-    reader ??= new LineReader(io.input);
+    // A person may paste too much: that line is dropped and they are asked again.
+    reader ??= new LineReader(io.input, undefined, 'skip');
     const wait = startAnswerWait(options);
     try {
       say(renderPrompt(request));
@@ -77,6 +78,7 @@ async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: stri
     const next = await reader.read(signal);
     if (!('line' in next)) {
       if (next.end === 'aborted') return { kind: 'stopped' };
+      if (next.end === 'too-long') return { kind: 'retry', problem: `a line longer than ${next.limit} characters was dropped (nothing typed before it is kept)` };
       if (next.end === 'eof' && text.trim() !== '') return judge(text, true);
       return { kind: 'eof' };
     }

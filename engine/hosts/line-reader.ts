@@ -20,19 +20,31 @@ interface Waiter {
 /** Lines longer than this are refused rather than buffered without bound. */
 export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
 
+type TooLong = { end: 'too-long'; limit: number };
+
 export class LineReader {
-  private readonly lines: string[] = [];
+  /** Lines not yet read, and (when over-long lines are skipped) where one was. */
+  private readonly lines: Array<string | TooLong> = [];
   private readonly waiters: Waiter[] = [];
   private partial = '';
   private ended: LineEnd | undefined;
   private disposed = false;
+  /** Dropping the rest of an over-long line, up to its newline. */
+  private skipping = false;
 
   private readonly onData = (chunk: string | Buffer): void => this.push(String(chunk));
   private readonly onEnd = (): void => this.finish({ end: 'eof' });
 
+  /**
+   * `overlong`: what a line longer than `maxLineChars` does. `end` (a
+   * protocol stream, the jsonl agent's stdout): the reader ends, the stream
+   * is out of step. `skip` (a person typing): that line is dropped and
+   * read() says so once, and the lines after it are read as usual.
+   */
   constructor(
     private readonly stream: NodeJS.ReadableStream,
     private readonly maxLineChars: number = DEFAULT_MAX_LINE_CHARS,
+    private readonly overlong: 'end' | 'skip' = 'end',
   ) {
     stream.setEncoding('utf8');
     stream.on('data', this.onData);
@@ -49,7 +61,7 @@ export class LineReader {
    */
   read(signal?: AbortSignal): Promise<LineResult> {
     const queued = this.lines.shift();
-    if (queued !== undefined) return Promise.resolve({ line: queued });
+    if (queued !== undefined) return Promise.resolve(typeof queued === 'string' ? { line: queued } : queued);
     if (this.ended) return Promise.resolve(this.ended);
     if (signal?.aborted) return Promise.resolve({ end: 'aborted' });
     return new Promise((resolve) => {
@@ -79,7 +91,7 @@ export class LineReader {
       await new Promise((r) => setImmediate(r));
       if (this.waiters.length === 0 && !this.disposed) this.stream.pause();
     }
-    return this.lines.splice(0).filter((l) => l.trim() !== '');
+    return this.lines.splice(0).filter((l): l is string => typeof l === 'string' && l.trim() !== '');
   }
 
   /** Stops listening and pauses the stream; pending reads see EOF. */
@@ -95,24 +107,49 @@ export class LineReader {
   }
 
   private push(text: string): void {
+    if (this.ended) return;
     let rest = this.partial + text;
+    if (this.skipping) {
+      const end = rest.indexOf('\n');
+      if (end === -1) {
+        this.partial = '';
+        return;
+      }
+      rest = rest.slice(end + 1);
+      this.skipping = false;
+    }
     let nl = rest.indexOf('\n');
     while (nl !== -1) {
       const raw = rest.slice(0, nl);
-      this.deliver(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+      // Measured per line, so the limit holds however the stream is chunked.
+      if (raw.length > this.maxLineChars) {
+        if (!this.tooLong()) return;
+      } else this.deliver(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
       rest = rest.slice(nl + 1);
       nl = rest.indexOf('\n');
     }
     this.partial = rest;
     if (this.partial.length > this.maxLineChars) {
       this.partial = '';
-      this.finish({ end: 'too-long', limit: this.maxLineChars });
+      if (this.tooLong()) this.skipping = true;
     }
   }
 
-  private deliver(line: string): void {
+  /** An over-long line: ends the reader (false), or is dropped and said (true: go on reading). */
+  private tooLong(): boolean {
+    const end: TooLong = { end: 'too-long', limit: this.maxLineChars };
+    if (this.overlong === 'end') {
+      this.partial = '';
+      this.finish(end);
+      return false;
+    }
+    this.deliver(end);
+    return true;
+  }
+
+  private deliver(line: string | TooLong): void {
     const waiter = this.waiters.shift();
-    if (waiter) this.settle(waiter, { line });
+    if (waiter) this.settle(waiter, typeof line === 'string' ? { line } : line);
     else this.lines.push(line);
     if (this.waiters.length === 0) this.stream.pause();
   }

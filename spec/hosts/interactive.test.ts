@@ -75,6 +75,21 @@ test('a line of bad JSON re-prompts, and the next good line is the answer', asyn
   await agent.close!();
 });
 
+test('a line over the limit (a paste gone wrong) is dropped and re-prompts, however the input is chunked; the prompt keeps working', async () => {
+  for (const chunks of [1, 17]) {
+    const t = terminal();
+    const agent = createInteractiveAgent(t);
+    const answer = agent.answer(request(), opts());
+    const big = `{"x": "${'y'.repeat(17 * 1024 * 1024)}"}\n`;
+    const size = Math.ceil(big.length / chunks);
+    for (let i = 0; i < big.length; i += size) t.input.write(big.slice(i, i + size));
+    t.input.write('{"issues_count": 2}\n');
+    assert.equal(await answer, { issues_count: 2 }, `${chunks} chunk(s)`);
+    assert.match(t.shown(), /a line longer than 16777216 characters was dropped/);
+    await agent.close!();
+  }
+});
+
 test('an empty line submits an incomplete answer, which re-prompts', async () => {
   const t = terminal();
   const agent = createInteractiveAgent(t);

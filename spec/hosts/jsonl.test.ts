@@ -3,7 +3,7 @@
  * one request line and one answer line per pending item, and every
  * infrastructure fault reported with its own code and the node id.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,6 +145,16 @@ test('with "$seq", a timed-out request\'s late line that comes after a later req
   await new Promise((r) => setTimeout(r, 900));
   assert.equal(await c.agent.answer(request('c', 3), opts(2000)), { v: 3 }, 'the seq-1 line that came between requests was skipped');
   assert.equal(await c.agent.answer(request('d', 4), opts(2000)), { v: 4 }, 'and the stream stays in step');
+});
+
+test('an answer line over 16 MiB is E_AGENT_OUTPUT saying so, whether or not it arrives in one piece', async (c) => {
+  // Written with one write() call: the pipe may hand it over in one chunk or many.
+  const agent = join(c.dir, 'big.cjs');
+  writeFileSync(agent, `require('readline').createInterface({ input: process.stdin }).once('line', () => process.stdout.write('{"x":"' + 'y'.repeat(17 * 1024 * 1024) + '"}\\n'));\n`);
+  c.agent = createJsonlAgent(`node '${agent}'`, { cwd: c.dir });
+  const err = await rejection(c.agent.answer(request('big', 1), opts(20_000)));
+  assert.is(err.code, 'E_AGENT_OUTPUT');
+  assert.match(err.message, 'wrote a line longer than 16777216 characters for node "big"');
 });
 
 test('a command that cannot run is E_AGENT_CRASHED', async (c) => {
