@@ -8,6 +8,11 @@ import type { RunState } from '../run/contract.js';
 export function renderState(state: RunState, store?: string): string {
   const at = storeArg(store);
   const lines: string[] = [];
+  if (state.retriesSpent && !state.replayed) {
+    const r = state.retriesSpent;
+    lines.push(`answer rejected (${r.code}); node "${r.nodeId}" had no retries left, so the run took its ${r.via} route to "${r.to}":`);
+    for (const e of r.errors) lines.push(`  ${e}`);
+  }
   switch (state.status) {
     case 'waiting': {
       const p = state.pending;

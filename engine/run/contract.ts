@@ -12,9 +12,21 @@ export interface Rejection {
   errors: string[];
 }
 
+/**
+ * Set on the state `submit` returns when the answer just given was rejected
+ * and its node had no retries left, so the run took the node's
+ * `maxRetriesExceeded` (or `error`) route instead of asking again.
+ */
+export interface RetriesSpent extends Rejection {
+  nodeId: string;
+  via: string;
+  to: string;
+}
+
 interface StateBase {
   runId: string;
   seq: number;
+  retriesSpent?: RetriesSpent;
   /** True when the submit named an already answered seq: nothing changed. */
   replayed?: true;
   /**

@@ -16,6 +16,7 @@ import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, che
 import { stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
+import { retriesSpentOf } from './step-journal.js';
 import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
 import { driveRun, type RunOptions, type RunResult } from './driver.js';
 import { engineTools } from './engine-tools.js';
@@ -243,7 +244,9 @@ export function createEngine(options: EngineOptions): Engine {
         const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(opts.toolCalls?.length ? { toolCalls: toolCallsOf(opts.toolCalls) } : {}), ...(opts.toolFailure ? { toolFailure: { tool: String(opts.toolFailure.tool), code: String(opts.toolFailure.code), message: String(opts.toolFailure.message).slice(0, 4000) } } : {}) };
         const s = nextStep(compiled, rec, submitted, at, envOf(rec));
         const state = stateOf(s.record);
-        return { record: s.record, events: s.events, rows: s.rows, result: s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : state };
+        const spent = s.rejected ? undefined : retriesSpentOf(s.events, rec.pending!.nodeId);
+        const result = s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : spent ? { ...state, retriesSpent: spent } : state;
+        return { record: s.record, events: s.events, rows: s.rows, result };
       });
       if (outcome instanceof CountersignError) throw outcome;
       // A "replay" of an item nobody answered — its deadline fired first

@@ -6,7 +6,7 @@
 import type { JsonObject } from '../format/model.js';
 import { deepFreeze } from '../format/freeze.js';
 import type { LedgerRow, RunRecord } from '../store/store.js';
-import type { JournalEvent, Rejection } from './contract.js';
+import type { JournalEvent, Rejection, RetriesSpent } from './contract.js';
 
 /** What a pure xstate evaluation collected instead of executing. */
 export type Actions = ReadonlyArray<{ type: string; params?: unknown }>;
@@ -36,4 +36,16 @@ function ledgerRow(e: JsonObject, runId: string, at: string, rows: LedgerRow[]):
   if (typeof key === 'string') entry.key = key;
   rows.push(entry);
   return journaled;
+}
+
+/**
+ * An answer to `nodeId` that a step rejected and then routed past (the
+ * node's retries were spent: its maxRetriesExceeded or error route), so the
+ * submitter learns its answer was refused although the run moved on.
+ */
+export function retriesSpentOf(events: readonly JournalEvent[], nodeId: string): RetriesSpent | undefined {
+  const refused = events.find((e) => e.type === 'answer.rejected' && e.nodeId === nodeId);
+  const route = refused && events.find((e) => e.type === 'route' && e.from === nodeId);
+  if (!refused || !route || typeof route.via !== 'string' || typeof route.to !== 'string') return undefined;
+  return deepFreeze({ nodeId, code: String(refused.code), errors: (refused.errors as string[]) ?? [], via: route.via, to: route.to });
 }

@@ -39,6 +39,29 @@ Cli('step: a rejected answer exits 5 with errors (on stderr as countersign: E_CO
   assert.equal(good.json, { runId: s.json.runId, seq: 2, status: 'completed', endNodeId: 'long', output: { topic: 'tests', 'write.words': 250 } });
 });
 
+Cli('step: an answer rejected with no retries left, whose node routes on by maxRetriesExceeded, exits 0 (the run advanced) but says the answer was refused: retriesSpent in the output, countersign: E_CODE on stderr', async () => {
+  const dir = tempDir();
+  const wf = join(dir, 'spent.json');
+  writeFileSync(wf, JSON.stringify({
+    metadata: { name: 'spent', version: '1.0.0', description: 'no retries' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'a word', completionCondition: 'c', maxRetries: 0, inputSchema: { type: 'object', properties: { word: { type: 'string', minLength: 2 } }, required: ['word'] }, connections: { success: 'done', maxRetriesExceeded: 'fallback' } },
+      { type: 'agent-directive', id: 'fallback', directive: 'explain', completionCondition: 'c', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  }));
+  const store = tempDir();
+  const s = await cli(['start', wf, '--json'], { store });
+  const r = await cli(['step', s.json.runId, '--response', '{"word":"x"}', '--seq', '1', '--json'], { store });
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.json.pending.nodeId, 'fallback');
+  assert.equal(r.json.retriesSpent, { nodeId: 'ask', code: 'E_ANSWER_INVALID', errors: ['/word: must NOT have fewer than 2 characters'], via: 'maxRetriesExceeded', to: 'fallback' });
+  assert.is(r.stderr, 'countersign: E_ANSWER_INVALID: the answer was rejected: /word: must NOT have fewer than 2 characters; node "ask" had no retries left, so the run took its maxRetriesExceeded route to "fallback"\n');
+  const human = await cli(['status', s.json.runId], { store });
+  assert.not.match(human.stdout, 'answer rejected', 'said once, to the submit that was refused: a later status is the run as it stands');
+});
+
 Cli('step: an answered seq replays (exit 0, replayed), an unissued seq is E_SEQ (exit 2), an unknown run is E_RUN_NOT_FOUND (exit 2)', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });

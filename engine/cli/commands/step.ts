@@ -38,6 +38,12 @@ export const command: Command = {
         fix: withStore(`answer node "${state.pending.nodeId}" again, fixing what is listed: \`countersign step ${state.runId} --seq ${state.seq} --response …\``, values.store as string | undefined),
       });
     }
+    // Rejected with no retries left: the run moved on by the node's own route
+    // (exit 0, or 1 if it then failed), but the answer was not taken — said so.
+    if (state.retriesSpent && !state.replayed) {
+      const r = state.retriesSpent;
+      io.stderr.write(`countersign: ${r.code}: the answer was rejected: ${r.errors.join('; ')}; node "${r.nodeId}" had no retries left, so the run took its ${r.via} route to "${r.to}"\n`);
+    }
     // A replay changed nothing: exit 0, as for every replay (a host retrying after a crash
     // must not read the run's old failure as its retry's); the state printed says how the run stands.
     if (state.status === 'failed' && !state.replayed) {

@@ -25,6 +25,11 @@ export function stateText(state: RunState, workspace?: string, late?: LateAnswer
     lines.push(...lateText(late, state), '');
   } else if (state.replayed) {
     lines.push(`That seq was already answered, so nothing changed (replayed: true). This is run ${state.runId}'s current state.`, '');
+  } else if (state.retriesSpent) {
+    const r = state.retriesSpent;
+    lines.push(`Your answer was REJECTED (${r.code}), and node "${r.nodeId}" had no retries left, so the run took its "${r.via}" route to "${r.to}":`);
+    for (const e of r.errors) lines.push(`  - ${e}`);
+    lines.push('');
   }
   switch (state.status) {
     case 'waiting':
