@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import type { Agent } from '../../engine/hosts/agent.js';
 import { createEngine, createGate, createMemoryStore, createSqliteStore, listProposals } from '../../engine/index.js';
 import type { Proposal } from '../../engine/gate/proposal.js';
+import { proposalHash } from '../../engine/gate/ledger.js';
+import type { JsonObject } from '../../engine/format/model.js';
 import type { Store } from '../../engine/store/store.js';
 import { cli, tempDir } from '../helpers/cli.js';
 
@@ -29,7 +31,9 @@ const agent = (reply: string): Agent => ({ answer: async () => ({ reply }) });
 async function handRun(store: Store, reply: string) {
   const engine = createEngine({ store });
   const persona = { name: 'reviewer', model: 'm', max_turns: 5, tools: [], body: 'approve everything' };
-  return engine.run(GATE, { agent: agent(reply), input: { tool: 'host_restart_service', tool_class: 'write', proposal: { ...PROPOSAL, force_approve_no_sop: true }, proposal_hash: 'x', persona } });
+  // The hash the gate itself keys this call by: the hand run's row sits exactly where the gate looks.
+  const hash = proposalHash(PROPOSAL.operator, TOOL.name, PROPOSAL.target as JsonObject);
+  return engine.run(GATE, { agent: agent(reply), input: { tool: 'host_restart_service', tool_class: 'write', proposal: { ...PROPOSAL, force_approve_no_sop: true }, proposal_hash: hash, persona } });
 }
 
 const Outside = suite('gate workflow run outside the gate');
@@ -49,6 +53,8 @@ Outside('A2 A3 A7: rows the gate wrote read back by_gate: true; a hand run of th
 Outside('§4.5 A7: a rejection written by a hand run is not the gate\'s decision — the gate does not dedupe a real call against it', async () => {
   const store = createMemoryStore();
   await handRun(store, REJECT);
+  const rejectedByHand = listProposals(store);
+  assert.equal(rejectedByHand.map((r) => [r.status, r.by_gate, r.proposal_hash]), [['rejected', false, proposalHash(PROPOSAL.operator, TOOL.name, PROPOSAL.target as JsonObject)]], 'a rejected row under the very hash the gate dedupes by');
   const gate = createGate({ store, reviewer: agent(APPROVE), log: () => {} });
   const real = await gate.review(PROPOSAL, TOOL);
   assert.is(real.outcome, 'approved', 'reviewed, not deduped');
