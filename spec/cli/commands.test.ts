@@ -118,6 +118,10 @@ Cli('status, runs (newest first) and trace --json print the documented shapes', 
   for (const r of runs.json.runs) assert.equal(Object.keys(r).sort(), ['createdAt', 'runId', 'status', 'updatedAt', 'workflow']);
   const waiting = await cli(['runs', '--status', 'waiting', '--json'], { store });
   assert.equal(waiting.json.runs.map((r: any) => r.runId), [a.json.runId]);
+  // For people: a header, and both times, so the order (by start) reads right even when an older run was updated later.
+  const human = (await cli(['runs'], { store })).stdout.split('\n').filter(Boolean);
+  assert.match(human[0], /^RUN ID\s+STATUS\s+STARTED\s+UPDATED\s+WORKFLOW$/);
+  assert.equal(human.slice(1).map((l) => l.split(/\s+/).slice(0, 4)), runs.json.runs.map((r: any) => [r.runId, r.status, r.createdAt, r.updatedAt]));
   const tr = await cli(['trace', b.json.runId, '--json'], { store });
   assert.is(tr.json.runId, b.json.runId);
   assert.equal(

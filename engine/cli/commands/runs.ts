@@ -5,7 +5,7 @@ import type { RunStatus, RunSummary } from '../../run/contract.js';
 const STATUSES = ['waiting', 'completed', 'failed'];
 
 export const command: Command = {
-  usage: 'countersign runs [--status waiting|completed|failed] [--store DIR] [--json]\n  every run, newest first',
+  usage: 'countersign runs [--status waiting|completed|failed] [--store DIR] [--json]\n  every run, newest started first, with when it started and was last updated',
   options: { ...STORE_OPTIONS, status: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw usage('runs takes no arguments');
@@ -18,7 +18,13 @@ export const command: Command = {
     if (values.json) printJson(io, { runs: list });
     else if (total === 0) io.stderr.write(`no runs yet in ${where}: start one with \`countersign start <file>\`\n`);
     else if (list.length === 0) io.stderr.write(`no ${status} runs (${total} run${total === 1 ? '' : 's'} in the store: \`countersign runs\` lists them)\n`);
-    else for (const r of list) io.stdout.write(`${r.runId}  ${r.status.padEnd(9)}  ${r.updatedAt}  ${r.workflow}\n`);
+    else {
+      // Listed by when each run started, newest first: both times shown, named, so the order reads right.
+      const idWidth = Math.max(6, ...list.map((r) => r.runId.length));
+      const time = list[0].createdAt.length;
+      io.stdout.write(`${'RUN ID'.padEnd(idWidth)}  ${'STATUS'.padEnd(9)}  ${'STARTED'.padEnd(time)}  ${'UPDATED'.padEnd(time)}  WORKFLOW\n`);
+      for (const r of list) io.stdout.write(`${r.runId.padEnd(idWidth)}  ${r.status.padEnd(9)}  ${r.createdAt}  ${r.updatedAt}  ${r.workflow}\n`);
+    }
     return 0;
   },
 };
