@@ -3,7 +3,7 @@
  * each workflow's own toolModules (loaded once, only when allowed), the
  * tool nodes a run reaches, and what a driven run's agents may call.
  */
-import { isCountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { CompiledWorkflow } from '../compile/machine.js';
 import type { RunEnv } from '../nodes/node-type.js';
@@ -80,9 +80,17 @@ export function engineTools(deps: EngineToolsDeps) {
 
     /** Validates a source with every tool it may name: the host's, those lent to run(), and, when allowed, its own modules'. */
     async load(source: WorkflowSource, lent?: readonly string[]): Promise<ValidWorkflow> {
-      const { loadValidWorkflow, readWorkflowSource } = await import('./workflow-source.js');
+      const { loadValidWorkflow, readWorkflowSource, isDocument } = await import('./workflow-source.js');
       const { doc, file, modules } = readWorkflowSource(source);
-      const tools = await catalogWith(modules, file);
+      let tools: ToolCatalog;
+      try {
+        tools = await catalogWith(modules, file);
+      } catch (e) {
+        // A module's fault is the workflow's toolModules entry: placed at its line:col, as validate places it.
+        if (!isCountersignError(e) || e.pointer === undefined || e.line !== undefined || !isDocument(doc)) throw e;
+        const at = doc.locate(e.pointer);
+        throw new CountersignError(e.code, e.message, { file: e.file ?? doc.file, pointer: e.pointer, line: at.line, col: at.col, ...(e.fix ? { fix: e.fix } : {}), ...(e.data !== undefined ? { data: e.data } : {}), cause: e });
+      }
       const loaded = loadValidWorkflow(doc, { tools, modulesLoaded: true, ...(lent ? { lentTools: lent } : {}), ...(file ? { file } : {}) });
       if (tools !== catalog) moduleCatalogs.set(keyOf(hashWorkflow(loaded.workflow), loaded.file), tools);
       return loaded;

@@ -17,7 +17,7 @@ export interface ValidWorkflow {
   report: ValidationReport;
 }
 
-function isDocument(s: WorkflowSource): s is SourceDocument {
+export function isDocument(s: WorkflowSource): s is SourceDocument {
   return typeof s === 'object' && s !== null && 'locate' in s && 'data' in s;
 }
 

@@ -72,6 +72,21 @@ Modules('a module with a syntax error is E_TOOL_MODULE naming the module\'s own 
   }
 });
 
+Modules('start and run place a module fault at the workflow\'s toolModules entry (file:line:col), as validate does; a blocked one at the toolModules key', async () => {
+  const { dir, file } = project();
+  writeFileSync(join(dir, 'tools', 'shout.mjs'), 'export const tools = { name: "shout" };\n');
+  const fromValidate = (await cli(['validate', file, '--allow-tool-modules'])).stdout;
+  const at = /:(\d+):(\d+) error E_TOOL_MODULE/.exec(fromValidate);
+  assert.ok(at, fromValidate);
+  for (const command of ['start', 'run']) {
+    const r = await cli([command, file, '--allow-tool-modules', '--json'], { store: join(dir, 'store') });
+    assert.equal([r.json.error.code, r.json.error.pointer, r.json.error.line, r.json.error.col], ['E_TOOL_MODULE', '/toolModules/0', Number(at![1]), Number(at![2])], command);
+    assert.match(r.stderr, `countersign: E_TOOL_MODULE: ${file}:${at![1]}:${at![2]}: tool module`);
+  }
+  const blocked = await cli(['start', file, '--json'], { store: join(dir, 'store') });
+  assert.equal([blocked.json.error.code, blocked.json.error.pointer, typeof blocked.json.error.line], ['E_TOOL_MODULE_BLOCKED', '/toolModules', 'number']);
+});
+
 Modules.run();
 
 const Full = suite('validate --allow-tool-modules');
