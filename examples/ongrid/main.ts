@@ -69,9 +69,14 @@ function parseArgs(argv: string[]): { json: boolean; keep: boolean; reviewer?: s
     const a = argv[i];
     if (a === '--json') out.json = true;
     else if (a === '--keep') out.keep = true;
-    else if (a === '--reviewer' && i + 1 < argv.length) out.reviewer = argv[++i];
-    else if (a.startsWith('--reviewer=')) out.reviewer = a.slice('--reviewer='.length);
-    else {
+    else if (a === '--reviewer' || a.startsWith('--reviewer=')) {
+      const value = a === '--reviewer' ? argv[++i] : a.slice('--reviewer='.length);
+      if (value === undefined || value.trim() === '' || value.startsWith('--')) {
+        process.stderr.write("example:ongrid: --reviewer needs an adapter, e.g. --reviewer 'jsonl:<command>'\n");
+        process.exit(2);
+      }
+      out.reviewer = value;
+    } else {
       process.stderr.write(`example:ongrid: unknown option ${a}; use --json, --keep and --reviewer <adapter>\n`);
       process.exit(2);
     }

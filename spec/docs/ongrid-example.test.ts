@@ -274,4 +274,13 @@ Text('prints every scenario with its call, outcome and rows, says the clock is s
   assert.match(r.stdout, /A7 {9}proposal rows neither deduped nor skipped: 12; reviewer runs: 12; equal ✓\n$/);
 });
 
+Text('options: --reviewer without an adapter says so (exit 2), and an unknown option names the ones there are', () => {
+  for (const extra of [['--reviewer'], ['--reviewer='], ['--reviewer', '--json']]) {
+    const r = runExample(extra);
+    assert.equal([r.status, r.stderr.trim()], [2, "example:ongrid: --reviewer needs an adapter, e.g. --reviewer 'jsonl:<command>'"], extra.join(' '));
+  }
+  const unknown = runExample(['--verbose']);
+  assert.equal([unknown.status, unknown.stderr.trim()], [2, 'example:ongrid: unknown option --verbose; use --json, --keep and --reviewer <adapter>']);
+});
+
 Text.run();
