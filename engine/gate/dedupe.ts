@@ -79,6 +79,10 @@ export function createDedupe(options: DedupeOptions): Dedupe {
   // reviewed. A row a hand run of the gate workflow wrote is no decision of this gate's.
   const counts = (row: ProposalRow) =>
     row.status === 'rejected' && row.deduped !== true && row.by_gate !== false && typeof row.decision_text === 'string' && row.decision_text.trim() !== '';
+  // A later approval of the same call (its confirmation reopened the
+  // rejection, and the fresh review approved) is the newest decision: the
+  // old rejection no longer makes a retry a repeat.
+  const approves = (row: ProposalRow) => row.status === 'approved' && row.deduped !== true && row.by_gate !== false;
 
   function keep(hash: string, row: ProposalRow): void {
     lru.delete(hash);
@@ -100,14 +104,17 @@ export function createDedupe(options: DedupeOptions): Dedupe {
       if (cached) lru.delete(hash);
       // Misses are never cached: another process may reject this proposal at any moment.
       const since = new Date(t - windowMs).toISOString();
-      const rows = proposalsByHash(store, hash, since).filter((r) => counts(r) && fresh(r, t));
+      const rows = proposalsByHash(store, hash, since).filter((r) => (counts(r) || approves(r)) && fresh(r, t));
       const newest = rows[rows.length - 1];
-      if (newest) keep(hash, newest);
+      if (!newest || newest.status !== 'rejected') return undefined;
+      keep(hash, newest);
       return newest;
     },
 
     remember(row) {
-      if (counts(row) && typeof row.proposal_hash === 'string') keep(row.proposal_hash, row);
+      if (typeof row.proposal_hash !== 'string') return;
+      if (counts(row)) keep(row.proposal_hash, row);
+      else if (approves(row)) lru.delete(row.proposal_hash);
     },
   };
 }

@@ -155,7 +155,7 @@ export function createGate(config: GateConfig): Gate {
     }
     if (tool.class !== 'read') {
       const earlier = dedupe.repeatOf(hash, { fromLedger: confirmation !== undefined });
-      if (earlier && !confirmationReopens(confirmation, earlier)) {
+      if (earlier && !confirmationReopens(config.store, confirmation, earlier)) {
         const repeat = row({ status: 'rejected', reason: earlier.reason, missing_gates: earlier.missing_gates, deduped: true });
         return { outcome: 'rejected', reason: earlier.reason, proposalId: repeat.id, row: repeat };
       }
@@ -201,7 +201,8 @@ export function createGate(config: GateConfig): Gate {
         fix: 'every outcome but pass must pass through a record node writing chat_mutating_proposals',
       });
     }
-    if (outcome === 'rejected') dedupe.remember(written);
+    // A rejection is remembered; an approval supersedes one remembered for the same call.
+    dedupe.remember(written);
     const verdict: GateResult = { outcome, proposalId: written.id, row: written, runId: result.runId };
     if (outcome === 'rejected') verdict.reason = written.reason;
     if (outcome === 'timeout') verdict.timeoutMs = timeoutMs;
@@ -240,8 +241,16 @@ function toolWarnings(personas: readonly Persona[], catalog: readonly CatalogToo
  * whole window, and one confirmation reopens a rejection at most once (the
  * fresh review's own rejection is newer than the confirmation).
  */
-function confirmationReopens(confirmation: ConfirmationRow | undefined, earlier: ProposalRow): boolean {
-  return confirmation !== undefined && rejectedForNoSop(earlier) && Date.parse(confirmation.at) >= Date.parse(earlier.at);
+/**
+ * A confirmation reopens a rejection for a missing SOP recorded before it,
+ * once: a review it reopened that decided (approved, or rejected with the
+ * reviewer's reply) used it up. One that decided nothing (the reviewer
+ * crashed, timed out) did not.
+ */
+function confirmationReopens(store: Store, confirmation: ConfirmationRow | undefined, earlier: ProposalRow): boolean {
+  if (confirmation === undefined || !rejectedForNoSop(earlier) || Date.parse(confirmation.at) < Date.parse(earlier.at)) return false;
+  const decided = (r: ProposalRow) => r.status === 'approved' || (r.status === 'rejected' && typeof r.decision_text === 'string' && r.decision_text.trim() !== '');
+  return !proposalsByHash(store, earlier.proposal_hash as string).some((r) => r.confirmation_id === confirmation.id && r.by_gate !== false && r.deduped !== true && decided(r));
 }
 
 function sha256(text: string): string {

@@ -94,6 +94,34 @@ Reopen('§4.5 §4.6: one confirmation reopens a no-SOP rejection once — when t
   assert.equal(listProposals(s.store).map((r) => [r.status, r.deduped]), [['rejected', false], ['rejected', false], ['rejected', true]]);
 });
 
+Reopen('§4.5 §4.6 E9: a reopened review that approves is the newest decision: later retries are reviewed (it is no repeat of a rejection), with or without the confirmation; one that decided nothing (a crash) does not use the confirmation up', async () => {
+  const s = setup([NO_SOP, APPROVE, APPROVE, APPROVE]);
+  await s.gate.review(PROPOSAL, TOOL);
+  s.tick(1_000);
+  const id = s.confirm();
+  s.tick(1_000);
+  assert.is((await s.gate.review(s.forced(id), TOOL)).outcome, 'approved', 'reopened once');
+  s.tick(1_000);
+  const plain = await s.gate.review(PROPOSAL, TOOL);
+  assert.equal([plain.outcome, plain.row?.deduped], ['approved', false], 'never deduped against the rejection the approval superseded');
+  s.tick(1_000);
+  assert.equal([(await s.gate.review(s.forced(id), TOOL)).row?.deduped], [false]);
+  assert.is(s.runs(), 4, 'each call reviewed: a second signature on every mutating call');
+  // A fresh gate on the same store reads the ledger: the same.
+  const other = createGate({ store: s.store, reviewer: { answer: async () => ({ reply: APPROVE }) }, log: () => {} });
+  assert.is((await other.review(PROPOSAL, TOOL)).row?.deduped, false);
+
+  const c = setup([NO_SOP, APPROVE]);
+  await c.gate.review(PROPOSAL, TOOL);
+  c.tick(1_000);
+  const cid = c.confirm();
+  c.tick(1_000);
+  const crashing = createGate({ store: c.store, reviewer: { answer: async () => { throw new Error('the reviewer exited'); } }, now: () => new Date(Date.parse('2026-03-01T09:00:02.500Z')), log: () => {} });
+  assert.is((await crashing.review(c.forced(cid), TOOL)).row?.decision_text, null, 'decided nothing');
+  c.tick(1_000);
+  assert.is((await c.gate.review(c.forced(cid), TOOL)).outcome, 'approved', 'the confirmation still reopens: the crash did not use it up');
+});
+
 Reopen('§4.5 §4.6: a confirmation older than the no-SOP rejection it would answer does not reopen it', async () => {
   const s = setup([NO_SOP, APPROVE]);
   const id = s.confirm();
