@@ -27,8 +27,15 @@ export interface ParsedDecision {
   reason: string | null;
 }
 
-const APPROVE = /^decision:\s*approve\.?$/i;
-const REJECT = /^decision:\s*reject\.?$/i;
+/**
+ * The decision line: markdown emphasis (`**`, `__`, backticks) may sit only
+ * between its words (`**Decision:** approve`, `` `Decision: approve` ``),
+ * never inside one: `Decision: ap_prove` is no approval.
+ */
+const MARK = '[*_`]*';
+// White space only after the colon (as "Decision: approve" has it): "Decision : approve" stays a near miss.
+const APPROVE = new RegExp(`^${MARK}decision${MARK}:[*_\`\\s]*approve\\.?${MARK}$`, 'i');
+const REJECT = new RegExp(`^${MARK}decision${MARK}:[*_\`\\s]*reject\\.?${MARK}$`, 'i');
 
 /**
  * Why a reply is a reject when it names no reason (no Notes, no ✗ line):
@@ -37,16 +44,16 @@ const REJECT = /^decision:\s*reject\.?$/i;
  */
 export function unexplainedReject(reply: string): string {
   const first = lines(typeof reply === 'string' ? reply : '').find((line) => line.trim() !== '');
-  return first !== undefined && REJECT.test(first.replace(/[*_`]/g, '').trim())
+  return first !== undefined && REJECT.test(first.trim())
     ? 'the reviewer rejected without giving a reason (no Notes, no ✗ line)'
     : 'the reply does not open with "Decision: approve"';
 }
 
-/** Whether the first non-blank line, markdown emphasis and surrounding white space removed, is exactly "Decision: approve". */
+/** Whether the first non-blank line is exactly "Decision: approve", give or take emphasis between its words and white space around it. */
 export function decisionOf(reply: string): 'approve' | 'reject' {
   const first = lines(reply).find((line) => line.trim() !== '');
   if (first === undefined) return 'reject';
-  return APPROVE.test(first.replace(/[*_`]/g, '').trim()) ? 'approve' : 'reject';
+  return APPROVE.test(first.trim()) ? 'approve' : 'reject';
 }
 
 export function parseDecision(reply: string): ParsedDecision {

@@ -105,7 +105,18 @@ const NEAR_MISSES = [
   'Decision:',
   '**Decision: TBD**',
   '**',
+  // Markup inside a word is no emphasis around it: never an approval.
+  'Decision: ap_prove',
+  'Decision: a*p*p*r*o*v*e',
+  'De`cision: approve',
+  'Decision: appro**ve**',
 ];
+
+First('D2/D7: emphasis between the decision line\'s words (or around it all) is markup, and the line still approves', () => {
+  for (const line of ['**Decision: approve**', '**Decision:** approve', 'Decision: **approve**', '`Decision: approve`', '__Decision__: approve.', '*Decision: approve*']) {
+    assert.is(parseDecision(line).decision, 'approve', line);
+  }
+});
 
 for (const line of NEAR_MISSES) {
   First(`D7/C10: near miss ${JSON.stringify(line)} is a reject`, () => {
