@@ -19,11 +19,15 @@ interface Token {
 
 const FIX = 'write an assignment such as "counter = counter + 1" or "label = \'run \' + n"; subtract variables with spaces ("a - b"): "-" between letters is part of a name (node-id.field), and so is "-2" in a node id read as review-2.count';
 
+/** Levels of "(" and unary minus an expression may nest: far beyond any real assignment. */
+export const MAX_EXPRESSION_NESTING = 64;
+
 export class ExpressionParser {
   private readonly tokens: Token[];
   private index = 0;
   private readonly reads: string[] = [];
   private readonly readOffsets: number[] = [];
+  private depth = 0;
 
   constructor(private readonly source: string) {
     this.tokens = this.tokenize();
@@ -81,9 +85,19 @@ export class ExpressionParser {
     const t = this.peek();
     if (t.type === 'op' && t.text === '-') {
       this.index++;
-      return negate(this.unary(), this.source);
+      this.deeper(t);
+      const operand = this.unary();
+      this.depth--;
+      return negate(operand, this.source);
     }
     return this.primary();
+  }
+
+  /** One more level of "(" or unary minus: refused past the limit, before the parser or the evaluator could run out of stack. */
+  private deeper(t: Token): void {
+    if (++this.depth > MAX_EXPRESSION_NESTING) {
+      this.fail(`the expression nests deeper than ${MAX_EXPRESSION_NESTING} levels of "(" or "-" at column ${t.start + 1}`, t.start);
+    }
   }
 
   private primary(): Compiled {
@@ -115,7 +129,9 @@ export class ExpressionParser {
       }
       case 'op':
         if (t.text === '(') {
+          this.deeper(t);
           const inner = this.additive();
+          this.depth--;
           const close = this.peek();
           if (close.type !== 'op' || close.text !== ')') {
             this.fail(`expected ")" to close the "(" at column ${t.start + 1} but found ${describe(close)} at column ${close.start + 1}`, close.start);

@@ -7,6 +7,9 @@
 import { CountersignError } from '../errors.js';
 import { parsePath, type Segment } from './path.js';
 
+/** Block levels a template may nest: far beyond any real directive, well within the renderer's stack. */
+export const MAX_TEMPLATE_NESTING = 64;
+
 export interface TemplateVariable {
   path: string;
   /** Offset of the path in the template text. */
@@ -96,12 +99,18 @@ export function parseTemplate(text: string): ParsedTemplate {
         continue;
       }
     } else pending += text.slice(pos, open);
-    const close = tagEnd(text, open + 2);
-    if (close < 0) fail(`unclosed "{{" at offset ${open}`, open, 'close the tag with "}}", or write \\{{ for a literal "{{"');
+    const plain = text.indexOf('}}', open + 2);
+    if (plain < 0) fail(`unclosed "{{" at offset ${open}`, open, 'close the tag with "}}", or write \\{{ for a literal "{{"');
     if (pending) {
       target.push(pending);
       pending = '';
     }
+    // A block tag may hold "}}" inside a quoted argument: its end is read
+    // past quotes first, and the plain first "}}" is the fallback (an
+    // unclosed quote, or an apostrophe in the prose after the tag).
+    const quoted = tagEnd(text, open + 2);
+    const tried = quoted > plain ? tryBlock(text, open, quoted, eachDepth) : undefined;
+    const close = tried ? quoted : plain;
     const inner = text.slice(open + 2, close);
     const content = inner.trim();
     const at = open + 2 + (inner.length - inner.trimStart().length);
@@ -110,9 +119,13 @@ export function parseTemplate(text: string): ParsedTemplate {
     if (content === '') fail(`empty tag "{{}}" at offset ${open}`, open, 'write a variable name inside the braces, or \\{{ for a literal "{{"');
     const first = content.charCodeAt(0);
     if (first === 35 /* # */) {
-      const block = openBlock(content, at, open, eachDepth, variables);
+      if (tried) variables.push(...tried.variables);
+      const block = tried ? tried.block : openBlock(content, at, open, eachDepth, variables);
       target.push(block);
       stack.push({ block, tag: content, offset: open, inElse: false });
+      if (stack.length > MAX_TEMPLATE_NESTING) {
+        fail(`"{{${content}}}" at offset ${open} nests blocks deeper than ${MAX_TEMPLATE_NESTING} levels`, open, 'flatten the template: combine conditions, or move the detail into a variable');
+      }
       target = block.body;
       if (block.kind === 'each') eachDepth++;
     } else if (first === 47 /* / */) {
@@ -191,20 +204,31 @@ function openBlock(content: string, at: number, open: number, eachDepth: number,
 function tagEnd(text: string, from: number): number {
   let i = from;
   while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-  if (text[i] !== '#') return text.indexOf('}}', from);
+  if (text[i] !== '#') return -1;
   for (; i < text.length; i++) {
     const c = text[i];
     if (c === '}' && text[i + 1] === '}') return i;
     if (c === "'" || c === '"') {
-      // An unclosed quote (none follows, or only past the next tag, as in
-      // prose: "it's"): the plain first "}}", so the argument parser reports the string.
       let j = i + 1;
       for (; j < text.length && text[j] !== c; j++) if (text[j] === '\\') j++;
-      if (j >= text.length || text.slice(i, j).includes('{{')) return text.indexOf('}}', from);
+      if (j >= text.length) return -1;
       i = j;
     }
   }
   return -1;
+}
+
+/** The block tag from `open` to `close` if it parses as one, with the variables it reads; undefined if it does not. */
+function tryBlock(text: string, open: number, close: number, eachDepth: number): { block: Block; variables: TemplateVariable[] } | undefined {
+  const inner = text.slice(open + 2, close);
+  const content = inner.trim();
+  const at = open + 2 + (inner.length - inner.trimStart().length);
+  const variables: TemplateVariable[] = [];
+  try {
+    return { block: openBlock(content, at, open, eachDepth, variables), variables };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Splits block arguments: 'quoted' / "quoted" strings, numbers, true/false, or variable paths. */

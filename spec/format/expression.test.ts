@@ -43,6 +43,14 @@ function error(fn: () => unknown, code: string): CountersignError {
 
 const parsing = suite('expression: parsing');
 
+parsing('"(" and unary "-" nest at most 64 levels: deeper is E_EXPRESSION_SYNTAX at that column, never a stack overflow', () => {
+  const parens = (n: number) => `n = ${'('.repeat(n)}1${')'.repeat(n)}`;
+  assert.is(parseExpression(parens(64)).target, 'n');
+  for (const source of [parens(65), parens(20_000), `n = ${'-'.repeat(20_000)}1`]) {
+    assert.throws(() => parseExpression(source), (e: CountersignError) => e.code === 'E_EXPRESSION_SYNTAX' && /nests deeper than 64 levels of "\(" or "-" at column 69/.test(e.message));
+  }
+});
+
 parsing('target, reads and source of the canonical counter expression', () => {
   const e = parseExpression('counter = counter + 1');
   assert.is(e.source, 'counter = counter + 1');

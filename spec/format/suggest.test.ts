@@ -43,4 +43,11 @@ test('a dotted name compared with dotted candidates compares whole paths', () =>
   assert.is(suggest('review.sumary', ['review.summary', 'other.summary']), 'review.summary');
 });
 
+test('a one-letter name is too short to be taken for a typo of another ("a" is not "n"); two letters may be ("nn" → "n")', () => {
+  assert.is(suggest('a', ['n', 'm']), undefined);
+  assert.is(suggest('x', ['n']), undefined);
+  assert.is(suggest('nn', ['n']), 'n');
+  assert.is(suggest('N', ['n']), 'n', 'a case-insensitive match still wins');
+});
+
 test.run();

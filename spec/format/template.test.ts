@@ -68,6 +68,14 @@ values('a template without tags is returned as is with nothing unset', () => {
   assert.equal(renderTemplate('', lookup), { text: '', unset: [] });
 });
 
+values('blocks nest at most 64 levels: deeper is E_TEMPLATE_SYNTAX at the tag, never a stack overflow (validate and start alike)', () => {
+  const nested = (n: number) => '{{#if flag}}'.repeat(n) + 'x' + '{{/if}}'.repeat(n);
+  assert.is(render(nested(64)), 'x');
+  for (const n of [65, 20_000]) {
+    assert.throws(() => render(nested(n)), (e: { code?: string; message?: string }) => e.code === 'E_TEMPLATE_SYNTAX' && /nests blocks deeper than 64 levels/.test(e.message ?? ''));
+  }
+});
+
 const escaping = suite('template: escaping and injection');
 
 escaping('\\{{ renders a literal {{ and consumes the backslash', () => {
@@ -110,6 +118,8 @@ blocks('#unless with and without else', () => {
 blocks('a quoted argument may hold "}}": the tag ends after the string; an unclosed quote is said as such', () => {
   assert.is(render("{{#eq status '}}'}}yes{{else}}no{{/eq}}"), 'no');
   assert.is(render('{{#neq status "a}}b"}}differs{{/neq}}'), 'differs');
+  assert.is(render("{{#eq status 'T{{x}}'}}same{{else}}other{{/eq}}"), 'other', 'a string may hold "{{" too');
+  assert.is(render("{{#eq status 'open'}}O{{/eq}} — it's {{name}}"), 'O — it\'s Ada', 'an apostrophe in the prose after a tag is prose');
   assert.throws(() => render("{{#eq status 'open}}O{{/eq}} it's"), (e: { code?: string; message?: string }) => e.code === 'E_TEMPLATE_SYNTAX' && /unterminated string/.test(e.message ?? ''));
 });
 

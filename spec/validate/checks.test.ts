@@ -180,6 +180,17 @@ dataflow('finalOutput names that resolve to nothing are warnings; registry varia
   assert.equal(warningCodes(report), ['E_FINAL_OUTPUT_UNRESOLVED /nodes/1/finalOutput/1', 'E_VARIABLE_NEVER_WRITTEN /variableRegistry/result']);
 });
 
+dataflow('a template or expression nested past its limit is a finding at its pointer (E_TEMPLATE_SYNTAX, E_EXPRESSION_SYNTAX), never a crash of validate', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', connections: { default: 'calc' } },
+    { id: 'calc', type: 'expression', expressions: [`n = ${'('.repeat(3000)}1${')'.repeat(3000)}`], connections: { default: 'ask' } },
+    ask('ask', 'end', { directive: `${'{{#if n}}'.repeat(5000)}x${'{{/if}}'.repeat(5000)}` }),
+    { id: 'end', type: 'end' },
+  ];
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: { n: { type: 'number', description: 'n', default: 0 } } }));
+  assert.equal(codes(report), ['E_EXPRESSION_SYNTAX /nodes/1/expressions/0', 'E_TEMPLATE_SYNTAX /nodes/2/directive']);
+});
+
 dataflow('a misspelled finalOutput path is answered with the whole corrected path (never a fragment that would itself be unresolved)', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'review' } },
@@ -188,7 +199,7 @@ dataflow('a misspelled finalOutput path is answered with the whole corrected pat
   ];
   const report = validateWorkflow(workflow(nodes, { variableRegistry: { n: { type: 'integer', description: 'n', default: 0 } } }));
   const messages = report.warnings.filter((w) => w.code === 'E_FINAL_OUTPUT_UNRESOLVED').map((w) => / — did you mean "([^"]+)"\?/.exec(w.message)?.[1] ?? null);
-  assert.equal(messages, ['review.count', 'review.count', 'n.zz'], 'the corrected name keeps the rest of the path');
+  assert.equal(messages, ['review.count', 'review.count', null], 'the corrected name keeps the rest of the path; "a" is too short to be a typo of "n"');
 });
 
 dataflow('a variable written by globalInputs, an expression or initialData, or with a default, is not "never written"', () => {
