@@ -106,4 +106,23 @@ Progress('tool nodes on the way are shown after the answer that led to them and 
   assert.is(text(), '  ✓ review answered\n▸ post: tool post_review ✗ E_TOOL_FAILED: gh exited 1\n  ✗ post: the run failed: E_TOOL_FAILED\n');
 });
 
+Progress('an answer another step or host gave first is said with ↺ (this answer was not used); a late one with ⏱', () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: false });
+  p({ type: 'answered', state: waiting, nodeId: 'write', verdict: 'replayed' });
+  p({ type: 'answered', state: waiting, nodeId: 'write', verdict: 'late' });
+  p.stop();
+  assert.is(text(), "  ↺ write was answered elsewhere first (another step or host): this answer was not used\n  ⏱ write: the answer came after the node's deadline and was not used\n");
+});
+
+Progress('under run, a self-review rejection\'s hint names run\'s flag for the reviewer\'s identity (--reviewer-id), never step\'s --as (the agent\'s identity under run)', () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: false });
+  const rejected = { ...waiting, rejected: { code: 'E_SELF_REVIEW', errors: ['"agent" produced or fixed the artifacts of review "review" (answer with --as <reviewer>)'] } };
+  p({ type: 'answered', state: rejected, nodeId: 'review', verdict: 'rejected', errors: rejected.rejected.errors });
+  p.stop();
+  assert.match(text(), '(give the reviewer another identity: run --resume … --reviewer-id <id>)');
+  assert.not.match(text(), '--as');
+});
+
 Progress.run();

@@ -2,6 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { cli, tempDir } from '../helpers/cli.js';
 import { connect, TWO_STEP, type McpSession } from '../fixtures/mcp/client.js';
 
@@ -50,6 +51,28 @@ Concurrency('a run started on one server is answered through the other', async (
   const done = await b.call('step', { runId, seq: 1, answer: { words: 7 } });
   assert.is(done.structured.status, 'completed');
   assert.is((await a.call('status', { runId })).structured.endNodeId, 'short');
+});
+
+Concurrency('two step calls without seq that arrive together at one server answer the same item: one advances the run, the other is replayed, never answering the next item (a step without seq is pinned to the item pending when it arrives)', async ({ a, store }) => {
+  // Two items in a row: an unpinned second call would answer the second one.
+  const file = join(tempDir('countersign-mcp-pin-'), 'two-items.json');
+  writeFileSync(file, JSON.stringify({
+    metadata: { name: 'two-items', version: '1.0.0', description: 'two directives in a row' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'one' } },
+      { type: 'agent-directive', id: 'one', directive: 'first', completionCondition: 'c', connections: { success: 'two' } },
+      { type: 'agent-directive', id: 'two', directive: 'second', completionCondition: 'c', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  }));
+  for (let round = 0; round < 4; round++) {
+    const { runId } = (await a.call('start', { workflow: file })).structured;
+    const [r1, r2] = await Promise.all([a.call('step', { runId, answer: {} }), a.call('step', { runId, answer: {} })]);
+    assert.is(r1.isError || r2.isError, false, `${r1.text}\n${r2.text}`);
+    assert.is([r1, r2].filter((r) => r.structured.replayed === true).length, 1, `round ${round}: one of the two is a replay`);
+    const trace = await cli(['trace', runId, '--json'], { store });
+    assert.equal(trace.json.events.filter((e: { type: string }) => e.type === 'answer.accepted').map((e: { nodeId: string }) => e.nodeId), ['one'], 'only the first item was answered');
+  }
 });
 
 Concurrency.run();

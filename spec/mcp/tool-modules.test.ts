@@ -30,6 +30,9 @@ Modules('by default the server refuses a workflow naming toolModules with E_TOOL
     assert.is(started.structured.error.code, 'E_TOOL_MODULE_BLOCKED');
     assert.match(started.structured.error.message, 'shout.mjs');
     assert.ok(started.text.includes('E_TOOL_MODULE_BLOCKED'), 'the text names the code');
+    // No call can give a server start flag: the fix says whose it is, and nothing tells the model to retry the call.
+    assert.match(started.structured.error.fix, 'this server was started without --allow-tool-modules, and no tool call can change that');
+    assert.not.match(started.text, 'correct the call and try again');
     const validated = await mcp.call('validate', { workflow: p.workflow });
     assert.is(validated.isError, false, validated.text);
     assert.equal((await mcp.call('runs', {})).structured.runs, []);

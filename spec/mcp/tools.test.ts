@@ -91,6 +91,15 @@ Tools('an unknown workflow is E_FILE_NOT_FOUND whose fix lists the known names',
   assert.match(r.text, /E_FILE_NOT_FOUND/);
 });
 
+Tools('validate of a misspelt workflow name (no folder, no extension) is a finding whose fix lists the known names, as start\'s error does', async ({ mcp }) => {
+  const r = await mcp.call('validate', { workflow: 'bugfx' });
+  assert.is(r.isError, false, 'a finding, not a tool error');
+  const [finding] = r.structured.files[0].errors;
+  assert.is(finding.code, 'E_FILE_NOT_FOUND');
+  assert.match(finding.message, 'no workflow file or workflow name "bugfx"');
+  assert.match(finding.message, /name one of: [^;]*\bbugfix\b/);
+});
+
 Tools('validate returns exactly what `countersign validate --json` prints for the same argument, run in the server\'s directory', async ({ mcp, store }) => {
   const files = ['spec/fixtures/bad/mixed-problems.json', 'spec/fixtures/bad/warnings-only.yaml', 'spec/fixtures/cli/two-step.json', './spec/fixtures/cli/two-step.json', join(ROOT, 'spec/fixtures/cli/two-step.json')];
   for (const file of files) {

@@ -26,6 +26,9 @@ const REWORDINGS: ReadonlyArray<readonly [RegExp, string]> = [
   // `run `countersign validate <file>`` → call the validate tool; any other `countersign X …` → the X tool.
   [/\brun `countersign (validate|start|step|status|runs|trace)\b[^`]*`/g, 'call the `$1` tool'],
   [/`countersign (validate|start|step|status|runs|trace)\b[^`]*`/g, 'the `$1` tool'],
+  // Loading a workflow's toolModules is the server's start flag: no call can give it.
+  [/if you trust these modules, pass --allow-tool-modules \(library: createEngine\(\{ allowToolModules: true \}\)\); otherwise remove toolModules/g,
+    'this server was started without --allow-tool-modules, and no tool call can change that: if the modules are trusted, whoever set up the server adds --allow-tool-modules to its command in the host\'s MCP configuration (countersign mcp --allow-tool-modules) and restarts it; otherwise remove toolModules from the workflow'],
 ];
 
 /** A CLI-worded hint reworded for an MCP client: flags become tool arguments, commands become tools. */

@@ -213,7 +213,9 @@ export function errorText(error: { code: string; message: string; fix?: string; 
   const at = typeof error.file === 'string' && typeof error.line === 'number' ? `${error.file}:${error.line}:${String(error.col ?? 1)}: ` : typeof error.pointer === 'string' && error.pointer !== '' ? `at ${error.pointer}: ` : '';
   const lines = [`Error ${error.code}: ${at}${error.message}`];
   if (error.fix) lines.push(`fix: ${error.fix}`);
-  lines.push('The server keeps serving: correct the call and try again (`runs` and `status` show where each run stands).');
+  // Said only where a call can fix it: a server setting (E_TOOL_MODULE_BLOCKED) is the host's to change.
+  if (error.code !== 'E_TOOL_MODULE_BLOCKED') lines.push('The server keeps serving: correct the call and try again (`runs` and `status` show where each run stands).');
+  else lines.push('The server keeps serving; this workflow cannot run on it as it was started.');
   return lines.join('\n');
 }
 

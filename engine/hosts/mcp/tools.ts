@@ -71,6 +71,13 @@ const HANDLERS: Record<ToolName, Handler> = {
     } catch (e) {
       // Only a path that is not there at all; a directory keeps the catalog's clearer error.
       if (!isCountersignError(e) || e.code !== 'E_FILE_NOT_FOUND' || existsSync(resolve(ctx.cwd, ref))) throw e;
+      // Written as a name (no folder, no file extension) and no workflow has
+      // it: the finding gives the catalog's fix, which lists the names a
+      // misspelt one was meant as. A path is reported as the CLI reports it.
+      if (!/[\\/]/.test(ref) && !/\.(json|ya?ml|md)$/i.test(ref)) {
+        const report = formatJson([{ file: ref, ok: false, errors: [{ code: e.code, message: `${e.message}; ${e.fix ?? 'check the path'}`, pointer: '', line: 0, col: 0 }], warnings: [] }]);
+        return { structured: report, text: validateText(report) };
+      }
       file = resolve(ctx.cwd, ref);
     }
     // A path is reported as given, as `countersign validate <path>` run in the server's directory prints it; a name by its file.
