@@ -1,6 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_TOOL_TIMEOUT_MS } from '../../engine/gate/decorators/timeout.js';
+import { DEFAULT_TOOL_TIMEOUT_MS, timeoutDecorator } from '../../engine/gate/decorators/timeout.js';
+import { chain } from '../../engine/gate/chain.js';
+import { rejection } from '../helpers/errors.js';
 import type { CountersignError } from '../../engine/errors.js';
 import type { GateVerdict } from '../../engine/gate/decorators/review-gate.js';
 import { FakeClock } from './fake-clock.js';
@@ -94,6 +96,14 @@ Timeout('the caller\'s own abort signal reaches the inner tool through the timeo
   await clock.advance(0);
   assert.is(call.state(), 'failed');
   assert.is((call.error() as unknown as Error).message, 'cancelled');
+});
+
+Timeout('A10: a tool that ignores its signal and returns after the limit (within the grace) gives the caller E_TOOL_TIMEOUT, never the late result, with timeout alone in the chain', async () => {
+  const { tool } = spyTool('read', { body: () => new Promise((resolve) => setTimeout(() => resolve({ late: true }), 150)) });
+  const chained = chain(tool, { timeout: timeoutDecorator({ ms: 50 }) });
+  const e = await rejection(chained.run(ARGS, CTX));
+  assert.is(e.code, 'E_TOOL_TIMEOUT');
+  assert.match(e.message, 'did not finish within 0.05s');
 });
 
 Timeout.run();
