@@ -46,6 +46,10 @@ export async function build() {
     // is not: esbuild leaves regular expression literals as written).
     charset: 'ascii',
     minifyWhitespace: true,
+    // A map beside the bundle (no comment pointing at it, so Node never
+    // reads it while a command runs): an E_INTERNAL stack is mapped back to
+    // the TypeScript source through it (bundle-stack.ts).
+    sourcemap: 'external',
     // Dependencies go into the bundle too (better-sqlite3's JavaScript as
     // well): resolving and loading a hundred CommonJS files costs more than
     // the command. Only the native SQLite addon is loaded from node_modules,

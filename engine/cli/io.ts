@@ -10,6 +10,7 @@ import { offsetToPosition } from '../format/offsets.js';
 import { withoutBom } from '../format/bom.js';
 import { resolve } from 'node:path';
 import { withStore } from './render.js';
+import { mappedStack } from './bundle-stack.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -138,7 +139,7 @@ export function printJson(io: Io, value: unknown): void {
 export function toError(e: unknown): CountersignError {
   if (isCountersignError(e)) return e;
   const err = e as Error;
-  return new CountersignError('E_INTERNAL', err?.stack ?? String(e), { fix: 'this is a countersign bug; please report it with the command you ran' });
+  return new CountersignError('E_INTERNAL', err?.stack ? mappedStack(err.stack) : String(e), { fix: 'this is a countersign bug; please report it with the command you ran' });
 }
 
 /**

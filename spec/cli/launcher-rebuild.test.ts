@@ -191,7 +191,7 @@ Rebuild('a source edited into a syntax error is E_BUILD naming file:line:col (no
   assert.not.match(r.stderr, /warning|tsx/, 'no fallback that would fail the same way');
 });
 
-Rebuild('a command whose module fails to load is reported as countersign: E_INTERNAL (a JSON document under --json), exit 2, not a crash', () => {
+Rebuild('a command whose module fails to load is reported as countersign: E_INTERNAL (a JSON document under --json) with a stack naming the source file and line, exit 2, not a crash', () => {
   const pkg = copyOfPackage();
   const graph = join(pkg, 'engine/cli/commands/graph.ts');
   writeFileSync(graph, `throw new Error('graph module is broken');\n${readFileSync(graph, 'utf8')}`);
@@ -200,6 +200,8 @@ Rebuild('a command whose module fails to load is reported as countersign: E_INTE
   const { error } = JSON.parse(r.stdout);
   assert.is(error.code, 'E_INTERNAL');
   assert.match(error.message, /graph module is broken/);
+  // The stack names the TypeScript source (through the bundle's source map), not a column of main.cjs.
+  assert.match(error.message, /engine\/cli\/commands\/graph\.ts:1:7/);
   assert.match(r.stderr, /^countersign: E_INTERNAL: /m);
   const help = countersign(pkg, ['help', 'graph']);
   assert.is(help.code, 2);

@@ -106,6 +106,11 @@ Readme('the shipped workflows the MCP server searches last are every file in wor
   assert.equal(named, shipped);
 });
 
+Readme('the layout section lists every shipped workflow file', () => {
+  const listed = /^workflows\/\s+shipped workflows \(([^)]*)\)$/m.exec(readme)?.[1].split(/,\s*/).sort() ?? [];
+  assert.equal(listed, readdirSync(join(ROOT, 'workflows')).sort());
+});
+
 Readme.run();
 
 const GateSnippet = suite('README: the gate workflow snippet');
