@@ -136,23 +136,30 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
       if (!current) current = start();
       proc = current;
       setReferenced(proc.child, true);
-      if (proc.stale === 0 && proc.answered > 0) {
+      if (proc.answered > 0 || proc.stale > 0) {
         // Nothing may come unasked: a line written since the last answer would
         // be taken as this request's answer (a second answer, a stray line).
         // (A fresh process's startup output races its first request: not checked.)
-        // A timed-out request's late line, which says whose it is ("$seq"), is
-        // skipped here too: it may come after a later request was answered.
-        // A late line that is a tool call means that conversation goes on and
-        // would take this request as its tool result: a fresh process is asked.
+        // A timed-out request's late answer is skipped here too: one that says
+        // whose it is ("$seq") whenever it comes, else one JSON object per
+        // late answer still owed; anything past those is unasked. A late line
+        // that is a tool call means that conversation goes on and would take
+        // this request as its tool result: a fresh process is asked.
         const late = proc.late;
         let lateToolCall = false;
-        const stray = (await proc.reader.unread()).filter((line) => {
+        const stray: string[] = [];
+        for (const line of await proc.reader.unread()) {
           const echoed = late.size > 0 ? seqOf(line) : undefined;
-          if (echoed === undefined || !late.has(echoed)) return true;
-          if (isToolLine(line)) lateToolCall = true;
-          else late.delete(echoed);
-          return false;
-        });
+          if (echoed !== undefined && late.has(echoed)) {
+            if (isToolLine(line)) lateToolCall = true;
+            else {
+              late.delete(echoed);
+              if (proc.stale > 0) proc.stale--;
+            }
+          } else if (proc.stale > 0 && isToolLine(line)) lateToolCall = true;
+          else if (proc.stale > 0 && isObjectLine(line)) proc.stale--;
+          else stray.push(line);
+        }
         if (lateToolCall && stray.length === 0) {
           discard(proc);
           proc = current = start();
@@ -190,6 +197,16 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           if (echoed === request.seq) proc.stale = 0;
           if (proc.stale > 0 || lateLine) {
             if (!isToolLine(next.line)) {
+              // The late answer owed is one JSON object: anything else is a
+              // fault, never skipped in its place (the real late answer would
+              // then be read as this request's).
+              if (!isObjectLine(next.line)) {
+                discard(proc);
+                throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line that is not one JSON object while the late answer to an earlier, timed-out request was due, before answering node "${nodeId}": ${quote(next.line)}`, {
+                  nodeId,
+                  fix: 'write one JSON object per line on stdout (logs go to stderr); the run is still waiting, and the next request starts a fresh process',
+                });
+              }
               proc.stale--;
               continue;
             }
@@ -304,6 +321,15 @@ function quote(line: string): string {
 }
 
 /** Whether a line is a `{"$tool": …}` call (a malformed line is not). */
+function isObjectLine(line: string): boolean {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
 function isToolLine(line: string): boolean {
   try {
     const v = JSON.parse(line) as unknown;

@@ -77,6 +77,25 @@ Resync('§4.4: a timed-out request\'s late tool call that carries its "$seq" is 
   }
 });
 
+Resync('§4.4: after a timed-out request, a line past its one late answer (unasked), or a line that is not JSON where the late answer was due, is E_AGENT_OUTPUT; the next request is answered by a fresh process, never one answer off', async () => {
+  // (A stray line that comes after the next request was sent cannot be told from its answer without "$seq": README says so.)
+  for (const [mode, pauses] of [['late-stray', [1000]], ['late-garbage', [1000, 0]]] as const) {
+    for (const pause of pauses) {
+      const agent = agentIn(mode);
+      try {
+        assert.is((await rejection(agent.answer(directive(1), opts(200)))).code, 'E_AGENT_TIMEOUT');
+        await new Promise((r) => setTimeout(r, pause));
+        const e = await rejection(agent.answer(directive(2), opts(5000)));
+        assert.is(e.code, 'E_AGENT_OUTPUT', `${mode}, pause ${pause} ms: ${e.message}`);
+        const third = answerOf(await agent.answer(directive(3), opts(5000)));
+        assert.equal([third.seq, third.late], [3, undefined], `${mode}, pause ${pause} ms: request 3 gets its own answer`);
+      } finally {
+        await agent.close?.();
+      }
+    }
+  }
+});
+
 Resync('E11 §4.4: a decision review that times out stops the reviewer; the next proposal is reviewed by a fresh process', async () => {
   const agent = agentIn('late-tool');
   try {
