@@ -31,6 +31,8 @@ export class LineReader {
   private disposed = false;
   /** Dropping the rest of an over-long line, up to its newline. */
   private skipping = false;
+  /** unread() is taking in everything the stream holds. */
+  private draining = false;
 
   private readonly onData = (chunk: string | Buffer): void => this.push(String(chunk));
   private readonly onEnd = (): void => this.finish({ end: 'eof' });
@@ -86,9 +88,13 @@ export class LineReader {
    */
   async unread(): Promise<string[]> {
     if (!this.ended && !this.disposed && this.waiters.length === 0) {
+      // Every chunk waiting in the stream, not only the first: a line
+      // delivered with nobody waiting would otherwise pause it again.
+      this.draining = true;
       this.stream.resume();
       await new Promise((r) => setImmediate(r));
       await new Promise((r) => setImmediate(r));
+      this.draining = false;
       if (this.waiters.length === 0 && !this.disposed) this.stream.pause();
     }
     return this.lines.splice(0).filter((l): l is string => typeof l === 'string' && l.trim() !== '');
@@ -151,7 +157,7 @@ export class LineReader {
     const waiter = this.waiters.shift();
     if (waiter) this.settle(waiter, typeof line === 'string' ? { line } : line);
     else this.lines.push(line);
-    if (this.waiters.length === 0) this.stream.pause();
+    if (this.waiters.length === 0 && !this.draining) this.stream.pause();
   }
 
   private finish(end: LineEnd): void {

@@ -168,6 +168,8 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
       }
       try {
         const result = await tracked(session, name, () => runner.call(name, args, request, meta));
+        // A tool that returns nothing ran, but gave no result: a failure on the record, never a null.
+        if (result === undefined) throw new CountersignError('E_TOOL_FAILED', `tool "${name}" ran (it may have taken effect), but returned nothing (undefined)`);
         session.onCall?.({ name, ok: true });
         return result;
       } catch (e) {
@@ -208,12 +210,20 @@ export async function mediate(call: { name: unknown; args: unknown; reason?: unk
   try {
     const meta = typeof call.reason === 'string' ? { reason: call.reason } : undefined;
     const result = guarded ? await runner.call(name, (call.args ?? {}) as JsonValue, request, meta) : await tracked(session, name, () => runner.call(name, (call.args ?? {}) as JsonValue, request, meta));
+    if (result === undefined) {
+      const message = `tool "${name}" ran (it may have taken effect), but returned nothing (undefined)`;
+      if (!guarded) session.onCall?.({ name, ok: false, code: 'E_TOOL_FAILED', message });
+      return { $toolError: { code: 'E_TOOL_FAILED', message } };
+    }
     if (!guarded) session.onCall?.({ name, ok: true });
-    return { $toolResult: result ?? null };
+    return { $toolResult: result };
   } catch (e) {
     const code = isCountersignError(e) ? e.code : 'E_TOOL_FAILED';
     const message = thrownMessage(e);
-    if (!guarded) return refuse(code, message);
-    return { $toolError: { code, message } };
+    // The remedy travels with the error, so the agent can act on it (install a CLI, fix an argument).
+    const error: JsonObject = { code, message };
+    if (isCountersignError(e) && e.fix) error.fix = e.fix;
+    if (!guarded) session.onCall?.({ name, ok: false, code, message });
+    return { $toolError: error };
   }
 }

@@ -154,7 +154,13 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
           ...(isCountersignError(e) && e.fix ? { fix: e.fix } : {}),
         });
       }
-      if (result === undefined) return null;
+      // A tool that returns nothing (a forgotten return) ran, but gave no result: said, never passed on as null.
+      if (result === undefined) {
+        stopped = tool.name;
+        throw new CountersignError('E_TOOL_FAILED', `tool "${tool.name}" ran (it may have taken effect), but returned nothing (undefined)`, {
+          fix: 'return the result as JSON data from the tool (null when there is nothing to say)',
+        });
+      }
       // Handed to the agent and journaled as JSON: a result JSON would change is refused, never passed on altered.
       let text: string | undefined;
       let odd: string | undefined;

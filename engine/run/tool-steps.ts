@@ -196,7 +196,8 @@ function resultOutcome(tool: string, result: unknown): ToolOutcome {
   const ran = `tool "${tool}" ran (it may have taken effect), but`;
   let text: string | undefined;
   try {
-    text = result === undefined ? 'null' : JSON.stringify(result);
+    if (result === undefined) return fail('E_TOOL_FAILED', `${ran} it returned nothing (undefined)`, 'return the result as JSON data from the tool (null when there is nothing to say)');
+    text = JSON.stringify(result);
   } catch (e) {
     return fail('E_TOOL_FAILED', `${ran} its result cannot be stored as JSON: ${(e as Error).message}`, 'return plain JSON data from the tool: no cycles, BigInts or functions');
   }

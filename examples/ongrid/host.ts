@@ -167,6 +167,8 @@ function asReviewerLookup(tool: Tool, clock: SimClock, observe: (name: string, a
   return defineTool({
     name: tool.name,
     class: tool.class,
+    // The reviewer's toolSpecs carry it: a model reads what each look-up is for.
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
     inputSchema: tool.inputSchema,
     run: (args, ctx) => {
       clock.advance(clock.reviewerTurnMs);

@@ -6,12 +6,12 @@
  * output (`--json` prints one document; the readable output is checked too).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ExecutionRow, ProposalRow } from '../../engine/index.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
 
 const COMMAND = 'node --import tsx examples/ongrid/main.ts';
 
@@ -281,6 +281,18 @@ Text('options: --reviewer without an adapter says so (exit 2), and an unknown op
   }
   const unknown = runExample(['--verbose']);
   assert.equal([unknown.status, unknown.stderr.trim()], [2, 'example:ongrid: unknown option --verbose; use --json, --keep and --reviewer <adapter>']);
+});
+
+Text('B10: a reviewer plugged in with --reviewer is offered the read tools with their descriptions, ready to hand a model as tool definitions', () => {
+  const dir = tempDir('countersign-ongrid-reviewer-');
+  const dump = join(dir, 'requests.jsonl');
+  const reviewer = join(dir, 'reviewer.mjs');
+  writeFileSync(reviewer, `import { createInterface } from 'node:readline';\nimport { appendFileSync } from 'node:fs';\nfor await (const line of createInterface({ input: process.stdin })) {\n  const req = JSON.parse(line);\n  if (req.kind) { appendFileSync(${JSON.stringify(dump)}, JSON.stringify(req.toolSpecs ?? []) + '\\n'); process.stdout.write(JSON.stringify({ reply: '**Decision: reject**\\n\\n**Notes**\\nno' }) + '\\n'); }\n}\n`);
+  const r = runExample(['--json', '--reviewer', `jsonl:node ${reviewer}`]);
+  assert.is(r.status, 0, r.stderr);
+  const specs = JSON.parse(readFileSync(dump, 'utf8').split('\n')[0]) as Array<{ name: string; description?: string }>;
+  assert.ok(specs.length > 0, 'the reviewer is offered its read tools');
+  for (const spec of specs) assert.ok(typeof spec.description === 'string' && spec.description.length > 0, `${spec.name} has a description`);
 });
 
 Text.run();

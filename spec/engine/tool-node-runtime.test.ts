@@ -215,6 +215,7 @@ R('a result that is not plain JSON (a function, NaN, undefined, a Map, a Date, R
     [10n, /cannot be stored as JSON/],
     ['x'.repeat(1024 * 1024 + 10), /bytes; a node's stored answer may hold/],
     [JSON.parse('['.repeat(80) + ']'.repeat(80)), /nests deeper than 64 levels/],
+    [undefined, /ran \(it may have taken effect\), but it returned nothing \(undefined\)/],
     [{ f: () => 1, a: 1 }, /holds a value JSON cannot keep at \/f: it is a function, which has no JSON form/],
     [{ n: Number.NaN }, /at \/n: it is NaN, which JSON has no number for/],
     [{ a: 1, gone: undefined }, /at \/gone: it is undefined, which JSON would drop/],

@@ -12,7 +12,8 @@ import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
 import { createEngine, createMemoryStore, type Agent } from '../../engine/index.js';
 import { createJsonlAgent } from '../../engine/hosts/jsonl.js';
-import type { ToolRunner } from '../../engine/hosts/tool-mediation.js';
+import { mediate, toolSession, type ToolRunner } from '../../engine/hosts/tool-mediation.js';
+import { agentRequest } from '../helpers/agent-request.js';
 import type { JsonValue } from '../../engine/format/model.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -78,6 +79,23 @@ Tools('a failing tool comes back as $toolError with its code, and the reviewer s
   assert.equal(r.ran, ['broken']);
   assert.equal(r.events.filter((e) => e.type === 'tool.called').map((e) => [e.name, e.ok, e.code]), [['broken', false, 'E_TOOL_ARGS']]);
   assert.is(r.outcome, 'approved');
+});
+
+Tools('a $toolError carries the error\'s fix, so the agent can act on it; a tool that returns nothing is E_TOOL_FAILED, never a null result', async () => {
+  const lent: ToolRunner = {
+    names: () => ['needs_gh', 'silent'],
+    async call(name): Promise<JsonValue> {
+      if (name === 'needs_gh') throw new CountersignError('E_TOOL_FAILED', 'gh could not be started', { fix: 'install the GitHub CLI (https://cli.github.com)' });
+      return undefined as unknown as JsonValue;
+    },
+  };
+  const request = agentRequest('work', 1);
+  const session = toolSession(request, lent);
+  assert.equal(await mediate({ name: 'needs_gh', args: {} }, session, request), { $toolError: { code: 'E_TOOL_FAILED', message: 'gh could not be started', fix: 'install the GitHub CLI (https://cli.github.com)' } });
+  const calls: Array<{ name?: string; ok: boolean; code?: string }> = [];
+  const recorded = toolSession(request, lent, (c) => calls.push(c));
+  assert.equal(await mediate({ name: 'silent', args: {} }, recorded, request), { $toolError: { code: 'E_TOOL_FAILED', message: 'tool "silent" ran (it may have taken effect), but returned nothing (undefined)' } });
+  assert.equal(calls.map((c) => [c.name, c.ok, c.code]), [['silent', false, 'E_TOOL_FAILED']], 'journaled as the failure the agent was told');
 });
 
 Tools('B5 §4.4: each $tool line is a turn, a refused one too; a reviewer whose last turn goes to a tool is cut off and the review is a reject', async () => {
