@@ -138,7 +138,9 @@ export function parsePersona(text: string, file: string, opts: { name?: string }
 function toPersona(source: PersonaSource, opts: { name?: string }): Persona {
   const problems = personaSchemaProblems(source.frontmatter);
   const fm = source.frontmatter as Record<string, unknown>;
-  if (problems.length === 0 && opts.name !== undefined && fm.name !== opts.name) {
+  // Listed with the schema's problems (every problem, by position), unless the name itself is already one of them.
+  const nameFaulted = problems.some((p) => p.pointer === '/name');
+  if (!nameFaulted && opts.name !== undefined && fm !== null && typeof fm === 'object' && fm.name !== opts.name) {
     problems.push({
       code: 'E_PERSONA_NAME', pointer: '/name', severity: 'error',
       message: `the persona is named "${String(fm.name)}", not "${opts.name}"`,

@@ -4,6 +4,7 @@
  * report file afterwards. A fixer that ticks items off, rewrites or deletes
  * the report must not turn `.prev` into something no reviewer wrote.
  */
+import { randomBytes } from 'node:crypto';
 import { renameSync, writeFileSync } from 'node:fs';
 import { CountersignError } from '../errors.js';
 import { moveAside, setAside } from './artifacts.js';
@@ -43,7 +44,8 @@ export function keepPreviousReport(report: string, accepted: AcceptedReport | un
   moveAside(report); // creates the directory when the report was deleted with it
   try {
     // Written beside it and renamed over it: a rename replaces a link at .prev, never writes through one.
-    const temp = `${report}.prev.${process.pid}.tmp`;
+    // Named by process and a random part: a temp file a crashed process left (its pid reused since) is never in the way.
+    const temp = `${report}.prev.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(temp, reportText(accepted.issues, accepted.format), { flag: 'wx' });
     renameSync(temp, `${report}.prev`);
   } catch (e) {

@@ -228,6 +228,12 @@ Load('F13: a renamed reviewer does not load as the configured persona (E_PERSONA
   const e = thrownWithCode(() => loadPersona(file, { name: DefaultReviewerAgent }), 'E_PERSONA_NAME');
   assert.equal([e.line, e.col, e.pointer], [2, 7, '/name']);
   assert.match(e.message, /named "reviewer2", not "reviewer"/);
+  // With schema problems too, the name is one of every problem listed, in order of position.
+  const both = writePersona('reviewer.md', text.replace(/^description: .*$/m, 'description: 5'));
+  const all = thrownWithCode(() => loadPersona(both, { name: DefaultReviewerAgent }), 'E_PERSONA_NAME');
+  const problems = (all.data as { problems: Array<{ code: string; line: number }> }).problems;
+  assert.equal(problems.map((p) => p.code), ['E_PERSONA_NAME', 'E_PERSONA']);
+  assert.ok(problems[0].line < problems[1].line);
 });
 
 Load('F9/B18: the model is read exactly as written, with no fallback when it changes', () => {

@@ -11,6 +11,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine, createMemoryStore, type RunState } from '../../engine/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { keepPreviousReport } from '../../engine/review/previous-report.js';
 import type { Workflow } from '../../engine/format/model.js';
 import { ARTIFACT, REPORT, reviewLoop } from '../fixtures/review/loop.js';
 
@@ -75,6 +76,15 @@ Prev('G8: a fix step that deletes the report leaves .prev with the reviewer\'s f
   assert.equal(JSON.parse(readFileSync(join(ctx.ws, `${REPORT}.prev`), 'utf8')), { issues: FINDINGS });
   assert.not.ok(existsSync(join(ctx.ws, `${REPORT}.refused`)));
   assert.equal(events.filter((e) => e.type === 'review.report_restored').map((e) => e.change), ['deleted']);
+});
+
+Prev('G8: a temp file a crashed process left beside the report (its pid reused since) is never in the way of writing .prev', () => {
+  const dir = tempDir('countersign-prev-stale-');
+  const report = join(dir, 'review.json');
+  writeFileSync(report, JSON.stringify({ issues: ['a', 'ticked off'] }));
+  writeFileSync(`${report}.prev.${process.pid}.tmp`, 'left by a crash');
+  assert.is(keepPreviousReport(report, { digest: 'not the live one', issues: ['a'], format: 'json' }), 'edited');
+  assert.equal(JSON.parse(readFileSync(`${report}.prev`, 'utf8')), { issues: ['a'] });
 });
 
 Prev('G8: an untouched report moves to .prev byte for byte, with no review.report_restored event', async () => {
