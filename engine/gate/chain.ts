@@ -19,7 +19,7 @@
  * so the exemption is configuration the gate sees, and every skipped call
  * still writes a `skipped` row (A6).
  */
-import { CountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { describeArgProblem, isGated, jsonArgProblem, TOOL_CLASSES, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
 
@@ -104,6 +104,8 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
   // The inner tool gets what the chain established; `run` validates again,
   // which costs microseconds and keeps the inner tool safe on its own.
   let invoke: ToolInvoke = (call) => {
+    // Cancelled while it was reviewed (or queued): the tool never starts.
+    if (call.ctx.signal?.aborted) throw cancelled(inner.name, call.ctx.signal, 'before the tool started (it was approved, but nothing ran)');
     const ctx: ToolRunContext = { ...call.ctx, operator: call.operator, proposalId: call.proposalId };
     return inner.run(call.args, ctx);
   };
@@ -122,6 +124,8 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
     // The chain adds no rules of its own: the inner tool's problems are the whole answer.
     argProblems: (args: unknown) => inner.argProblems(args),
     async run(args: unknown, ctx: ToolCallContext = {}): Promise<R> {
+      // Already cancelled: no review, no row, no run.
+      if (ctx.signal?.aborted) throw cancelled(inner.name, ctx.signal, 'before it was reviewed: nothing ran and nothing was recorded');
       // First, before tenant_bind, a proposal, a row or a token is spent (§4.13);
       // checkArgs includes the tool's own rules, e.g. the review body rule (§4.14).
       // One private copy is checked, reviewed, audited and run: a caller that
@@ -144,6 +148,15 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
     },
   };
   return Object.freeze(chained);
+}
+
+/** A call whose signal was aborted before its tool started: the abort's own typed reason, else E_TOOL_CANCELLED. */
+function cancelled(tool: string, signal: AbortSignal, when: string): CountersignError {
+  const reason = signal.reason as unknown;
+  if (isCountersignError(reason)) return reason;
+  return new CountersignError('E_TOOL_CANCELLED', `the call to tool "${tool}" was cancelled (its signal was aborted) ${when}`, {
+    fix: 'call the tool again, with a signal that is not aborted, if it should still run',
+  });
 }
 
 function placeDecorators(inner: Tool, options: ChainOptions): Map<ChainPosition, ToolDecorator> {

@@ -8,6 +8,7 @@ import { metricDecorator } from '../../engine/gate/decorators/metric.js';
 import { timeoutDecorator } from '../../engine/gate/decorators/timeout.js';
 import { reviewGateDecorator } from '../../engine/gate/decorators/review-gate.js';
 import { CountersignError } from '../../engine/errors.js';
+import type { GateVerdict } from '../../engine/gate/decorators/review-gate.js';
 import { rejection, thrownWithCode } from '../helpers/errors.js';
 import { FakeClock } from './fake-clock.js';
 import { ARGS, CTX, fullChain, memorySink, spyTool } from './fixtures.js';
@@ -129,6 +130,27 @@ Audit('A10, E3: a tool that honours the stop by returning what it managed is rec
   assert.match(sink.rows[0].error ?? '', 'returned a result after it was told to stop');
   const counts = Object.values(metric.snapshot())[0];
   assert.equal([counts.calls, counts.ok, counts.failed, counts.failures], [1, 0, 1, { E_TOOL_TIMEOUT: 1 }]);
+});
+
+Audit('a call whose signal is aborted before it starts, or while it is reviewed, never runs: E_TOOL_CANCELLED, no review for the first, no execution row for either', async () => {
+  const reviews: string[] = [];
+  const { tool, calls } = spyTool('write');
+  const sink = memorySink();
+  const chainWith = (decide: () => Promise<GateVerdict>) => chain(tool, {
+    tenantBind: tenantBindDecorator(),
+    reviewGate: reviewGateDecorator({ decide: async () => { reviews.push('review'); return decide(); } }),
+    timeout: timeoutDecorator({ ms: 5_000 }),
+    audit: auditDecorator({ sink }),
+  });
+  const before = new AbortController();
+  before.abort();
+  const early = await rejection(chainWith(async () => ({ outcome: 'approved', proposalId: 'p1' })).run(ARGS, { ...CTX, signal: before.signal }));
+  assert.equal([early.code, reviews.length], ['E_TOOL_CANCELLED', 0]);
+  const during = new AbortController();
+  const late = await rejection(chainWith(async () => { during.abort(); return { outcome: 'approved', proposalId: 'p2' }; }).run(ARGS, { ...CTX, signal: during.signal }));
+  assert.equal([late.code, reviews.length], ['E_TOOL_CANCELLED', 1]);
+  assert.match(late.message, 'it was approved, but nothing ran');
+  assert.equal([calls.length, sink.rows.filter((r) => r.ok).length], [0, 0], 'the tool never ran; nothing is recorded as a success');
 });
 
 Audit.run();
