@@ -63,6 +63,16 @@ Outside('§4.5 A7: a rejection written by a hand run is not the gate\'s decision
   assert.is((await gate.review({ ...PROPOSAL, target: { device_id: 8, service: 'nginx' } }, TOOL)).row?.deduped, true, 'a gate rejection still dedupes');
 });
 
+Outside('A7: in a ledger of many rows (read in one pass, not row by row) a hand run\'s row still reads by_gate: false, and the gate\'s own rows true', async () => {
+  const store = createMemoryStore();
+  await handRun(store, APPROVE);
+  const gate = createGate({ store, reviewer: agent(APPROVE), log: () => {} });
+  for (let device = 10; device < 20; device++) await gate.review({ ...PROPOSAL, target: { device_id: device, service: 'nginx' } }, TOOL);
+  const rows = listProposals(store);
+  assert.ok(rows.length > 8, `${rows.length} rows`);
+  assert.equal(rows.map((r) => r.by_gate), [false, ...Array(rows.length - 1).fill(true)]);
+});
+
 Outside('A7: countersign audit flags a hand run\'s row, and --json gives by_gate for every row', async () => {
   const dir = tempDir('countersign-outside-');
   const store = createSqliteStore(dir);
