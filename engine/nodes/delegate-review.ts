@@ -15,7 +15,7 @@ import { renderTemplate } from '../format/template.js';
 import { nodeAnswer, withNodeAnswer } from '../format/node-answers.js';
 import { setAside } from '../review/artifacts.js';
 import { keepPreviousReport, type AcceptedReport } from '../review/previous-report.js';
-import { changedRoots, hashEach, missingPaths, prepareReportSlot, REVIEWS_DIR, skippedPaths, type VisitPaths } from '../review/visit.js';
+import { changedRoots, hashEach, missingPaths, prepareReportSlot, reportIsWorkFile, REVIEWS_DIR, skippedPaths, type VisitPaths } from '../review/visit.js';
 import { resolveInWorkspace } from '../review/paths.js';
 import { reviewPrompt } from '../review/prompt.js';
 import { readReport } from '../review/report.js';
@@ -159,6 +159,13 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     const slots = state.slots ?? (state.visit ? [state.visit.report] : []);
     const runSlots = Object.values(ctx.reviews ?? {}).flatMap((r) => r.slots ?? (r.visit ? [r.visit.report] : []));
     const firstHere = !runSlots.includes(paths.report) && !slots.includes(paths.report);
+    if (!accepted && firstHere) {
+      const folder = reportIsWorkFile(paths);
+      if (folder !== undefined) {
+        return refuse('E_REPORT_PATH', `the review report ${paths.report} is a file of ${folder} under review (it does not read as a review report): setting it aside would take it out of the review`,
+          'give the report a path of its own, outside the folders under review (e.g. ".countersign/reviews/review.json", the default)');
+      }
+    }
     try {
       if (state.visit?.report === paths.report && state.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
       // A file this run never wrote there (the user's, an earlier run's

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { CountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
+import { readReport } from './report.js';
 import { hashArtifacts } from './artifacts.js';
 import { makeDirs } from '../format/make-dirs.js';
 
@@ -89,6 +90,34 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
     makeDirs(dirname(report));
   } catch (e) {
     throw reportPath(report, `its directory cannot be created (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+}
+
+/**
+ * A file already at the report path inside an artifact or context folder,
+ * on this run's first visit there, that does not read as a review report:
+ * a file of the work under review (a README the user keeps in docs/).
+ * Setting it aside would take it out of the review, so the visit is
+ * refused instead; an earlier run's report (it reads as one) is set aside
+ * as usual. Returns the folder it belongs to, or undefined.
+ */
+export function reportIsWorkFile(paths: Pick<VisitPaths, 'artifacts' | 'context' | 'report'>): string | undefined {
+  const real = realish(paths.report);
+  const folder = [...paths.artifacts, ...paths.context].find((p) => isDirectory(p) && isInside(realish(p), real));
+  if (folder === undefined || !isFile(paths.report)) return undefined;
+  try {
+    readReport(paths.report);
+    return undefined;
+  } catch (e) {
+    return isCountersignError(e) && e.code === 'E_REPORT_FORMAT' ? folder : undefined;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 

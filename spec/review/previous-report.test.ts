@@ -139,6 +139,24 @@ Prev('a report inside an artifact folder, with an earlier file at its path: sett
   assert.is(s.status, 'completed', JSON.stringify(s));
 });
 
+Prev('G8: a report path inside an artifact folder that names a file of the work (not a review report, e.g. the user\'s README) is E_REPORT_PATH on entry: the file is never moved out of the review', async () => {
+  const ws = tempDir('countersign-prev-workfile-');
+  mkdirSync(join(ws, 'docs'));
+  writeFileSync(join(ws, 'docs/README.md'), '# user readme\n\nHow to use the API.\n');
+  const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>> };
+  const review = wf.nodes.find((n) => n.id === 'review')!;
+  review.artifacts = ['docs/'];
+  review.report = 'docs/README.md';
+  const engine = createEngine({ store: createMemoryStore() });
+  let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+  writeFileSync(join(ws, 'docs/api.md'), '# API\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  assert.is(s.status === 'failed' && s.error.code, 'E_REPORT_PATH', JSON.stringify(s));
+  assert.match(s.status === 'failed' ? s.error.message : '', 'is a file of');
+  assert.is(readFileSync(join(ws, 'docs/README.md'), 'utf8'), '# user readme\n\nHow to use the API.\n', 'left where it is');
+  assert.not.ok(existsSync(join(ws, `docs/README.md.before-${s.runId}`)));
+});
+
 Prev('a templated report path that comes back to a file (A, then B, then A) never overwrites the user\'s file kept as <report>.before-<runId>: what is at A the second time is this run\'s own report, kept as .prev', async () => {
   const ws = tempDir('countersign-prev-return-');
   const { wf } = slotLoop(ws, 'a');
