@@ -79,7 +79,11 @@ async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: stri
     if (!('line' in next)) {
       if (next.end === 'aborted') return { kind: 'stopped' };
       if (next.end === 'too-long') return { kind: 'retry', problem: `a line longer than ${next.limit} characters was dropped (nothing typed before it is kept)` };
-      if (next.end === 'eof' && text.trim() !== '') return judge(text, true);
+      // Input closed: what was typed is the answer if it is one; asking to type again would be asking nobody.
+      if (next.end === 'eof' && text.trim() !== '') {
+        const last = judge(text, true);
+        return last.kind === 'answer' ? last : { kind: 'eof' };
+      }
       return { kind: 'eof' };
     }
     const line = next.line;
@@ -112,7 +116,9 @@ function judge(text: string, final: boolean): Outcome | undefined {
   } catch (err) {
     const message = (err as Error).message;
     if (!final && couldContinue(text, message)) return undefined;
-    return { kind: 'retry', problem: `that is not valid JSON (${message})` };
+    // One line, without the typed text V8 quotes back (the person has it on screen).
+    const said = message.replace(/, (?:"|\.\.\.)[\s\S]* is not valid JSON$/, '').replace(/\s+/g, ' ').trim();
+    return { kind: 'retry', problem: `that is not valid JSON (${said})` };
   }
   // null is an answer, as in step: a node that takes no fields accepts {} or null.
   if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {

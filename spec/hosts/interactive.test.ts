@@ -75,6 +75,25 @@ test('a line of bad JSON re-prompts, and the next good line is the answer', asyn
   await agent.close!();
 });
 
+test('a typo is said on one line, without the typed text quoted back; a partial answer and then closed input is "input closed", never "type the answer again"', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('oops\n{"issues_count": 1}\n');
+  assert.equal(await answer, { issues_count: 1 });
+  const said = t.shown().split('\n').find((l) => l.includes('not valid JSON')) ?? '';
+  assert.match(said, /that is not valid JSON \(Unexpected token 'o'\); type the answer again\.$/);
+  await agent.close!();
+
+  const u = terminal();
+  const closed = createInteractiveAgent(u);
+  const pending = rejection(closed.answer(request(), opts()));
+  u.input.end('{"issues_count":');
+  const e = await pending;
+  assert.is(e.code, 'E_AGENT_CRASHED');
+  assert.not.match(u.shown(), 'type the answer again');
+});
+
 test('a line over the limit (a paste gone wrong) is dropped and re-prompts, however the input is chunked; the prompt keeps working', async () => {
   for (const chunks of [1, 17]) {
     const t = terminal();
