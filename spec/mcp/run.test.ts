@@ -188,6 +188,14 @@ Stdio('stdout holds only JSON-RPC frames, and the server exits 0 when the client
   assert.match(err, /serving on stdio/);
 });
 
+Stdio('a last request written without its newline before the client closes stdin is still answered, and the server exits 0', async () => {
+  await withRawSession(['--store', tempDir('countersign-mcp-unterminated-')], async (raw) => {
+    raw.write(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'runs', arguments: {} } }));
+    assert.is(await raw.close(), 0);
+    assert.is((await raw.reply(3)).result.isError, false, 'answered');
+  });
+});
+
 Stdio('a malformed tools/call (arguments not an object, no tool name) is a tool error with E_INPUT and a fix, not a JSON-RPC error', async () => {
   await withRawSession(['--store', tempDir('countersign-mcp-malformed-')], async (raw) => {
     const calls: Array<[number, object]> = [

@@ -55,16 +55,28 @@ Transport('an oversized notification (no id) is skipped without a reply', async 
   assert.is(h.errors.length, 1);
 });
 
-Transport('a line that is JSON but not JSON-RPC gets Invalid Request when it has an id; plain garbage is only logged', async () => {
+Transport('a line that is JSON but not JSON-RPC gets Invalid Request when it has an id; a line cut short gets Parse error to the id it still shows; garbage with no id is only logged, in one readable line', async () => {
   const h = harness();
   await h.transport.start();
-  h.stdin.write('{"id": 3, "method": 5}\n{ not json\n{"jsonrpc":"2.0","id":4,"method":"ping"}\n');
+  h.stdin.write('{"id": 3, "method": 5}\n{ not json\n{"jsonrpc":"2.0","id":2,"method":"tools/call"\n{"jsonrpc":"2.0","id":4,"method":"ping"}\n');
   await tick();
-  const reply = JSON.parse(h.out().trim());
-  assert.is(reply.id, 3);
-  assert.is(reply.error.code, -32600);
+  const replies = h.out().trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(replies.map((r) => [r.id, r.error.code]), [[3, -32600], [2, -32700]]);
   assert.equal(h.messages.map((m) => (m as { id: number }).id), [4]);
-  assert.is(h.errors.length, 2);
+  assert.is(h.errors.length, 3);
+  assert.match(h.errors[0], 'is not a JSON-RPC 2.0 message');
+  assert.match(h.errors[1], /is not JSON \(.*\): "\{ not json"$/);
+  assert.ok(h.errors.every((e) => !e.includes('\n')), 'each log is one line');
+});
+
+Transport('a last message without its newline is read when the client closes its end (flush), never dropped unread', async () => {
+  const h = harness();
+  await h.transport.start();
+  h.stdin.write('{"jsonrpc":"2.0","id":9,"method":"ping"}');
+  await tick();
+  assert.equal(h.messages, []);
+  h.transport.flush();
+  assert.equal(h.messages.map((m) => (m as { id: number }).id), [9]);
 });
 
 Transport('the id of an oversized frame is read only at the top level, wherever it sits among the keys; an "id" nested in params is not taken', () => {

@@ -140,6 +140,7 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
   const hangUp = () => {
     if (hungUp) return;
     hungUp = true;
+    transport.flush();
     void answerInFlight(settled).then(() => server.close());
   };
   stdin.once('end', hangUp);

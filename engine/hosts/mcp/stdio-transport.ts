@@ -8,8 +8,10 @@
  * over the limit is skipped as it streams in — only its first and last
  * bytes are kept, to find its id — and the request is answered through
  * `refuse`; the next line is read as usual. A line that is not JSON-RPC but
- * carries an id gets an Invalid Request error rather than silence, so the
- * client does not wait for an answer that never comes.
+ * carries an id gets an Invalid Request error, and one that is not JSON at
+ * all a Parse error to the id it still shows, rather than silence, so the
+ * client does not wait for an answer that never comes. A last message the
+ * client wrote without a newline before closing its end is read too.
  *
  * A JSON-RPC batch (an array on one line) is answered element by element
  * when the negotiated protocol version allows batches (2025-03-26 and
@@ -81,6 +83,14 @@ export class GuardedStdioTransport implements Transport {
     this.onclose?.();
   }
 
+  /**
+   * The client closed its end: a last message written without its newline
+   * is still a message, read as the final line (never dropped unread).
+   */
+  flush(): void {
+    if (this.skipping || this.size > 0) this.endFrame();
+  }
+
   send(message: JSONRPCMessage): Promise<void> {
     const result = (message as { result?: { protocolVersion?: unknown; serverInfo?: unknown } }).result;
     if (result && typeof result.protocolVersion === 'string' && result.serverInfo) this.protocolVersion = result.protocolVersion;
@@ -142,8 +152,12 @@ export class GuardedStdioTransport implements Transport {
       }
       message = deserializeMessage(line);
     } catch (e) {
-      this.onerror?.(new Error(`skipped a line that is not a JSON-RPC message: ${(e as Error).message.slice(0, 200)}`));
-      this.invalidRequest(line);
+      const json = parsesAsJson(line);
+      // Said in one line: a parse error's own words, or what JSON-RPC needs (not the schema library's dump).
+      const why = json ? 'not a JSON-RPC 2.0 message (it needs "jsonrpc": "2.0" and a "method", or a "result"/"error" with an "id")' : `not JSON (${(e as Error).message.split('\n')[0].slice(0, 160)})`;
+      this.onerror?.(new Error(`skipped a line that is ${why}: ${JSON.stringify(line.length > 120 ? `${line.slice(0, 117)}...` : line)}`));
+      if (json) this.invalidRequest(line);
+      else this.parseError(line);
       return;
     }
     this.onmessage?.(message);
@@ -194,6 +208,17 @@ export class GuardedStdioTransport implements Transport {
     });
   }
 
+  /**
+   * A line that is not JSON at all (cut short, say): JSON-RPC's Parse error,
+   * sent to the id it names when one can still be read from it, so a
+   * client waiting on that id is answered; with no id in sight nobody can be.
+   */
+  private parseError(line: string): void {
+    const id = frameFacts(line.slice(0, EDGE_BYTES), line.slice(-EDGE_BYTES), Buffer.byteLength(line), this.limit).id ?? visibleId(line);
+    if (id === undefined) return;
+    this.reply({ jsonrpc: '2.0', id, error: { code: ErrorCode.ParseError, message: 'Parse error: the message is not valid JSON (one JSON-RPC message per line)' } });
+  }
+
   private reply(message: JSONRPCMessage): void {
     this.send(message).catch((e: Error) => this.onerror?.(e));
   }
@@ -236,5 +261,26 @@ function pairsOf(pairs: string | undefined): Record<string, unknown> {
     return JSON.parse(`{${pairs}}`) as Record<string, unknown>;
   } catch {
     return {};
+  }
+}
+
+function parsesAsJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An `"id": 2` or `"id": "x"` written early in a message that does not parse as a whole. */
+function visibleId(line: string): string | number | undefined {
+  const m = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(line);
+  if (!m) return undefined;
+  try {
+    const id = JSON.parse(m[1]) as unknown;
+    return typeof id === 'number' || typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
   }
 }
