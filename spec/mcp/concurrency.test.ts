@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { cli, tempDir } from '../helpers/cli.js';
-import { connect, TWO_STEP, type McpSession } from '../fixtures/mcp/client.js';
+import { connect, withRawSession, TWO_STEP, type McpSession } from '../fixtures/mcp/client.js';
 
 const Concurrency = suite<{ a: McpSession; b: McpSession; store: string }>('mcp: concurrency');
 
@@ -53,7 +53,7 @@ Concurrency('a run started on one server is answered through the other', async (
   assert.is((await a.call('status', { runId })).structured.endNodeId, 'short');
 });
 
-Concurrency('two step calls without seq that arrive together at one server answer the same item: one advances the run, the other is replayed, never answering the next item (a step without seq is pinned to the item pending when it arrives)', async ({ a, store }) => {
+Concurrency('two step calls without seq that arrive together (in one write) at one server answer the same item: one advances the run, the other is replayed, never answering the next item (a step without seq is pinned to the item pending when it arrives)', async ({ store }) => {
   // Two items in a row: an unpinned second call would answer the second one.
   const file = join(tempDir('countersign-mcp-pin-'), 'two-items.json');
   writeFileSync(file, JSON.stringify({
@@ -65,14 +65,20 @@ Concurrency('two step calls without seq that arrive together at one server answe
       { type: 'end', id: 'done' },
     ],
   }));
-  for (let round = 0; round < 4; round++) {
-    const { runId } = (await a.call('start', { workflow: file })).structured;
-    const [r1, r2] = await Promise.all([a.call('step', { runId, answer: {} }), a.call('step', { runId, answer: {} })]);
-    assert.is(r1.isError || r2.isError, false, `${r1.text}\n${r2.text}`);
-    assert.is([r1, r2].filter((r) => r.structured.replayed === true).length, 1, `round ${round}: one of the two is a replay`);
-    const trace = await cli(['trace', runId, '--json'], { store });
-    assert.equal(trace.json.events.filter((e: { type: string }) => e.type === 'answer.accepted').map((e: { nodeId: string }) => e.nodeId), ['one'], 'only the first item was answered');
-  }
+  await withRawSession(['--store', store], async (raw) => {
+    for (let round = 0; round < 4; round++) {
+      const base = 100 + round * 10;
+      raw.send({ jsonrpc: '2.0', id: base, method: 'tools/call', params: { name: 'start', arguments: { workflow: file } } });
+      const runId = (await raw.reply(base)).result.structuredContent.runId as string;
+      const step = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'step', arguments: { runId, answer: {} } } });
+      raw.write(`${step(base + 1)}\n${step(base + 2)}\n`);
+      const [r1, r2] = [await raw.reply(base + 1), await raw.reply(base + 2)];
+      assert.is(r1.result.isError || r2.result.isError, false, JSON.stringify([r1, r2]));
+      assert.is([r1, r2].filter((r) => r.result.structuredContent.replayed === true).length, 1, `round ${round}: one of the two is a replay`);
+      const trace = await cli(['trace', runId, '--json'], { store });
+      assert.equal(trace.json.events.filter((e: { type: string }) => e.type === 'answer.accepted').map((e: { nodeId: string }) => e.nodeId), ['one'], 'only the first item was answered');
+    }
+  });
 });
 
 Concurrency.run();
