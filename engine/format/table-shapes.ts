@@ -42,9 +42,12 @@ export const TABLE_SHAPES: Readonly<Record<string, Readonly<Record<string, Field
  * started in review_gate_runs, and a run that could write there could
  * vouch for itself; user_confirmations hold a person's explicit
  * confirmation (`countersign confirm`, recordConfirmation), which a run
- * an agent started could otherwise mint to reopen a rejected call.
+ * an agent started could otherwise mint to reopen a rejected call;
+ * tool_executions are written by the audit decorator as a tool runs, and a
+ * row a run wrote would show a tool run that never happened as the
+ * execution of an approved proposal.
  */
-export const RUN_FORBIDDEN_TABLES: ReadonlySet<string> = new Set(['review_gate_runs', 'user_confirmations']);
+export const RUN_FORBIDDEN_TABLES: ReadonlySet<string> = new Set(['review_gate_runs', 'user_confirmations', 'tool_executions']);
 
 /** Body keys every table may carry: a `record` node's row repeats its id and time. */
 const LEDGER_FIELDS = new Set(['id', 'at']);

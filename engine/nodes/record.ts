@@ -137,7 +137,7 @@ function escape(segment: string): string {
 
 /** Who alone writes a table no run may write. */
 function keptBy(table: string): string {
-  return table === 'user_confirmations'
-    ? 'only a person writes confirmations (countersign confirm, or a host\'s recordConfirmation)'
-    : 'only the review gate writes it (the runs it started)';
+  if (table === 'user_confirmations') return 'only a person writes confirmations (countersign confirm, or a host\'s recordConfirmation)';
+  if (table === 'tool_executions') return 'only the audit decorator writes it, as a tool runs (a row a workflow wrote would show a run that never happened)';
+  return 'only the review gate writes it (the runs it started)';
 }

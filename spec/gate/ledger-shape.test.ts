@@ -92,6 +92,17 @@ Shape('F6: no workflow run can write user_confirmations (a run an agent started 
   assert.equal(store.rows('user_confirmations'), []);
 });
 
+Shape('E3 A7: no workflow run can write tool_executions (a forged row would show a tool run that never happened as an approved proposal\'s execution): validate refuses it, and so does the store; the audit decorator\'s own rows (outside any run) are kept', () => {
+  const report = validateWorkflow(recordWorkflow({ proposal_id: 'p1', tool: 'host_restart_service', args: {}, ok: true, error: null }, 'tool_executions'));
+  assert.equal(report.errors.map((e) => [e.code, e.pointer]), [['E_LEDGER_ROW', '/nodes/1/table']]);
+  assert.match(report.errors[0].message, 'only the audit decorator writes it');
+  const store = createMemoryStore();
+  thrownWithCode(() => store.appendRows([{ id: 'e', table: 'tool_executions', at: '2026-01-01T00:00:00.000Z', runId: 'r1', row: { proposal_id: 'p1', tool: 't', args: {}, ok: true, error: null } }]), 'E_LEDGER_ROW');
+  assert.equal(store.rows('tool_executions'), []);
+  store.appendRows([{ id: 'e2', table: 'tool_executions', at: '2026-01-01T00:00:00.000Z', row: { proposal_id: 'p1', tool: 't', args: {}, ok: true, error: null } }]);
+  assert.is(store.rows('tool_executions').length, 1);
+});
+
 Shape('§4.4: the gate workflow run by hand without a proposal or persona still writes a well-typed rejected row (strings, never null; an empty target)', async () => {
   const store = createMemoryStore();
   const engine = createEngine({ store });
