@@ -115,10 +115,22 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
     });
   }
 
-  /** Stops a process whose stdout is out of step with the requests; the next request starts a fresh one. */
+  /** Processes being let go: close() waits for each, so nothing outlives the run. */
+  const retiring = new Set<Promise<void>>();
+
+  /**
+   * Stops a process whose stdout is out of step with the requests; the next
+   * request starts a fresh one. Nothing more it writes is read, and it is
+   * let go as at the end of a run: its stdin is closed (an agent that
+   * saves its state at end of input gets to), then after a grace its
+   * process group is stopped.
+   */
   function discard(proc: AgentProcess): void {
-    killProcessGroup(proc.child);
     if (current === proc) current = undefined;
+    proc.reader.dispose();
+    const done = letGo(proc);
+    retiring.add(done);
+    void done.finally(() => retiring.delete(done));
   }
 
   async function ask(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
@@ -296,7 +308,12 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
   async function shutDown(): Promise<void> {
     const proc = current;
     current = undefined;
-    if (!proc) return;
+    if (proc) await letGo(proc);
+    await Promise.all([...retiring]);
+  }
+
+  /** Closes a process's stdin, waits a grace for it to exit, then stops its group; nothing it started outlives it. */
+  async function letGo(proc: AgentProcess): Promise<void> {
     if (!proc.exit) {
       setReferenced(proc.child, true);
       proc.child.stdin!.end();
@@ -309,7 +326,6 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
         await proc.exited;
       }
     }
-    // Nothing the agent started outlives the run.
     killProcessGroup(proc.child, 'SIGKILL');
     proc.reader.dispose();
   }

@@ -172,6 +172,14 @@ test('a line that is not JSON is E_AGENT_OUTPUT quoting what came', async (c) =>
   assert.is(err.nodeId, 'review');
 });
 
+test('an agent let go after a fault (a line that is not JSON) sees its stdin close, as at the end of a run, before it is stopped: it can save its state', async (c) => {
+  const mark = join(c.dir, 'eof');
+  c.agent = createJsonlAgent(cmd('garbage'), { cwd: c.dir, env: { ...process.env, EOF_MARK: mark } });
+  assert.is((await rejection(c.agent.answer(request('review', 1), opts()))).code, 'E_AGENT_OUTPUT');
+  await c.agent.close!();
+  assert.is(readFileSync(mark, 'utf8'), 'eof');
+});
+
 test('a JSON line that is not an object is E_AGENT_OUTPUT', async (c) => {
   c.agent = createJsonlAgent(cmd('array'), { cwd: c.dir });
   const err = await rejection(c.agent.answer(request('review', 1), opts()));
