@@ -190,6 +190,27 @@ Rate('without tenant_bind the bucket is still per caller (ctx.userId), never one
   assert.match((await rejection(chained.run(ARGS, {}))).message, 'for calls that name no operator');
 });
 
+Rate('the bucket is the operator tenant_bind bound (a host\'s own resolve), not ctx.userId; a clock stepped back takes no tokens away', async () => {
+  let t = 1_000_000;
+  const { tool, calls } = spyTool('read');
+  const chained = chain(tool, {
+    tenantBind: tenantBindDecorator({ resolve: (ctx) => (ctx as { session?: string }).session }),
+    rateLimit: rateLimitDecorator({ capacity: 1, refillPerSecond: 1, now: () => t }),
+  });
+  // One operator (the session), two user ids: one bucket.
+  await chained.run(ARGS, { userId: 'x', session: 'ops-team' } as never);
+  assert.match((await rejection(chained.run(ARGS, { userId: 'y', session: 'ops-team' } as never))).message, 'for operator "ops-team"');
+  await chained.run(ARGS, { userId: 'x', session: 'other' } as never);
+  assert.is(calls.length, 2);
+  // The clock steps back an hour: no refill, and no debt either; forward a second again and there is a token.
+  t -= 3_600_000;
+  const back = await rejection(chained.run(ARGS, { userId: 'x', session: 'ops-team' } as never));
+  assert.ok((back.data as { retryAfterMs: number }).retryAfterMs <= 1_000, `asked to wait ${(back.data as { retryAfterMs: number }).retryAfterMs} ms`);
+  t += 3_600_000 + 1_000;
+  await chained.run(ARGS, { userId: 'x', session: 'ops-team' } as never);
+  assert.is(calls.length, 3);
+});
+
 Rate('per-tool limits apply to their tool only; defaults are 10 per burst and 1 per second', async () => {
   assert.equal({ ...DEFAULT_RATE_LIMIT }, { capacity: 10, refillPerSecond: 1 });
   const clock = new FakeClock();

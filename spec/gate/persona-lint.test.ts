@@ -11,6 +11,7 @@ import { loadPersona, parsePersona } from '../../engine/gate/persona.js';
 import { lintPersona, personaLintProblems, REQUIRED_DISALLOWED_TOOLS, validatePersonaFile } from '../../engine/gate/persona-lint.js';
 import { ROOT, tempDir } from '../helpers/cli.js';
 
+import { thrownWithCode } from '../helpers/errors.js';
 const REVIEWER = join(ROOT, 'agents/reviewer.md');
 const shipped = readFileSync(REVIEWER, 'utf8');
 const codes = (findings: Array<{ code: string }>) => findings.map((f) => f.code);
@@ -19,6 +20,13 @@ const Lint = suite('persona lint');
 
 Lint('the shipped reviewer has no lint findings', () => {
   assert.equal(lintPersona(loadPersona(REVIEWER)), []);
+});
+
+Lint('a description holding a line break is E_PERSONA ("it is one line"), as the schema says; a blank one is said as blank', () => {
+  const broken = shipped.replace(/^description: .*$/m, 'description: |\n  first line\n  second line');
+  const e = thrownWithCode(() => parsePersona(broken, 'agents/reviewer.md'), 'E_PERSONA');
+  assert.match(e.message, 'description holds a line break; it is one line');
+  assert.match(thrownWithCode(() => parsePersona(shipped.replace(/^description: .*$/m, 'description: "   "'), 'agents/reviewer.md'), 'E_PERSONA').message, 'is blank');
 });
 
 Lint('F14: the required deny entries are *_skill, run_shell, execute_skill, host_restart_service, kill_process', () => {

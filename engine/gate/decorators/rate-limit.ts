@@ -40,6 +40,8 @@ export function rateLimitDecorator(options: RateLimitOptions = {}): ToolDecorato
   const buckets = new Map<string, Bucket>();
 
   const refill = (b: Bucket, limit: BucketLimit, t: number): void => {
+    // A wall clock stepped back (NTP, a host's own now) adds nothing, and never takes tokens away.
+    if (t <= b.at) return;
     b.tokens = Math.min(limit.capacity, b.tokens + ((t - b.at) / 1000) * limit.refillPerSecond);
     b.at = t;
   };
