@@ -44,6 +44,9 @@ export function jsonProblem(root: unknown, options: JsonProblemOptions = {}): Js
     if (v === null || kind !== 'object' || seen.has(v as object)) continue;
     seen.add(v as object);
     if (COLLECTIONS.some((c) => v instanceof c)) return { pointer, message: `is a ${(v as object).constructor.name}, which JSON would store as {}` };
+    if (options.plainObjectsOnly && Object.getOwnPropertySymbols(v).some((k) => Object.prototype.propertyIsEnumerable.call(v, k))) {
+      return { pointer, message: 'has symbol keys, which JSON drops' };
+    }
     if (options.plainObjectsOnly && !Array.isArray(v)) {
       const proto = Object.getPrototypeOf(v);
       if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') {

@@ -208,11 +208,12 @@ export function jsonCopy(value: unknown, code: string): JsonCopy {
   }
   if (copy === undefined) throw new CountersignError(code, 'the value is not JSON', { fix: 'pass a JSON object' });
   // Checked once the copy succeeded (cycles and BigInts are refused above): what JSON would silently change.
-  const problem = jsonProblem(value);
+  // A Date, Error, RegExp or class instance too: JSON would store it as a string or {}, never as given.
+  const problem = jsonProblem(value, { plainObjectsOnly: true });
   if (problem) {
     throw new CountersignError(code, `the value is not plain JSON: ${problem.pointer || '(root)'} ${problem.message}`, {
       pointer: problem.pointer,
-      fix: 'pass plain JSON data: strings, finite numbers, booleans, null, lists and plain objects (no NaN, functions, Maps or undefined list members)',
+      fix: 'pass plain JSON data: strings, finite numbers, booleans, null, lists and plain objects (no NaN, functions, Maps, Dates, Errors, class instances or undefined list members)',
     });
   }
   return copy;

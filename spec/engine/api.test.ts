@@ -199,6 +199,21 @@ Api('a cyclic answer or start input is E_INPUT naming the cycle, never "too deep
   }
 });
 
+Api('an answer or start input JSON would store in another form (an Error, a RegExp, a Date, symbol keys) is E_INPUT, never stored as {} or a string; run() stops on such an answer with E_AGENT_OUTPUT', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  for (const [answer, said] of [[new Error('model call failed'), /\(root\) is an Error/], [{ words: 1, when: new Date(0) }, /\/when is a Date/], [/x/, /is a RegExp/], [{ [Symbol('k')]: 1 }, /has symbol keys/]] as const) {
+    const e = await engine.submit(s.runId, answer as never).then(() => undefined, (x: { code?: string; message?: string }) => x);
+    assert.is(e?.code, 'E_INPUT', String(said));
+    assert.match(e?.message ?? '', said);
+  }
+  assert.is((await engine.status(s.runId)).seq, s.seq, 'nothing was taken');
+  const driven = await createEngine({ store: createMemoryStore() }).run(TWO_STEP, { agent: { answer: async () => new Error('model call failed') } });
+  assert.equal([driven.status, driven.error?.code], ['waiting', 'E_AGENT_OUTPUT']);
+  const dated = await engine.start(TWO_STEP, { input: { topic: new Date(0) as never } }).then(() => undefined, (x: { code?: string }) => x);
+  assert.is(dated?.code, 'E_INPUT');
+});
+
 Api('an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the submit (a fractional seq, no answer)', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   for (const call of [() => engine.submit('nope', {}, { seq: 1.5 }), () => engine.submit('nope', undefined), () => engine.submit('nope', {}, { as: ' ' })]) {
