@@ -62,6 +62,28 @@ Cli('step: an answer rejected with no retries left, whose node routes on by maxR
   assert.not.match(human.stdout, 'answer rejected', 'said once, to the submit that was refused: a later status is the run as it stands');
 });
 
+Cli('step --json lists in toolsRun only the tool nodes this step ran, never those an earlier command ran', async () => {
+  const dir = tempDir();
+  const wf = join(dir, 'tools.json');
+  writeFileSync(wf, JSON.stringify({
+    metadata: { name: 'two-tools', version: '1.0.0', description: 'a tool node before and after an answer' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'first' } },
+      { type: 'tool', id: 'first', tool: 'pr_status', args: { pr_number: 1 }, connections: { success: 'ask', error: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'go on', completionCondition: 'c', connections: { success: 'second' } },
+      { type: 'tool', id: 'second', tool: 'pr_status', args: { pr_number: 2 }, connections: { success: 'done', error: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  }));
+  // Outside a git repository pr_status fails at once (E_TOOL_FAILED): each tool node takes its error route.
+  const store = tempDir();
+  const s = await cli(['start', wf, '--workspace', dir, '--json'], { store });
+  assert.equal(s.json.toolsRun.map((t: { nodeId: string }) => t.nodeId), ['first'], s.stdout);
+  const r = await cli(['step', s.json.runId, '--response', '{}', '--json'], { store });
+  assert.is(r.json.status, 'completed', r.stdout);
+  assert.equal(r.json.toolsRun.map((t: { nodeId: string }) => t.nodeId), ['second']);
+});
+
 Cli('step: an answered seq replays (exit 0, replayed), an unissued seq is E_SEQ (exit 2), an unknown run is E_RUN_NOT_FOUND (exit 2)', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });

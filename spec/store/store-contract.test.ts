@@ -189,7 +189,7 @@ function storeContract(name: string, open: () => Context) {
     assert.is(store(c).events('r1').length, 1);
   });
 
-  test('runs list newest first by createdAt, ties broken by runId descending, as summaries', (c) => {
+  test('runs list newest first by createdAt (ties by creation order, newest first), as summaries', (c) => {
     store(c).create(makeRecord('b', { createdAt: '2024-01-02T00:00:00.000Z' }), []);
     store(c).create(makeRecord('a', { createdAt: '2024-01-03T00:00:00.000Z' }), []);
     store(c).create(makeRecord('c', { createdAt: '2024-01-02T00:00:00.000Z' }), []);
