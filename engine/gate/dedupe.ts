@@ -97,7 +97,9 @@ export function createDedupe(options: DedupeOptions): Dedupe {
     repeatOf(hash, opts) {
       const t = now();
       const cached = lru.get(hash);
-      if (cached && fresh(cached, t) && opts?.fromLedger !== true) {
+      // A cached rejection stands unless the ledger holds a later approval of
+      // the call (another process on this store reopened and approved it).
+      if (cached && fresh(cached, t) && opts?.fromLedger !== true && !proposalsByHash(store, hash, cached.at).some((r) => approves(r) && r.at >= cached.at && r.id !== cached.id)) {
         keep(hash, cached);
         return cached;
       }

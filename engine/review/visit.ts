@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { CountersignError, isCountersignError } from '../errors.js';
 import { readReport } from './report.js';
 import { hashArtifacts } from './artifacts.js';
@@ -166,7 +166,8 @@ export function changedRoots(artifacts: readonly string[], before: readonly stri
 
 function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
-  return rel !== '' && !rel.startsWith('..') && !rel.startsWith('/');
+  // "..notes.md" is a file in the folder; only ".." itself or "../…" climbs out.
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 /** `path` with its deepest existing ancestor's links resolved (the rest may not exist yet). */

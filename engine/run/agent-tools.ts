@@ -34,6 +34,21 @@ export type DirectiveRequest = Extract<AgentRequest, { kind: 'directive' }>;
 /** An issues review as its reviewer receives it. */
 export type IssuesReviewRequest = Extract<AgentRequest, { kind: 'review'; contract: 'issues' }>;
 
+/** Carried in a call's context (the chain copies it through): set once the engine's tool itself starts. */
+const STARTED = Symbol('countersign.toolStarted');
+
+/** The tool, noting in its call's context when it starts: a refusal code it throws after that is its failure, not a refusal. */
+function startsWatched(tool: Tool): Tool {
+  return Object.freeze({
+    ...tool,
+    run: (args: never, ctx: ToolRunContext) => {
+      const box = (ctx as unknown as Record<symbol, { value: boolean } | undefined>)[STARTED];
+      if (box) box.value = true;
+      return tool.run(args, ctx);
+    },
+  }) as Tool;
+}
+
 /** Codes that mean the call was refused before the tool ran: the agent may say so or call again differently. */
 const REFUSALS: ReadonlySet<string> = new Set([
   'E_TOOL_ARGS', 'E_PROPOSAL', 'E_OPERATOR_REQUIRED', 'E_RATE_LIMITED', 'E_GATE_REQUIRED', 'E_TOOL_ACCESS', 'ErrReviewRejected', 'ErrReviewTimeout',
@@ -118,7 +133,8 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
   const runnable = new Map<string, Tool>();
   for (const tool of config.catalog.values()) {
     if (isGated(tool) && !gated) continue;
-    runnable.set(tool.name, decorators ? chain(tool, decorators) : tool);
+    const watched = startsWatched(tool);
+    runnable.set(tool.name, decorators ? chain(watched, decorators) : watched);
   }
 
   return (run) => (request, userId) => {
@@ -138,14 +154,17 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
       if (isGated(tool) && (reason === undefined || reason.trim() === '')) {
         throw new CountersignError('E_PROPOSAL', `tool "${tool.name}" is ${tool.class} and goes to the review gate, which needs a reason: add "reason" to the $tool line ({"$tool": {"name", "args", "reason"}})`);
       }
-      const ctx: ToolRunContext = { userId, workspace: run.workspace, contextSummary, ...(reason !== undefined ? { reason } : {}) };
+      const started = { value: false };
+      const ctx = { userId, workspace: run.workspace, contextSummary, ...(reason !== undefined ? { reason } : {}), [STARTED]: started } as ToolRunContext;
       let result: unknown;
       try {
         result = await target.run(args, ctx);
       } catch (e) {
-        // A refusal (nothing ran) keeps its code; whatever else a tool throws
-        // is E_TOOL_FAILED, as at a tool node, and stops the step.
-        if (isCountersignError(e) && REFUSALS.has(e.code)) throw e;
+        // A refusal (the chain refused the call: the tool never started)
+        // keeps its code; whatever else a tool throws — one of those codes
+        // too, once it had started — is E_TOOL_FAILED, as at a tool node,
+        // and stops the step.
+        if (isCountersignError(e) && REFUSALS.has(e.code) && (lent || !started.value)) throw e;
         if (lent) throw e;
         const code = isCountersignError(e) ? e.code : undefined;
         const message = thrownMessage(e);

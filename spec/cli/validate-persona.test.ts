@@ -66,7 +66,7 @@ Personas('--json for personas is the workflow document: {files: [{file, ok, erro
   assert.equal(r.json.files[1], { file: 'agents/reviewer.md', ok: true, errors: [], warnings: [] });
 });
 
-Personas('a missing persona file and malformed YAML are one finding each, exit 1', async () => {
+Personas('a missing persona file and malformed YAML are one finding each, exit 2 (a missing file is a usage error)', async () => {
   const dir = tempDir();
   const bad = join(dir, 'bad.md');
   writeFileSync(bad, '---\nname: bad\ndisallowed_tools:\n  - *_skill\n---\n');

@@ -161,6 +161,23 @@ T('a tool call still running when the wait for the agent ends is on the record: 
   }
 });
 
+T('ADR-019: an engine tool that throws a refusal code (E_TOOL_ARGS) once it has started is a failure, not a refusal: E_TOOL_FAILED, the item stops, and it is never run again', async () => {
+  let ran = 0;
+  const charge = defineTool({ name: 'lookup', class: 'read', inputSchema: { type: 'object' }, run: async () => { ran++; throw new CountersignError('E_TOOL_ARGS', 'downstream rejected the amount after the entry was written'); } });
+  const engine = createEngine({ store: createMemoryStore(), tools: [charge, ...tools([]).filter((t) => t.name !== 'lookup')] });
+  const seen: { request?: AgentRequest; outcomes: Outcome[] } = { outcomes: [] };
+  const result = await engine.run(flow(), { agent: caller([{ name: 'lookup', args: {} }, { name: 'lookup', args: {} }], seen) });
+  assert.equal(seen.outcomes.map((o) => o.code), ['E_TOOL_FAILED', 'E_TOOL_STOPPED']);
+  assert.is(ran, 1, 'never run again');
+  assert.is(result.status, 'failed');
+  // Arguments the chain itself refuses (before the tool starts) stay a refusal the agent may correct.
+  const strict = defineTool({ name: 'lookup', class: 'read', inputSchema: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, run: async () => ({ ok: true }) });
+  const again = createEngine({ store: createMemoryStore(), tools: [strict, ...tools([]).filter((t) => t.name !== 'lookup')] });
+  const seen2: { request?: AgentRequest; outcomes: Outcome[] } = { outcomes: [] };
+  await again.run(flow(), { agent: caller([{ name: 'lookup', args: {} }, { name: 'lookup', args: { id: 1 } }], seen2) });
+  assert.equal(seen2.outcomes.map((o) => o.code ?? 'ok'), ['E_TOOL_ARGS', 'ok']);
+});
+
 T('H35/H36: a role asking for another role\'s tool is refused at run time (E_TOOL_ACCESS, naming the owner); the tool never runs, and the refusal is journaled', async () => {
   const { engine, ran, store } = setup();
   const seen = { outcomes: [] as Outcome[] };

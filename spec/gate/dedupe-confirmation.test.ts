@@ -111,6 +111,17 @@ Reopen('§4.5 §4.6 E9: a reopened review that approves is the newest decision: 
   const other = createGate({ store: s.store, reviewer: { answer: async () => ({ reply: APPROVE }) }, log: () => {} });
   assert.is((await other.review(PROPOSAL, TOOL)).row?.deduped, false);
 
+  // A gate that cached the rejection while another process (another gate on the store) approved the reopened call: the ledger is the truth.
+  const x = setup([NO_SOP, APPROVE, APPROVE]);
+  await x.gate.review(PROPOSAL, TOOL);
+  x.tick(1_000);
+  const xid = x.confirm();
+  x.tick(1_000);
+  const elsewhere = createGate({ store: x.store, reviewer: { answer: async () => ({ reply: APPROVE }) }, now: () => new Date(Date.parse('2026-03-01T09:00:02.000Z')), log: () => {} });
+  assert.is((await elsewhere.review(x.forced(xid), TOOL)).outcome, 'approved');
+  x.tick(1_000);
+  assert.is((await x.gate.review(PROPOSAL, TOOL)).row?.deduped, false, 'the first gate sees the newer approval in the ledger, despite its cache');
+
   const c = setup([NO_SOP, APPROVE]);
   await c.gate.review(PROPOSAL, TOOL);
   c.tick(1_000);

@@ -8,6 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -101,6 +102,18 @@ Shape('E3 A7: no workflow run can write tool_executions (a forged row would show
   assert.equal(store.rows('tool_executions'), []);
   store.appendRows([{ id: 'e2', table: 'tool_executions', at: '2026-01-01T00:00:00.000Z', row: { proposal_id: 'p1', tool: 't', args: {}, ok: true, error: null } }]);
   assert.is(store.rows('tool_executions').length, 1);
+});
+
+Shape('audit on a store not made yet: a valid query says the ledger is empty; a bad --status is its error alone (no "empty" line first); nothing is created', async () => {
+  const dir = join(tempDir(), 'never-made');
+  const ok = await cli(['audit', '--json'], { store: dir });
+  assert.equal([ok.code, ok.json], [0, { proposals: [], executions: [] }]);
+  assert.match(ok.stderr, 'the ledger is empty');
+  const bad = await cli(['audit', '--status', 'bogus', '--json'], { store: dir });
+  assert.is(bad.code, 2);
+  assert.is(bad.json.error.code, 'E_LEDGER_QUERY');
+  assert.not.match(bad.stderr, 'the ledger is empty');
+  assert.not.ok(existsSync(dir));
 });
 
 Shape('§4.4: the gate workflow run by hand without a proposal or persona still writes a well-typed rejected row (strings, never null; an empty target)', async () => {

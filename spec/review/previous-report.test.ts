@@ -155,6 +155,16 @@ Prev('G8: a report path inside an artifact folder that names a file of the work 
   assert.match(s.status === 'failed' ? s.error.message : '', 'is a file of');
   assert.is(readFileSync(join(ws, 'docs/README.md'), 'utf8'), '# user readme\n\nHow to use the API.\n', 'left where it is');
   assert.not.ok(existsSync(join(ws, `docs/README.md.before-${s.runId}`)));
+  // A file whose name starts with ".." is in the folder too.
+  const ws2 = tempDir('countersign-prev-dotdot-');
+  mkdirSync(join(ws2, 'docs'));
+  writeFileSync(join(ws2, 'docs/..notes.md'), 'my own notes\n');
+  review.report = 'docs/..notes.md';
+  let t: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws2 });
+  writeFileSync(join(ws2, 'docs/api.md'), '# API\n');
+  t = await engine.submit(t.runId, {}, { seq: t.seq, as: 'author' });
+  assert.is(t.status === 'failed' && t.error.code, 'E_REPORT_PATH', JSON.stringify(t));
+  assert.is(readFileSync(join(ws2, 'docs/..notes.md'), 'utf8'), 'my own notes\n');
 });
 
 Prev('a templated report path that comes back to a file (A, then B, then A) never overwrites the user\'s file kept as <report>.before-<runId>: what is at A the second time is this run\'s own report, kept as .prev', async () => {

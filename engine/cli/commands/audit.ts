@@ -21,10 +21,11 @@ export const command: Command = {
     // Reading only: a store that does not exist is read as an empty one
     // (the same checks of --status and --since), never created.
     const exists = storeExists(dir);
-    if (!exists) io.stderr.write(`countersign audit: no store in ${dir} yet: the ledger is empty\n`);
     const store = exists ? openStore(location) : createMemoryStore();
     try {
       const proposals = listProposals(store, { ...(status !== undefined ? { status } : {}), ...(since !== undefined ? { since } : {}) });
+      // Said once the query itself was valid: a bad --status or --since is its error alone.
+      if (!exists) io.stderr.write(`countersign audit: no store in ${dir} yet: the ledger is empty\n`);
       // Executions have no status; --status narrows them to those of the listed proposals.
       const ids = new Set(proposals.map((p) => p.id));
       const executions = listExecutions(store, since !== undefined ? { since } : {}).filter((e) => status === undefined || (e.proposal_id !== null && ids.has(e.proposal_id)));
