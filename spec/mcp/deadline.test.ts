@@ -80,6 +80,8 @@ Deadline('after a status call fired the deadline, a step for that item is told i
   assert.is(stale.structured.replayed, undefined);
   assert.is(stale.structured.late.code, 'E_TIMEOUT');
   assert.is(stale.structured.pending.nodeId, 'apologise', 'the run is where the timeout route led');
+  // The model reads the text: it says so there too.
+  assert.match(stale.text, /^Your answer was NOT TAKEN: it arrived after the DEADLINE of node "ask"/);
 });
 
 Deadline.run();

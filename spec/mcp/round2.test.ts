@@ -2,6 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { assertResultFits, capText } from '../../engine/hosts/mcp/result-size.js';
 import { mcpJournal } from '../../engine/hosts/mcp/hints.js';
 import { LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
@@ -91,6 +92,36 @@ Round2('start, step and status name the run\'s absolute workspace; a directory a
       assert.match(r.structured.error.message, /is a directory, not a workflow file/);
       assert.match(r.structured.error.fix, /name a \.json, \.yaml or \.yml workflow file inside the directory/);
     }
+  } finally {
+    await mcp.close();
+  }
+});
+
+Round2('through the server: a long text block is capped (start and end kept, the middle pointing to structuredContent), and a result over the message limit is E_RESULT_TOO_LARGE naming the run', async () => {
+  const dir = tempDir('countersign-mcp-size-');
+  const flow = (copies: number) => {
+    const file = `${dir}/big-${copies}.json`;
+    writeFileSync(file, JSON.stringify({
+      metadata: { name: `big-${copies}`, version: '1.0.0', description: 'a directive rendering a large input' },
+      variableRegistry: { x: { type: 'string', description: 'x' } },
+      nodes: [
+        { type: 'start', id: 'start', connections: { default: 'ask' } },
+        { type: 'agent-directive', id: 'ask', directive: '{{x}}'.repeat(copies), completionCondition: 'c', connections: { success: 'done' } },
+        { type: 'end', id: 'done' },
+      ],
+    }));
+    return file;
+  };
+  const mcp = await connect(['--store', `${dir}/store`]);
+  try {
+    const long = await mcp.call('start', { workflow: flow(1), input: { x: 'a'.repeat(300_000) } });
+    assert.is(long.isError, false);
+    assert.ok(long.text.length < 300_000, `the text is capped (${long.text.length} chars)`);
+    assert.is(long.structured.pending.directive.length, 300_000, 'structuredContent keeps it whole');
+    const huge = await mcp.call('start', { workflow: flow(11), input: { x: 'é'.repeat(500_000) } });
+    assert.is(huge.isError, true);
+    assert.is(huge.structured.error.code, 'E_RESULT_TOO_LARGE');
+    assert.match(huge.structured.error.message, /run [0-9a-f-]{36}/);
   } finally {
     await mcp.close();
   }

@@ -41,9 +41,17 @@ export type RunReader = Pick<Store, 'get' | 'events'>;
  */
 export function itemWithDeadline(runs: RunReader, runId: string, seq: number | undefined): ItemWithDeadline | undefined {
   const rec = runs.get(runId);
-  if (!rec || rec.status !== 'waiting' || !rec.pending || rec.deadline === undefined) return undefined;
-  if (seq !== undefined && seq !== rec.seq) return undefined;
-  return { runId, seq: rec.seq, nodeId: rec.pending.nodeId, deadline: rec.deadline };
+  if (!rec) return undefined;
+  if (rec.status === 'waiting' && rec.pending && rec.deadline !== undefined && (seq === undefined || seq === rec.seq)) {
+    return { runId, seq: rec.seq, nodeId: rec.pending.nodeId, deadline: rec.deadline };
+  }
+  // The item's deadline already fired (at a status call, another client, the
+  // CLI): the answer to it is late all the same, and the journal says when.
+  if (seq === undefined || seq >= rec.seq) return undefined;
+  const fired = runs.events(runId).find((e) => e.type === 'timeout' && e.seq === seq);
+  const issued = runs.events(runId).find((e) => e.seq === seq && typeof e.deadline === 'string');
+  if (!fired || typeof fired.nodeId !== 'string') return undefined;
+  return { runId, seq, nodeId: fired.nodeId, deadline: typeof issued?.deadline === 'string' ? issued.deadline : fired.at };
 }
 
 /**
