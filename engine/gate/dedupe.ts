@@ -97,9 +97,10 @@ export function createDedupe(options: DedupeOptions): Dedupe {
     repeatOf(hash, opts) {
       const t = now();
       const cached = lru.get(hash);
-      // A cached rejection stands unless the ledger holds a later approval of
-      // the call (another process on this store reopened and approved it).
-      if (cached && fresh(cached, t) && opts?.fromLedger !== true && !proposalsByHash(store, hash, cached.at).some((r) => approves(r) && r.at >= cached.at && r.id !== cached.id)) {
+      // Answered from memory (E10: no ledger read). An approval another
+      // process wrote since is not seen here until the rejection leaves the
+      // window or the cache: the stale answer is a refusal, never an approval.
+      if (cached && fresh(cached, t) && opts?.fromLedger !== true) {
         keep(hash, cached);
         return cached;
       }

@@ -120,7 +120,11 @@ Reopen('§4.5 §4.6 E9: a reopened review that approves is the newest decision: 
   const elsewhere = createGate({ store: x.store, reviewer: { answer: async () => ({ reply: APPROVE }) }, now: () => new Date(Date.parse('2026-03-01T09:00:02.000Z')), log: () => {} });
   assert.is((await elsewhere.review(x.forced(xid), TOOL)).outcome, 'approved');
   x.tick(1_000);
-  assert.is((await x.gate.review(PROPOSAL, TOOL)).row?.deduped, false, 'the first gate sees the newer approval in the ledger, despite its cache');
+  // The first gate answers repeats from its cache (E10: no ledger read): it may keep refusing until its window ends — a
+  // refusal, never an approval; a gate that reads the ledger (a fresh one, or with a confirmation) sees the approval.
+  assert.is((await x.gate.review(PROPOSAL, TOOL)).row?.deduped, true);
+  const fresh = createGate({ store: x.store, reviewer: { answer: async () => ({ reply: APPROVE }) }, now: () => new Date(Date.parse('2026-03-01T09:00:04.000Z')), log: () => {} });
+  assert.is((await fresh.review(PROPOSAL, TOOL)).row?.deduped, false);
 
   const c = setup([NO_SOP, APPROVE]);
   await c.gate.review(PROPOSAL, TOOL);
