@@ -227,5 +227,15 @@ Shipped('§8 seed 003: workflows/review-loop.json is the loop as agent-directive
   assert.equal(counts, [false, true]);
 });
 
+Shipped('G16 G17 ADR-019: the shipped review-loop.json refuses a count that is no whole number, and a verdict that contradicts its count (issues_found "yes" with 0, "no" with 2)', async () => {
+  for (const wrong of [{ issues_found: 'yes', issues_count: 0.5 }, { issues_found: 'yes', issues_count: 0 }, { issues_found: 'no', issues_count: 2 }]) {
+    const engine = createEngine({ store: createMemoryStore() });
+    let state: RunState = await engine.start(REVIEW_LOOP);
+    state = await engine.submit(state.runId, { changed_files: ['a.ts'] }, { seq: state.seq, as: 'author' });
+    state = await engine.submit(state.runId, { review_file: 'reviews/review.md', issues: [], ...wrong }, { seq: state.seq, as: 'reviewer' });
+    assert.is(state.status === 'waiting' && state.rejected?.code, 'E_ANSWER_INVALID', JSON.stringify(wrong));
+  }
+});
+
 Shipped.run();
 DevFlow.run();
