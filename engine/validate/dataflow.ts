@@ -41,9 +41,17 @@ export function collectDeclarations(data: Record<string, unknown>, model: GraphM
   const written = new Set<string>();
   const nodeFields = new Map<string, ReadonlySet<string>>();
   const fixedFields = new Map<string, string>();
+  // An expression may assign only a declared global (E_EXPRESSION_TARGET
+  // otherwise): its target declares nothing new, or reads of a misspelt
+  // target would look declared and their findings stay hidden.
+  const declaredByStart = new Set(model.nodes.filter((n) => n.type === 'start').flatMap((n) => {
+    const vars = isPlainObject(n.raw.initialData) ? n.raw.initialData.variables : undefined;
+    return isPlainObject(vars) ? Object.keys(vars) : [];
+  }));
   for (const node of model.nodes) {
     const declared = declarationsOf(node);
     for (const name of declared.globals) {
+      if (node.type === 'expression' && !globals.has(name) && !declaredByStart.has(name)) continue;
       globals.add(name);
       written.add(name);
     }

@@ -191,6 +191,17 @@ dataflow('a template or expression nested past its limit is a finding at its poi
   assert.equal(codes(report), ['E_EXPRESSION_SYNTAX /nodes/1/expressions/0', 'E_TEMPLATE_SYNTAX /nodes/2/directive']);
 });
 
+dataflow('an expression\'s undeclared target declares nothing: reads of that name are reported too, so the first fix is not followed by new findings', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', connections: { default: 'calc' } },
+    { id: 'calc', type: 'expression', expressions: ['totl = n + 1'], connections: { default: 'ask' } },
+    ask('ask', 'end', { directive: 'Total: {{totl}}' }),
+    { id: 'end', type: 'end' },
+  ];
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: { n: { type: 'number', description: 'n', default: 0 }, total: { type: 'number', description: 't' } } }));
+  assert.equal(codes(report).sort(), ['E_EXPRESSION_TARGET /nodes/1/expressions/0', 'E_UNDECLARED_VARIABLE /nodes/2/directive']);
+});
+
 dataflow('a misspelled finalOutput path is answered with the whole corrected path (never a fragment that would itself be unresolved)', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'review' } },
