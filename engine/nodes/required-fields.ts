@@ -13,8 +13,9 @@ import type { JsonObject, JsonValue } from '../format/model.js';
 import { suggest } from '../format/suggest.js';
 import type { Finding } from './node-type.js';
 
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'] as const;
-const SCHEMA_SINGLES = ['items', 'additionalItems'] as const;
+// The same subschemas closeObjects (answer-schema.ts) closes: a required name no answer can give is found in each.
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'] as const;
+const SCHEMA_SINGLES = ['items', 'additionalItems', 'additionalProperties', 'contains'] as const;
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
