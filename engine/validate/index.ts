@@ -117,7 +117,24 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
   for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
   for (const node of model.nodes) {
     if (node.nodeType?.lint) own.push(...node.nodeType.lint(node.raw, node.pointer));
-    if (broken.has(node.index) || !node.nodeType) continue;
+    if (!node.nodeType) continue;
+    if (broken.has(node.index)) {
+      // A node missing a field (or holding one of the wrong shape) is still
+      // checked where its shape allows — a template typo in its directive is
+      // found in the same pass — but nothing under a pointer the schema
+      // already reported, and a check the broken shape defeats says nothing.
+      const faulted = fromSchema.filter((f) => SHAPE_CODES.has(f.code)).map((f) => f.pointer);
+      // A fault at the node itself (a missing field) covers only itself; one at a field covers what is under it.
+      const fresh = (f: Finding) => !faulted.some((p) => f.pointer === p || (p !== node.pointer && f.pointer.startsWith(`${p}/`)));
+      try {
+        const found: Finding[] = [...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true })];
+        for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(found, checkRead(read, scope, reported, declarations.fixedFields));
+        own.push(...found.filter(fresh));
+      } catch {
+        // the shape the schema refused: nothing more to say about it
+      }
+      continue;
+    }
     own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true }));
     for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
     own.push(...finalOutputFindings(node, scope));
