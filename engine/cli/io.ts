@@ -8,6 +8,7 @@ import { CountersignError, isCountersignError } from '../errors.js';
 import type { RunFailure } from '../run/contract.js';
 import { offsetToPosition } from '../format/offsets.js';
 import { withoutBom } from '../format/bom.js';
+import { jsonParseReason } from '../format/json-parse-message.js';
 import { resolve } from 'node:path';
 import { withStore } from './render.js';
 import { mappedStack } from './bundle-stack.js';
@@ -99,13 +100,7 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   try {
     return JSON.parse(text);
   } catch (e) {
-    // One line, without the quoted source V8 may add ("…" is not valid JSON)
-    // or the offset, when line:col says where.
-    const said = (pos: unknown): string => {
-      let text = (e as Error).message.replace(/, (?:"|\.\.\.)[\s\S]* is not valid JSON$/, '');
-      if (pos) text = text.replace(/ in JSON at position \d+.*$/s, '');
-      return text.replace(/\s+/g, ' ').trim();
-    };
+    const said = (pos: unknown): string => jsonParseReason((e as Error).message, pos !== undefined);
     // JSON.parse on Node 20 often gives no position; jsonc-parser does.
     const { parse: parseJsonc } = await import('jsonc-parser');
     const errors: Array<{ offset: number }> = [];

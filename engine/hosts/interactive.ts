@@ -11,6 +11,7 @@ import type { AgentRequest } from '../run/contract.js';
 import type { Agent, AnswerOptions } from './agent.js';
 import { startAnswerWait, waitEndedError } from './agent-process.js';
 import { LineReader } from './line-reader.js';
+import { jsonParseReason } from '../format/json-parse-message.js';
 
 export interface InteractiveIO {
   input: NodeJS.ReadableStream;
@@ -117,8 +118,7 @@ function judge(text: string, final: boolean): Outcome | undefined {
     const message = (err as Error).message;
     if (!final && couldContinue(text, message)) return undefined;
     // One line, without the typed text V8 quotes back (the person has it on screen).
-    const said = message.replace(/, (?:"|\.\.\.)[\s\S]* is not valid JSON$/, '').replace(/\s+/g, ' ').trim();
-    return { kind: 'retry', problem: `that is not valid JSON (${said})` };
+    return { kind: 'retry', problem: `that is not valid JSON (${jsonParseReason(message)})` };
   }
   // null is an answer, as in step: a node that takes no fields accepts {} or null.
   if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
