@@ -55,7 +55,7 @@ export type { ChainOptions, ChainedTool, ToolDecorator } from './gate/chain.js';
 export { tenantBindDecorator } from './gate/decorators/tenant-bind.js';
 export { timeoutDecorator, DEFAULT_TOOL_TIMEOUT_MS } from './gate/decorators/timeout.js';
 export { auditDecorator } from './gate/decorators/audit.js';
-export { rateLimitDecorator } from './gate/decorators/rate-limit.js';
+export { rateLimitDecorator, type RateLimitDecorator } from './gate/decorators/rate-limit.js';
 export { metricDecorator } from './gate/decorators/metric.js';
 export { reviewGateDecorator } from './gate/decorators/review-gate.js';
 export type { GateVerdict, GateOutcome, DecideFn, PendingReview } from './gate/decorators/review-gate.js';

@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { ajvModules } from '../format/ajv.js';
 import { deepFreeze } from '../format/freeze.js';
 import { loadValidator, saveValidator, validatorCacheKey, type ValidatorCache } from './validator-cache.js';
+import { SHAPE_MAPS, SHAPE_SINGLES } from './schema-walk.js';
 
 /** Answers larger than this (serialised JSON) are rejected: they would bloat every snapshot. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -174,13 +175,13 @@ export function startInputSchema(workflow: Workflow): JsonObject {
 function closeObjects(schema: JsonValue): JsonValue {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   const out: JsonObject = { ...schema };
-  for (const k of SCHEMA_MAPS) {
+  for (const k of SHAPE_MAPS) {
     const map = out[k];
     if (map && typeof map === 'object' && !Array.isArray(map)) {
       out[k] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, closeObjects(sub)]));
     }
   }
-  for (const k of SCHEMA_SINGLES) {
+  for (const k of SHAPE_SINGLES) {
     if (out[k] !== undefined) out[k] = Array.isArray(out[k]) ? (out[k] as JsonValue[]).map(closeObjects) : closeObjects(out[k]);
   }
   if (out.properties && typeof out.properties === 'object' && out.additionalProperties === undefined) {
@@ -189,11 +190,9 @@ function closeObjects(schema: JsonValue): JsonValue {
   return out;
 }
 
-// Only subschemas that describe the answer's own shape are closed. Applicators
-// (if/then/else, not, allOf/anyOf/oneOf) are left open: closing a branch
-// would make `{"if": {"properties": …}}` fail for any extra field.
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'] as const;
-const SCHEMA_SINGLES = ['items', 'additionalItems', 'additionalProperties', 'contains'] as const;
+// Only subschemas that describe the answer's own shape are closed (SHAPE_*).
+// Applicators (if/then/else, not, allOf/anyOf/oneOf) are left open: closing
+// a branch would make `{"if": {"properties": …}}` fail for any extra field.
 
 /**
  * The compiled validator for a schema; throws ajv's error when it does not

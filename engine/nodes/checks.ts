@@ -101,11 +101,25 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
   const broken = inlined.filter((name) => schemaProblem(registry[name]) !== undefined);
   const checked = broken.length === 0 ? workflow : { ...workflow, variableRegistry: { ...registry, ...Object.fromEntries(broken.map((name) => [name, {}])) } };
   const problems = schemaProblems(effectiveSchema(inputSchema, checked as Workflow), ['globalInputs']);
-  for (const problem of problems) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', problem));
+  const own = props && typeof props === 'object' && !Array.isArray(props) ? inlined.filter((name) => Object.hasOwn(props, name)) : [];
+  for (const problem of problems) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', { ...problem, at: asWritten(problem.at, own) }));
   // Read from the schema as written, so it holds whether or not the schema compiles: every fault in one pass.
   findings.push(...unsatisfiableRequired(inputSchema, pointer, { code: 'E_INPUT_SCHEMA', alsoDefined: inlined }));
   findings.push(...conflictingGlobalTypes(inputSchema, pointer, registry, inlined));
   return findings;
+}
+
+/**
+ * The effective schema wraps a node's own property for a global it writes
+ * as `{allOf: [registry entry, own property]}`; a fault found in that
+ * property is reported where the file has it, not inside the wrapper.
+ */
+function asWritten(at: string, ownGlobals: readonly string[]): string {
+  for (const name of ownGlobals) {
+    const wrapped = `/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}/allOf/1`;
+    if (at === wrapped || at.startsWith(`${wrapped}/`)) return wrapped.slice(0, -'/allOf/1'.length) + at.slice(wrapped.length);
+  }
+  return at;
 }
 
 /** The JSON types a `type` keyword allows (integer is a number too); undefined when it names none or is absent. */

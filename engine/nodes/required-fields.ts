@@ -12,13 +12,10 @@
 import type { JsonObject, JsonValue } from '../format/model.js';
 import { suggest } from '../format/suggest.js';
 import type { Finding } from './node-type.js';
+import { subschemas } from './schema-walk.js';
 
-// The same subschemas closeObjects (answer-schema.ts) closes: a required name no answer can give is found in each.
-const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'] as const;
-const SCHEMA_SINGLES = ['items', 'additionalItems', 'additionalProperties', 'contains'] as const;
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
-const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * Findings for each unsatisfiable `required` entry under `schema`, located
@@ -59,15 +56,8 @@ function walk(schema: JsonValue | undefined, pointer: string, alsoDefined: reado
       });
     });
   }
-  for (const k of SCHEMA_MAPS) {
-    const map = schema[k];
-    if (isObject(map)) for (const [name, sub] of Object.entries(map)) walk(sub, `${pointer}/${k}/${escape(name)}`, [], code, findings);
-  }
-  for (const k of SCHEMA_SINGLES) {
-    const sub = schema[k];
-    if (Array.isArray(sub)) sub.forEach((s, i) => walk(s, `${pointer}/${k}/${i}`, [], code, findings));
-    else walk(sub, `${pointer}/${k}`, [], code, findings);
-  }
+  // The same subschemas closeObjects (answer-schema.ts) closes: a required name no answer can give is found in each.
+  for (const [sub, at] of subschemas(schema, pointer, true)) walk(sub, at, [], code, findings);
 }
 
 /** A patternProperties key as ajv reads it (unicode regexp); one that does not compile is reported by the compile check. */

@@ -4,10 +4,11 @@
  * wrong in JSON-Schema terms, a "did you mean", and how to fix it.
  */
 import { suggest } from '../format/suggest.js';
-import type { JsonObject } from '../format/model.js';
+import type { JsonObject, JsonValue } from '../format/model.js';
 import { answerValidator } from './answer-schema.js';
 import type { Finding } from './node-type.js';
 import { withFix } from './checks.js';
+import { findKeyword, subschemas } from './schema-walk.js';
 
 /** JSON Schema's type names. */
 export const TYPES: readonly string[] = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
@@ -99,7 +100,7 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
   if (keyword) {
     const guess = suggest(keyword[1], [...DRAFT7_KEYWORDS, ...extraKeywords]);
     return {
-      at: findKey(schema, keyword[1], '') ?? '',
+      at: findKeyword(schema, keyword[1]) ?? '',
       key: true,
       message: `unknown JSON Schema keyword "${keyword[1]}"${guess ? ` — did you mean "${guess}"?` : ''}`,
       fix: `correct its spelling or remove it (JSON Schema draft-07 keywords${extraKeywords.length ? `, plus ${extraKeywords.join(', ')}` : ''})`,
@@ -154,23 +155,12 @@ function escape(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function findKey(value: unknown, key: string, at: string): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const here = `${at}/${escape(k)}`;
-    if (k === key) return here;
-    const deeper = findKey(v, key, here);
-    if (deeper) return deeper;
-  }
-  return undefined;
-}
-
-function findKeyWithValue(value: unknown, key: string, wanted: string, at: string): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const here = `${at}/${escape(k)}`;
-    if (k === key && v === wanted) return here;
-    const deeper = findKeyWithValue(v, key, wanted, here);
+/** The first `key` whose value is `wanted`, looked for where keywords are (never in data or property names). */
+function findKeyWithValue(schema: JsonValue, key: string, wanted: string, at: string): string | undefined {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
+  if (schema[key] === wanted) return `${at}/${escape(key)}`;
+  for (const [sub, here] of subschemas(schema, at)) {
+    const deeper = findKeyWithValue(sub, key, wanted, here);
     if (deeper) return deeper;
   }
   return undefined;
@@ -192,17 +182,17 @@ function isBadRegex(text: string): boolean {
   }
 }
 
-function findBadPattern(value: unknown, at: string): BadPattern | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [k, v] of Object.entries(value)) {
-    const here = `${at}/${escape(k)}`;
-    if (k === 'pattern' && typeof v === 'string' && isBadRegex(v)) return { at: here, text: v, key: false };
-    if (k === 'patternProperties' && v !== null && typeof v === 'object') {
-      for (const regex of Object.keys(v)) {
-        if (isBadRegex(regex)) return { at: `${here}/${escape(regex)}`, text: regex, key: true };
-      }
+function findBadPattern(schema: JsonValue, at: string): BadPattern | undefined {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
+  if (typeof schema.pattern === 'string' && isBadRegex(schema.pattern)) return { at: `${at}/pattern`, text: schema.pattern, key: false };
+  const patterns = schema.patternProperties;
+  if (patterns !== null && typeof patterns === 'object' && !Array.isArray(patterns)) {
+    for (const regex of Object.keys(patterns)) {
+      if (isBadRegex(regex)) return { at: `${at}/patternProperties/${escape(regex)}`, text: regex, key: true };
     }
-    const deeper = findBadPattern(v, here);
+  }
+  for (const [sub, here] of subschemas(schema, at)) {
+    const deeper = findBadPattern(sub, here);
     if (deeper) return deeper;
   }
   return undefined;

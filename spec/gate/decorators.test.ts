@@ -236,6 +236,22 @@ Rate('a refused call is still on the execution record (audit sits outside rateli
   assert.is(metric.snapshot().query_promql.calls, 1);
 });
 
+Rate('a long-lived host does not grow a bucket per operator forever: full buckets are dropped past 10,000, a drained one keeps limiting', async () => {
+  let t = 1_000_000;
+  const limiter = rateLimitDecorator({ capacity: 1, refillPerSecond: 1, perTool: { deploy: { refillPerSecond: 0.001 } }, now: () => t });
+  const read = chain(spyTool('read').tool, { rateLimit: limiter });
+  const deploy = chain(spyTool('read', { name: 'deploy' }).tool, { rateLimit: limiter });
+  await deploy.run(ARGS, { userId: 'drained' });
+  for (let i = 1; i < 10_000; i++) await read.run(ARGS, { userId: `op-${i}` });
+  assert.is(limiter.bucketCount(), 10_000);
+  // A minute later every read bucket has refilled; deploy's (one token in 1,000 s) has not.
+  t += 60_000;
+  // The next new operator finds the map full: the refilled buckets go, the drained one stays and still refuses.
+  await read.run(ARGS, { userId: 'newcomer' });
+  assert.is(limiter.bucketCount(), 2);
+  assert.is((await rejection(deploy.run(ARGS, { userId: 'drained' }))).code, 'E_RATE_LIMITED');
+});
+
 Rate('bad limits are refused at construction with E_CHAIN_INVALID', () => {
   for (const bad of [{ capacity: 0 }, { capacity: 1.5 }, { refillPerSecond: -1 }, { perTool: { x: { refillPerSecond: 0 } } }]) {
     thrownWithCode(() => rateLimitDecorator(bad), 'E_CHAIN_INVALID');

@@ -32,7 +32,12 @@ interface Bucket {
 // this many they are dropped, so a long-lived host does not grow per operator.
 const PRUNE_ABOVE = 10_000;
 
-export function rateLimitDecorator(options: RateLimitOptions = {}): ToolDecorator {
+/** The rate-limit decorator, with the number of buckets it holds (for a host's memory metrics). */
+export interface RateLimitDecorator extends ToolDecorator {
+  bucketCount(): number;
+}
+
+export function rateLimitDecorator(options: RateLimitOptions = {}): RateLimitDecorator {
   const base = checkLimit({ ...DEFAULT_RATE_LIMIT, ...pick(options) }, 'rateLimitDecorator');
   const perTool = new Map(Object.entries(options.perTool ?? {})
     .map(([name, l]) => [name, checkLimit({ ...base, ...pick(l) }, `rateLimitDecorator perTool.${name}`)]));
@@ -54,6 +59,7 @@ export function rateLimitDecorator(options: RateLimitOptions = {}): ToolDecorato
   };
 
   return {
+    bucketCount: () => buckets.size,
     position: 'ratelimit',
     namedTools: Object.freeze([...perTool.keys()]),
     wrap: (next, tool) => {
