@@ -110,7 +110,8 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
   if (format) {
     const guess = suggest(format[1], FORMATS);
     return {
-      at: `${format[2]}/format`,
+      // ajv's path is a URI fragment: percent-decoded, it is the JSON pointer ("my%20field" is "my field").
+      at: `${decodeFragment(format[2])}/format`,
       message: `unknown format "${format[1]}"${guess ? ` — did you mean "${guess}"?` : ''}`,
       fix: `use one of ${FORMATS.join(', ')}`,
     };
@@ -149,6 +150,14 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
     return { at, message: `"${at.split('/').pop()}" ${meta[2]}`, fix: 'correct the value to what JSON Schema draft-07 allows for this keyword' };
   }
   return { at: '', message, fix: 'correct the schema so that it is valid JSON Schema draft-07' };
+}
+
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
 }
 
 function escape(key: string): string {
