@@ -71,6 +71,7 @@ export const CODES = Object.freeze({
   E_REPORT_FORMAT: 'the report file does not parse or is not a flat list of strings (tiers, objects, nesting)',
   E_REPORT_MISMATCH: 'the answer\'s issues_count differs from the number of issues in the report file',
   E_SELF_REVIEW: 'the reviewer identity (or role) also produced or fixed the artifacts under review',
+  E_IDENTITY_RESERVED: 'an identity given to start, answer or run (--as, --reviewer-id, the MCP "as" argument) is the engine\'s own, countersign-engine, under which it records tool outcomes',
   E_IDENTITY_REQUIRED: 'an answer in a review loop was given without an identity (--as, or the MCP "as" argument; blank counts as none)',
   E_NO_REVIEWER: 'run on a workflow with review nodes was given no --reviewer',
   E_REVIEWER_MODIFIED: 'the artifacts changed while the review was pending: the reviewer must diagnose, never fix',

@@ -17,6 +17,7 @@ import type { RunRecord } from '../store/store.js';
 import { isDirectory } from '../format/make-dirs.js';
 import { resolve as resolvePath } from 'node:path';
 import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID } from './driver.js';
+import { ENGINE_ID } from '../nodes/tool.js';
 
 /** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
 export function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer?: Agent; as?: string; reviewerAs?: string }): void {
@@ -99,6 +100,18 @@ export function lateAnswer(rec: RunRecord): { code: string; errors: string[] } {
     code: 'E_TIMEOUT',
     errors: [`the answer came after node "${rec.pending?.nodeId ?? '?'}"'s deadline (${rec.deadline}) and was not applied: the deadline fired first`],
   };
+}
+
+/**
+ * The engine submits its tool nodes' outcomes as ENGINE_ID; a host that
+ * answered as it would have an agent's answer journaled as the engine's,
+ * and keep the run's {{userId}} at whoever answered before.
+ */
+export function refuseEngineIdentity(id: string | undefined, what: string): void {
+  if (id === undefined || id.trim().toLowerCase() !== ENGINE_ID) return;
+  throw new CountersignError('E_IDENTITY_RESERVED', `the ${what} identity "${id.trim()}" is the engine's own, under which it records its tool nodes' outcomes`, {
+    fix: 'answer as yourself or your agent (any other identity), or leave the identity out',
+  });
 }
 
 export function identityRequired(rec: RunRecord): CountersignError {

@@ -12,7 +12,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
+import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
 import { stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
@@ -147,6 +147,7 @@ export function createEngine(options: EngineOptions): Engine {
         fix: 'pass a non-empty identity with --as <identity> (library: { as }), or leave it out',
       });
     }
+    refuseEngineIdentity(opts.as, 'starting');
     const userId = opts.as?.trim() || 'local';
     const base: RunRecord = {
       runId,
@@ -192,6 +193,7 @@ export function createEngine(options: EngineOptions): Engine {
           fix: 'pass a non-empty identity with --as <identity> (library: { as })',
         });
       }
+      refuseEngineIdentity(opts.as, 'answering');
       // Identities compare exactly, so stray whitespace must not make "alice " someone else.
       const userId = opts.as?.trim() ?? 'local';
       if (opts.seq !== undefined && !Number.isInteger(opts.seq)) throw seqError(runId, opts.seq, undefined);
@@ -326,6 +328,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (id !== undefined && (typeof id !== 'string' || id.trim() === '')) {
           throw new CountersignError('E_IDENTITY_REQUIRED', `run() was given a blank ${name} identity`, { fix: `pass a non-empty ${name}, or leave it out` });
         }
+        refuseEngineIdentity(id, `run() ${name}`);
       }
       const resuming = typeof source === 'object' && source !== null && 'runId' in source && Object.keys(source).length === 1;
       if (resuming) {

@@ -37,6 +37,27 @@ Api('a blank starting identity is refused with E_IDENTITY_REQUIRED, as a blank a
   assert.is((await engine.start(TWO_STEP, { as: ' alice ' })).status, 'waiting');
 });
 
+Api('the engine\'s own identity (countersign-engine, its tool outcomes\' signature) is refused to start, submit and run with E_IDENTITY_RESERVED; nothing is stored', async () => {
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  const codeOf = (p: Promise<unknown>) => p.then(() => 'accepted', (e: { code?: string; message?: string }) => e.code);
+  assert.is(await codeOf(engine.start(TWO_STEP, { as: 'countersign-engine' })), 'E_IDENTITY_RESERVED');
+  assert.equal(store.list(), []);
+  const s = await engine.start(TWO_STEP, { as: 'alice' });
+  for (const as of ['countersign-engine', ' Countersign-Engine ']) {
+    assert.is(await codeOf(engine.submit(s.runId, { words: 5 }, { as })), 'E_IDENTITY_RESERVED', as);
+  }
+  // Nothing was taken: the run still waits at its first item, and the journal has no answer.
+  const after = await engine.status(s.runId);
+  assert.is(after.seq, s.seq);
+  assert.not.ok((await engine.trace(s.runId)).events.some((e) => e.type === 'answer.accepted' || e.type === 'answer.rejected'));
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  for (const opts of [{ as: 'countersign-engine' }, { reviewerAs: 'countersign-engine' }]) {
+    assert.is(await codeOf(engine.run(TWO_STEP, { agent, ...opts })), 'E_IDENTITY_RESERVED', JSON.stringify(opts));
+  }
+  assert.is(store.list().length, 1);
+});
+
 Api('loadWorkflow reads YAML and JSON into one model: the same workflow hashes identically and runs identically', async () => {
   const yamlDoc = loadWorkflow(join(ROOT, 'workflows/bugfix.yaml'));
   const asJson = join(tmp(), 'bugfix.json');
