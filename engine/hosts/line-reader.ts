@@ -1,9 +1,11 @@
 /**
  * Reads a byte stream as lines, one awaited `read()` at a time. Shared by
  * the jsonl adapter (the agent's stdout) and the interactive adapter (the
- * person's stdin). The stream is paused whenever nobody is waiting, so an
- * idle reader on process.stdin does not keep the process alive, and a line
- * that arrives after its reader gave up stays queued for the next `read()`.
+ * person's stdin). The stream is paused whenever nobody is waiting, and a
+ * line that arrives after its reader gave up stays queued for the next
+ * `read()`. Disposed, it also lets go of the stream's handle: a paused
+ * stdin (a terminal, a pipe held open) would otherwise keep the process
+ * alive after the run has ended.
  */
 
 /** Why `read()` resolved without a line. */
@@ -21,6 +23,8 @@ interface Waiter {
 export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 type TooLong = { end: 'too-long'; limit: number };
+/** A socket-backed stream (stdin on a terminal or pipe, a child's stdout): its handle keeps the process alive unless unref'd. */
+type Refable = { ref(): unknown; unref(): unknown };
 
 export class LineReader {
   /** Lines not yet read, and (when over-long lines are skipped) where one was. */
@@ -54,6 +58,8 @@ export class LineReader {
     stream.on('close', this.onEnd);
     stream.on('error', this.onEnd);
     stream.pause();
+    // A reader made again on a stream an earlier one let go of (the same stdin, a second run).
+    (stream as Partial<Refable>).ref?.();
   }
 
   /**
@@ -109,6 +115,7 @@ export class LineReader {
     this.stream.removeListener('close', this.onEnd);
     this.stream.removeListener('error', this.onEnd);
     this.stream.pause();
+    (this.stream as Partial<Refable>).unref?.();
     this.finish({ end: 'eof' });
   }
 

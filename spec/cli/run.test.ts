@@ -2,7 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, tempDir } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { cli, LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
 
 const WF = 'spec/fixtures/cli/two-step.json';
 const Run = suite('cli run');
@@ -158,6 +159,24 @@ Run('progress never shows a rejected or declared-failed answer as ✓: it shows 
   const resumed = await cli(['run', '--resume', started.json.runId, '--agent', `exec:echo '{"words": 3}'`], { store });
   assert.is(resumed.code, 0, resumed.stderr);
   assert.match(resumed.stderr, /^  ⏱ write: deadline passed → short\n/);
+});
+
+Run('run --agent interactive returns once the run ends, while its standard input is still open (a terminal never closes it)', async () => {
+  const child = spawn(process.execPath, [LAUNCHER, 'run', WF, '--agent', 'interactive', '--store', tempDir()], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stdin.write('{"words": 150}\n');
+  // stdin is left open, as a person's terminal is.
+  const exited = await new Promise<number | string>((resolve) => {
+    const guard = setTimeout(() => resolve('still running 30 s after the answer'), 30_000);
+    child.on('exit', (code) => {
+      clearTimeout(guard);
+      resolve(code ?? -1);
+    });
+  });
+  child.kill('SIGKILL');
+  assert.is(exited, 0, out);
+  assert.match(out, 'completed at "long"');
 });
 
 Run('--input - with an interactive adapter is a usage error (both would read standard input): exit 2, no store, no run', async () => {
