@@ -88,7 +88,7 @@ export function parseAnswerObject(text: string, nodeId: string, source: string, 
  * are matched to requests by order alone. The key is the protocol's, and is
  * removed before the engine sees the answer.
  */
-export function withoutSeq(message: JsonValue, request: { nodeId: string; seq: number }, source: string): JsonValue {
+export function withoutSeq(message: JsonValue, request: { nodeId: string; seq: number }, source: string, framing: 'lines' | 'output' = 'lines'): JsonValue {
   if (message === null || typeof message !== 'object' || Array.isArray(message) || !('$seq' in message)) return message;
   const { $seq, ...rest } = message;
   if (typeof $seq !== 'number') {
@@ -98,9 +98,14 @@ export function withoutSeq(message: JsonValue, request: { nodeId: string; seq: n
     });
   }
   if ($seq !== request.seq) {
-    throw new CountersignError('E_AGENT_OUTPUT', `${source} answers seq ${JSON.stringify($seq)}, but the request for node "${request.nodeId}" is seq ${request.seq}: a stray or late line, not this answer`, {
+    // jsonl: a line meant for another request; exec: one request, one output, so the seq was misread.
+    throw new CountersignError('E_AGENT_OUTPUT', framing === 'lines'
+      ? `${source} answers seq ${JSON.stringify($seq)}, but the request for node "${request.nodeId}" is seq ${request.seq}: a stray or late line, not this answer`
+      : `${source} answers seq ${JSON.stringify($seq)}, but the request it was given (node "${request.nodeId}") is seq ${request.seq}`, {
       nodeId: request.nodeId,
-      fix: 'write exactly one answer line per request line read, echoing its seq as "$seq" (or leaving it out); the run is still waiting',
+      fix: framing === 'lines'
+        ? 'write exactly one answer line per request line read, echoing its seq as "$seq" (or leaving it out); the run is still waiting'
+        : `echo the seq of the request read on stdin ("$seq": ${request.seq} here), or leave "$seq" out; the run is still waiting`,
     });
   }
   return rest;

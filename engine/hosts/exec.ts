@@ -132,7 +132,7 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
               fix: 'print one JSON object on stdout, e.g. {"field": "value"} or {"$error": "why"}',
             });
           }
-          return withoutSeq(parseAnswerObject(text, nodeId, `the output of ${who}`, stdout), request, `the output of ${who}`);
+          return withoutSeq(parseAnswerObject(text, nodeId, `the output of ${who}`, stdout), request, `the output of ${who}`, 'output');
         });
       };
       child.once('exit', (code, signal) => {

@@ -65,6 +65,17 @@ test('each request gets its own process, run in the working directory, whose who
   assert.is.not(a.pid, b.pid);
 });
 
+test('an output echoing another seq as "$seq" is E_AGENT_OUTPUT, and the fix is exec\'s (echo the request\'s seq), not the line protocol\'s', async (c) => {
+  const agent = createExecAgent(`echo '{"$seq": 4, "x": 1}'`, { cwd: c.dir, stderr: null });
+  const err = await rejection(agent.answer(request('fix', 5), opts()));
+  assert.is(err.code, 'E_AGENT_OUTPUT');
+  assert.match(err.message, 'answers seq 4, but the request it was given (node "fix") is seq 5');
+  assert.match(err.fix!, 'echo the seq of the request read on stdin ("$seq": 5 here), or leave "$seq" out');
+  assert.not.match(err.fix!, 'line');
+  const right = createExecAgent(`echo '{"$seq": 5, "x": 1}'`, { cwd: c.dir, stderr: null });
+  assert.equal(await right.answer(request('fix', 5), opts()), { x: 1 });
+});
+
 test('a non-zero exit is E_AGENT_CRASHED with the exit code and the last stderr lines', async (c) => {
   const agent = createExecAgent(cmd('fail'), { cwd: c.dir, stderr: null });
   const err = await rejection(agent.answer(request('fix', 1), opts()));
