@@ -11,7 +11,7 @@ import { CountersignError } from '../../engine/errors.js';
 import type { GateVerdict } from '../../engine/gate/decorators/review-gate.js';
 import { rejection, thrownWithCode } from '../helpers/errors.js';
 import { FakeClock } from './fake-clock.js';
-import { ARGS, CTX, fullChain, memorySink, spyTool } from './fixtures.js';
+import { ARGS, CTX, fullChain, memorySink, scriptedGate, spyTool } from './fixtures.js';
 
 const Bind = suite('gate/tenant-bind: who is calling');
 
@@ -35,6 +35,24 @@ Bind('A15: a resolver maps the call context to the operator; an unresolved conte
   await chained.run(ARGS, { tenantId: 's1' });
   assert.is(calls[0].ctx.operator, 'user_42');
   assert.is((await rejection(chained.run(ARGS, { tenantId: 's2', userId: 'user_42' }))).code, 'E_OPERATOR_REQUIRED');
+});
+
+Bind('A15: a resolve that throws (the host\'s session lookup is down) is E_OPERATOR_REQUIRED saying so: typed, nothing reviewed, nothing run', async () => {
+  const { tool, calls } = spyTool('write');
+  const decide = scriptedGate({ outcome: 'approved' });
+  const sink = memorySink();
+  const chained = chain(tool, {
+    tenantBind: tenantBindDecorator({ resolve: () => { throw new Error('session db down'); } }),
+    reviewGate: reviewGateDecorator({ decide: decide.decide }),
+    audit: auditDecorator({ sink }),
+  });
+  const e = await rejection(chained.run(ARGS, CTX));
+  assert.is(e.code, 'E_OPERATOR_REQUIRED');
+  assert.match(e.message, 'resolve failed to name its operator: session db down');
+  assert.match(e.fix!, 'nothing ran');
+  assert.is(decide.proposals.length, 0);
+  assert.equal(sink.rows, []);
+  assert.is(calls.length, 0);
 });
 
 Bind.run();
@@ -108,6 +126,15 @@ Audit('A10, E3 (real timers): the caller hears E_TOOL_TIMEOUT only once the stop
   const lost = await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }), audit: auditDecorator({ sink: broken }) }).run(ARGS, CTX));
   assert.is(lost.code, 'E_STORE');
   assert.match(lost.message, 'its execution row could not be written: disk full');
+  // A sink slower than the stop's 1 s grace is waited for: its failure is still E_STORE, its row still there when the caller is told.
+  const slowBroken = { writeExecution: () => new Promise<void>((_, reject) => setTimeout(() => reject(new Error('disk full, late')), 1_300)) };
+  const lateLost = await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }), audit: auditDecorator({ sink: slowBroken }) }).run(ARGS, CTX));
+  assert.is(lateLost.code, 'E_STORE');
+  assert.match(lateLost.message, 'disk full, late');
+  const slowRows: unknown[] = [];
+  const slow = { writeExecution: (row: unknown) => new Promise<void>((resolve) => setTimeout(() => { slowRows.push(row); resolve(); }, 1_300)) };
+  assert.is((await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }), audit: auditDecorator({ sink: slow }) }).run(ARGS, CTX))).code, 'E_TOOL_TIMEOUT');
+  assert.is(slowRows.length, 1, 'the row was written before the caller was told');
   // With nothing inside to record it, a tool that ignores its signal still times out (after a short grace).
   assert.is((await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }) }).run(ARGS, CTX))).code, 'E_TOOL_TIMEOUT');
 });

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { CountersignError } from '../../errors.js';
 import type { ToolDecorator } from '../chain.js';
 import type { ExecutionRow } from '../ledger.js';
-import { untilStopped } from './until-stopped.js';
+import { recordingStop, untilStopped } from './until-stopped.js';
 
 // The row is the ledger's own type: one definition of the executions table.
 export type { ExecutionRow };
@@ -57,7 +57,9 @@ export function auditDecorator(options: AuditOptions): ToolDecorator {
       try {
         result = await untilStopped(next(call), call.ctx?.signal);
       } catch (err) {
-        await write(sink, row(false, messageOf(err)), tool.name, false);
+        const writing = write(sink, row(false, messageOf(err)), tool.name, false);
+        recordingStop(call.ctx?.signal, writing);
+        await writing;
         throw err;
       }
       await write(sink, row(true, null), tool.name, true);

@@ -22,7 +22,17 @@ export function tenantBindDecorator(options: TenantBindOptions = {}): ToolDecora
   return {
     position: 'tenant_bind',
     wrap: (next, tool) => async (call) => {
-      const resolved = await resolve(call.ctx);
+      let resolved: string | undefined;
+      try {
+        resolved = await resolve(call.ctx);
+      } catch (err) {
+        // The host's lookup (a session table, a token check) failed: still no operator, and nothing ran.
+        throw new CountersignError('E_OPERATOR_REQUIRED',
+          `tool "${tool.name}" was called, but tenant_bind's resolve failed to name its operator: ${err instanceof Error ? err.message || err.name : String(err)}`, {
+            fix: 'fix what the resolve function reads (it threw), then call again; nothing ran',
+            cause: err,
+          });
+      }
       const operator = typeof resolved === 'string' ? resolved.trim() : '';
       if (operator === '') {
         throw new CountersignError('E_OPERATOR_REQUIRED',

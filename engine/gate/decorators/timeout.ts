@@ -8,6 +8,7 @@
  */
 import { CountersignError, isCountersignError } from '../../errors.js';
 import type { ToolDecorator } from '../chain.js';
+import { stopRecordings } from './until-stopped.js';
 
 /** The inner tool's ceiling (A10). */
 export const DEFAULT_TOOL_TIMEOUT_MS = 15_000;
@@ -68,8 +69,17 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
           controller.abort(expired);
           // The decorators inside (audit, metric) record the stop before the
           // caller hears of it; the wait is bounded, as a chain without them
-          // around a tool that ignores its signal would never settle.
-          grace = setTimeout(() => { if (finish()) reject(expired); }, STOP_GRACE_MS);
+          // around a tool that ignores its signal would never settle. A row
+          // still being written is waited for (its failure is E_STORE, which
+          // the caller must hear): the bound is on the tool, not the sink.
+          grace = setTimeout(() => {
+            const writing = stopRecordings(controller.signal);
+            if (writing.length === 0) {
+              if (finish()) reject(expired);
+              return;
+            }
+            void Promise.all(writing).then(() => setImmediate(() => { if (finish()) reject(expired); }));
+          }, STOP_GRACE_MS);
         }, ms);
 
         let inner: Promise<unknown>;

@@ -50,3 +50,26 @@ export function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefine
   );
   return Promise.race([told, stopped]).finally(() => signal.removeEventListener('abort', onAbort));
 }
+
+// Records of stopped calls still being written, by the signal that stopped them.
+const recordings = new WeakMap<AbortSignal, Set<Promise<unknown>>>();
+
+/**
+ * Says that the stop of the call `signal` belongs to is being recorded by
+ * `writing` (audit's row): the decorator that stopped it waits for that,
+ * however long the sink takes, so a row that cannot be written reaches the
+ * caller as E_STORE and is never dropped after the stop's grace period.
+ */
+export function recordingStop(signal: AbortSignal | undefined, writing: Promise<unknown>): void {
+  if (!signal?.aborted) return;
+  let set = recordings.get(signal);
+  if (!set) recordings.set(signal, (set = new Set()));
+  const entry = writing.then(() => undefined, () => undefined);
+  set.add(entry);
+  void entry.then(() => set!.delete(entry));
+}
+
+/** The records of a stop still being written; empty when none is. */
+export function stopRecordings(signal: AbortSignal): Promise<unknown>[] {
+  return [...(recordings.get(signal) ?? [])];
+}
