@@ -31,6 +31,8 @@ S('status, step, trace and run --resume on a store that does not exist are E_RUN
   const runs = await cli(['runs', '--store', missing]);
   assert.is(runs.code, 0);
   assert.match(runs.stderr, `no runs yet in ${missing} (no store there yet)`);
+  // The command it suggests names that store: run as printed, it starts the run there.
+  assert.match(runs.stderr, `start one with \`countersign start <file> --store ${missing}\``);
   const json = await cli(['runs', '--json', '--store', missing]);
   assert.equal(json.json, { runs: [] });
   const audit = await cli(['audit', '--json', '--store', missing]);
@@ -57,6 +59,8 @@ S('runs --status with no such run says so and how many runs the store has, not "
   assert.is(r.stdout, '');
   assert.match(r.stderr, 'no failed runs (1 run in the store');
   assert.not.match(r.stderr, 'no runs yet');
+  const named = await cli(['runs', '--status', 'failed', '--store', store]);
+  assert.match(named.stderr, `\`countersign runs --store ${store}\` lists them`);
 });
 
 S('an empty --store or --workspace (an unset shell variable) is E_USAGE, exit 2, and nothing is stored in the default place', async () => {

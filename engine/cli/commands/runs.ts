@@ -1,4 +1,5 @@
 import { printJson, usage } from '../io.js';
+import { storeArg, withStore } from '../render.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 import type { RunStatus, RunSummary } from '../../run/contract.js';
 
@@ -16,8 +17,9 @@ export const command: Command = {
       return [shown, status && shown.length === 0 ? (await engine.runs()).length : shown.length, store.location ?? ''];
     }, (dir) => [[], 0, `${dir} (no store there yet)`]);
     if (values.json) printJson(io, { runs: list });
-    else if (total === 0) io.stderr.write(`no runs yet in ${where}: start one with \`countersign start <file>\`\n`);
-    else if (list.length === 0) io.stderr.write(`no ${status} runs (${total} run${total === 1 ? '' : 's'} in the store: \`countersign runs\` lists them)\n`);
+    // The commands suggested name the store --store chose, so run as printed they reach it.
+    else if (total === 0) io.stderr.write(`no runs yet in ${where}: start one with \`countersign start <file>${storeArg(values.store as string | undefined)}\`\n`);
+    else if (list.length === 0) io.stderr.write(withStore(`no ${status} runs (${total} run${total === 1 ? '' : 's'} in the store: \`countersign runs\` lists them)\n`, values.store as string | undefined));
     else {
       // Listed by when each run started, newest first: both times shown, named, so the order reads right.
       const idWidth = Math.max(6, ...list.map((r) => r.runId.length));
