@@ -131,23 +131,47 @@ function whileBusy<T>(fn: () => T): T {
   }
 }
 
+/** The tables every countersign store has had since version 1, and those it may hold up to SCHEMA_VERSION. */
+const CORE_TABLES = ['workflows', 'runs', 'events'];
+const OWN_TABLES = new Set([...CORE_TABLES, 'ledger']);
+/** Columns of `runs` that every version has had. */
+const CORE_RUN_COLUMNS = ['run_id', 'record', 'created_at'];
+
 /**
- * A file countersign never set up (user_version 0) that holds any table is
- * someone else's database, whatever its tables are called (an app's own
- * `events` table included): countersign creates its tables and sets the
- * version in one transaction, so a store of its own is never at version 0
- * with tables in it.
+ * Why the file is someone else's database, or undefined when it is a
+ * countersign store (or empty). At user_version 0, any table at all:
+ * countersign creates its tables and sets the version in one transaction,
+ * so a store of its own is never at version 0 with tables in it. At any
+ * other version (another program may use user_version for its own
+ * numbering), at least one of countersign's core tables must be there, its
+ * runs table with the core columns, and, up to the version this build
+ * writes, no table it never creates.
  */
+function foreignReason(version: number, tables: string[], runColumns: string[]): string | undefined {
+  if (tables.length === 0) return undefined;
+  const listed = `tables ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}`;
+  if (version === 0) return listed;
+  // Some of them gone is a damaged store, said as such when it is read; none of them, someone else's file.
+  if (!CORE_TABLES.some((t) => tables.includes(t))) return `${listed}; none of a store's ${CORE_TABLES.join(', ')}`;
+  const lacking = CORE_RUN_COLUMNS.filter((c) => !runColumns.includes(c));
+  if (tables.includes('runs') && lacking.length > 0) return `its runs table has no ${lacking.join(', ')} column`;
+  const unknown = version <= SCHEMA_VERSION ? tables.filter((t) => !OWN_TABLES.has(t)) : [];
+  if (unknown.length > 0) return `${listed}; countersign never creates ${unknown.slice(0, 5).join(', ')}`;
+  return undefined;
+}
+
 function refuseForeign(db: Database.Database, file: string): void {
-  // Both reads in one read transaction: another process may finish setting
+  // All reads in one read transaction: another process may finish setting
   // up this very store between two separate reads, and its tables would
   // then be seen without the version it set with them.
-  const foreign = db.transaction(() => {
-    if ((db.pragma('user_version', { simple: true }) as number) !== 0) return [];
-    return db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'").pluck().all() as string[];
+  const reason = db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").pluck().all() as string[];
+    const runColumns = tables.includes('runs') ? (db.prepare("SELECT name FROM pragma_table_info('runs')").pluck().all() as string[]) : [];
+    return foreignReason(version, tables, runColumns);
   })();
-  if (foreign.length > 0) {
-    throw new CountersignError('E_STORE', `${file} is another program's SQLite database (tables ${foreign.slice(0, 5).join(', ')}), not a countersign store: it was left as it is`, {
+  if (reason !== undefined) {
+    throw new CountersignError('E_STORE', `${file} is another program's SQLite database (${reason}), not a countersign store: it was left as it is`, {
       file,
       fix: 'pass another directory with --store DIR (or COUNTERSIGN_STORE) for countersign\'s store',
     });

@@ -141,6 +141,36 @@ test('another program\'s SQLite database in the store\'s place is E_STORE and le
   }
 });
 
+test('another program\'s database that numbers its own user_version (1, 2, 9) is refused as such, never migrated into nor switched to WAL, whatever its tables are called', (c) => {
+  const cases: Array<[number, string, string, string]> = [
+    [2, 'customers', 'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES (\'ada\')', 'none of a store\'s workflows, runs, events'],
+    [9, 'customers', 'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES (\'ada\')', 'none of a store\'s workflows, runs, events'],
+    [1, 'runs', 'CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO runs (name) VALUES (\'5k\')', 'its runs table has no run_id, record, created_at column'],
+    [3, 'runs', `${['workflows (hash TEXT)', 'runs (run_id TEXT, record TEXT, created_at TEXT)', 'events (run_id TEXT)', 'invoices (id INTEGER)'].map((t) => `CREATE TABLE ${t};`).join(' ')} INSERT INTO runs VALUES ('r', '{}', 'now')`, 'countersign never creates invoices'],
+  ];
+  for (const [version, table, ddl, why] of cases) {
+    const dir = join(c.dir, `v${version}-${why.length}`);
+    mkdirSync(dir);
+    const file = join(dir, 'countersign.db');
+    const other = new Database(file);
+    other.exec(ddl);
+    other.pragma(`user_version = ${version}`);
+    const before = other.prepare("SELECT name FROM sqlite_master ORDER BY name").pluck().all();
+    other.close();
+    const err = catchError(() => createSqliteStore(dir));
+    assert.is(err.code, 'E_STORE', `v${version}`);
+    assert.match(err.message, 'is another program\'s SQLite database');
+    assert.match(err.message, why);
+    assert.not.match(err.fix ?? '', 'upgrade countersign');
+    const check = new Database(file, { readonly: true });
+    assert.equal(check.prepare("SELECT name FROM sqlite_master ORDER BY name").pluck().all(), before, 'nothing added');
+    assert.is(check.pragma('journal_mode', { simple: true }), 'delete');
+    assert.is(check.pragma('user_version', { simple: true }), version);
+    assert.is(check.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), 1);
+    check.close();
+  }
+});
+
 test('a file that is not a SQLite database is E_STORE naming it', (c) => {
   writeFileSync(join(c.dir, 'countersign.db'), 'this is not a database, just text that is long enough to matter\n'.repeat(20));
   const err = catchError(() => createSqliteStore(c.dir));
