@@ -19,11 +19,12 @@ const MAX_LINK_HOPS = 40;
 class SymlinkLoop extends Error {}
 
 /**
- * A line break or another control character. A path holding one is put
- * into the reviewer's prompt, where it would let agent-written text pose
- * as instructions (seed 003, G31). The validator uses it for literal paths.
+ * A line break or another control character: C0, DEL, C1 (U+0085 NEL among
+ * them) and the Unicode line and paragraph separators. A path holding one
+ * is put into the reviewer's prompt, where it would let agent-written text
+ * pose as instructions (seed 003, G31). The validator uses it for literal paths.
  */
-export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /**
  * The absolute, normalised form of `path` (relative paths resolve against
