@@ -169,7 +169,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
               if (proc.stale > 0) proc.stale--;
             }
           } else if (proc.stale > 0 && isToolLine(line)) lateToolCall = true;
-          else if (proc.stale > 0 && isObjectLine(line)) proc.stale--;
+          else if (proc.stale > 0 && isAnswerLine(line)) proc.stale--;
           else stray.push(line);
         }
         if (lateToolCall && stray.length === 0) {
@@ -209,12 +209,12 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           if (echoed === request.seq) proc.stale = 0;
           if (proc.stale > 0 || lateLine) {
             if (!isToolLine(next.line)) {
-              // The late answer owed is one JSON object: anything else is a
+              // The late answer owed is one JSON object (or null): anything else is a
               // fault, never skipped in its place (the real late answer would
               // then be read as this request's).
-              if (!isObjectLine(next.line)) {
+              if (!isAnswerLine(next.line)) {
                 discard(proc);
-                throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line that is not one JSON object while the late answer to an earlier, timed-out request was due, before answering node "${nodeId}": ${quote(next.line)}`, {
+                throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line that is not an answer (one JSON object, or null) while the late answer to an earlier, timed-out request was due, before answering node "${nodeId}": ${quote(next.line)}`, {
                   nodeId,
                   fix: 'write one JSON object per line on stdout (logs go to stderr); the run is still waiting, and the next request starts a fresh process',
                 });
@@ -337,10 +337,11 @@ function quote(line: string): string {
 }
 
 /** Whether a line is a `{"$tool": …}` call (a malformed line is not). */
-function isObjectLine(line: string): boolean {
+/** A line that is an answer: one JSON object, or null (which a node that takes no fields accepts). */
+function isAnswerLine(line: string): boolean {
   try {
     const v = JSON.parse(line) as unknown;
-    return v !== null && typeof v === 'object' && !Array.isArray(v);
+    return v === null || (typeof v === 'object' && !Array.isArray(v));
   } catch {
     return false;
   }

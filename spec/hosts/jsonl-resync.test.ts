@@ -101,6 +101,23 @@ Resync('§4.4: after a timed-out request, a line past its one late answer (unask
   }
 });
 
+Resync('§4.4: a timed-out request\'s late answer of null (an answer, for a node that takes no fields) is skipped as its late answer, before or during the next request; the process is kept', async () => {
+  for (const pause of [1000, 0]) {
+    const dir = tempDir('countersign-resync-');
+    const agent = createJsonlAgent(`node '${FIXTURE}' late-null`, { cwd: dir });
+    try {
+      assert.is((await rejection(agent.answer(directive(1), opts(200)))).code, 'E_AGENT_TIMEOUT');
+      if (pause > 0) for (const end = Date.now() + 10_000; !existsSync(join(dir, 'late-written')) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, pause > 0 ? 100 : 0));
+      const second = answerOf(await agent.answer(directive(2), opts(5000)));
+      const third = answerOf(await agent.answer(directive(3), opts(5000)));
+      assert.equal([second.seq, third.seq, second.pid === third.pid], [2, 3, true], `pause ${pause} ms`);
+    } finally {
+      await agent.close?.();
+    }
+  }
+});
+
 Resync('E11 §4.4: a decision review that times out stops the reviewer; the next proposal is reviewed by a fresh process', async () => {
   const agent = agentIn('late-tool');
   try {
