@@ -131,6 +131,13 @@ export function markdownIssues(text: string, file: string): string[] {
     if (!(item && indented)) {
       const odd = oddListing(raw);
       if (odd) throw fail(n, `${odd}: write each issue as a "- " list item at the start of a line`);
+      // "2.second issue" where the next finding is due: a numbered marker without
+      // its space, which Markdown reads as prose (or as more of the item before).
+      // Numbers in prose are left alone: another number ("2024.was"), a decimal, a version ("3.x").
+      const numbered = /^ {0,3}(\d{1,9})[.)](?=[^\s\d])(?![xX]\b)/.exec(raw);
+      if (numbered && Number(numbered[1]) === issues.length + (item ? 1 : 0) + 1) {
+        throw fail(n, `a list marker needs a space after it ("${numbered[1]}${raw.trimStart()[numbered[1].length]} …"), or this finding would not be counted: write each issue as a "- " list item at the start of a line`);
+      }
     }
     const opening = FENCE.exec(raw);
     if (opening) {

@@ -82,6 +82,17 @@ Odd('G15 G17 §4.12: a marker without a space, items inside a blockquote and an 
   assert.equal(read('- a\n  | a quoted row\n  – a dash line\n- b\n').issues, ['a\n| a quoted row\n– a dash line', 'b']);
 });
 
+Odd('G10 G15: a numbered marker without its space where the next finding is due ("2.second", "2)second") is E_REPORT_FORMAT, never a finding left uncounted or glued to the one before; numbers in prose stay prose', () => {
+  const read = (text: string) => readReport(odd.report('review.md', text));
+  for (const text of ['- first issue\n\n2.second issue\n', '- first issue\n\n2)second issue\n', '1. first issue\n2.second issue\n', '1.first issue\n']) {
+    const e = thrownWithCode(() => read(text), 'E_REPORT_FORMAT');
+    assert.match(e.message, 'a list marker needs a space after it', JSON.stringify(text));
+  }
+  assert.equal(read('- a\n- b\n\n3.x branch is fine\n').issues, ['a', 'b']);
+  assert.equal(read('1.5 seconds is the budget.\n\n- a\n').issues, ['a']);
+  assert.equal(read('- a\n\n2024.was the year it broke\n').issues, ['a']);
+});
+
 Odd.run();
 
 const prose = reportFiles('cs-report-prose-');
