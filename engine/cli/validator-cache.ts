@@ -85,6 +85,7 @@ function unusableFolder(folder: string): string | undefined {
   } catch {
     return undefined;
   }
+  if (existing !== folder && !statSync(real).isDirectory()) return `is inside ${existing}, which is not a folder`;
   if (existing === folder) {
     const st = statSync(real);
     if (!st.isDirectory()) return 'is not a folder';

@@ -239,6 +239,18 @@ Cache('a cache folder others can write (group-writable, as mkdir under umask 002
   assert.is(cacheLocation(env).problem, undefined, 'usable once only its owner can write it');
 });
 
+Cache('a cache path that goes through a file (COUNTERSIGN_CACHE=<file>/sub) is named in a warning, never a cache silently off; the file is left alone', () => {
+  const dir = tempDir('countersign-vc-file-');
+  const file = join(dir, 'afile');
+  writeFileSync(file, 'x');
+  const env = { COUNTERSIGN_CACHE: join(file, 'sub'), COUNTERSIGN_STORE: tempDir('countersign-vc-store-') };
+  assert.match(cacheLocation(env).problem ?? '', new RegExp(`is inside ${file}, which is not a folder; the validator cache is off`));
+  const started = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env });
+  assert.is(started.code, 0, started.stderr);
+  assert.match(started.stderr, `countersign: warning: the validator cache folder ${join(file, 'sub')} is inside ${file}, which is not a folder`);
+  assert.is(readFileSync(file, 'utf8'), 'x');
+});
+
 Cache('a validator is stored under how it was compiled (ajv\'s options and formats), so validators compiled under other options are never loaded', () => {
   const compiler = JSON.parse(RUN_COMPILER);
   assert.equal(compiler.options, { allErrors: true, ownProperties: true, logger: false, validateSchema: false });
