@@ -151,8 +151,12 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     // what .prev holds: the engine rewrites it from the accepted findings.
     let change: string = 'kept';
     let setAsideTo: string | undefined;
+    // The last visit at this report path decides what lies there, whichever
+    // review node made it (two nodes may share a path): its accepted report
+    // goes to .prev, an unaccepted one to .refused.
+    const last = lastVisitAt(ctx, paths.report, node.id) ?? state;
     // A report path that now names another file (a templated path) has no accepted report to keep in its .prev.
-    const accepted = state.acceptedReport?.path === undefined || state.acceptedReport.path === paths.report ? state.acceptedReport : undefined;
+    const accepted = last.acceptedReport?.path === undefined || last.acceptedReport.path === paths.report ? last.acceptedReport : undefined;
     // Whether this run has held a review at this path before — this node
     // (a templated path may come back to it) or another review node with the
     // same report path: what lies there then is this run's own.
@@ -167,7 +171,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       }
     }
     try {
-      if (state.visit?.report === paths.report && state.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
+      if (last.visit?.report === paths.report && last.reportAccepted === false) setAside(paths.report, `${paths.report}.refused`);
       // A file this run never wrote there (the user's, an earlier run's
       // report) is kept under a name of its own that this run never reuses,
       // not as .prev, which the next accepted review replaces.
@@ -184,7 +188,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       if (!isCountersignError(e)) throw e;
       return refuse(e.code, e.message, e.fix);
     }
-    const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes }, slots: firstHere ? [...slots, paths.report] : slots } };
+    const visitOrder = Math.max(0, ...Object.values(ctx.reviews ?? {}).map((r) => r.visitOrder ?? 0)) + 1;
+    const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes }, visitOrder, slots: firstHere ? [...slots, paths.report] : slots } };
     const restored = change === 'kept' ? [] : [{ type: 'review.report_restored', nodeId: node.id, report: paths.report, change }];
     const keptAside = setAsideTo ? [{ type: 'review.report_set_aside', nodeId: node.id, report: paths.report, to: setAsideTo }] : [];
     return { kind: 'ready', assign: { reviews }, events: [...unsetEvents(), ...restored, ...keptAside] };
@@ -303,6 +308,22 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
 function stateOf(ctx: RunContext, id: string): ReviewState {
   // Own keys only: a node id may be `constructor` or `toString`.
   return (ctx.reviews && Object.hasOwn(ctx.reviews, id) ? ctx.reviews[id] : undefined) ?? { accepted: 0, authors: [] };
+}
+
+/**
+ * The review state whose visit was the run's last at `report`, or undefined
+ * when no visit is there now. States from before visits were ordered count
+ * as the oldest; on a tie the asking node's own state wins.
+ */
+function lastVisitAt(ctx: RunContext, report: string, ownId: string): ReviewState | undefined {
+  let best: [string, ReviewState] | undefined;
+  for (const entry of Object.entries(ctx.reviews ?? {})) {
+    if (entry[1].visit?.report !== report) continue;
+    const order = entry[1].visitOrder ?? 0;
+    const bestOrder = best?.[1].visitOrder ?? 0;
+    if (!best || order > bestOrder || (order === bestOrder && entry[0] === ownId)) best = entry;
+  }
+  return best?.[1];
 }
 
 function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workflow, env: RunEnv, unset: string[]) {

@@ -80,6 +80,8 @@ export interface ReviewState {
   acceptedReport?: { digest: string; issues: string[]; format: 'json' | 'markdown'; path?: string };
   /** Every report path this run has issued this review at (a templated path may name several, and come back to one). */
   slots?: string[];
+  /** The run's count of review visits when this node's current visit was issued: the latest visit at a shared report path decides what lies there. */
+  visitOrder?: number;
   /** The review currently issued: resolved absolute paths and the artifact hash when it was issued. */
   visit?: { artifacts: string[]; context: string[]; report: string; hash: string; roots?: string[] };
 }

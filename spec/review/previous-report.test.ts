@@ -236,6 +236,36 @@ Prev('two review nodes with one report path: the second takes the first\'s repor
   assert.is((await engine.trace(s.runId)).events.filter((e) => e.type === 'review.report_set_aside').length, 1);
 });
 
+Prev('G8: two review nodes with one report path: a report the first\'s last visit did not accept goes to .refused when the second comes, and .prev keeps the findings the first accepted', async () => {
+  const ws = tempDir('countersign-prev-shared-');
+  const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>> };
+  const review = wf.nodes.find((n) => n.id === 'review')!;
+  review.maxRetries = 0;
+  review.connections = { ...(review.connections as object), error: 'review2' };
+  wf.nodes.push(
+    { type: 'delegate-review', id: 'review2', artifacts: [ARTIFACT], criteria: ['Every heading has a body, again.'], report: REPORT, connections: { success: 'check2', exhausted: 'gave-up' } },
+    { type: 'condition', id: 'check2', condition: { operator: 'eq', left: { contextPath: 'review2.issues_count' }, right: 0 }, connections: { true: 'done', false: 'fix2' } },
+    { ...wf.nodes.find((n) => n.id === 'fix')!, id: 'fix2', connections: { success: 'review2' } },
+  );
+  const engine = createEngine({ store: createMemoryStore() });
+  let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+  writeFileSync(join(ws, ARTIFACT), '# A\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  const accepted = JSON.stringify({ issues: ['ACCEPTED FINDING'] });
+  writeFileSync(join(ws, REPORT), accepted);
+  s = await engine.submit(s.runId, { issues_count: 1 }, { seq: s.seq, as: 'reviewer' });
+  writeFileSync(join(ws, ARTIFACT), '# A\n\nBody.\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  assert.is(s.status === 'waiting' && s.pending.nodeId, 'review');
+  // The reviewer writes something no review accepts; the answer is rejected, no retries: the error route to review2.
+  writeFileSync(join(ws, REPORT), 'GARBAGE NOT ACCEPTED');
+  s = await engine.submit(s.runId, { issues_count: 0 }, { seq: s.seq, as: 'reviewer' });
+  assert.is(s.status === 'waiting' && s.pending.nodeId, 'review2');
+  assert.is(readFileSync(join(ws, `${REPORT}.prev`), 'utf8'), accepted, 'the accepted findings are kept');
+  assert.is(readFileSync(join(ws, `${REPORT}.refused`), 'utf8'), 'GARBAGE NOT ACCEPTED');
+  assert.not.ok(existsSync(join(ws, REPORT)), 'the reviewer of review2 starts from an empty slot');
+});
+
 Prev('an artifact named like a file the engine keeps beside the report (review.json.prev, .refused) is refused (E_REPORT_PATH) before anything is moved', async () => {
   for (const name of [`${REPORT}.prev`, `${REPORT}.refused`]) {
     const ws = tempDir('countersign-prev-sibling-');
