@@ -56,9 +56,10 @@ interface OpenItem {
  * Every top-level list item is one issue; continuation lines (indented, or a
  * lazy line right after the item) belong to it. Headings and paragraphs
  * beside the items are allowed and are not issues; fenced code is not
- * parsed; HTML comments are skipped.
+ * parsed; HTML comments are skipped. `shape.proseLine` is set to the first
+ * line of text that is neither an item nor a heading, if any.
  */
-export function markdownIssues(text: string, file: string): string[] {
+export function markdownIssues(text: string, file: string, shape?: { proseLine?: number }): string[] {
   // A lone CR ends a line too (old Mac files), as the reply parser and workflow files read them.
   const lines = text.split(/\r\n|\r|\n/);
   // The column of the line's first character: where the offending item, heading or text begins.
@@ -211,6 +212,8 @@ export function markdownIssues(text: string, file: string): string[] {
   close();
   // Findings written as paragraphs or headings would read as zero issues;
   // a report with no issues says so by being empty.
+  // Whether the text says anything besides its items and headings (a README does; a bare report does not).
+  if (shape) shape.proseLine = firstContent;
   const textAt = firstContent ?? firstHeading;
   if (issues.length === 0 && textAt !== undefined) {
     throw fail(textAt, 'this report has text but no list items, so any findings in it would count as zero issues: write each issue as a "- " list item; a report with no issues is an empty file');

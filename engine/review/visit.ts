@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto';
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { CountersignError, isCountersignError } from '../errors.js';
-import { readReport } from './report.js';
+import { readReport, reportFormatOf } from './report.js';
+import { markdownIssues } from './report-markdown.js';
+import { readRegularFile } from './report-file.js';
 import { hashArtifacts } from './artifacts.js';
 import { makeDirs } from '../format/make-dirs.js';
 
@@ -98,16 +100,26 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
  * on this run's first visit there, that does not read as a review report:
  * a file of the work under review (a README the user keeps in docs/).
  * Setting it aside would take it out of the review, so the visit is
- * refused instead; an earlier run's report (it reads as one) is set aside
- * as usual. Returns the folder it belongs to, or undefined.
+ * refused instead; an earlier run's report (a JSON report, or Markdown
+ * that is only items and headings) is set aside as usual. Returns the
+ * folder it belongs to, or undefined.
  */
 export function reportIsWorkFile(paths: Pick<VisitPaths, 'artifacts' | 'context' | 'report'>): string | undefined {
   const real = realish(paths.report);
   const folder = [...paths.artifacts, ...paths.context].find((p) => isDirectory(p) && isInside(realish(p), real));
   if (folder === undefined || !isFile(paths.report)) return undefined;
   try {
-    readReport(paths.report);
-    return undefined;
+    const text = readRegularFile(paths.report);
+    if (reportFormatOf(paths.report, text) === 'json') {
+      readReport(paths.report);
+      return undefined;
+    }
+    // Markdown reads as a report when it has list items, and so does a
+    // README (a heading, a paragraph, a list): only a bare list of findings
+    // (headings allowed, no prose) is taken for an earlier run's report.
+    const shape: { proseLine?: number } = {};
+    markdownIssues(text, paths.report, shape);
+    return shape.proseLine === undefined ? undefined : folder;
   } catch (e) {
     return isCountersignError(e) && e.code === 'E_REPORT_FORMAT' ? folder : undefined;
   }

@@ -139,7 +139,7 @@ Prev('a report inside an artifact folder, with an earlier file at its path: sett
   assert.is(s.status, 'completed', JSON.stringify(s));
 });
 
-Prev('G8: a report path inside an artifact folder that names a file of the work (not a review report, e.g. the user\'s README) is E_REPORT_PATH on entry: the file is never moved out of the review', async () => {
+Prev('G8: a report path inside an artifact folder that names a file of the work (not a review report, e.g. the user\'s README, with or without a list in it) is E_REPORT_PATH on entry: the file is never moved out of the review; a bare earlier report is set aside', async () => {
   const ws = tempDir('countersign-prev-workfile-');
   mkdirSync(join(ws, 'docs'));
   writeFileSync(join(ws, 'docs/README.md'), '# user readme\n\nHow to use the API.\n');
@@ -155,6 +155,19 @@ Prev('G8: a report path inside an artifact folder that names a file of the work 
   assert.match(s.status === 'failed' ? s.error.message : '', 'is a file of');
   assert.is(readFileSync(join(ws, 'docs/README.md'), 'utf8'), '# user readme\n\nHow to use the API.\n', 'left where it is');
   assert.not.ok(existsSync(join(ws, `docs/README.md.before-${s.runId}`)));
+  // A README with a list in it reads as Markdown items too, yet it says more than a list of findings: still the work's.
+  const readme = '# Project\n\nThis project does X.\n\n- install with npm\n- run with npm start\n';
+  writeFileSync(join(ws, 'docs/README.md'), readme);
+  let r: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+  r = await engine.submit(r.runId, {}, { seq: r.seq, as: 'author' });
+  assert.is(r.status === 'failed' && r.error.code, 'E_REPORT_PATH', JSON.stringify(r));
+  assert.is(readFileSync(join(ws, 'docs/README.md'), 'utf8'), readme, 'left where it is');
+  // An earlier run's Markdown report (its items, a heading at most) is set aside as usual.
+  writeFileSync(join(ws, 'docs/README.md'), '# Review\n\n- api.md: no examples\n');
+  let e: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+  e = await engine.submit(e.runId, {}, { seq: e.seq, as: 'author' });
+  assert.is(e.status === 'waiting' && e.pending.nodeId, 'review', JSON.stringify(e));
+  assert.ok(existsSync(join(ws, `docs/README.md.before-${e.runId}`)));
   // A file whose name starts with ".." is in the folder too.
   const ws2 = tempDir('countersign-prev-dotdot-');
   mkdirSync(join(ws2, 'docs'));
