@@ -38,7 +38,11 @@
  *     number(s) ("major and minor versions", "major/minor/patch version
  *     components") or I/O: read(s), write(s), call(s), mode(s), I/O, IO,
  *     socket(s), operation(s), API(s) ("blocking and non-blocking reads");
- * - severity, severities in any case (whole word).
+ * - severity, severities in any case (whole word);
+ * - the other schemes a report's headings are refused for (report-markdown):
+ *   nits, nitpicks, blockers; nice-to-have / should-fix (and must-fix
+ *   beside them); P0–P4 paired or assigned; severity levels listed after a
+ *   colon, "critical" beside another level, or a list said of findings.
  * One finding per occurrence, even when several of these rules match it.
  * The advice fits the field: a role label is renamed, a criterion restated.
  */
@@ -90,6 +94,10 @@ const PROSE_NOUNS = `\\s+(?:versions?|releases?|bumps?|updates?|upgrades?|number
 const GOES_ON_TO_PATCH = `${LIST_JOIN}patch${AFTER}`;
 const NOT_PROSE = `(?!${PAIRED_WITH}${MORE_PARTS}${PROSE_NOUNS})(?!${PAIRED_WITH}${MORE_PARTS}${GOES_ON_TO_PATCH})`;
 
+/** Severity levels as a scheme names them, and how a list of them is joined. */
+const LEVEL = '(?:critical|high|medium|low|major|minor|trivial|cosmetic)';
+const LEVEL_JOIN = '(?:\\s*[/,]\\s*|,?\\s+(?:or|and|to)\\s+)';
+
 let compiledRules: readonly Rule[] | undefined;
 /** Built on first use: Unicode property classes (\p{L}) cost milliseconds to compile, and most commands never check wording. */
 const rules = (): readonly Rule[] => (compiledRules ??= [
@@ -123,13 +131,28 @@ const rules = (): readonly Rule[] => (compiledRules ??= [
     pattern: new RegExp(`(?<=\\bthe\\s+)(?:blocking|major|minor)(?=\\s+ones?\\b)|(?<=\\b(?:that|which|issues?|findings?|problems?|ones?)\\s+(?:are|is|be)\\s+)(?:blocking|major|minor)(?=\\s*(?:[.,;:!?)]|$))`, 'giu'),
     explain: TIERS,
   },
+  // Review-speak that is a tier whatever surrounds it: nits, nitpicks, blockers.
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:nits?|nit-?picks?|blockers?)${AFTER}`, 'giu'), explain: TIERS },
+  // The lower tiers of a must-fix scheme; "must-fix" itself only beside one of them ("every finding is a must-fix" is G15's own rule).
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:nice[- ]to[- ]haves?|(?:should|could)[- ]fix(?:es)?)${AFTER}`, 'giu'), explain: TIERS },
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}must[- ]fix(?:es)?${AFTER}(?=[\\s\\S]*${BEFORE}(?:nice[- ]to[- ]haves?|(?:should|could)[- ]fix(?:es)?)${AFTER})`, 'giu'), explain: TIERS },
+  // Priority levels in a list or pair: "P0, P1 or P2", "P1/P2".
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}P[0-4](?=${LEVEL_JOIN}P[0-4]${AFTER})`, 'gu'), explain: TIERS },
+  // Severity levels as a scheme: a list after a colon ("Rank findings: high, medium, low"),
+  // "critical" beside another level, or a list said of findings. A list said
+  // of something else stays prose ("high, medium and low contrast themes").
+  {
+    code: 'E_SEVERITY_TIER',
+    pattern: new RegExp(`(?<=:\\s*)${LEVEL}(?=${LEVEL_JOIN}${LEVEL}${AFTER})|${BEFORE}critical(?=${LEVEL_JOIN}${LEVEL}${AFTER})|${BEFORE}${LEVEL}(?=${LEVEL_JOIN}${LEVEL}${AFTER}(?:${LEVEL_JOIN}${LEVEL}${AFTER})?\\s+(?:issues?|findings?|problems?|defects?|bugs?|priority|priorities|severity)${AFTER})`, 'giu'),
+    explain: TIERS,
+  },
   {
     // Lower case too when a verb of sorting assigns the tier: "mark cosmetic
     // findings as minor", "label a finding blocking when …". Reported at the
     // tier word, so a capitalised one found by the rules above is not counted twice.
     code: 'E_SEVERITY_TIER',
     fallback: true,
-    pattern: new RegExp(`(?<=\\b(?:[Mm]ark|[Ll]abel|[Tt]ag|[Cc]lassify|[Rr]ate|[Ff]lag|[Gg]rade|[Rr]ank)(?:s|ed|ing)?\\s+(?:[\\p{L}-]+\\s+){0,4}?(?:as\\s+)?)(?:non-?blocking|blocking|major|minor|critical)${AFTER}(?!${PROSE_NOUNS})`, 'gu'),
+    pattern: new RegExp(`(?<=\\b(?:[Mm]ark|[Ll]abel|[Tt]ag|[Cc]lassify|[Rr]ate|[Ff]lag|[Gg]rade|[Rr]ank)(?:s|ed|ing)?\\s+(?:[\\p{L}-]+[:,]?\\s+){0,4}?(?:as\\s+)?)(?:non-?blocking|blocking|major|minor|critical|P[0-4])${AFTER}(?!${PROSE_NOUNS})`, 'gu'),
     explain: TIERS,
   },
 ]);

@@ -23,7 +23,7 @@ test('G15: comma lists with an Oxford comma or a word that is no tier in front a
   assert.equal(tiers('Label each finding Blocking, Major, or Minor'), ['Blocking', 'Major', 'Minor']);
   assert.equal(tiers('Group issues as blocking, major, minor'), ['blocking', 'major']);
   assert.equal(tiers('group issues as major, or minor'), ['major']);
-  assert.equal(tiers('Rank by Criticality: Blocker, Major, Minor'), ['Major', 'Minor']);
+  assert.equal(tiers('Rank by Criticality: Blocker, Major, Minor'), ['Blocker', 'Major', 'Minor']);
 });
 
 test('G15: a title-case tier word inside a sentence is a label: "as Blocking when it stops the release", "as \\"Minor\\""', () => {
@@ -40,6 +40,26 @@ test('G15: a capital at the start of a sentence, a name, a compound and version 
     'Bump the Major version on breaking changes',
     'The changelog lists major, minor and patch versions',
     'Non-Blocking reads only',
+  ]) assert.equal(tiers(prose), [], prose);
+});
+
+test('G15: the tier schemes a report check refuses are refused in criteria too: nits and blockers, must-fix beside nice-to-have, P0/P1/P2, a list of severity levels', () => {
+  assert.equal(tiers('List blockers first, then nits'), ['blockers', 'nits']);
+  assert.equal(tiers('Separate must-fix issues from nice-to-have ones'), ['must-fix', 'nice-to-']);
+  assert.equal(tiers('Tag findings as P0, P1 or P2'), ['P0', 'P1']);
+  assert.equal(tiers('Rank each finding: critical, high, low'), ['critical']);
+  assert.equal(tiers('Report high or low priority issues'), ['high']);
+  assert.equal(tiers('Tag each finding P1'), ['P1']);
+});
+
+test('G15: the same words in prose are not tiers: one must-fix rule, levels said of something else, a P-number alone', () => {
+  for (const prose of [
+    'Every finding is a must-fix',
+    'high and low values are both handled',
+    'Handles high, medium and low contrast themes',
+    'Low-level API docs are complete',
+    'The critical path is documented',
+    'pass P1 to the function',
   ]) assert.equal(tiers(prose), [], prose);
 });
 
