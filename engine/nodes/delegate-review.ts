@@ -24,7 +24,8 @@ import { answerValidator, describeErrors, ownSchema } from './answer-schema.js';
 import { guardAnswer } from './answer-guard.js';
 import { checkTemplate, templateReads } from './checks.js';
 import { controlCharacter, criterionTemplates, escapingPath, pathTemplates, reportOverArtifact } from './review-static-checks.js';
-import type { EnterOutcome, ReviewState, RunContext, RunEnv, WaitingType } from './node-type.js';
+import type { EnterOutcome, RunContext, RunEnv, WaitingType } from './node-type.js';
+import { firstVisitAt, lastVisitAt, nextVisitOrder, slotsOf, stateOf } from './review-state.js';
 import { lookup } from './workflow-facts.js';
 
 export const DEFAULT_REVIEWER = 'reviewer';
@@ -157,12 +158,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     const last = lastVisitAt(ctx, paths.report, node.id) ?? state;
     // A report path that now names another file (a templated path) has no accepted report to keep in its .prev.
     const accepted = last.acceptedReport?.path === undefined || last.acceptedReport.path === paths.report ? last.acceptedReport : undefined;
-    // Whether this run has held a review at this path before — this node
-    // (a templated path may come back to it) or another review node with the
-    // same report path: what lies there then is this run's own.
-    const slots = state.slots ?? (state.visit ? [state.visit.report] : []);
-    const runSlots = Object.values(ctx.reviews ?? {}).flatMap((r) => r.slots ?? (r.visit ? [r.visit.report] : []));
-    const firstHere = !runSlots.includes(paths.report) && !slots.includes(paths.report);
+    const slots = slotsOf(state);
+    const firstHere = firstVisitAt(ctx, paths.report);
     if (!accepted && firstHere) {
       const folder = reportIsWorkFile(paths);
       if (folder !== undefined) {
@@ -188,8 +185,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       if (!isCountersignError(e)) throw e;
       return refuse(e.code, e.message, e.fix);
     }
-    const visitOrder = Math.max(0, ...Object.values(ctx.reviews ?? {}).map((r) => r.visitOrder ?? 0)) + 1;
-    const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes }, visitOrder, slots: firstHere ? [...slots, paths.report] : slots } };
+    const reviews = { ...ctx.reviews, [node.id]: { ...state, reportAccepted: false, visit: { ...paths, ...hashes }, visitOrder: nextVisitOrder(ctx), slots: firstHere ? [...slots, paths.report] : slots } };
     const restored = change === 'kept' ? [] : [{ type: 'review.report_restored', nodeId: node.id, report: paths.report, change }];
     const keptAside = setAsideTo ? [{ type: 'review.report_set_aside', nodeId: node.id, report: paths.report, to: setAsideTo }] : [];
     return { kind: 'ready', assign: { reviews }, events: [...unsetEvents(), ...restored, ...keptAside] };
@@ -304,27 +300,6 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     };
   },
 };
-
-function stateOf(ctx: RunContext, id: string): ReviewState {
-  // Own keys only: a node id may be `constructor` or `toString`.
-  return (ctx.reviews && Object.hasOwn(ctx.reviews, id) ? ctx.reviews[id] : undefined) ?? { accepted: 0, authors: [] };
-}
-
-/**
- * The review state whose visit was the run's last at `report`, or undefined
- * when no visit is there now. States from before visits were ordered count
- * as the oldest; on a tie the asking node's own state wins.
- */
-function lastVisitAt(ctx: RunContext, report: string, ownId: string): ReviewState | undefined {
-  let best: [string, ReviewState] | undefined;
-  for (const entry of Object.entries(ctx.reviews ?? {})) {
-    if (entry[1].visit?.report !== report) continue;
-    const order = entry[1].visitOrder ?? 0;
-    const bestOrder = best?.[1].visitOrder ?? 0;
-    if (!best || order > bestOrder || (order === bestOrder && entry[0] === ownId)) best = entry;
-  }
-  return best?.[1];
-}
 
 function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workflow, env: RunEnv, unset: string[]) {
   // A path whose template used an unset variable names something nobody
