@@ -222,21 +222,20 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
       }
       const host = config.host!;
       const spec = host.spec?.(name);
-      if (spec?.class !== undefined && spec.class !== 'read') {
-        // A lent tool the host declares write or destructive is a mutation the agent (or reviewer) chose: the same rule as the engine's.
-        if (!decorators?.reviewGate) {
-          refusals.set(name, { code: 'E_GATE_REQUIRED', message: `tool "${name}" is ${spec.class}: an agent's call to it needs the review gate's second signature, and this run has no review gate, so it is refused` });
-          continue;
-        }
-        const lent = defineTool({
-          name, class: spec.class, inputSchema: spec.inputSchema ?? { type: 'object' },
-          run: (args, ctx) => host.call(name, args as JsonValue, request, ctx.reason !== undefined ? { reason: ctx.reason } : undefined),
-        });
-        offered.set(name, runVia(lent, chain(lent, decorators), true));
-        if (!review) specs.push(spec);
+      const writes = spec?.class !== undefined && spec.class !== 'read';
+      // A lent tool the host declares write or destructive is a mutation the agent (or reviewer) chose: the same rule as the engine's.
+      if (writes && !decorators?.reviewGate) {
+        refusals.set(name, { code: 'E_GATE_REQUIRED', message: `tool "${name}" is ${spec!.class}: an agent's call to it needs the review gate's second signature, and this run has no review gate, so it is refused` });
         continue;
       }
-      offered.set(name, (args, reason) => host.call(name, args, request, reason !== undefined ? { reason } : undefined));
+      // Every lent tool's arguments are checked against the schema the agent
+      // is shown, and its result must be plain JSON, as for the engine's own
+      // tools; only a mutation goes through the chain (the review gate).
+      const lent = defineTool({
+        name, class: writes ? spec!.class! : 'read', inputSchema: spec?.inputSchema ?? { type: 'object' },
+        run: (args, ctx) => host.call(name, args as JsonValue, request, ctx.reason !== undefined ? { reason: ctx.reason } : undefined),
+      });
+      offered.set(name, runVia(lent, writes ? chain(lent, decorators!) : lent, true));
       if (!review) specs.push(spec ?? { name });
     }
     const runner: ToolRunner = {

@@ -304,6 +304,26 @@ T('H35: tools a host lends obey the same access map, and a lent tool named like 
   assert.ok(spread.runId, 'tenantBind: undefined is the default, not a chain error');
 });
 
+T('H35 ADR-019: a host\'s lent read tool is held to its declared schema (E_TOOL_ARGS, never called) and must return plain JSON (E_TOOL_FAILED, never handed on changed), as every other tool', async () => {
+  const { engine } = setup();
+  const called: JsonValue[] = [];
+  const host = {
+    names: () => ['find_note', 'odd'],
+    spec: (name: string) => ({ name, class: 'read' as const, inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false } }),
+    call: async (name: string, args: JsonValue) => {
+      called.push(args);
+      return (name === 'odd' ? { when: new Date(0), count: Number.NaN } : { n: (args as { n: number }).n }) as unknown as JsonValue;
+    },
+  };
+  const seen = { outcomes: [] as Outcome[] };
+  const r = await engine.run(flow('reviewer'), { agent: caller([{ name: 'find_note', args: { n: 'x' } }, { name: 'find_note', args: { n: 2 } }, { name: 'odd', args: { n: 1 } }], seen), tools: host });
+  assert.is(r.status, 'completed');
+  assert.equal(seen.outcomes.map((o) => o.code ?? 'ok'), ['E_TOOL_ARGS', 'ok', 'E_TOOL_FAILED']);
+  assert.equal(seen.outcomes[1].result, { n: 2 });
+  assert.match(seen.outcomes[2].message!, 'its result');
+  assert.equal(called, [{ n: 2 }, { n: 1 }], 'the call with bad arguments never reached the host');
+});
+
 T('H35: a host\'s lent write tool that fails (through the gate) comes back as it threw, stops nothing, and the step takes the agent\'s answer; an engine tool\'s failure would stop the item', async () => {
   const { engine, store } = setup();
   const host = {
