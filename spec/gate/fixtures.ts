@@ -54,7 +54,9 @@ export function scriptedGate(verdict: GateVerdict | ((p: Proposal) => GateVerdic
     proposals,
     decide: async (proposal) => {
       proposals.push(proposal);
-      return typeof verdict === 'function' ? verdict(proposal) : verdict;
+      const v = typeof verdict === 'function' ? await verdict(proposal) : verdict;
+      // A real gate's decide records the proposal and names its row; one that names none is refused (tested on its own).
+      return v && (v.outcome === 'approved' || v.outcome === 'skipped') ? { proposalId: `prop-${proposals.length}`, ...v } : v;
     },
   };
 }

@@ -8,7 +8,8 @@ import type { ToolClass } from '../../engine/tools/tool.js';
 import { validateProposal } from '../../engine/gate/proposal.js';
 import { rejection } from '../helpers/errors.js';
 import { settle } from './fake-clock.js';
-import { ARGS, CTX, fullChain, spyTool } from './fixtures.js';
+import { ARGS, CTX, fullChain, memorySink, spyTool } from './fixtures.js';
+import { auditDecorator } from '../../engine/gate/decorators/audit.js';
 
 const Gate = suite('gate/review-gate: the second signature on mutating calls');
 
@@ -199,7 +200,7 @@ Gate('B9: while the reviewer works the review is observable as pending, and it i
   assert.equal(gate.pending().map((p) => [p.tool, p.proposal.target]), [['host_restart_service', ARGS]]);
   assert.equal(events, ['pending host_restart_service by user_42']);
   assert.is(calls.length, 0, 'the tool call blocks on the review');
-  release({ outcome: 'approved' });
+  release({ outcome: 'approved', proposalId: 'prop-1' });
   await call;
   assert.equal(gate.pending(), []);
   assert.equal(events, ['pending host_restart_service by user_42', 'settled host_restart_service approved']);
@@ -221,6 +222,36 @@ Gate('the proposal target is a copy: a tool that mutates its arguments cannot re
   await f.chained.run(args, CTX);
   assert.is(f.decide.proposals[0].target.service, 'nginx');
   assert.is(f.sink.rows[0].args.service, 'nginx');
+});
+
+Gate('A7: an approval (or an allowed skip) that names no proposal row fails closed: ErrReviewRejected, the tool never runs, no execution row', async () => {
+  for (const [verdict, skip] of [[{ outcome: 'approved' }, []], [{ outcome: 'approved', proposalId: '  ' }, []], [{ outcome: 'skipped' }, ['host_restart_service']]] as const) {
+    const { tool, calls } = spyTool('write');
+    const sink = memorySink();
+    const gate = reviewGateDecorator({ decide: async () => verdict as GateVerdict, skip });
+    const chained = chain(tool, { tenantBind: tenantBindDecorator(), reviewGate: gate, audit: auditDecorator({ sink }) });
+    const e = await rejection(chained.run(ARGS, CTX));
+    assert.is(e.code, 'ErrReviewRejected', JSON.stringify(verdict));
+    assert.match(e.message, 'named no proposal row it recorded');
+    assert.match(e.fix!, 'return its row id as proposalId');
+    assert.is(calls.length, 0);
+    assert.equal(sink.rows, []);
+  }
+});
+
+Gate('B9: an onPending that throws fails the call closed before any review: no decide, no onSettled, and the message says nobody reviewed it', async () => {
+  let decided = 0;
+  const settled: string[] = [];
+  const { tool, calls } = spyTool('write');
+  const gate = reviewGateDecorator({
+    decide: async () => (decided++, { outcome: 'approved', proposalId: 'p1' }),
+    onPending: () => { throw new Error('ui down'); },
+    onSettled: (_r, outcome) => settled.push(outcome),
+  });
+  const e = await rejection(chain(tool, { tenantBind: tenantBindDecorator(), reviewGate: gate }).run(ARGS, CTX));
+  assert.is(e.code, 'ErrReviewRejected');
+  assert.match(e.message, 'was not reviewed: the host\'s onPending failed (ui down)');
+  assert.equal([decided, settled, calls.length, gate.pending()], [0, [], 0, []]);
 });
 
 Gate.run();

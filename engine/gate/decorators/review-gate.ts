@@ -78,9 +78,20 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
   const review = async (call: ToolCall): Promise<GateVerdict> => {
     const pending: PendingReview = Object.freeze({ tool: call.tool.name, proposal: buildProposal(call) });
     inFlight.add(pending);
-    let outcome: GateOutcome = 'rejected';
+    // A host's onPending that throws fails the call closed before any
+    // review: no review started, so none settles.
     try {
       options.onPending?.(pending);
+    } catch (err) {
+      inFlight.delete(pending);
+      throw new CountersignError('ErrReviewRejected', `tool "${call.tool.name}" was not reviewed: the host's onPending failed (${(err as Error)?.message ?? String(err)}), so the call did not run`, {
+        fix: 'fix the host\'s onPending callback, then call again; no reviewer saw this call and nothing was recorded',
+        cause: err,
+        data: { tool: call.tool.name, proposalId: null },
+      });
+    }
+    let outcome: GateOutcome = 'rejected';
+    try {
       const verdict = await decide(pending.proposal, call.tool);
       if (verdict && OUTCOMES.has(verdict.outcome)) outcome = verdict.outcome;
       // A skipped answer for a tool the skip list does not name is refused below: reported as the rejection it is.
@@ -117,12 +128,17 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
           if (isCountersignError(err) && PASSED_ON.has(err.code)) throw err;
           throw rejected(`the review gate failed: ${isCountersignError(err) ? `${err.code}: ${err.message}` : ((err as Error)?.message ?? String(err))}`, undefined, err);
         }
+        // A mutation runs only on a decision on the record: decide writes the
+        // proposal row and names it, and the execution row points at it (A7).
+        const recorded = typeof verdict?.proposalId === 'string' && verdict.proposalId.trim() !== '';
         switch (verdict?.outcome) {
           case 'approved':
+            if (!recorded) throw unrecorded(tool.name, 'approved the call');
             return next({ ...call, proposalId: verdict.proposalId });
           case 'skipped':
-            if (skip.has(tool.name)) return next({ ...call, proposalId: verdict.proposalId });
-            throw rejected(`the gate answered skipped, but its skip list does not name "${tool.name}"`, verdict.proposalId);
+            if (!skip.has(tool.name)) throw rejected(`the gate answered skipped, but its skip list does not name "${tool.name}"`, verdict.proposalId);
+            if (!recorded) throw unrecorded(tool.name, 'skipped the review');
+            return next({ ...call, proposalId: verdict.proposalId });
           case 'rejected':
             // A host's decide may return any shape: a reason that is no text is no reason.
             throw rejected((typeof verdict.reason === 'string' ? verdict.reason.trim() : '') || 'the reviewer gave no reason', verdict.proposalId);
@@ -171,6 +187,15 @@ export function buildProposal(call: ToolCall): Proposal {
   if (ctx.confirmationId !== undefined) proposal.confirmation_id = ctx.confirmationId;
   // What reaches `decide` always satisfies schemas/proposal.schema.json (a blank confirmation id does not).
   return assertProposal(proposal);
+}
+
+/** A decide that let a call through without the proposal row it must write: the call fails closed. */
+function unrecorded(tool: string, what: string): CountersignError {
+  const reason = `the gate ${what} but named no proposal row it recorded (proposalId), so the execution would have no review on the trail`;
+  return new CountersignError('ErrReviewRejected', `review rejected: ${reason}`, {
+    fix: 'make the gate\'s decide record the proposal and return its row id as proposalId (createGate\'s decide does); the call did not run',
+    data: { reason, tool, proposalId: null },
+  });
 }
 
 function rejected(reason: string, proposalId?: string, cause?: unknown): CountersignError {
