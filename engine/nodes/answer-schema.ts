@@ -258,7 +258,9 @@ export function errorPointer(e: ErrorObject): string {
 /** ajv errors as the `pointer: message` lines an agent reads. */
 export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
   if (!errors) return [];
-  return errors.map((e) => {
+  // One line per fault: a global's declared type and the node's own (an allOf
+  // of both) would otherwise say "/n: must be integer" twice.
+  return [...new Set(errors.map((e) => {
     // `/` would be the JSON pointer of a property named "": the whole answer is `(root)`.
     const at = errorPointer(e) || ROOT;
     const p = e.params as Record<string, unknown>;
@@ -275,5 +277,5 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
       return `${at}: this step takes no answer fields; answer {}`;
     }
     return `${at}: ${e.message ?? e.keyword}`;
-  });
+  }))];
 }

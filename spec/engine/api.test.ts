@@ -58,6 +58,22 @@ Api('the engine\'s own identity (countersign-engine, its tool outcomes\' signatu
   assert.is(store.list().length, 1);
 });
 
+Api('§4: a wrong value for a global the node also narrows is one "pointer: message" line, not one per schema that says it', async () => {
+  const wf = {
+    metadata: { name: 'g', version: '1.0.0', description: 'a node writing a global it also declares' },
+    variableRegistry: { n: { type: 'integer', description: 'a count' } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'Count.', completionCondition: 'counted', inputSchema: { type: 'object', properties: { n: { type: 'integer', minimum: 0 } }, globalInputs: ['n'] }, connections: { success: 'e' } },
+      { type: 'end', id: 'e', finalOutput: ['n'] },
+    ],
+  } as unknown as Workflow;
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(wf);
+  const r = await engine.submit(s.runId, { n: 'x' });
+  assert.equal(r.status === 'waiting' ? r.rejected?.errors : undefined, ['/n: must be integer']);
+});
+
 Api('loadWorkflow reads YAML and JSON into one model: the same workflow hashes identically and runs identically', async () => {
   const yamlDoc = loadWorkflow(join(ROOT, 'workflows/bugfix.yaml'));
   const asJson = join(tmp(), 'bugfix.json');
