@@ -124,9 +124,10 @@ Transport('close stops reading and reports the close once', async () => {
   h.transport.onclose = () => closed++;
   await h.transport.start();
   await h.transport.close();
+  await h.transport.close();
   h.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
   await tick();
-  assert.is(closed, 1);
+  assert.is(closed, 1, 'closed twice, reported once');
   assert.equal(h.messages, []);
 });
 

@@ -66,6 +66,8 @@ export class GuardedStdioTransport implements Transport {
     this.limit = options.maxFrameBytes ?? MAX_FRAME_BYTES;
   }
 
+  private closed = false;
+
   async start(): Promise<void> {
     if (this.started) throw new Error('GuardedStdioTransport already started');
     this.started = true;
@@ -74,6 +76,9 @@ export class GuardedStdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    // The SDK's server and the command's own shutdown may both close it: the close is reported once.
+    if (this.closed) return;
+    this.closed = true;
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onStreamError);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
