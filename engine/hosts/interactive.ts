@@ -129,6 +129,8 @@ function judge(text: string, final: boolean): Outcome | undefined {
 
 /** True when the parse failed only because the text ends early. */
 function couldContinue(text: string, message: string): boolean {
+  // A string left open at the end of a line holds that line break, which no later line can make valid.
+  if (/bad control character/i.test(message)) return false;
   if (/end of JSON input/i.test(message)) return true;
   const at = /at position (\d+)/.exec(message);
   return at !== null && Number(at[1]) >= text.trimEnd().length;

@@ -94,6 +94,16 @@ test('a typo is said on one line, without the typed text quoted back; a partial 
   assert.not.match(u.shown(), 'type the answer again');
 });
 
+test('a line that leaves a string open is refused at once (no later line can close it): the next line, a good answer, is taken', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('{"note": "forgot the quote\n{"issues_count": 1}\n');
+  assert.equal(await answer, { issues_count: 1 });
+  assert.match(t.shown(), /that is not valid JSON \(Bad control character in string literal[^)]*\); type the answer again\./);
+  await agent.close!();
+});
+
 test('a line over the limit (a paste gone wrong) is dropped and re-prompts, however the input is chunked; the prompt keeps working', async () => {
   for (const chunks of [1, 17]) {
     const t = terminal();
