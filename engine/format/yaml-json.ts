@@ -17,7 +17,27 @@ const FIX = 'workflows are JSON data: use a string, a finite number, true/false,
 export function firstNonJson(doc: Document): NonJson | undefined {
   let found: NonJson | undefined;
   visit(doc, {
+    Map(_key, map) {
+      // Keys the parser holds apart by type (true and "true", 1 and "1") are
+      // one JSON key: the later would silently replace the earlier.
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key) || pair.key.value === null) continue;
+        const name = String(pair.key.value);
+        if (seen.has(name)) {
+          found = { offset: pair.key.range?.[0] ?? 0, message: `duplicate key "${name}" (written another way earlier in this mapping, e.g. true and "true"): as JSON the later one would replace the earlier`, fix: `remove or rename one of the two "${name}" keys` };
+          return visit.BREAK;
+        }
+        seen.add(name);
+      }
+      return undefined;
+    },
     Pair(_key, pair) {
+      // YAML 1.1's merge key: YAML 1.2 (and JSON) read it as a key named "<<", never as the fields it points at.
+      if (isScalar(pair.key) && pair.key.value === '<<' && pair.key.type === 'PLAIN') {
+        found = { offset: pair.key.range?.[0] ?? 0, message: 'a YAML merge key (<<) is not read as a merge: the fields it points at would be a mapping under the key "<<"', fix: 'write the fields out in this mapping (an &anchor and *alias for a whole value still work)' };
+        return visit.BREAK;
+      }
       if (isMap(pair.key) || isSeq(pair.key)) {
         found = { offset: (pair.key as { range?: [number] }).range?.[0] ?? 0, message: 'a mapping key is a list or mapping, which JSON cannot express', fix: FIX };
         return visit.BREAK;

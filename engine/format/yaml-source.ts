@@ -36,10 +36,14 @@ export function parseYaml(text: string, file: string): SourceDocument {
   const error = doc.errors[0];
   if (error) {
     const opened = error.code === 'MISSING_CHAR' ? unclosedQuoteAt(doc, error.pos[0]) : undefined;
-    const at = new LineIndex(text).position(opened ?? error.pos[0]);
+    // An unclosed { or [ is reported where the parser gave up (the next line, or past the end): said where it opens.
+    const flow = opened === undefined && /end with a [}\]]/.test(error.message) ? unclosedFlowAt(doc, error.pos[0]) : undefined;
+    const at = new LineIndex(text).position(opened ?? flow ?? error.pos[0]);
     const { message, fix } = opened !== undefined
       ? { message: `this ${text[opened] === '"' ? 'double' : 'single'}-quoted string is never closed: it runs on to where the parser gave up`, fix: `close it with ${text[opened]} at the end of the value (or remove the opening quote)` }
-      : describeYamlError(doc, text, error.code, error.message, error.pos);
+      : flow !== undefined
+        ? { message: `this flow ${text[flow] === '{' ? 'mapping' : 'list'} is never closed`, fix: `close it with ${text[flow] === '{' ? '}' : ']'} where it ends (on the same line, or on a later line indented past the key it belongs to)` }
+        : describeYamlError(doc, text, error.code, error.message, error.pos);
     throw new CountersignError('E_PARSE', message, { file, line: at.line, col: at.col, fix });
   }
   // A tag the parser does not know (`!int` for `!!int`, a custom `!thing`)
@@ -128,6 +132,20 @@ function unclosedQuoteAt(doc: Document, end: number): number | undefined {
       return undefined;
     },
   });
+  return found;
+}
+
+/** Where a flow mapping or list that runs on to `end` without its closing bracket opens. */
+function unclosedFlowAt(doc: Document, end: number): number | undefined {
+  let found: number | undefined;
+  const check = (node: { flow?: boolean; range?: [number, number, number] | null }) => {
+    if (node.flow && node.range && node.range[1] === end) {
+      found = node.range[0];
+      return visit.BREAK;
+    }
+    return undefined;
+  };
+  visit(doc, { Map: (_key, node) => check(node), Seq: (_key, node) => check(node) });
   return found;
 }
 

@@ -5,6 +5,7 @@
 import { isCountersignError, type CountersignError } from '../errors.js';
 import type { JsonObject, Workflow } from '../format/model.js';
 import { templateVariables } from '../format/template.js';
+import { suggest } from '../format/suggest.js';
 import { effectiveSchema } from './answer-schema.js';
 import { unsatisfiableRequired } from './required-fields.js';
 import { schemaFinding, schemaProblem, schemaProblems, TYPES } from './schema-errors.js';
@@ -60,9 +61,12 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
     } else {
       globalInputs.forEach((name, i) => {
         if (typeof name !== 'string' || !Object.hasOwn(registry, name)) {
+          const declared = Object.keys(registry);
+          const near = typeof name === 'string' ? suggest(name, declared) : undefined;
           findings.push({
             code: 'E_GLOBAL_INPUT_UNDECLARED',
-            message: `globalInputs names "${String(name)}", which is not declared in variableRegistry`,
+            message: withFix(`globalInputs names ${JSON.stringify(name)}, which is not declared in variableRegistry${near ? ` — did you mean "${near}"?` : ''}`,
+              near ? `correct the name, or declare ${JSON.stringify(name)} in variableRegistry` : `declare ${JSON.stringify(name)} in variableRegistry (with its type and a description), or remove it from globalInputs${declared.length ? ` (declared: ${declared.slice(0, 8).join(', ')})` : ''}`),
             pointer: `${pointer}/globalInputs/${i}`,
             severity: 'error',
           });
