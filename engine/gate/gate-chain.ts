@@ -20,8 +20,8 @@ import { reviewGate, type Gate, type ReviewGateConfig } from './gate.js';
 import { writeExecution } from './ledger.js';
 
 export interface GateToolChainConfig extends ReviewGateConfig {
-  /** The inner call's ceiling; 15 s by default (A10), the gh built-ins 120 s. */
-  toolTimeout?: Pick<TimeoutOptions, 'ms' | 'perTool'>;
+  /** The inner call's ceiling; 15 s by default (A10), the gh built-ins 120 s. `timers` is for tests. */
+  toolTimeout?: Pick<TimeoutOptions, 'ms' | 'perTool' | 'timers'>;
 }
 
 export type GateToolChain = ChainOptions & { reviewGate: ReviewGate & { gate: Gate } };
@@ -36,6 +36,7 @@ export function gateToolChain(config: GateToolChainConfig): GateToolChain {
     timeout: timeoutDecorator({
       ...(config.toolTimeout?.ms !== undefined ? { ms: config.toolTimeout.ms } : {}),
       perTool: { ...builtinLimits, ...(config.toolTimeout?.perTool ?? {}) },
+      ...(config.toolTimeout?.timers ? { timers: config.toolTimeout.timers } : {}),
     }),
     audit: auditDecorator({ sink: { writeExecution: (row) => void writeExecution(config.store, row) } }),
   };

@@ -9,6 +9,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Agent } from '../../engine/hosts/agent.js';
 import { createGate, MaxReviewerTimeout } from '../../engine/gate/gate.js';
+import { gateToolChain } from '../../engine/gate/gate-chain.js';
+import { chain } from '../../engine/gate/chain.js';
+import { defineTool } from '../../engine/tools/tool.js';
+import { FakeClock, settle } from './fake-clock.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { cli, ROOT, tempDir } from '../helpers/cli.js';
 import { thrownWithCode } from '../helpers/errors.js';
@@ -41,6 +45,20 @@ Ceiling('F10 F11: countersign gate --timeout-ms out of range exits 2 with E_GATE
     assert.match(r.json.error.message, `--timeout-ms ${value} is not a whole number of milliseconds from 30000 to ${MaxReviewerTimeout}`);
   }
   assert.equal((await cli(['audit', '--json'], { store })).json.proposals, []);
+});
+
+Ceiling('A10: in gateToolChain the gh built-ins (post_review, post_docs_review, pr_status) keep a 120 s ceiling; any other tool gets 15 s, and toolTimeout overrides both', async () => {
+  const armedFor = async (name: string, toolTimeout: { ms?: number; perTool?: Record<string, number> } = {}) => {
+    const clock = new FakeClock();
+    const tool = defineTool({ name, class: 'read', inputSchema: { type: 'object' }, run: () => new Promise(() => undefined) });
+    void chain(tool, gateToolChain({ store: createMemoryStore(), reviewer, toolTimeout: { ...toolTimeout, timers: clock.timers } })).run({}, { userId: 'user_42' }).catch(() => undefined);
+    await settle();
+    return clock.armed;
+  };
+  for (const name of ['post_review', 'post_docs_review', 'pr_status']) assert.equal(await armedFor(name), [120_000], name);
+  assert.equal(await armedFor('query_promql'), [15_000]);
+  assert.equal(await armedFor('query_promql', { ms: 5_000 }), [5_000]);
+  assert.equal(await armedFor('post_review', { perTool: { post_review: 300_000 } }), [300_000]);
 });
 
 Ceiling.run();
