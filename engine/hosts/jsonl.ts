@@ -219,6 +219,14 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
                   fix: 'write one JSON object per line on stdout (logs go to stderr); the run is still waiting, and the next request starts a fresh process',
                 });
               }
+              // A line that says whose it is, and names no request owed an answer, is nobody's late answer.
+              if (carriesSeq(next.line) && !lateLine) {
+                discard(proc);
+                throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line whose "$seq" (${JSON.stringify((JSON.parse(next.line) as { $seq: unknown }).$seq)}) is neither this request's (${request.seq}, node "${nodeId}") nor a timed-out request's: ${quote(next.line)}`, {
+                  nodeId,
+                  fix: 'echo the seq of the request a line answers as "$seq" (a number), or leave "$seq" out; the run is still waiting, and the next request starts a fresh process',
+                });
+              }
               proc.stale--;
               continue;
             }
@@ -387,6 +395,16 @@ function setReferenced(child: ChildProcess, on: boolean): void {
 }
 
 /** The `$seq` a line echoes, when it is a JSON object carrying a numeric one. */
+/** Whether the line is a JSON object with a "$seq" key, whatever its value. */
+function carriesSeq(line: string): boolean {
+  try {
+    const v = JSON.parse(line) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, '$seq');
+  } catch {
+    return false;
+  }
+}
+
 function seqOf(line: string): number | undefined {
   try {
     const v = JSON.parse(line) as unknown;

@@ -118,6 +118,18 @@ Resync('§4.4: a timed-out request\'s late answer of null (an answer, for a node
   }
 });
 
+Resync('§4.4: after a timed-out request, a line whose "$seq" names no request owed an answer is E_AGENT_OUTPUT, never skipped as the late answer', async () => {
+  const agent = createJsonlAgent(`node '${FIXTURE}' wrong-seq`, { cwd: tempDir('countersign-resync-') });
+  try {
+    assert.is((await rejection(agent.answer(directive(1), opts(200)))).code, 'E_AGENT_TIMEOUT');
+    const e = await rejection(agent.answer(directive(2), opts(5000)));
+    assert.is(e.code, 'E_AGENT_OUTPUT');
+    assert.match(e.message, 'whose "$seq" (7) is neither this request\'s (2');
+  } finally {
+    await agent.close?.();
+  }
+});
+
 Resync('E11 §4.4: a decision review that times out stops the reviewer; the next proposal is reviewed by a fresh process', async () => {
   const agent = agentIn('late-tool');
   try {
