@@ -84,12 +84,21 @@ const TIERS = (word: string, field: Field) =>
 
 const TIER_NOUNS = '(?:issues?|findings?|problems?|defects?|bugs?|severity|tiers?)';
 const TIER_WORD = '(?:non-?blocking|blocking|major|minor)';
-const PAIRED_WITH = `(?:\\s*[/,]\\s*|,?\\s+(?:or|and|vs\\.?)\\s+)${TIER_WORD}${AFTER}${NOT_DOTTED_AFTER}`;
+/** What a tier word is paired with in a scheme: another tier word, or the lower tier it is set against ("blocking and advisory"). */
+const PARTNER = '(?:non-?blocking|blocking|major|minor|advisory|optional|cosmetic|trivial)';
+const PAIRED_WITH = `(?:\\s*[/,]\\s*|,?\\s+(?:or|and|vs\\.?)\\s+)${PARTNER}${AFTER}${NOT_DOTTED_AFTER}`;
 /** How a version list goes on after the pair: "/patch", ".patch", ", patch", " and patch", ", or patch". */
 const LIST_JOIN = '(?:\\s*[/,]\\s*|\\.|,?\\s+(?:or|and)\\s+)';
 const MORE_PARTS = `(?:${LIST_JOIN}(?:major|minor|patch)${AFTER})*`;
-/** Nouns that make a tier pair ordinary prose about versions or I/O ("major and minor versions", "blocking and non-blocking reads"). */
-const PROSE_NOUNS = `\\s+(?:versions?|releases?|bumps?|updates?|upgrades?|numbers?|reads?|writes?|calls?|modes?|I/O|IO|sockets?|operations?|APIs?)${AFTER}`;
+/**
+ * Words a tier word is followed by when it labels findings: a finding noun,
+ * a connective, or nothing. Any other word after it makes it ordinary prose
+ * about that thing ("major and minor versions", "minor page faults",
+ * "blocking and non-blocking queues", "critical sections").
+ */
+const TIER_CONTEXT = '(?:or|and|vs|if|when|where|unless|depending|based|according|for|to|in|by|per|as|first|last|then|above|below|otherwise|issues?|findings?|problems?|defects?|bugs?|ones?|items?|severity|severities|tiers?|priority|priorities|impact|changes?|comments?|categor(?:y|ies)|labels?|levels?|ratings?|class(?:es)?)';
+/** A word after the tier that is none of those: the tier word describes something else. */
+const PROSE_NOUNS = `\\s+(?!${TIER_CONTEXT}${AFTER})(?:[\\p{L}]|I/O)`;
 /** "major/minor/patch": a version list, whatever follows. */
 const GOES_ON_TO_PATCH = `${LIST_JOIN}patch${AFTER}`;
 const NOT_PROSE = `(?!${PAIRED_WITH}${MORE_PARTS}${PROSE_NOUNS})(?!${PAIRED_WITH}${MORE_PARTS}${GOES_ON_TO_PATCH})`;
@@ -103,10 +112,10 @@ let compiledRules: readonly Rule[] | undefined;
 const rules = (): readonly Rule[] => (compiledRules ??= [
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:improvements?|improved|fixed|added)${AFTER}${NOT_COMPOUND}`, 'giu'), explain: PRESUPPOSES },
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:we\\s+made|our\\s+work|your\\s+work|hard\\s+work)${AFTER}`, 'giu'), explain: SWAYS },
-  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}(?<![Nn][Oo][Nn]-)(?:BLOCKING|MAJOR|MINOR)${AFTER}${NOT_DOTTED_AFTER}`, 'gu'), explain: TIERS },
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}(?<![Nn][Oo][Nn]-)(?:BLOCKING|MAJOR|MINOR|CRITICAL)${AFTER}${NOT_DOTTED_AFTER}`, 'gu'), explain: TIERS },
   {
     code: 'E_SEVERITY_TIER',
-    pattern: new RegExp(`${BEFORE}(?:blocking|major|minor)(?=\\s*:|\\s+${TIER_NOUNS}${AFTER})`, 'giu'),
+    pattern: new RegExp(`${BEFORE}(?<!non-)(?:blocking|major|minor)(?=\\s*:|\\s+${TIER_NOUNS}${AFTER})`, 'giu'),
     explain: TIERS,
   },
   {
@@ -132,18 +141,19 @@ const rules = (): readonly Rule[] => (compiledRules ??= [
     explain: TIERS,
   },
   // Review-speak that is a tier whatever surrounds it: nits, nitpicks, blockers.
-  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:nits?|nit-?picks?|blockers?)${AFTER}`, 'giu'), explain: TIERS },
+  // Not a unit of brightness ("500 nits") nor an ad blocker.
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?<!\\p{N}\\s*)(?:nits?|nit-?picks?)${AFTER}|${BEFORE}(?<!\\bad\\s+)blockers?${AFTER}`, 'giu'), explain: TIERS },
   // The lower tiers of a must-fix scheme; "must-fix" itself only beside one of them ("every finding is a must-fix" is G15's own rule).
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:nice[- ]to[- ]haves?|(?:should|could)[- ]fix(?:es)?)${AFTER}`, 'giu'), explain: TIERS },
-  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}must[- ]fix(?:es)?${AFTER}(?=[\\s\\S]*${BEFORE}(?:nice[- ]to[- ]haves?|(?:should|could)[- ]fix(?:es)?)${AFTER})`, 'giu'), explain: TIERS },
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}must[- ]fix(?:es)?${AFTER}(?=[\\s\\S]*${BEFORE}(?:nice[- ]to[- ]haves?|(?:should|could)[- ]fix(?:es)?|optional)${AFTER})`, 'giu'), explain: TIERS },
   // Priority levels in a list or pair: "P0, P1 or P2", "P1/P2".
-  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}P[0-4](?=${LEVEL_JOIN}P[0-4]${AFTER})`, 'gu'), explain: TIERS },
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:P|[Ss]ev|SEV)[0-4](?=${LEVEL_JOIN}(?:P|[Ss]ev|SEV)[0-4]${AFTER})`, 'gu'), explain: TIERS },
   // Severity levels as a scheme: a list after a colon ("Rank findings: high, medium, low"),
   // "critical" beside another level, or a list said of findings. A list said
   // of something else stays prose ("high, medium and low contrast themes").
   {
     code: 'E_SEVERITY_TIER',
-    pattern: new RegExp(`(?<=:\\s*)${LEVEL}(?=${LEVEL_JOIN}${LEVEL}${AFTER})|${BEFORE}critical(?=${LEVEL_JOIN}${LEVEL}${AFTER})|${BEFORE}${LEVEL}(?=${LEVEL_JOIN}${LEVEL}${AFTER}(?:${LEVEL_JOIN}${LEVEL}${AFTER})?\\s+(?:issues?|findings?|problems?|defects?|bugs?|priority|priorities|severity)${AFTER})`, 'giu'),
+    pattern: new RegExp(`(?<=[:(]\\s*)${LEVEL}(?=${LEVEL_JOIN}${LEVEL}${AFTER}${NOT_COMPOUND})|${BEFORE}critical(?=${LEVEL_JOIN}${LEVEL}${AFTER}${NOT_COMPOUND})|${BEFORE}${LEVEL}(?=${LEVEL_JOIN}${LEVEL}${AFTER}(?:${LEVEL_JOIN}${LEVEL}${AFTER})?\\s+(?:issues?|findings?|problems?|defects?|bugs?|priority|priorities|severity|impact)${AFTER})`, 'giu'),
     explain: TIERS,
   },
   {
@@ -152,7 +162,8 @@ const rules = (): readonly Rule[] => (compiledRules ??= [
     // tier word, so a capitalised one found by the rules above is not counted twice.
     code: 'E_SEVERITY_TIER',
     fallback: true,
-    pattern: new RegExp(`(?<=\\b(?:[Mm]ark|[Ll]abel|[Tt]ag|[Cc]lassify|[Rr]ate|[Ff]lag|[Gg]rade|[Rr]ank)(?:s|ed|ing)?\\s+(?:[\\p{L}-]+[:,]?\\s+){0,4}?(?:as\\s+)?)(?:non-?blocking|blocking|major|minor|critical|P[0-4])${AFTER}(?!${PROSE_NOUNS})`, 'gu'),
+    // A version list or a tier word said of something else is prose here too ("tag releases as major, minor or patch").
+    pattern: new RegExp(`(?<=\\b(?:[Mm]ark|[Ll]abel|[Tt]ag|[Cc]lassify|[Rr]ate|[Ff]lag|[Gg]rade|[Rr]ank)(?:s|ed|ing)?\\s+(?:[\\p{L}-]+[:,]?\\s+){0,4}?(?:as\\s+)?)(?:[Nn]on-?[Bb]locking|[Bb]locking|[Mm]ajor|[Mm]inor|[Cc]ritical|[Hh]igh|[Mm]edium|[Ll]ow|P[0-4]|[Ss]ev[0-4])${AFTER}${NOT_COMPOUND}${NOT_DOTTED_AFTER}(?!${PROSE_NOUNS})${NOT_PROSE}(?!${LIST_JOIN}(?:[\\p{L}]+${LIST_JOIN}){0,2}patch${AFTER})`, 'gu'),
     explain: TIERS,
   },
 ]);
@@ -160,9 +171,12 @@ const rules = (): readonly Rule[] => (compiledRules ??= [
 /** Findings for one string, ordered by position; one per (code, offset). */
 function scan(text: string, pointer: string, field: Field): Finding[] {
   const byKey = new Map<string, Finding>();
+  // Text in backticks is a literal mention (`Added`, `position: fixed`), not
+  // wording aimed at the reviewer: blanked out, so offsets stay the same.
+  const scanned = text.replace(/`[^`]*`/g, (span) => ' '.repeat(span.length));
   for (const rule of rules()) {
     if (rule.fallback && [...byKey.values()].some((f) => f.code === rule.code)) continue;
-    for (const match of text.matchAll(rule.pattern)) {
+    for (const match of scanned.matchAll(rule.pattern)) {
       const offset = match.index ?? 0;
       const key = `${rule.code}@${offset}`;
       if (byKey.has(key)) continue;

@@ -16,7 +16,7 @@ const test = suite('review wording: tier labels in title case and comma lists');
 test('G15: a comma list of tier words in title case sets up tiers: "Major, Minor or Trivial", "Blocking, Major or Cosmetic"', () => {
   assert.equal(tiers('Label each finding Major, Minor or Trivial'), ['Major', 'Minor']);
   assert.equal(tiers('Label each finding Blocking, Major or Cosmetic'), ['Blocking', 'Major']);
-  assert.equal(tiers('label each finding major, minor or trivial'), ['major']);
+  assert.equal(tiers('label each finding major, minor or trivial'), ['major', 'minor']);
 });
 
 test('G15: comma lists with an Oxford comma or a word that is no tier in front are tiers too', () => {
@@ -61,6 +61,42 @@ test('G15: the same words in prose are not tiers: one must-fix rule, levels said
     'The critical path is documented',
     'pass P1 to the function',
   ]) assert.equal(tiers(prose), [], prose);
+});
+
+test('G15: prose about other things passes — a tier word followed by a word that is no finding noun or connective, a unit, an ad blocker, a version list after a sorting verb, non-blocking:', () => {
+  for (const prose of [
+    'The benchmark reports minor and major page faults per run',
+    'major and minor device numbers are read from /proc/partitions',
+    'The chart draws major and minor ticks on both axes',
+    'Major and minor GC pauses stay under 10 ms',
+    'The queue offers blocking and non-blocking queues',
+    'Tests cover the critical and high-traffic endpoints',
+    'Marking critical sections with a mutex is required',
+    'The display reaches at least 500 nits of brightness',
+    'The page works with ad blockers enabled',
+    'Tag releases as major, minor or patch following semver',
+    'The socket option non-blocking: true is set before connect',
+    'Rate limiting protects major endpoints',
+    'The ellipse exposes its major/minor axis lengths',
+  ]) assert.equal(tiers(prose), [], prose);
+});
+
+test('G15: tiering said in other words is refused: blocking and advisory, a priority (high/medium/low), levels a sorting verb assigns, CRITICAL, Sev levels, must-fix and optional', () => {
+  assert.equal(tiers('Split the findings into blocking and advisory'), ['blocking']);
+  assert.equal(tiers('Assign each issue a priority (high/medium/low)'), ['high/med']);
+  assert.equal(tiers('Mark each finding high or low'), ['high', 'low']);
+  assert.equal(tiers('Flag anything Critical first'), ['Critical']);
+  assert.equal(tiers('Prefix each finding with CRITICAL or WARNING'), ['CRITICAL']);
+  assert.equal(tiers('Prefix each finding with Sev1, Sev2 or Sev3'), ['Sev1', 'Sev2']);
+  assert.equal(tiers('Split findings into must-fix and optional'), ['must-fix']);
+});
+
+test('text in backticks is a literal mention and never scanned: `Added`, `position: fixed`, `major:`', () => {
+  const all = (criterion: string) => wordingFindings({ criteria: [criterion] }, '/nodes/2').map((f) => f.code);
+  assert.equal(all('CHANGELOG.md groups entries under `Added` and `Fixed`'), []);
+  assert.equal(all('The header uses `position: fixed`'), []);
+  assert.equal(all('The version object has the keys `major:` and `minor:`'), []);
+  assert.equal(all('CHANGELOG.md groups entries under Added and Fixed'), ['E_BIASED_REVIEW', 'E_BIASED_REVIEW']);
 });
 
 test.run();
