@@ -175,7 +175,7 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
       }
       // A tool that returns nothing (a forgotten return) ran, but gave no result: said, never passed on as null.
       if (result === undefined) {
-        stopped = tool.name;
+        if (!lent) stopped = tool.name;
         throw new CountersignError('E_TOOL_FAILED', `tool "${tool.name}" ran (it may have taken effect), but returned nothing (undefined)`, {
           fix: 'return the result as JSON data from the tool (null when there is nothing to say)',
         });

@@ -322,6 +322,11 @@ T('H35 ADR-019: a host\'s lent read tool is held to its declared schema (E_TOOL_
   assert.equal(seen.outcomes[1].result, { n: 2 });
   assert.match(seen.outcomes[2].message!, 'its result');
   assert.equal(called, [{ n: 2 }, { n: 1 }], 'the call with bad arguments never reached the host');
+  // A lent tool that returns nothing is E_TOOL_FAILED and, like any lent tool's failure, stops nothing.
+  const voidHost = { names: () => ['void_tool', 'other'], call: async (name: string) => (name === 'other' ? 'other ok' : undefined) as unknown as JsonValue };
+  const after = { outcomes: [] as Outcome[] };
+  assert.is((await engine.run(flow('reviewer'), { agent: caller([{ name: 'void_tool', args: {} }, { name: 'other', args: {} }], after), tools: voidHost })).status, 'completed');
+  assert.equal(after.outcomes.map((o) => o.code ?? o.result), ['E_TOOL_FAILED', 'other ok']);
 });
 
 T('H35: a host\'s lent write tool that fails (through the gate) comes back as it threw, stops nothing, and the step takes the agent\'s answer; an engine tool\'s failure would stop the item', async () => {
