@@ -45,8 +45,13 @@ export function rateLimitDecorator(options: RateLimitOptions = {}): RateLimitDec
   const buckets = new Map<string, Bucket>();
 
   const refill = (b: Bucket, limit: BucketLimit, t: number): void => {
-    // A wall clock stepped back (NTP, a host's own now) adds nothing, and never takes tokens away.
-    if (t <= b.at) return;
+    // A wall clock stepped back (NTP, a host's own now) adds nothing and takes
+    // no tokens away; the bucket goes on from the new reading, so it refills
+    // as time passes from there (not only once the clock regains the old one).
+    if (t <= b.at) {
+      b.at = t;
+      return;
+    }
     b.tokens = Math.min(limit.capacity, b.tokens + ((t - b.at) / 1000) * limit.refillPerSecond);
     b.at = t;
   };
