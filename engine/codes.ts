@@ -128,7 +128,7 @@ export const CODES = Object.freeze({
   E_GATE_WORKFLOW: 'the gate workflow ended without an outcome, or without recording the proposal row its outcome needs',
   E_PERSONA_RESERVED: 'something other than the review gate tried to spawn a reviewer persona (only the gate may)',
   E_MAX_TURNS: 'a reviewer used its last turn (max_turns) on a tool call, so no reply could follow: it was cut off and the review is a reject',
-  E_TOOL_CANCELLED: 'a chained tool call whose signal was aborted before its tool started (before the review, or while it was reviewed): nothing ran',
+  E_TOOL_CANCELLED: 'a chained tool call whose signal was aborted: before its tool started (before the review, or while it was reviewed: nothing ran), or while it ran (the tool sees ctx.signal abort and may have taken effect; timeout, audit and metric record it as this code)',
   E_TOOL_UNFINISHED: 'a tool call an agent made was still running when the wait for the agent ended (a timeout, Ctrl-C, a crash): journaled as tool.called with this code, since it may yet take effect',
   // Tool nodes (ADR-019)
   E_TOOL_NODE: 'an answer was submitted to a tool node: the engine runs tool nodes itself and they take no answers',

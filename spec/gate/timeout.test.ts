@@ -6,7 +6,9 @@ import { rejection } from '../helpers/errors.js';
 import type { CountersignError } from '../../engine/errors.js';
 import type { GateVerdict } from '../../engine/gate/decorators/review-gate.js';
 import { FakeClock } from './fake-clock.js';
-import { ARGS, CTX, fullChain, spyTool } from './fixtures.js';
+import { ARGS, CTX, fullChain, memorySink, spyTool } from './fixtures.js';
+import { auditDecorator } from '../../engine/gate/decorators/audit.js';
+import { metricDecorator } from '../../engine/gate/decorators/metric.js';
 
 const Timeout = suite('gate/timeout: the inner tool\'s 15 s limit');
 
@@ -95,7 +97,30 @@ Timeout('the caller\'s own abort signal reaches the inner tool through the timeo
   controller.abort();
   await clock.advance(0);
   assert.is(call.state(), 'failed');
-  assert.is((call.error() as unknown as Error).message, 'cancelled');
+  // Typed, for the caller, the record and the counts alike, with the tool's own words kept on the record.
+  assert.is((call.error() as unknown as CountersignError).code, 'E_TOOL_CANCELLED');
+  assert.equal(f.sink.rows.map((r) => [r.ok, r.error]), [[false, 'the call to tool "query_promql" was cancelled (its signal was aborted: This operation was aborted) (the tool ended: cancelled)']]);
+  assert.equal(f.metric.snapshot().query_promql.failures, { E_TOOL_CANCELLED: 1 });
+});
+
+Timeout('a caller\'s cancel of a tool that ignores its signal is E_TOOL_CANCELLED within the stop\'s grace, never a DOMException nor a later E_TOOL_TIMEOUT, with or without audit and metric inside', async () => {
+  const never = () => spyTool('read', { body: () => new Promise(() => undefined) }).tool;
+  for (const inside of [{}, { audit: auditDecorator({ sink: memorySink() }), metric: metricDecorator() }]) {
+    const controller = new AbortController();
+    const started = Date.now();
+    const call = chain(never(), { timeout: timeoutDecorator({ ms: 10_000 }), ...inside }).run(ARGS, { ...CTX, signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const e = await rejection(call);
+    assert.is(e.code, 'E_TOOL_CANCELLED', Object.keys(inside).join(',') || 'timeout alone');
+    assert.ok(Date.now() - started < 5_000, 'told within the grace, not at the 10 s limit');
+  }
+  // audit alone (no timeout): the caller's cancel is typed too.
+  const sink = memorySink();
+  const controller = new AbortController();
+  const call = chain(never(), { audit: auditDecorator({ sink }) }).run(ARGS, { ...CTX, signal: controller.signal });
+  setTimeout(() => controller.abort(), 20);
+  assert.is((await rejection(call)).code, 'E_TOOL_CANCELLED');
+  assert.equal(sink.rows.map((r) => r.ok), [false]);
 });
 
 Timeout('A10: a tool that ignores its signal and returns after the limit (within the grace) gives the caller E_TOOL_TIMEOUT, never the late result, with timeout alone in the chain', async () => {

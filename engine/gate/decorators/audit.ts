@@ -55,7 +55,7 @@ export function auditDecorator(options: AuditOptions): ToolDecorator {
       // recorded when the stop comes, even if the tool never settles.
       let result: unknown;
       try {
-        result = await untilStopped(next(call), call.ctx?.signal);
+        result = await untilStopped(next(call), call.ctx?.signal, tool.name);
       } catch (err) {
         const writing = write(sink, row(false, messageOf(err)), tool.name, false);
         recordingStop(call.ctx?.signal, writing);

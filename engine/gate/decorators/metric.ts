@@ -49,7 +49,7 @@ export function metricDecorator(options: MetricOptions = {}): MetricDecorator {
       };
       try {
         // A call the timeout stops is a failure (E_TOOL_TIMEOUT), even if the tool never settles.
-        const result = await untilStopped(next(call), call.ctx?.signal);
+        const result = await untilStopped(next(call), call.ctx?.signal, tool.name);
         record();
         m.ok++;
         return result;

@@ -8,7 +8,7 @@
  */
 import { CountersignError, isCountersignError } from '../../errors.js';
 import type { ToolDecorator } from '../chain.js';
-import { stopRecordings } from './until-stopped.js';
+import { stopReason, stopRecordings } from './until-stopped.js';
 
 /** The inner tool's ceiling (A10). */
 export const DEFAULT_TOOL_TIMEOUT_MS = 15_000;
@@ -44,13 +44,11 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
       return (call) => new Promise((resolve, reject) => {
         const controller = new AbortController();
         const outer = call.ctx.signal;
-        const forwardAbort = (): void => controller.abort(outer?.reason);
-        if (outer?.aborted) forwardAbort();
-        else outer?.addEventListener('abort', forwardAbort, { once: true });
 
         let settled = false;
         let expired: CountersignError | undefined;
         let grace: ReturnType<typeof setTimeout> | undefined;
+        let handle: unknown;
         const finish = (): boolean => {
           if (settled) return false;
           settled = true;
@@ -59,14 +57,12 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
           outer?.removeEventListener('abort', forwardAbort);
           return true;
         };
-        const handle = timers.setTimeout(() => {
-          if (settled) return;
-          expired = new CountersignError('E_TOOL_TIMEOUT', `tool "${tool.name}" did not finish within ${ms / 1000}s and was told to stop`, {
-            fix: 'the tool may still have taken effect: check its state before calling it again; '
-              + 'raise the limit with timeoutDecorator({perTool}) only if the tool is legitimately slow',
-            data: { tool: tool.name, timeoutMs: ms },
-          });
-          controller.abort(expired);
+        // The limit passing, or the caller cancelling: the inner call is told
+        // to stop, and the caller hears why (typed) once it is recorded.
+        const stopWith = (reason: CountersignError): void => {
+          if (settled || expired) return;
+          expired = reason;
+          controller.abort(reason);
           // The decorators inside (audit, metric) record the stop before the
           // caller hears of it; the wait is bounded, as a chain without them
           // around a tool that ignores its signal would never settle. A row
@@ -75,12 +71,23 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
           grace = setTimeout(() => {
             const writing = stopRecordings(controller.signal);
             if (writing.length === 0) {
-              if (finish()) reject(expired);
+              if (finish()) reject(reason);
               return;
             }
-            void Promise.all(writing).then(() => setImmediate(() => { if (finish()) reject(expired); }));
+            void Promise.all(writing).then(() => setImmediate(() => { if (finish()) reject(reason); }));
           }, STOP_GRACE_MS);
+        };
+        const forwardAbort = (): void => stopWith(stopReason(outer!, tool.name));
+        handle = timers.setTimeout(() => {
+          stopWith(new CountersignError('E_TOOL_TIMEOUT', `tool "${tool.name}" did not finish within ${ms / 1000}s and was told to stop`, {
+            fix: 'the tool may still have taken effect: check its state before calling it again; '
+              + 'raise the limit with timeoutDecorator({perTool}) only if the tool is legitimately slow',
+            data: { tool: tool.name, timeoutMs: ms },
+          }));
         }, ms);
+        // Aborted already: the chain refuses to start the tool (E_TOOL_CANCELLED, before it started).
+        if (outer?.aborted) controller.abort(outer.reason);
+        else outer?.addEventListener('abort', forwardAbort, { once: true });
 
         let inner: Promise<unknown>;
         try {

@@ -13,22 +13,21 @@ import { CountersignError, isCountersignError } from '../../errors.js';
  * tool that honours its signal ends within that turn, and how it ended is
  * kept in the stop's message.
  */
-export function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefined, tool = 'the tool'): Promise<T> {
   if (!signal) return work;
+  let reason: CountersignError | undefined;
+  const reasonOf = (): CountersignError => (reason ??= stopReason(signal, tool));
   let onAbort = (): void => undefined;
   const stopped = new Promise<never>((_, reject) => {
-    onAbort = () => void setImmediate(() => reject(signal.reason ?? new Error('the call was aborted')));
+    onAbort = () => void setImmediate(() => reject(reasonOf()));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   // A tool that honours the stop ends with its own cancellation error, or
   // returns what it managed: either way the stop is what ended it
-  // (E_TOOL_TIMEOUT), which is what the caller is told, so the record says
-  // the same, with how the tool ended kept.
-  const stop = (): CountersignError | undefined => {
-    const reason = signal.reason as unknown;
-    return signal.aborted && isCountersignError(reason) ? reason : undefined;
-  };
+  // (E_TOOL_TIMEOUT, E_TOOL_CANCELLED), which is what the caller is told, so
+  // the record says the same, with how the tool ended kept.
+  const stop = (): CountersignError | undefined => (signal.aborted ? reasonOf() : undefined);
   const endedBy = (reason: CountersignError, how: string, cause?: unknown) =>
     new CountersignError(reason.code, `${reason.message} (the tool ended: ${how})`, {
       ...(reason.fix ? { fix: reason.fix } : {}),
@@ -49,6 +48,19 @@ export function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefine
     },
   );
   return Promise.race([told, stopped]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/**
+ * Why a running call was stopped, typed: the signal's own reason when it is
+ * one of ours (timeout's E_TOOL_TIMEOUT), else E_TOOL_CANCELLED — a caller's
+ * plain abort (a DOMException) is no code a host can match on.
+ */
+export function stopReason(signal: AbortSignal, tool: string): CountersignError {
+  const reason = signal.reason as unknown;
+  if (isCountersignError(reason)) return reason;
+  return new CountersignError('E_TOOL_CANCELLED', `the call to tool "${tool}" was cancelled (its signal was aborted${reason instanceof Error && reason.message ? `: ${reason.message}` : ''})`, {
+    fix: 'the tool may have taken effect if it had started: check its state before calling it again',
+  });
 }
 
 // Records of stopped calls still being written, by the signal that stopped them.
