@@ -92,6 +92,12 @@ Cli('bad input exits 2 naming the file, what is wrong and the fix: not JSON (wit
   const d = await cli(['pr-status', '--comments', '-'], { stdin: '' });
   assert.is(d.code, 2);
   assert.match(d.stderr, 'E_INPUT: standard input is not valid JSON');
+
+  // One line, as for every JSON argument: the text is never quoted back with its line breaks, the position never said twice.
+  const e = await cli(['pr-status', '--comments', '-'], { stdin: 'ab\ncd\n' });
+  const [line] = e.stderr.split('\n');
+  assert.is(line, 'countersign: E_INPUT: standard input is not valid JSON (line 1, column 1): Unexpected token \'a\'');
+  assert.not.match(a.stderr, 'at position');
 });
 
 Cli('a missing file is E_FILE_NOT_FOUND; a missing --comments or a positional argument is E_USAGE (exit 2)', async () => {

@@ -6,6 +6,7 @@ import { formatPrStatus, readPrStatus } from '../../tools/status-reader.js';
 import { printJson, usage, type Io } from '../io.js';
 import type { Command } from './command.js';
 import { withoutBom } from '../../format/bom.js';
+import { jsonParseReason } from '../../format/json-parse-message.js';
 
 const SHAPE_FIX = 'write a JSON array of comment bodies, e.g. ["## Code Review Summary\\n\\n…\\n\\n### Verdict: APPROVE"]; from GitHub: gh pr view N --json comments --jq \'[.comments[].body]\' | countersign pr-status --comments -';
 
@@ -59,7 +60,7 @@ async function readComments(from: string, io: Io): Promise<string[]> {
     parsed = JSON.parse(text);
   } catch (e) {
     const pos = await syntaxErrorPosition(text);
-    throw new CountersignError('E_INPUT', `${where} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${(e as Error).message}`, {
+    throw new CountersignError('E_INPUT', `${where} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${jsonParseReason((e as Error).message, pos !== undefined)}`, {
       ...at,
       ...(pos ?? {}),
       fix: SHAPE_FIX,
