@@ -127,10 +127,12 @@ Faults('a second Ctrl-C while run is still stopping a slow agent (one that ignor
   assert.not.ok(aliveThenReaped(pid), 'the agent was stopped');
 });
 
-Faults('the terminal going away (SIGHUP) during run stops the agent process group too, and countersign exits with 129', async () => {
-  const r = await signalled((agent) => ['run', WF, '--agent', agent, '--json'], 'SIGHUP');
-  assert.is(r.code, 129, r.stderr);
-  assert.not.ok(r.agentAlive, 'the agent was stopped');
+Faults('the terminal going away (SIGHUP) or a service manager stopping it (SIGTERM) during run stops the agent process group too, and countersign exits with 129 / 143', async () => {
+  for (const [signal, status] of [['SIGHUP', 129], ['SIGTERM', 143]] as const) {
+    const r = await signalled((agent) => ['run', WF, '--agent', agent, '--json'], signal);
+    assert.is(r.code, status, `${signal}: ${r.stderr}`);
+    assert.not.ok(r.agentAlive, `${signal}: the agent was stopped`);
+  }
 });
 
 Faults('Ctrl-C (SIGINT) during gate stops its reviewer process group before countersign exits with 130', async () => {
