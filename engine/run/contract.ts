@@ -76,8 +76,6 @@ export interface JournalEvent {
   [field: string]: JsonValue | undefined;
 }
 
-/** The request an adapter receives: the pending item with runId and seq on top. */
-/** What an agent is asked: any pending item but a tool node's, which the engine runs itself. */
 /** How a tool an agent may call is described to it (an item's `toolSpecs`). */
 export interface ToolSpecView {
   name: string;
@@ -88,9 +86,10 @@ export interface ToolSpecView {
 }
 
 /**
- * An item as an Agent receives it. In a driven run (`engine.run`, `countersign
- * run`) a directive also carries `toolSpecs` — the tools it may call with
- * `$tool` — when there are any.
+ * The request an adapter receives: any pending item but a tool node's (the
+ * engine runs those itself), with runId and seq on top. In a driven run
+ * (`engine.run`, `countersign run`) a directive also carries `toolSpecs` —
+ * the tools it may call with `$tool` — when there are any.
  */
 export type AgentRequest = Exclude<Pending, ToolPending> & { runId: string; seq: number; toolSpecs?: ToolSpecView[] };
 

@@ -93,7 +93,13 @@ export interface Engine {
 }
 
 export function createEngine(options: EngineOptions): Engine {
-  const { store } = options;
+  const store = options?.store;
+  // Checked here, not at the first call: a missing store would be a bare TypeError there.
+  if (!store || typeof store.get !== 'function' || typeof store.create !== 'function') {
+    throw new CountersignError('E_INPUT', 'createEngine needs a store: an object with the Store methods (get, create, …)', {
+      fix: 'pass { store: createSqliteStore(dir) } for durable runs, or { store: createMemoryStore() } for tests and embedding',
+    });
+  }
   const now = options.now ?? (() => new Date());
   const newRunId = options.newRunId ?? (() => randomUUID());
   const tools = engineTools({ store, now, ...(options.tools ? { tools: options.tools } : {}), allowToolModules: options.allowToolModules === true, ...(options.toolHeartbeatMs ? { toolHeartbeatMs: options.toolHeartbeatMs } : {}), compiledFor, envOf, mustGet });

@@ -74,6 +74,19 @@ Api('§4: a wrong value for a global the node also narrows is one "pointer: mess
   assert.equal(r.status === 'waiting' ? r.rejected?.errors : undefined, ['/n: must be integer']);
 });
 
+Api('createEngine without a store (or with something that is not one) is E_INPUT at once, with the fix, never a TypeError at the first call', () => {
+  for (const options of [{}, { store: {} }, { store: null }, undefined]) {
+    let code: string | undefined;
+    try {
+      createEngine(options as never);
+    } catch (e) {
+      code = (e as { code?: string }).code;
+      assert.match((e as { fix?: string }).fix ?? '', 'createMemoryStore()');
+    }
+    assert.is(code, 'E_INPUT', JSON.stringify(options));
+  }
+});
+
 Api('loadWorkflow reads YAML and JSON into one model: the same workflow hashes identically and runs identically', async () => {
   const yamlDoc = loadWorkflow(join(ROOT, 'workflows/bugfix.yaml'));
   const asJson = join(tmp(), 'bugfix.json');
