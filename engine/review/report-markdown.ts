@@ -19,7 +19,7 @@ const COMMENT_OPEN = /^ {0,3}<!--/;
 /** The tags that open an HTML block in CommonMark (kinds 1 and 6): the block's lines are HTML, not Markdown. */
 const HTML_BLOCK = /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|link|main|menu|menuitem|nav|noframes|optgroup|option|p|param|pre|script|search|section|style|summary|table|tbody|td|textarea|tfoot|th|thead|title|tr|track)(?=[\s/>]|$)/i;
 // Tier words as reviewers write them: severities, MoSCoW-style "must/should fix", nits, and P0–P4 / SEV-1 (digits are stripped by tierLabel).
-const TIER = '(?:blocking|blockers?|major|minor|critical|high|medium|low|nice to have|optional|must fix|must have|should fix|should have|could fix|could have|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority)';
+const TIER = '(?:blocking|blockers?|major|minor|critical|high|medium|low|nice to have|optional|must fix|must have|should fix|should have|could fix|could have|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority|tier)';
 /** A whole heading that names a severity tier, after normalising (see tierLabel). */
 const TIER_LABEL = new RegExp(`^(?:severity(?: ${TIER})?|${TIER}(?: ?\\d+)?(?: (?:severity|priority))?)(?: (?:issues?|findings?|problems?))?$`);
 /**
@@ -32,7 +32,9 @@ const TIER_LEAD = new RegExp(
   // Words that are a tier whatever follows them.
   '^(?:non ?blocking|blocking|blockers?|nits?|nitpicks?|must fix|should fix|could fix|nice to have)(?![\\p{L}\\p{N}])'
   // Words that also open ordinary headings ("Optional parameters", "Major version bump"): a tier only before a word for findings.
-  + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?)$'
+  + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?)$'
+  // Nits of any kind ("Style nits", "Doc nitpicks").
+  + '|(?:^|\\s)(?:nits?|nitpicks?)$'
   + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:nits?|issues?)(?: |$)'
   // Two tiers joined ("Minor / nits", "Major & minor").
   + '|^(?:major|minor|critical|optional|trivial|cosmetic) ?[/&+] ?',
@@ -88,8 +90,7 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     item = undefined;
   };
   const checkTier = (label: string, line: number): void => {
-    const normal = tierLabel(label);
-    if (TIER_LABEL.test(normal) || TIER_LEAD.test(normal)) {
+    if (isTierHeading(label)) {
       throw fail(line, `the heading "${label.trim()}" is a severity tier, and severity tiers are not allowed: every issue is one top-level item of one flat list and every issue is mandatory`);
     }
   };
@@ -231,6 +232,26 @@ function stripIndent(line: string, width: number): string {
   let i = 0;
   while (i < width && (line[i] === ' ' || line[i] === '\t')) i++;
   return line.slice(i);
+}
+
+/**
+ * Whether a heading names a severity tier: as a whole ("Major issues",
+ * "P1"), or in its first part with a qualifier after it ("P1 (must fix)",
+ * "Critical (P0)", "P2 - Medium", "[P1] issues"), or as a priority,
+ * severity or tier with a level ("Priority: high"). A topic that only
+ * starts with such a word ("Critical path", "High availability") is none.
+ */
+function isTierHeading(label: string): boolean {
+  const tier = (text: string): boolean => {
+    const normal = tierLabel(text);
+    return normal !== '' && (TIER_LABEL.test(normal) || TIER_LEAD.test(normal));
+  };
+  if (tier(label)) return true;
+  // [-\u2013\u2014] between spaces: a dash that separates parts, not one inside a word.
+  const parts = label.replace(/[*_`]/g, '').split(/[()[\]:/|]|\s[-\u2013\u2014]\s/).map((p) => p.trim()).filter((p) => p !== '');
+  if (parts.length < 2) return false;
+  if (tier(parts[0])) return true;
+  return /^(?:priority|severity|tier|level)$/i.test(parts[0]) && parts.slice(1).some(tier);
 }
 
 /**

@@ -200,6 +200,16 @@ markdown('G15: a heading that opens with a severity word is a tier when it names
   }
 });
 
+markdown('G15: a tier named with a qualifier is a tier too: "P1 (must fix)", "P2 - Medium", "[P1] issues", "Critical (P0)", "Priority: high", "Critical bugs", "Style nits", "Tier 1"; topics that open with such a word are not', () => {
+  for (const heading of ['P1 (must fix)', 'P2 - Medium', '[P1] issues', 'Critical (P0)', 'Priority: high', 'Critical bugs', 'Style nits', 'Tier 1']) {
+    const e = thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT');
+    assert.is(e.line, 3, heading);
+  }
+  for (const heading of ['High availability', 'Priority queue design', 'Error handling: retries', 'Setup - install', 'Severity mapping (syslog)']) {
+    assert.equal(readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)).issues, ['an issue'], heading);
+  }
+});
+
 markdown('G15: headings and items are not keyword-scanned: "## Findings" and an item mentioning "major" are fine', () => {
   const text = '## Findings\n\n- a major flaw in the blocking call\n## Low-hanging fruit of the parser\n- second\n';
   assert.equal(readReport(report('review.md', text)).issues, ['a major flaw in the blocking call', 'second']);
