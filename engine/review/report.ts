@@ -76,7 +76,30 @@ export function reportDigest(text: string): string {
 /** A report holding `issues`, written the way the reader reads it back. */
 export function reportText(issues: readonly string[], format: ReportFormat): string {
   if (format === 'json') return `${JSON.stringify({ issues }, null, 2)}\n`;
-  return issues.map((issue) => `- ${issue.replace(/\r?\n/g, '\n  ')}\n`).join('');
+  return issues.map(markdownItem).join('');
+}
+
+/**
+ * One issue as a "- " item that reads back as exactly that issue: its
+ * further lines indented under the marker, or — when an indented line
+ * would read as a nested item ("2024. was …" under "- …") — written as the
+ * lazy continuation lines the reviewer wrote.
+ */
+function markdownItem(issue: string): string {
+  const lines = issue.split(/\r?\n/);
+  const candidates = [
+    `- ${lines.join('\n  ')}\n`,
+    `- ${lines.join('\n')}\n`,
+  ];
+  const same = (text: string): boolean => {
+    try {
+      const back = markdownIssues(text, 'report');
+      return back.length === 1 && back[0] === lines.join('\n');
+    } catch {
+      return false;
+    }
+  };
+  return candidates.find(same) ?? candidates[0];
 }
 
 function readReportText(path: string): string {

@@ -239,8 +239,9 @@ markdown.run();
 const rewritten = reportFiles('cs-report-rewritten-');
 const written = suite('review: a report rewritten from its findings');
 written.after(() => rewritten.cleanup());
-written('G8: reportText writes JSON and Markdown that read back as the same issues, multi-line items included', () => {
-  const issues = ['first issue', 'second issue\nwith a second line', 'third: `code`'];
+written('G8: reportText writes JSON and Markdown that read back as the same issues, multi-line items included (a line that would read as a nested item when indented, fenced code)', () => {
+  // A further line that, indented, would read as a nested item ("2024. …"), and one inside fenced code.
+  const issues = ['first issue', 'second issue\nwith a second line', 'third: `code`', 'fourth\n2024. was not the release year', 'fifth\n```\n- a code line\n```'];
   for (const [name, format] of [['review.json', 'json'], ['review.md', 'markdown']] as const) {
     assert.equal(readReport(rewritten.report(name, reportText(issues, format))).issues, issues, format);
   }
