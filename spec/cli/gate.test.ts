@@ -146,6 +146,11 @@ Audit('E13: audit --json lists proposals (filterable by --status and --since) wi
   assert.is(all.json.proposals[1].deduped, false);
   assert.equal((await cli(['audit', '--json', '--status', 'rejected'], { store: s.store })).json.proposals.length, 1);
   assert.equal((await cli(['audit', '--json', '--since', '2999-01-01T00:00:00Z'], { store: s.store })).json.proposals, []);
+  // A since before the rows keeps them all; one between them keeps the later (rows carry their own times).
+  assert.equal((await cli(['audit', '--json', '--since', '2000-01-01'], { store: s.store })).json.proposals.map((p: { status: string }) => p.status), ['approved', 'rejected']);
+  const between = all.json.proposals[1].at as string;
+  const later = await cli(['audit', '--json', '--since', between], { store: s.store });
+  assert.ok(later.json.proposals.every((p: { at: string }) => p.at >= between) && later.json.proposals.some((p: { status: string }) => p.status === 'rejected'));
   assert.is((await cli(['audit', '--status', 'maybe'], { store: s.store })).code, 2);
 });
 
