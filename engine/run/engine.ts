@@ -95,7 +95,8 @@ export interface Engine {
 export function createEngine(options: EngineOptions): Engine {
   const store = options?.store;
   // Checked here, not at the first call: a missing store would be a bare TypeError there.
-  if (!store || typeof store.get !== 'function' || typeof store.create !== 'function') {
+  // `in`, not a read of the methods: a lazy store (the CLI's) opens on its first read.
+  if (store === null || typeof store !== 'object' || !('get' in store) || !('create' in store)) {
     throw new CountersignError('E_INPUT', 'createEngine needs a store: an object with the Store methods (get, create, …)', {
       fix: 'pass { store: createSqliteStore(dir) } for durable runs, or { store: createMemoryStore() } for tests and embedding',
     });

@@ -10,6 +10,8 @@ export function lazyStore(open: () => Store, location: string): Store {
   let real: Store | undefined;
   const store = (): Store => (real ??= open());
   return new Proxy({} as Store, {
+    // Asking whether it is a store (createEngine checks) must not open it.
+    has: (_, name) => typeof name === 'string',
     get(_, name: string | symbol) {
       if (name === 'location') return location;
       if (name === 'close') return () => real?.close();
