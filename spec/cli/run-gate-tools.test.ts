@@ -116,6 +116,8 @@ T('a --gate-reviewer reply: file that cannot be read is E_FILE_NOT_FOUND whose f
   assert.is(r.code, 2);
   assert.is(r.json.error.code, 'E_FILE_NOT_FOUND');
   assert.match(r.json.error.message, `cannot read the reply file ${missing} given to --gate-reviewer: ENOENT`);
+  // Said once on the stderr line: the message names the file, so it is not put in front of it again.
+  assert.is(r.stderr.split('\n')[0], `countersign: E_FILE_NOT_FOUND: cannot read the reply file ${missing} given to --gate-reviewer: ENOENT`);
   assert.match(r.json.error.fix, /^pass --gate-reviewer reply:<file> /);
   const gate = await cli(['gate', '--tool', 'post_review', '--class', 'write', '--proposal', JSON.stringify({ action: 'post_review', target: { pr: 7 }, reason: 'r', operator: 'u', context_summary: 's' }), '--reviewer', `reply:${missing}`, '--json'], { store: join(f.dir, 'store') });
   assert.is(gate.json.error.code, 'E_FILE_NOT_FOUND');
