@@ -52,7 +52,6 @@ export const CODES = Object.freeze({
   E_EXPRESSION: 'an expression failed at run time and the node has no error route',
   E_TIMEOUT: 'the node deadline passed and it has no timeout route',
   E_RUNAWAY: 'a step never came to rest: transient nodes transitioned more than the runaway limit, a review\'s entry kept routing (by error or unchanged) back to it 1000 times, or one call ran 1000 tool nodes; the run fails, the error names the node and the last entry\'s cause, and the journal keeps the step\'s answer and routes',
-  E_WORKFLOW_CHANGED: 'the stored snapshot does not fit the stored workflow copy',
   E_STORE: 'the store could not read or write a run',
   // The ledger (audit trail) and review proposals
   E_LEDGER_TABLE: 'a ledger table name outside [a-z][a-z0-9_]*',

@@ -13,7 +13,7 @@ import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
 import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
-import { stateOf } from './state.js';
+import { damagedRecord, stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
 import { retriesSpentOf } from './step-journal.js';
@@ -306,7 +306,12 @@ export function createEngine(options: EngineOptions): Engine {
       if (rec.status === 'waiting' && rec.deadline && now() >= new Date(rec.deadline)) return fireDeadline(runId);
       // A tool node not yet run (or a claim whose process died) is settled here, so no run stays stuck.
       if (rec.status === 'waiting' && rec.pending?.kind === 'tool') return settled(runId);
-      return stateOf(rec);
+      const state = stateOf(rec);
+      // A waiting run is shown waiting only at a node its workflow has: never a pending item nobody can answer.
+      if (rec.status === 'waiting' && !compiledFor(rec).byId.has(rec.pending!.nodeId)) {
+        throw damagedRecord(rec, `waits at node ${JSON.stringify(rec.pending!.nodeId)}, which its stored workflow does not have`);
+      }
+      return state;
     },
 
     async trace(runId, options) {

@@ -180,9 +180,8 @@ function restore(compiled: CompiledWorkflow, rec: RunRecord): AnyMachineSnapshot
   if (hit && hit.stored === rec.snapshot && hit.snapshot.machine === compiled.machine) return hit.snapshot;
   const value = rec.snapshot.value;
   if (typeof value !== 'string' || !compiled.byId.has(value)) {
-    throw new CountersignError('E_WORKFLOW_CHANGED', `run ${rec.runId} rests in state "${String(value)}", which its stored workflow does not have`, {
-      fix: 'the run record is inconsistent; start a new run',
-    });
+    // The stored workflow is the run's own copy (its hash checked): a state it lacks is a damaged record.
+    throw damagedRecord(rec, `rests at node ${JSON.stringify(value)}, which its stored workflow does not have`);
   }
   const context = rec.snapshot.context;
   if (context === null || typeof context !== 'object' || Array.isArray(context)) throw damagedRecord(rec, 'has a snapshot without its context');

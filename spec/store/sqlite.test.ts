@@ -339,7 +339,7 @@ test('a database of the current version that lacks a store table (damaged, or an
   assert.match(err.fix ?? '', /move the store aside/);
 });
 
-test('a stored run whose snapshot lost its context, or that waits without a pending item, is E_STORE through the engine (status, step), never a crash or a bogus state', async (c) => {
+test('a stored run whose snapshot lost its context, that waits without a pending item, or rests at a node its workflow lacks, is E_STORE through the engine (status, step), never a crash or a bogus state', async (c) => {
   const engine = createEngine({ store: createSqliteStore(c.dir) });
   const a = await engine.start(TWO);
   const b = await engine.start(TWO);
@@ -352,6 +352,11 @@ test('a stored run whose snapshot lost its context, or that waits without a pend
   const c3 = await engine.start(TWO);
   const done = await engine.submit(c3.runId, { words: 5 });
   assert.is(done.status, 'completed');
+  const d = await engine.start(TWO);
+  edit(d.runId, (r) => {
+    r.snapshot.value = 'nope';
+    r.pending.nodeId = 'nope';
+  });
   edit(a.runId, (r) => (r.snapshot.context = null));
   edit(b.runId, (r) => (r.pending = 'x'));
   edit(c3.runId, (r) => delete r.endNodeId);
@@ -366,6 +371,12 @@ test('a stored run whose snapshot lost its context, or that waits without a pend
   const completed = await fresh.status(c3.runId).catch((e) => e);
   assert.is(completed.code, 'E_STORE');
   assert.match(completed.message, /completed without its end node or output/);
+  // Resting at a node its own (hash-checked) workflow lacks: the record is damaged, for status and step alike.
+  for (const got of [await fresh.status(d.runId).catch((e) => e), await fresh.submit(d.runId, { words: 5 }).catch((e) => e)]) {
+    assert.is(got.code, 'E_STORE');
+    assert.match(got.message, /at node "nope", which its stored workflow does not have: the store is damaged/);
+    assert.match(got.fix, /restore countersign\.db from a backup/);
+  }
 });
 
 test('using a closed store is E_STORE, not a crash', (c) => {
