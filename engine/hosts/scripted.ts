@@ -48,6 +48,14 @@ export function createScriptedAgent(script: Script, opts: ScriptedOptions = {}):
       // A copy, so nothing downstream can change the script's later answers.
       const entry = structuredClone(list[next]) as JsonValue;
       const at = { file: opts.file, pointer: `/${escapePointer(nodeId)}/${next}`, nodeId };
+      // An answer is a JSON object (or null): anything else is the script's fault, as a non-object
+      // line is a jsonl agent's, never an answer that spends one of the node's attempts.
+      if (entry !== null && (typeof entry !== 'object' || Array.isArray(entry))) {
+        throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with ${Array.isArray(entry) ? 'a list' : `the ${typeof entry} ${JSON.stringify(entry)}`} (answer ${next + 1}), not a JSON object`, {
+          ...at,
+          fix: `write each answer under "${nodeId}" as a mapping of fields (in YAML "- {x: 1}", or "- x: 1" with a space after the colon); the run is still waiting`,
+        });
+      }
       return request.kind === 'review' && request.contract === 'issues' ? reviewAnswer(entry, request.report, at) : entry;
     },
   };

@@ -38,6 +38,19 @@ test('a node visited again takes the next answer in its own list', async () => {
   assert.equal(await agent.answer(request('review'), opts), { issues_count: 0 });
 });
 
+test('§4: an entry that is no JSON object (a YAML "- x:1" read as a string, a number, a list) is an adapter fault, E_AGENT_OUTPUT at its pointer: never an answer that spends an attempt; null is an answer', async () => {
+  const agent = createScriptedAgent({ a: ['x:1', 5, [1], null, { x: 1 }] }, { file: 'answers.yaml' });
+  for (const [i, what] of [[0, 'the string "x:1"'], [1, 'the number 5'], [2, 'a list']] as const) {
+    const err = await rejection(agent.answer(request('a'), opts));
+    assert.is(err.code, 'E_AGENT_OUTPUT');
+    assert.match(err.message, `answers node "a" with ${what} (answer ${i + 1}), not a JSON object`);
+    assert.is(err.pointer, `/a/${i}`);
+    assert.match(err.fix!, 'a space after the colon');
+  }
+  assert.is(await agent.answer(request('a'), opts), null);
+  assert.equal(await agent.answer(request('a'), opts), { x: 1 });
+});
+
 test('an exhausted list is E_AGENT_SCRIPT_EXHAUSTED naming the file, the node and how many answers it had', async () => {
   const agent = createScriptedAgent({ review: [{ issues_count: 0 }] }, { file: 'answers.yaml' });
   await agent.answer(request('review'), opts);
