@@ -115,12 +115,18 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
     read.offset !== undefined && !/\/expressions\/\d+$/.test(read.pointer) ? `"{{${read.path}}}"`
     : read.pointer.endsWith('/contextPath') ? `contextPath "${read.path}"`
     : `"${read.path}"`;
+  const inCondition = read.pointer.endsWith('/contextPath') || read.pointer.includes('/jsonLogic');
+  // An empty contextPath is the schema's finding (minLength): one fault, one finding.
+  if (read.path === '' && read.pointer.endsWith('/contextPath')) return undefined;
   let resolution;
   try {
     resolution = resolve(read.path, scope);
   } catch (e) {
     if (!isCountersignError(e)) throw e;
-    return { code: e.code, message: withFix(`${shown}: ${e.message}`, e.fix), pointer: read.pointer, offset: read.offset, severity: 'error' };
+    // The path's syntax error, under the code of what holds it: a template, a condition or an expression.
+    const code = e.code === 'E_TEMPLATE_SYNTAX' && inCondition ? 'E_CONDITION' : e.code === 'E_TEMPLATE_SYNTAX' && /\/expressions\/\d+$/.test(read.pointer) ? 'E_EXPRESSION' : e.code;
+    const fix = code === 'E_TEMPLATE_SYNTAX' ? e.fix : e.fix?.replace('write a variable name such as {{name}} or {{node-id.field}}', 'write a path such as name or node-id.field');
+    return { code, message: withFix(`${shown}: ${e.message}`, fix), pointer: read.pointer, offset: read.offset, severity: 'error' };
   }
   if (resolution.found) return undefined;
   const { missing, candidates } = resolution;
