@@ -64,7 +64,8 @@ export function createDedupe(options: DedupeOptions): Dedupe {
   const { store, windowMs = DEFAULT_DEDUPE_WINDOW_MS, size = DEFAULT_DEDUPE_SIZE, now = Date.now } = options;
   positive('windowMs', windowMs, 'a window in milliseconds, e.g. 600000 for 10 minutes');
   positive('size', size, 'how many rejections to keep in memory, e.g. 256');
-  if (!store || typeof store.rows !== 'function') {
+  // `in`, not a read: a lazy store (the CLI's) opens on its first read, and a gate that fails to build must create none.
+  if (store === null || typeof store !== 'object' || !('rows' in store)) {
     throw new CountersignError('E_DEDUPE_CONFIG', 'the dedupe needs the store that holds the ledger', {
       fix: 'pass { store } (the same store the gate writes its proposal rows to)',
     });

@@ -141,7 +141,8 @@ export function createGate(config: GateConfig): Gate {
       return { outcome: 'skipped', proposalId: skipped.id, row: skipped };
     }
     let confirmation: ConfirmationRow | undefined;
-    if (proposal.force_approve_no_sop === true) {
+    // A read call is never reviewed: the flag has nothing to ignore there, and nothing is said about it.
+    if (proposal.force_approve_no_sop === true && tool.class !== 'read') {
       const check = checkConfirmation(config.store, proposal.confirmation_id, { operator: proposal.operator, action: proposal.action, target: proposal.target as JsonObject }, now());
       if (check.ok) confirmation = findConfirmation(config.store, proposal.confirmation_id!);
       else {

@@ -113,6 +113,19 @@ Gate('A17: class read exits 0 with outcome pass, no reviewer and no row: no stor
   assert.equal(r.json, { outcome: 'pass', proposal: null });
   assert.is(r.stderr, '');
   assert.not.ok(existsSync(fresh), 'nothing written for a read pass');
+  // A read call is never reviewed: force_approve_no_sop has nothing to be ignored for, and nothing false is said about its confirmation.
+  const flagged = await cli(['gate', '--tool', 'get_sop_text', '--class', 'read', '--proposal', JSON.stringify({ action: 'get_sop_text', target: {}, reason: 'r', operator: 'u', context_summary: 's', force_approve_no_sop: true, confirmation_id: 'confirm-x' })], { store: fresh, cwd: s.dir });
+  assert.is(flagged.code, 0, flagged.stderr);
+  assert.is(flagged.stderr, '');
+});
+
+Gate('a gate call refused for its personas (a missing --agents folder) exits 2 and creates no store: nothing ran', async () => {
+  const s = setup();
+  const fresh = join(s.dir, 'store-not-made');
+  const r = await cli(['gate', '--tool', 'host_restart_service', '--class', 'write', '--reviewer', 'reply:approve.md', '--agents', join(s.dir, 'nodir'), '--json', '--proposal', s.proposal()], { store: fresh, cwd: s.dir });
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.json.error.code, 'E_FILE_NOT_FOUND');
+  assert.not.ok(existsSync(fresh), 'no store for a call that never ran');
 });
 
 Gate('exit 2 and no row for an unknown class, an action that is not --tool, a proposal failing its schema, or no --reviewer', async () => {

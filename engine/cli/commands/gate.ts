@@ -7,7 +7,8 @@ import { TOOL_CLASSES, type ToolClass } from '../../tools/tool.js';
 import { createAgent } from '../../hosts/adapters.js';
 import type { Agent } from '../../hosts/agent.js';
 import { createReplyAgent } from '../../hosts/reply.js';
-import { openStore } from '../../store/open.js';
+import { openStore, resolveStoreDir } from '../../store/open.js';
+import { lazyStore } from '../../store/lazy.js';
 import { createMemoryStore } from '../../store/memory.js';
 import { printJson, readJsonArg, usage } from '../io.js';
 import { STORE_OPTIONS, type Command } from './command.js';
@@ -52,7 +53,10 @@ export const command: Command = {
     // A read call passes without a reviewer and writes no row: the gate
     // workflow decides it on a store of its own, so no store folder is
     // created for it (a mistyped --store leaves nothing behind).
-    const store = cls === 'read' ? createMemoryStore() : openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
+    // The real store opens on its first use, after the personas and the
+    // gate's configuration are checked: a call refused for them creates none.
+    const location = { store: values.store as string | undefined, cwd: io.cwd, env: io.env };
+    const store = cls === 'read' ? createMemoryStore() : lazyStore(() => openStore(location), resolveStoreDir(location));
     // The reviewer runs in its own process group: stopped here if the gate is
     // interrupted (signals.ts), and the call fails closed with a rejected row
     // saying so, never left waiting for a made-up timeout row later.
