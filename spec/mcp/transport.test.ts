@@ -118,6 +118,17 @@ Transport('a JSON-RPC batch under protocol 2025-06-18 (which has no batches) get
   assert.ok(replies.every((r) => r.error.code === -32600 && /batches are not part of MCP protocol version 2025-06-18/.test(r.error.message)));
 });
 
+Transport('a batch sent right behind initialize, before its reply, is judged by the version that initialize asks for (an unsupported one: the latest, which has no batches)', async () => {
+  for (const [asked, answered] of [['2025-03-26', true], ['1999-01-01', false]] as const) {
+    const h = harness(10_000);
+    await h.transport.start();
+    h.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"${asked}","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n[{"jsonrpc":"2.0","id":7,"method":"ping"}]\n`);
+    await tick();
+    assert.equal(h.messages.map((m) => (m as { method: string }).method), answered ? ['initialize', 'ping'] : ['initialize'], asked);
+    if (!answered) assert.match(h.out(), 'batches are not part of MCP protocol version');
+  }
+});
+
 Transport('close stops reading and reports the close once', async () => {
   const h = harness();
   let closed = 0;

@@ -21,7 +21,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** The same limit the SDK applies, per frame here rather than per buffer. */
 export const MAX_FRAME_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -164,6 +164,13 @@ export class GuardedStdioTransport implements Transport {
       if (json) this.invalidRequest(line);
       else this.parseError(line);
       return;
+    }
+    // The version this session will speak, known from the request itself: a
+    // batch sent right behind initialize (before its reply) is judged by it.
+    // The server's reply confirms it (send, below).
+    const init = message as { method?: unknown; params?: { protocolVersion?: unknown } };
+    if (init.method === 'initialize' && typeof init.params?.protocolVersion === 'string') {
+      this.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(init.params.protocolVersion) ? init.params.protocolVersion : LATEST_PROTOCOL_VERSION;
     }
     this.onmessage?.(message);
   }
