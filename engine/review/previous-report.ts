@@ -10,6 +10,7 @@ import { CountersignError } from '../errors.js';
 import { moveAside, setAside } from './artifacts.js';
 import { NotRegularFile, readRegularFile } from './report-file.js';
 import { reportDigest, reportText, type ReportFormat } from './report.js';
+import { withoutBom } from '../format/bom.js';
 
 /** The report as the engine accepted it. */
 export interface AcceptedReport {
@@ -60,7 +61,8 @@ export function keepPreviousReport(report: string, accepted: AcceptedReport | un
 /** The live report's digest; undefined when it is gone. Something other than a file counts as an edit, never read. */
 function digestOf(path: string): string | undefined {
   try {
-    return reportDigest(readRegularFile(path));
+    // As readReport digests it: without a byte-order mark (a Windows editor's), or an untouched report would read as edited.
+    return reportDigest(withoutBom(readRegularFile(path)));
   } catch (e) {
     return e instanceof NotRegularFile ? `not-a-file:${e.kind}` : undefined;
   }

@@ -69,6 +69,21 @@ Prev('G8: a fix step that ticks items off in the report leaves .prev with the re
   assert.not.match(JSON.stringify(events), /no title/);
 });
 
+Prev('G8: a report the reviewer wrote with a byte-order mark (a Windows editor) and nobody touched is kept as it is: moved to .prev whole, no .refused, no report_restored', async () => {
+  const ws = tempDir('countersign-prev-bom-');
+  const engine = createEngine({ store: createMemoryStore() });
+  let s: RunState = await engine.start(reviewLoop(), { workspace: ws });
+  writeFileSync(join(ws, ARTIFACT), '# A\n');
+  s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+  const written = `\uFEFF${JSON.stringify({ issues: FINDINGS })}`;
+  writeFileSync(join(ws, REPORT), written);
+  s = await engine.submit(s.runId, { issues_count: 2 }, { seq: s.seq, as: 'reviewer' });
+  const events = await fixAndReenter({ ws, engine, s });
+  assert.is(readFileSync(join(ws, `${REPORT}.prev`), 'utf8'), written, 'the reviewer\'s own file, untouched');
+  assert.not.ok(existsSync(join(ws, `${REPORT}.refused`)));
+  assert.equal(events.filter((e) => e.type === 'review.report_restored'), []);
+});
+
 Prev('G8: a fix step that deletes the report leaves .prev with the reviewer\'s findings, journaled as "deleted"', async () => {
   const ctx = await atFix();
   rmSync(join(ctx.ws, REPORT));
