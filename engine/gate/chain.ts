@@ -19,7 +19,8 @@
  * so the exemption is configuration the gate sees, and every skipped call
  * still writes a `skipped` row (A6).
  */
-import { CountersignError, isCountersignError } from '../errors.js';
+import { CountersignError } from '../errors.js';
+import { cancelled } from './decorators/until-stopped.js';
 import type { JsonObject } from '../format/model.js';
 import { describeArgProblem, isGated, jsonArgProblem, TOOL_CLASSES, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
 
@@ -150,14 +151,6 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
   return Object.freeze(chained);
 }
 
-/** A call whose signal was aborted before its tool started: the abort's own typed reason, else E_TOOL_CANCELLED. */
-function cancelled(tool: string, signal: AbortSignal, when: string): CountersignError {
-  const reason = signal.reason as unknown;
-  if (isCountersignError(reason)) return reason;
-  return new CountersignError('E_TOOL_CANCELLED', `the call to tool "${tool}" was cancelled (its signal was aborted) ${when}`, {
-    fix: 'call the tool again, with a signal that is not aborted, if it should still run',
-  });
-}
 
 function placeDecorators(inner: Tool, options: ChainOptions): Map<ChainPosition, ToolDecorator> {
   const invalid = (message: string, fix: string): never => {

@@ -176,8 +176,8 @@ Audit('a call whose signal is aborted before it starts, or while it is reviewed,
   const during = new AbortController();
   const late = await rejection(chainWith(async () => { during.abort(); return { outcome: 'approved', proposalId: 'p2' }; }).run(ARGS, { ...CTX, signal: during.signal }));
   assert.equal([late.code, reviews.length], ['E_TOOL_CANCELLED', 1]);
-  assert.match(late.message, 'it was approved, but nothing ran');
-  assert.equal([calls.length, sink.rows.filter((r) => r.ok).length], [0, 0], 'the tool never ran; nothing is recorded as a success');
+  assert.match(late.message, 'while it was reviewed (the review decided, but nothing ran)');
+  assert.equal([calls.length, sink.rows.length], [0, 0], 'the tool never ran; no execution row');
 });
 
 Audit.run();

@@ -10,6 +10,8 @@ import { rejection } from '../helpers/errors.js';
 import { settle } from './fake-clock.js';
 import { ARGS, CTX, fullChain, memorySink, spyTool } from './fixtures.js';
 import { auditDecorator } from '../../engine/gate/decorators/audit.js';
+import { metricDecorator } from '../../engine/gate/decorators/metric.js';
+import { rateLimitDecorator } from '../../engine/gate/decorators/rate-limit.js';
 
 const Gate = suite('gate/review-gate: the second signature on mutating calls');
 
@@ -252,6 +254,32 @@ Gate('B9: an onPending that throws fails the call closed before any review: no d
   assert.is(e.code, 'ErrReviewRejected');
   assert.match(e.message, 'was not reviewed: the host\'s onPending failed (ui down)');
   assert.equal([decided, settled, calls.length, gate.pending()], [0, [], 0, []]);
+});
+
+Gate('a call cancelled before its review never reaches the gate; one cancelled while it is reviewed stops at the gate once it decides: E_TOOL_CANCELLED, no run, no execution row, no rate-limit token, no count', async () => {
+  const { tool, calls } = spyTool('write');
+  let release!: (v: GateVerdict) => void;
+  let asked = 0;
+  const sink = memorySink();
+  const metric = metricDecorator();
+  const limiter = rateLimitDecorator({ capacity: 1 });
+  const gate = reviewGateDecorator({ decide: () => (asked++, new Promise((resolve) => (release = resolve))) });
+  const chained = chain(tool, { tenantBind: tenantBindDecorator(), reviewGate: gate, audit: auditDecorator({ sink }), rateLimit: limiter, metric });
+  const before = new AbortController();
+  before.abort();
+  const early = await rejection(chained.run(ARGS, { ...CTX, signal: before.signal }));
+  assert.is(early.code, 'E_TOOL_CANCELLED');
+  assert.match(early.message, 'before it was reviewed');
+  assert.is(asked, 0);
+  const during = new AbortController();
+  const call = chained.run(ARGS, { ...CTX, signal: during.signal });
+  await settle();
+  during.abort();
+  release({ outcome: 'approved', proposalId: 'p1' });
+  const e = await rejection(call);
+  assert.is(e.code, 'E_TOOL_CANCELLED');
+  assert.match(e.message, 'while it was reviewed');
+  assert.equal([calls.length, sink.rows, metric.snapshot(), limiter.bucketCount()], [0, [], {}, 0]);
 });
 
 Gate.run();

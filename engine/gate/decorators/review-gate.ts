@@ -16,6 +16,7 @@
 import { CountersignError, isCountersignError } from '../../errors.js';
 import { DEFAULT_BLAST_RADIUS, type Tool } from '../../tools/tool.js';
 import { assertProposal, type Proposal } from '../proposal.js';
+import { cancelled } from './until-stopped.js';
 
 /** Errors from the gate that reach the caller unchanged; every other failure of the gate is ErrReviewRejected. */
 const PASSED_ON: ReadonlySet<string> = new Set(['E_STORE', 'E_PROPOSAL', 'ErrReviewRejected', 'ErrReviewTimeout']);
@@ -131,6 +132,11 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
         // A mutation runs only on a decision on the record: decide writes the
         // proposal row and names it, and the execution row points at it (A7).
         const recorded = typeof verdict?.proposalId === 'string' && verdict.proposalId.trim() !== '';
+        // Cancelled while it was reviewed: it stops here, before a token is spent, a row written or a count taken.
+        const signal = call.ctx?.signal;
+        if (signal?.aborted && (verdict?.outcome === 'approved' || verdict?.outcome === 'skipped')) {
+          throw cancelled(tool.name, signal, 'while it was reviewed (the review decided, but nothing ran)');
+        }
         switch (verdict?.outcome) {
           case 'approved':
             if (!recorded) throw unrecorded(tool.name, 'approved the call');

@@ -50,6 +50,15 @@ export function untilStopped<T>(work: Promise<T>, signal: AbortSignal | undefine
   return Promise.race([told, stopped]).finally(() => signal.removeEventListener('abort', onAbort));
 }
 
+/** A call whose signal was aborted before its tool started: the abort's own typed reason, else E_TOOL_CANCELLED. */
+export function cancelled(tool: string, signal: AbortSignal, when: string): CountersignError {
+  const reason = signal.reason as unknown;
+  if (isCountersignError(reason)) return reason;
+  return new CountersignError('E_TOOL_CANCELLED', `the call to tool "${tool}" was cancelled (its signal was aborted) ${when}`, {
+    fix: 'call the tool again, with a signal that is not aborted, if it should still run',
+  });
+}
+
 /**
  * Why a running call was stopped, typed: the signal's own reason when it is
  * one of ours (timeout's E_TOOL_TIMEOUT), else E_TOOL_CANCELLED — a caller's
