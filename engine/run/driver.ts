@@ -166,6 +166,9 @@ export async function driveRun(
       const calls = toolCalls;
       session = toolSession(request, offered ? offered.runner : opts.tools, (call) => calls.push(call), offered?.refusal);
       answer = await askWithin(agent, label, request, waitMs, session, opts.signal);
+      // Calls the agent started and did not wait for are on the record too
+      // (their outcome, once they end within a second, or E_TOOL_UNFINISHED).
+      calls.push(...(await unfinishedCalls(session)));
       // An agent that spent its last turn on a tool call gets no say: fail closed.
       if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };
       // One of the engine's tools failed while the agent worked: the step

@@ -316,7 +316,7 @@ Cli('usage errors exit 2 with {error} on stdout under --json: unknown command, u
   assert.match(missing.json.error.message, /--response/);
 });
 
-Cli('start refuses an invalid workflow with exit 2 and names the first finding', async () => {
+Cli('start refuses an invalid workflow with exit 2, names the first finding, and its fix is a validate command that runs as printed', async () => {
   const dir = tempDir();
   const file = join(dir, 'bad.json');
   writeFileSync(file, JSON.stringify({ metadata: { name: 'b', version: '1.0.0', description: 'd' }, nodes: [{ type: 'start', id: 'start', connections: { default: 'gone' } }, { type: 'end', id: 'done' }] }, null, 2));
@@ -325,6 +325,8 @@ Cli('start refuses an invalid workflow with exit 2 and names the first finding',
   assert.is(r.json.error.code, 'E_WORKFLOW_INVALID');
   assert.match(r.stderr, /E_DANGLING_CONNECTION/);
   assert.match(r.stderr, /bad\.json:\d+:\d+/);
+  // The command it suggests names the file: copied as printed, it runs.
+  assert.is(r.json.error.fix, `run \`countersign validate ${file}\` to see every finding`);
 });
 
 Cli('--store DIR overrides COUNTERSIGN_STORE', async () => {

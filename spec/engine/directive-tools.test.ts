@@ -329,6 +329,25 @@ T('H35 ADR-019: a host\'s lent read tool is held to its declared schema (E_TOOL_
   assert.equal(after.outcomes.map((o) => o.code ?? o.result), ['E_TOOL_FAILED', 'other ok']);
 });
 
+T('a tool call the agent started and did not wait for is journaled with its outcome once it ends (within a second), or as E_TOOL_UNFINISHED', async () => {
+  const { engine } = setup();
+  const host = {
+    names: () => ['slow_note', 'stuck_note'],
+    call: (name: string) => new Promise<JsonValue>((resolve) => { if (name === 'slow_note') setTimeout(() => resolve('noted'), 150); }),
+  };
+  const agent: Agent = {
+    async answer(_request, options) {
+      void options.tools!.runner!.call('slow_note', {}, _request).catch(() => undefined);
+      void options.tools!.runner!.call('stuck_note', {}, _request).catch(() => undefined);
+      return { note: 'answered at once' };
+    },
+  };
+  const r = await engine.run(flow('reviewer'), { agent, tools: host });
+  assert.is(r.status, 'completed');
+  const called = (await engine.trace(r.runId)).events.filter((e) => e.type === 'tool.called').map((e) => [e.name, e.ok, e.code ?? null]);
+  assert.equal(called, [['slow_note', true, null], ['stuck_note', false, 'E_TOOL_UNFINISHED']]);
+});
+
 T('H35: a host\'s lent write tool that fails (through the gate) comes back as it threw, stops nothing, and the step takes the agent\'s answer; an engine tool\'s failure would stop the item', async () => {
   const { engine, store } = setup();
   const host = {

@@ -18,6 +18,7 @@ const CASES: Array<[string, string]> = [
   ['list runs with `countersign runs`', 'list runs with the `runs` tool'],
   ['start a new run with `countersign start`', 'start a new run with the `start` tool'],
   ['run `countersign validate <file>` to see every finding', 'call the `validate` tool to see every finding'],
+  ["run `countersign validate '/tmp/my flows/w.json'` to see every finding", 'call the `validate` tool to see every finding'],
   ['the run is still waiting; answer it with `countersign step <runId>`', 'the run is still waiting; answer it with the `step` tool'],
   ['use a path inside the workspace, or start the run with a --workspace that contains it', 'use a path inside the workspace, or start the run with a "workspace" argument that contains it'],
 ];
