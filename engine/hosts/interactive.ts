@@ -23,6 +23,9 @@ const ERROR_SHORTCUT = /^\s*\$error\s*:\s*(.*)$/;
 export function createInteractiveAgent(io: InteractiveIO = { input: process.stdin, output: process.stderr }): Agent {
   let reader: LineReader | undefined;
   const say = (text: string) => io.output.write(text);
+  // A terminal echoes what is typed, Enter included; piped input is not echoed,
+  // so the line read is written after the prompt, and what follows starts on a line of its own.
+  const echo = (io.input as { isTTY?: boolean }).isTTY !== true;
 
   async function answer(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
     // A person may paste too much: that line is dropped and they are asked again.
@@ -31,7 +34,7 @@ export function createInteractiveAgent(io: InteractiveIO = { input: process.stdi
     try {
       say(renderPrompt(request));
       for (;;) {
-        const outcome = await readAnswer(reader, wait.signal, say);
+        const outcome = await readAnswer(reader, wait.signal, say, echo);
         if (outcome.kind === 'answer') return outcome.value;
         if (outcome.kind === 'retry') {
           say(`${outcome.problem}; type the answer again.\n> `);
@@ -73,10 +76,11 @@ type Outcome =
  * Text that can no longer become valid JSON is refused at once, so a typo
  * does not swallow the lines typed after it.
  */
-async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: string) => void): Promise<Outcome> {
+async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: string) => void, echo: boolean): Promise<Outcome> {
   let text = '';
   for (;;) {
     const next = await reader.read(signal);
+    if (echo && 'line' in next) say(`${next.line}\n`);
     if (!('line' in next)) {
       if (next.end === 'aborted') return { kind: 'stopped' };
       if (next.end === 'too-long') return { kind: 'retry', problem: `a line longer than ${next.limit} characters was dropped (nothing typed before it is kept)` };

@@ -104,6 +104,25 @@ test('a line that leaves a string open is refused at once (no later line can clo
   await agent.close!();
 });
 
+test('piped input (not a terminal, so nothing is echoed) is written after the prompt, so what follows starts on a line of its own', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('{"issues_count":\n1}\n');
+  assert.equal(await answer, { issues_count: 1 });
+  assert.match(t.shown(), '> {"issues_count":\n… 1}\n');
+  await agent.close!();
+  // A terminal echoes by itself: nothing is written twice.
+  const tty = terminal();
+  Object.assign(tty.input, { isTTY: true });
+  const typed = createInteractiveAgent(tty);
+  const pending = typed.answer(request(), opts());
+  tty.input.write('{"issues_count": 2}\n');
+  assert.equal(await pending, { issues_count: 2 });
+  assert.not.match(tty.shown(), '{"issues_count": 2}');
+  await typed.close!();
+});
+
 test('a line over the limit (a paste gone wrong) is dropped and re-prompts, however the input is chunked; the prompt keeps working', async () => {
   for (const chunks of [1, 17]) {
     const t = terminal();
