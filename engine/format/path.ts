@@ -102,7 +102,7 @@ class PathParser {
     // Node ids and names may start with a digit ("2nd-review"); digits alone are a number or an index, never a name.
     if (/^[0-9]+$/.test(text.slice(nameStart, this.pos))) {
       this.pos = nameStart;
-      this.fail('a variable name cannot be digits alone', 'start the name with a letter, "_" or "$"; digits alone are only valid as an index such as a.0 or a[0]');
+      this.fail('a variable name cannot be digits alone', 'start the name with a letter or "_"; digits alone are only valid as an index such as a.0 or a[0]');
     }
     return text.slice(start, this.pos);
   }

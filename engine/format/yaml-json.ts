@@ -4,7 +4,7 @@
  * mappings used as keys. Those are refused at their position instead of
  * turning silently into null, Buffers, Dates or stringified keys.
  */
-import { isMap, isScalar, isSeq, visit, type Document } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, visit, type Document } from 'yaml';
 
 export interface NonJson {
   offset: number;
@@ -18,6 +18,11 @@ export function firstNonJson(doc: Document): NonJson | undefined {
   let found: NonJson | undefined;
   visit(doc, {
     Map(_key, map) {
+      // !!set: a mapping that becomes a Set, which JSON would store as {}.
+      if (map.tag && map.tag !== 'tag:yaml.org,2002:map') {
+        found = tagged(map.tag, map.range?.[0] ?? 0);
+        return visit.BREAK;
+      }
       // Keys the parser holds apart by type (true and "true", 1 and "1") are
       // one JSON key: the later would silently replace the earlier.
       const seen = new Set<string>();
@@ -33,6 +38,11 @@ export function firstNonJson(doc: Document): NonJson | undefined {
       return undefined;
     },
     Pair(_key, pair) {
+      // An alias as a key: to a mapping or list it is a collection key JSON cannot express, and to a name it reads as its text ("*shape").
+      if (isAlias(pair.key)) {
+        found = { offset: pair.key.range?.[0] ?? 0, message: `the mapping key ${pair.key.source ? `*${pair.key.source}` : 'here'} is an alias, which a JSON key cannot be (it would read as its own text, or as a collection)`, fix: 'write the key out as a plain name' };
+        return visit.BREAK;
+      }
       // YAML 1.1's merge key: YAML 1.2 (and JSON) read it as a key named "<<", never as the fields it points at.
       if (isScalar(pair.key) && pair.key.value === '<<' && pair.key.type === 'PLAIN') {
         found = { offset: pair.key.range?.[0] ?? 0, message: 'a YAML merge key (<<) is not read as a merge: the fields it points at would be a mapping under the key "<<"', fix: 'write the fields out in this mapping (an &anchor and *alias for a whole value still work)' };
@@ -48,6 +58,14 @@ export function firstNonJson(doc: Document): NonJson | undefined {
         const source = isScalar(pair.key) && typeof pair.key.source === 'string' && pair.key.source !== '' ? pair.key.source : '(nothing)';
         const offset = isScalar(pair.key) ? pair.key.range?.[0] ?? 0 : (pair.value as { range?: [number] } | null)?.range?.[0] ?? 0;
         found = { offset, message: `the mapping key ${source} is YAML's null, not a name, which a JSON key cannot be`, fix: 'quote the key ("null") if it is a name, or remove it' };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+    // !!omap, !!pairs: lists that become a Map, which JSON would store as {}.
+    Seq(_key, node) {
+      if (node.tag && node.tag !== 'tag:yaml.org,2002:seq') {
+        found = tagged(node.tag, node.range?.[0] ?? 0);
         return visit.BREAK;
       }
       return undefined;
@@ -71,4 +89,10 @@ export function firstNonJson(doc: Document): NonJson | undefined {
     },
   });
   return found;
+}
+
+/** A collection with a tag that makes it something other than a JSON object or list. */
+function tagged(tag: string, offset: number): NonJson {
+  const name = tag.replace(/^tag:yaml\.org,2002:/, '!!');
+  return { offset, message: `the YAML collection tagged ${name} is not a plain mapping or list, which JSON cannot express (it would be read as a ${name === '!!set' ? 'Set' : 'Map'})`, fix: 'remove the tag: write a plain list (- a) or mapping (a: 1)' };
 }

@@ -86,6 +86,8 @@ malformed('each malformed form names what is wrong and where', () => {
     assert.equal(e.data, { offset }, text);
     assert.ok(e.fix, text);
   }
+  // The fix names only what a name may start with: a "$" name is refused everywhere (E_VARIABLE_NAME, node ids).
+  assert.is(failure('42').fix, 'start the name with a letter or "_"; digits alone are only valid as an index such as a.0 or a[0]');
 });
 
 paths.run();
