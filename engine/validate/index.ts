@@ -4,6 +4,7 @@
  * the most specific JSON pointer and, when the document came from a file,
  * its line:col. Bad content never throws: it becomes findings.
  */
+import { jsonProblem } from '../format/json-problem.js';
 import { createToolCatalog, type ToolCatalog } from '../tools/catalog.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
@@ -102,6 +103,11 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
   const tools = opts.tools ? withBuiltins(opts.tools) : builtinCatalog();
   const tooDeep = nestingFindings(data);
   if (tooDeep.length > 0) return tooDeep;
+  // A library caller's object may hold what no file can (a Set, a Map, NaN): start would refuse it, so validate does.
+  const notJson = jsonProblem(data);
+  if (notJson) {
+    return [{ code: 'E_INPUT', message: `the workflow is not plain JSON data: ${notJson.pointer || '(root)'} ${notJson.message}; pass plain JSON data (strings, finite numbers, booleans, null, lists and plain objects)`, pointer: notJson.pointer, severity: 'error' }];
+  }
   const fromSchema = schemaFindings(data);
   const model = graphModel(data);
   if (!model || !isPlainObject(data)) return fromSchema;
