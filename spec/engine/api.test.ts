@@ -89,7 +89,7 @@ Api('createEngine without a store (or with something that is not one) is E_INPUT
 
 Api('validateWorkflow refuses an object start would refuse (a Set, a Map, NaN inside): E_INPUT at its pointer, never ok', () => {
   for (const [value, what] of [[new Set(['a']), 'a Set'], [new Map([['a', 1]]), 'a Map'], [Number.NaN, 'NaN']] as const) {
-    const wf = { ...TWO, variableRegistry: { ...TWO.variableRegistry, odd: { type: 'object', description: 'odd', default: value } } };
+    const wf = { ...TWO_STEP, variableRegistry: { ...TWO_STEP.variableRegistry, odd: { type: 'object', description: 'odd', default: value } } };
     const report = validateWorkflow(wf as never);
     assert.is(report.ok, false, what);
     assert.equal(report.errors.map((e) => [e.code, e.pointer]), [['E_INPUT', '/variableRegistry/odd/default']], what);
