@@ -93,7 +93,7 @@ export const CODES = Object.freeze({
   // Personas (agents/<name>.md)
   E_PERSONA: 'a persona file has no YAML frontmatter, or its frontmatter violates schemas/persona.schema.json (missing field, wrong type, bad value)',
   E_PERSONA_NAME: 'a persona\'s name differs from its file name (agents/<name>.md) or from the name the gate was configured with',
-  E_PERSONA_DENY: 'a persona\'s disallowed_tools lacks an entry every reviewer must deny: *_skill, run_shell, execute_skill, host_restart_service, kill_process',
+  E_PERSONA_DENY: 'a persona\'s disallowed_tools does not deny (by name or by a pattern such as *) a tool every reviewer must deny: *_skill, run_shell, execute_skill, host_restart_service, kill_process',
   E_PERSONA_PERMISSION: 'a reviewer persona\'s permission_mode is not read-only',
   E_PERSONA_BODY: 'a persona has no body after its frontmatter: the body is the reviewer\'s prompt',
   E_PERSONA_MAX_TURNS: 'a persona has no max_turns',

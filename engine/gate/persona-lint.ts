@@ -60,7 +60,8 @@ export function personaLintProblems(frontmatter: unknown, file: string, body?: s
 
   const deny = Array.isArray(fm.disallowed_tools) ? fm.disallowed_tools.filter((d): d is string => typeof d === 'string') : undefined;
   if (deny !== undefined || fm.disallowed_tools === undefined) {
-    const missing = REQUIRED_DISALLOWED_TOOLS.filter((entry) => !(deny ?? []).includes(entry));
+    // Covered by the entry itself or by a broader deny pattern ("*", "*_shell"): a persona that denies more still denies these.
+    const missing = REQUIRED_DISALLOWED_TOOLS.filter((entry) => !(deny ?? []).some((d) => d === entry || matchesToolPattern(d, entry)));
     if (missing.length > 0) {
       out.push(error('E_PERSONA_DENY', deny ? '/disallowed_tools' : '',
         `disallowed_tools lacks ${missing.map((m) => `"${m}"`).join(', ')}: every reviewer persona must deny ${REQUIRED_DISALLOWED_TOOLS.join(', ')}, so that the runtime filter, not the prompt, keeps it from acting (F14)`,

@@ -33,7 +33,8 @@ Lint('F14: the required deny entries are *_skill, run_shell, execute_skill, host
   assert.equal([...REQUIRED_DISALLOWED_TOOLS], ['*_skill', 'run_shell', 'execute_skill', 'host_restart_service', 'kill_process']);
 });
 
-for (const entry of REQUIRED_DISALLOWED_TOOLS) {
+// execute_skill is also denied by the *_skill wildcard: dropping it alone leaves it denied (next test).
+for (const entry of REQUIRED_DISALLOWED_TOOLS.filter((e) => e !== 'execute_skill')) {
   Lint(`F14: a reviewer whose disallowed_tools drops "${entry}" is an E_PERSONA_DENY error naming it`, () => {
     const line = entry.startsWith('*') ? `  - "${entry}"` : `  - ${entry}`;
     const text = shipped.replace(new RegExp(`\\n${line.replace(/[*"]/g, '\\$&')} *(#[^\\n]*)?(?=\\n)`), '');
@@ -50,6 +51,13 @@ Lint('F14: listing execute_skill does not stand in for the *_skill wildcard', ()
   const findings = personaLintProblems({ name: 'reviewer', max_turns: 5, permission_mode: 'read-only', disallowed_tools: ['run_shell', 'execute_skill', 'host_restart_service', 'kill_process', 'x_skill'] }, 'reviewer.md');
   assert.equal(codes(findings), ['E_PERSONA_DENY']);
   assert.match(findings[0].message, /lacks "\*_skill":/);
+});
+
+Lint('F14: a broader deny pattern covers a required entry: "*" (deny everything), "execute_*", "*_service", "kill_*", or *_skill for execute_skill, need no literal entries', () => {
+  for (const deny of [['*'], ['*_skill', 'run_shell', 'execute_*', '*_service', 'kill_*'], ['*_skill', 'run_shell', 'host_restart_service', 'kill_process']]) {
+    const findings = personaLintProblems({ name: 'reviewer', max_turns: 5, permission_mode: 'read-only', disallowed_tools: deny }, 'reviewer.md');
+    assert.equal(codes(findings), [], deny.join(','));
+  }
 });
 
 Lint('F14: a persona with no disallowed_tools at all lacks every entry, in one finding at the frontmatter', () => {
