@@ -35,7 +35,7 @@ export const CODES = Object.freeze({
   E_CONDITION: 'a condition has the wrong shape, or a contextPath (or JSON Logic var) is not a valid path',
   E_UNDECLARED_VARIABLE: 'a template variable or contextPath resolves to nothing',
   E_FINAL_OUTPUT_UNRESOLVED: '(warning) a finalOutput name resolves to nothing and is left out of output',
-  E_VARIABLE_NEVER_WRITTEN: '(warning) a registry variable with no default that nothing writes',
+  E_VARIABLE_NEVER_WRITTEN: '(warning) a registry variable with no default that nothing writes, or whose only writes read it first (n = n + 1)',
   // Runs
   E_WORKFLOW_INVALID: 'the workflow has validation errors and cannot start',
   E_RUN_NOT_FOUND: 'no run with that id in the store',

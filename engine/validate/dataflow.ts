@@ -12,6 +12,7 @@ import { BUILTIN_VARIABLES } from '../format/model.js';
 import { resolve, staticScope, type Scope } from '../format/resolver.js';
 import { damerauLevenshtein, suggest } from '../format/suggest.js';
 import { templateVariables } from '../format/template.js';
+import { parseExpression } from '../format/expression.js';
 import type { Finding, VariableRead } from '../nodes/node-type.js';
 import type { GraphModel, NodeEntry } from './graph-model.js';
 import { childPointer, isPlainObject } from './pointer.js';
@@ -35,6 +36,26 @@ export interface Declarations {
  * to it look undeclared; a node whose shape defeats its type's `declares()`
  * declares nothing.
  */
+/** Targets of a node's expressions whose every assignment reads the target itself first. */
+function selfReadingTargets(expressions: unknown): Set<string> {
+  const reading = new Set<string>();
+  const plain = new Set<string>();
+  for (const src of Array.isArray(expressions) ? expressions : []) {
+    if (typeof src !== 'string') continue;
+    try {
+      const e = parseExpression(src);
+      const readsItself = e.reads.some((r) => r === e.target || r.startsWith(`${e.target}.`) || r.startsWith(`${e.target}[`));
+      // An earlier plain assignment in the same node gives it a value first.
+      if (readsItself && !plain.has(e.target)) reading.add(e.target);
+      else plain.add(e.target);
+    } catch {
+      // reported by the expression's own check
+    }
+  }
+  for (const name of plain) reading.delete(name);
+  return reading;
+}
+
 export function collectDeclarations(data: Record<string, unknown>, model: GraphModel): Declarations {
   const registry = isPlainObject(data.variableRegistry) ? Object.keys(data.variableRegistry) : [];
   const globals = new Set<string>([...BUILTIN_VARIABLES, ...registry]);
@@ -50,10 +71,13 @@ export function collectDeclarations(data: Record<string, unknown>, model: GraphM
   }));
   for (const node of model.nodes) {
     const declared = declarationsOf(node);
+    // `n = n + 1` reads n before it writes it: on a run where nothing else
+    // gave n a value it fails, so it gives no first value (never-written).
+    const selfReading = node.type === 'expression' ? selfReadingTargets(node.raw.expressions) : new Set<string>();
     for (const name of declared.globals) {
       if (node.type === 'expression' && !globals.has(name) && !declaredByStart.has(name)) continue;
       globals.add(name);
-      written.add(name);
+      if (!selfReading.has(name)) written.add(name);
     }
     const schema = node.raw.inputSchema;
     if (isPlainObject(schema) && Array.isArray(schema.globalInputs)) {
@@ -243,7 +267,7 @@ export function neverWrittenFindings(data: Record<string, unknown>, declarations
       code: 'E_VARIABLE_NEVER_WRITTEN',
       pointer: childPointer('/variableRegistry', name),
       severity: 'warning',
-      message: `registry variable "${name}" has no default and nothing writes it (no initialData value, globalInputs or expression); it is unset unless the start input supplies it — give it a default or write it from a node`,
+      message: `registry variable "${name}" has no default and nothing writes it (no initialData value, globalInputs or expression that gives it a first value; an update such as "${name} = ${name} + 1" reads it first); it is unset unless the start input supplies it — give it a default or write it from a node`,
     });
   }
   return findings;

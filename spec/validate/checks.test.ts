@@ -180,6 +180,18 @@ dataflow('finalOutput names that resolve to nothing are warnings; registry varia
   assert.equal(warningCodes(report), ['E_FINAL_OUTPUT_UNRESOLVED /nodes/1/finalOutput/1', 'E_VARIABLE_NEVER_WRITTEN /variableRegistry/result']);
 });
 
+dataflow('a counter whose only write reads it first (n = n + 1, no default, no start value) is E_VARIABLE_NEVER_WRITTEN: it would fail at its first increment; a plain first write in the same node, or a default, gives it a value', () => {
+  const counter = (expressions: string[], decl: Record<string, unknown> = {}) => validateWorkflow(workflow([
+    { id: 'start', type: 'start', connections: { default: 'calc' } },
+    { id: 'calc', type: 'expression', expressions, connections: { default: 'end' } },
+    { id: 'end', type: 'end', finalOutput: ['n'] },
+  ] as Node[], { variableRegistry: { n: { type: 'number', description: 'n', ...decl } } }));
+  assert.equal(warningCodes(counter(['n = n + 1'])), ['E_VARIABLE_NEVER_WRITTEN /variableRegistry/n']);
+  assert.match(counter(['n = n + 1']).warnings[0].message, 'reads it first');
+  assert.equal(warningCodes(counter(['n = 0', 'n = n + 1'])), []);
+  assert.equal(warningCodes(counter(['n = n + 1'], { default: 0 })), []);
+});
+
 dataflow('a template or expression nested past its limit is a finding at its pointer (E_TEMPLATE_SYNTAX, E_EXPRESSION_SYNTAX), never a crash of validate', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'calc' } },
