@@ -44,7 +44,9 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
   const who = `the exec agent \`${command}\``;
   const echo = opts.stderr === undefined ? process.stderr : opts.stderr;
   // Processes still answering, so close() can stop them when the run stops.
-  const running = new Set<ChildProcess>();
+  // Every request's process group, kept after its shell exits: what it left
+  // running in the background is still the run's, and is stopped at close().
+  const groups = new Set<ChildProcess>();
 
   function answer(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
     const nodeId = request.nodeId;
@@ -55,8 +57,7 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
     }
     return new Promise<JsonValue>((resolve, reject) => {
       const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', 'pipe']);
-      running.add(child);
-      child.once('exit', () => running.delete(child));
+      groups.add(child);
       let stdout = '';
       let stderrTail = '';
       let overflow = false;
@@ -147,8 +148,8 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
     // One process, one answer: no turn in which a tool's result could come back.
     callsTools: false,
     async close() {
-      for (const child of running) killProcessGroup(child);
-      running.clear();
+      for (const child of groups) killProcessGroup(child);
+      groups.clear();
     },
   };
 }

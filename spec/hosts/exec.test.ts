@@ -76,6 +76,17 @@ test('an output echoing another seq as "$seq" is E_AGENT_OUTPUT, and the fix is 
   assert.equal(await right.answer(request('fix', 5), opts()), { x: 1 });
 });
 
+test('what an exec agent left running in the background is the run\'s: close() (the run ending, or Ctrl-C) stops its process group', async (c) => {
+  const pidFile = join(c.dir, 'bg.pid');
+  const agent = createExecAgent(`sleep 30 & echo $! > '${pidFile}'; echo '{"x": 1}'`, { cwd: c.dir, stderr: null });
+  assert.equal(await agent.answer(request('fix', 1), opts()), { x: 1 });
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  assert.ok(alive(pid), 'the background process outlives the answer');
+  await agent.close!();
+  for (const end = Date.now() + 3000; alive(pid) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+  assert.not.ok(alive(pid), 'stopped when the agent was closed');
+});
+
 test('a non-zero exit is E_AGENT_CRASHED with the exit code and the last stderr lines', async (c) => {
   const agent = createExecAgent(cmd('fail'), { cwd: c.dir, stderr: null });
   const err = await rejection(agent.answer(request('fix', 1), opts()));
