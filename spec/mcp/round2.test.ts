@@ -12,11 +12,15 @@ const Round2 = suite('mcp: results, hang-up and hints');
 
 Round2('a long text block keeps its start and its end (the next step call) and says where the rest is', () => {
   const text = `Run r1 is waiting\n${'x'.repeat(1000)}\nTo answer, call step with {"runId": "r1", "seq": 3}`;
-  const capped = capText(text, 400);
+  const capped = capText(text, 600);
   assert.ok(capped.startsWith('Run r1 is waiting'));
   assert.ok(capped.endsWith('{"runId": "r1", "seq": 3}'));
   assert.match(capped, /characters left out here: .*structuredContent holds the full result/);
   assert.is(capText('short', 400), 'short');
+  // The cap holds for the whole text, the note included.
+  const big = capText(`Run r2\n${'y'.repeat(300_000)}\nTo answer, call step`);
+  assert.ok(big.length <= 256 * 1024, String(big.length));
+  assert.ok(big.endsWith('To answer, call step'));
 });
 
 Round2('a result too large for one message is E_RESULT_TOO_LARGE naming the run and how to read it in a shell', () => {

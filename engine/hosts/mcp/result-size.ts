@@ -23,14 +23,16 @@ const ENVELOPE_BYTES = 16 * 1024;
 /** The text, or its start and end with the middle left out and a note saying where the rest is. */
 export function capText(text: string, max = MAX_TEXT_CHARS): string {
   if (text.length <= max) return text;
-  const tail = Math.min(TAIL_CHARS, Math.floor(max / 4));
-  const head = max - tail;
-  const note =
-    `\n\n[… ${text.length - head - tail} characters left out here: this text is capped at ${max} characters. ` +
+  const noteFor = (omitted: number) =>
+    `\n\n[… ${omitted} characters left out here: this text is capped at ${max} characters, this note included. ` +
     'structuredContent holds the full result; status {"runId"} repeats the pending item, and in a shell ' +
     'countersign status <runId> --json or countersign trace <runId> --json (same --store) prints everything. ' +
     'Keep large values in files and pass their paths.]\n\n';
-  return `${text.slice(0, safeEnd(text, head))}${note}${text.slice(safeStart(text, text.length - tail))}`;
+  // The note counts against the cap: sized with the most digits the count can have.
+  const keep = Math.max(0, max - noteFor(text.length).length);
+  const tail = Math.min(TAIL_CHARS, Math.floor(keep / 4));
+  const head = keep - tail;
+  return `${text.slice(0, safeEnd(text, head))}${noteFor(text.length - head - tail)}${text.slice(safeStart(text, text.length - tail))}`;
 }
 
 /**
