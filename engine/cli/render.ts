@@ -1,5 +1,6 @@
 /** Human-readable rendering of run states for the terminal. */
 import type { RunState } from '../run/contract.js';
+import { shellWord } from '../format/shell-word.js';
 
 /**
  * `store`: the --store DIR the command was given; the commands the output
@@ -65,7 +66,7 @@ export function renderState(state: RunState, store?: string): string {
 /** ` --store DIR` (shell-quoted when it needs it) for a store given with --store; nothing for the default or $COUNTERSIGN_STORE. */
 export function storeArg(store: string | undefined): string {
   if (store === undefined) return '';
-  return ` --store ${/^[A-Za-z0-9_./:@%+=,-]+$/.test(store) ? store : `'${store.replace(/'/g, `'\\''`)}'`}`;
+  return ` --store ${shellWord(store)}`;
 }
 
 /**

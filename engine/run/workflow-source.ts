@@ -8,6 +8,7 @@ import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import { readSource, type SourceDocument } from '../format/source.js';
 import { validateDocument, validateWorkflow, type ValidateOptions, type ValidationReport } from '../validate/index.js';
+import { shellWord } from '../format/shell-word.js';
 
 export type WorkflowSource = string | SourceDocument | Workflow;
 
@@ -61,15 +62,10 @@ export function loadValidWorkflow(source: WorkflowSource, opts: ValidateOptions 
         // The first finding's location, as fields a host can act on (jump to it), not only in the text.
         pointer: first.pointer,
         ...(first.line > 0 ? { line: first.line, col: first.col } : {}),
-        fix: report.file ? `run \`countersign validate ${shellArg(report.file)}\` to see every finding` : 'validate it with validateWorkflow(workflow) to see every finding',
+        fix: report.file ? `run \`countersign validate ${shellWord(report.file)}\` to see every finding` : 'validate it with validateWorkflow(workflow) to see every finding',
         data: report,
       },
     );
   }
   return { workflow: data as Workflow, file, report };
-}
-
-/** A path as one shell word: quoted when it holds anything but plain path characters. */
-function shellArg(path: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }

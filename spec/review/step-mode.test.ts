@@ -103,6 +103,17 @@ Step('G1/G2: a review answered by the producer is rejected — exit 5, E_SELF_RE
   assert.is(ok.json.endNodeId, 'done');
 });
 
+Step('G4: a rejected review answer\'s fix is a command that runs as printed: it keeps the --as given (a wrong count here), or asks for one', async () => {
+  const l = await startLoop();
+  await produce(l, 'alice');
+  writeReport(l, ['one finding']);
+  const wrong = await step(l, { issues_count: 0 }, 'carol o\'neil', false);
+  assert.is(wrong.code, 5, wrong.stderr);
+  assert.match(wrong.stderr, new RegExp(`fix: answer node "review" again, fixing what is listed: \`countersign step ${l.runId} --seq \\d+ --as 'carol o'\\\\''neil' --response …\``));
+  const right = await step(l, { issues_count: 1 }, "carol o'neil");
+  assert.is(right.code, 0, right.stderr);
+});
+
 Step('G4/G11: whoever fixed the artifacts may not review them either; a third identity may', async () => {
   const l = await startLoop();
   await produce(l, 'alice');

@@ -3,6 +3,7 @@ import { noStore } from '../../store/open.js';
 import { renderState, withStore } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
+import { shellWord } from '../../format/shell-word.js';
 
 export const command: Command = {
   usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (the run waits), or too late (its deadline fired first: the answer was not taken, wherever the timeout route led); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended), E_IDENTITY_REQUIRED or E_IDENTITY_RESERVED',
@@ -31,11 +32,16 @@ export const command: Command = {
     if (state.late) io.stderr.write(`countersign: ${state.late.code}: ${state.late.errors.join('; ')}\n`);
     // A rejected answer is an error of this command too (exit 5): said the same way, with what to do next.
     if (state.status === 'waiting' && state.rejected && !state.replayed) {
+      // The command answers as this one did: a review (or a loop's node) needs an identity, and the one given is kept.
+      const p = state.pending;
+      const as = typeof values.as === 'string' ? ` --as ${shellWord(values.as)}`
+        : p.kind === 'review' && p.contract !== 'decision' ? ' --as <reviewer identity>'
+        : p.kind === 'directive' && p.requiresIdentity ? ' --as <your identity>' : '';
       reportFailure(io, {
         code: state.rejected.code,
         message: `the answer was rejected: ${state.rejected.errors.join('; ')}`,
         nodeId: state.pending.nodeId,
-        fix: withStore(`answer node "${state.pending.nodeId}" again, fixing what is listed: \`countersign step ${state.runId} --seq ${state.seq} --response …\``, values.store as string | undefined),
+        fix: withStore(`answer node "${state.pending.nodeId}" again, fixing what is listed: \`countersign step ${state.runId} --seq ${state.seq}${as} --response …\``, values.store as string | undefined),
       });
     }
     // Rejected with no retries left: the run moved on by the node's own route
