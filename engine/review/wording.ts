@@ -107,15 +107,20 @@ const NOT_PROSE = `(?!${PAIRED_WITH}${MORE_PARTS}${PROSE_NOUNS})(?!${PAIRED_WITH
 const LEVEL = '(?:critical|high|medium|low|major|minor|trivial|cosmetic)';
 const LEVEL_JOIN = '(?:\\s*[/,]\\s*|,?\\s+(?:or|and|to)\\s+)';
 
+/** Nouns "fixed" (or "added") describes as a property, not a result: "a fixed seed", "the Added section". */
+const TECHNICAL_NOUNS = '(?:size|sizes|width|height|length|seed|point|number|rate|interval|timeout|delay|position|format|order|set|value|values|price|cost|port|window|header|footer|layout|version|string|cost|amount|offset|step|budget|schedule|section|heading|entry|entries|category)';
+
 let compiledRules: readonly Rule[] | undefined;
 /** Built on first use: Unicode property classes (\p{L}) cost milliseconds to compile, and most commands never check wording. */
 const rules = (): readonly Rule[] => (compiledRules ??= [
-  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:improvements?|improved|fixed|added)${AFTER}${NOT_COMPOUND}`, 'giu'), explain: PRESUPPOSES },
+  // "fixed" as a technical adjective ("a fixed seed", "position: fixed") and
+  // a changelog's own headings ("the Added section") presuppose nothing.
+  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?<!position:?\\s*)(?:improvements?|improved|fixed|added)${AFTER}${NOT_COMPOUND}(?!\\s+(?:${TECHNICAL_NOUNS})${AFTER})`, 'giu'), explain: PRESUPPOSES },
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:we\\s+made|our\\s+work|your\\s+work|hard\\s+work)${AFTER}`, 'giu'), explain: SWAYS },
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}(?<![Nn][Oo][Nn]-)(?:BLOCKING|MAJOR|MINOR|CRITICAL)${AFTER}${NOT_DOTTED_AFTER}`, 'gu'), explain: TIERS },
   {
     code: 'E_SEVERITY_TIER',
-    pattern: new RegExp(`${BEFORE}(?<!non-)(?:blocking|major|minor)(?=\\s*:|\\s+${TIER_NOUNS}${AFTER})`, 'giu'),
+    pattern: new RegExp(`${BEFORE}(?<!non-)(?:blocking|major|minor|critical|cosmetic|trivial|(?:low|high|medium)[- ](?:priority|severity))(?=\\s*:|\\s+${TIER_NOUNS}${AFTER})`, 'giu'),
     explain: TIERS,
   },
   {
@@ -131,7 +136,8 @@ const rules = (): readonly Rule[] => (compiledRules ??= [
     pattern: new RegExp(`(?<=[\\p{L}\\p{N},;)]\\s+["'“‘]?)(?:Blocking|Major|Minor)${AFTER}${NOT_DOTTED_AFTER}${NOT_COMPOUND}(?!\\s+\\p{Lu}\\p{Ll})(?!${PROSE_NOUNS})${NOT_PROSE}`, 'gu'),
     explain: TIERS,
   },
-  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?:severity|severities)${AFTER}`, 'giu'), explain: TIERS },
+  // Not a compound ("severity-free") nor one denied ("no severities").
+  { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}(?<!\\bno\\s+)(?:severity|severities)${AFTER}${NOT_COMPOUND}`, 'giu'), explain: TIERS },
   {
     // The tier as the head of a phrase, or said of findings: "the minor
     // ones", "report issues that are blocking." ("the bump is minor" is

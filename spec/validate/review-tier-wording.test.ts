@@ -48,7 +48,7 @@ test('G15: the tier schemes a report check refuses are refused in criteria too: 
   assert.equal(tiers('Separate must-fix issues from nice-to-have ones'), ['must-fix', 'nice-to-']);
   assert.equal(tiers('Tag findings as P0, P1 or P2'), ['P0', 'P1']);
   assert.equal(tiers('Rank each finding: critical, high, low'), ['critical']);
-  assert.equal(tiers('Report high or low priority issues'), ['high']);
+  assert.equal(tiers('Report high or low priority issues'), ['high', 'low']);
   assert.equal(tiers('Tag each finding P1'), ['P1']);
 });
 
@@ -97,6 +97,17 @@ test('text in backticks is a literal mention and never scanned: `Added`, `positi
   assert.equal(all('The header uses `position: fixed`'), []);
   assert.equal(all('The version object has the keys `major:` and `minor:`'), []);
   assert.equal(all('CHANGELOG.md groups entries under Added and Fixed'), ['E_BIASED_REVIEW', 'E_BIASED_REVIEW']);
+});
+
+test('G15 G37: critical, cosmetic, trivial and low-priority issues are tiers; a fixed seed, position: fixed, an Added section, no severities and severity-free fields are not findings', () => {
+  for (const [criterion, word] of [['report only critical issues', 'critical'], ['ignore cosmetic issues', 'cosmetic'], ['ignore trivial issues', 'trivial'], ['report low-priority issues separately', 'low-prio']] as const) {
+    assert.equal(tiers(criterion), [word], criterion);
+  }
+  const all = (criterion: string) => wordingFindings({ criteria: [criterion] }, '/nodes/2').map((f) => f.code);
+  for (const prose of ['Tests use a fixed seed', 'the buffer has a fixed size of 10', 'the header uses position: fixed', 'the changelog has an Added section', 'there are no severities', 'log records have severity-free fields']) {
+    assert.equal(all(prose), [], prose);
+  }
+  assert.equal(all('verify the fixed parser'), ['E_BIASED_REVIEW']);
 });
 
 test.run();
