@@ -134,8 +134,13 @@ function whileBusy<T>(fn: () => T): T {
 /** The tables every countersign store has had since version 1, and those it may hold up to SCHEMA_VERSION. */
 const CORE_TABLES = ['workflows', 'runs', 'events'];
 const OWN_TABLES = new Set([...CORE_TABLES, 'ledger']);
-/** Columns of `runs` that every version has had. */
-const CORE_RUN_COLUMNS = ['run_id', 'record', 'created_at'];
+/** The columns each table has had in every version: a table of that name without them is someone else's. */
+const CORE_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  runs: ['run_id', 'record', 'created_at'],
+  events: ['run_id', 'idx', 'body'],
+  workflows: ['hash', 'body'],
+  ledger: ['id', 'seq', 'table_name', 'body'],
+};
 
 /**
  * Why the file is someone else's database, or undefined when it is a
@@ -143,32 +148,39 @@ const CORE_RUN_COLUMNS = ['run_id', 'record', 'created_at'];
  * countersign creates its tables and sets the version in one transaction,
  * so a store of its own is never at version 0 with tables in it. At any
  * other version (another program may use user_version for its own
- * numbering), at least one of countersign's core tables must be there, its
- * runs table with the core columns, and, up to the version this build
- * writes, no table it never creates.
+ * numbering): a `runs` table must be there, every table named like one of
+ * countersign's must have its columns, and, up to the version this build
+ * writes, no table it never creates may be there.
  */
-function foreignReason(version: number, tables: string[], runColumns: string[]): string | undefined {
+function foreignReason(version: number, tables: string[], columnsOf: (table: string) => string[]): string | undefined {
   if (tables.length === 0) return undefined;
   const listed = `tables ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}`;
   if (version === 0) return listed;
-  // Some of them gone is a damaged store, said as such when it is read; none of them, someone else's file.
-  if (!CORE_TABLES.some((t) => tables.includes(t))) return `${listed}; none of a store's ${CORE_TABLES.join(', ')}`;
-  const lacking = CORE_RUN_COLUMNS.filter((c) => !runColumns.includes(c));
-  if (tables.includes('runs') && lacking.length > 0) return `its runs table has no ${lacking.join(', ')} column`;
+  if (!tables.includes('runs')) return `${listed}; no runs table, which every countersign store has`;
+  for (const [table, core] of Object.entries(CORE_COLUMNS)) {
+    if (!tables.includes(table)) continue;
+    const columns = columnsOf(table);
+    const lacking = core.filter((c) => !columns.includes(c));
+    if (lacking.length > 0) return `its ${table} table has no ${lacking.join(', ')} column`;
+  }
   const unknown = version <= SCHEMA_VERSION ? tables.filter((t) => !OWN_TABLES.has(t)) : [];
   if (unknown.length > 0) return `${listed}; countersign never creates ${unknown.slice(0, 5).join(', ')}`;
   return undefined;
 }
 
+/**
+ * Another program's file, or a store from a newer countersign, is refused
+ * before anything is written to it (not even WAL mode switched on).
+ */
 function refuseForeign(db: Database.Database, file: string): void {
   // All reads in one read transaction: another process may finish setting
   // up this very store between two separate reads, and its tables would
   // then be seen without the version it set with them.
-  const reason = db.transaction(() => {
-    const version = db.pragma('user_version', { simple: true }) as number;
+  const { reason, version } = db.transaction(() => {
+    const v = db.pragma('user_version', { simple: true }) as number;
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").pluck().all() as string[];
-    const runColumns = tables.includes('runs') ? (db.prepare("SELECT name FROM pragma_table_info('runs')").pluck().all() as string[]) : [];
-    return foreignReason(version, tables, runColumns);
+    const columnsOf = (table: string) => db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
+    return { reason: foreignReason(v, tables, columnsOf), version: v };
   })();
   if (reason !== undefined) {
     throw new CountersignError('E_STORE', `${file} is another program's SQLite database (${reason}), not a countersign store: it was left as it is`, {
@@ -176,25 +188,27 @@ function refuseForeign(db: Database.Database, file: string): void {
       fix: 'pass another directory with --store DIR (or COUNTERSIGN_STORE) for countersign\'s store',
     });
   }
+  refuseNewer(version, file);
+}
+
+function refuseNewer(version: number, file: string): void {
+  if (version > SCHEMA_VERSION) {
+    throw new CountersignError(
+      'E_STORE',
+      `the store ${file} has schema version ${version}, newer than this countersign reads (${SCHEMA_VERSION}): it was left as it is`,
+      { file, fix: 'upgrade countersign, or pass another directory with --store DIR' },
+    );
+  }
 }
 
 function migrate(db: Database.Database, file: string): void {
-  const refuseNewer = (version: number) => {
-    if (version > SCHEMA_VERSION) {
-      throw new CountersignError(
-        'E_STORE',
-        `the store ${file} has schema version ${version}, newer than this countersign reads (${SCHEMA_VERSION})`,
-        { file, fix: 'upgrade countersign, or pass another directory with --store DIR' },
-      );
-    }
-  };
   const version = db.pragma('user_version', { simple: true }) as number;
-  refuseNewer(version);
+  refuseNewer(version, file);
   if (version === SCHEMA_VERSION) return;
   // Another process may be creating the tables at the same moment: decide again under the write lock.
   db.transaction(() => {
     const locked = db.pragma('user_version', { simple: true }) as number;
-    refuseNewer(locked);
+    refuseNewer(locked, file);
     if (locked === SCHEMA_VERSION) return;
     // Version 1 stores lack the row version that record caching relies on.
     if (locked === 1) db.exec('ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 0');

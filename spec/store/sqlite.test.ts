@@ -143,13 +143,17 @@ test('another program\'s SQLite database in the store\'s place is E_STORE and le
 
 test('another program\'s database that numbers its own user_version (1, 2, 9) is refused as such, never migrated into nor switched to WAL, whatever its tables are called', (c) => {
   const cases: Array<[number, string, string, string]> = [
-    [2, 'customers', 'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES (\'ada\')', 'none of a store\'s workflows, runs, events'],
-    [9, 'customers', 'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES (\'ada\')', 'none of a store\'s workflows, runs, events'],
+    [2, 'customers', 'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES (\'ada\')', 'no runs table, which every countersign store has'],
+    [9, 'customers', 'CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers (name) VALUES (\'ada\')', 'no runs table, which every countersign store has'],
+    // Named like a store's own table, at a version countersign reads or a newer one: still someone else's.
+    [2, 'events', 'CREATE TABLE events (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO events (name) VALUES (\'signup\')', 'no runs table'],
+    [12, 'events', 'CREATE TABLE events (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO events (name) VALUES (\'signup\')', 'no runs table'],
+    [3, 'events', `${['runs (run_id TEXT, record TEXT, created_at TEXT)', 'events (id INTEGER, name TEXT)'].map((t) => `CREATE TABLE ${t};`).join(' ')} INSERT INTO events VALUES (1, 'x')`, 'its events table has no run_id, idx, body column'],
     [1, 'runs', 'CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO runs (name) VALUES (\'5k\')', 'its runs table has no run_id, record, created_at column'],
-    [3, 'runs', `${['workflows (hash TEXT)', 'runs (run_id TEXT, record TEXT, created_at TEXT)', 'events (run_id TEXT)', 'invoices (id INTEGER)'].map((t) => `CREATE TABLE ${t};`).join(' ')} INSERT INTO runs VALUES ('r', '{}', 'now')`, 'countersign never creates invoices'],
+    [3, 'runs', `${['workflows (hash TEXT, body TEXT)', 'runs (run_id TEXT, record TEXT, created_at TEXT)', 'events (run_id TEXT, idx INTEGER, body TEXT)', 'invoices (id INTEGER)'].map((t) => `CREATE TABLE ${t};`).join(' ')} INSERT INTO runs VALUES ('r', '{}', 'now')`, 'countersign never creates invoices'],
   ];
   for (const [version, table, ddl, why] of cases) {
-    const dir = join(c.dir, `v${version}-${why.length}`);
+    const dir = join(c.dir, `v${version}-${table}-${why.length}`);
     mkdirSync(dir);
     const file = join(dir, 'countersign.db');
     const other = new Database(file);
