@@ -89,7 +89,7 @@ export const CODES = Object.freeze({
   E_AGENT_SCRIPT_EXHAUSTED: 'the scripted agent has no answer left for this node',
   E_MAX_STEPS: 'run --max-steps was reached while the run still waits (resumable)',
   E_INTERRUPTED: "the drive was interrupted (Ctrl-C, SIGTERM or SIGHUP; library: run()'s signal) while the run waited: it still waits there, resumable; run exits 130, 143 or 129",
-  E_ADAPTER: 'an adapter spec (--agent, --reviewer, --gate-reviewer) names no known adapter or lacks its argument (exec: with no command), or library run() was given no agent (the CLI's run without --agent is E_USAGE)',
+  E_ADAPTER: 'an adapter spec (--agent, --reviewer, --gate-reviewer) names no known adapter or lacks its argument (exec: with no command), or library run() was given no agent (the CLI\'s run without --agent is E_USAGE)',
   // Personas (agents/<name>.md)
   E_PERSONA: 'a persona file has no YAML frontmatter, or its frontmatter violates schemas/persona.schema.json (missing field, wrong type, bad value)',
   E_PERSONA_NAME: 'a persona\'s name differs from its file name (agents/<name>.md) or from the name the gate was configured with',
