@@ -105,13 +105,27 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
   // The inner tool gets what the chain established; `run` validates again,
   // which costs microseconds and keeps the inner tool safe on its own.
   let invoke: ToolInvoke = (call) => {
-    // Cancelled while it was reviewed (or queued): the tool never starts.
-    if (call.ctx.signal?.aborted) throw cancelled(inner.name, call.ctx.signal, 'before the tool started (it was approved, but nothing ran)');
+    // Cancelled while queued by the rate limit or held by a decorator: the tool never starts.
+    if (call.ctx.signal?.aborted) throw cancelled(inner.name, call.ctx.signal, 'before the tool started (nothing ran)');
     const ctx: ToolRunContext = { ...call.ctx, operator: call.operator, proposalId: call.proposalId };
     return inner.run(call.args, ctx);
   };
   const positions = CHAIN_ORDER.filter((p): p is ChainPosition => p !== 'inner' && byPosition.has(p));
-  for (const position of [...positions].reverse()) invoke = byPosition.get(position)!.wrap(invoke, inner);
+  // A call cancelled before it gets past the gate (while tenant_bind resolves,
+  // or while it is reviewed) stops there: no token, no execution row, no count.
+  const checkpoint = (next: ToolInvoke): ToolInvoke => (call) => {
+    const signal = call.ctx.signal;
+    if (signal?.aborted) throw cancelled(inner.name, signal, inner.class === 'read' ? 'before the tool started (nothing ran)' : 'while it was reviewed (the review decided, but nothing ran)');
+    return next(call);
+  };
+  let checked = false;
+  for (const position of [...positions].reverse()) {
+    if (!checked && (position === 'review_gate' || position === 'tenant_bind')) {
+      invoke = checkpoint(invoke);
+      checked = true;
+    }
+    invoke = byPosition.get(position)!.wrap(invoke, inner);
+  }
   const outermost = invoke;
 
   const chained: ChainedTool<A, R> = {

@@ -280,6 +280,33 @@ Gate('a call cancelled before its review never reaches the gate; one cancelled w
   assert.is(e.code, 'E_TOOL_CANCELLED');
   assert.match(e.message, 'while it was reviewed');
   assert.equal([calls.length, sink.rows, metric.snapshot(), limiter.bucketCount()], [0, [], {}, 0]);
+  // Cancelled while tenant_bind resolves the operator: no review at all.
+  let resolved!: (id: string) => void;
+  const slowBind = chain(tool, {
+    tenantBind: tenantBindDecorator({ resolve: () => new Promise<string>((r) => (resolved = r)) }),
+    reviewGate: gate, audit: auditDecorator({ sink }), rateLimit: limiter, metric,
+  });
+  const binding = new AbortController();
+  const bound = slowBind.run(ARGS, { ...CTX, signal: binding.signal });
+  await settle();
+  binding.abort();
+  resolved('user_42');
+  const e2 = await rejection(bound);
+  assert.is(e2.code, 'E_TOOL_CANCELLED');
+  assert.match(e2.message, 'before it was reviewed');
+  assert.is(asked, 1, 'no second review');
+  // A read call cancelled on its way in: never run, no execution row, and never said to be approved.
+  const reader = spyTool('read');
+  const readChain = chain(reader.tool, { tenantBind: tenantBindDecorator({ resolve: () => new Promise<string>((r) => (resolved = r)) }), audit: auditDecorator({ sink }), metric });
+  const reading = new AbortController();
+  const read = readChain.run(ARGS, { ...CTX, signal: reading.signal });
+  await settle();
+  reading.abort();
+  resolved('user_42');
+  const e3 = await rejection(read);
+  assert.is(e3.code, 'E_TOOL_CANCELLED');
+  assert.not.match(e3.message, 'approved');
+  assert.equal([reader.calls.length, sink.rows, metric.snapshot()], [0, [], {}]);
 });
 
 Gate.run();

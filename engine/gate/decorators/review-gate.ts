@@ -119,6 +119,8 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
       // Fail closed: only a read tool passes unreviewed, whatever else its class says.
       if (tool.class === 'read') return next;
       return async (call) => {
+        // Cancelled before its review began (while tenant_bind resolved): no review, no row.
+        if (call.ctx?.signal?.aborted) throw cancelled(tool.name, call.ctx.signal, 'before it was reviewed: nothing ran and nothing was recorded');
         let verdict: GateVerdict;
         try {
           verdict = await review(call);
@@ -132,11 +134,7 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
         // A mutation runs only on a decision on the record: decide writes the
         // proposal row and names it, and the execution row points at it (A7).
         const recorded = typeof verdict?.proposalId === 'string' && verdict.proposalId.trim() !== '';
-        // Cancelled while it was reviewed: it stops here, before a token is spent, a row written or a count taken.
-        const signal = call.ctx?.signal;
-        if (signal?.aborted && (verdict?.outcome === 'approved' || verdict?.outcome === 'skipped')) {
-          throw cancelled(tool.name, signal, 'while it was reviewed (the review decided, but nothing ran)');
-        }
+
         switch (verdict?.outcome) {
           case 'approved':
             if (!recorded) throw unrecorded(tool.name, 'approved the call');
