@@ -281,7 +281,7 @@ Rate('a long-lived host does not grow a bucket per operator forever: full bucket
 });
 
 Rate('bad limits are refused at construction with E_CHAIN_INVALID', () => {
-  for (const bad of [{ capacity: 0 }, { capacity: 1.5 }, { refillPerSecond: -1 }, { perTool: { x: { refillPerSecond: 0 } } }]) {
+  for (const bad of [{ capacity: 0 }, { capacity: 1.5 }, { refillPerSecond: -1 }, { perTool: { x: { refillPerSecond: 0 } } }, null, { perTool: null }, { perTool: { x: null } }, { perTool: 5 }] as never[]) {
     thrownWithCode(() => rateLimitDecorator(bad), 'E_CHAIN_INVALID');
   }
   for (const bad of [0, -5, Number.NaN]) thrownWithCode(() => timeoutDecorator({ ms: bad }), 'E_CHAIN_INVALID');

@@ -38,6 +38,11 @@ export interface RateLimitDecorator extends ToolDecorator {
 }
 
 export function rateLimitDecorator(options: RateLimitOptions = {}): RateLimitDecorator {
+  if (options === null || typeof options !== 'object' || (options.perTool !== undefined && (options.perTool === null || typeof options.perTool !== 'object'))) {
+    throw new CountersignError('E_CHAIN_INVALID', `rateLimitDecorator: options must be an object, with perTool an object of limits by tool name, got ${JSON.stringify(options)}`, {
+      fix: 'pass { capacity?, refillPerSecond?, perTool?: { <tool>: { capacity?, refillPerSecond? } } }, or nothing for the defaults',
+    });
+  }
   const base = checkLimit({ ...DEFAULT_RATE_LIMIT, ...pick(options) }, 'rateLimitDecorator');
   const perTool = new Map(Object.entries(options.perTool ?? {})
     .map(([name, l]) => [name, checkLimit({ ...base, ...pick(l) }, `rateLimitDecorator perTool.${name}`)]));
@@ -99,8 +104,10 @@ export function rateLimitDecorator(options: RateLimitOptions = {}): RateLimitDec
   };
 }
 
-function pick(l: Partial<BucketLimit>): Partial<BucketLimit> {
+function pick(l: Partial<BucketLimit> | null): Partial<BucketLimit> {
   const out: Partial<BucketLimit> = {};
+  // A perTool entry that is no object (null, a number) is checked as the bad limit it is.
+  if (l === null || typeof l !== 'object') return { capacity: Number.NaN };
   if (l.capacity !== undefined) out.capacity = l.capacity;
   if (l.refillPerSecond !== undefined) out.refillPerSecond = l.refillPerSecond;
   return out;
