@@ -55,6 +55,8 @@ export function schemaFindings(data: unknown): Finding[] {
     // Fewer than two nodes is told by the structure checks, specifically:
     // no start (E_START_COUNT), no end (E_NO_END). One fault, one finding.
     if (error.keyword === 'minItems' && error.instancePath === '/nodes') continue;
+    // propertyNames' own error only says "property name must be valid": the error under it names the key and what is wrong.
+    if (error.keyword === 'propertyNames') continue;
     const finding = toFinding(data, error);
     findings.push(VALUE_KEYWORDS.has(error.keyword) ? { ...finding, valueOnly: true } : finding);
   }
@@ -62,6 +64,18 @@ export function schemaFindings(data: unknown): Finding[] {
 }
 
 function toFinding(data: unknown, e: ErrorObject): Finding {
+  // A key the object's propertyNames refuses (an empty role name): said of that key, and located at it.
+  const keyName = (e as ErrorObject & { propertyName?: string }).propertyName;
+  if (keyName !== undefined && e.keyword !== 'propertyNames') {
+    const described = (e.parentSchema as { description?: string } | undefined)?.description;
+    return {
+      code: 'E_SCHEMA',
+      pointer: childPointer(e.instancePath, keyName),
+      key: true,
+      message: `${describePointer(data, e.instancePath)} has the key ${JSON.stringify(keyName)}, which ${e.message ?? 'is not allowed'}${described ? `. ${described}` : ''}`,
+      severity: 'error',
+    };
+  }
   const at = e.instancePath;
   const subject = describePointer(data, at);
   const params = e.params as Record<string, unknown>;

@@ -89,9 +89,10 @@ Access('the finding is located at the pattern in the file (line:col), and a role
   assert.match(report.errors[0].message, 'did you mean "pr_status"?');
 });
 
-Access('H36: a role with an empty name is refused by the schema', () => {
+Access('H36: a role with an empty name is refused by the schema, at that key (not the whole access map), saying which key', () => {
   const report = validateWorkflow(workflow({ access: { '': ['post_review'] } }));
-  assert.ok(report.errors.some((f) => f.code === 'E_SCHEMA' && f.pointer === '/access'), JSON.stringify(report.errors));
+  assert.equal(report.errors.map((f) => [f.code, f.pointer]), [['E_SCHEMA', '/access/']], JSON.stringify(report.errors));
+  assert.match(report.errors[0].message, 'access has the key "", which must NOT have fewer than 1 characters');
   assert.equal(found(validateWorkflow(workflow({ access: { reviewer: ['post_review'] } }))).errors, []);
 });
 
