@@ -3,8 +3,10 @@
  * else `.countersign/` under the working directory. Relative paths are
  * taken from the working directory.
  */
+import { isDirectory } from '../format/make-dirs.js';
+import { shellWord } from '../format/shell-word.js';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { DATABASE_FILE, createSqliteStore } from './sqlite.js';
 import type { Store } from './store.js';
@@ -28,7 +30,16 @@ export function resolveStoreDir(opts: StoreLocation): string {
     });
   }
   const chosen = nonEmpty(opts.store) ?? nonEmpty(env.COUNTERSIGN_STORE) ?? DEFAULT_STORE_DIR;
-  return resolve(opts.cwd, chosen);
+  const dir = resolve(opts.cwd, chosen);
+  // The store is a directory: a file there (countersign.db itself, named by mistake) would read as an empty store.
+  if (existsSync(dir) && !isDirectory(dir)) {
+    const flag = nonEmpty(opts.store) !== undefined ? '--store' : nonEmpty(env.COUNTERSIGN_STORE) !== undefined ? 'COUNTERSIGN_STORE' : 'the default store';
+    throw new CountersignError('E_STORE', `${flag} names ${dir}, which is a file, not a store directory`, {
+      file: dir,
+      fix: basename(dir) === DATABASE_FILE ? `name the folder that holds it: --store ${shellWord(dirname(dir))}` : 'name the directory that holds (or will hold) countersign.db',
+    });
+  }
+  return dir;
 }
 
 export function openStore(opts: StoreLocation): Store {

@@ -41,6 +41,19 @@ S('status, step, trace and run --resume on a store that does not exist are E_RUN
   assert.not.ok(existsSync(missing), 'no store was created by reading');
 });
 
+S('--store naming the database file (not its folder) is E_STORE saying so, with the folder to name, for reads and writes alike (never read as an empty store)', async () => {
+  const store = tempDir();
+  assert.is((await cli(['start', WF], { store })).code, 0);
+  const db = join(store, 'countersign.db');
+  for (const args of [['runs', '--json'], ['start', WF, '--json']]) {
+    const r = await cli([...args, '--store', db]);
+    assert.is(r.code, 2, r.stderr);
+    assert.is(r.json.error.code, 'E_STORE');
+    assert.match(r.json.error.message, `--store names ${db}, which is a file, not a store directory`);
+    assert.match(r.json.error.fix, `--store ${store}`);
+  }
+});
+
 S('an unknown run in an existing store names that store', async () => {
   const store = tempDir();
   assert.is((await cli(['start', WF], { store })).code, 0);
