@@ -108,10 +108,15 @@ export function openDatabase(file: string): Database.Database {
         fix: 'rebuild it for this Node: run `npm rebuild better-sqlite3` (or `npm ci`) in the countersign package',
       });
     }
+    const code = (err as { code?: unknown }).code;
+    // A file SQLite reads as damaged (truncated, overwritten) is a store to restore, not one to re-check.
+    const corrupt = typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code);
     throw new CountersignError('E_STORE', `cannot open the store ${file}: ${(err as Error).message}`, {
       file,
       cause: err,
-      fix: 'check that the file is a countersign store and writable, or pass another directory with --store DIR',
+      fix: corrupt
+        ? 'the file is damaged: restore countersign.db from a backup, or move the store aside and start again (pass another directory with --store DIR)'
+        : 'check that the file is a countersign store and writable, or pass another directory with --store DIR',
     });
   }
 }
@@ -152,19 +157,24 @@ const CORE_COLUMNS: Readonly<Record<string, readonly string[]>> = {
  * countersign's must have its columns, and, up to the version this build
  * writes, no table it never creates may be there.
  */
-function foreignReason(version: number, tables: string[], columnsOf: (table: string) => string[]): string | undefined {
+function foreignReason(version: number, tables: string[], columnsOf: (table: string) => string[]): { foreign: boolean; why: string } | undefined {
   if (tables.length === 0) return undefined;
   const listed = `tables ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}`;
-  if (version === 0) return listed;
-  if (!tables.includes('runs')) return `${listed}; no runs table, which every countersign store has`;
+  const foreign = (why: string) => ({ foreign: true, why });
+  if (version === 0) return foreign(listed);
+  if (!tables.includes('runs')) return foreign(`${listed}; no runs table, which every countersign store has`);
   for (const [table, core] of Object.entries(CORE_COLUMNS)) {
     if (!tables.includes(table)) continue;
     const columns = columnsOf(table);
     const lacking = core.filter((c) => !columns.includes(c));
-    if (lacking.length > 0) return `its ${table} table has no ${lacking.join(', ')} column`;
+    if (lacking.length > 0) return foreign(`its ${table} table has no ${lacking.join(', ')} column`);
   }
   const unknown = version <= SCHEMA_VERSION ? tables.filter((t) => !OWN_TABLES.has(t)) : [];
-  if (unknown.length > 0) return `${listed}; countersign never creates ${unknown.slice(0, 5).join(', ')}`;
+  if (unknown.length > 0) return foreign(`${listed}; countersign never creates ${unknown.slice(0, 5).join(', ')}`);
+  // Countersign's own file with a part missing: damaged, and left as it is for a restore.
+  const missing = CORE_TABLES.filter((t) => !tables.includes(t));
+  if (missing.length > 0) return { foreign: false, why: `it has no ${missing.join(', ')} table` };
+  if (version >= 2 && !columnsOf('runs').includes('version')) return { foreign: false, why: 'its runs table has no version column, which a version 2 or later store has' };
   return undefined;
 }
 
@@ -182,10 +192,16 @@ function refuseForeign(db: Database.Database, file: string): void {
     const columnsOf = (table: string) => db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
     return { reason: foreignReason(v, tables, columnsOf), version: v };
   })();
-  if (reason !== undefined) {
-    throw new CountersignError('E_STORE', `${file} is another program's SQLite database (${reason}), not a countersign store: it was left as it is`, {
+  if (reason?.foreign) {
+    throw new CountersignError('E_STORE', `${file} is another program's SQLite database (${reason.why}), not a countersign store: it was left as it is`, {
       file,
       fix: 'pass another directory with --store DIR (or COUNTERSIGN_STORE) for countersign\'s store',
+    });
+  }
+  if (reason) {
+    throw new CountersignError('E_STORE', `the store ${file} is damaged (${reason.why}): it was left as it is`, {
+      file,
+      fix: 'restore countersign.db from a backup, or move the store aside and start again',
     });
   }
   refuseNewer(version, file);

@@ -332,15 +332,41 @@ test('engine: a run whose workflow copy was stored under the older sorted-key ha
   store.close();
 });
 
-test('a database of the current version that lacks a store table (damaged, or another program\'s file) is E_STORE naming it, not a crash', (c) => {
+test('a database of the current version that lacks a store table (damaged) is E_STORE saying so, left as it is, not a crash', (c) => {
   createSqliteStore(c.dir).close();
   const db = new Database(join(c.dir, 'countersign.db'));
   db.exec('DROP TABLE events');
   db.close();
   const err = catchError(() => createSqliteStore(c.dir));
   assert.is(err.code, 'E_STORE');
-  assert.match(err.message, /countersign\.db does not have a countersign store's tables \(no such table: events\)/);
+  assert.match(err.message, /countersign\.db is damaged \(it has no events table\): it was left as it is/);
   assert.match(err.fix ?? '', /move the store aside/);
+  // Left as it was: the table is not put back, nor the mode switched.
+  const check = new Database(join(c.dir, 'countersign.db'), { readonly: true });
+  assert.not.ok((check.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]).includes('events'));
+  check.close();
+});
+
+test('an older store missing its runs.version column (damaged), or a truncated database file, is E_STORE with the restore fix, and is never migrated into', (c) => {
+  createSqliteStore(c.dir).close();
+  const file = join(c.dir, 'countersign.db');
+  const db = new Database(file);
+  db.exec('ALTER TABLE runs DROP COLUMN version');
+  db.pragma('user_version = 3');
+  db.pragma('journal_mode = DELETE');
+  db.close();
+  const err = catchError(() => createSqliteStore(c.dir));
+  assert.is(err.code, 'E_STORE');
+  assert.match(err.message, 'is damaged (its runs table has no version column');
+  const check = new Database(file, { readonly: true });
+  assert.equal([check.pragma('user_version', { simple: true }), check.pragma('journal_mode', { simple: true })], [3, 'delete']);
+  check.close();
+  const broken = join(c.dir, 'truncated');
+  mkdirSync(broken);
+  writeFileSync(join(broken, 'countersign.db'), readFileSync(file).subarray(0, 5000));
+  const corrupt = catchError(() => createSqliteStore(broken));
+  assert.is(corrupt.code, 'E_STORE');
+  assert.match(corrupt.fix ?? '', /damaged: restore countersign\.db from a backup/);
 });
 
 test('a stored run whose snapshot lost its context, that waits without a pending item, or rests at a node its workflow lacks, is E_STORE through the engine (status, step), never a crash or a bogus state', async (c) => {
