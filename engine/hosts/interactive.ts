@@ -41,6 +41,8 @@ export function createInteractiveAgent(io: InteractiveIO = { input: process.stdi
           continue;
         }
         if (outcome.kind === 'eof') {
+          // Whatever is said next starts on a line of its own, not after the prompt.
+          say('\n');
           throw new CountersignError('E_AGENT_CRASHED', `input closed before an answer for node "${request.nodeId}" was given`, {
             nodeId: request.nodeId,
             fix: `the run is still waiting: resume it from a terminal with \`countersign run --resume ${request.runId} --agent interactive\`, or answer with \`countersign step ${request.runId} --seq ${request.seq} --response '{…}'\``,

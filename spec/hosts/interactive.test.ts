@@ -186,6 +186,8 @@ test('closed input is E_AGENT_CRASHED ("input closed") with the node id, and its
   assert.is(err.nodeId, 'review');
   assert.match(err.fix ?? '', 'countersign run --resume run-1 --agent interactive');
   assert.match(err.fix ?? '', 'countersign step run-1 --seq 4');
+  // The prompt's line is ended: the stop that follows starts on a line of its own.
+  assert.ok(t.shown().endsWith('> \n'), JSON.stringify(t.shown().slice(-20)));
 });
 
 test('nobody answering within timeoutMs is E_AGENT_TIMEOUT', async () => {
