@@ -73,4 +73,11 @@ Hints('a failure that carries the agent\'s own $error words (E_AGENT_ERROR) or w
   assert.is(journal.events[1].message, 'omit the "seq" argument', 'the engine\'s own failures are still reworded');
 });
 
+Hints('a value an error message quotes is the user\'s and is passed on exactly ("use --seq", a file named "my --workspace flow"); the engine\'s own words around it are reworded', () => {
+  const body = mcpErrorBody({ code: 'E_FILE_NOT_FOUND', message: 'no workflow file or workflow name "my --workspace flow"; omit --seq', fix: 'omit --seq' });
+  assert.is(body.message, 'no workflow file or workflow name "my --workspace flow"; omit the "seq" argument');
+  assert.is(body.fix, 'omit the "seq" argument');
+  assert.is(mcpErrorBody({ code: 'E_WORKFLOW_INVALID', message: 'metadata.version "use --seq" does not match' }).message, 'metadata.version "use --seq" does not match');
+});
+
 Hints.run();

@@ -51,9 +51,18 @@ export function mcpRejectionLine(line: string): string {
   return ENGINE_REJECTION_HINT.test(line) ? mcpHint(line) : line;
 }
 
+/**
+ * A message reworded outside its quoted values: what a message quotes
+ * ("use --seq" as a metadata value, a file name) is the user's, passed on
+ * exactly as the CLI shows it; only the engine's own words around it change.
+ */
+function mcpMessage(text: string): string {
+  return text.split(/("(?:[^"\\]|\\.)*")/).map((part, i) => (i % 2 === 1 ? part : mcpHint(part))).join('');
+}
+
 /** An error body (`{code, message, fix, …}`) with its message and fix reworded for MCP. */
 export function mcpErrorBody<T extends { message: string; fix?: string }>(body: T): T {
-  return { ...body, message: mcpHint(body.message), ...(body.fix !== undefined ? { fix: mcpHint(body.fix) } : {}) };
+  return { ...body, message: mcpMessage(body.message), ...(body.fix !== undefined ? { fix: mcpHint(body.fix) } : {}) };
 }
 
 /**
