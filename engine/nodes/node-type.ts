@@ -30,6 +30,8 @@ export interface Finding {
    * own checks run too and report alongside it.
    */
   valueOnly?: boolean;
+  /** A schema finding that a field is missing from the object at `pointer`: it says nothing about what the object does hold. */
+  missingField?: boolean;
 }
 
 /** A variable the node reads: a template variable or a condition contextPath. */

@@ -129,13 +129,19 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
       // checked where its shape allows — a template typo in its directive is
       // found in the same pass — but nothing under a pointer the schema
       // already reported, and a check the broken shape defeats says nothing.
-      const faulted = fromSchema.filter((f) => SHAPE_CODES.has(f.code)).map((f) => f.pointer);
-      // A fault at the node itself (a missing field) covers only itself; one at a field covers what is under it.
-      const fresh = (f: Finding) => !faulted.some((p) => f.pointer === p || (p !== node.pointer && f.pointer.startsWith(`${p}/`)));
+      const faults = fromSchema.filter((f) => SHAPE_CODES.has(f.code));
+      // A fault at the node itself covers only itself; one at a field covers
+      // what is under it — except that a field missing from an object (a
+      // condition without its right operand) says nothing of the names the
+      // object does hold: their reads are still checked.
+      const fresh = (f: Finding, read: boolean) => !faults.some((x) => f.pointer === x.pointer
+        || (x.pointer !== node.pointer && f.pointer.startsWith(`${x.pointer}/`) && !(read && x.missingField)));
       try {
         const found: Finding[] = [...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true })];
-        for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(found, checkRead(read, scope, reported, declarations.fixedFields));
-        own.push(...found.filter(fresh));
+        const reads: Finding[] = [];
+        for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(reads, checkRead(read, scope, reported, declarations.fixedFields));
+        reads.push(...finalOutputFindings(node, scope));
+        own.push(...found.filter((f) => fresh(f, false)), ...reads.filter((f) => fresh(f, true)));
       } catch {
         // the shape the schema refused: nothing more to say about it
       }

@@ -145,7 +145,7 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
           `${nodeLabel(data, Number(connections[1]))} is missing the required connection "${missing}"; add "${missing}": "<node id>"`,
         );
       }
-      return error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${fieldHint(e, missing)}`);
+      return { ...error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${fieldHint(e, missing)}`), missingField: true };
     }
     case 'maxItems':
       if (at === '/nodes') {
