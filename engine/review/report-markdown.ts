@@ -32,7 +32,7 @@ const TIER_LEAD = new RegExp(
   // Words that are a tier whatever follows them.
   '^(?:non ?blocking|blocking|blockers?|nits?|nitpicks?|must fix|should fix|could fix|nice to have)(?![\\p{L}\\p{N}])'
   // Words that also open ordinary headings ("Optional parameters", "Major version bump"): a tier only before a word for findings.
-  + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?)$'
+  + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|things|stuff|bits)$'
   // Nits of any kind ("Style nits", "Doc nitpicks").
   + '|(?:^|\\s)(?:nits?|nitpicks?)$'
   + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:nits?|issues?)(?: |$)'
@@ -122,7 +122,8 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     if (!(item && indented) && COMMENT_OPEN.test(raw)) {
       close();
       paragraph = undefined;
-      let end = raw.indexOf('-->', raw.indexOf('<!--') + 4);
+      // From the "<!--" on: "<!-->" and "<!--->" are whole comments (CommonMark), never one left open.
+      let end = raw.indexOf('-->', raw.indexOf('<!--') + 2);
       while (end < 0 && ++i < lines.length) end = lines[i].indexOf('-->');
       if (end < 0) throw fail(n, 'this HTML comment is never closed (no "-->"), so the rest of the report would be hidden');
       if (lines[i].slice(end + 3).trim() !== '') throw fail(i + 1, 'text after the end of an HTML comment ("-->") on the same line: start it on a line of its own');
@@ -142,7 +143,12 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
       }
     }
     const opening = FENCE.exec(raw);
-    if (opening) {
+    // A fence is one only where CommonMark opens one: at most 3 spaces in
+    // (from the item's text, inside an item; deeper is indented code), and a
+    // backtick fence with no backtick after it (```inline``` is code in text).
+    const lead = /^[ \t]*/.exec(raw)![0].replace(/\t/g, '    ').length;
+    const depth = item && indented ? lead - item.indent : lead;
+    if (opening && depth >= 0 && depth <= 3 && !(opening[1][0] === '`' && raw.slice(raw.indexOf(opening[1]) + opening[1].length).includes('`'))) {
       const inItem = item !== undefined && indented;
       if (item && inItem) {
         if (item.blankAfter) item.lines.push('');
@@ -247,6 +253,8 @@ function isTierHeading(label: string): boolean {
     return normal !== '' && (TIER_LABEL.test(normal) || TIER_LEAD.test(normal));
   };
   if (tier(label)) return true;
+  // Words that name a tier wherever they stand in a heading ("Follow-ups (non-blocking)", "Not blocking").
+  if (/(?:^|[\s(\[/-])(?:non[- ]?blocking|not blocking|non[- ]?critical|nice[- ]to[- ]haves?|lower[- ]priority|higher[- ]priority|nits?|nitpicks?)(?=$|[\s)\]/:,.-])/i.test(label.replace(/[*_`]/g, ''))) return true;
   // [-\u2013\u2014] between spaces: a dash that separates parts, not one inside a word.
   const parts = label.replace(/[*_`]/g, '').split(/[()[\]:/|]|\s[-\u2013\u2014]\s/).map((p) => p.trim()).filter((p) => p !== '');
   if (parts.length < 2) return false;

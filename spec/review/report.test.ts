@@ -210,6 +210,20 @@ markdown('G15: a tier named with a qualifier is a tier too: "P1 (must fix)", "P2
   }
 });
 
+markdown('G15: tier words anywhere in a heading, and more of their forms, are tiers: Nice-to-haves, Non-critical, Not blocking, Follow-ups (non-blocking), Lower priority, Minor things', () => {
+  for (const heading of ['Nice-to-haves', 'Non-critical', 'Not blocking', 'Follow-ups (non-blocking)', 'Lower priority', 'Minor things']) {
+    thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT');
+  }
+});
+
+markdown('G10 G17: "<!-->" and "<!--->" are whole comments (CommonMark), never one left open that hides the findings after it; ```inline``` code in text and a fence indented past an item\'s text open no fence', () => {
+  assert.equal(readReport(report('review.md', '<!-->\n- a real finding\n')).issues, ['a real finding']);
+  assert.equal(readReport(report('review.md', '<!--->\n- a real finding\n')).issues, ['a real finding']);
+  assert.equal(readReport(report('review.md', '- a\n```inline``` text\n- b\n- c\n')).issues.length, 3);
+  assert.equal(readReport(report('review.md', '- a\n\n        ```\n- b\n')).issues.length, 2);
+  assert.equal(readReport(report('review.md', '- a\n  ```\n  code\n  ```\n- b\n')).issues, ['a\n```\ncode\n```', 'b']);
+});
+
 markdown('G15: headings and items are not keyword-scanned: "## Findings" and an item mentioning "major" are fine', () => {
   const text = '## Findings\n\n- a major flaw in the blocking call\n## Low-hanging fruit of the parser\n- second\n';
   assert.equal(readReport(report('review.md', text)).issues, ['a major flaw in the blocking call', 'second']);
