@@ -70,7 +70,7 @@ Gate('A25 B7 B10: a write call issues a decision review with the persona\'s mode
   assert.equal(p.persona, { name: 'reviewer', model: 'anthropic/claude-opus-4-7', max_turns: 5, tools: ['get_sop_text', 'get_edge_summary'] });
   assert.match(p.prompt, PERSONA.body);
   assert.match(p.prompt, 'reject 是默认选项');
-  assert.match(p.prompt, 'Blast radius: tenant_wide');
+  assert.match(p.prompt, 'Blast radius: tenant_wide (the whole tenant: scrutinise hardest)');
   assert.equal(p.proposal, PROPOSAL);
   assert.is(p.maxRetries, 0);
   assert.ok(p.deadline, 'the gate review has a deadline');

@@ -171,7 +171,7 @@ Gate('A25 B7 B10 B18 F9: the reviewer is asked with the persona\'s model, max_tu
   assert.ok(r.kind === 'review' && r.contract === 'decision');
   if (r.kind !== 'review' || r.contract !== 'decision') return;
   assert.equal([r.persona.name, r.persona.model, r.persona.max_turns], ['reviewer', 'anthropic/claude-opus-4-7', 5]);
-  assert.match(r.prompt, 'Blast radius: single_device');
+  assert.match(r.prompt, 'Blast radius: single_device\n');
   assert.equal(r.toolSpecs, [], 'the gate here lends no tools, so none are described');
   assert.match(r.prompt, '看不清就 reject');
 });

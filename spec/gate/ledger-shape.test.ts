@@ -52,6 +52,12 @@ Shape('A13 E1: validate refuses a record node whose chat_mutating_proposals row 
   assert.equal(typed.errors.filter((e) => e.code === 'E_LEDGER_ROW').map((e) => e.pointer).sort(), ['/nodes/1/fields/deduped', '/nodes/1/fields/status', '/nodes/1/fields/target']);
   assert.is(validateWorkflow(recordWorkflow(WELL_TYPED)).ok, true);
   assert.is(validateWorkflow(recordWorkflow({ note: 'hello' }, 'my_notes')).ok, true, 'other tables stay free-form');
+  // id and at are the engine's own, in every table: a workflow may not set them.
+  for (const table of [PROPOSALS_TABLE, 'my_notes']) {
+    const reserved = validateWorkflow(recordWorkflow({ ...(table === PROPOSALS_TABLE ? WELL_TYPED : { note: 'n' }), id: 'mine', at: '2026-01-01T00:00:00Z' }, table));
+    assert.equal(reserved.errors.filter((e) => e.code === 'E_SCHEMA').map((e) => e.pointer).sort(), ['/nodes/1/fields/at', '/nodes/1/fields/id'], table);
+    assert.match(reserved.errors.find((e) => e.pointer === '/nodes/1/fields/id')!.message, 'filled by the engine');
+  }
 });
 
 Shape('A13 E1: a row that only turns out malformed at run time (a contextPath to a string where an object belongs) fails the run with E_LEDGER_ROW and writes nothing', async () => {

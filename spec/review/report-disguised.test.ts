@@ -21,6 +21,9 @@ Disguised('G17/G24/§4.12: a .md report holding JSON is E_REPORT_FORMAT, not a r
     const path = report('review.md', text);
     const e = thrownWithCode(() => readReport(path), 'E_REPORT_FORMAT');
     assert.is(e.file, path, text);
+    // Said as what it is, with the fix for it (not the generic "no list items").
+    assert.match(e.message, 'this Markdown report holds JSON', text);
+    assert.match(e.message, 'give the report a .json name', text);
   }
   thrownWithCode(() => readReport(report('review.markdown', '{"issues": ["x"]}')), 'E_REPORT_FORMAT');
 });
