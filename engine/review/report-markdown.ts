@@ -8,11 +8,11 @@
 import { CountersignError } from '../errors.js';
 
 /** `- `, `* `, `+ `, `1. `, `1) ` at column 0 (or the bare marker: an empty item). */
-const TOP_ITEM = /^([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
+const TOP_ITEM = /^([-*+]|\d{1,9}[.)])(?:[ \t]+([^\n]*))?$/;
 /** A list marker after indentation: a nested (or misaligned) item, which breaks the flat list. */
 const INDENTED_ITEM = /^[ \t]+(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 const FENCE = /^[ \t]*(`{3,}|~{3,})/;
-const HEADING = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const HEADING = /^ {0,3}#{1,6}(?:[ \t]+([^\n]*?))?(?:[ \t]+#+)?[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
 const COMMENT_OPEN = /^ {0,3}<!--/;
@@ -42,6 +42,14 @@ const TIER_LEAD = new RegExp(
 );
 const MARKDOWN_FIX =
   'write one top-level list item per issue ("- …" or "1. …" at the start of the line), with no sub-items and no severity headings; every issue is mandatory';
+
+/** The item's last line is indented code (4 columns past its text): no paragraph for a lazy line to continue. */
+function endsInCode(item: OpenItem): boolean {
+  const last = item.lines[item.lines.length - 1];
+  if (last === undefined || item.lines.length < 2) return false;
+  const lead = /^[ \t]*/.exec(last)![0].replace(/\t/g, '    ').length;
+  return last.trim() !== '' && lead >= item.indent + 4;
+}
 
 interface OpenItem {
   line: number;
@@ -189,7 +197,9 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     // A number other than 1 cannot interrupt a bullet item's text (CommonMark):
     // "2024. was when …" right under "- a finding" goes on that finding.
     const ordered = top !== null && /^\d/.test(top[1]);
-    const lazyNumber = top !== null && ordered && (top[2] ?? '').trim() !== '' && item !== undefined && !item.ordered && !item.blankAfter && !/^0*1[.)]$/.test(top[1]) && item.lines.some((l) => l.trim() !== '');
+    // Lazy continuation carries on a paragraph only: after an item's indented code block a line at column 0 starts anew.
+    const afterCode = item !== undefined && endsInCode(item);
+    const lazyNumber = top !== null && ordered && (top[2] ?? '').trim() !== '' && item !== undefined && !item.ordered && !item.blankAfter && !afterCode && !/^0*1[.)]$/.test(top[1]) && item.lines.some((l) => l.trim() !== '');
     if (top && !lazyNumber) {
       close();
       item = { line: n, indent: top[1].length + 1, lines: [top[2] ?? ''], blankAfter: false, ordered };
@@ -199,7 +209,7 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     // A lazy continuation line needs an item that has begun its text: after
     // a bare marker ("-" alone) an unindented line is a paragraph of its own.
     const begun = item !== undefined && item.lines.some((l) => l.trim() !== '');
-    if (item && (indented || (!item.blankAfter && begun))) {
+    if (item && (indented || (!item.blankAfter && begun && !afterCode))) {
       if (item.blankAfter) item.lines.push('');
       item.lines.push(raw);
       item.blankAfter = false;

@@ -90,6 +90,8 @@ function markdownItem(issue: string): string {
   const candidates = [
     `- ${lines.join('\n  ')}\n`,
     `- ${lines.join('\n')}\n`,
+    // A first line that opens a block (a fence) opens it only on a line of its own.
+    `-\n  ${lines.join('\n  ')}\n`,
   ];
   const same = (text: string): boolean => {
     try {

@@ -222,6 +222,15 @@ markdown('G10 G17: "<!-->" and "<!--->" are whole comments (CommonMark), never o
   assert.equal(readReport(report('review.md', '- a\n```inline``` text\n- b\n- c\n')).issues.length, 3);
   assert.equal(readReport(report('review.md', '- a\n\n        ```\n- b\n')).issues.length, 2);
   assert.equal(readReport(report('review.md', '- a\n  ```\n  code\n  ```\n- b\n')).issues, ['a\n```\ncode\n```', 'b']);
+  // A numbered line after an item's indented code starts a new item (nothing lazy continues code); U+2028 inside an item's text is text.
+  assert.equal(readReport(report('review.md', '- Running the example fails:\n\n      # install first\n      npm ci\n2. then run it again\n')).issues.length, 2);
+  assert.equal(readReport(report('review.md', '- a\n\n- b\u2028c\n')).issues, ['a', 'b\u2028c']);
+});
+
+markdown('G8: reportText writes each accepted issue so that it reads back as that issue, whatever block it opens with (a fence on a line of its own)', () => {
+  for (const issues of [['```\n***'], ['Running the example fails:\n\n    # install first\n    npm ci', 'then run it again']]) {
+    assert.equal(readReport(report('rewritten.md', reportText(issues, 'markdown'))).issues, issues);
+  }
 });
 
 markdown('G15: headings and items are not keyword-scanned: "## Findings" and an item mentioning "major" are fine', () => {
