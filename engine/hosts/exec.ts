@@ -58,6 +58,11 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
     return new Promise<JsonValue>((resolve, reject) => {
       const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', 'pipe']);
       groups.add(child);
+      // Kept only while something in the group lives on: an emptied group is
+      // forgotten at once, so its id (reused by the system later) is never signalled.
+      child.once('close', () => {
+        if (!groupAlive(child)) groups.delete(child);
+      });
       let stdout = '';
       let stderrTail = '';
       let overflow = false;
@@ -161,4 +166,15 @@ function crashed(who: string, nodeId: string, how: string, stderrTail: string): 
     nodeId,
     fix: 'run the command by hand with the request JSON on stdin to see why it fails; the run is still waiting',
   });
+}
+
+/** Whether any process is left in the child's process group. */
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

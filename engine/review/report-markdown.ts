@@ -111,12 +111,16 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i];
     const n = i + 1;
+    // A fence inside an item ends with the item (CommonMark): a line indented
+    // less than the item's text closes it, and is read for itself (a next finding).
+    if (fence?.inItem && item && raw.trim() !== '' && leadOf(raw) < item.indent) fence = undefined;
     if (fence) {
+      const closes = closesFence(raw, fence.marker, fence.inItem && item ? item.indent : 0);
       if (fence.inItem && item) item.lines.push(raw);
       // Text in a code block outside any item is content too: findings
       // fenced off as code must not read as a report of zero issues.
-      else if (!closesFence(raw, fence.marker) && raw.trim() !== '') firstContent ??= n;
-      if (closesFence(raw, fence.marker)) fence = undefined;
+      else if (!closes && raw.trim() !== '') firstContent ??= n;
+      if (closes) fence = undefined;
       continue;
     }
     if (raw.trim() === '') {
@@ -238,8 +242,14 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
   return issues;
 }
 
-/** A closing fence: the same character, at least as long, nothing after it. */
-function closesFence(line: string, marker: string): boolean {
+/** Columns of leading whitespace (a tab to the next multiple of 4, as near enough for reports). */
+function leadOf(line: string): number {
+  return /^[ \t]*/.exec(line)![0].replace(/\t/g, '    ').length;
+}
+
+/** A closing fence: the same character, at least as long, nothing after it, at most 3 columns past `base` (deeper is code). */
+function closesFence(line: string, marker: string, base = 0): boolean {
+  if (leadOf(line) - base > 3) return false;
   const trimmed = line.trim();
   return trimmed.length >= marker.length && trimmed.startsWith(marker) && new RegExp(`^\\${marker[0]}+$`).test(trimmed);
 }

@@ -87,6 +87,24 @@ test('what an exec agent left running in the background is the run\'s: close() (
   assert.not.ok(alive(pid), 'stopped when the agent was closed');
 });
 
+test('a request whose process group emptied when it answered is forgotten: close() signals no group that no longer exists (its id may be reused)', async (c) => {
+  const agent = createExecAgent(`echo '{"x": 1}'`, { cwd: c.dir, stderr: null });
+  const killed: number[] = [];
+  const real = process.kill;
+  for (let i = 0; i < 3; i++) await agent.answer(request('fix', i + 1), opts());
+  await new Promise((r) => setTimeout(r, 100));
+  (process as { kill: typeof process.kill }).kill = ((pid: number, signal?: string | number) => {
+    if (signal !== 0 && signal !== undefined) killed.push(pid);
+    return real.call(process, pid, signal as never);
+  }) as typeof process.kill;
+  try {
+    await agent.close!();
+  } finally {
+    (process as { kill: typeof process.kill }).kill = real;
+  }
+  assert.equal(killed, []);
+});
+
 test('a non-zero exit is E_AGENT_CRASHED with the exit code and the last stderr lines', async (c) => {
   const agent = createExecAgent(cmd('fail'), { cwd: c.dir, stderr: null });
   const err = await rejection(agent.answer(request('fix', 1), opts()));
