@@ -227,6 +227,13 @@ markdown('G10 G17: "<!-->" and "<!--->" are whole comments (CommonMark), never o
   assert.equal(readReport(report('review.md', '- a\n\n- b\u2028c\n')).issues, ['a', 'b\u2028c']);
 });
 
+markdown('G10: a fence left open inside a finding ends with that finding (CommonMark), so the findings after it are counted; a closing fence indented 4+ is code and closes nothing', () => {
+  const report3 = '- src/a.ts:3: `parse` drops the last line, e.g.\n  ```js\n  parse("a\\nb")\n- src/b.ts:9: `fmt` ignores the width argument\n- README.md:12: the install command is wrong\n';
+  assert.equal(readReport(report('review.md', report3)).issues.length, 3);
+  const e = thrownWithCode(() => readReport(report('review.md', '```\nexample\n    ```\n- first issue\n')), 'E_REPORT_FORMAT');
+  assert.match(e.message, 'no list items');
+});
+
 markdown('G8: reportText writes each accepted issue so that it reads back as that issue, whatever block it opens with (a fence on a line of its own)', () => {
   for (const issues of [['```\n***'], ['Running the example fails:\n\n    # install first\n    npm ci', 'then run it again']]) {
     assert.equal(readReport(report('rewritten.md', reportText(issues, 'markdown'))).issues, issues);
