@@ -158,7 +158,7 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     // A fence is one only where CommonMark opens one: at most 3 spaces in
     // (from the item's text, inside an item; deeper is indented code), and a
     // backtick fence with no backtick after it (```inline``` is code in text).
-    const lead = /^[ \t]*/.exec(raw)![0].replace(/\t/g, '    ').length;
+    const lead = leadOf(raw);
     const depth = item && indented ? lead - item.indent : lead;
     if (opening && depth >= 0 && depth <= 3 && !(opening[1][0] === '`' && raw.slice(raw.indexOf(opening[1]) + opening[1].length).includes('`'))) {
       const inItem = item !== undefined && indented;
@@ -194,17 +194,24 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
       paragraph = undefined;
       continue;
     }
-    if (INDENTED_ITEM.test(raw)) {
+    // An item marker 1–3 spaces in is still a top-level item (CommonMark),
+    // unless it is indented as far as an open item's text: then it is nested.
+    const markerLead = leadOf(raw);
+    const sibling = markerLead > 0 && markerLead <= 3 && (!item || markerLead < item.indent) && TOP_ITEM.test(raw.slice(markerLead));
+    if (INDENTED_ITEM.test(raw) && !sibling) {
       throw fail(n, 'this list item is indented (nested): a report is a flat list, so every issue is a top-level item at the start of the line');
     }
-    const top = TOP_ITEM.exec(raw);
+    const afterParagraph = paragraph !== undefined;
+    const top = TOP_ITEM.exec(sibling ? raw.slice(markerLead) : raw);
     // A number other than 1 cannot interrupt a bullet item's text (CommonMark):
     // "2024. was when …" right under "- a finding" goes on that finding.
     const ordered = top !== null && /^\d/.test(top[1]);
     // Lazy continuation carries on a paragraph only: after an item's indented code block a line at column 0 starts anew.
     const afterCode = item !== undefined && endsInCode(item);
     const lazyNumber = top !== null && ordered && (top[2] ?? '').trim() !== '' && item !== undefined && !item.ordered && !item.blankAfter && !afterCode && !/^0*1[.)]$/.test(top[1]) && item.lines.some((l) => l.trim() !== '');
-    if (top && !lazyNumber) {
+    // A number other than 1 cannot interrupt a paragraph either: it is more of that paragraph's text.
+    const paragraphText = top !== null && ordered && afterParagraph && !/^0*1[.)]$/.test(top[1]);
+    if (top && !lazyNumber && !paragraphText) {
       close();
       item = { line: n, indent: top[1].length + 1, lines: [top[2] ?? ''], blankAfter: false, ordered };
       paragraph = undefined;
@@ -213,6 +220,8 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     // A lazy continuation line needs an item that has begun its text: after
     // a bare marker ("-" alone) an unindented line is a paragraph of its own.
     const begun = item !== undefined && item.lines.some((l) => l.trim() !== '');
+    // An item may begin with at most one blank line: a bare marker, a blank line, then text is an empty item and a paragraph.
+    if (item && !begun && item.blankAfter) close();
     if (item && (indented || (!item.blankAfter && begun && !afterCode))) {
       if (item.blankAfter) item.lines.push('');
       item.lines.push(raw);

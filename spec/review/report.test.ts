@@ -234,6 +234,14 @@ markdown('G10: a fence left open inside a finding ends with that finding (Common
   assert.match(e.message, 'no list items');
 });
 
+markdown('G10 G17: as CommonMark reads lists — items 1–3 spaces in are top-level, a number other than 1 right after a paragraph is more of it, a bare marker then a blank line is an empty item', () => {
+  assert.equal(readReport(report('review.md', ' - first issue\n - second issue\n')).issues, ['first issue', 'second issue']);
+  assert.equal(readReport(report('review.md', '- a\n - b\n')).issues, ['a', 'b']);
+  thrownWithCode(() => readReport(report('review.md', '- a\n  - b\n')), 'E_REPORT_FORMAT');
+  assert.match(thrownWithCode(() => readReport(report('review.md', 'Findings:\n2. first issue\n3. second issue\n')), 'E_REPORT_FORMAT').message, 'no list items');
+  assert.match(thrownWithCode(() => readReport(report('review.md', '-\n\n  first issue\n')), 'E_REPORT_FORMAT').message, 'this list item is empty');
+});
+
 markdown('G8: reportText writes each accepted issue so that it reads back as that issue, whatever block it opens with (a fence on a line of its own)', () => {
   for (const issues of [['```\n***'], ['Running the example fails:\n\n    # install first\n    npm ci', 'then run it again']]) {
     assert.equal(readReport(report('rewritten.md', reportText(issues, 'markdown'))).issues, issues);
