@@ -71,14 +71,14 @@ export function storeArg(store: string | undefined): string {
 
 /**
  * `text` with `--store DIR` added to each countersign command it suggests
- * that reads runs (`runs`, `status <id>`, `trace <id>`, `step <id>`,
- * `run --resume <id>`), for a store given with --store: run as printed
+ * that reads or starts runs (`runs`, `start`, `status <id>`, `trace <id>`,
+ * `step <id>`, `run --resume <id>`), for a store given with --store: run as printed
  * from the same directory, the command finds the run.
  */
 export function withStore(text: string, store: string | undefined): string {
   if (store === undefined) return text;
   // `runs` only as a command (closed by a quote, punctuation or the end), never "countersign runs in …".
-  return text.replace(/countersign (?:runs(?=[`'";:,.)]|$)|(?:status|trace|step|run --resume) [^\s`'",;]+(?![^\s`'",;]))(?! --store)/g, (all) => `${all}${storeArg(store)}`);
+  return text.replace(/countersign (?:(?:runs|start)(?=[\s`'";:,.)]|$)|(?:status|trace|step|run --resume) [^\s`'",;]+(?![^\s`'",;]))(?! --store)/g, (all) => `${all}${storeArg(store)}`);
 }
 
 export function indent(text: string, by = '  '): string {

@@ -440,6 +440,9 @@ Human('with --store DIR, the commands an error\'s fix suggests name that store (
   const { withStore } = await import('../../engine/cli/render.js');
   assert.is(withStore('relative to the directory countersign runs in (not --workspace)', store), 'relative to the directory countersign runs in (not --workspace)');
   assert.is(withStore('countersign status r1 --store x', store), 'countersign status r1 --store x', 'a command naming a store already is kept');
+  // "start a new run" names the store too: run as printed, the new run goes where the old one was.
+  assert.is(withStore('start a new run with `countersign start`', 'st'), 'start a new run with `countersign start --store st`');
+  assert.is(withStore('the run starts when countersign starts it', 'st'), 'the run starts when countersign starts it');
   const missing = await cli(['run', WF, '--agent', 'scripted:nope.yaml', '--store', store]);
   assert.match(missing.stderr, 'relative to the directory countersign runs in (not --workspace)');
   // Without --store the hint stays as it was.
