@@ -145,7 +145,7 @@ export function reportError(io: Io, e: unknown, json: boolean, store?: string): 
   const thrown = toError(e);
   const err = thrown.fix === undefined || store === undefined ? thrown : Object.assign(Object.create(Object.getPrototypeOf(thrown)) as CountersignError, thrown, { fix: withStore(thrown.fix, store), message: thrown.message });
   // The file leads the line once: a message that names it already (a store's own errors) is not prefixed again.
-  const where = err.file && (err.line || !err.message.includes(err.file)) ? `${err.file}${err.line ? `:${err.line}:${err.col}` : ''}: ` : '';
+  const where = err.file && !err.message.includes(err.file) ? `${err.file}${err.line ? `:${err.line}:${err.col}` : ''}: ` : '';
   io.stderr.write(`countersign: ${err.code}: ${where}${err.message}\n`);
   if (err.fix) io.stderr.write(`  fix: ${err.fix}\n`);
   if (json) {

@@ -179,6 +179,16 @@ Run('run --agent interactive returns once the run ends, while its standard input
   assert.match(out, 'completed at "long"');
 });
 
+Run('a malformed script is E_PARSE naming the file and position once on its line (exit 2)', async () => {
+  const file = join(tempDir(), 'broken.yaml');
+  writeFileSync(file, 'write:\n  - words: [\n');
+  const r = await cli(['run', WF, '--agent', `scripted:${file}`], { store: tempDir() });
+  assert.is(r.code, 2, r.stderr);
+  const [line] = r.stderr.split('\n');
+  assert.match(line, `countersign: E_PARSE: the script ${file} is not valid YAML at 2:`);
+  assert.is(line.split(file).length, 2, 'the file is named once');
+});
+
 Run('--input - with an interactive adapter is a usage error (both would read standard input): exit 2, no store, no run', async () => {
   const store = join(tempDir(), 'store');
   const r = await cli(['run', WF, '--agent', 'interactive', '--input', '-', '--json'], { store });
