@@ -100,12 +100,19 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   try {
     return JSON.parse(text);
   } catch (e) {
-    const said = (pos: unknown): string => jsonParseReason((e as Error).message, pos !== undefined);
     // JSON.parse on Node 20 often gives no position; jsonc-parser does.
     const { parse: parseJsonc } = await import('jsonc-parser');
     const errors: Array<{ offset: number }> = [];
     parseJsonc(text, errors as never, { allowTrailingComma: false, disallowComments: true });
-    const pos = errors.length ? offsetToPosition(text, errors[0].offset) : undefined;
+    const at = errors.length ? errors[0].offset : undefined;
+    const pos = at !== undefined ? offsetToPosition(text, at) : undefined;
+    // The position and what is said of it name one place: V8's token is
+    // where its scan stopped, which may be past the fault jsonc-parser found.
+    const said = (p: unknown): string => {
+      const reason = jsonParseReason((e as Error).message, p !== undefined);
+      const token = /^Unexpected token '(.+)'$/.exec(reason);
+      return token && at !== undefined && text[at] !== undefined && !text.startsWith(token[1], at) ? `unexpected ${JSON.stringify(text.slice(at, at + 12).split(/[\s,\]}:]/)[0] || text[at])}` : reason;
+    };
     // From a file: the error names it with its line:col, as a malformed workflow or script does.
     if (fromFile !== undefined) {
       throw new CountersignError('E_INPUT', `the ${what} file is not valid JSON: ${said(pos)}`, {

@@ -6,6 +6,6 @@
  */
 export function jsonParseReason(message: string, located = false): string {
   let text = message.replace(/, (?:"|\.\.\.)[\s\S]* is not valid JSON$/, '');
-  if (located) text = text.replace(/ in JSON at position \d+.*$/s, '');
+  if (located) text = text.replace(/ (?:in|after) JSON at position \d+.*$/s, '');
   return text.replace(/\s+/g, ' ').trim();
 }

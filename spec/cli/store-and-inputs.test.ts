@@ -125,6 +125,13 @@ S('a malformed --input @file is E_INPUT naming the file with its line:col (in th
   assert.match(r.stderr, `countersign: E_INPUT: ${bad}:3:1: the --input file is not valid JSON`);
 });
 
+S('a malformed inline JSON argument names one place: the column it gives is where the token it quotes stands', async () => {
+  const tru = await cli(['start', WF, '--input', '{"a": tru}', '--json'], { store: tempDir() });
+  assert.is(tru.json.error.message, 'the --input argument is not valid JSON (line 1, column 7): unexpected "tru"');
+  const after = await cli(['start', WF, '--input', '{"a": 1} x', '--json'], { store: tempDir() });
+  assert.is(after.json.error.message, 'the --input argument is not valid JSON (line 1, column 10): Unexpected non-whitespace character');
+});
+
 S('a malformed @file\'s message is one line without the file\'s text (line:col says where); an @file that is a folder or missing says which, and what to do', async () => {
   const dir = tempDir();
   const bad = join(dir, 'token.json');
