@@ -144,7 +144,10 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     // Other ways of listing findings would count as zero issues: refuse them.
     // Only lines that start a block (not an item's indented continuation).
     if (!(item && indented)) {
-      const odd = oddListing(raw);
+      // A lone open or closing tag (CommonMark's HTML block kind 7) starts HTML where no paragraph or item is open:
+      // the lines after it, up to a blank line, are HTML, not items.
+      const lone = !paragraph && !item && /^ {0,3}<\/?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*)?\/?>\s*$/.exec(raw);
+      const odd = lone ? `an HTML block (${raw.trim()}) is not read as Markdown, so the list items in it would be miscounted` : oddListing(raw);
       if (odd) throw fail(n, `${odd}: write each issue as a "- " list item at the start of a line`);
       // "2.second issue" where the next finding is due: a numbered marker without
       // its space, which Markdown reads as prose (or as more of the item before).

@@ -96,6 +96,12 @@ Odd('G10 G15: a numbered marker without its space where the next finding is due 
   assert.equal(read('- a\n\n2024.was the year it broke\n').issues, ['a']);
 });
 
+Odd('G10 G17: a lone tag line (<span>) where no paragraph or item is open starts an HTML block (CommonMark kind 7): the items after it are refused, never counted', () => {
+  const read = (text: string) => readReport(odd.report('review.md', text));
+  assert.match(thrownWithCode(() => read('<span>\n- first issue\n- second issue\n'), 'E_REPORT_FORMAT').message, 'an HTML block (<span>)');
+  assert.equal(read('Intro\n<span>\n\n- a\n').issues, ['a'], 'inside a paragraph a tag is inline HTML');
+});
+
 Odd.run();
 
 const prose = reportFiles('cs-report-prose-');
