@@ -6,6 +6,7 @@
  * without list items may hold findings that would not be counted.
  */
 import { CountersignError } from '../errors.js';
+import { isTierHeading } from './report-tiers.js';
 
 /** `- `, `* `, `+ `, `1. `, `1) ` at column 0 (or the bare marker: an empty item). */
 const TOP_ITEM = /^([-*+]|\d{1,9}[.)])(?:[ \t]+([^\n]*))?$/;
@@ -18,28 +19,6 @@ const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
 const COMMENT_OPEN = /^ {0,3}<!--/;
 /** The tags that open an HTML block in CommonMark (kinds 1 and 6): the block's lines are HTML, not Markdown. */
 const HTML_BLOCK = /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|link|main|menu|menuitem|nav|noframes|optgroup|option|p|param|pre|script|search|section|style|summary|table|tbody|td|textarea|tfoot|th|thead|title|tr|track)(?=[\s/>]|$)/i;
-// Tier words as reviewers write them: severities, MoSCoW-style "must/should fix", nits, and P0–P4 / SEV-1 (digits are stripped by tierLabel).
-const TIER = '(?:blocking|blockers?|major|minor|critical|high|medium|low|nice to have|optional|must fix|must have|should fix|should have|could fix|could have|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority|tier)';
-/** A whole heading that names a severity tier, after normalising (see tierLabel). */
-const TIER_LABEL = new RegExp(`^(?:severity(?: ${TIER})?|${TIER}(?: ?\\d+)?(?: (?:severity|priority))?)(?: (?:issues?|findings?|problems?))?$`);
-/**
- * A heading that opens with an unambiguous severity word groups findings
- * by it, whatever follows ("Minor improvements", "Non-blocking", "Must fix
- * before merge", "Nits (optional)"). Words that also open ordinary
- * headings (low, high, medium) count only as a whole tier label above.
- */
-const TIER_LEAD = new RegExp(
-  // Words that are a tier whatever follows them.
-  '^(?:non ?blocking|blocking|blockers?|nits?|nitpicks?|must fix|should fix|could fix|nice to have)(?![\\p{L}\\p{N}])'
-  // Words that also open ordinary headings ("Optional parameters", "Major version bump"): a tier only before a word for findings.
-  + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|things|stuff|bits)$'
-  // Nits of any kind ("Style nits", "Doc nitpicks").
-  + '|(?:^|\\s)(?:nits?|nitpicks?)$'
-  + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:nits?|issues?)(?: |$)'
-  // Two tiers joined ("Minor / nits", "Major & minor").
-  + '|^(?:major|minor|critical|optional|trivial|cosmetic) ?[/&+] ?',
-  'u',
-);
 const MARKDOWN_FIX =
   'write one top-level list item per issue ("- …" or "1. …" at the start of the line), with no sub-items and no severity headings; every issue is mandatory';
 
@@ -47,8 +26,7 @@ const MARKDOWN_FIX =
 function endsInCode(item: OpenItem): boolean {
   const last = item.lines[item.lines.length - 1];
   if (last === undefined || item.lines.length < 2) return false;
-  const lead = /^[ \t]*/.exec(last)![0].replace(/\t/g, '    ').length;
-  return last.trim() !== '' && lead >= item.indent + 4;
+  return last.trim() !== '' && leadOf(last) >= item.indent + 4;
 }
 
 interface OpenItem {
@@ -270,48 +248,6 @@ function stripIndent(line: string, width: number): string {
   let i = 0;
   while (i < width && (line[i] === ' ' || line[i] === '\t')) i++;
   return line.slice(i);
-}
-
-/**
- * Whether a heading names a severity tier: as a whole ("Major issues",
- * "P1"), or in its first part with a qualifier after it ("P1 (must fix)",
- * "Critical (P0)", "P2 - Medium", "[P1] issues"), or as a priority,
- * severity or tier with a level ("Priority: high"). A topic that only
- * starts with such a word ("Critical path", "High availability") is none.
- */
-function isTierHeading(label: string): boolean {
-  const tier = (text: string): boolean => {
-    const normal = tierLabel(text);
-    return normal !== '' && (TIER_LABEL.test(normal) || TIER_LEAD.test(normal));
-  };
-  if (tier(label)) return true;
-  // Words that name a tier wherever they stand in a heading ("Follow-ups (non-blocking)", "Not blocking").
-  if (/(?:^|[\s(\[/-])(?:non[- ]?blocking|not blocking|non[- ]?critical|nice[- ]to[- ]haves?|lower[- ]priority|higher[- ]priority|nits?|nitpicks?)(?=$|[\s)\]/:,.-])/i.test(label.replace(/[*_`]/g, ''))) return true;
-  // [-\u2013\u2014] between spaces: a dash that separates parts, not one inside a word.
-  const parts = label.replace(/[*_`]/g, '').split(/[()[\]:/|]|\s[-\u2013\u2014]\s/).map((p) => p.trim()).filter((p) => p !== '');
-  if (parts.length < 2) return false;
-  if (tier(parts[0])) return true;
-  return /^(?:priority|severity|tier|level)$/i.test(parts[0]) && parts.slice(1).some(tier);
-}
-
-/**
- * "**Major issues (3):**" → "major issues": emphasis, trailing colon and
- * count removed, separators collapsed. What a heading is numbered or
- * decorated with does not change what it names: "1. Blocking", "IV)
- * Minor", "🔴 Blocking" and "> Blocking" are "blocking".
- */
-function tierLabel(text: string): string {
-  return text
-    .replace(/[*_`]/g, '')
-    .trim()
-    .replace(/^[^\p{L}]+/u, '')
-    .replace(/^(?:[ivx]+|[a-z])[.)]\s+/i, '')
-    .replace(/[^\p{L}\p{N})]+$/u, '')
-    // [-\u2013\u2014]: hyphen, en dash, em dash (escaped: the CLI bundle is kept ASCII).
-    .replace(/\s*:?\s*(?:\(\s*\d+\s*\)|[-\u2013\u2014]?\s*\d+)?\s*:?\s*$/, '')
-    .toLowerCase()
-    .replace(/[\s:=-]+/g, ' ')
-    .trim();
 }
 
 /**
