@@ -230,12 +230,14 @@ Gate('A7: an approval (or an allowed skip) that names no proposal row fails clos
   for (const [verdict, skip] of [[{ outcome: 'approved' }, []], [{ outcome: 'approved', proposalId: '  ' }, []], [{ outcome: 'skipped' }, ['host_restart_service']]] as const) {
     const { tool, calls } = spyTool('write');
     const sink = memorySink();
-    const gate = reviewGateDecorator({ decide: async () => verdict as GateVerdict, skip });
+    const settled: string[] = [];
+    const gate = reviewGateDecorator({ decide: async () => verdict as GateVerdict, skip, onSettled: (_r, outcome) => settled.push(outcome) });
     const chained = chain(tool, { tenantBind: tenantBindDecorator(), reviewGate: gate, audit: auditDecorator({ sink }) });
     const e = await rejection(chained.run(ARGS, CTX));
     assert.is(e.code, 'ErrReviewRejected', JSON.stringify(verdict));
     assert.match(e.message, 'named no proposal row it recorded');
     assert.match(e.fix!, 'return its row id as proposalId');
+    assert.equal(settled, ['rejected'], 'the host is told what the caller is told');
     assert.is(calls.length, 0);
     assert.equal(sink.rows, []);
   }

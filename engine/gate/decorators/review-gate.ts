@@ -97,6 +97,8 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
       if (verdict && OUTCOMES.has(verdict.outcome)) outcome = verdict.outcome;
       // A skipped answer for a tool the skip list does not name is refused below: reported as the rejection it is.
       if (outcome === 'skipped' && !skip.has(call.tool.name)) outcome = 'rejected';
+      // A let-through naming no proposal row is refused below: reported as the rejection the caller gets.
+      if ((outcome === 'approved' || outcome === 'skipped') && !(typeof verdict.proposalId === 'string' && verdict.proposalId.trim() !== '')) outcome = 'rejected';
       return verdict;
     } finally {
       inFlight.delete(pending);
