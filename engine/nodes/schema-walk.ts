@@ -11,7 +11,9 @@ import type { JsonValue } from '../format/model.js';
  * for in each (required-fields.ts). Maps hold a subschema per name; singles
  * hold one subschema, or a list of them (`items`).
  */
-export const SHAPE_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'] as const;
+export const SHAPE_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'] as const;
+/** A schema dependency applies to the same object as its parent (as allOf does): never closed on its own. */
+const APPLICATOR_MAPS = ['dependencies'] as const;
 export const SHAPE_SINGLES = ['items', 'additionalItems', 'additionalProperties', 'contains'] as const;
 /** Applicators: they hold subschemas too, but an answer's shape is not closed through them. */
 const APPLICATOR_SINGLES = ['propertyNames', 'not', 'if', 'then', 'else'] as const;
@@ -31,6 +33,12 @@ export function* subschemas(schema: JsonValue | undefined, at: string, shapeOnly
   for (const k of SHAPE_MAPS) {
     const map = schema[k];
     if (isObject(map)) for (const [name, sub] of Object.entries(map)) yield [sub, `${at}/${k}/${escape(name)}`];
+  }
+  if (!shapeOnly) {
+    for (const k of APPLICATOR_MAPS) {
+      const map = schema[k];
+      if (isObject(map)) for (const [name, sub] of Object.entries(map)) yield [sub, `${at}/${k}/${escape(name)}`];
+    }
   }
   const singles = shapeOnly ? SHAPE_SINGLES : [...SHAPE_SINGLES, ...APPLICATOR_SINGLES];
   for (const k of singles) {

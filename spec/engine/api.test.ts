@@ -96,6 +96,24 @@ Api('validateWorkflow refuses an object start would refuse (a Set, a Map, NaN in
   }
 });
 
+Api('§4: a schema dependency applies to the answer object itself, so it is never closed on its own: an answer that meets the schema as written is accepted', async () => {
+  const wf = {
+    metadata: { name: 'dep', version: '1.0.0', description: 'a card needs a billing address' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'pay' } },
+      { type: 'agent-directive', id: 'pay', directive: 'Pay.', completionCondition: 'paid', inputSchema: { type: 'object', properties: { credit_card: { type: 'string' }, billing: { type: 'string' } }, dependencies: { credit_card: { properties: { billing: { type: 'string' } }, required: ['billing'] } } }, connections: { success: 'e' } },
+      { type: 'end', id: 'e', finalOutput: ['pay.billing'] },
+    ],
+  } as unknown as Workflow;
+  assert.equal(validateWorkflow(wf).errors, []);
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(wf);
+  const missing = await engine.submit(s.runId, { credit_card: '1234' });
+  assert.is(missing.status === 'waiting' && missing.rejected?.code, 'E_ANSWER_INVALID');
+  const done = await engine.submit(s.runId, { credit_card: '1234', billing: 'x' });
+  assert.is(done.status, 'completed', JSON.stringify(done));
+});
+
 Api('loadWorkflow reads YAML and JSON into one model: the same workflow hashes identically and runs identically', async () => {
   const yamlDoc = loadWorkflow(join(ROOT, 'workflows/bugfix.yaml'));
   const asJson = join(tmp(), 'bugfix.json');
