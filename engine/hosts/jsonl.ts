@@ -344,7 +344,6 @@ function quote(line: string): string {
   return JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line);
 }
 
-/** Whether a line is a `{"$tool": …}` call (a malformed line is not). */
 /** A line that is an answer: one JSON object, or null (which a node that takes no fields accepts). */
 function isAnswerLine(line: string): boolean {
   try {
@@ -355,6 +354,7 @@ function isAnswerLine(line: string): boolean {
   }
 }
 
+/** Whether a line is a `{"$tool": …}` call (a malformed line is not). */
 function isToolLine(line: string): boolean {
   try {
     const v = JSON.parse(line) as unknown;
@@ -394,7 +394,6 @@ function setReferenced(child: ChildProcess, on: boolean): void {
   }
 }
 
-/** The `$seq` a line echoes, when it is a JSON object carrying a numeric one. */
 /** Whether the line is a JSON object with a "$seq" key, whatever its value. */
 function carriesSeq(line: string): boolean {
   try {
@@ -405,6 +404,7 @@ function carriesSeq(line: string): boolean {
   }
 }
 
+/** The `$seq` a line echoes, when it is a JSON object carrying a numeric one. */
 function seqOf(line: string): number | undefined {
   try {
     const v = JSON.parse(line) as unknown;
