@@ -108,7 +108,7 @@ const LEVEL = '(?:critical|high|medium|low|major|minor|trivial|cosmetic)';
 const LEVEL_JOIN = '(?:\\s*[/,]\\s*|,?\\s+(?:or|and|to)\\s+)';
 
 /** Nouns "fixed" (or "added") describes as a property, not a result: "a fixed seed", "the Added section". */
-const TECHNICAL_NOUNS = '(?:size|sizes|width|height|length|seed|point|number|rate|interval|timeout|delay|position|format|order|set|value|values|price|cost|port|window|header|footer|layout|version|string|cost|amount|offset|step|budget|schedule|section|heading|entry|entries|category)';
+const TECHNICAL_NOUNS = '(?:size|sizes|width|height|length|seed|point|number|rate|interval|timeout|delay|position|format|order|set|value|values|price|cost|port|window|header|footer|layout|version|string|amount|offset|step|budget|schedule|section|heading|entry|entries|category)';
 
 let compiledRules: readonly Rule[] | undefined;
 /** Built on first use: Unicode property classes (\p{L}) cost milliseconds to compile, and most commands never check wording. */

@@ -98,7 +98,7 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
       // A skipped answer for a tool the skip list does not name is refused below: reported as the rejection it is.
       if (outcome === 'skipped' && !skip.has(call.tool.name)) outcome = 'rejected';
       // A let-through naming no proposal row is refused below: reported as the rejection the caller gets.
-      if ((outcome === 'approved' || outcome === 'skipped') && !(typeof verdict.proposalId === 'string' && verdict.proposalId.trim() !== '')) outcome = 'rejected';
+      if ((outcome === 'approved' || outcome === 'skipped') && !namesRow(verdict)) outcome = 'rejected';
       return verdict;
     } finally {
       inFlight.delete(pending);
@@ -135,7 +135,7 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
         }
         // A mutation runs only on a decision on the record: decide writes the
         // proposal row and names it, and the execution row points at it (A7).
-        const recorded = typeof verdict?.proposalId === 'string' && verdict.proposalId.trim() !== '';
+        const recorded = namesRow(verdict);
 
         switch (verdict?.outcome) {
           case 'approved':
@@ -193,6 +193,11 @@ export function buildProposal(call: ToolCall): Proposal {
   if (ctx.confirmationId !== undefined) proposal.confirmation_id = ctx.confirmationId;
   // What reaches `decide` always satisfies schemas/proposal.schema.json (a blank confirmation id does not).
   return assertProposal(proposal);
+}
+
+/** Whether a verdict names the proposal row decide wrote (the execution row points at it). */
+function namesRow(verdict: GateVerdict | undefined): boolean {
+  return typeof verdict?.proposalId === 'string' && verdict.proposalId.trim() !== '';
 }
 
 /** A decide that let a call through without the proposal row it must write: the call fails closed. */
