@@ -82,8 +82,9 @@ export function reportText(issues: readonly string[], format: ReportFormat): str
 /**
  * One issue as a "- " item that reads back as exactly that issue: its
  * further lines indented under the marker, or — when an indented line
- * would read as a nested item ("2024. was …" under "- …") — written as the
- * lazy continuation lines the reviewer wrote.
+ * would read as a nested item or a block of its own — in the first of the
+ * other layouts that reads back (lazy lines, text on the marker's next
+ * line, a wider marker, indented code).
  */
 function markdownItem(issue: string): string {
   const lines = issue.split(/\r?\n/);
@@ -92,6 +93,11 @@ function markdownItem(issue: string): string {
     `- ${lines.join('\n')}\n`,
     // A first line that opens a block (a fence) opens it only on a line of its own.
     `-\n  ${lines.join('\n  ')}\n`,
+    // Lazy lines indented 4 under text that starts at column 5: a line that,
+    // indented as the item's own, would open a nested item ("- deep").
+    `-    ${lines.join('\n    ')}\n`,
+    // Text that is itself indented code inside the item ("- tt" written as code).
+    `-\n      ${lines.join('\n      ')}\n`,
   ];
   const same = (text: string): boolean => {
     try {
