@@ -3,6 +3,7 @@
  * that the agent is still working on the pending item; elsewhere (CI,
  * pipes) only whole lines are written, so logs stay readable.
  */
+import { StringDecoder } from 'node:string_decoder';
 import type { ProgressEvent } from '../run/driver.js';
 import type { Io } from './io.js';
 
@@ -16,6 +17,8 @@ function inRun(error: string): string {
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const FRAME_MS = 80;
+/** The longest unfinished agent line held back (characters); a longer one is written out, ended by a newline. */
+const PARTIAL_CAP = 64 * 1024;
 
 export interface ProgressPrinter {
   (event: ProgressEvent): void;
@@ -54,23 +57,42 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
     }, FRAME_MS);
     timer.unref();
   };
-  /** An agent's line not yet ended: held while the spinner runs, written once its newline comes. */
-  let partial = '';
-  const flushPartial = () => {
-    if (partial) io.stderr.write(partial.endsWith('\n') ? partial : `${partial}\n`);
-    partial = '';
+  /**
+   * An agent's line not yet ended: held while the spinner runs, written once
+   * its newline comes, or once it passes PARTIAL_CAP (a progress bar drawn
+   * with \r, a dump on one line), so memory stays bounded and nothing an
+   * agent printed waits for a newline that may never come.
+   */
+  let partial: string[] = [];
+  let partialLength = 0;
+  // Chunks may split a UTF-8 character: the decoder keeps its first bytes for the next chunk.
+  const decoder = new StringDecoder('utf8');
+  const flushPartial = (final = false) => {
+    const text = partial.join('') + (final ? decoder.end() : '');
+    if (text) io.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    partial = [];
+    partialLength = 0;
   };
   const agentOutput = {
     write(chunk: string | Uint8Array): boolean {
       // Whole lines only, with or without a spinner: an unfinished line waits
       // for its newline (or the next progress line, which ends it first).
-      const text = partial + (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      const text = typeof chunk === 'string' ? chunk : decoder.write(Buffer.from(chunk));
+      // Only the new text is searched: a long line arriving in many chunks costs its length, not its square.
       const end = text.lastIndexOf('\n');
-      partial = text.slice(end + 1);
-      if (end >= 0) {
-        if (timer) io.stderr.write('\r\x1b[2K');
-        io.stderr.write(text.slice(0, end + 1));
+      if (end < 0) {
+        partial.push(text);
+        partialLength += text.length;
+        if (partialLength > PARTIAL_CAP) {
+          if (timer) io.stderr.write('\r\x1b[2K');
+          flushPartial();
+        }
+        return true;
       }
+      if (timer) io.stderr.write('\r\x1b[2K');
+      io.stderr.write(partial.join('') + text.slice(0, end + 1));
+      partial = [text.slice(end + 1)];
+      partialLength = partial[0].length;
       return true;
     },
   } as unknown as NodeJS.WritableStream;
@@ -148,7 +170,7 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
   }) as ProgressPrinter;
   print.stop = () => {
     clear();
-    flushPartial();
+    flushPartial(true);
     flush();
   };
   print.agentOutput = agentOutput;

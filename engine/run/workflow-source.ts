@@ -58,11 +58,12 @@ export function loadValidWorkflow(source: WorkflowSource, opts: ValidateOptions 
       'E_WORKFLOW_INVALID',
       `the workflow has ${report.errors.length} validation error(s); first: ${first.code} ${first.message}`,
       {
-        file: report.file,
+        // A workflow object has no file: the report's placeholder name ("<workflow>") is not one to validate.
+        ...(file !== undefined ? { file } : {}),
         // The first finding's location, as fields a host can act on (jump to it), not only in the text.
         pointer: first.pointer,
         ...(first.line > 0 ? { line: first.line, col: first.col } : {}),
-        fix: report.file ? `run \`countersign validate ${shellWord(report.file)}\` to see every finding` : 'validate it with validateWorkflow(workflow) to see every finding',
+        fix: file !== undefined ? `run \`countersign validate ${shellWord(file)}\` to see every finding` : 'validate it with validateWorkflow(workflow) to see every finding',
         data: report,
       },
     );

@@ -65,6 +65,20 @@ Progress('an agent\'s stderr lines never land on the spinner\'s line: the line i
   assert.is(plain.text(), 'as is\nthinking...\n  ✓ write answered\n', 'an unfinished line is ended before the next progress line');
 });
 
+Progress('an agent\'s unfinished line is held only up to 64 KiB: a longer one (a \\r progress bar, a dump on one line) is written out without waiting for a newline, whole, and a UTF-8 character split across chunks stays whole', () => {
+  const plain = capture();
+  const q = progressPrinter(plain.io, { spinner: false });
+  const chunk = 'x'.repeat(16 * 1024);
+  for (let i = 0; i < 8; i++) q.agentOutput.write(Buffer.from(chunk));
+  assert.ok(plain.text().length >= 64 * 1024, `written before any newline came (${plain.text().length} characters so far)`);
+  q.agentOutput.write(Buffer.from([0xe2, 0x9c]));
+  q.agentOutput.write(Buffer.from([0x93, 0x0a]));
+  q.stop();
+  const out = plain.text();
+  assert.is(out.replace(/\n/g, '').length, 8 * chunk.length + 1, 'nothing is lost');
+  assert.ok(out.endsWith('✓\n'), 'the split character is decoded whole');
+});
+
 Progress('a directive line longer than 100 characters is shortened with an ellipsis, so it never reads as the whole directive', () => {
   const { io, text } = capture();
   const p = progressPrinter(io, { spinner: false });

@@ -348,7 +348,7 @@ Api('submit to an unknown run and a malformed answer value are typed errors with
   }
 });
 
-Api('start of an invalid workflow throws E_WORKFLOW_INVALID carrying the full validation report, and the first finding\'s file, pointer and line:col as fields', async () => {
+Api('start of an invalid workflow throws E_WORKFLOW_INVALID carrying the full validation report, and the first finding\'s file, pointer and line:col as fields (no invented file for a workflow object)', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const bad = structuredClone(TWO_STEP);
   (bad.nodes[1] as { directive: string }).directive = 'About {{tpoic}}';
@@ -363,6 +363,9 @@ Api('start of an invalid workflow throws E_WORKFLOW_INVALID carrying the full va
     assert.is(report.errors[0].pointer, '/nodes/1/directive');
     assert.match(report.errors[0].message, /did you mean "topic"/);
     assert.is(err.pointer, '/nodes/1/directive', 'the first finding\'s location is a field of the error too');
+    // A workflow object has no file: none is named, and the fix is the library's own.
+    assert.is(err.file, undefined);
+    assert.is(err.fix, 'validate it with validateWorkflow(workflow) to see every finding');
   }
   // From a file: its line and column as well.
   const { mkdtempSync, writeFileSync } = await import('node:fs');
