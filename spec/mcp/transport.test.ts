@@ -69,6 +69,16 @@ Transport('a line that is JSON but not JSON-RPC gets Invalid Request when it has
   assert.ok(h.errors.every((e) => !e.includes('\n')), 'each log is one line');
 });
 
+Transport('a line cut short is answered only at a top-level id: an "id" inside params (another request\'s, or an answer\'s field) gets no Parse error', async () => {
+  const h = harness();
+  await h.transport.start();
+  h.stdin.write('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"step","arguments":{"runId":"r","answer":{"id":4}}},"id":7\n');
+  h.stdin.write('{"method":"tools/call","params":{"arguments":{"answer":{"id":5,\n');
+  await tick();
+  assert.is(h.out(), '', 'no reply to an id read from inside params');
+  assert.is(h.errors.length, 2, 'both lines are logged');
+});
+
 Transport('a last message without its newline is read when the client closes its end (flush), never dropped unread', async () => {
   const h = harness();
   await h.transport.start();

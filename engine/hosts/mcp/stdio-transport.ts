@@ -224,9 +224,12 @@ export class GuardedStdioTransport implements Transport {
    * A line that is not JSON at all (cut short, say): JSON-RPC's Parse error,
    * sent to the id it names when one can still be read from it, so a
    * client waiting on that id is answered; with no id in sight nobody can be.
+   * Only a top-level id counts (before params, or after it in a frame that
+   * still ends as one): an "id" inside params belongs to another request or
+   * to no request, and answering it would fail a call the server carries out.
    */
   private parseError(line: string): void {
-    const id = frameFacts(line.slice(0, EDGE_BYTES), line.slice(-EDGE_BYTES), Buffer.byteLength(line), this.limit).id ?? visibleId(line);
+    const id = frameFacts(line.slice(0, EDGE_BYTES), line.slice(-EDGE_BYTES), Buffer.byteLength(line), this.limit).id;
     if (id === undefined) return;
     this.reply({ jsonrpc: '2.0', id, error: { code: ErrorCode.ParseError, message: 'Parse error: the message is not valid JSON (one JSON-RPC message per line)' } });
   }
@@ -282,17 +285,5 @@ function parsesAsJson(line: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** An `"id": 2` or `"id": "x"` written early in a message that does not parse as a whole. */
-function visibleId(line: string): string | number | undefined {
-  const m = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(line);
-  if (!m) return undefined;
-  try {
-    const id = JSON.parse(m[1]) as unknown;
-    return typeof id === 'number' || typeof id === 'string' ? id : undefined;
-  } catch {
-    return undefined;
   }
 }
