@@ -10,7 +10,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { CountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonValue } from '../format/model.js';
 import type { AgentRequest } from '../run/contract.js';
 import type { Agent, AnswerOptions } from './agent.js';
@@ -244,10 +244,13 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           try {
             message = withoutSeq(parseAnswerObject(next.line, nodeId, `the line ${who} wrote`), request, `the line ${who} wrote`);
           } catch (e) {
+            // A gate reviewer that printed its review as plain text: the audit
+            // row keeps all of it (reviewer-text.ts), not only its first line.
+            const failure = isDecisionReview(request) ? await withFollowingText(e, proc.reader) : e;
             // Whatever the agent meant to answer may still follow this line,
             // and would be read as the answer to the next request.
             discard(proc);
-            throw e;
+            throw failure;
           }
           const call = toolRequestOf(message);
           if (!call) {
@@ -362,6 +365,31 @@ function isToolLine(line: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** How long a plain-text reply may pause between its lines and still be one reply. */
+const TEXT_QUIET_MS = 200;
+/** The most plain text kept from one reply (characters), as a reviewer's answer is capped. */
+const TEXT_MAX_CHARS = 1024 * 1024;
+
+/**
+ * E_AGENT_OUTPUT for a line that is no JSON, its `data.output` grown by
+ * the lines the agent printed right after it (until it pauses, stops
+ * writing, or the text passes TEXT_MAX_CHARS): the reply as written.
+ */
+async function withFollowingText(error: unknown, reader: LineReader): Promise<unknown> {
+  const first = isCountersignError(error) && error.code === 'E_AGENT_OUTPUT' ? (error.data as { output?: unknown } | undefined)?.output : undefined;
+  if (typeof first !== 'string') return error;
+  const lines = [first];
+  let size = first.length;
+  while (size <= TEXT_MAX_CHARS) {
+    const next = await reader.read(AbortSignal.timeout(TEXT_QUIET_MS));
+    if (!('line' in next)) break;
+    lines.push(next.line);
+    size += next.line.length + 1;
+  }
+  const e = error as CountersignError;
+  return new CountersignError(e.code, e.message, { ...(e.nodeId !== undefined ? { nodeId: e.nodeId } : {}), ...(e.fix !== undefined ? { fix: e.fix } : {}), data: { ...(e.data as object), output: lines.join('\n') } });
 }
 
 function isDecisionReview(request: AgentRequest): boolean {

@@ -133,6 +133,21 @@ Gate('§4.5: a reviewer CLI that prints its review as plain text (no {"reply"} w
   assert.match(r.reason ?? '', 'the reviewer wrote plain text, not {"reply": "<text>"}');
 });
 
+Gate('§4.5: a jsonl reviewer that answers in plain text over several lines fails closed, and the ledger keeps every line it wrote, not only the first', async () => {
+  const proposal = { action: 'host_restart_service', target: { device_id: 2 }, reason: 'r', blast_radius: 'single_device' as const, operator: 'u', context_summary: 's' };
+  const dir = tempDir();
+  writeFileSync(join(dir, 'plain.sh'), "read line; printf 'Decision: reject\\n\\nGates\\n- x no SOP\\n\\nNotes\\nline three\\n'; sleep 5\n");
+  const reviewer = createAgent('jsonl:sh plain.sh', { cwd: dir, flag: '--reviewer' });
+  const gate = createGate({ store: createMemoryStore(), reviewer, log: () => {} });
+  try {
+    const r = await gate.review(proposal, { name: 'host_restart_service', class: 'write' });
+    assert.is(r.outcome, 'rejected');
+    assert.equal([r.row?.decision_text, r.row?.reviewer_output], [null, 'Decision: reject\n\nGates\n- x no SOP\n\nNotes\nline three']);
+  } finally {
+    await reviewer.close?.();
+  }
+});
+
 Gate('E9 E10 §4.5: the same call again inside the window is refused without a reviewer and writes a deduped row; rewording the reason does not bypass it', async () => {
   const s = setup(REJECT);
   await rejection(s.call());
