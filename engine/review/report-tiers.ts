@@ -7,8 +7,12 @@
  */
 // Tier words as reviewers write them: severities, MoSCoW-style "must/should fix", nits, and P0–P4 / SEV-1 (digits are stripped by tierLabel).
 const TIER = '(?:blocking|blockers?|major|minor|critical|high|medium|low|nice to have|optional|must fix|must have|should fix|should have|could fix|could have|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority|tier)';
+/** Words for findings that a tier label may name ("P0 blockers", "High priority fixes"). */
+const FINDINGS = '(?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|blockers?|tasks?|todos?|things)';
 /** A whole heading that names a severity tier, after normalising (see tierLabel). */
-const TIER_LABEL = new RegExp(`^(?:severity(?: ${TIER})?|${TIER}(?: ?\\d+)?(?: (?:severity|priority))?)(?: (?:issues?|findings?|problems?))?$`);
+const TIER_LABEL = new RegExp(`^(?:severity(?: ${TIER})?|${TIER}(?: ?\\d+)?(?: (?:severity|priority))?)(?: ${FINDINGS})?$`);
+/** A qualifier that is only a severity ("Follow-up (optional)", "Tests - minor"): the part before it is a tier. */
+const TIER_QUALIFIER = /^(?:optional|minor|major|blocking|non[- ]?blocking|critical|trivial|cosmetic|must[- ]fix|should[- ]fix|could[- ]fix|nice[- ]to[- ]have|nits?|(?:low|medium|high)(?:[- ]priority)?|p[0-4]|sev[- ]?[0-4])$/i;
 /**
  * A heading that opens with an unambiguous severity word groups findings
  * by it, whatever follows ("Minor improvements", "Non-blocking", "Must fix
@@ -47,6 +51,7 @@ export function isTierHeading(label: string): boolean {
   const parts = label.replace(/[*_`]/g, '').split(/[()[\]:/|]|\s[-\u2013\u2014]\s/).map((p) => p.trim()).filter((p) => p !== '');
   if (parts.length < 2) return false;
   if (tier(parts[0])) return true;
+  if (parts.slice(1).some((part) => TIER_QUALIFIER.test(part))) return true;
   return /^(?:priority|severity|tier|level)$/i.test(parts[0]) && parts.slice(1).some(tier);
 }
 

@@ -216,6 +216,16 @@ markdown('G15: tier words anywhere in a heading, and more of their forms, are ti
   }
 });
 
+markdown('G15: mirror-image tier headings are tiers alike: "High priority fixes" as "Low-priority issues", "P0 blockers" as "P0", "Follow-up (optional)" as "Follow-ups (non-blocking)"; "Printer (p. 2)" and "High priority queue" stay topics', () => {
+  for (const heading of ['High priority fixes', 'High-priority fixes', 'P0 blockers', 'Follow-up (optional)', 'Tests (minor)', 'Low-priority issues', 'P0', 'Follow-ups (non-blocking)']) {
+    const e = thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT');
+    assert.is(e.line, 3, heading);
+  }
+  for (const heading of ['Printer (p. 2)', 'High priority queue', 'Severity mapping (syslog)', 'Error handling: retries']) {
+    assert.equal(readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)).issues, ['an issue'], heading);
+  }
+});
+
 markdown('G10 G17: "<!-->" and "<!--->" are whole comments (CommonMark), never one left open that hides the findings after it; ```inline``` code in text and a fence indented past an item\'s text open no fence', () => {
   assert.equal(readReport(report('review.md', '<!-->\n- a real finding\n')).issues, ['a real finding']);
   assert.equal(readReport(report('review.md', '<!--->\n- a real finding\n')).issues, ['a real finding']);
