@@ -12,9 +12,11 @@
  * module's tool) it names the module file and its `/toolModules/<i>`.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CountersignError, isCountersignError } from '../errors.js';
+import { shellWord } from '../format/shell-word.js';
 import { markModuleTools, type ModuleToolOrigin } from './catalog.js';
 import { importModule } from './module-import.js';
 import { asTool, type Tool } from './tool.js';
@@ -71,12 +73,19 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
       if (e instanceof SyntaxError) {
         throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: SyntaxError: ${message} (the module itself parses, so this comes from a module it imports, or was thrown while it ran)`, {
           ...entryAt(i),
-          fix: `run \`node ${path}\` to see which file and line fail`,
+          fix: `run \`node ${shellWord(path)}\` to see which file and line fail`,
         });
       }
-      throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: ${message}`, {
+      if (!existsSync(path)) {
+        throw new CountersignError('E_TOOL_MODULE', `tool module ${path} does not exist`, {
+          ...entryAt(i),
+          fix: 'check the path: a relative one is read from the workflow file\'s folder',
+        });
+      }
+      // Found, so its own code (or a module it imports) threw while it ran: a path check would not help.
+      throw new CountersignError('E_TOOL_MODULE', `tool module ${path} threw while it was loaded (its own code or a module it imports): ${message}`, {
         ...entryAt(i),
-        fix: 'check the path (relative to the workflow file) and that the module runs with node',
+        fix: `run \`node ${shellWord(path)}\` to see where it fails`,
       });
     }
     const exported = mod.tools ?? mod.default;

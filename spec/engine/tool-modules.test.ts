@@ -4,7 +4,7 @@
  * runs their code. Refused otherwise (E_TOOL_MODULE_BLOCKED); validate,
  * which never runs them, warns rather than fails about their tools.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -70,6 +70,19 @@ Modules('a module with a syntax error is E_TOOL_MODULE naming the module\'s own 
     assert.not.match(err?.message ?? '', 'has a syntax error');
     assert.match(err?.fix ?? '', `node ${module}`);
   }
+});
+
+Modules('a module that is found but throws while it loads says so, with `node <module>` as the fix; a missing one says it does not exist, with the path fix', async () => {
+  const { dir, file } = project();
+  const module = join(dir, 'tools', 'shout.mjs');
+  writeFileSync(module, 'throw "boom";\n');
+  const threw = await createEngine({ store: createMemoryStore(), allowToolModules: true }).start(file).then(() => undefined, (x: { code?: string; message?: string; fix?: string }) => x);
+  assert.equal([threw?.code, threw?.fix], ['E_TOOL_MODULE', `run \`node ${module}\` to see where it fails`]);
+  assert.match(threw?.message ?? '', `tool module ${module} threw while it was loaded (its own code or a module it imports): boom`);
+  rmSync(module);
+  const missing = await createEngine({ store: createMemoryStore(), allowToolModules: true }).start(file).then(() => undefined, (x: { code?: string; message?: string; fix?: string }) => x);
+  assert.equal([missing?.code, missing?.message], ['E_TOOL_MODULE', `tool module ${module} does not exist`]);
+  assert.match(missing?.fix ?? '', 'check the path');
 });
 
 Modules('start and run place a module fault at the workflow\'s toolModules entry (file:line:col), as validate does; a blocked one at the toolModules key', async () => {
