@@ -18,7 +18,7 @@ export function oddListing(line: string): string | undefined {
  * as prose. Emphasis (`*Scope:* …`, `**bold**`) and numbers in prose
  * (`3.x branch`) are not markers.
  */
-export function missingSpaceMarker(line: string): boolean {
+function missingSpaceMarker(line: string): boolean {
   const body = line.replace(/^ {0,3}/, '');
   if (/^[-*_]{3,}/.test(body)) return false;
   if (/^[-+][^\s\d.)*+-]/.test(body)) return true;
