@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import type { Node as MarkdownNode, Parser } from 'commonmark';
 import { CountersignError } from '../errors.js';
-import { isTierHeading } from './report-tiers.js';
+import { isTierHeading, isTierQualifier } from './report-tiers.js';
 import { htmlBlockTag, htmlRemainder, oddListing } from './report-odd-lines.js';
 
 const MARKDOWN_FIX =
@@ -62,11 +62,12 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     const col = (/\S/.exec(lines[line - 1] ?? '')?.index ?? 0) + 1;
     return new CountersignError('E_REPORT_FORMAT', `${file}:${line}:${col}: ${message}`, { file, line, col, fix: MARKDOWN_FIX });
   };
-  const checkTier = (label: string, line: number): void => {
+  const checkTier = (label: string, line: number, what: 'heading' | 'label line' = 'heading'): void => {
     if (isTierHeading(label)) {
-      throw fail(line, `the heading "${label.trim()}" is a severity tier, and severity tiers are not allowed: every issue is one top-level item of one flat list and every issue is mandatory`);
+      throw fail(line, `the ${what} "${label.trim()}" names a severity tier, and severity tiers are not allowed: every issue is one top-level item of one flat list and every issue is mandatory`);
     }
   };
+
   // A Markdown report must list issues as list items; anything that looks
   // like another way of listing them would otherwise count as zero issues.
   if (isJson(text)) {
@@ -123,8 +124,9 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
         return;
       case 'paragraph':
         for (let i = start; i <= end; i++) checkLine(i, quoted);
-        // A line on its own that is only a tier word ("**Major:**") is a tier heading written as a paragraph.
-        checkTier(lines[start], start + 1);
+        // A label line ("**Major:**", "Minor issues:", a one-line "Nits") is a tier heading
+        // written as a paragraph; a sentence ("Optional: the notes were read too.") is prose.
+        if (isLabelLine(lines[start], end === start)) checkTier(lines[start], start + 1, 'label line');
         firstContent ??= start + 1;
         return;
       case 'html_block': {
@@ -170,6 +172,20 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     throw fail(textAt, 'this report has text but no list items, so any findings in it would count as zero issues: write each issue as a "- " list item; a report with no issues is an empty file');
   }
   return issues;
+}
+
+/**
+ * Whether a paragraph's first line reads as a label rather than a sentence:
+ * wholly emphasised, ending in a colon, or a line on its own; with text
+ * after a colon only when that text is a severity ("Priority: high", not
+ * "Nits: none.").
+ */
+function isLabelLine(line: string, alone: boolean): boolean {
+  const bare = line.replace(/^(?: {0,3}> ?)+/, '').trim();
+  const plain = bare.replace(/[*_`]/g, '').trim();
+  const value = /:\s*(\S.*)$/.exec(plain);
+  if (value) return isTierQualifier(value[1]);
+  return alone || plain.endsWith(':') || /^(\*\*|__|\*|_)\S(?:.*\S)?\1$/.test(bare);
 }
 
 /** A heading's text as written: an ATX heading without its #s, a Setext one without its underline. */

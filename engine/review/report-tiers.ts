@@ -21,11 +21,11 @@ const TIER_QUALIFIER = /^(?:optional|minor|major|blocking|non[- ]?blocking|criti
  */
 const TIER_LEAD = new RegExp(
   // Words that are a tier whatever follows them.
-  '^(?:non ?blocking|blocking|blockers?|nits?|nitpicks?|must fix|should fix|could fix|nice to have)(?![\\p{L}\\p{N}])'
+  '^(?:non ?blocking|blockers?|nits?|nitpicks?|must fix|should fix|could fix|nice to have)(?![\\p{L}\\p{N}])'
   // Words that also open ordinary headings ("Optional parameters", "Major version bump"): a tier only before a word for findings.
-  + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|things|stuff|bits)$'
+  + '|^(?:blocking|major|minor|critical|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|things|stuff|bits)$'
   // Nits of any kind ("Style nits", "Doc nitpicks").
-  + '|(?:^|\\s)(?:nits?|nitpicks?)$'
+  + '|(?:^|\\s)(?<!\\b(?:on|about|regarding|re|for|of|with) )(?:nits?|nitpicks?)$'
   + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:nits?|issues?)(?: |$)'
   // Two tiers joined ("Minor / nits", "Major & minor").
   + '|^(?:major|minor|critical|optional|trivial|cosmetic) ?[/&+] ?',
@@ -46,7 +46,7 @@ export function isTierHeading(label: string): boolean {
   };
   if (tier(label)) return true;
   // Words that name a tier wherever they stand in a heading ("Follow-ups (non-blocking)", "Not blocking").
-  if (/(?:^|[\s(\[/-])(?:non[- ]?blocking|not blocking|non[- ]?critical|nice[- ]to[- ]haves?|lower[- ]priority|higher[- ]priority|nits?|nitpicks?)(?=$|[\s)\]/:,.-])/i.test(label.replace(/[*_`]/g, ''))) return true;
+  if (/(?:^|[\s(\[/-])(?:non[- ]?blocking|not blocking|non[- ]?critical|nice[- ]to[- ]haves?|lower[- ]priority|higher[- ]priority|(?<!\b(?:on|about|regarding|re|for|of|with) )(?:nits?|nitpicks?))(?=$|[\s)\]/:,.-])/i.test(label.replace(/[*_`]/g, ''))) return true;
   // [-\u2013\u2014] between spaces: a dash that separates parts, not one inside a word.
   const parts = label.replace(/[*_`]/g, '').split(/[()[\]:/|]|\s[-\u2013\u2014]\s/).map((p) => p.trim()).filter((p) => p !== '');
   if (parts.length < 2) return false;
@@ -73,4 +73,9 @@ function tierLabel(text: string): string {
     .toLowerCase()
     .replace(/[\s:=-]+/g, ' ')
     .trim();
+}
+
+/** Whether text is only a severity ("high", "P2", "optional"): the value of a label such as "Priority: high". */
+export function isTierQualifier(text: string): boolean {
+  return TIER_QUALIFIER.test(text.replace(/[*_`.!]/g, '').trim());
 }

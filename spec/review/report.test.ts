@@ -226,6 +226,26 @@ markdown('G15: mirror-image tier headings are tiers alike: "High priority fixes"
   }
 });
 
+markdown('G15 §4.12: an intro or closing sentence that opens with a tier word and a colon is prose ("Optional: …", "Nits: none.", "Critical: nothing blocks the merge."); a label line ("**Blocking:**", "Minor issues:", "Priority: high") is a tier, said to be a label line', () => {
+  for (const text of ['Optional: the notes file was also read.\n\n- first issue\n', '- a\n\nNits: none.\n', '- a\n\nCritical: nothing blocks the merge.\n']) {
+    assert.is(readReport(report('review.md', text)).issues.length, 1, text);
+  }
+  for (const text of ['**Blocking:**\n\n- x\n', 'Minor issues:\n- x\n', 'Priority: high\n\n- x\n', '> **Blocking**\n\n- x\n']) {
+    const e = thrownWithCode(() => readReport(report('review.md', text)), 'E_REPORT_FORMAT');
+    assert.is(e.line, 1, text);
+    assert.match(e.message, 'the label line', text);
+  }
+});
+
+markdown('G15: topic headings that hold a tier word are topics: "Blocking I/O", "Blocking calls", "Notes on nits"; "Blocking", "Blocking issues" and "Style nits" stay tiers', () => {
+  for (const heading of ['Blocking I/O', 'Blocking calls', 'Notes on nits']) {
+    assert.equal(readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)).issues, ['an issue'], heading);
+  }
+  for (const heading of ['Blocking', 'Blocking issues', 'Style nits']) {
+    thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT');
+  }
+});
+
 markdown('G10 G17: "<!-->" and "<!--->" are whole comments (CommonMark), never one left open that hides the findings after it; ```inline``` code in text and a fence indented past an item\'s text open no fence', () => {
   assert.equal(readReport(report('review.md', '<!-->\n- a real finding\n')).issues, ['a real finding']);
   assert.equal(readReport(report('review.md', '<!--->\n- a real finding\n')).issues, ['a real finding']);
