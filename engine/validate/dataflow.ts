@@ -77,6 +77,8 @@ export function collectDeclarations(data: Record<string, unknown>, model: GraphM
     for (const name of declared.globals) {
       if (node.type === 'expression' && !globals.has(name) && !declaredByStart.has(name)) continue;
       globals.add(name);
+      // An initialData entry without a value declares the name but seeds nothing (start.seed copies values only).
+      if (node.type === 'start' && !seedsValue(node.raw.initialData, name)) continue;
       if (!selfReading.has(name)) written.add(name);
     }
     const schema = node.raw.inputSchema;
@@ -90,6 +92,13 @@ export function collectDeclarations(data: Record<string, unknown>, model: GraphM
     nodeFields.set(node.id, fields);
   }
   return { globals, nodeFields, written, fixedFields };
+}
+
+/** Whether a start node's initialData gives `name` a value. */
+function seedsValue(initialData: unknown, name: string): boolean {
+  const vars = isPlainObject(initialData) ? initialData.variables : undefined;
+  const entry = isPlainObject(vars) ? vars[name] : undefined;
+  return isPlainObject(entry) && entry.value !== undefined;
 }
 
 const PROBE_FIELD = 'declared-by-input-schema';

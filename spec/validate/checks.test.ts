@@ -180,6 +180,15 @@ dataflow('finalOutput names that resolve to nothing are warnings; registry varia
   assert.equal(warningCodes(report), ['E_FINAL_OUTPUT_UNRESOLVED /nodes/1/finalOutput/1', 'E_VARIABLE_NEVER_WRITTEN /variableRegistry/result']);
 });
 
+dataflow('an initialData entry with no value declares its variable but writes nothing: a registry variable written only so is still E_VARIABLE_NEVER_WRITTEN; one with a value is written', () => {
+  const seeded = (entry: Record<string, unknown>) => validateWorkflow(workflow([
+    { id: 'start', type: 'start', initialData: { variables: { x: entry } }, connections: { default: 'end' } },
+    { id: 'end', type: 'end', finalOutput: ['x'] },
+  ] as Node[], { variableRegistry: { x: { type: 'string', description: 'x' } } }));
+  assert.equal(warningCodes(seeded({ description: 'no value' })), ['E_VARIABLE_NEVER_WRITTEN /variableRegistry/x']);
+  assert.equal(warningCodes(seeded({ value: 'v' })), []);
+});
+
 dataflow('a counter whose only write reads it first (n = n + 1, no default, no start value) is E_VARIABLE_NEVER_WRITTEN: it would fail at its first increment; a plain first write in the same node, or a default, gives it a value', () => {
   const counter = (expressions: string[], decl: Record<string, unknown> = {}) => validateWorkflow(workflow([
     { id: 'start', type: 'start', connections: { default: 'calc' } },
