@@ -179,6 +179,8 @@ export interface RunEnv {
   workspace: string;
   /** Absolute paths artifact hashing never reads (the store directory). */
   skip: readonly string[];
+  /** The file the store keeps runs in, if one: an error about a damaged record names it. */
+  storeFile?: string;
 }
 
 /** The answer accepted in the same step just before the run entered a node. */

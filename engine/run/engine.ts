@@ -107,7 +107,7 @@ export function createEngine(options: EngineOptions): Engine {
   /** Runs the tool nodes the run has reached, then reads its state (with `held` when this process could not run one). */
   const settled = async (runId: string): Promise<RunState> => {
     const held = await tools.settle(runId);
-    const state = stateOf(mustGet(runId));
+    const state = stateOf(mustGet(runId), store.file);
     return held && state.status === 'waiting' && state.pending.kind === 'tool' ? { ...state, held } : state;
   };
   const workflows = new Map<string, Workflow>();
@@ -115,14 +115,14 @@ export function createEngine(options: EngineOptions): Engine {
   function compiledFor(rec: RunRecord): CompiledWorkflow {
     let wf = workflows.get(rec.workflowHash);
     if (!wf) {
-      wf = checkedCopy(store.getWorkflow(rec.workflowHash), rec.workflowHash, store.location);
+      wf = checkedCopy(store.getWorkflow(rec.workflowHash), rec.workflowHash, store.file);
       workflows.set(rec.workflowHash, wf);
     }
     return compileWorkflow(wf, rec.workflowHash);
   }
 
   function envOf(rec: RunRecord): RunEnv {
-    return { workspace: rec.workspace, skip: store.location ? [store.location] : [] };
+    return { workspace: rec.workspace, skip: store.location ? [store.location] : [], ...(store.file ? { storeFile: store.file } : {}) };
   }
 
   function mustGet(runId: string): RunRecord {
@@ -134,9 +134,9 @@ export function createEngine(options: EngineOptions): Engine {
   /** Fires an overdue deadline (the `timeout` route or E_TIMEOUT) inside a transaction. */
   function fireDeadline(runId: string): RunState {
     return store.update(runId, (rec) => {
-      if (rec.status !== 'waiting' || !rec.deadline || now() < new Date(rec.deadline)) return { result: stateOf(rec) };
+      if (rec.status !== 'waiting' || !rec.deadline || now() < new Date(rec.deadline)) return { result: stateOf(rec, store.file) };
       const s = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, now(), envOf(rec));
-      return { record: s.record, events: s.events, rows: s.rows, result: stateOf(s.record) };
+      return { record: s.record, events: s.events, rows: s.rows, result: stateOf(s.record, store.file) };
     });
   }
 
@@ -177,10 +177,12 @@ export function createEngine(options: EngineOptions): Engine {
     const input = inputCopy(given).value as JsonObject;
     const meta = { executionId: runId, workflowId: workflow.id ?? workflow.metadata.name, userId };
     const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at, envOf(base));
-    const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', workflow: base.workflow, workflowHash: hash, userId };
+    // At the start node, as every event names the node it happened at.
+    const startNodeId = workflow.nodes.find((n) => n.type === 'start')!.id;
+    const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', nodeId: startNodeId, workflow: base.workflow, workflowHash: hash, userId };
     store.putWorkflow(hash, workflow);
     store.create(settled.record, [started, ...settled.events], settled.rows);
-    return stateOf(settled.record);
+    return stateOf(settled.record, store.file);
   }
 
   const engine: Engine = {
@@ -231,10 +233,10 @@ export function createEngine(options: EngineOptions): Engine {
           const answerable = rec.status === 'waiting' ? rec.seq : 0;
           // Never issued: ahead of the run, or below 1. Said against the run as it is now.
           if (seq > rec.seq || seq < 1) return write(seqError(runId, seq, current));
-          if (seq < answerable || rec.status !== 'waiting') return write({ ...stateOf(current), replayed: true as const });
+          if (seq < answerable || rec.status !== 'waiting') return write({ ...stateOf(current, store.file), replayed: true as const });
         }
         // The answer was meant for the item whose deadline passed: it is dropped, and the caller told so.
-        if (overdue) return write({ ...stateOf(current), late: lateAnswer(rec) });
+        if (overdue) return write({ ...stateOf(current, store.file), late: lateAnswer(rec) });
         if (rec.status !== 'waiting') {
           return write(new CountersignError('E_RUN_NOT_WAITING', `run ${runId} is ${rec.status} and takes no more answers`, {
             fix: 'start a new run with `countersign start`',
@@ -252,7 +254,7 @@ export function createEngine(options: EngineOptions): Engine {
         }
         const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(opts.toolCalls?.length ? { toolCalls: toolCallsOf(opts.toolCalls) } : {}), ...(opts.toolFailure ? { toolFailure: { tool: String(opts.toolFailure.tool), code: String(opts.toolFailure.code), message: String(opts.toolFailure.message).slice(0, 4000) } } : {}) };
         const s = nextStep(compiled, rec, submitted, at, envOf(rec));
-        const state = stateOf(s.record);
+        const state = stateOf(s.record, store.file);
         const spent = s.rejected ? undefined : retriesSpentOf(s.events, rec.pending!.nodeId);
         const result = s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : spent ? { ...state, retriesSpent: spent } : state;
         return { record: s.record, events: s.events, rows: s.rows, result };
@@ -306,10 +308,10 @@ export function createEngine(options: EngineOptions): Engine {
       if (rec.status === 'waiting' && rec.deadline && now() >= new Date(rec.deadline)) return fireDeadline(runId);
       // A tool node not yet run (or a claim whose process died) is settled here, so no run stays stuck.
       if (rec.status === 'waiting' && rec.pending?.kind === 'tool') return settled(runId);
-      const state = stateOf(rec);
+      const state = stateOf(rec, store.file);
       // A waiting run is shown waiting only at a node its workflow has: never a pending item nobody can answer.
       if (rec.status === 'waiting' && !compiledFor(rec).byId.has(rec.pending!.nodeId)) {
-        throw damagedRecord(rec, `waits at node ${JSON.stringify(rec.pending!.nodeId)}, which its stored workflow does not have`);
+        throw damagedRecord(rec, `waits at node ${JSON.stringify(rec.pending!.nodeId)}, which its stored workflow does not have`, store.file);
       }
       return state;
     },

@@ -3,22 +3,23 @@ import { CountersignError } from '../errors.js';
 import type { RunRecord } from '../store/store.js';
 import type { RunState } from './contract.js';
 
-export function stateOf(rec: RunRecord): RunState {
+/** `storeFile`: where the record is kept, named when it is damaged. */
+export function stateOf(rec: RunRecord, storeFile?: string): RunState {
   switch (rec.status) {
     case 'waiting':
       // A host acts on the pending item: a record without a real one is a damaged store, not a state to hand on.
-      if (rec.pending === null || typeof rec.pending !== 'object' || typeof (rec.pending as { kind?: unknown }).kind !== 'string') throw damagedRecord(rec, 'is waiting without a pending item');
+      if (rec.pending === null || typeof rec.pending !== 'object' || typeof (rec.pending as { kind?: unknown }).kind !== 'string') throw damagedRecord(rec, 'is waiting without a pending item', storeFile);
       {
         const missing = missingField(rec.pending);
-        if (missing) throw damagedRecord(rec, `has a ${rec.pending.kind} pending item without its ${missing}`);
+        if (missing) throw damagedRecord(rec, `has a ${rec.pending.kind} pending item without its ${missing}`, storeFile);
       }
       return { runId: rec.runId, seq: rec.seq, status: 'waiting', pending: rec.pending };
     case 'completed':
       // Every completed record carries its output ({} when finalOutput names nothing): a missing one is lost data, not "no output".
-      if (typeof rec.endNodeId !== 'string' || rec.output === null || typeof rec.output !== 'object' || Array.isArray(rec.output)) throw damagedRecord(rec, 'completed without its end node or output');
+      if (typeof rec.endNodeId !== 'string' || rec.output === null || typeof rec.output !== 'object' || Array.isArray(rec.output)) throw damagedRecord(rec, 'completed without its end node or output', storeFile);
       return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId, output: rec.output, ...(rec.outcome !== undefined ? { outcome: rec.outcome } : {}) };
     case 'failed':
-      if (rec.error === null || typeof rec.error !== 'object' || typeof rec.error.code !== 'string') throw damagedRecord(rec, 'failed without an error code');
+      if (rec.error === null || typeof rec.error !== 'object' || typeof rec.error.code !== 'string') throw damagedRecord(rec, 'failed without an error code', storeFile);
       return { runId: rec.runId, seq: rec.seq, status: 'failed', error: rec.error };
   }
 }
@@ -44,8 +45,9 @@ function missingField(pending: object): string | undefined {
 }
 
 /** A stored record the engine cannot use: E_STORE, with the store's repair. */
-export function damagedRecord(rec: RunRecord, what: string): CountersignError {
-  return new CountersignError('E_STORE', `the stored record of run "${rec.runId}" ${what}: the store is damaged`, {
-    fix: 'restore countersign.db from a backup, or move the store aside and start the run again',
+export function damagedRecord(rec: RunRecord, what: string, storeFile?: string): CountersignError {
+  return new CountersignError('E_STORE', `the stored record of run "${rec.runId}"${storeFile ? ` in ${storeFile}` : ''} ${what}: the store is damaged`, {
+    ...(storeFile ? { file: storeFile } : {}),
+    fix: `restore ${storeFile ?? 'countersign.db'} from a backup, or move the store aside and start the run again`,
   });
 }

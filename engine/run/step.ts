@@ -74,7 +74,7 @@ export function firstStep(compiled: CompiledWorkflow, base: RunRecord, input: Ma
 }
 
 export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: MachineEvent, now: Date, env: RunEnv): Settled {
-  const snapshot = restore(compiled, rec);
+  const snapshot = restore(compiled, rec, env.storeFile);
   const { machine } = compiled;
   const observed = event.type === 'SUBMIT' || event.type === 'TIMEOUT' ? observe(compiled, snapshot, env) : undefined;
   const ev: MachineEvent = observed === undefined ? event : ({ ...event, observed } as MachineEvent);
@@ -175,16 +175,16 @@ function rememberSnapshot(runId: string, stored: object, snapshot: AnyMachineSna
   restored.set(runId, { stored, snapshot });
 }
 
-function restore(compiled: CompiledWorkflow, rec: RunRecord): AnyMachineSnapshot {
+function restore(compiled: CompiledWorkflow, rec: RunRecord, storeFile: string | undefined): AnyMachineSnapshot {
   const hit = restored.get(rec.runId);
   if (hit && hit.stored === rec.snapshot && hit.snapshot.machine === compiled.machine) return hit.snapshot;
   const value = rec.snapshot.value;
   if (typeof value !== 'string' || !compiled.byId.has(value)) {
     // The stored workflow is the run's own copy (its hash checked): a state it lacks is a damaged record.
-    throw damagedRecord(rec, `rests at node ${JSON.stringify(value)}, which its stored workflow does not have`);
+    throw damagedRecord(rec, `rests at node ${JSON.stringify(value)}, which its stored workflow does not have`, storeFile);
   }
   const context = rec.snapshot.context;
-  if (context === null || typeof context !== 'object' || Array.isArray(context)) throw damagedRecord(rec, 'has a snapshot without its context');
+  if (context === null || typeof context !== 'object' || Array.isArray(context)) throw damagedRecord(rec, 'has a snapshot without its context', storeFile);
   return compiled.machine.resolveState({ value, context: context as unknown as RunContext });
 }
 

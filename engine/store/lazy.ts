@@ -14,6 +14,8 @@ export function lazyStore(open: () => Store, location: string): Store {
     has: (_, name) => typeof name === 'string',
     get(_, name: string | symbol) {
       if (name === 'location') return location;
+      // Asked only about a store in use: never opens one for the question.
+      if (name === 'file') return real?.file;
       if (name === 'close') return () => real?.close();
       const member = store()[name as keyof Store];
       return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(real) : member;

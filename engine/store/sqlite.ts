@@ -178,6 +178,7 @@ export function createSqliteStore(dir: string): Store {
 
   return {
     location: resolve(dir),
+    file: resolve(file),
     putWorkflow(hash, workflow) {
       guard('store a workflow copy', () => sql.putWorkflow.run(hash, JSON.stringify(workflow)));
       workflowCache.delete(hash);

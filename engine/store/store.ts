@@ -74,6 +74,8 @@ export interface LedgerQuery {
 export interface Store {
   /** The directory the store keeps its files in, if any: review hashing skips it. */
   readonly location?: string;
+  /** The file it keeps runs in, if one: an error about a damaged record names it, so the right store is restored. */
+  readonly file?: string;
   /** Stores the workflow copy under its hash (idempotent; SQLite puts back a stored copy that was damaged). */
   putWorkflow(hash: string, workflow: Workflow): void;
   /** The stored copy; throws E_STORE if missing. */

@@ -150,6 +150,9 @@ Cli('status, runs (newest first) and trace --json print the documented shapes', 
     tr.json.events.map((e: any) => e.type),
     ['run.started', 'route', 'directive.issued', 'answer.accepted', 'route', 'condition.evaluated', 'route', 'run.completed'],
   );
+  // Every event names its node, the first one too (the start node).
+  assert.ok(tr.json.events.every((e: any) => typeof e.nodeId === 'string'), JSON.stringify(tr.json.events));
+  assert.is(tr.json.events[0].nodeId, 'start');
   const cond = tr.json.events.find((e: any) => e.type === 'condition.evaluated');
   assert.equal({ seq: cond.seq, nodeId: cond.nodeId, result: cond.result }, { seq: 1, nodeId: 'check', result: false });
   assert.ok(!('payload' in cond) && typeof cond.at === 'string');

@@ -17,7 +17,7 @@ import { isCountersignError } from '../../engine/errors.js';
 import type { Workflow } from '../../engine/format/model.js';
 import { createSqliteStore, SCHEMA_VERSION } from '../../engine/store/sqlite.js';
 import { createEngine } from '../../engine/index.js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 
 const TWO = JSON.parse(readFileSync(join(fileURLToPath(new URL('../../', import.meta.url)), 'spec/fixtures/cli/two-step.json'), 'utf8'));
 import type { RunRecord } from '../../engine/store/store.js';
@@ -268,7 +268,7 @@ test('a damaged summary column (runs.status NULL) is E_STORE naming the run when
   store.close();
 });
 
-test('engine: a stored workflow copy that no longer matches its hash is E_STORE, a copy stored under the older sorted-key hash still runs, and damaged completed or waiting records are E_STORE, never output {} or a crash', async (c) => {
+test('engine: a stored workflow copy that no longer matches its hash is E_STORE, a copy stored under the older sorted-key hash still runs, and damaged completed or waiting records are E_STORE naming the database file, never output {} or a crash', async (c) => {
   const store = createSqliteStore(c.dir);
   const engine = createEngine({ store });
   const damaged = await engine.start(TWO);
@@ -294,6 +294,13 @@ test('engine: a stored workflow copy that no longer matches its hash is E_STORE,
   const onWait = await fresh.status(waiting.runId).then(() => undefined, (e) => e);
   assert.is(onWait?.code, 'E_STORE');
   assert.match(onWait.message, 'has a directive pending item without its directive');
+  // Each names the database file it is in, so the right store is restored.
+  const dbFile = join(realpathSync(c.dir), 'countersign.db');
+  for (const e of [onStep, onDone, onWait]) {
+    assert.is(e.file, dbFile);
+    assert.match(e.message, ` in ${dbFile} `);
+    assert.match(e.fix, `restore ${dbFile} from a backup`);
+  }
   again.close();
 });
 
@@ -394,7 +401,7 @@ test('a stored run whose snapshot lost its context, that waits without a pending
   const fresh = createEngine({ store: createSqliteStore(c.dir) });
   const stepped = await fresh.submit(a.runId, { words: 5 }).catch((e) => e);
   assert.is(stepped.code, 'E_STORE');
-  assert.match(stepped.message, new RegExp(`run "${a.runId}" has a snapshot without its context`));
+  assert.match(stepped.message, new RegExp(`run "${a.runId}" in \\S+countersign\\.db has a snapshot without its context`));
   const status = await fresh.status(b.runId).catch((e) => e);
   assert.is(status.code, 'E_STORE');
   assert.match(status.message, /is waiting without a pending item/);
@@ -405,7 +412,7 @@ test('a stored run whose snapshot lost its context, that waits without a pending
   for (const got of [await fresh.status(d.runId).catch((e) => e), await fresh.submit(d.runId, { words: 5 }).catch((e) => e)]) {
     assert.is(got.code, 'E_STORE');
     assert.match(got.message, /at node "nope", which its stored workflow does not have: the store is damaged/);
-    assert.match(got.fix, /restore countersign\.db from a backup/);
+    assert.match(got.fix, /restore \S+countersign\.db from a backup/);
   }
 });
 
