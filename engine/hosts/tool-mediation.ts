@@ -182,17 +182,18 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
   return guarded;
 }
 
-/** A `{"$tool": …}` message, or undefined when the line is an answer. */
-export function toolRequestOf(message: JsonValue): { name: unknown; args: unknown; reason?: unknown } | undefined {
+/** A `{"$tool": …}` message, or undefined when the line is an answer. `unknown`: keys the protocol does not have. */
+export function toolRequestOf(message: JsonValue): { name: unknown; args: unknown; reason?: unknown; unknown?: string[] } | undefined {
   if (message === null || typeof message !== 'object' || Array.isArray(message) || !('$tool' in message)) return undefined;
   const t = message.$tool;
   if (t === null || typeof t !== 'object' || Array.isArray(t)) return { name: undefined, args: undefined };
   const o = t as JsonObject;
-  return { name: o.name, args: o.args, ...(o.reason !== undefined ? { reason: o.reason } : {}) };
+  const unknown = Object.keys(o).filter((k) => k !== 'name' && k !== 'args' && k !== 'reason');
+  return { name: o.name, args: o.args, ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(unknown.length > 0 ? { unknown } : {}) };
 }
 
 /** Runs (or refuses) one `$tool` request and returns the line to send back. */
-export async function mediate(call: { name: unknown; args: unknown; reason?: unknown }, session: ToolSession, request: AgentRequest): Promise<JsonObject> {
+export async function mediate(call: { name: unknown; args: unknown; reason?: unknown; unknown?: string[] }, session: ToolSession, request: AgentRequest): Promise<JsonObject> {
   const name = call.name;
   const refuse = (code: string, message: string): JsonObject => {
     session.onCall?.({ ...(typeof name === 'string' && name !== '' ? { name } : {}), ok: false, code, message });
@@ -200,6 +201,8 @@ export async function mediate(call: { name: unknown; args: unknown; reason?: unk
   };
   if (typeof name !== 'string' || name === '') return refuse('E_TOOL_REQUEST', '"$tool" must be {"name": "<tool>", "args": {…}, "reason"?: "…"}');
   if (call.reason !== undefined && typeof call.reason !== 'string') return refuse('E_TOOL_REQUEST', '"$tool".reason must be a string: why you call the tool');
+  // A misspelt key ("reasn") would otherwise be dropped without a word: the call is refused, never run without it.
+  if (call.unknown) return refuse('E_TOOL_REQUEST', `"$tool" has ${call.unknown.map((k) => JSON.stringify(k)).join(', ')}, which it does not take: only "name", "args" and "reason"`);
   const runner = session.runner;
   const guarded = runner !== undefined && GUARDED.has(runner);
   // A guarded runner refuses and reports by itself; any other is checked here.

@@ -238,17 +238,18 @@ export function prepareAgentTools(config: AgentToolsConfig): (run: AgentToolsRun
       offered.set(name, runVia(lent, writes ? chain(lent, decorators!) : lent, true));
       if (!review) specs.push(spec ?? { name });
     }
+    const stoppedMessage = (): string => `tool "${stopped}" failed earlier in this item: no further tool runs in it (a failed tool is never retried or worked around); answer, and the step fails`;
     const runner: ToolRunner = {
       names: () => [...offered.keys()],
       spec: (name) => specs.find((s) => s.name === name),
       call: (name, args, _request, meta) => {
-        if (stopped !== undefined) {
-          return Promise.reject(new CountersignError('E_TOOL_STOPPED', `tool "${stopped}" failed earlier in this item: no further tool runs in it (a failed tool is never retried or worked around); answer, and the step fails`));
-        }
+        if (stopped !== undefined) return Promise.reject(new CountersignError('E_TOOL_STOPPED', stoppedMessage()));
         return offered.get(name)!(args, meta?.reason);
       },
     };
-    return { runner, refusal: (name) => refusals.get(name), specs, isEngineTool: (name) => !review && config.catalog.has(name) };
+    // Once stopped, every later call is E_TOOL_STOPPED, a refused or unknown tool's too: an agent learns the item is over, not a list of tools to try.
+    const refusal = (name: string) => (stopped !== undefined ? { code: 'E_TOOL_STOPPED', message: stoppedMessage() } : refusals.get(name));
+    return { runner, refusal, specs, isEngineTool: (name) => !review && config.catalog.has(name) };
   };
 }
 

@@ -392,7 +392,7 @@ F.run();
 
 const S = suite('a failed tool stops the item');
 
-S('H9: once an engine tool failed in an item, no further tool runs in it (E_TOOL_STOPPED): not the same tool again, not another one', async () => {
+S('H9: once an engine tool failed in an item, no further tool runs in it (E_TOOL_STOPPED): not the same tool again, not another one, and a tool it may not call is E_TOOL_STOPPED too', async () => {
   let runs = 0;
   const failing = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => { runs++; throw new Error('registry down'); } });
   const engine = createEngine({ store: createMemoryStore(), tools: [failing] });
@@ -402,14 +402,15 @@ S('H9: once an engine tool failed in an item, no further tool runs in it (E_TOOL
   const agent: Agent = {
     async answer(request, options) {
       if (request.kind === 'directive' && request.nodeId === 'ask') {
-        for (const name of ['deploy', 'deploy', 'notify']) await options.tools?.runner?.call(name, {}, request).catch((e: { code?: string }) => codes.push(e.code));
+        // After the failure: the same tool, a lent one, and one no agent may call; each is E_TOOL_STOPPED.
+        for (const name of ['deploy', 'deploy', 'notify', 'no_such_tool']) await options.tools?.runner?.call(name, {}, request).catch((e: { code?: string }) => codes.push(e.code));
         return { tag: 'fine' };
       }
       return {};
     },
   };
   const r = await engine.run(flow('deploy', {}), { agent, tools: host });
-  assert.equal(codes, ['E_TOOL_FAILED', 'E_TOOL_STOPPED', 'E_TOOL_STOPPED']);
+  assert.equal(codes, ['E_TOOL_FAILED', 'E_TOOL_STOPPED', 'E_TOOL_STOPPED', 'E_TOOL_STOPPED']);
   assert.is(runs, 1);
   assert.equal(lent, []);
   assert.is(r.status === 'failed' && r.error?.code, 'E_TOOL_FAILED');

@@ -74,6 +74,14 @@ Tools('a malformed $tool line is refused (E_TOOL_REQUEST) and journaled with no 
   assert.ok(called.every((e) => !('name' in e)), 'no name key at all');
 });
 
+Tools('a $tool line with a key the protocol does not take ("reasn", "extra") is refused (E_TOOL_REQUEST, naming the key) and the tool never runs', async () => {
+  const r = await gate(['raw={"$tool":{"name":"get_sop_text","args":{},"reasn":"why"}}']);
+  assert.equal(r.ran, []);
+  const called = r.events.filter((e) => e.type === 'tool.called');
+  assert.equal(called.map((e) => [e.name, e.ok, e.code]), [['get_sop_text', false, 'E_TOOL_REQUEST']]);
+  assert.match(String(called[0].message), '"reasn"');
+});
+
 Tools('a failing tool comes back as $toolError with its code, and the reviewer still replies', async () => {
   const r = await gate(['broken']);
   assert.equal(r.ran, ['broken']);
