@@ -125,7 +125,11 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
         }
         if (verdict !== 'accepted') {
           const errors = e.errors ?? (e.state.status === 'waiting' && e.state.rejected ? e.state.rejected.errors : []);
-          io.stderr.write(verdict === 'error' ? `  ✗ ${e.nodeId}: the agent declared failure: ${errors.join('; ')}\n` : `  ✗ answer rejected: ${errors.map(inRun).join('; ')}\n`);
+          io.stderr.write(
+            verdict === 'error' ? `  ✗ ${e.nodeId}: the agent declared failure: ${errors.join('; ')}\n`
+            : verdict === 'discarded' ? `  ✗ ${e.nodeId}: the answer was not taken: ${errors.join('; ')}\n`
+            : `  ✗ answer rejected: ${errors.map(inRun).join('; ')}\n`,
+          );
           if (e.state.status === 'failed' && (e.state.error.nodeId ?? e.nodeId) === e.nodeId) io.stderr.write(`  ✗ ${e.nodeId}: the run failed: ${e.state.error.code}\n`);
           // Out of the node by its failure route (maxRetriesExceeded, error): said, since no ✓ leads there.
           else if (e.to) {

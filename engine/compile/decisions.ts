@@ -65,9 +65,11 @@ export function decideAnswer(
   if (ev.toolFailure) {
     // A failed tool is never worked around (ADR-019): the answer given after it is not taken.
     const f = ev.toolFailure;
-    // The failed call itself is on record as tool.called (ok false, code, message).
-    return routeOrFail(node, 'error', f.code, `node "${node.id}": tool "${f.tool}" failed while the agent worked on this item: ${f.message}`, [
+    const message = `node "${node.id}": tool "${f.tool}" failed while the agent worked on this item: ${f.message}`;
+    // The failed call itself is on record as tool.called (ok false, code, message); the answer's fate as answer.discarded.
+    return routeOrFail(node, 'error', f.code, message, [
       ...calls,
+      { type: 'answer.discarded', nodeId: node.id, attempt, code: f.code, tool: f.tool, message, userId: ev.userId },
     ], undefined, node.connections?.error !== undefined
       ? 'the run took the node\'s error route; fix what made the tool fail before the work reaches this node again (a failed tool stops the step, it is not worked around)'
       : 'the run has failed: fix what made the tool fail, then start a new run (or give the node an "error" route to handle the failure); a failed tool stops the step, it is not worked around');

@@ -29,9 +29,10 @@ export type ProgressEvent =
    * The answer to `nodeId` was judged: `verdict` says how, with the errors of
    * a rejection (or the message of a declared `$error`), and `via`/`to` name
    * the route a rejected or declared-failed answer took out of the node.
-   * `replayed`: the item had already been answered elsewhere; `late`: its deadline fired first. Either way this answer was not used.
+   * `replayed`: the item had already been answered elsewhere; `late`: its deadline fired first; `discarded`: one of the engine's
+   * tools failed while the agent worked, so the answer was not taken (the node's error route, or the run failed). Either way this answer was not used.
    */
-  | { type: 'answered'; state: RunState; nodeId: string; verdict?: 'accepted' | 'rejected' | 'error' | 'replayed' | 'late'; errors?: string[]; via?: string; to?: string }
+  | { type: 'answered'; state: RunState; nodeId: string; verdict?: 'accepted' | 'rejected' | 'error' | 'discarded' | 'replayed' | 'late'; errors?: string[]; via?: string; to?: string }
   /** A tool node the engine ran on the way to the next item. */
   | { type: 'tool'; nodeId: string; tool: string; ok: boolean; code?: string; message?: string }
   /** The run passed a condition or expression node: `via` is the connection it took (a condition's `true`/`false`). */

@@ -38,6 +38,7 @@ function answeredEvent(events: readonly JournalEvent[], nodeId: string, state: R
   if (!judged || judged.type === 'answer.accepted') return { ...base, verdict: 'accepted' };
   const route = events.find((e) => e.type === 'route' && e.from === nodeId);
   const where = route && typeof route.via === 'string' && typeof route.to === 'string' ? { via: route.via, to: route.to } : {};
+  if (judged.type === 'answer.discarded') return { ...base, verdict: 'discarded', errors: [typeof judged.message === 'string' ? judged.message : 'no message'], ...where };
   if (judged.type === 'answer.error') return { ...base, verdict: 'error', errors: [typeof judged.message === 'string' ? judged.message : 'no message'], ...where };
   const errors = Array.isArray(judged.errors) ? judged.errors.filter((x): x is string => typeof x === 'string') : [];
   return { ...base, verdict: 'rejected', errors, ...where };

@@ -79,6 +79,13 @@ Progress('an agent\'s unfinished line is held only up to 64 KiB: a longer one (a
   assert.ok(out.endsWith('✓\n'), 'the split character is decoded whole');
 });
 
+Progress('an answer not taken because a tool failed while the agent worked says so (never "answered"), with the error route it took', () => {
+  const { io, text } = capture();
+  const p = progressPrinter(io, { spinner: false });
+  p({ type: 'answered', state: { runId: 'r', seq: 2, status: 'completed', endNodeId: 'end2', output: {} }, nodeId: 'ask', verdict: 'discarded', errors: ['node "ask": tool "deploy" failed while the agent worked on this item: registry down'], via: 'error', to: 'end2' });
+  assert.is(text(), '  ✗ ask: the answer was not taken: node "ask": tool "deploy" failed while the agent worked on this item: registry down\n  · ask: error → end2\n');
+});
+
 Progress('a directive line longer than 100 characters is shortened with an ellipsis, so it never reads as the whole directive', () => {
   const { io, text } = capture();
   const p = progressPrinter(io, { spinner: false });

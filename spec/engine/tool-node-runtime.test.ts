@@ -409,9 +409,14 @@ S('H9: once an engine tool failed in an item, no further tool runs in it (E_TOOL
       return {};
     },
   };
-  const r = await engine.run(flow('deploy', {}), { agent, tools: host });
+  const verdicts: Array<string | undefined> = [];
+  const r = await engine.run(flow('deploy', {}), { agent, tools: host, onProgress: (e) => (e.type === 'answered' ? verdicts.push(e.verdict) : undefined) });
+  assert.equal(verdicts, ['discarded']);
   assert.equal(codes, ['E_TOOL_FAILED', 'E_TOOL_STOPPED', 'E_TOOL_STOPPED', 'E_TOOL_STOPPED']);
   assert.is(runs, 1);
+  // The answer given after the failure is on record as not taken, and progress says so (never "answered").
+  const discarded = (await engine.trace(r.runId)).events.filter((e) => e.type === 'answer.discarded');
+  assert.equal(discarded.map((e) => [e.nodeId, e.code, e.tool, e.attempt]), [['ask', 'E_TOOL_FAILED', 'deploy', 1]]);
   assert.equal(lent, []);
   assert.is(r.status === 'failed' && r.error?.code, 'E_TOOL_FAILED');
 });
