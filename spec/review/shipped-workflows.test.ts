@@ -227,6 +227,22 @@ Shipped('§8 seed 003: workflows/review-loop.json is the loop as agent-directive
   assert.equal(counts, [false, true]);
 });
 
+Shipped('ADR-019: when review-loop.json\'s rounds run out, the user\'s choice decides where it ends: "stop" at stopped-by-user, "accept" at accepted-by-user, each output naming the decision (never one end for both)', async () => {
+  for (const [decision, endNode] of [['stop', 'stopped-by-user'], ['accept', 'accepted-by-user']] as const) {
+    const engine = createEngine({ store: createMemoryStore() });
+    let state: RunState = await engine.start(REVIEW_LOOP);
+    state = await engine.submit(state.runId, { changed_files: ['a.ts'] }, { seq: state.seq, as: 'author' });
+    for (let round = 1; round <= 3; round++) {
+      state = await engine.submit(state.runId, { review_file: 'r.md', issues: ['a', 'b'], issues_found: 'yes', issues_count: 2 }, { seq: state.seq, as: 'reviewer' });
+      if (round < 3) state = await engine.submit(state.runId, {}, { seq: state.seq, as: 'author' });
+    }
+    assert.is(state.status === 'waiting' && state.pending.nodeId, 'ask-user');
+    state = await engine.submit(state.runId, { decision }, { seq: state.seq, as: 'author' });
+    assert.is(state.status === 'completed' && state.endNodeId, endNode, decision);
+    assert.is(state.status === 'completed' && state.output['ask-user.decision'], decision);
+  }
+});
+
 Shipped('G16 G17 ADR-019: the shipped review-loop.json refuses a count that is no whole number, and a verdict that contradicts its count (issues_found "yes" with 0, "no" with 2)', async () => {
   for (const wrong of [{ issues_found: 'yes', issues_count: 0.5 }, { issues_found: 'yes', issues_count: 0 }, { issues_found: 'no', issues_count: 2 }]) {
     const engine = createEngine({ store: createMemoryStore() });
