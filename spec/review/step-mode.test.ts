@@ -76,7 +76,7 @@ Step('G4: an answer without --as in a review loop is a usage error — exit 2, E
   }
 });
 
-Step('G1/G2: a review answered by the producer is rejected — exit 5, E_SELF_REVIEW — and costs no attempt however often it is tried', async () => {
+Step('G1/G2: a review answered by the producer is rejected — exit 5, E_SELF_REVIEW — costs no attempt however often it is tried, and its fix asks for another identity', async () => {
   const l = await startLoop();
   await produce(l, 'alice');
   writeReport(l, []);
@@ -90,6 +90,9 @@ Step('G1/G2: a review answered by the producer is rejected — exit 5, E_SELF_RE
     assert.is(r.json.pending.nodeId, 'review');
     assert.is(r.json.pending.attempt, 1);
     assert.is(r.json.pending.iteration, 1);
+    // The fix asks for another identity: retrying as "alice" would be refused again.
+    assert.match(r.stderr, '--as <reviewer identity> --response');
+    assert.not.match(r.stderr, '--as alice');
   }
   const events = (await cli(['trace', l.runId, '--json'], { store: l.store })).json.events;
   const rejected = events.filter((e: any) => e.type === 'answer.rejected');

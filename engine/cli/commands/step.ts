@@ -34,7 +34,9 @@ export const command: Command = {
     if (state.status === 'waiting' && state.rejected && !state.replayed) {
       // The command answers as this one did: a review (or a loop's node) needs an identity, and the one given is kept.
       const p = state.pending;
-      const as = typeof values.as === 'string' ? ` --as ${shellWord(values.as)}`
+      // Refused for who answered (the producer reviewing its own work): the fix needs another identity, never the same one again.
+      const as = state.rejected.code === 'E_SELF_REVIEW' ? ' --as <reviewer identity>'
+        : typeof values.as === 'string' ? ` --as ${shellWord(values.as)}`
         : p.kind === 'review' && p.contract !== 'decision' ? ' --as <reviewer identity>'
         : p.kind === 'directive' && p.requiresIdentity ? ' --as <your identity>' : '';
       reportFailure(io, {
