@@ -138,9 +138,10 @@ export function parsePersona(text: string, file: string, opts: { name?: string }
 function toPersona(source: PersonaSource, opts: { name?: string }): Persona {
   const problems = personaSchemaProblems(source.frontmatter);
   const fm = source.frontmatter as Record<string, unknown>;
-  // Listed with the schema's problems (every problem, by position), unless the name itself is already one of them.
+  // Listed with the schema's problems (every problem, by position), unless the name itself is already one of them
+  // (no name, or one that is no string, is the schema's finding: never also "named undefined").
   const nameFaulted = problems.some((p) => p.pointer === '/name');
-  if (!nameFaulted && opts.name !== undefined && fm !== null && typeof fm === 'object' && fm.name !== opts.name) {
+  if (!nameFaulted && opts.name !== undefined && fm !== null && typeof fm === 'object' && typeof fm.name === 'string' && fm.name !== opts.name) {
     problems.push({
       code: 'E_PERSONA_NAME', pointer: '/name', severity: 'error',
       message: `the persona is named "${String(fm.name)}", not "${opts.name}"`,

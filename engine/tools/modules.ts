@@ -12,7 +12,7 @@
  * module's tool) it names the module file and its `/toolModules/<i>`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CountersignError, isCountersignError } from '../errors.js';
@@ -82,6 +82,13 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
           fix: 'check the path: a relative one is read from the workflow file\'s folder',
         });
       }
+      // Not a module Node loads (a folder, JSON, TypeScript under plain node): it never ran.
+      if (notLoadable(e, path)) {
+        throw new CountersignError('E_TOOL_MODULE', `tool module ${path} is not a JavaScript module Node can load: ${message}`, {
+          ...entryAt(i),
+          fix: 'name a .mjs or .js file that exports a tools array',
+        });
+      }
       // Found, so its own code (or a module it imports) threw while it ran: a path check would not help.
       throw new CountersignError('E_TOOL_MODULE', `tool module ${path} threw while it was loaded (its own code or a module it imports): ${message}`, {
         ...entryAt(i),
@@ -101,6 +108,15 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
     }
   }
   return markModuleTools(tools, origins);
+}
+
+/** Node refused the file itself as a module (a folder, a .json or .ts file), before any of its code ran. */
+function notLoadable(e: unknown, path: string): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'ERR_UNSUPPORTED_DIR_IMPORT' || statSync(path, { throwIfNoEntry: false })?.isDirectory()) return true;
+  const refused = code === 'ERR_UNKNOWN_FILE_EXTENSION' || code === 'ERR_IMPORT_ASSERTION_TYPE_MISSING' || code === 'ERR_IMPORT_ATTRIBUTE_MISSING';
+  // The module's own file, not one it imports (whose message names that other file).
+  return refused && (e as Error).message.includes(path);
 }
 
 function moduleTool(entry: unknown, path: string, at: { file?: string; pointer: string }): Tool {

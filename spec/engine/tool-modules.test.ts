@@ -4,12 +4,12 @@
  * runs their code. Refused otherwise (E_TOOL_MODULE_BLOCKED); validate,
  * which never runs them, warns rather than fails about their tools.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine, createMemoryStore, validateFile } from '../../engine/index.js';
-import { cli } from '../helpers/cli.js';
+import { cli, spawnCli } from '../helpers/cli.js';
 import { shoutProject } from '../fixtures/shout-module.js';
 
 const project = () => shoutProject('countersign-modules-');
@@ -83,6 +83,29 @@ Modules('a module that is found but throws while it loads says so, with `node <m
   const missing = await createEngine({ store: createMemoryStore(), allowToolModules: true }).start(file).then(() => undefined, (x: { code?: string; message?: string; fix?: string }) => x);
   assert.equal([missing?.code, missing?.message], ['E_TOOL_MODULE', `tool module ${module} does not exist`]);
   assert.match(missing?.fix ?? '', 'check the path');
+});
+
+Modules('a folder, a JSON file or (under plain node) a .ts file named as a module never ran: it is "not a JavaScript module Node can load", with a fix to name a .mjs or .js file, never `node <module>`', async () => {
+  const { dir, file } = project();
+  const flow = JSON.parse(readFileSync(file, 'utf8'));
+  const named = (entry: string) => writeFileSync(file, JSON.stringify({ ...flow, toolModules: [entry] }));
+  mkdirSync(join(dir, 'tools', 'folder'));
+  writeFileSync(join(dir, 'tools', 'data.json'), '{"tools": []}\n');
+  named('./tools/folder');
+  const e = await createEngine({ store: createMemoryStore(), allowToolModules: true }).start(file).then(() => undefined, (x: { code?: string; message?: string; fix?: string }) => x);
+  assert.is(e?.code, 'E_TOOL_MODULE');
+  assert.match(e?.message ?? '', `tool module ${join(dir, 'tools', 'folder')} is not a JavaScript module Node can load`);
+  assert.is(e?.fix, 'name a .mjs or .js file that exports a tools array');
+  // JSON and TypeScript load under tsx (this suite's loader), not under the CLI's plain node.
+  writeFileSync(join(dir, 'tools', 'shout.ts'), 'export const tools = [];\n');
+  for (const entry of ['./tools/data.json', './tools/shout.ts']) {
+    named(entry);
+    const viaCli = spawnCli(['start', file, '--allow-tool-modules', '--json', '--store', join(dir, 'store')]);
+    const error = JSON.parse(viaCli.stdout).error;
+    assert.is(error.code, 'E_TOOL_MODULE', entry);
+    assert.match(error.message, `${join(dir, entry)} is not a JavaScript module Node can load`, entry);
+    assert.is(error.fix, 'name a .mjs or .js file that exports a tools array', entry);
+  }
 });
 
 Modules('start and run place a module fault at the workflow\'s toolModules entry (file:line:col), as validate does; a blocked one at the toolModules key', async () => {

@@ -73,6 +73,13 @@ Lint('F13: renaming the shipped reviewer is an E_PERSONA_NAME error at /name', (
   assert.match(findings[0].message, /write name: reviewer/);
 });
 
+Lint('F13: a persona with no name is the one schema problem the gate reports, never also "named undefined"', () => {
+  const e = thrownWithCode(() => parsePersona(shipped.replace(/^name: reviewer\n/m, ''), 'agents/reviewer.md', { name: 'reviewer' }), 'E_PERSONA');
+  const problems = (e.data as { problems: Array<{ code: string; message: string }> }).problems;
+  assert.equal(problems.map((p) => p.code), ['E_PERSONA']);
+  assert.not.match(e.message, 'undefined');
+});
+
 Lint('F13: another persona is fine when its name is its file name (a db-specific reviewer)', () => {
   assert.equal(lintPersona(parsePersona(shipped.replace('name: reviewer', 'name: db-reviewer'), 'agents/db-reviewer.md')), []);
 });
