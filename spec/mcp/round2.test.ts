@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { assertResultFits, capText } from '../../engine/hosts/mcp/result-size.js';
+import { assertJournalFits, assertResultFits, capText } from '../../engine/hosts/mcp/result-size.js';
 import { mcpJournal } from '../../engine/hosts/mcp/hints.js';
 import { LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
 import { connect, withRawSession, TWO_STEP } from '../fixtures/mcp/client.js';
@@ -34,6 +34,31 @@ Round2('a result too large for one message is E_RESULT_TOO_LARGE naming the run 
     assert.is(err.code, 'E_RESULT_TOO_LARGE');
     assert.match(err.message, /run r9 is completed at seq 7/);
     assert.match(err.fix, /countersign status r9 --json/);
+  }
+});
+
+Round2('a journal too large for one message is E_RESULT_TOO_LARGE naming the run, with the fix to read it in parts (from) or in a shell; trace with from returns the events from that index on', async () => {
+  const result = { structuredContent: { runId: 'r9', events: Array.from({ length: 40 }, (_, i) => ({ seq: i, big: 'y'.repeat(1000) })) } };
+  try {
+    assertJournalFits(result, 'r9', 0, 40, 20_000);
+    assert.unreachable('should throw');
+  } catch (e) {
+    const err = e as { code: string; message: string; fix: string };
+    assert.is(err.code, 'E_RESULT_TOO_LARGE');
+    assert.match(err.message, 'the journal of run r9 from event 0 on (40 events)');
+    assert.match(err.fix, 'call trace with from (e.g. from: 20');
+    assert.match(err.fix, 'countersign trace r9 --json');
+  }
+  const mcp = await connect(['--store', tempDir('countersign-mcp-trace-from-')]);
+  try {
+    const started = await mcp.call('start', { workflow: TWO_STEP });
+    const runId = started.structured.runId as string;
+    const all = (await mcp.call('trace', { runId })).structured.events as unknown[];
+    const rest = await mcp.call('trace', { runId, from: 1 });
+    assert.is(rest.isError, false, rest.text);
+    assert.equal(rest.structured.events, all.slice(1));
+  } finally {
+    await mcp.close();
   }
 });
 

@@ -51,6 +51,21 @@ export function assertResultFits(tool: string, result: object, runState?: { runI
   });
 }
 
+/**
+ * E_RESULT_TOO_LARGE for a journal (trace) that does not fit in one
+ * message: it changed nothing, so the fix is to read it in parts (`from`),
+ * or whole in a shell.
+ */
+export function assertJournalFits(result: object, runId: string, from: number, events: number, limit = MAX_FRAME_BYTES): void {
+  const bytes = Buffer.byteLength(JSON.stringify(result), 'utf8');
+  if (bytes <= limit - ENVELOPE_BYTES) return;
+  const half = from + Math.max(1, Math.floor(events / 2));
+  throw new CountersignError('E_RESULT_TOO_LARGE', `the journal of run ${runId} from event ${from} on (${events} events) is ${bytes} bytes as JSON, more than the ${limit} bytes one MCP message over stdio may hold, so it was not sent`, {
+    fix: `read it in parts: call trace with from (e.g. from: ${half}, then from an earlier index with fewer events left), or read it whole in a shell: countersign trace ${runId} --json with the same --store`,
+    data: { bytes, limit, runId, from, events },
+  });
+}
+
 /** An end index that does not split a surrogate pair. */
 function safeEnd(text: string, end: number): number {
   const code = text.charCodeAt(end - 1);

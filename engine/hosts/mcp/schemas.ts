@@ -138,8 +138,15 @@ export const TOOLS: readonly ToolDefinition[] = [
   tool({
     name: 'trace',
     title: 'Run journal',
-    description: 'Returns a run\'s append-only journal: {runId, events: [{seq, at, type, nodeId, …}]}.',
-    properties: { runId: RUN_ID },
+    description: 'Returns a run\'s append-only journal: {runId, events: [{seq, at, type, nodeId, …}]}. A long journal is read in parts with from.',
+    properties: {
+      runId: RUN_ID,
+      from: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Return the events from this index on (0 is the first event): to read a journal too large for one result in parts, or to follow a run as it grows.',
+      },
+    },
     required: ['runId'],
     annotations: { readOnlyHint: true, openWorldHint: false },
   }),

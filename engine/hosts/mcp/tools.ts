@@ -21,7 +21,7 @@ import { formatJson } from '../../validate/report.js';
 import { checkArguments, toolNamed } from './arguments.js';
 import { mcpErrorBody, mcpJournal, mcpState } from './hints.js';
 import { itemWithDeadline, lateAnswer, type LateAnswer, type RunReader } from './late-answer.js';
-import { assertResultFits, capText } from './result-size.js';
+import { assertJournalFits, assertResultFits, capText } from './result-size.js';
 import { TOOLS, type ToolName } from './schemas.js';
 import type { OversizedFrame } from './stdio-transport.js';
 import { errorText, runsText, stateText, traceText, validateText, workflowsText } from './text.js';
@@ -123,7 +123,7 @@ const HANDLERS: Record<ToolName, Handler> = {
   },
 
   async trace(ctx, args) {
-    const journal = mcpJournal(await ctx.engine.trace(args.runId as string));
+    const journal = mcpJournal(await ctx.engine.trace(args.runId as string, typeof args.from === 'number' ? { from: args.from } : undefined));
     return { structured: journal, text: traceText(journal) };
   },
 };
@@ -169,7 +169,8 @@ export async function callTool(ctx: McpContext, name: string, args: Record<strin
     // Through JSON: the shape the CLI prints with --json, and a plain copy of the engine's frozen objects.
     const structuredContent = JSON.parse(JSON.stringify(structured)) as Record<string, unknown>;
     const result: ToolResult = { content: [{ type: 'text', text: capText(text) }], structuredContent, isError: false };
-    assertResultFits(name, result, 'runId' in structuredContent && 'status' in structuredContent ? structuredContent : undefined);
+    if (name === 'trace') assertJournalFits(result, structuredContent.runId as string, typeof args?.from === 'number' ? args.from : 0, (structuredContent.events as unknown[]).length);
+    else assertResultFits(name, result, 'runId' in structuredContent && 'status' in structuredContent ? structuredContent : undefined);
     return result;
   } catch (e) {
     return errorResult(ctx, name, e);
