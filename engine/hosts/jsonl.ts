@@ -161,8 +161,10 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
         let lateToolCall = false;
         const stray: string[] = [];
         for (const line of await proc.reader.unread()) {
-          const echoed = late.size > 0 ? seqOf(line) : undefined;
-          if (echoed !== undefined && late.has(echoed)) {
+          const echoed = late.size > 0 || proc.stale > 0 ? seqOf(line) : undefined;
+          // A line that names a request by "$seq" is that request's or nobody's: never counted as another's late answer.
+          if (echoed !== undefined && !late.has(echoed)) stray.push(line);
+          else if (echoed !== undefined) {
             if (isToolLine(line)) lateToolCall = true;
             else {
               late.delete(echoed);

@@ -130,6 +130,21 @@ Resync('§4.4: after a timed-out request, a line whose "$seq" names no request o
   }
 });
 
+Resync('§4.4: a line whose "$seq" names no request owed an answer is E_AGENT_OUTPUT also when it arrives between requests, never counted as the timed-out request\'s late answer', async () => {
+  const dir = tempDir('countersign-resync-');
+  const agent = createJsonlAgent(`node '${FIXTURE}' late-wrong-seq`, { cwd: dir });
+  try {
+    assert.is((await rejection(agent.answer(directive(1), opts(200)))).code, 'E_AGENT_TIMEOUT');
+    for (const end = Date.now() + 10_000; !existsSync(join(dir, 'late-written')) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    const e = await rejection(agent.answer(directive(2), opts(5000)));
+    assert.is(e.code, 'E_AGENT_OUTPUT');
+    assert.match(e.message, /nobody asked for.*\$seq/);
+  } finally {
+    await agent.close?.();
+  }
+});
+
 Resync('E11 §4.4: a decision review that times out stops the reviewer; the next proposal is reviewed by a fresh process', async () => {
   const agent = agentIn('late-tool');
   try {
