@@ -99,7 +99,15 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
   /** A block inside a top-level item: part of the issue's text, but no list may nest in it. */
   const readInItem = (block: MarkdownNode, quoted: boolean): void => {
     const [start, end] = linesOf(block);
-    if (block.type === 'list') throw fail(start + 1, NESTED);
+    if (block.type === 'list') {
+      // "- 2. step fails": the item's own text opens with a marker, which Markdown reads as a list inside it.
+      const inner = start === item!.first ? /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+((?:[-*+]|\d{1,9}[.)]))(?=[ \t]|$)/.exec(lines[start]) : null;
+      if (inner) {
+        const escaped = inner[1].length > 1 ? `${inner[1].slice(0, -1)}\\${inner[1].slice(-1)}` : `\\${inner[1]}`;
+        throw fail(start + 1, `this item's text begins with a list marker ("${inner[1]}"), which Markdown reads as a list inside the item: write the text without it, or escape it (${escaped})`);
+      }
+      throw fail(start + 1, NESTED);
+    }
     if (block.type === 'paragraph') {
       // A lazy line (indented less than the item's text) starts like a block and is read as one.
       for (let i = Math.max(start, item!.first + 1); i <= end; i++) if (leadOf(lines[i]) < item!.content) checkLine(i, quoted);
@@ -176,16 +184,18 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
 
 /**
  * Whether a paragraph's first line reads as a label rather than a sentence:
- * wholly emphasised, ending in a colon, or a line on its own; with text
- * after a colon only when that text is a severity ("Priority: high", not
- * "Nits: none.").
+ * wholly emphasised, ending in a colon, or a short line on its own (at most
+ * four words, no full stop: "Nits", "Minor issues"); with text after a
+ * colon only when that text is a severity ("Priority: high", not "Nits:
+ * none."). "All earlier nits are resolved." is a sentence.
  */
 function isLabelLine(line: string, alone: boolean): boolean {
   const bare = line.replace(/^(?: {0,3}> ?)+/, '').trim();
   const plain = bare.replace(/[*_`]/g, '').trim();
   const value = /:\s*(\S.*)$/.exec(plain);
   if (value) return isTierQualifier(value[1]);
-  return alone || plain.endsWith(':') || /^(\*\*|__|\*|_)\S(?:.*\S)?\1$/.test(bare);
+  const short = alone && plain.split(/\s+/).length <= 4 && !/[.!?]$/.test(plain);
+  return short || plain.endsWith(':') || /^(\*\*|__|\*|_)\S(?:.*\S)?\1$/.test(bare);
 }
 
 /** A heading's text as written: an ATX heading without its #s, a Setext one without its underline. */

@@ -237,6 +237,23 @@ markdown('G15 §4.12: an intro or closing sentence that opens with a tier word a
   }
 });
 
+markdown('G10 G15: a closing sentence that mentions a tier word is prose ("All earlier nits are resolved.", "Minor issues from the previous review are all fixed."); a short label line on its own ("Nits", "Minor issues") is a tier', () => {
+  for (const text of ['- a\n- b\n\nAll earlier nits are resolved.\n', '- a\n\nMinor issues from the previous review are all fixed.\n']) {
+    assert.ok(readReport(report('review.md', text)).issues.length > 0, text);
+  }
+  for (const text of ['Nits\n\n- a\n', 'Minor issues\n\n- a\n']) {
+    assert.match(thrownWithCode(() => readReport(report('review.md', text)), 'E_REPORT_FORMAT').message, 'the label line', text);
+  }
+});
+
+markdown('G15: an item whose text opens with a list marker ("- 2. step fails") is refused for that, with the escape as the fix, not called indented', () => {
+  const e = thrownWithCode(() => readReport(report('review.md', '- 2. step fails\n')), 'E_REPORT_FORMAT');
+  assert.equal([e.line, e.col], [1, 1]);
+  assert.match(e.message, 'this item\'s text begins with a list marker ("2."), which Markdown reads as a list inside the item: write the text without it, or escape it (2\\.)');
+  assert.not.match(e.message, 'indented');
+  assert.equal(readReport(report('review.md', '- 2\\. step fails\n')).issues, ['2\\. step fails'], 'escaped, it is the item\'s text');
+});
+
 markdown('G15: topic headings that hold a tier word are topics: "Blocking I/O", "Blocking calls", "Notes on nits"; "Blocking", "Blocking issues" and "Style nits" stay tiers', () => {
   for (const heading of ['Blocking I/O', 'Blocking calls', 'Notes on nits']) {
     assert.equal(readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)).issues, ['an issue'], heading);
