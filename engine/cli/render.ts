@@ -78,7 +78,7 @@ export function storeArg(store: string | undefined): string {
 export function withStore(text: string, store: string | undefined): string {
   if (store === undefined) return text;
   // `runs` only as a command (closed by a quote, punctuation or the end), never "countersign runs in …".
-  return text.replace(/countersign (?:(?:runs|start)(?=[`'";:,.)]|$)|(?:status|trace|step|run --resume) [^\s`'",;]+(?![^\s`'",;]))(?! --store)/g, (all) => `${all}${storeArg(store)}`);
+  return text.replace(/countersign (?:runs(?=[`'";:,.)]|$)|start(?=[`'";:,.)\s]|$)|(?:status|trace|step|run --resume) [^\s`'",;]+(?![^\s`'",;]))(?! --store)/g, (all) => `${all}${storeArg(store)}`);
 }
 
 export function indent(text: string, by = '  '): string {

@@ -15,6 +15,7 @@ import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { hasReviewNodes } from '../nodes/review-loops.js';
 import type { RunRecord } from '../store/store.js';
 import { isDirectory } from '../format/make-dirs.js';
+import { shellWord } from '../format/shell-word.js';
 import { resolve as resolvePath } from 'node:path';
 import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID } from './driver.js';
 import { ENGINE_ID } from '../nodes/tool.js';
@@ -155,8 +156,13 @@ export function seqError(runId: string, seq: number, rec: RunRecord | undefined)
     ? 'pass the seq of a pending state (a whole number from 1)'
     : rec.status === 'waiting'
       ? `answer seq ${rec.seq} (the pending item), or omit --seq`
-      : `the run is ${rec.status} and takes no more answers; start a new run with \`countersign start\``;
+      : `the run is ${rec.status} and takes no more answers; start a new run with \`${startCommand(rec)}\``;
   return new CountersignError('E_SEQ', `${current}seq ${JSON.stringify(seq)} has not been issued`, { fix });
+}
+
+/** The command that starts the run's workflow again: from the file it was started from, when it has one. */
+export function startCommand(rec: RunRecord): string {
+  return `countersign start ${rec.file ? shellWord(rec.file) : '<workflow file>'}`;
 }
 
 export function notFound(runId: string, location?: string): CountersignError {

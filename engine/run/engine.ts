@@ -12,7 +12,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, seqError, toolCallsOf } from './engine-checks.js';
+import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, startCommand, seqError, toolCallsOf } from './engine-checks.js';
 import { damagedRecord, stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
@@ -239,7 +239,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (overdue) return write({ ...stateOf(current, store.file), late: lateAnswer(rec) });
         if (rec.status !== 'waiting') {
           return write(new CountersignError('E_RUN_NOT_WAITING', `run ${runId} is ${rec.status} and takes no more answers`, {
-            fix: 'start a new run with `countersign start`',
+            fix: `start a new run with \`${startCommand(rec)}\``,
           }));
         }
         if (rec.pending?.kind === 'tool') {

@@ -217,6 +217,12 @@ Cli('graph draws a workflow that does not validate (exit 0) and warns on stderr 
     drawn.stderr,
     /^countersign: warning: .*broken\.json does not validate \(\d+ errors\); the graph shows it as written\. The first: .*broken\.json:1:\d+ error E_[A-Z_]+ .*Fix: run `countersign validate /,
   );
+  // A first finding that ends with its own full stop (no metadata): one full stop before the fix, never two.
+  const bare = join(tempDir(), 'bare.json');
+  writeFileSync(bare, JSON.stringify({ nodes: [{ type: 'start', id: 'start', connections: { default: 'e' } }, { type: 'end', id: 'e' }] }));
+  const warned = (await cli(['graph', bare])).stderr;
+  assert.match(warned, 'purpose of the workflow. Fix: run');
+  assert.not.match(warned, '..', 'one full stop between the finding and the fix');
   const dot = drawn.stdout;
   assert.match(dot, /n0 -> missing_0 \[label="default"\];/);
   assert.match(dot, /missing_0 \[label="n2\\n\(missing\)", shape=box, style=dashed\];/);
@@ -446,6 +452,15 @@ Human('with --store DIR, the commands an error\'s fix suggests name that store (
   // "start a new run" names the store too: run as printed, the new run goes where the old one was.
   assert.is(withStore('start a new run with `countersign start`', 'st'), 'start a new run with `countersign start --store st`');
   assert.is(withStore('the run starts when countersign starts it', 'st'), 'the run starts when countersign starts it');
+  // An answer to a run that has ended: the fix names its workflow file and the store, and runs as printed.
+  const done = await cli(['start', WF, '--store', store, '--json']);
+  const completed = await cli(['step', done.json.runId, '--response', '{"words": 3}', '--store', store, '--json']);
+  assert.is(completed.json.status, 'completed');
+  const ended = await cli(['step', done.json.runId, '--response', '{"words": 3}', '--store', store, '--json']);
+  assert.is(ended.json.error.code, 'E_RUN_NOT_WAITING');
+  assert.is(ended.json.error.fix, `start a new run with \`countersign start --store ${store} ${join(ROOT, WF)}\``);
+  const again = await cli(['start', '--store', store, join(ROOT, WF), '--json']);
+  assert.is(again.code, 0, again.stderr);
   const missing = await cli(['run', WF, '--agent', 'scripted:nope.yaml', '--store', store]);
   assert.match(missing.stderr, 'relative to the directory countersign runs in (not --workspace)');
   // Without --store the hint stays as it was.

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { CountersignError } from '../../errors.js';
 import { readSource } from '../../format/source.js';
+import { shellWord } from '../../format/shell-word.js';
 import { formatHuman, validateDocument } from '../../validate/index.js';
 import { printJson, usage } from '../io.js';
 import type { Command } from './command.js';
@@ -33,10 +34,11 @@ export const command: Command = {
     else io.stdout.write(graph);
     if (!report.ok) {
       const first = [...report.errors].sort((a, b) => a.line - b.line || a.col - b.col)[0];
-      const where = formatHuman([{ ...report, file: positionals[0], errors: [first], warnings: [] }]);
+      // Its own full stop, if it has one, ends the sentence: never "…workflow.. Fix".
+      const where = formatHuman([{ ...report, file: positionals[0], errors: [first], warnings: [] }]).trim().replace(/\.$/, '');
       io.stderr.write(
         `countersign: warning: ${positionals[0]} does not validate (${report.errors.length} error${report.errors.length === 1 ? '' : 's'}); ` +
-          `the graph shows it as written. The first: ${where}. Fix: run \`countersign validate ${positionals[0]}\` for every finding.\n`,
+          `the graph shows it as written. The first: ${where}. Fix: run \`countersign validate ${shellWord(positionals[0])}\` for every finding.\n`,
       );
     }
     return 0;
