@@ -30,10 +30,29 @@ Run('the shipped bugfix workflow runs end to end with its example script (review
   const bug = await cli(['run', 'workflows/bugfix.yaml', '--agent', 'scripted:examples/scripts/bugfix.yaml', '--json'], { store: tempDir() });
   assert.is(bug.code, 0, bug.stderr);
   assert.is(bug.json.endNodeId, 'done');
-  assert.equal(bug.json.output, { severity: 'medium', fix_attempts: 2, issues_count: 0, report_path: '.countersign/reviews/bugfix.md' });
+  assert.equal(bug.json.output, { severity: 'medium', fix_attempts: 3, review_rounds: 2, issues_count: 0, report_path: '.countersign/reviews/bugfix.md' });
+  // Code changed for the review ran the suite again before the next review.
+  assert.match(bug.stderr, /  · fix-review-changed: true → run-tests\n▸ run-tests: /);
   // Progress is node by node: the condition and expression nodes passed, and where each led.
   assert.match(bug.stderr, /  ✓ run-tests answered\n  · count-attempt → tests-pass\n  · tests-pass: false → attempts-left\n  · attempts-left: true → fix\n▸ fix: /);
   assert.match(bug.stderr, /  · review-clean: true → done\n$/);
+});
+
+Run('the bugfix workflow\'s review loop is bounded: a reviewer that always finds an issue ends the run at review-unresolved after max_review_rounds reviews, never reviewing forever', async () => {
+  const dir = tempDir();
+  const script = join(dir, 'always-one.yaml');
+  writeFileSync(script, [
+    'triage: [{files: [a.ts], severity: low}]',
+    'reproduce: [{reproduced: true, test_file: a.test.ts}]',
+    'fix: [{changed_files: [a.ts]}]',
+    `run-tests: [${Array(4).fill('{failures: 0}').join(', ')}]`,
+    `review: [${Array(4).fill('{issues_count: 1}').join(', ')}]`,
+    `fix-review: [${Array(4).fill('{changed: true}').join(', ')}]`,
+  ].join('\n'));
+  const r = await cli(['run', 'workflows/bugfix.yaml', '--agent', `scripted:${script}`, '--json'], { store: join(dir, 'store') });
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.json.endNodeId, 'review-unresolved');
+  assert.equal(r.json.output, { severity: 'low', review_rounds: 3, issues_count: 1, report_path: '.countersign/reviews/bugfix.md' });
 });
 
 Run('an exhausted script stops the run while it still waits: exit 3, E_AGENT_SCRIPT_EXHAUSTED, resumable with step', async () => {
@@ -74,7 +93,7 @@ Run('the bugfix workflow stopped by --max-steps and resumed with the same script
   const runId = r.json.runId;
   for (let i = 0; i < 10 && r.code === 3; i++) r = await cli(['run', '--resume', runId, ...args, '--max-steps', '2'], { store });
   assert.is(r.code, 0, r.stderr);
-  assert.equal(r.json.output, { severity: 'medium', fix_attempts: 2, issues_count: 0, report_path: '.countersign/reviews/bugfix.md' });
+  assert.equal(r.json.output, { severity: 'medium', fix_attempts: 3, review_rounds: 2, issues_count: 0, report_path: '.countersign/reviews/bugfix.md' });
 });
 
 Run('a node deadline that passes while the agent is silent shows in run\'s progress: ⏱ and the timeout route taken, or ✗ with E_TIMEOUT when there is none', async () => {
