@@ -19,6 +19,7 @@ export const CODES = Object.freeze({
   E_MISSING_CONNECTION: 'a connection the node type requires is absent',
   E_UNKNOWN_CONNECTION: 'a connection name the node type does not define',
   E_UNREACHABLE: '(warning) no path from start reaches this node',
+  E_TIMEOUT_ROUTE_UNUSED: '(warning) a "timeout" connection on a node without timeoutMs: no deadline is set, so the route is never taken',
   E_TRANSIENT_CYCLE: 'a cycle with no node that waits for an agent (only start, condition, expression and tool nodes) would spin forever',
   E_TOO_MANY_NODES: 'more nodes than the documented limit',
   // Schemas, syntax, dataflow
@@ -177,6 +178,7 @@ class ReadOnlySet<T> implements ReadonlySet<T> {
 
 export const WARNING_CODES: ReadonlySet<string> = new ReadOnlySet([
   'E_UNREACHABLE',
+  'E_TIMEOUT_ROUTE_UNUSED',
   'E_FINAL_OUTPUT_UNRESOLVED',
   'E_VARIABLE_NEVER_WRITTEN',
   'E_REQUIRED_INPUT_DEFAULT',

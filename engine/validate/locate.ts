@@ -22,7 +22,7 @@ export interface Position {
 }
 
 /** Findings about a key itself (its spelling), located at the key rather than its value. */
-const KEY_CODES: ReadonlySet<string> = new Set(['E_UNKNOWN_KEY', 'E_UNKNOWN_CONNECTION', 'E_VARIABLE_NEVER_WRITTEN']);
+const KEY_CODES: ReadonlySet<string> = new Set(['E_UNKNOWN_KEY', 'E_UNKNOWN_CONNECTION', 'E_VARIABLE_NEVER_WRITTEN', 'E_TIMEOUT_ROUTE_UNUSED']);
 
 export function locateFinding(doc: SourceDocument, finding: Finding): Position {
   let at: Position;

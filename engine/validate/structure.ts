@@ -109,6 +109,15 @@ function connectionFindings(node: NodeEntry, model: GraphModel): Finding[] {
       ),
     );
   }
+  // A deadline exists only with timeoutMs: without it the timeout route is wiring that never fires.
+  if (present.includes('timeout') && defined.includes('timeout') && node.raw.timeoutMs === undefined) {
+    findings.push({
+      code: 'E_TIMEOUT_ROUTE_UNUSED',
+      pointer: childPointer(connectionsPointer, 'timeout'),
+      severity: 'warning',
+      message: `${label(node)} has a "timeout" connection but no timeoutMs, so no deadline is set and the route is never taken: add "timeoutMs" (milliseconds) to the node, or remove the connection`,
+    });
+  }
   const missing = connections.required.filter((name) => !present.includes(name));
   if (missing.length > 0) {
     const hasObject = isPlainObject(node.raw.connections);

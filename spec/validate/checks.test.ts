@@ -115,6 +115,29 @@ graph('a missing or unknown connection is reported once, although schema and str
   assert.equal(warningCodes(report), ['E_UNREACHABLE /nodes/4', 'E_UNREACHABLE /nodes/5']);
 });
 
+graph('a "timeout" connection on a node without timeoutMs is the warning E_TIMEOUT_ROUTE_UNUSED at that connection\'s key (it could never fire); with timeoutMs it is fine', async () => {
+  const nodes = (more: Node): Node[] => [
+    { id: 'start', type: 'start', connections: { default: 'ask' } },
+    ask('ask', 'end', { ...more, connections: { timeout: 'late' } }),
+    { id: 'end', type: 'end' },
+    { id: 'late', type: 'end' },
+  ];
+  const without = validateWorkflow(workflow(nodes({})));
+  assert.ok(without.ok, 'a warning, not an error');
+  assert.equal(warningCodes(without), ['E_TIMEOUT_ROUTE_UNUSED /nodes/1/connections/timeout']);
+  assert.match(without.warnings[0].message, 'add "timeoutMs"');
+  assert.equal(warningCodes(validateWorkflow(workflow(nodes({ timeoutMs: 1000 })))), []);
+  // In a file, at the key itself.
+  const { writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const file = join(tmpdir(), `countersign-timeout-route-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(workflow(nodes({})), null, 2));
+  const found = validateFile(file).warnings[0];
+  const line = JSON.stringify(workflow(nodes({})), null, 2).split('\n').findIndex((l) => l.includes('"timeout": "late"')) + 1;
+  assert.equal([found.line, found.col], [line, 9]);
+});
+
 graph('more than 1000 nodes is E_TOO_MANY_NODES, reported once', () => {
   const nodes: Node[] = [{ id: 'start', type: 'start', connections: { default: 'n0' } }];
   for (let i = 0; i < 1000; i++) nodes.push(ask(`n${i}`, i === 999 ? 'end' : `n${i + 1}`));
