@@ -14,6 +14,8 @@ export interface TemplateVariable {
   path: string;
   /** Offset of the path in the template text. */
   offset: number;
+  /** Read as a list: the argument of {{#each}}. */
+  list?: true;
 }
 
 /** A value tag or a block argument, parsed once. */
@@ -168,7 +170,8 @@ function openBlock(content: string, at: number, open: number, eachDepth: number,
   const variable = (arg: Arg | undefined, role: string): VarNode => {
     if (!arg) fail(`"${tag}" at offset ${open} needs ${role}`, at, `write it as {{#${name} variable${name === 'eq' || name === 'neq' ? " 'value'" : ''}}}`);
     if (arg.kind !== 'path') fail(`"${tag}" at offset ${arg.offset} needs ${role}, not a literal`, arg.offset, `name a variable, e.g. {{#${name} status …}}`);
-    addVariables(arg.text, arg.offset, eachDepth, variables);
+    // The variable {{#each}} loops over is read as a list: the validator checks its declared type.
+    addVariables(arg.text, arg.offset, eachDepth, variables, name === 'each');
     return varNode(arg.text, arg.offset);
   };
   const tooMany = (expected: number): void => {
@@ -276,13 +279,13 @@ function hasFrameRef(segments: readonly Segment[]): boolean {
 }
 
 /** Records a path and the index refs inside its brackets, skipping names the enclosing #each binds. */
-function addVariables(path: string, offset: number, eachDepth: number, variables: TemplateVariable[]): void {
+function addVariables(path: string, offset: number, eachDepth: number, variables: TemplateVariable[], list = false): void {
   const root = parseTemplatePath(path, offset)[0] as string;
   const bound = eachDepth > 0 && (root === 'this' || root === '@index');
   // Inside #each, `names[@index]` is read through the loop item: what the
   // declarations can check is the part before that index.
   const framed = eachDepth > 0 ? /\[\s*(this|@index)\b/.exec(path) : null;
-  if (!bound) variables.push(Object.freeze({ path: framed ? path.slice(0, framed.index) : path, offset }));
+  if (!bound) variables.push(Object.freeze({ path: framed ? path.slice(0, framed.index) : path, offset, ...(list && !framed ? { list: true as const } : {}) }));
   for (let i = 0; i < path.length; i++) {
     if (path[i] !== '[') continue;
     let depth = 1;

@@ -42,6 +42,8 @@ export interface VariableRead {
   pointer: string;
   /** Offset of the path inside that string (templates and expressions). */
   offset?: number;
+  /** Read as a list ({{#each}}): the declared type must allow an array. */
+  list?: true;
 }
 
 /** Names a node makes readable. */

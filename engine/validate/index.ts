@@ -21,6 +21,7 @@ import {
   systemReminderReads,
 } from './dataflow.js';
 import { graphModel } from './graph-model.js';
+import { listReadFinding } from './list-reads.js';
 import { graphFindings } from './graph.js';
 import { reviewGraphFindings } from './review-graph.js';
 import { locateFinding, type Position } from './locate.js';
@@ -120,7 +121,7 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
 
   const own: Finding[] = [...structureFindings(model), ...graphFindings(model), ...reviewGraphFindings(model, data), ...registryFindings(data, new Set(fromSchema.map((f) => f.pointer))), ...seedValueFindings(data, brokenEntries(fromSchema)), ...reservedNameFindings(data), ...requiredInputFindings(data), ...toolDeclarationFindings(data, tools, opts), ...reminder.findings];
   const reported = new Set<string>();
-  for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
+  for (const read of reminder.reads) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields) ?? listReadFinding(read, data, model.byId));
   for (const node of model.nodes) {
     if (node.nodeType?.lint) own.push(...node.nodeType.lint(node.raw, node.pointer));
     if (!node.nodeType) continue;
@@ -148,7 +149,7 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
       continue;
     }
     own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true }));
-    for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields));
+    for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields) ?? listReadFinding(read, data, model.byId));
     own.push(...finalOutputFindings(node, scope));
   }
   own.push(...neverWrittenFindings(data, declarations));

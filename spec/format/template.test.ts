@@ -219,23 +219,23 @@ variables('index refs inside brackets are listed too', () => {
   ]);
 });
 
-variables('this, this.f and @index inside #each are bound, not free; the #each argument is free', () => {
+variables('this, this.f and @index inside #each are bound, not free; the #each argument is free, marked as read as a list', () => {
   assert.equal(templateVariables('{{#each xs}}{{this}}{{this.f}}{{@index}}{{y}}{{/each}}'), [
-    { path: 'xs', offset: 8 },
+    { path: 'xs', offset: 8, list: true },
     { path: 'y', offset: 42 },
   ]);
 });
 
 variables('a ref inside a loop-bound path is still free', () => {
   assert.equal(templateVariables('{{#each xs}}{{this[k]}}{{/each}}'), [
-    { path: 'xs', offset: 8 },
+    { path: 'xs', offset: 8, list: true },
     { path: 'k', offset: 19 },
   ]);
 });
 
 variables('this after the #each closes, or in its else branch, is free again', () => {
   assert.equal(templateVariables('{{#each xs}}{{else}}{{this}}{{/each}}{{@index}}'), [
-    { path: 'xs', offset: 8 },
+    { path: 'xs', offset: 8, list: true },
     { path: 'this', offset: 22 },
     { path: '@index', offset: 39 },
   ]);

@@ -144,7 +144,7 @@ Tools('a workflow is found by its file name with the extension, so two files tha
     assert.match(list.text, /twin 2\.0\.0 — .*twin\.yaml \(its name starts another file: start this one with "twin\.yaml"\)/);
     // The folder's review-fix-loop.json (a two-step workflow) takes the shipped file's stem and file name.
     assert.match(list.text, /review-fix-loop 2\.0\.0 — .*workflows\/review-fix-loop\.json \(its name and file name start another file: start this one by its path\)/);
-    assert.match(list.text, /- bugfix 1\.0\.0 — \S+\n/, 'an entry its name reaches gets no note');
+    assert.match(list.text, /- bugfix 1\.1\.0 — \S+\n/, 'an entry its name reaches gets no note');
     const paths = (await Promise.all(['twin', 'twin.json', 'twin.yaml', 'bugfix.yaml', 'review-fix-loop.json'].map((w) => mcp.call('validate', { workflow: w })))).map((r) =>
       r.isError ? r.text : r.structured.files[0].file,
     );

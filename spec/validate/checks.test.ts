@@ -212,6 +212,24 @@ dataflow('an initialData entry with no value declares its variable but writes no
   assert.equal(warningCodes(seeded({ value: 'v' })), []);
 });
 
+dataflow('{{#each}} over a variable declared with a type that is never a list (a registry object, a node field of type string) is E_EACH_NOT_LIST at the loop; an array or a ["array", "null"] one is fine, and {{#if}} over an object is fine', () => {
+  const flow = (directive: string) => validateWorkflow(workflow([
+    { id: 'start', type: 'start', connections: { default: 'plan' } },
+    ask('plan', 'do', { inputSchema: { type: 'object', properties: { title: { type: 'string' }, steps: { type: 'array', items: { type: 'string' } } } } }),
+    ask('do', 'end', { directive }),
+    { id: 'end', type: 'end' },
+  ] as Node[], { variableRegistry: {
+    o: { type: 'object', description: 'an object' },
+    list: { type: 'array', description: 'a list', items: { type: 'string' } },
+    maybe: { type: ['array', 'null'], description: 'a list or null', items: { type: 'string' } },
+  } }));
+  const refused = flow('{{#each o}}{{this}}{{/each}} and {{#each plan.title}}{{this}}{{/each}}');
+  assert.equal(refused.errors.map((e) => [e.code, e.pointer]), [['E_EACH_NOT_LIST', '/nodes/2/directive'], ['E_EACH_NOT_LIST', '/nodes/2/directive']]);
+  assert.match(refused.errors[0].message, 'variableRegistry declares "o" as type "object"');
+  assert.match(refused.errors[1].message, 'node "plan" declares "title" as type "string"');
+  assert.equal(flow('{{#each list}}{{this}}{{/each}}{{#each maybe}}{{this}}{{/each}}{{#each plan.steps}}{{this}}{{/each}}{{#if o}}{{o}}{{/if}}').errors, []);
+});
+
 dataflow('a counter whose only write reads it first (n = n + 1, no default, no start value) is E_VARIABLE_NEVER_WRITTEN: it would fail at its first increment; a plain first write in the same node, or a default, gives it a value', () => {
   const counter = (expressions: string[], decl: Record<string, unknown> = {}) => validateWorkflow(workflow([
     { id: 'start', type: 'start', connections: { default: 'calc' } },
