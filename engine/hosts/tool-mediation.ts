@@ -182,18 +182,31 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
   return guarded;
 }
 
-/** A `{"$tool": …}` message, or undefined when the line is an answer. `unknown`: keys the protocol does not have. */
-export function toolRequestOf(message: JsonValue): { name: unknown; args: unknown; reason?: unknown; unknown?: string[] } | undefined {
+/** A `$tool` call as read from a line, with what it holds that the protocol does not take. */
+export interface ToolRequest {
+  name: unknown;
+  args: unknown;
+  reason?: unknown;
+  /** Keys inside `$tool` besides name, args and reason. */
+  unknown?: string[];
+  /** Keys beside `$tool` on the line (other than `$seq`): an answer's fields, say, which a tool line would drop. */
+  beside?: string[];
+}
+
+/** A `{"$tool": …}` message, or undefined when the line is an answer. */
+export function toolRequestOf(message: JsonValue): ToolRequest | undefined {
   if (message === null || typeof message !== 'object' || Array.isArray(message) || !('$tool' in message)) return undefined;
+  const besideKeys = Object.keys(message).filter((k) => k !== '$tool' && k !== '$seq');
+  const beside = besideKeys.length > 0 ? { beside: besideKeys } : {};
   const t = message.$tool;
-  if (t === null || typeof t !== 'object' || Array.isArray(t)) return { name: undefined, args: undefined };
+  if (t === null || typeof t !== 'object' || Array.isArray(t)) return { name: undefined, args: undefined, ...beside };
   const o = t as JsonObject;
   const unknown = Object.keys(o).filter((k) => k !== 'name' && k !== 'args' && k !== 'reason');
-  return { name: o.name, args: o.args, ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(unknown.length > 0 ? { unknown } : {}) };
+  return { name: o.name, args: o.args, ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(unknown.length > 0 ? { unknown } : {}), ...beside };
 }
 
 /** Runs (or refuses) one `$tool` request and returns the line to send back. */
-export async function mediate(call: { name: unknown; args: unknown; reason?: unknown; unknown?: string[] }, session: ToolSession, request: AgentRequest): Promise<JsonObject> {
+export async function mediate(call: ToolRequest, session: ToolSession, request: AgentRequest): Promise<JsonObject> {
   const name = call.name;
   const refuse = (code: string, message: string): JsonObject => {
     session.onCall?.({ ...(typeof name === 'string' && name !== '' ? { name } : {}), ok: false, code, message });
@@ -203,6 +216,8 @@ export async function mediate(call: { name: unknown; args: unknown; reason?: unk
   if (call.reason !== undefined && typeof call.reason !== 'string') return refuse('E_TOOL_REQUEST', '"$tool".reason must be a string: why you call the tool');
   // A misspelt key ("reasn") would otherwise be dropped without a word: the call is refused, never run without it.
   if (call.unknown) return refuse('E_TOOL_REQUEST', `"$tool" has ${call.unknown.map((k) => JSON.stringify(k)).join(', ')}, which it does not take: only "name", "args" and "reason"`);
+  // So would an answer's fields written beside the call: a tool line is only the call.
+  if (call.beside) return refuse('E_TOOL_REQUEST', `a "$tool" line holds only "$tool" (and "$seq"), but this one also has ${call.beside.map((k) => JSON.stringify(k)).join(', ')}, which would be lost: call the tool on a line of its own, and answer on a later line`);
   const runner = session.runner;
   const guarded = runner !== undefined && GUARDED.has(runner);
   // A guarded runner refuses and reports by itself; any other is checked here.

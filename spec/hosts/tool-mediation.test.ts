@@ -82,6 +82,14 @@ Tools('a $tool line with a key the protocol does not take ("reasn", "extra") is 
   assert.match(String(called[0].message), '"reasn"');
 });
 
+Tools('a $tool line that also holds an answer\'s fields ("note" beside "$tool") is refused (E_TOOL_REQUEST naming them): they are never dropped without a word, and the tool never runs', async () => {
+  const r = await gate(['raw={"$tool":{"name":"get_sop_text","args":{}},"note":"my answer"}']);
+  assert.equal(r.ran, []);
+  const called = r.events.filter((e) => e.type === 'tool.called');
+  assert.equal(called.map((e) => [e.name, e.ok, e.code]), [['get_sop_text', false, 'E_TOOL_REQUEST']]);
+  assert.match(String(called[0].message), '"note"');
+});
+
 Tools('a failing tool comes back as $toolError with its code, and the reviewer still replies', async () => {
   const r = await gate(['broken']);
   assert.equal(r.ran, ['broken']);
