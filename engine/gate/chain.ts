@@ -140,7 +140,7 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
     argProblems: (args: unknown) => inner.argProblems(args),
     async run(args: unknown, ctx: ToolCallContext = {}): Promise<R> {
       // Already cancelled: no review, no row, no run.
-      if (ctx.signal?.aborted) throw cancelled(inner.name, ctx.signal, 'before it was reviewed: nothing ran and nothing was recorded');
+      if (ctx.signal?.aborted) throw cancelled(inner.name, ctx.signal, 'before it was reviewed: the tool did not run and no ledger row was written');
       // First, before tenant_bind, a proposal, a row or a token is spent (§4.13);
       // checkArgs includes the tool's own rules, e.g. the review body rule (§4.14).
       // One private copy is checked, reviewed, audited and run: a caller that
@@ -156,7 +156,7 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
       } catch {
         inner.checkArgs(args);
         const where = odd ? ` (${describeArgProblem(odd)})` : '';
-        throw new CountersignError('E_TOOL_ARGS', `tool "${inner.name}" was called with arguments that are not plain JSON data${where}`, { ...(odd ? { pointer: odd.pointer } : {}), fix: `call ${inner.name} again with plain JSON arguments; nothing ran and nothing was recorded` });
+        throw new CountersignError('E_TOOL_ARGS', `tool "${inner.name}" was called with arguments that are not plain JSON data${where}`, { ...(odd ? { pointer: odd.pointer } : {}), fix: `call ${inner.name} again with plain JSON arguments; the tool did not run and no ledger row was written` });
       }
       const checked = inner.checkArgs(copy);
       return (await outermost({ tool: inner, args: checked, ctx })) as R;

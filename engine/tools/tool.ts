@@ -337,8 +337,8 @@ function argsError(name: string, schema: JsonObject, misfits: ArgProblem[], refu
   return new CountersignError('E_TOOL_ARGS', `tool "${name}" was called with ${fits ? 'arguments it refuses' : 'arguments that do not fit its inputSchema'}: ${problems.join('; ')}`, {
     pointer: found[0].pointer,
     fix: fits
-      ? `call ${name} again with arguments that avoid the problems named; nothing ran and nothing was recorded`
-      : `call ${name} again with arguments that satisfy its inputSchema${expected}; nothing ran and nothing was recorded`,
+      ? `call ${name} again with arguments that avoid the problems named; the tool did not run and no ledger row was written`
+      : `call ${name} again with arguments that satisfy its inputSchema${expected}; the tool did not run and no ledger row was written`,
     data: { tool: name, errors: problems },
   });
 }

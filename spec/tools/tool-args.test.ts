@@ -69,7 +69,7 @@ Args('H41: checkArgs keeps its E_TOOL_ARGS: the first problem\'s pointer, each p
   const e = thrownWithCode(() => tool.checkArgs({ n: 1, mode: 'exact' }), 'E_TOOL_ARGS');
   assert.is(e.pointer, '/mode');
   assert.is(e.message, 'tool "count" was called with arguments that do not fit its inputSchema: /mode: must be one of "EXACT", "ROUND"');
-  assert.is(e.fix, 'call count again with arguments that satisfy its inputSchema (required: n, mode); nothing ran and nothing was recorded');
+  assert.is(e.fix, 'call count again with arguments that satisfy its inputSchema (required: n, mode); the tool did not run and no ledger row was written');
   assert.equal(e.data, { tool: 'count', errors: ['/mode: must be one of "EXACT", "ROUND"'] });
   const root = thrownWithCode(() => tool.checkArgs('n=1'), 'E_TOOL_ARGS');
   assert.is(root.pointer, '');
@@ -86,7 +86,7 @@ Args('§4.14: refineArgs problems follow the schema\'s, run even when the schema
   assert.is(e.code, 'E_TOOL_ARGS');
   assert.is(e.pointer, '/text');
   assert.match(e.message, 'tool "count" was called with arguments it refuses: /text: must not hold a TODO');
-  assert.match(e.fix!, 'nothing ran');
+  assert.match(e.fix!, 'the tool did not run and no ledger row was written');
   assert.equal(ran, []);
 });
 

@@ -86,7 +86,7 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
     } catch (err) {
       inFlight.delete(pending);
       throw new CountersignError('ErrReviewRejected', `tool "${call.tool.name}" was not reviewed: the host's onPending failed (${(err as Error)?.message ?? String(err)}), so the call did not run`, {
-        fix: 'fix the host\'s onPending callback, then call again; no reviewer saw this call and nothing was recorded',
+        fix: 'fix the host\'s onPending callback, then call again; no reviewer saw this call and no ledger row was written',
         cause: err,
         data: { tool: call.tool.name, proposalId: null },
       });
@@ -122,7 +122,7 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
       if (tool.class === 'read') return next;
       return async (call) => {
         // Cancelled before its review began (while tenant_bind resolved): no review, no row.
-        if (call.ctx?.signal?.aborted) throw cancelled(tool.name, call.ctx.signal, 'before it was reviewed: nothing ran and nothing was recorded');
+        if (call.ctx?.signal?.aborted) throw cancelled(tool.name, call.ctx.signal, 'before it was reviewed: the tool did not run and no ledger row was written');
         let verdict: GateVerdict;
         try {
           verdict = await review(call);
