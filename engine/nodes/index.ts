@@ -31,6 +31,11 @@ export function nodeType(type: string): NodeType<any> | undefined {
   return Object.prototype.hasOwnProperty.call(NODE_TYPES, type) ? NODE_TYPES[type] : undefined;
 }
 
+/** Whether a workflow has nodes an agent answers (a tool node the engine runs itself): one of tool nodes only needs no agent. */
+export function asksAgents(nodes: ReadonlyArray<{ type?: unknown }>): boolean {
+  return nodes.some((n) => typeof n?.type === 'string' && n.type !== 'tool' && nodeType(n.type)?.kind === 'waiting');
+}
+
 setGlobalsOfNode((node: WorkflowNode) => nodeType(node.type)?.declares(node).globals ?? []);
 
 export { start, end, agentDirective, condition, expression, delegateReview, decisionReview, record, toolNode };

@@ -109,7 +109,10 @@ export async function driveRun(
    * before a resumed run was read (a deadline that fired then is shown).
    */
   journalFrom = 0,
+  /** Whether the workflow has nodes an agent answers: the resume hints name --agent only then. */
+  asksAgents = true,
 ): Promise<RunResult> {
+  const agentArg = asksAgents ? ' --agent <adapter>' : '';
   let state = first;
   let steps = 0;
   const journal = opts.onProgress ? journalProgress(engine, state.runId, journalFrom, opts.onProgress) : undefined;
@@ -117,13 +120,13 @@ export async function driveRun(
   const maxSteps = opts.maxSteps ?? Infinity;
   const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   while (state.status === 'waiting') {
-    if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, state.pending.nodeId, undefined, opts), opts);
+    if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, state.pending.nodeId, undefined, opts, agentArg), opts);
     if (steps >= maxSteps) {
       return stop(state, steps, {
         code: 'E_MAX_STEPS',
         message: `stopped after ${steps} step(s) (--max-steps); the run still waits`,
         nodeId: state.pending.nodeId,
-        fix: `continue with countersign run --resume ${state.runId} --agent <adapter>${opts.reviewer ? ' --reviewer <adapter>' : ''}, or answer with countersign step ${state.runId}`,
+        fix: `continue with countersign run --resume ${state.runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}${asksAgents ? `, or answer with countersign step ${state.runId}` : ''}`,
       }, opts);
     }
     opts.onProgress?.({ type: 'pending', state });
@@ -138,7 +141,7 @@ export async function driveRun(
         code: 'E_TOOL_RUNNING',
         message: `tool "${pending.tool}" of node "${pending.nodeId}" was claimed by a process${pending.startedAt ? ` at ${pending.startedAt}` : ''}${alive ? ` that last reported at ${alive}` : ''}: it is still running, or that process was stopped (Ctrl-C) while the tool ran`,
         nodeId: pending.nodeId,
-        fix: `if it runs, wait for it; if it was stopped, the node fails with E_TOOL_INTERRUPTED once the claim expires${expires ? ` at ${expires}` : ''} (the call may have taken effect, so it is never re-run). Then continue with countersign run --resume ${state.runId} --agent <adapter>`,
+        fix: `if it runs, wait for it; if it was stopped, the node fails with E_TOOL_INTERRUPTED once the claim expires${expires ? ` at ${expires}` : ''} (the call may have taken effect, so it is never re-run). Then continue with countersign run --resume ${state.runId}${agentArg}`,
       }, opts);
     }
     // Review items go to the reviewer, under its own identity (seed 003: never the producer).
@@ -187,7 +190,7 @@ export async function driveRun(
       // next; so do calls still running (they may yet take effect).
       const unfinished = await unfinishedCalls(session);
       if (toolCalls.length > 0 || unfinished.length > 0) await engine.recordToolCalls(state.runId, { seq: state.seq, toolCalls: [...toolCalls, ...unfinished] });
-      if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, pending.nodeId, label, opts), opts);
+      if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, pending.nodeId, label, opts, agentArg), opts);
       // A timer may fire a millisecond before the clock reaches the deadline it
       // was set for; the node's timeout must not turn into an adapter fault by that.
       if (deadlineAt !== undefined && endsAtDeadline && isWaitTimeout(e)) await clockPast(deadlineAt, now);
@@ -266,12 +269,12 @@ async function clockPast(at: number, now: () => Date): Promise<void> {
 const spoken = (ms: number) => (ms < 1 ? `${Number(ms.toPrecision(2))} ms` : `${Number((ms / 1000).toFixed(3))} s`);
 
 /** The drive stopped by its host (opts.signal): the run still waits where it was. */
-function interrupted(runId: string, nodeId: string, label: AdapterLabel | undefined, opts: { reviewer?: Agent }): RunFailure {
+function interrupted(runId: string, nodeId: string, label: AdapterLabel | undefined, opts: { reviewer?: Agent }, agentArg: string): RunFailure {
   return {
     code: 'E_INTERRUPTED',
     message: `interrupted${label ? ` while waiting for ${label.name}` : ''} at node "${nodeId}"; the run still waits there`,
     nodeId,
-    fix: `resume it with countersign run --resume ${runId} --agent <adapter>${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …)), or answer with countersign step ${runId}`,
+    fix: `resume it with countersign run --resume ${runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …))${agentArg ? `, or answer with countersign step ${runId}` : ''}`,
   };
 }
 

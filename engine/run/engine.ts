@@ -22,6 +22,7 @@ import { driveRun, type RunOptions, type RunResult } from './driver.js';
 import { engineTools } from './engine-tools.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { loopFacts } from '../nodes/review-loops.js';
+import { asksAgents } from '../nodes/index.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 
 export interface EngineOptions {
@@ -358,7 +359,7 @@ export function createEngine(options: EngineOptions): Engine {
         // Progress starts before the run is read: a deadline that fires on reading it is part of this drive.
         const journalFrom = store.eventCount(rec.runId);
         const state = await engine.status(rec.runId);
-        return driveRun(engine, state, opts, now, bind({ workspace: rec.workspace, workflowName: rec.workflow }), journalFrom);
+        return driveRun(engine, state, opts, now, bind({ workspace: rec.workspace, workflowName: rec.workflow }), journalFrom, asksAgents(workflow.nodes));
       }
       const loaded = await tools.load(source as WorkflowSource, opts.tools?.names());
       checkReviewer(loaded.workflow, opts);
@@ -366,7 +367,7 @@ export function createEngine(options: EngineOptions): Engine {
       const first = startLoaded(loaded, opts);
       const rec = mustGet(first.runId);
       const offered = bind({ workspace: rec.workspace, workflowName: rec.workflow });
-      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered, 0);
+      return driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered, 0, asksAgents(loaded.workflow.nodes));
     },
   };
   return engine;

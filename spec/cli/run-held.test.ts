@@ -88,4 +88,31 @@ T('run needs no --agent while the workflow reaches only tool nodes; a workflow w
   assert.is(runs.json.runs.length, 1, 'only the tool-only run was stored');
 });
 
+T('a workflow of tool nodes only is resumed without --agent too, and its hints never ask for an adapter it cannot use (E_TOOL_RUNNING while another process holds the claim)', async () => {
+  const dir = tempDir('countersign-noagent-resume-');
+  const store = join(dir, 'store');
+  const wf = {
+    metadata: { name: 'tool-only', version: '1.0.0', description: 'one host tool' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ship' } },
+      { type: 'tool', id: 'ship', tool: 'deploy', args: {}, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const hang = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: () => new Promise(() => undefined) });
+  // One process claims the tool node and is still running it.
+  void createEngine({ store: createSqliteStore(store), tools: [hang], newRunId: () => 'held-run' }).start(wf, { workspace: dir });
+  await new Promise((r) => setTimeout(r, 100));
+  const other = createEngine({ store: createSqliteStore(store), tools: [hang] });
+  const result = await other.run({ runId: 'held-run' }, { agent: { answer: async () => ({}) } });
+  assert.is(result.error?.code, 'E_TOOL_RUNNING');
+  assert.match(result.error?.fix ?? '', 'Then continue with countersign run --resume held-run');
+  assert.not.match(result.error?.fix ?? '', '--agent');
+  // The CLI resumes it without --agent: no usage error; it stops at the tool node it cannot run, saying why.
+  const r = await cli(['run', '--resume', 'held-run', '--json'], { store, cwd: dir });
+  assert.is(r.code, 3, r.stderr);
+  assert.is(r.json.status, 'waiting');
+  assert.not.match(r.stderr, 'E_USAGE');
+});
+
 T.run();

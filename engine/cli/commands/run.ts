@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Agent } from '../../hosts/agent.js';
 import { readSource } from '../../format/source.js';
+import { asksAgents } from '../../nodes/index.js';
 import { CountersignError } from '../../errors.js';
 import { adapterLabel, createAgent } from '../../hosts/adapters.js';
 import { answersTaken } from '../../hosts/scripted.js';
@@ -62,7 +63,8 @@ export const command: Command = {
       throw usage('--as and --agent-id name the same thing (the agent identity) and disagree', 'give only --agent-id');
     }
     // A workflow of tool nodes only needs no agent; one that asks agents anything does.
-    if (values.agent === undefined && (resumeId !== undefined || asksAgents(resolve(io.cwd, positionals[0])))) {
+    // (A resumed run's workflow is the stored copy: an item that needs an agent stops it, saying so.)
+    if (values.agent === undefined && resumeId === undefined && fileAsksAgents(resolve(io.cwd, positionals[0]))) {
       throw usage('run needs --agent', 'use --agent scripted:<file>, jsonl:<command>, exec:<command> or interactive');
     }
     const agentSpec = values.agent === undefined ? NO_AGENT : String(values.agent).trim();
@@ -187,7 +189,9 @@ export const command: Command = {
           const atTool = result.error && TOOL_STOPS.has(result.error.code);
           io.stdout.write(atTool
             ? `stopped; run ${result.runId} waits at tool node "${result.error!.nodeId ?? '?'}", which this process did not run (${result.error!.code})\nnext: ${result.error!.fix ?? 'see the error above'}\n`
-            : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step ${result.runId}${storeArg(values.store as string | undefined)})\n`);
+            : agentSpec === NO_AGENT
+              ? `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)}\n`
+              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step ${result.runId}${storeArg(values.store as string | undefined)})\n`);
         }
         if (result.error) reportFailure(io, result.error);
         // Interrupted: the signal's conventional status, after saying where the run stands.
@@ -219,10 +223,10 @@ function nodeIdsOf(file: string): string[] | undefined {
 }
 
 /** Whether the workflow file has nodes an agent answers (a directive, a review); unreadable files are left to run's own error. */
-function asksAgents(file: string): boolean {
+function fileAsksAgents(file: string): boolean {
   try {
     const nodes = (readSource(file).data as { nodes?: Array<{ type?: unknown }> }).nodes;
-    return !Array.isArray(nodes) || nodes.some((n) => n?.type === 'agent-directive' || n?.type === 'delegate-review');
+    return !Array.isArray(nodes) || asksAgents(nodes);
   } catch {
     return false;
   }
