@@ -1,6 +1,7 @@
 /** Human-readable rendering of run states for the terminal. */
 import type { RunState } from '../run/contract.js';
 import { shellWord } from '../format/shell-word.js';
+import { claimNote } from '../run/tool-steps.js';
 
 /**
  * `store`: the --store DIR the command was given; the commands the output
@@ -25,6 +26,9 @@ export function renderState(state: RunState, store?: string): string {
       if (p.kind === 'tool') {
         if (state.held) {
           lines.push(`run ${state.runId} waits at tool node "${p.nodeId}" — seq ${state.seq}: this process did not run ${p.tool} (${state.held.code}): ${state.held.message}`);
+          // Another process claimed it: said first, since the call may have taken effect whatever this one may load.
+          const claimed = claimNote(p);
+          if (claimed) lines.push(`  note: ${claimed}`);
           if (state.held.fix) lines.push(`  fix: ${state.held.fix}`);
           break;
         }

@@ -12,7 +12,7 @@ import type { AgentRequest, RunFailure, RunState, RunStatus } from './contract.j
 import type { Engine } from './engine.js';
 import type { ChainOptions } from '../gate/chain.js';
 import type { AgentToolsMaker } from './agent-tools.js';
-import { TOOL_LEASE_MS } from './tool-steps.js';
+import { claimNote, TOOL_LEASE_MS } from './tool-steps.js';
 import { journalProgress } from './progress-journal.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
@@ -133,7 +133,10 @@ export async function driveRun(
     const { pending } = state;
     if (pending.kind === 'tool') {
       // This process could not run the tool node: say why (a tool or module it lacks).
-      if (state.held) return stop(state, steps, { ...state.held, nodeId: pending.nodeId }, opts);
+      if (state.held) {
+        const claimed = claimNote(pending);
+        return stop(state, steps, { ...state.held, ...(claimed ? { message: `${state.held.message}; meanwhile ${claimed}` } : {}), nodeId: pending.nodeId }, opts);
+      }
       // Otherwise another process holds the claim, or held it and stopped.
       const alive = pending.aliveAt ?? pending.startedAt;
       const expires = alive ? new Date(Date.parse(alive) + TOOL_LEASE_MS).toISOString() : undefined;

@@ -5,7 +5,7 @@
  */
 import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { randomUUID } from 'node:crypto';
-import { CountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject, Workflow } from '../format/model.js';
 import { compileWorkflow, type CompiledWorkflow } from '../compile/machine.js';
 import type { LedgerRow, Store, RunRecord } from '../store/store.js';
@@ -23,6 +23,7 @@ import { engineTools } from './engine-tools.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { loopFacts } from '../nodes/review-loops.js';
 import { asksAgents } from '../nodes/index.js';
+import { claimNote } from './tool-steps.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 
 export interface EngineOptions {
@@ -354,7 +355,12 @@ export function createEngine(options: EngineOptions): Engine {
         checkReviewer(compiledFor(rec).workflow, opts);
         const workflow = compiledFor(rec).workflow;
         // A run resumed in a new process offers its agents the same tools as when it started.
-        await tools.ensureModules(rec);
+        await tools.ensureModules(rec).catch((e: unknown) => {
+          // Refused its modules while another process's call may have taken effect: said, never as if nothing had started.
+          const claimed = rec.pending?.kind === 'tool' ? claimNote(rec.pending) : undefined;
+          if (!claimed || !isCountersignError(e)) throw e;
+          throw new CountersignError(e.code, `${e.message}; meanwhile ${claimed}`, { ...(e.fix ? { fix: e.fix } : {}), ...(e.file ? { file: e.file } : {}), ...(e.pointer ? { pointer: e.pointer } : {}), nodeId: rec.pending!.nodeId, cause: e });
+        });
         const bind = tools.forAgents(workflow, rec.file, opts);
         // Progress starts before the run is read: a deadline that fires on reading it is part of this drive.
         const journalFrom = store.eventCount(rec.runId);

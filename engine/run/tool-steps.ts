@@ -26,6 +26,19 @@ import { Runaway, runaway } from './runaway.js';
 
 /** A claim not renewed for this long is taken as interrupted (its process is gone). */
 export const TOOL_LEASE_MS = 10 * 60_000;
+/**
+ * What a claimed tool node's pending item says about its call: when it was
+ * claimed, when its process last reported, when the claim expires. Said
+ * wherever the node is shown, also by a process that cannot run the tool
+ * itself, since the call may already have taken effect.
+ */
+export function claimNote(pending: Pick<ToolPending, 'tool' | 'startedAt' | 'aliveAt'>): string | undefined {
+  if (!pending.startedAt) return undefined;
+  const alive = pending.aliveAt ?? pending.startedAt;
+  const expires = new Date(Date.parse(alive) + TOOL_LEASE_MS).toISOString();
+  return `${pending.tool} was claimed at ${pending.startedAt}${pending.aliveAt ? ` (its process last reported at ${pending.aliveAt})` : ''} and may already have taken effect: it is still running, or its process was stopped; the claim expires at ${expires}, and then the node fails with E_TOOL_INTERRUPTED (a call that may have taken effect is never re-run)`;
+}
+
 /** How often a running tool's process renews its claim: well inside the lease. */
 export const TOOL_HEARTBEAT_MS = 60_000;
 /** Bounds one engine call's chain of tool nodes, as transient hops are bounded. */

@@ -3,7 +3,7 @@
  * (a library host's tool): it stops with the reason and that reason's next
  * step, and the answer it gave is kept (issue 5).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -88,7 +88,7 @@ T('run needs no --agent while the workflow reaches only tool nodes; a workflow w
   assert.is(runs.json.runs.length, 1, 'only the tool-only run was stored');
 });
 
-T('a workflow of tool nodes only is resumed without --agent too, and its hints never ask for an adapter it cannot use (E_TOOL_RUNNING while another process holds the claim)', async () => {
+T('a workflow of tool nodes only is resumed without --agent too, and its hints never ask for an adapter it cannot use (E_TOOL_RUNNING while another process holds the claim); a process that cannot run the tool still says it was claimed', async () => {
   const dir = tempDir('countersign-noagent-resume-');
   const store = join(dir, 'store');
   const wf = {
@@ -113,6 +113,21 @@ T('a workflow of tool nodes only is resumed without --agent too, and its hints n
   assert.is(r.code, 3, r.stderr);
   assert.is(r.json.status, 'waiting');
   assert.not.match(r.stderr, 'E_USAGE');
+  assert.is(r.json.error.code, 'E_TOOL_RUNNING');
+  assert.not.match(r.json.error.fix, '--agent');
+  // A process that may not load the workflow's tool modules still says the tool was claimed and may have taken effect.
+  mkdirSync(join(dir, 'tools'));
+  writeFileSync(join(dir, 'tools', 'slow.mjs'), 'export const tools = [{ name: "slow", class: "read", inputSchema: { type: "object" }, run: () => new Promise(() => {}) }];\n');
+  const file = join(dir, 'slow.json');
+  writeFileSync(file, JSON.stringify({ ...wf, toolModules: ['./tools/slow.mjs'], nodes: wf.nodes.map((n) => (n.id === 'ship' ? { ...n, tool: 'slow' } : n)) }));
+  void createEngine({ store: createSqliteStore(store), allowToolModules: true, newRunId: () => 'held-module' }).start(file, { workspace: dir });
+  await new Promise((r) => setTimeout(r, 300));
+  const status = await cli(['status', 'held-module'], { store, cwd: dir });
+  assert.match(status.stdout, /this process did not run slow \(E_TOOL_MODULE_BLOCKED\)/);
+  assert.match(status.stdout, /\n  note: slow was claimed at \S+ and may already have taken effect: .*the claim expires at \S+/);
+  const resumed = await cli(['run', '--resume', 'held-module', '--json'], { store, cwd: dir });
+  assert.is(resumed.json.error.code, 'E_TOOL_MODULE_BLOCKED');
+  assert.match(resumed.json.error.message, /meanwhile slow was claimed at \S+ and may already have taken effect/);
 });
 
 T.run();
