@@ -209,6 +209,30 @@ Gate('B9: while the reviewer works the review is observable as pending, and it i
   assert.is(calls.length, 1);
 });
 
+Gate('B9: observers report a review and never change it: the proposal onPending and pending() see is deep-frozen, and the reviewer decides on the proposal the call made', async () => {
+  const seen: unknown[] = [];
+  const { tool, calls } = spyTool('write');
+  let tampered: unknown;
+  const gate = reviewGateDecorator({
+    decide: async (proposal) => {
+      seen.push(structuredClone(proposal));
+      return { outcome: 'approved', proposalId: 'prop-1' };
+    },
+    onPending: (r) => {
+      try {
+        (r.proposal.target as { device_id: number }).device_id = 99;
+      } catch (e) {
+        tampered = e;
+      }
+    },
+  });
+  const chained = chain(tool, { tenantBind: tenantBindDecorator(), reviewGate: gate });
+  await chained.run(ARGS, CTX);
+  assert.instance(tampered, TypeError, 'the observer\'s copy cannot be written');
+  assert.equal((seen[0] as { target: unknown }).target, ARGS, 'the reviewer saw the call\'s own arguments');
+  assert.equal((calls[0] as { args: unknown }).args, ARGS, 'and the tool ran with them');
+});
+
 Gate('F1, F2: an admin is reviewed like anyone; no context flag skips the review', async () => {
   const f = fullChain(spyTool('write').tool, { outcome: 'rejected', reason: 'no SOP' });
   const adminCtx = { ...CTX, userId: 'admin', admin: true, skipReview: true } as typeof CTX;

@@ -17,6 +17,7 @@ import { CountersignError, isCountersignError } from '../../errors.js';
 import { DEFAULT_BLAST_RADIUS, type Tool } from '../../tools/tool.js';
 import { assertProposal, type Proposal } from '../proposal.js';
 import { cancelled } from './until-stopped.js';
+import { deepFreeze } from '../../format/freeze.js';
 
 /** Errors from the gate that reach the caller unchanged; every other failure of the gate is ErrReviewRejected. */
 const PASSED_ON: ReadonlySet<string> = new Set(['E_STORE', 'E_PROPOSAL', 'ErrReviewRejected', 'ErrReviewTimeout']);
@@ -77,7 +78,10 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
   const log = options.log ?? ((m: string) => process.stderr.write(`countersign: review gate: ${m}\n`));
 
   const review = async (call: ToolCall): Promise<GateVerdict> => {
-    const pending: PendingReview = Object.freeze({ tool: call.tool.name, proposal: buildProposal(call) });
+    const proposal = buildProposal(call);
+    // Observers (onPending, onSettled, pending()) get a deep-frozen copy: they report a review, and nothing they
+    // do can change the proposal the reviewer is asked about.
+    const pending: PendingReview = deepFreeze({ tool: call.tool.name, proposal: structuredClone(proposal) });
     inFlight.add(pending);
     // A host's onPending that throws fails the call closed before any
     // review: no review started, so none settles.
@@ -93,7 +97,7 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
     }
     let outcome: GateOutcome = 'rejected';
     try {
-      const verdict = await decide(pending.proposal, call.tool);
+      const verdict = await decide(proposal, call.tool);
       if (verdict && OUTCOMES.has(verdict.outcome)) outcome = verdict.outcome;
       // A skipped answer for a tool the skip list does not name is refused below: reported as the rejection it is.
       if (outcome === 'skipped' && !skip.has(call.tool.name)) outcome = 'rejected';
