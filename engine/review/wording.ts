@@ -86,10 +86,20 @@ const TIER_NOUNS = '(?:issues?|findings?|problems?|defects?|bugs?|severity|tiers
 const TIER_WORD = '(?:non-?blocking|blocking|major|minor)';
 /** What a tier word is paired with in a scheme: another tier word, or the lower tier it is set against ("blocking and advisory"). */
 const PARTNER = '(?:non-?blocking|blocking|major|minor|advisory|optional|cosmetic|trivial)';
-const PAIRED_WITH = `(?:\\s*[/,]\\s*|,?\\s+(?:or|and|vs\\.?)\\s+)${PARTNER}${AFTER}${NOT_DOTTED_AFTER}`;
+/**
+ * A list of plain words matched in any letter case by a rule compiled
+ * without the `i` flag (one that tells capitals and title case apart):
+ * "Major and Minor keys" reads as prose as "major and minor keys" does.
+ */
+const anyCase = (words: string): string => words.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+type Casing = (words: string) => string;
+const asWritten: Casing = (words) => words;
+const pairedWith = (w: Casing) => `(?:\\s*[/,]\\s*|,?\\s+(?:or|and|vs\\.?)\\s+)${w(PARTNER)}${AFTER}${NOT_DOTTED_AFTER}`;
+const PAIRED_WITH = pairedWith(asWritten);
 /** How a version list goes on after the pair: "/patch", ".patch", ", patch", " and patch", ", or patch". */
 const LIST_JOIN = '(?:\\s*[/,]\\s*|\\.|,?\\s+(?:or|and)\\s+)';
-const MORE_PARTS = `(?:${LIST_JOIN}(?:major|minor|patch)${AFTER})*`;
+const moreParts = (w: Casing) => `(?:${LIST_JOIN}${w('(?:major|minor|patch)')}${AFTER})*`;
+const MORE_PARTS = moreParts(asWritten);
 /**
  * Words a tier word is followed by when it labels findings: a finding noun,
  * a connective, or nothing. Any other word after it makes it ordinary prose
@@ -98,25 +108,35 @@ const MORE_PARTS = `(?:${LIST_JOIN}(?:major|minor|patch)${AFTER})*`;
  */
 const TIER_CONTEXT = '(?:or|and|vs|if|when|where|unless|depending|based|according|for|to|in|by|per|as|first|last|then|above|below|otherwise|issues?|findings?|problems?|defects?|bugs?|ones?|items?|severity|severities|tiers?|priority|priorities|impact|changes?|comments?|categor(?:y|ies)|labels?|levels?|ratings?|class(?:es)?)';
 /** A word after the tier that is none of those: the tier word describes something else. */
-const PROSE_NOUNS = `\\s+(?!${TIER_CONTEXT}${AFTER})(?:[\\p{L}]|I/O)`;
+const proseNouns = (w: Casing) => `\\s+(?!${w(TIER_CONTEXT)}${AFTER})(?:[\\p{L}]|I/O)`;
+const PROSE_NOUNS = proseNouns(asWritten);
 /** "major/minor/patch": a version list, whatever follows. */
-const GOES_ON_TO_PATCH = `${LIST_JOIN}patch${AFTER}`;
-const NOT_PROSE = `(?!${PAIRED_WITH}${MORE_PARTS}${PROSE_NOUNS})(?!${PAIRED_WITH}${MORE_PARTS}${GOES_ON_TO_PATCH})`;
+const notProse = (w: Casing) =>
+  `(?!${pairedWith(w)}${moreParts(w)}${proseNouns(w)})(?!${pairedWith(w)}${moreParts(w)}${LIST_JOIN}${w('patch')}${AFTER})`;
+const NOT_PROSE = notProse(asWritten);
+/** For the rules that read capitals and title case (no `i` flag): prose in any case. */
+const PROSE_NOUNS_ANY_CASE = proseNouns(anyCase);
+const NOT_PROSE_ANY_CASE = notProse(anyCase);
 
 /** Severity levels as a scheme names them, and how a list of them is joined. */
 const LEVEL = '(?:critical|high|medium|low|major|minor|trivial|cosmetic)';
 const LEVEL_JOIN = '(?:\\s*[/,]\\s*|,?\\s+(?:or|and|to)\\s+)';
 
-/** Nouns "fixed" (or "added") describes as a property, not a result: "a fixed seed", "the Added section". */
-const TECHNICAL_NOUNS = '(?:size|sizes|width|height|length|seed|point|number|rate|interval|timeout|delay|position|format|order|set|value|values|price|cost|port|window|header|footer|layout|version|string|amount|offset|step|budget|schedule|section|heading|entry|entries|category)';
+/** Nouns "fixed" describes as a property, not a result: "a fixed seed", "a fixed size", "fixed costs". */
+const PROPERTY_NOUNS = '(?:size|sizes|width|height|length|seed|point|number|rate|rates|interval|timeout|delay|position|format|order|value|values|price|cost|costs|port|window|header|footer|layout|string|amount|offset|budget|schedule|fee|term)';
+/** A changelog's own category ("the Added section" in Keep a Changelog): "Added" in title case before these. */
+const CHANGELOG_NOUNS = '(?:section|heading|entry|entries|category|list)';
 
 let compiledRules: readonly Rule[] | undefined;
 /** Built on first use: Unicode property classes (\p{L}) cost milliseconds to compile, and most commands never check wording. */
 const rules = (): readonly Rule[] => (compiledRules ??= [
-  // "fixed" as a technical adjective ("a fixed seed", "position: fixed") and
-  // a changelog's own headings ("the Added section") presuppose nothing.
-  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?<!position:?\\s*)(?:improvements?|improved|fixed|added)${AFTER}${NOT_COMPOUND}(?!\\s+(?:${TECHNICAL_NOUNS})${AFTER})`, 'giu'), explain: PRESUPPOSES },
+  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:improvements?|improved)${AFTER}${NOT_COMPOUND}`, 'giu'), explain: PRESUPPOSES },
+  // "fixed" as a property ("a fixed seed", "position: fixed") presupposes nothing.
+  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?<!position:?\\s*)fixed${AFTER}${NOT_COMPOUND}(?!\\s+${PROPERTY_NOUNS}${AFTER})`, 'giu'), explain: PRESUPPOSES },
+  // "added" always does, but for a changelog's category in title case ("the Added section").
+  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:added|ADDED|Added(?!\\s+${CHANGELOG_NOUNS}${AFTER}))${AFTER}${NOT_COMPOUND}`, 'gu'), explain: PRESUPPOSES },
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:we\\s+made|our\\s+work|your\\s+work|hard\\s+work)${AFTER}`, 'giu'), explain: SWAYS },
+  // Capitals are a label whatever follows ("No MAJOR gaps", "BLOCKING sockets"): a literal mention goes in backticks.
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}(?<![Nn][Oo][Nn]-)(?:BLOCKING|MAJOR|MINOR|CRITICAL)${AFTER}${NOT_DOTTED_AFTER}`, 'gu'), explain: TIERS },
   {
     code: 'E_SEVERITY_TIER',
@@ -133,7 +153,7 @@ const rules = (): readonly Rule[] => (compiledRules ??= [
     // at the start of a sentence it is just a capital ("Minor edits pass"),
     // and before another capitalised word it is part of a name ("Minor Planet Center").
     code: 'E_SEVERITY_TIER',
-    pattern: new RegExp(`(?<=[\\p{L}\\p{N},;)]\\s+["'“‘]?)(?:Blocking|Major|Minor)${AFTER}${NOT_DOTTED_AFTER}${NOT_COMPOUND}(?!\\s+\\p{Lu}\\p{Ll})(?!${PROSE_NOUNS})${NOT_PROSE}`, 'gu'),
+    pattern: new RegExp(`(?<=[\\p{L}\\p{N},;)]\\s+["'“‘]?)(?:Blocking|Major|Minor)${AFTER}${NOT_DOTTED_AFTER}${NOT_COMPOUND}(?!\\s+\\p{Lu}\\p{Ll})(?!${PROSE_NOUNS_ANY_CASE})${NOT_PROSE_ANY_CASE}`, 'gu'),
     explain: TIERS,
   },
   // Not a compound ("severity-free") nor one denied ("no severities").

@@ -279,6 +279,18 @@ wording('G15: I/O wording passes: "blocking and non-blocking reads", "Blocking o
   assert.equal(found, []);
 });
 
+wording('G37: "fixed" describing a property passes ("a fixed seed", "fixed values"); "added" passes only as a changelog\'s title-case category ("the Added section"); "the added section on caching", "the added entries" and "the fixed version" are flagged', () => {
+  const codes = (c: string) => wordingFindings({ criteria: [c] }, '/nodes/1').map((f) => f.code);
+  for (const text of ['a fixed seed is used', 'the fixed values are constants', 'the Added section lists every change']) assert.equal(codes(text), [], text);
+  for (const text of ['the added section on caching is accurate', 'the added entries are correct', 'the fixed version works', 'check the added values']) assert.equal(codes(text), ['E_BIASED_REVIEW'], text);
+});
+
+wording('G15: a title-case pair that describes something else is prose, as in lower case ("Major and Minor keys", "Major/Minor values"); a title-case pair said of findings is a tier', () => {
+  const codes = (c: string) => wordingFindings({ criteria: [c] }, '/nodes/1').map((f) => f.code);
+  for (const text of ['the parser handles Major and Minor keys', 'draw Major and Minor ticks', 'the enum has Major/Minor values']) assert.equal(codes(text), [], text);
+  assert.ok(codes('classify each finding as Major or Minor').length > 0);
+});
+
 wording('G15: the I/O exemption needs an I/O noun; BLOCKING alone in capitals is still a tier', () => {
   const found = wordingFindings({ criteria: ['Label each blocking or non-blocking', 'BLOCKING sockets are listed first'] }, '/nodes/2');
   assert.equal(found.map((f) => [f.code, f.pointer, f.offset]), [
