@@ -71,7 +71,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     const message = (e as Error).message;
     const dashValue = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
     if (dashValue) {
-      reportError(io, usage(`${dashValue[1]} got a value starting with "-"`, `write it as ${dashValue[1]}=<value> (e.g. ${dashValue[1]}=-1), or check the value; usage: ${command.usage.split('\n')[0]}`), json);
+      // A seq is never negative: no spelling of "-1" is worth suggesting for it.
+      const fix = dashValue[1] === '--seq'
+        ? 'a seq is a whole number from 1: pass the seq of a pending state, or leave --seq out'
+        : `if the value really starts with "-", write it as ${dashValue[1]}=<value>; otherwise check the value`;
+      reportError(io, usage(`${dashValue[1]} got a value starting with "-"`, `${fix}; usage: ${command.usage.split('\n')[0]}`), json);
       return 2;
     }
     reportError(io, usage(message.replace(/\. To specify.*$/s, '').split('\n')[0], `usage: ${command.usage.split('\n')[0]}`), json);

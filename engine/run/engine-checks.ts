@@ -152,6 +152,12 @@ export function seqError(runId: string, seq: number, rec: RunRecord | undefined)
     });
   }
   const current = rec ? `run ${runId} is ${rec.status === 'waiting' ? '' : `${rec.status} `}at seq ${rec.seq}; ` : '';
+  // Below 1 no seq is ever issued: said so, never "has not been issued" as if it might be later.
+  if (seq < 1) {
+    return new CountersignError('E_SEQ', `${current}seq ${seq} names no item: seqs start at 1`, {
+      fix: rec?.status === 'waiting' ? `answer seq ${rec.seq} (the pending item), or omit --seq` : 'pass the seq of a pending state (a whole number from 1)',
+    });
+  }
   const fix = !rec
     ? 'pass the seq of a pending state (a whole number from 1)'
     : rec.status === 'waiting'

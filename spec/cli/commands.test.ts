@@ -427,7 +427,20 @@ Human('usage errors are one line: --store without a directory says so (not "no c
   const dash = await cli(['step', 'abc', '--seq', '-1', '--json']);
   assert.is(dash.code, 2);
   assert.is(dash.json.error.message, '--seq got a value starting with "-"');
-  assert.match(dash.json.error.fix, '--seq=-1');
+  // No spelling of a negative seq is suggested: none can name an item.
+  assert.match(dash.json.error.fix, 'a seq is a whole number from 1');
+  assert.not.match(dash.json.error.fix, '--seq=-1');
+  // Passed as --seq=-1 or 0, it names no item, and says so (E_SEQ), never "not issued" as if it might be later.
+  const store = tempDir();
+  const run = await cli(['start', WF, '--json'], { store });
+  for (const [bad, seq] of [['--seq=-1', -1], ['--seq=0', 0]] as const) {
+    const r = await cli(['step', run.json.runId, bad, '--response', '{"words": 3}', '--json'], { store });
+    assert.is(r.code, 2, bad);
+    assert.equal([r.json.error.code, r.json.error.message], ['E_SEQ', `run ${run.json.runId} is at seq 1; seq ${seq} names no item: seqs start at 1`], bad);
+    assert.match(r.json.error.fix, 'answer seq 1 (the pending item), or omit --seq');
+  }
+  const other = await cli(['start', 'x.json', '--input', '-x', '--json']);
+  assert.match(other.json.error.fix, 'if the value really starts with "-", write it as --input=<value>');
 });
 
 Human('with --store DIR, the commands an error\'s fix suggests name that store (an unknown run from status, step, trace, run --resume)', async () => {
