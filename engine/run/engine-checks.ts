@@ -127,7 +127,7 @@ export function identityRequired(rec: RunRecord): CountersignError {
 export function checkRunId(runId: unknown): asserts runId is string {
   if (typeof runId !== 'string' || runId.trim() === '') {
     throw new CountersignError('E_INPUT', `a run id is a non-empty string, got ${typeof runId === 'string' ? JSON.stringify(runId) : Array.isArray(runId) ? 'a list' : runId === null ? 'null' : `a ${typeof runId}`}`, {
-      fix: 'pass the runId of a run state (countersign runs lists them)',
+      fix: 'pass the runId of a run state (`countersign runs` lists them)',
     });
   }
 }

@@ -62,6 +62,21 @@ Round2('a journal too large for one message is E_RESULT_TOO_LARGE naming the run
   }
 });
 
+Round2('a blank runId on status, step or trace is a tool error whose fix names the `runs` tool, never the CLI command', async () => {
+  const mcp = await connect(['--store', tempDir('countersign-mcp-blank-')]);
+  try {
+    for (const [tool, args] of [['status', { runId: '  ' }], ['trace', { runId: '  ' }], ['step', { runId: '  ', answer: {} }]] as const) {
+      const r = await mcp.call(tool, args);
+      assert.is(r.isError, true, tool);
+      assert.is(r.structured.error.code, 'E_INPUT', tool);
+      assert.match(r.structured.error.fix, 'the `runs` tool', tool);
+      assert.not.match(r.text, 'countersign runs', tool);
+    }
+  } finally {
+    await mcp.close();
+  }
+});
+
 Round2('trace words the hints in journal events as step does: "as" argument, not --as', () => {
   const line = '"p" produced or fixed the artifacts under review; the review must come from another identity (answer with --as <reviewer>)';
   const journal = mcpJournal({ runId: 'r', events: [
