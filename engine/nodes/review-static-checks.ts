@@ -3,7 +3,7 @@
  * written, before any run (literal paths that escape or hold control
  * characters, a report over an artifact, criteria holding templates).
  */
-import { posix } from 'node:path';
+import { normalize, posix, sep } from 'node:path';
 import type { DelegateReviewNode, Workflow } from '../format/model.js';
 import { CONTROL_CHARACTER } from '../review/paths.js';
 import { keptBesideReport } from '../review/visit.js';
@@ -120,8 +120,9 @@ export function controlCharacter(text: unknown, pointer: string): Finding[] {
  */
 export function escapingPath(text: unknown, pointer: string): Finding[] {
   if (typeof text !== 'string' || text.includes('{{')) return [];
-  const normal = posix.normalize(text.replaceAll('\\', '/'));
-  if (normal !== '..' && !normal.startsWith('../')) return [];
+  // Read as the run reads it (the platform's own separators): on POSIX "..\\notes.md" is one file name inside the workspace.
+  const normal = normalize(text);
+  if (normal !== '..' && !normal.startsWith(`..${sep}`)) return [];
   return [{
     code: 'E_PATH_OUTSIDE_WORKSPACE',
     pointer,

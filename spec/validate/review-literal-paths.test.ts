@@ -33,6 +33,12 @@ const messagesOf = (text: string) => validateDocument(parseSource(text, 'w.yaml'
 
 const test = suite('delegate-review literal fields refused by validate');
 
+test('G8: a literal path that leaves the workspace is E_PATH_OUTSIDE_WORKSPACE, read with the platform\'s separators as the run reads it: on POSIX "..\\\\notes.md" is a file name inside the workspace, and validate accepts it as the run does', () => {
+  assert.equal(errorsOf(loop(['    reviewer: checker', '    artifacts: [../notes.md]'])).map((e) => e.split(' ')[0]), ['E_PATH_OUTSIDE_WORKSPACE']);
+  const backslashed = errorsOf(loop(['    reviewer: checker', "    artifacts: ['..\\notes.md']"]));
+  assert.equal(backslashed.map((e) => e.split(' ')[0]), process.platform === 'win32' ? ['E_PATH_OUTSIDE_WORKSPACE'] : []);
+});
+
 test('G28: a blank reviewer role is E_SCHEMA at /reviewer, as a blank artifact is (the prompt would read "YOU ARE    .")', () => {
   assert.equal(errorsOf(loop(['    reviewer: "   "', '    artifacts: [notes.md]'])), ['E_SCHEMA /nodes/2/reviewer 7:15']);
   assert.equal(errorsOf(loop(['    reviewer: checker', '    artifacts: [notes.md]'])), []);
