@@ -140,7 +140,7 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
       try {
         const found: Finding[] = [...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true })];
         const reads: Finding[] = [];
-        for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(reads, checkRead(read, scope, reported, declarations.fixedFields));
+        for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(reads, checkRead(read, scope, reported, declarations.fixedFields) ?? listReadFinding(read, data, model.byId));
         reads.push(...finalOutputFindings(node, scope));
         own.push(...found.filter((f) => fresh(f, false)), ...reads.filter((f) => fresh(f, true)));
       } catch {

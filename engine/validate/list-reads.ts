@@ -25,6 +25,12 @@ export function listReadFinding(read: VariableRead, data: Record<string, unknown
     const properties = isPlainObject(schema) && isPlainObject(schema.properties) ? schema.properties : undefined;
     declared = properties?.[field];
     where = `node "${root}" declares "${field}"`;
+    // A field the answer writes as a global (globalInputs) has the registry entry's type.
+    const globalInput = isPlainObject(schema) && Array.isArray(schema.globalInputs) && schema.globalInputs.includes(field);
+    if (declared === undefined && globalInput && isPlainObject(data.variableRegistry)) {
+      declared = data.variableRegistry[field];
+      where = `node "${root}" writes "${field}" (a globalInput) and variableRegistry declares it`;
+    }
   }
   const type = isPlainObject(declared) ? declared.type : undefined;
   const types = typeof type === 'string' ? [type] : Array.isArray(type) && type.every((t) => typeof t === 'string') ? (type as string[]) : undefined;

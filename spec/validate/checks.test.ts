@@ -228,6 +228,15 @@ dataflow('{{#each}} over a variable declared with a type that is never a list (a
   assert.match(refused.errors[0].message, 'variableRegistry declares "o" as type "object"');
   assert.match(refused.errors[1].message, 'node "plan" declares "title" as type "string"');
   assert.equal(flow('{{#each list}}{{this}}{{/each}}{{#each maybe}}{{this}}{{/each}}{{#each plan.steps}}{{this}}{{/each}}{{#if o}}{{o}}{{/if}}').errors, []);
+  // A field written as a global has the registry's type; a node missing another field is still checked.
+  const viaGlobal = validateWorkflow(workflow([
+    { id: 'start', type: 'start', connections: { default: 'plan' } },
+    ask('plan', 'do', { inputSchema: { type: 'object', properties: {}, globalInputs: ['o'] } }),
+    { id: 'do', type: 'agent-directive', directive: '{{#each plan.o}}{{this}}{{/each}}', connections: { success: 'end' } },
+    { id: 'end', type: 'end' },
+  ] as Node[], { variableRegistry: { o: { type: 'object', description: 'an object' } } }));
+  assert.equal(viaGlobal.errors.map((e) => e.code).sort(), ['E_EACH_NOT_LIST', 'E_SCHEMA']);
+  assert.match(viaGlobal.errors.find((e) => e.code === 'E_EACH_NOT_LIST')!.message, 'writes "o" (a globalInput) and variableRegistry declares it as type "object"');
 });
 
 dataflow('a counter whose only write reads it first (n = n + 1, no default, no start value) is E_VARIABLE_NEVER_WRITTEN: it would fail at its first increment; a plain first write in the same node, or a default, gives it a value', () => {
