@@ -84,4 +84,14 @@ Deadline('after a status call fired the deadline, a step for that item is told i
   assert.match(stale.text, /^Your answer was NOT TAKEN: it arrived after the DEADLINE of node "ask"/);
 });
 
+Deadline('after a status call fired the deadline of a node with no timeout route (the run failed at that seq), a step for that item is still told its answer was NOT TAKEN', async ({ mcp }) => {
+  const { runId, pending } = (await mcp.call('start', { workflow: NO_TIMEOUT_ROUTE })).structured;
+  await pastDeadline(pending.deadline);
+  const seen = await mcp.call('status', { runId });
+  assert.is(seen.structured.status, 'failed');
+  const stale = await mcp.call('step', { runId, seq: 1, answer: { v: 1 } });
+  assert.is(stale.structured.late?.code, 'E_TIMEOUT');
+  assert.match(stale.text, /^Your answer was NOT TAKEN: it arrived after the DEADLINE of node "ask"/);
+});
+
 Deadline.run();

@@ -47,7 +47,8 @@ export function itemWithDeadline(runs: RunReader, runId: string, seq: number | u
   }
   // The item's deadline already fired (at a status call, another client, the
   // CLI): the answer to it is late all the same, and the journal says when.
-  if (seq === undefined || seq >= rec.seq) return undefined;
+  // Without a timeout route the run failed there, at that same seq.
+  if (seq === undefined || seq > rec.seq || (seq === rec.seq && rec.status === 'waiting')) return undefined;
   const fired = runs.events(runId).find((e) => e.type === 'timeout' && e.seq === seq);
   const issued = runs.events(runId).find((e) => e.seq === seq && typeof e.deadline === 'string');
   if (!fired || typeof fired.nodeId !== 'string') return undefined;
