@@ -60,6 +60,9 @@ Validate('malformed JSON is reported at the syntax error position; a missing fil
   const human = await cli(['validate', broken, dir]);
   assert.is(human.code, 2);
   assert.match(human.stdout, new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: error E_FILE_NOT_FOUND .* is a directory`, 'm'));
+  // And said on stderr as every command says an error: countersign: CODE: message, then the fix.
+  const gone = await cli(['validate', join(dir, 'missing.json')]);
+  assert.match(gone.stderr, /^countersign: E_FILE_NOT_FOUND: file not found: .*missing\.json\n  fix: check the path/m);
   const onlyInvalid = await cli(['validate', broken]);
   assert.is(onlyInvalid.code, 1, 'a file that was read and is invalid is still exit 1');
   const none = await cli(['validate']);

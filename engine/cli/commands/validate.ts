@@ -3,7 +3,7 @@ import { validatePersonaFile } from '../../gate/persona-lint.js';
 import { formatHuman, formatJson } from '../../validate/report.js';
 import { validateFile, type ValidationReport } from '../../validate/index.js';
 import { validateFileWithModules } from '../../validate/with-modules.js';
-import { printJson, usage } from '../io.js';
+import { printJson, reportFailure, usage } from '../io.js';
 import { TOOL_MODULE_OPTIONS, type Command } from './command.js';
 
 export const command: Command = {
@@ -31,6 +31,13 @@ export const command: Command = {
       const text = formatHuman(reports);
       if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       for (const r of reports) if (r.ok) io.stderr.write(`${r.file}: ok${r.warnings.length ? ` (${r.warnings.length} warning(s))` : ''}\n`);
+      // A file that could not be read is this command's error too, said the CLI's way (the report above still lists it).
+      for (const r of reports) {
+        const missing = r.errors.find((f) => f.code === 'E_FILE_NOT_FOUND');
+        if (!missing) continue;
+        const cut = missing.message.indexOf('; ');
+        reportFailure(io, { code: missing.code, message: cut > 0 ? missing.message.slice(0, cut) : missing.message, ...(cut > 0 ? { fix: missing.message.slice(cut + 2) } : {}) });
+      }
     }
     // A path that is no readable file is a usage error, as in every other command; the files that could be read are still reported.
     if (reports.some((r) => r.errors.some((f) => f.code === 'E_FILE_NOT_FOUND'))) return 2;
