@@ -160,8 +160,10 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
 function brokenEntries(findings: Finding[]): Set<string> {
   const out = new Set<string>();
   for (const f of findings) {
-    const m = /^\/variableRegistry\/[^/]+/.exec(f.pointer);
-    if (m) out.add(m[0]);
+    // A fault in one of the entry's schema keywords: its values cannot be judged against it. A missing
+    // description (at the entry itself) or the default's own fault says nothing against the schema.
+    const m = /^(\/variableRegistry\/[^/]+)\/(?!default(?:\/|$)|description(?:\/|$))/.exec(f.pointer);
+    if (m) out.add(m[1]);
   }
   return out;
 }

@@ -23,7 +23,8 @@ export function registryFindings(data: Record<string, unknown>, reported: Readon
     for (const problem of problems) {
       if (!reported.has(pointer + problem.at)) findings.push(schemaFinding('E_VARIABLE_SCHEMA', pointer, `registry variable "${name}" is not a valid JSON Schema property`, problem));
     }
-    if (problems.length === 0) findings.push(...unsatisfiableRequired(entry as JsonObject, pointer, { code: 'E_VARIABLE_SCHEMA' }));
+    // Read from the entry as written, as an inputSchema's is: every fault in one pass, whether or not it compiles.
+    findings.push(...unsatisfiableRequired(entry as JsonObject, pointer, { code: 'E_VARIABLE_SCHEMA' }).filter((f) => !reported.has(f.pointer)));
   }
   return findings;
 }

@@ -239,6 +239,20 @@ dataflow('{{#each}} over a variable declared with a type that is never a list (a
   assert.match(viaGlobal.errors.find((e) => e.code === 'E_EACH_NOT_LIST')!.message, 'writes "o" (a globalInput) and variableRegistry declares it as type "object"');
 });
 
+dataflow('every fault of a registry entry comes in one pass: an unknown format and a required name no answer can give; a missing description and a default of the wrong type', () => {
+  const nodes: Node[] = [{ id: 'start', type: 'start', connections: { default: 'end' } }, { id: 'end', type: 'end', finalOutput: ['o', 'n'] }];
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: {
+    o: { type: 'object', description: 'o', properties: { a: { type: 'string', format: 'emial' } }, required: ['b'], default: { a: 'x@y.z' } },
+    n: { type: 'integer', default: 'abc' },
+  } }));
+  assert.equal(report.errors.map((e) => `${e.code} ${e.pointer}`).sort(), [
+    'E_SCHEMA /variableRegistry/n',
+    'E_VARIABLE_SCHEMA /variableRegistry/o/properties/a/format',
+    'E_VARIABLE_SCHEMA /variableRegistry/o/required/0',
+    'E_VARIABLE_VALUE /variableRegistry/n/default',
+  ]);
+});
+
 dataflow('a counter whose only write reads it first (n = n + 1, no default, no start value) is E_VARIABLE_NEVER_WRITTEN: it would fail at its first increment; a plain first write in the same node, or a default, gives it a value', () => {
   const counter = (expressions: string[], decl: Record<string, unknown> = {}) => validateWorkflow(workflow([
     { id: 'start', type: 'start', connections: { default: 'calc' } },
