@@ -55,12 +55,13 @@ Cli('a comments file (or standard input) starting with a UTF-8 byte-order mark i
   assert.match(broken.stderr, 'is not valid JSON (line 2, column 3)', 'positions count from after the mark');
 });
 
-Cli('a --comments path that is a directory is E_INPUT saying so, never "not found"', async () => {
+Cli('a --comments path that is a directory is E_FILE_NOT_FOUND (as step @dir and validate dir are), saying it is a directory, never "not found"', async () => {
   const dir = file('a-dir-placeholder.json', '[]').replace(/a-dir-placeholder\.json$/, '');
   const r = await cli(['pr-status', '--comments', dir, '--json']);
   assert.is(r.code, 2);
-  assert.is(r.json.error.code, 'E_INPUT');
-  assert.match(r.json.error.message, 'is a directory');
+  assert.is(r.json.error.code, 'E_FILE_NOT_FOUND');
+  assert.match(r.json.error.message, 'is a directory, not a file');
+  assert.not.match(r.json.error.message, 'not found');
 });
 
 Cli('bad input exits 2 naming the file, what is wrong and the fix: not JSON (with line and column), not an array, a non-string item', async () => {

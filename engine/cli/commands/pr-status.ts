@@ -41,11 +41,11 @@ async function readComments(from: string, io: Io): Promise<string[]> {
       text = readFileSync(file, 'utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      // A folder (or a file that cannot be read) is there: not a missing file, and the fix says what it is.
+      // A file that cannot be read is E_FILE_NOT_FOUND, as for every command's files; the message and fix say what is there.
       if (code === 'EISDIR') {
-        throw new CountersignError('E_INPUT', `the comments path ${file} is a directory`, { file, fix: 'give --comments a JSON file of comment bodies, or pass - and pipe them in' });
+        throw new CountersignError('E_FILE_NOT_FOUND', `the comments path ${file} is a directory, not a file`, { file, fix: 'give --comments a JSON file of comment bodies, or pass - and pipe them in' });
       }
-      throw new CountersignError(code === 'ENOENT' ? 'E_FILE_NOT_FOUND' : 'E_INPUT', `cannot read the comments file ${file}: ${code ?? (e as Error).message}`, {
+      throw new CountersignError('E_FILE_NOT_FOUND', `cannot read the comments file ${file}: ${code ?? (e as Error).message}`, {
         file,
         fix: code === 'ENOENT' ? 'check the path given to --comments, or pass - and pipe the comments in' : 'make the file readable, or pass - and pipe the comments in',
       });
