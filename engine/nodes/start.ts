@@ -59,8 +59,14 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
   // The registry entries as the answers' validator sees them: strict, with `format` enforced.
   const validate = answerValidator(startInputSchema(workflow));
   if (!validate(input)) {
+    // The first misfit's pointer as a field, and the declared type of the variable it is in.
+    const first = validate.errors?.[0];
+    const pointer = first ? first.instancePath || (typeof first.params?.missingProperty === 'string' ? `/${first.params.missingProperty}` : '') : '';
+    const name = pointer.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+    const decl = name !== undefined ? workflow.variableRegistry?.[name] : undefined;
     throw new CountersignError('E_INPUT', `the start input does not fit the variableRegistry: ${describeErrors(validate.errors).join('; ')}`, {
-      fix: 'pass values of the declared types',
+      ...(pointer ? { pointer } : {}),
+      fix: decl ? `give "${name}" a value of its declared type (${typeOf(decl)}), as variableRegistry.${name} describes it` : 'pass values of the declared types',
     });
   }
 }

@@ -348,6 +348,16 @@ Api('submit to an unknown run and a malformed answer value are typed errors with
   }
 });
 
+Api('a start input of the wrong type for its registry entry is E_INPUT with the misfit\'s pointer as a field and a fix naming the declared type; nothing is stored', async () => {
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  const e = await engine.start(TWO_STEP, { input: { topic: 5 } }).then(() => undefined, (x: CountersignError) => x);
+  assert.equal([e?.code, e?.pointer], ['E_INPUT', '/topic']);
+  assert.match(e?.message ?? '', '/topic: must be string');
+  assert.is(e?.fix, 'give "topic" a value of its declared type (string), as variableRegistry.topic describes it');
+  assert.equal(store.list(), []);
+});
+
 Api('start of an invalid workflow throws E_WORKFLOW_INVALID carrying the full validation report, and the first finding\'s file, pointer and line:col as fields (no invented file for a workflow object)', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const bad = structuredClone(TWO_STEP);
