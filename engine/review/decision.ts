@@ -17,7 +17,7 @@ export interface ParsedDecision {
   decision: 'approve' | 'reject';
   /** The ✓/✗ lines of the Gates section, in order. */
   gates: ReviewGateLine[];
-  /** The first `SOP-<n>` in the Gates section. */
+  /** The first `SOP-<n>` on a passed (✓) line of the Gates section. */
   sop_id: string | null;
   /** The text after `Rollback:` on a passed (✓) gate line; a failed one says the rollback is not known. */
   rollback: string | null;
@@ -61,7 +61,8 @@ export function parseDecision(reply: string): ParsedDecision {
   const text = typeof reply === 'string' ? reply : '';
   const { gates, notes } = sections(text);
   const failed = gates.filter((g) => !g.passed).map((g) => g.text);
-  const sop = gates.map((g) => /\bSOP-\d+\b/.exec(g.text)?.[0]).find((id) => id !== undefined);
+  // The SOP the call follows is named on a passed gate; one on a failed line is one that does not apply.
+  const sop = gates.filter((g) => g.passed).map((g) => /\bSOP-\d+\b/.exec(g.text)?.[0]).find((id) => id !== undefined);
   const rollback = gates
     .filter((g) => g.passed)
     .map((g) => ROLLBACK.exec(g.text)?.[1])

@@ -191,7 +191,7 @@ Fields('§4.3: without Notes the reason is the first ✗ line; without either it
   assert.is(parseDecision('**Decision: reject**\n\n**Gates**\n- ✓ SOP-1 covers it').reason, null);
 });
 
-Fields('C2/§4.3: "no SOP" leaves sop_id null; sop_id is the first SOP-<n> of the Gates section only', () => {
+Fields('C2/§4.3: "no SOP" leaves sop_id null; sop_id is the first SOP-<n> on a passed line of the Gates section only', () => {
   const noSop = parseDecision('**Decision: reject**\n\n**Gates**\n- ✗ no SOP for action host_restart_service\n\n**Notes**\nno SOP for action host_restart_service (see SOP-12 for a similar case)');
   assert.is(noSop.sop_id, null);
   assert.is(noSop.reason, 'no SOP for action host_restart_service (see SOP-12 for a similar case)');
@@ -199,6 +199,10 @@ Fields('C2/§4.3: "no SOP" leaves sop_id null; sop_id is the first SOP-<n> of th
   const two = parseDecision('Decision: approve\n**Notes**\nSOP-1\n**Gates**\n- ✓ node ok\n- ✓ SOP-42 and SOP-43 cover it\n- ✓ SOP-7');
   assert.is(two.sop_id, 'SOP-42');
   assert.is(parseDecision('Decision: approve\n**Gates**\n- ✓ SOP-0042x covers it').sop_id, null, 'SOP-<n> is a whole token');
+  // An SOP named on a failed line is one that does not apply: never the row's sop_id.
+  const notCovered = parseDecision('Decision: reject\n**Gates**\n- ✓ node ok\n- ✗ SOP-007 does not cover a restart during a migration');
+  assert.is(notCovered.sop_id, null);
+  assert.is(parseDecision('Decision: approve\n**Gates**\n- ✗ SOP-3 is for another service\n- ✓ SOP-9 covers it').sop_id, 'SOP-9');
 });
 
 Fields('§4.3/F3: rollback comes from a ✓ "Rollback:" gate line; a ✗ one means the rollback is not known', () => {
