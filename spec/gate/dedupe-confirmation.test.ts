@@ -159,6 +159,15 @@ Reopen('C2 §4.6: a rejection is for a missing SOP when a ✗ line opens with "n
   assert.not.ok(rejectedForNoSop({ reason: 'node-01 is offline', missing_gates: ['node-01 is offline, and there is no SOP gap'] }));
 });
 
+Reopen('C2: the shipped persona tells the reviewer to write an SOP that does not cover the scenario as "✗ no SOP for action <X>", the wording a confirmation reopens', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { ROOT } = await import('../helpers/cli.js');
+  const persona = readFileSync(join(ROOT, 'agents/reviewer.md'), 'utf8').replace(/\s+/g, ' ');
+  assert.match(persona, 'An SOP that does not explicitly cover this scenario is no SOP: write the gate line as `✗ no SOP for action <X>` all the same');
+  assert.ok(rejectedForNoSop({ reason: 'SOP-007 covers restarts, not restarts during a migration', missing_gates: ['no SOP for action host_restart_service'] }));
+});
+
 Reopen('§4.5 §4.6: a rejection for a device offline whose Notes mention "no SOP" in passing is not reopened by a confirmation', async () => {
   const OFFLINE = '**Decision: reject**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx\n- ✗ node-01 is offline\n\n**Notes**\nNo SOP gap here (SOP-007 covers it), but node-01 is offline: a restart cannot help.';
   const s = setup([OFFLINE, APPROVE]);
