@@ -85,7 +85,7 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
   const checkLine = (index: number, quoted: boolean): void => {
     // Inside a blockquote the line is read after its quote markers.
     const raw = quoted ? lines[index].replace(/^(?: {0,3}> ?)+/, '') : lines[index];
-    const odd = oddListing(raw);
+    const odd = oddListing(raw, lines);
     if (odd) throw fail(index + 1, `${odd}: write each issue as a "- " list item at the start of a line`);
     // "2.second issue" where the next finding is due: a numbered marker without
     // its space, which Markdown reads as prose (or as more of the item before).

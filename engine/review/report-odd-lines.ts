@@ -5,9 +5,16 @@
  * findings count as zero issues, so the report reader refuses them.
  */
 
-/** Why a line that starts a block (or a lazy line) lists findings in a form the flat report does not read, if it does. */
-export function oddListing(line: string): string | undefined {
-  if (/^ {0,3}[\u2022\u25E6\u2023\u25AA\u25CF\u00B7\u2013\u2014]\s/.test(line)) return 'this line uses a bullet character Markdown does not read as a list item';
+/**
+ * Why a line that starts a block (or a lazy line) lists findings in a form
+ * the flat report does not read, if it does. `lines`: the whole report, for
+ * the dashes, which list findings only when more than one line opens with
+ * one (a single "— reviewer" is a sign-off).
+ */
+export function oddListing(line: string, lines: readonly string[] = [line]): string | undefined {
+  if (/^ {0,3}[\u2022\u25E6\u2023\u25AA\u25CF\u00B7]\s/.test(line)) return 'this line uses a bullet character Markdown does not read as a list item';
+  const dash = /^ {0,3}([\u2013\u2014])\s/.exec(line);
+  if (dash && lines.filter((l) => new RegExp(`^ {0,3}${dash[1]}\\s`).test(l)).length > 1) return 'this line uses a bullet character Markdown does not read as a list item';
   if (/^ {0,3}\|/.test(line)) return 'a table is not a flat list';
   if (missingSpaceMarker(line)) return 'a list marker needs a space after it';
   return undefined;
@@ -21,6 +28,8 @@ export function oddListing(line: string): string | undefined {
 function missingSpaceMarker(line: string): boolean {
   const body = line.replace(/^ {0,3}/, '');
   if (/^[-*_]{3,}/.test(body)) return false;
+  // A command-line flag wrapped onto its own line ("-Werror", "-O2", "-DNAME") is text, not a marker.
+  if (/^-(?:[A-Z]|[a-z]\d|[a-zA-Z]+=)/.test(body)) return false;
   if (/^[-+][^\s\d.)*+-]/.test(body)) return true;
   // A star that opens emphasis closes it later on the line.
   if (/^\*[^\s*]/.test(body)) return !/^\*[^*]+\*/.test(body);

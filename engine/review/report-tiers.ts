@@ -6,7 +6,7 @@
  * a word ("Critical path", "Optional parameters") are not.
  */
 // Tier words as reviewers write them: severities, MoSCoW-style "must/should fix", nits, and P0–P4 / SEV-1 (digits are stripped by tierLabel).
-const TIER = '(?:blocking|blockers?|major|minor|critical|high|medium|low|nice to have|optional|must fix|must have|should fix|should have|could fix|could have|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority|tier)';
+const TIER = '(?:blocking|blockers?|major|minor|critical|severe|high|medium|low|important|less important|unimportant|(?:top|first|second|third) priority|nice to haves?|optional|must fix|must haves?|should fix|should haves?|could fix|could haves?|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority|tier)';
 /** Words for findings that a tier label may name ("P0 blockers", "High priority fixes"). */
 const FINDINGS = '(?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|blockers?|tasks?|todos?|things)';
 /** A whole heading that names a severity tier, after normalising (see tierLabel). */
@@ -23,7 +23,7 @@ const TIER_LEAD = new RegExp(
   // Words that are a tier whatever follows them.
   '^(?:non ?blocking|blockers?|nits?|nitpicks?|must fix|should fix|could fix|nice to have)(?![\\p{L}\\p{N}])'
   // Words that also open ordinary headings ("Optional parameters", "Major version bump"): a tier only before a word for findings.
-  + '|^(?:blocking|major|minor|critical|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|things|stuff|bits)$'
+  + '|^(?:blocking|major|minor|critical|severe|important|small|big|optional|trivial|cosmetic) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|things|stuff|bits)$'
   // Nits of any kind ("Style nits", "Doc nitpicks").
   + '|(?:^|\\s)(?<!\\b(?:on|about|regarding|re|for|of|with) )(?:nits?|nitpicks?)$'
   + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:nits?|issues?)(?: |$)'
@@ -63,6 +63,8 @@ export function isTierHeading(label: string): boolean {
  */
 function tierLabel(text: string): string {
   return text
+    // An underscore between letters joins words ("must_fix"); elsewhere it is emphasis.
+    .replace(/(?<=\p{L})_(?=\p{L})/gu, ' ')
     .replace(/[*_`]/g, '')
     .trim()
     .replace(/^[^\p{L}]+/u, '')

@@ -263,6 +263,22 @@ markdown('G15: topic headings that hold a tier word are topics: "Blocking I/O", 
   }
 });
 
+markdown('G15: more tier schemes are tiers: Important issues / Less important, Top / Second priority, Severe / Small issues, must_fix, Must-haves; topics stay topics (Small helpers, snake_case names)', () => {
+  for (const heading of ['Important issues', 'Less important', 'Top priority', 'Second priority', 'Severe issues', 'Small issues', 'must_fix', 'Must-haves']) {
+    assert.is(thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT').line, 3, heading);
+  }
+  for (const heading of ['Small helpers', 'snake_case names']) {
+    assert.equal(readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)).issues, ['an issue'], heading);
+  }
+});
+
+markdown('G10 G17: a flag wrapped onto its own line ("-Werror") is item text, and a one-line dash sign-off ("— reviewer") is prose; dashes on several lines, and "-x" with no space, are still refused', () => {
+  assert.equal(readReport(report('review.md', '- pass this flag\n-Werror to the compiler.\n')).issues, ['pass this flag\n-Werror to the compiler.']);
+  assert.equal(readReport(report('review.md', '- a finding\n\n— reviewer\n')).issues, ['a finding']);
+  thrownWithCode(() => readReport(report('review.md', 'Findings:\n\n— first issue\n— second issue\n')), 'E_REPORT_FORMAT');
+  thrownWithCode(() => readReport(report('review.md', '- a\n-b second\n')), 'E_REPORT_FORMAT');
+});
+
 markdown('G10 G17: "<!-->" and "<!--->" are whole comments (CommonMark), never one left open that hides the findings after it; ```inline``` code in text and a fence indented past an item\'s text open no fence', () => {
   assert.equal(readReport(report('review.md', '<!-->\n- a real finding\n')).issues, ['a real finding']);
   assert.equal(readReport(report('review.md', '<!--->\n- a real finding\n')).issues, ['a real finding']);
