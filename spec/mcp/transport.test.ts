@@ -105,15 +105,22 @@ async function initialized(h: ReturnType<typeof harness>, protocolVersion: strin
   await h.transport.send({ jsonrpc: '2.0', id: 0, result: { protocolVersion, capabilities: {}, serverInfo: { name: 'countersign', version: '0' } } });
 }
 
-Transport('a JSON-RPC batch under protocol 2025-03-26 is answered element by element; a malformed element with an id gets Invalid Request', async () => {
+Transport('a JSON-RPC batch under protocol 2025-03-26 is answered as JSON-RPC 2.0 says: one array once every request in it is answered, invalid elements (with their id, or null) in it; an empty batch is one Invalid Request', async () => {
   const h = harness(10_000);
   await h.transport.start();
   await initialized(h, '2025-03-26');
-  h.stdin.write('[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"id":8,"method":5}]\n');
+  h.stdin.write('[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"id":8,"method":5},5]\n');
   await tick();
   assert.equal(h.messages.map((m) => (m as { method: string }).method), ['ping', 'notifications/x']);
-  const replies = h.out().trim().split('\n').slice(1).map((l) => JSON.parse(l));
-  assert.equal(replies.map((r) => [r.id, r.error.code]), [[8, -32600]]);
+  assert.is(h.out().trim().split('\n').length, 1, 'nothing is written while ping is unanswered');
+  await h.transport.send({ jsonrpc: '2.0', id: 7, result: {} });
+  const lines = h.out().trim().split('\n').slice(1).map((l) => JSON.parse(l));
+  assert.is(lines.length, 1, 'one line');
+  assert.equal(lines[0].map((r: { id: unknown; error?: { code: number } }) => [r.id, r.error?.code ?? 'result']), [[8, -32600], [null, -32600], [7, 'result']]);
+  h.stdin.write('[]\n');
+  await tick();
+  const empty = JSON.parse(h.out().trim().split('\n').at(-1)!);
+  assert.equal([empty.id, empty.error.code], [null, -32600]);
 });
 
 Transport('a JSON-RPC batch under protocol 2025-06-18 (which has no batches) gets an Invalid Request error for each request in it', async () => {

@@ -22,6 +22,7 @@ import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { BatchReplies } from './batch-replies.js';
 
 /** The same limit the SDK applies, per frame here rather than per buffer. */
 export const MAX_FRAME_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -57,6 +58,7 @@ export class GuardedStdioTransport implements Transport {
   private started = false;
   /** The protocol version the server agreed to in its initialize reply; undefined before it. */
   private protocolVersion: string | undefined;
+  private readonly batches = new BatchReplies();
 
   constructor(
     private readonly stdin: Readable,
@@ -99,8 +101,15 @@ export class GuardedStdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const result = (message as { result?: { protocolVersion?: unknown; serverInfo?: unknown } }).result;
     if (result && typeof result.protocolVersion === 'string' && result.serverInfo) this.protocolVersion = result.protocolVersion;
+    // A reply to a request that came in a batch waits for the rest of its batch, and goes back with it as one array.
+    const batch = this.batches.take(message);
+    if (batch !== undefined && batch.length === 0) return Promise.resolve();
+    return this.write(batch !== undefined ? `${JSON.stringify(batch)}\n` : serializeMessage(message));
+  }
+
+  private write(line: string): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
+      if (this.stdout.write(line)) resolve();
       else this.stdout.once('drain', resolve);
     });
   }
@@ -193,12 +202,28 @@ export class GuardedStdioTransport implements Transport {
       for (const id of ids) this.reply({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } });
       return;
     }
-    if (elements.length === 0) this.onerror?.(new Error('skipped an empty batch'));
+    // JSON-RPC 2.0 §6: an empty batch is one Invalid Request; an invalid element is answered in the batch's array (id null when it shows none).
+    const invalid = (id: unknown, message: string) => ({ jsonrpc: '2.0', id: id ?? null, error: { code: ErrorCode.InvalidRequest, message } });
+    if (elements.length === 0) {
+      this.write(`${JSON.stringify(invalid(null, 'Invalid Request: an empty batch'))}\n`).catch((e: Error) => this.onerror?.(e));
+      return;
+    }
+    const messages: JSONRPCMessage[] = [];
+    const errors: unknown[] = [];
+    const ids: Array<string | number> = [];
     for (const element of elements) {
       const parsed = JSONRPCMessageSchema.safeParse(element);
-      if (parsed.success) this.onmessage?.(parsed.data);
-      else this.invalidRequest(element);
+      if (!parsed.success) {
+        errors.push(invalid(requestId(element), 'Invalid Request: not a JSON-RPC 2.0 request (it needs "jsonrpc": "2.0", a "method" string and, if any, "params" as an object)'));
+        continue;
+      }
+      messages.push(parsed.data);
+      const id = 'method' in parsed.data ? requestId(parsed.data) : undefined;
+      if (id !== undefined) ids.push(id);
     }
+    const now = this.batches.open(ids, errors);
+    if (now) this.write(`${JSON.stringify(now)}\n`).catch((e: Error) => this.onerror?.(e));
+    for (const message of messages) this.onmessage?.(message);
   }
 
   /** A line that parsed as JSON with an id but is not a JSON-RPC message gets -32600 rather than silence. */

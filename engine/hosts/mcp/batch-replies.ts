@@ -1,0 +1,47 @@
+/**
+ * JSON-RPC 2.0 batches, where the protocol has them (MCP 2025-03-26): the
+ * replies to one batch go back as one array, on one line, once every
+ * request in it is answered (JSON-RPC 2.0 §6). Invalid elements are
+ * answered in that array too; a batch of notifications gets no reply.
+ */
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+type Id = string | number;
+
+interface Batch {
+  waiting: Set<Id>;
+  replies: unknown[];
+}
+
+export class BatchReplies {
+  private readonly byId = new Map<Id, Batch>();
+
+  /**
+   * Opens a batch whose requests `ids` will be answered, with the replies
+   * already known (`errors`, for invalid elements). Returns the array to
+   * write at once when no request is awaited and there is something to say.
+   */
+  open(ids: readonly Id[], errors: readonly unknown[]): unknown[] | undefined {
+    const waiting = new Set(ids.filter((id) => !this.byId.has(id)));
+    if (waiting.size === 0) return errors.length > 0 ? [...errors] : undefined;
+    const batch: Batch = { waiting, replies: [...errors] };
+    for (const id of waiting) this.byId.set(id, batch);
+    return undefined;
+  }
+
+  /**
+   * A reply the server sends: `undefined` when it belongs to no open batch
+   * (written as it is), `[]` when it is held for its batch, or the whole
+   * batch's replies when it was the last one awaited.
+   */
+  take(message: JSONRPCMessage): unknown[] | undefined {
+    const id = (message as { id?: unknown }).id;
+    if (!('result' in message || 'error' in message) || (typeof id !== 'string' && typeof id !== 'number')) return undefined;
+    const batch = this.byId.get(id);
+    if (!batch) return undefined;
+    this.byId.delete(id);
+    batch.waiting.delete(id);
+    batch.replies.push(message);
+    return batch.waiting.size === 0 ? batch.replies : [];
+  }
+}
