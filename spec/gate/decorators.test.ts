@@ -26,6 +26,14 @@ Bind('A15: a call without an operator user id fails with E_OPERATOR_REQUIRED: no
     assert.is(calls.length, 0);
     assert.equal(f.sink.rows, []);
   }
+  // A user id that is there but no string is said as what it is, never as missing.
+  const { tool, calls } = spyTool('write');
+  const f = fullChain(tool, { outcome: 'approved' });
+  const e = await rejection(f.chained.run(ARGS, { userId: 42 } as never));
+  assert.is(e.code, 'E_OPERATOR_REQUIRED');
+  assert.match(e.message, 'ctx.userId is a number (42), not a user id string');
+  assert.match(e.fix!, 'as a string in ctx.userId');
+  assert.is(calls.length, 0);
 });
 
 Bind('A15: a resolver maps the call context to the operator; an unresolved context is refused', async () => {
@@ -126,6 +134,10 @@ Audit('A10, E3 (real timers): the caller hears E_TOOL_TIMEOUT only once the stop
   const lost = await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }), audit: auditDecorator({ sink: broken }) }).run(ARGS, CTX));
   assert.is(lost.code, 'E_STORE');
   assert.match(lost.message, 'its execution row could not be written: disk full');
+  // Said truthfully: the call failed (its own code is named and kept), never "it took effect".
+  assert.match(lost.message, 'failed with E_TOOL_TIMEOUT');
+  assert.equal((lost.data as { failure: { code: string } }).failure.code, 'E_TOOL_TIMEOUT');
+  assert.not.match(lost.fix ?? '', 'took effect');
   // A sink slower than the stop's 1 s grace is waited for: its failure is still E_STORE, its row still there when the caller is told.
   const slowBroken = { writeExecution: () => new Promise<void>((_, reject) => setTimeout(() => reject(new Error('disk full, late')), 1_300)) };
   const lateLost = await rejection(chain(never(), { timeout: timeoutDecorator({ ms: 50 }), audit: auditDecorator({ sink: slowBroken }) }).run(ARGS, CTX));

@@ -9,7 +9,7 @@
  * the tool ignores the signal and never settles.
  */
 import { randomUUID } from 'node:crypto';
-import { CountersignError } from '../../errors.js';
+import { CountersignError, isCountersignError } from '../../errors.js';
 import type { ToolDecorator } from '../chain.js';
 import type { ExecutionRow } from '../ledger.js';
 import { recordingStop, untilStopped } from './until-stopped.js';
@@ -57,26 +57,40 @@ export function auditDecorator(options: AuditOptions): ToolDecorator {
       try {
         result = await untilStopped(next(call), call.ctx?.signal, tool.name);
       } catch (err) {
-        const writing = write(sink, row(false, messageOf(err)), tool.name, false);
+        const writing = write(sink, row(false, messageOf(err)), tool.name, err);
         recordingStop(call.ctx?.signal, writing);
         await writing;
         throw err;
       }
-      await write(sink, row(true, null), tool.name, true);
+      await write(sink, row(true, null), tool.name);
       return result;
     },
   };
 }
 
-async function write(sink: ExecutionSink, row: ExecutionRow, tool: string, ok: boolean): Promise<void> {
+/**
+ * Writes the row. A row that cannot be written is E_STORE (the ledger must
+ * never lose a call quietly), said truthfully: a call that ran took effect
+ * (so nobody retries a mutation blindly); a call that failed or was refused
+ * is named with its own code and message, also kept as `data.failure`.
+ */
+async function write(sink: ExecutionSink, row: ExecutionRow, tool: string, failure?: unknown): Promise<void> {
   try {
     await sink.writeExecution(row);
   } catch (err) {
-    // The call has already happened: say so, so nobody retries a mutation that took effect.
-    throw new CountersignError('E_STORE', `tool "${tool}" ${ok ? 'ran' : 'failed'}, but its execution row could not be written: ${messageOf(err)}`, {
-      fix: 'check the store; the call took effect, so do not retry it blindly',
-      cause: err,
-      data: { row },
+    const lost = `its execution row could not be written: ${messageOf(err)}`;
+    if (failure === undefined) {
+      throw new CountersignError('E_STORE', `tool "${tool}" ran, but ${lost}`, {
+        fix: 'check the store; the call took effect, so do not retry it blindly',
+        cause: err,
+        data: { row },
+      });
+    }
+    const code = isCountersignError(failure) ? failure.code : 'E_TOOL_FAILED';
+    throw new CountersignError('E_STORE', `tool "${tool}" failed with ${code} (${messageOf(failure)}), and ${lost}`, {
+      fix: `check the store; the call itself failed (${code}), so it did not complete: see that error before calling again`,
+      cause: failure,
+      data: { row, failure: { code, message: messageOf(failure) } },
     });
   }
 }

@@ -34,6 +34,14 @@ export function tenantBindDecorator(options: TenantBindOptions = {}): ToolDecora
           });
       }
       const operator = typeof resolved === 'string' ? resolved.trim() : '';
+      // A user id that is there but is no string (a number from a session table) is said as what it is, not as missing.
+      if (resolved !== undefined && resolved !== null && typeof resolved !== 'string') {
+        const source = options.resolve ? 'tenant_bind\'s resolve returned' : 'ctx.userId is';
+        throw new CountersignError('E_OPERATOR_REQUIRED',
+          `tool "${tool.name}" was called without an operator: ${source} ${Array.isArray(resolved) ? 'a list' : `a ${typeof resolved}`} (${JSON.stringify(resolved) ?? String(resolved)}), not a user id string`, {
+            fix: `pass the operator's user id as a string${options.resolve ? ' from resolve' : ' in ctx.userId'} (e.g. String(id)); nothing ran`,
+          });
+      }
       if (operator === '') {
         throw new CountersignError('E_OPERATOR_REQUIRED',
           `tool "${tool.name}" was called without an operator: tenant_bind found no user id in the call context`, {
