@@ -60,7 +60,7 @@ export const CODES = Object.freeze({
   E_LEDGER_ROW: 'a ledger row is malformed (no id, a non-canonical time, a body JSON cannot keep, a field of the review gate\'s tables that lacks the table\'s type, a review_gate_runs, user_confirmations or tool_executions row from a run) or reuses an id; nothing of its batch was written. From a record node: validate names the field, and at run time the run fails and no row is written',
   E_LEDGER_QUERY: 'a ledger query\'s since is not an ISO-8601 time (or names a date or time that does not exist, such as 2026-02-30), its limit is not a positive whole number, its key is not a string, or an audit --status is not approved, rejected, timeout or skipped',
   E_PROPOSAL: 'a review proposal does not satisfy schemas/proposal.schema.json (missing or unknown key, wrong type, blast_radius outside its enum), or its action is not the tool being gated, or an agent\'s $tool call of a gated tool gives no reason',
-  E_DEDUPE_CONFIG: 'the review dedupe was given a window or LRU size that is not a positive whole number',
+  E_DEDUPE_CONFIG: 'the review dedupe was given a window or LRU size that is not a positive whole number, or a window longer than ten years',
   // Independent review (delegate-review)
   E_PATH_OUTSIDE_WORKSPACE: 'a review path (artifact, context or report) resolves outside the run\'s workspace',
   E_PATH_EMPTY: 'a review path rendered empty (an unset variable in its template)',

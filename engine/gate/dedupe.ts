@@ -15,6 +15,8 @@ import type { Store } from '../store/store.js';
 import { proposalsByHash, type ProposalRow } from './ledger.js';
 
 export const DEFAULT_DEDUPE_WINDOW_MS = 600_000;
+/** The longest window: ten years, so the look-back is always a date the ledger can name. */
+export const MAX_DEDUPE_WINDOW_MS = 10 * 365 * 24 * 3_600_000;
 
 /** A failed gate line about the SOP opens with "no SOP" (seed C2: `✗ no SOP for action <X>`). */
 const NO_SOP_GATE = /^\s*no\s+SOP\b/i;
@@ -63,6 +65,12 @@ export interface Dedupe {
 export function createDedupe(options: DedupeOptions): Dedupe {
   const { store, windowMs = DEFAULT_DEDUPE_WINDOW_MS, size = DEFAULT_DEDUPE_SIZE, now = Date.now } = options;
   positive('windowMs', windowMs, 'a window in milliseconds, e.g. 600000 for 10 minutes');
+  // A window reaching back past any date the ledger can name would make every lookup an impossible time.
+  if ((windowMs as number) > MAX_DEDUPE_WINDOW_MS) {
+    throw new CountersignError('E_DEDUPE_CONFIG', `dedupe windowMs ${windowMs} is longer than the ${MAX_DEDUPE_WINDOW_MS} ms (10 years) the ledger can look back`, {
+      fix: 'pass windowMs as a window in milliseconds of at most 10 years, e.g. 600000 for 10 minutes',
+    });
+  }
   positive('size', size, 'how many rejections to keep in memory, e.g. 256');
   // `in`, not a read: a lazy store (the CLI's) opens on its first read, and a gate that fails to build must create none.
   if (store === null || typeof store !== 'object' || !('rows' in store)) {

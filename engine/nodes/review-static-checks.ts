@@ -58,6 +58,8 @@ function firstTag(text: string): number {
 export function reportOverArtifact(node: DelegateReviewNode, pointer: string, workflow?: Workflow): Finding[] {
   if (typeof node.report !== 'string' || node.report.includes('{{')) return [];
   const report = literalPath(node.report);
+  // The workspace folder itself ("." or "./"): it holds every artifact, and no report file can be written there.
+  if (report === '.' || report === '') return [clash(node, pointer, 'is the workspace folder itself, which holds the artifacts, so no report file can be written there')];
   const reviews = [node, ...(workflow?.nodes ?? []).filter((n): n is DelegateReviewNode => n.type === 'delegate-review' && n !== node)];
   for (const review of reviews) {
     for (const [list, role] of [[review.artifacts, 'artifact'], [review.context, 'context path']] as const) {
@@ -71,7 +73,7 @@ export function reportOverArtifact(node: DelegateReviewNode, pointer: string, wo
         if (p === report || keptBesideReport(report, p)) {
           return [clash(node, pointer, `is ${what} (or the engine keeps that file beside the report: .prev, .refused, .before-<run>), which the engine would move aside before the review`)];
         }
-        if (report !== '.' && p.startsWith(`${report}/`)) {
+        if (p.startsWith(`${report}/`)) {
           return [clash(node, pointer, `is a folder holding ${what}, so no report file can be written there`)];
         }
       }

@@ -174,9 +174,13 @@ Audit('F6 §4.6: confirm records a confirmation whose id makes force_approve_no_
   assert.match(unconfirmed.stderr, /force_approve_no_sop .* ignored/);
   const c = await cli(['confirm', '--operator', 'user_42', '--action', 'host_restart_service', '--target', '{"device_id": 8, "service": "nginx"}', '--json'], { store: s.store });
   assert.is(c.code, 0, c.stderr);
-  const confirmed = await s.gate(['--proposal', s.proposal({ target: { device_id: 8, service: 'nginx' }, force_approve_no_sop: true, confirmation_id: c.json.id }), '--reviewer', 'reply:approve.md']);
+  const confirmed = await s.gate(['--proposal', s.proposal({ target: { device_id: 8, service: 'nginx' }, force_approve_no_sop: true, confirmation_id: c.json.id }), '--reviewer', 'reply:approve.md', '--json']);
   assert.is(confirmed.code, 0);
   assert.not.match(confirmed.stderr, /ignored/);
+  // The confirmation counted: the row names it (an unrecorded id would leave it null).
+  assert.is(confirmed.json.proposal.confirmation_id, c.json.id);
+  const unknown = await s.gate(['--proposal', s.proposal({ target: { device_id: 9, service: 'nginx' }, force_approve_no_sop: true, confirmation_id: 'never-recorded' }), '--reviewer', 'reply:approve.md', '--json']);
+  assert.is(unknown.json.proposal.confirmation_id, null);
 });
 
 Gate.run();

@@ -183,6 +183,9 @@ test('a window or size that is not a positive whole number, or no store, is E_DE
     assert.ok(e.fix);
   }
   thrownWithCode(() => createDedupe({} as never), 'E_DEDUPE_CONFIG');
+  // A window longer than ten years would make the ledger look-back an impossible date: refused, naming windowMs.
+  for (const windowMs of [1e14, 9e15]) assert.match(thrownWithCode(() => createDedupe({ store, windowMs }), 'E_DEDUPE_CONFIG').message, 'windowMs');
+  assert.ok(createDedupe({ store, windowMs: 365 * 24 * 3_600_000 }), 'a year is fine');
 });
 
 test.run();

@@ -60,6 +60,13 @@ test('G31: a control character in the literal text around a template is refused;
   assert.equal(errorsOf(loop(['    artifacts: ["docs/{{executionId}}"]'])).filter((e) => e.startsWith('E_PATH_INVALID')), []);
 });
 
+test('G8: a report that is the workspace folder itself ("." or "./") is E_REPORT_PATH at /report: no report file can be written there', () => {
+  for (const report of ['.', './']) {
+    assert.equal(errorsOf(loop(['    artifacts: [notes.md]', `    report: "${report}"`])), ['E_REPORT_PATH /nodes/2/report 8:13'], report);
+    assert.match(messagesOf(loop(['    artifacts: [notes.md]', `    report: "${report}"`]))[0], 'the workspace folder itself');
+  }
+});
+
 test('G8: a report written with a trailing slash is still the artifact it names: E_REPORT_PATH at /report, either way round', () => {
   assert.equal(errorsOf(loop(['    artifacts: [notes.md]', '    report: notes.md/'])), ['E_REPORT_PATH /nodes/2/report 8:13']);
   assert.equal(errorsOf(loop(['    artifacts: [notes.md/]', '    report: notes.md'])), ['E_REPORT_PATH /nodes/2/report 8:13']);
