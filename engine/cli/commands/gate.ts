@@ -75,8 +75,9 @@ export const command: Command = {
       report(io, result, values.json === true, tool, gate.timeoutMs);
       return interrupt.status() ?? EXIT[result.outcome];
     } finally {
-      interrupt.off();
+      // The handlers stay until the reviewer is closed: a Ctrl-C while it is being stopped must still stop it, never orphan it.
       await reviewer.close?.();
+      interrupt.off();
       store.close();
     }
   },

@@ -189,7 +189,8 @@ export const command: Command = {
           const atTool = result.error && TOOL_STOPS.has(result.error.code);
           io.stdout.write(atTool
             ? `stopped; run ${result.runId} waits at tool node "${result.error!.nodeId ?? '?'}", which this process did not run (${result.error!.code})\nnext: ${result.error!.fix ?? 'see the error above'}\n`
-            : agentSpec === NO_AGENT
+            // Without --agent, only a run that needs none resumes as it was run (an E_ADAPTER stop needs one).
+            : agentSpec === NO_AGENT && result.error?.code !== 'E_ADAPTER'
               ? `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)}\n`
               : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step ${result.runId}${storeArg(values.store as string | undefined)})\n`);
         }
@@ -225,8 +226,9 @@ function nodeIdsOf(file: string): string[] | undefined {
 /** Whether the workflow file has nodes an agent answers (a directive, a review); unreadable files are left to run's own error. */
 function fileAsksAgents(file: string): boolean {
   try {
-    const nodes = (readSource(file).data as { nodes?: Array<{ type?: unknown }> }).nodes;
-    return !Array.isArray(nodes) || asksAgents(nodes);
+    const nodes = (readSource(file).data as { nodes?: Array<{ type?: unknown }> } | null)?.nodes;
+    // A file with no nodes list is no workflow: not a reason to ask for --agent (loading it says what is wrong).
+    return Array.isArray(nodes) && asksAgents(nodes);
   } catch {
     return false;
   }
