@@ -252,9 +252,7 @@ function leadOf(line: string): number {
  */
 function stripColumns(line: string, width: number): string {
   const lead = /^[ \t]*/.exec(line)![0];
-  let col = 0;
-  for (const ch of lead) col += ch === '\t' ? 4 - (col % 4) : 1;
-  return ' '.repeat(Math.max(0, col - width)) + line.slice(lead.length);
+  return ' '.repeat(Math.max(0, leadOf(lead) - width)) + line.slice(lead.length);
 }
 
 /**

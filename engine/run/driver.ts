@@ -12,7 +12,7 @@ import type { AgentRequest, RunFailure, RunState, RunStatus } from './contract.j
 import type { Engine } from './engine.js';
 import type { ChainOptions } from '../gate/chain.js';
 import type { AgentToolsMaker } from './agent-tools.js';
-import { claimNote, TOOL_LEASE_MS } from './tool-steps.js';
+import { claimExpiresAt, claimNote } from './tool-steps.js';
 import { journalProgress } from './progress-journal.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
@@ -139,7 +139,7 @@ export async function driveRun(
       }
       // Otherwise another process holds the claim, or held it and stopped.
       const alive = pending.aliveAt ?? pending.startedAt;
-      const expires = alive ? new Date(Date.parse(alive) + TOOL_LEASE_MS).toISOString() : undefined;
+      const expires = claimExpiresAt(pending);
       return stop(state, steps, {
         code: 'E_TOOL_RUNNING',
         message: `tool "${pending.tool}" of node "${pending.nodeId}" was claimed by a process${pending.startedAt ? ` at ${pending.startedAt}` : ''}${alive ? ` that last reported at ${alive}` : ''}: it is still running, or that process was stopped (Ctrl-C) while the tool ran`,

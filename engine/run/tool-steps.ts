@@ -33,10 +33,15 @@ export const TOOL_LEASE_MS = 10 * 60_000;
  * itself, since the call may already have taken effect.
  */
 export function claimNote(pending: Pick<ToolPending, 'tool' | 'startedAt' | 'aliveAt'>): string | undefined {
-  if (!pending.startedAt) return undefined;
-  const alive = pending.aliveAt ?? pending.startedAt;
-  const expires = new Date(Date.parse(alive) + TOOL_LEASE_MS).toISOString();
+  const expires = claimExpiresAt(pending);
+  if (!pending.startedAt || !expires) return undefined;
   return `${pending.tool} was claimed at ${pending.startedAt}${pending.aliveAt ? ` (its process last reported at ${pending.aliveAt})` : ''} and may already have taken effect: it is still running, or its process was stopped; the claim expires at ${expires}, and then the node fails with E_TOOL_INTERRUPTED (a call that may have taken effect is never re-run)`;
+}
+
+/** When a claimed tool node's claim lapses, unless its process reports again; undefined when unclaimed. */
+export function claimExpiresAt(pending: Pick<ToolPending, 'startedAt' | 'aliveAt'>): string | undefined {
+  const alive = pending.aliveAt ?? pending.startedAt;
+  return alive ? new Date(Date.parse(alive) + TOOL_LEASE_MS).toISOString() : undefined;
 }
 
 /** How often a running tool's process renews its claim: well inside the lease. */
