@@ -9,6 +9,7 @@ import { LineIndex, locateInYaml, pointerSegments, type Position } from './posit
 import type { SourceDocument } from './source.js';
 import { emptyFile } from './source-errors.js';
 import { firstNonJson } from './yaml-json.js';
+import { contentFrom, misindentedLine } from './yaml-indentation.js';
 
 class YamlSource implements SourceDocument {
   readonly format = 'yaml' as const;
@@ -38,8 +39,14 @@ export function parseYaml(text: string, file: string): SourceDocument {
     const opened = error.code === 'MISSING_CHAR' ? unclosedQuoteAt(doc, error.pos[0]) : undefined;
     // An unclosed { or [ is reported where the parser gave up (the next line, or past the end): said where it opens.
     const flow = opened === undefined && /end with a [}\]]/.test(error.message) ? unclosedFlowAt(doc, error.pos[0]) : undefined;
-    const at = new LineIndex(text).position(opened ?? flow ?? error.pos[0]);
-    const { message, fix } = opened !== undefined
+    const indented = opened === undefined && flow === undefined && (error.code === 'BLOCK_AS_IMPLICIT_KEY' || error.code === 'MULTILINE_IMPLICIT_KEY')
+      ? misindentedLine(yamlParserText(text), error.pos[0], error.message)
+      : undefined;
+    const misaligned = error.code === 'BAD_INDENT' && /same column/.test(error.message) ? contentFrom(yamlParserText(text), error.pos[0]) : undefined;
+    const at = new LineIndex(text).position(opened ?? flow ?? indented?.offset ?? misaligned ?? error.pos[0]);
+    const { message, fix } = indented !== undefined
+      ? indented
+      : opened !== undefined
       ? { message: `this ${text[opened] === '"' ? 'double' : 'single'}-quoted string is never closed: it runs on to where the parser gave up`, fix: `close it with ${text[opened]} at the end of the value (or remove the opening quote)` }
       : flow !== undefined
         ? { message: `this flow ${text[flow] === '{' ? 'mapping' : 'list'} is never closed`, fix: `close it with ${text[flow] === '{' ? '}' : ']'} where it ends (on the same line, or on a later line indented past the key it belongs to)` }

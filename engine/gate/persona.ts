@@ -255,7 +255,7 @@ function toProblem(e: ErrorObject): PersonaProblem {
           ? problem(`${what} holds a line break; it is one line`, 'write the description on one line (the body below the frontmatter holds the rest)')
           : problem(`${what} is blank (only whitespace)`, fixFrom(description, 'write a value'));
       }
-      return problem(`${what} ${JSON.stringify(e.data)} is not a valid ${at.startsWith('/name') ? 'persona name' : 'tool name or pattern'}`, at.startsWith('/name') ? 'use only letters, digits, "_" and "-" (it is also the file name, agents/<name>.md)' : 'use only letters, digits, "_", ".", ":", "-" and the wildcard "*"');
+      return problem(`${what} ${JSON.stringify(e.data)} is not a valid ${at.startsWith('/name') ? 'persona name' : 'tool name or pattern'}`, at.startsWith('/name') ? 'use only letters, digits, "_" and "-" (it is also the file name, agents/<name>.md)' : 'use only letters, digits, "_", "." and "-" (as tool names do) and the wildcard "*"');
     case 'uniqueItems': {
       const [later, earlier] = [Number(params.i), Number(params.j)].sort((a, b) => b - a);
       return problem(`${label(`${at}/${later}`)} repeats ${label(`${at}/${earlier}`)}`, 'remove the repeated entry', `${at}/${later}`);

@@ -38,14 +38,14 @@ const APPROVE = new RegExp(`^${MARK}decision${MARK}:[*_\`\\s]*approve\\.?${MARK}
 const REJECT = new RegExp(`^${MARK}decision${MARK}:[*_\`\\s]*reject\\.?${MARK}$`, 'i');
 
 /**
- * Why a reply is a reject when it names no reason (no Notes, no ✗ line):
+ * Why a reply is a reject when it names no reason (no Notes, no ✗ line with text):
  * the reviewer's own "Decision: reject", or a first line that is no
  * decision at all (garbled, hedged, empty), which an audit must tell apart.
  */
 export function unexplainedReject(reply: string): string {
   const first = lines(typeof reply === 'string' ? reply : '').find((line) => line.trim() !== '');
   return first !== undefined && REJECT.test(first.trim())
-    ? 'the reviewer rejected without giving a reason (no Notes, no ✗ line)'
+    ? 'the reviewer rejected without giving a reason (no Notes, no ✗ line with text)'
     : 'the reply does not open with "Decision: approve"';
 }
 
@@ -60,7 +60,8 @@ export function parseDecision(reply: string): ParsedDecision {
   // A reply that is not text (a host bug) fails closed, as an empty one does.
   const text = typeof reply === 'string' ? reply : '';
   const { gates, notes } = sections(text);
-  const failed = gates.filter((g) => !g.passed).map((g) => g.text);
+  // A bare "- ✗" names nothing: it is no missing gate and no reason (the fallback reason then says so).
+  const failed = gates.filter((g) => !g.passed && g.text !== '').map((g) => g.text);
   // The SOP the call follows is named on a passed gate; one on a failed line is one that does not apply.
   const sop = gates.filter((g) => g.passed).map((g) => /\bSOP-\d+\b/.exec(g.text)?.[0]).find((id) => id !== undefined);
   const rollback = gates
@@ -80,7 +81,8 @@ export function parseDecision(reply: string): ParsedDecision {
 
 const ROLLBACK = /^[*_]*rollback[*_]*\s*:[*_]*\s*(.*?)\s*$/i;
 // ✓ ✔ ✅ ✗ ✘ ❌, escaped: the CLI bundle is kept ASCII.
-const GATE_LINE = /^\s*[-*+]\s+(\u2713|\u2714|\u2705|\u2717|\u2718|\u274C)\uFE0F?\s*(.*?)\s*$/u;
+// A gate line is a bullet or a numbered item ("- ✗ …", "2. ✗ …", "2) ✗ …").
+const GATE_LINE = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(\u2713|\u2714|\u2705|\u2717|\u2718|\u274C)\uFE0F?\s*(.*?)\s*$/u;
 const PASSED = new Set(['✓', '✔', '✅']);
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)[\s#]*$/;
 const BOLD_LINE = /^\s*(\*\*|__)(.+?)\1\s*:?\s*$/;
@@ -117,7 +119,7 @@ function sections(reply: string): { gates: ReviewGateLine[]; notes: string[] } {
       const gate = GATE_LINE.exec(line);
       if (gate) gates.push({ passed: PASSED.has(gate[1]), text: gate[2] });
     } else if (current === 'notes' && line.trim() !== '') {
-      notes.push(line.trim().replace(/^[-*+]\s+/, ''));
+      notes.push(line.trim().replace(/^(?:[-*+]|\d{1,9}[.)])\s+/, ''));
     }
   }
   return { gates, notes };

@@ -191,6 +191,8 @@ function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number' && Number.isInteger(value)) return `the number ${value}`;
+  // "must be an integer, not a number" would say nothing: a fraction is named as one.
+  if (typeof value === 'number' && Number.isFinite(value)) return `the fraction ${value}`;
   return article(typeof value);
 }
 

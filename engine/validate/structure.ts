@@ -81,7 +81,8 @@ function connectionFindings(node: NodeEntry, model: GraphModel): Finding[] {
   const findings: Finding[] = [];
   const connectionsPointer = `${node.pointer}/connections`;
   for (const [name, target] of node.connections) {
-    if (!model.byId.has(target)) {
+    // An empty target is the schema's finding (minLength): one fault, one finding.
+    if (target !== '' && !model.byId.has(target)) {
       const guess = suggest(target, model.byId.keys());
       findings.push(
         error(

@@ -1,16 +1,26 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, tempDir } from '../helpers/cli.js';
 
 const Validate = suite('cli validate');
 
-Validate('every shipped workflow validates with exit 0', async () => {
-  const r = await cli(['validate', 'workflows/review-fix-loop.json', 'workflows/bugfix.yaml']);
+Validate('every shipped workflow validates with exit 0, without warnings', async () => {
+  const shipped = readdirSync('workflows').sort().map((name) => `workflows/${name}`);
+  assert.ok(shipped.length >= 6, shipped.join(', '));
+  const r = await cli(['validate', '--json', ...shipped]);
   assert.is(r.code, 0, r.stdout + r.stderr);
-  assert.is(r.stdout, '');
-  assert.match(r.stderr, /review-fix-loop\.json: ok/);
+  const report = JSON.parse(r.stdout) as { files: { file: string; ok: boolean; errors: unknown[]; warnings: unknown[] }[] };
+  assert.equal(report.files.map((f) => f.file), shipped);
+  for (const f of report.files) {
+    assert.ok(f.ok, `${f.file}: ${JSON.stringify(f.errors)}`);
+    assert.equal(f.warnings, [], f.file);
+  }
+  const human = await cli(['validate', ...shipped]);
+  assert.is(human.code, 0);
+  assert.is(human.stdout, '');
+  for (const file of shipped) assert.ok(human.stderr.includes(`${file}: ok`), human.stderr);
 });
 
 Validate('human output is one line per finding: file:line:col error CODE message; exit 1', async () => {

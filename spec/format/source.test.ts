@@ -326,8 +326,33 @@ const badYaml = suite('source: malformed YAML is E_PARSE at the exact line:col')
 badYaml('bad indentation', () => {
   const e = parseError('metadata:\n  name: x\n version: 1\n', 'w.yaml');
   assert.is(e.message, 'all mapping items must start at the same column');
-  assert.is(e.at, '3:1');
+  assert.is(e.at, '3:2', 'at the key out of line, not its indentation');
   assert.ok(e.fix?.includes('same column'));
+  const afterComment = parseError('nodes:\n  - id: a\n    type: start\n\n    # c\n     connections: x\n', 'w.yaml');
+  assert.is(afterComment.at, '6:6', 'never at the blank or comment line before it');
+});
+
+badYaml('a key indented deeper than the key above it is said at that line with the column it belongs at, never as a value to quote', () => {
+  const e = parseError('nodes:\n  - id: start\n    type: start\n     connections: {default: e}\n  - id: e\n    type: end\n', 'w.yaml');
+  assert.is(e.at, '4:6');
+  assert.match(e.message, /indented deeper \(column 6\) than the key on line 3 \(column 5\)/);
+  assert.match(e.fix!, /^indent it to column 5/);
+  assert.ok(!e.fix!.includes('quote'), e.fix);
+  const crlf = parseError('a:\r\n  b: 1\r\n   c: 2\r\n', 'w.yaml');
+  assert.equal([crlf.at, /column 3/.test(crlf.fix!)], ['3:4', true]);
+});
+
+badYaml('a list item indented past the items of its list is said at its "-" with the column of its siblings', () => {
+  const e = parseError('nodes:\n- id: start\n  type: start\n  - id: e\n    type: end\n', 'w.yaml');
+  assert.is(e.at, '4:3');
+  assert.match(e.message, /this list item is indented unlike the lines before it/);
+  assert.match(e.fix!, /column 1, as the item on line 2/);
+});
+
+badYaml('a plain value holding ": " is still said as a value to quote, where it is', () => {
+  const e = parseError('nodes:\n  - id: a\n    directive: Note: this\n', 'w.yaml');
+  assert.is(e.at, '3:16');
+  assert.match(e.fix!, /quote a value that contains ": "/);
 });
 
 badYaml('a duplicate key names the key, plain or quoted', () => {

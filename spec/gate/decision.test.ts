@@ -239,4 +239,22 @@ Fields('§4.3: a Notes label with its text on the same line ("**Notes:** text", 
   assert.is(parseDecision('**Decision: reject**\n\n**Notes**: see the logs').reason, 'see the logs');
 });
 
+Fields('§4.3: gate lines in a numbered list are read as bullets are: a numbered ✗ "no SOP" line is the missing gate and the reason, a numbered ✓ line names the SOP', () => {
+  const numbered = parseDecision('**Decision: reject**\n\n**Gates**\n1. ✓ SOP-007 covers restart\n2) ✗ no SOP for action host_restart_service\n\n**Notes**\n1. wait for the incident to close');
+  assert.equal(numbered.gates, [{ passed: true, text: 'SOP-007 covers restart' }, { passed: false, text: 'no SOP for action host_restart_service' }]);
+  assert.is(numbered.sop_id, 'SOP-007');
+  assert.equal(numbered.missing_gates, ['no SOP for action host_restart_service']);
+  assert.is(numbered.reason, 'wait for the incident to close');
+  assert.is(parseDecision('Decision: reject\n## Gates\n3. ✗ node-01 is flapping').reason, 'node-01 is flapping');
+});
+
+Fields('§4.3: a bare "- ✗" with no text names no missing gate and is no reason: the reason stays null (never an empty string)', () => {
+  const bare = parseDecision('**Decision: reject**\n\n**Gates**\n- ✗\n- ✗   \n');
+  assert.equal(bare.gates, [{ passed: false, text: '' }, { passed: false, text: '' }]);
+  assert.is(bare.missing_gates, null);
+  assert.is(bare.reason, null);
+  const mixed = parseDecision('**Decision: reject**\n\n**Gates**\n- ✗\n- ✗ node-01 is flapping');
+  assert.equal([mixed.missing_gates, mixed.reason], [['node-01 is flapping'], 'node-01 is flapping']);
+});
+
 Fields.run();

@@ -94,9 +94,19 @@ Gate('E5: a clean "Decision: reject" with no Notes and no ✗ line is recorded a
   const bare = createGate({ store: createMemoryStore(), reviewer: reviewerAgent('**Decision: reject**\n\n**Gates**\n- ✓ SOP-007 covers restart nginx').agent, log: () => {} });
   const r = await bare.review(proposal, { name: 'host_restart_service', class: 'write' });
   assert.is(r.outcome, 'rejected');
-  assert.is(r.reason, 'the reviewer rejected without giving a reason (no Notes, no ✗ line)');
+  assert.is(r.reason, 'the reviewer rejected without giving a reason (no Notes, no ✗ line with text)');
   const garbled = createGate({ store: createMemoryStore(), reviewer: reviewerAgent('I think this is probably fine').agent, log: () => {} });
   assert.is((await garbled.review(proposal, { name: 'host_restart_service', class: 'write' })).reason, 'the reply does not open with "Decision: approve"');
+});
+
+Gate('E5: a reject whose only ✗ line is bare is recorded with the reviewer\'s-reject reason, never a blank one', async () => {
+  const proposal = { action: 'host_restart_service', target: { device_id: 3 }, reason: 'r', blast_radius: 'single_device' as const, operator: 'u', context_summary: 's' };
+  const store = createMemoryStore();
+  const gate = createGate({ store, reviewer: reviewerAgent('**Decision: reject**\n\n**Gates**\n- ✗\n').agent, log: () => {} });
+  const r = await gate.review(proposal, { name: 'host_restart_service', class: 'write' });
+  assert.is(r.reason, 'the reviewer rejected without giving a reason (no Notes, no ✗ line with text)');
+  const [row] = listProposals(store);
+  assert.equal([row.reason, row.missing_gates], [r.reason, null]);
 });
 
 Gate('§4.5: an answer out of its schema (a field beside "reply") fails closed, and what the reviewer wrote is kept on the row as reviewer_output, never as decision_text (it decided nothing, so a retry is reviewed); a crash leaves both null', async () => {

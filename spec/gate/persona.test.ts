@@ -184,6 +184,15 @@ Load('a missing required field, a bad enum value and a bad tool pattern are E_PE
   assert.match(pattern.message, /tools\[0\] "run shell" is not a valid tool name or pattern/);
 });
 
+Load('a persona tool entry holds only characters a tool name can have: ":" is E_PERSONA, not an entry that silently matches nothing', () => {
+  for (const key of ['tools', 'disallowed_tools']) {
+    const e = thrownWithCode(() => parsePersona(personaText(['name: r', 'description: d', 'permission_mode: read-only', 'model: m', `${key}: [get_sop:text]`]), 'r.md'), 'E_PERSONA');
+    assert.match(e.message, /"get_sop:text" is not a valid tool name or pattern/);
+    assert.ok(!e.fix!.includes('":"'), e.fix);
+    assert.match(e.fix!, /"_", "\." and "-"/);
+  }
+});
+
 Load('a missing file, a file without frontmatter and an unclosed frontmatter are clear errors', () => {
   const missing = thrownWithCode(() => loadPersona(join(tempDir(), 'nope.md')), 'E_FILE_NOT_FOUND');
   assert.match(missing.message, /persona file not found: .*nope\.md/);

@@ -72,6 +72,23 @@ graph('G27: a connection to a node that does not exist is an error at that conne
   assert.match(report.errors[0].message, /did you mean "check-result"\?/);
 });
 
+graph('G27: an empty connection target is one finding (the schema\'s), never also a dangling connection at the same place', () => {
+  const nodes = seedStructure();
+  (nodes[2].connections as Record<string, string>).success = '';
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report), ['E_SCHEMA /nodes/2/connections/success']);
+  assert.match(report.errors[0].message, /connections\.success must NOT have fewer than 1 characters/);
+});
+
+graph('a fraction in an integer field is said as the fraction, never "must be an integer, not a number"', () => {
+  const nodes = seedStructure();
+  Object.assign(nodes[2], { timeoutMs: 1500.5, maxRetries: 2.5 });
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report), ['E_SCHEMA /nodes/2/maxRetries', 'E_SCHEMA /nodes/2/timeoutMs']);
+  assert.match(report.errors.map((e) => e.message).join('\n'), /maxRetries must be an integer, not the fraction 2\.5/);
+  assert.match(report.errors.map((e) => e.message).join('\n'), /timeoutMs must be an integer, not the fraction 1500\.5/);
+});
+
 graph('a loop through a waiting node is fine; the same loop without one is a transient cycle', () => {
   assert.ok(validateWorkflow(workflow(seedStructure())).ok);
   const nodes: Node[] = [

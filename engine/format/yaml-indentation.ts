@@ -1,0 +1,96 @@
+/**
+ * A line indented out of step with its neighbours. The yaml parser reports
+ * it as a compact-mapping or implicit-key error at the value on the line
+ * before (or at the start of a stray list item), which would send a user to
+ * quote a value that holds no ": ". Said instead of the line at fault, with
+ * the column it belongs at.
+ */
+export interface Misindented {
+  offset: number;
+  message: string;
+  fix: string;
+}
+
+/** For BLOCK_AS_IMPLICIT_KEY / MULTILINE_IMPLICIT_KEY at `pos`; undefined when the fault is something else (a value holding ": "). */
+export function misindentedLine(text: string, pos: number, raw: string): Misindented | undefined {
+  const lines = splitLines(text);
+  const at = lines.findIndex((l) => pos >= l.start && pos <= l.start + l.text.length);
+  if (at < 0) return undefined;
+  const line = lines[at];
+  if (/block sequence/i.test(raw)) return strayItem(lines, at);
+  // "a: b: c" — the value itself holds ": ": quoting is the fix, not indentation.
+  const rest = line.text.slice(pos - line.start);
+  if (/:(\s|$)/.test(rest)) return undefined;
+  const next = lines.slice(at + 1).find((l) => !isBlankOrComment(l.text));
+  if (!next || indentOf(next.text) <= indentOf(line.text)) return undefined;
+  const keyCol = keyColumn(line.text) + 1;
+  const col = indentOf(next.text) + 1;
+  return {
+    offset: next.start + indentOf(next.text),
+    message: `this line is indented deeper (column ${col}) than the key on line ${at + 1} (column ${keyCol}), which already has its value on that line, so YAML reads this line as a continuation of that value`,
+    fix: `indent it to column ${keyCol}, as the key on line ${at + 1}; if it belongs inside that key, put the key's value on the lines below it instead`,
+  };
+}
+
+/** A "- " item indented unlike the items of the list it continues. */
+function strayItem(lines: Line[], at: number): Misindented | undefined {
+  const line = lines[at];
+  if (!/^\s*-(\s|$)/.test(line.text)) return undefined;
+  const indent = indentOf(line.text);
+  const sibling = lines
+    .slice(0, at)
+    .map((l, i) => ({ l, i }))
+    .reverse()
+    .find(({ l }) => /^\s*-(\s|$)/.test(l.text) && indentOf(l.text) < indent);
+  const where = sibling ? ` (column ${indentOf(sibling.l.text) + 1}, as the item on line ${sibling.i + 1})` : '';
+  return {
+    offset: line.start + indent,
+    message: `this list item is indented unlike the lines before it (its "-" is at column ${indent + 1}), so YAML cannot read it as an item of the list above`,
+    fix: `indent its "-" to the column of the other items of its list${where}`,
+  };
+}
+
+interface Line {
+  start: number;
+  text: string;
+}
+
+function splitLines(text: string): Line[] {
+  const out: Line[] = [];
+  let start = 0;
+  for (const piece of text.split('\n')) {
+    out.push({ start, text: piece.replace(/\r$/, '') });
+    start += piece.length + 1;
+  }
+  return out;
+}
+
+function indentOf(line: string): number {
+  return /^ */.exec(line)![0].length;
+}
+
+/** The column where a line's key starts: past its indentation and any "- " item markers. */
+function keyColumn(line: string): number {
+  return /^ *(?:- +)*/.exec(line)![0].length;
+}
+
+function isBlankOrComment(line: string): boolean {
+  return /^\s*(#.*)?$/.test(line);
+}
+
+/**
+ * Where a BAD_INDENT ("all mapping items must start at the same column")
+ * really is: the parser reports the start of the stretch before the
+ * out-of-line key (a blank or comment line, or the key's indentation).
+ * The first content character from there on is the key at fault.
+ */
+export function contentFrom(text: string, pos: number): number {
+  const lines = splitLines(text);
+  for (const l of lines) {
+    if (l.start + l.text.length < pos || isBlankOrComment(l.text)) continue;
+    const from = Math.max(pos, l.start);
+    const lead = /^ */.exec(l.text.slice(from - l.start))![0].length;
+    return from + lead;
+  }
+  return pos;
+}
