@@ -7,6 +7,9 @@ import { assertJournalFits, assertResultFits, capText } from '../../engine/hosts
 import { mcpJournal } from '../../engine/hosts/mcp/hints.js';
 import { LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
 import { connect, withRawSession, TWO_STEP } from '../fixtures/mcp/client.js';
+import { PassThrough } from 'node:stream';
+import { serveStdio } from '../../engine/hosts/mcp/server.js';
+import { createMemoryStore } from '../../engine/store/memory.js';
 
 const Round2 = suite('mcp: results, hang-up and hints');
 
@@ -169,6 +172,58 @@ Round2('through the server: a long text block is capped (start and end kept, the
   } finally {
     await mcp.close();
   }
+});
+
+Round2('through the server: a batch whose results together pass the message limit goes back within it, the largest result swapped for an E_RESULT_TOO_LARGE tool error that names the run and says the call took effect', async () => {
+  const dir = tempDir('countersign-mcp-batch-size-');
+  const file = `${dir}/wide.json`;
+  writeFileSync(file, JSON.stringify({
+    metadata: { name: 'wide', version: '1.0.0', description: 'a directive rendering a large input' },
+    variableRegistry: { x: { type: 'string', description: 'x' } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: '{{x}}', completionCondition: 'c', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  }));
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const lines: string[] = [];
+  let buffered = '';
+  stdout.on('data', (c: Buffer) => {
+    buffered += c.toString('utf8');
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) !== -1) {
+      lines.push(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+    }
+  });
+  const limit = 60_000;
+  const served = serveStdio({ store: createMemoryStore(), cwd: dir, workflowDirs: [dir], version: '0', stdin, stdout, maxFrameBytes: limit, log: () => {} });
+  const until = async (n: number) => {
+    for (let i = 0; i < 400 && lines.length < n; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(lines.length >= n, `expected ${n} lines, got ${lines.length}`);
+  };
+  const send = (m: unknown) => stdin.write(`${JSON.stringify(m)}\n`);
+  send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  await until(1);
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start', arguments: { workflow: file, input: { x: 'a'.repeat(20_000) } } } });
+  await until(2);
+  const runId = JSON.parse(lines[1]).result.structuredContent.runId as string;
+  send([1, 2].map((n) => ({ jsonrpc: '2.0', id: 10 + n, method: 'tools/call', params: { name: 'status', arguments: { runId } } })));
+  await until(3);
+  stdin.end();
+  await served;
+  assert.ok(Buffer.byteLength(lines[2]) < limit, `${Buffer.byteLength(lines[2])} bytes`);
+  const replies = JSON.parse(lines[2]) as Array<{ id: number; result: { isError?: boolean; structuredContent: any } }>;
+  assert.equal(replies.map((r) => r.id).sort(), [11, 12]);
+  const [kept, left] = [replies.find((r) => !r.result.isError), replies.find((r) => r.result.isError)];
+  assert.ok(kept && left, JSON.stringify(replies.map((r) => r.result.isError)));
+  assert.is(kept!.result.structuredContent.runId, runId);
+  assert.is(left!.result.structuredContent.error.code, 'E_RESULT_TOO_LARGE');
+  assert.match(left!.result.structuredContent.error.message, `The call itself took effect: run ${runId} is waiting at seq 1`);
+  assert.match(left!.result.structuredContent.error.fix, `call status {"runId": "${runId}"} on a line of its own`);
 });
 
 Round2.run();

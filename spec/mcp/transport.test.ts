@@ -146,6 +146,50 @@ Transport('a batch sent right behind initialize, before its reply, is judged by 
   }
 });
 
+Transport('a batch whose replies together pass the frame limit is sent within it: the largest replies are swapped for a short E_RESULT_TOO_LARGE error until the line fits', async () => {
+  const h = harness(1200);
+  await h.transport.start();
+  await initialized(h, '2025-03-26');
+  h.stdin.write('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]\n');
+  await tick();
+  await h.transport.send({ jsonrpc: '2.0', id: 1, result: { pad: 'a'.repeat(600) } });
+  await h.transport.send({ jsonrpc: '2.0', id: 2, result: { pad: 'b'.repeat(500) } });
+  await h.transport.send({ jsonrpc: '2.0', id: 3, result: {} });
+  const line = h.out().trim().split('\n').at(-1)!;
+  assert.ok(Buffer.byteLength(line) + 1 <= 1200, `${Buffer.byteLength(line)} bytes`);
+  const replies = JSON.parse(line) as Array<{ id: number; result?: { pad?: string }; error?: { code: number; message: string } }>;
+  assert.equal(replies.map((r) => r.id), [1, 2, 3]);
+  assert.is(replies[0].error?.code, -32603);
+  assert.match(replies[0].error!.message, /^E_RESULT_TOO_LARGE: the replies to this batch are \d+ bytes together, more than the 1200 bytes/);
+  assert.is(replies[1].result?.pad, 'b'.repeat(500), 'only as many replies as needed are left out');
+  assert.equal(replies[2].result, {});
+});
+
+Transport('an oversized batch is refused at the ids its ends show (its first and last request), in one array, and reading goes on', async () => {
+  const h = harness(300);
+  await h.transport.start();
+  await initialized(h, '2025-03-26');
+  const big = JSON.stringify([
+    { jsonrpc: '2.0', id: 71, method: 'tools/call', params: { name: 'step', arguments: { answer: { pad: 'y'.repeat(600) } } } },
+    { jsonrpc: '2.0', id: 72, method: 'ping' },
+  ]);
+  h.stdin.write(`${big}\n{"jsonrpc":"2.0","id":73,"method":"ping"}\n`);
+  await tick();
+  assert.equal(h.refused.map((f) => [f.id, f.method]), [[71, 'tools/call'], [72, 'ping']]);
+  const reply = JSON.parse(h.out().trim().split('\n').at(-1)!) as Array<{ id: number }>;
+  assert.ok(Array.isArray(reply), 'answered as a batch: one array');
+  assert.equal(reply.map((r) => r.id), [71, 72]);
+  assert.equal(h.messages.map((m) => (m as { id: number }).id), [73]);
+  assert.match(h.errors.join('\n'), /skipped a \d+-byte batch: the limit is 300 bytes per message; answering the request\(s\) its ends show \(id 71, 72\)/);
+  const noBatches = harness(300);
+  await noBatches.transport.start();
+  await initialized(noBatches, '2025-06-18');
+  noBatches.stdin.write(`${big}\n`);
+  await tick();
+  const lines = noBatches.out().trim().split('\n').slice(1).map((l) => JSON.parse(l));
+  assert.equal(lines.map((r) => [r.id, r.error.code]), [[71, -32600], [72, -32600]]);
+});
+
 Transport('close stops reading and reports the close once', async () => {
   const h = harness();
   let closed = 0;

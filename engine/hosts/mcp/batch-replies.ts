@@ -45,3 +45,27 @@ export class BatchReplies {
     return batch.waiting.size === 0 ? batch.replies : [];
   }
 }
+
+/**
+ * A batch's replies as one line that fits in `limit` bytes. Each reply was
+ * sized on its own (a tool result is capped below one message), but a
+ * batch's replies go out together: when the array is too large, the largest
+ * replies are swapped, one at a time, for `leftOut(reply, bytes, total)` —
+ * a short error saying the call took effect and how to read it alone —
+ * until the line fits. The SDK's clients drop the whole connection on a
+ * larger line.
+ */
+export function batchLine(replies: readonly unknown[], limit: number, leftOut: (reply: unknown, bytes: number, total: number) => unknown): string {
+  const parts = replies.map((reply) => JSON.stringify(reply));
+  const total = () => parts.reduce((sum, p) => sum + Buffer.byteLength(p, 'utf8'), 0) + parts.length + 2; // commas, brackets, newline
+  const whole = total();
+  const done = new Set<number>();
+  while (total() > limit) {
+    let largest = -1;
+    for (let i = 0; i < parts.length; i++) if (!done.has(i) && (largest < 0 || parts[i].length > parts[largest].length)) largest = i;
+    if (largest < 0) break;
+    done.add(largest);
+    parts[largest] = JSON.stringify(leftOut(replies[largest], Buffer.byteLength(parts[largest], 'utf8'), whole));
+  }
+  return `[${parts.join(',')}]\n`;
+}

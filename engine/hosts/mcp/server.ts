@@ -11,10 +11,11 @@ import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createEngine } from '../../run/engine.js';
+import { CountersignError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import { TOOLS } from './schemas.js';
 import { GuardedStdioTransport, type OversizedFrame } from './stdio-transport.js';
-import { callToolRequest, oversizedCallResult, type McpContext } from './tools.js';
+import { callToolRequest, errorResult, oversizedCallResult, type McpContext } from './tools.js';
 import { createWorkflowCatalog } from './workflows.js';
 
 export const SERVER_NAME = 'countersign';
@@ -107,6 +108,30 @@ function refuseOversized(ctx: McpContext, frame: OversizedFrame & { id: string |
   };
 }
 
+/**
+ * A tool result left out of a batch's reply because the replies together
+ * pass the frame limit: an E_RESULT_TOO_LARGE tool error that says the call
+ * took effect and, for a run, where it stands and how to read it alone.
+ */
+function leftOutOfBatch(ctx: McpContext, reply: JSONRPCMessage, bytes: number, total: number, limit: number): JSONRPCMessage {
+  const id = (reply as { id: string | number }).id;
+  const result = (reply as { result?: { content?: unknown; structuredContent?: { runId?: unknown; status?: unknown; seq?: unknown } } }).result;
+  const why = `the replies to this batch are ${total} bytes together, more than the ${limit} bytes one MCP message over stdio may hold, so this reply (${bytes} bytes) was left out of the batch's array`;
+  if (!Array.isArray(result?.content)) {
+    return { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: `E_RESULT_TOO_LARGE: ${why}; send the request again on a line of its own` } };
+  }
+  const run = result.structuredContent;
+  const runId = typeof run?.runId === 'string' ? run.runId : undefined;
+  return {
+    jsonrpc: '2.0',
+    id,
+    result: errorResult(ctx, 'batch', new CountersignError('E_RESULT_TOO_LARGE', `${why}. The call itself took effect${runId ? `: run ${runId} is ${String(run?.status)} at seq ${String(run?.seq)}` : ''}.`, {
+      fix: `${runId ? `call status {"runId": "${runId}"} on a line of its own (not in a batch) to read it; ` : ''}send large reads one per line, not in a batch`,
+      data: { bytes, total, limit, ...(runId ? { runId } : {}) },
+    })),
+  };
+}
+
 /** Waits until no call is running and the replies of the finished ones have been handed to the transport. */
 async function answerInFlight(settled: () => Promise<number>): Promise<void> {
   // The SDK starts a handler a microtask after the message arrives and sends its reply a few after it resolves:
@@ -127,6 +152,7 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
   const transport = new GuardedStdioTransport(stdin, options.stdout ?? process.stdout, {
     maxFrameBytes: options.maxFrameBytes,
     refuse: (frame) => refuseOversized(ctx, frame),
+    leftOut: (reply, bytes, total, limit) => leftOutOfBatch(ctx, reply, bytes, total, limit),
   });
   const closed = new Promise<void>((resolveClosed) => {
     transport.onclose = () => resolveClosed();

@@ -13,22 +13,28 @@
  * client does not wait for an answer that never comes. A last message the
  * client wrote without a newline before closing its end is read too.
  *
- * A JSON-RPC batch (an array on one line) is answered element by element
- * when the negotiated protocol version allows batches (2025-03-26 and
- * earlier), each reply a frame of its own matched by id; from 2025-06-18 on,
- * which removed batches, each request in it gets an Invalid Request error.
+ * A JSON-RPC batch (an array on one line) is read element by element when
+ * the negotiated protocol version allows batches (2025-03-26 and earlier),
+ * and its replies go back together as one array on one line, once every
+ * request in it is answered (batch-replies.ts), kept inside the frame limit;
+ * from 2025-06-18 on, which removed batches, each request in it gets an
+ * Invalid Request error. An oversized batch is refused at the ids its ends
+ * show (its first and its last element).
  */
 import type { Readable, Writable } from 'node:stream';
 import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { BatchReplies } from './batch-replies.js';
+import { BatchReplies, batchLine } from './batch-replies.js';
+import { batchFrameFacts, frameFacts } from './frame-facts.js';
 
 /** The same limit the SDK applies, per frame here rather than per buffer. */
 export const MAX_FRAME_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
 /** How much of each end of an oversized frame is kept: enough for `"method"` at the start and `"id"` at either end. */
 const EDGE_BYTES = 512;
+
+export { batchFrameFacts, frameFacts };
 
 export interface OversizedFrame {
   /** The request id, when one could be read from either end of the frame. */
@@ -43,6 +49,12 @@ export interface GuardedStdioOptions {
   maxFrameBytes?: number;
   /** The reply to an oversized request (called only when its id is known); undefined sends nothing. */
   refuse: (frame: OversizedFrame & { id: string | number }) => JSONRPCMessage | undefined;
+  /**
+   * What goes back in place of a reply left out of a batch's array because
+   * the replies together pass the frame limit; by default a JSON-RPC
+   * Internal error saying so.
+   */
+  leftOut?: (reply: JSONRPCMessage, bytes: number, total: number, limit: number) => JSONRPCMessage;
 }
 
 export class GuardedStdioTransport implements Transport {
@@ -104,7 +116,11 @@ export class GuardedStdioTransport implements Transport {
     // A reply to a request that came in a batch waits for the rest of its batch, and goes back with it as one array.
     const batch = this.batches.take(message);
     if (batch !== undefined && batch.length === 0) return Promise.resolve();
-    return this.write(batch !== undefined ? `${JSON.stringify(batch)}\n` : serializeMessage(message));
+    return this.write(batch !== undefined ? this.batchLine(batch) : serializeMessage(message));
+  }
+
+  private batchLine(replies: readonly unknown[]): string {
+    return batchLine(replies, this.limit, (reply, bytes, total) => (this.options.leftOut ?? leftOutOfBatch)(reply as JSONRPCMessage, bytes, total, this.limit));
   }
 
   private write(line: string): Promise<void> {
@@ -185,11 +201,35 @@ export class GuardedStdioTransport implements Transport {
   }
 
   private oversized(head: Buffer, tail: Buffer, bytes: number): void {
-    const frame = frameFacts(head.toString('utf8'), tail.toString('utf8'), bytes, this.limit);
+    const [headText, tailText] = [head.toString('utf8'), tail.toString('utf8')];
+    if (/^\s*\[/.test(headText)) {
+      this.oversizedBatch(headText, tailText, bytes);
+      return;
+    }
+    const frame = frameFacts(headText, tailText, bytes, this.limit);
     this.onerror?.(new Error(`skipped a ${bytes}-byte message${frame.method ? ` (${frame.method})` : ''}: the limit is ${this.limit} bytes per message`));
     if (frame.id === undefined) return; // a notification, or an id we cannot see: nobody waits for a reply
     const reply = this.options.refuse({ ...frame, id: frame.id });
     if (reply) this.send(reply).catch((e: Error) => this.onerror?.(e));
+  }
+
+  /**
+   * A batch too large to read: its first and last requests (the ones its
+   * ends show) are refused as an oversized request is — in one array where
+   * the protocol has batches, else each with the no-batches error. The
+   * requests between them cannot be seen, so they can only be logged.
+   */
+  private oversizedBatch(head: string, tail: string, bytes: number): void {
+    const frames = batchFrameFacts(head, tail, bytes, this.limit);
+    this.onerror?.(new Error(`skipped a ${bytes}-byte batch: the limit is ${this.limit} bytes per message; ${frames.length === 0 ? 'no request id shows at its ends, so nothing can be answered' : `answering the request(s) its ends show (id ${frames.map((f) => JSON.stringify(f.id)).join(', ')}); any between them go unanswered`}`));
+    if (frames.length === 0) return;
+    const version = this.protocolVersion;
+    if (version === undefined || version >= '2025-06-18') {
+      this.batch(frames.map((f) => ({ jsonrpc: '2.0', id: f.id, method: f.method ?? 'unknown' })));
+      return;
+    }
+    const replies = frames.map((f) => this.options.refuse(f)).filter((r) => r !== undefined);
+    if (replies.length > 0) this.write(this.batchLine(replies)).catch((e: Error) => this.onerror?.(e));
   }
 
   /** The elements of a batch, each handled as if it came on a line of its own — or refused, where the protocol has no batches. */
@@ -275,35 +315,6 @@ function lastBytes(buffer: Buffer): Buffer {
   return Buffer.from(buffer.subarray(Math.max(0, buffer.length - EDGE_BYTES)));
 }
 
-const STRING = '"(?:[^"\\\\]|\\\\.)*"';
-const PRIMITIVE = `(?:${STRING}|-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?|true|false|null)`;
-const PAIR = `\\s*${STRING}\\s*:\\s*${PRIMITIVE}\\s*`;
-/** The keys with plain values that open the frame, up to the first object or array value (usually params). */
-const LEADING_PAIRS = new RegExp(`^\\s*\\{((?:${PAIR},)*${PAIR})(?:,|\\}|$)`);
-/** The keys with plain values that close the frame, after its last object or array value. */
-const TRAILING_PAIRS = new RegExp(`,((?:${PAIR},)*${PAIR})\\}\\s*$`);
-
-/**
- * What the ends of an oversized frame say about it. Only top-level keys are
- * read: those with plain values at its start (before the first object value)
- * and at its end (after the last one), in any order — never a key inside params.
- */
-export function frameFacts(head: string, tail: string, bytes: number, limit: number): OversizedFrame {
-  const keys = { ...pairsOf(TRAILING_PAIRS.exec(tail.replace(/\r$/, ''))?.[1]), ...pairsOf(LEADING_PAIRS.exec(head)?.[1]) };
-  const id = typeof keys.id === 'string' || typeof keys.id === 'number' ? keys.id : undefined;
-  const method = typeof keys.method === 'string' && keys.method !== '' ? keys.method : undefined;
-  return { ...(id !== undefined ? { id } : {}), ...(method ? { method } : {}), bytes, limit };
-}
-
-function pairsOf(pairs: string | undefined): Record<string, unknown> {
-  if (pairs === undefined) return {};
-  try {
-    return JSON.parse(`{${pairs}}`) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
-
 function parsesAsJson(line: string): boolean {
   try {
     JSON.parse(line);
@@ -311,4 +322,14 @@ function parsesAsJson(line: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The default stand-in for a reply that does not fit in its batch's array. */
+function leftOutOfBatch(reply: JSONRPCMessage, bytes: number, total: number, limit: number): JSONRPCMessage {
+  const id = (reply as { id?: string | number }).id ?? null;
+  return {
+    jsonrpc: '2.0',
+    id: id as string | number,
+    error: { code: ErrorCode.InternalError, message: `E_RESULT_TOO_LARGE: the replies to this batch are ${total} bytes together, more than the ${limit} bytes one message may hold, so this reply (${bytes} bytes) was left out; the request itself was carried out: read what it did with a request of its own (not by sending this one again)` },
+  };
 }
