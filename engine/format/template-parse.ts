@@ -45,8 +45,9 @@ export interface ParsedTemplate {
 
 /** Parses a path inside a template, reporting errors at the template offset. */
 export function parseTemplatePath(path: string, offset: number): Segment[] {
+  let segments: Segment[];
   try {
-    return parsePath(path);
+    segments = parsePath(path);
   } catch (e) {
     if (!(e instanceof CountersignError)) throw e;
     const inner = (e.data as { offset?: number } | undefined)?.offset ?? 0;
@@ -55,6 +56,19 @@ export function parseTemplatePath(path: string, offset: number): Segment[] {
       data: { offset: offset + inner },
     });
   }
+  if (indexWithFields(segments)) {
+    throw new CountersignError('E_TEMPLATE_SYNTAX', `"${path}" reads into @index at offset ${offset}, but @index is the loop item's position, a number: it has no fields or items`, {
+      fix: 'write {{@index}} for the position, or {{this.field}} for a field of the current item',
+      data: { offset },
+    });
+  }
+  return segments;
+}
+
+/** `@index.x`, `@index[0]`, or either inside brackets: a path that can never resolve. */
+function indexWithFields(segments: readonly Segment[]): boolean {
+  if (segments[0] === '@index' && segments.length > 1) return true;
+  return segments.some((seg) => typeof seg === 'object' && indexWithFields(seg.ref));
 }
 
 interface OpenBlock {

@@ -32,21 +32,48 @@ export function misindentedLine(text: string, pos: number, raw: string): Misinde
   };
 }
 
-/** A "- " item indented unlike the items of the list it continues. */
+/**
+ * A "- " item indented unlike the items of the list it continues. Which
+ * list it meant is a guess: the nearest item deeper than it (it fell short
+ * of that list) and the nearest shallower one (it overshot that list) are
+ * both named when both exist.
+ */
 function strayItem(lines: Line[], at: number): Misindented | undefined {
   const line = lines[at];
   if (!/^\s*-(\s|$)/.test(line.text)) return undefined;
   const indent = indentOf(line.text);
-  const sibling = lines
-    .slice(0, at)
-    .map((l, i) => ({ l, i }))
-    .reverse()
-    .find(({ l }) => /^\s*-(\s|$)/.test(l.text) && indentOf(l.text) < indent);
-  const where = sibling ? ` (column ${indentOf(sibling.l.text) + 1}, as the item on line ${sibling.i + 1})` : '';
+  const items = lines.slice(0, at).map((l, i) => ({ l, i })).reverse().filter(({ l }) => /^\s*-(\s|$)/.test(l.text));
+  const deeper = items.find(({ l }) => indentOf(l.text) > indent);
+  const shallower = items.find(({ l }) => indentOf(l.text) < indent);
+  // The nearer candidate first: the list the item most likely continues.
+  const candidates = [deeper, shallower].filter((c) => c !== undefined).sort((a, b) => b!.i - a!.i) as Array<{ l: Line; i: number }>;
+  const named = candidates.map(({ l, i }) => `column ${indentOf(l.text) + 1}, as the item on line ${i + 1}`);
   return {
     offset: line.start + indent,
     message: `this list item is indented unlike the lines before it (its "-" is at column ${indent + 1}), so YAML cannot read it as an item of the list above`,
-    fix: `indent its "-" to the column of the other items of its list${where}`,
+    fix: `indent its "-" to the column of the other items of its list${named.length === 0 ? '' : named.length === 1 ? ` (${named[0]})` : ` (${named.join(', or ')}, whichever list it belongs to)`}`,
+  };
+}
+
+/**
+ * A key indented less than the keys of the mapping it continues, where that
+ * mapping is a list item's: the parser reads it as a list item without its
+ * "-" ("sequence item without - indicator") and reports the line's start.
+ */
+export function shallowKey(text: string, pos: number): Misindented | undefined {
+  const lines = splitLines(text);
+  const at = lines.findIndex((l) => pos >= l.start && pos <= l.start + l.text.length);
+  if (at < 0 || isBlankOrComment(lines[at].text) || /^\s*-(\s|$)/.test(lines[at].text)) return undefined;
+  const prevIndex = lines.slice(0, at).map((l, i) => ({ l, i })).reverse().find(({ l }) => !isBlankOrComment(l.text));
+  if (!prevIndex) return undefined;
+  const line = lines[at];
+  const col = indentOf(line.text) + 1;
+  const keyCol = keyColumn(prevIndex.l.text) + 1;
+  if (col >= keyCol) return undefined;
+  return {
+    offset: line.start + indentOf(line.text),
+    message: `this key is indented less (column ${col}) than the key on line ${prevIndex.i + 1} (column ${keyCol}) of the mapping it continues, so YAML cannot tell where it belongs`,
+    fix: `indent it to column ${keyCol}, as the key on line ${prevIndex.i + 1}; a new list item starts with "- " instead`,
   };
 }
 

@@ -9,7 +9,7 @@ import { LineIndex, locateInYaml, pointerSegments, type Position } from './posit
 import type { SourceDocument } from './source.js';
 import { emptyFile } from './source-errors.js';
 import { firstNonJson } from './yaml-json.js';
-import { contentFrom, misindentedLine } from './yaml-indentation.js';
+import { contentFrom, misindentedLine, shallowKey } from './yaml-indentation.js';
 
 class YamlSource implements SourceDocument {
   readonly format = 'yaml' as const;
@@ -42,10 +42,14 @@ export function parseYaml(text: string, file: string): SourceDocument {
     const indented = opened === undefined && flow === undefined && (error.code === 'BLOCK_AS_IMPLICIT_KEY' || error.code === 'MULTILINE_IMPLICIT_KEY')
       ? misindentedLine(yamlParserText(text), error.pos[0], error.message)
       : undefined;
+    const shallow = indented === undefined && error.code === 'MISSING_CHAR' && /without - indicator/.test(error.message)
+      ? shallowKey(yamlParserText(text), error.pos[0])
+      : undefined;
     const misaligned = error.code === 'BAD_INDENT' && /same column/.test(error.message) ? contentFrom(yamlParserText(text), error.pos[0]) : undefined;
-    const at = new LineIndex(text).position(opened ?? flow ?? indented?.offset ?? misaligned ?? error.pos[0]);
-    const { message, fix } = indented !== undefined
-      ? indented
+    const said = indented ?? shallow;
+    const at = new LineIndex(text).position(opened ?? flow ?? said?.offset ?? misaligned ?? error.pos[0]);
+    const { message, fix } = said !== undefined
+      ? said
       : opened !== undefined
       ? { message: `this ${text[opened] === '"' ? 'double' : 'single'}-quoted string is never closed: it runs on to where the parser gave up`, fix: `close it with ${text[opened]} at the end of the value (or remove the opening quote)` }
       : flow !== undefined

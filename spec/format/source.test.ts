@@ -349,6 +349,20 @@ badYaml('a list item indented past the items of its list is said at its "-" with
   assert.match(e.fix!, /column 1, as the item on line 2/);
 });
 
+badYaml('a list item indented short of its siblings names their column first, and the outer list as the other guess', () => {
+  const e = parseError('nodes:\n  - type: end\n    finalOutput:\n      - a\n     - b\n', 'w.yaml');
+  assert.is(e.at, '5:6');
+  assert.match(e.fix!, /column 7, as the item on line 4, or column 3, as the item on line 2, whichever list it belongs to/);
+});
+
+badYaml('a key of a list item\'s mapping indented less than its siblings is said at the key with their column, never as a missing "-"', () => {
+  const e = parseError('nodes:\n  - type: start\n    id: start\n   connections: {default: end}\n', 'w.yaml');
+  assert.is(e.at, '4:4');
+  assert.match(e.message, /this key is indented less \(column 4\) than the key on line 3 \(column 5\)/);
+  assert.match(e.fix!, /^indent it to column 5/);
+  assert.ok(!/add the missing character/.test(e.fix!), e.fix);
+});
+
 badYaml('a plain value holding ": " is still said as a value to quote, where it is', () => {
   const e = parseError('nodes:\n  - id: a\n    directive: Note: this\n', 'w.yaml');
   assert.is(e.at, '3:16');

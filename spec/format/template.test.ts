@@ -255,6 +255,16 @@ syntax('an unclosed block', () => {
   assert.is(e.fix, 'close the block with {{/if}}');
 });
 
+syntax('G: a path into @index (@index.x, @index[0], items[@index.x]) can never resolve: it is E_TEMPLATE_SYNTAX at the path, not a variable that renders empty', () => {
+  for (const [text, offset] of [['{{#each l}}{{@index.x}}{{/each}}', 13], ['{{#each l}}{{@index[0]}}{{/each}}', 13], ['{{#each l}}{{a[@index.x]}}{{/each}}', 13], ['{{@index.length}}', 2]] as const) {
+    const e = syntaxError(text);
+    assert.match(e.message, 'but @index is the loop item\'s position, a number: it has no fields or items', text);
+    assert.equal(e.data, { offset }, text);
+    assert.match(e.fix!, '{{@index}}');
+  }
+  assert.not.throws(() => templateVariables('{{#each l}}{{@index}}{{a[@index].n}}{{/each}}'));
+});
+
 syntax('a mismatched closing tag names both tags', () => {
   const e = syntaxError('{{#if x}}a{{/eq}}');
   assert.is(e.message, '"{{/eq}}" at offset 10 does not match "{{#if x}}" opened at offset 0');
