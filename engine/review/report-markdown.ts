@@ -13,6 +13,7 @@ import type { Node as MarkdownNode, Parser } from 'commonmark';
 import { CountersignError } from '../errors.js';
 import { isTierHeading, isTierQualifier } from './report-tiers.js';
 import { htmlBlockTag, htmlRemainder, oddListing } from './report-odd-lines.js';
+import { isBlankText } from './blank-text.js';
 
 const MARKDOWN_FIX =
   'write one top-level list item per issue ("- …" or "1. …" at the start of the line), with no sub-items and no severity headings; every issue is mandatory';
@@ -87,12 +88,24 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     const raw = quoted ? lines[index].replace(/^(?: {0,3}> ?)+/, '') : lines[index];
     const odd = oddListing(raw, lines);
     if (odd) throw fail(index + 1, `${odd}: write each issue as a "- " list item at the start of a line`);
+    checkDueNumber(index, quoted);
+  };
+
+  /** A line of text that opens with the number of the finding due next: a finding Markdown would not count. */
+  const checkDueNumber = (index: number, quoted: boolean): void => {
+    const raw = quoted ? lines[index].replace(/^(?: {0,3}> ?)+/, '') : lines[index];
     // "2.second issue" where the next finding is due: a numbered marker without
     // its space, which Markdown reads as prose (or as more of the item before).
     // Numbers in prose are left alone: another number ("2024.was"), a decimal, a version ("3.x").
-    const numbered = /^ {0,3}(\d{1,9})[.)](?=[^\s\d])(?![xX]\b)/.exec(raw);
-    if (numbered && Number(numbered[1]) === issues.length + (item ? 1 : 0) + 1) {
+    const due = issues.length + (item ? 1 : 0) + 1;
+    const numbered = /^[ \t]*(\d{1,9})[.)](?=[^\s\d])(?![xX]\b)/.exec(raw);
+    if (numbered && Number(numbered[1]) === due) {
       throw fail(index + 1, `a list marker needs a space after it ("${numbered[1]}${raw.trimStart()[numbered[1].length]} …"), or this finding would not be counted: write each issue as a "- " list item at the start of a line`);
+    }
+    // "Also found:" then "2. b": only "1." may start a list right after text, so the due item reads as prose.
+    const spaced = /^[ \t]*(\d{1,9})([.)])[ \t]+\S/.exec(raw);
+    if (spaced && Number(spaced[1]) === due && due > 1) {
+      throw fail(index + 1, `"${spaced[1]}${spaced[2]}" right after a line of text continues that text (Markdown starts a list there only at "1."), so this finding would not be counted: leave a blank line before it, and write each issue as a list item at the start of a line`);
     }
   };
 
@@ -110,8 +123,16 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     }
     if (block.type === 'paragraph') {
       // A lazy line (indented less than the item's text) starts like a block and is read as one.
-      for (let i = Math.max(start, item!.first + 1); i <= end; i++) if (leadOf(lines[i]) < item!.content) checkLine(i, quoted);
+      // A line at the item's own column is more of its text, yet "2. b" there is the next finding hidden in it.
+      for (let i = Math.max(start, item!.first + 1); i <= end; i++) {
+        if (leadOf(lines[i]) < item!.content) checkLine(i, quoted);
+        else checkDueNumber(i, quoted);
+      }
+      // A label line of its own under an item ("- a", blank, "  **Minor:**") still heads the items after it.
+      if (start > item!.first && isLabelLine(lines[start], end === start)) checkTier(lines[start], start + 1, 'label line');
     }
+    // A tier heading indented under an item still reads as a section above the items after it.
+    if (block.type === 'heading') checkTier(headingLabel(lines, start, end), start + 1);
     // Blocks hold blocks only in a blockquote (a list has thrown); a paragraph's children are inline text.
     if (block.type === 'block_quote') for (const child of children(block)) readInItem(child, true);
   };
@@ -201,7 +222,7 @@ function isLabelLine(line: string, alone: boolean): boolean {
 /** A heading's text as written: an ATX heading without its #s, a Setext one without its underline. */
 function headingLabel(lines: string[], start: number, end: number): string {
   if (end > start) return lines.slice(start, end).join(' ');
-  return lines[start].replace(/^ {0,3}#{1,6}(?=[ \t]|$)/, '').replace(/[ \t]+#+[ \t]*$/, '').trim();
+  return lines[start].replace(/^(?:[ \t]*> ?)*[ \t]*#{1,6}(?=[ \t]|$)/, '').replace(/[ \t]+#+[ \t]*$/, '').trim();
 }
 
 /** The item's text: its marker and the item's indentation removed, blank lines at either end dropped. */
@@ -210,6 +231,7 @@ function itemText(item: ReportItem, lines: string[], fail: (line: number, messag
   const first = lines[start].replace(/^[ \t]*(?:[-*+]|\d{1,9}[.)])/, '');
   const body = [first, ...lines.slice(start + 1, item.last + 1).map((l) => stripColumns(l, item.content))].join('\n').trim();
   if (body === '') throw fail(start + 1, 'this list item is empty: each item is one issue and must say what is wrong');
+  if (isBlankText(body)) throw fail(start + 1, 'this list item holds only invisible characters (zero-width or blank ones), so it says nothing: each item is one issue and must say what is wrong');
   // A bullet whose text is all comment (closed or not) reads as an empty item, yet it is not empty text: never a finding.
   const html = htmlRemainder(body);
   if (html === undefined || html === 'unclosed') {

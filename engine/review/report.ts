@@ -204,7 +204,7 @@ function describe(e: ErrorObject, data: unknown): Problem {
             message: `the item at ${e.instancePath} is ${valueKind(valueAt(data, e.instancePath))}, not a string: each issue is one plain string, with no nesting or fields`,
           };
     case 'pattern':
-      return { pointer: e.instancePath, atKey: false, message: `the item at ${e.instancePath} is blank: each issue must say what is wrong` };
+      return { pointer: e.instancePath, atKey: false, message: `the item at ${e.instancePath} is blank (white space or invisible characters only): each issue must say what is wrong` };
     default:
       return { pointer: e.instancePath, atKey: false, message: `${e.instancePath || 'the report'} ${e.message ?? `fails "${e.keyword}"`}` };
   }

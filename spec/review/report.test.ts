@@ -272,6 +272,42 @@ markdown('G15: more tier schemes are tiers: Important issues / Less important, T
   }
 });
 
+markdown('G15: required/recommended, not/less critical, MoSCoW (Must, Should, Could, Won\'t) and secondary/other-minor headings are tiers; topics that open with those words stay topics', () => {
+  for (const heading of ['Required changes', 'Recommended changes', 'Not critical', 'Less critical', 'Must', 'Should', 'Could', "Won't", 'Secondary issues', 'Additional minor points', 'Follow-ups (not critical)']) {
+    assert.is(thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT').line, 3, heading);
+  }
+  for (const heading of ['Required permissions', 'Recommended reading', 'Should we cache?', 'Could not reproduce', 'Secondary index', 'Additional context', "Won't compile on Windows"]) {
+    assert.equal(readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)).issues, ['an issue'], heading);
+  }
+});
+
+markdown('G15: a tier heading or label line indented under an item is still a tier (it heads the items after it); a topic heading inside an item is its text', () => {
+  const heading = thrownWithCode(() => readReport(report('review.md', '- a\n\n  ## Nits\n\n- b\n')), 'E_REPORT_FORMAT');
+  assert.equal([heading.line, heading.col], [3, 3]);
+  assert.match(heading.message, 'the heading "Nits" names a severity tier');
+  assert.match(thrownWithCode(() => readReport(report('review.md', '- a\n\n  **Minor:**\n\n- b\n')), 'E_REPORT_FORMAT').message, 'the label line "**Minor:**" names a severity tier');
+  assert.equal(readReport(report('review.md', '- a\n\n  ## Details\n\n  more\n- b\n')).issues, ['a\n\n## Details\n\nmore', 'b']);
+});
+
+markdown('G10 G17: the next finding\'s number after a line of text ("Also found:" then "2. b", or "2. b" under item 1) is E_REPORT_FORMAT, never a finding silently folded into prose; other numbers stay text', () => {
+  for (const text of ['1. a\n\nAlso found:\n2. b\n3. c\n', '- a\n\nMore findings\n2) b\n', '1. a\n   2. b\n']) {
+    const e = thrownWithCode(() => readReport(report('review.md', text)), 'E_REPORT_FORMAT');
+    assert.match(e.message, 'right after a line of text continues that text', text);
+    assert.match(e.message, 'so this finding would not be counted', text);
+  }
+  assert.equal(readReport(report('review.md', '- a\n\nSee 2. below\n')).issues, ['a']);
+  assert.equal(readReport(report('review.md', 'Findings:\n1. a\n2. b\n')).issues, ['a', 'b']);
+  assert.equal(readReport(report('review.md', '- a\n  3. not the next number\n')).issues, ['a\n3. not the next number']);
+});
+
+markdown('G10: an item of only invisible characters (zero-width space, braille blank) is blank: E_REPORT_FORMAT in Markdown and in JSON alike', () => {
+  const md = thrownWithCode(() => readReport(report('review.md', '- a\n- \u200b\n')), 'E_REPORT_FORMAT');
+  assert.equal([md.line, md.message.includes('only invisible characters')], [2, true]);
+  const js = thrownWithCode(() => readReport(report('review.json', '{"issues": ["a", "\\u2800", "\\ufeff\\u200d "]}')), 'E_REPORT_FORMAT');
+  assert.match(js.message, 'the item at /issues/1 is blank (white space or invisible characters only)');
+  assert.equal(readReport(report('review.json', '{"issues": ["\\u200bvisible"]}')).issues, ['\u200bvisible']);
+});
+
 markdown('G10 G17: a flag wrapped onto its own line ("-Werror") is item text, and a one-line dash sign-off ("— reviewer") is prose; dashes on several lines, and "-x" with no space, are still refused', () => {
   assert.equal(readReport(report('review.md', '- pass this flag\n-Werror to the compiler.\n')).issues, ['pass this flag\n-Werror to the compiler.']);
   assert.equal(readReport(report('review.md', '- a finding\n\n— reviewer\n')).issues, ['a finding']);
