@@ -83,9 +83,9 @@ const TIERS = (word: string, field: Field) =>
     field === 'reviewer' ? NAME_ROLE : 'state the criterion itself, e.g. "every public function meets the naming rule"'}`;
 
 const TIER_NOUNS = '(?:issues?|findings?|problems?|defects?|bugs?|severity|tiers?)';
-const TIER_WORD = '(?:non-?blocking|blocking|major|minor)';
+const TIER_WORD = '(?:non-?blocking|blocking|non-?critical|critical|major|minor)';
 /** What a tier word is paired with in a scheme: another tier word, or the lower tier it is set against ("blocking and advisory"). */
-const PARTNER = '(?:non-?blocking|blocking|major|minor|advisory|optional|cosmetic|trivial)';
+const PARTNER = '(?:non-?blocking|blocking|non-?critical|critical|major|minor|advisory|optional|cosmetic|trivial)';
 /**
  * A list of plain words matched in any letter case by a rule compiled
  * without the `i` flag (one that tells capitals and title case apart):
@@ -194,6 +194,11 @@ const rules = (): readonly Rule[] => (compiledRules ??= [
   },
 ]);
 
+/** Whether two offsets lie in one sentence: no full stop, question or exclamation mark, semicolon or line break between them. */
+function sameSentence(text: string, a: number, b: number): boolean {
+  return !/[.!?;\n]/.test(text.slice(Math.min(a, b), Math.max(a, b)));
+}
+
 /** Findings for one string, ordered by position; one per (code, offset). */
 function scan(text: string, pointer: string, field: Field): Finding[] {
   const byKey = new Map<string, Finding>();
@@ -201,11 +206,15 @@ function scan(text: string, pointer: string, field: Field): Finding[] {
   // wording aimed at the reviewer: blanked out, so offsets stay the same.
   const scanned = text.replace(/`[^`]*`/g, (span) => ' '.repeat(span.length));
   for (const rule of rules()) {
-    if (rule.fallback && [...byKey.values()].some((f) => f.code === rule.code)) continue;
+    // A fallback finds what the rules above missed: in a sentence where they
+    // already found a tier of this code ("major or minor": the pair), its
+    // match is the same scheme again; in another sentence it is one of its own.
+    const earlier = rule.fallback ? [...byKey.values()].filter((f) => f.code === rule.code).map((f) => f.offset ?? 0) : [];
     for (const match of scanned.matchAll(rule.pattern)) {
       const offset = match.index ?? 0;
       const key = `${rule.code}@${offset}`;
       if (byKey.has(key)) continue;
+      if (earlier.some((at) => sameSentence(scanned, at, offset))) continue;
       const word = match[0].replace(/\s+/g, ' ');
       byKey.set(key, { code: rule.code, message: rule.explain(word, field), pointer, severity: 'error', offset });
     }

@@ -41,8 +41,26 @@ type Origin =
   | { kind: 'host'; index: number }
   | { kind: 'module'; file: string; pointer: string; workflow?: string };
 
-// Plain specs are defined once per object, so every catalog built from the same host list holds the same tools.
-const defined = new WeakMap<object, Tool>();
+// Plain specs are defined once per object, so every catalog built from the same host list holds the same tools —
+// as long as the object still says the same: a host that edits it (a class, a schema) gets the tool it now describes.
+const defined = new WeakMap<object, { tool: Tool; snapshot: SpecSnapshot }>();
+
+/** A spec's fields as they were when it was defined: functions by identity, other values as JSON. */
+type SpecSnapshot = ReadonlyMap<string, unknown>;
+
+function snapshotOf(entry: object): SpecSnapshot | undefined {
+  try {
+    return new Map(Object.entries(entry).map(([key, value]) => [key, typeof value === 'function' ? value : JSON.stringify(value)]));
+  } catch {
+    return undefined; // a value JSON cannot write (a cycle): never reused, defined afresh each time
+  }
+}
+
+function sameSnapshot(a: SpecSnapshot, b: SpecSnapshot): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (!b.has(key) || b.get(key) !== value) return false;
+  return true;
+}
 
 /**
  * One catalog from lists of tools. A list that starts with the built-ins
@@ -75,11 +93,12 @@ function builtinPrefix(list: readonly unknown[]): number {
 
 function toTool(entry: unknown, origin: Origin): Tool {
   if (isTool(entry)) return entry;
-  const known = entry !== null && typeof entry === 'object' ? defined.get(entry) : undefined;
-  if (known) return known;
+  const snapshot = entry !== null && typeof entry === 'object' ? snapshotOf(entry) : undefined;
+  const known = snapshot ? defined.get(entry as object) : undefined;
+  if (known && sameSnapshot(known.snapshot, snapshot!)) return known.tool;
   try {
     const tool = asTool(entry);
-    defined.set(entry as object, tool);
+    if (snapshot) defined.set(entry as object, { tool, snapshot });
     return tool;
   } catch (e) {
     if (!isCountersignError(e)) throw e;

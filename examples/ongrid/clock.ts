@@ -22,12 +22,20 @@ export interface SimClock {
   reviewerTurnMs: number;
 }
 
-export function createSimClock(start: number = SIMULATION_START): SimClock {
+/**
+ * `realTime`: the clock also runs with real time, from `start`. For a real
+ * reviewer (`--reviewer`), whose thinking takes real seconds: the gate's
+ * 60 s ceiling is then 60 real seconds, and a reviewer that stays silent
+ * times out at it rather than waiting on a clock that never moves.
+ */
+export function createSimClock(start: number = SIMULATION_START, options: { realTime?: boolean } = {}): SimClock {
   let t = start;
+  const realStart = Date.now();
+  const ms = options.realTime ? () => t + (Date.now() - realStart) : () => t;
   return {
-    ms: () => t,
-    now: () => new Date(t),
-    iso: () => new Date(t).toISOString(),
+    ms,
+    now: () => new Date(ms()),
+    iso: () => new Date(ms()).toISOString(),
     advance(ms: number) {
       if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`the simulated clock only moves forward, not by ${ms} ms`);
       t += ms;

@@ -82,7 +82,8 @@ export interface HostOptions {
 }
 
 export function createOngridHost(dir: string, options: HostOptions = {}): OngridHost {
-  const clock = createSimClock();
+  // A real reviewer thinks in real seconds: the clock runs with them (the default reviewer answers at once, on a still clock).
+  const clock = createSimClock(undefined, { realTime: options.reviewer !== undefined });
   const fleet = openFleet(join(dir, 'fleet.db'), clock);
   const store = createSqliteStore(join(dir, 'store'));
   let trace: CallTrace = newTrace();

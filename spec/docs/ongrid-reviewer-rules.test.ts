@@ -8,7 +8,11 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createSimClock } from '../../examples/ongrid/clock.js';
+import { createOngridHost } from '../../examples/ongrid/host.js';
 import type { Fleet } from '../../examples/ongrid/fleet.js';
 import { readTools } from '../../examples/ongrid/read-tools.js';
 import { writeTools } from '../../examples/ongrid/write-tools.js';
@@ -79,6 +83,27 @@ Rules('A20 A21 A22 A19 F8: host_restart_service, execute_skill and AgentTool are
     ['write', 'write', 'write', 'destructive', 'destructive'],
   );
   for (const name of ['get_incident_detail', 'get_edge_summary', 'query_promql', 'query_logql', 'get_sop_text']) assert.is(classes[name], 'read', name);
+});
+
+Rules('A11: with another reviewer (--reviewer) the simulated clock runs in real time, so the gate\'s 60 s ceiling is real seconds and a silent reviewer times out; the default reviewer keeps a still clock', async () => {
+  const still = createSimClock();
+  const live = createSimClock(undefined, { realTime: true });
+  const [s0, l0] = [still.ms(), live.ms()];
+  await new Promise((r) => setTimeout(r, 30));
+  assert.is(still.ms(), s0);
+  assert.ok(live.ms() - l0 >= 25, `moved ${live.ms() - l0} ms`);
+  live.advance(60_000);
+  assert.ok(live.ms() - l0 >= 60_025, 'advance still moves it');
+  for (const [options, runs] of [[{}, false], [{ reviewer: 'jsonl:cat' }, true]] as const) {
+    const host = createOngridHost(mkdtempSync(join(tmpdir(), 'cs-ongrid-clock-')), options);
+    try {
+      const t0 = host.clock.ms();
+      await new Promise((r) => setTimeout(r, 30));
+      assert.is(host.clock.ms() > t0, runs, JSON.stringify(options));
+    } finally {
+      await host.close();
+    }
+  }
 });
 
 Rules.run();

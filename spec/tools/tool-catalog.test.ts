@@ -142,4 +142,19 @@ Catalog('a module entry that is not a tool is E_TOOL_DEFINITION naming the modul
   assert.match(e.message, join(file, '..', 'tools', 'bad.mjs'));
 });
 
+Catalog('a plain spec the host edits (its class, its schema) is defined as it now reads in the next catalog: a tool made write is never kept read, out of the review gate', () => {
+  const spec: { name: string; class: 'read' | 'write'; inputSchema: { type: string; properties: Record<string, { type: string }> }; run: (a: unknown) => unknown } = {
+    name: 'deploy', class: 'read', inputSchema: { type: 'object', properties: { tag: { type: 'integer' } } }, run: (a) => a,
+  };
+  const first = createToolCatalog([spec]).get('deploy')!;
+  assert.is(first.class, 'read');
+  assert.is(createToolCatalog([spec]).get('deploy'), first, 'an unchanged spec gives the same tool');
+  spec.class = 'write';
+  spec.inputSchema.properties.tag = { type: 'string' };
+  const second = createToolCatalog([spec]).get('deploy')!;
+  assert.is(second.class, 'write');
+  assert.equal(second.argProblems({ tag: 'v1' }), []);
+  assert.is(second.argProblems({ tag: 1 }).length, 1);
+});
+
 Catalog.run();

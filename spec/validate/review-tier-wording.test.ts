@@ -81,6 +81,16 @@ test('G15: prose about other things passes — a tier word followed by a word th
   ]) assert.equal(tiers(prose), [], prose);
 });
 
+test('G15: a tier a sorting verb assigns is found in its own sentence even when another sentence holds a capitalised tier: one finding per occurrence, all in one validate', () => {
+  assert.equal(tiers('Mark style findings as minor. Report any MAJOR problem.'), ['minor.', 'MAJOR']);
+});
+
+test('G15: "critical and non-critical" is a tier pair without a sorting verb, as "blocking and non-blocking" is; critical sections and paths stay prose', () => {
+  assert.equal(tiers('sort issues into critical and non-critical ones'), ['critical']);
+  assert.equal(tiers('split findings into critical/non-critical'), ['critical']);
+  for (const prose of ['Keep critical and non-critical sections apart', 'the critical and non-critical paths differ']) assert.equal(tiers(prose), [], prose);
+});
+
 test('G15: tiering said in other words is refused: blocking and advisory, a priority (high/medium/low), levels a sorting verb assigns, CRITICAL, Sev levels, must-fix and optional', () => {
   assert.equal(tiers('Split the findings into blocking and advisory'), ['blocking']);
   assert.equal(tiers('Assign each issue a priority (high/medium/low)'), ['high/med']);
