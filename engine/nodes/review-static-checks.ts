@@ -60,6 +60,8 @@ export function reportOverArtifact(node: DelegateReviewNode, pointer: string, wo
   const report = literalPath(node.report);
   // The workspace folder itself ("." or "./"): it holds every artifact, and no report file can be written there.
   if (report === '.' || report === '') return [clash(node, pointer, 'is the workspace folder itself, which holds the artifacts, so no report file can be written there')];
+  // A repository's own folder: setting a file there aside (HEAD, config) breaks the repository the work lives in.
+  if (report.split('/').includes('.git')) return [clash(node, pointer, 'is inside a git repository\'s own folder (.git), whose files the engine would move aside, breaking the repository')];
   const reviews = [node, ...(workflow?.nodes ?? []).filter((n): n is DelegateReviewNode => n.type === 'delegate-review' && n !== node)];
   for (const review of reviews) {
     for (const [list, role] of [[review.artifacts, 'artifact'], [review.context, 'context path']] as const) {

@@ -80,6 +80,10 @@ export function prepareReportSlot(paths: VisitPaths, env: { workspace: string; s
       throw reportPath(report, `it is inside the run store ${store}, whose files the engine would move aside, losing the runs kept there`);
     }
   });
+  // Any repository's own folder (the workspace's, or a nested one): its files moved aside break the repository.
+  if (relative(realish(env.workspace), real).split(sep).includes('.git')) {
+    throw reportPath(report, 'it is inside a git repository\'s own folder (.git), whose files the engine would move aside, breaking the repository');
+  }
   if (isDirectory(report)) throw reportPath(report, 'it is a directory');
   // The engine's own files beside the report: a folder in their place is in the way, not the report path.
   const besides: [string, string][] = [[`${report}.prev`, 'the previous report cannot be kept'], [`${report}.refused`, 'a report no review accepted cannot be set aside']];
@@ -114,6 +118,9 @@ export function reportIsWorkFile(paths: Pick<VisitPaths, 'artifacts' | 'context'
       readReport(paths.report);
       return undefined;
     }
+    // Only a Markdown file by name is taken for an earlier report: a list in
+    // a .yaml or .txt file of the work is the work, never set aside.
+    if (!/\.(?:md|markdown)$/i.test(paths.report)) return folder;
     // Markdown reads as a report when it has list items, and so does a
     // README (a heading, a paragraph, a list): only a bare list of findings
     // (headings allowed, no prose) is taken for an earlier run's report.

@@ -195,6 +195,23 @@ Prev('G8: a report path inside an artifact folder that names a file of the work 
   assert.is(readFileSync(join(ws2, 'docs/..notes.md'), 'utf8'), 'my own notes\n');
 });
 
+Prev('G8: a list in a file of the work that is not Markdown by name (.yaml, .txt) is the work, never an earlier report: E_REPORT_PATH on entry, the file left in the review', async () => {
+  for (const name of ['endpoints.yaml', 'notes.txt']) {
+    const ws = tempDir('countersign-prev-yaml-');
+    mkdirSync(join(ws, 'docs'));
+    writeFileSync(join(ws, 'docs/api.md'), '# API\n');
+    writeFileSync(join(ws, `docs/${name}`), '- GET /users\n- POST /users\n');
+    const wf = reviewLoop() as unknown as { nodes: Array<Record<string, unknown>> };
+    Object.assign(wf.nodes.find((n) => n.id === 'review')!, { artifacts: ['docs/'], report: `docs/${name}` });
+    const engine = createEngine({ store: createMemoryStore() });
+    let s: RunState = await engine.start(wf as unknown as Workflow, { workspace: ws });
+    s = await engine.submit(s.runId, {}, { seq: s.seq, as: 'author' });
+    assert.is(s.status === 'failed' && s.error.code, 'E_REPORT_PATH', name);
+    assert.is(readFileSync(join(ws, `docs/${name}`), 'utf8'), '- GET /users\n- POST /users\n', name);
+    assert.not.ok(existsSync(join(ws, `docs/${name}.before-${s.runId}`)), name);
+  }
+});
+
 Prev('a templated report path that comes back to a file (A, then B, then A) never overwrites the user\'s file kept as <report>.before-<runId>: what is at A the second time is this run\'s own report, kept as .prev', async () => {
   const ws = tempDir('countersign-prev-return-');
   const { wf } = slotLoop(ws, 'a');

@@ -42,6 +42,24 @@ test('G8 (issue 3 Paths): a report path inside the run store is E_REPORT_PATH on
   assert.is(status.json.status, 'failed', 'the run is still in the store');
 });
 
+test('G8: a report path inside a git repository\'s own folder (.git/HEAD) is E_REPORT_PATH on entry, and the repository is left whole; a literal one is refused by validate', async () => {
+  const ws = tempDir('countersign-slot-git-');
+  mkdirSync(join(ws, '.git'));
+  writeFileSync(join(ws, '.git/HEAD'), 'ref: refs/heads/main\n');
+  writeFileSync(join(ws, ARTIFACT), '# A\nbody\n');
+  const engine = createEngine({ store: createMemoryStore() });
+  const { runId } = await engine.start(loop(), { workspace: ws });
+  const state = await engine.submit(runId, { report_path: '.git/HEAD' }, { as: 'author' });
+  assert.is(state.status === 'failed' && state.error.code, 'E_REPORT_PATH');
+  assert.match(state.status === 'failed' ? state.error.message : '', "inside a git repository's own folder (.git)");
+  assert.is(readFileSync(join(ws, '.git/HEAD'), 'utf8'), 'ref: refs/heads/main\n');
+  assert.equal(readdirSync(join(ws, '.git')), ['HEAD']);
+  const wf = reviewLoop() as unknown as { nodes: Record<string, unknown>[] };
+  Object.assign(wf.nodes.find((n) => n.id === 'review')!, { report: 'sub/.git/config' });
+  const errors = validateDocument(parseSource(JSON.stringify(wf, null, 2), 'w.json')).errors;
+  assert.equal(errors.map((e) => `${e.code} ${e.pointer}`), ['E_REPORT_PATH /nodes/2/report']);
+});
+
 test('G8: the default report under .countersign/reviews/ is still fine when the store is .countersign/ in the workspace', async () => {
   const ws = tempDir('countersign-slot-ws-');
   const store = join(ws, '.countersign');

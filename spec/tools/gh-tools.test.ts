@@ -318,11 +318,13 @@ Tools('runGh stops a gh that hangs past its timeout, or when the call is cancell
   const slow = await rejection(runGh(['pr', 'view', '1'], { tool: 'pr_status', workspace: ws, timeoutMs: 200 }));
   assert.is(slow.code, 'E_TOOL_FAILED');
   assert.match(slow.message, 'did not finish within 0.2 s');
+  assert.match(slow.message, 'it may still have taken effect');
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 100);
   const cancelled = await rejection(postReview.run(review, { workspace: ws, signal: ac.signal }));
   assert.is(cancelled.code, 'E_TOOL_FAILED');
   assert.match(cancelled.message, 'cancelled');
+  assert.match(cancelled.message, 'it may still have taken effect');
 });
 
 Tools('H3: runGh refuses --repo in any spelling: the repository always comes from the workspace', async () => {
