@@ -49,6 +49,8 @@ interface AgentProcess {
   late: Set<number>;
   /** Answers it has given. */
   answered: number;
+  /** It echoes each request's seq as "$seq": its late lines say whose they are, so a timed-out request need not cost the process. */
+  echoesSeq: boolean;
 }
 
 export interface JsonlAgentOptions extends AgentCommandOptions {
@@ -82,6 +84,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
       stale: 0,
       late: new Set(),
       answered: 0,
+      echoesSeq: false,
       exited: new Promise<Exit>((resolve) => {
         child.once('exit', (code, signal) => resolve({ code, signal }));
         child.once('error', (spawnError) => resolve({ code: null, signal: null, spawnError }));
@@ -257,6 +260,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           const call = toolRequestOf(message);
           if (!call) {
             proc.answered++;
+            if (!proc.echoesSeq && carriesSeq(next.line)) proc.echoesSeq = true;
             return message;
           }
           turns++;
@@ -273,10 +277,14 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           continue;
         }
         if (next.end === 'aborted') {
-          // One late line per timed-out request can be skipped; a conversation
-          // that has called tools may send any number, and a gate's decision
-          // review must never leak a late reply into the next proposal.
-          if (turns > 0 || isDecisionReview(request)) discard(proc);
+          // A late line can be skipped only when it will say whose it is: an
+          // agent that answers requests as they come (not in turn) would send
+          // this request's late answer after the next one's, and order alone
+          // would swap them. So the process is kept only when it echoes
+          // "$seq"; a conversation that has called tools may send any number
+          // of lines, and a gate's decision review must never leak a late
+          // reply into the next proposal.
+          if (turns > 0 || isDecisionReview(request) || !proc.echoesSeq) discard(proc);
           else {
             proc.stale++;
             proc.late.add(request.seq);
