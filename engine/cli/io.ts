@@ -20,6 +20,8 @@ export interface Io {
   cwd: string;
   env: NodeJS.ProcessEnv;
   isTTY: boolean;
+  /** When the command was called (a process: when it started); a `step` without --seq answers the item pending then. Left out: when the command begins. */
+  startedAt?: Date;
 }
 
 export function processIo(): Io {
@@ -39,6 +41,7 @@ export function processIo(): Io {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
+    startedAt: new Date(performance.timeOrigin),
   };
 }
 

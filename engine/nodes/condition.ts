@@ -90,8 +90,8 @@ function compare(op: 'gt' | 'gte' | 'lt' | 'lte', a: unknown, b: unknown): boole
   }
 }
 
-/** A decimal number as JSON writes it: no hex, no surrounding spaces, no "Infinity". */
-const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** A number as JSON writes it: no hex, no leading zeros or bare dots ("007", ".5", "1."), no surrounding spaces, no "Infinity". */
+const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;

@@ -56,6 +56,13 @@ export interface SubmitOptions {
   toolCalls?: ToolCallRecord[];
   /** Set by a driven run: one of the engine's tools the agent called failed, so the step fails (E_TOOL_FAILED). */
   toolFailure?: { tool: string; code: string; message: string };
+  /**
+   * When the caller made the call (the CLI: when its process started). A
+   * submit without `seq` answers the item pending at that moment: an item
+   * issued after it (another process answered first) is not the one the
+   * caller meant, so the call replays instead of answering it.
+   */
+  madeAt?: Date;
 }
 
 export interface RunInfo {
@@ -211,7 +218,9 @@ export function createEngine(options: EngineOptions): Engine {
       // Without a seq the answer is for the item pending now: pinned, so two
       // submits racing for one item never both advance the run (the later
       // one is a replay) and an answer never lands on a later item.
-      const seq = opts.seq ?? (before.status === 'waiting' ? before.seq : undefined);
+      // Pinned at the call, not at this read: another process may have moved the run on in between.
+      const movedOnSinceCall = opts.seq === undefined && opts.madeAt instanceof Date && Date.parse(before.updatedAt) > opts.madeAt.getTime();
+      const seq = opts.seq ?? (before.status === 'waiting' ? (movedOnSinceCall ? Math.max(1, before.seq - 1) : before.seq) : undefined);
       // A run whose workflow brings toolModules needs them before an answer
       // is stored: refused here (E_TOOL_MODULE_BLOCKED), nothing changes.
       if (before.status === 'waiting') await tools.ensureModules(before);

@@ -84,6 +84,21 @@ Cli('step --json lists in toolsRun only the tool nodes this step ran, never thos
   assert.equal(r.json.toolsRun.map((t: { nodeId: string }) => t.nodeId), ['second']);
 });
 
+Cli('step without --seq answers the item pending when the command was called: one called before another process moved the run on replays (exit 0) and answers nothing', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const calledAt = new Date();
+  await new Promise((r) => setTimeout(r, 20));
+  const first = await cli(['step', s.json.runId, '--response', '{"words":0}', '--json'], { store });
+  assert.is(first.json.seq, 2, 'the wrong answer re-issued the item');
+  const late = await cli(['step', s.json.runId, '--response', '{"words":3}', '--json'], { store, startedAt: calledAt });
+  assert.is(late.code, 0, late.stderr);
+  assert.is(late.json.replayed, true);
+  assert.is(late.json.status, 'waiting');
+  const answers = (await cli(['trace', s.json.runId, '--json'], { store })).json.events.filter((e: { type: string }) => e.type.startsWith('answer.'));
+  assert.equal(answers.map((e: { type: string }) => e.type), ['answer.rejected']);
+});
+
 Cli('step: an answered seq replays (exit 0, replayed), an unissued seq is E_SEQ (exit 2), an unknown run is E_RUN_NOT_FOUND (exit 2)', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });

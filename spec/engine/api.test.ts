@@ -180,6 +180,26 @@ Api('concurrent submits without a seq are for the item pending when each was mad
   }
 });
 
+Api('a submit without seq made before another process moved the run on (madeAt) replays: it never answers the item issued after the call; one made after answers the new item', async () => {
+  let clock = Date.parse('2026-12-04T10:00:00.000Z');
+  const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });
+  const s = await engine.start(TWO_STEP);
+  const madeAt = new Date(clock);
+  clock += 50;
+  // A wrong answer re-issues the item: seq 2, issued after the call below was made.
+  const moved = await engine.submit(s.runId, { words: 0 });
+  assert.is(moved.seq, 2);
+  const late = await engine.submit(s.runId, { words: 500 }, { madeAt });
+  assert.is(late.replayed, true);
+  assert.is(late.seq, 2);
+  const events = (await engine.trace(s.runId)).events;
+  assert.equal(events.filter((e) => e.type.startsWith('answer.')).map((e) => e.type), ['answer.rejected'], 'the late call answered nothing');
+  clock += 50;
+  const fresh = await engine.submit(s.runId, { words: 7 }, { madeAt: new Date(clock) });
+  assert.is(fresh.replayed, undefined);
+  assert.is(fresh.status, 'completed');
+});
+
 Api('two processes stepping one SQLite run with the same seq: exactly one advances it', async () => {
   const store = tmp();
   const engine = createEngine({ store: createSqliteStore(store) });

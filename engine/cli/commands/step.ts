@@ -9,6 +9,8 @@ export const command: Command = {
   usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (the run waits), or too late (its deadline fired first: the answer was not taken, wherever the timeout route led); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended), E_IDENTITY_REQUIRED or E_IDENTITY_RESERVED',
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
   async run(values, positionals, io) {
+    // Without --seq the answer is for the item pending when the call was made: another process's step since then moves nothing on here.
+    const madeAt = io.startedAt ?? new Date();
     if (positionals.length !== 1) throw usage('step takes exactly one run id');
     if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)');
     let seq: number | undefined;
@@ -20,7 +22,7 @@ export const command: Command = {
     const answer = await readJsonArg(values.response as string, '--response', io);
     const { state, toolsRun } = await withEngine(values, io, async (engine, store) => {
       const mark = journalMark(store, positionals[0]);
-      const next = await engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined });
+      const next = await engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined, ...(seq === undefined ? { madeAt } : {}) });
       return { state: next, toolsRun: toolsRunSince(store, positionals[0], mark) };
     }, (dir) => {
       throw noStore(positionals[0], dir);
