@@ -33,8 +33,11 @@ async function load() {
       return open(fresh);
     } catch (e) {
       // Swept by a build running at the same moment, before this process marked it: build again.
+      const swept = e?.code === 'ENOENT' && e?.path === fresh;
+      // A bundle esbuild wrote always parses: one that does not was damaged on disk (cut short, overwritten): build again.
+      const damaged = e?.name === 'SyntaxError';
       // Anything else (a missing file the source reads included) is the source failing as it loads: building again would not change that.
-      if (e?.code !== 'ENOENT' || e?.path !== fresh) return sourceFailure(e);
+      if (!swept && !damaged) return sourceFailure(e);
     }
   }
   let entry;

@@ -108,6 +108,24 @@ Rebuild('a source that compiles but throws as it loads is E_BUILD naming its fil
   assert.equal(bundleDirs(pkg), built, 'the broken bundle is not rebuilt on every command');
 });
 
+Rebuild('a bundle damaged on disk (cut short) is built again by the next command, silently, and used from then on: no slow fallback on every command', () => {
+  const pkg = copyOfPackage();
+  assert.is(countersign(pkg, ['--version']).code, 0);
+  const [damaged] = bundleDirs(pkg);
+  const main = join(pkg, 'dist', damaged, 'main.cjs');
+  writeFileSync(main, readFileSync(main, 'latin1').slice(0, 500_000), 'latin1');
+  const first = countersign(pkg, ['runs', '--json']);
+  assert.is(first.code, 0, first.stderr);
+  assert.equal(JSON.parse(first.stdout), { runs: [] });
+  assert.is(first.stderr, '', 'no warning: the bundle was rebuilt, not bypassed');
+  const rebuilt = bundleDirs(pkg).filter((d) => d !== damaged);
+  assert.is(rebuilt.length, 1, 'one new bundle folder');
+  const pointer = JSON.parse(readFileSync(join(pkg, 'dist/cli.json'), 'utf8')) as { dir: string };
+  assert.is(pointer.dir, rebuilt[0]);
+  assert.is(countersign(pkg, ['runs', '--json']).stderr, '');
+  assert.equal(bundleDirs(pkg).filter((d) => d !== damaged), rebuilt, 'no further rebuild');
+});
+
 Rebuild('npm\'s prepare (the build script) without esbuild warns and succeeds, so a damaged install still completes; run through a link, it builds as well', () => {
   const pkg = copyOfPackage({ left: ['esbuild', '@esbuild'] });
   const r = spawnSync(process.execPath, [join(pkg, 'engine/cli/build.mjs')], { cwd: pkg, encoding: 'utf8', timeout: 60_000 });
