@@ -179,7 +179,18 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
     }
   };
 
+  /** The first thematic break ("---"): not prose, yet a report of only rules is no empty report. */
+  let firstRule: number | undefined;
+  /** Lines some block of the tree holds: what no block holds (link reference definitions) vanished from it. */
+  const covered = new Set<number>();
   for (const block of children(markdownParser().parse(text))) {
+    const [from, to] = linesOf(block);
+    for (let i = from; i <= to; i++) covered.add(i);
+    if (block.type === 'thematic_break') {
+      // A rule ("---") is no finding, and no report of zero issues either: said below, when nothing else is.
+      firstRule ??= from + 1;
+      continue;
+    }
     if (block.type !== 'list') {
       readOutside(block, false);
       continue;
@@ -196,7 +207,9 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
   // a report with no issues says so by being empty.
   // Whether the text says anything besides its items and headings (a README does; a bare report does not).
   if (shape) shape.proseLine = firstContent;
-  const textAt = firstContent ?? firstHeading;
+  // Findings written as link reference definitions ("[1]: a.md the title is wrong") leave no block at all.
+  const vanished = lines.findIndex((line, i) => !covered.has(i) && line.trim() !== '');
+  const textAt = firstContent ?? firstHeading ?? firstRule ?? (vanished === -1 ? undefined : vanished + 1);
   if (issues.length === 0 && textAt !== undefined) {
     throw fail(textAt, 'this report has text but no list items, so any findings in it would count as zero issues: write each issue as a "- " list item; a report with no issues is an empty file');
   }

@@ -119,7 +119,7 @@ const PROSE_NOUNS_ANY_CASE = proseNouns(anyCase);
 const NOT_PROSE_ANY_CASE = notProse(anyCase);
 
 /** Severity levels as a scheme names them, and how a list of them is joined. */
-const LEVEL = '(?:critical|high|medium|low|major|minor|trivial|cosmetic)';
+const LEVEL = '(?:critical|high|medium|moderate|low|major|minor|trivial|cosmetic)';
 const LEVEL_JOIN = '(?:\\s*[/,]\\s*|,?\\s+(?:or|and|to)\\s+)';
 
 /** Nouns "fixed" describes as a property, not a result: "a fixed seed", "a fixed size", "fixed costs". */

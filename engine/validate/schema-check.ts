@@ -123,10 +123,17 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
       const nodeId = NODE_ID_PATH.exec(at);
       if (nodeId) {
         const id = String(e.data);
+        // Said of the first character that is not allowed: a dot, a space, a non-ASCII letter each for its own reason.
+        const bad = [...id].find((ch) => !/[A-Za-z0-9_-]/.test(ch));
+        const why = bad === undefined
+          ? 'it is empty'
+          : bad === '.'
+            ? '"." separates path segments in node-id.field references, so this node\'s answers could never be read'
+            : `it holds ${JSON.stringify(bad)}${/\s/.test(bad) ? ' (white space)' : /\p{L}/u.test(bad) ? ' (a letter outside A-Z)' : ''}, which templates and contextPaths cannot name`;
         return error(
           'E_NODE_ID',
           at,
-          `node id "${id}" may contain only letters, digits, "_" and "-": "." separates path segments in node-id.field references, so this node's answers could never be read; rename it, e.g. "${readableName(id, 'step')}"`,
+          `node id "${id}" may contain only the letters A-Z and a-z, digits, "_" and "-": ${why}; rename it, e.g. "${readableName(id, 'step')}"`,
         );
       }
       return error('E_SCHEMA', at, `${subject} ${JSON.stringify(e.data)} does not match the pattern ${String(params.pattern)}${describe(e)}`);

@@ -308,6 +308,24 @@ markdown('G10: an item of only invisible characters (zero-width space, braille b
   assert.equal(readReport(report('review.json', '{"issues": ["\\u200bvisible"]}')).issues, ['\u200bvisible']);
 });
 
+markdown('G15: the low/moderate/high/critical scheme (npm audit\'s) is a tier in every form: "Moderate", "Moderate issues", "Severity: moderate"; "Content moderation" is a topic', () => {
+  for (const heading of ['Moderate', 'Moderate issues', 'Severity: moderate']) {
+    assert.is(thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT').line, 3, heading);
+  }
+  assert.equal(readReport(report('review.md', '# Review\n\n## Content moderation\n\n- an issue\n')).issues, ['an issue']);
+});
+
+markdown('G10: findings written as link reference definitions, or a report of only a rule ("---"), are E_REPORT_FORMAT, never zero issues; a reference definition beside items is fine', () => {
+  for (const text of ['[1]: docs/a.md "the title is wrong"\n[2]: b.md "missing"\n', '---\n', '***\n']) {
+    const e = thrownWithCode(() => readReport(report('review.md', text)), 'E_REPORT_FORMAT');
+    assert.match(e.message, 'this report has text but no list items', text);
+    assert.is(e.line, 1, text);
+  }
+  assert.equal(readReport(report('review.md', '- see [docs][1]\n\n[1]: https://example.com\n')).issues, ['see [docs][1]']);
+  assert.equal(readReport(report('review.md', '- a\n\n---\n\n- b\n')).issues, ['a', 'b']);
+  assert.equal(readReport(report('review.md', '<!-- nothing -->\n')).issues, []);
+});
+
 markdown('G10 G17: a flag wrapped onto its own line ("-Werror") is item text, and a one-line dash sign-off ("— reviewer") is prose; dashes on several lines, and "-x" with no space, are still refused', () => {
   assert.equal(readReport(report('review.md', '- pass this flag\n-Werror to the compiler.\n')).issues, ['pass this flag\n-Werror to the compiler.']);
   assert.equal(readReport(report('review.md', '- a finding\n\n— reviewer\n')).issues, ['a finding']);
