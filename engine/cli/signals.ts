@@ -7,6 +7,11 @@
  */
 const EXIT_STATUS: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
+/** The conventional exit status after `signal` (128 + its number). */
+export function signalStatus(signal: string): number {
+  return EXIT_STATUS[signal] ?? 1;
+}
+
 /** Runs `stop` (closing the agents) when the process is signalled, then exits; the returned function removes the handlers. */
 export function onInterrupt(stop: () => unknown): () => void {
   const handler = (signal: NodeJS.Signals) => {

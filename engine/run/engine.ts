@@ -334,7 +334,15 @@ export function createEngine(options: EngineOptions): Engine {
         throw new CountersignError('E_INPUT', `trace from ${JSON.stringify(from)} is not an event index`, { fix: 'pass from as a whole number ≥ 0 (the number of events already read), or leave it out for the whole journal' });
       }
       mustGet(runId);
-      return { runId, events: store.events(runId, from) };
+      const events = store.events(runId, from);
+      // Past the end is no "nothing new yet" (that is from = the count read so far): said, so a reader in parts never waits on a wrong index.
+      if (events.length === 0 && from > 0 && store.events(runId, from - 1).length === 0) {
+        const total = store.events(runId, 0).length;
+        throw new CountersignError('E_INPUT', `trace from ${from} is past the end of run ${runId}'s journal, which holds ${total} event(s)`, {
+          fix: `pass from at most ${total}: from ${total} returns the events written after those (none yet), from 0 the whole journal`,
+        });
+      }
+      return { runId, events };
     },
 
     async runs(filter) {

@@ -474,6 +474,13 @@ Api('trace(runId, {from}) returns only the events from that index on, to follow 
     const code = await engine.trace(s.runId, { from: from as number }).then(() => 'ok', (e: CountersignError) => e.code);
     assert.is(code, 'E_INPUT', String(from));
   }
+  // The count read so far is "nothing new yet"; past it, the index is wrong, and said so.
+  const total = (await engine.trace(s.runId)).events.length;
+  assert.equal((await engine.trace(s.runId, { from: total })).events, []);
+  const past = await engine.trace(s.runId, { from: total + 5 }).then(() => undefined, (e: CountersignError) => e);
+  assert.is(past?.code, 'E_INPUT');
+  assert.match(past!.message, `trace from ${total + 5} is past the end of run ${s.runId}'s journal, which holds ${total} event(s)`);
+  assert.match(past!.fix!, `pass from at most ${total}`);
 });
 
 Api('run(): an item answered elsewhere first (a step from another process) is not counted as this drive\'s step, and progress says its answer was not used', async () => {

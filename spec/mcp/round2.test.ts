@@ -110,6 +110,28 @@ Round2('when the client closes stdin right after a call, the call still gets its
   assert.is(start.result.structuredContent.status, 'waiting');
 });
 
+Round2('a signalled server exits with the signal\'s status (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP), never 0 as a hang-up does, after answering the call it was running', async () => {
+  for (const [signal, status] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    const store = tempDir('countersign-mcp-signal-');
+    const child = spawn(process.execPath, [LAUNCHER, 'mcp', '--store', store], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
+    send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start', arguments: { workflow: 'review-fix-loop' } } });
+    for (const end = Date.now() + 10_000; !out.includes('"id":1') && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.kill(signal);
+    assert.is(await exit, status, `${signal}: ${err}`);
+    clearTimeout(timer);
+    assert.ok(out.includes('"id":1'), 'the call was answered');
+  }
+});
+
 Round2('tools/list with a bad cursor is JSON-RPC Invalid params in words, and the server keeps serving', async () => {
   await withRawSession(['--store', tempDir('countersign-mcp-cursor-')], async (raw) => {
     raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 5 } });

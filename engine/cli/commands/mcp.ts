@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { openStore } from '../../store/open.js';
 import { serveStdio } from '../../hosts/mcp/server.js';
+import { signalStatus } from '../signals.js';
 import { workflowDirs } from '../../hosts/mcp/workflows.js';
 import { VERSION } from '../help.js';
 import { usage } from '../io.js';
@@ -34,7 +35,7 @@ export const command: Command = {
     }
     const workspace = workspaceDir(io, values.workspace as string | undefined);
     const store = openStore({ store: values.store as string | undefined, cwd: io.cwd, env: io.env });
-    await serveStdio({
+    const { signal } = await serveStdio({
       store,
       cwd: io.cwd,
       workflowDirs: workflowDirs(io.cwd, given, values.workspace !== undefined ? workspace : undefined),
@@ -45,7 +46,8 @@ export const command: Command = {
       stdout: io.stdout as Writable,
       log: (line) => io.stderr.write(`${line}\n`),
     });
-    return 0;
+    // Ended by a signal: its conventional status, as every command has (130 for Ctrl-C, 143 for kill).
+    return signal !== undefined ? signalStatus(signal) : 0;
   },
 };
 

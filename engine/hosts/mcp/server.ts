@@ -145,7 +145,7 @@ async function answerInFlight(settled: () => Promise<number>): Promise<void> {
  * Serves on this process's stdin/stdout until the client closes stdin (or
  * the process is told to stop), then closes the store. Resolves when done.
  */
-export async function serveStdio(options: StdioOptions): Promise<void> {
+export async function serveStdio(options: StdioOptions): Promise<{ signal?: NodeJS.Signals }> {
   const stdin = options.stdin ?? process.stdin;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const { server, ctx, settled } = build({ ...options, log });
@@ -171,9 +171,17 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
   };
   stdin.once('end', hangUp);
   stdin.once('close', hangUp);
-  const stop = () => void server.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // A signal ends the server as a hang-up does — the calls still running are
+  // answered first, for at most a few seconds — and its status says which
+  // signal (130, 143, 129); a second signal closes at once.
+  let signalled: NodeJS.Signals | undefined;
+  const stop = (signal: NodeJS.Signals) => {
+    if (signalled !== undefined) return void server.close();
+    signalled = signal;
+    transport.flush();
+    void Promise.race([answerInFlight(settled), new Promise((r) => setTimeout(r, SIGNAL_GRACE_MS).unref())]).then(() => server.close());
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   await server.connect(transport);
   log(`countersign mcp ${options.version}: serving on stdio; store ${options.store.location ?? '(memory)'}; workflows from ${options.workflowDirs.join(', ') || '(none)'}`);
   try {
@@ -181,9 +189,13 @@ export async function serveStdio(options: StdioOptions): Promise<void> {
   } finally {
     stdin.off('end', hangUp);
     stdin.off('close', hangUp);
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
     await settled();
     options.store.close();
   }
+  return signalled !== undefined ? { signal: signalled } : {};
 }
+
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** How long a signalled server waits for the calls still running before it closes. */
+const SIGNAL_GRACE_MS = 5_000;
