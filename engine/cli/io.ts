@@ -20,8 +20,8 @@ export interface Io {
   cwd: string;
   env: NodeJS.ProcessEnv;
   isTTY: boolean;
-  /** When the command was called (a process: when it started); a `step` without --seq answers the item pending then. Left out: when the command begins. */
-  startedAt?: Date;
+  /** The clock commands read (a `step` without --seq notes when its answer was read); the system clock when left out. */
+  now?: () => Date;
 }
 
 export function processIo(): Io {
@@ -41,7 +41,6 @@ export function processIo(): Io {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
-    startedAt: new Date(performance.timeOrigin),
   };
 }
 

@@ -7,7 +7,7 @@ import { claimNote } from '../run/tool-steps.js';
  * `store`: the --store DIR the command was given; the commands the output
  * suggests name it, so run as printed they find the run.
  */
-export function renderState(state: RunState, store?: string): string {
+export function renderState(state: RunState, store?: string, opts: { seqGiven?: boolean } = {}): string {
   const at = storeArg(store);
   const lines: string[] = [];
   if (state.retriesSpent && !state.replayed) {
@@ -18,7 +18,11 @@ export function renderState(state: RunState, store?: string): string {
   switch (state.status) {
     case 'waiting': {
       const p = state.pending;
-      if (state.replayed) lines.push('that seq was already answered: nothing changed (replayed)');
+      if (state.replayed) {
+        lines.push(opts.seqGiven === false
+          ? 'the run moved on before this answer was applied, so it was not used: nothing changed (replayed)'
+          : 'that seq was already answered: nothing changed (replayed)');
+      }
       if (state.rejected) {
         lines.push(`answer rejected (${state.rejected.code}):`);
         for (const e of state.rejected.errors) lines.push(`  ${e}`);

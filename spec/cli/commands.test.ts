@@ -2,7 +2,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cli, ROOT, tempDir } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { cli, LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
 
 const WF = 'spec/fixtures/cli/two-step.json';
 const Cli = suite('cli commands');
@@ -84,19 +85,34 @@ Cli('step --json lists in toolsRun only the tool nodes this step ran, never thos
   assert.equal(r.json.toolsRun.map((t: { nodeId: string }) => t.nodeId), ['second']);
 });
 
-Cli('step without --seq answers the item pending when the command was called: one called before another process moved the run on replays (exit 0) and answers nothing', async () => {
+Cli('step without --seq answers the item pending when its answer was read: one read before another process moved the run on replays (exit 0), answers nothing and says so on stderr', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });
   const calledAt = new Date();
   await new Promise((r) => setTimeout(r, 20));
   const first = await cli(['step', s.json.runId, '--response', '{"words":0}', '--json'], { store });
   assert.is(first.json.seq, 2, 'the wrong answer re-issued the item');
-  const late = await cli(['step', s.json.runId, '--response', '{"words":3}', '--json'], { store, startedAt: calledAt });
+  const late = await cli(['step', s.json.runId, '--response', '{"words":3}', '--json'], { store, now: () => calledAt });
   assert.is(late.code, 0, late.stderr);
   assert.is(late.json.replayed, true);
   assert.is(late.json.status, 'waiting');
+  assert.match(late.stderr, `countersign: warning: run ${s.json.runId} moved on (another answer was applied first) before this answer was, so it was not used; the run now waits at node "write", seq 2`);
+  const human = await cli(['step', s.json.runId, '--response', '{"words":3}'], { store, now: () => calledAt });
+  assert.match(human.stdout, 'the run moved on before this answer was applied, so it was not used');
   const answers = (await cli(['trace', s.json.runId, '--json'], { store })).json.events.filter((e: { type: string }) => e.type.startsWith('answer.'));
   assert.equal(answers.map((e: { type: string }) => e.type), ['answer.rejected']);
+});
+
+Cli('a shell pipeline whose last step reads its answer from stdin (--response -) answers the item pending once that input is complete, though all its commands started together', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const cs = `${JSON.stringify(process.execPath)} ${JSON.stringify(LAUNCHER)}`;
+  const agent = `${JSON.stringify(process.execPath)} -e "let t='';process.stdin.on('data',d=>t+=d).on('end',()=>{JSON.parse(t);console.log(JSON.stringify({words:5}))})"`;
+  const pipeline = `${cs} step ${s.json.runId} --response '{"words":0}' --json | ${agent} | ${cs} step ${s.json.runId} --response - --json`;
+  const r = spawnSync('sh', ['-c', pipeline], { encoding: 'utf8', env: { ...process.env, COUNTERSIGN_STORE: store }, timeout: 60_000 });
+  assert.is(r.status, 0, r.stderr);
+  assert.is(JSON.parse(r.stdout).status, 'completed', r.stdout);
+  assert.not.match(r.stderr, 'was not used');
 });
 
 Cli('step: an answered seq replays (exit 0, replayed), an unissued seq is E_SEQ (exit 2), an unknown run is E_RUN_NOT_FOUND (exit 2)', async () => {

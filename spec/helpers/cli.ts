@@ -27,7 +27,7 @@ function helperCache(): string {
   return (ownCache ??= tempDir('countersign-validator-cache-'));
 }
 
-export async function cli(args: string[], opts: { store?: string; cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv; startedAt?: Date } = {}): Promise<CliResult> {
+export async function cli(args: string[], opts: { store?: string; cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv; now?: () => Date } = {}): Promise<CliResult> {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const stdout = new PassThrough();
@@ -40,7 +40,7 @@ export async function cli(args: string[], opts: { store?: string; cwd?: string; 
   const cache = { COUNTERSIGN_CACHE: process.env.COUNTERSIGN_CACHE || helperCache() };
   const home = process.env.HOME !== undefined ? { HOME: process.env.HOME } : {};
   const env = { ...home, ...cache, ...(opts.env ?? {}), ...(opts.store ? { COUNTERSIGN_STORE: opts.store } : {}) };
-  const code = await main(args, { stdout, stderr, stdin, cwd: opts.cwd ?? ROOT, env, isTTY: false, ...(opts.startedAt ? { startedAt: opts.startedAt } : {}) });
+  const code = await main(args, { stdout, stderr, stdin, cwd: opts.cwd ?? ROOT, env, isTTY: false, ...(opts.now ? { now: opts.now } : {}) });
   const text = Buffer.concat(out).toString('utf8');
   let json: unknown;
   if (args.includes('--json')) json = JSON.parse(text); // throws unless stdout is exactly one JSON document

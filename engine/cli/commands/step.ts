@@ -9,8 +9,6 @@ export const command: Command = {
   usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (the run waits), or too late (its deadline fired first: the answer was not taken, wherever the timeout route led); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended), E_IDENTITY_REQUIRED or E_IDENTITY_RESERVED',
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
   async run(values, positionals, io) {
-    // Without --seq the answer is for the item pending when the call was made: another process's step since then moves nothing on here.
-    const madeAt = io.startedAt ?? new Date();
     if (positionals.length !== 1) throw usage('step takes exactly one run id');
     if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)');
     let seq: number | undefined;
@@ -20,6 +18,10 @@ export const command: Command = {
       if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
     }
     const answer = await readJsonArg(values.response as string, '--response', io);
+    // Without --seq the answer is for the item pending once it was read (a
+    // `--response -` pipeline: once its input was complete). An item issued
+    // after that (another process answered first) is not the one it meant.
+    const madeAt = (io.now ?? (() => new Date()))();
     const { state, toolsRun } = await withEngine(values, io, async (engine, store) => {
       const mark = journalMark(store, positionals[0]);
       const next = await engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined, ...(seq === undefined ? { madeAt } : {}) });
@@ -29,7 +31,12 @@ export const command: Command = {
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
-    else io.stdout.write(renderState(state, values.store as string | undefined));
+    else io.stdout.write(renderState(state, values.store as string | undefined, { seqGiven: seq !== undefined }));
+    // Without --seq a replay means another answer won the item this one was read for: said, never silent.
+    if (seq === undefined && state.replayed && state.status === 'waiting') {
+      const pending = state.pending;
+      io.stderr.write(`countersign: warning: run ${state.runId} moved on (another answer was applied first) before this answer was, so it was not used; the run now waits at node "${pending.nodeId}", seq ${state.seq}: answer it with \`countersign step ${state.runId} --seq ${state.seq} --response …\`\n`);
+    }
     // Said on stderr whatever the output: the answer given was not used.
     if (state.late) io.stderr.write(`countersign: ${state.late.code}: ${state.late.errors.join('; ')}\n`);
     // A rejected answer is an error of this command too (exit 5): said the same way, with what to do next.
