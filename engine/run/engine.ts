@@ -57,7 +57,7 @@ export interface SubmitOptions {
   /** Set by a driven run: one of the engine's tools the agent called failed, so the step fails (E_TOOL_FAILED). */
   toolFailure?: { tool: string; code: string; message: string };
   /**
-   * When the caller made the call (the CLI: when its process started). A
+   * When the caller made the call (the CLI: once the answer was read). A
    * submit without `seq` answers the item pending at that moment: an item
    * issued after it (another process answered first) is not the one the
    * caller meant, so the call replays instead of answering it.
