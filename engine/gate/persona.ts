@@ -117,6 +117,11 @@ export function parsePersonaSource(raw: string, file: string): PersonaSource {
       fix: alias ? `quote it: - "*${alias[1]}"` : 'remove the YAML anchors and aliases (&name, *name) from the frontmatter',
     });
   }
+  // A one-line description written as a block scalar ("description: >" or
+  // "|", then the text) is one line: YAML only adds the final line break.
+  if (isRecord(frontmatter) && typeof frontmatter.description === 'string' && /^[^\r\n]*\S[^\r\n]*(?:\r?\n)+$/.test(frontmatter.description)) {
+    frontmatter.description = frontmatter.description.replace(/(?:\r?\n)+$/, '');
+  }
   const body = lines.slice(close + 1).join('\n').replace(/^(?:[ \t]*\r?\n)+/, '');
   return {
     file, text, frontmatter, body,
@@ -298,4 +303,8 @@ function keyOnLine(line: string | undefined): string | undefined {
 function lowerFirst(message: string): string {
   const trimmed = message.replace(/\.\s*$/, '');
   return trimmed.charAt(0).toLowerCase() + trimmed.slice(1);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -305,6 +305,21 @@ Rate('bad limits are refused at construction with E_CHAIN_INVALID', () => {
   thrownWithCode(() => reviewGateDecorator({} as never), 'E_CHAIN_INVALID');
 });
 
+Rate('A8: every decorator refuses options it cannot use when the chain is built (E_CHAIN_INVALID with the fix), never as a TypeError or at every call', () => {
+  const resolve = thrownWithCode(() => tenantBindDecorator({ resolve: 'session' } as never), 'E_CHAIN_INVALID');
+  assert.match(resolve.message, 'resolve, if given, is a function');
+  assert.match(resolve.message, 'resolve "session"');
+  const perTool = thrownWithCode(() => timeoutDecorator({ perTool: 'slow' } as never), 'E_CHAIN_INVALID');
+  assert.match(perTool.message, 'perTool "slow"');
+  assert.not.match(perTool.message, 'perTool.0');
+  for (const make of [tenantBindDecorator, timeoutDecorator, metricDecorator] as Array<(o: never) => unknown>) {
+    const e = thrownWithCode(() => make(null as never), 'E_CHAIN_INVALID');
+    assert.ok(e.fix, e.message);
+  }
+  thrownWithCode(() => metricDecorator({ now: 5 } as never), 'E_CHAIN_INVALID');
+  thrownWithCode(() => timeoutDecorator({ perTool: [1] } as never), 'E_CHAIN_INVALID');
+});
+
 Rate.run();
 
 const Metric = suite('gate/metric: counts and durations');

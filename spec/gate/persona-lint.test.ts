@@ -29,6 +29,13 @@ Lint('a description holding a line break is E_PERSONA ("it is one line"), as the
   assert.match(thrownWithCode(() => parsePersona(shipped.replace(/^description: .*$/m, 'description: "   "'), 'agents/reviewer.md'), 'E_PERSONA').message, 'is blank');
 });
 
+Lint('a one-line description written as a block scalar ("description: >" or "|", YAML adds the final line break) is that line, not a description holding a line break', () => {
+  for (const style of ['>', '|']) {
+    const folded = shipped.replace(/^description: .*$/m, `description: ${style}\n  reviews proposals before they run`);
+    assert.is(parsePersona(folded, 'agents/reviewer.md').description, 'reviews proposals before they run', style);
+  }
+});
+
 Lint('F14: the required deny entries are *_skill, run_shell, execute_skill, host_restart_service, kill_process', () => {
   assert.equal([...REQUIRED_DISALLOWED_TOOLS], ['*_skill', 'run_shell', 'execute_skill', 'host_restart_service', 'kill_process']);
 });

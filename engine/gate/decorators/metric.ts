@@ -3,7 +3,7 @@
  * decorator, so a duration is the inner tool's own time, without the review
  * or the rate limit, and only calls that reached the tool are counted.
  */
-import { isCountersignError } from '../../errors.js';
+import { CountersignError, isCountersignError } from '../../errors.js';
 import type { ToolDecorator } from '../chain.js';
 import { untilStopped } from './until-stopped.js';
 
@@ -28,6 +28,11 @@ export interface MetricOptions {
 }
 
 export function metricDecorator(options: MetricOptions = {}): MetricDecorator {
+  if (options === null || typeof options !== 'object' || (options.now !== undefined && typeof options.now !== 'function')) {
+    throw new CountersignError('E_CHAIN_INVALID', `metricDecorator: options must be an object whose now, if given, is a function returning milliseconds, got ${options === null || typeof options !== 'object' ? JSON.stringify(options) : `now ${typeof options.now}`}`, {
+      fix: 'pass { now?: () => performance.now() }, or nothing',
+    });
+  }
   const now = options.now ?? (() => performance.now());
   const byTool = new Map<string, ToolMetrics>();
   const entry = (name: string): ToolMetrics => {

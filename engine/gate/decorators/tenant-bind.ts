@@ -18,6 +18,12 @@ export interface TenantBindOptions {
 }
 
 export function tenantBindDecorator(options: TenantBindOptions = {}): ToolDecorator {
+  // Refused when the chain is built, not at every call: a resolve that is no function would fail them all.
+  if (options === null || typeof options !== 'object' || (options.resolve !== undefined && typeof options.resolve !== 'function')) {
+    throw new CountersignError('E_CHAIN_INVALID', `tenantBindDecorator: options must be an object whose resolve, if given, is a function (ctx) => operator id, got ${describeOption(options, 'resolve')}`, {
+      fix: 'pass { resolve: (ctx) => ctx.userId } (or your session lookup), or nothing to take ctx.userId',
+    });
+  }
   const resolve = options.resolve ?? ((ctx: ToolCallContext) => ctx.userId);
   return {
     position: 'tenant_bind',
@@ -51,4 +57,11 @@ export function tenantBindDecorator(options: TenantBindOptions = {}): ToolDecora
       return next({ ...call, operator });
     },
   };
+}
+
+/** What a bad options value is, for the message: the object's `key` when it is one, else the value itself. */
+function describeOption(options: unknown, key: string): string {
+  if (options === null || typeof options !== 'object') return JSON.stringify(options) ?? String(options);
+  const value = (options as Record<string, unknown>)[key];
+  return `${key} ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`;
 }

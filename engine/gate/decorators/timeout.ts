@@ -33,6 +33,12 @@ export interface TimeoutOptions {
 }
 
 export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
+  const perToolBad = options !== null && typeof options === 'object' && options.perTool !== undefined && (options.perTool === null || typeof options.perTool !== 'object' || Array.isArray(options.perTool));
+  if (options === null || typeof options !== 'object' || perToolBad) {
+    throw new CountersignError('E_CHAIN_INVALID', `timeoutDecorator: options must be an object, with perTool an object of milliseconds by tool name, got ${perToolBad ? `perTool ${JSON.stringify(options.perTool)}` : JSON.stringify(options)}`, {
+      fix: 'pass { ms?, perTool?: { <tool>: ms } }, or nothing for the 15 s default',
+    });
+  }
   const defaultMs = checkMs(options.ms ?? DEFAULT_TOOL_TIMEOUT_MS, 'ms');
   const perTool = new Map(Object.entries(options.perTool ?? {}).map(([name, ms]) => [name, checkMs(ms, `perTool.${name}`)]));
   const timers = options.timers ?? realTimers;
