@@ -108,11 +108,19 @@ function sections(reply: string): { gates: ReviewGateLine[]; notes: string[] } {
     }
     // A label with its text on the same line: "**Notes:** text", "Notes: text".
     const inline = INLINE_LABEL.exec(line);
-    if (inline) {
+    // A label of a section already under way or already read is text, not a
+    // section: "Notes: …" under a Notes heading, "Gates: all five checked"
+    // in the Notes. Only a section's first label opens it.
+    if (inline && !seen.has(inline[1].toLowerCase())) {
       const label = inline[1].toLowerCase();
-      current = seen.has(label) ? undefined : label;
+      current = label;
       seen.add(label);
       if (current === 'notes' && inline[2].trim() !== '') notes.push(inline[2].trim());
+      continue;
+    }
+    if (inline && current === 'notes') {
+      const text = inline[1].toLowerCase() === 'notes' ? inline[2].trim() : line.trim();
+      if (text !== '') notes.push(text);
       continue;
     }
     if (current === 'gates') {

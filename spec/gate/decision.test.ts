@@ -257,4 +257,12 @@ Fields('§4.3: a bare "- ✗" with no text names no missing gate and is no reaso
   assert.equal([mixed.missing_gates, mixed.reason], [['node-01 is flapping'], 'node-01 is flapping']);
 });
 
+Fields('§4.3: a line in the Notes that starts with a label already read ("Gates: …", "Notes: …") is more of the Notes, never the end of them', () => {
+  const approve = parseDecision('**Decision: approve**\n\n**Gates**\n- ✓ SOP-007 ok\n\n**Notes**\nLow risk.\nGates: all five were checked against live data.\nRestart drops requests for 2s.\n');
+  assert.is(approve.reason, 'Low risk. Gates: all five were checked against live data. Restart drops requests for 2s.');
+  const reject = parseDecision('**Decision: reject**\n\n**Gates**\n- ✗ no SOP\n\n**Notes**\nNotes: the device is offline.\nSecond line of notes.\n');
+  assert.is(reject.reason, 'the device is offline. Second line of notes.');
+  assert.equal(reject.missing_gates, ['no SOP']);
+});
+
 Fields.run();
