@@ -37,6 +37,7 @@ export const CODES = Object.freeze({
   E_CONDITION: 'a condition has the wrong shape, or a contextPath (or JSON Logic var) is not a valid path',
   E_UNDECLARED_VARIABLE: 'a template variable or contextPath resolves to nothing',
   E_FINAL_OUTPUT_UNRESOLVED: '(warning) a finalOutput name resolves to nothing and is left out of output',
+  E_FINAL_OUTPUT_PATH: 'a finalOutput entry is not a variable path (name, node-id.field, a[0]): it can never name a value',
   E_VARIABLE_NEVER_WRITTEN: '(warning) a registry variable with no default that nothing writes, or whose only writes read it first (n = n + 1)',
   // Runs
   E_WORKFLOW_INVALID: 'the workflow has validation errors and cannot start',

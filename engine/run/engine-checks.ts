@@ -126,7 +126,7 @@ export function identityRequired(rec: RunRecord): CountersignError {
 /** A run id is a non-empty string, whichever store is used (SQLite would take ['x'] for "x", and throw on an object). */
 export function checkRunId(runId: unknown): asserts runId is string {
   if (typeof runId !== 'string' || runId.trim() === '') {
-    throw new CountersignError('E_INPUT', `a run id is a non-empty string, got ${typeof runId === 'string' ? JSON.stringify(runId) : Array.isArray(runId) ? 'a list' : runId === null ? 'null' : `a ${typeof runId}`}`, {
+    throw new CountersignError('E_INPUT', `a run id is a non-empty string, got ${typeof runId === 'string' ? JSON.stringify(runId) : Array.isArray(runId) ? 'a list' : runId === null ? 'null' : runId === undefined ? 'nothing (undefined)' : typeof runId === 'object' ? 'an object' : `a ${typeof runId}`}`, {
       fix: 'pass the runId of a run state (`countersign runs` lists them)',
     });
   }

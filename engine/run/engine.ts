@@ -72,6 +72,8 @@ export interface RunInfo {
   workspace: string;
   /** The node ids of the workflow copy the run keeps (what a host may address, e.g. a script's keys). */
   nodeIds: string[];
+  /** Whether that workflow asks an agent anything (a node that waits for an answer): a run of tool nodes only needs none. */
+  asksAgents: boolean;
   status: RunStatus;
   seq: number;
   createdAt: string;
@@ -306,6 +308,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(rec.file ? { file: rec.file } : {}),
         workspace: rec.workspace,
         nodeIds: compiledFor(rec).workflow.nodes.map((n) => n.id),
+        asksAgents: asksAgents(compiledFor(rec).workflow.nodes),
         status: rec.status,
         seq: rec.seq,
         createdAt: rec.createdAt,

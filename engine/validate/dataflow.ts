@@ -244,7 +244,7 @@ export function finalOutputFindings(node: NodeEntry, scope: Scope): Finding[] {
     } catch (e) {
       if (!isCountersignError(e)) throw e;
       // Not a path at all ("a b", "x["): it can never name a value, so it is the author's error, not a gap to warn about.
-      findings.push(errorFinding(e, `${node.pointer}/finalOutput/${j}`));
+      findings.push({ ...errorFinding(e, `${node.pointer}/finalOutput/${j}`), code: 'E_FINAL_OUTPUT_PATH' });
       return;
     }
     if (resolution.found) return;

@@ -146,6 +146,17 @@ Gate('exit 2 and no row for an unknown class, an action that is not --tool, a pr
   assert.equal((await cli(['audit', '--json'], { store: s.store })).json.proposals, []);
 });
 
+Gate('an action with white space around the tool name is said as such, quoting --tool as given, never "\" x \" is not --tool x"', async () => {
+  const s = setup();
+  const r = await s.gate(['--proposal', s.proposal({ action: ' host_restart_service ' }), '--reviewer', 'reply:approve.md', '--json']);
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_PROPOSAL');
+  assert.is(r.json.error.message, 'the proposal\'s action " host_restart_service " has white space around the tool name "host_restart_service"');
+  assert.is(r.json.error.fix, 'write the action as "host_restart_service", exactly the tool\'s name');
+  const other = await s.gate(['--proposal', s.proposal({ action: 'kill_process' }), '--reviewer', 'reply:approve.md', '--json']);
+  assert.is(other.json.error.message, 'the proposal\'s action "kill_process" is not --tool "host_restart_service"');
+});
+
 const Audit = suite('countersign audit and confirm');
 
 Audit('E13: audit --json lists proposals (filterable by --status and --since) with their JSON types', async () => {

@@ -90,12 +90,12 @@ T('run needs no --agent while the workflow reaches only tool nodes; a workflow w
   writeFileSync(join(dir, 'scalar.yaml'), 'just a string\n');
   const scalar = await cli(['run', join(dir, 'scalar.yaml'), '--json'], { store, cwd: dir });
   assert.is(scalar.json.error.code, 'E_WORKFLOW_INVALID');
-  // A run that needs an agent, resumed without one, stops (E_ADAPTER) with a resume hint that names --agent.
+  // A run that needs an agent, resumed without one, is a usage error too (exit 2), whose fix names --agent.
   const started = await cli(['start', join(dir, 'ask.json'), '--workspace', dir, '--json'], { store, cwd: dir });
   const resumed = await cli(['run', '--resume', started.json.runId], { store, cwd: dir });
-  assert.is(resumed.code, 3);
-  assert.match(resumed.stderr, 'E_ADAPTER');
-  assert.match(resumed.stdout, `resume with: countersign run --resume ${started.json.runId} --agent <adapter>`);
+  assert.is(resumed.code, 2);
+  assert.match(resumed.stderr, 'E_USAGE');
+  assert.match(resumed.stderr, `countersign run --resume ${started.json.runId} --agent <adapter>`);
 });
 
 T('a workflow of tool nodes only is resumed without --agent too, and its hints never ask for an adapter it cannot use (E_TOOL_RUNNING while another process holds the claim); a process that cannot run the tool still says it was claimed', async () => {

@@ -64,9 +64,26 @@ Run('an exhausted script stops the run while it still waits: exit 3, E_AGENT_SCR
   const st = await cli(['status', r.json.runId, '--json'], { store });
   assert.is(st.json.status, 'waiting');
   assert.is(st.json.seq, 1);
-  const done = await cli(['run', '--resume', r.json.runId, '--agent', `scripted:${script('write: [{ words: 2 }]\n')}`, '--json'], { store });
+  // step resumes it too: the run waits at the item the script could not answer.
+  const stepped = await cli(['step', r.json.runId, '--seq', '1', '--response', '{"words":2}', '--json'], { store });
+  assert.is(stepped.code, 0, stepped.stderr);
+  assert.is(stepped.json.endNodeId, 'short');
+  const again = await cli(['run', WF, '--agent', `scripted:${script('write: []\n')}`, '--json'], { store });
+  const done = await cli(['run', '--resume', again.json.runId, '--agent', `scripted:${script('write: [{ words: 2 }]\n')}`, '--json'], { store });
   assert.is(done.code, 0);
   assert.is(done.json.endNodeId, 'short');
+});
+
+Run('run --resume without --agent, on a run whose workflow asks an agent, is a usage error (exit 2) before anything runs, never an agent fault (exit 3)', async () => {
+  const store = tempDir();
+  const r = await cli(['run', WF, '--agent', `scripted:${script('write: []\n')}`, '--json'], { store });
+  assert.is(r.code, 3);
+  const resumed = await cli(['run', '--resume', r.json.runId, '--json'], { store });
+  assert.is(resumed.code, 2, resumed.stdout);
+  assert.is(resumed.json.error.code, 'E_USAGE');
+  assert.match(resumed.json.error.message, `run ${r.json.runId} needs --agent`);
+  assert.match(resumed.json.error.fix, `countersign run --resume ${r.json.runId} --agent <adapter>`);
+  assert.is((await cli(['status', r.json.runId, '--json'], { store })).json.seq, 1, 'nothing ran');
 });
 
 Run('run --resume with a scripted agent continues each node\'s list after the answers the run already took: following the exhausted script\'s fix (add an answer) completes the run', async () => {
@@ -241,18 +258,25 @@ Run('a run that fails exits 1 with the failure code', async () => {
 
 Run('jsonl agent: one process answers every item; a crashing agent stops with exit 3 (E_AGENT_CRASHED) and the run waits', async () => {
   const agent = join(tempDir(), 'agent.mjs');
+  const pids = join(tempDir(), 'pids.txt');
   writeFileSync(agent, `
+    import { appendFileSync } from 'node:fs';
     import { createInterface } from 'node:readline';
     const rl = createInterface({ input: process.stdin });
     rl.on('line', (line) => {
       const req = JSON.parse(line);
       if (!req.runId || !req.seq || req.kind !== 'directive') process.exit(9);
+      // Each answer records which process gave it: one pid for every item.
+      appendFileSync(${JSON.stringify('PIDS')}, process.pid + '\\n');
       process.stdout.write(JSON.stringify({ words: req.attempt === 1 ? 0 : 42 }) + '\\n');
     });
-  `);
+  `.replace('"PIDS"', JSON.stringify(pids)));
   const ok = await cli(['run', WF, '--agent', `jsonl:node ${agent}`, '--json'], { store: tempDir() });
   assert.is(ok.code, 0, ok.stderr);
   assert.equal(ok.json.output, { topic: 'tests', 'write.words': 42 });
+  const answeredBy = readFileSync(pids, 'utf8').trim().split('\n');
+  assert.is(answeredBy.length, 2, 'two items were answered (a rejected answer, then the accepted one)');
+  assert.is(new Set(answeredBy).size, 1, 'by one process');
   const store = tempDir();
   const crash = await cli(['run', WF, '--agent', 'jsonl:exit 4', '--json'], { store });
   assert.is(crash.code, 3);

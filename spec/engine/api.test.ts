@@ -930,6 +930,11 @@ Guards('calls with a run id that is no string, a runs() status that is none, or 
       assert.is(e?.code, 'E_INPUT', String(e));
       assert.match(e.message, 'a run id is a non-empty string');
     }
+    // Said in plain words: never "a undefined" or "a object".
+    for (const [given, said] of [[undefined, 'got nothing (undefined)'], [{}, 'got an object'], [5, 'got a number']] as const) {
+      const e = await engine.trace(given as never).then(() => undefined, (err) => err);
+      assert.match(e.message, said, String(given));
+    }
     const bad = await engine.runs({ status: 'complete' as never }).then(() => undefined, (err) => err);
     assert.is(bad?.code, 'E_INPUT');
     assert.match(bad.message, 'is not a run status');

@@ -379,7 +379,7 @@ robust('a node the schema rejects is not also run through its type checks (one f
   assert.match(report.errors[0].message, /missing required field "right"/);
 });
 
-robust('a condition missing an operand still has its other operand\'s path checked, and an end node with a schema fault still has its finalOutput checked: all findings in one pass', () => {
+robust('a condition missing an operand still has its other operand\'s path checked, and an end node with a schema fault still has its finalOutput checked (an entry that is no path is E_FINAL_OUTPUT_PATH, not a template fault): all findings in one pass', () => {
   const nodes = seedStructure();
   nodes[3].condition = { operator: 'eq', left: { contextPath: 'delegate-reveiw.issues_count' } };
   const end = nodes.find((n) => n.type === 'end')!;
@@ -389,7 +389,7 @@ robust('a condition missing an operand still has its other operand\'s path check
   assert.equal([...codes(report)].sort(), [
     'E_SCHEMA /nodes/3/condition',
     'E_UNDECLARED_VARIABLE /nodes/3/condition/left/contextPath',
-    `E_TEMPLATE_SYNTAX /nodes/${i}/finalOutput/1`,
+    `E_FINAL_OUTPUT_PATH /nodes/${i}/finalOutput/1`,
     `E_SCHEMA /nodes/${i}/finalOutput/2`,
   ].sort());
   assert.ok(report.warnings.some((w) => w.code === 'E_FINAL_OUTPUT_UNRESOLVED' && w.pointer === `/nodes/${i}/finalOutput/0`), JSON.stringify(report.warnings));

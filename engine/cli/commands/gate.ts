@@ -114,8 +114,15 @@ function proposalFrom(raw: unknown, tool: string): Proposal {
   }
   const p = proposal as Proposal;
   // E_PROPOSAL, as the library's gate.review says it: one fault, one code for hosts to match.
+  if (p.action !== tool && typeof p.action === 'string' && p.action.trim() === tool) {
+    // --tool is read trimmed (a shell quirk); the proposal is recorded as written, so its action must be the name itself.
+    throw new CountersignError('E_PROPOSAL', `the proposal's action ${JSON.stringify(p.action)} has white space around the tool name "${tool}"`, {
+      pointer: '/action',
+      fix: `write the action as "${tool}", exactly the tool's name`,
+    });
+  }
   if (p.action !== tool) {
-    throw new CountersignError('E_PROPOSAL', `the proposal's action "${p.action}" is not --tool ${tool}`, {
+    throw new CountersignError('E_PROPOSAL', `the proposal's action ${JSON.stringify(p.action)} is not --tool "${tool}"`, {
       pointer: '/action',
       fix: 'a proposal asks to run exactly the tool it names: make action equal --tool',
     });

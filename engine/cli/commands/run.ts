@@ -112,7 +112,12 @@ export const command: Command = {
       // review paths were resolved there, so agents must work there too.
       let workspace: string;
       if (resumeId) {
-        workspace = (await engine.info(resumeId)).workspace;
+        const info = await engine.info(resumeId);
+        workspace = info.workspace;
+        // As for a new run: a workflow that asks an agent anything needs --agent, said before anything runs (exit 2, not an agent fault).
+        if (agentSpec === NO_AGENT && info.asksAgents && info.status === 'waiting') {
+          throw usage(`run ${resumeId} needs --agent: its workflow asks an agent for answers`, `continue with countersign run --resume ${resumeId} --agent <adapter> (scripted:<file>, jsonl:<command>, exec:<command> or interactive)`);
+        }
         if (values.workspace !== undefined && workspaceDir(io, values.workspace as string) !== workspace) {
           throw usage(`run ${resumeId} works in ${workspace}; --workspace cannot move it`, 'leave out --workspace when resuming');
         }
