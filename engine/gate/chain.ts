@@ -40,6 +40,18 @@ export interface ToolCall {
   readonly operator?: string;
   /** Set by review_gate: the ledger row that approved or skipped the call. */
   readonly proposalId?: string;
+  /**
+   * The inner tool's own run, once it started, shared by every decorator's
+   * view of the call: a call stopped from outside whose tool ignores the
+   * stop may still finish, and audit records that it took effect.
+   */
+  readonly ran?: InnerRun;
+}
+
+/** The inner tool's run as the chain started it; `settled` once it ended, however. */
+export interface InnerRun {
+  promise?: Promise<unknown>;
+  settled: boolean;
 }
 
 /** The rest of the chain below a decorator. */
@@ -108,7 +120,13 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
     // Cancelled while queued by the rate limit or held by a decorator: the tool never starts.
     if (call.ctx.signal?.aborted) throw cancelled(inner.name, call.ctx.signal, 'before the tool started (nothing ran)');
     const ctx: ToolRunContext = { ...call.ctx, operator: call.operator, proposalId: call.proposalId };
-    return inner.run(call.args, ctx);
+    const running = inner.run(call.args, ctx);
+    if (call.ran) {
+      const ran = call.ran;
+      ran.promise = running;
+      void running.then(() => (ran.settled = true), () => (ran.settled = true));
+    }
+    return running;
   };
   const positions = CHAIN_ORDER.filter((p): p is ChainPosition => p !== 'inner' && byPosition.has(p));
   // A call cancelled before it gets past the gate (while tenant_bind resolves,
@@ -139,6 +157,12 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
     // The chain adds no rules of its own: the inner tool's problems are the whole answer.
     argProblems: (args: unknown) => inner.argProblems(args),
     async run(args: unknown, ctx: ToolCallContext = {}): Promise<R> {
+      // A context that is no object (null, a string) would fail deep inside the chain as a TypeError.
+      if (ctx === null || typeof ctx !== 'object' || Array.isArray(ctx)) {
+        throw new CountersignError('E_INPUT', `tool "${inner.name}" was called with a context that is ${ctx === null ? 'null' : Array.isArray(ctx) ? 'a list' : `a ${typeof ctx}`}, not an object`, {
+          fix: 'call run(args, { userId, signal? }), or run(args) for none; the tool did not run and no ledger row was written',
+        });
+      }
       // Already cancelled: no review, no row, no run.
       if (ctx.signal?.aborted) throw cancelled(inner.name, ctx.signal, 'before it was reviewed: the tool did not run and no ledger row was written');
       // First, before tenant_bind, a proposal, a row or a token is spent (§4.13);
@@ -159,7 +183,7 @@ export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: Chain
         throw new CountersignError('E_TOOL_ARGS', `tool "${inner.name}" was called with arguments that are not plain JSON data${where}`, { ...(odd ? { pointer: odd.pointer } : {}), fix: `call ${inner.name} again with plain JSON arguments; the tool did not run and no ledger row was written` });
       }
       const checked = inner.checkArgs(copy);
-      return (await outermost({ tool: inner, args: checked, ctx })) as R;
+      return (await outermost({ tool: inner, args: checked, ctx, ran: { settled: false } })) as R;
     },
   };
   return Object.freeze(chained);

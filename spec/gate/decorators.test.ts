@@ -121,6 +121,34 @@ Audit('A10, E3: a call the timeout stops is recorded (ok false, E_TOOL_TIMEOUT) 
   assert.match(f.sink.rows[0].error ?? '', 'did not finish within 15s');
 });
 
+Audit('A10, E3: a stopped call whose tool ignores the stop and finishes later took effect: a second row says so (ok true, "finished after the call was stopped"), never only "not ok"', async () => {
+  let finish: (v: unknown) => void = () => undefined;
+  const { tool } = spyTool('write', { body: () => new Promise((resolve) => (finish = resolve)) });
+  const clock = new FakeClock();
+  const f = fullChain(tool, { outcome: 'approved', proposalId: 'p7' }, { clock });
+  const running = rejection(f.chained.run(ARGS, CTX));
+  await clock.advance(15_000);
+  assert.is((await running).code, 'E_TOOL_TIMEOUT');
+  assert.equal(f.sink.rows.map((r) => r.ok), [false]);
+  finish({ restarted: 'nginx' });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(f.sink.rows.map((r) => [r.proposal_id, r.ok]), [['p7', false], ['p7', true]]);
+  assert.match(f.sink.rows[1].error ?? '', 'finished after the call was stopped (');
+  assert.match(f.sink.rows[1].error ?? '', 'did not finish within 15s');
+  assert.match(f.sink.rows[1].error ?? '', 'it took effect');
+});
+
+Audit('a chained tool called with a context that is no object is E_INPUT, never a TypeError; a rate limit given as a list is E_CHAIN_INVALID, never the default', async () => {
+  const f = fullChain(spyTool('write').tool, { outcome: 'approved', proposalId: 'p1' });
+  for (const ctx of [null, 'user_42', []]) {
+    const e = await rejection(f.chained.run(ARGS, ctx as never));
+    assert.is(e.code, 'E_INPUT', String(ctx));
+    assert.match(e.message, 'not an object');
+  }
+  assert.equal(f.sink.rows, []);
+  thrownWithCode(() => rateLimitDecorator({ perTool: { q: [] } } as never), 'E_CHAIN_INVALID');
+});
+
 Audit('A10, E3 (real timers): the caller hears E_TOOL_TIMEOUT only once the stopped call is on the record and in the counts; a row that cannot be written is E_STORE, never lost', async () => {
   const never = () => spyTool('read', { body: () => new Promise(() => undefined) }).tool;
   const sink = memorySink();

@@ -60,6 +60,17 @@ export function auditDecorator(options: AuditOptions): ToolDecorator {
         const writing = write(sink, row(false, messageOf(err)), tool.name, err);
         recordingStop(call.ctx?.signal, writing);
         await writing;
+        // A tool that ignores the stop and finishes later took effect after
+        // all: that is recorded too, as a row of its own, so the ledger
+        // never shows only "not ok" for a mutation that happened.
+        // (One that ended by the stop's own turn is said in the row above.)
+        const ran = call.ran;
+        if (call.ctx?.signal?.aborted && ran?.promise && !ran.settled) {
+          void ran.promise.then(
+            () => write(sink, row(true, `finished after the call was stopped (${messageOf(err)}): it took effect`), tool.name),
+            () => undefined,
+          ).catch(() => undefined);
+        }
         throw err;
       }
       await write(sink, row(true, null), tool.name);

@@ -106,8 +106,8 @@ export function rateLimitDecorator(options: RateLimitOptions = {}): RateLimitDec
 
 function pick(l: Partial<BucketLimit> | null): Partial<BucketLimit> {
   const out: Partial<BucketLimit> = {};
-  // A perTool entry that is no object (null, a number) is checked as the bad limit it is.
-  if (l === null || typeof l !== 'object') return { capacity: Number.NaN };
+  // A perTool entry that is no object (null, a number, a list) is checked as the bad limit it is.
+  if (l === null || typeof l !== 'object' || Array.isArray(l)) return { capacity: Number.NaN };
   if (l.capacity !== undefined) out.capacity = l.capacity;
   if (l.refillPerSecond !== undefined) out.refillPerSecond = l.refillPerSecond;
   return out;
