@@ -51,6 +51,19 @@ Deadline('an answer that arrives after its deadline is reported as not taken: th
   assert.not.ok(events.some((e) => e.type.startsWith('answer.')), 'the journal holds no answer: it really was dropped');
 });
 
+Deadline('a late answer is reported as not taken also when another client already answered the item the timeout route led to (the engine said it dropped it)', async ({ mcp }) => {
+  const started = await mcp.call('start', { workflow: TIMEOUT_ROUTE });
+  const { runId, pending } = started.structured;
+  await pastDeadline(pending.deadline);
+  await mcp.call('status', { runId });
+  const other = await mcp.call('step', { runId, seq: 2, answer: { why: 'slow' } });
+  assert.is(other.structured.status, 'completed');
+  const late = await mcp.call('step', { runId, seq: 1, answer: { v: 1 } });
+  assert.is(late.structured.late?.code, 'E_TIMEOUT');
+  assert.match(late.text, /^Your answer was NOT TAKEN: it arrived after the DEADLINE of node "ask" \(seq 1, deadline /);
+  assert.match(late.text, /took node "ask"'s timeout route to "apologise"/);
+});
+
 Deadline('a late answer to a node with no timeout route is reported as not taken, and the run as failed with E_TIMEOUT', async ({ mcp }) => {
   const started = await mcp.call('start', { workflow: NO_TIMEOUT_ROUTE });
   const { runId, pending } = started.structured;

@@ -85,8 +85,9 @@ Run('G1/G4/G6/G8: an exec producer and a jsonl reviewer converge 2 → 0 (exit 0
   assert.equal(JSON.parse(readFileSync(join(ws, `${REPORT}.prev`), 'utf8')).issues.length, 2);
 });
 
-Run('G1/G4: --agent-id and --reviewer-id (or --as for the agent) replace the adapter strings as the identities in the journal', async () => {
-  for (const ids of [['--agent-id', 'author-bot', '--reviewer-id', 'checker-bot'], ['--as', 'author-bot', '--reviewer-id', 'checker-bot']]) {
+Run('G1/G4: --agent-id and --reviewer-id (or --as for the agent, or both agreeing once trimmed) replace the adapter strings as the identities in the journal', async () => {
+  // --as and --agent-id that differ only by white space name one identity, as each alone does (trimmed).
+  for (const ids of [['--agent-id', 'author-bot', '--reviewer-id', 'checker-bot'], ['--as', 'author-bot', '--reviewer-id', 'checker-bot'], ['--as', 'author-bot ', '--agent-id', 'author-bot', '--reviewer-id', 'checker-bot']]) {
     const { ws, store, wf } = setup();
     const r = await cli(['run', wf, '--agent', `exec:${producerCommand()}`, '--reviewer', `exec:${reviewerCommand('honest')}`, ...ids, '--workspace', ws, '--json'], { store });
     assert.is(r.code, 0, r.stderr);

@@ -59,7 +59,8 @@ export const command: Command = {
     }
     const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
-    if (values.as !== undefined && values['agent-id'] !== undefined && values.as !== values['agent-id']) {
+    // Compared as they are used (trimmed): "bob " and "bob" are one identity.
+    if (values.as !== undefined && values['agent-id'] !== undefined && String(values.as).trim() !== String(values['agent-id']).trim()) {
       throw usage('--as and --agent-id name the same thing (the agent identity) and disagree', 'give only --agent-id');
     }
     // A workflow of tool nodes only needs no agent; one that asks agents anything does.

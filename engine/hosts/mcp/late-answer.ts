@@ -57,9 +57,10 @@ export function itemWithDeadline(runs: RunReader, runId: string, seq: number | u
 
 /**
  * Whether the item's deadline fired instead of the answer being taken:
- * the journal holds the item's `timeout` event and no answer was judged
- * at its seq or later (an answer given without seq, after another client
- * fired the deadline, goes to the next item and is taken there).
+ * the engine said so (`late`), or the journal holds the item's `timeout`
+ * event and no answer was judged at its seq or later (an answer given
+ * without seq, after another client fired the deadline, goes to the next
+ * item and is taken there).
  */
 export function lateAnswer(runs: RunReader, item: ItemWithDeadline, state: RunState, now: Date = new Date()): LateAnswer | undefined {
   if (now < new Date(item.deadline)) return undefined;
@@ -68,7 +69,9 @@ export function lateAnswer(runs: RunReader, item: ItemWithDeadline, state: RunSt
   const fired = events.findIndex((e) => e.type === 'timeout' && e.seq === item.seq && e.nodeId === item.nodeId);
   if (fired < 0) return undefined;
   const after = events.slice(fired + 1);
-  if (after.some((e) => e.seq >= item.seq && isJudgedAnswer(e))) return undefined;
+  // The engine says itself when it dropped the answer (state.late): then a later answer in the
+  // journal is another client's, to the item the timeout route led to, not this one taken elsewhere.
+  if (!state.late && after.some((e) => e.seq >= item.seq && isJudgedAnswer(e))) return undefined;
   const route = after.find((e) => e.type === 'route' && e.from === item.nodeId && e.via === 'timeout');
   return {
     nodeId: item.nodeId,
