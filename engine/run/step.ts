@@ -269,7 +269,8 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   // changes nothing for whoever is really answering: the same item stays
   // out under the same seq and deadline, so their answer still counts.
   if (rejected && ctx.stayed && rec.status === 'waiting' && rec.pending && value === rec.pending.nodeId && ctx.attempt + 1 === rec.pending.attempt) {
-    const kept: RunRecord = { ...base, status: 'waiting', seq: rec.seq, pending: rec.pending };
+    // Its time too: the item was issued when it was, so a submit pinned to it (madeAt) still answers it.
+    const kept: RunRecord = { ...base, status: 'waiting', seq: rec.seq, pending: rec.pending, updatedAt: rec.updatedAt };
     if (rec.deadline !== undefined) kept.deadline = rec.deadline;
     (type as WaitingType).afterRejected?.(node, ctx, rejected.code);
     return { record: kept, events, rows, rejected };

@@ -1,7 +1,7 @@
 /** The library API a host embeds: createEngine, start/submit/status/trace/runs/run. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -198,6 +198,28 @@ Api('a submit without seq made before another process moved the run on (madeAt) 
   const fresh = await engine.submit(s.runId, { words: 7 }, { madeAt: new Date(clock) });
   assert.is(fresh.replayed, undefined);
   assert.is(fresh.status, 'completed');
+});
+
+Api('a wrong identity\'s answer (E_SELF_REVIEW, no attempt spent) does not move the item on: a submit pinned before it (madeAt) still answers that item', async () => {
+  let clock = Date.parse('2026-12-04T10:00:00.000Z');
+  const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });
+  const ws = mkdtempSync(join(tmpdir(), 'countersign-madeat-'));
+  mkdirSync(join(ws, 'lib'));
+  let s = await engine.start(join(ROOT, 'workflows/review-fix-loop.json'), { workspace: ws, input: { task: 't', artifact_path: 'doc.md', context_path: 'lib' } });
+  writeFileSync(join(ws, 'doc.md'), 'hello');
+  s = await engine.submit(s.runId, {}, { as: 'alice' });
+  assert.is(s.status === 'waiting' && s.pending.nodeId, 'review');
+  clock += 5;
+  const madeAt = new Date(clock);
+  clock += 5;
+  const self = await engine.submit(s.runId, { issues_count: 0 }, { as: 'alice' });
+  assert.is(self.status === 'waiting' && self.rejected?.code, 'E_SELF_REVIEW');
+  assert.is(self.seq, s.seq, 'the same item, the same seq');
+  writeFileSync((s as { pending: { report: string } }).pending.report, JSON.stringify({ issues: [] }));
+  clock += 5;
+  const bob = await engine.submit(s.runId, { issues_count: 0 }, { as: 'bob', madeAt });
+  assert.is(bob.replayed, undefined);
+  assert.is(bob.status, 'completed');
 });
 
 Api('two processes stepping one SQLite run with the same seq: exactly one advances it', async () => {
