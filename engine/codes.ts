@@ -123,6 +123,7 @@ export const CODES = Object.freeze({
   E_REVIEWER_IDENTITY: 'an answer to the review gate\'s decision review came from an identity other than the reviewer the gate spawned (e.g. countersign step on the gate\'s run); refused at no cost, and the review still waits for its reviewer',
   E_DECISION_INPUT: 'a decision review has no usable persona or proposal in the run\'s context; it takes its error route (the gate records a rejected row)',
   E_TOOL_DENIED: '(a $toolError) the agent asked for a tool outside its effective list; it did not run, and the message still counts as a turn',
+  E_TOOL_SESSION_OVER: 'an in-process agent called a lent tool after the run stopped waiting for its answer (it answered, timed out, crashed or was interrupted): the tool did not run',
   E_TOOL_STOPPED: '(a $toolError) one of the engine\'s tools failed earlier in this item, so no further tool runs in it (no retry, no other path); the step fails with E_TOOL_FAILED',
   E_TOOL_REQUEST: '(a $toolError) a $tool line is not {"name": "<tool>", "args": {…}}',
   E_TOOL_FAILED: 'a tool failed: it threw an error without a countersign code, or could not do its work (no usable workspace; a process it runs, such as gh, could not start or exited non-zero); the tool\'s own message is kept (to an agent\'s $tool call it comes back as a $toolError)',

@@ -12,19 +12,6 @@ export function signalStatus(signal: string): number {
   return EXIT_STATUS[signal] ?? 1;
 }
 
-/** Runs `stop` (closing the agents) when the process is signalled, then exits; the returned function removes the handlers. */
-export function onInterrupt(stop: () => unknown): () => void {
-  const handler = (signal: NodeJS.Signals) => {
-    void Promise.resolve()
-      .then(stop)
-      .finally(() => process.exit(EXIT_STATUS[signal] ?? 1));
-  };
-  for (const signal of Object.keys(EXIT_STATUS)) process.once(signal, handler);
-  return () => {
-    for (const signal of Object.keys(EXIT_STATUS)) process.off(signal, handler);
-  };
-}
-
 /** How long an interrupted `run` may take to record where it stopped before it is ended anyway. */
 const SETTLE_MS = 5_000;
 
@@ -42,7 +29,7 @@ export interface Interruptible {
  * drive, which stops the agents and reports the still-waiting run and how to
  * resume it, under --json too; the command then exits with the signal's
  * status. If that has not happened within a few seconds, or a second signal
- * comes, `stop` runs and the process exits as onInterrupt would.
+ * comes, `stop` runs and the process exits with the signal's status.
  */
 export function interruptible(stop: () => unknown): Interruptible {
   const controller = new AbortController();

@@ -14,6 +14,8 @@ export function makeDirs(dir: string, mode?: number): void {
       if (statSync(current).isDirectory()) break;
       throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${current}'`), { code: 'ENOTDIR', path: current });
     } catch (e) {
+      // A file where a folder of the path should be ("afile/sub"): said of that file, not of the leaf.
+      if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') throw blocker(current) ?? e;
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       missing.push(current);
       const parent = dirname(current);
@@ -29,6 +31,20 @@ export function makeDirs(dir: string, mode?: number): void {
       // Another process made it meanwhile, or something else is there (a
       // dangling link, a file): only a directory will do.
       if (!isDirectory(folder)) throw notADirectory(folder);
+    }
+  }
+}
+
+/** The nearest ancestor of `path` that exists and is no directory, as an ENOTDIR naming it. */
+function blocker(path: string): Error | undefined {
+  for (let current = path; ; ) {
+    try {
+      if (!statSync(current).isDirectory()) return notADirectory(current);
+      return undefined;
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return undefined;
+      current = parent;
     }
   }
 }

@@ -62,6 +62,8 @@ export interface ToolSession {
   refusal?: (name: string) => ToolRefusal | undefined;
   /** Calls started and not yet ended: a wait that ends first still records them (unfinishedCalls). */
   running?: Set<{ name: string; done: Promise<unknown> }>;
+  /** Set when the wait for the agent has ended (it answered, timed out, crashed): why; the lent tools run no more. */
+  closed?: string;
 }
 
 /** How long a stopped wait gives calls still running to end, so their outcome is what is recorded. */
@@ -155,6 +157,12 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
     names: () => runner.names().filter((n) => session.allowed.has(n)),
     ...(runner.spec ? { spec: (name: string) => runner.spec!(name) } : {}),
     async call(name, args, request, meta) {
+      // The run no longer waits for this agent: nothing it calls now could be on the item's record, so nothing runs.
+      if (session.closed !== undefined) {
+        throw new CountersignError('E_TOOL_SESSION_OVER', `tool "${name}" was called after the run stopped waiting for this agent (${session.closed}): it did not run`, {
+          fix: 'call tools only while answering the item you were given; for a later item, use the runner that item lends',
+        });
+      }
       // Every call is a turn, a refused one too (as every `$tool` line of a jsonl agent is).
       calls++;
       // A call that uses the last turn leaves no room for the answer.

@@ -173,6 +173,7 @@ export async function driveRun(
       const calls = toolCalls;
       session = toolSession(request, offered ? offered.runner : opts.tools, (call) => calls.push(call), offered?.refusal);
       answer = await askWithin(agent, label, request, waitMs, session, opts.signal);
+      session.closed = 'it answered';
       // Calls the agent started and did not wait for are on the record too
       // (their outcome, once they end within a second, or E_TOOL_UNFINISHED).
       calls.push(...(await unfinishedCalls(session)));
@@ -189,6 +190,7 @@ export async function driveRun(
         });
       }
     } catch (e) {
+      if (session) session.closed ??= `the wait ended: ${isCountersignError(e) ? e.code : 'a failure'}`;
       // Tools that ran before the agent failed stay on record, whatever happens
       // next; so do calls still running (they may yet take effect).
       const unfinished = await unfinishedCalls(session);

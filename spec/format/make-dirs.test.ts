@@ -17,10 +17,12 @@ Dirs('creates every missing folder, with the mode asked for; an existing folder 
   makeDirs(deep);
 });
 
-Dirs('a file in the way is ENOTDIR, naming the path', () => {
+Dirs('a file in the way is ENOTDIR naming that file as what is no directory, never only the leaf it blocks', () => {
   const base = tempDir('countersign-dirs-');
   writeFileSync(join(base, 'file'), 'x');
-  assert.throws(() => makeDirs(join(base, 'file', 'below')), (e: NodeJS.ErrnoException) => e.code === 'ENOTDIR' && String(e.message).includes(join(base, 'file')));
+  for (const below of [join(base, 'file', 'below'), join(base, 'file', 'below', 'deeper')]) {
+    assert.throws(() => makeDirs(below), (e: NodeJS.ErrnoException) => e.code === 'ENOTDIR' && e.message === `ENOTDIR: ${join(base, 'file')} exists but is not a directory`, below);
+  }
 });
 
 Dirs('a dangling link where a folder should be is refused (ENOTDIR, saying it is a link to a missing folder), not taken for a folder; the CLI reports E_STORE for it', () => {

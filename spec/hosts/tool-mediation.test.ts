@@ -165,4 +165,33 @@ Tools('§4.4: tool calls made before the reviewer crashed are journaled (tool.ca
   assert.equal(r.events.filter((e) => e.type === 'tool.called').map((e) => [e.name, e.ok]), [['get_sop_text', true]]);
 });
 
+Tools('a library agent that calls a lent tool after the run stopped waiting for it (it timed out) is refused with E_TOOL_SESSION_OVER: the tool does not run, off the record', async () => {
+  const ran: string[] = [];
+  const tools: ToolRunner = { names: () => ['lookup'], async call(name) { ran.push(name); return { ok: 1 }; } };
+  let late: CountersignError | undefined;
+  let lateCall: Promise<void> = Promise.resolve();
+  const agent: Agent = {
+    answer: (request, options) => {
+      lateCall = new Promise((r) => setTimeout(r, 300)).then(() => options.tools!.runner!.call('lookup', {}, request)).then(() => undefined, (e) => { late = e; });
+      return lateCall.then(() => ({ msg: 'hi' }));
+    },
+  };
+  const workflow = {
+    metadata: { name: 'simple', version: '1.0.0', description: 'd' },
+    variableRegistry: { msg: { type: 'string', description: 'm' } },
+    nodes: [
+      { id: 'start', type: 'start', connections: { default: 'ask' } },
+      { id: 'ask', type: 'agent-directive', directive: 'say hi', completionCondition: 'done', inputSchema: { type: 'object', properties: {}, globalInputs: ['msg'], required: ['msg'] }, connections: { success: 'end' } },
+      { id: 'end', type: 'end', finalOutput: ['msg'] },
+    ],
+  };
+  const engine = createEngine({ store: createMemoryStore() });
+  const r = await engine.run(workflow as never, { agent, tools, agentTimeoutMs: 100 });
+  assert.is(r.error?.code, 'E_AGENT_TIMEOUT');
+  await lateCall;
+  assert.is(late?.code, 'E_TOOL_SESSION_OVER');
+  assert.match(late!.message, 'after the run stopped waiting for this agent (the wait ended: E_AGENT_TIMEOUT): it did not run');
+  assert.equal(ran, [], 'the tool never ran');
+});
+
 Tools.run();

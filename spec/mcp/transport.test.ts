@@ -190,6 +190,20 @@ Transport('an oversized batch is refused at the ids its ends show (its first and
   assert.equal(lines.map((r) => [r.id, r.error.code]), [[71, -32600], [72, -32600]]);
 });
 
+Transport('a request of a batch that the client cancels (notifications/cancelled, which MCP answers with nothing) no longer holds the batch: the other replies go back as its array', async () => {
+  const h = harness(10_000);
+  await h.transport.start();
+  await initialized(h, '2025-03-26');
+  h.stdin.write('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"status","arguments":{}}}]\n');
+  await tick();
+  await h.transport.send({ jsonrpc: '2.0', id: 1, result: {} });
+  assert.is(h.out().trim().split('\n').length, 1, 'held while 2 is awaited');
+  h.stdin.write('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user"}}\n');
+  await tick();
+  const reply = JSON.parse(h.out().trim().split('\n').at(-1)!) as Array<{ id: number }>;
+  assert.equal(reply.map((r) => r.id), [1]);
+});
+
 Transport('close stops reading and reports the close once', async () => {
   const h = harness();
   let closed = 0;

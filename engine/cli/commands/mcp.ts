@@ -16,7 +16,7 @@ export const command: Command = {
     '  --workflows  a folder of workflows startable by name (repeatable; default ./workflows and, with --workspace, DIR/workflows, read on every call, so one created while the server runs is found); the shipped workflows come last\n' +
     '  --workspace  the default workspace of runs started without one (default: the current directory)\n' +
     '  --allow-tool-modules  load the toolModules workflows name (runs their code; off by default: E_TOOL_MODULE_BLOCKED)\n' +
-    '  exit 0 when the client hangs up, 2 on usage errors',
+    '  exit 0 when the client hangs up, 2 on usage errors, 130 / 143 / 129 when ended by SIGINT / SIGTERM / SIGHUP (after answering the calls still running)',
   options: {
     store: { type: 'string' },
     workflows: { type: 'string', multiple: true },

@@ -34,6 +34,20 @@ export class BatchReplies {
    * (written as it is), `[]` when it is held for its batch, or the whole
    * batch's replies when it was the last one awaited.
    */
+  /**
+   * The client cancelled request `id` (notifications/cancelled): MCP sends no
+   * reply for it, so its batch waits for it no more. Returns the batch's
+   * replies when that was the last one awaited (to write now), else undefined.
+   */
+  cancel(id: unknown): unknown[] | undefined {
+    if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+    const batch = this.byId.get(id);
+    if (!batch) return undefined;
+    this.byId.delete(id);
+    batch.waiting.delete(id);
+    return batch.waiting.size === 0 && batch.replies.length > 0 ? batch.replies : undefined;
+  }
+
   take(message: JSONRPCMessage): unknown[] | undefined {
     const id = (message as { id?: unknown }).id;
     if (!('result' in message || 'error' in message) || (typeof id !== 'string' && typeof id !== 'number')) return undefined;

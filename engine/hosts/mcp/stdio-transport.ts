@@ -197,6 +197,7 @@ export class GuardedStdioTransport implements Transport {
     if (init.method === 'initialize' && typeof init.params?.protocolVersion === 'string') {
       this.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(init.params.protocolVersion) ? init.params.protocolVersion : LATEST_PROTOCOL_VERSION;
     }
+    this.noteCancel(message);
     this.onmessage?.(message);
   }
 
@@ -263,7 +264,18 @@ export class GuardedStdioTransport implements Transport {
     }
     const now = this.batches.open(ids, errors);
     if (now) this.write(`${JSON.stringify(now)}\n`).catch((e: Error) => this.onerror?.(e));
-    for (const message of messages) this.onmessage?.(message);
+    for (const message of messages) {
+      this.noteCancel(message);
+      this.onmessage?.(message);
+    }
+  }
+
+  /** A cancelled request gets no reply (MCP): the batch it came in is answered without it. */
+  private noteCancel(message: JSONRPCMessage): void {
+    const m = message as { method?: unknown; params?: { requestId?: unknown } };
+    if (m.method !== 'notifications/cancelled') return;
+    const ready = this.batches.cancel(m.params?.requestId);
+    if (ready) this.write(this.batchLine(ready)).catch((e: Error) => this.onerror?.(e));
   }
 
   /** A line that parsed as JSON with an id but is not a JSON-RPC message gets -32600 rather than silence. */
