@@ -78,9 +78,16 @@ export function isCountersignError(e: unknown): e is CountersignError {
   return e instanceof CountersignError || (e instanceof Error && (e as unknown as Record<symbol, unknown>)[BRAND] === true && typeof (e as { code?: unknown }).code === 'string');
 }
 
-/** What a tool threw, as text: an Error's message, a thrown object's `message`, or the value as JSON. */
+/** What a tool threw, as text: an Error's message, a thrown object's `message`, or the value as JSON; a `code` it carries is kept. */
 export function thrownMessage(e: unknown): string {
-  if (e instanceof Error) return e.message || e.name;
+  if (e instanceof Error) {
+    const text = e.message || e.name;
+    // A plain Error with its own code (Object.assign(new Error(…), {code})): kept, as for a thrown object.
+    // (A countersign error's code is said by whoever reports it; Node's own messages already open with theirs.)
+    const code = (e as { code?: unknown }).code;
+    const own = !isCountersignError(e) && (typeof code === 'string' || typeof code === 'number') && !text.includes(String(code));
+    return own ? `${text} (code ${String(code)})` : text;
+  }
   if (e !== null && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string') {
     const { message, code } = e as { message: string; code?: unknown };
     return code !== undefined ? `${message} (code ${String(code)})` : message;

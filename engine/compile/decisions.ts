@@ -70,9 +70,9 @@ export function decideAnswer(
     return routeOrFail(node, 'error', f.code, message, [
       ...calls,
       { type: 'answer.discarded', nodeId: node.id, attempt, code: f.code, tool: f.tool, message, userId: ev.userId },
-    ], undefined, node.connections?.error !== undefined
+    ], undefined, `${f.fix ? `${f.fix}; then: ` : ''}${node.connections?.error !== undefined
       ? 'the run took the node\'s error route; fix what made the tool fail before the work reaches this node again (a failed tool stops the step, it is not worked around)'
-      : 'the run has failed: fix what made the tool fail, then start a new run (or give the node an "error" route to handle the failure); a failed tool stops the step, it is not worked around');
+      : 'the run has failed: fix what made the tool fail, then start a new run (or give the node an "error" route to handle the failure); a failed tool stops the step, it is not worked around'}`);
   }
   const decision = decideAnswerOutcome(type, node, ctx, ev, workflow, attempt);
   return calls.length === 0 ? decision : { ...decision, events: [...calls, ...decision.events] };

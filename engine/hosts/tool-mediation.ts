@@ -46,6 +46,8 @@ export interface ToolCallRecord {
   code?: string;
   /** Why it failed or was refused. */
   message?: string;
+  /** The failure's own remedy (gh's "run gh auth login"), carried to the run's error when the call stops the step. */
+  fix?: string;
 }
 
 /** The tool side of one request: which tools it may use, its turn budget, and where calls are reported. */
@@ -181,7 +183,7 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
         session.onCall?.({ name, ok: true });
         return result;
       } catch (e) {
-        session.onCall?.({ name, ok: false, code: isCountersignError(e) ? e.code : 'E_TOOL_FAILED', message: thrownMessage(e) });
+        session.onCall?.({ name, ok: false, code: isCountersignError(e) ? e.code : 'E_TOOL_FAILED', message: thrownMessage(e), ...(isCountersignError(e) && e.fix ? { fix: e.fix } : {}) });
         throw e;
       }
     },
@@ -249,7 +251,7 @@ export async function mediate(call: ToolRequest, session: ToolSession, request: 
     // The remedy travels with the error, so the agent can act on it (install a CLI, fix an argument).
     const error: JsonObject = { code, message };
     if (isCountersignError(e) && e.fix) error.fix = e.fix;
-    if (!guarded) session.onCall?.({ name, ok: false, code, message });
+    if (!guarded) session.onCall?.({ name, ok: false, code, message, ...(typeof error.fix === 'string' ? { fix: error.fix } : {}) });
     return { $toolError: error };
   }
 }

@@ -144,7 +144,7 @@ export interface Submission {
    * One of the engine's tools, called by the agent, failed: the step fails
    * loudly with this (its error route, or the run), whatever the answer.
    */
-  toolFailure?: { tool: string; code: string; message: string };
+  toolFailure?: { tool: string; code: string; message: string; fix?: string };
 }
 
 /** What a waiting node made of an answer. */

@@ -161,7 +161,7 @@ export async function driveRun(
     const endsAtDeadline = untilDeadline <= Math.min(agentTimeoutMs, MAX_TIMER_MS);
     let answer: unknown;
     let toolCalls: ToolCallRecord[] = [];
-    let toolFailure: { tool: string; code: string; message: string } | undefined;
+    let toolFailure: { tool: string; code: string; message: string; fix?: string } | undefined;
     let session: ToolSession | undefined;
     try {
       const base: AgentRequest = { ...pending, runId: state.runId, seq: state.seq };
@@ -182,7 +182,7 @@ export async function driveRun(
       // One of the engine's tools failed while the agent worked: the step
       // fails loudly (its error route, or the run), never worked around (ADR-019).
       const broke = offered ? calls.find((c): c is ToolCallRecord & { name: string } => !c.ok && c.code === 'E_TOOL_FAILED' && c.name !== undefined && offered.isEngineTool(c.name)) : undefined;
-      if (broke) toolFailure = { tool: broke.name, code: 'E_TOOL_FAILED', message: broke.message ?? 'no message' };
+      if (broke) toolFailure = { tool: broke.name, code: 'E_TOOL_FAILED', message: broke.message ?? 'no message', ...(broke.fix ? { fix: broke.fix } : {}) };
       if (answer === undefined) {
         throw new CountersignError('E_AGENT_OUTPUT', `${label.name} gave no answer for node "${pending.nodeId}" (undefined)`, {
           nodeId: pending.nodeId,

@@ -256,5 +256,6 @@ export function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] 
     ok: c.ok === true,
     ...(typeof c.code === 'string' ? { code: c.code } : {}),
     ...(typeof c.message === 'string' && c.ok !== true ? { message: c.message.slice(0, 2000) } : {}),
+    ...(typeof c.fix === 'string' && c.ok !== true ? { fix: c.fix.slice(0, 2000) } : {}),
   }));
 }

@@ -55,7 +55,7 @@ export interface SubmitOptions {
   /** Tool calls the agent made through the host before this answer: journaled as `tool.called`. */
   toolCalls?: ToolCallRecord[];
   /** Set by a driven run: one of the engine's tools the agent called failed, so the step fails (E_TOOL_FAILED). */
-  toolFailure?: { tool: string; code: string; message: string };
+  toolFailure?: { tool: string; code: string; message: string; fix?: string };
   /**
    * When the caller made the call (the CLI: once the answer was read). A
    * submit without `seq` answers the item pending at that moment: an item
@@ -265,7 +265,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (opts.as === undefined && loopFacts(compiled.workflow).members.has(rec.pending!.nodeId)) {
           return write(identityRequired(rec));
         }
-        const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(opts.toolCalls?.length ? { toolCalls: toolCallsOf(opts.toolCalls) } : {}), ...(opts.toolFailure ? { toolFailure: { tool: String(opts.toolFailure.tool), code: String(opts.toolFailure.code), message: String(opts.toolFailure.message).slice(0, 4000) } } : {}) };
+        const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(opts.toolCalls?.length ? { toolCalls: toolCallsOf(opts.toolCalls) } : {}), ...(opts.toolFailure ? { toolFailure: { tool: String(opts.toolFailure.tool), code: String(opts.toolFailure.code), message: String(opts.toolFailure.message).slice(0, 4000), ...(typeof opts.toolFailure.fix === 'string' ? { fix: opts.toolFailure.fix.slice(0, 2000) } : {}) } } : {}) };
         const s = nextStep(compiled, rec, submitted, at, envOf(rec));
         const state = stateOf(s.record, store.file);
         const spent = s.rejected ? undefined : retriesSpentOf(s.events, rec.pending!.nodeId);

@@ -165,6 +165,9 @@ function checkWorkspace(tool: string, workspace: string | undefined): string {
   return realpathSync(workspace);
 }
 
+/** A gh stopped mid-call (a timeout, a cancel): what it was doing may have happened, so look before calling again. */
+const STOPPED_FIX = 'check on GitHub whether the comment or review was posted (gh pr view <number> --comments) before running the step again, so it is not posted twice; if gh hangs, check the network and gh auth status';
+
 function ghFailure(tool: string, shown: string, cwd: string, timeoutMs: number, error: ExecFileException, stderr: string): CountersignError {
   const own = (stderr ?? '').trim();
   const errno = typeof error.code === 'string' ? error.code : undefined;
@@ -175,8 +178,10 @@ function ghFailure(tool: string, shown: string, cwd: string, timeoutMs: number, 
     fix = 'install the GitHub CLI (https://cli.github.com) and log in with gh auth login; nothing was posted';
   } else if (error.name === 'AbortError') {
     what = 'the call was cancelled while gh ran; it may still have taken effect';
+    fix = STOPPED_FIX;
   } else if (error.killed && error.signal) {
     what = `gh did not finish within ${timeoutMs / 1000} s and was stopped (${error.signal}); it may still have taken effect`;
+    fix = STOPPED_FIX;
   } else if (errno !== undefined) {
     what = `gh could not be run (${errno}: ${error.message})`;
   } else {

@@ -178,6 +178,19 @@ T('ADR-019: an engine tool that throws a refusal code (E_TOOL_ARGS) once it has 
   assert.equal(seen2.outcomes.map((o) => o.code ?? 'ok'), ['E_TOOL_ARGS', 'ok']);
 });
 
+T('ADR-019: the fix of an engine tool that failed while the agent worked (gh\'s "run gh auth login") reaches the run\'s error and the journal, as a failed tool node keeps it', async () => {
+  const broken = defineTool({ name: 'lookup', class: 'read', inputSchema: { type: 'object' }, run: async () => { throw new CountersignError('E_TOOL_FAILED', 'gh is not logged in', { fix: 'run gh auth login' }); } });
+  const engine = createEngine({ store: createMemoryStore(), tools: [broken, ...tools([]).filter((t) => t.name !== 'lookup')] });
+  const seen: { request?: AgentRequest; outcomes: Outcome[] } = { outcomes: [] };
+  const result = await engine.run(flow(), { agent: caller([{ name: 'lookup', args: {} }], seen) });
+  assert.is(result.status, 'failed');
+  const state = await engine.status(result.runId);
+  assert.is(state.status === 'failed' && state.error.code, 'E_TOOL_FAILED');
+  assert.match(state.status === 'failed' ? state.error.fix ?? '' : '', /^run gh auth login; then: /);
+  const called = (await engine.trace(result.runId)).events.find((e) => e.type === 'tool.called');
+  assert.is(called?.fix, 'run gh auth login');
+});
+
 T('H35/H36: a role asking for another role\'s tool is refused at run time (E_TOOL_ACCESS, naming the owner); the tool never runs, and the refusal is journaled', async () => {
   const { engine, ran, store } = setup();
   const seen = { outcomes: [] as Outcome[] };

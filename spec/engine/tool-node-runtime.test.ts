@@ -335,6 +335,20 @@ F('§4.13: a tool that throws something other than an Error keeps its message', 
   assert.match(r.status === 'failed' ? r.error.message : '', /quota exceeded \(code 429\)/);
 });
 
+F('§4.13: a plain Error that carries its own code keeps it too, as a thrown object does; a Node error, whose message opens with its code, is not said twice', async () => {
+  for (const [thrown, said] of [
+    [Object.assign(new Error('err boom'), { code: 'E_ERR' }), 'err boom (code E_ERR)'],
+    [Object.assign(new Error("ENOENT: no such file or directory, open 'x'"), { code: 'ENOENT' }), "ENOENT: no such file or directory, open 'x'"],
+  ] as const) {
+    const tool = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => { throw thrown; } });
+    const engine = createEngine({ store: createMemoryStore(), tools: [tool] });
+    const s = await engine.start(flow('deploy', {}));
+    const r = await engine.submit(s.runId, { tag: 'v1' }, { seq: s.seq });
+    const message = r.status === 'failed' ? r.error.message : '';
+    assert.ok(message.endsWith(said), message);
+  }
+});
+
 F('H9 H10 §4.13: an engine tool an agent called that failed stops the directive (its error route, or the run), whatever the agent answers; the journal keeps the message', async () => {
   const failing = defineTool({ name: 'deploy', class: 'read', inputSchema: { type: 'object' }, run: async () => { throw new Error('registry down'); } });
   const engine = createEngine({ store: createMemoryStore(), tools: [failing] });

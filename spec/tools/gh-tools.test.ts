@@ -312,19 +312,22 @@ Tools('gh\'s own stderr is kept in the message, and the exit code is in details'
   assert.equal((e.data as { exitCode: number }).exitCode, 4);
 });
 
-Tools('runGh stops a gh that hangs past its timeout, or when the call is cancelled: E_TOOL_FAILED, saying it may have taken effect', async () => {
+Tools('runGh stops a gh that hangs past its timeout, or when the call is cancelled: E_TOOL_FAILED, saying it may have taken effect, with a fix to check before calling again', async () => {
   const ws = gitRepo('https://github.com/acme/widgets.git');
   process.env.PATH = `${fakeGhDir('exec sleep 5')}${delimiter}${process.env.PATH}`;
   const slow = await rejection(runGh(['pr', 'view', '1'], { tool: 'pr_status', workspace: ws, timeoutMs: 200 }));
   assert.is(slow.code, 'E_TOOL_FAILED');
   assert.match(slow.message, 'did not finish within 0.2 s');
   assert.match(slow.message, 'it may still have taken effect');
+  // Its fix says to look before calling again, never the workspace/remote advice.
+  assert.match(slow.fix ?? '', 'before running the step again, so it is not posted twice');
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 100);
   const cancelled = await rejection(postReview.run(review, { workspace: ws, signal: ac.signal }));
   assert.is(cancelled.code, 'E_TOOL_FAILED');
   assert.match(cancelled.message, 'cancelled');
   assert.match(cancelled.message, 'it may still have taken effect');
+  assert.match(cancelled.fix ?? '', 'before running the step again, so it is not posted twice');
 });
 
 Tools('H3: runGh refuses --repo in any spelling: the repository always comes from the workspace', async () => {
