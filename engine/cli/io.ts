@@ -8,7 +8,7 @@ import { CountersignError, isCountersignError } from '../errors.js';
 import type { RunFailure } from '../run/contract.js';
 import { offsetToPosition } from '../format/offsets.js';
 import { withoutBom } from '../format/bom.js';
-import { jsonParseReason } from '../format/json-parse-message.js';
+import { jsonErrorOffset, jsonParseReason } from '../format/json-parse-message.js';
 import { resolve } from 'node:path';
 import { withStore } from './render.js';
 import { mappedStack } from './bundle-stack.js';
@@ -102,11 +102,7 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   try {
     return JSON.parse(text);
   } catch (e) {
-    // JSON.parse on Node 20 often gives no position; jsonc-parser does.
-    const { parse: parseJsonc } = await import('jsonc-parser');
-    const errors: Array<{ offset: number }> = [];
-    parseJsonc(text, errors as never, { allowTrailingComma: false, disallowComments: true });
-    const at = errors.length ? errors[0].offset : undefined;
+    const at = await jsonErrorOffset(text, (e as Error).message);
     const pos = at !== undefined ? offsetToPosition(text, at) : undefined;
     // The position and what is said of it name one place: V8's token is
     // where its scan stopped, which may be past the fault jsonc-parser found.

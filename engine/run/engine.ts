@@ -126,7 +126,7 @@ export function createEngine(options: EngineOptions): Engine {
   function compiledFor(rec: RunRecord): CompiledWorkflow {
     let wf = workflows.get(rec.workflowHash);
     if (!wf) {
-      wf = checkedCopy(store.getWorkflow(rec.workflowHash), rec.workflowHash, store.file);
+      wf = checkedCopy(store.getWorkflow(rec.workflowHash), rec.workflowHash, store.file, rec.runId);
       workflows.set(rec.workflowHash, wf);
     }
     return compileWorkflow(wf, rec.workflowHash);

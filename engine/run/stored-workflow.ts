@@ -11,10 +11,10 @@ import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import { canonicalJson, hashWorkflow } from './hash.js';
 
-export function checkedCopy(workflow: Workflow, hash: string, storeFile: string | undefined): Workflow {
+export function checkedCopy(workflow: Workflow, hash: string, storeFile: string | undefined, runId?: string): Workflow {
   if (hashWorkflow(workflow) === hash) return workflow;
   if (createHash('sha256').update(canonicalJson(workflow)).digest('hex') === hash) return workflow;
-  throw new CountersignError('E_STORE', `the stored workflow copy ${hash}${storeFile ? ` in ${storeFile}` : ''} is damaged: its content no longer matches its hash`, {
+  throw new CountersignError('E_STORE', `${runId ? `run ${runId}: ` : ''}the stored workflow copy ${hash}${storeFile ? ` in ${storeFile}` : ''} is damaged: its content no longer matches its hash`, {
     ...(storeFile ? { file: storeFile } : {}),
     fix: `restore ${storeFile ?? 'countersign.db'} from a backup, or move the store aside and start the run again from its workflow file`,
   });

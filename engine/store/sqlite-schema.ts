@@ -198,6 +198,8 @@ function refuseForeign(db: Database.Database, file: string): void {
       fix: 'pass another directory with --store DIR (or COUNTERSIGN_STORE) for countersign\'s store',
     });
   }
+  // A newer countersign may lay its store out otherwise (a table renamed, one dropped): that is a store to upgrade for, never "damaged".
+  refuseNewer(version, file);
   if (reason) {
     throw new CountersignError('E_STORE', `the store ${file} is damaged (${reason.why}): it was left as it is`, {
       file,

@@ -132,6 +132,18 @@ S('a malformed inline JSON argument names one place: the column it gives is wher
   assert.is(after.json.error.message, 'the --input argument is not valid JSON (line 1, column 10): Unexpected non-whitespace character');
 });
 
+S('a fault inside a JSON string (a raw tab) is placed at that character, never at the string\'s opening quote: --input and pr-status --comments alike', async () => {
+  const dir = tempDir();
+  const input = join(dir, 'tab.json');
+  writeFileSync(input, '{"topic": "x\ty"}');
+  const r = await cli(['start', WF, '--input', `@${input}`, '--json'], { store: tempDir() });
+  assert.equal([r.json.error.code, r.json.error.line, r.json.error.col], ['E_INPUT', 1, 13]);
+  const comments = join(dir, 'comments.json');
+  writeFileSync(comments, '["x\ty"]');
+  const c = await cli(['pr-status', '--comments', comments, '--json']);
+  assert.equal([c.json.error.code, c.json.error.line, c.json.error.col], ['E_INPUT', 1, 4]);
+});
+
 S('a malformed @file\'s message is one line without the file\'s text (line:col says where); an @file that is a folder or missing says which, and what to do', async () => {
   const dir = tempDir();
   const bad = join(dir, 'token.json');

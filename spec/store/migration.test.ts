@@ -56,4 +56,27 @@ Migration('a record changed by another store instance (another process) is re-re
   b.close();
 });
 
+Migration('a store of a newer countersign laid out otherwise (a table this build expects is missing) is "newer, upgrade countersign", never "damaged, restore a backup"; the file is left as it is', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-mig-'));
+  const db = new Database(join(dir, 'countersign.db'));
+  db.exec(`
+    CREATE TABLE blobs (hash TEXT PRIMARY KEY, body TEXT NOT NULL);
+    CREATE TABLE runs (run_id TEXT PRIMARY KEY, workflow TEXT, workflow_hash TEXT, file TEXT, workspace TEXT, status TEXT, seq INTEGER, record TEXT NOT NULL, created_at TEXT, updated_at TEXT, version INTEGER NOT NULL DEFAULT 0);
+  `);
+  db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+  db.close();
+  let error: { code?: string; message?: string; fix?: string } | undefined;
+  try {
+    createSqliteStore(dir).get('x');
+  } catch (e) {
+    error = e as typeof error;
+  }
+  assert.is(error?.code, 'E_STORE');
+  assert.match(error!.message!, `has schema version ${SCHEMA_VERSION + 1}, newer than this countersign reads`);
+  assert.match(error!.fix!, 'upgrade countersign');
+  const check = new Database(join(dir, 'countersign.db'));
+  assert.is(check.pragma('user_version', { simple: true }), SCHEMA_VERSION + 1);
+  check.close();
+});
+
 Migration.run();

@@ -286,7 +286,7 @@ test('engine: a stored workflow copy that no longer matches its hash is E_STORE,
   const fresh = createEngine({ store: again });
   const onStep = await fresh.submit(damaged.runId, { words: 3 }).then(() => undefined, (e) => e);
   assert.is(onStep?.code, 'E_STORE', String(onStep));
-  assert.match(onStep.message, `the stored workflow copy ${hash}`);
+  assert.match(onStep.message, `run ${damaged.runId}: the stored workflow copy ${hash}`);
   assert.match(onStep.message, 'no longer matches its hash');
   const onDone = await fresh.status(completed.runId).then(() => undefined, (e) => e);
   assert.is(onDone?.code, 'E_STORE');

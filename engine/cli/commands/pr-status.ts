@@ -6,7 +6,7 @@ import { formatPrStatus, readPrStatus } from '../../tools/status-reader.js';
 import { printJson, usage, type Io } from '../io.js';
 import type { Command } from './command.js';
 import { withoutBom } from '../../format/bom.js';
-import { jsonParseReason } from '../../format/json-parse-message.js';
+import { jsonErrorOffset, jsonParseReason } from '../../format/json-parse-message.js';
 
 const SHAPE_FIX = 'write a JSON array of comment bodies, e.g. ["## Code Review Summary\\n\\n…\\n\\n### Verdict: APPROVE"]; from GitHub: gh pr view N --json comments --jq \'[.comments[].body]\' | countersign pr-status --comments -';
 
@@ -59,7 +59,8 @@ async function readComments(from: string, io: Io): Promise<string[]> {
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    const pos = await syntaxErrorPosition(text);
+    const offset = await jsonErrorOffset(text, (e as Error).message);
+    const pos = offset !== undefined ? offsetToPosition(text, offset) : undefined;
     throw new CountersignError('E_INPUT', `${where} is not valid JSON${pos ? ` (line ${pos.line}, column ${pos.col})` : ''}: ${jsonParseReason((e as Error).message, pos !== undefined)}`, {
       ...at,
       ...(pos ?? {}),
@@ -75,14 +76,6 @@ async function readComments(from: string, io: Io): Promise<string[]> {
     }
   });
   return parsed as string[];
-}
-
-async function syntaxErrorPosition(text: string): Promise<{ line: number; col: number } | undefined> {
-  // JSON.parse on Node 20 often gives no position; jsonc-parser does.
-  const { parse } = await import('jsonc-parser');
-  const errors: Array<{ offset: number }> = [];
-  parse(text, errors as never, { allowTrailingComma: false, disallowComments: true });
-  return errors.length ? offsetToPosition(text, errors[0].offset) : undefined;
 }
 
 function describe(v: unknown): string {
