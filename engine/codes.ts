@@ -33,7 +33,7 @@ export const CODES = Object.freeze({
   E_EXPRESSION_SYNTAX: 'an expression does not parse',
   E_EXPRESSION_TARGET: 'an expression assigns to something that is not a declared global (registry or initialData)',
   E_TEMPLATE_SYNTAX: 'a template block is malformed (unclosed or mismatched {{#…}}), or a {{variable}} path in a template is (a.., a[)',
-  E_EACH_NOT_LIST: '{{#each x}} over a variable the workflow declares with a type that is never a list (a registry entry or node-id.field of type object, string, …): the loop would render nothing',
+  E_EACH_NOT_LIST: '{{#each x}} over a variable the workflow declares with a type that is never a list (a registry entry or node-id.field of type object, string, …): the loop body would never run (it renders nothing, or its {{else}} branch)',
   E_CONDITION: 'a condition has the wrong shape, or a contextPath (or JSON Logic var) is not a valid path',
   E_UNDECLARED_VARIABLE: 'a template variable or contextPath resolves to nothing',
   E_FINAL_OUTPUT_UNRESOLVED: '(warning) a finalOutput name resolves to nothing and is left out of output',

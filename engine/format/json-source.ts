@@ -53,6 +53,12 @@ export function parseJson(text: string, file: string): SourceDocument {
   if (huge) {
     const at = new LineIndex(text).position(huge.offset);
     const shown = huge.text.length > 30 ? `${huge.text.slice(0, 27)}...` : huge.text;
+    if (huge.inexact !== undefined) {
+      throw new CountersignError('E_PARSE', `the integer ${shown} is beyond the integers a JSON number keeps exactly (±9007199254740991): it would be read as ${huge.inexact}`, {
+        file, line: at.line, col: at.col,
+        fix: 'write it as a string ("…") if the digits matter, or as a smaller number',
+      });
+    }
     throw new CountersignError('E_PARSE', `the number ${shown} is beyond the range of JSON numbers: it would be read as Infinity and stored as null`, {
       file, line: at.line, col: at.col,
       fix: 'write a number within ±1.7976931348623157e308 (or a string, if the digits themselves matter)',
@@ -63,17 +69,23 @@ export function parseJson(text: string, file: string): SourceDocument {
 
 /**
  * A number literal JSON.parse turns into ±Infinity, which JSON.stringify
- * then writes as null: the value would be lost without a word. Only a
- * literal with a 3-digit exponent or over 300 digits can be one, so the
- * tree is built only for those.
+ * then writes as null, or an integer literal past 2^53 - 1, which it
+ * rounds: either way the value would change without a word. Only a literal
+ * with a 3-digit exponent, or 16 digits in a row, can be one, so the tree
+ * is built only for those.
  */
-function hugeNumber(text: string): { offset: number; text: string } | undefined {
-  if (!/[0-9](?:[eE]\+?[0-9]{3}|[0-9]{300})/.test(text)) return undefined;
+function hugeNumber(text: string): { offset: number; text: string; inexact?: string } | undefined {
+  // 16 digits in a row: an integer past 2^53 - 1 may be there, which JSON.parse would round without a word.
+  if (!/[0-9](?:[eE]\+?[0-9]{3}|[0-9]{300})/.test(text) && !/[0-9]{16}/.test(text)) return undefined;
   const stack: Array<JsonNode | undefined> = [parseTree(text, [], STRICT)];
   while (stack.length > 0) {
     const node = stack.pop();
     if (!node) continue;
     if (node.type === 'number' && !Number.isFinite(node.value)) return { offset: node.offset, text: text.slice(node.offset, node.offset + node.length) };
+    if (node.type === 'number') {
+      const literal = text.slice(node.offset, node.offset + node.length);
+      if (/^-?[0-9]+$/.test(literal) && !Number.isSafeInteger(node.value)) return { offset: node.offset, text: literal, inexact: String(node.value) };
+    }
     if (node.children) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
   }
   return undefined;

@@ -40,6 +40,6 @@ export function listReadFinding(read: VariableRead, data: Record<string, unknown
     pointer: read.pointer,
     ...(read.offset !== undefined ? { offset: read.offset } : {}),
     severity: 'error',
-    message: `{{#each ${read.path}}} loops over a value ${where} as type ${types.map((t) => `"${t}"`).join(' or ')}, which is never a list, so the loop would render nothing: loop over a variable of type "array", or read this one without #each ({{${read.path}}} or {{#if ${read.path}}})`,
+    message: `{{#each ${read.path}}} loops over a value ${where} as type ${types.map((t) => `"${t}"`).join(' or ')}, which is never a list, so the loop body would never run (it renders nothing, or its {{else}} branch): loop over a variable of type "array", or read this one without #each ({{${read.path}}} or {{#if ${read.path}}})`,
   };
 }

@@ -323,6 +323,18 @@ yamlPositions('YAML and JSON with the same content give deep-equal data', () => 
 
 const badYaml = suite('source: malformed YAML is E_PARSE at the exact line:col');
 
+badYaml('an integer past 2^53 - 1 is E_PARSE at the value, in JSON and in YAML alike, never stored rounded; a string of digits, a safe integer and a float are fine', () => {
+  const json = parseError('{\n  "n": 9007199254740993\n}', 'w.json');
+  assert.is(json.at, '2:8');
+  assert.match(json.message, 'it would be read as 9007199254740992');
+  const yaml = parseError('n: 9007199254740993\n', 'w.yaml');
+  assert.is(yaml.at, '1:4');
+  assert.match(yaml.message, 'it would be read as 9007199254740992');
+  for (const [text, file] of [['{"n": 9007199254740991}', 'w.json'], ['{"id": "1234567890123456789"}', 'w.json'], ['{"f": 12345678901234567.5}', 'w.json'], ['n: 1e20\n', 'w.yaml']]) {
+    assert.not.throws(() => parseSource(text, file), text);
+  }
+});
+
 badYaml('bad indentation', () => {
   const e = parseError('metadata:\n  name: x\n version: 1\n', 'w.yaml');
   assert.is(e.message, 'all mapping items must start at the same column');

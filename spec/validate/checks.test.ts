@@ -244,6 +244,9 @@ dataflow('{{#each}} over a variable declared with a type that is never a list (a
   assert.equal(refused.errors.map((e) => [e.code, e.pointer]), [['E_EACH_NOT_LIST', '/nodes/2/directive'], ['E_EACH_NOT_LIST', '/nodes/2/directive']]);
   assert.match(refused.errors[0].message, 'variableRegistry declares "o" as type "object"');
   assert.match(refused.errors[1].message, 'node "plan" declares "title" as type "string"');
+  // Said truly whether or not the loop has an {{else}}: its body never runs, and the else branch (if any) always renders.
+  assert.match(refused.errors[0].message, 'the loop body would never run (it renders nothing, or its {{else}} branch)');
+  assert.not.match(refused.errors[0].message, 'would render nothing');
   assert.equal(flow('{{#each list}}{{this}}{{/each}}{{#each maybe}}{{this}}{{/each}}{{#each plan.steps}}{{this}}{{/each}}{{#if o}}{{o}}{{/if}}').errors, []);
   // A field written as a global has the registry's type; a node missing another field is still checked.
   const viaGlobal = validateWorkflow(workflow([
