@@ -22,7 +22,7 @@
 import { CountersignError } from '../errors.js';
 import { cancelled } from './decorators/until-stopped.js';
 import type { JsonObject } from '../format/model.js';
-import { describeArgProblem, isGated, jsonArgProblem, TOOL_CLASSES, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
+import { asTool, describeArgProblem, isGated, isTool, jsonArgProblem, TOOL_CLASSES, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
 
 /** The chain, outermost first, as data (A8). `inner` is the wrapped tool. */
 export const CHAIN_ORDER = Object.freeze(['tenant_bind', 'review_gate', 'timeout', 'audit', 'ratelimit', 'metric', 'inner'] as const);
@@ -103,8 +103,12 @@ export interface ChainedTool<A extends JsonObject = JsonObject, R = unknown> ext
   readonly positions: readonly ChainPosition[];
 }
 
-export function chain<A extends JsonObject, R>(inner: Tool<A, R>, options: ChainOptions): ChainedTool<A, R> {
+export function chain<A extends JsonObject, R>(given: Tool<A, R>, options: ChainOptions): ChainedTool<A, R> {
   // A class typo ("Write") or none at all must not read as "not gated".
+  const inner = (given !== null && typeof given === 'object' && (TOOL_CLASSES as readonly unknown[]).includes((given as { class?: unknown }).class) && !isTool(given)
+    // A plain spec {name, class, inputSchema, run} is defined here, as createEngine({tools}) does: checked now, never a TypeError at its first call.
+    ? asTool(given) as unknown as Tool<A, R>
+    : given);
   if (inner === null || typeof inner !== 'object' || !(TOOL_CLASSES as readonly unknown[]).includes(inner.class)) {
     const named = inner !== null && typeof inner === 'object' && typeof inner.name === 'string' ? `tool "${inner.name}"` : 'the tool';
     throw new CountersignError('E_TOOL_DEFINITION', `${named} has class ${JSON.stringify((inner as { class?: unknown } | null)?.class)}, not one of ${TOOL_CLASSES.join(', ')}`, {

@@ -228,6 +228,10 @@ export async function mediate(call: ToolRequest, session: ToolSession, request: 
   if (call.unknown) return refuse('E_TOOL_REQUEST', `"$tool" has ${call.unknown.map((k) => JSON.stringify(k)).join(', ')}, which it does not take: only "name", "args" and "reason"`);
   // So would an answer's fields written beside the call: a tool line is only the call.
   if (call.beside) return refuse('E_TOOL_REQUEST', `a "$tool" line holds only "$tool" (and "$seq"), but this one also has ${call.beside.map((k) => JSON.stringify(k)).join(', ')}, which would be lost: call the tool on a line of its own, and answer on a later line`);
+  // Left out, "args" is {}; given, it is the arguments object itself: null (or a list) is never read as {}.
+  if (call.args !== undefined && (call.args === null || typeof call.args !== 'object' || Array.isArray(call.args))) {
+    return refuse('E_TOOL_ARGS', `"$tool".args must be an object of arguments, not ${call.args === null ? 'null' : Array.isArray(call.args) ? 'a list' : `a ${typeof call.args}`}: write {} for none, or leave "args" out`);
+  }
   const runner = session.runner;
   const guarded = runner !== undefined && GUARDED.has(runner);
   // A guarded runner refuses and reports by itself; any other is checked here.

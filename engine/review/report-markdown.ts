@@ -127,6 +127,9 @@ export function markdownIssues(text: string, file: string, shape?: { proseLine?:
       for (let i = Math.max(start, item!.first + 1); i <= end; i++) {
         if (leadOf(lines[i]) < item!.content) checkLine(i, quoted);
         else checkDueNumber(i, quoted);
+        // "Minor issues:" or "**Nits**" right under an item's text (no blank line) is read as more of it, yet it heads
+        // the items after it: a label in form (a colon, or emphasis whole), never a wrapped "… two minor issues".
+        if (i > start && isLabelLine(lines[i], false)) checkTier(lines[i], i + 1, 'label line');
       }
       // A label line of its own under an item ("- a", blank, "  **Minor:**") still heads the items after it.
       if (start > item!.first && isLabelLine(lines[start], end === start)) checkTier(lines[start], start + 1, 'label line');

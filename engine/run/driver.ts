@@ -167,11 +167,13 @@ export async function driveRun(
       const base: AgentRequest = { ...pending, runId: state.runId, seq: state.seq };
       // Reviews keep seed 003's information boundary: only the host's tools, by the same access map
       // (a decision review: its persona's).
+      const engineLends = agentTools !== undefined && (base.kind === 'directive' || base.contract === 'issues');
       const offered = agentTools && agent.callsTools !== false && (base.kind === 'directive' || base.contract === 'issues') ? agentTools(base, as) : undefined;
       const request = offered && offered.specs.length > 0 ? ({ ...base, toolSpecs: offered.specs } as AgentRequest) : base;
       toolCalls = [];
       const calls = toolCalls;
-      session = toolSession(request, offered ? offered.runner : opts.tools, (call) => calls.push(call), offered?.refusal);
+      // An agent that says it calls no tools is lent none: never the host's runner unfiltered (no access map, no gate, no schema).
+      session = toolSession(request, offered ? offered.runner : engineLends ? undefined : opts.tools, (call) => calls.push(call), offered?.refusal);
       answer = await askWithin(agent, label, request, waitMs, session, opts.signal);
       session.closed = 'it answered';
       // Calls the agent started and did not wait for are on the record too

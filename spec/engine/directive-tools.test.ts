@@ -21,6 +21,7 @@ import {
   type JsonObject,
   type JsonValue,
   type Store,
+  type ToolRunner,
   type Workflow,
 } from '../../engine/index.js';
 
@@ -189,6 +190,30 @@ T('ADR-019: the fix of an engine tool that failed while the agent worked (gh\'s 
   assert.match(state.status === 'failed' ? state.error.fix ?? '' : '', /^run gh auth login; then: /);
   const called = (await engine.trace(result.runId)).events.find((e) => e.type === 'tool.called');
   assert.is(called?.fix, 'run gh auth login');
+});
+
+T('H35: an agent that says it calls no tools (callsTools: false) is lent none, never the host\'s runner unfiltered (no access map, no gate, no schema)', async () => {
+  const ran: string[] = [];
+  const host: ToolRunner = {
+    names: () => ['lent_wipe'],
+    spec: (n) => ({ name: n, class: 'destructive', inputSchema: { type: 'object' } }),
+    async call(name) { ran.push(name); return { ok: true }; },
+  };
+  const wf = {
+    metadata: { name: 'f', version: '1.0.0', description: 'd' },
+    access: { admin: ['lent_wipe'] },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'work' } },
+      { type: 'agent-directive', id: 'work', agent: 'worker', directive: 'Do it.', completionCondition: 'done', inputSchema: { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] }, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  let lent: unknown = 'unset';
+  const agent: Agent = { callsTools: false, answer: async (_req, options) => { lent = options.tools?.runner; return { note: 'x' }; } };
+  const r = await createEngine({ store: createMemoryStore() }).run(wf, { agent, tools: host });
+  assert.is(r.status, 'completed');
+  assert.is(lent, undefined, 'no runner was lent');
+  assert.equal(ran, []);
 });
 
 T('H35/H36: a role asking for another role\'s tool is refused at run time (E_TOOL_ACCESS, naming the owner); the tool never runs, and the refusal is journaled', async () => {

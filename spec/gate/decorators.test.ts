@@ -348,6 +348,26 @@ Rate('A8: every decorator refuses options it cannot use when the chain is built 
   thrownWithCode(() => timeoutDecorator({ perTool: [1] } as never), 'E_CHAIN_INVALID');
 });
 
+Rate('A8: audit, rate-limit, timeout and review-gate refuse options they cannot use when made: a now or newId that is no function, timers without their functions, a skip that is no list of names, a perTool list', () => {
+  thrownWithCode(() => auditDecorator({ sink: memorySink(), now: 5 } as never), 'E_CHAIN_INVALID');
+  thrownWithCode(() => auditDecorator({ sink: memorySink(), newId: 'x' } as never), 'E_CHAIN_INVALID');
+  thrownWithCode(() => rateLimitDecorator({ now: 'soon' } as never), 'E_CHAIN_INVALID');
+  thrownWithCode(() => rateLimitDecorator({ perTool: [] } as never), 'E_CHAIN_INVALID');
+  thrownWithCode(() => timeoutDecorator({ timers: {} } as never), 'E_CHAIN_INVALID');
+  const skip = thrownWithCode(() => reviewGateDecorator({ decide: async () => ({ outcome: 'approved', proposalId: 'p' }), skip: 'wr' } as never), 'E_CHAIN_INVALID');
+  assert.match(skip.message, 'skip must be a list of tool names, got "wr"');
+  thrownWithCode(() => reviewGateDecorator({ decide: async () => ({ outcome: 'approved', proposalId: 'p' }), skip: 5 } as never), 'E_CHAIN_INVALID');
+});
+
+Rate('chain() takes a plain tool spec {name, class, inputSchema, run} as createEngine does: defined then (its arguments checked), never a TypeError at the first call', async () => {
+  const ran: unknown[] = [];
+  const spec = { name: 'query_promql', class: 'read' as const, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, run: (args: unknown) => { ran.push(args); return { ok: true }; } };
+  const chained = chain(spec as never, { tenantBind: tenantBindDecorator() });
+  assert.equal(await chained.run({ q: 'up' }, CTX), { ok: true });
+  assert.is((await rejection(chained.run({}, CTX))).code, 'E_TOOL_ARGS');
+  assert.equal(ran, [{ q: 'up' }]);
+});
+
 Rate.run();
 
 const Metric = suite('gate/metric: counts and durations');

@@ -194,4 +194,18 @@ Tools('a library agent that calls a lent tool after the run stopped waiting for 
   assert.equal(ran, [], 'the tool never ran');
 });
 
+Tools('a $tool line whose "args" is null (or a list) is refused (E_TOOL_ARGS), never run as {}; "args" left out is {}', async () => {
+  const ran: unknown[] = [];
+  const runner: ToolRunner = { names: () => ['opt'], async call(_n, args) { ran.push(args); return { ok: 1 }; } };
+  const session = toolSession(agentRequest('n', 1), runner, () => undefined);
+  const sessionAll = { ...session, allowed: new Set(['opt']) };
+  for (const args of [null, [1]]) {
+    const reply = await mediate({ name: 'opt', args }, sessionAll, agentRequest('n', 1));
+    assert.is((reply.$toolError as { code: string }).code, 'E_TOOL_ARGS', JSON.stringify(args));
+  }
+  const ok = await mediate({ name: 'opt', args: undefined }, sessionAll, agentRequest('n', 1));
+  assert.ok('$toolResult' in ok, JSON.stringify(ok));
+  assert.equal(ran, [{}]);
+});
+
 Tools.run();

@@ -315,6 +315,15 @@ markdown('G15: the low/moderate/high/critical scheme (npm audit\'s) is a tier in
   assert.equal(readReport(report('review.md', '# Review\n\n## Content moderation\n\n- an issue\n')).issues, ['an issue']);
 });
 
+markdown('G15: a tier label right under an item\'s text (no blank line: Markdown reads it as more of that item) is still a tier; a wrapped "… two minor issues" is text', () => {
+  for (const text of ['- The title is wrong.\nMinor issues:\n- A typo in line 3.\n', '- a\n**Nits**\n- b\n', '- a\n  **Minor:**\n- b\n']) {
+    const e = thrownWithCode(() => readReport(report('review.md', text)), 'E_REPORT_FORMAT');
+    assert.match(e.message, 'names a severity tier', text);
+    assert.is(e.line, 2, text);
+  }
+  assert.equal(readReport(report('review.md', '- The docs have two\n  minor issues\n- b\n')).issues, ['The docs have two\nminor issues', 'b']);
+});
+
 markdown('G10: findings written as link reference definitions, or a report of only a rule ("---"), are E_REPORT_FORMAT, never zero issues; a reference definition beside items is fine', () => {
   for (const text of ['[1]: docs/a.md "the title is wrong"\n[2]: b.md "missing"\n', '---\n', '***\n']) {
     const e = thrownWithCode(() => readReport(report('review.md', text)), 'E_REPORT_FORMAT');

@@ -34,6 +34,13 @@ export function auditDecorator(options: AuditOptions): ToolDecorator {
       fix: 'pass {sink: {writeExecution(row) {…}}}, e.g. one that appends to the ledger\'s executions table',
     });
   }
+  for (const key of ['now', 'newId'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'function') {
+      throw new CountersignError('E_CHAIN_INVALID', `auditDecorator: ${key}, if given, must be a function, got ${typeof options[key]}`, {
+        fix: `pass ${key === 'now' ? 'now: () => Date.now()' : 'newId: () => randomUUID()'}, or leave it out`,
+      });
+    }
+  }
   const { sink } = options;
   const now = options.now ?? Date.now;
   const newId = options.newId ?? randomUUID;

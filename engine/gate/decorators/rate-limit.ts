@@ -38,8 +38,8 @@ export interface RateLimitDecorator extends ToolDecorator {
 }
 
 export function rateLimitDecorator(options: RateLimitOptions = {}): RateLimitDecorator {
-  if (options === null || typeof options !== 'object' || (options.perTool !== undefined && (options.perTool === null || typeof options.perTool !== 'object'))) {
-    throw new CountersignError('E_CHAIN_INVALID', `rateLimitDecorator: options must be an object, with perTool an object of limits by tool name, got ${JSON.stringify(options)}`, {
+  if (options === null || typeof options !== 'object' || (options.perTool !== undefined && (options.perTool === null || typeof options.perTool !== 'object' || Array.isArray(options.perTool))) || (options.now !== undefined && typeof options.now !== 'function')) {
+    throw new CountersignError('E_CHAIN_INVALID', `rateLimitDecorator: options must be an object, with perTool an object of limits by tool name and now (if given) a function, got ${JSON.stringify(options) ?? String(options)}`, {
       fix: 'pass { capacity?, refillPerSecond?, perTool?: { <tool>: { capacity?, refillPerSecond? } } }, or nothing for the defaults',
     });
   }

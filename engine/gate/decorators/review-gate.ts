@@ -73,6 +73,12 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
     });
   }
   const { decide } = options;
+  // A string would be read letter by letter ("wr" → w, r): only a list of tool names will do.
+  if (options.skip !== undefined && (!Array.isArray(options.skip) || options.skip.some((n) => typeof n !== 'string'))) {
+    throw new CountersignError('E_CHAIN_INVALID', `reviewGateDecorator: skip must be a list of tool names, got ${JSON.stringify(options.skip) ?? String(options.skip)}`, {
+      fix: 'pass skip: ["tool_name", …], or leave it out',
+    });
+  }
   const skip: ReadonlySet<string> = new Set(options.skip ?? []);
   const inFlight = new Set<PendingReview>();
   const log = options.log ?? ((m: string) => process.stderr.write(`countersign: review gate: ${m}\n`));

@@ -41,6 +41,12 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
   }
   const defaultMs = checkMs(options.ms ?? DEFAULT_TOOL_TIMEOUT_MS, 'ms');
   const perTool = new Map(Object.entries(options.perTool ?? {}).map(([name, ms]) => [name, checkMs(ms, `perTool.${name}`)]));
+  const given = options.timers as Partial<Record<'setTimeout' | 'clearTimeout', unknown>> | undefined;
+  if (given !== undefined && (given === null || typeof given !== 'object' || typeof given.setTimeout !== 'function' || typeof given.clearTimeout !== 'function')) {
+    throw new CountersignError('E_CHAIN_INVALID', 'timeoutDecorator: timers, if given, must have setTimeout and clearTimeout functions', {
+      fix: 'leave timers out for the real ones (tests pass a fake clock\'s)',
+    });
+  }
   const timers = options.timers ?? realTimers;
   return {
     position: 'timeout',
