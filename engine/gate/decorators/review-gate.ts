@@ -73,10 +73,12 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
     });
   }
   const { decide } = options;
-  // A string would be read letter by letter ("wr" → w, r): only a list of tool names will do.
-  if (options.skip !== undefined && (!Array.isArray(options.skip) || options.skip.some((n) => typeof n !== 'string'))) {
+  // A string would be read letter by letter ("wr" → w, r): only a list or set of tool names will do.
+  const names = options.skip;
+  const iterable = names !== null && typeof names === 'object' && typeof (names as Iterable<unknown>)[Symbol.iterator] === 'function';
+  if (names !== undefined && (!iterable || [...(names as Iterable<unknown>)].some((n) => typeof n !== 'string'))) {
     throw new CountersignError('E_CHAIN_INVALID', `reviewGateDecorator: skip must be a list of tool names, got ${JSON.stringify(options.skip) ?? String(options.skip)}`, {
-      fix: 'pass skip: ["tool_name", …], or leave it out',
+      fix: 'pass skip: ["tool_name", …] (or the gate\'s own gate.skip), or leave it out',
     });
   }
   const skip: ReadonlySet<string> = new Set(options.skip ?? []);
