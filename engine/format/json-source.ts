@@ -84,7 +84,8 @@ function hugeNumber(text: string): { offset: number; text: string; inexact?: str
     if (node.type === 'number' && !Number.isFinite(node.value)) return { offset: node.offset, text: text.slice(node.offset, node.offset + node.length) };
     if (node.type === 'number') {
       const literal = text.slice(node.offset, node.offset + node.length);
-      if (/^-?[0-9]+$/.test(literal) && !Number.isSafeInteger(node.value)) return { offset: node.offset, text: literal, inexact: String(node.value) };
+      // Only one the double cannot hold exactly (1e16 written out is fine; 9007199254740993 is not).
+      if (/^-?[0-9]+$/.test(literal) && !Number.isSafeInteger(node.value) && BigInt(literal) !== BigInt(node.value)) return { offset: node.offset, text: literal, inexact: String(node.value) };
     }
     if (node.children) for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
   }

@@ -77,7 +77,7 @@ export function firstNonJson(doc: Document): NonJson | undefined {
       let reason: string | undefined;
       if (typeof value === 'number' && !Number.isFinite(value)) reason = 'not a finite number';
       // An integer written past 2^53 - 1 is read rounded: said, never stored changed.
-      else if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && /^[-+]?[0-9][0-9_]*$/.test(source.trim())) reason = `an integer beyond the integers JSON keeps exactly (±9007199254740991): it would be read as ${value}`;
+      else if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && /^[-+]?[0-9][0-9_]*$/.test(source.trim()) && BigInt(source.trim().replace(/_/g, '').replace(/^\+/, '')) !== BigInt(value)) reason = `an integer beyond the integers JSON keeps exactly (±9007199254740991): it would be read as ${value}`;
       else if (typeof value === 'bigint') reason = "an integer beyond JSON's safe range";
       else if (value instanceof Date) reason = 'a timestamp';
       else if (value instanceof Uint8Array) reason = 'binary data';

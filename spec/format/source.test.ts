@@ -333,6 +333,10 @@ badYaml('an integer past 2^53 - 1 is E_PARSE at the value, in JSON and in YAML a
   for (const [text, file] of [['{"n": 9007199254740991}', 'w.json'], ['{"id": "1234567890123456789"}', 'w.json'], ['{"f": 12345678901234567.5}', 'w.json'], ['n: 1e20\n', 'w.yaml']]) {
     assert.not.throws(() => parseSource(text, file), text);
   }
+  // An integer the double holds exactly, however large, is kept as written.
+  for (const [text, file] of [['{"n": 10000000000000000}', 'w.json'], ['n: 10000000000000000\n', 'w.yaml']]) {
+    assert.is((parseSource(text, file).data as { n: number }).n, 1e16, text);
+  }
 });
 
 badYaml('bad indentation', () => {

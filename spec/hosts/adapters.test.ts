@@ -42,8 +42,11 @@ test('scripted:<file> loads the file relative to the working directory', async (
 });
 
 test('jsonl:<command> runs the command as a long-lived jsonl agent in the working directory', async (c) => {
-  const agent = createAgent(`jsonl:node -e "require('readline').createInterface({input:process.stdin}).on('line',()=>console.log(JSON.stringify({cwd:process.cwd()})))"`, { cwd: c.dir });
-  assert.equal(await agent.answer(request('n'), opts), { cwd: c.dir });
+  const agent = createAgent(`jsonl:node -e "require('readline').createInterface({input:process.stdin}).on('line',()=>console.log(JSON.stringify({cwd:process.cwd(),pid:process.pid})))"`, { cwd: c.dir });
+  const first = (await agent.answer(request('n'), opts)) as { cwd: string; pid: number };
+  const second = (await agent.answer(request('m', 2), opts)) as { cwd: string; pid: number };
+  assert.equal([first.cwd, second.cwd], [c.dir, c.dir]);
+  assert.is(second.pid, first.pid, 'one process answers both requests');
   await agent.close?.();
 });
 
