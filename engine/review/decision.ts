@@ -34,8 +34,9 @@ export interface ParsedDecision {
  */
 const MARK = '[*_`]*';
 // White space only after the colon (as "Decision: approve" has it): "Decision : approve" stays a near miss.
-const APPROVE = new RegExp(`^${MARK}decision${MARK}:[*_\`\\s]*approve\\.?${MARK}$`, 'i');
-const REJECT = new RegExp(`^${MARK}decision${MARK}:[*_\`\\s]*reject\\.?${MARK}$`, 'i');
+// A final "." inside the emphasis or after it: "**Decision: approve.**" and "**Decision: approve**." alike.
+const APPROVE = new RegExp(`^${MARK}decision${MARK}:[*_\`\\s]*approve(?:\\.${MARK}|${MARK}\\.?)$`, 'i');
+const REJECT = new RegExp(`^${MARK}decision${MARK}:[*_\`\\s]*reject(?:\\.${MARK}|${MARK}\\.?)$`, 'i');
 
 /**
  * Why a reply is a reject when it names no reason (no Notes, no ✗ line with text):

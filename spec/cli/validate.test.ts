@@ -67,6 +67,8 @@ Validate('malformed JSON is reported at the syntax error position; a missing fil
   const r = await cli(['validate', broken, join(dir, 'missing.json'), '--json']);
   assert.is(r.code, 2);
   assert.equal(r.json.files.map((f: any) => [f.errors[0].code, f.errors[0].line, f.errors[0].col]), [['E_PARSE', 3, 3], ['E_FILE_NOT_FOUND', null, null]]);
+  // Under --json too the error is said on stderr, as every command says one; stdout keeps its one document.
+  assert.match(r.stderr, /^countersign: E_FILE_NOT_FOUND: file not found: .*missing\.json\n {2}fix: check the path/m);
   const human = await cli(['validate', broken, dir]);
   assert.is(human.code, 2);
   assert.match(human.stdout, new RegExp(`^${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: error E_FILE_NOT_FOUND .* is a directory`, 'm'));

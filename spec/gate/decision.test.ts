@@ -265,4 +265,9 @@ Fields('§4.3: a line in the Notes that starts with a label already read ("Gates
   assert.equal(reject.missing_gates, ['no SOP']);
 });
 
+Fields('D2: a final "." after the closing emphasis approves as one inside it does ("**Decision: approve**."); two dots are no exact decision', () => {
+  for (const line of ['**Decision: approve**.', '**Decision: approve.**', 'Decision: approve.']) assert.is(parseDecision(line).decision, 'approve', line);
+  for (const line of ['Decision: approve..', '**Decision: approve**..']) assert.is(parseDecision(line).decision, 'reject', line);
+});
+
 Fields.run();

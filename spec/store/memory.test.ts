@@ -67,6 +67,8 @@ test('a closed memory store refuses every call with E_STORE, as the SQLite store
     ['update', () => store.update('r', (cur) => ({ record: cur, result: null }))],
     ['rows', () => store.rows('proposals')],
     ['appendRows', () => store.appendRows([])],
+    ['create', () => store.create({ runId: 'n', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: {}, seq: 1, createdAt: 'x', updatedAt: 'x' }, [])],
+    ['eventCount', () => store.eventCount('r')],
   ];
   for (const [name, call] of calls) {
     try {

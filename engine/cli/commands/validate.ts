@@ -31,13 +31,14 @@ export const command: Command = {
       const text = formatHuman(reports);
       if (text) io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       for (const r of reports) if (r.ok) io.stderr.write(`${r.file}: ok${r.warnings.length ? ` (${r.warnings.length} warning(s))` : ''}\n`);
-      // A file that could not be read is this command's error too, said the CLI's way (the report above still lists it).
-      for (const r of reports) {
-        const missing = r.errors.find((f) => f.code === 'E_FILE_NOT_FOUND');
-        if (!missing) continue;
-        const cut = missing.message.indexOf('; ');
-        reportFailure(io, { code: missing.code, message: cut > 0 ? missing.message.slice(0, cut) : missing.message, ...(cut > 0 ? { fix: missing.message.slice(cut + 2) } : {}) });
-      }
+    }
+    // A file that could not be read is this command's error too, said the CLI's way on stderr, under --json as well
+    // (stdout keeps its one document, which still lists it).
+    for (const r of reports) {
+      const missing = r.errors.find((f) => f.code === 'E_FILE_NOT_FOUND');
+      if (!missing) continue;
+      const cut = missing.message.indexOf('; ');
+      reportFailure(io, { code: missing.code, message: cut > 0 ? missing.message.slice(0, cut) : missing.message, ...(cut > 0 ? { fix: missing.message.slice(cut + 2) } : {}) });
     }
     // A path that is no readable file is a usage error, as in every other command; the files that could be read are still reported.
     if (reports.some((r) => r.errors.some((f) => f.code === 'E_FILE_NOT_FOUND'))) return 2;
