@@ -32,6 +32,12 @@ export function createAgent(
   const kind = colon === -1 ? spec.trim() : spec.slice(0, colon).trim();
   const arg = colon === -1 ? '' : spec.slice(colon + 1).trim();
   const known = kind === 'scripted' || kind === 'jsonl' || kind === 'exec';
+  // The adapter is known; what follows its colon is the mistake.
+  if (kind === 'interactive') {
+    throw new CountersignError('E_ADAPTER', `${flag} ${JSON.stringify(spec)}: interactive takes nothing after it (a person answers at the terminal)`, {
+      fix: `write ${flag} interactive, with no colon`,
+    });
+  }
   if (!known) {
     throw new CountersignError('E_ADAPTER', `${flag} ${JSON.stringify(spec)} names no known adapter`, { fix: ADAPTER_FIX });
   }

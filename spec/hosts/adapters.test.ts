@@ -84,6 +84,16 @@ test('an adapter prefix with nothing after the colon is E_ADAPTER', () => {
   }
 });
 
+test('interactive with a colon after it ("interactive:", "interactive:x") is E_ADAPTER saying interactive takes nothing after it, never "names no known adapter"', () => {
+  for (const spec of ['interactive:', 'interactive:foo']) {
+    const e = thrown(() => createAgent(spec, { cwd: '/' })) as { code: string; message: string; fix?: string };
+    assert.is(e.code, 'E_ADAPTER', spec);
+    assert.match(e.message, 'interactive takes nothing after it');
+    assert.not.match(e.message, 'names no known adapter');
+    assert.is(e.fix, 'write --agent interactive, with no colon');
+  }
+});
+
 test('scripted:<file> that does not exist fails at once, before any request', (c) => {
   assert.is(thrown(() => createAgent('scripted:missing.yaml', { cwd: c.dir })).code, 'E_FILE_NOT_FOUND');
 });
