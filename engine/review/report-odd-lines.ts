@@ -16,6 +16,8 @@ export function oddListing(line: string, lines: readonly string[] = [line]): str
   const dash = /^ {0,3}([\u2013\u2014])\s/.exec(line);
   if (dash && lines.filter((l) => new RegExp(`^ {0,3}${dash[1]}\\s`).test(l)).length > 1) return 'this line uses a bullet character Markdown does not read as a list item';
   if (/^ {0,3}\|/.test(line)) return 'a table is not a flat list';
+  // "\- b" shows as "- b" in every viewer, yet is text, not an item: a finding that would not be counted.
+  if (/^ {0,3}(?:\\[-*+]|\d{1,9}\\[.)])[ \t]/.test(line)) return 'an escaped list marker (\\-) shows as a list item, but Markdown reads the line as text, so this finding would not be counted';
   if (missingSpaceMarker(line)) return 'a list marker needs a space after it';
   return undefined;
 }

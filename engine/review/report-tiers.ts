@@ -6,7 +6,7 @@
  * a word ("Critical path", "Optional parameters") are not.
  */
 // Tier words as reviewers write them: severities, MoSCoW-style "must/should fix", nits, and P0–P4 / SEV-1 (digits are stripped by tierLabel).
-const TIER = '(?:blocking|blockers?|major|minor|critical|less critical|not critical|severe|high|medium|moderate|low|important|less important|unimportant|(?:top|first|second|third) priority|secondary|required|recommended|nice to haves?|optional|must(?: fix| haves?)?|should(?: fix| haves?)?|could(?: fix| haves?)?|won\'?t(?: fix| haves?)?|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority|tier)';
+const TIER = '(?:blocking|blockers?|major|minor|critical|less critical|not critical|severe|urgent|showstoppers?|high|medium|moderate|low|important|less important|unimportant|(?:top|first|second|third) priority|secondary|required|recommended|nice to haves?|optional|must(?: fix| haves?)?|should(?: fix| haves?)?|could(?: fix| haves?)?|won\'?t(?: fix| haves?)?|nits?|nitpicks?|trivial|cosmetic|suggestions?|p|sev|priority|tier)';
 /** Words for findings that a tier label may name ("P0 blockers", "High priority fixes"). */
 const FINDINGS = '(?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|blockers?|tasks?|todos?|things)';
 /** A whole heading that names a severity tier, after normalising (see tierLabel). */
@@ -23,7 +23,7 @@ const TIER_LEAD = new RegExp(
   // Words that are a tier whatever follows them.
   '^(?:non ?blocking|blockers?|nits?|nitpicks?|must fix|should fix|could fix|nice to have)(?![\\p{L}\\p{N}])'
   // Words that also open ordinary headings ("Optional parameters", "Major version bump"): a tier only before a word for findings.
-  + '|^(?:(?:additional|other|remaining|more|further|some) )?(?:blocking|major|minor|critical|severe|moderate|important|small|big|optional|trivial|cosmetic|secondary|required|recommended) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|things|stuff|bits)$'
+  + '|^(?:(?:additional|other|remaining|more|further|some) )?(?:blocking|major|minor|critical|severe|urgent|moderate|important|small|big|optional|trivial|cosmetic|secondary|required|recommended) (?:issues?|findings?|problems?|concerns?|improvements?|suggestions?|changes?|fixes|items?|notes?|comments?|points?|remarks?|nits?|bugs?|defects?|errors?|things|stuff|bits)$'
   // Nits of any kind ("Style nits", "Doc nitpicks").
   + '|(?:^|\\s)(?<!\\b(?:on|about|regarding|re|for|of|with) )(?:nits?|nitpicks?)$'
   + '|^(?:major|minor|critical|optional|trivial|cosmetic) (?:nits?|issues?)(?: |$)'

@@ -324,6 +324,18 @@ markdown('G15: a tier label right under an item\'s text (no blank line: Markdown
   assert.equal(readReport(report('review.md', '- The docs have two\n  minor issues\n- b\n')).issues, ['The docs have two\nminor issues', 'b']);
 });
 
+markdown('G10 G15: a finding written with an escaped marker ("\\- b", "2\\. b") after a real item is E_REPORT_FORMAT, never a finding left uncounted; "Urgent issues" and "Showstoppers" are tiers', () => {
+  for (const text of ['- first finding\n\n\\- second finding\n', '- first\n\n2\\. second\n']) {
+    const e = thrownWithCode(() => readReport(report('review.md', text)), 'E_REPORT_FORMAT');
+    assert.match(e.message, 'escaped list marker', text);
+    assert.is(e.line, 3, text);
+  }
+  assert.equal(readReport(report('review.md', '- a \\- b\n')).issues, ['a \\- b']);
+  for (const heading of ['Urgent', 'Urgent issues', 'Showstoppers']) {
+    assert.is(thrownWithCode(() => readReport(report('review.md', `# Review\n\n## ${heading}\n\n- an issue\n`)), 'E_REPORT_FORMAT').line, 3, heading);
+  }
+});
+
 markdown('G10: findings written as link reference definitions, or a report of only a rule ("---"), are E_REPORT_FORMAT, never zero issues; a reference definition beside items is fine', () => {
   for (const text of ['[1]: docs/a.md "the title is wrong"\n[2]: b.md "missing"\n', '---\n', '***\n']) {
     const e = thrownWithCode(() => readReport(report('review.md', text)), 'E_REPORT_FORMAT');
