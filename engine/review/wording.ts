@@ -43,7 +43,11 @@
  *   nits, nitpicks, blockers; nice-to-have / should-fix (and must-fix
  *   beside them); P0–P4 paired or assigned; severity levels listed after a
  *   colon, "critical" beside another level, or a list said of findings.
- * One finding per occurrence, even when several of these rules match it.
+ * One finding per occurrence, even when several of these rules match it,
+ * and one per list: tier words joined into one list ("P0, P1 or P2",
+ * "high or low", "BLOCKING, MAJOR or MINOR") are one scheme, reported once
+ * at its first word and naming the whole list, however many of its words
+ * the rules above match.
  * The advice fits the field: a role label is renamed, a criterion restated.
  */
 import type { Finding } from '../nodes/node-type.js';
@@ -135,7 +139,8 @@ const rules = (): readonly Rule[] => (compiledRules ??= [
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?<!position:?\\s*)fixed${AFTER}${NOT_COMPOUND}(?!\\s+${PROPERTY_NOUNS}${AFTER})`, 'giu'), explain: PRESUPPOSES },
   // "added" always does, but for a changelog's category in title case ("the Added section").
   { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:added|ADDED|Added(?!\\s+${CHANGELOG_NOUNS}${AFTER}))${AFTER}${NOT_COMPOUND}`, 'gu'), explain: PRESUPPOSES },
-  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:we\\s+made|our\\s+work|your\\s+work|hard\\s+work)${AFTER}`, 'giu'), explain: SWAYS },
+  // "we made" in any tense or contraction: "we have made", "we've made", "we had made".
+  { code: 'E_BIASED_REVIEW', pattern: new RegExp(`${BEFORE}(?:we(?:\\s+(?:have|had)|['’]ve|['’]d)?\\s+made|our\\s+work|your\\s+work|hard\\s+work)${AFTER}`, 'giu'), explain: SWAYS },
   // Capitals are a label whatever follows ("No MAJOR gaps", "BLOCKING sockets"): a literal mention goes in backticks.
   { code: 'E_SEVERITY_TIER', pattern: new RegExp(`${BEFORE}${NOT_DOTTED_BEFORE}(?<![Nn][Oo][Nn]-)(?:BLOCKING|MAJOR|MINOR|CRITICAL)${AFTER}${NOT_DOTTED_AFTER}`, 'gu'), explain: TIERS },
   {
@@ -202,6 +207,7 @@ function sameSentence(text: string, a: number, b: number): boolean {
 /** Findings for one string, ordered by position; one per (code, offset). */
 function scan(text: string, pointer: string, field: Field): Finding[] {
   const byKey = new Map<string, Finding>();
+  const spans = new Map<string, { end: number; explain: Rule['explain'] }>();
   // Text in backticks is a literal mention (`Added`, `position: fixed`), not
   // wording aimed at the reviewer: blanked out, so offsets stay the same.
   const scanned = text.replace(/`[^`]*`/g, (span) => ' '.repeat(span.length));
@@ -215,11 +221,40 @@ function scan(text: string, pointer: string, field: Field): Finding[] {
       const key = `${rule.code}@${offset}`;
       if (byKey.has(key)) continue;
       if (earlier.some((at) => sameSentence(scanned, at, offset))) continue;
-      const word = match[0].replace(/\s+/g, ' ');
-      byKey.set(key, { code: rule.code, message: rule.explain(word, field), pointer, severity: 'error', offset });
+      byKey.set(key, { code: rule.code, message: '', pointer, severity: 'error', offset });
+      spans.set(key, { end: offset + match[0].length, explain: rule.explain });
     }
   }
-  return [...byKey.values()].sort((a, b) => (a.offset ?? 0) - (b.offset ?? 0));
+  const found = [...byKey.entries()].sort(([, a], [, b]) => (a.offset ?? 0) - (b.offset ?? 0));
+  const out: Finding[] = [];
+  let list: { finding: Finding; start: number; end: number; explain: Rule['explain'] } | undefined;
+  for (const [key, finding] of found) {
+    const start = finding.offset ?? 0;
+    const { end, explain } = spans.get(key)!;
+    // The next word of a list already reported (" or low", ", P1 or P2"): the same scheme, not another.
+    if (list && finding.code === 'E_SEVERITY_TIER' && list.finding.code === 'E_SEVERITY_TIER' && ONE_LIST.test(scanned.slice(list.start, start))) {
+      list.end = Math.max(list.end, end);
+    } else {
+      if (list) out.push(named(list, scanned, field));
+      list = { finding, start, end, explain };
+    }
+  }
+  if (list) out.push(named(list, scanned, field));
+  return out;
+}
+
+/** What lies between the first word of a list and a later one: words joined by `/`, `,`, "or", "and", "vs", "to". */
+const ONE_LIST = /^[\p{L}\p{N}_-]+(?:(?:\s*[/,]\s*|,?\s+(?:or|and|vs\.?|to)\s+)[\p{L}\p{N}_-]+)*(?:\s*[/,]\s*|,?\s+(?:or|and|vs\.?|to)\s+)$/iu;
+
+/** The tier words that may follow in the same list. */
+const LIST_REST = /^(?:(?:\s*[/,]\s*|,?\s+(?:or|and|vs\.?|to)\s+)(?:non-?blocking|blocking|non-?critical|critical|major|minor|advisory|optional|cosmetic|trivial|high|medium|moderate|low|P[0-4]|sev[0-4])(?![\p{L}\p{N}_-]))+/iu;
+
+/** The finding's message, naming the words it covers ("high or low"). */
+function named(list: { finding: Finding; start: number; end: number; explain: Rule['explain'] }, scanned: string, field: Field): Finding {
+  // The list goes on past the last word a rule matched: "major or minor", "P0, P1 or P2".
+  const rest = LIST_REST.exec(scanned.slice(list.end));
+  const word = scanned.slice(list.start, list.end + (rest?.[0].length ?? 0)).replace(/\s+/g, ' ');
+  return { ...list.finding, message: list.explain(word, field) };
 }
 
 /**

@@ -13,17 +13,17 @@ const tiers = (criterion: string) =>
 
 const test = suite('review wording: tier labels in title case and comma lists');
 
-test('G15: a comma list of tier words in title case sets up tiers: "Major, Minor or Trivial", "Blocking, Major or Cosmetic"', () => {
-  assert.equal(tiers('Label each finding Major, Minor or Trivial'), ['Major', 'Minor']);
-  assert.equal(tiers('Label each finding Blocking, Major or Cosmetic'), ['Blocking', 'Major']);
-  assert.equal(tiers('label each finding major, minor or trivial'), ['major', 'minor']);
+test('G15: a comma list of tier words in title case sets up tiers, one finding per list: "Major, Minor or Trivial", "Blocking, Major or Cosmetic"', () => {
+  assert.equal(tiers('Label each finding Major, Minor or Trivial'), ['Major']);
+  assert.equal(tiers('Label each finding Blocking, Major or Cosmetic'), ['Blocking']);
+  assert.equal(tiers('label each finding major, minor or trivial'), ['major']);
 });
 
 test('G15: comma lists with an Oxford comma or a word that is no tier in front are tiers too', () => {
-  assert.equal(tiers('Label each finding Blocking, Major, or Minor'), ['Blocking', 'Major', 'Minor']);
-  assert.equal(tiers('Group issues as blocking, major, minor'), ['blocking', 'major']);
+  assert.equal(tiers('Label each finding Blocking, Major, or Minor'), ['Blocking']);
+  assert.equal(tiers('Group issues as blocking, major, minor'), ['blocking']);
   assert.equal(tiers('group issues as major, or minor'), ['major']);
-  assert.equal(tiers('Rank by Criticality: Blocker, Major, Minor'), ['Blocker', 'Major', 'Minor']);
+  assert.equal(tiers('Rank by Criticality: Blocker, Major, Minor'), ['Blocker']);
 });
 
 test('G15: a title-case tier word inside a sentence is a label: "as Blocking when it stops the release", "as \\"Minor\\""', () => {
@@ -46,9 +46,9 @@ test('G15: a capital at the start of a sentence, a name, a compound and version 
 test('G15: the tier schemes a report check refuses are refused in criteria too: nits and blockers, must-fix beside nice-to-have, P0/P1/P2, a list of severity levels', () => {
   assert.equal(tiers('List blockers first, then nits'), ['blockers', 'nits']);
   assert.equal(tiers('Separate must-fix issues from nice-to-have ones'), ['must-fix', 'nice-to-']);
-  assert.equal(tiers('Tag findings as P0, P1 or P2'), ['P0', 'P1']);
+  assert.equal(tiers('Tag findings as P0, P1 or P2'), ['P0']);
   assert.equal(tiers('Rank each finding: critical, high, low'), ['critical']);
-  assert.equal(tiers('Report high or low priority issues'), ['high', 'low']);
+  assert.equal(tiers('Report high or low priority issues'), ['high']);
   assert.equal(tiers('Tag each finding P1'), ['P1']);
 });
 
@@ -94,10 +94,10 @@ test('G15: "critical and non-critical" is a tier pair without a sorting verb, as
 test('G15: tiering said in other words is refused: blocking and advisory, a priority (high/medium/low), levels a sorting verb assigns, CRITICAL, Sev levels, must-fix and optional', () => {
   assert.equal(tiers('Split the findings into blocking and advisory'), ['blocking']);
   assert.equal(tiers('Assign each issue a priority (high/medium/low)'), ['high/med']);
-  assert.equal(tiers('Mark each finding high or low'), ['high', 'low']);
+  assert.equal(tiers('Mark each finding high or low'), ['high']);
   assert.equal(tiers('Flag anything Critical first'), ['Critical']);
   assert.equal(tiers('Prefix each finding with CRITICAL or WARNING'), ['CRITICAL']);
-  assert.equal(tiers('Prefix each finding with Sev1, Sev2 or Sev3'), ['Sev1', 'Sev2']);
+  assert.equal(tiers('Prefix each finding with Sev1, Sev2 or Sev3'), ['Sev1']);
   assert.equal(tiers('Split findings into must-fix and optional'), ['must-fix']);
 });
 
@@ -118,6 +118,19 @@ test('G15 G37: critical, cosmetic, trivial and low-priority issues are tiers; a 
     assert.equal(all(prose), [], prose);
   }
   assert.equal(all('verify the fixed parser'), ['E_BIASED_REVIEW']);
+});
+
+test('G15: one scheme is one finding whatever its words, naming the whole list: "major or minor", "high or low", "P0, P1 or P2", "BLOCKING, MAJOR or MINOR"', () => {
+  const messages = (criterion: string) => wordingFindings({ criteria: [criterion] }, '/nodes/2').filter((f) => f.code === 'E_SEVERITY_TIER').map((f) => f.message.split('" ')[0] + '"');
+  assert.equal(messages('rate each finding major or minor'), ['"major or minor"']);
+  assert.equal(messages('rate each finding high or low'), ['"high or low"']);
+  assert.equal(messages('classify findings into high and low'), ['"high and low"']);
+  assert.equal(messages('rank findings P0, P1 or P2'), ['"P0, P1 or P2"']);
+  assert.equal(messages('tag findings as BLOCKING, MAJOR or MINOR'), ['"BLOCKING, MAJOR or MINOR"']);
+  assert.equal(messages('high, medium or low findings'), ['"high, medium or low"']);
+  // Two mentions that are no one list stay two findings.
+  assert.equal(messages('List blockers first, then nits'), ['"blockers"', '"nits"']);
+  assert.equal(messages('Report BLOCKING issues and MAJOR refactors'), ['"BLOCKING"', '"MAJOR"']);
 });
 
 test.run();
