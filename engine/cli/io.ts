@@ -12,6 +12,7 @@ import { jsonErrorOffset, jsonParseReason } from '../format/json-parse-message.j
 import { resolve } from 'node:path';
 import { withStore } from './render.js';
 import { mappedStack } from './bundle-stack.js';
+import { ownStdout } from './stdout-guard.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -22,6 +23,12 @@ export interface Io {
   isTTY: boolean;
   /** The clock commands read (a `step` without --seq notes when its answer was read); the system clock when left out. */
   now?: () => Date;
+  /**
+   * When the command was launched: an answer written on its command line
+   * (or in a file already there) was made by then. The process's start
+   * when left out of a real process; `now()` otherwise.
+   */
+  startedAt?: Date;
 }
 
 export function processIo(): Io {
@@ -41,27 +48,9 @@ export function processIo(): Io {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
+    // The process's own start (the launcher runs commands in-process).
+    startedAt: new Date(Math.floor(performance.timeOrigin)),
   };
-}
-
-/**
- * stdout is countersign's own: exactly one JSON document under --json, MCP
- * frames under `mcp`. Code it loads and runs in-process (a workflow's tool
- * modules) may print anyway (`console.log` while debugging), so whatever
- * else reaches process.stdout is written to stderr, and only the stream
- * returned here writes to stdout itself.
- */
-function ownStdout(): NodeJS.WritableStream {
-  const stream = process.stdout;
-  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-  stream.write = ((...args: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(...args)) as typeof stream.write;
-  return new Proxy(stream, {
-    get(target, prop) {
-      if (prop === 'write') return write;
-      const value = Reflect.get(target, prop, target) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 export function usage(message: string, fix?: string): CountersignError {

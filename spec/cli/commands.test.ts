@@ -103,6 +103,37 @@ Cli('step without --seq answers the item pending when its answer was read: one r
   assert.equal(answers.map((e: { type: string }) => e.type), ['answer.rejected']);
 });
 
+Cli('§4 seq: two `step`s launched together without --seq, answers on their command lines, never both advance the run: one is applied, the other replays and says its answer was not used', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const cs = `${JSON.stringify(process.execPath)} ${JSON.stringify(LAUNCHER)}`;
+  const both = `${cs} step ${s.json.runId} --response '{"words":0}' --json > ${store}/a.json 2>${store}/a.err & ${cs} step ${s.json.runId} --response '{"words":0}' --json > ${store}/b.json 2>${store}/b.err & wait`;
+  const r = spawnSync('sh', ['-c', both], { encoding: 'utf8', env: { ...process.env, COUNTERSIGN_STORE: store }, timeout: 60_000 });
+  assert.is(r.status, 0, r.stderr);
+  const answers = (await cli(['trace', s.json.runId, '--json'], { store })).json.events.filter((e: { type: string }) => e.type.startsWith('answer.'));
+  assert.equal(answers.map((e: { type: string; seq: number }) => [e.type, e.seq]), [['answer.rejected', 1]], 'one answer was taken, for item 1');
+  const outs = ['a', 'b'].map((x) => JSON.parse(readFileSync(join(store, `${x}.json`), 'utf8')));
+  assert.equal(outs.map((o) => o.replayed === true).sort(), [false, true]);
+  assert.match(readFileSync(join(store, outs[0].replayed ? 'a.err' : 'b.err'), 'utf8'), 'so it was not used');
+});
+
+Cli('§4 seq: an answer in a file that was there when `step` was launched is for the item pending then; one written later (or read from a pipe) is for the item pending when it was read', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const file = join(store, 'answer.json');
+  writeFileSync(file, '{"words":3}');
+  const launched = new Date();
+  await new Promise((r) => setTimeout(r, 20));
+  await cli(['step', s.json.runId, '--response', '{"words":0}'], { store });
+  const early = await cli(['step', s.json.runId, '--response', `@${file}`, '--json'], { store, startedAt: launched });
+  assert.is(early.json.replayed, true, 'the file was there at the launch, before the run moved on');
+  await new Promise((r) => setTimeout(r, 20));
+  writeFileSync(file, '{"words":4}');
+  const later = await cli(['step', s.json.runId, '--response', `@${file}`, '--json'], { store, startedAt: launched });
+  assert.is(later.json.replayed, undefined, later.stderr);
+  assert.is(later.json.status, 'completed');
+});
+
 Cli('a shell pipeline whose last step reads its answer from stdin (--response -) answers the item pending once that input is complete, though all its commands started together', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });

@@ -1,5 +1,5 @@
 /** Runs the CLI in process with captured streams and a private store. */
-import { mkdtempSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -27,7 +27,9 @@ function helperCache(): string {
   return (ownCache ??= tempDir('countersign-validator-cache-'));
 }
 
-export async function cli(args: string[], opts: { store?: string; cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv; now?: () => Date } = {}): Promise<CliResult> {
+export async function cli(args: string[], opts: { store?: string; cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv; now?: () => Date; startedAt?: Date } = {}): Promise<CliResult> {
+  // Each call is a command launched now, as a process of its own would be (or at the clock given).
+  const startedAt = opts.startedAt ?? (opts.now ? opts.now() : new Date());
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   const stdout = new PassThrough();
@@ -40,7 +42,7 @@ export async function cli(args: string[], opts: { store?: string; cwd?: string; 
   const cache = { COUNTERSIGN_CACHE: process.env.COUNTERSIGN_CACHE || helperCache() };
   const home = process.env.HOME !== undefined ? { HOME: process.env.HOME } : {};
   const env = { ...home, ...cache, ...(opts.env ?? {}), ...(opts.store ? { COUNTERSIGN_STORE: opts.store } : {}) };
-  const code = await main(args, { stdout, stderr, stdin, cwd: opts.cwd ?? ROOT, env, isTTY: false, ...(opts.now ? { now: opts.now } : {}) });
+  const code = await main(args, { stdout, stderr, stdin, cwd: opts.cwd ?? ROOT, env, isTTY: false, startedAt, ...(opts.now ? { now: opts.now } : {}) });
   const text = Buffer.concat(out).toString('utf8');
   let json: unknown;
   if (args.includes('--json')) json = JSON.parse(text); // throws unless stdout is exactly one JSON document
@@ -48,8 +50,11 @@ export async function cli(args: string[], opts: { store?: string; cwd?: string; 
 }
 
 /** The real launcher in a child process, as a user runs it. */
-export function spawnCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}) {
+export function spawnCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; stdoutFile?: string } = {}) {
+  // stdout into a file, as `> out.json` does (Node writes a file's stdout through fs, not a pipe).
+  const fd = opts.stdoutFile === undefined ? undefined : openSync(opts.stdoutFile, 'w');
   const r = spawnSync(process.execPath, [LAUNCHER, ...args], {
+    ...(fd === undefined ? {} : { stdio: ['pipe', fd, 'pipe'] }),
     cwd: opts.cwd ?? ROOT,
     // As cli(): never the user's ~/.cache, unless a test names a cache of its own.
     env: { ...process.env, COUNTERSIGN_CACHE: process.env.COUNTERSIGN_CACHE || helperCache(), ...(opts.env ?? {}) },
@@ -57,5 +62,6 @@ export function spawnCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proc
     encoding: 'utf8',
     timeout: 60_000,
   });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  if (fd !== undefined) closeSync(fd);
+  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr };
 }

@@ -73,6 +73,41 @@ Modules('a tool module that prints to stdout (console.log while debugging) never
   assert.match(r.stderr, 'debug: module loaded');
 });
 
+Modules('a tool module whose child process shares stdout (stdio: inherit, fork) or that writes to file descriptor 1 never corrupts a --json document or the MCP frames: that output goes to stderr', async () => {
+  const preamble = [
+    "import { execSync, spawnSync, fork } from 'node:child_process';",
+    "import { writeSync, writeFileSync } from 'node:fs';",
+    "import { tmpdir } from 'node:os';",
+    "import { join } from 'node:path';",
+    "execSync('echo child-noise', { stdio: 'inherit' });",
+    "spawnSync('echo', ['spawned-noise'], { stdio: ['ignore', 'inherit', 'inherit'] });",
+    "writeSync(1, 'fd1-noise\\n');",
+    "const child = join(tmpdir(), `countersign-fork-${process.pid}.cjs`);",
+    "writeFileSync(child, 'console.log(\"forked-noise\")');",
+    "await new Promise((done) => fork(child).on('exit', done));",
+    '',
+  ].join('\n');
+  const { dir, file } = shoutProject('countersign-fd1-', preamble);
+  const noises = ['child-noise', 'spawned-noise', 'fd1-noise', 'forked-noise'];
+  for (const args of [['run', file, '--json', '--store', join(dir, 'cli-store')], ['start', file, '--json', '--store', join(dir, 'cli-store')], ['validate', file, '--json']]) {
+    const r = spawnCli([...args, '--allow-tool-modules']);
+    assert.is(r.code, 0, r.stderr);
+    JSON.parse(r.stdout); // exactly one JSON document
+    for (const noise of noises) assert.match(r.stderr, noise, `${args[0]}: ${noise}`);
+  }
+  // Into a file (stdout written through fs there): still only the document.
+  const out = join(dir, 'out.json');
+  const r = spawnCli(['run', file, '--allow-tool-modules', '--json', '--store', join(dir, 'file-store')], { stdoutFile: out });
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(readFileSync(out, 'utf8')).output, { 'shout.result': { loud: 'HI' } });
+  await withRawSession(['--store', join(dir, 'store'), '--allow-tool-modules'], async (raw) => {
+    raw.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'start', arguments: { workflow: file } } });
+    const reply = await raw.reply(1);
+    assert.is(reply.result.isError, false, JSON.stringify(reply));
+    assert.equal(raw.strayLines(), [], 'stdout carries only MCP frames');
+  });
+});
+
 Modules('with --allow-tool-modules, MCP validate checks the module tools as start will (literal args against the module tool\'s schema), as validate --allow-tool-modules does', async () => {
   const p = project();
   const bad = join(p.dir, 'bad.json');

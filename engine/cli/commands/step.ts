@@ -4,6 +4,9 @@ import { renderState, withStore } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 import { shellWord } from '../../format/shell-word.js';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Io } from '../io.js';
 
 export const command: Command = {
   usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (the run waits), or too late (its deadline fired first: the answer was not taken, wherever the timeout route led); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended), E_IDENTITY_REQUIRED or E_IDENTITY_RESERVED',
@@ -18,10 +21,9 @@ export const command: Command = {
       if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
     }
     const answer = await readJsonArg(values.response as string, '--response', io);
-    // Without --seq the answer is for the item pending once it was read (a
-    // `--response -` pipeline: once its input was complete). An item issued
-    // after that (another process answered first) is not the one it meant.
-    const madeAt = (io.now ?? (() => new Date()))();
+    // Without --seq the answer is for the item pending when it was made. An
+    // item issued after that (another process answered first) is not the one it meant.
+    const madeAt = answerMadeAt(values.response as string, io);
     const { state, toolsRun } = await withEngine(values, io, async (engine, store) => {
       const mark = journalMark(store, positionals[0]);
       const next = await engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined, ...(seq === undefined ? { madeAt } : {}) });
@@ -72,3 +74,25 @@ export const command: Command = {
     return state.status === 'waiting' && state.rejected && !state.replayed ? 5 : 0;
   },
 };
+
+/**
+ * When a --response answer was made. Written on the command line, or in a
+ * file that was there already, it was made when the command was launched:
+ * two `step`s launched together answer the same item, whichever starts
+ * faster (one applies, the other replays). Read from standard input (a
+ * pipeline whose commands all start together), or from a file written
+ * after the launch, it was made once it was read.
+ */
+function answerMadeAt(response: string, io: Io): Date {
+  const now = (io.now ?? (() => new Date()))();
+  const launched = io.startedAt ?? now;
+  if (response === '-') return now;
+  if (!response.startsWith('@')) return launched;
+  try {
+    const info = statSync(resolve(io.cwd, response.slice(1)));
+    if (!info.isFile()) return now; // a FIFO or /dev/stdin: its writer may answer after the launch
+    return new Date(Math.min(now.getTime(), Math.max(launched.getTime(), Math.floor(info.mtimeMs))));
+  } catch {
+    return now;
+  }
+}

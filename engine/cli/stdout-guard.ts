@@ -1,0 +1,85 @@
+/**
+ * stdout is countersign's own: exactly one JSON document under --json, MCP
+ * frames under `mcp`. Code it loads and runs in-process (a workflow's tool
+ * modules) may print anyway — `console.log` while debugging, a `git` it
+ * starts with `stdio: 'inherit'`, a raw `fs.writeSync(1, …)` — so all of
+ * that is sent to stderr, and only the stream returned here writes to
+ * stdout itself.
+ */
+import childProcess from 'node:child_process';
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+
+/** Set while countersign itself writes to stdout (a file's stream writes through fs.writeSync). */
+let ours = false;
+
+export function ownStdout(): NodeJS.WritableStream {
+  const stream = process.stdout;
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((...args: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(...args)) as typeof stream.write;
+  guardFd1();
+  guardChildren();
+  // Named imports of node:fs and node:child_process in loaded modules see the guarded functions too.
+  syncBuiltinESMExports();
+  const ownWrite = (...args: unknown[]): boolean => {
+    ours = true;
+    try {
+      return write(...args);
+    } finally {
+      ours = false;
+    }
+  };
+  return new Proxy(stream, {
+    get(target, prop) {
+      if (prop === 'write') return ownWrite;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** fs writes to file descriptor 1 by anyone but countersign go to 2. */
+function guardFd1(): void {
+  const writeSync = fs.writeSync;
+  const write = fs.write;
+  fs.writeSync = ((fd: number, ...rest: unknown[]) => (writeSync as (...a: unknown[]) => number)(fd === 1 && !ours ? 2 : fd, ...rest)) as typeof fs.writeSync;
+  fs.write = ((fd: number, ...rest: unknown[]) => (write as (...a: unknown[]) => void)(fd === 1 && !ours ? 2 : fd, ...rest)) as typeof fs.write;
+}
+
+/** A child told to share countersign's stdout shares its stderr instead. */
+function stdioToStderr(stdio: unknown, fallback: unknown): unknown {
+  const given = stdio ?? fallback;
+  if (given === 'inherit') return ['inherit', 2, 'inherit'];
+  if (Array.isArray(given) && (given[1] === 'inherit' || given[1] === 1 || given[1] === process.stdout)) {
+    const copy = [...given];
+    copy[1] = 2;
+    return copy;
+  }
+  return stdio;
+}
+
+type AnyFn = (...args: unknown[]) => unknown;
+
+/** Wraps a child_process function whose options sit at the first object argument after the command. */
+function wrapOptions(name: 'spawn' | 'spawnSync' | 'execSync' | 'execFileSync' | 'fork', fallback?: (options: Record<string, unknown>) => unknown): void {
+  const original = childProcess[name] as unknown as AnyFn;
+  (childProcess as unknown as Record<string, AnyFn>)[name] = (...args: unknown[]) => {
+    const at = args.findIndex((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
+    const options = (at >= 0 ? args[at] : {}) as Record<string, unknown>;
+    const stdio = stdioToStderr(options.stdio, fallback?.(options));
+    if (stdio === options.stdio) return original(...args);
+    const next = [...args];
+    if (at >= 0) next[at] = { ...options, stdio };
+    else next.splice(Array.isArray(args[1]) ? 2 : 1, 0, { stdio });
+    return original(...next);
+  };
+}
+
+function guardChildren(): void {
+  wrapOptions('spawn');
+  wrapOptions('spawnSync');
+  wrapOptions('execSync');
+  wrapOptions('execFileSync');
+  // fork shares stdout unless told to be silent.
+  wrapOptions('fork', (options) => (options.silent ? undefined : [0, 'inherit', 'inherit', 'ipc']));
+}
