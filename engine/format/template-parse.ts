@@ -102,19 +102,15 @@ export function parseTemplate(text: string): ParsedTemplate {
       pending += text.slice(pos);
       break;
     }
-    // Backslashes right before "{{" pair up: "\\" is one literal backslash,
-    // and an odd one left over makes the braces literal. So `\{{` is `{{`,
-    // and `C:\work\\{{dir}}` keeps its backslash and renders dir.
-    let slashes = 0;
-    while (open - slashes - 1 >= pos && text.charCodeAt(open - slashes - 1) === 92 /* \ */) slashes++;
-    if (slashes > 0) {
-      pending += text.slice(pos, open - slashes) + '\\'.repeat(slashes >> 1);
-      if (slashes % 2 === 1) {
-        pending += '{{';
-        pos = open + 2;
-        continue;
-      }
-    } else pending += text.slice(pos, open);
+    // As Moira reads it: a backslash right before "{{" makes the braces
+    // literal and is dropped; backslashes before it stay. So `\{{` is `{{`
+    // and `\\{{x}}` is `\{{x}}` (a backslash, then literal braces).
+    if (open > pos && text.charCodeAt(open - 1) === 92 /* \ */) {
+      pending += text.slice(pos, open - 1) + '{{';
+      pos = open + 2;
+      continue;
+    }
+    pending += text.slice(pos, open);
     const plain = text.indexOf('}}', open + 2);
     if (plain < 0) fail(`unclosed "{{" at offset ${open}`, open, 'close the tag with "}}", or write \\{{ for a literal "{{"');
     if (pending) {

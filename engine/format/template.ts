@@ -93,8 +93,14 @@ function renderBlock(block: Block, state: RenderState): string {
       return renderNodes(isTruthy(valueOf(block.arg, state)) ? block.otherwise : block.body, state);
     case 'eq':
     case 'neq': {
-      // By content, as the eq condition compares: two equal lists are equal.
-      const equal = same(valueOf(block.arg, state), operandValue(block.right, state));
+      // Against a quoted string, as Moira compares: the value's text (unset
+      // or null is ""), so `{{#eq rounds '3'}}` holds for the number 3.
+      // Against a number, boolean or path: strictly, and by content as the
+      // eq condition compares (two equal lists are equal).
+      const value = valueOf(block.arg, state);
+      const equal = block.right.kind === 'literal' && typeof block.right.value === 'string'
+        ? (value === undefined || value === null ? '' : String(value)) === block.right.value
+        : same(value, operandValue(block.right, state));
       return renderNodes(equal === (block.kind === 'eq') ? block.body : block.otherwise, state);
     }
     case 'each': {

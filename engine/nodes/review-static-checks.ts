@@ -25,7 +25,7 @@ export function criterionTemplates(criteria: unknown, pointer: string): Finding[
   if (!Array.isArray(criteria)) return [];
   return criteria.flatMap((text, i) => {
     if (typeof text !== 'string') return [];
-    // As templates read it: braces after an even run of backslashes (or none) are a tag.
+    // As templates read it: braces right after a backslash are literal, any others a tag.
     const offset = firstTag(text);
     if (offset === -1) return [];
     return [{
@@ -38,12 +38,10 @@ export function criterionTemplates(criteria: unknown, pointer: string): Finding[
   });
 }
 
-/** The offset of the first "{{" an even run of backslashes (or none) precedes. */
+/** The offset of the first "{{" no backslash precedes. */
 function firstTag(text: string): number {
-  for (let open = text.indexOf('{{'); open >= 0; open = text.indexOf('{{', open + 1)) {
-    let slashes = 0;
-    while (open - slashes - 1 >= 0 && text.charCodeAt(open - slashes - 1) === 92) slashes++;
-    if (slashes % 2 === 0) return open;
+  for (let open = text.indexOf('{{'); open >= 0; open = text.indexOf('{{', open + 2)) {
+    if (open === 0 || text.charCodeAt(open - 1) !== 92) return open;
   }
   return -1;
 }

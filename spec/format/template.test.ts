@@ -83,11 +83,11 @@ escaping('\\{{ renders a literal {{ and consumes the backslash', () => {
   assert.is(render('\\{{#if x}}'), '{{#if x}}');
 });
 
-escaping('backslashes before {{ pair up: \\\\ is one literal backslash and the tag renders (a Windows path), an odd one left over escapes the braces', () => {
-  assert.is(render('C:\\work\\\\{{name}}'), 'C:\\work\\Ada');
-  assert.is(render('three \\\\\\{{name}}'), 'three \\{{name}}');
+escaping('as in Moira, a backslash right before {{ makes the braces literal and is dropped, and backslashes before it stay: \\\\{{x}} renders \\{{x}}', () => {
+  assert.is(render('C:\\work\\\\{{name}}'), 'C:\\work\\{{name}}');
+  assert.is(render('three \\\\\\{{name}}'), 'three \\\\{{name}}');
   assert.is(render('a\\b {{name}}'), 'a\\b Ada', 'a backslash elsewhere is text');
-  assert.equal(templateVariables('C:\\work\\\\{{nmae}}'), [{ path: 'nmae', offset: 11 }], 'so validate sees (and reports) a misspelled variable there');
+  assert.equal(templateVariables('C:\\work\\\\{{nmae}} {{name}}'), [{ path: 'name', offset: 20 }], 'an escaped tag is no variable to check');
 });
 
 escaping('an escaped tag is not a variable', () => {
@@ -123,11 +123,15 @@ blocks('a quoted argument may hold "}}": the tag ends after the string; an unclo
   assert.throws(() => render("{{#eq status 'open}}O{{/eq}} it's"), (e: { code?: string; message?: string }) => e.code === 'E_TEMPLATE_SYNTAX' && /unterminated string/.test(e.message ?? ''));
 });
 
-blocks('#eq and #neq compare strictly with strings, numbers, booleans and variables', () => {
+blocks('#eq and #neq against a quoted string compare the value\'s text, as Moira does (a number, a boolean; unset or null is \'\'); against a number, boolean or variable, strictly', () => {
   assert.is(render("{{#eq status 'open'}}O{{else}}C{{/eq}}"), 'O');
   assert.is(render('{{#eq status "closed"}}C{{else}}not closed{{/eq}}'), 'not closed');
   assert.is(render('{{#eq count 3}}three{{/eq}}'), 'three');
-  assert.is(render("{{#eq count '3'}}loose{{else}}strict{{/eq}}"), 'strict');
+  assert.is(render("{{#eq count '3'}}as text{{else}}strict{{/eq}}"), 'as text');
+  assert.is(render("{{#eq flag 'true'}}T{{else}}F{{/eq}}"), 'T');
+  assert.is(render("{{#neq count '3'}}differs{{else}}same text{{/neq}}"), 'same text');
+  assert.is(render("{{#eq nothing ''}}unset is empty{{/eq}}"), 'unset is empty');
+  assert.is(render("{{#eq count 3.0}}number{{/eq}}{{#eq count '3.0'}}text 3.0{{else}}text 3{{/eq}}"), 'numbertext 3');
   assert.is(render('{{#eq flag true}}T{{/eq}}'), 'T');
   assert.is(render('{{#eq status other}}same{{/eq}}'), 'same');
   assert.is(render("{{#neq status 'open'}}changed{{else}}unchanged{{/neq}}"), 'unchanged');

@@ -26,12 +26,13 @@ Criteria('G30: countersign validate warns E_CRITERION_TEMPLATE at the "{{" of ea
   ]);
 });
 
-Criteria('G30: as a template reads it, "{{" after an even run of backslashes is still a tag (warned at it), after an odd run it is escaped (no warning)', async () => {
+Criteria('G30: as a template reads it (as Moira does), "{{" right after a backslash is escaped (no warning), however many backslashes come before; any other "{{" is a tag (warned at it)', async () => {
   const { criterionTemplates } = await import('../../engine/nodes/review-static-checks.js');
   const warned = (text: string) => criterionTemplates([text], '/nodes/2').map((f) => f.offset);
   assert.equal(warned('a \\{{x}} b'), [], 'one backslash: escaped');
-  assert.equal(warned('a \\\\{{x}} b'), [4], 'two: a backslash, then a tag');
-  assert.equal(warned('a \\\\\\{{x}} b'), [], 'three: a backslash, then an escaped brace');
+  assert.equal(warned('a \\\\{{x}} b'), [], 'two: a backslash, then escaped braces');
+  assert.equal(warned('a \\\\\\{{x}} b'), [], 'three: two backslashes, then escaped braces');
+  assert.equal(warned('a \\ {{x}} b'), [4], 'a backslash not right before the braces escapes nothing');
   assert.equal(warned('\\{{a}} then {{b}}'), [12], 'the first unescaped one');
 });
 
