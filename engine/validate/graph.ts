@@ -3,7 +3,8 @@
  * only of nodes that never wait (start and transient kinds). Such a cycle
  * would spin without ever handing control to an agent, so it is an error.
  * Cycles are found as strongly connected components (Tarjan, iterative so a
- * long chain cannot overflow the stack); a self-loop counts.
+ * long chain cannot overflow the stack); a self-loop counts. Each
+ * connection that closes a cycle is one finding, so all come in one pass.
  */
 import type { Finding, WaitingType } from '../nodes/node-type.js';
 import type { GraphModel, NodeEntry } from './graph-model.js';
@@ -93,40 +94,52 @@ function transientCycleFindings(model: GraphModel): Finding[] {
     const members = new Set(component);
     const isCycle = component.length > 1 || (successors.get(first) ?? []).some((e) => e.to === first);
     if (!isCycle) continue;
-    const path = cycleThrough(first, members, successors);
-    const closing = (successors.get(first) ?? []).find((e) => e.to === path[1]) as Edge;
-    const names = path.map((n) => n.id ?? `nodes[${n.index}]`).join(' → ');
-    findings.push({
-      code: 'E_TRANSIENT_CYCLE',
-      pointer: childPointer(`${first.pointer}/connections`, closing.name),
-      severity: 'error',
-      message: `the cycle ${names} has no node that waits for an agent (agent-directive, delegate-review; tool nodes are run by the engine itself), so a run would loop forever without asking anyone: an exit from the cycle does not help, since the run may never take it; route the loop through such a node`,
-    });
+    // Every cycle in one pass: one finding per connection that closes one
+    // (a back edge of a walk through the component). Taking those
+    // connections out leaves no cycle, so none is left for a second run.
+    for (const { from, edge, path } of closingEdges(first, members, successors)) {
+      const names = path.map((n) => n.id ?? `nodes[${n.index}]`).join(' → ');
+      findings.push({
+        code: 'E_TRANSIENT_CYCLE',
+        pointer: childPointer(`${from.pointer}/connections`, edge.name),
+        severity: 'error',
+        message: `the cycle ${names} has no node that waits for an agent (agent-directive, delegate-review; tool nodes are run by the engine itself), so a run would loop forever without asking anyone: an exit from the cycle does not help, since the run may never take it; route the loop through such a node`,
+      });
+    }
   }
   return findings;
 }
 
-/** A shortest cycle from `first` back to itself inside one component, as a node list ending with `first`. */
-function cycleThrough(first: NodeEntry, members: Set<NodeEntry>, successors: Map<NodeEntry, Edge[]>): NodeEntry[] {
-  const previous = new Map<NodeEntry, NodeEntry>();
-  const queue: NodeEntry[] = [first];
-  for (let i = 0; i < queue.length; i++) {
-    const node = queue[i];
-    for (const { to } of successors.get(node) ?? []) {
-      if (!members.has(to)) continue;
-      if (to === first) {
-        const path = [first];
-        for (let at: NodeEntry | undefined = node; at !== first && at !== undefined; at = previous.get(at)) path.splice(1, 0, at);
-        path.push(first);
-        return path;
-      }
-      if (!previous.has(to)) {
-        previous.set(to, node);
-        queue.push(to);
-      }
+/**
+ * The connections that close a cycle inside one component, found by a
+ * depth-first walk from `first` (iterative: a long chain cannot overflow
+ * the stack): each goes back to a node still on the walk, and the cycle it
+ * closes runs from that node along the walk to it.
+ */
+function closingEdges(first: NodeEntry, members: Set<NodeEntry>, successors: Map<NodeEntry, Edge[]>): { from: NodeEntry; edge: Edge; path: NodeEntry[] }[] {
+  const out: { from: NodeEntry; edge: Edge; path: NodeEntry[] }[] = [];
+  const visited = new Set<NodeEntry>([first]);
+  const walk: { node: NodeEntry; next: number }[] = [{ node: first, next: 0 }];
+  const onWalk = new Map<NodeEntry, number>([[first, 0]]);
+  while (walk.length > 0) {
+    const frame = walk[walk.length - 1];
+    const edges = (successors.get(frame.node) ?? []).filter((e) => members.has(e.to));
+    if (frame.next >= edges.length) {
+      walk.pop();
+      onWalk.delete(frame.node);
+      continue;
+    }
+    const edge = edges[frame.next++];
+    const at = onWalk.get(edge.to);
+    if (at !== undefined) {
+      out.push({ from: frame.node, edge, path: [...walk.slice(at).map((f) => f.node), edge.to] });
+    } else if (!visited.has(edge.to)) {
+      visited.add(edge.to);
+      onWalk.set(edge.to, walk.length);
+      walk.push({ node: edge.to, next: 0 });
     }
   }
-  return [first, first];
+  return out;
 }
 
 /** Tarjan's algorithm without recursion. */

@@ -98,8 +98,21 @@ graph('a loop through a waiting node is fine; the same loop without one is a tra
     { id: 'end', type: 'end' },
   ];
   const report = validateWorkflow(workflow(nodes));
-  assert.equal(codes(report), ['E_TRANSIENT_CYCLE /nodes/1/connections/true']);
+  assert.equal(codes(report), ['E_TRANSIENT_CYCLE /nodes/2/connections/true'], 'at the connection that closes the cycle');
   assert.match(report.errors[0].message, /a → b → a/);
+});
+
+graph('every transient cycle is found in one pass, each at the connection that closes it, though the cycles share nodes (a → a and a → b → a)', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', connections: { default: 'a' } },
+    { id: 'a', type: 'condition', condition: { operator: 'exists', left: { contextPath: 'executionId' } }, connections: { true: 'a', false: 'b' } },
+    { id: 'b', type: 'condition', condition: { operator: 'exists', left: { contextPath: 'userId' } }, connections: { true: 'a', false: 'c' } },
+    { id: 'c', type: 'expression', expressions: ['n = 1'], connections: { default: 'b', error: 'end' } },
+    { id: 'end', type: 'end' },
+  ];
+  const report = validateWorkflow(workflow(nodes, { variableRegistry: { n: { type: 'number', description: 'n', default: 0 } } }));
+  assert.equal(codes(report), ['E_TRANSIENT_CYCLE /nodes/1/connections/true', 'E_TRANSIENT_CYCLE /nodes/2/connections/true', 'E_TRANSIENT_CYCLE /nodes/3/connections/default']);
+  assert.equal(report.errors.map((e) => /the cycle (.*?) has/.exec(e.message)?.[1]), ['a → a', 'a → b → a', 'b → c → b']);
 });
 
 graph('a cycle back into the start node counts as transient (start never waits)', () => {
@@ -109,7 +122,7 @@ graph('a cycle back into the start node counts as transient (start never waits)'
     { id: 'end', type: 'end' },
   ];
   const report = validateWorkflow(workflow(nodes));
-  assert.equal(codes(report), ['E_TRANSIENT_CYCLE /nodes/0/connections/default']);
+  assert.equal(codes(report), ['E_TRANSIENT_CYCLE /nodes/1/connections/true']);
   assert.match(report.errors[0].message, /start → again → start/);
 });
 
