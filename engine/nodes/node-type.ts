@@ -32,6 +32,10 @@ export interface Finding {
   valueOnly?: boolean;
   /** A schema finding that a field is missing from the object at `pointer`: it says nothing about what the object does hold. */
   missingField?: boolean;
+  /** What a misspelt name was most likely meant to be (its did-you-mean): a name it stands for is not missing too. */
+  meant?: string;
+  /** The required connections an E_MISSING_CONNECTION names. */
+  missing?: readonly string[];
 }
 
 /** A variable the node reads: a template variable or a condition contextPath. */

@@ -153,7 +153,33 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
     own.push(...finalOutputFindings(node, scope));
   }
   own.push(...neverWrittenFindings(data, declarations));
-  return merge(fromSchema, own);
+  return withoutTypoEchoes(merge(fromSchema, own));
+}
+
+/**
+ * One typo is one finding: a connection written "sucess" is not also a
+ * missing "success", and a node typed "End" is not also a workflow with no
+ * end. The misspelt name's finding names what it was meant to be.
+ */
+function withoutTypoEchoes(findings: Finding[]): Finding[] {
+  const meantTypes = new Set(findings.filter((f) => f.code === 'E_UNKNOWN_NODE_TYPE' && f.meant).map((f) => f.meant));
+  const meantConnections = new Map<string, Set<string>>();
+  for (const f of findings) {
+    const node = NODE_POINTER.exec(f.pointer);
+    if (f.code !== 'E_UNKNOWN_CONNECTION' || !f.meant || !node) continue;
+    const names = meantConnections.get(node[1]) ?? new Set<string>();
+    names.add(f.meant);
+    meantConnections.set(node[1], names);
+  }
+  return findings.filter((f) => {
+    if (f.code === 'E_NO_END') return !meantTypes.has('end');
+    if (f.code === 'E_START_COUNT' && f.pointer === '/nodes') return !meantTypes.has('start');
+    if (f.code === 'E_MISSING_CONNECTION' && f.missing) {
+      const meant = meantConnections.get(NODE_POINTER.exec(f.pointer)?.[1] ?? '');
+      return !(meant && f.missing.every((name) => meant.has(name)));
+    }
+    return true;
+  });
 }
 
 /** `/variableRegistry/<name>` of every registry entry the schema check found fault with. */

@@ -91,11 +91,10 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
       if (connections) {
         const node = nodeLabel(data, Number(connections[1]));
         const names = allowed.length ? `its connections are ${quoteList(allowed)}` : 'it has no connections';
-        return error(
-          'E_UNKNOWN_CONNECTION',
-          pointer,
-          `${node} has no connection named "${key}" (${names})${guess ? ` — did you mean "${guess}"?` : '; remove it'}`,
-        );
+        return {
+          ...error('E_UNKNOWN_CONNECTION', pointer, `${node} has no connection named "${key}" (${names})${guess ? ` — did you mean "${guess}"?` : '; remove it'}`),
+          ...(guess ? { meant: guess } : {}),
+        };
       }
       const hint = guess ? ` — did you mean "${guess}"?` : allowed.length ? `; allowed keys: ${allowed.join(', ')}` : '';
       return error('E_UNKNOWN_KEY', pointer, `unknown key "${key}" in ${subject}: remove it or check its spelling${hint}`);
@@ -106,11 +105,10 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
       if (nodeType) {
         const written = String(e.data);
         const guess = suggest(written, allowed);
-        return error(
-          'E_UNKNOWN_NODE_TYPE',
-          at,
-          `${nodeLabel(data, Number(nodeType[1]))} has unknown type "${written}"; known types: ${allowed.join(', ')}${guess ? ` — did you mean "${guess}"?` : ''}`,
-        );
+        return {
+          ...error('E_UNKNOWN_NODE_TYPE', at, `${nodeLabel(data, Number(nodeType[1]))} has unknown type "${written}"; known types: ${allowed.join(', ')}${guess ? ` — did you mean "${guess}"?` : ''}`),
+          ...(guess ? { meant: guess } : {}),
+        };
       }
       const guess = typeof e.data === 'string' ? suggest(e.data, allowed) : undefined;
       return error(
@@ -146,11 +144,10 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
       }
       const connections = CONNECTIONS_PATH.exec(at);
       if (connections) {
-        return error(
-          'E_MISSING_CONNECTION',
-          at,
-          `${nodeLabel(data, Number(connections[1]))} is missing the required connection "${missing}"; add "${missing}": "<node id>"`,
-        );
+        return {
+          ...error('E_MISSING_CONNECTION', at, `${nodeLabel(data, Number(connections[1]))} is missing the required connection "${missing}"; add "${missing}": "<node id>"`),
+          missing: [missing],
+        };
       }
       return { ...error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${fieldHint(e, missing)}`), missingField: true };
     }

@@ -102,13 +102,10 @@ function connectionFindings(node: NodeEntry, model: GraphModel): Finding[] {
     if (defined.includes(name)) continue;
     const guess = suggest(name, defined);
     const names = defined.length ? `its connections are ${defined.map((d) => `"${d}"`).join(', ')}` : 'it has no connections';
-    findings.push(
-      error(
-        'E_UNKNOWN_CONNECTION',
-        childPointer(connectionsPointer, name),
-        `${label(node)} has no connection named "${name}" (${names})${guess ? ` — did you mean "${guess}"?` : '; remove it'}`,
-      ),
-    );
+    findings.push({
+      ...error('E_UNKNOWN_CONNECTION', childPointer(connectionsPointer, name), `${label(node)} has no connection named "${name}" (${names})${guess ? ` — did you mean "${guess}"?` : '; remove it'}`),
+      ...(guess ? { meant: guess } : {}),
+    });
   }
   // A deadline exists only with timeoutMs: without it the timeout route is wiring that never fires.
   if (present.includes('timeout') && defined.includes('timeout') && node.raw.timeoutMs === undefined) {
@@ -123,13 +120,10 @@ function connectionFindings(node: NodeEntry, model: GraphModel): Finding[] {
   if (missing.length > 0) {
     const hasObject = isPlainObject(node.raw.connections);
     const list = missing.map((m) => `"${m}"`).join(' and ');
-    findings.push(
-      error(
-        'E_MISSING_CONNECTION',
-        hasObject ? connectionsPointer : node.pointer,
-        `${label(node)} (${node.type}) is missing the required connection ${list}; add ${missing.map((m) => `"${m}": "<node id>"`).join(', ')} to its connections`,
-      ),
-    );
+    findings.push({
+      ...error('E_MISSING_CONNECTION', hasObject ? connectionsPointer : node.pointer, `${label(node)} (${node.type}) is missing the required connection ${list}; add ${missing.map((m) => `"${m}": "<node id>"`).join(', ')} to its connections`),
+      missing,
+    });
   }
   return findings;
 }

@@ -115,6 +115,22 @@ graph('every transient cycle is found in one pass, each at the connection that c
   assert.equal(report.errors.map((e) => /the cycle (.*?) has/.exec(e.message)?.[1]), ['a → a', 'a → b → a', 'b → c → b']);
 });
 
+graph('one typo is one finding: a misspelt required connection is not also missing, a node typed "End" or "Start" does not also leave the workflow without an end or a start', () => {
+  const nodes: Node[] = [
+    { id: 'begin', type: 'Start', connections: { default: 'ask' } },
+    { ...ask('ask', 'done'), connections: { sucess: 'done' } },
+    { id: 'done', type: 'End' },
+  ];
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report).sort(), ['E_UNKNOWN_CONNECTION /nodes/1/connections/sucess', 'E_UNKNOWN_NODE_TYPE /nodes/0/type', 'E_UNKNOWN_NODE_TYPE /nodes/2/type']);
+  assert.match(report.errors.find((e) => e.code === 'E_UNKNOWN_CONNECTION')!.message, 'did you mean "success"?');
+  // A typo that stands for nothing missing leaves the missing connection said.
+  const other = validateWorkflow(workflow([{ id: 'start', type: 'start', connections: { default: 'ask' } }, { ...ask('ask', 'end'), connections: { sucess: 'end', done: 'end' } }, { id: 'end', type: 'end' }]));
+  assert.equal(codes(other).sort(), ['E_UNKNOWN_CONNECTION /nodes/1/connections/done', 'E_UNKNOWN_CONNECTION /nodes/1/connections/sucess']);
+  const missing = validateWorkflow(workflow([{ id: 'start', type: 'start', connections: { default: 'ask' } }, { ...ask('ask', 'end'), connections: { errr: 'end' } }, { id: 'end', type: 'end' }]));
+  assert.equal(codes(missing).sort(), ['E_MISSING_CONNECTION /nodes/1/connections', 'E_UNKNOWN_CONNECTION /nodes/1/connections/errr'], 'errr means error: success is still missing');
+});
+
 graph('a cycle back into the start node counts as transient (start never waits)', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'again' } },
