@@ -169,7 +169,13 @@ export class ExpressionParser {
         const exponent = exponentLength(src, i);
         if (exponent > 0) i += exponent;
         const text = src.slice(start, i);
-        tokens.push({ type: 'number', text, value: Number(text), start });
+        const value = Number(text);
+        // Never silently another number: as a JSON or YAML value would be refused.
+        if (!Number.isFinite(value)) this.fail(`the number ${text} is beyond the numbers a JSON number holds (it would be read as Infinity)`, start, 'write a smaller number');
+        if (/^[0-9]+$/.test(text) && !Number.isSafeInteger(value) && BigInt(text) !== BigInt(value)) {
+          this.fail(`the integer ${text} is beyond the integers a JSON number keeps exactly (±9007199254740991): it would be read as ${value}`, start, 'write a smaller integer, or the value as a string');
+        }
+        tokens.push({ type: 'number', text, value, start });
       } else if (c === 39 || c === 34) {
         const token = this.readString(i);
         tokens.push(token);
@@ -257,8 +263,8 @@ export class ExpressionParser {
     return i;
   }
 
-  private fail(what: string, index: number): never {
-    throw new CountersignError('E_EXPRESSION_SYNTAX', `expression "${this.source}": ${what}`, { fix: FIX, col: index + 1 });
+  private fail(what: string, index: number, fix = FIX): never {
+    throw new CountersignError('E_EXPRESSION_SYNTAX', `expression "${this.source}": ${what}`, { fix, col: index + 1 });
   }
 }
 

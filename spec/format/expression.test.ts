@@ -191,6 +191,25 @@ runtimeErrors('a non-finite result', () => {
 
 const syntax = suite('expression: syntax errors are E_EXPRESSION_SYNTAX naming the column and token');
 
+syntax('a number literal an expression could not keep exactly is refused at its column, never silently another number: an integer past ±2^53, an exponent past the largest double', () => {
+  const refused = (source: string): CountersignError => {
+    try {
+      parseExpression(source);
+    } catch (e) {
+      return e as CountersignError;
+    }
+    throw new Error(`${source} was accepted`);
+  };
+  const big = refused('n = 9007199254740993');
+  assert.is(big.code, 'E_EXPRESSION_SYNTAX');
+  assert.match(big.message, 'the integer 9007199254740993 is beyond the integers a JSON number keeps exactly (±9007199254740991): it would be read as 9007199254740992');
+  assert.is(big.col, 5);
+  assert.is(big.fix, 'write a smaller integer, or the value as a string');
+  assert.match(refused('n = 2 * 1e999').message, 'the number 1e999 is beyond the numbers a JSON number holds');
+  // Exactly held, however large: accepted.
+  for (const fine of ['n = 9007199254740992', 'n = 1e20', 'n = 9007199254740991 + 1']) parseExpression(fine);
+});
+
 syntax('each malformed form', () => {
   const cases: [string, string, number][] = [
     ['', 'the expression is empty', 1],
