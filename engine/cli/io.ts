@@ -8,6 +8,7 @@ import { CountersignError, isCountersignError } from '../errors.js';
 import type { RunFailure } from '../run/contract.js';
 import { offsetToPosition } from '../format/offsets.js';
 import { withoutBom } from '../format/bom.js';
+import { decodeUtf8 } from '../format/utf8.js';
 import { jsonErrorOffset, jsonParseReason } from '../format/json-parse-message.js';
 import { resolve } from 'node:path';
 import { withStore } from './render.js';
@@ -63,13 +64,14 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   let source: string;
   let fromFile: string | undefined;
   if (value === '-') {
-    text = await readAll(io.stdin);
+    text = textOf(await readAll(io.stdin), `${what} on standard input`, undefined);
     source = 'standard input';
   } else if (value.startsWith('@')) {
     // Relative to where the command was given (io.cwd), as every other path the CLI reads.
     const file = resolve(io.cwd, value.slice(1));
+    let bytes: Buffer;
     try {
-      text = readFileSync(file, 'utf8');
+      bytes = readFileSync(file);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const [why, fix] = code === 'ENOENT' || code === 'ENOTDIR'
@@ -81,6 +83,7 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
             : [(e as Error).message, 'check the file after @'];
       throw new CountersignError('E_FILE_NOT_FOUND', `cannot read ${what} file ${file}: ${why}`, { file, fix });
     }
+    text = textOf(bytes, `the ${what} file`, file);
     source = file;
     fromFile = file;
   } else {
@@ -115,10 +118,18 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   }
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** UTF-8 text, or E_INPUT at the first byte that is not (never U+FFFD in an answer). */
+function textOf(bytes: Buffer, what: string, file: string | undefined): string {
+  const decoded = decodeUtf8(bytes);
+  if ('text' in decoded) return decoded.text;
+  const { message, line, col, fix } = decoded.problem;
+  throw new CountersignError('E_INPUT', `${what} ${message}`, { ...(file ? { file } : {}), line, col, fix: file ? fix : 'send UTF-8 text' });
 }
 
 export function printJson(io: Io, value: unknown): void {

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { CountersignError } from '../errors.js';
 import { parseJson } from './json-source.js';
 import type { Position } from './positions.js';
-import { emptyFile } from './source-errors.js';
+import { emptyFile, notUtf8 } from './source-errors.js';
+import { decodeUtf8 } from './utf8.js';
 import { parseYaml } from './yaml-source.js';
 
 export { offsetToPosition, type Position } from './positions.js';
@@ -33,9 +34,9 @@ export function detectFormat(file: string, text: string): SourceFormat {
 }
 
 export function readSource(path: string): SourceDocument {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const what =
@@ -49,7 +50,9 @@ export function readSource(path: string): SourceDocument {
       : 'check that the file exists and is readable';
     throw new CountersignError('E_FILE_NOT_FOUND', what, { file: path, fix, cause: e });
   }
-  return parseSource(text, path);
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded) throw notUtf8(path, decoded.problem);
+  return parseSource(decoded.text, path);
 }
 
 export function parseSource(text: string, file: string, format?: SourceFormat): SourceDocument {

@@ -5,6 +5,7 @@
  * Unknown keys are errors: a misspelled `disallowed_tools` must never hand
  * a reviewer every tool by being silently ignored.
  */
+import { decodeUtf8 } from '../format/utf8.js';
 import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ajvModules } from '../format/ajv.js';
@@ -62,16 +63,21 @@ export interface PersonaProblem extends Finding {
 const FRONTMATTER_FIX = 'start the file with a line "---", then the frontmatter (name, description, permission_mode, model, …), then a line "---", then the persona body';
 
 export function readPersonaSource(path: string): PersonaSource {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const what = code === 'ENOENT' ? `persona file not found: ${path}` : code === 'EISDIR' ? `${path} is a directory, not a persona file` : `cannot read persona file ${path}: ${(e as Error).message}`;
     const fix = code === 'ENOENT' ? `check the path (personas live in agents/<name>.md); relative paths are resolved against ${process.cwd()}` : 'name a readable .md persona file';
     throw new CountersignError('E_FILE_NOT_FOUND', what, { file: path, fix, cause: e });
   }
-  return parsePersonaSource(text, path);
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded) {
+    const { message, line, col, fix } = decoded.problem;
+    throw new CountersignError('E_PARSE', `the persona file ${message}`, { file: path, line, col, fix });
+  }
+  return parsePersonaSource(decoded.text, path);
 }
 
 export function parsePersonaSource(raw: string, file: string): PersonaSource {

@@ -6,6 +6,7 @@
  * for that node (answersTaken), so stopping and resuming never changes
  * which answer a node gets.
  */
+import { decodeUtf8 } from '../format/utf8.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { reportFormatByExtension, reportText } from '../review/report.js';
 import { CountersignError, isCountersignError } from '../errors.js';
@@ -132,16 +133,21 @@ function escapePointer(key: string): string {
  * `flag` is the option that named it (`--agent`, `--reviewer`), for the fix.
  */
 export function loadScript(path: string, flag = '--agent'): Script {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (err) {
     throw new CountersignError('E_FILE_NOT_FOUND', `cannot read the script ${path}: ${(err as Error).message}`, {
       file: path,
       fix: `pass an existing file: ${flag} scripted:<file>, relative to the directory countersign runs in (not --workspace)`,
     });
   }
-  return checkScript(parseScriptText(text, path), path);
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded) {
+    const { message, line, col, fix } = decoded.problem;
+    throw new CountersignError('E_PARSE', `the script ${path} ${message}`, { file: path, line, col, fix });
+  }
+  return checkScript(parseScriptText(decoded.text, path), path);
 }
 
 /** Parsed as workflow files are (JSON or YAML by extension or content), so a syntax error names its line:col. */

@@ -134,6 +134,28 @@ Cli('§4 seq: an answer in a file that was there when `step` was launched is for
   assert.is(later.json.status, 'completed');
 });
 
+Cli('an answer that is not UTF-8 (an @file, standard input, a scripted agent\'s file) is refused at the byte at fault, never taken with U+FFFD in it', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const file = join(store, 'latin1.json');
+  writeFileSync(file, Buffer.from('{"words": 3, "note": "caf\xe9"}', 'latin1'));
+  const r = await cli(['step', s.json.runId, '--response', `@${file}`, '--json'], { store });
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.json.error.code, 'E_INPUT');
+  assert.match(r.json.error.message, `the --response file is not UTF-8 text: the byte 0xE9 at line 1, column 26`);
+  assert.equal([r.json.error.file, r.json.error.line, r.json.error.col], [file, 1, 26]);
+  const piped = await cli(['step', s.json.runId, '--response', '-', '--json'], { store, stdin: Buffer.from('{"words": 3, "n": "\xff"}', 'latin1') });
+  assert.is(piped.json.error.code, 'E_INPUT');
+  assert.match(piped.json.error.message, '--response on standard input is not UTF-8 text: the byte 0xFF at line 1, column 20');
+  assert.is((await cli(['status', s.json.runId, '--json'], { store })).json.seq, 1, 'neither was taken');
+  const script = join(store, 'script.yaml');
+  writeFileSync(script, Buffer.from('write:\n  - {words: 3, note: "caf\xe9"}\n', 'latin1'));
+  const run = await cli(['run', WF, '--agent', `scripted:${script}`, '--json'], { store });
+  assert.is(run.code, 2, run.stderr);
+  assert.is(run.json.error.code, 'E_PARSE');
+  assert.match(run.json.error.message, `the script ${script} is not UTF-8 text: the byte 0xE9 at line 2, column 26`);
+});
+
 Cli('a shell pipeline whose last step reads its answer from stdin (--response -) answers the item pending once that input is complete, though all its commands started together', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });

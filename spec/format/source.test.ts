@@ -456,6 +456,26 @@ files('readSource loads a file by path', () => {
   assert.equal(doc.data, { a: [1, 2] });
 });
 
+files('a file that is not UTF-8 is E_PARSE at its first byte at fault (Latin-1), or at 1:1 naming UTF-16 by its byte-order mark: never text with U+FFFD in it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-source-'));
+  const latin1 = join(dir, 'w.yaml');
+  writeFileSync(latin1, Buffer.from('metadata: {name: w}\ndirective: "Caf\xe9"\n', 'latin1'));
+  const e = thrown(() => readSource(latin1));
+  assert.equal([e.code, e.file, e.line, e.col], ['E_PARSE', latin1, 2, 16]);
+  assert.match(e.message, 'the file is not UTF-8 text: the byte 0xE9 at line 2, column 16 starts no UTF-8 character');
+  assert.match(e.fix ?? '', 'save the file as UTF-8');
+  for (const [bom, name] of [[[0xff, 0xfe], 'UTF-16LE'], [[0xfe, 0xff], 'UTF-16BE']] as const) {
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, Buffer.concat([Buffer.from(bom), Buffer.from(name === 'UTF-16LE' ? '{"a": 1}' : '', 'utf16le')]));
+    const u = thrown(() => readSource(file));
+    assert.equal([u.code, u.line, u.col], ['E_PARSE', 1, 1]);
+    assert.match(u.message, `the file is ${name} text (it starts with the byte-order mark`);
+  }
+  // UTF-8 with and without its byte-order mark reads as ever.
+  writeFileSync(latin1, '\uFEFFdirective: "Café"\n');
+  assert.equal(readSource(latin1).data, { directive: 'Café' });
+});
+
 files('a missing file is E_FILE_NOT_FOUND naming the file, with a fix', () => {
   const path = join(tmpdir(), 'cs-no-such-dir', 'missing.json');
   const e = thrown(() => readSource(path));

@@ -27,7 +27,7 @@ function helperCache(): string {
   return (ownCache ??= tempDir('countersign-validator-cache-'));
 }
 
-export async function cli(args: string[], opts: { store?: string; cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv; now?: () => Date; startedAt?: Date } = {}): Promise<CliResult> {
+export async function cli(args: string[], opts: { store?: string; cwd?: string; stdin?: string | Buffer; env?: NodeJS.ProcessEnv; now?: () => Date; startedAt?: Date } = {}): Promise<CliResult> {
   // Each call is a command launched now, as a process of its own would be (or at the clock given).
   const startedAt = opts.startedAt ?? (opts.now ? opts.now() : new Date());
   const out: Buffer[] = [];
