@@ -8,6 +8,9 @@ import { CountersignError } from '../errors.js';
 import type { Resolution } from './resolver.js';
 
 export type Read = (path: string) => Resolution;
+
+/** The longest text an expression may build: the answer limit's size (1 MiB). */
+export const MAX_TEXT_CHARS = 1024 * 1024;
 /** A compiled sub-expression; `label` is its source text, for messages. */
 export interface Compiled {
   label: string;
@@ -32,7 +35,12 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
         const a = left.run(read);
         const b = right.run(read);
         if (typeof a === 'number' && typeof b === 'number') return finite(a + b);
-        if (typeof a === 'string' || typeof b === 'string') return asText(a) + asText(b);
+        if (typeof a === 'string' || typeof b === 'string') {
+          const [x, y] = [asText(a), asText(b)];
+          // Text doubling in a loop would outgrow any store (and, at last, JavaScript's strings): refused as the answer limit refuses.
+          if (x.length + y.length > MAX_TEXT_CHARS) throw runtimeError(source, `${label} would be text ${x.length + y.length} characters long; an expression's text is limited to ${MAX_TEXT_CHARS} characters, as an answer is to 1 MiB`);
+          return x + y;
+        }
         throw runtimeError(source, `"+" cannot add ${left.label} (${kindOf(a)}) and ${right.label} (${kindOf(b)}); it adds numbers or joins text`);
       };
       break;

@@ -122,7 +122,9 @@ export const expression: TransientType<ExpressionNode> = {
         assigned[e.target] = value;
         // Only a later expression reads the updated context (Object.assign: spreads with a computed key are a slow path).
         if (i + 1 < expressions.length) current = Object.assign({}, current, { vars: Object.assign({}, current.vars, { [e.target]: value }) });
-      } catch (err) {
+      } catch (thrown) {
+        // JavaScript's own limits (a RangeError) are the expression's failure, as any other: never a crash of the step.
+        const err = thrown instanceof RangeError ? new CountersignError('E_EXPRESSION', `expression "${src}" failed: ${thrown.message}`) : thrown;
         if (!isCountersignError(err)) throw err;
         return {
           via: 'error',

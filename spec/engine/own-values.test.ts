@@ -32,6 +32,28 @@ function ordered(cfg: Record<string, number>): Workflow {
   } as Workflow;
 }
 
+Own('§4: an expression doubling text past any limit takes the node\'s error route (E_EXPRESSION), or fails the run with it: never E_INTERNAL, and a waiting run reaching it moves on', async () => {
+  const doubling = (connections: Record<string, string>): Workflow => ({
+    metadata: { name: 'grow', version: '1.0.0', description: 'text doubling in a loop' },
+    variableRegistry: { s: { type: 'string', description: 'text', default: 'sixteen chars!!!' } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'go', completionCondition: 'done', connections: { success: 'grow' } },
+      { type: 'expression', id: 'grow', expressions: Array.from({ length: 30 }, () => 's = s + s'), connections },
+      { type: 'end', id: 'done' },
+      { type: 'end', id: 'bad' },
+    ],
+  } as Workflow);
+  const engine = createEngine({ store: createMemoryStore() });
+  const routed = await engine.start(doubling({ default: 'done', error: 'bad' }));
+  const end = await engine.submit(routed.runId, {});
+  assert.is(end.status === 'completed' && end.endNodeId, 'bad');
+  const failing = await engine.start(doubling({ default: 'done' }));
+  const failed = await engine.submit(failing.runId, {});
+  assert.is(failed.status === 'failed' && failed.error.code, 'E_EXPRESSION');
+  assert.match(failed.status === 'failed' ? failed.error.message : '', 'is limited to 1048576 characters');
+});
+
 Own('two workflows that differ only in key order each render and return their own order, whichever ran first in the process', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const ab = await engine.start(ordered({ a: 1, b: 2 }));
@@ -130,8 +152,8 @@ Own('an expression result is a JSON value: `0 * -1` is stored and returned as 0 
   }
 });
 
-Own('an expression whose result is not a finite number (a literal too large for a double) is E_EXPRESSION on both stores, never Infinity in one and null in the other', async () => {
-  const big = `1${'0'.repeat(400)}`;
+Own('an expression whose result is not a finite number is E_EXPRESSION on both stores, never Infinity in one and null in the other; a literal too large for a double is refused before the run starts', async () => {
+  const big = '1e308 * 10';
   const wf = {
     metadata: { name: 'big', version: '1.0.0', description: 'a literal beyond a double' },
     variableRegistry: { n: { type: 'number', description: 'the value', default: 0 } },
@@ -144,8 +166,12 @@ Own('an expression whose result is not a finite number (a literal too large for 
   for (const store of [createMemoryStore(), createSqliteStore(tmp())]) {
     const failed = await createEngine({ store }).start(wf);
     assert.is(failed.status === 'failed' && failed.error.code, 'E_EXPRESSION');
-    assert.match((failed.status === 'failed' && failed.error.message) || '', /its result Infinity is not a finite number/);
+    assert.match((failed.status === 'failed' && failed.error.message) || '', /1e308 \* 10 is not a finite number/);
   }
+  const literal = { ...wf, nodes: wf.nodes.map((n) => (n.id === 'grow' ? { ...n, expressions: [`n = 1${'0'.repeat(400)}`] } : n)) } as Workflow;
+  const refused = await createEngine({ store: createMemoryStore() }).start(literal).catch((e: { code?: string; message?: string }) => e);
+  assert.is((refused as { code?: string }).code, 'E_WORKFLOW_INVALID');
+  assert.match((refused as { message?: string }).message ?? '', 'E_EXPRESSION_SYNTAX');
 });
 
 Own('a missing required input named like an Object.prototype member gets the requiredInputs message and its fix', async () => {

@@ -189,6 +189,13 @@ runtimeErrors('a non-finite result', () => {
   assert.is(error(() => run('n = big + big'), 'E_EXPRESSION').message, 'expression "n = big + big" failed: "big" + "big" is not a finite number');
 });
 
+runtimeErrors('text longer than 1 MiB is E_EXPRESSION naming the length and the limit, never a JavaScript RangeError', () => {
+  const doubling = (n: number) => run(`x = '${'a'.repeat(n)}' + '${'b'.repeat(n)}'`);
+  assert.is((doubling(512 * 1024) as string).length, 1024 * 1024, 'exactly the limit is kept');
+  const e = error(() => doubling(512 * 1024 + 1), 'E_EXPRESSION');
+  assert.match(e.message, `would be text ${1024 * 1024 + 2} characters long; an expression's text is limited to 1048576 characters, as an answer is to 1 MiB`);
+});
+
 const syntax = suite('expression: syntax errors are E_EXPRESSION_SYNTAX naming the column and token');
 
 syntax('a number literal an expression could not keep exactly is refused at its column, never silently another number: an integer past ±2^53, an exponent past the largest double', () => {
