@@ -256,8 +256,20 @@ export function errorPointer(e: ErrorObject): string {
 }
 
 /** ajv errors as the `pointer: message` lines an agent reads. */
+/** Error lines kept for one rejected answer: each is stored, journaled and returned, so an answer with 60,000 stray keys must not make 60,000 of them. */
+export const MAX_ERROR_LINES = 100;
+/** Characters kept of one error line (a property name may be long). */
+const MAX_ERROR_LINE_CHARS = 500;
+
 export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
   if (!errors) return [];
+  const lines = allErrorLines(errors);
+  const kept = lines.slice(0, MAX_ERROR_LINES).map((l) => (l.length > MAX_ERROR_LINE_CHARS ? `${l.slice(0, MAX_ERROR_LINE_CHARS)}…` : l));
+  if (lines.length > MAX_ERROR_LINES) kept.push(`${ROOT}: and ${lines.length - MAX_ERROR_LINES} more errors (only the first ${MAX_ERROR_LINES} are listed): fix these and answer again`);
+  return kept;
+}
+
+function allErrorLines(errors: ErrorObject[]): string[] {
   // One line per fault: a global's declared type and the node's own (an allOf
   // of both) would otherwise say "/n: must be integer" twice.
   return [...new Set(errors.map((e) => {

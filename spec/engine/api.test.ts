@@ -261,6 +261,26 @@ Api('an oversized answer (over MAX_ANSWER_BYTES, 1 MiB) is rejected as E_ANSWER_
   assert.ok(!JSON.stringify(events).includes('xxxxxxxxxx'), 'the oversized answer is not stored in the journal');
 });
 
+Api('a rejected answer under the size limit lists at most 100 error lines, then how many more: 60,000 stray keys never make a 60,000-line state, journal or store', async () => {
+  const store = createSqliteStore(mkdtempSync(join(tmpdir(), 'countersign-errors-')));
+  const engine = createEngine({ store });
+  const s = await engine.start(TWO_STEP);
+  const answer: Record<string, number> = { words: 1 };
+  for (let i = 0; i < 60_000; i++) answer[`k${i}`] = 1;
+  const r = await engine.submit(s.runId, answer);
+  const errors = r.status === 'waiting' ? r.pending.errors ?? [] : [];
+  assert.is(errors.length, 101);
+  assert.is(errors[0], '/k0: property "k0" is not allowed here');
+  assert.is(errors[100], '(root): and 59900 more errors (only the first 100 are listed): fix these and answer again');
+  assert.ok(JSON.stringify(await engine.status(s.runId)).length < 20_000, 'the stored state stays small');
+  const rejected = (await engine.trace(s.runId)).events.find((e) => e.type === 'answer.rejected') as { errors?: string[] };
+  assert.is(rejected.errors?.length, 101);
+  const long = await engine.submit(s.runId, { words: 1, [`k${'x'.repeat(5000)}`]: 1 });
+  const line = long.status === 'waiting' ? long.pending.errors?.[0] ?? '' : '';
+  assert.is(line.length, 501, 'a long property name is cut at 500 characters');
+  assert.ok(line.endsWith('…'));
+});
+
 Api('an answer past the 64-level limit is the same E_ANSWER_TOO_DEEP rejection (an attempt, journaled) however deep it goes, even too deep for JSON.stringify; such a start input is E_INPUT naming where', async () => {
   const nest = (levels: number): unknown => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
   for (const levels of [70, 200, 5000]) {
