@@ -280,11 +280,16 @@ export function createEngine(options: EngineOptions): Engine {
         const events = store.events(runId).filter((e) => e.seq === seq);
         const fired = events.find((e) => e.type === 'timeout');
         if (fired && !events.some((e) => e.type === 'answer.accepted')) {
-          const { replayed: _replayed, ...state } = outcome;
+          const { replayed: _replayed, ...unsettled } = outcome;
+          // The timeout route may have led to a tool node: run it, as any step does.
+          const state = unsettled.status === 'waiting' && unsettled.pending.kind === 'tool' ? await settled(runId) : unsettled;
           return { ...state, late: { code: 'E_TIMEOUT', errors: [`the answer came after node "${fired.nodeId ?? '?'}"'s deadline and was not applied: the deadline fired first`] } };
         }
       }
-      return outcome.status === 'waiting' && outcome.pending.kind === 'tool' && !outcome.replayed ? settled(runId) : outcome;
+      if (outcome.status !== 'waiting' || outcome.pending.kind !== 'tool' || outcome.replayed) return outcome;
+      // What the step said of the answer (too late, retries spent) still holds once the tool nodes it led to have run.
+      const after = await settled(runId);
+      return { ...after, ...(outcome.late ? { late: outcome.late } : {}), ...(outcome.retriesSpent ? { retriesSpent: outcome.retriesSpent } : {}) };
     },
 
     async recordToolCalls(runId, { seq, toolCalls }) {
@@ -319,7 +324,11 @@ export function createEngine(options: EngineOptions): Engine {
     async status(runId) {
       checkRunId(runId);
       const rec = mustGet(runId);
-      if (rec.status === 'waiting' && rec.deadline && now() >= new Date(rec.deadline)) return fireDeadline(runId);
+      if (rec.status === 'waiting' && rec.deadline && now() >= new Date(rec.deadline)) {
+        // The timeout route may lead to a tool node: run it, as any step does.
+        const fired = fireDeadline(runId);
+        return fired.status === 'waiting' && fired.pending.kind === 'tool' ? settled(runId) : fired;
+      }
       // A tool node not yet run (or a claim whose process died) is settled here, so no run stays stuck.
       if (rec.status === 'waiting' && rec.pending?.kind === 'tool') return settled(runId);
       const state = stateOf(rec, store.file);

@@ -55,6 +55,41 @@ Tool('H41 §4.13: a whole {{x}} argument keeps its JSON type; the tool runs once
   assert.ok(types.indexOf('tool.started') < types.indexOf('tool.succeeded'), types.join(' '));
 });
 
+Tool('§4 timeoutMs: a deadline whose timeout route leads to a tool node runs the tool, at status, at a late step and in a driving run (never a pending tool item nobody claimed)', async () => {
+  const deadlineFlow = {
+    metadata: { name: 'timeout-tool', version: '1.0.0', description: 'a deadline routed to a tool' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'answer', completionCondition: 'done', timeoutMs: 1000, connections: { success: 'done', timeout: 'sum' } },
+      { type: 'tool', id: 'sum', tool: 'add', args: { a: 1, b: 2 }, connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['sum.result'] },
+    ],
+  } as unknown as Workflow;
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  const ran: unknown[] = [];
+  const engine = createEngine({ store: createMemoryStore(), tools: [adder(ran)], now: () => new Date(clock) });
+  const viaStatus = await engine.start(deadlineFlow);
+  clock += 2000;
+  const status = await engine.status(viaStatus.runId);
+  assert.equal([status.status, status.status === 'completed' && status.output], ['completed', { 'sum.result': { sum: 3 } }], JSON.stringify(status));
+  const viaStep = await engine.start(deadlineFlow);
+  clock += 2000;
+  const late = await engine.submit(viaStep.runId, {}, { seq: viaStep.seq });
+  assert.is(late.status, 'completed', JSON.stringify(late));
+  assert.is(late.late?.code, 'E_TIMEOUT');
+  assert.is(ran.length, 2);
+  const real = createEngine({ store: createMemoryStore(), tools: [adder(ran)] });
+  const fast = { ...deadlineFlow, nodes: deadlineFlow.nodes.map((n) => (n.id === 'ask' ? { ...n, timeoutMs: 100 } : n)) } as Workflow;
+  const driven = await real.run(fast, { agent: { answer: () => new Promise(() => {}) } });
+  assert.equal([driven.status, driven.output], ['completed', { 'sum.result': { sum: 3 } }], JSON.stringify(driven));
+  // maxRetriesExceeded into a tool node: the tool runs, and the step still says the retries were spent.
+  const spentFlow = { ...deadlineFlow, nodes: deadlineFlow.nodes.map((n) => (n.id === 'ask' ? { type: 'agent-directive', id: 'ask', directive: 'answer', completionCondition: 'done', maxRetries: 0, inputSchema: { type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] }, connections: { success: 'done', maxRetriesExceeded: 'sum' } } : n)) } as Workflow;
+  const spent = await real.start(spentFlow);
+  const after = await real.submit(spent.runId, { x: 'no' });
+  assert.is(after.status, 'completed', JSON.stringify(after));
+  assert.ok(after.retriesSpent, 'the answer that spent the retries is said not taken');
+});
+
 Tool('H41 §4.13: templated arguments that fail the schema at run time (a case-sensitive enum typo) are E_TOOL_ARGS, the tool never starts, and the run fails without a route', async () => {
   const ran: unknown[] = [];
   const engine = createEngine({ store: createMemoryStore(), tools: [adder(ran)] });
