@@ -185,7 +185,27 @@ function restore(compiled: CompiledWorkflow, rec: RunRecord, storeFile: string |
   }
   const context = rec.snapshot.context;
   if (context === null || typeof context !== 'object' || Array.isArray(context)) throw damagedRecord(rec, 'has a snapshot without its context', storeFile);
+  const fault = contextFault(context as Record<string, unknown>);
+  if (fault) throw damagedRecord(rec, `has a snapshot whose context ${fault}`, storeFile);
   return compiled.machine.resolveState({ value, context: context as unknown as RunContext });
+}
+
+const isMap = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** What a stored context lacks that every step reads (so a damaged row is E_STORE, never a crash inside a guard). */
+function contextFault(context: Record<string, unknown>): string | undefined {
+  if (!isMap(context.vars)) return 'has no "vars" object';
+  if (!isMap(context.nodes)) return 'has no "nodes" object';
+  const meta = context.meta as Record<string, unknown> | null | undefined;
+  if (!isMap(meta)) return 'has no "meta" object';
+  for (const key of ['executionId', 'workflowId', 'userId']) {
+    if (typeof meta![key] !== 'string') return `has no string "meta.${key}"`;
+  }
+  if (typeof context.attempt !== 'number') return 'has no number "attempt"';
+  if (context.recent !== undefined && !Array.isArray(context.recent)) return 'has a "recent" that is not a list';
+  if (context.errors !== undefined && !Array.isArray(context.errors)) return 'has an "errors" that is not a list';
+  if (context.reviews !== undefined && !isMap(context.reviews)) return 'has a "reviews" that is not an object';
+  return undefined;
 }
 
 function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Actions], compiled: CompiledWorkflow): Settled {

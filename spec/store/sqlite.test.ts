@@ -416,6 +416,32 @@ test('a stored run whose snapshot lost its context, that waits without a pending
   }
 });
 
+test('a stored context missing what every step reads (meta null, nodes not an object, no attempt) is E_STORE naming it at the next step, never E_INTERNAL from inside a guard', async (c) => {
+  const engine = createEngine({ store: createSqliteStore(c.dir) });
+  const damage: [string, (ctx: Record<string, any>) => void][] = [
+    ['has no "meta" object', (ctx) => (ctx.meta = null)],
+    ['has no "nodes" object', (ctx) => (ctx.nodes = 5)],
+    ['has no string "meta.userId"', (ctx) => delete ctx.meta.userId],
+    ['has no number "attempt"', (ctx) => (ctx.attempt = 'one')],
+  ];
+  const runs = [];
+  for (let i = 0; i < damage.length; i++) runs.push((await engine.start(TWO)).runId);
+  const db = new Database(join(c.dir, 'countersign.db'));
+  runs.forEach((runId, i) => {
+    const r = JSON.parse(db.prepare('SELECT record FROM runs WHERE run_id = ?').pluck().get(runId) as string);
+    damage[i][1](r.snapshot.context);
+    db.prepare('UPDATE runs SET record = ?, version = version + 1 WHERE run_id = ?').run(JSON.stringify(r), runId);
+  });
+  db.close();
+  const fresh = createEngine({ store: createSqliteStore(c.dir) });
+  for (let i = 0; i < runs.length; i++) {
+    const got = await fresh.submit(runs[i], { words: 5 }).catch((e) => e);
+    assert.is(got.code, 'E_STORE', damage[i][0]);
+    assert.match(got.message, `has a snapshot whose context ${damage[i][0]}`);
+    assert.match(got.fix, /restore \S+countersign\.db from a backup/);
+  }
+});
+
 test('using a closed store is E_STORE, not a crash', (c) => {
   const store = createSqliteStore(c.dir);
   store.close();
