@@ -200,9 +200,21 @@ Own('a ledger row field named `constructor` is not one of a fixed table\'s field
 });
 
 Own('graph --format dot draws a node whose type is an Object.prototype member as a box', () => {
-  const dot = toDot([{ id: 'a', label: 'a', type: 'constructor', connections: {} }]);
+  const dot = toDot([{ id: 'a', label: 'a', type: 'constructor', connections: [] }]);
   assert.match(dot, /shape=box\]/);
   assert.not.match(dot, /native code/);
+});
+
+Own('graph draws a connection named `__proto__` as any other: its edge, and its missing target as a dashed (missing) node, as validate reports it', async () => {
+  const { cli } = await import('../helpers/cli.js');
+  const file = join(tmp(), 'proto.json');
+  writeFileSync(file, '{"nodes":[{"id":"a","connections":{"__proto__":"b","constructor":"a"}}]}');
+  const mermaid = await cli(['graph', file]);
+  assert.is(mermaid.code, 0, mermaid.stderr);
+  assert.match(mermaid.stdout, 'n0 -->|"__proto__"| missing_0');
+  assert.match(mermaid.stdout, 'missing_0["b<br/><small>(missing)</small>"]');
+  const dot = await cli(['graph', file, '--format', 'dot']);
+  assert.match(dot.stdout, 'n0 -> missing_0 [label="__proto__"];');
 });
 
 function answered(properties: Record<string, unknown>, required: string[] = []): Workflow {

@@ -50,14 +50,15 @@ export interface DrawnNode {
   id?: string;
   label: string;
   type: string;
-  connections: Record<string, string>;
+  /** As written, in order: a list, since any key (`__proto__` too) is a connection name. */
+  connections: [via: string, to: string][];
 }
 
 function drawableNode(n: unknown, i: number): DrawnNode {
   const raw = n !== null && typeof n === 'object' && !Array.isArray(n) ? (n as Record<string, unknown>) : {};
-  const connections: Record<string, string> = {};
+  const connections: [string, string][] = [];
   if (raw.connections !== null && typeof raw.connections === 'object') {
-    for (const [via, to] of Object.entries(raw.connections)) if (typeof to === 'string') connections[via] = to;
+    for (const [via, to] of Object.entries(raw.connections)) if (typeof to === 'string') connections.push([via, to]);
   }
   const id = typeof raw.id === 'string' ? raw.id : undefined;
   return { ...(id !== undefined ? { id } : {}), label: id ?? `(node ${i})`, type: typeof raw.type === 'string' ? raw.type : '(no type)', connections };
@@ -144,7 +145,7 @@ export function toMermaid(nodes: DrawnNode[]): string {
   });
   const edges: string[] = [];
   nodes.forEach((n, i) => {
-    for (const [via, to] of Object.entries(n.connections)) edges.push(`  ${layout.name(i)} -->|"${esc(via)}"| ${layout.target(to)}`);
+    for (const [via, to] of n.connections) edges.push(`  ${layout.name(i)} -->|"${esc(via)}"| ${layout.target(to)}`);
   });
   for (const [name, id] of layout.missing) lines.push(`  ${name}["${esc(id)}<br/><small>(missing)</small>"]`);
   // Dashed, as in DOT: a target no node has must not look like a node.
@@ -163,7 +164,7 @@ export function toDot(nodes: DrawnNode[]): string {
   });
   const edges: string[] = [];
   nodes.forEach((n, i) => {
-    for (const [via, to] of Object.entries(n.connections)) edges.push(`  ${layout.name(i)} -> ${layout.target(to)} [label=${q(via)}];`);
+    for (const [via, to] of n.connections) edges.push(`  ${layout.name(i)} -> ${layout.target(to)} [label=${q(via)}];`);
   });
   for (const [name, id] of layout.missing) lines.push(`  ${name} [label=${q(`${id}\n(missing)`)}, shape=box, style=dashed];`);
   return `${[...lines, ...edges, '}'].join('\n')}\n`;
