@@ -525,6 +525,12 @@ Human('usage errors are one line: --store without a directory says so (not "no c
   }
   const other = await cli(['start', 'x.json', '--input', '-x', '--json']);
   assert.match(other.json.error.fix, 'if the value really starts with "-", write it as --input=<value>');
+  // Past 2^53 a number is not the one typed: said as typed, never as another seq or in exponent form.
+  for (const huge of ['9007199254740993', '123456789012345678901234']) {
+    const r = await cli(['step', run.json.runId, '--seq', huge, '--response', '{"words": 3}', '--json'], { store });
+    assert.is(r.code, 2, huge);
+    assert.equal([r.json.error.code, r.json.error.message], ['E_USAGE', `--seq ${huge} is larger than any seq (the largest is 9007199254740991)`]);
+  }
 });
 
 Human('with --store DIR, the commands an error\'s fix suggests name that store (an unknown run from status, step, trace, run --resume)', async () => {
