@@ -80,7 +80,8 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
     child.stdin!.on('error', () => undefined);
     const proc: AgentProcess = {
       child,
-      reader: new LineReader(child.stdout!),
+      // A line ends at its newline: text after the last one is judged by how the process ended.
+      reader: new LineReader(child.stdout!, undefined, 'end', 'unfinished'),
       stale: 0,
       late: new Set(),
       answered: 0,
@@ -96,14 +97,15 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
     return proc;
   }
 
-  async function crashedError(proc: AgentProcess, nodeId: string): Promise<CountersignError> {
+  async function crashedError(proc: AgentProcess, nodeId: string, unfinished?: string): Promise<CountersignError> {
     const exit = await exitWithin(proc, EXIT_STATUS_WAIT_MS);
     const how = !exit
       ? 'closed its stdout'
       : exit.spawnError
         ? `could not start (${exit.spawnError.message})`
         : describeExit(exit.code, exit.signal);
-    return new CountersignError('E_AGENT_CRASHED', `${who} ${how} before answering node "${nodeId}"`, {
+    const midLine = unfinished === undefined ? '' : ` (it stopped in the middle of a line, which was never taken as an answer: ${quote(unfinished)})`;
+    return new CountersignError('E_AGENT_CRASHED', `${who} ${how} before answering node "${nodeId}"${midLine}`, {
       nodeId,
       fix: 'run the command by hand with one request line on stdin to see why it stops (its stderr is shown above); the run is still waiting',
     });
@@ -197,7 +199,18 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
       proc.child.stdin!.write(`${JSON.stringify(request)}\n`);
       let turns = 0;
       for (;;) {
-        const next = await proc.reader.read(wait.signal);
+        let next = await proc.reader.read(wait.signal);
+        if ('end' in next && next.end === 'eof' && next.unfinished !== undefined) {
+          // Its last line has no newline: an answer if the process finished
+          // cleanly (exit 0), else it stopped mid-line, and that is a crash.
+          const exit = await exitWithin(proc, EXIT_STATUS_WAIT_MS);
+          if (exit && exit.code === 0 && !exit.signal && !exit.spawnError) next = { line: next.unfinished };
+          else {
+            const crashed = await crashedError(proc, nodeId, next.unfinished);
+            discard(proc);
+            throw crashed;
+          }
+        }
         if ('line' in next) {
           if (next.line.trim() === '') continue;
           // With "$seq" a line says whose it is: a timed-out request's late

@@ -9,7 +9,7 @@
  */
 
 /** Why `read()` resolved without a line. */
-export type LineEnd = { end: 'eof' } | { end: 'too-long'; limit: number } | { end: 'aborted' };
+export type LineEnd = { end: 'eof'; unfinished?: string } | { end: 'too-long'; limit: number } | { end: 'aborted' };
 
 export type LineResult = { line: string } | LineEnd;
 
@@ -51,6 +51,13 @@ export class LineReader {
     private readonly stream: NodeJS.ReadableStream,
     private readonly maxLineChars: number = DEFAULT_MAX_LINE_CHARS,
     private readonly overlong: 'end' | 'skip' = 'end',
+    /**
+     * What text after the last newline is at the end of the stream. `line`
+     * (a person's last line): a line. `unfinished` (a protocol stream): not
+     * a line — the writer stopped mid-line — handed over as the end's
+     * `unfinished`, for the reader to judge by how the writer ended.
+     */
+    private readonly unterminated: 'line' | 'unfinished' = 'line',
   ) {
     stream.setEncoding('utf8');
     stream.on('data', this.onData);
@@ -169,11 +176,12 @@ export class LineReader {
 
   private finish(end: LineEnd): void {
     if (this.ended) return;
-    // A final line without a trailing newline still counts as a line.
     if (end.end === 'eof' && this.partial !== '') {
-      const last = this.partial;
+      const last = this.partial.endsWith('\r') ? this.partial.slice(0, -1) : this.partial;
       this.partial = '';
-      this.deliver(last);
+      // A final line without a trailing newline: a line, or said as unfinished.
+      if (this.unterminated === 'line') this.deliver(last);
+      else end = { end: 'eof', unfinished: last };
     }
     this.ended = end;
     for (const waiter of this.waiters.splice(0)) this.settle(waiter, end);

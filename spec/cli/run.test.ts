@@ -284,6 +284,21 @@ Run('jsonl agent: one process answers every item; a crashing agent stops with ex
   assert.is((await cli(['status', crash.json.runId, '--json'], { store })).json.status, 'waiting');
 });
 
+Run('§6: a jsonl agent that dies in the middle of a line (killed, or a non-zero exit) is E_AGENT_CRASHED naming how it ended, never E_AGENT_OUTPUT, and that half line is never taken as an answer; one that ends its last line without a newline and exits 0 has answered', async () => {
+  for (const [agent, how] of [[`read l; printf '{"words":'; kill -9 $$`, 'was killed by SIGKILL'], [`read l; printf '{"words":42}'; exit 1`, 'exited with code 1']] as const) {
+    const store = tempDir();
+    const r = await cli(['run', WF, '--agent', `jsonl:${agent}`, '--json'], { store });
+    assert.is(r.code, 3, r.stderr);
+    assert.is(r.json.error.code, 'E_AGENT_CRASHED');
+    assert.match(r.json.error.message, `${how} before answering node "write" (it stopped in the middle of a line, which was never taken as an answer`);
+    const status = (await cli(['status', r.json.runId, '--json'], { store })).json;
+    assert.equal([status.status, status.seq], ['waiting', 1], 'nothing was answered');
+  }
+  const clean = await cli(['run', WF, '--agent', `jsonl:read l; printf '{"words":42}'`, '--json'], { store: tempDir() });
+  assert.is(clean.code, 0, clean.stderr);
+  assert.equal(clean.json.output, { topic: 'tests', 'write.words': 42 });
+});
+
 Run('an agent that prints a non-JSON line stops with E_AGENT_OUTPUT (exit 3); silence past --agent-timeout is E_AGENT_TIMEOUT', async () => {
   const garbage = await cli(['run', WF, '--agent', 'jsonl:echo hello', '--json'], { store: tempDir() });
   assert.is(garbage.code, 3);
