@@ -3,6 +3,11 @@
  * the answers fed to it step by step, and the expected final state and
  * journal. The engine runs in process on the memory store with a
  * controllable clock.
+ *
+ * An answer too large to write out (over the 1 MiB limit) is written
+ * `{ $repeat: "<text>", times: N }`: the string `<text>` N times (repeat.ts).
+ * CLI invocations and their exit codes, beyond what these fixtures reach,
+ * are fixtures of their own under fixtures/cli/ (cli-exit-codes.test.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,6 +21,7 @@ import { createSqliteStore } from '../../engine/store/sqlite.js';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cli } from '../helpers/cli.js';
 import { describeEvent } from './journal.js';
+import { withRepeatsExpanded } from './repeat.js';
 import { tmpdir } from 'node:os';
 import type { RunState } from '../../engine/run/contract.js';
 import type { Workflow } from '../../engine/format/model.js';
@@ -75,7 +81,7 @@ const STORES = {
 };
 
 for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-  const fixture = parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
+  const fixture = withRepeatsExpanded(parse(readFileSync(join(dir, file), 'utf8')) as Fixture);
   for (const [storeName, makeStore] of Object.entries(STORES)) {
   Conformance(`${file.replace(/\.ya?ml$/, '')} [${storeName}]: ${fixture.name}`, async () => {
     let clock = Date.parse('2026-01-01T00:00:00.000Z');
@@ -178,12 +184,13 @@ Conformance.run();
  * (0 advanced/completed/replayed, 5 rejected, 1 failed, 2 for E_SEQ /
  * unknown or finished runs / an invalid workflow), and the CLI's state
  * must be that one. Fixtures that move the clock need the in-process
- * engine and are skipped here.
+ * engine and are skipped here: deadlines through the CLI, on the wall
+ * clock, are fixtures/cli/deadline-*.yaml and run-deadline.yaml.
  */
 const ExitCodes = suite('conformance through the CLI (exit codes)');
 
 for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-  const fixture = parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
+  const fixture = withRepeatsExpanded(parse(readFileSync(join(dir, file), 'utf8')) as Fixture);
   if ((fixture.steps ?? []).some((s) => s.advanceMs !== undefined || s.status)) continue;
   ExitCodes(`${file.replace(/\.ya?ml$/, '')}: exit codes`, async () => {
     const work = mkdtempSync(join(tmpdir(), 'countersign-exit-'));
@@ -251,12 +258,15 @@ ExitCodes.run();
  * answers the engine processed, keyed by the node that was waiting, become
  * the script. Exit codes follow from the expected state: 0 completed,
  * 1 failed, 3 stopped while still waiting (the script runs out). Fixtures
- * that move the clock, replay seqs or switch identities need `step`.
+ * that move the clock, replay seqs or switch identities need `step`. The
+ * other ways `run` ends — 2 for an invalid workflow or usage, 3 for
+ * --max-steps and adapter faults, deadlines bounding the agent's wait —
+ * are fixtures/cli/run-*.yaml (cli-exit-codes.test.ts).
  */
 const ThroughRun = suite('conformance through countersign run (exit codes 0, 1, 3)');
 
 for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
-  const fixture = parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
+  const fixture = withRepeatsExpanded(parse(readFileSync(join(dir, file), 'utf8')) as Fixture);
   const steps = fixture.steps ?? [];
   // Review fixtures write files between answers and need a reviewer identity: spec/review covers `run` with a reviewer.
   // A script entry that is no JSON object is the script's fault (E_AGENT_OUTPUT, no attempt spent), not an answer: spec/hosts covers it.
