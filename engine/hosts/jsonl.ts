@@ -25,7 +25,7 @@ import {
   type AgentCommandOptions,
 } from './agent-process.js';
 import { LineReader } from './line-reader.js';
-import { mediate, toolRequestOf } from './tool-mediation.js';
+import { MAX_TOOL_CALLS_PER_ITEM, mediate, tooManyToolCalls, toolRequestOf } from './tool-mediation.js';
 
 /** How long `close()` lets the agent exit on its own after stdin EOF. */
 const CLOSE_GRACE_MS = 2000;
@@ -277,6 +277,11 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
             return message;
           }
           turns++;
+          if (turns > MAX_TOOL_CALLS_PER_ITEM) {
+            // Looping on calls: a fault of the agent (the run stops, resumable), never a wait until its timeout.
+            discard(proc);
+            throw tooManyToolCalls(nodeId);
+          }
           const session = options.tools ?? { allowed: new Set<string>() };
           if (session.maxTurns !== undefined && turns >= session.maxTurns) {
             // Its last turn went to a tool call: no reply can follow. Cut off

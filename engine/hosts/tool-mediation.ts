@@ -149,6 +149,20 @@ const GUARDED = new WeakSet<ToolRunner>();
  * same rules, and leaves the same record, as a jsonl one whose `$tool`
  * lines are mediated.
  */
+/**
+ * Tool calls one agent may make for one item. An agent looping on calls
+ * (each refused or not) would otherwise run until its timeout, journaling
+ * every call: past this it is a fault of the agent, and nothing more runs.
+ */
+export const MAX_TOOL_CALLS_PER_ITEM = 1000;
+
+export function tooManyToolCalls(nodeId: string): CountersignError {
+  return new CountersignError('E_AGENT_OUTPUT', `the agent made more than ${MAX_TOOL_CALLS_PER_ITEM} tool calls for node "${nodeId}" without answering; the limit is ${MAX_TOOL_CALLS_PER_ITEM} calls per item, and no more run`, {
+    nodeId,
+    fix: 'answer the item after the tool calls it needs (an agent that keeps calling tools is looping); the run is still waiting: resume it',
+  });
+}
+
 function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
   let calls = 0;
   const refuse = (name: string, code: string, message: string): never => {
@@ -167,6 +181,13 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
       }
       // Every call is a turn, a refused one too (as every `$tool` line of a jsonl agent is).
       calls++;
+      if (calls > MAX_TOOL_CALLS_PER_ITEM) {
+        // Said once on the record; later calls are refused without a word more (E_TOOL_SESSION_OVER).
+        session.closed = `it made ${MAX_TOOL_CALLS_PER_ITEM} tool calls for this item, the limit`;
+        const over = tooManyToolCalls(request.nodeId);
+        session.onCall?.({ name, ok: false, code: over.code, message: over.message });
+        throw over;
+      }
       // A call that uses the last turn leaves no room for the answer.
       if (session.maxTurns !== undefined && calls >= session.maxTurns) {
         session.exhausted = true;

@@ -194,6 +194,42 @@ Tools('a library agent that calls a lent tool after the run stopped waiting for 
   assert.equal(ran, [], 'the tool never ran');
 });
 
+Tools('an agent looping on tool calls is stopped after 1000 calls for one item (E_AGENT_OUTPUT, the run waits, resumable), never left to run and journal until its timeout: a jsonl agent, and a library agent', async () => {
+  const workflow = {
+    metadata: { name: 'simple', version: '1.0.0', description: 'd' },
+    variableRegistry: { msg: { type: 'string', description: 'm' } },
+    nodes: [
+      { id: 'start', type: 'start', connections: { default: 'ask' } },
+      { id: 'ask', type: 'agent-directive', directive: 'say hi', completionCondition: 'done', inputSchema: { type: 'object', properties: {}, globalInputs: ['msg'], required: ['msg'] }, connections: { success: 'end' } },
+      { id: 'end', type: 'end', finalOutput: ['msg'] },
+    ],
+  };
+  const looping = createJsonlAgent(`while read l; do echo '{"$tool":"nope"}'; done`, { cwd: tempDir('countersign-loop-') });
+  const engine = createEngine({ store: createMemoryStore() });
+  try {
+    const r = await engine.run(workflow as never, { agent: looping, agentTimeoutMs: 60_000 });
+    assert.equal([r.status, r.error?.code], ['waiting', 'E_AGENT_OUTPUT']);
+    assert.match(r.error!.message, 'the agent made more than 1000 tool calls for node "ask" without answering');
+    const called = (await engine.trace(r.runId)).events.filter((e) => e.type === 'tool.called');
+    assert.is(called.length, 1000);
+  } finally {
+    await looping.close?.();
+  }
+  const ran: string[] = [];
+  const tools: ToolRunner = { names: () => ['lookup'], async call(name) { ran.push(name); return { ok: 1 }; } };
+  const codes: string[] = [];
+  const library: Agent = {
+    async answer(request, options) {
+      for (let i = 0; i < 1005; i++) await options.tools!.runner!.call('lookup', {}, request).catch((e: CountersignError) => codes.push(e.code));
+      return { msg: 'hi' };
+    },
+  };
+  const lib = await engine.run(workflow as never, { agent: library, tools });
+  assert.is(ran.length, 1000, 'the calls past the limit did not run');
+  assert.equal(codes, ['E_AGENT_OUTPUT', 'E_TOOL_SESSION_OVER', 'E_TOOL_SESSION_OVER', 'E_TOOL_SESSION_OVER', 'E_TOOL_SESSION_OVER']);
+  assert.is((await engine.trace(lib.runId)).events.filter((e) => e.type === 'tool.called').length, 1001, 'the refusal is on the record once');
+});
+
 Tools('a $tool line whose "args" is null (or a list) is refused (E_TOOL_ARGS), never run as {}; "args" left out is {}', async () => {
   const ran: unknown[] = [];
   const runner: ToolRunner = { names: () => ['opt'], async call(_n, args) { ran.push(args); return { ok: 1 }; } };
