@@ -7,7 +7,7 @@ import { claimNote } from '../run/tool-steps.js';
  * `store`: the --store DIR the command was given; the commands the output
  * suggests name it, so run as printed they find the run.
  */
-export function renderState(state: RunState, store?: string, opts: { seqGiven?: boolean } = {}): string {
+export function renderState(state: RunState, store?: string, opts: { seqGiven?: boolean; toolModules?: boolean } = {}): string {
   const at = storeArg(store);
   const lines: string[] = [];
   if (state.retriesSpent && !state.replayed) {
@@ -68,7 +68,18 @@ export function renderState(state: RunState, store?: string, opts: { seqGiven?: 
       lines.push(`run ${state.runId} failed at "${state.error.nodeId ?? '?'}": ${state.error.code}: ${state.error.message}${state.replayed ? ' (replayed)' : ''}`);
       break;
   }
-  return `${lines.join('\n')}\n`;
+  const text = `${lines.join('\n')}\n`;
+  return opts.toolModules ? withToolModules(text) : text;
+}
+
+/**
+ * `text` with `--allow-tool-modules` added to each countersign command it
+ * suggests that acts on the run (`step <id>`, `status <id>`, `run --resume
+ * <id>`), for a run whose workflow names toolModules: without the flag,
+ * run as printed, such a command is refused (E_TOOL_MODULE_BLOCKED).
+ */
+export function withToolModules(text: string): string {
+  return text.replace(/countersign (?:status|step|run --resume) [^\s`'",;)]+(?![^\s`'",;)])(?: --store (?:'[^']*'|[^\s`'",;)]+))?(?! --allow-tool-modules)/g, (all) => `${all} --allow-tool-modules`);
 }
 
 /** ` --store DIR` (shell-quoted when it needs it) for a store given with --store; nothing for the default or $COUNTERSIGN_STORE. */

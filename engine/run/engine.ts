@@ -74,6 +74,8 @@ export interface RunInfo {
   nodeIds: string[];
   /** Whether that workflow asks an agent anything (a node that waits for an answer): a run of tool nodes only needs none. */
   asksAgents: boolean;
+  /** Whether that workflow names toolModules: a CLI command on the run then needs --allow-tool-modules. */
+  toolModules: boolean;
   status: RunStatus;
   seq: number;
   createdAt: string;
@@ -314,6 +316,7 @@ export function createEngine(options: EngineOptions): Engine {
         workspace: rec.workspace,
         nodeIds: compiledFor(rec).workflow.nodes.map((n) => n.id),
         asksAgents: asksAgents(compiledFor(rec).workflow.nodes),
+        toolModules: (compiledFor(rec).workflow.toolModules?.length ?? 0) > 0,
         status: rec.status,
         seq: rec.seq,
         createdAt: rec.createdAt,

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { cli, LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
+import { shoutProject } from '../fixtures/shout-module.js';
 
 const WF = 'spec/fixtures/cli/two-step.json';
 const Cli = suite('cli commands');
@@ -154,6 +155,36 @@ Cli('an answer that is not UTF-8 (an @file, standard input, a scripted agent\'s 
   assert.is(run.code, 2, run.stderr);
   assert.is(run.json.error.code, 'E_PARSE');
   assert.match(run.json.error.message, `the script ${script} is not UTF-8 text: the byte 0xE9 at line 2, column 26`);
+});
+
+Cli('the commands start, status, step and run suggest for a run whose workflow names toolModules carry --allow-tool-modules (and --store), so run as printed they are not refused', async () => {
+  const { dir, file } = shoutProject('countersign-hint-modules-');
+  const wf = JSON.parse(readFileSync(file, 'utf8'));
+  wf.nodes = [
+    { type: 'start', id: 'start', connections: { default: 'ask' } },
+    { type: 'agent-directive', id: 'ask', directive: 'go', completionCondition: 'done', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, connections: { success: 'shout' } },
+    ...wf.nodes.slice(1),
+  ];
+  writeFileSync(file, JSON.stringify(wf));
+  const store = join(dir, 'my store');
+  const started = await cli(['start', file, '--allow-tool-modules', '--store', store]);
+  const runId = /run (\S+) is waiting/.exec(started.stdout)![1];
+  assert.match(started.stdout, `answer with: countersign step ${runId} --store '${store}' --allow-tool-modules --seq 1 --response '<json>'`);
+  assert.match((await cli(['status', runId, '--store', store])).stdout, `countersign step ${runId} --store '${store}' --allow-tool-modules --seq 1`);
+  const rejected = await cli(['step', runId, '--allow-tool-modules', '--store', store, '--response', '{"n": "x"}', '--json']);
+  assert.is(rejected.code, 5);
+  assert.match(rejected.stderr, `fix: answer node "ask" again, fixing what is listed: \`countersign step ${runId} --store '${store}' --allow-tool-modules --seq 2`);
+  // As printed, the suggestion is taken.
+  const done = await cli(['step', runId, '--store', store, '--allow-tool-modules', '--seq', '2', '--response', '{"n": 1}', '--json']);
+  assert.is(done.json.status, 'completed', done.stderr);
+  const script = join(dir, 'empty.yaml');
+  writeFileSync(script, 'ask: []\n');
+  const stopped = await cli(['run', file, '--allow-tool-modules', '--store', store, '--agent', `scripted:${script}`]);
+  assert.is(stopped.code, 3);
+  assert.match(stopped.stdout, `--store '${store}' --allow-tool-modules --agent <adapter>  (or answer with countersign step `);
+  // A run whose workflow names none is suggested no flag.
+  const plain = await cli(['start', WF], { store: tempDir() });
+  assert.not.match(plain.stdout, '--allow-tool-modules');
 });
 
 Cli('a shell pipeline whose last step reads its answer from stdin (--response -) answers the item pending once that input is complete, though all its commands started together', async () => {

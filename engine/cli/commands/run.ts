@@ -10,7 +10,7 @@ import { adapterLabel, createAgent } from '../../hosts/adapters.js';
 import { answersTaken } from '../../hosts/scripted.js';
 import type { JsonObject } from '../../format/model.js';
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
-import { indent, storeArg, withStore } from '../render.js';
+import { indent, storeArg, withStore, withToolModules } from '../render.js';
 import { progressPrinter } from '../progress.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import { reviewerFor, timeoutFrom } from './gate.js';
@@ -183,7 +183,9 @@ export const command: Command = {
           },
         });
         // The commands a stop suggests name the store this run lives in when --store chose it: run as printed, they find the run.
-        const result = withStoreInHints(driven, values.store as string | undefined);
+        // And --allow-tool-modules, when the run's workflow names tool modules: without it they would be refused.
+        const toolModules = (await engine.info(driven.runId)).toolModules;
+        const result = withStoreInHints(driven, values.store as string | undefined, toolModules);
         progress.stop();
         if (values.json) printJson(io, result);
         else if (result.status === 'completed') {
@@ -193,12 +195,12 @@ export const command: Command = {
         } else {
           const withReviewer = reviewer ? ' --reviewer <adapter>' : '';
           const atTool = result.error && TOOL_STOPS.has(result.error.code);
-          io.stdout.write(atTool
+          io.stdout.write((toolModules ? withToolModules : (t: string) => t)(atTool
             ? `stopped; run ${result.runId} waits at tool node "${result.error!.nodeId ?? '?'}", which this process did not run (${result.error!.code})\nnext: ${result.error!.fix ?? 'see the error above'}\n`
             // Without --agent, only a run that needs none resumes as it was run (an E_ADAPTER stop needs one).
             : agentSpec === NO_AGENT && result.error?.code !== 'E_ADAPTER'
               ? `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)}\n`
-              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step ${result.runId}${storeArg(values.store as string | undefined)})\n`);
+              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step ${result.runId}${storeArg(values.store as string | undefined)})\n`));
         }
         if (result.error) reportFailure(io, result.error);
         // Interrupted: the signal's conventional status, after saying where the run stands.
@@ -290,9 +292,9 @@ function adapterIdentity(spec: string, cwd: string): string {
 }
 
 /** The result with `--store DIR` added to the countersign commands its error's fix suggests. */
-function withStoreInHints<T extends { error?: { fix?: string } }>(result: T, store: string | undefined): T {
+function withStoreInHints<T extends { error?: { fix?: string } }>(result: T, store: string | undefined, toolModules: boolean): T {
   const fix = result.error?.fix;
   if (fix === undefined) return result;
-  const hinted = withStore(fix, store);
+  const hinted = withStore(toolModules ? withToolModules(fix) : fix, store);
   return hinted === fix ? result : { ...result, error: { ...result.error, fix: hinted } };
 }

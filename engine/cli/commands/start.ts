@@ -14,17 +14,17 @@ export const command: Command = {
     if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
     // Checked before the store opens: a usage error leaves no store behind.
     const workspace = workspaceDir(io, values.workspace as string | undefined);
-    const { state, toolsRun } = await withEngine(values, io, async (engine, store) => {
+    const { state, toolsRun, toolModules } = await withEngine(values, io, async (engine, store) => {
       const started = await engine.start(resolve(io.cwd, positionals[0]), {
         input: input as JsonObject,
         as: values.as as string | undefined,
         workspace,
       });
-      return { state: started, toolsRun: toolsRunSince(store, started.runId, 0) };
+      return { state: started, toolsRun: toolsRunSince(store, started.runId, 0), toolModules: (await engine.info(started.runId)).toolModules };
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
-    else io.stdout.write(renderState(state, values.store as string | undefined));
+    else io.stdout.write(renderState(state, values.store as string | undefined, { toolModules }));
     if (state.status === 'failed') reportFailure(io, state.error);
     return state.status === 'failed' ? 1 : 0;
   },

@@ -9,16 +9,16 @@ export const command: Command = {
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('status takes exactly one run id');
-    const { state, toolsRun } = await withEngine(values, io, async (engine, store) => {
+    const { state, toolsRun, toolModules } = await withEngine(values, io, async (engine, store) => {
       const mark = journalMark(store, positionals[0]);
       const now = await engine.status(positionals[0]);
-      return { state: now, toolsRun: toolsRunSince(store, positionals[0], mark) };
+      return { state: now, toolsRun: toolsRunSince(store, positionals[0], mark), toolModules: (await engine.info(positionals[0])).toolModules };
     }, (dir) => {
       throw noStore(positionals[0], dir);
     });
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
-    else io.stdout.write(renderState(state, values.store as string | undefined));
+    else io.stdout.write(renderState(state, values.store as string | undefined, { toolModules }));
     // Like step: a run this command failed (through a tool node it ran) is exit 1.
     if (state.status === 'failed' && toolsRun.length > 0) {
       reportFailure(io, state.error);

@@ -1,6 +1,6 @@
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import { noStore } from '../../store/open.js';
-import { renderState, withStore } from '../render.js';
+import { renderState, withStore, withToolModules } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 import { shellWord } from '../../format/shell-word.js';
@@ -26,20 +26,22 @@ export const command: Command = {
     // Without --seq the answer is for the item pending when it was made. An
     // item issued after that (another process answered first) is not the one it meant.
     const madeAt = answerMadeAt(values.response as string, io);
-    const { state, toolsRun } = await withEngine(values, io, async (engine, store) => {
+    const { state, toolsRun, toolModules } = await withEngine(values, io, async (engine, store) => {
       const mark = journalMark(store, positionals[0]);
       const next = await engine.submit(positionals[0], answer, { seq, as: values.as as string | undefined, ...(seq === undefined ? { madeAt } : {}) });
-      return { state: next, toolsRun: toolsRunSince(store, positionals[0], mark) };
+      return { state: next, toolsRun: toolsRunSince(store, positionals[0], mark), toolModules: (await engine.info(positionals[0])).toolModules };
     }, (dir) => {
       throw noStore(positionals[0], dir);
     });
+    // The commands suggested below, run as printed, find the run and may load its tool modules.
+    const hint = (text: string) => withStore(toolModules ? withToolModules(text) : text, values.store as string | undefined);
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
-    else io.stdout.write(renderState(state, values.store as string | undefined, { seqGiven: seq !== undefined }));
+    else io.stdout.write(renderState(state, values.store as string | undefined, { seqGiven: seq !== undefined, toolModules }));
     // Without --seq a replay means another answer won the item this one was read for: said, never silent.
     if (seq === undefined && state.replayed && state.status === 'waiting') {
       const pending = state.pending;
-      io.stderr.write(`countersign: warning: run ${state.runId} moved on (another answer was applied first) before this answer was, so it was not used; the run now waits at node "${pending.nodeId}", seq ${state.seq}: answer it with \`countersign step ${state.runId} --seq ${state.seq} --response …\`\n`);
+      io.stderr.write(hint(`countersign: warning: run ${state.runId} moved on (another answer was applied first) before this answer was, so it was not used; the run now waits at node "${pending.nodeId}", seq ${state.seq}: answer it with \`countersign step ${state.runId} --seq ${state.seq} --response …\`\n`));
     }
     // Said on stderr whatever the output: the answer given was not used.
     if (state.late) io.stderr.write(`countersign: ${state.late.code}: ${state.late.errors.join('; ')}\n`);
@@ -56,7 +58,7 @@ export const command: Command = {
         code: state.rejected.code,
         message: `the answer was rejected: ${state.rejected.errors.join('; ')}`,
         nodeId: state.pending.nodeId,
-        fix: withStore(`answer node "${state.pending.nodeId}" again, fixing what is listed: \`countersign step ${state.runId} --seq ${state.seq}${as} --response …\``, values.store as string | undefined),
+        fix: hint(`answer node "${state.pending.nodeId}" again, fixing what is listed: \`countersign step ${state.runId} --seq ${state.seq}${as} --response …\``),
       });
     }
     // Rejected with no retries left: the run moved on by the node's own route
