@@ -40,6 +40,10 @@ export function keepPreviousReport(report: string, accepted: AcceptedReport | un
     moveAside(report);
     return 'kept';
   }
+  // Gone, and already at .prev as accepted: an earlier attempt at this step
+  // moved it (a process killed before its step committed). Nothing to redo,
+  // nothing the fix step did.
+  if (live === undefined && digestOf(`${report}.prev`) === accepted.digest) return 'kept';
   const change: ReportChange = live === undefined ? 'deleted' : 'edited';
   if (change === 'edited') setAside(report, `${report}.refused`);
   moveAside(report); // creates the directory when the report was deleted with it

@@ -93,6 +93,17 @@ Prev('G8: a fix step that deletes the report leaves .prev with the reviewer\'s f
   assert.equal(events.filter((e) => e.type === 'review.report_restored').map((e) => e.change), ['deleted']);
 });
 
+Prev('§5 crash: a fix step killed after it moved the accepted report to .prev but before it committed is retried to the same end: .prev as accepted, no "deleted" journaled for what the engine itself moved', async () => {
+  const ctx = await atFix();
+  // What the killed step did to the workspace before its transaction was lost.
+  const { renameSync } = await import('node:fs');
+  renameSync(join(ctx.ws, REPORT), join(ctx.ws, `${REPORT}.prev`));
+  const events = await fixAndReenter(ctx);
+  assert.equal(JSON.parse(readFileSync(join(ctx.ws, `${REPORT}.prev`), 'utf8')), { issues: FINDINGS });
+  assert.not.ok(existsSync(join(ctx.ws, REPORT)));
+  assert.equal(events.filter((e) => e.type === 'review.report_restored'), []);
+});
+
 Prev('G8: a temp file a crashed process left beside the report (its pid reused since) is never in the way of writing .prev', () => {
   const dir = tempDir('countersign-prev-stale-');
   const report = join(dir, 'review.json');
