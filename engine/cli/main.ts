@@ -63,9 +63,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     say('usage', command.usage);
     return 0;
   }
+  // `--seq -1` is a seq (one never issued: E_SEQ, as `--seq=-1` is), not an option: a negative number names none.
+  const args = rest.flatMap((a, i) => (a === '--seq' && /^-\d+$/.test(rest[i + 1] ?? '') ? [`--seq=${rest[i + 1]}`] : rest[i - 1] === '--seq' && /^-\d+$/.test(a) ? [] : [a]));
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: command.options as ParseArgsConfig['options'], allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: command.options as ParseArgsConfig['options'], allowPositionals: true, strict: true });
   } catch (e) {
     // Node's parser adds lines of its own advice; the error is one line, the advice our fix.
     const message = (e as Error).message;

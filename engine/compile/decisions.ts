@@ -49,7 +49,7 @@ export function decideTransient(type: TransientType, node: WorkflowNode, ctx: Ru
     assign = outcome.local ? withNodeAnswer(ctx, node.id, outcome.local) : {};
     if (outcome.vars) assign.vars = Object.assign({}, ctx.vars, outcome.vars);
   }
-  if (outcome.error) return routeOrFail(node, outcome.via, outcome.error.code, outcome.error.message, events, assign);
+  if (outcome.error) return routeOrFail(node, outcome.via, outcome.error.code, outcome.error.message, events, assign, outcome.error.fix);
   return route(node, outcome.via, events, assign);
 }
 

@@ -20,12 +20,12 @@ export interface Compiled {
 export function binary(op: string, left: Compiled, right: Compiled, source: string): Compiled {
   const label = `${left.label} ${op} ${right.label}`;
   const finite = (v: number): number => {
-    if (!Number.isFinite(v)) throw runtimeError(source, `${label} is not a finite number`);
+    if (!Number.isFinite(v)) throw runtimeError(source, `${label} is not a finite number`, FIX_RANGE);
     return v;
   };
   const numbers = (a: unknown, b: unknown): [number, number] => {
-    if (typeof a !== 'number') throw runtimeError(source, `"${op}" needs numbers, but ${left.label} is ${kindOf(a)}`);
-    if (typeof b !== 'number') throw runtimeError(source, `"${op}" needs numbers, but ${right.label} is ${kindOf(b)}`);
+    if (typeof a !== 'number') throw runtimeError(source, `"${op}" needs numbers, but ${left.label} is ${kindOf(a)}`, FIX_TYPE);
+    if (typeof b !== 'number') throw runtimeError(source, `"${op}" needs numbers, but ${right.label} is ${kindOf(b)}`, FIX_TYPE);
     return [a, b];
   };
   let run: (read: Read) => unknown;
@@ -38,10 +38,10 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
         if (typeof a === 'string' || typeof b === 'string') {
           const [x, y] = [asText(a), asText(b)];
           // Text doubling in a loop would outgrow any store (and, at last, JavaScript's strings): refused as the answer limit refuses.
-          if (x.length + y.length > MAX_TEXT_CHARS) throw runtimeError(source, `${label} would be text ${x.length + y.length} characters long; an expression's text is limited to ${MAX_TEXT_CHARS} characters, as an answer is to 1 MiB`);
+          if (x.length + y.length > MAX_TEXT_CHARS) throw runtimeError(source, `${label} would be text ${x.length + y.length} characters long; an expression's text is limited to ${MAX_TEXT_CHARS} characters, as an answer is to 1 MiB`, 'keep large text in files and pass their paths, or route the node\'s "error" connection');
           return x + y;
         }
-        throw runtimeError(source, `"+" cannot add ${left.label} (${kindOf(a)}) and ${right.label} (${kindOf(b)}); it adds numbers or joins text`);
+        throw runtimeError(source, `"+" cannot add ${left.label} (${kindOf(a)}) and ${right.label} (${kindOf(b)}); it adds numbers or joins text`, FIX_TYPE);
       };
       break;
     case '-':
@@ -60,7 +60,7 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
       run = (read) => {
         const [a, b] = numbers(left.run(read), right.run(read));
         // Name the divisor only when it is not the literal 0 itself ("0 is 0" says nothing).
-        if (b === 0) throw runtimeError(source, /^[0-9.\s()-]+$/.test(right.label) ? 'division by zero' : `division by zero: ${right.label} is 0`);
+        if (b === 0) throw runtimeError(source, /^[0-9.\s()-]+$/.test(right.label) ? 'division by zero' : `division by zero: ${right.label} is 0`, 'route around this node with a condition when the divisor is 0, or route the node\'s "error" connection');
         return finite(a / b);
       };
   }
@@ -73,7 +73,7 @@ export function negate(operand: Compiled, source: string): Compiled {
     label: `-${operand.label}`,
     run: (read) => {
       const v = operand.run(read);
-      if (typeof v !== 'number') throw runtimeError(source, `unary "-" needs a number, but ${operand.label} is ${kindOf(v)}`);
+      if (typeof v !== 'number') throw runtimeError(source, `unary "-" needs a number, but ${operand.label} is ${kindOf(v)}`, FIX_TYPE);
       return -v;
     },
   };
@@ -89,10 +89,12 @@ export function wrapRead(read: Read, source: string): Read {
   };
 }
 
-function runtimeError(source: string, what: string): CountersignError {
-  return new CountersignError('E_EXPRESSION', `expression "${source}" failed: ${what}`, {
-    fix: 'give the variables a value before this node runs (a registry default or initialData), or route the node\'s "error" connection',
-  });
+const FIX_UNSET = 'give the variables a value before this node runs (a registry default or initialData), or route the node\'s "error" connection';
+const FIX_TYPE = 'give the operands values of the types the operator takes (declare them with a type in variableRegistry), or route the node\'s "error" connection';
+const FIX_RANGE = 'keep numbers within ±1.7e308 (a double), or route the node\'s "error" connection';
+
+function runtimeError(source: string, what: string, fix = FIX_UNSET): CountersignError {
+  return new CountersignError('E_EXPRESSION', `expression "${source}" failed: ${what}`, { fix });
 }
 
 function asText(v: unknown): string {

@@ -129,7 +129,7 @@ export const expression: TransientType<ExpressionNode> = {
         return {
           via: 'error',
           event: { type: 'expression.evaluated', expression: src, error: err.message },
-          error: { code: 'E_EXPRESSION', message: err.message },
+          error: { code: 'E_EXPRESSION', message: err.message, ...(err.fix ? { fix: err.fix } : {}) },
         };
       }
     }

@@ -130,7 +130,7 @@ export interface TransientOutcome {
   /** Declared variables its templates read that were unset (rendered empty): journaled as variable.unset first. */
   unset?: string[];
   /** When set, the step failed: follow `via` if the node has it, else fail the run with this code. */
-  error?: { code: string; message: string };
+  error?: { code: string; message: string; fix?: string };
 }
 
 /** An answer as submitted: a JSON copy, its serialised size, and who gave it. */

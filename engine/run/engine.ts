@@ -224,7 +224,8 @@ export function createEngine(options: EngineOptions): Engine {
       // one is a replay) and an answer never lands on a later item.
       // Pinned at the call, not at this read: another process may have moved the run on in between.
       const movedOnSinceCall = opts.seq === undefined && opts.madeAt instanceof Date && Date.parse(before.updatedAt) > opts.madeAt.getTime();
-      const seq = opts.seq ?? (before.status === 'waiting' ? (movedOnSinceCall ? Math.max(1, before.seq - 1) : before.seq) : undefined);
+      // An ended run moved on since the call too: the answer raced the one that ended it, and lost (a replay, as with a seq).
+      const seq = opts.seq ?? (before.status === 'waiting' ? (movedOnSinceCall ? Math.max(1, before.seq - 1) : before.seq) : movedOnSinceCall && before.seq >= 1 ? before.seq : undefined);
       // A run whose workflow brings toolModules needs them before an answer
       // is stored: refused here (E_TOOL_MODULE_BLOCKED), nothing changes.
       if (before.status === 'waiting') await tools.ensureModules(before);

@@ -539,19 +539,16 @@ Human('usage errors are one line: --store without a directory says so (not "no c
     assert.is(r.code, 2);
     assert.match(r.stderr, 'countersign: E_USAGE: --store needs a directory');
   }
-  const dash = await cli(['step', 'abc', '--seq', '-1', '--json']);
+  const dash = await cli(['step', 'abc', '--as', '-x', '--response', '{}', '--json']);
   assert.is(dash.code, 2);
-  assert.is(dash.json.error.message, '--seq got a value starting with "-"');
-  // No spelling of a negative seq is suggested: none can name an item.
-  assert.match(dash.json.error.fix, 'a seq is a whole number from 1');
-  assert.not.match(dash.json.error.fix, '--seq=-1');
-  // Passed as --seq=-1 or 0, it names no item, and says so (E_SEQ), never "not issued" as if it might be later.
+  assert.is(dash.json.error.message, '--as got a value starting with "-"');
+  // A negative seq however written (--seq -1, --seq=-1) or 0 names no item, and says so (E_SEQ), never "not issued" as if it might be later.
   const store = tempDir();
   const run = await cli(['start', WF, '--json'], { store });
-  for (const [bad, seq] of [['--seq=-1', -1], ['--seq=0', 0]] as const) {
-    const r = await cli(['step', run.json.runId, bad, '--response', '{"words": 3}', '--json'], { store });
-    assert.is(r.code, 2, bad);
-    assert.equal([r.json.error.code, r.json.error.message], ['E_SEQ', `run ${run.json.runId} is at seq 1; seq ${seq} names no item: seqs start at 1`], bad);
+  for (const [bad, seq] of [[['--seq=-1'], -1], [['--seq', '-1'], -1], [['--seq=0'], 0]] as const) {
+    const r = await cli(['step', run.json.runId, ...bad, '--response', '{"words": 3}', '--json'], { store });
+    assert.is(r.code, 2, bad.join(" "));
+    assert.equal([r.json.error.code, r.json.error.message], ['E_SEQ', `run ${run.json.runId} is at seq 1; seq ${seq} names no item: seqs start at 1`], bad.join(" "));
     assert.match(r.json.error.fix, 'answer seq 1 (the pending item), or omit --seq');
   }
   const other = await cli(['start', 'x.json', '--input', '-x', '--json']);
@@ -562,6 +559,10 @@ Human('usage errors are one line: --store without a directory says so (not "no c
     assert.is(r.code, 2, huge);
     assert.equal([r.json.error.code, r.json.error.message], ['E_USAGE', `--seq ${huge} is larger than any seq (the largest is 9007199254740991)`]);
   }
+  // Its fix is a command that finds the run, run as printed.
+  const otherStore = tempDir();
+  const elsewhere = await cli(['--store', otherStore, 'step', run.json.runId, '--seq', '9007199254740993', '--response', '{}']);
+  assert.match(elsewhere.stderr, `fix: pass the seq the run shows: \`countersign status ${run.json.runId} --store ${otherStore}\``);
 });
 
 Human('with --store DIR, the commands an error\'s fix suggests name that store (an unknown run from status, step, trace, run --resume)', async () => {

@@ -198,6 +198,12 @@ Api('a submit without seq made before another process moved the run on (madeAt) 
   const fresh = await engine.submit(s.runId, { words: 7 }, { madeAt: new Date(clock) });
   assert.is(fresh.replayed, undefined);
   assert.is(fresh.status, 'completed');
+  // Made before the answer that ended the run: it lost the race for the last item, a replay (never E_RUN_NOT_WAITING).
+  const lost = await engine.submit(s.runId, { words: 9 }, { madeAt: new Date(clock - 10) });
+  assert.equal([lost.status, lost.replayed], ['completed', true]);
+  // Made after the run ended: there is nothing left to answer.
+  const after = await engine.submit(s.runId, { words: 9 }, { madeAt: new Date(clock + 10) }).catch((e: { code?: string }) => e);
+  assert.is((after as { code?: string }).code, 'E_RUN_NOT_WAITING');
 });
 
 Api('a wrong identity\'s answer (E_SELF_REVIEW, no attempt spent) does not move the item on: a submit pinned before it (madeAt) still answers that item', async () => {

@@ -52,6 +52,11 @@ Own('§4: an expression doubling text past any limit takes the node\'s error rou
   const failed = await engine.submit(failing.runId, {});
   assert.is(failed.status === 'failed' && failed.error.code, 'E_EXPRESSION');
   assert.match(failed.status === 'failed' ? failed.error.message : '', 'is limited to 1048576 characters');
+  // The failure carries its fix, as every error with a known fix does.
+  assert.is(failed.status === 'failed' && failed.error.fix, 'keep large text in files and pass their paths, or route the node\'s "error" connection');
+  const unset = await engine.start({ ...doubling({ default: 'done' }), variableRegistry: { s: { type: 'string', description: 'text' } } } as Workflow);
+  const noValue = await engine.submit(unset.runId, {});
+  assert.is(noValue.status === 'failed' && noValue.error.fix, 'give the variables a value before this node runs (a registry default or initialData), or route the node\'s "error" connection');
 });
 
 Own('two workflows that differ only in key order each render and return their own order, whichever ran first in the process', async () => {

@@ -20,7 +20,7 @@ export const command: Command = {
       // A whole number that was never issued (0, negative, ahead) is the engine's E_SEQ.
       if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
       // Past 2^53 a number is no longer the one typed: said as typed, never as another seq.
-      if (!Number.isSafeInteger(seq)) throw usage(`--seq ${String(values.seq).trim()} is larger than any seq (the largest is ${Number.MAX_SAFE_INTEGER})`, 'pass the seq the run shows (countersign status <runId>)');
+      if (!Number.isSafeInteger(seq)) throw usage(`--seq ${String(values.seq).trim()} is larger than any seq (the largest is ${Number.MAX_SAFE_INTEGER})`, `pass the seq the run shows: \`countersign status ${positionals[0]}\``);
     }
     const answer = await readJsonArg(values.response as string, '--response', io);
     // Without --seq the answer is for the item pending when it was made. An
