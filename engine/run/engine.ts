@@ -161,6 +161,12 @@ export function createEngine(options: EngineOptions): Engine {
     workflows.set(hash, workflow);
     const compiled = compileWorkflow(workflow, hash);
     const runId = newRunId();
+    // Every other entry point takes only a non-empty string: a run stored under anything else could never be reached again.
+    if (typeof runId !== 'string' || runId.trim() === '') {
+      throw new CountersignError('E_INPUT', `newRunId gave ${JSON.stringify(runId) ?? String(runId)}, and a run id is a non-empty string: no run was stored`, {
+        fix: 'make newRunId return a non-empty string (the default is crypto.randomUUID())',
+      });
+    }
     const at = now();
     if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
       throw new CountersignError('E_IDENTITY_REQUIRED', `the starting identity ${JSON.stringify(opts.as)} is ${typeof opts.as === 'string' ? 'blank' : 'not a string'}`, {
@@ -223,7 +229,10 @@ export function createEngine(options: EngineOptions): Engine {
       // submits racing for one item never both advance the run (the later
       // one is a replay) and an answer never lands on a later item.
       // Pinned at the call, not at this read: another process may have moved the run on in between.
-      const movedOnSinceCall = opts.seq === undefined && opts.madeAt instanceof Date && Date.parse(before.updatedAt) > opts.madeAt.getTime();
+      // A stored time ahead of this clock says the clocks disagree (another
+      // host's, or this one stepped back): no judging by them, the item pending now is answered.
+      const storedAt = Date.parse(before.updatedAt);
+      const movedOnSinceCall = opts.seq === undefined && opts.madeAt instanceof Date && storedAt > opts.madeAt.getTime() && storedAt <= now().getTime();
       // An ended run moved on since the call too: the answer raced the one that ended it, and lost (a replay, as with a seq).
       const seq = opts.seq ?? (before.status === 'waiting' ? (movedOnSinceCall ? Math.max(1, before.seq - 1) : before.seq) : movedOnSinceCall && before.seq >= 1 ? before.seq : undefined);
       // A run whose workflow brings toolModules needs them before an answer

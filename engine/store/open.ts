@@ -22,6 +22,11 @@ export interface StoreLocation {
 export const DEFAULT_STORE_DIR = '.countersign';
 
 export function resolveStoreDir(opts: StoreLocation): string {
+  if (opts === null || typeof opts !== 'object' || typeof opts.cwd !== 'string' || (opts.store !== undefined && typeof opts.store !== 'string') || (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object'))) {
+    throw new CountersignError('E_INPUT', 'openStore needs { cwd: string, store?: string, env?: object }', {
+      fix: 'pass the working directory the store is found from, e.g. openStore({ cwd: process.cwd() }), and --store\'s value as store when one was given',
+    });
+  }
   const env = opts.env ?? process.env;
   // An empty flag is what an unset shell variable gives (`--store "$DIR"`): refused, never taken as "the default".
   if (opts.store !== undefined && opts.store.trim() === '') {

@@ -44,6 +44,12 @@ interface SummaryRow {
 type Mutate = (current: RunRecord) => Mutation<unknown>;
 
 export function createSqliteStore(dir: string): Store {
+  // A library caller's value as it comes (an unset variable gives "" or undefined): never taken as "here".
+  if (typeof dir !== 'string' || dir.trim() === '') {
+    throw new CountersignError('E_INPUT', `createSqliteStore needs the store directory, got ${typeof dir === 'string' ? JSON.stringify(dir) : String(dir)}`, {
+      fix: 'pass the directory to keep countersign.db in, e.g. createSqliteStore(".countersign"), or use openStore({ cwd }) for the CLI\'s choice (--store, $COUNTERSIGN_STORE, ./.countersign)',
+    });
+  }
   const file = join(dir, DATABASE_FILE);
   try {
     makeDirs(dir);

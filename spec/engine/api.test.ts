@@ -206,6 +206,39 @@ Api('a submit without seq made before another process moved the run on (madeAt) 
   assert.is((after as { code?: string }).code, 'E_RUN_NOT_WAITING');
 });
 
+Api('a submit without seq is judged by the clock only while the clocks agree: a run stored with a time ahead of this one (another host\'s clock, a clock stepped back) has its pending item answered, never the answer dropped as a replay', async () => {
+  let clock = Date.parse('2026-12-04T10:00:00.000Z');
+  const store = createMemoryStore();
+  const ahead = createEngine({ store, now: () => new Date(clock + 60_000) });
+  const s = await ahead.start(TWO_STEP);
+  await ahead.submit(s.runId, { words: 0 });
+  const here = createEngine({ store, now: () => new Date(clock) });
+  const r = await here.submit(s.runId, { words: 7 }, { madeAt: new Date(clock) });
+  assert.equal([r.status, r.replayed], ['completed', undefined]);
+});
+
+Api('the library refuses what could never be used, with a CountersignError and its fix: createSqliteStore without a directory (never the current one), openStore without a cwd, a newRunId that gives no string', async () => {
+  const { openStore } = await import('../../engine/index.js');
+  for (const bad of [undefined, 5, '', '  ']) {
+    const e = (() => { try { createSqliteStore(bad as never); } catch (err) { return err; } return undefined; })() as CountersignError;
+    assert.ok(e instanceof CountersignError, String(bad));
+    assert.is(e.code, 'E_INPUT');
+    assert.match(e.message, 'createSqliteStore needs the store directory');
+  }
+  for (const bad of [undefined, {}, { cwd: 5 }, { cwd: '.', store: 7 }]) {
+    const e = (() => { try { openStore(bad as never); } catch (err) { return err; } return undefined; })() as CountersignError;
+    assert.ok(e instanceof CountersignError, JSON.stringify(bad));
+    assert.is(e.code, 'E_INPUT');
+  }
+  for (const id of ['', '  ', 42, undefined]) {
+    const store = createMemoryStore();
+    const e = await createEngine({ store, newRunId: () => id as never }).start(TWO_STEP).catch((err) => err);
+    assert.is(e.code, 'E_INPUT', String(id));
+    assert.match(e.message, 'no run was stored');
+    assert.equal(await createEngine({ store }).runs(), []);
+  }
+});
+
 Api('a wrong identity\'s answer (E_SELF_REVIEW, no attempt spent) does not move the item on: a submit pinned before it (madeAt) still answers that item', async () => {
   let clock = Date.parse('2026-12-04T10:00:00.000Z');
   const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });
