@@ -237,7 +237,8 @@ export function finalOutputFindings(node: NodeEntry, scope: Scope): Finding[] {
   if (node.nodeType?.kind !== 'final' || !Array.isArray(names)) return [];
   const findings: Finding[] = [];
   names.forEach((name: unknown, j: number) => {
-    if (typeof name !== 'string') return;
+    // An empty entry is the schema's finding (minLength): one fault, one finding.
+    if (typeof name !== 'string' || name === '') return;
     let resolution;
     try {
       resolution = resolve(name, scope);

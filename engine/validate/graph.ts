@@ -64,6 +64,8 @@ function unreachableFindings(model: GraphModel): Finding[] {
       }
     }
   }
+  // A reached node whose connections are no object (the schema's finding): where it leads is unknown, so nothing is surely unreachable.
+  if ([...seen].some((n) => n.raw.connections !== undefined && (n.raw.connections === null || typeof n.raw.connections !== 'object' || Array.isArray(n.raw.connections)))) return [];
   const startLabel = start.id !== undefined ? `"${start.id}"` : 'the start node';
   return model.nodes
     .filter((n) => !seen.has(n))

@@ -136,6 +136,8 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
       // condition without its right operand) says nothing of the names the
       // object does hold: their reads are still checked.
       const fresh = (f: Finding, read: boolean) => !faults.some((x) => f.pointer === x.pointer
+        // The missing field itself (a condition's check of a condition that is not there) is that fault again.
+        || (x.missingField && x.missing?.some((name) => f.pointer === `${x.pointer}/${name}` || f.pointer.startsWith(`${x.pointer}/${name}/`)))
         || (x.pointer !== node.pointer && f.pointer.startsWith(`${x.pointer}/`) && !(read && x.missingField)));
       try {
         const found: Finding[] = [...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true })];
@@ -171,7 +173,10 @@ function withoutTypoEchoes(findings: Finding[]): Finding[] {
     names.add(f.meant);
     meantConnections.set(node[1], names);
   }
+  // A key written "directve" where "directive" is missing: the unknown key says it, with its did-you-mean.
+  const meantKeys = new Set(findings.filter((f) => f.code === 'E_UNKNOWN_KEY' && f.meant).map((f) => `${f.pointer.slice(0, f.pointer.lastIndexOf('/'))}/${f.meant}`));
   return findings.filter((f) => {
+    if (f.code === 'E_SCHEMA' && f.missingField && f.missing?.length === 1 && meantKeys.has(`${f.pointer}/${f.missing[0]}`)) return false;
     if (f.code === 'E_NO_END') return !meantTypes.has('end');
     if (f.code === 'E_START_COUNT' && f.pointer === '/nodes') return !meantTypes.has('start');
     if (f.code === 'E_MISSING_CONNECTION' && f.missing) {

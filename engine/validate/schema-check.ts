@@ -97,7 +97,7 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
         };
       }
       const hint = guess ? ` — did you mean "${guess}"?` : allowed.length ? `; allowed keys: ${allowed.join(', ')}` : '';
-      return error('E_UNKNOWN_KEY', pointer, `unknown key "${key}" in ${subject}: remove it or check its spelling${hint}`);
+      return { ...error('E_UNKNOWN_KEY', pointer, `unknown key "${key}" in ${subject}: remove it or check its spelling${hint}`), ...(guess ? { meant: guess } : {}) };
     }
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map((v) => String(v));
@@ -149,7 +149,7 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
           missing: [missing],
         };
       }
-      return { ...error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${fieldHint(e, missing)}`), missingField: true };
+      return { ...error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${fieldHint(e, missing)}`), missingField: true, missing: [missing] };
     }
     case 'maxItems':
       if (at === '/nodes') {

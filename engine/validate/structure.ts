@@ -117,7 +117,9 @@ function connectionFindings(node: NodeEntry, model: GraphModel): Finding[] {
     });
   }
   const missing = connections.required.filter((name) => !present.includes(name));
-  if (missing.length > 0) {
+  // Connections that are there but no object (`connections:` left empty in YAML) are the schema's finding, at them: one fault, one finding.
+  const malformed = node.raw.connections !== undefined && !isPlainObject(node.raw.connections);
+  if (missing.length > 0 && !malformed) {
     const hasObject = isPlainObject(node.raw.connections);
     const list = missing.map((m) => `"${m}"`).join(' and ');
     findings.push({

@@ -131,6 +131,30 @@ graph('one typo is one finding: a misspelt required connection is not also missi
   assert.equal(codes(missing).sort(), ['E_MISSING_CONNECTION /nodes/1/connections', 'E_UNKNOWN_CONNECTION /nodes/1/connections/errr'], 'errr means error: success is still missing');
 });
 
+graph('one fault is one finding: a misspelt required field is its unknown key alone (with did-you-mean); connections left empty are the schema\'s finding at them (nothing unreachable beyond); an empty finalOutput entry is the schema\'s alone; an empty workflow id is refused at /id', () => {
+  const base = (): Node[] => [
+    { id: 'start', type: 'start', connections: { default: 'ask' } },
+    ask('ask', 'check'),
+    { id: 'check', type: 'condition', condition: { operator: 'exists', left: { contextPath: 'userId' } }, connections: { true: 'done', false: 'done' } },
+    { id: 'done', type: 'end' },
+  ];
+  const directve = base();
+  directve[1] = { ...directve[1], directve: directve[1].directive };
+  delete directve[1].directive;
+  assert.equal(codes(validateWorkflow(workflow(directve))), ['E_UNKNOWN_KEY /nodes/1/directve']);
+  const conditon = base();
+  conditon[2] = { ...conditon[2], conditon: conditon[2].condition };
+  delete conditon[2].condition;
+  assert.equal(codes(validateWorkflow(workflow(conditon))), ['E_UNKNOWN_KEY /nodes/2/conditon']);
+  const empty = base();
+  empty[1] = { ...empty[1], connections: null };
+  assert.equal(codes(validateWorkflow(workflow(empty))), ['E_SCHEMA /nodes/1/connections']);
+  const output = base();
+  output[3] = { id: 'done', type: 'end', finalOutput: [''] };
+  assert.equal(codes(validateWorkflow(workflow(output))), ['E_SCHEMA /nodes/3/finalOutput/0']);
+  assert.equal(codes(validateWorkflow(workflow(base(), { id: '' }))), ['E_SCHEMA /id']);
+});
+
 graph('a cycle back into the start node counts as transient (start never waits)', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'again' } },
