@@ -173,10 +173,20 @@ function withoutTypoEchoes(findings: Finding[]): Finding[] {
     names.add(f.meant);
     meantConnections.set(node[1], names);
   }
+  // One unknown key, one finding: a condition's closed key set and its operator's branch both refuse it; the narrower list is kept.
+  const unknownAt = new Map<string, Finding>();
+  for (const f of findings) {
+    if (f.code !== 'E_UNKNOWN_KEY') continue;
+    const kept = unknownAt.get(f.pointer);
+    if (!kept || (!kept.meant && f.meant) || (!!kept.meant === !!f.meant && f.message.length < kept.message.length)) unknownAt.set(f.pointer, f);
+  }
+  findings = findings.filter((f) => f.code !== 'E_UNKNOWN_KEY' || unknownAt.get(f.pointer) === f);
   // A key written "directve" where "directive" is missing: the unknown key says it, with its did-you-mean.
   const meantKeys = new Set(findings.filter((f) => f.code === 'E_UNKNOWN_KEY' && f.meant).map((f) => `${f.pointer.slice(0, f.pointer.lastIndexOf('/'))}/${f.meant}`));
   return findings.filter((f) => {
     if (f.code === 'E_SCHEMA' && f.missingField && f.missing?.length === 1 && meantKeys.has(`${f.pointer}/${f.missing[0]}`)) return false;
+    // A condition's "jsonlogic" stands for jsonLogic, which takes operator's place.
+    if (f.code === 'E_SCHEMA' && f.missingField && f.missing?.[0] === 'operator' && meantKeys.has(`${f.pointer}/jsonLogic`)) return false;
     if (f.code === 'E_NO_END') return !meantTypes.has('end');
     if (f.code === 'E_START_COUNT' && f.pointer === '/nodes') return !meantTypes.has('start');
     if (f.code === 'E_MISSING_CONNECTION' && f.missing) {

@@ -67,6 +67,19 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
   // A key the object's propertyNames refuses (an empty role name): said of that key, and located at it.
   const keyName = (e as ErrorObject & { propertyName?: string }).propertyName;
   if (keyName !== undefined && e.keyword !== 'propertyNames') {
+    // A closed set of key names (a condition's): an unknown key, with its did-you-mean.
+    if (e.keyword === 'enum') {
+      const allowed = ((e.params as { allowedValues?: unknown[] }).allowedValues ?? []).map(String);
+      const guess = suggest(keyName, allowed);
+      return {
+        code: 'E_UNKNOWN_KEY',
+        pointer: childPointer(e.instancePath, keyName),
+        key: true,
+        message: `unknown key "${keyName}" in ${describePointer(data, e.instancePath)}: remove it or check its spelling${guess ? ` — did you mean "${guess}"?` : `; allowed keys: ${allowed.join(', ')}`}`,
+        severity: 'error',
+        ...(guess ? { meant: guess } : {}),
+      };
+    }
     const described = (e.parentSchema as { description?: string } | undefined)?.description;
     return {
       code: 'E_SCHEMA',

@@ -155,6 +155,22 @@ graph('one fault is one finding: a misspelt required field is its unknown key al
   assert.equal(codes(validateWorkflow(workflow(base(), { id: '' }))), ['E_SCHEMA /id']);
 });
 
+graph('a misspelt condition key (opertor, jsonlogic) is one finding at that key, with its did-you-mean, never "add an operator"; an unknown key beside an operator is one finding', () => {
+  const withCondition = (condition: unknown): Node[] => [
+    { id: 'start', type: 'start', connections: { default: 'check' } },
+    { id: 'check', type: 'condition', condition, connections: { true: 'done', false: 'done' } },
+    { id: 'done', type: 'end' },
+  ];
+  const opertor = validateWorkflow(workflow(withCondition({ opertor: 'exists', left: { contextPath: 'userId' } })));
+  assert.equal(codes(opertor), ['E_UNKNOWN_KEY /nodes/1/condition/opertor']);
+  assert.match(opertor.errors[0].message, 'did you mean "operator"?');
+  const jsonlogic = validateWorkflow(workflow(withCondition({ jsonlogic: { '==': [1, 1] } })));
+  assert.equal(codes(jsonlogic), ['E_UNKNOWN_KEY /nodes/1/condition/jsonlogic']);
+  assert.match(jsonlogic.errors[0].message, 'did you mean "jsonLogic"?');
+  const extra = validateWorkflow(workflow(withCondition({ operator: 'exists', left: { contextPath: 'userId' }, extra: 1 })));
+  assert.equal(codes(extra), ['E_UNKNOWN_KEY /nodes/1/condition/extra']);
+});
+
 graph('a cycle back into the start node counts as transient (start never waits)', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'again' } },
