@@ -171,6 +171,19 @@ graph('a misspelt condition key (opertor, jsonlogic) is one finding at that key,
   assert.equal(codes(extra), ['E_UNKNOWN_KEY /nodes/1/condition/extra']);
 });
 
+graph('did-you-mean reaches the loop\'s own names ({{thsi}}, {{@idnex}} inside {{#each}}) and, for a bare name only a node declares (seed 003\'s issues_found), the node-id.field that reads it', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', initialData: { variables: { people: { value: ['a'], description: 'names' } } }, connections: { default: 'review' } },
+    { ...ask('review', 'check'), directive: '{{#each people}}{{@idnex}}={{thsi}};{{/each}}', inputSchema: { type: 'object', properties: { issues_found: { type: 'string' } } } },
+    { id: 'check', type: 'condition', condition: { operator: 'eq', left: { contextPath: 'issues_found' }, right: 'no' }, connections: { true: 'done', false: 'done' } },
+    { id: 'done', type: 'end' },
+  ];
+  const messages = validateWorkflow(workflow(nodes)).errors.map((e) => e.message);
+  assert.ok(messages.some((m) => m.includes('"{{@idnex}}" is no variable') && m.includes('did you mean "@index"?')), messages.join('\n'));
+  assert.ok(messages.some((m) => m.includes('"{{thsi}}" is not declared — did you mean "this" (the current item, inside {{#each}})?')), messages.join('\n'));
+  assert.ok(messages.some((m) => m.includes('contextPath "issues_found" is not declared — did you mean "review.issues_found"?')), messages.join('\n'));
+});
+
 graph('a cycle back into the start node counts as transient (start never waits)', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'again' } },
