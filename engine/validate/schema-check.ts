@@ -45,6 +45,9 @@ const VALUE_KEYWORDS: ReadonlySet<string> = new Set([
   'minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems', 'uniqueItems',
 ]);
 
+/** Where validate checks keys itself: registry entries and names, an inputSchema, initialData's names. */
+const OWN_KEY_CHECKS = /^\/(?:variableRegistry|nodes\/\d+\/(?:inputSchema|initialData\/variables))(?:\/|$)/;
+
 export function schemaFindings(data: unknown): Finding[] {
   const validate = workflowValidator();
   if (validate(data)) return [];
@@ -57,6 +60,10 @@ export function schemaFindings(data: unknown): Finding[] {
     if (error.keyword === 'minItems' && error.instancePath === '/nodes') continue;
     // propertyNames' own error only says "property name must be valid": the error under it names the key and what is wrong.
     if (error.keyword === 'propertyNames') continue;
+    // The key rules the schema gives editors for JSON Schema keywords and
+    // variable names: validate's own checks report those faults, with
+    // their own codes and did-you-mean (E_VARIABLE_SCHEMA, E_INPUT_SCHEMA, E_VARIABLE_NAME).
+    if (error.schemaPath.includes('/propertyNames/') && OWN_KEY_CHECKS.test(error.instancePath)) continue;
     const finding = toFinding(data, error);
     findings.push(VALUE_KEYWORDS.has(error.keyword) ? { ...finding, valueOnly: true } : finding);
   }

@@ -160,11 +160,39 @@ test('accepts the catalog fields and $schema, and rejects other top-level keys',
   assert.is(validate({ ...wf, extra: 1 }), false);
 });
 
-test('leaves user JSON Schemas open: inputSchema and registry entries take any keyword', () => {
+test('inputSchema and registry entries take every keyword ajv knows, at any depth, and refuse a misspelt one (minLenght, propertis) as validate does, so an editor underlines it', () => {
   const wf = seedReviewLoop();
   (wf.nodes[2] as Schema).inputSchema.if = { properties: { issues_found: { const: 'yes' } } };
   wf.variableRegistry.issues_found.examples = ['no'];
   assert.ok(strictValidator()(wf), JSON.stringify(strictValidator().errors));
+  const typos = seedReviewLoop();
+  typos.variableRegistry.issues_found.minLenght = 1;
+  (typos.nodes[2] as Schema).inputSchema.propertis = {};
+  (typos.nodes[2] as Schema).inputSchema.properties.review_file.maxLenght = 9;
+  assert.is(strictValidator()(typos), false);
+  const at = (strictValidator().errors ?? []).filter((e) => e.keyword === 'enum' && (e as { propertyName?: string }).propertyName).map((e) => `${e.instancePath}/${(e as { propertyName?: string }).propertyName}`);
+  for (const key of ['/variableRegistry/issues_found/minLenght', '/nodes/2/inputSchema/propertis', '/nodes/2/inputSchema/properties/review_file/maxLenght']) assert.ok(at.includes(key), `${key} in ${at.join(', ')}`);
+  // validate reports each once, with its own code and did-you-mean.
+  const report = validateWorkflow(typos);
+  assert.equal(report.errors.map((e) => `${e.code} ${e.pointer}`).sort(), ['E_INPUT_SCHEMA /nodes/2/inputSchema/properties/review_file/maxLenght', 'E_INPUT_SCHEMA /nodes/2/inputSchema/propertis', 'E_VARIABLE_SCHEMA /variableRegistry/issues_found/minLenght']);
+});
+
+test('the keywords the schema allows in a JSON Schema are exactly those ajv knows (the engine compiles inputSchemas with it): nothing ajv refuses is let through, nothing it takes is refused', async () => {
+  const { ajvModules } = await import('../../engine/format/ajv.js');
+  const ajv = new Ajv({ strict: true });
+  ajvModules().addFormats(ajv);
+  const known = Object.keys((ajv as unknown as { RULES: { keywords: object } }).RULES.keywords).sort();
+  assert.equal([...schema.definitions.schemaKeywords.then.propertyNames.enum].sort(), known);
+  assert.equal([...schema.definitions.variableDeclaration.propertyNames.enum].sort(), known);
+});
+
+test('variable names in variableRegistry and initialData follow validate\'s rule (no ".", not digits alone), so an editor underlines a.b', () => {
+  const wf = seedReviewLoop();
+  wf.variableRegistry['a.b'] = { type: 'string', description: 'x' };
+  (wf.nodes[0] as Schema).initialData = { variables: { '12': { description: 'x', value: 1 } } };
+  assert.is(strictValidator()(wf), false);
+  const keys = (strictValidator().errors ?? []).filter((e) => e.keyword === 'pattern').map((e) => (e as { propertyName?: string }).propertyName);
+  assert.equal(keys.sort(), ['12', 'a.b']);
 });
 
 test('requires metadata and at least two nodes', () => {
