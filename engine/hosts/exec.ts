@@ -4,6 +4,7 @@
  * trimmed, is the answer. Suits agents written as plain scripts that
  * answer once and exit.
  */
+import { isUtf8 } from 'node:buffer';
 import type { ChildProcess } from 'node:child_process';
 import { CountersignError } from '../errors.js';
 import type { JsonValue } from '../format/model.js';
@@ -21,7 +22,7 @@ import {
 } from './agent-process.js';
 
 /** Output past this is refused rather than buffered without bound. */
-const MAX_STDOUT_CHARS = 16 * 1024 * 1024;
+const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
 /**
  * How long, after the command exits, its pipes may stay open before the
  * answer is taken from what was read: a background process it left behind
@@ -63,7 +64,8 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
       child.once('close', () => {
         if (!groupAlive(child)) groups.delete(child);
       });
-      let stdout = '';
+      const stdoutChunks: Buffer[] = [];
+      let stdoutBytes = 0;
       let stderrTail = '';
       let overflow = false;
       let settled = false;
@@ -87,11 +89,12 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
       };
       wait.signal.addEventListener('abort', onWaitEnded, { once: true });
 
-      child.stdout!.setEncoding('utf8');
-      child.stdout!.on('data', (chunk: string) => {
+      // Bytes: the answer is decoded once whole, and output that is no UTF-8 is said so (never taken with U+FFFD in it).
+      child.stdout!.on('data', (chunk: Buffer) => {
         if (overflow) return;
-        stdout += chunk;
-        if (stdout.length > MAX_STDOUT_CHARS) {
+        stdoutChunks.push(chunk);
+        stdoutBytes += chunk.length;
+        if (stdoutBytes > MAX_STDOUT_BYTES) {
           overflow = true;
           killProcessGroup(child);
         }
@@ -125,12 +128,20 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
         }
         finish(() => {
           if (overflow) {
-            throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote more than ${MAX_STDOUT_CHARS} characters for node "${nodeId}"`, {
+            throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote more than ${MAX_STDOUT_BYTES} bytes (16 MiB) for node "${nodeId}"`, {
               nodeId,
               fix: 'print only the answer object on stdout; send logs to stderr',
             });
           }
           if (code !== 0) throw crashed(who, nodeId, describeExit(code, signal), stderrTail);
+          const bytes = Buffer.concat(stdoutChunks);
+          if (!isUtf8(bytes)) {
+            throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote output that is not UTF-8 text for node "${nodeId}"; it was not taken (read as UTF-8 it would hold U+FFFD where those bytes are): ${quoteStart(bytes.toString('utf8'))}`, {
+              nodeId,
+              fix: 'write the answer as UTF-8 JSON on stdout (set the agent\'s output encoding to UTF-8); the run is still waiting',
+            });
+          }
+          const stdout = bytes.toString('utf8');
           const text = stdout.trim();
           if (text === '') {
             throw new CountersignError('E_AGENT_OUTPUT', `${who} exited without writing an answer for node "${nodeId}"`, {
@@ -177,4 +188,9 @@ function groupAlive(child: ChildProcess): boolean {
   } catch {
     return false;
   }
+}
+
+/** The start of some output, as quoted in a message. */
+function quoteStart(text: string): string {
+  return JSON.stringify(text.length > 200 ? `${text.slice(0, 200)}…` : text);
 }

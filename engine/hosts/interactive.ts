@@ -85,7 +85,7 @@ async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: stri
     if (echo && 'line' in next) say(`${next.line}\n`);
     if (!('line' in next)) {
       if (next.end === 'aborted') return { kind: 'stopped' };
-      if (next.end === 'too-long') return { kind: 'retry', problem: `a line longer than ${next.limit} characters was dropped (nothing typed before it is kept)` };
+      if (next.end === 'too-long') return { kind: 'retry', problem: `a line longer than ${next.limit} bytes was dropped (nothing typed before it is kept)` };
       // Input closed: what was typed is the answer if it is one; asking to type again would be asking nobody.
       if (next.end === 'eof' && text.trim() !== '') {
         const last = judge(text, true);
@@ -93,6 +93,8 @@ async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: stri
       }
       return { kind: 'eof' };
     }
+    // Typed in another encoding than UTF-8: asked again, never taken with U+FFFD in it.
+    if (next.notUtf8) return { kind: 'retry', problem: 'that line is not UTF-8 text (is the terminal set to UTF-8?); nothing typed before it is kept' };
     const line = next.line;
     if (text === '') {
       const shortcut = ERROR_SHORTCUT.exec(line);

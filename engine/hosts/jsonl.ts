@@ -204,7 +204,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           // Its last line has no newline: an answer if the process finished
           // cleanly (exit 0), else it stopped mid-line, and that is a crash.
           const exit = await exitWithin(proc, EXIT_STATUS_WAIT_MS);
-          if (exit && exit.code === 0 && !exit.signal && !exit.spawnError) next = { line: next.unfinished };
+          if (exit && exit.code === 0 && !exit.signal && !exit.spawnError) next = { line: next.unfinished, ...(next.notUtf8 ? { notUtf8: true as const } : {}) };
           else {
             const crashed = await crashedError(proc, nodeId, next.unfinished);
             discard(proc);
@@ -212,6 +212,14 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
           }
         }
         if ('line' in next) {
+          if (next.notUtf8) {
+            // Never read with U+FFFD in place of what was written: the stream is out of step too.
+            discard(proc);
+            throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line that is not UTF-8 text for node "${nodeId}"; it was not taken: ${quote(next.line)}`, {
+              nodeId,
+              fix: 'write answers as UTF-8 JSON, one object per line (set the agent\'s output encoding to UTF-8); the run is still waiting, and the next request starts a fresh process',
+            });
+          }
           if (next.line.trim() === '') continue;
           // With "$seq" a line says whose it is: a timed-out request's late
           // line is skipped whenever it comes, and this request's answer is
@@ -312,7 +320,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
         if (next.end === 'too-long') {
           // The stream is out of step with the requests now; start afresh next time.
           discard(proc);
-          throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line longer than ${next.limit} characters for node "${nodeId}"`, {
+          throw new CountersignError('E_AGENT_OUTPUT', `${who} wrote a line longer than ${next.limit} bytes (16 MiB) for node "${nodeId}"`, {
             nodeId,
             fix: 'answer with one JSON object per line, ending each answer with a newline',
           });

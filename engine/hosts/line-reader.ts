@@ -8,10 +8,13 @@
  * alive after the run has ended.
  */
 
-/** Why `read()` resolved without a line. */
-export type LineEnd = { end: 'eof'; unfinished?: string } | { end: 'too-long'; limit: number } | { end: 'aborted' };
+import { isUtf8 } from 'node:buffer';
 
-export type LineResult = { line: string } | LineEnd;
+/** Why `read()` resolved without a line. */
+export type LineEnd = { end: 'eof'; unfinished?: string; notUtf8?: true } | { end: 'too-long'; limit: number } | { end: 'aborted' };
+
+/** A line; `notUtf8` when its bytes are no UTF-8 text (`line` then holds U+FFFD where they were: never to be taken as written). */
+export type LineResult = { line: string; notUtf8?: true } | LineEnd;
 
 interface Waiter {
   settle: (r: LineResult) => void;
@@ -19,8 +22,8 @@ interface Waiter {
   onAbort?: () => void;
 }
 
-/** Lines longer than this are refused rather than buffered without bound. */
-export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
+/** Lines longer than this many bytes are refused rather than buffered without bound. */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 type TooLong = { end: 'too-long'; limit: number };
 /** A socket-backed stream (stdin on a terminal or pipe, a child's stdout): its handle keeps the process alive unless unref'd. */
@@ -28,9 +31,11 @@ type Refable = { ref(): unknown; unref(): unknown };
 
 export class LineReader {
   /** Lines not yet read, and (when over-long lines are skipped) where one was. */
-  private readonly lines: Array<string | TooLong> = [];
+  private readonly lines: Array<Line | TooLong> = [];
   private readonly waiters: Waiter[] = [];
-  private partial = '';
+  /** The bytes of the line under way (chunks, joined once its newline comes). */
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
   private ended: LineEnd | undefined;
   private disposed = false;
   /** Dropping the rest of an over-long line, up to its newline. */
@@ -38,18 +43,18 @@ export class LineReader {
   /** unread() is taking in everything the stream holds. */
   private draining = false;
 
-  private readonly onData = (chunk: string | Buffer): void => this.push(String(chunk));
+  private readonly onData = (chunk: string | Buffer): void => this.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   private readonly onEnd = (): void => this.finish({ end: 'eof' });
 
   /**
-   * `overlong`: what a line longer than `maxLineChars` does. `end` (a
+   * `overlong`: what a line longer than `maxLineBytes` does. `end` (a
    * protocol stream, the jsonl agent's stdout): the reader ends, the stream
    * is out of step. `skip` (a person typing): that line is dropped and
    * read() says so once, and the lines after it are read as usual.
    */
   constructor(
     private readonly stream: NodeJS.ReadableStream,
-    private readonly maxLineChars: number = DEFAULT_MAX_LINE_CHARS,
+    private readonly maxLineBytes: number = DEFAULT_MAX_LINE_BYTES,
     private readonly overlong: 'end' | 'skip' = 'end',
     /**
      * What text after the last newline is at the end of the stream. `line`
@@ -59,7 +64,7 @@ export class LineReader {
      */
     private readonly unterminated: 'line' | 'unfinished' = 'line',
   ) {
-    stream.setEncoding('utf8');
+    // Bytes, not text: a line is decoded once whole, and one that is no UTF-8 is said so (never read with U+FFFD in it).
     stream.on('data', this.onData);
     stream.on('end', this.onEnd);
     stream.on('close', this.onEnd);
@@ -76,7 +81,7 @@ export class LineReader {
    */
   read(signal?: AbortSignal): Promise<LineResult> {
     const queued = this.lines.shift();
-    if (queued !== undefined) return Promise.resolve(typeof queued === 'string' ? { line: queued } : queued);
+    if (queued !== undefined) return Promise.resolve(queued);
     if (this.ended) return Promise.resolve(this.ended);
     if (signal?.aborted) return Promise.resolve({ end: 'aborted' });
     return new Promise((resolve) => {
@@ -110,7 +115,7 @@ export class LineReader {
       this.draining = false;
       if (this.waiters.length === 0 && !this.disposed) this.stream.pause();
     }
-    return this.lines.splice(0).filter((l): l is string => typeof l === 'string' && l.trim() !== '');
+    return this.lines.splice(0).flatMap((l) => ('line' in l && l.line.trim() !== '' ? [l.line] : []));
   }
 
   /** Stops listening and pauses the stream; pending reads see EOF. */
@@ -126,40 +131,55 @@ export class LineReader {
     this.finish({ end: 'eof' });
   }
 
-  private push(text: string): void {
+  private push(chunk: Buffer): void {
     if (this.ended) return;
-    let rest = this.partial + text;
+    let start = 0;
     if (this.skipping) {
-      const end = rest.indexOf('\n');
-      if (end === -1) {
-        this.partial = '';
-        return;
-      }
-      rest = rest.slice(end + 1);
+      const end = chunk.indexOf(10);
+      if (end === -1) return;
+      start = end + 1;
       this.skipping = false;
     }
-    let nl = rest.indexOf('\n');
-    while (nl !== -1) {
-      const raw = rest.slice(0, nl);
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      start = nl + 1;
       // Measured per line, so the limit holds however the stream is chunked.
-      if (raw.length > this.maxLineChars) {
+      if (this.partialBytes + piece.length > this.maxLineBytes) {
+        this.dropPartial();
         if (!this.tooLong()) return;
-      } else this.deliver(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
-      rest = rest.slice(nl + 1);
-      nl = rest.indexOf('\n');
+        continue;
+      }
+      this.deliver(lineOf(this.takePartial(piece)));
     }
-    this.partial = rest;
-    if (this.partial.length > this.maxLineChars) {
-      this.partial = '';
-      if (this.tooLong()) this.skipping = true;
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      this.partial.push(rest);
+      this.partialBytes += rest.length;
+      if (this.partialBytes > this.maxLineBytes) {
+        this.dropPartial();
+        if (this.tooLong()) this.skipping = true;
+      }
     }
+  }
+
+  /** The line under way, ending with `last`; the buffer is emptied. */
+  private takePartial(last?: Buffer): Buffer {
+    const parts = last ? [...this.partial, last] : this.partial;
+    const bytes = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    this.dropPartial();
+    return bytes;
+  }
+
+  private dropPartial(): void {
+    this.partial = [];
+    this.partialBytes = 0;
   }
 
   /** An over-long line: ends the reader (false), or is dropped and said (true: go on reading). */
   private tooLong(): boolean {
-    const end: TooLong = { end: 'too-long', limit: this.maxLineChars };
+    const end: TooLong = { end: 'too-long', limit: this.maxLineBytes };
     if (this.overlong === 'end') {
-      this.partial = '';
+      this.dropPartial();
       this.finish(end);
       return false;
     }
@@ -167,21 +187,20 @@ export class LineReader {
     return true;
   }
 
-  private deliver(line: string | TooLong): void {
+  private deliver(line: Line | TooLong): void {
     const waiter = this.waiters.shift();
-    if (waiter) this.settle(waiter, typeof line === 'string' ? { line } : line);
+    if (waiter) this.settle(waiter, line);
     else this.lines.push(line);
     if (this.waiters.length === 0 && !this.draining) this.stream.pause();
   }
 
   private finish(end: LineEnd): void {
     if (this.ended) return;
-    if (end.end === 'eof' && this.partial !== '') {
-      const last = this.partial.endsWith('\r') ? this.partial.slice(0, -1) : this.partial;
-      this.partial = '';
+    if (end.end === 'eof' && this.partialBytes > 0) {
+      const last = lineOf(this.takePartial());
       // A final line without a trailing newline: a line, or said as unfinished.
       if (this.unterminated === 'line') this.deliver(last);
-      else end = { end: 'eof', unfinished: last };
+      else end = { end: 'eof', unfinished: last.line, ...(last.notUtf8 ? { notUtf8: true as const } : {}) };
     }
     this.ended = end;
     for (const waiter of this.waiters.splice(0)) this.settle(waiter, end);
@@ -197,4 +216,13 @@ export class LineReader {
     if (i !== -1) this.waiters.splice(i, 1);
     if (this.waiters.length === 0 && !this.disposed) this.stream.pause();
   }
+}
+
+type Line = { line: string; notUtf8?: true };
+
+/** A line's text, without its line break's `\r`. */
+function lineOf(bytes: Buffer): Line {
+  const body = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.subarray(0, -1) : bytes;
+  const line = body.toString('utf8');
+  return isUtf8(body) ? { line } : { line, notUtf8: true };
 }

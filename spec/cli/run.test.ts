@@ -299,6 +299,26 @@ Run('§6: a jsonl agent that dies in the middle of a line (killed, or a non-zero
   assert.equal(clean.json.output, { topic: 'tests', 'write.words': 42 });
 });
 
+Run('§6: an agent whose output is not UTF-8 (jsonl, exec) stops the run with E_AGENT_OUTPUT (exit 3, still waiting), never an answer with U+FFFD in it; output over 16 MiB is measured in bytes, whatever its characters', async () => {
+  const latin1 = join(tempDir(), 'latin1.mjs');
+  writeFileSync(latin1, `process.stdin.once('data', () => { process.stdout.write(Buffer.from('{"words": 3, "note": "caf\\xe9"}\\n', 'latin1')); });`);
+  for (const agent of [`jsonl:node ${latin1}`, `exec:node ${latin1}`]) {
+    const store = tempDir();
+    const r = await cli(['run', WF, '--agent', agent, '--json'], { store });
+    assert.is(r.code, 3, r.stderr);
+    assert.is(r.json.error.code, 'E_AGENT_OUTPUT', agent);
+    assert.match(r.json.error.message, 'not UTF-8 text');
+    const status = (await cli(['status', r.json.runId, '--json'], { store })).json;
+    assert.equal([status.status, status.seq], ['waiting', 1], agent);
+  }
+  // 9 Mi euro signs: 27 MiB of UTF-8 in fewer than 16 Mi characters. A fault of the output (exit 3), not an answer that spends a retry.
+  const big = join(tempDir(), 'big.mjs');
+  writeFileSync(big, `process.stdin.once('data', () => { process.stdout.write(JSON.stringify({ words: 3, note: '€'.repeat(9 * 1024 * 1024) }) + '\\n'); });`);
+  const huge = await cli(['run', WF, '--agent', `exec:node ${big}`, '--json'], { store: tempDir() });
+  assert.is(huge.code, 3, huge.stderr);
+  assert.match(huge.json.error.message, 'bytes (16 MiB)');
+});
+
 Run('an agent that prints a non-JSON line stops with E_AGENT_OUTPUT (exit 3); silence past --agent-timeout is E_AGENT_TIMEOUT', async () => {
   const garbage = await cli(['run', WF, '--agent', 'jsonl:echo hello', '--json'], { store: tempDir() });
   assert.is(garbage.code, 3);

@@ -123,6 +123,19 @@ test('piped input (not a terminal, so nothing is echoed) is written after the pr
   await typed.close!();
 });
 
+test('a line typed in another encoding than UTF-8 is refused and re-prompts (never taken with U+FFFD in it), even split inside a character; UTF-8 split across chunks is read whole', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request({ inputSchema: { type: 'object', properties: { note: { type: 'string' } }, required: ['note'] } }), opts());
+  t.input.write(Buffer.from('{"note": "caf\xe9"}\n', 'latin1'));
+  const euro = Buffer.from('{"note": "€"}\n');
+  t.input.write(euro.subarray(0, 11));
+  t.input.write(euro.subarray(11));
+  assert.equal(await answer, { note: '€' });
+  assert.match(t.shown(), 'that line is not UTF-8 text');
+  await agent.close!();
+});
+
 test('a line over the limit (a paste gone wrong) is dropped and re-prompts, however the input is chunked; the prompt keeps working', async () => {
   for (const chunks of [1, 17]) {
     const t = terminal();
@@ -133,7 +146,7 @@ test('a line over the limit (a paste gone wrong) is dropped and re-prompts, howe
     for (let i = 0; i < big.length; i += size) t.input.write(big.slice(i, i + size));
     t.input.write('{"issues_count": 2}\n');
     assert.equal(await answer, { issues_count: 2 }, `${chunks} chunk(s)`);
-    assert.match(t.shown(), /a line longer than 16777216 characters was dropped/);
+    assert.match(t.shown(), /a line longer than 16777216 bytes was dropped/);
     await agent.close!();
   }
 });

@@ -154,7 +154,7 @@ test('an answer line over 16 MiB is E_AGENT_OUTPUT saying so, whether or not it 
   c.agent = createJsonlAgent(`node '${agent}'`, { cwd: c.dir });
   const err = await rejection(c.agent.answer(request('big', 1), opts(20_000)));
   assert.is(err.code, 'E_AGENT_OUTPUT');
-  assert.match(err.message, 'wrote a line longer than 16777216 characters for node "big"');
+  assert.match(err.message, 'wrote a line longer than 16777216 bytes (16 MiB) for node "big"');
 });
 
 test('a command that cannot run is E_AGENT_CRASHED', async (c) => {
