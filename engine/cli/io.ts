@@ -9,6 +9,7 @@ import type { RunFailure } from '../run/contract.js';
 import { offsetToPosition } from '../format/offsets.js';
 import { withoutBom } from '../format/bom.js';
 import { decodeUtf8 } from '../format/utf8.js';
+import { lostNumber } from '../format/json-source.js';
 import { jsonErrorOffset, jsonParseReason } from '../format/json-parse-message.js';
 import { resolve } from 'node:path';
 import { withStore } from './render.js';
@@ -92,8 +93,21 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   }
   text = withoutBom(text);
   try {
-    return JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    // Never a number other than the one written: an answer or input is stored and passed on as it reads.
+    const lost = lostNumber(text);
+    if (lost) {
+      const pos = offsetToPosition(text, lost.offset);
+      throw new CountersignError('E_INPUT', `${fromFile ? `the ${what} file` : source} holds a number JSON cannot keep (line ${pos.line}, column ${pos.col}): ${lost.said}`, {
+        ...(fromFile ? { file: fromFile } : {}),
+        line: pos.line,
+        col: pos.col,
+        fix: 'write such a number as a string ("…") if its digits matter, or as a smaller number',
+      });
+    }
+    return value;
   } catch (e) {
+    if (isCountersignError(e)) throw e;
     const at = await jsonErrorOffset(text, (e as Error).message);
     const pos = at !== undefined ? offsetToPosition(text, at) : undefined;
     // The position and what is said of it name one place: V8's token is

@@ -3,6 +3,7 @@
  * the journal events. Pure functions of (node, context, event); the machine
  * only wires them to xstate transitions.
  */
+import { capErrorLines } from '../nodes/answer-schema.js';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import type { EnterOutcome, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
 import { withNodeAnswer } from '../format/node-answers.js';
@@ -86,7 +87,9 @@ function decideAnswerOutcome(
   workflow: Workflow,
   attempt: number,
 ): Decision {
-  const outcome = ev.veto ? { kind: 'rejected' as const, ...ev.veto } : type.answer(node, ctx, ev, workflow);
+  const given = ev.veto ? { kind: 'rejected' as const, ...ev.veto } : type.answer(node, ctx, ev, workflow);
+  // Every rejection's lines within the limits, whichever check made them (stored, journaled and returned).
+  const outcome = given.kind === 'rejected' ? { ...given, errors: capErrorLines(given.errors) } : given;
   switch (outcome.kind) {
     case 'accepted': {
       const accepted: JsonObject = { type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId };
@@ -109,7 +112,7 @@ function decideAnswerOutcome(
     case 'declared-error':
       return routeOrFail(node, 'error', 'E_AGENT_ERROR', `the agent declared failure: ${outcome.message}`, [
         { type: 'answer.error', nodeId: node.id, attempt, message: outcome.message, userId: ev.userId },
-      ]);
+      ], undefined, `see why the agent failed (its message above); give node "${node.id}" an "error" connection to route declared failures, and start a new run`);
     case 'rejected': {
       const events: JsonObject[] = [
         outcome.journalAs ?? { type: 'answer.rejected', nodeId: node.id, attempt, code: outcome.code, errors: outcome.errors, userId: ev.userId },
@@ -129,6 +132,8 @@ function decideAnswerOutcome(
           exhausted.code,
           `node "${node.id}" rejected ${attempt} answers (maxRetries ${maxRetries}); last: ${outcome.errors.join('; ')}`,
           events,
+          undefined,
+          `the answers did not fit node "${node.id}"'s inputSchema (the last one's errors are listed); raise its maxRetries, or give it a "${exhausted.via}" connection, and start a new run`,
         );
       }
       return { stay: true, assign: { attempt, errors: outcome.errors, stayed: true }, events };
@@ -163,5 +168,5 @@ export function decideTimeout(type: WaitingType, node: WorkflowNode, ctx: RunCon
   }
   return routeOrFail(node, 'timeout', 'E_TIMEOUT', `node "${node.id}" passed its deadline without an accepted answer`, [
     { type: 'timeout', nodeId: node.id },
-  ]);
+  ], undefined, `answer within the deadline, raise node "${node.id}"'s timeoutMs, or give it a "timeout" connection, and start a new run`);
 }

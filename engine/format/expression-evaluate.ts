@@ -23,6 +23,13 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
     if (!Number.isFinite(v)) throw runtimeError(source, `${label} is not a finite number`, FIX_RANGE);
     return v;
   };
+  // Whole numbers past ±2^53 are no longer exact: a counter would silently stop counting.
+  const exact = (a: number, b: number, r: number): number => {
+    if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && !Number.isSafeInteger(r)) {
+      throw runtimeError(source, `${label} is ${r}, beyond the integers a number keeps exactly (±9007199254740991): the exact result is lost`, 'keep whole numbers within ±9007199254740991, or route the node\'s "error" connection');
+    }
+    return r;
+  };
   const numbers = (a: unknown, b: unknown): [number, number] => {
     if (typeof a !== 'number') throw runtimeError(source, `"${op}" needs numbers, but ${left.label} is ${kindOf(a)}`, FIX_TYPE);
     if (typeof b !== 'number') throw runtimeError(source, `"${op}" needs numbers, but ${right.label} is ${kindOf(b)}`, FIX_TYPE);
@@ -34,7 +41,7 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
       run = (read) => {
         const a = left.run(read);
         const b = right.run(read);
-        if (typeof a === 'number' && typeof b === 'number') return finite(a + b);
+        if (typeof a === 'number' && typeof b === 'number') return exact(a, b, finite(a + b));
         if (typeof a === 'string' || typeof b === 'string') {
           const [x, y] = [asText(a), asText(b)];
           // Text doubling in a loop would outgrow any store (and, at last, JavaScript's strings): refused as the answer limit refuses.
@@ -47,13 +54,13 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
     case '-':
       run = (read) => {
         const [a, b] = numbers(left.run(read), right.run(read));
-        return finite(a - b);
+        return exact(a, b, finite(a - b));
       };
       break;
     case '*':
       run = (read) => {
         const [a, b] = numbers(left.run(read), right.run(read));
-        return finite(a * b);
+        return exact(a, b, finite(a * b));
       };
       break;
     default:

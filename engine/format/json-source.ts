@@ -74,6 +74,22 @@ export function parseJson(text: string, file: string): SourceDocument {
  * with a 3-digit exponent, or 16 digits in a row, can be one, so the tree
  * is built only for those.
  */
+/**
+ * What a number in parsed JSON text lost, said as a sentence: an integer past
+ * 2^53 rounded, or a literal past the largest double. Undefined when none did.
+ */
+export function lostNumber(text: string): { offset: number; said: string } | undefined {
+  const huge = hugeNumber(text);
+  if (!huge) return undefined;
+  const shown = huge.text.length > 30 ? `${huge.text.slice(0, 27)}...` : huge.text;
+  return {
+    offset: huge.offset,
+    said: huge.inexact !== undefined
+      ? `the integer ${shown} is beyond the integers a JSON number keeps exactly (±9007199254740991): it would be read as ${huge.inexact}`
+      : `the number ${shown} is beyond the range of JSON numbers: it would be read as Infinity and stored as null`,
+  };
+}
+
 function hugeNumber(text: string): { offset: number; text: string; inexact?: string } | undefined {
   // 16 digits in a row: an integer past 2^53 - 1 may be there, which JSON.parse would round without a word.
   if (!/[0-9](?:[eE]\+?[0-9]{3}|[0-9]{300})/.test(text) && !/[0-9]{16}/.test(text)) return undefined;

@@ -3,6 +3,7 @@
  * `sh -c`, stopping it with everything it spawned, describing how it ended,
  * and turning its output into an answer object or an E_AGENT_OUTPUT error.
  */
+import { lostNumber } from '../format/json-source.js';
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { CountersignError } from '../errors.js';
 import type { JsonValue } from '../format/model.js';
@@ -66,6 +67,15 @@ export function parseAnswerObject(text: string, nodeId: string, source: string, 
       `${source} for node "${nodeId}" is not JSON: ${quoteOutput(text)}`,
       { nodeId, fix: 'the agent must answer with one JSON object, e.g. {"field": "value"} or {"$error": "why"}', data: { output: written } },
     );
+  }
+  // Never a number other than the one written: stored, it would be taken for the agent's.
+  const lost = lostNumber(text);
+  if (lost) {
+    throw new CountersignError('E_AGENT_OUTPUT', `${source} for node "${nodeId}" holds a number JSON cannot keep: ${lost.said}`, {
+      nodeId,
+      fix: 'write such a number as a string ("…") if its digits matter, or as a smaller number',
+      data: { output: written },
+    });
   }
   // null is an answer too: the one non-object an effective schema allows
   // (a node that takes no fields accepts {} or null); the engine judges it.

@@ -263,11 +263,18 @@ const MAX_ERROR_LINE_CHARS = 500;
 
 export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
   if (!errors) return [];
-  const lines = allErrorLines(errors);
-  const kept = lines.slice(0, MAX_ERROR_LINES).map((l) => (l.length > MAX_ERROR_LINE_CHARS ? `${l.slice(0, MAX_ERROR_LINE_CHARS)}…` : l));
-  if (lines.length > MAX_ERROR_LINES) kept.push(`${ROOT}: and ${lines.length - MAX_ERROR_LINES} more errors (only the first ${MAX_ERROR_LINES} are listed): fix these and answer again`);
+  return capErrorLines(allErrorLines(errors));
+}
+
+/** At most MAX_ERROR_LINES lines of at most MAX_ERROR_LINE_CHARS, then how many more (idempotent: a capped list comes back as it is). */
+export function capErrorLines(lines: readonly string[]): string[] {
+  const more = lines.length > MAX_ERROR_LINES + 1 || (lines.length === MAX_ERROR_LINES + 1 && !MORE_LINE.test(lines[MAX_ERROR_LINES]));
+  const kept = (more ? lines.slice(0, MAX_ERROR_LINES) : [...lines]).map((l) => (l.length > MAX_ERROR_LINE_CHARS && !(l.length === MAX_ERROR_LINE_CHARS + 1 && l.endsWith('…')) ? `${l.slice(0, MAX_ERROR_LINE_CHARS)}…` : l));
+  if (more) kept.push(`${ROOT}: and ${lines.length - MAX_ERROR_LINES} more errors (only the first ${MAX_ERROR_LINES} are listed): fix these and answer again`);
   return kept;
 }
+
+const MORE_LINE = /^\(root\): and \d+ more errors \(only the first \d+ are listed\)/;
 
 function allErrorLines(errors: ErrorObject[]): string[] {
   // One line per fault: a global's declared type and the node's own (an allOf

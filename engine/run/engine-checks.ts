@@ -160,6 +160,8 @@ export function seqError(runId: string, seq: number, rec: RunRecord | undefined)
   }
   const fix = !rec
     ? 'pass the seq of a pending state (a whole number from 1)'
+    : rec.status === 'waiting' && rec.pending?.kind === 'tool'
+      ? `the run is at tool node "${rec.pending.nodeId}", which the engine runs itself (nothing to answer): check it with \`countersign status ${runId}\``
     : rec.status === 'waiting'
       ? `answer seq ${rec.seq} (the pending item), or omit --seq`
       : `the run is ${rec.status} and takes no more answers; start a new run with \`${startCommand(rec)}\``;

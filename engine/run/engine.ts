@@ -144,6 +144,16 @@ export function createEngine(options: EngineOptions): Engine {
     return rec;
   }
 
+  /** The seq of the item pending at `time`: the last journaled event's by then (1 when none is that old). */
+  function seqAt(runId: string, time: Date): number {
+    let seq = 1;
+    for (const e of store.events(runId)) {
+      if (Date.parse(e.at) > time.getTime()) break;
+      if (typeof e.seq === 'number' && e.seq > seq) seq = e.seq;
+    }
+    return seq;
+  }
+
   /** Fires an overdue deadline (the `timeout` route or E_TIMEOUT) inside a transaction. */
   function fireDeadline(runId: string): RunState {
     return store.update(runId, (rec) => {
@@ -231,10 +241,17 @@ export function createEngine(options: EngineOptions): Engine {
       // Pinned at the call, not at this read: another process may have moved the run on in between.
       // A stored time ahead of this clock says the clocks disagree (another
       // host's, or this one stepped back): no judging by them, the item pending now is answered.
+      if (opts.madeAt !== undefined && !(opts.madeAt instanceof Date && Number.isFinite(opts.madeAt.getTime()))) {
+        throw new CountersignError('E_INPUT', `madeAt must be a valid Date (when the answer was made), got ${opts.madeAt instanceof Date ? 'an invalid Date' : JSON.stringify(opts.madeAt) ?? String(opts.madeAt)}`, {
+          fix: 'pass { madeAt: new Date(…) } with a valid time, or { seq } (the seq of the item answered), or neither',
+        });
+      }
       const storedAt = Date.parse(before.updatedAt);
-      const movedOnSinceCall = opts.seq === undefined && opts.madeAt instanceof Date && storedAt > opts.madeAt.getTime() && storedAt <= now().getTime();
+      const movedOnSinceCall = opts.seq === undefined && opts.madeAt !== undefined && storedAt > opts.madeAt.getTime() && storedAt <= now().getTime();
+      // Pinned to the item pending when the answer was made: the seq of the
+      // last event journaled by then (the run may have moved several items since).
       // An ended run moved on since the call too: the answer raced the one that ended it, and lost (a replay, as with a seq).
-      const seq = opts.seq ?? (before.status === 'waiting' ? (movedOnSinceCall ? Math.max(1, before.seq - 1) : before.seq) : movedOnSinceCall && before.seq >= 1 ? before.seq : undefined);
+      const seq = opts.seq ?? (movedOnSinceCall && before.seq >= 1 ? seqAt(runId, opts.madeAt!) : before.status === 'waiting' ? before.seq : undefined);
       // A run whose workflow brings toolModules needs them before an answer
       // is stored: refused here (E_TOOL_MODULE_BLOCKED), nothing changes.
       if (before.status === 'waiting') await tools.ensureModules(before);
@@ -284,7 +301,14 @@ export function createEngine(options: EngineOptions): Engine {
         const result = s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : spent ? { ...state, retriesSpent: spent } : state;
         return { record: s.record, events: s.events, rows: s.rows, result };
       });
-      if (outcome instanceof CountersignError) throw outcome;
+      if (outcome instanceof CountersignError) {
+        // A deadline this call fired may have led to a tool node: run it, and say the seq against where the run then rests.
+        if (outcome.code === 'E_SEQ' && seq !== undefined && mustGet(runId).pending?.kind === 'tool') {
+          await settled(runId);
+          throw seqError(runId, seq, mustGet(runId));
+        }
+        throw outcome;
+      }
       // A "replay" of an item nobody answered — its deadline fired first
       // (at a status, or another process) — is the late answer it is, never
       // taken for an answer already given.
@@ -298,7 +322,9 @@ export function createEngine(options: EngineOptions): Engine {
           return { ...state, late: { code: 'E_TIMEOUT', errors: [`the answer came after node "${fired.nodeId ?? '?'}"'s deadline and was not applied: the deadline fired first`] } };
         }
       }
-      if (outcome.status !== 'waiting' || outcome.pending.kind !== 'tool' || outcome.replayed) return outcome;
+      if (outcome.status !== 'waiting' || outcome.pending.kind !== 'tool') return outcome;
+      // A replay changes nothing, but a deadline the call fired may have led to a tool node: it runs, as at any step.
+      if (outcome.replayed) return { ...(await settled(runId)), replayed: true as const };
       // What the step said of the answer (too late, retries spent) still holds once the tool nodes it led to have run.
       const after = await settled(runId);
       return { ...after, ...(outcome.late ? { late: outcome.late } : {}), ...(outcome.retriesSpent ? { retriesSpent: outcome.retriesSpent } : {}) };

@@ -187,6 +187,21 @@ Cli('the commands start, status, step and run suggest for a run whose workflow n
   assert.not.match(plain.stdout, '--allow-tool-modules');
 });
 
+Cli('r76: an answer or input holding an integer JSON cannot keep exactly (past ±2^53) is refused at its position (E_INPUT), never stored as another number; so is an agent\'s (E_AGENT_OUTPUT, the run waits)', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const r = await cli(['step', s.json.runId, '--response', '{"words": 12345678901234567}', '--json'], { store });
+  assert.is(r.code, 2);
+  assert.is(r.json.error.code, 'E_INPUT');
+  assert.match(r.json.error.message, 'holds a number JSON cannot keep (line 1, column 11): the integer 12345678901234567 is beyond the integers a JSON number keeps exactly');
+  const input = await cli(['start', WF, '--input', '{"topic": 9007199254740993}', '--json'], { store });
+  assert.is(input.json.error.code, 'E_INPUT');
+  const agent = await cli(['run', WF, '--agent', `exec:echo '{"words": 12345678901234567}'`, '--json'], { store });
+  assert.is(agent.code, 3);
+  assert.is(agent.json.error.code, 'E_AGENT_OUTPUT');
+  assert.match(agent.json.error.message, 'holds a number JSON cannot keep');
+});
+
 Cli('a shell pipeline whose last step reads its answer from stdin (--response -) answers the item pending once that input is complete, though all its commands started together', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });

@@ -239,6 +239,67 @@ Api('the library refuses what could never be used, with a CountersignError and i
   }
 });
 
+Api('r76: a pinned submit (madeAt) is judged against the item pending when it was made, however far the run moved since (late when that item timed out, never replayed); a madeAt that is no valid Date is E_INPUT', async () => {
+  let clock = Date.parse('2026-12-04T10:00:00.000Z');
+  const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });
+  const wf = {
+    metadata: { name: 'late', version: '1.0.0', description: 'a deadline, then two more items' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'a', completionCondition: 'done', timeoutMs: 1000, connections: { success: 'b', timeout: 'b' } },
+      { type: 'agent-directive', id: 'b', directive: 'b', completionCondition: 'done', connections: { success: 'c' } },
+      { type: 'agent-directive', id: 'c', directive: 'c', completionCondition: 'done', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const s = await engine.start(wf);
+  clock += 500;
+  const madeAt = new Date(clock);
+  clock += 1500;
+  await engine.status(s.runId); // the deadline fires: the run is at b (seq 2)
+  clock += 10;
+  await engine.submit(s.runId, {}); // b answered: at c (seq 3)
+  const pinned = await engine.submit(s.runId, {}, { madeAt });
+  assert.is(pinned.replayed, undefined);
+  assert.is(pinned.late?.code, 'E_TIMEOUT');
+  for (const bad of [Date.now(), '2026-12-04T10:00:00Z', new Date(Number.NaN)]) {
+    const e = await engine.submit(s.runId, {}, { madeAt: bad as never }).catch((err) => err);
+    assert.is(e.code, 'E_INPUT', String(bad));
+  }
+});
+
+Api('r76: run failures carry their fix (E_MAX_RETRIES, E_AGENT_ERROR, E_TIMEOUT); every rejection keeps to 100 error lines of 500 characters, reserved-key ones too', async () => {
+  let clock = Date.parse('2026-12-04T10:00:00.000Z');
+  const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });
+  const one = (extra: Record<string, unknown>) => ({
+    metadata: { name: 'one', version: '1.0.0', description: 'one question' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'a', completionCondition: 'done', inputSchema: { type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] }, connections: { success: 'done' }, ...extra },
+      { type: 'end', id: 'done' },
+    ],
+  }) as unknown as Workflow;
+  const retries = await engine.start(one({ maxRetries: 0 }));
+  const spent = await engine.submit(retries.runId, { x: 'a' });
+  assert.match(spent.status === 'failed' ? spent.error.fix ?? '' : '', 'raise its maxRetries, or give it a "maxRetriesExceeded" connection');
+  const declared = await engine.start(one({}));
+  const failed = await engine.submit(declared.runId, { $error: 'cannot' });
+  assert.match(failed.status === 'failed' ? failed.error.fix ?? '' : '', 'give node "a" an "error" connection');
+  const timed = await engine.start(one({ timeoutMs: 1000 }));
+  clock += 2000;
+  const over = await engine.status(timed.runId);
+  assert.match(over.status === 'failed' ? over.error.fix ?? '' : '', 'raise node "a"\'s timeoutMs, or give it a "timeout" connection');
+  const reserved = await engine.start(one({}));
+  const keys: Record<string, number> = { x: 1 };
+  for (let i = 0; i < 300; i++) keys[`$k${i}`] = 1;
+  keys[`$${'y'.repeat(5000)}`] = 1;
+  const r = await engine.submit(reserved.runId, keys);
+  const errors = r.status === 'waiting' ? r.pending.errors ?? [] : [];
+  assert.ok(errors.length <= 102, `${errors.length} lines`);
+  assert.ok(errors.every((l) => l.length <= 501), 'each line within 500 characters');
+  assert.ok(errors.some((l) => /and \d+ more errors/.test(l)));
+});
+
 Api('a wrong identity\'s answer (E_SELF_REVIEW, no attempt spent) does not move the item on: a submit pinned before it (madeAt) still answers that item', async () => {
   let clock = Date.parse('2026-12-04T10:00:00.000Z');
   const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });

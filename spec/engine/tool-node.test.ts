@@ -82,6 +82,18 @@ Tool('§4 timeoutMs: a deadline whose timeout route leads to a tool node runs th
   const fast = { ...deadlineFlow, nodes: deadlineFlow.nodes.map((n) => (n.id === 'ask' ? { ...n, timeoutMs: 100 } : n)) } as Workflow;
   const driven = await real.run(fast, { agent: { answer: () => new Promise(() => {}) } });
   assert.equal([driven.status, driven.output], ['completed', { 'sum.result': { sum: 3 } }], JSON.stringify(driven));
+  // A replayed or E_SEQ submit that fires the deadline runs the tool too, and says the seq against where the run then rests.
+  const replayFlow = { ...deadlineFlow, nodes: [deadlineFlow.nodes[0], { type: 'agent-directive', id: 'first', directive: 'x', completionCondition: 'y', connections: { success: 'ask' } }, ...deadlineFlow.nodes.slice(1)].map((n) => (n.id === 'start' ? { ...n, connections: { default: 'first' } } : n)) } as Workflow;
+  for (const seq of [1, 9]) {
+    const r = await engine.start(replayFlow);
+    await engine.submit(r.runId, {}, { seq: 1 });
+    clock += 2000;
+    const again = await engine.submit(r.runId, {}, { seq }).catch((e: { code?: string; fix?: string }) => e);
+    const now = await engine.status(r.runId);
+    assert.is(now.status, 'completed', `seq ${seq}: ${JSON.stringify(again)}`);
+    if (seq === 9) assert.is((again as { code?: string }).code, 'E_SEQ');
+    else assert.is((again as RunState).status, 'completed', 'the replay returns where the run rests after the tool ran');
+  }
   // maxRetriesExceeded into a tool node: the tool runs, and the step still says the retries were spent.
   const spentFlow = { ...deadlineFlow, nodes: deadlineFlow.nodes.map((n) => (n.id === 'ask' ? { type: 'agent-directive', id: 'ask', directive: 'answer', completionCondition: 'done', maxRetries: 0, inputSchema: { type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] }, connections: { success: 'done', maxRetriesExceeded: 'sum' } } : n)) } as Workflow;
   const spent = await real.start(spentFlow);

@@ -189,6 +189,15 @@ runtimeErrors('a non-finite result', () => {
   assert.is(error(() => run('n = big + big'), 'E_EXPRESSION').message, 'expression "n = big + big" failed: "big" + "big" is not a finite number');
 });
 
+runtimeErrors('whole-number arithmetic past ±2^53 is E_EXPRESSION, never a silently different integer (a counter that stops counting)', () => {
+  const e = error(() => run('n = 9007199254740991 + 2'), 'E_EXPRESSION');
+  assert.match(e.message, 'beyond the integers a number keeps exactly (±9007199254740991): the exact result is lost');
+  error(() => run('n = 9007199254740991 * 3'), 'E_EXPRESSION');
+  error(() => run('n = -9007199254740991 - 2'), 'E_EXPRESSION');
+  assert.is(run('n = 9007199254740990 + 1'), 9007199254740991);
+  assert.is(run('n = 1.5 * 1e300'), 1.5e300, 'fractions and large doubles are not whole-number arithmetic');
+});
+
 runtimeErrors('text longer than 1 MiB is E_EXPRESSION naming the length and the limit, never a JavaScript RangeError', () => {
   const doubling = (n: number) => run(`x = '${'a'.repeat(n)}' + '${'b'.repeat(n)}'`);
   assert.is((doubling(512 * 1024) as string).length, 1024 * 1024, 'exactly the limit is kept');
