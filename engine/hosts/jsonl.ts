@@ -31,6 +31,9 @@ import { MAX_TOOL_CALLS_PER_ITEM, mediate, tooManyToolCalls, toolRequestOf } fro
 const CLOSE_GRACE_MS = 2000;
 /** How long to wait for an exit status once stdout has ended, for the error message. */
 const EXIT_STATUS_WAIT_MS = 1000;
+/** After the process exits, how long lines already written may still take to be read. */
+const EXITED_GRACE_MS = 200;
+const GONE = Symbol('the process exited');
 
 interface Exit {
   code: number | null;
@@ -109,6 +112,26 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
       nodeId,
       fix: 'run the command by hand with one request line on stdin to see why it stops (its stderr is shown above); the run is still waiting',
     });
+  }
+
+  /**
+   * The next line, or GONE when the process has exited and no line came
+   * within a short grace: its stdout may stay open in a process it left
+   * behind, and waiting for the end of it would wait out the timeout.
+   */
+  async function readWhileAlive(proc: AgentProcess, signal: AbortSignal): Promise<Awaited<ReturnType<LineReader['read']>> | typeof GONE> {
+    const exited = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    void proc.exited.then(() => {
+      timer = setTimeout(() => exited.abort(), EXITED_GRACE_MS);
+      timer.unref?.();
+    });
+    try {
+      const next = await proc.reader.read(AbortSignal.any([signal, exited.signal]));
+      return 'end' in next && next.end === 'aborted' && exited.signal.aborted && !signal.aborted ? GONE : next;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** A process that exited after its last answer: the run's one jsonl process is gone. */
@@ -199,7 +222,13 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
       proc.child.stdin!.write(`${JSON.stringify(request)}\n`);
       let turns = 0;
       for (;;) {
-        let next = await proc.reader.read(wait.signal);
+        let next = await readWhileAlive(proc, wait.signal);
+        if (next === GONE) {
+          // The process exited; a process it started still holds its stdout open, so no end of output comes: a crash all the same.
+          const crashed = await crashedError(proc, nodeId);
+          discard(proc);
+          throw crashed;
+        }
         if ('end' in next && next.end === 'eof' && next.unfinished !== undefined) {
           // Its last line has no newline: an answer if the process finished
           // cleanly (exit 0), else it stopped mid-line, and that is a crash.

@@ -59,6 +59,8 @@ export interface ToolSession {
   runner?: ToolRunner;
   /** Set when an agent calling the runner directly used up its turns; its answer is then a failure. */
   exhausted?: boolean;
+  /** Set when the agent made more tool calls than one item allows (MAX_TOOL_CALLS_PER_ITEM): its answer is not taken. */
+  overCalled?: boolean;
   onCall?: (call: ToolCallRecord) => void;
   /** Why a tool outside `allowed` is refused, when there is a precise reason. */
   refusal?: (name: string) => ToolRefusal | undefined;
@@ -184,6 +186,7 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
       if (calls > MAX_TOOL_CALLS_PER_ITEM) {
         // Said once on the record; later calls are refused without a word more (E_TOOL_SESSION_OVER).
         session.closed = `it made ${MAX_TOOL_CALLS_PER_ITEM} tool calls for this item, the limit`;
+        session.overCalled = true;
         const over = tooManyToolCalls(request.nodeId);
         session.onCall?.({ name, ok: false, code: over.code, message: over.message });
         throw over;

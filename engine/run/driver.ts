@@ -4,7 +4,7 @@
  * faults (crash, bad output, silence) never route the workflow: the run
  * stays waiting and can be resumed.
  */
-import { toolSession, unfinishedCalls, type ToolCallRecord, type ToolRunner, type ToolSession } from '../hosts/tool-mediation.js';
+import { tooManyToolCalls, toolSession, unfinishedCalls, type ToolCallRecord, type ToolRunner, type ToolSession } from '../hosts/tool-mediation.js';
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { Agent } from '../hosts/agent.js';
@@ -175,7 +175,9 @@ export async function driveRun(
       // An agent that says it calls no tools is lent none: never the host's runner unfiltered (no access map, no gate, no schema).
       session = toolSession(request, offered ? offered.runner : engineLends ? undefined : opts.tools, (call) => calls.push(call), offered?.refusal);
       answer = await askWithin(agent, label, request, waitMs, session, opts.signal);
-      session.closed = 'it answered';
+      session.closed ??= 'it answered';
+      // Past the tool-call limit the agent was looping: a fault of the agent (the run stops, waiting), as for a jsonl agent, whatever it answered.
+      if (session.overCalled) throw tooManyToolCalls(pending.nodeId);
       // Calls the agent started and did not wait for are on the record too
       // (their outcome, once they end within a second, or E_TOOL_UNFINISHED).
       calls.push(...(await unfinishedCalls(session)));

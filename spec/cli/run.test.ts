@@ -299,6 +299,15 @@ Run('§6: a jsonl agent that dies in the middle of a line (killed, or a non-zero
   assert.equal(clean.json.output, { topic: 'tests', 'write.words': 42 });
 });
 
+Run('§6: a jsonl agent that exits while a process it started still holds its stdout is E_AGENT_CRASHED at once (exit 3), never a wait until --agent-timeout', async () => {
+  const started = Date.now();
+  const r = await cli(['run', WF, '--agent', 'jsonl:sleep 30 & read l; exit 1', '--agent-timeout', '60', '--json'], { store: tempDir() });
+  assert.is(r.code, 3, r.stderr);
+  assert.is(r.json.error.code, 'E_AGENT_CRASHED');
+  assert.match(r.json.error.message, 'exited with code 1 before answering node "write"');
+  assert.ok(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
+});
+
 Run('§6: an agent whose output is not UTF-8 (jsonl, exec) stops the run with E_AGENT_OUTPUT (exit 3, still waiting), never an answer with U+FFFD in it; output over 16 MiB is measured in bytes, whatever its characters', async () => {
   const latin1 = join(tempDir(), 'latin1.mjs');
   writeFileSync(latin1, `process.stdin.once('data', () => { process.stdout.write(Buffer.from('{"words": 3, "note": "caf\\xe9"}\\n', 'latin1')); });`);

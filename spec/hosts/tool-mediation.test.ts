@@ -225,6 +225,7 @@ Tools('an agent looping on tool calls is stopped after 1000 calls for one item (
     },
   };
   const lib = await engine.run(workflow as never, { agent: library, tools });
+  assert.equal([lib.status, lib.error?.code], ['waiting', 'E_AGENT_OUTPUT'], 'its answer is not taken: the run stops, waiting');
   assert.is(ran.length, 1000, 'the calls past the limit did not run');
   assert.equal(codes, ['E_AGENT_OUTPUT', 'E_TOOL_SESSION_OVER', 'E_TOOL_SESSION_OVER', 'E_TOOL_SESSION_OVER', 'E_TOOL_SESSION_OVER']);
   assert.is((await engine.trace(lib.runId)).events.filter((e) => e.type === 'tool.called').length, 1001, 'the refusal is on the record once');
