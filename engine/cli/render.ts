@@ -79,13 +79,15 @@ export function renderState(state: RunState, store?: string, opts: { seqGiven?: 
  * run as printed, such a command is refused (E_TOOL_MODULE_BLOCKED).
  */
 export function withToolModules(text: string): string {
-  return text.replace(/countersign (?:status|step|run --resume) [^\s`'",;)]+(?![^\s`'",;)])(?: --store (?:'[^']*'|[^\s`'",;)]+))?(?! --allow-tool-modules)/g, (all) => `${all} --allow-tool-modules`);
+  // After the run id, and after a --store DIR as shellWord writes it (quoted, with '\'' for a quote inside).
+  return text.replace(/countersign (?:status|step|run --resume) [^\s`'",;)]+(?![^\s`'",;)])(?: --store[= ](?:'(?:[^']|'\\'')*'|[^\s`'",;)]+))?(?! --allow-tool-modules)/g, (all) => `${all} --allow-tool-modules`);
 }
 
 /** ` --store DIR` (shell-quoted when it needs it) for a store given with --store; nothing for the default or $COUNTERSIGN_STORE. */
 export function storeArg(store: string | undefined): string {
   if (store === undefined) return '';
-  return ` --store ${shellWord(store)}`;
+  // A value starting with "-" would be read as an option: joined with "=", as the parser takes it.
+  return store.startsWith('-') ? ` --store=${shellWord(store)}` : ` --store ${shellWord(store)}`;
 }
 
 /**

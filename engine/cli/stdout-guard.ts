@@ -18,6 +18,7 @@ export function ownStdout(): NodeJS.WritableStream {
   const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
   stream.write = ((...args: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(...args)) as typeof stream.write;
   guardFd1();
+  guardStdoutPaths();
   guardChildren();
   // Named imports of node:fs and node:child_process in loaded modules see the guarded functions too.
   syncBuiltinESMExports();
@@ -36,6 +37,52 @@ export function ownStdout(): NodeJS.WritableStream {
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+/** Paths that name countersign's stdout: opened anew by a tool module (a logger's destination), they would write past the guard. */
+const STDOUT_PATHS: ReadonlySet<string> = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1', `/proc/${process.pid}/fd/1`]);
+const namesStdout = (path: unknown): boolean => typeof path === 'string' && STDOUT_PATHS.has(path);
+
+/**
+ * fs calls given a path naming stdout write to stderr instead: whole-file
+ * writes to descriptor 2 (never closed), a stream on it, and an open of
+ * /dev/stderr — or, where stderr cannot be opened by path (a socket), of
+ * /dev/null: such output is lost, never on stdout.
+ */
+function guardStdoutPaths(): void {
+  const target = fs as unknown as Record<string, AnyFn>;
+  for (const name of ['writeFileSync', 'writeFile', 'appendFileSync', 'appendFile']) {
+    const original = target[name];
+    target[name] = (path: unknown, ...rest: unknown[]) => original(namesStdout(path) ? 2 : path, ...rest);
+  }
+  const createWriteStream = fs.createWriteStream;
+  fs.createWriteStream = ((path: unknown, options?: unknown) => {
+    if (!namesStdout(path)) return (createWriteStream as AnyFn)(path, options);
+    const given = typeof options === 'string' ? { encoding: options } : (options as object | undefined) ?? {};
+    return (createWriteStream as AnyFn)('/dev/stderr', { ...given, fd: 2, autoClose: false });
+  }) as typeof fs.createWriteStream;
+  const stderrPath = (): string => {
+    try {
+      fs.closeSync(openSync('/dev/stderr', 'a'));
+      return '/dev/stderr';
+    } catch {
+      return '/dev/null';
+    }
+  };
+  const openSync = fs.openSync;
+  const open = fs.open;
+  fs.openSync = ((path: unknown, ...rest: unknown[]) => (openSync as AnyFn)(namesStdout(path) ? stderrPath() : path, ...rest)) as typeof fs.openSync;
+  fs.open = ((path: unknown, ...rest: unknown[]) => (open as AnyFn)(namesStdout(path) ? stderrPath() : path, ...rest)) as typeof fs.open;
+  const promises = fs.promises as unknown as Record<string, AnyFn>;
+  const promiseOpen = promises.open.bind(fs.promises);
+  promises.open = (path: unknown, ...rest: unknown[]) => promiseOpen(namesStdout(path) ? stderrPath() : path, ...rest);
+  for (const name of ['writeFile', 'appendFile'] as const) {
+    const original = promises[name].bind(fs.promises);
+    const viaFd = fs[name];
+    promises[name] = (path: unknown, ...rest: unknown[]) => (namesStdout(path)
+      ? new Promise((done, fail) => (viaFd as AnyFn)(2, ...rest, (e: unknown) => (e ? fail(e) : done(undefined))))
+      : original(path, ...rest));
+  }
 }
 
 /** fs writes to file descriptor 1 by anyone but countersign go to 2. */

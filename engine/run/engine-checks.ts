@@ -144,7 +144,7 @@ export function checkRunsFilter<F extends { status?: unknown } | undefined>(filt
   return filter;
 }
 
-export function seqError(runId: string, seq: number, rec: RunRecord | undefined): CountersignError {
+export function seqError(runId: string, seq: number, rec: RunRecord | undefined, workflow?: { toolModules?: unknown; requiredInputs?: unknown }): CountersignError {
   if (!Number.isInteger(seq)) {
     const shown = typeof seq === 'number' ? String(seq) : `${JSON.stringify(seq) ?? String(seq)} (a ${typeof seq})`;
     return new CountersignError('E_SEQ', `seq ${shown} is not a whole number, so it names no item of run ${runId}`, {
@@ -164,13 +164,18 @@ export function seqError(runId: string, seq: number, rec: RunRecord | undefined)
       ? `the run is at tool node "${rec.pending.nodeId}", which the engine runs itself (nothing to answer): check it with \`countersign status ${runId}\``
     : rec.status === 'waiting'
       ? `answer seq ${rec.seq} (the pending item), or omit --seq`
-      : `the run is ${rec.status} and takes no more answers; start a new run with \`${startCommand(rec)}\``;
+      : `the run is ${rec.status} and takes no more answers; start a new run with \`${startCommand(rec, workflow)}\``;
   return new CountersignError('E_SEQ', `${current}seq ${JSON.stringify(seq)} has not been issued`, { fix });
 }
 
 /** The command that starts the run's workflow again: from the file it was started from, when it has one. */
-export function startCommand(rec: RunRecord): string {
-  return `countersign start ${rec.file ? shellWord(rec.file) : '<workflow file>'}`;
+export function startCommand(rec: RunRecord, workflow?: { toolModules?: unknown; requiredInputs?: unknown }): string {
+  // As it must be run: with the flag its tool modules need, and the inputs it requires (the run's own are not repeated here).
+  const modules = Array.isArray(workflow?.toolModules) && workflow.toolModules.length > 0 ? ' --allow-tool-modules' : '';
+  const required = Array.isArray(workflow?.requiredInputs) && workflow.requiredInputs.length > 0
+    ? ` --input '${JSON.stringify(Object.fromEntries((workflow.requiredInputs as unknown[]).map((n) => [String(n), '…']))).replace(/'/g, "'\\''")}'`
+    : '';
+  return `countersign start ${rec.file ? shellWord(rec.file) : '<workflow file>'}${modules}${required}`;
 }
 
 export function notFound(runId: string, location?: string): CountersignError {

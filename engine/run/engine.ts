@@ -274,14 +274,14 @@ export function createEngine(options: EngineOptions): Engine {
         if (seq !== undefined) {
           const answerable = rec.status === 'waiting' ? rec.seq : 0;
           // Never issued: ahead of the run, or below 1. Said against the run as it is now.
-          if (seq > rec.seq || seq < 1) return write(seqError(runId, seq, current));
+          if (seq > rec.seq || seq < 1) return write(seqError(runId, seq, current, compiledFor(rec).workflow));
           if (seq < answerable || rec.status !== 'waiting') return write({ ...stateOf(current, store.file), replayed: true as const });
         }
         // The answer was meant for the item whose deadline passed: it is dropped, and the caller told so.
         if (overdue) return write({ ...stateOf(current, store.file), late: lateAnswer(rec) });
         if (rec.status !== 'waiting') {
           return write(new CountersignError('E_RUN_NOT_WAITING', `run ${runId} is ${rec.status} and takes no more answers`, {
-            fix: `start a new run with \`${startCommand(rec)}\``,
+            fix: `start a new run with \`${startCommand(rec, compiledFor(rec).workflow)}\``,
           }));
         }
         if (rec.pending?.kind === 'tool') {
@@ -305,7 +305,7 @@ export function createEngine(options: EngineOptions): Engine {
         // A deadline this call fired may have led to a tool node: run it, and say the seq against where the run then rests.
         if (outcome.code === 'E_SEQ' && seq !== undefined && mustGet(runId).pending?.kind === 'tool') {
           await settled(runId);
-          throw seqError(runId, seq, mustGet(runId));
+          throw seqError(runId, seq, mustGet(runId), compiledFor(mustGet(runId)).workflow);
         }
         throw outcome;
       }

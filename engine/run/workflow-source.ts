@@ -63,10 +63,17 @@ export function loadValidWorkflow(source: WorkflowSource, opts: ValidateOptions 
         // The first finding's location, as fields a host can act on (jump to it), not only in the text.
         pointer: first.pointer,
         ...(first.line > 0 ? { line: first.line, col: first.col } : {}),
-        fix: file !== undefined ? `run \`countersign validate ${shellWord(file)}\` to see every finding` : 'validate it with validateWorkflow(workflow) to see every finding',
+        // A workflow naming tool modules is validated with them, as it was here: without the flag the command would call it fine.
+        fix: file !== undefined ? `run \`countersign validate ${shellWord(file)}${namesToolModules(data) ? ' --allow-tool-modules' : ''}\` to see every finding` : 'validate it with validateWorkflow(workflow) to see every finding',
         data: report,
       },
     );
   }
   return { workflow: data as Workflow, file, report };
+}
+
+/** Whether a workflow's data names tool modules (a CLI command on it then needs --allow-tool-modules). */
+export function namesToolModules(data: unknown): boolean {
+  const modules = (data as { toolModules?: unknown } | null)?.toolModules;
+  return Array.isArray(modules) && modules.length > 0;
 }

@@ -97,7 +97,7 @@ Cli('step without --seq answers the item pending when its answer was read: one r
   assert.is(late.code, 0, late.stderr);
   assert.is(late.json.replayed, true);
   assert.is(late.json.status, 'waiting');
-  assert.match(late.stderr, `countersign: warning: run ${s.json.runId} moved on (another answer was applied first) before this answer was, so it was not used; the run now waits at node "write", seq 2`);
+  assert.match(late.stderr, `countersign: warning: another answer reached run ${s.json.runId} first, so this one was not used; the run now waits at node "write", seq 2`);
   const human = await cli(['step', s.json.runId, '--response', '{"words":3}'], { store, now: () => calledAt });
   assert.match(human.stdout, 'the run moved on before this answer was applied, so it was not used');
   const answers = (await cli(['trace', s.json.runId, '--json'], { store })).json.events.filter((e: { type: string }) => e.type.startsWith('answer.'));
@@ -115,7 +115,7 @@ Cli('§4 seq: two `step`s launched together without --seq, answers on their comm
   assert.equal(answers.map((e: { type: string; seq: number }) => [e.type, e.seq]), [['answer.rejected', 1]], 'one answer was taken, for item 1');
   const outs = ['a', 'b'].map((x) => JSON.parse(readFileSync(join(store, `${x}.json`), 'utf8')));
   assert.equal(outs.map((o) => o.replayed === true).sort(), [false, true]);
-  assert.match(readFileSync(join(store, outs[0].replayed ? 'a.err' : 'b.err'), 'utf8'), 'so it was not used');
+  assert.match(readFileSync(join(store, outs[0].replayed ? 'a.err' : 'b.err'), 'utf8'), 'so this one was not used');
 });
 
 Cli('§4 seq: an answer in a file that was there when `step` was launched is for the item pending then; one written later (or read from a pipe) is for the item pending when it was read', async () => {
@@ -200,6 +200,53 @@ Cli('r76: an answer or input holding an integer JSON cannot keep exactly (past �
   assert.is(agent.code, 3);
   assert.is(agent.json.error.code, 'E_AGENT_OUTPUT');
   assert.match(agent.json.error.message, 'holds a number JSON cannot keep');
+});
+
+Cli('r76: suggested commands run as printed: a --store holding a quote or starting with "-" (with --allow-tool-modules), validate with --allow-tool-modules for an invalid workflow naming tool modules, start with the flag and the required inputs for an ended run', async () => {
+  const { dir, file } = shoutProject('countersign-hint-quote-');
+  const wf = JSON.parse(readFileSync(file, 'utf8'));
+  wf.nodes = [
+    { type: 'start', id: 'start', connections: { default: 'ask' } },
+    { type: 'agent-directive', id: 'ask', directive: 'go', completionCondition: 'done', connections: { success: 'shout' } },
+    ...wf.nodes.slice(1),
+  ];
+  wf.variableRegistry = { topic: { type: 'string', description: 'what about' } };
+  wf.requiredInputs = ['topic'];
+  writeFileSync(file, JSON.stringify(wf));
+  for (const store of [join(dir, "it's"), '-dash']) {
+    const started = await cli(['start', file, '--allow-tool-modules', `--store=${store}`, '--input', '{"topic": "x"}'], { cwd: dir });
+    const line = /answer with: (.*)$/m.exec(started.stdout)![1];
+    const args = (line.match(/'(?:[^']|'\\'')*'|\S+/g) ?? []).slice(1).map((a) => (a.startsWith("'") ? a.slice(1, -1).replace(/'\\''/g, "'") : a)).map((a) => (a === "<json>" ? '{}' : a));
+    const stepped = await cli(args.map((a) => (a.startsWith('--store=') ? a.replace(/^--store='(.*)'$/, '--store=$1') : a)), { cwd: dir });
+    assert.is(stepped.code, 0, `${line}\n${stepped.stderr}`);
+    const ended = await cli(['step', /run (\S+) completed/.exec(stepped.stdout)![1], `--store=${store}`, '--allow-tool-modules', '--response', '{}', '--json'], { cwd: dir });
+    assert.is(ended.json.error.code, 'E_RUN_NOT_WAITING');
+    assert.match(ended.json.error.fix, `--allow-tool-modules --input '{"topic":"…"}'`);
+  }
+  const broken = JSON.parse(readFileSync(file, 'utf8'));
+  broken.nodes[2].tool = 'shoot';
+  writeFileSync(file, JSON.stringify(broken));
+  const invalid = await cli(['start', file, '--allow-tool-modules', '--input', '{"topic": "x"}', '--json'], { store: tempDir() });
+  assert.is(invalid.json.error.code, 'E_WORKFLOW_INVALID');
+  assert.match(invalid.json.error.fix, `--allow-tool-modules\` to see every finding`);
+});
+
+Cli('r76: a seq-less step that lost the race says so on stderr whatever happened: the run ended, or the other answer was rejected (never "applied"), with --as in the command it suggests for a review loop', async () => {
+  const store = tempDir();
+  const s = await cli(['start', WF, '--json'], { store });
+  const calledAt = new Date();
+  await new Promise((r) => setTimeout(r, 20));
+  await cli(['step', s.json.runId, '--response', '{"words": 3}'], { store });
+  const lost = await cli(['step', s.json.runId, '--response', '{"words": 4}', '--json'], { store, startedAt: calledAt });
+  assert.equal([lost.code, lost.json.replayed, lost.json.status], [0, true, 'completed']);
+  assert.match(lost.stderr, `countersign: warning: another answer reached run ${s.json.runId} first and the run completed, so this answer was not used`);
+  const again = await cli(['start', WF, '--json'], { store });
+  const at = new Date();
+  await new Promise((r) => setTimeout(r, 20));
+  await cli(['step', again.json.runId, '--response', '{"words": 0}'], { store });
+  const second = await cli(['step', again.json.runId, '--response', '{"words": 4}', '--as', 'alice'], { store, startedAt: at });
+  assert.match(second.stderr, `another answer reached run ${again.json.runId} first, so this one was not used; the run now waits at node "write", seq 2: answer it with \`countersign step ${again.json.runId} --seq 2 --as alice --response …\``);
+  assert.not.match(second.stderr, 'applied');
 });
 
 Cli('a shell pipeline whose last step reads its answer from stdin (--response -) answers the item pending once that input is complete, though all its commands started together', async () => {

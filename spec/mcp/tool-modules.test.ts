@@ -85,10 +85,11 @@ Modules('a tool module whose child process shares stdout (stdio: inherit, fork) 
     "const child = join(tmpdir(), `countersign-fork-${process.pid}.cjs`);",
     "writeFileSync(child, 'console.log(\"forked-noise\")');",
     "await new Promise((done) => fork(child).on('exit', done));",
+    "writeFileSync('/dev/stdout', 'devstdout-noise\\n');",
     '',
   ].join('\n');
   const { dir, file } = shoutProject('countersign-fd1-', preamble);
-  const noises = ['child-noise', 'spawned-noise', 'fd1-noise', 'forked-noise'];
+  const noises = ['child-noise', 'spawned-noise', 'fd1-noise', 'forked-noise', 'devstdout-noise'];
   for (const args of [['run', file, '--json', '--store', join(dir, 'cli-store')], ['start', file, '--json', '--store', join(dir, 'cli-store')], ['validate', file, '--json']]) {
     const r = spawnCli([...args, '--allow-tool-modules']);
     assert.is(r.code, 0, r.stderr);

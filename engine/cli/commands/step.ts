@@ -1,4 +1,5 @@
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
+import type { RunState } from '../../run/contract.js';
 import { noStore } from '../../store/open.js';
 import { renderState, withStore, withToolModules } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
@@ -38,22 +39,24 @@ export const command: Command = {
     printToolsRun(io, toolsRun);
     if (values.json) printJson(io, toolsRun.length > 0 ? { ...state, toolsRun } : state);
     else io.stdout.write(renderState(state, values.store as string | undefined, { seqGiven: seq !== undefined, toolModules }));
-    // Without --seq a replay means another answer won the item this one was read for: said, never silent.
-    if (seq === undefined && state.replayed && state.status === 'waiting') {
-      const pending = state.pending;
-      io.stderr.write(hint(`countersign: warning: run ${state.runId} moved on (another answer was applied first) before this answer was, so it was not used; the run now waits at node "${pending.nodeId}", seq ${state.seq}: answer it with \`countersign step ${state.runId} --seq ${state.seq} --response …\`\n`));
+    // The identity a suggested step needs: a review (or a loop's node) takes none other, and the one given is kept.
+    const asFor = (p: Extract<RunState, { status: 'waiting' }>['pending'], selfReview = false): string => selfReview ? ' --as <reviewer identity>'
+      : typeof values.as === 'string' ? ` --as ${shellWord(values.as)}`
+      : p.kind === 'review' && p.contract !== 'decision' ? ' --as <reviewer identity>'
+      : p.kind === 'directive' && p.requiresIdentity ? ' --as <your identity>' : '';
+    // Without --seq a replay means another answer reached the run first (accepted, or rejected and the node asked again): said, never silent.
+    if (seq === undefined && state.replayed && !state.late) {
+      io.stderr.write(hint(state.status === 'waiting'
+        ? `countersign: warning: another answer reached run ${state.runId} first, so this one was not used; the run now waits at node "${state.pending.nodeId}", seq ${state.seq}: answer it with \`countersign step ${state.runId} --seq ${state.seq}${asFor(state.pending)} --response …\`\n`
+        : `countersign: warning: another answer reached run ${state.runId} first and the run ${state.status === 'completed' ? 'completed' : 'failed'}, so this answer was not used\n`));
     }
     // Said on stderr whatever the output: the answer given was not used.
     if (state.late) io.stderr.write(`countersign: ${state.late.code}: ${state.late.errors.join('; ')}\n`);
     // A rejected answer is an error of this command too (exit 5): said the same way, with what to do next.
     if (state.status === 'waiting' && state.rejected && !state.replayed) {
       // The command answers as this one did: a review (or a loop's node) needs an identity, and the one given is kept.
-      const p = state.pending;
       // Refused for who answered (the producer reviewing its own work): the fix needs another identity, never the same one again.
-      const as = state.rejected.code === 'E_SELF_REVIEW' ? ' --as <reviewer identity>'
-        : typeof values.as === 'string' ? ` --as ${shellWord(values.as)}`
-        : p.kind === 'review' && p.contract !== 'decision' ? ' --as <reviewer identity>'
-        : p.kind === 'directive' && p.requiresIdentity ? ' --as <your identity>' : '';
+      const as = asFor(state.pending, state.rejected.code === 'E_SELF_REVIEW');
       reportFailure(io, {
         code: state.rejected.code,
         message: `the answer was rejected: ${state.rejected.errors.join('; ')}`,
