@@ -16,15 +16,15 @@ export type { ValidationReport, ValidateOptions } from './validate/index.js';
 export { createEngine } from './run/engine.js';
 export { useValidatorCache } from './nodes/answer-schema.js';
 export type { ValidatorCache } from './nodes/validator-cache.js';
-export type { Engine, EngineOptions, StartOptions, SubmitOptions } from './run/engine.js';
+export type { Engine, EngineOptions, RunInfo, StartOptions, SubmitOptions } from './run/engine.js';
 export type { RunOptions, RunResult, ProgressEvent } from './run/driver.js';
 export type * from './run/contract.js';
 export type { WorkflowSource } from './run/workflow-source.js';
 
-export type { Store, RunRecord, LedgerRow, LedgerQuery } from './store/store.js';
+export type { Store, RunRecord, LedgerRow, LedgerQuery, Mutation } from './store/store.js';
 export { createMemoryStore } from './store/memory.js';
 export { createSqliteStore } from './store/sqlite.js';
-export { openStore } from './store/open.js';
+export { openStore, type StoreLocation } from './store/open.js';
 
 export { readReport } from './review/report.js';
 export type { Report, ReportFormat } from './review/report.js';

@@ -22,7 +22,7 @@ import { driveRun, type RunOptions, type RunResult } from './driver.js';
 import { engineTools } from './engine-tools.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { loopFacts } from '../nodes/review-loops.js';
-import { asksAgents } from '../nodes/index.js';
+import { asksAgents, nodeType } from '../nodes/index.js';
 import { claimNote } from './tool-steps.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 
@@ -105,16 +105,44 @@ export interface Engine {
   run(source: WorkflowSource | { runId: string }, options: RunOptions & StartOptions & { agent: Agent; reviewer?: Agent }): Promise<RunResult>;
 }
 
+/** What createEngine needs of a store (the Store interface's methods). */
+const STORE_METHODS = ['putWorkflow', 'getWorkflow', 'create', 'get', 'update', 'list', 'events', 'eventCount', 'appendRows', 'rows', 'close'] as const;
+
+/** Options given as null or a non-object would be a bare TypeError deep inside. */
+function optionsObject(opts: unknown, call: string): void {
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
+    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'a list' : typeof opts}`, { fix: `pass an options object such as {}, or leave it out` });
+  }
+}
+
 export function createEngine(options: EngineOptions): Engine {
   const store = options?.store;
   // Checked here, not at the first call: a missing store would be a bare TypeError there.
-  // `in`, not a read of the methods: a lazy store (the CLI's) opens on its first read.
-  if (store === null || typeof store !== 'object' || !('get' in store) || !('create' in store)) {
-    throw new CountersignError('E_INPUT', 'createEngine needs a store: an object with the Store methods (get, create, …)', {
+  // `in` and own descriptors, never a read of the methods: a lazy store (the CLI's) opens on its first read.
+  const missing = store === null || typeof store !== 'object' ? undefined : STORE_METHODS.filter((m) => {
+    if (!(m in store)) return true;
+    const own = Object.getOwnPropertyDescriptor(store, m);
+    return own !== undefined && 'value' in own && typeof own.value !== 'function';
+  });
+  if (missing === undefined || missing.length > 0) {
+    throw new CountersignError('E_INPUT', `createEngine needs a store: an object with the Store methods (${STORE_METHODS.join(', ')})${missing?.length ? `; this one has no ${missing.join(', ')}` : ''}`, {
       fix: 'pass { store: createSqliteStore(dir) } for durable runs, or { store: createMemoryStore() } for tests and embedding',
     });
   }
-  const now = options.now ?? (() => new Date());
+  for (const name of ['now', 'newRunId'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new CountersignError('E_INPUT', `createEngine's ${name} must be a function, got ${typeof options[name]}`, { fix: name === 'now' ? 'pass now: () => new Date(), or leave it out' : 'pass newRunId: () => "<a unique id>", or leave it out' });
+    }
+  }
+  const clock = options.now;
+  // The clock a host gives is read as it is used: a time that is no Date would be a bare TypeError inside a step.
+  const now = clock === undefined ? () => new Date() : () => {
+    const t = clock();
+    if (!(t instanceof Date) || !Number.isFinite(t.getTime())) {
+      throw new CountersignError('E_INPUT', `createEngine's now() gave ${t instanceof Date ? 'an invalid Date' : JSON.stringify(t) ?? String(t)}, not a valid Date`, { fix: 'make now return a valid Date, e.g. () => new Date()' });
+    }
+    return t;
+  };
   const newRunId = options.newRunId ?? (() => randomUUID());
   const tools = engineTools({ store, now, ...(options.tools ? { tools: options.tools } : {}), allowToolModules: options.allowToolModules === true, ...(options.toolHeartbeatMs ? { toolHeartbeatMs: options.toolHeartbeatMs } : {}), compiledFor, envOf, mustGet });
   /** Runs the tool nodes the run has reached, then reads its state (with `held` when this process could not run one). */
@@ -216,12 +244,14 @@ export function createEngine(options: EngineOptions): Engine {
 
   const engine: Engine = {
     async start(source, opts = {}) {
+      optionsObject(opts, 'start');
       const state = startLoaded(await tools.load(source), opts);
       return state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : state;
     },
 
     async submit(runId, answer, opts = {}) {
       checkRunId(runId);
+      optionsObject(opts, 'submit');
       // The run first: an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the call.
       const before = store.get(runId);
       if (!before) throw notFound(runId, store.location);
@@ -375,6 +405,10 @@ export function createEngine(options: EngineOptions): Engine {
       if (rec.status === 'waiting' && !compiledFor(rec).byId.has(rec.pending!.nodeId)) {
         throw damagedRecord(rec, `waits at node ${JSON.stringify(rec.pending!.nodeId)}, which its stored workflow does not have`, store.file);
       }
+      const at = rec.status === 'waiting' ? compiledFor(rec).byId.get(rec.pending!.nodeId)! : undefined;
+      if (at && nodeType(at.type)?.kind !== 'waiting') {
+        throw damagedRecord(rec, `waits at node ${JSON.stringify(at.id)}, a ${at.type} node, which never waits`, store.file);
+      }
       return state;
     },
 
@@ -407,6 +441,13 @@ export function createEngine(options: EngineOptions): Engine {
         });
       }
       checkRunLimits(opts);
+      // Refused before a run is stored: a wrong type here would otherwise throw halfway through, or be blamed on the agent.
+      if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
+        throw new CountersignError('E_INPUT', `run()'s onProgress must be a function, got ${typeof opts.onProgress}`, { fix: 'pass onProgress: (event) => { … }, or leave it out' });
+      }
+      if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) {
+        throw new CountersignError('E_INPUT', 'run()\'s signal must be an AbortSignal', { fix: 'pass signal: controller.signal (an AbortController\'s), or leave it out' });
+      }
       // Refused before anything starts: a blank identity would fail the first answer of a half-started run.
       for (const [name, id] of [['as', opts.as], ['reviewerAs', opts.reviewerAs]] as const) {
         if (id !== undefined && (typeof id !== 'string' || id.trim() === '')) {

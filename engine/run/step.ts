@@ -183,6 +183,10 @@ function restore(compiled: CompiledWorkflow, rec: RunRecord, storeFile: string |
     // The stored workflow is the run's own copy (its hash checked): a state it lacks is a damaged record.
     throw damagedRecord(rec, `rests at node ${JSON.stringify(value)}, which its stored workflow does not have`, storeFile);
   }
+  // A waiting run waits at a node that waits (an answer, a tool): never at an end or a condition, where an answer would be dropped.
+  if (rec.status === 'waiting' && nodeType(compiled.byId.get(value)!.type)?.kind !== 'waiting') {
+    throw damagedRecord(rec, `waits at node ${JSON.stringify(value)}, a ${compiled.byId.get(value)!.type} node, which never waits`, storeFile);
+  }
   const context = rec.snapshot.context;
   if (context === null || typeof context !== 'object' || Array.isArray(context)) throw damagedRecord(rec, 'has a snapshot without its context', storeFile);
   const fault = contextFault(context as Record<string, unknown>);
@@ -202,7 +206,7 @@ function contextFault(context: Record<string, unknown>): string | undefined {
     if (typeof meta![key] !== 'string') return `has no string "meta.${key}"`;
   }
   if (typeof context.attempt !== 'number') return 'has no number "attempt"';
-  if (context.recent !== undefined && !Array.isArray(context.recent)) return 'has a "recent" that is not a list';
+  if (context.recent !== undefined && (!Array.isArray(context.recent) || !context.recent.every((r) => Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && isMap(r[1])))) return 'has a "recent" that is not a list of [node id, answer] pairs';
   if (context.errors !== undefined && !Array.isArray(context.errors)) return 'has an "errors" that is not a list';
   if (context.reviews !== undefined && !isMap(context.reviews)) return 'has a "reviews" that is not an object';
   return undefined;

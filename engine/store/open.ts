@@ -22,8 +22,8 @@ export interface StoreLocation {
 export const DEFAULT_STORE_DIR = '.countersign';
 
 export function resolveStoreDir(opts: StoreLocation): string {
-  if (opts === null || typeof opts !== 'object' || typeof opts.cwd !== 'string' || (opts.store !== undefined && typeof opts.store !== 'string') || (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object'))) {
-    throw new CountersignError('E_INPUT', 'openStore needs { cwd: string, store?: string, env?: object }', {
+  if (opts === null || typeof opts !== 'object' || typeof opts.cwd !== 'string' || opts.cwd.trim() === '' || (opts.store !== undefined && typeof opts.store !== 'string') || (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object')) || (opts.env?.COUNTERSIGN_STORE !== undefined && typeof opts.env.COUNTERSIGN_STORE !== 'string')) {
+    throw new CountersignError('E_INPUT', 'openStore needs { cwd: a non-empty string, store?: string, env?: an object of strings }', {
       fix: 'pass the working directory the store is found from, e.g. openStore({ cwd: process.cwd() }), and --store\'s value as store when one was given',
     });
   }

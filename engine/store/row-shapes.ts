@@ -23,6 +23,8 @@ export function recordProblem(value: unknown, runId: string): string | undefined
     const pending = value.pending;
     if (!isObject(pending) || typeof pending.kind !== 'string' || typeof pending.nodeId !== 'string') return 'is waiting without a pending item';
     if (pending.nodeId !== value.snapshot.value) return `is waiting at node ${JSON.stringify(value.snapshot.value)} with the pending item of node "${pending.nodeId}"`;
+    // A deadline no clock can reach would never fire: the node's timeout silently lost.
+    if (value.deadline !== undefined && (typeof value.deadline !== 'string' || !Number.isFinite(Date.parse(value.deadline)))) return `has the deadline ${JSON.stringify(value.deadline)}, which is no time`;
   }
   return undefined;
 }

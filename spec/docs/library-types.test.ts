@@ -87,7 +87,9 @@ const HOST_OPTIONS = {
 const HOST = `import {
   createEngine, createMemoryStore, loadWorkflow, validateDocument, validateWorkflow,
   CountersignError, isCountersignError,
+  openStore,
   type Agent, type AgentRequest, type EngineOptions, type RunResult, type ValidationReport,
+  type RunInfo, type StoreLocation, type Mutation, type RunRecord,
 } from 'countersign';
 
 const workflow = process.argv[2] ?? ${JSON.stringify(join(ROOT, 'workflows/bugfix.yaml'))};
@@ -111,6 +113,11 @@ try {
   throw e;
 }
 console.log(new CountersignError('E_INPUT', 'no such file', { fix: 'give a path', pointer: '/input' }).toJSON().code);
+// The types the API's own signatures use can be named: engine.info()'s, openStore()'s, a Store's update().
+export async function described(runId: string): Promise<RunInfo> { return engine.info(runId); }
+const where: StoreLocation = { cwd: process.cwd() };
+export const opened = () => openStore(where);
+export const keep = (current: RunRecord): Mutation<number> => ({ result: current.seq });
 
 // @ts-expect-error: an engine needs a store
 createEngine({});

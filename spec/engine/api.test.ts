@@ -300,6 +300,28 @@ Api('r76: run failures carry their fix (E_MAX_RETRIES, E_AGENT_ERROR, E_TIMEOUT)
   assert.ok(errors.some((l) => /and \d+ more errors/.test(l)));
 });
 
+Api('r76: library arguments that could never work are E_INPUT before anything is stored: now/newRunId that are no functions, a now() that gives no valid Date, a store without the Store methods, null options, run()\'s onProgress and signal of the wrong type, openStore with a blank cwd or a non-string COUNTERSIGN_STORE', async () => {
+  const { openStore } = await import('../../engine/index.js');
+  const code = async (f: () => unknown) => { try { await f(); } catch (e) { return (e as { code?: string }).code; } return 'no error'; };
+  const store = createMemoryStore();
+  assert.is(await code(() => createEngine({ store, now: 5 as never })), 'E_INPUT');
+  assert.is(await code(() => createEngine({ store, newRunId: 'abc' as never })), 'E_INPUT');
+  assert.is(await code(() => createEngine({ store: { get: 1, create: 1 } as never })), 'E_INPUT');
+  assert.is(await code(() => createEngine({ store, now: () => new Date(Number.NaN) }).start(TWO_STEP)), 'E_INPUT');
+  assert.is(await code(() => createEngine({ store, now: () => '2020-01-01' as never }).start(TWO_STEP)), 'E_INPUT');
+  const engine = createEngine({ store });
+  assert.is(await code(() => engine.start(TWO_STEP, null as never)), 'E_INPUT');
+  const s = await engine.start(TWO_STEP);
+  assert.is(await code(() => engine.submit(s.runId, { words: 1 }, null as never)), 'E_INPUT');
+  const agent: Agent = { answer: async () => ({ words: 3 }) };
+  const before = (await engine.runs()).length;
+  assert.is(await code(() => engine.run(TWO_STEP, { agent, onProgress: 5 as never })), 'E_INPUT');
+  assert.is(await code(() => engine.run(TWO_STEP, { agent, signal: { aborted: false } as never })), 'E_INPUT');
+  assert.is((await engine.runs()).length, before, 'no run was stored');
+  assert.is(await code(() => openStore({ cwd: '' })), 'E_INPUT');
+  assert.is(await code(() => openStore({ cwd: '.', env: { COUNTERSIGN_STORE: 5 as never } })), 'E_INPUT');
+});
+
 Api('a wrong identity\'s answer (E_SELF_REVIEW, no attempt spent) does not move the item on: a submit pinned before it (madeAt) still answers that item', async () => {
   let clock = Date.parse('2026-12-04T10:00:00.000Z');
   const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });

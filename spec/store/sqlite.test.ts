@@ -423,6 +423,7 @@ test('a stored context missing what every step reads (meta null, nodes not an ob
     ['has no "nodes" object', (ctx) => (ctx.nodes = 5)],
     ['has no string "meta.userId"', (ctx) => delete ctx.meta.userId],
     ['has no number "attempt"', (ctx) => (ctx.attempt = 'one')],
+    ['has a "recent" that is not a list of [node id, answer] pairs', (ctx) => (ctx.recent = [1, null])],
   ];
   const runs = [];
   for (let i = 0; i < damage.length; i++) runs.push((await engine.start(TWO)).runId);
@@ -440,6 +441,30 @@ test('a stored context missing what every step reads (meta null, nodes not an ob
     assert.match(got.message, `has a snapshot whose context ${damage[i][0]}`);
     assert.match(got.fix, /restore \S+countersign\.db from a backup/);
   }
+});
+
+test('a waiting record at a node that never waits (an end, a condition) or with a deadline that is no time is E_STORE, never served as a state or stepped past', async (c) => {
+  const engine = createEngine({ store: createSqliteStore(c.dir) });
+  const atEnd = (await engine.start(TWO)).runId;
+  const badDeadline = (await engine.start(TWO)).runId;
+  const db = new Database(join(c.dir, 'countersign.db'));
+  const edit = (runId: string, change: (r: Record<string, any>) => void) => {
+    const r = JSON.parse(db.prepare('SELECT record FROM runs WHERE run_id = ?').pluck().get(runId) as string);
+    change(r);
+    db.prepare('UPDATE runs SET record = ?, version = version + 1 WHERE run_id = ?').run(JSON.stringify(r), runId);
+  };
+  const endId = TWO.nodes.find((n: { type: string }) => n.type === 'end')!.id;
+  edit(atEnd, (r) => { r.snapshot.value = endId; r.pending.nodeId = endId; });
+  edit(badDeadline, (r) => (r.deadline = 'soon'));
+  db.close();
+  const fresh = createEngine({ store: createSqliteStore(c.dir) });
+  for (const got of [await fresh.status(atEnd).catch((e) => e), await fresh.submit(atEnd, { words: 5 }).catch((e) => e)]) {
+    assert.is(got.code, 'E_STORE');
+    assert.match(got.message, 'which never waits');
+  }
+  const dl = await fresh.status(badDeadline).catch((e) => e);
+  assert.is(dl.code, 'E_STORE');
+  assert.match(dl.message, 'has the deadline "soon", which is no time');
 });
 
 test('using a closed store is E_STORE, not a crash', (c) => {
