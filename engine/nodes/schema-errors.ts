@@ -42,12 +42,62 @@ export interface SchemaProblem {
  * (an inputSchema's `globalInputs`), for "did you mean".
  */
 export function schemaProblem(schema: JsonObject, extraKeywords: readonly string[] = []): SchemaProblem | undefined {
+  // ajv would build an asynchronous validator: it returns a promise, never a verdict, so every answer would pass.
+  const asyncAt = findKeyword(schema, '$async');
+  if (asyncAt !== undefined) {
+    return { at: asyncAt, message: '"$async" makes an asynchronous validator, which returns a promise instead of judging the answer: every answer would pass', fix: 'remove "$async"', key: true };
+  }
   try {
     answerValidator(schema, 'check');
-    return undefined;
   } catch (e) {
     return explain((e as Error).message, schema, extraKeywords);
   }
+  // Definitions nothing refers to are never compiled: their keywords are checked by name.
+  return unknownInDefinitions(schema, '');
+}
+
+/** Every keyword ajv knows (draft-07 with ajv-formats), as the published schema lists them. */
+const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
+  '$async', '$comment', '$defs', '$id', '$ref', '$schema', '$vocabulary', 'additionalItems', 'additionalProperties', 'allOf', 'anyOf',
+  'const', 'contains', 'contentEncoding', 'contentMediaType', 'contentSchema', 'default', 'definitions', 'dependencies', 'deprecated',
+  'description', 'else', 'enum', 'examples', 'exclusiveMaximum', 'exclusiveMinimum', 'format', 'formatExclusiveMaximum',
+  'formatExclusiveMinimum', 'formatMaximum', 'formatMinimum', 'id', 'if', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum',
+  'minItems', 'minLength', 'minProperties', 'minimum', 'multipleOf', 'not', 'nullable', 'oneOf', 'pattern', 'patternProperties',
+  'properties', 'propertyNames', 'readOnly', 'required', 'then', 'title', 'type', 'uniqueItems', 'writeOnly',
+]);
+
+/** The first unknown keyword inside a `definitions`/`$defs` entry of `schema` (at any depth). */
+function unknownInDefinitions(schema: JsonValue, at: string): SchemaProblem | undefined {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
+  for (const map of ['definitions', '$defs']) {
+    const defs = (schema as JsonObject)[map];
+    if (defs === null || typeof defs !== 'object' || Array.isArray(defs)) continue;
+    for (const [name, def] of Object.entries(defs)) {
+      const here = `${at}/${map}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const found = unknownKeyword(def, here);
+      if (found) return found;
+    }
+  }
+  for (const [sub, here] of subschemas(schema, at)) {
+    const found = unknownInDefinitions(sub, here);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function unknownKeyword(schema: JsonValue, at: string): SchemaProblem | undefined {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
+  for (const key of Object.keys(schema)) {
+    if (!KNOWN_KEYWORDS.has(key)) {
+      const near = suggest(key, [...KNOWN_KEYWORDS]);
+      return { at: `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `unknown JSON Schema keyword "${key}"${near ? ` — did you mean "${near}"?` : ''}`, fix: 'correct its spelling or remove it (JSON Schema draft-07 keywords)', key: true };
+    }
+  }
+  for (const [sub, here] of subschemas(schema, at)) {
+    const found = unknownKeyword(sub, here);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**

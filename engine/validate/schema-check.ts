@@ -47,6 +47,8 @@ const VALUE_KEYWORDS: ReadonlySet<string> = new Set([
 
 /** Where validate checks keys itself: registry entries and names, an inputSchema, initialData's names. */
 const OWN_KEY_CHECKS = /^\/(?:variableRegistry|nodes\/\d+\/(?:inputSchema|initialData\/variables))(?:\/|$)/;
+/** Deeper than a registry entry's type and description, or an inputSchema's own type and globalInputs. */
+const INSIDE_USER_SCHEMA = /^\/(?:variableRegistry\/[^/]+\/(?!type(?:\/|$)|description$)[^/]+|nodes\/\d+\/inputSchema\/(?!globalInputs(?:\/|$))[^/]+)/;
 
 export function schemaFindings(data: unknown): Finding[] {
   const validate = workflowValidator();
@@ -64,6 +66,9 @@ export function schemaFindings(data: unknown): Finding[] {
     // variable names: validate's own checks report those faults, with
     // their own codes and did-you-mean (E_VARIABLE_SCHEMA, E_INPUT_SCHEMA, E_VARIABLE_NAME).
     if (error.schemaPath.includes('/propertyNames/') && OWN_KEY_CHECKS.test(error.instancePath)) continue;
+    // Inside an inputSchema or a registry entry, past the fields the workflow format itself
+    // defines, the schema checks JSON Schema for editors; validate compiles it itself.
+    if (INSIDE_USER_SCHEMA.test(error.instancePath)) continue;
     const finding = toFinding(data, error);
     findings.push(VALUE_KEYWORDS.has(error.keyword) ? { ...finding, valueOnly: true } : finding);
   }

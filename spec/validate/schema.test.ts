@@ -177,13 +177,38 @@ test('inputSchema and registry entries take every keyword ajv knows, at any dept
   assert.equal(report.errors.map((e) => `${e.code} ${e.pointer}`).sort(), ['E_INPUT_SCHEMA /nodes/2/inputSchema/properties/review_file/maxLenght', 'E_INPUT_SCHEMA /nodes/2/inputSchema/propertis', 'E_VARIABLE_SCHEMA /variableRegistry/issues_found/minLenght']);
 });
 
-test('the keywords the schema allows in a JSON Schema are exactly those ajv knows (the engine compiles inputSchemas with it): nothing ajv refuses is let through, nothing it takes is refused', async () => {
+test('the keywords the schema allows in a JSON Schema are exactly those ajv knows but $async (the engine compiles inputSchemas with it): nothing ajv refuses is let through, nothing it takes is refused', async () => {
   const { ajvModules } = await import('../../engine/format/ajv.js');
   const ajv = new Ajv({ strict: true });
   ajvModules().addFormats(ajv);
-  const known = Object.keys((ajv as unknown as { RULES: { keywords: object } }).RULES.keywords).sort();
+  // $async excepted: an asynchronous validator returns a promise and judges nothing (validate refuses it too).
+  const known = Object.keys((ajv as unknown as { RULES: { keywords: object } }).RULES.keywords).filter((k) => k !== '$async').sort();
   assert.equal([...schema.definitions.schemaKeywords.then.propertyNames.enum].sort(), known);
   assert.equal([...schema.definitions.variableDeclaration.propertyNames.enum].sort(), known);
+});
+
+test('r76: $async is refused (an asynchronous validator judges nothing), and a misspelt keyword anywhere — a single items schema, a tuple item, a dependency schema, an unreferenced definition — is one finding at it, from validate and from the published schema alike', () => {
+  const cases: [string, (wf: Schema) => void, string, string][] = [
+    ['$async', (wf) => ((wf.nodes[2] as Schema).inputSchema.$async = true), '/nodes/2/inputSchema/$async', 'E_INPUT_SCHEMA'],
+    ['$async in a registry entry', (wf) => (wf.variableRegistry.issues_found.$async = true), '/variableRegistry/issues_found/$async', 'E_VARIABLE_SCHEMA'],
+    ['items', (wf) => ((wf.nodes[2] as Schema).inputSchema.properties.list = { type: 'array', items: { type: 'string', minLenght: 1 } }), '/nodes/2/inputSchema/properties/list/items/minLenght', 'E_INPUT_SCHEMA'],
+    ['tuple items', (wf) => ((wf.nodes[2] as Schema).inputSchema.properties.list = { type: 'array', items: [{ type: 'string', minLenght: 1 }] }), '/nodes/2/inputSchema/properties/list/items/0/minLenght', 'E_INPUT_SCHEMA'],
+    ['dependencies', (wf) => ((wf.nodes[2] as Schema).inputSchema.dependencies = { review_file: { properties: { x: { minLenght: 1 } } } }), '/nodes/2/inputSchema/dependencies/review_file/properties/x/minLenght', 'E_INPUT_SCHEMA'],
+    ['definitions', (wf) => ((wf.nodes[2] as Schema).inputSchema.definitions = { x: { type: 'string', minLenght: 1 } }), '/nodes/2/inputSchema/definitions/x/minLenght', 'E_INPUT_SCHEMA'],
+  ];
+  for (const [what, change, pointer, code] of cases) {
+    const wf = seedReviewLoop();
+    change(wf);
+    const report = validateWorkflow(wf);
+    assert.equal(report.errors.map((e) => `${e.code} ${e.pointer}`), [`${code} ${pointer}`], what);
+    assert.is(strictValidator()(wf), false, `the published schema refuses ${what} too`);
+    const keyed = (strictValidator().errors ?? []).filter((e) => (e as { propertyName?: string }).propertyName).map((e) => `${e.instancePath}/${(e as { propertyName?: string }).propertyName}`);
+    assert.ok(keyed.includes(pointer.replace('/$async', '/$async')), `${what}: ${keyed.join(', ')}`);
+  }
+  const ok = seedReviewLoop();
+  (ok.nodes[2] as Schema).inputSchema.properties.list = { type: 'array', items: { type: 'string', minLength: 1 } };
+  assert.ok(validateWorkflow(ok).ok);
+  assert.ok(strictValidator()(ok), JSON.stringify(strictValidator().errors));
 });
 
 test('variable names in variableRegistry and initialData follow validate\'s rule (no ".", not digits alone), so an editor underlines a.b', () => {
