@@ -33,6 +33,7 @@ export const CODES = Object.freeze({
   E_EXPRESSION_SYNTAX: 'an expression does not parse',
   E_EXPRESSION_TARGET: 'an expression assigns to something that is not a declared global (registry or initialData)',
   E_TEMPLATE_SYNTAX: 'a template block is malformed (unclosed or mismatched {{#…}}), or a {{variable}} path in a template is (a.., a[)',
+  E_EACH_ITEM_FIELD: '(warning) a bare name inside {{#each}} that no variable has: read from the current item\'s field, as Moira does, which declarations cannot check (write {{this.field}} to say so)',
   E_EACH_NOT_LIST: '{{#each x}} over a variable the workflow declares with a type that is never a list (a registry entry or node-id.field of type object, string, …): the loop body would never run (it renders nothing, or its {{else}} branch)',
   E_CONDITION: 'a condition has the wrong shape, or a contextPath (or JSON Logic var) is not a valid path',
   E_UNDECLARED_VARIABLE: 'a template variable or contextPath resolves to nothing',
@@ -182,6 +183,7 @@ class ReadOnlySet<T> implements ReadonlySet<T> {
 export const WARNING_CODES: ReadonlySet<string> = new ReadOnlySet([
   'E_UNREACHABLE',
   'E_TIMEOUT_ROUTE_UNUSED',
+  'E_EACH_ITEM_FIELD',
   'E_FINAL_OUTPUT_UNRESOLVED',
   'E_VARIABLE_NEVER_WRITTEN',
   'E_REQUIRED_INPUT_DEFAULT',

@@ -16,6 +16,8 @@ export interface TemplateVariable {
   offset: number;
   /** Read as a list: the argument of {{#each}}. */
   list?: true;
+  /** Inside {{#each}}: a bare name there is read from the current item first, as Moira does. */
+  inEach?: true;
 }
 
 /** A value tag or a block argument, parsed once. */
@@ -295,7 +297,7 @@ function addVariables(path: string, offset: number, eachDepth: number, variables
   // Inside #each, `names[@index]` is read through the loop item: what the
   // declarations can check is the part before that index.
   const framed = eachDepth > 0 ? /\[\s*(this|@index)\b/.exec(path) : null;
-  if (!bound) variables.push(Object.freeze({ path: framed ? path.slice(0, framed.index) : path, offset, ...(list && !framed ? { list: true as const } : {}) }));
+  if (!bound) variables.push(Object.freeze({ path: framed ? path.slice(0, framed.index) : path, offset, ...(list && !framed ? { list: true as const } : {}), ...(eachDepth > 0 ? { inEach: true as const } : {}) }));
   for (let i = 0; i < path.length; i++) {
     if (path[i] !== '[') continue;
     let depth = 1;

@@ -152,6 +152,9 @@ function read(node: VarNode, state: RenderState): Resolution {
     if (node.root === 'this') return walkFrom(state.items[depth - 1], node.segments, state);
     if (node.root === '@index' && node.segments.length === 1) return { found: true, value: state.indexes[depth - 1] };
     if (node.frameRefs) return state.lookup(bindRefs(node.segments, state));
+    // As Moira reads a loop: a name the current item has is its field ({{title}}, {{#if done}}), before any variable of that name.
+    const item = state.items[depth - 1];
+    if (item !== null && typeof item === 'object' && !Array.isArray(item) && Object.hasOwn(item, node.root)) return walkFrom(item, ['this', ...node.segments], state);
   }
   return state.lookup(node.segments as Segment[]);
 }

@@ -33,7 +33,7 @@ export function errorFinding(e: CountersignError, pointer: string): Finding {
 export function templateReads(text: unknown, pointer: string): VariableRead[] {
   if (typeof text !== 'string') return [];
   try {
-    return templateVariables(text).map((v) => ({ path: v.path, pointer, offset: v.offset, ...(v.list ? { list: true as const } : {}) }));
+    return templateVariables(text).map((v) => ({ path: v.path, pointer, offset: v.offset, ...(v.list ? { list: true as const } : {}), ...(v.inEach ? { inEach: true as const } : {}) }));
   } catch {
     return [];
   }

@@ -148,7 +148,9 @@ function checkCondition(c: unknown, pointer: string): Finding[] {
   if (c === null || typeof c !== 'object' || Array.isArray(c)) return bad('a condition must be an object');
   const cond = c as Record<string, unknown>;
   if ('jsonLogic' in cond) return checkJsonLogic(cond.jsonLogic, `${pointer}/jsonLogic`);
-  const op = cond.operator;
+  // A misspelt "operator" key (its own finding) still names the operator: the operands are checked as it says.
+  const misspelt = cond.operator === undefined ? Object.keys(cond).find((k) => suggest(k, ['operator']) === 'operator') : undefined;
+  const op = misspelt !== undefined ? cond[misspelt] : cond.operator;
   if (typeof op !== 'string') return bad('a condition needs an "operator" (or a "jsonLogic" rule)', pointer);
   if (op === 'and' || op === 'or') {
     // A missing, empty or non-list "conditions" is the schema's finding, at the list itself (minItems, required, type).

@@ -48,6 +48,8 @@ export interface VariableRead {
   offset?: number;
   /** Read as a list ({{#each}}): the declared type must allow an array. */
   list?: true;
+  /** A template read inside {{#each}}: an unknown bare name there may be a field of the current item. */
+  inEach?: true;
 }
 
 /** Names a node makes readable. */

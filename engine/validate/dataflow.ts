@@ -163,6 +163,18 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
   }
   if (resolution.found) return undefined;
   const { missing, candidates } = resolution;
+  // Inside {{#each}}, a bare name no variable has may be a field of the current item (Moira reads it so):
+  // not checkable from declarations, so a warning, unless it is a near miss of a name that is (a typo).
+  const itemRoot = read.path.split(/[.[]/)[0];
+  if (read.inEach && missing === itemRoot && !itemRoot.startsWith('@') && suggest(missing, [...candidates, 'this']) === undefined) {
+    return {
+      code: 'E_EACH_ITEM_FIELD',
+      message: `${shown} names no variable, so inside {{#each}} it reads the current item's "${itemRoot}" field (as Moira does), which declarations cannot check; write {{this.${read.path}}} to say so, or declare "${itemRoot}" if you meant a variable`,
+      pointer: read.pointer,
+      offset: read.offset,
+      severity: 'warning',
+    };
+  }
   const place = `${read.pointer} ${missing}`;
   if (reported.has(place)) return undefined;
   reported.add(place);
@@ -234,7 +246,7 @@ export function systemReminderReads(data: Record<string, unknown>): { reads: Var
   const text = data.systemReminder;
   if (typeof text !== 'string') return { reads: [], findings: [] };
   try {
-    return { reads: templateVariables(text).map((v) => ({ path: v.path, pointer: '/systemReminder', offset: v.offset })), findings: [] };
+    return { reads: templateVariables(text).map((v) => ({ path: v.path, pointer: '/systemReminder', offset: v.offset, ...(v.inEach ? { inEach: true as const } : {}) })), findings: [] };
   } catch (e) {
     if (!isCountersignError(e)) throw e;
     return { reads: [], findings: [errorFinding(e, '/systemReminder')] };

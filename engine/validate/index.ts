@@ -138,7 +138,8 @@ export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Fin
       const fresh = (f: Finding, read: boolean) => !faults.some((x) => f.pointer === x.pointer
         // The missing field itself (a condition's check of a condition that is not there) is that fault again.
         || (x.missingField && x.missing?.some((name) => f.pointer === `${x.pointer}/${name}` || f.pointer.startsWith(`${x.pointer}/${name}/`)))
-        || (x.pointer !== node.pointer && f.pointer.startsWith(`${x.pointer}/`) && !(read && x.missingField)));
+        // A field missing from an object says nothing of the fields it does hold: their reads still run, and so do checks of their keys (a misspelt contextPath).
+        || (x.pointer !== node.pointer && f.pointer.startsWith(`${x.pointer}/`) && !((read || f.key) && x.missingField)));
       try {
         const found: Finding[] = [...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true })];
         const reads: Finding[] = [];

@@ -226,15 +226,21 @@ variables('index refs inside brackets are listed too', () => {
 variables('this, this.f and @index inside #each are bound, not free; the #each argument is free, marked as read as a list', () => {
   assert.equal(templateVariables('{{#each xs}}{{this}}{{this.f}}{{@index}}{{y}}{{/each}}'), [
     { path: 'xs', offset: 8, list: true },
-    { path: 'y', offset: 42 },
+    { path: 'y', offset: 42, inEach: true },
   ]);
 });
 
 variables('a ref inside a loop-bound path is still free', () => {
   assert.equal(templateVariables('{{#each xs}}{{this[k]}}{{/each}}'), [
     { path: 'xs', offset: 8, list: true },
-    { path: 'k', offset: 19 },
+    { path: 'k', offset: 19, inEach: true },
   ]);
+});
+
+variables('r76: as Moira reads a loop, a bare name the current item has is its field ({{title}}, {{#if done}}), before a variable of that name; one it lacks falls back to the variable', () => {
+  const items = [{ title: 'A', done: true }, { title: 'B', done: false }];
+  const look = (segments: readonly unknown[]) => (segments[0] === 'tasks' ? { found: true as const, value: items } : segments[0] === 'title' ? { found: true as const, value: 'GLOBAL' } : segments[0] === 'other' ? { found: true as const, value: 'O' } : { found: false as const, missing: String(segments[0]), candidates: [] });
+  assert.is(renderTemplate('{{#each tasks}}[{{title}} {{#if done}}x{{/if}} {{other}}]{{/each}}', look as never).text, '[A x O][B  O]');
 });
 
 variables('this after the #each closes, or in its else branch, is free again', () => {

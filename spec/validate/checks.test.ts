@@ -184,6 +184,18 @@ graph('did-you-mean reaches the loop\'s own names ({{thsi}}, {{@idnex}} inside {
   assert.ok(messages.some((m) => m.includes('contextPath "issues_found" is not declared — did you mean "review.issues_found"?')), messages.join('\n'));
 });
 
+graph('r76: inside {{#each}} a bare name no variable has is a warning (E_EACH_ITEM_FIELD: read from the item, as Moira does); a near miss of a declared name is still an error with its did-you-mean', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', initialData: { variables: { tasks: { value: [{ title: 'a' }], description: 'tasks' }, topic: { value: 'x', description: 't' } } }, connections: { default: 'ask' } },
+    { ...ask('ask', 'done'), directive: '{{#each tasks}}{{title}} {{#if done}}x{{/if}} {{topik}}{{/each}}' },
+    { id: 'done', type: 'end' },
+  ];
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(report.warnings.filter((w) => w.code === 'E_EACH_ITEM_FIELD').map((w) => w.message.split(' ')[0]), ['"{{title}}"', '"{{done}}"']);
+  assert.equal(codes(report), ['E_UNDECLARED_VARIABLE /nodes/1/directive']);
+  assert.match(report.errors[0].message, 'did you mean "topic"?');
+});
+
 graph('a cycle back into the start node counts as transient (start never waits)', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'again' } },
