@@ -18,11 +18,11 @@ export interface EncodingProblem {
 
 /** The text of a UTF-8 file, or what keeps it from being one. */
 export function decodeUtf8(bytes: Uint8Array): { text: string } | { problem: EncodingProblem } {
-  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'UTF-16LE' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'UTF-16BE' : undefined;
-  if (utf16) {
+  const other = otherEncoding(bytes);
+  if (other) {
     return {
       problem: {
-        message: `is ${utf16} text (it starts with the byte-order mark ${bytes[0].toString(16).toUpperCase()} ${bytes[1].toString(16).toUpperCase()}), and countersign reads UTF-8`,
+        message: `is ${other.name} text (${other.how}), and countersign reads UTF-8`,
         line: 1,
         col: 1,
         fix: 'save the file as UTF-8 (in most editors: "Save with encoding" → UTF-8)',
@@ -53,4 +53,17 @@ function firstInvalid(bytes: Uint8Array): number {
     i += length;
   }
   return bytes.length;
+}
+
+/** A Unicode encoding other than UTF-8, told by its byte-order mark, or by NUL bytes beside ASCII where none is. */
+function otherEncoding(bytes: Uint8Array): { name: string; how: string } | undefined {
+  const hex = (n: number) => [...bytes.subarray(0, n)].map((b) => b.toString(16).toUpperCase().padStart(2, '0')).join(' ');
+  if (bytes[0] === 0xff && bytes[1] === 0xfe && bytes[2] === 0 && bytes[3] === 0) return { name: 'UTF-32LE', how: `it starts with the byte-order mark ${hex(4)}` };
+  if (bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff) return { name: 'UTF-32BE', how: `it starts with the byte-order mark ${hex(4)}` };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { name: 'UTF-16LE', how: `it starts with the byte-order mark ${hex(2)}` };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { name: 'UTF-16BE', how: `it starts with the byte-order mark ${hex(2)}` };
+  // Without a mark: ASCII written as UTF-16 puts a NUL byte beside every character.
+  if (bytes.length >= 4 && bytes[0] !== 0 && bytes[1] === 0 && bytes[2] !== 0 && bytes[3] === 0) return { name: 'UTF-16LE', how: 'a NUL byte follows each character, and it has no byte-order mark' };
+  if (bytes.length >= 4 && bytes[0] === 0 && bytes[1] !== 0 && bytes[2] === 0 && bytes[3] !== 0) return { name: 'UTF-16BE', how: 'a NUL byte comes before each character, and it has no byte-order mark' };
+  return undefined;
 }

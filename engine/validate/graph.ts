@@ -9,6 +9,7 @@
 import type { Finding, WaitingType } from '../nodes/node-type.js';
 import type { GraphModel, NodeEntry } from './graph-model.js';
 import { childPointer } from './pointer.js';
+import { suggest } from '../format/suggest.js';
 
 interface Edge {
   name: string;
@@ -56,7 +57,13 @@ function unreachableFindings(model: GraphModel): Finding[] {
   const queue = [...seen];
   while (queue.length > 0) {
     const node = queue.pop() as NodeEntry;
-    const targets = edgesOf(node, model).flatMap(({ to }) => (to.id !== undefined && shared.has(to.id) ? model.nodes.filter((n) => n.id === to.id) : [to]));
+    // A misspelt target ("chek") is its own finding (E_DANGLING_CONNECTION, with its did-you-mean): followed to the node it was meant for.
+    const meant = [...node.connections].flatMap(([, target]) => {
+      if (model.byId.has(target)) return [];
+      const guess = suggest(target, model.byId.keys());
+      return guess !== undefined ? [model.byId.get(guess)!] : [];
+    });
+    const targets = [...edgesOf(node, model).flatMap(({ to }) => (to.id !== undefined && shared.has(to.id) ? model.nodes.filter((n) => n.id === to.id) : [to])), ...meant];
     for (const to of targets) {
       if (!seen.has(to)) {
         seen.add(to);
@@ -64,8 +71,10 @@ function unreachableFindings(model: GraphModel): Finding[] {
       }
     }
   }
-  // A reached node whose connections are no object (the schema's finding): where it leads is unknown, so nothing is surely unreachable.
+  // A reached node whose connections are no object (the schema's finding), or that lacks a required one
+  // (E_MISSING_CONNECTION): where it leads is unknown, so nothing is surely unreachable.
   if ([...seen].some((n) => n.raw.connections !== undefined && (n.raw.connections === null || typeof n.raw.connections !== 'object' || Array.isArray(n.raw.connections)))) return [];
+  if ([...seen].some((n) => lacksRequired(n))) return [];
   const startLabel = start.id !== undefined ? `"${start.id}"` : 'the start node';
   return model.nodes
     .filter((n) => !seen.has(n))
@@ -75,6 +84,15 @@ function unreachableFindings(model: GraphModel): Finding[] {
       severity: 'warning' as const,
       message: `${n.id !== undefined ? `node "${n.id}"` : `nodes[${n.index}]`} cannot be reached from start ${startLabel}; connect a node to it or remove it`,
     }));
+}
+
+/** Whether a node lacks a connection its type requires. */
+function lacksRequired(node: NodeEntry): boolean {
+  const type = node.nodeType;
+  if (!type) return false;
+  const required = (type.connectionsOf?.(node.raw as never) ?? type.connections).required;
+  const present = node.raw.connections !== null && typeof node.raw.connections === 'object' ? Object.keys(node.raw.connections) : [];
+  return required.some((name) => !present.includes(name));
 }
 
 /** Nodes a run passes through without anyone answering: start, transient ones, and tool nodes (the engine runs those itself). */

@@ -471,6 +471,15 @@ files('a file that is not UTF-8 is E_PARSE at its first byte at fault (Latin-1),
     assert.equal([u.code, u.line, u.col], ['E_PARSE', 1, 1]);
     assert.match(u.message, `the file is ${name} text (it starts with the byte-order mark`);
   }
+  // UTF-32 by its mark, UTF-16 without one by its NUL bytes: named as what they are.
+  const utf32 = join(dir, 'utf32.json');
+  writeFileSync(utf32, Buffer.from([0xff, 0xfe, 0, 0, 0x7b, 0, 0, 0, 0x7d, 0, 0, 0]));
+  assert.match(thrown(() => readSource(utf32)).message, 'the file is UTF-32LE text (it starts with the byte-order mark FF FE 00 00)');
+  const bare16 = join(dir, 'bare16.yaml');
+  writeFileSync(bare16, Buffer.from('a: 1\n', 'utf16le'));
+  const bare = thrown(() => readSource(bare16));
+  assert.equal([bare.code, bare.line, bare.col], ['E_PARSE', 1, 1]);
+  assert.match(bare.message, 'the file is UTF-16LE text (a NUL byte follows each character, and it has no byte-order mark)');
   // UTF-8 with and without its byte-order mark reads as ever.
   writeFileSync(latin1, '\uFEFFdirective: "Café"\n');
   assert.equal(readSource(latin1).data, { directive: 'Café' });

@@ -223,7 +223,20 @@ graph('a missing or unknown connection is reported once, although schema and str
   const report = validateWorkflow(workflow(nodes));
   assert.equal(codes(report), ['E_UNKNOWN_CONNECTION /nodes/1/connections/sucess', 'E_MISSING_CONNECTION /nodes/3']);
   assert.match(report.errors[1].message, /"true" and "false"/);
-  assert.equal(warningCodes(report), ['E_UNREACHABLE /nodes/4', 'E_UNREACHABLE /nodes/5']);
+  // Where a node missing a required connection leads is unknown: nothing is called unreachable for it (one fault, one finding).
+  assert.equal(warningCodes(report), []);
+});
+
+graph('r76: a misspelt connection target (with its did-you-mean) is followed to the node meant, so that node and what follows are not also unreachable', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', connections: { default: 'ask' } },
+    ask('ask', 'chek'),
+    { id: 'check', type: 'condition', condition: { operator: 'exists', left: { contextPath: 'userId' } }, connections: { true: 'done', false: 'done' } },
+    { id: 'done', type: 'end' },
+  ];
+  const report = validateWorkflow(workflow(nodes));
+  assert.equal(codes(report), ['E_DANGLING_CONNECTION /nodes/1/connections/success']);
+  assert.equal(warningCodes(report), []);
 });
 
 graph('a "timeout" connection on a node without timeoutMs is the warning E_TIMEOUT_ROUTE_UNUSED at that connection\'s key (it could never fire); with timeoutMs it is fine', async () => {
