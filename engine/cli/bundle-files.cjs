@@ -179,12 +179,15 @@ function changeTime(path) {
  */
 function freshBundle() {
   try {
-    const { dir, sources } = JSON.parse(readFileSync(POINTER, 'utf8'));
+    const { dir, sources, bytes } = JSON.parse(readFileSync(POINTER, 'utf8'));
     const entry = join(DIST, dir, ENTRY);
     if (!sources || typeof sources !== 'object') return undefined;
     for (const [path, ctime] of Object.entries(sources)) if (changeTime(path) !== ctime) return undefined;
     // The bundle's ajv-all.cjs too: without it the CLI would load ajv from node_modules, the slow way.
-    if (statSync(entry).isFile() && statSync(join(DIST, dir, 'ajv-all.cjs')).isFile()) return entry;
+    const info = statSync(entry);
+    // Not the size it was built at: cut short or overwritten on disk, so it is built again (it could fail in any way as it loads).
+    if (typeof bytes === 'number' && info.size !== bytes) return undefined;
+    if (info.isFile() && statSync(join(DIST, dir, 'ajv-all.cjs')).isFile()) return entry;
   } catch {
     // No bundle yet, or a damaged pointer: build.
   }
@@ -209,7 +212,7 @@ function sweep(current) {
 /** Makes the build in dist/<dir> the current one, recording the sources it was built from. */
 function publish(dir, sources) {
   const tmp = `${POINTER}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ dir, sources }));
+  writeFileSync(tmp, JSON.stringify({ dir, sources, bytes: statSync(join(DIST, dir, ENTRY)).size }));
   renameSync(tmp, POINTER);
   sweep(dir);
   return join(DIST, dir, ENTRY);
