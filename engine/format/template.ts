@@ -99,7 +99,7 @@ function renderBlock(block: Block, state: RenderState): string {
       // eq condition compares (two equal lists are equal).
       const value = valueOf(block.arg, state);
       const equal = block.right.kind === 'literal' && typeof block.right.value === 'string'
-        ? (value === undefined || value === null ? '' : String(value)) === block.right.value
+        ? textOf(value) === block.right.value
         : same(value, operandValue(block.right, state));
       return renderNodes(equal === (block.kind === 'eq') ? block.body : block.otherwise, state);
     }
@@ -208,4 +208,10 @@ export function isTruthy(value: unknown): boolean {
     return false;
   }
   return true;
+}
+
+/** A value's text as {{#eq}} compares it: unset or null is "", an object or list its JSON (never a String() its own keys could break). */
+function textOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

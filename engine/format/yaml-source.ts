@@ -33,8 +33,25 @@ export function yamlParserText(text: string): string {
 }
 
 export function parseYaml(text: string, file: string): SourceDocument {
-  const doc = parseDocument(yamlParserText(text), { uniqueKeys: true, prettyErrors: false });
+  // YAML 1.1 gives plain words other meanings (y and n are booleans, << merges): the one meaning is YAML 1.2's.
+  const directive = /^%YAML[ \t]+(\S+)/m.exec(text);
+  if (directive && directive[1] !== '1.2') {
+    const at = new LineIndex(text).position(directive.index);
+    throw new CountersignError('E_PARSE', `the file asks for YAML ${directive[1]} (%YAML ${directive[1]}), which reads plain words differently (y/n as booleans, << as a merge); workflows are read as YAML 1.2, the same as their JSON twin`, {
+      file, line: at.line, col: at.col,
+      fix: 'remove the %YAML line (or write %YAML 1.2), and check that no key or value relied on YAML 1.1 meanings',
+    });
+  }
+  let doc: Document;
+  try {
+    doc = parseDocument(yamlParserText(text), { uniqueKeys: true, prettyErrors: false, version: '1.2' });
+  } catch (e) {
+    // The parser's own stack ran out: said where the document passes the nesting limit, as for JSON.
+    if (/call stack/i.test((e as Error).message)) throw tooDeep(text, file);
+    throw e;
+  }
   const error = doc.errors[0];
+  if (error && /call stack/i.test(error.message)) throw tooDeep(text, file);
   if (error) {
     const opened = error.code === 'MISSING_CHAR' ? unclosedQuoteAt(doc, error.pos[0]) : undefined;
     // An unclosed { or [ is reported where the parser gave up (the next line, or past the end): said where it opens.
@@ -62,10 +79,12 @@ export function parseYaml(text: string, file: string): SourceDocument {
   const unknownTag = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (unknownTag) {
     const at = new LineIndex(text).position(unknownTag.pos[0]);
-    const tag = text.slice(unknownTag.pos[0], unknownTag.pos[1]).trim();
-    throw new CountersignError('E_PARSE', `unknown YAML tag ${tag}: the value would be read as a string`, {
+    const tag = (/^!\S*/.exec(text.slice(unknownTag.pos[0], unknownTag.pos[1]).trim()) ?? [''])[0];
+    // A standard tag whose value does not fit it (!!int 1.5) is not an unknown tag.
+    const standard = /^!!(?:str|int|float|bool|null|seq|map)$/.test(tag);
+    throw new CountersignError('E_PARSE', standard ? `the value does not fit its tag ${tag}: it would be read as a string` : `unknown YAML tag ${tag}: the value would be read as a string`, {
       file, line: at.line, col: at.col,
-      fix: 'remove the tag (a workflow needs none: 3 is a number, "3" a string), or write a standard one such as !!int or !!str',
+      fix: standard ? `write a value the tag takes, or remove the tag (a workflow needs none: 3 is a number, "3" a string)` : 'remove the tag (a workflow needs none: 3 is a number, "3" a string), or write a standard one such as !!int or !!str',
     });
   }
   if (doc.contents === null) throw emptyFile(file);
@@ -76,17 +95,107 @@ export function parseYaml(text: string, file: string): SourceDocument {
   }
   let data: unknown;
   try {
-    data = doc.toJS();
+    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
   } catch (e) {
-    // toJS throws for an alias whose anchor is missing, or for alias bombs.
-    const at = new LineIndex(text).position(firstUnresolvedAlias(doc) ?? 0);
     const message = (e as Error).message;
+    if (/call stack/i.test(message)) throw tooDeep(text, file);
+    // Alias bombs: more expansions than the limit, said at the alias that passes it.
+    if (/resource exhaustion|alias count/i.test(message)) {
+      const at = new LineIndex(text).position(nthAlias(doc, MAX_ALIASES) ?? 0);
+      throw new CountersignError('E_PARSE', `the file uses *aliases more than ${MAX_ALIASES} times (counting the aliases inside what each one repeats): a limit that keeps an alias bomb from growing without bound`, {
+        file, line: at.line, col: at.col,
+        fix: 'write some of the repeated values out, or put them in one registry variable read by name',
+      });
+    }
+    // An alias whose anchor is missing.
+    const at = new LineIndex(text).position(firstUnresolvedAlias(doc) ?? 0);
     throw new CountersignError('E_PARSE', lowerFirst(message.replace(/\s*\(the anchor must be set before the alias\)/, '')), {
       file, line: at.line, col: at.col,
-      fix: 'define the &anchor before the *alias that uses it, and avoid deeply nested aliases',
+      fix: 'define the &anchor before the *alias that uses it',
     });
   }
   return new YamlSource(file, text, data, doc);
+}
+
+/** The workflow nesting limit (validate/depth.ts MAX_NESTING), said here when the parser's own stack runs out first. */
+const MAX_DEPTH = 128;
+
+/** How many alias expansions one file may make (yaml's own default is 100: too few for a 1000-node workflow reusing a value). */
+export const MAX_ALIASES = 10_000;
+
+/** Where the n-th alias of the document is. */
+function nthAlias(doc: Document, n: number): number | undefined {
+  let seen = 0;
+  let found: number | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      found = node.range?.[0];
+      if (++seen > n) return visit.BREAK;
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * The nesting limit (E_SCHEMA at level 129, as for JSON) for a document too
+ * deep for the YAML parser itself: found by scanning flow brackets and block
+ * indentation, outside quotes and comments.
+ */
+function tooDeep(text: string, file: string): CountersignError {
+  const at = new LineIndex(text).position(levelOffset(yamlParserText(text), MAX_DEPTH + 2) ?? 0);
+  return new CountersignError('E_SCHEMA', `the document nests deeper than ${MAX_DEPTH} levels here`, {
+    file, line: at.line, col: at.col,
+    fix: `flatten it: a workflow nests at most ${MAX_DEPTH} levels (combine conditions in one "and"/"or" list)`,
+  });
+}
+
+/** The offset where the document first reaches `level` levels of nesting (flow brackets and block indentation). */
+function levelOffset(text: string, level: number): number | undefined {
+  const indents: number[] = [];
+  let flow = 0;
+  let lineStart = true;
+  let column = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') { lineStart = true; column = 0; continue; }
+    if (lineStart && (c === ' ')) { column++; continue; }
+    if (lineStart) {
+      lineStart = false;
+      if (c === '#') { i = nextLine(text, i); lineStart = true; column = 0; continue; }
+      if (flow === 0) {
+        while (indents.length > 0 && indents[indents.length - 1] >= column) indents.pop();
+        // A line that opens a flow collection is that level itself, not a block level too.
+        if (c !== '[' && c !== '{') {
+          indents.push(column);
+          if (indents.length >= level) return i;
+        }
+      }
+    }
+    if (c === '"' || c === "'") { i = quoteEnd(text, i); continue; }
+    if (c === '#' && /\s/.test(text[i - 1] ?? ' ')) { i = nextLine(text, i) - 1; continue; }
+    if (c === '[' || c === '{') {
+      flow++;
+      if (indents.length + flow >= level) return i;
+    } else if ((c === ']' || c === '}') && flow > 0) flow--;
+    else if (c === '-' && flow === 0 && text[i + 1] === ' ') {
+      // "- " opens a nested level on the same line.
+      indents.push(column + (i - lineStartOf(text, i)) + 1);
+      if (indents.length >= level) return i;
+    }
+  }
+  return undefined;
+}
+
+const nextLine = (text: string, i: number): number => { const n = text.indexOf('\n', i); return n < 0 ? text.length : n; };
+const lineStartOf = (text: string, i: number): number => text.lastIndexOf('\n', i - 1) + 1;
+function quoteEnd(text: string, i: number): number {
+  const q = text[i];
+  for (let j = i + 1; j < text.length; j++) {
+    if (q === '"' && text[j] === '\\') { j++; continue; }
+    if (text[j] === q) { if (q === "'" && text[j + 1] === "'") { j++; continue; } return j; }
+  }
+  return text.length;
 }
 
 function firstUnresolvedAlias(doc: Document): number | undefined {

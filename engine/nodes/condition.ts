@@ -4,6 +4,7 @@
  * strictly — `0` is not `"0"` (seed §4.10) — and `{"jsonLogic": rule}` runs
  * json-logic-js with its variables read through the one resolver.
  */
+import { CountersignError } from '../errors.js';
 import type { Condition, ConditionNode, JsonValue, Operand, StructuredCondition, Workflow } from '../format/model.js';
 import type { Finding, RunContext, TransientType, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
@@ -27,7 +28,19 @@ export const condition: TransientType<ConditionNode> = {
     return checkCondition(node.condition, `${ctx.pointer}/condition`);
   },
   step(node, ctx, workflow) {
-    const result = evaluate(node.condition, ctx, workflow);
+    let result: boolean;
+    try {
+      result = evaluate(node.condition, ctx, workflow);
+    } catch (e) {
+      if (e instanceof CountersignError) throw e;
+      // json-logic-js calling a method an answer's object shadows ({"indexOf": …}): the run's values, not a bug — the run fails at the condition, loudly.
+      const message = `condition of node "${node.id}" cannot be evaluated on this run's values: ${(e as Error).message ?? String(e)}`;
+      return {
+        via: 'error',
+        event: { type: 'condition.evaluated', error: message },
+        error: { code: 'E_CONDITION', message, fix: 'check the values the condition reads (an object with a key such as "indexOf" or "toString" where a list or text was expected), or read a field the operator can take' },
+      };
+    }
     return { via: result ? 'true' : 'false', event: { type: 'condition.evaluated', result } };
   },
 };

@@ -189,7 +189,15 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
     const at = meta[1];
     if (at.endsWith('/type')) {
       const value = valueAt(schema, at);
-      const bad = (Array.isArray(value) ? value : [value]).find((t) => typeof t !== 'string' || !TYPES.includes(t));
+      const list = Array.isArray(value) ? value : [value];
+      const bad = list.find((t) => typeof t !== 'string' || !TYPES.includes(t));
+      // Every name is a type: the list itself is at fault (empty, or a name twice).
+      if (bad === undefined && Array.isArray(value)) {
+        const twice = value.find((t, i) => value.indexOf(t) !== i);
+        return value.length === 0
+          ? { at, message: '"type" is an empty list: it allows no value at all', fix: `name at least one type (${TYPES.join(', ')}), or leave "type" out` }
+          : { at, message: `"type" names ${JSON.stringify(twice)} twice`, fix: 'name each type once' };
+      }
       const guess = typeof bad === 'string' ? suggest(bad, TYPES) : undefined;
       return {
         at,

@@ -91,7 +91,8 @@ export function validateFile(path: string, opts: ValidateOptions = {}): Validati
   try {
     doc = readSource(path);
   } catch (e) {
-    if (!isCountersignError(e) || (e.code !== 'E_PARSE' && e.code !== 'E_FILE_NOT_FOUND')) throw e;
+    // E_SCHEMA too: a YAML document nested past the limit before its parser could read it (said as JSON's is).
+    if (!isCountersignError(e) || (e.code !== 'E_PARSE' && e.code !== 'E_FILE_NOT_FOUND' && e.code !== 'E_SCHEMA')) throw e;
     const message = e.fix ? `${e.message}; ${e.fix}` : e.message;
     return { file: path, ok: false, errors: [{ code: e.code, message, pointer: '', line: e.line ?? 0, col: e.col ?? 0 }], warnings: [] };
   }

@@ -179,6 +179,37 @@ Own('an expression whose result is not a finite number is E_EXPRESSION on both s
   assert.match((refused as { message?: string }).message ?? '', 'E_EXPRESSION_SYNTAX');
 });
 
+Own('r77: an answer holding an object with keys such as indexOf or toString never crashes a step: a JSON Logic condition that cannot use it fails the run with E_CONDITION; {{#eq}} compares its JSON text', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const jl = {
+    metadata: { name: 'jl', version: '1.0.0', description: 'json logic over an answer object' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'tags', completionCondition: 'done', inputSchema: { type: 'object', properties: { tags: { type: 'object' } }, required: ['tags'] }, connections: { success: 'c' } },
+      { type: 'condition', id: 'c', condition: { jsonLogic: { in: ['urgent', { var: 'a.tags' }] } }, connections: { true: 'done', false: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const s = await engine.start(jl);
+  const failed = await engine.submit(s.runId, { tags: { indexOf: 'x' } });
+  assert.equal([failed.status, failed.status === 'failed' && failed.error.code, failed.status === 'failed' && failed.error.nodeId], ['failed', 'E_CONDITION', 'c']);
+  const eq = {
+    metadata: { name: 'eq', version: '1.0.0', description: 'eq over an answer object' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'meta', completionCondition: 'done', inputSchema: { type: 'object', properties: { meta: { type: 'object' } }, required: ['meta'] }, connections: { success: 'b' } },
+      { type: 'agent-directive', id: 'b', directive: "{{#eq a.meta '{\"k\":1}'}}same{{else}}differs{{/eq}}", completionCondition: 'done', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const e = await engine.start(eq);
+  const odd = await engine.submit(e.runId, { meta: { toString: 'a', valueOf: 'b' } });
+  assert.is(odd.status === 'waiting' && odd.pending.kind === 'directive' && odd.pending.directive, 'differs');
+  const e2 = await engine.start(eq);
+  const json = await engine.submit(e2.runId, { meta: { k: 1 } });
+  assert.is(json.status === 'waiting' && json.pending.kind === 'directive' && json.pending.directive, 'same');
+});
+
 Own('a missing required input named like an Object.prototype member gets the requiredInputs message and its fix', async () => {
   const wf = {
     metadata: { name: 'req', version: '1.0.0', description: 'a required input' },

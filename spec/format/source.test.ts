@@ -485,6 +485,21 @@ files('a file that is not UTF-8 is E_PARSE at its first byte at fault (Latin-1),
   assert.equal(readSource(latin1).data, { directive: 'Café' });
 });
 
+files('r77 YAML: a %YAML 1.1 directive is refused at it (y/n and << would mean other things); a standard tag whose value does not fit is said so, not "unknown"; 100+ aliases of one value are fine; a document nested past the parser\'s own stack is E_SCHEMA at level 129, as JSON', () => {
+  const v11 = thrown(() => parseSource('%YAML 1.1\n---\na: 1\n', 'w.yaml'));
+  assert.equal([v11.code, v11.line, v11.col], ['E_PARSE', 1, 1]);
+  assert.match(v11.message, 'the file asks for YAML 1.1');
+  assert.equal(parseSource('%YAML 1.2\n---\ny: 1\n', 'w.yaml').data, { y: 1 });
+  const tag = thrown(() => parseSource('a: !!int 1.5\n', 'w.yaml'));
+  assert.match(tag.message, 'the value does not fit its tag !!int');
+  assert.match(thrown(() => parseSource('a: !int 1\n', 'w.yaml')).message, 'unknown YAML tag !int');
+  const aliases = ['v: &v "x"', ...Array.from({ length: 150 }, (_, i) => `k${i}: *v`)].join('\n');
+  assert.is((parseSource(aliases, 'w.yaml').data as Record<string, string>).k149, 'x');
+  const deep = `x: ${'['.repeat(1000)}${']'.repeat(1000)}\n`;
+  const e = thrown(() => parseSource(deep, 'w.yaml'));
+  assert.equal([e.code, e.line, e.col], ['E_SCHEMA', 1, 4 + 128]);
+});
+
 files('a missing file is E_FILE_NOT_FOUND naming the file, with a fix', () => {
   const path = join(tmpdir(), 'cs-no-such-dir', 'missing.json');
   const e = thrown(() => readSource(path));

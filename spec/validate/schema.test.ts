@@ -211,6 +211,16 @@ test('r76: $async is refused (an asynchronous validator judges nothing), and a m
   assert.ok(strictValidator()(ok), JSON.stringify(strictValidator().errors));
 });
 
+test('r77: a "type" list naming a type twice, or empty, says so (never "undefined is not a JSON Schema type")', () => {
+  const wf = seedReviewLoop();
+  (wf.nodes[2] as Schema).inputSchema.properties.review_file.type = ['string', 'string'];
+  (wf.nodes[2] as Schema).inputSchema.properties.issues_found.type = [];
+  const messages = validateWorkflow(wf).errors.map((e) => e.message);
+  assert.ok(messages.some((m) => m.includes('"type" names "string" twice')), messages.join('\n'));
+  assert.ok(messages.some((m) => m.includes('"type" is an empty list')), messages.join('\n'));
+  assert.ok(messages.every((m) => !m.includes('undefined')));
+});
+
 test('variable names in variableRegistry and initialData follow validate\'s rule (no ".", not digits alone), so an editor underlines a.b', () => {
   const wf = seedReviewLoop();
   wf.variableRegistry['a.b'] = { type: 'string', description: 'x' };
