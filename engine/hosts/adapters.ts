@@ -26,6 +26,11 @@ export function createAgent(
     nodeIds?: readonly string[];
   },
 ): Agent {
+  if (typeof spec !== 'string' || opts === null || typeof opts !== 'object' || typeof opts.cwd !== 'string') {
+    throw new CountersignError('E_INPUT', 'createAgent needs an adapter spec (a string) and { cwd } (the directory agents run in)', {
+      fix: 'call createAgent("jsonl:<command>", { cwd: process.cwd() })',
+    });
+  }
   const flag = opts.flag ?? '--agent';
   if (spec.trim() === 'interactive') return createInteractiveAgent();
   const colon = spec.indexOf(':');

@@ -25,7 +25,9 @@ export interface ScriptedOptions {
   answered?: Readonly<Record<string, number>>;
 }
 
-export function createScriptedAgent(script: Script, opts: ScriptedOptions = {}): Agent {
+export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): Agent {
+  // A library caller's script is checked as a file's is: never read as "no answers" when it is no map of lists.
+  const script = checkScript(given, opts.file ?? '(given to createScriptedAgent)');
   const used = new Map<string, number>(Object.entries(opts.answered ?? {}));
   const name = opts.file ? `the script ${opts.file}` : 'the script';
   return {
@@ -52,7 +54,7 @@ export function createScriptedAgent(script: Script, opts: ScriptedOptions = {}):
       // An answer is a JSON object (or null): anything else is the script's fault, as a non-object
       // line is a jsonl agent's, never an answer that spends one of the node's attempts.
       if (entry !== null && (typeof entry !== 'object' || Array.isArray(entry))) {
-        throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with ${Array.isArray(entry) ? 'a list' : `the ${typeof entry} ${JSON.stringify(entry)}`} (answer ${next + 1}), not a JSON object`, {
+        throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with ${Array.isArray(entry) ? 'a list' : `the ${typeof entry} ${JSON.stringify(entry)}`} (answer ${next + 1}, at ${at.pointer}), not a JSON object`, {
           ...at,
           fix: `write each answer under "${nodeId}" as a mapping of fields (in YAML "- {x: 1}", or "- x: 1" with a space after the colon); the run is still waiting`,
         });
@@ -116,6 +118,9 @@ export function checkScriptNodes(script: Script, nodeIds: readonly string[], fil
  * userId; the engine's own refusals at a deadline carry none).
  */
 export function answersTaken(events: readonly JournalEvent[]): Record<string, number> {
+  if (!Array.isArray(events)) {
+    throw new CountersignError('E_INPUT', 'answersTaken needs the run\'s journal events (a list)', { fix: 'pass (await engine.trace(runId)).events' });
+  }
   const taken: Record<string, number> = {};
   for (const e of events) {
     if (!e.type.startsWith('answer.') || typeof e.nodeId !== 'string' || e.userId === null || e.userId === undefined) continue;

@@ -138,5 +138,10 @@ export interface RunFailure {
   nodeId?: string;
   /** How to fix it, when known (adapter faults carry one). */
   fix?: string;
+  /** Where the fault is, when it is in a file (a scripted agent's entry): the file, the JSON pointer, line:col. */
+  file?: string;
+  pointer?: string;
+  line?: number;
+  col?: number;
 }
 

@@ -251,7 +251,8 @@ function stop(state: RunState, steps: number, error: RunFailure, opts: RunOption
 
 /** An agent's failure as a resumable stop: typed when the agent typed it, E_AGENT_CRASHED otherwise. */
 function agentFault(e: unknown, nodeId: string): RunFailure {
-  if (isCountersignError(e)) return { code: e.code, message: e.message, nodeId, ...(e.fix ? { fix: e.fix } : {}) };
+  // Where the fault is (a script's entry: its file, pointer and line:col) travels with it, as every error's does.
+  if (isCountersignError(e)) return { code: e.code, message: e.message, nodeId, ...(e.fix ? { fix: e.fix } : {}), ...(e.file ? { file: e.file } : {}), ...(e.pointer !== undefined ? { pointer: e.pointer } : {}), ...(e.line !== undefined ? { line: e.line, col: e.col ?? 1 } : {}) };
   const message = e instanceof Error ? e.message : String(e);
   return {
     code: 'E_AGENT_CRASHED',

@@ -111,12 +111,16 @@ export function openDatabase(file: string): Database.Database {
     const code = (err as { code?: unknown }).code;
     // A file SQLite reads as damaged (truncated, overwritten) is a store to restore, not one to re-check.
     const corrupt = typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code);
-    throw new CountersignError('E_STORE', `cannot open the store ${file}: ${(err as Error).message}`, {
+    // Every command opens the store for writing (its WAL journal is written even to read): a store this user may only read cannot be opened.
+    const readOnly = typeof code === 'string' && /^SQLITE_(READONLY|CANTOPEN)/.test(code);
+    throw new CountersignError('E_STORE', `cannot open the store ${file}: ${(err as Error).message}${readOnly ? ' (countersign needs to write to its store, even to read runs: SQLite keeps a write-ahead log beside it)' : ''}`, {
       file,
       cause: err,
       fix: corrupt
         ? 'the file is damaged: restore countersign.db from a backup, or move the store aside and start again (pass another directory with --store DIR)'
-        : 'check that the file is a countersign store and writable, or pass another directory with --store DIR',
+        : readOnly
+          ? `give this user write access to ${dirname(file)} and the files in it, or copy the store to a directory it may write and pass it with --store DIR`
+          : 'check that the file is a countersign store and writable, or pass another directory with --store DIR',
     });
   }
 }

@@ -8,7 +8,7 @@ import { jsonProblem } from '../format/json-problem.js';
 import { createToolCatalog, type ToolCatalog } from '../tools/catalog.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
-import { isCountersignError } from '../errors.js';
+import { CountersignError, isCountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import { readSource, type SourceDocument } from '../format/source.js';
 import type { Finding } from '../nodes/node-type.js';
@@ -68,6 +68,11 @@ export interface ValidateOptions {
 }
 
 export function validateDocument(doc: SourceDocument, opts: ValidateOptions = {}): ValidationReport {
+  if (!isSourceDocument(doc)) {
+    throw new CountersignError('E_INPUT', 'validateDocument needs a document loadWorkflow returned (with its positions)', {
+      fix: 'pass loadWorkflow(file), or use validateWorkflow(object) for a workflow object',
+    });
+  }
   return toReport(doc.file, workflowFindings(doc.data, { ...opts, file: opts.file ?? doc.file }), (f) => locateFinding(doc, f));
 }
 

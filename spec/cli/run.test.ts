@@ -328,6 +328,15 @@ Run('§6: an agent whose output is not UTF-8 (jsonl, exec) stops the run with E_
   assert.match(huge.json.error.message, 'bytes (16 MiB)');
 });
 
+Run('r77: a scripted entry that is no JSON object stops the run (exit 3) saying its pointer, with the file and pointer in the --json error', async () => {
+  const script = join(tempDir(), 'nonobj.yaml');
+  writeFileSync(script, 'write:\n  - words:3\n');
+  const r = await cli(['run', WF, '--agent', `scripted:${script}`, '--json'], { store: tempDir() });
+  assert.is(r.code, 3, r.stderr);
+  assert.equal([r.json.error.code, r.json.error.pointer, r.json.error.file], ['E_AGENT_OUTPUT', '/write/0', script]);
+  assert.match(r.json.error.message, '(answer 1, at /write/0), not a JSON object');
+});
+
 Run('an agent that prints a non-JSON line stops with E_AGENT_OUTPUT (exit 3); silence past --agent-timeout is E_AGENT_TIMEOUT', async () => {
   const garbage = await cli(['run', WF, '--agent', 'jsonl:echo hello', '--json'], { store: tempDir() });
   assert.is(garbage.code, 3);

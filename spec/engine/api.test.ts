@@ -322,6 +322,15 @@ Api('r76: library arguments that could never work are E_INPUT before anything is
   assert.is(await code(() => openStore({ cwd: '.', env: { COUNTERSIGN_STORE: 5 as never } })), 'E_INPUT');
 });
 
+Api('r77: validateDocument without a loaded document, createScriptedAgent with no map of lists, createAgent without { cwd }, answersTaken without events: each E_INPUT with its fix, never a TypeError (and no run started on a bad script)', async () => {
+  const { createScriptedAgent, createAgent, answersTaken } = await import('../../engine/index.js');
+  const code = (f: () => unknown) => { try { f(); } catch (e) { return (e as { code?: string }).code; } return 'no error'; };
+  for (const bad of [null, undefined, 'x', { nodes: [] }]) assert.is(code(() => validateDocument(bad as never)), 'E_INPUT', String(bad));
+  for (const bad of ['a: []', 5, [1], null]) assert.is(code(() => createScriptedAgent(bad as never)), 'E_INPUT', JSON.stringify(bad));
+  assert.is(code(() => createAgent('scripted:x.yaml', undefined as never)), 'E_INPUT');
+  assert.is(code(() => answersTaken(undefined as never)), 'E_INPUT');
+});
+
 Api('a wrong identity\'s answer (E_SELF_REVIEW, no attempt spent) does not move the item on: a submit pinned before it (madeAt) still answers that item', async () => {
   let clock = Date.parse('2026-12-04T10:00:00.000Z');
   const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });

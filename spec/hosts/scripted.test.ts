@@ -43,7 +43,7 @@ test('§4: an entry that is no JSON object (a YAML "- x:1" read as a string, a n
   for (const [i, what] of [[0, 'the string "x:1"'], [1, 'the number 5'], [2, 'a list']] as const) {
     const err = await rejection(agent.answer(request('a'), opts));
     assert.is(err.code, 'E_AGENT_OUTPUT');
-    assert.match(err.message, `answers node "a" with ${what} (answer ${i + 1}), not a JSON object`);
+    assert.match(err.message, `answers node "a" with ${what} (answer ${i + 1}, at /a/${i}), not a JSON object`);
     assert.is(err.pointer, `/a/${i}`);
     assert.match(err.fix!, 'a space after the colon');
   }

@@ -6,7 +6,7 @@ import type { RunStatus, RunSummary } from '../../run/contract.js';
 const STATUSES = ['waiting', 'completed', 'failed'];
 
 export const command: Command = {
-  usage: 'countersign runs [--status waiting|completed|failed] [--store DIR] [--json]\n  every run, newest started first, with when it started and was last updated',
+  usage: 'countersign runs [--status waiting|completed|failed] [--store DIR] [--json]\n  every run, newest started first, with when it started and was last updated\n  exit 0; 2 usage, or a store that cannot be read (E_STORE)',
   options: { ...STORE_OPTIONS, status: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length > 0) throw usage('runs takes no arguments');
