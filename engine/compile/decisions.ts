@@ -89,7 +89,13 @@ function decideAnswerOutcome(
 ): Decision {
   const given = ev.veto ? { kind: 'rejected' as const, ...ev.veto } : type.answer(node, ctx, ev, workflow);
   // Every rejection's lines within the limits, whichever check made them (stored, journaled and returned).
-  const outcome = given.kind === 'rejected' ? { ...given, errors: capErrorLines(given.errors) } : given;
+  // The node's retryMessage, last, is kept whatever the count (the cap is of the errors before it).
+  const retry = (node as { retryMessage?: unknown }).retryMessage;
+  const capped = (errors: readonly string[]): string[] => {
+    const tail = typeof retry === 'string' && errors.length > 0 && errors[errors.length - 1] === retry ? 1 : 0;
+    return [...capErrorLines(errors.slice(0, errors.length - tail)), ...errors.slice(errors.length - tail)];
+  };
+  const outcome = given.kind === 'rejected' ? { ...given, errors: capped(given.errors) } : given;
   switch (outcome.kind) {
     case 'accepted': {
       const accepted: JsonObject = { type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId };

@@ -25,7 +25,7 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
   };
   // Whole numbers past ±2^53 are no longer exact: a counter would silently stop counting.
   const exact = (a: number, b: number, r: number): number => {
-    if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && !Number.isSafeInteger(r)) {
+    if (Number.isInteger(a) && Number.isInteger(b) && !Number.isSafeInteger(r)) {
       throw runtimeError(source, `${label} is ${r}, beyond the integers a number keeps exactly (±9007199254740991): the exact result is lost`, 'keep whole numbers within ±9007199254740991, or route the node\'s "error" connection');
     }
     return r;

@@ -269,9 +269,15 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
 /** At most MAX_ERROR_LINES lines of at most MAX_ERROR_LINE_CHARS, then how many more (idempotent: a capped list comes back as it is). */
 export function capErrorLines(lines: readonly string[]): string[] {
   const more = lines.length > MAX_ERROR_LINES + 1 || (lines.length === MAX_ERROR_LINES + 1 && !MORE_LINE.test(lines[MAX_ERROR_LINES]));
-  const kept = (more ? lines.slice(0, MAX_ERROR_LINES) : [...lines]).map((l) => (l.length > MAX_ERROR_LINE_CHARS && !(l.length === MAX_ERROR_LINE_CHARS + 1 && l.endsWith('…')) ? `${l.slice(0, MAX_ERROR_LINE_CHARS)}…` : l));
+  const kept = (more ? lines.slice(0, MAX_ERROR_LINES) : [...lines]).map((l) => (l.length > MAX_ERROR_LINE_CHARS && !(l.length <= MAX_ERROR_LINE_CHARS + 1 && l.endsWith('…')) ? `${cutAt(l, MAX_ERROR_LINE_CHARS)}…` : l));
   if (more) kept.push(`${ROOT}: and ${lines.length - MAX_ERROR_LINES} more errors (only the first ${MAX_ERROR_LINES} are listed): fix these and answer again`);
   return kept;
+}
+
+/** The first `n` UTF-16 units of `text`, one fewer when the n-th would split a surrogate pair (never half a character). */
+function cutAt(text: string, n: number): string {
+  const code = text.charCodeAt(n - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
 
 const MORE_LINE = /^\(root\): and \d+ more errors \(only the first \d+ are listed\)/;

@@ -331,6 +331,32 @@ Api('r77: validateDocument without a loaded document, createScriptedAgent with n
   assert.is(code(() => answersTaken(undefined as never)), 'E_INPUT');
 });
 
+Api('r78: a rejected answer with 100 or more errors still carries the node\'s retryMessage, last, and says how many errors were left out; a line is never cut inside a character', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const wf = {
+    metadata: { name: 'many', version: '1.0.0', description: 'many errors' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'a', completionCondition: 'done', retryMessage: 'Answer with a list of file paths (strings).', inputSchema: { type: 'object', properties: { a: { type: 'array', items: { type: 'string' } } }, required: ['a'] }, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  for (const [count, more] of [[250, 150], [100, 0]] as const) {
+    const s = await engine.start(wf);
+    const r = await engine.submit(s.runId, { a: Array.from({ length: count }, (_, i) => i) });
+    const errors = r.status === 'waiting' ? r.pending.errors ?? [] : [];
+    assert.is(errors[errors.length - 1], 'Answer with a list of file paths (strings).', `${count}`);
+    if (more > 0) assert.is(errors[errors.length - 2], `(root): and ${more} more errors (only the first 100 are listed): fix these and answer again`);
+    else assert.is(errors.length, 101);
+  }
+  const s = await engine.start(wf);
+  const key = `${'a'.repeat(480)}${'😀'.repeat(20)}`;
+  const r = await engine.submit(s.runId, { a: [], [key]: 1 });
+  const line = r.status === 'waiting' ? r.pending.errors?.[0] ?? '' : '';
+  assert.ok(line.endsWith('…'));
+  assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])/.test(line), 'no half of a surrogate pair');
+});
+
 Api('a wrong identity\'s answer (E_SELF_REVIEW, no attempt spent) does not move the item on: a submit pinned before it (madeAt) still answers that item', async () => {
   let clock = Date.parse('2026-12-04T10:00:00.000Z');
   const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });

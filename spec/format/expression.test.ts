@@ -195,6 +195,9 @@ runtimeErrors('whole-number arithmetic past ±2^53 is E_EXPRESSION, never a sile
   error(() => run('n = 9007199254740991 * 3'), 'E_EXPRESSION');
   error(() => run('n = -9007199254740991 - 2'), 'E_EXPRESSION');
   assert.is(run('n = 9007199254740990 + 1'), 9007199254740991);
+  // An operand already past 2^53 (an answer's number, a literal such as 1e16): the exact result is lost too.
+  error(() => run('n = 9007199254740992 + 1'), 'E_EXPRESSION');
+  error(() => run('n = 1e16 + 1'), 'E_EXPRESSION');
   assert.is(run('n = 1.5 * 1e300'), 1.5e300, 'fractions and large doubles are not whole-number arithmetic');
 });
 
