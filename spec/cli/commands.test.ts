@@ -182,6 +182,8 @@ Cli('the commands start, status, step and run suggest for a run whose workflow n
   const stopped = await cli(['run', file, '--allow-tool-modules', '--store', store, '--agent', `scripted:${script}`]);
   assert.is(stopped.code, 3);
   assert.match(stopped.stdout, `--store '${store}' --allow-tool-modules --agent <adapter>  (or answer with countersign step `);
+  // The step it suggests is a whole command: with the seq and a --response to fill in.
+  assert.match(stopped.stdout, /or answer with countersign step \S+ --store '[^']+' --allow-tool-modules --seq 1 --response '<json>'\)/);
   // A run whose workflow names none is suggested no flag.
   const plain = await cli(['start', WF], { store: tempDir() });
   assert.not.match(plain.stdout, '--allow-tool-modules');

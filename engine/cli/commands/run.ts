@@ -184,7 +184,8 @@ export const command: Command = {
         });
         // The commands a stop suggests name the store this run lives in when --store chose it: run as printed, they find the run.
         // And --allow-tool-modules, when the run's workflow names tool modules: without it they would be refused.
-        const toolModules = (await engine.info(driven.runId)).toolModules;
+        const info = await engine.info(driven.runId);
+        const toolModules = info.toolModules;
         const result = withStoreInHints(driven, values.store as string | undefined, toolModules);
         progress.stop();
         if (values.json) printJson(io, result);
@@ -200,7 +201,7 @@ export const command: Command = {
             // Without --agent, only a run that needs none resumes as it was run (an E_ADAPTER stop needs one).
             : agentSpec === NO_AGENT && result.error?.code !== 'E_ADAPTER'
               ? `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)}\n`
-              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step ${result.runId}${storeArg(values.store as string | undefined)})\n`));
+              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step ${result.runId}${storeArg(values.store as string | undefined)} --seq ${info.seq} --response '<json>')\n`));
         }
         if (result.error) reportFailure(io, result.error);
         // Interrupted: the signal's conventional status, after saying where the run stands.
