@@ -9,6 +9,7 @@
 import childProcess from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
+import { posix } from 'node:path';
 
 /** Set while countersign itself writes to stdout (a file's stream writes through fs.writeSync). */
 let ours = false;
@@ -41,7 +42,15 @@ export function ownStdout(): NodeJS.WritableStream {
 
 /** Paths that name countersign's stdout: opened anew by a tool module (a logger's destination), they would write past the guard. */
 const STDOUT_PATHS: ReadonlySet<string> = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1', `/proc/${process.pid}/fd/1`]);
-const namesStdout = (path: unknown): boolean => typeof path === 'string' && STDOUT_PATHS.has(path);
+/** A path (string, Buffer or file: URL, written any way: /dev/./stdout), or descriptor 1 itself, naming stdout. */
+const namesStdout = (path: unknown): boolean => {
+  if (path === 1) return true;
+  let text: string | undefined;
+  if (typeof path === 'string') text = path;
+  else if (Buffer.isBuffer(path)) text = path.toString('utf8');
+  else if (path instanceof URL && path.protocol === 'file:') text = decodeURIComponent(path.pathname);
+  return text !== undefined && STDOUT_PATHS.has(posix.normalize(text));
+};
 
 /**
  * fs calls given a path naming stdout write to stderr instead: whole-file
@@ -57,6 +66,8 @@ function guardStdoutPaths(): void {
   }
   const createWriteStream = fs.createWriteStream;
   fs.createWriteStream = ((path: unknown, options?: unknown) => {
+    const fd = options !== null && typeof options === 'object' ? (options as { fd?: unknown }).fd : undefined;
+    if (fd === 1) return (createWriteStream as AnyFn)(path, { ...(options as object), fd: 2, autoClose: false });
     if (!namesStdout(path)) return (createWriteStream as AnyFn)(path, options);
     const given = typeof options === 'string' ? { encoding: options } : (options as object | undefined) ?? {};
     return (createWriteStream as AnyFn)('/dev/stderr', { ...given, fd: 2, autoClose: false });
@@ -89,6 +100,10 @@ function guardStdoutPaths(): void {
 function guardFd1(): void {
   const writeSync = fs.writeSync;
   const write = fs.write;
+  const writevSync = fs.writevSync;
+  const writev = fs.writev;
+  fs.writevSync = ((fd: number, ...rest: unknown[]) => (writevSync as (...a: unknown[]) => number)(fd === 1 && !ours ? 2 : fd, ...rest)) as typeof fs.writevSync;
+  fs.writev = ((fd: number, ...rest: unknown[]) => (writev as (...a: unknown[]) => void)(fd === 1 && !ours ? 2 : fd, ...rest)) as typeof fs.writev;
   fs.writeSync = ((fd: number, ...rest: unknown[]) => (writeSync as (...a: unknown[]) => number)(fd === 1 && !ours ? 2 : fd, ...rest)) as typeof fs.writeSync;
   fs.write = ((fd: number, ...rest: unknown[]) => (write as (...a: unknown[]) => void)(fd === 1 && !ours ? 2 : fd, ...rest)) as typeof fs.write;
 }

@@ -3,6 +3,7 @@
  * WAL and a 5 s busy wait, then a migration to SCHEMA_VERSION that runs
  * under the write lock, so concurrent first opens create the tables once.
  */
+import { accessSync, constants, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -81,6 +82,17 @@ function nativeBinding(): string | object {
 }
 
 export function openDatabase(file: string): Database.Database {
+  // A database file this user may only read would be opened read-only without a word, and every write refused later with a wrong fix.
+  if (existsSync(file)) {
+    try {
+      accessSync(file, constants.W_OK);
+    } catch {
+      throw new CountersignError('E_STORE', `cannot open the store ${file}: this user may read the file but not write it (countersign writes to its store, even to read runs)`, {
+        file,
+        fix: `give this user write access to ${file} (and the -wal and -shm files beside it), or copy the store to a directory it may write and pass it with --store DIR`,
+      });
+    }
+  }
   let db: Database.Database | undefined;
   try {
     // better-sqlite3 takes the loaded addon as well as its path; its types name only the path.

@@ -239,4 +239,27 @@ S('start or run that fails before any run is stored (a mistyped or invalid workf
   assert.is((await cli(['runs', '--json'], { store })).json.runs.length, 1);
 });
 
+S('r78: a store whose database this user may only read is E_STORE at open, for reads too, saying so and how to fix it (never opened read-only to fail later)', async () => {
+  const { chmodSync, chownSync } = await import('node:fs');
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  // Right under /tmp, which any user may traverse (the suite's own scratch folder is this user's alone).
+  const store = mkdtempSync(join(existsSync('/tmp') ? '/tmp' : ROOT, 'countersign-readonly-'));
+  await cli(['start', 'spec/fixtures/cli/two-step.json', '--store', store]);
+  const db = join(store, 'countersign.db');
+  chmodSync(db, 0o444);
+  // Root may write any file: the command runs as another user then (setpriv), else as this one.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) for (const f of [store, db]) chownSync(f, 65534, 65534);
+  const launcher = join(ROOT, 'engine/cli/countersign.mjs');
+  const command = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, launcher] : [process.execPath, launcher];
+  const r = spawnSync(command[0], [...command.slice(1), 'runs', '--store', store, '--json'], { encoding: 'utf8', cwd: ROOT, env: { ...process.env, COUNTERSIGN_CACHE: tempDir() } });
+  assert.is(r.status, 2, r.stderr);
+  const error = JSON.parse(r.stdout).error;
+  assert.is(error.code, 'E_STORE');
+  assert.match(error.message, 'this user may read the file but not write it');
+  assert.match(error.fix, `give this user write access to ${db}`);
+  rmSync(store, { recursive: true, force: true });
+});
+
 S.run();

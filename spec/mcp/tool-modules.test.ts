@@ -86,10 +86,14 @@ Modules('a tool module whose child process shares stdout (stdio: inherit, fork) 
     "writeFileSync(child, 'console.log(\"forked-noise\")');",
     "await new Promise((done) => fork(child).on('exit', done));",
     "writeFileSync('/dev/stdout', 'devstdout-noise\\n');",
+    "writeFileSync(1, 'fd1file-noise\\n');",
+    "import('node:fs').then((fs) => fs.writevSync(1, [Buffer.from('writev-noise\\n')]));",
+    "writeFileSync(new URL('file:///dev/stdout'), 'url-noise\\n');",
+    "writeFileSync('/dev/./stdout', 'dotpath-noise\\n');",
     '',
   ].join('\n');
   const { dir, file } = shoutProject('countersign-fd1-', preamble);
-  const noises = ['child-noise', 'spawned-noise', 'fd1-noise', 'forked-noise', 'devstdout-noise'];
+  const noises = ['child-noise', 'spawned-noise', 'fd1-noise', 'forked-noise', 'devstdout-noise', 'fd1file-noise', 'writev-noise', 'url-noise', 'dotpath-noise'];
   for (const args of [['run', file, '--json', '--store', join(dir, 'cli-store')], ['start', file, '--json', '--store', join(dir, 'cli-store')], ['validate', file, '--json']]) {
     const r = spawnCli([...args, '--allow-tool-modules']);
     assert.is(r.code, 0, r.stderr);
