@@ -222,13 +222,20 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
       proc.child.stdin!.write(`${JSON.stringify(request)}\n`);
       let turns = 0;
       for (;;) {
-        let next = await readWhileAlive(proc, wait.signal);
-        if (next === GONE) {
-          // The process exited; a process it started still holds its stdout open, so no end of output comes: a crash all the same.
-          const crashed = await crashedError(proc, nodeId);
-          discard(proc);
-          throw crashed;
+        let read = await readWhileAlive(proc, wait.signal);
+        if (read === GONE) {
+          // The process exited; a process it started still holds its stdout open, so no end of output comes.
+          // Its last line without a newline is its answer if it exited 0, as when its stdout ends with it; else a crash.
+          const unfinished = proc.reader.takeUnfinished();
+          const exit = await exitWithin(proc, EXIT_STATUS_WAIT_MS);
+          if (unfinished && exit && exit.code === 0 && !exit.signal && !exit.spawnError) read = unfinished;
+          else {
+            const crashed = await crashedError(proc, nodeId, unfinished?.line);
+            discard(proc);
+            throw crashed;
+          }
         }
+        let next = read;
         if ('end' in next && next.end === 'eof' && next.unfinished !== undefined) {
           // Its last line has no newline: an answer if the process finished
           // cleanly (exit 0), else it stopped mid-line, and that is a crash.

@@ -118,6 +118,11 @@ export class LineReader {
     return this.lines.splice(0).flatMap((l) => ('line' in l && l.line.trim() !== '' ? [l.line] : []));
   }
 
+  /** Text after the last newline so far, taken out of the reader (its writer is gone though its stream is not). */
+  takeUnfinished(): { line: string; notUtf8?: true } | undefined {
+    return this.partialBytes > 0 ? lineOf(this.takePartial()) : undefined;
+  }
+
   /** Stops listening and pauses the stream; pending reads see EOF. */
   dispose(): void {
     if (this.disposed) return;

@@ -306,6 +306,10 @@ Run('§6: a jsonl agent that exits while a process it started still holds its st
   assert.is(r.json.error.code, 'E_AGENT_CRASHED');
   assert.match(r.json.error.message, 'exited with code 1 before answering node "write"');
   assert.ok(Date.now() - started < 20_000, `took ${Date.now() - started} ms`);
+  // Its last line without a newline, then exit 0, while a child still holds stdout: its answer, as without the child.
+  const answered = await cli(['run', WF, '--agent', `jsonl:read l; printf '{"words": 3}'; sleep 30 & exit 0`, '--agent-timeout', '60', '--json'], { store: tempDir() });
+  assert.is(answered.code, 0, answered.stderr);
+  assert.equal(answered.json.output, { topic: 'tests', 'write.words': 3 });
 });
 
 Run('§6: an agent whose output is not UTF-8 (jsonl, exec) stops the run with E_AGENT_OUTPUT (exit 3, still waiting), never an answer with U+FFFD in it; output over 16 MiB is measured in bytes, whatever its characters', async () => {

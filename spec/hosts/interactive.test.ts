@@ -136,6 +136,17 @@ test('a line typed in another encoding than UTF-8 is refused and re-prompts (nev
   await agent.close!();
 });
 
+test('r78: a typed integer a number cannot hold exactly is asked again, never stored as another number', async () => {
+  const t = terminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(request(), opts());
+  t.input.write('{"issues_count": 12345678901234567891}\n');
+  t.input.write('{"issues_count": 3}\n');
+  assert.equal(await answer, { issues_count: 3 });
+  assert.match(t.shown(), 'the integer 12345678901234567891 is beyond the integers a JSON number keeps exactly');
+  await agent.close!();
+});
+
 test('a line over the limit (a paste gone wrong) is dropped and re-prompts, however the input is chunked; the prompt keeps working', async () => {
   for (const chunks of [1, 17]) {
     const t = terminal();
