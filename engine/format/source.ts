@@ -34,6 +34,10 @@ export function detectFormat(file: string, text: string): SourceFormat {
 }
 
 export function readSource(path: string): SourceDocument {
+  // A number would be read as a file descriptor (0 is stdin): a workflow is named by its path.
+  if (typeof path !== 'string' || path.trim() === '') {
+    throw new CountersignError('E_INPUT', `a workflow file is named by its path (a non-empty string), got ${typeof path === 'string' ? '""' : typeof path}`, { fix: 'pass the path of a .json, .yaml or .yml file' });
+  }
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -56,6 +60,9 @@ export function readSource(path: string): SourceDocument {
 }
 
 export function parseSource(text: string, file: string, format?: SourceFormat): SourceDocument {
+  if (typeof text !== 'string' || typeof file !== 'string') {
+    throw new CountersignError('E_INPUT', 'parseSource needs the text of a workflow and the name of its file (strings)', { fix: 'call parseSource(text, "workflow.yaml")' });
+  }
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const fmt = format ?? detectFormat(file, body);
   if (body.trim() === '') throw emptyFile(file);

@@ -28,6 +28,13 @@ export interface ScriptedOptions {
 export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): Agent {
   // A library caller's script is checked as a file's is: never read as "no answers" when it is no map of lists.
   const script = checkScript(given, opts.file ?? '(given to createScriptedAgent)');
+  // Counts of answers already taken, per node: anything else would replay the script from its start, or name no answer.
+  const answered: unknown = opts?.answered;
+  if (answered !== undefined && (answered === null || typeof answered !== 'object' || Array.isArray(answered) || answered instanceof Map || !Object.values(answered).every((n) => Number.isInteger(n) && (n as number) >= 0))) {
+    throw new CountersignError('E_INPUT', 'answered must map node ids to the number of answers the run already took (whole numbers from 0)', {
+      fix: 'pass answered: answersTaken((await engine.trace(runId)).events)',
+    });
+  }
   const used = new Map<string, number>(Object.entries(opts.answered ?? {}));
   const name = opts.file ? `the script ${opts.file}` : 'the script';
   return {

@@ -329,6 +329,11 @@ Api('r77: validateDocument without a loaded document, createScriptedAgent with n
   for (const bad of ['a: []', 5, [1], null]) assert.is(code(() => createScriptedAgent(bad as never)), 'E_INPUT', JSON.stringify(bad));
   assert.is(code(() => createAgent('scripted:x.yaml', undefined as never)), 'E_INPUT');
   assert.is(code(() => answersTaken(undefined as never)), 'E_INPUT');
+  // r78: a scripted agent's answered counts, and workflow paths that are no string.
+  for (const bad of [5, 'x', new Map(), { a: -1 }, { a: 0.5 }]) assert.is(code(() => createScriptedAgent({ a: [{}] }, { answered: bad as never })), 'E_INPUT', String(bad));
+  assert.is(code(() => createScriptedAgent({ a: [{}] }, { answered: { a: 1 } })), 'no error');
+  const { loadWorkflow, validateFile, parseSource } = await import('../../engine/index.js');
+  for (const f of [() => loadWorkflow(0 as never), () => validateFile(0 as never), () => parseSource(5 as never, 'x.json')]) assert.is(code(f), 'E_INPUT');
 });
 
 Api('r78: a rejected answer with 100 or more errors still carries the node\'s retryMessage, last, and says how many errors were left out; a line is never cut inside a character', async () => {
