@@ -56,12 +56,11 @@ export function schemaProblem(schema: JsonObject, extraKeywords: readonly string
   return unknownInDefinitions(schema, '');
 }
 
-/** Every keyword ajv knows (draft-07 with ajv-formats), as the published schema lists them. */
+/** Every keyword the answer compiler takes (draft-07; not ajv-formats' formatMinimum family, nor draft-04's id), as the published schema lists them. */
 const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
   '$async', '$comment', '$defs', '$id', '$ref', '$schema', '$vocabulary', 'additionalItems', 'additionalProperties', 'allOf', 'anyOf',
   'const', 'contains', 'contentEncoding', 'contentMediaType', 'contentSchema', 'default', 'definitions', 'dependencies', 'deprecated',
-  'description', 'else', 'enum', 'examples', 'exclusiveMaximum', 'exclusiveMinimum', 'format', 'formatExclusiveMaximum',
-  'formatExclusiveMinimum', 'formatMaximum', 'formatMinimum', 'id', 'if', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum',
+  'description', 'else', 'enum', 'examples', 'exclusiveMaximum', 'exclusiveMinimum', 'format', 'if', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum',
   'minItems', 'minLength', 'minProperties', 'minimum', 'multipleOf', 'not', 'nullable', 'oneOf', 'pattern', 'patternProperties',
   'properties', 'propertyNames', 'readOnly', 'required', 'then', 'title', 'type', 'uniqueItems', 'writeOnly',
 ]);

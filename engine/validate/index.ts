@@ -195,6 +195,8 @@ function withoutTypoEchoes(findings: Finding[]): Finding[] {
     // A condition's "jsonlogic" stands for jsonLogic, which takes operator's place.
     if (f.code === 'E_SCHEMA' && f.missingField && f.missing?.[0] === 'operator' && meantKeys.has(`${f.pointer}/jsonLogic`)) return false;
     if (f.code === 'E_NO_END') return !meantTypes.has('end');
+    // "conections" where "connections" is missing: the unknown key says it.
+    if (f.code === 'E_MISSING_CONNECTION' && meantKeys.has(`${/^\/nodes\/\d+/.exec(f.pointer)?.[0]}/connections`)) return false;
     if (f.code === 'E_START_COUNT' && f.pointer === '/nodes') return !meantTypes.has('start');
     if (f.code === 'E_MISSING_CONNECTION' && f.missing) {
       const meant = meantConnections.get(NODE_POINTER.exec(f.pointer)?.[1] ?? '');

@@ -13,7 +13,8 @@ const NAME = '[A-Za-z0-9_-]+';
 const PLAIN_PATH = new RegExp(`^${NAME}(?:\\.${NAME})?$`);
 
 export function listReadFinding(read: VariableRead, data: Record<string, unknown>, byId: ReadonlyMap<string, NodeEntry>): Finding | undefined {
-  if (!read.list || !PLAIN_PATH.test(read.path)) return undefined;
+  // Inside an outer {{#each}} a bare name may be the item's field (read first): its declared type proves nothing.
+  if (!read.list || !PLAIN_PATH.test(read.path) || (read.inEach && !read.path.includes('.'))) return undefined;
   const [root, field] = read.path.split('.');
   let declared: unknown;
   let where: string;

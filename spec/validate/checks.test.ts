@@ -196,6 +196,20 @@ graph('r76: inside {{#each}} a bare name no variable has is a warning (E_EACH_IT
   assert.match(report.errors[0].message, 'did you mean "topic"?');
 });
 
+graph('r78: a misspelt "connections" key is one finding (its unknown key), and an inner {{#each n}} over an outer item\'s field is no dead loop whatever a variable "n" is declared as', () => {
+  const nodes: Node[] = [
+    { id: 'start', type: 'start', initialData: { variables: { items: { value: [{ n: ['x'] }], description: 'items' } } }, connections: { default: 'ask' } },
+    { ...ask('ask', 'done'), directive: '{{#each items}}[{{#each n}}{{this}}{{/each}}]{{/each}}' },
+    { id: 'done', type: 'end' },
+  ];
+  const inner = validateWorkflow(workflow(nodes, { variableRegistry: { n: { type: 'integer', description: 'a number', default: 0 } } }));
+  assert.equal(codes(inner), []);
+  const typo = nodes.map((n) => ({ ...n }));
+  typo[1] = { ...typo[1], conections: typo[1].connections };
+  delete typo[1].connections;
+  assert.equal(codes(validateWorkflow(workflow(typo))), ['E_UNKNOWN_KEY /nodes/1/conections']);
+});
+
 graph('a cycle back into the start node counts as transient (start never waits)', () => {
   const nodes: Node[] = [
     { id: 'start', type: 'start', connections: { default: 'again' } },

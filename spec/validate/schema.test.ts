@@ -182,7 +182,9 @@ test('the keywords the schema allows in a JSON Schema are exactly those ajv know
   const ajv = new Ajv({ strict: true });
   ajvModules().addFormats(ajv);
   // $async excepted: an asynchronous validator returns a promise and judges nothing (validate refuses it too).
-  const known = Object.keys((ajv as unknown as { RULES: { keywords: object } }).RULES.keywords).filter((k) => k !== '$async').sort();
+  // ajv-formats' formatMinimum family and draft-04's id are keywords only of a fuller ajv than the one that compiles answers.
+  const notTaken = new Set(['$async', 'formatMinimum', 'formatMaximum', 'formatExclusiveMinimum', 'formatExclusiveMaximum', 'id']);
+  const known = Object.keys((ajv as unknown as { RULES: { keywords: object } }).RULES.keywords).filter((k) => !notTaken.has(k)).sort();
   assert.equal([...schema.definitions.schemaKeywords.then.propertyNames.enum].sort(), known);
   assert.equal([...schema.definitions.variableDeclaration.propertyNames.enum].sort(), known);
 });
