@@ -26,6 +26,10 @@ export function createAgent(
     nodeIds?: readonly string[];
   },
 ): Agent {
+  // A stderr that is no stream would throw inside an agent's output handler, where nothing can catch it.
+  if (opts?.stderr !== undefined && (opts.stderr === null || typeof (opts.stderr as { write?: unknown }).write !== 'function')) {
+    throw new CountersignError('E_INPUT', 'createAgent\'s stderr must be a writable stream (an object with write())', { fix: 'pass stderr: process.stderr, or leave it out' });
+  }
   if (typeof spec !== 'string' || opts === null || typeof opts !== 'object' || typeof opts.cwd !== 'string') {
     throw new CountersignError('E_INPUT', 'createAgent needs an adapter spec (a string) and { cwd } (the directory agents run in)', {
       fix: 'call createAgent("jsonl:<command>", { cwd: process.cwd() })',

@@ -136,7 +136,13 @@ const RUN_STATUSES = ['waiting', 'completed', 'failed'];
 
 /** runs()'s filter: an unknown status would otherwise answer "no such runs". */
 export function checkRunsFilter<F extends { status?: unknown } | undefined>(filter: F): F {
-  if (filter !== undefined && filter !== null && filter.status !== undefined && !RUN_STATUSES.includes(filter.status as string)) {
+  // A filter that is no object ('completed' for { status: 'completed' }) would list every run without a word.
+  if (filter !== undefined && (filter === null || typeof filter !== 'object' || Array.isArray(filter))) {
+    throw new CountersignError('E_INPUT', `runs() takes a filter object, got ${filter === null ? 'null' : typeof filter === 'string' ? JSON.stringify(filter) : typeof filter}`, {
+      fix: `pass { status: ${typeof filter === 'string' ? JSON.stringify(filter) : '"waiting"'} }, or leave the filter out`,
+    });
+  }
+  if (filter !== undefined && filter.status !== undefined && !RUN_STATUSES.includes(filter.status as string)) {
     throw new CountersignError('E_INPUT', `runs() status ${JSON.stringify(filter.status) ?? String(filter.status)} is not a run status`, {
       fix: `filter by one of ${RUN_STATUSES.join(', ')}, or leave status out`,
     });

@@ -20,6 +20,7 @@ export function stateOf(rec: RunRecord, storeFile?: string): RunState {
       return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId, output: rec.output, ...(rec.outcome !== undefined ? { outcome: rec.outcome } : {}) };
     case 'failed':
       if (rec.error === null || typeof rec.error !== 'object' || typeof rec.error.code !== 'string') throw damagedRecord(rec, 'failed without an error code', storeFile);
+      if (typeof rec.error.message !== 'string') throw damagedRecord(rec, 'failed without its error message', storeFile);
       return { runId: rec.runId, seq: rec.seq, status: 'failed', error: rec.error };
   }
 }

@@ -334,6 +334,9 @@ Api('r77: validateDocument without a loaded document, createScriptedAgent with n
   assert.is(code(() => createScriptedAgent({ a: [{}] }, { answered: { a: 1 } })), 'no error');
   const { loadWorkflow, validateFile, parseSource } = await import('../../engine/index.js');
   for (const f of [() => loadWorkflow(0 as never), () => validateFile(0 as never), () => parseSource(5 as never, 'x.json')]) assert.is(code(f), 'E_INPUT');
+  assert.is(code(() => createAgent('exec:true', { cwd: '.', stderr: 5 as never })), 'E_INPUT');
+  const engine = createEngine({ store: createMemoryStore() });
+  assert.is(await engine.runs('completed' as never).then(() => 'no error', (e) => e.code), 'E_INPUT');
 });
 
 Api('r78: a rejected answer with 100 or more errors still carries the node\'s retryMessage, last, and says how many errors were left out; a line is never cut inside a character', async () => {

@@ -455,13 +455,23 @@ test('a waiting record at a node that never waits (an end, a condition) or with 
   };
   const endId = TWO.nodes.find((n: { type: string }) => n.type === 'end')!.id;
   edit(atEnd, (r) => { r.snapshot.value = endId; r.pending.nodeId = endId; });
+  const noMessage = (await engine.start(TWO)).runId;
+  await engine.submit(noMessage, { $error: 'gave up' });
   edit(badDeadline, (r) => (r.deadline = 'soon'));
   db.close();
+  const db2 = new Database(join(c.dir, 'countersign.db'));
+  const r = JSON.parse(db2.prepare('SELECT record FROM runs WHERE run_id = ?').pluck().get(noMessage) as string);
+  delete r.error.message;
+  db2.prepare('UPDATE runs SET record = ?, version = version + 1 WHERE run_id = ?').run(JSON.stringify(r), noMessage);
+  db2.close();
   const fresh = createEngine({ store: createSqliteStore(c.dir) });
   for (const got of [await fresh.status(atEnd).catch((e) => e), await fresh.submit(atEnd, { words: 5 }).catch((e) => e)]) {
     assert.is(got.code, 'E_STORE');
     assert.match(got.message, 'which never waits');
   }
+  const half = await fresh.status(noMessage).catch((e) => e);
+  assert.is(half.code, 'E_STORE');
+  assert.match(half.message, 'failed without its error message');
   const dl = await fresh.status(badDeadline).catch((e) => e);
   assert.is(dl.code, 'E_STORE');
   assert.match(dl.message, 'has the deadline "soon", which is no time');
