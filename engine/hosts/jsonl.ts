@@ -134,6 +134,15 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
     }
   }
 
+  /** A gone process's last line without a newline: its answer if it exited 0, else (or with no such line) a crash. */
+  async function lastLine(proc: AgentProcess, nodeId: string, unfinished: { line: string; notUtf8?: true } | undefined): Promise<{ line: string; notUtf8?: true }> {
+    const exit = await exitWithin(proc, EXIT_STATUS_WAIT_MS);
+    if (unfinished && exit && exit.code === 0 && !exit.signal && !exit.spawnError) return unfinished;
+    const crashed = await crashedError(proc, nodeId, unfinished?.line);
+    discard(proc);
+    throw crashed;
+  }
+
   /** A process that exited after its last answer: the run's one jsonl process is gone. */
   function exitedBetween(proc: AgentProcess, nodeId: string): CountersignError {
     const how = proc.exit?.spawnError ? `could not start (${proc.exit.spawnError.message})` : describeExit(proc.exit?.code ?? null, proc.exit?.signal ?? null);
@@ -222,31 +231,13 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
       proc.child.stdin!.write(`${JSON.stringify(request)}\n`);
       let turns = 0;
       for (;;) {
-        let read = await readWhileAlive(proc, wait.signal);
-        if (read === GONE) {
-          // The process exited; a process it started still holds its stdout open, so no end of output comes.
-          // Its last line without a newline is its answer if it exited 0, as when its stdout ends with it; else a crash.
-          const unfinished = proc.reader.takeUnfinished();
-          const exit = await exitWithin(proc, EXIT_STATUS_WAIT_MS);
-          if (unfinished && exit && exit.code === 0 && !exit.signal && !exit.spawnError) read = unfinished;
-          else {
-            const crashed = await crashedError(proc, nodeId, unfinished?.line);
-            discard(proc);
-            throw crashed;
-          }
-        }
-        let next = read;
-        if ('end' in next && next.end === 'eof' && next.unfinished !== undefined) {
-          // Its last line has no newline: an answer if the process finished
-          // cleanly (exit 0), else it stopped mid-line, and that is a crash.
-          const exit = await exitWithin(proc, EXIT_STATUS_WAIT_MS);
-          if (exit && exit.code === 0 && !exit.signal && !exit.spawnError) next = { line: next.unfinished, ...(next.notUtf8 ? { notUtf8: true as const } : {}) };
-          else {
-            const crashed = await crashedError(proc, nodeId, next.unfinished);
-            discard(proc);
-            throw crashed;
-          }
-        }
+        const read = await readWhileAlive(proc, wait.signal);
+        // The process is gone with a last line that has no newline: its stdout ended with it, or a
+        // process it started still holds stdout open (GONE). Either way the line is judged by the exit.
+        const last = read === GONE ? { unfinished: proc.reader.takeUnfinished() }
+          : 'end' in read && read.end === 'eof' && read.unfinished !== undefined ? { unfinished: { line: read.unfinished, ...(read.notUtf8 ? { notUtf8: true as const } : {}) } }
+          : undefined;
+        const next = last ? await lastLine(proc, nodeId, last.unfinished) : (read as Exclude<typeof read, typeof GONE>);
         if ('line' in next) {
           if (next.notUtf8) {
             // Never read with U+FFFD in place of what was written: the stream is out of step too.

@@ -56,6 +56,17 @@ async function gate(calls: string[], maxTurns = 5, decision = 'approve') {
   }
 }
 
+/** One directive whose answer writes the global msg: what the library-agent tests run. */
+const SAY_HI = {
+  metadata: { name: 'simple', version: '1.0.0', description: 'd' },
+  variableRegistry: { msg: { type: 'string', description: 'm' } },
+  nodes: [
+    { id: 'start', type: 'start', connections: { default: 'ask' } },
+    { id: 'ask', type: 'agent-directive', directive: 'say hi', completionCondition: 'done', inputSchema: { type: 'object', properties: {}, globalInputs: ['msg'], required: ['msg'] }, connections: { success: 'end' } },
+    { id: 'end', type: 'end', finalOutput: ['msg'] },
+  ],
+};
+
 const Tools = suite('tool calls by agents ($tool mediation)');
 
 Tools('B13 B14 B15: a tool outside the persona\'s list is refused with E_TOOL_DENIED and never runs; an allowed one runs and its result goes back', async () => {
@@ -176,15 +187,7 @@ Tools('a library agent that calls a lent tool after the run stopped waiting for 
       return lateCall.then(() => ({ msg: 'hi' }));
     },
   };
-  const workflow = {
-    metadata: { name: 'simple', version: '1.0.0', description: 'd' },
-    variableRegistry: { msg: { type: 'string', description: 'm' } },
-    nodes: [
-      { id: 'start', type: 'start', connections: { default: 'ask' } },
-      { id: 'ask', type: 'agent-directive', directive: 'say hi', completionCondition: 'done', inputSchema: { type: 'object', properties: {}, globalInputs: ['msg'], required: ['msg'] }, connections: { success: 'end' } },
-      { id: 'end', type: 'end', finalOutput: ['msg'] },
-    ],
-  };
+  const workflow = SAY_HI;
   const engine = createEngine({ store: createMemoryStore() });
   const r = await engine.run(workflow as never, { agent, tools, agentTimeoutMs: 100 });
   assert.is(r.error?.code, 'E_AGENT_TIMEOUT');
@@ -195,15 +198,7 @@ Tools('a library agent that calls a lent tool after the run stopped waiting for 
 });
 
 Tools('an agent looping on tool calls is stopped after 1000 calls for one item (E_AGENT_OUTPUT, the run waits, resumable), never left to run and journal until its timeout: a jsonl agent, and a library agent', async () => {
-  const workflow = {
-    metadata: { name: 'simple', version: '1.0.0', description: 'd' },
-    variableRegistry: { msg: { type: 'string', description: 'm' } },
-    nodes: [
-      { id: 'start', type: 'start', connections: { default: 'ask' } },
-      { id: 'ask', type: 'agent-directive', directive: 'say hi', completionCondition: 'done', inputSchema: { type: 'object', properties: {}, globalInputs: ['msg'], required: ['msg'] }, connections: { success: 'end' } },
-      { id: 'end', type: 'end', finalOutput: ['msg'] },
-    ],
-  };
+  const workflow = SAY_HI;
   const looping = createJsonlAgent(`while read l; do echo '{"$tool":"nope"}'; done`, { cwd: tempDir('countersign-loop-') });
   const engine = createEngine({ store: createMemoryStore() });
   try {
