@@ -74,6 +74,11 @@ export function firstNonJson(doc: Document): NonJson | undefined {
       if (!isScalar(node)) return undefined;
       const value = node.value;
       const source = typeof node.source === 'string' ? node.source : String(value);
+      // !!merge: YAML 1.1's merge marker, which has no data of its own.
+      if (typeof value === 'symbol') {
+        found = { offset: node.range?.[0] ?? 0, message: `${source} is tagged !!merge, YAML 1.1's merge marker, which YAML 1.2 and JSON do not have`, fix: 'remove the !!merge tag and write the fields out in this mapping (an &anchor and *alias for a whole value still work)' };
+        return visit.BREAK;
+      }
       let reason: string | undefined;
       if (typeof value === 'number' && !Number.isFinite(value)) reason = 'not a finite number';
       // An integer written past 2^53 - 1 is read rounded: said, never stored changed.

@@ -10,6 +10,7 @@ import type { SourceDocument } from './source.js';
 import { emptyFile } from './source-errors.js';
 import { firstNonJson } from './yaml-json.js';
 import { contentFrom, misindentedLine, shallowKey } from './yaml-indentation.js';
+import { yamlDeeperThan } from './yaml-depth.js';
 
 class YamlSource implements SourceDocument {
   readonly format = 'yaml' as const;
@@ -35,16 +36,10 @@ export function yamlParserText(text: string): string {
 export function parseYaml(text: string, file: string): SourceDocument {
   // YAML 1.1 gives plain words other meanings (y and n are booleans, << merges): the one meaning is YAML 1.2's.
   const directive = /^%YAML[ \t]+(\S+)/m.exec(text);
-  if (directive && directive[1] !== '1.2') {
-    const at = new LineIndex(text).position(directive.index);
-    throw new CountersignError('E_PARSE', `the file asks for YAML ${directive[1]} (%YAML ${directive[1]}), which reads plain words differently (y/n as booleans, << as a merge); workflows are read as YAML 1.2, the same as their JSON twin`, {
-      file, line: at.line, col: at.col,
-      fix: 'remove the %YAML line (or write %YAML 1.2), and check that no key or value relied on YAML 1.1 meanings',
-    });
-  }
+  if (directive && directive[1] !== '1.2') throw versionRefused(directive[1], new LineIndex(text).position(directive.index), file);
   let doc: Document;
   try {
-    doc = parseDocument(yamlParserText(text), { uniqueKeys: true, prettyErrors: false, version: '1.2' });
+    doc = parseDocument(yamlParserText(text), { uniqueKeys: true, prettyErrors: false, version: '1.2', customTags: (tags) => [...tags, explicitFloat] });
   } catch (e) {
     // The parser's own stack ran out: said where the document passes the nesting limit, as for JSON.
     if (/call stack/i.test((e as Error).message)) throw tooDeep(text, file);
@@ -84,7 +79,7 @@ export function parseYaml(text: string, file: string): SourceDocument {
     const standard = /^!!(?:str|int|float|bool|null|seq|map)$/.test(tag);
     throw new CountersignError('E_PARSE', standard ? `the value does not fit its tag ${tag}: it would be read as a string` : `unknown YAML tag ${tag}: the value would be read as a string`, {
       file, line: at.line, col: at.col,
-      fix: standard ? `write a value the tag takes, or remove the tag (a workflow needs none: 3 is a number, "3" a string)` : 'remove the tag (a workflow needs none: 3 is a number, "3" a string), or write a standard one such as !!int or !!str',
+      fix: standard ? TAG_MISFIT_FIX : 'remove the tag (a workflow needs none: 3 is a number, "3" a string), or write a standard one such as !!int or !!str',
     });
   }
   if (doc.contents === null) throw emptyFile(file);
@@ -117,6 +112,36 @@ export function parseYaml(text: string, file: string): SourceDocument {
   return new YamlSource(file, text, data, doc);
 }
 
+const TAG_MISFIT_FIX = 'write a value the tag takes, or remove the tag (a workflow needs none: 3 is a number, "3" a string)';
+
+/** YAML 1.1 (or 1.0) gives plain words other meanings; any other version is one this reader does not know. */
+function versionRefused(version: string, at: Position, file: string): CountersignError {
+  const older = /^1\.[01]$/.test(version);
+  const message = older
+    ? `the file asks for YAML ${version} (%YAML ${version}), which reads plain words differently (y/n as booleans, << as a merge); workflows are read as YAML 1.2, the same as their JSON twin`
+    : `the file asks for YAML ${version} (%YAML ${version}), a version countersign does not read; workflows are read as YAML 1.2, the same as their JSON twin`;
+  return new CountersignError('E_PARSE', message, {
+    file, line: at.line, col: at.col,
+    fix: older ? 'remove the %YAML line (or write %YAML 1.2), and check that no key or value relied on YAML 1.1 meanings' : 'remove the %YAML line (or write %YAML 1.2)',
+  });
+}
+
+/**
+ * `!!float 1` is the number 1 in YAML 1.2 (its float pattern takes a whole
+ * number); the parser's own float tags want a point or an exponent and
+ * would turn the value into a string. Used for explicit tags only.
+ */
+const explicitFloat = {
+  tag: 'tag:yaml.org,2002:float',
+  resolve(source: string, onError: (message: string) => void): number | string {
+    if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/.test(source)) return Number(source);
+    if (/^[-+]?\.(?:inf|Inf|INF)$/.test(source)) return source.startsWith('-') ? -Infinity : Infinity;
+    if (/^\.(?:nan|NaN|NAN)$/.test(source)) return NaN;
+    onError('the value does not fit its tag !!float');
+    return source;
+  },
+};
+
 /** The workflow nesting limit (validate/depth.ts MAX_NESTING), said here when the parser's own stack runs out first. */
 const MAX_DEPTH = 128;
 
@@ -138,15 +163,25 @@ function nthAlias(doc: Document, n: number): number | undefined {
 }
 
 /**
- * The nesting limit (E_SCHEMA at level 129, as for JSON) for a document too
- * deep for the YAML parser itself: found by scanning flow brackets and block
- * indentation, outside quotes and comments.
+ * The nesting limit (E_SCHEMA at level 129, as for JSON, with the same
+ * pointer) for a document too deep for the YAML parser itself. Block
+ * nesting that deep overflows even the syntax-tree parser, so the tree is
+ * built from the text up to a few levels past the limit, found by a scan.
  */
 function tooDeep(text: string, file: string): CountersignError {
-  const at = new LineIndex(text).position(levelOffset(yamlParserText(text), MAX_DEPTH + 2) ?? 0);
+  const parserText = yamlParserText(text);
+  const past = levelOffset(parserText, MAX_DEPTH + 4);
+  let place: { pointer: string; offset: number } | undefined;
+  try {
+    place = yamlDeeperThan(past === undefined ? parserText : parserText.slice(0, past), MAX_DEPTH);
+  } catch {
+    place = undefined;
+  }
+  place ??= { pointer: '', offset: levelOffset(parserText, MAX_DEPTH + 2) ?? 0 };
+  const at = new LineIndex(text).position(place.offset);
   return new CountersignError('E_SCHEMA', `the document nests deeper than ${MAX_DEPTH} levels here`, {
-    file, line: at.line, col: at.col,
-    fix: `flatten it: a workflow nests at most ${MAX_DEPTH} levels (combine conditions in one "and"/"or" list)`,
+    file, pointer: place.pointer, line: at.line, col: at.col,
+    fix: 'flatten it (combine conditions in one "and"/"or" list instead of nesting them)',
   });
 }
 
@@ -218,6 +253,8 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
       const key = keyAt(doc, pos[0]) ?? text.slice(pos[0], pos[1]);
       return { message: `duplicate key "${key}"`, fix: `remove or rename one of the two "${key}" keys` };
     }
+    case 'TAG_RESOLVE_FAILED':
+      return { message: lowerFirst(raw), fix: TAG_MISFIT_FIX };
     case 'TAB_AS_INDENT':
       return { message: 'tabs are not allowed as indentation', fix: 'indent with spaces' };
     case 'BAD_INDENT':
@@ -230,9 +267,6 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
     case 'MULTILINE_IMPLICIT_KEY':
       return { message: lowerFirst(raw), fix: 'quote a value that contains ": ", or put the nested mapping on its own indented lines' };
     default:
-      if (/call stack/i.test(raw)) {
-        return { message: 'the document nests too deeply to read', fix: 'flatten it: a workflow nests at most 128 levels (combine conditions in one "and"/"or" list)' };
-      }
       return { message: lowerFirst(raw), fix: 'correct the YAML syntax at this position' };
   }
 }

@@ -99,7 +99,7 @@ export function validateFile(path: string, opts: ValidateOptions = {}): Validati
     // E_SCHEMA too: a YAML document nested past the limit before its parser could read it (said as JSON's is).
     if (!isCountersignError(e) || (e.code !== 'E_PARSE' && e.code !== 'E_FILE_NOT_FOUND' && e.code !== 'E_SCHEMA')) throw e;
     const message = e.fix ? `${e.message}; ${e.fix}` : e.message;
-    return { file: path, ok: false, errors: [{ code: e.code, message, pointer: '', line: e.line ?? 0, col: e.col ?? 0 }], warnings: [] };
+    return { file: path, ok: false, errors: [{ code: e.code, message, pointer: e.pointer ?? '', line: e.line ?? 0, col: e.col ?? 0 }], warnings: [] };
   }
   return validateDocument(doc, opts);
 }

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
 import { detectFormat, offsetToPosition, parseSource, readSource, type SourceFormat } from '../../engine/format/source.js';
 import { thrown } from '../helpers/errors.js';
+import { validateFile } from '../../engine/validate/index.js';
 
 /** Runs `fn`, expecting a CountersignError, and returns it. */
 
@@ -498,6 +499,39 @@ files('r77 YAML: a %YAML 1.1 directive is refused at it (y/n and << would mean o
   const deep = `x: ${'['.repeat(1000)}${']'.repeat(1000)}\n`;
   const e = thrown(() => parseSource(deep, 'w.yaml'));
   assert.equal([e.code, e.line, e.col], ['E_SCHEMA', 1, 4 + 128]);
+});
+
+files('B8-B10 r78: !!float takes a whole number as YAML 1.2 does; !!merge is E_PARSE at it with YAML advice; %YAML 1.3 is said to be a version not read, not YAML 1.1', () => {
+  assert.equal(parseSource('a: !!float 1\nb: !!float -3\nc: !!float 2.5e1\n', 'w.yaml').data, { a: 1, b: -3, c: 25 });
+  const word = thrown(() => parseSource('a: !!float abc\n', 'w.yaml'));
+  assert.equal([word.code, word.line, word.col, word.message], ['E_PARSE', 1, 4, 'the value does not fit its tag !!float']);
+  assert.match(word.fix ?? '', 'remove the tag');
+  for (const text of ['a: !!merge x\n', 'b: &b {x: 1}\na:\n  !!merge <<: *b\n']) {
+    const merge = thrown(() => parseSource(text, 'w.yaml'));
+    assert.is(merge.code, 'E_PARSE', text);
+    assert.match(merge.message, "is tagged !!merge, YAML 1.1's merge marker");
+    assert.match(merge.fix ?? '', 'remove the !!merge tag');
+  }
+  const v13 = thrown(() => parseSource('%YAML 1.3\n---\na: 1\n', 'w.yaml'));
+  assert.equal([v13.code, v13.line, v13.col], ['E_PARSE', 1, 1]);
+  assert.is(v13.message, 'the file asks for YAML 1.3 (%YAML 1.3), a version countersign does not read; workflows are read as YAML 1.2, the same as their JSON twin');
+  assert.not.match(v13.fix ?? '', '1.1');
+});
+
+files('B1 r78: a YAML file nested past the parser\'s own stack (flow or block) is E_SCHEMA with the JSON twin\'s pointer and message, at where level 129 starts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-deep-'));
+  const json = join(dir, 'w.json');
+  writeFileSync(json, `{"variableRegistry": {"n": {"default": ${'['.repeat(3000)}1${']'.repeat(3000)}}}}`);
+  const twin = validateFile(json).errors[0];
+  assert.is(twin.pointer, `/variableRegistry/n/default${'/0'.repeat(126)}`);
+  const flow = join(dir, 'flow.yaml');
+  writeFileSync(flow, `variableRegistry:\n  n:\n    default: ${'['.repeat(3000)}1${']'.repeat(3000)}\n`);
+  const block = join(dir, 'block.yaml');
+  writeFileSync(block, `variableRegistry:\n  n:\n    default:\n${Array.from({ length: 6000 }, (_, i) => `${'  '.repeat(i + 3)}-`).join('\n')} 1\n`);
+  for (const [file, line, col] of [[flow, 3, 14 + 126], [block, 4 + 126, 7 + 2 * 126]] as const) {
+    const [finding] = validateFile(file).errors;
+    assert.equal([finding.code, finding.pointer, finding.message, finding.line, finding.col], ['E_SCHEMA', twin.pointer, twin.message, line, col], file);
+  }
 });
 
 files('a missing file is E_FILE_NOT_FOUND naming the file, with a fix', () => {
