@@ -69,6 +69,7 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
               near ? `correct the name, or declare ${JSON.stringify(name)} in variableRegistry` : `declare ${JSON.stringify(name)} in variableRegistry (with its type and a description), or remove it from globalInputs${declared.length ? ` (declared: ${declared.slice(0, 8).join(', ')})` : ''}`),
             pointer: `${pointer}/globalInputs/${i}`,
             severity: 'error',
+            ...(near ? { meant: near } : {}),
           });
         }
       });

@@ -34,6 +34,8 @@ export interface SchemaProblem {
   fix: string;
   /** The problem is the key itself (an unknown keyword), not its value. */
   key?: boolean;
+  /** The keyword a misspelt one most likely stands for (its did-you-mean). */
+  meant?: string;
 }
 
 /**
@@ -89,7 +91,7 @@ function unknownKeyword(schema: JsonValue, at: string): SchemaProblem | undefine
   for (const key of Object.keys(schema)) {
     if (!KNOWN_KEYWORDS.has(key)) {
       const near = suggest(key, [...KNOWN_KEYWORDS]);
-      return { at: `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `unknown JSON Schema keyword "${key}"${near ? ` — did you mean "${near}"?` : ''}`, fix: 'correct its spelling or remove it (JSON Schema draft-07 keywords)', key: true };
+      return { at: `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `unknown JSON Schema keyword "${key}"${near ? ` — did you mean "${near}"?` : ''}`, fix: 'correct its spelling or remove it (JSON Schema draft-07 keywords)', key: true, ...(near ? { meant: near } : {}) };
     }
   }
   for (const [sub, here] of subschemas(schema, at)) {
@@ -141,7 +143,7 @@ function withoutPointer(schema: JsonObject, pointer: string): JsonObject | undef
 
 /** A finding for a schema problem, the fix joined to the message as everywhere else. */
 export function schemaFinding(code: string, pointer: string, what: string, problem: SchemaProblem): Finding {
-  return { code, pointer: pointer + problem.at, message: withFix(`${what}: ${problem.message}`, problem.fix), severity: 'error', ...(problem.key ? { key: true } : {}) };
+  return { code, pointer: pointer + problem.at, message: withFix(`${what}: ${problem.message}`, problem.fix), severity: 'error', ...(problem.key ? { key: true } : {}), ...(problem.meant ? { meant: problem.meant } : {}) };
 }
 
 function explain(message: string, schema: JsonObject, extraKeywords: readonly string[]): SchemaProblem {
@@ -153,6 +155,7 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
       key: true,
       message: `unknown JSON Schema keyword "${keyword[1]}"${guess ? ` — did you mean "${guess}"?` : ''}`,
       fix: `correct its spelling or remove it (JSON Schema draft-07 keywords${extraKeywords.length ? `, plus ${extraKeywords.join(', ')}` : ''})`,
+      ...(guess ? { meant: guess } : {}),
     };
   }
   const format = /unknown format "([^"]+)" ignored in schema at path "#([^"]*)"/.exec(message);

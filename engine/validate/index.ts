@@ -32,6 +32,7 @@ import { seedValueFindings } from './seed-values.js';
 import { schemaFindings } from './schema-check.js';
 import { structureFindings } from './structure.js';
 import { toolDeclarationFindings } from './tool-declarations.js';
+import { withTyposRecovered } from './typo-recovery.js';
 
 export interface FindingOut {
   code: string;
@@ -104,8 +105,12 @@ export function validateFile(path: string, opts: ValidateOptions = {}): Validati
   return validateDocument(doc, opts);
 }
 
-/** Every finding for a parsed document, unlocated. */
+/** Every finding for a parsed document, unlocated; a misspelt key or type with a did-you-mean is one finding. */
 export function workflowFindings(data: unknown, opts: ValidateOptions = {}): Finding[] {
+  return withTyposRecovered(data, (document) => findingsOnce(document, opts));
+}
+
+function findingsOnce(data: unknown, opts: ValidateOptions): Finding[] {
   // The built-ins are always there, as in every engine: a host's catalog adds to them.
   const tools = opts.tools ? withBuiltins(opts.tools) : builtinCatalog();
   const tooDeep = nestingFindings(data);

@@ -1,0 +1,88 @@
+/**
+ * One typo, one finding: a misspelt key, node type or globalInputs name with
+ * a did-you-mean is reported once, and the rest of the workflow is checked
+ * as if it were written as meant (B5–B7 r78).
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { validateWorkflow, type ValidationReport } from '../../engine/validate/index.js';
+
+type Json = Record<string, any>;
+
+/** start (declares iv) → a (answers f) → c (routes on a.f) → b / x (updates n) → end (outputs n, a.f). */
+function base(): Json {
+  return {
+    metadata: { name: 't', version: '1.0.0', description: 'd' },
+    variableRegistry: { n: { type: 'integer', description: 'n', default: 0 }, s: { type: 'string', description: 's' } },
+    nodes: [
+      { type: 'start', id: 'start', initialData: { variables: { iv: { description: 'd', value: 1 } } }, connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'x {{s}} {{iv}}', completionCondition: 'y {{a.f}}', inputSchema: { type: 'object', properties: { f: { type: 'string' } }, globalInputs: ['s'], required: ['f'] }, connections: { success: 'c' } },
+      { type: 'condition', id: 'c', condition: { operator: 'eq', left: { contextPath: 'a.f' }, right: 'x' }, connections: { true: 'x', false: 'b' } },
+      { type: 'agent-directive', id: 'b', directive: '{{a.f}} {{n}}', completionCondition: 'z', connections: { success: 'end' } },
+      { type: 'expression', id: 'x', expressions: ['n = n + 1'], connections: { default: 'end' } },
+      { type: 'end', id: 'end', finalOutput: ['n', 'a.f'] },
+    ],
+  };
+}
+
+function rename(holder: Json, from: string, to: string): void {
+  const entries = Object.entries(holder);
+  for (const key of Object.keys(holder)) delete holder[key];
+  for (const [k, v] of entries) holder[k === from ? to : k] = v;
+}
+
+const all = (r: ValidationReport) => [...r.errors, ...r.warnings].map((f) => `${f.code} ${f.pointer}`);
+
+const Typos = suite('validate: a misspelt name is one finding, the rest read as meant');
+
+Typos('the untouched workflow is clean', () => {
+  assert.equal(all(validateWorkflow(base())), []);
+});
+
+const cases: Array<[string, (w: Json) => void, string]> = [
+  ['B7 variableRegistry → variableRegistery', (w) => rename(w, 'variableRegistry', 'variableRegistery'), 'E_UNKNOWN_KEY /variableRegistery'],
+  ['B7 nodes → node', (w) => rename(w, 'nodes', 'node'), 'E_UNKNOWN_KEY /node'],
+  ['B7 inputSchema → inputSchem', (w) => rename(w.nodes[1], 'inputSchema', 'inputSchem'), 'E_UNKNOWN_KEY /nodes/1/inputSchem'],
+  ['B7 properties → propertis', (w) => rename(w.nodes[1].inputSchema, 'properties', 'propertis'), 'E_INPUT_SCHEMA /nodes/1/inputSchema/propertis'],
+  ['B7 initialData → initalData', (w) => rename(w.nodes[0], 'initialData', 'initalData'), 'E_UNKNOWN_KEY /nodes/0/initalData'],
+  ['B7 variables → variable', (w) => rename(w.nodes[0].initialData, 'variables', 'variable'), 'E_UNKNOWN_KEY /nodes/0/initialData/variable'],
+  ['B7 node type start → strat', (w) => { w.nodes[0].type = 'strat'; }, 'E_UNKNOWN_NODE_TYPE /nodes/0/type'],
+  ['B5 registry type → tpye', (w) => rename(w.variableRegistry.n, 'type', 'tpye'), 'E_VARIABLE_SCHEMA /variableRegistry/n/tpye'],
+  ['B5 registry description → desription', (w) => rename(w.variableRegistry.n, 'description', 'desription'), 'E_VARIABLE_SCHEMA /variableRegistry/n/desription'],
+  ['B5 registry default → defualt', (w) => rename(w.variableRegistry.n, 'default', 'defualt'), 'E_VARIABLE_SCHEMA /variableRegistry/n/defualt'],
+  ['B6 node id → di', (w) => rename(w.nodes[3], 'id', 'di'), 'E_UNKNOWN_KEY /nodes/3/di'],
+  ['globalInputs entry s → ss', (w) => { w.nodes[1].inputSchema.globalInputs = ['ss']; }, 'E_GLOBAL_INPUT_UNDECLARED /nodes/1/inputSchema/globalInputs/0'],
+  ['connections → conections', (w) => rename(w.nodes[1], 'connections', 'conections'), 'E_UNKNOWN_KEY /nodes/1/conections'],
+];
+
+for (const [name, mutate, finding] of cases) {
+  Typos(`${name}: the typo's finding alone`, () => {
+    const w = base();
+    mutate(w);
+    assert.equal(all(validateWorkflow(w)), [finding]);
+  });
+}
+
+Typos('a typo inside a misspelt key is found too, at the keys as written; a fault elsewhere is still said', () => {
+  const w = base();
+  rename(w.nodes[1].inputSchema, 'properties', 'propertis');
+  rename(w.nodes[1], 'inputSchema', 'inputSchem');
+  w.nodes[3].directive = '{{a.f}} {{nope}}';
+  assert.equal(all(validateWorkflow(w)), ['E_UNKNOWN_KEY /nodes/1/inputSchem', 'E_INPUT_SCHEMA /nodes/1/inputSchem/propertis', 'E_UNDECLARED_VARIABLE /nodes/3/directive']);
+});
+
+Typos('a misspelt key whose meant name is already there is a plain unknown key: the key that is there is what counts', () => {
+  const w = base();
+  w.nodes[3].directve = 'typo beside the real one';
+  assert.equal(all(validateWorkflow(w)), ['E_UNKNOWN_KEY /nodes/3/directve']);
+});
+
+Typos('the value under a misspelt name is judged once the name is right: "example" (for examples, a list) is the keyword finding alone', () => {
+  const w = base();
+  w.nodes[1].inputSchema.properties.f.example = 'foo';
+  const report = validateWorkflow(w);
+  assert.equal(all(report), ['E_INPUT_SCHEMA /nodes/1/inputSchema/properties/f/example']);
+  assert.match(report.errors[0].message, 'did you mean "examples"?');
+});
+
+Typos.run();
