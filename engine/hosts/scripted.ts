@@ -128,6 +128,15 @@ export function answersTaken(events: readonly JournalEvent[]): Record<string, nu
   if (!Array.isArray(events)) {
     throw new CountersignError('E_INPUT', 'answersTaken needs the run\'s journal events (a list)', { fix: 'pass (await engine.trace(runId)).events' });
   }
+  // Every entry a journal event (an object with its type): anything else is no journal, never a TypeError or a count read past it.
+  const bad = events.findIndex((e: unknown) => e === null || typeof e !== 'object' || Array.isArray(e) || typeof (e as { type?: unknown }).type !== 'string');
+  if (bad !== -1) {
+    const e: unknown = events[bad];
+    const got = e === null ? 'null' : e === undefined ? 'nothing (undefined)' : Array.isArray(e) ? 'a list' : typeof e === 'object' ? 'an object without a type' : JSON.stringify(e) ?? typeof e;
+    throw new CountersignError('E_INPUT', `answersTaken needs the run's journal events: event ${bad} is ${got}, not a journal event ({seq, at, type, nodeId, …})`, {
+      fix: 'pass (await engine.trace(runId)).events, as trace returns them',
+    });
+  }
   const taken: Record<string, number> = {};
   for (const e of events) {
     if (!e.type.startsWith('answer.') || typeof e.nodeId !== 'string' || e.userId === null || e.userId === undefined) continue;

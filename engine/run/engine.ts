@@ -3,7 +3,7 @@
  * It never calls a model; a host drives it (the CLI, an MCP server, an
  * embedding, or `run` with an Agent). Every step is one store transaction.
  */
-import type { ToolCallRecord } from '../hosts/tool-mediation.js';
+import type { ToolCallRecord, ToolRunner } from '../hosts/tool-mediation.js';
 import { randomUUID } from 'node:crypto';
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { JsonObject, Workflow } from '../format/model.js';
@@ -25,6 +25,7 @@ import { loopFacts } from '../nodes/review-loops.js';
 import { asksAgents, nodeType } from '../nodes/index.js';
 import { claimNote } from './tool-steps.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
+import { checkToolList } from '../tools/catalog.js';
 
 export interface EngineOptions {
   store: Store;
@@ -108,12 +109,19 @@ export interface Engine {
 /** What createEngine needs of a store (the Store interface's methods). */
 const STORE_METHODS = ['putWorkflow', 'getWorkflow', 'create', 'get', 'update', 'list', 'events', 'eventCount', 'appendRows', 'rows', 'close'] as const;
 
-/** Options given as null or a non-object would be a bare TypeError deep inside. */
-function optionsObject(opts: unknown, call: string): void {
+/**
+ * Options given as null or a non-object would be a bare TypeError deep
+ * inside, or (a number, a string) read as no options at all. `example` is
+ * the object the fix suggests instead.
+ */
+function optionsObject(opts: unknown, call: string, example = 'an options object such as {}, or leave it out'): void {
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
-    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'a list' : typeof opts}`, { fix: `pass an options object such as {}, or leave it out` });
+    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${opts === null ? 'null' : opts === undefined ? 'nothing (undefined)' : Array.isArray(opts) ? 'a list' : typeof opts === 'string' ? JSON.stringify(opts) : typeof opts === 'number' || typeof opts === 'boolean' ? String(opts) : `a ${typeof opts}`}`, { fix: `pass ${example}` });
   }
 }
+
+/** The longest interval a Node timer keeps: a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function createEngine(options: EngineOptions): Engine {
   const store = options?.store;
@@ -134,6 +142,19 @@ export function createEngine(options: EngineOptions): Engine {
       throw new CountersignError('E_INPUT', `createEngine's ${name} must be a function, got ${typeof options[name]}`, { fix: name === 'now' ? 'pass now: () => new Date(), or leave it out' : 'pass newRunId: () => "<a unique id>", or leave it out' });
     }
   }
+  checkToolList(options.tools, 'createEngine');
+  if (options.allowToolModules !== undefined && typeof options.allowToolModules !== 'boolean') {
+    throw new CountersignError('E_INPUT', `createEngine's allowToolModules must be true or false, got ${JSON.stringify(options.allowToolModules) ?? typeof options.allowToolModules}`, {
+      fix: 'pass allowToolModules: true to load workflows\' toolModules (it runs their code), or leave it out',
+    });
+  }
+  // A heartbeat that is no positive whole number of milliseconds (or past what a timer keeps) would renew the claim every millisecond.
+  const heartbeat: unknown = options.toolHeartbeatMs;
+  if (heartbeat !== undefined && (typeof heartbeat !== 'number' || !Number.isInteger(heartbeat) || heartbeat <= 0 || heartbeat > MAX_TIMER_MS)) {
+    throw new CountersignError('E_INPUT', `createEngine's toolHeartbeatMs must be a positive whole number of milliseconds (at most ${MAX_TIMER_MS}), got ${typeof heartbeat === 'number' ? String(heartbeat) : JSON.stringify(heartbeat) ?? typeof heartbeat}`, {
+      fix: 'pass toolHeartbeatMs as a whole number of milliseconds, well under the 10-minute claim, or leave it out (60000: a running tool node renews its claim every minute)',
+    });
+  }
   const clock = options.now;
   // The clock a host gives is read as it is used: a time that is no Date would be a bare TypeError inside a step.
   const now = clock === undefined ? () => new Date() : () => {
@@ -144,7 +165,7 @@ export function createEngine(options: EngineOptions): Engine {
     return t;
   };
   const newRunId = options.newRunId ?? (() => randomUUID());
-  const tools = engineTools({ store, now, ...(options.tools ? { tools: options.tools } : {}), allowToolModules: options.allowToolModules === true, ...(options.toolHeartbeatMs ? { toolHeartbeatMs: options.toolHeartbeatMs } : {}), compiledFor, envOf, mustGet });
+  const tools = engineTools({ store, now, ...(options.tools ? { tools: options.tools } : {}), allowToolModules: options.allowToolModules === true, ...(options.toolHeartbeatMs !== undefined ? { toolHeartbeatMs: options.toolHeartbeatMs } : {}), compiledFor, envOf, mustGet });
   /** Runs the tool nodes the run has reached, then reads its state (with `held` when this process could not run one). */
   const settled = async (runId: string): Promise<RunState> => {
     const held = await tools.settle(runId);
@@ -156,7 +177,7 @@ export function createEngine(options: EngineOptions): Engine {
   function compiledFor(rec: RunRecord): CompiledWorkflow {
     let wf = workflows.get(rec.workflowHash);
     if (!wf) {
-      wf = checkedCopy(store.getWorkflow(rec.workflowHash), rec.workflowHash, store.file, rec.runId);
+      wf = checkedCopy(store.getWorkflow(rec.workflowHash, rec.runId), rec.workflowHash, store.file, rec.runId);
       workflows.set(rec.workflowHash, wf);
     }
     return compileWorkflow(wf, rec.workflowHash);
@@ -265,6 +286,8 @@ export function createEngine(options: EngineOptions): Engine {
       // Identities compare exactly, so stray whitespace must not make "alice " someone else.
       const userId = opts.as?.trim() ?? 'local';
       if (opts.seq !== undefined && !Number.isInteger(opts.seq)) throw seqError(runId, opts.seq, undefined);
+      // Any toolCalls given are checked (E_INPUT): a value that is no list would otherwise leave the calls off the record without a word.
+      const toolCalls = opts.toolCalls === undefined ? [] : toolCallsOf(opts.toolCalls);
       // Without a seq the answer is for the item pending now: pinned, so two
       // submits racing for one item never both advance the run (the later
       // one is a replay) and an answer never lands on a later item.
@@ -324,7 +347,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (opts.as === undefined && loopFacts(compiled.workflow).members.has(rec.pending!.nodeId)) {
           return write(identityRequired(rec));
         }
-        const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(opts.toolCalls?.length ? { toolCalls: toolCallsOf(opts.toolCalls) } : {}), ...(opts.toolFailure ? { toolFailure: { tool: String(opts.toolFailure.tool), code: String(opts.toolFailure.code), message: String(opts.toolFailure.message).slice(0, 4000), ...(typeof opts.toolFailure.fix === 'string' ? { fix: opts.toolFailure.fix.slice(0, 2000) } : {}) } } : {}) };
+        const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(toolCalls.length ? { toolCalls } : {}), ...(opts.toolFailure ? { toolFailure: { tool: String(opts.toolFailure.tool), code: String(opts.toolFailure.code), message: String(opts.toolFailure.message).slice(0, 4000), ...(typeof opts.toolFailure.fix === 'string' ? { fix: opts.toolFailure.fix.slice(0, 2000) } : {}) } } : {}) };
         const s = nextStep(compiled, rec, submitted, at, envOf(rec));
         const state = stateOf(s.record, store.file);
         const spent = s.rejected ? undefined : retriesSpentOf(s.events, rec.pending!.nodeId);
@@ -360,8 +383,15 @@ export function createEngine(options: EngineOptions): Engine {
       return { ...after, ...(outcome.late ? { late: outcome.late } : {}), ...(outcome.retriesSpent ? { retriesSpent: outcome.retriesSpent } : {}) };
     },
 
-    async recordToolCalls(runId, { seq, toolCalls }) {
+    async recordToolCalls(runId, opts) {
       checkRunId(runId);
+      optionsObject(opts, 'recordToolCalls', '{ seq: state.seq, toolCalls: [...] } (the seq of the item the calls were made for)');
+      const { seq, toolCalls } = opts;
+      // A seq that is no whole number names no item: the calls would silently stay off the record.
+      if (!Number.isInteger(seq)) {
+        if (seq === undefined) throw new CountersignError('E_INPUT', 'recordToolCalls() needs the seq of the item the tool calls were made for', { fix: 'pass { seq: state.seq, toolCalls: [...] }' });
+        throw new CountersignError('E_SEQ', seqError(runId, seq, undefined).message, { fix: 'pass the seq of the item the tool calls were made for (state.seq, a whole number from 1)' });
+      }
       if (toolCallsOf(toolCalls).length === 0) return;
       store.update(runId, (rec) => {
         if (rec.status !== 'waiting' || rec.seq !== seq) return { result: undefined };
@@ -414,6 +444,8 @@ export function createEngine(options: EngineOptions): Engine {
 
     async trace(runId, options) {
       checkRunId(runId);
+      // A number for { from } would otherwise read the whole journal without a word.
+      if (options !== undefined) optionsObject(options, 'trace', `{ from: ${typeof options === 'number' && Number.isSafeInteger(options) && options >= 0 ? options : 0} } (an event index), or leave it out for the whole journal`);
       const from = options?.from ?? 0;
       if (!Number.isSafeInteger(from) || from < 0) {
         throw new CountersignError('E_INPUT', `trace from ${JSON.stringify(from)} is not an event index`, { fix: 'pass from as a whole number ≥ 0 (the number of events already read), or leave it out for the whole journal' });
@@ -435,6 +467,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async run(source, opts) {
+      if (opts !== undefined) optionsObject(opts, 'run', '{ agent, … } (an agent is required)');
       if (!opts?.agent || typeof opts.agent.answer !== 'function') {
         throw new CountersignError('E_ADAPTER', 'run() needs an agent: an object with an answer(request, options) method', {
           fix: 'pass { agent: { answer: async (item) => answerObject } }, or use start() and submit() to answer yourself',
@@ -444,6 +477,22 @@ export function createEngine(options: EngineOptions): Engine {
       // Refused before a run is stored: a wrong type here would otherwise throw halfway through, or be blamed on the agent.
       if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
         throw new CountersignError('E_INPUT', `run()'s onProgress must be a function, got ${typeof opts.onProgress}`, { fix: 'pass onProgress: (event) => { … }, or leave it out' });
+      }
+      // What run() lends its agents: an object with names() and call() (a list of tools goes to createEngine).
+      const lent: unknown = opts.tools;
+      if (lent !== undefined && (lent === null || typeof lent !== 'object' || typeof (lent as ToolRunner).names !== 'function' || typeof (lent as ToolRunner).call !== 'function')) {
+        throw new CountersignError('E_INPUT', `run()'s tools must be a tool runner: an object with names() and call(name, args, request), got ${Array.isArray(lent) ? 'a list' : lent === null ? 'null' : typeof lent === 'object' ? 'an object without them' : typeof lent === 'function' ? 'a function' : JSON.stringify(lent)}`, {
+          fix: Array.isArray(lent) ? 'register a list of tools with createEngine({ tools }) (tool nodes and $tool calls can name them), or lend a runner { names, call } here' : 'pass tools: { names: () => [...], call: async (name, args, request) => result }, or leave it out',
+        });
+      }
+      // An options object that is none would otherwise be read as no decorators (toolChain) or the generic names (labels), without a word.
+      for (const name of ['toolChain', 'labels'] as const) {
+        const given: unknown = opts[name];
+        if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
+          throw new CountersignError('E_INPUT', `run()'s ${name} must be an object, got ${given === null ? 'null' : Array.isArray(given) ? 'a list' : JSON.stringify(given) ?? typeof given}`, {
+            fix: name === 'toolChain' ? 'pass toolChain: { reviewGate, … } (the decorators chain() takes), or leave it out' : 'pass labels: { agent?: { name, silence }, reviewer?: { name, silence } }, or leave it out',
+          });
+        }
       }
       if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) {
         throw new CountersignError('E_INPUT', 'run()\'s signal must be an AbortSignal', { fix: 'pass signal: controller.signal (an AbortController\'s), or leave it out' });

@@ -43,10 +43,10 @@ export function createMemoryStore(): Store {
       if (!workflows.has(hash)) workflows.set(hash, workflow);
     },
 
-    getWorkflow(hash) {
+    getWorkflow(hash, runId) {
       open('read a workflow');
       const workflow = workflows.get(hash);
-      if (!workflow) throw workflowNotFound(hash);
+      if (!workflow) throw workflowNotFound(hash, runId);
       return workflow;
     },
 

@@ -39,7 +39,23 @@ interface SummaryRow {
   status: RunStatus;
   created_at: string;
   updated_at: string;
+  /** 1 when the row's record is JSON whose own runId, workflow, status, createdAt or updatedAt is not the column's. */
+  disagrees: number;
 }
+
+/**
+ * The summary columns `runs` lists, beside what the row's record (the run
+ * itself) says of each: compared in SQL, so listing reads no record into
+ * JavaScript. A record that is no JSON at all is left to the reads of the
+ * run (E_STORE there), as before: CASE, since SQLite may evaluate both
+ * sides of an AND, and ->> throws on malformed JSON.
+ */
+const SUMMARY = `run_id, workflow, status, created_at, updated_at,
+  CASE WHEN json_valid(record) THEN record ->> '$.runId' IS NOT run_id OR record ->> '$.workflow' IS NOT workflow OR record ->> '$.status' IS NOT status
+    OR record ->> '$.createdAt' IS NOT created_at OR record ->> '$.updatedAt' IS NOT updated_at ELSE 0 END AS disagrees`;
+
+/** The record field behind each summary column. */
+const SUMMARY_FIELDS = [['status', 'status'], ['workflow', 'workflow'], ['created_at', 'createdAt'], ['updated_at', 'updatedAt'], ['run_id', 'runId']] as const;
 
 type Mutate = (current: RunRecord) => Mutation<unknown>;
 
@@ -84,12 +100,26 @@ export function createSqliteStore(dir: string): Store {
     events: db.prepare<[string, number], string>('SELECT body FROM events WHERE run_id = ? AND idx >= ? ORDER BY idx').pluck(),
     listAll: db.prepare<[], SummaryRow>(
       // Runs created in the same millisecond: the later insert (higher rowid) is the newer.
-      'SELECT run_id, workflow, status, created_at, updated_at FROM runs ORDER BY created_at DESC, rowid DESC',
+      `SELECT ${SUMMARY} FROM runs ORDER BY created_at DESC, rowid DESC`,
     ),
-    listByStatus: db.prepare<[string], SummaryRow>(
-      'SELECT run_id, workflow, status, created_at, updated_at FROM runs WHERE status = ? ORDER BY created_at DESC, rowid DESC',
+    // The runs whose column or whose record has the status: a run the column moved to another status is reported, never left out.
+    listByStatus: db.prepare<[{ status: string }], SummaryRow>(
+      `SELECT ${SUMMARY} FROM runs WHERE status = @status OR CASE WHEN json_valid(record) THEN record ->> '$.status' = @status ELSE 0 END ORDER BY created_at DESC, rowid DESC`,
     ),
   }));
+
+  /** How a listed row's columns disagree with its record (read here, for that one row). */
+  function disagreement(row: SummaryRow): string {
+    let record: unknown;
+    try {
+      record = JSON.parse(guard('list runs', () => sql.getRecord.get(row.run_id)) ?? 'null');
+    } catch {
+      record = null; // SQLite took it for JSON: said as a record without the field
+    }
+    const own = record !== null && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>) : {};
+    const [column, field] = SUMMARY_FIELDS.find(([c, f]) => own[f] !== row[c]) ?? SUMMARY_FIELDS[0];
+    return `says ${column} ${JSON.stringify(row[column])}, and its record ${own[field] === undefined ? `has no ${field}` : `says ${JSON.stringify(own[field])}`}`;
+  }
 
   const workflowCache = new Map<string, Workflow>();
   const ledger = prepared(db, file, () => createSqliteLedger(db, file));
@@ -190,12 +220,12 @@ export function createSqliteStore(dir: string): Store {
       workflowCache.delete(hash);
     },
 
-    getWorkflow(hash) {
+    getWorkflow(hash, runId) {
       const cached = workflowCache.get(hash);
       if (cached) return cached;
       const body = guard('read a workflow copy', () => sql.getWorkflow.get(hash));
-      if (body === undefined) throw workflowNotFound(hash);
-      const workflow = parseRow<Workflow>(body, `the stored workflow copy ${hash}`, file, workflowProblem);
+      if (body === undefined) throw workflowNotFound(hash, runId, resolve(file));
+      const workflow = parseRow<Workflow>(body, `${runId ? `run ${runId}: ` : ''}the stored workflow copy ${hash}`, file, workflowProblem);
       if (workflowCache.size >= WORKFLOW_CACHE_SIZE) workflowCache.delete(workflowCache.keys().next().value!);
       workflowCache.set(hash, workflow);
       return workflow;
@@ -218,10 +248,10 @@ export function createSqliteStore(dir: string): Store {
 
     list(filter?: { status?: RunStatus }): RunSummary[] {
       const rows = guard('list runs', () =>
-        filter?.status ? sql.listByStatus.all(filter.status) : sql.listAll.all(),
+        filter?.status ? sql.listByStatus.all({ status: filter.status }) : sql.listAll.all(),
       );
       return rows.map((r) => {
-        const why = summaryProblem(r);
+        const why = summaryProblem(r) ?? (r.disagrees ? disagreement(r) : undefined);
         if (why !== undefined) {
           throw new CountersignError('E_STORE', `the summary row of run "${String(r.run_id)}" in ${file} ${why}: the store is damaged`, {
             file,

@@ -7,9 +7,17 @@ export function runNotFound(runId: string): CountersignError {
   });
 }
 
-export function workflowNotFound(hash: string): CountersignError {
-  return new CountersignError('E_STORE', `no workflow copy with hash ${hash} in the store`, {
-    fix: 'the store is missing the workflow copy this run was started with; start the run again',
+/**
+ * The workflow copy a run was started with is gone (a row deleted by hand,
+ * a record naming a hash no copy has): the store is damaged, said as a
+ * damaged copy is (stored-workflow.ts), naming the run and the database file.
+ */
+export function workflowNotFound(hash: string, runId?: string, file?: string): CountersignError {
+  return new CountersignError('E_STORE', `${runId ? `run ${runId}: ` : ''}the workflow copy ${hash}${runId ? ' it was started with' : ''} is missing from ${file ?? 'the store'}: the store is damaged`, {
+    ...(file ? { file } : {}),
+    fix: file
+      ? `restore ${file} from a backup, or move the store aside and start the run again from its workflow file`
+      : 'start the run again from its workflow file: this store no longer holds the copy the run was started with',
   });
 }
 

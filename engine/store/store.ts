@@ -78,8 +78,8 @@ export interface Store {
   readonly file?: string;
   /** Stores the workflow copy under its hash (idempotent; SQLite puts back a stored copy that was damaged). */
   putWorkflow(hash: string, workflow: Workflow): void;
-  /** The stored copy; throws E_STORE if missing. */
-  getWorkflow(hash: string): Workflow;
+  /** The stored copy; throws E_STORE if missing or damaged, naming `runId` (the run it is read for) when given. */
+  getWorkflow(hash: string, runId?: string): Workflow;
   /** Inserts a new run, its first events and any ledger rows its first step wrote, atomically. */
   create(record: RunRecord, events: JournalEvent[], rows?: LedgerRow[]): void;
   /** The stored record. Records are shared with the store's cache: never mutate one, build a new one. */

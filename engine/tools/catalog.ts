@@ -136,3 +136,27 @@ function clash(name: string, origin: Origin, taken: Origin): CountersignError {
 function sameModule(a: Origin, b: Origin): boolean {
   return a.kind === 'module' && b.kind === 'module' && a.pointer === b.pointer && a.file === b.file;
 }
+
+/**
+ * A host's `tools` as createEngine takes them (a list) and validation too
+ * (a list, or a catalog): anything else would be a bare TypeError inside,
+ * or (null) read as no tools at all.
+ */
+export function checkToolList(given: unknown, call: string, catalogs = false): void {
+  if (given === undefined || Array.isArray(given) || (catalogs && given instanceof Map)) return;
+  const got = given === null ? 'null' : typeof given === 'string' ? JSON.stringify(given) : typeof given === 'number' || typeof given === 'boolean' ? String(given) : given instanceof Map ? 'a Map' : typeof given === 'object' ? 'an object' : `a ${typeof given}`;
+  throw new CountersignError('E_INPUT', `${call}'s tools must be a list of tools${catalogs ? ' (or a catalog of them)' : ''}, got ${got}`, {
+    fix: 'pass tools: [defineTool({…}), …] (plain {name, class, inputSchema, run} specs work too), or leave tools out for the built-ins only',
+  });
+}
+
+/** validateWorkflow's, validateDocument's and validateFile's options: an object whose `tools`, if given, checkToolList takes. */
+export function checkValidateOptions(opts: unknown, call: string): void {
+  if (opts === undefined) return;
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
+    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'a list' : typeof opts === 'string' ? JSON.stringify(opts) : typeof opts === 'number' || typeof opts === 'boolean' ? String(opts) : `a ${typeof opts}`}`, {
+      fix: 'pass { tools: [...] } (the list createEngine takes), or leave the options out',
+    });
+  }
+  checkToolList((opts as { tools?: unknown }).tools, `${call}()`, true);
+}

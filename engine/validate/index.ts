@@ -6,6 +6,7 @@
  */
 import { jsonProblem } from '../format/json-problem.js';
 import { createToolCatalog, type ToolCatalog } from '../tools/catalog.js';
+import { checkValidateOptions } from '../tools/catalog.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 import { CountersignError, isCountersignError } from '../errors.js';
@@ -69,6 +70,7 @@ export interface ValidateOptions {
 }
 
 export function validateDocument(doc: SourceDocument, opts: ValidateOptions = {}): ValidationReport {
+  checkValidateOptions(opts, 'validateDocument');
   if (!isSourceDocument(doc)) {
     throw new CountersignError('E_INPUT', 'validateDocument needs a document loadWorkflow returned (with its positions)', {
       fix: 'pass loadWorkflow(file), or use validateWorkflow(object) for a workflow object',
@@ -83,6 +85,7 @@ export function validateDocument(doc: SourceDocument, opts: ValidateOptions = {}
  * positions, as validateDocument() does.
  */
 export function validateWorkflow(data: unknown, file = '<workflow>', opts: ValidateOptions = {}): ValidationReport {
+  checkValidateOptions(opts, 'validateWorkflow');
   if (isSourceDocument(data)) return validateDocument(data, opts);
   return toReport(file, workflowFindings(data, opts), () => ({ line: 0, col: 0 }));
 }
@@ -93,6 +96,7 @@ function isSourceDocument(value: unknown): value is SourceDocument {
 
 /** A file that cannot be read or parsed is reported as one finding at the syntax error. */
 export function validateFile(path: string, opts: ValidateOptions = {}): ValidationReport {
+  checkValidateOptions(opts, 'validateFile');
   let doc: SourceDocument;
   try {
     doc = readSource(path);

@@ -339,6 +339,85 @@ Api('r77: validateDocument without a loaded document, createScriptedAgent with n
   assert.is(await engine.runs('completed' as never).then(() => 'no error', (e) => e.code), 'E_INPUT');
 });
 
+Api('D4 r78: tools that are no list (createEngine, validateWorkflow, validateDocument, validateFile), run()\'s tools that are no tool runner, and recordToolCalls without an options object are E_INPUT naming what was given, never a bare TypeError; nothing is stored', async () => {
+  const { validateFile } = await import('../../engine/index.js');
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const file = join(ROOT, 'spec/fixtures/cli/two-step.json');
+  for (const tools of [5, {}, null, 'echo']) {
+    const calls = [
+      ['createEngine', () => createEngine({ store: createMemoryStore(), tools: tools as never })],
+      ['validateWorkflow()', () => validateWorkflow(TWO_STEP, 'f', { tools: tools as never })],
+      ['validateDocument()', () => validateDocument(loadWorkflow(file), { tools: tools as never })],
+      ['validateFile()', () => validateFile(file, { tools: tools as never })],
+    ] as const;
+    for (const [name, call] of calls) {
+      const e = await caught(call);
+      assert.is(e?.code, 'E_INPUT', `${name} ${JSON.stringify(tools)}: ${String(e)}`);
+      assert.match(e!.message, `${name}'s tools must be a list of tools`);
+      assert.match(e!.fix!, 'pass tools: [defineTool(');
+    }
+  }
+  assert.is((await caught(() => validateWorkflow(TWO_STEP, 'f', null as never)))?.code, 'E_INPUT', 'options that are no object');
+  assert.ok(validateWorkflow(TWO_STEP, 'f', { tools: new Map() }).ok, 'a catalog is still taken');
+  const engine = createEngine({ store: createMemoryStore() });
+  const agent: Agent = { answer: async () => ({ words: 3 }) };
+  for (const tools of [5, [], { names: ['deploy'] }, null]) {
+    const e = await caught(() => engine.run(TWO_STEP, { agent, tools: tools as never }));
+    assert.is(e?.code, 'E_INPUT', `${JSON.stringify(tools)}: ${String(e)}`);
+    assert.match(e!.message, "run()'s tools must be a tool runner: an object with names() and call(name, args, request)");
+  }
+  assert.equal(await engine.runs(), [], 'no run was stored');
+  const s = await engine.start(TWO_STEP);
+  for (const opts of [null, undefined, 5]) {
+    const e = await caught(() => engine.recordToolCalls(s.runId, opts as never));
+    assert.is(e?.code, 'E_INPUT', `${String(opts)}: ${String(e)}`);
+    assert.match(e!.message, 'recordToolCalls() options must be an object, got ');
+    assert.match(e!.fix!, 'pass { seq: state.seq, toolCalls: [...] }');
+  }
+});
+
+Api('D5 r78: options of the wrong type are refused, never silently dropped: trace() options that are no object (a number for { from }), submit toolCalls that are no list (nothing stored), run() options, toolChain and labels that are no objects, createEngine\'s allowToolModules that is no boolean: E_INPUT; a recordToolCalls seq that is no whole number: E_SEQ', async () => {
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  const s = await engine.start(TWO_STEP);
+  const events = (await engine.trace(s.runId)).events;
+  const five = await caught(() => engine.trace(s.runId, 5 as never));
+  assert.is(five?.code, 'E_INPUT');
+  assert.is(five!.message, 'trace() options must be an object, got 5');
+  assert.is(five!.fix, 'pass { from: 5 } (an event index), or leave it out for the whole journal');
+  assert.is((await caught(() => engine.trace(s.runId, null as never)))?.code, 'E_INPUT');
+  for (const toolCalls of [5, {}, null, 'x']) {
+    const e = await caught(() => engine.submit(s.runId, { words: 3 }, { toolCalls: toolCalls as never }));
+    assert.is(e?.code, 'E_INPUT', String(toolCalls));
+    assert.match(e!.message, 'toolCalls must be a list of tool-call records');
+  }
+  for (const opts of [{ seq: '1', toolCalls: [{ name: 'grep', ok: true }] }, { seq: 1.5, toolCalls: [{ name: 'grep', ok: true }] }]) {
+    const e = await caught(() => engine.recordToolCalls(s.runId, opts as never));
+    assert.is(e?.code, 'E_SEQ', JSON.stringify(opts));
+    assert.match(e!.message, 'is not a whole number, so it names no item');
+  }
+  const noSeq = await caught(() => engine.recordToolCalls(s.runId, { toolCalls: [{ name: 'grep', ok: true }] } as never));
+  assert.is(noSeq?.code, 'E_INPUT');
+  assert.match(noSeq!.message, 'recordToolCalls() needs the seq of the item the tool calls were made for');
+  assert.equal((await engine.trace(s.runId)).events, events, 'nothing was journaled, and the run did not move');
+  const agent: Agent = { answer: async () => ({ words: 3 }) };
+  const runs = (await engine.runs()).length;
+  for (const [opts, said] of [[5, 'run() options must be an object, got 5'], [{ agent, toolChain: 5 }, "run()'s toolChain must be an object, got 5"], [{ agent, labels: 'x' }, 'run()\'s labels must be an object, got "x"']] as const) {
+    const e = await caught(() => engine.run(TWO_STEP, opts as never));
+    assert.is(e?.code, 'E_INPUT', said);
+    assert.is(e!.message, said);
+  }
+  assert.is((await engine.runs()).length, runs, 'no run was stored');
+  const allow = await caught(() => createEngine({ store, allowToolModules: 'yes' as never }));
+  assert.is(allow?.code, 'E_INPUT');
+  assert.is(allow!.message, 'createEngine\'s allowToolModules must be true or false, got "yes"');
+  // What the right types do is unchanged: the calls are journaled.
+  const done = await engine.submit(s.runId, { words: 3 }, { toolCalls: [{ name: 'grep', ok: true }] });
+  assert.is(done.status, 'completed');
+  assert.equal((await engine.trace(s.runId)).events.filter((e) => e.type === 'tool.called').map((e) => e.name), ['grep']);
+});
+
 Api('r78: a rejected answer with 100 or more errors still carries the node\'s retryMessage, last, and says how many errors were left out; a line is never cut inside a character', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const wf = {

@@ -179,6 +179,21 @@ R('a tool running past the 10-minute lease keeps its claim while its process ren
   assert.is(done.status, 'completed');
 });
 
+R('D5 r78: createEngine\'s toolHeartbeatMs must be a positive whole number of milliseconds a timer can wait: anything else is E_INPUT naming it, never a heartbeat of 1 ms', () => {
+  for (const ms of ['x', -1, 0, Number.NaN, Infinity, 1.5, 2 ** 31, null, '60000']) {
+    let e: CountersignError | undefined;
+    try {
+      createEngine({ store: createMemoryStore(), toolHeartbeatMs: ms as number });
+    } catch (err) {
+      e = err as CountersignError;
+    }
+    assert.is(e?.code, 'E_INPUT', String(ms));
+    assert.match(e!.message, "createEngine's toolHeartbeatMs must be a positive whole number of milliseconds (at most 2147483647), got ");
+    assert.match(e!.fix!, 'or leave it out (60000: a running tool node renews its claim every minute)');
+  }
+  for (const ms of [1, 60_000, 2 ** 31 - 1]) createEngine({ store: createMemoryStore(), toolHeartbeatMs: ms });
+});
+
 R('a claim that was not renewed is E_TOOL_INTERRUPTED; when the tool still finishes, its outcome is journaled as tool.late, never applied', async () => {
   let t = Date.parse('2026-12-02T10:00:00Z');
   const now = () => new Date(t);

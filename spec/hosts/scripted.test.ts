@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
-import { createScriptedAgent, loadScript } from '../../engine/hosts/scripted.js';
+import { answersTaken, createScriptedAgent, loadScript } from '../../engine/hosts/scripted.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { rejection, thrown } from '../helpers/errors.js';
 import { agentRequest } from '../helpers/agent-request.js';
@@ -151,6 +151,20 @@ test('a resumed script that runs out says the list continued after the answers t
   const err = await agent.answer({ kind: 'directive', nodeId: 'ask' } as never, { signal: new AbortController().signal, timeoutMs: 1000 }).then(() => undefined, (e: CountersignError) => e);
   assert.is(err?.code, 'E_AGENT_SCRIPT_EXHAUSTED');
   assert.match(err?.message ?? '', 'the run had already taken 1 answer(s) for it before this resume, and a resumed script continues after them');
+});
+
+test('D4 r78: answersTaken refuses an entry that is no journal event (null, a number, a list, an object without its type) with E_INPUT naming its index, never a TypeError; journal events are counted as before', () => {
+  const events = [
+    { seq: 0, at: '2026-01-01T00:00:00.000Z', type: 'run.started', nodeId: 'start' },
+    { seq: 1, at: '2026-01-01T00:00:01.000Z', type: 'answer.accepted', nodeId: 'ask', userId: 'local' },
+  ];
+  assert.equal(answersTaken(events as never), { ask: 1 });
+  for (const [bad, said] of [[null, 'null'], [5, '5'], [['answer.accepted'], 'a list'], [{ nodeId: 'ask' }, 'an object without a type']] as const) {
+    const e = thrown(() => answersTaken([...events, bad] as never));
+    assert.is(e.code, 'E_INPUT', String(bad));
+    assert.is(e.message, `answersTaken needs the run's journal events: event 2 is ${said}, not a journal event ({seq, at, type, nodeId, …})`);
+    assert.is(e.fix, 'pass (await engine.trace(runId)).events, as trace returns them');
+  }
 });
 
 test.run();

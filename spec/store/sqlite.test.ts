@@ -268,6 +268,77 @@ test('a damaged summary column (runs.status NULL) is E_STORE naming the run when
   store.close();
 });
 
+test('D7 r78: a runs row whose summary columns disagree with its record (status, workflow, times) is E_STORE naming the run and countersign.db when runs are listed, under every status filter: never listed as the column says', async (c) => {
+  const store = createSqliteStore(c.dir);
+  const engine = createEngine({ store });
+  const moved = await engine.start(TWO);
+  const renamed = await engine.start(TWO);
+  const fine = await engine.start(TWO);
+  store.close();
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.prepare("UPDATE runs SET status = 'completed' WHERE run_id = ?").run(moved.runId);
+  db.close();
+  const again = createSqliteStore(c.dir);
+  const fresh = createEngine({ store: again });
+  assert.is((await fresh.status(moved.runId)).status, 'waiting', 'the record says waiting');
+  const dbFile = join(realpathSync(c.dir), 'countersign.db');
+  // The column moved the run to "completed": listed under neither status as the column says, nor left out of "waiting".
+  for (const filter of [undefined, { status: 'completed' as const }, { status: 'waiting' as const }]) {
+    const e = await fresh.runs(filter).then(() => undefined, (err) => err);
+    assert.is(e?.code, 'E_STORE', JSON.stringify(filter));
+    assert.match(e.message, `the summary row of run "${moved.runId}" in `);
+    assert.match(e.message, 'countersign.db says status "completed", and its record says "waiting": the store is damaged');
+    assert.is(realpathSync(e.file), dbFile);
+    assert.match(e.fix, 'restore countersign.db from a backup');
+  }
+  assert.equal(await fresh.runs({ status: 'failed' }), [], 'a filter neither the column nor the record names lists nothing');
+  again.close();
+  const db2 = new Database(join(c.dir, 'countersign.db'));
+  db2.prepare("UPDATE runs SET status = 'waiting' WHERE run_id = ?").run(moved.runId);
+  db2.prepare("UPDATE runs SET workflow = 'other' WHERE run_id = ?").run(renamed.runId);
+  db2.close();
+  const third = createSqliteStore(c.dir);
+  const e = await createEngine({ store: third }).runs().then(() => undefined, (err) => err);
+  assert.is(e?.code, 'E_STORE');
+  assert.match(e.message, `run "${renamed.runId}"`);
+  assert.match(e.message, 'says workflow "other", and its record says "two-step"');
+  third.close();
+  const db3 = new Database(join(c.dir, 'countersign.db'));
+  db3.prepare("UPDATE runs SET workflow = 'two-step' WHERE run_id = ?").run(renamed.runId);
+  db3.close();
+  const repaired = createSqliteStore(c.dir);
+  assert.equal((await createEngine({ store: repaired }).runs()).map((r) => r.runId).sort(), [moved.runId, renamed.runId, fine.runId].sort(), 'once the row agrees again, every run is listed');
+  repaired.close();
+});
+
+test('D6 r78: a run whose workflow copy is missing from the store (the workflows row deleted, or a record naming a hash no copy has) is E_STORE naming the run and countersign.db, with the restore fix', async (c) => {
+  const store = createSqliteStore(c.dir);
+  const engine = createEngine({ store });
+  const deleted = await engine.start(TWO);
+  const other = await engine.start({ ...TWO, metadata: { ...TWO.metadata, name: 'two-step-too' } });
+  store.close();
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.pragma('foreign_keys = OFF'); // as the sqlite3 shell runs: `sqlite3 countersign.db 'delete from workflows'`
+  const hash = db.prepare('SELECT workflow_hash FROM runs WHERE run_id = ?').pluck().get(deleted.runId) as string;
+  db.prepare('DELETE FROM workflows WHERE hash = ?').run(hash);
+  const unknown = 'f'.repeat(64);
+  db.prepare(`UPDATE runs SET record = json_set(record, '$.workflowHash', ?), workflow_hash = ?, version = version + 1 WHERE run_id = ?`).run(unknown, unknown, other.runId);
+  db.close();
+  const again = createSqliteStore(c.dir);
+  const fresh = createEngine({ store: again });
+  const dbFile = join(realpathSync(c.dir), 'countersign.db');
+  for (const [runId, missing] of [[deleted.runId, hash], [other.runId, unknown]]) {
+    for (const call of [() => fresh.status(runId), () => fresh.submit(runId, { words: 3 }), () => fresh.info(runId)]) {
+      const e = await call().then(() => undefined, (err) => err);
+      assert.is(e?.code, 'E_STORE', String(e));
+      assert.is(e.message, `run ${runId}: the workflow copy ${missing} it was started with is missing from ${dbFile}: the store is damaged`);
+      assert.is(e.file, dbFile);
+      assert.is(e.fix, `restore ${dbFile} from a backup, or move the store aside and start the run again from its workflow file`);
+    }
+  }
+  again.close();
+});
+
 test('engine: a stored workflow copy that no longer matches its hash is E_STORE, a copy stored under the older sorted-key hash still runs, and damaged completed or waiting records are E_STORE naming the database file, never output {} or a crash', async (c) => {
   const store = createSqliteStore(c.dir);
   const engine = createEngine({ store });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as assert from 'uvu/assert';
 import { storeSuite, type StoreContext } from '../helpers/store-suite.js';
-import { isCountersignError } from '../../engine/errors.js';
+import { isCountersignError, type CountersignError } from '../../engine/errors.js';
 import type { Workflow } from '../../engine/format/model.js';
 import type { JournalEvent } from '../../engine/run/contract.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
@@ -72,6 +72,20 @@ function storeContract(name: string, open: () => Context) {
 
   test('reading a workflow hash the store never saw is E_STORE', (c) => {
     assert.is(codeOf(() => store(c).getWorkflow('nope')), 'E_STORE');
+  });
+
+  test('D6 r78: a workflow copy read for a run and not held is E_STORE naming the run and the store\'s file (when it has one), with the fix for that store', (c) => {
+    let e: CountersignError | undefined;
+    try {
+      store(c).getWorkflow('nope', 'r1');
+    } catch (err) {
+      e = err as CountersignError;
+    }
+    assert.is(e?.code, 'E_STORE');
+    const file = store(c).file;
+    assert.is(e!.message, `run r1: the workflow copy nope it was started with is missing from ${file ?? 'the store'}: the store is damaged`);
+    assert.is(e!.file, file);
+    assert.match(e!.fix!, file ? `restore ${file} from a backup` : 'start the run again from its workflow file');
   });
 
   test('a created run reads back with every field, and its first events form the journal', (c) => {
