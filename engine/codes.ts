@@ -44,7 +44,7 @@ export const CODES = Object.freeze({
   E_WORKFLOW_INVALID: 'the workflow has validation errors and cannot start',
   E_RUN_NOT_FOUND: 'no run with that id in the store',
   E_RUN_NOT_WAITING: 'the run is completed or failed and takes no more answers',
-  E_SEQ: 'the answer names a seq the run has not issued',
+  E_SEQ: 'the answer (or recordToolCalls) names a seq the run has not issued',
   E_ANSWER_INVALID: 'the answer does not satisfy the node inputSchema',
   E_ANSWER_TOO_LARGE: 'the answer exceeds the documented size limit',
   E_ANSWER_TOO_DEEP: 'the answer nests deeper than the documented limit',
@@ -87,7 +87,7 @@ export const CODES = Object.freeze({
   E_REVIEW_REENTRY: 'a review\'s exhausted route leads back to it (never issued again), or its unchanged route returns to it with no step answered in between',
   E_UNCHANGED_REASON_UNDECLARED: '(warning) a fix node in a review loop does not declare unchanged_reason in its inputSchema',
   // Adapters (infrastructure faults: the run stays waiting)
-  E_AGENT_CRASHED: 'the agent process exited or failed to start',
+  E_AGENT_CRASHED: 'the agent process exited or failed to start, or the interactive prompt\'s input ended before an answer was complete',
   E_AGENT_OUTPUT: 'the agent wrote something that is not one JSON object',
   E_AGENT_TIMEOUT: "the agent was silent past --agent-timeout (resumable, exit 3); a node deadline reached first is the node's own timeout instead: its timeout route, or E_TIMEOUT",
   E_AGENT_SCRIPT_EXHAUSTED: 'the scripted agent has no answer left for this node',
@@ -108,7 +108,7 @@ export const CODES = Object.freeze({
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
   E_BUILD: 'the countersign source itself does not compile or load (a file under engine/ was edited into an error); the message names the file, line and column',
   E_INSTALL: 'the countersign command cannot run: a dependency it needs is not installed or is damaged (esbuild, tsx, or a package the source imports) (exit 2; fix: npm ci in the package)',
-  E_INPUT: 'the --input / --response value is not valid JSON (or, from the library, not plain JSON: NaN, a function, a Map, a Date or other class instance, undefined in a list), a run id is not a non-empty string, a runs() status is unknown, the start input does not fit the registry or leaves out one of requiredInputs, an MCP tool\'s arguments do not fit its input schema, the pr-status comments are not a JSON array of strings, a library start()/run() workspace is not an existing directory, run() resuming a run is given a new input or workspace, run()\'s maxSteps/agentTimeoutMs is not a positive number, or a library call\'s options, tools, toolCalls, toolHeartbeatMs or answersTaken events are not of the type it takes',
+  E_INPUT: 'the --input / --response value is not valid JSON (or, from the library, not plain JSON: NaN, a function, a Map, a Date or other class instance, undefined in a list), a run id is not a non-empty string, a runs() status is unknown, the start input does not fit the registry or leaves out one of requiredInputs, an MCP tool\'s arguments do not fit its input schema, the pr-status comments are not a JSON array of strings, a library start()/run() workspace is not an existing directory, run() resuming a run is given a new input or workspace, run()\'s maxSteps/agentTimeoutMs is not a positive number, or a library call\'s options, tools, toolCalls, toolFailure, toolHeartbeatMs or answersTaken events are not of the type it takes, or name an option it does not take',
   E_RESULT_TOO_LARGE: 'an MCP tool result is larger than one stdio message may be (10 MiB): it was not sent, though the call took effect',
   // Tools and the decorator chain (review gate)
   E_TOOL_DEFINITION: 'defineTool was given a malformed tool: a bad name, class or blastRadius, no run function, or an inputSchema that is not an object schema or does not compile; or chain() was given a tool whose class is not read, write or destructive; or createEngine({ tools }) got something that is not a tool; or two tools (built-in, host, module, lent) share a name (a module\'s clash names its file and /toolModules/<i>); or a tool\'s own argument check (refineArgs) threw',

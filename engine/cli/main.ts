@@ -67,7 +67,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const args = rest.flatMap((a, i) => (a === '--seq' && /^-\d+$/.test(rest[i + 1] ?? '') ? [`--seq=${rest[i + 1]}`] : rest[i - 1] === '--seq' && /^-\d+$/.test(a) ? [] : [a]));
   let parsed;
   try {
-    parsed = parseArgs({ args, options: command.options as ParseArgsConfig['options'], allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: command.options as ParseArgsConfig['options'], allowPositionals: true, strict: true, tokens: true });
   } catch (e) {
     // Node's parser adds lines of its own advice; the error is one line, the advice our fix.
     const message = (e as Error).message;
@@ -83,6 +83,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     reportError(io, usage(message.replace(/\. To specify.*$/s, '').split('\n')[0], `usage: ${command.usage.split('\n')[0]}`), json);
     return 2;
   }
+  const twice = conflictingRepeat(parsed.tokens ?? [], command.options ?? {});
+  if (twice) {
+    reportError(io, usage(`${twice.option} is given twice, as ${twice.values.map((v) => JSON.stringify(v)).join(' and ')}: it takes one value`, `say it once; usage: ${command.usage.split('\n')[0]}`), json);
+    return 2;
+  }
   try {
     return await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);
   } catch (e) {
@@ -90,6 +95,24 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     reportError(io, e, json, typeof store === 'string' ? store : undefined);
     return 2;
   }
+}
+
+/**
+ * A one-value option given twice with different values (`--seq 1 --seq 2`,
+ * a --store before the command and another after it): the parser would keep
+ * the last without a word, so which one the user meant is asked instead.
+ */
+function conflictingRepeat(tokens: ReadonlyArray<{ kind: string; name?: string; rawName?: string; value?: string }>, options: Record<string, { type?: string; multiple?: boolean }>): { option: string; values: string[] } | undefined {
+  const seen = new Map<string, string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || t.name === undefined || t.value === undefined) continue;
+    const spec = options[t.name];
+    if (!spec || spec.type !== 'string' || spec.multiple) continue;
+    const before = seen.get(t.name);
+    if (before !== undefined && before !== t.value) return { option: `--${t.name}`, values: [before, t.value] };
+    seen.set(t.name, t.value);
+  }
+  return undefined;
 }
 
 /** A command's module; null (reported) when it does not load, which is a countersign bug, not a crash. */

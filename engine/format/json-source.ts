@@ -22,7 +22,7 @@ class JsonSource implements SourceDocument {
 
   constructor(readonly file: string, readonly text: string, readonly data: unknown) {}
 
-  locate(pointer: string, opts?: { key?: boolean }): Position {
+  locate(pointer: string, opts?: { key?: boolean; atAlias?: boolean }): Position {
     this.tree ??= parseTree(this.text, [], STRICT);
     this.lines ??= new LineIndex(this.text);
     const offset = this.tree ? locateInJsonTree(this.tree, pointerSegments(pointer), opts?.key === true) : 0;

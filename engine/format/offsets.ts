@@ -4,6 +4,8 @@
 export interface Position {
   line: number;
   col: number;
+  /** The place sits in YAML text an alias reuses: where that alias (the pointer's own place) is written. */
+  via?: { line: number; col: number };
 }
 
 /**

@@ -53,14 +53,33 @@ export function locateInJsonTree(root: JsonNode, segments: readonly string[], ke
 
 /** Offset of the value at `segments` in a YAML document (or of its key with `key`). */
 export function locateInYaml(doc: Document, segments: readonly string[], key: boolean): number {
+  return walkYaml(doc, segments, key, false).offset;
+}
+
+/**
+ * As locateInYaml, but a path that runs on through an alias (`inputSchema:
+ * *s`, then into its keys) is followed into the anchored text, the only
+ * place those keys are written; `alias` is where the alias that reuses it
+ * stands (the finding's own place), to be named beside the position.
+ */
+export function locateInYamlThroughAliases(doc: Document, segments: readonly string[], key: boolean): { offset: number; alias?: number } {
+  return walkYaml(doc, segments, key, true);
+}
+
+function walkYaml(doc: Document, segments: readonly string[], key: boolean, throughAliases: boolean): { offset: number; alias?: number } {
   let node: unknown = doc.contents;
-  if (!node) return 0;
+  if (!node) return { offset: 0 };
   let keyNode: YamlNode | undefined;
+  let alias: number | undefined;
   for (const seg of segments) {
-    // Inside an alias (`- *x`) every position would be the anchor's, which
-    // belongs to another place in the document: the alias itself is the
-    // most specific place that is really this value.
-    if (isAlias(node)) break;
+    if (isAlias(node)) {
+      // Without following, inside an alias (`- *x`) every position would be the anchor's, which
+      // belongs to another place in the document: the alias itself is the most specific place.
+      const target = throughAliases ? node.resolve(doc) : undefined;
+      if (!target) break;
+      alias ??= node.range?.[0];
+      node = target;
+    }
     const container = node;
     let next: unknown;
     let nextKey: YamlNode | undefined;
@@ -82,9 +101,10 @@ export function locateInYaml(doc: Document, segments: readonly string[], key: bo
     keyNode = nextKey;
   }
   const start = rangeStart(node);
+  const at = (offset: number) => (alias !== undefined ? { offset, alias } : { offset });
   // A key without a value (`name:`) has an empty null scalar after the colon; the key is the better place.
-  if (keyNode && (key || start === undefined || isEmptyScalar(node))) return rangeStart(keyNode) ?? 0;
-  return start ?? 0;
+  if (keyNode && (key || start === undefined || isEmptyScalar(node))) return at(rangeStart(keyNode) ?? 0);
+  return at(start ?? 0);
 }
 
 function rangeStart(node: unknown): number | undefined {

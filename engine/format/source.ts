@@ -21,8 +21,10 @@ export interface SourceDocument {
   text: string;
   data: unknown;
   /** Position of the value at a JSON pointer; with {key:true} the position of the property KEY itself
-   *  (for "unknown key" findings). A pointer that does not exist resolves to its nearest existing ancestor. */
-  locate(pointer: string, opts?: { key?: boolean }): Position;
+   *  (for "unknown key" findings). A pointer that does not exist resolves to its nearest existing ancestor.
+   *  A YAML pointer that runs on through an alias is placed in the anchored text, the alias as `via`;
+   *  with {atAlias:true} it stops at the alias (a finding about the repeated place itself). */
+  locate(pointer: string, opts?: { key?: boolean; atAlias?: boolean }): Position;
 }
 
 export function detectFormat(file: string, text: string): SourceFormat {

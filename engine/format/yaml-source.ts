@@ -5,7 +5,7 @@
  */
 import { isAlias, isScalar, parseDocument, visit, type Document } from 'yaml';
 import { CountersignError } from '../errors.js';
-import { LineIndex, locateInYaml, pointerSegments, type Position } from './positions.js';
+import { LineIndex, locateInYaml, locateInYamlThroughAliases, pointerSegments, type Position } from './positions.js';
 import type { SourceDocument } from './source.js';
 import { emptyFile } from './source-errors.js';
 import { firstNonJson } from './yaml-json.js';
@@ -18,9 +18,12 @@ class YamlSource implements SourceDocument {
 
   constructor(readonly file: string, readonly text: string, readonly data: unknown, private readonly doc: Document) {}
 
-  locate(pointer: string, opts?: { key?: boolean }): Position {
+  locate(pointer: string, opts?: { key?: boolean; atAlias?: boolean }): Position {
     this.lines ??= new LineIndex(this.text);
-    return this.lines.position(locateInYaml(this.doc, pointerSegments(pointer), opts?.key === true));
+    if (opts?.atAlias) return this.lines.position(locateInYaml(this.doc, pointerSegments(pointer), opts.key === true));
+    const at = locateInYamlThroughAliases(this.doc, pointerSegments(pointer), opts?.key === true);
+    const position = this.lines.position(at.offset);
+    return at.alias === undefined ? position : { ...position, via: this.lines.position(at.alias) };
   }
 }
 
@@ -35,8 +38,14 @@ export function yamlParserText(text: string): string {
 
 export function parseYaml(text: string, file: string): SourceDocument {
   // YAML 1.1 gives plain words other meanings (y and n are booleans, << merges): the one meaning is YAML 1.2's.
-  const directive = /^%YAML[ \t]+(\S+)/m.exec(text);
-  if (directive && directive[1] !== '1.2') throw versionRefused(directive[1], new LineIndex(text).position(directive.index), file);
+  // Every %YAML line counts: the parser honours the last one, and YAML allows only one per document.
+  const directives = [...directiveLines(text).matchAll(/^%YAML[ \t]+(\S+)/gm)];
+  const otherVersion = directives.find((d) => d[1] !== '1.2');
+  if (otherVersion) throw versionRefused(otherVersion[1], new LineIndex(text).position(otherVersion.index!), file);
+  if (directives.length > 1) {
+    const at = new LineIndex(text).position(directives[1].index!);
+    throw new CountersignError('E_PARSE', 'a second %YAML directive: YAML allows one per document', { file, line: at.line, col: at.col, fix: 'keep one %YAML 1.2 line (or none)' });
+  }
   let doc: Document;
   try {
     doc = parseDocument(yamlParserText(text), { uniqueKeys: true, prettyErrors: false, version: '1.2', customTags: (tags) => [...tags, explicitFloat] });
@@ -110,6 +119,11 @@ export function parseYaml(text: string, file: string): SourceDocument {
     });
   }
   return new YamlSource(file, text, data, doc);
+}
+
+/** The directive lines at the top of the file (before the first line of content), where %YAML may stand. */
+function directiveLines(text: string): string {
+  return /^(?:[ \t]*(?:[%#][^\n]*)?\r?\n)*/.exec(text)?.[0] ?? '';
 }
 
 const TAG_MISFIT_FIX = 'write a value the tag takes, or remove the tag (a workflow needs none: 3 is a number, "3" a string)';

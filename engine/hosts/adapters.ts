@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { Agent } from './agent.js';
+import { checkOptionKeys, keysOf } from '../run/option-keys.js';
 import { createExecAgent } from './exec.js';
 import { createInteractiveAgent } from './interactive.js';
 import { createJsonlAgent } from './jsonl.js';
@@ -12,20 +13,22 @@ import { checkScriptNodes, createScriptedAgent, loadScript } from './scripted.js
 
 const ADAPTER_FIX = 'use scripted:<file>, jsonl:<command>, exec:<command> or interactive';
 
-export function createAgent(
-  spec: string,
-  opts: {
-    cwd: string;
-    env?: NodeJS.ProcessEnv;
-    flag?: string;
-    /** For a resumed run: answers already taken per node, so a script continues where it stopped (see answersTaken). */
-    answered?: Readonly<Record<string, number>>;
-    /** Where jsonl and exec agents' stderr is written (default: this process's stderr). */
-    stderr?: NodeJS.WritableStream;
-    /** The workflow's node ids: a script naming any other is refused (E_INPUT) before the run starts. */
-    nodeIds?: readonly string[];
-  },
-): Agent {
+/** createAgent()'s options. */
+export interface CreateAgentOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  flag?: string;
+  /** For a resumed run: answers already taken per node, so a script continues where it stopped (see answersTaken). */
+  answered?: Readonly<Record<string, number>>;
+  /** Where jsonl and exec agents' stderr is written (default: this process's stderr). */
+  stderr?: NodeJS.WritableStream;
+  /** The workflow's node ids: a script naming any other is refused (E_INPUT) before the run starts. */
+  nodeIds?: readonly string[];
+}
+
+export const CREATE_AGENT_OPTION_KEYS = keysOf<CreateAgentOptions>({ cwd: true, env: true, flag: true, answered: true, stderr: true, nodeIds: true });
+
+export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
   // A stderr that is no stream would throw inside an agent's output handler, where nothing can catch it.
   if (opts?.stderr !== undefined && (opts.stderr === null || typeof (opts.stderr as { write?: unknown }).write !== 'function')) {
     throw new CountersignError('E_INPUT', 'createAgent\'s stderr must be a writable stream (an object with write())', { fix: 'pass stderr: process.stderr, or leave it out' });
@@ -35,6 +38,7 @@ export function createAgent(
       fix: 'call createAgent("jsonl:<command>", { cwd: process.cwd() })',
     });
   }
+  checkOptionKeys(opts, CREATE_AGENT_OPTION_KEYS, 'createAgent');
   const flag = opts.flag ?? '--agent';
   if (spec.trim() === 'interactive') return createInteractiveAgent();
   const colon = spec.indexOf(':');

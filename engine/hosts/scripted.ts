@@ -12,6 +12,7 @@ import { reportFormatByExtension, reportText } from '../review/report.js';
 import { CountersignError, isCountersignError } from '../errors.js';
 import { detectFormat, parseSource } from '../format/source.js';
 import { suggest } from '../format/suggest.js';
+import { checkOptionKeys, keysOf } from '../run/option-keys.js';
 import type { JsonValue } from '../format/model.js';
 import type { JournalEvent } from '../run/contract.js';
 import type { Agent } from './agent.js';
@@ -25,7 +26,13 @@ export interface ScriptedOptions {
   answered?: Readonly<Record<string, number>>;
 }
 
+export const SCRIPTED_OPTION_KEYS = keysOf<ScriptedOptions>({ file: true, answered: true });
+
 export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): Agent {
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
+    throw new CountersignError('E_INPUT', `createScriptedAgent's options must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'a list' : JSON.stringify(opts) ?? typeof opts}`, { fix: 'pass { file?, answered? }, or leave the options out' });
+  }
+  checkOptionKeys(opts, SCRIPTED_OPTION_KEYS, 'createScriptedAgent');
   // A library caller's script is checked as a file's is: never read as "no answers" when it is no map of lists.
   const script = checkScript(given, opts.file ?? '(given to createScriptedAgent)');
   // Counts of answers already taken, per node: anything else would replay the script from its start, or name no answer.
@@ -128,21 +135,35 @@ export function answersTaken(events: readonly JournalEvent[]): Record<string, nu
   if (!Array.isArray(events)) {
     throw new CountersignError('E_INPUT', 'answersTaken needs the run\'s journal events (a list)', { fix: 'pass (await engine.trace(runId)).events' });
   }
-  // Every entry a journal event (an object with its type): anything else is no journal, never a TypeError or a count read past it.
-  const bad = events.findIndex((e: unknown) => e === null || typeof e !== 'object' || Array.isArray(e) || typeof (e as { type?: unknown }).type !== 'string');
+  // Every entry a journal event (an object with its type and seq, a string nodeId where it has one; an answer's always):
+  // anything else is no journal, never a TypeError or an answer left uncounted (a resumed script would replay it).
+  const bad = events.findIndex((e: unknown) => notAnEvent(e) !== undefined);
   if (bad !== -1) {
-    const e: unknown = events[bad];
-    const got = e === null ? 'null' : e === undefined ? 'nothing (undefined)' : Array.isArray(e) ? 'a list' : typeof e === 'object' ? 'an object without a type' : JSON.stringify(e) ?? typeof e;
-    throw new CountersignError('E_INPUT', `answersTaken needs the run's journal events: event ${bad} is ${got}, not a journal event ({seq, at, type, nodeId, …})`, {
+    throw new CountersignError('E_INPUT', `answersTaken needs the run's journal events: event ${bad} is ${notAnEvent(events[bad])}, not a journal event ({seq, at, type, nodeId, …})`, {
       fix: 'pass (await engine.trace(runId)).events, as trace returns them',
     });
   }
   const taken: Record<string, number> = {};
   for (const e of events) {
-    if (!e.type.startsWith('answer.') || typeof e.nodeId !== 'string' || e.userId === null || e.userId === undefined) continue;
-    taken[e.nodeId] = (Object.hasOwn(taken, e.nodeId) ? taken[e.nodeId] : 0) + 1;
+    if (!e.type.startsWith('answer.') || e.userId === null || e.userId === undefined) continue;
+    const nodeId = e.nodeId!;
+    taken[nodeId] = (Object.hasOwn(taken, nodeId) ? taken[nodeId] : 0) + 1;
   }
   return taken;
+}
+
+/** Why `e` is no journal event, or undefined when it is one (as the store reads them: a type and a whole-number seq). */
+function notAnEvent(e: unknown): string | undefined {
+  if (e === null || e === undefined || typeof e !== 'object' || Array.isArray(e)) {
+    return e === null ? 'null' : e === undefined ? 'nothing (undefined)' : Array.isArray(e) ? 'a list' : JSON.stringify(e) ?? typeof e;
+  }
+  const event = e as Record<string, unknown>;
+  if (typeof event.type !== 'string') return 'an object without a type';
+  const typed = `an object of type ${JSON.stringify(event.type)}`;
+  if (!Number.isInteger(event.seq)) return `${typed} without a whole-number seq`;
+  if (event.nodeId !== undefined && typeof event.nodeId !== 'string') return `${typed} whose nodeId is ${JSON.stringify(event.nodeId) ?? typeof event.nodeId}, not a string`;
+  if (event.type.startsWith('answer.') && event.nodeId === undefined) return `${typed} without the nodeId it answers`;
+  return undefined;
 }
 
 function escapePointer(key: string): string {

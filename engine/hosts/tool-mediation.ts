@@ -167,8 +167,10 @@ export function tooManyToolCalls(nodeId: string): CountersignError {
 
 function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
   let calls = 0;
+  // A library agent may call with a name that is no string: on the record without one, as a malformed `$tool` line is.
+  const named = (name: unknown) => (typeof name === 'string' && name !== '' ? { name } : {});
   const refuse = (name: string, code: string, message: string): never => {
-    session.onCall?.({ name, ok: false, code, message });
+    session.onCall?.({ ...named(name), ok: false, code, message });
     throw new CountersignError(code, message);
   };
   const guarded: ToolRunner = {
@@ -188,7 +190,7 @@ function guardedRunner(runner: ToolRunner, session: ToolSession): ToolRunner {
         session.closed = `it made ${MAX_TOOL_CALLS_PER_ITEM} tool calls for this item, the limit`;
         session.overCalled = true;
         const over = tooManyToolCalls(request.nodeId);
-        session.onCall?.({ name, ok: false, code: over.code, message: over.message });
+        session.onCall?.({ ...named(name), ok: false, code: over.code, message: over.message });
         throw over;
       }
       // A call that uses the last turn leaves no room for the answer.

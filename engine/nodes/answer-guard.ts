@@ -45,7 +45,7 @@ export function guardAnswer({ answer, bytes }: Submission): AnswerOutcome | unde
       return {
         kind: 'rejected',
         code: 'E_ANSWER_RESERVED_KEY',
-        errors: reserved.map((k) => `/${k}: keys starting with "$" are reserved for the protocol; only "$error" is defined`),
+        errors: reserved.map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}: keys starting with "$" are reserved for the protocol; only "$error" is defined`),
       };
     }
   }

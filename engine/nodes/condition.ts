@@ -136,6 +136,7 @@ function operandTypo(operand: unknown, pointer: string): Finding[] {
     pointer: `${pointer}/${keys[0].replace(/~/g, '~0').replace(/\//g, '~1')}`,
     severity: 'error',
     key: true,
+    meant: 'contextPath',
   }];
 }
 

@@ -205,6 +205,8 @@ export async function driveRun(
       if (deadlineAt !== undefined && endsAtDeadline && isWaitTimeout(e)) await clockPast(deadlineAt, now);
       if (deadlineAt !== undefined && now().getTime() >= deadlineAt) {
         // The node's own deadline passed: that is the workflow's timeout, not an adapter fault.
+        // The agent was asked all the same: a step, so --max-steps bounds a timeout route that loops.
+        steps++;
         state = await engine.status(state.runId);
         await journal?.report(state);
         continue;
@@ -221,7 +223,8 @@ export async function driveRun(
     if (('replayed' in state && state.replayed) || ('late' in state && state.late)) {
       // Someone else (a `countersign step`, another host) answered this item
       // first, or the node's deadline fired before the answer landed: this
-      // answer was not used, so it is no step of this drive.
+      // answer was not used, but the agent was asked (a step all the same).
+      steps++;
       await journal?.report(state, pending.nodeId, 'late' in state && state.late ? 'late' : 'replayed');
       continue;
     }

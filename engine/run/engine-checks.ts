@@ -19,6 +19,7 @@ import { shellWord } from '../format/shell-word.js';
 import { resolve as resolvePath } from 'node:path';
 import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID } from './driver.js';
 import { ENGINE_ID } from '../nodes/tool.js';
+import { checkOptionKeys } from './option-keys.js';
 
 /** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
 export function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer?: Agent; as?: string; reviewerAs?: string }): void {
@@ -257,18 +258,68 @@ export function jsonCopy(value: unknown, code: string): JsonCopy {
   return copy;
 }
 
-/** Tool-call records as journaled: name, ok, and a code when it failed; nothing else a host passes. */
+/** What a value is, for messages: `5`, `"x"`, null, a list, an object. */
+function shown(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing (undefined)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'function') return 'a function';
+  return typeof value === 'bigint' || typeof value === 'symbol' ? `a ${typeof value}` : JSON.stringify(value);
+}
+
+/**
+ * Tool-call records as journaled: name, ok, and a code when it failed;
+ * nothing else a host passes. A field of the wrong type (`ok: "true"`, a
+ * number for `name`) is E_INPUT naming it: the journal records what the
+ * host reported, never a successful call turned into a failed, nameless one.
+ */
 export function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] {
   if (!Array.isArray(calls) || calls.some((c) => c === null || typeof c !== 'object' || Array.isArray(c))) {
     throw new CountersignError('E_INPUT', 'toolCalls must be a list of tool-call records ({name?, ok, code?, message?})', {
       fix: 'pass toolCalls as an array of objects, one per tool call the agent made, or leave it out',
     });
   }
+  calls.forEach((c, i) => {
+    const wrong = (field: string, what: string) => new CountersignError('E_INPUT', `toolCalls[${i}].${field} must be ${what}, got ${shown((c as unknown as Record<string, unknown>)[field])}`, {
+      fix: field === 'ok' ? `pass ok: true for a call that succeeded, false for one that failed or was refused` : `pass ${field} as ${what}, or leave it out`,
+    });
+    if (typeof c.ok !== 'boolean') throw wrong('ok', 'true or false');
+    if (c.name !== undefined && (typeof c.name !== 'string' || c.name === '')) throw wrong('name', 'the tool\'s name (a non-empty string)');
+    for (const field of ['code', 'message', 'fix'] as const) {
+      if (c[field] !== undefined && typeof c[field] !== 'string') throw wrong(field, 'a string');
+    }
+  });
   return calls.map((c) => ({
-    ...(typeof c.name === 'string' && c.name !== '' ? { name: c.name } : {}),
-    ok: c.ok === true,
+    ...(c.name !== undefined ? { name: c.name } : {}),
+    ok: c.ok,
     ...(typeof c.code === 'string' ? { code: c.code } : {}),
     ...(typeof c.message === 'string' && c.ok !== true ? { message: c.message.slice(0, 2000) } : {}),
     ...(typeof c.fix === 'string' && c.ok !== true ? { fix: c.fix.slice(0, 2000) } : {}),
   }));
+}
+
+/**
+ * submit()'s toolFailure, checked before anything is stored: {tool, code,
+ * message} strings and an optional fix. One of another type would discard
+ * the answer for a failure journaled as "undefined".
+ */
+export function toolFailureOf(given: unknown, keys: readonly string[]): { tool: string; code: string; message: string; fix?: string } {
+  const fix = 'pass toolFailure as { tool, code, message } strings (and fix?), or leave it out (run() sets it when one of the engine\'s tools failed)';
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+    throw new CountersignError('E_INPUT', `submit()'s toolFailure must be an object { tool, code, message, fix? }, got ${shown(given)}`, { fix });
+  }
+  checkOptionKeys(given, keys, 'submit()\'s toolFailure');
+  const f = given as Record<string, unknown>;
+  for (const field of ['tool', 'code', 'message', 'fix']) {
+    if ((field !== 'fix' || f[field] !== undefined) && (typeof f[field] !== 'string' || (field !== 'message' && field !== 'fix' && (f[field] as string).trim() === ''))) {
+      throw new CountersignError('E_INPUT', `submit()'s toolFailure.${field} must be ${field === 'message' || field === 'fix' ? 'a string' : 'a non-empty string'}, got ${shown(f[field])}`, { fix });
+    }
+  }
+  return {
+    tool: f.tool as string,
+    code: f.code as string,
+    message: (f.message as string).slice(0, 4000),
+    ...(typeof f.fix === 'string' ? { fix: f.fix.slice(0, 2000) } : {}),
+  };
 }

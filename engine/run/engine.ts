@@ -12,7 +12,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, startCommand, seqError, toolCallsOf } from './engine-checks.js';
+import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, startCommand, seqError, toolCallsOf, toolFailureOf } from './engine-checks.js';
 import { damagedRecord, stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
@@ -26,6 +26,7 @@ import { asksAgents, nodeType } from '../nodes/index.js';
 import { claimNote } from './tool-steps.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 import { checkToolList } from '../tools/catalog.js';
+import { checkOptionKeys, keysOf } from './option-keys.js';
 
 export interface EngineOptions {
   store: Store;
@@ -40,6 +41,8 @@ export interface EngineOptions {
   toolHeartbeatMs?: number;
 }
 
+export const ENGINE_OPTION_KEYS = keysOf<EngineOptions>({ store: true, now: true, newRunId: true, tools: true, allowToolModules: true, toolHeartbeatMs: true });
+
 export interface StartOptions {
   input?: JsonObject;
   /** The starting identity (`userId`); `local` by default. */
@@ -47,6 +50,8 @@ export interface StartOptions {
   /** The run's working directory; the process cwd by default. */
   workspace?: string;
 }
+
+export const START_OPTION_KEYS = keysOf<StartOptions>({ input: true, as: true, workspace: true });
 
 export interface SubmitOptions {
   /** The seq being answered; lower replays, higher is E_SEQ. */
@@ -65,6 +70,41 @@ export interface SubmitOptions {
    */
   madeAt?: Date;
 }
+
+export const SUBMIT_OPTION_KEYS = keysOf<SubmitOptions>({ seq: true, as: true, toolCalls: true, toolFailure: true, madeAt: true });
+export const TOOL_FAILURE_KEYS = keysOf<NonNullable<SubmitOptions['toolFailure']>>({ tool: true, code: true, message: true, fix: true });
+
+/** trace()'s options. */
+export interface TraceOptions {
+  /** An event index (0 the first): only the events from there on. */
+  from?: number;
+}
+
+export const TRACE_OPTION_KEYS = keysOf<TraceOptions>({ from: true });
+
+/** runs()'s filter. */
+export interface RunsFilter {
+  status?: RunStatus;
+}
+
+export const RUNS_FILTER_KEYS = keysOf<RunsFilter>({ status: true });
+
+/** recordToolCalls()'s options: both are required. */
+export interface RecordToolCallsOptions {
+  /** The seq of the item the calls were made for. */
+  seq: number;
+  toolCalls: ToolCallRecord[];
+}
+
+export const RECORD_TOOL_CALLS_KEYS = keysOf<RecordToolCallsOptions>({ seq: true, toolCalls: true });
+
+/** run()'s options: the drive's (RunOptions), a new run's (StartOptions), and who answers. */
+export type RunCallOptions = RunOptions & StartOptions & { agent: Agent; reviewer?: Agent };
+
+export const RUN_OPTION_KEYS = keysOf<RunCallOptions>({
+  agent: true, reviewer: true, as: true, reviewerAs: true, input: true, workspace: true, maxSteps: true, agentTimeoutMs: true,
+  onProgress: true, signal: true, tools: true, toolChain: true, labels: true,
+});
 
 export interface RunInfo {
   runId: string;
@@ -88,7 +128,7 @@ export interface Engine {
   submit(runId: string, answer: unknown, options?: SubmitOptions): Promise<RunState>;
   status(runId: string): Promise<RunState>;
   /** The run's journal; `from` (an event index, 0 the first) returns only the events from there on, to follow a run as it grows. */
-  trace(runId: string, options?: { from?: number }): Promise<{ runId: string; events: JournalEvent[] }>;
+  trace(runId: string, options?: TraceOptions): Promise<{ runId: string; events: JournalEvent[] }>;
   /** What the store records about a run besides its state: its workflow file and working directory. */
   info(runId: string): Promise<RunInfo>;
   /**
@@ -96,14 +136,14 @@ export interface Engine {
    * followed (it crashed or timed out): what the tools did stays on record.
    * Nothing is written when the run has moved past that seq.
    */
-  recordToolCalls(runId: string, options: { seq: number; toolCalls: ToolCallRecord[] }): Promise<void>;
-  runs(filter?: { status?: RunStatus }): Promise<RunSummary[]>;
+  recordToolCalls(runId: string, options: RecordToolCallsOptions): Promise<void>;
+  runs(filter?: RunsFilter): Promise<RunSummary[]>;
   /**
    * Drives a run with `agent`; review items go to `reviewer`, which a
    * workflow with delegate-review nodes requires (E_NO_REVIEWER) and which
    * must be another identity than the agent (E_SELF_REVIEW).
    */
-  run(source: WorkflowSource | { runId: string }, options: RunOptions & StartOptions & { agent: Agent; reviewer?: Agent }): Promise<RunResult>;
+  run(source: WorkflowSource | { runId: string }, options: RunCallOptions): Promise<RunResult>;
 }
 
 /** What createEngine needs of a store (the Store interface's methods). */
@@ -124,6 +164,8 @@ function optionsObject(opts: unknown, call: string, example = 'an options object
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function createEngine(options: EngineOptions): Engine {
+  // A misspelt option first: { stor } is said as such, never as "no store".
+  if (options !== null && typeof options === 'object') checkOptionKeys(options, ENGINE_OPTION_KEYS, 'createEngine');
   const store = options?.store;
   // Checked here, not at the first call: a missing store would be a bare TypeError there.
   // `in` and own descriptors, never a read of the methods: a lazy store (the CLI's) opens on its first read.
@@ -246,7 +288,8 @@ export function createEngine(options: EngineOptions): Engine {
       createdAt: at.toISOString(),
       updatedAt: at.toISOString(),
     };
-    const given = opts.input ?? {};
+    // null is no object of variables, never "left out" (only undefined is).
+    const given: unknown = opts.input === undefined ? {} : opts.input;
     if (given === null || typeof given !== 'object' || Array.isArray(given)) {
       throw new CountersignError('E_INPUT', `the start input must be a JSON object of variables, got ${Array.isArray(given) ? 'an array' : given === null ? 'null' : `a ${typeof given}`}`, {
         fix: 'pass an object naming declared variables, e.g. {"topic": "tests"}',
@@ -266,6 +309,7 @@ export function createEngine(options: EngineOptions): Engine {
   const engine: Engine = {
     async start(source, opts = {}) {
       optionsObject(opts, 'start');
+      checkOptionKeys(opts, START_OPTION_KEYS, 'start()');
       const state = startLoaded(await tools.load(source), opts);
       return state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : state;
     },
@@ -276,6 +320,7 @@ export function createEngine(options: EngineOptions): Engine {
       // The run first: an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the call.
       const before = store.get(runId);
       if (!before) throw notFound(runId, store.location);
+      checkOptionKeys(opts, SUBMIT_OPTION_KEYS, 'submit()');
       const { value: copy, bytes } = answerCopy(answer);
       if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
         throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is ${typeof opts.as === 'string' ? 'blank' : 'not a string'}`, {
@@ -288,6 +333,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (opts.seq !== undefined && !Number.isInteger(opts.seq)) throw seqError(runId, opts.seq, undefined);
       // Any toolCalls given are checked (E_INPUT): a value that is no list would otherwise leave the calls off the record without a word.
       const toolCalls = opts.toolCalls === undefined ? [] : toolCallsOf(opts.toolCalls);
+      // So is a toolFailure: one of the wrong type would discard the answer for a failure that names nothing.
+      const toolFailure = opts.toolFailure === undefined ? undefined : toolFailureOf(opts.toolFailure, TOOL_FAILURE_KEYS);
       // Without a seq the answer is for the item pending now: pinned, so two
       // submits racing for one item never both advance the run (the later
       // one is a replay) and an answer never lands on a later item.
@@ -347,7 +394,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (opts.as === undefined && loopFacts(compiled.workflow).members.has(rec.pending!.nodeId)) {
           return write(identityRequired(rec));
         }
-        const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(toolCalls.length ? { toolCalls } : {}), ...(opts.toolFailure ? { toolFailure: { tool: String(opts.toolFailure.tool), code: String(opts.toolFailure.code), message: String(opts.toolFailure.message).slice(0, 4000), ...(typeof opts.toolFailure.fix === 'string' ? { fix: opts.toolFailure.fix.slice(0, 2000) } : {}) } } : {}) };
+        const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(toolCalls.length ? { toolCalls } : {}), ...(toolFailure ? { toolFailure } : {}) };
         const s = nextStep(compiled, rec, submitted, at, envOf(rec));
         const state = stateOf(s.record, store.file);
         const spent = s.rejected ? undefined : retriesSpentOf(s.events, rec.pending!.nodeId);
@@ -386,20 +433,35 @@ export function createEngine(options: EngineOptions): Engine {
     async recordToolCalls(runId, opts) {
       checkRunId(runId);
       optionsObject(opts, 'recordToolCalls', '{ seq: state.seq, toolCalls: [...] } (the seq of the item the calls were made for)');
+      // The run first, as for submit: an unknown run (or a closed store) is said whatever else the call holds, an empty list too.
+      const before = mustGet(runId);
+      checkOptionKeys(opts, RECORD_TOOL_CALLS_KEYS, 'recordToolCalls()');
       const { seq, toolCalls } = opts;
       // A seq that is no whole number names no item: the calls would silently stay off the record.
       if (!Number.isInteger(seq)) {
         if (seq === undefined) throw new CountersignError('E_INPUT', 'recordToolCalls() needs the seq of the item the tool calls were made for', { fix: 'pass { seq: state.seq, toolCalls: [...] }' });
         throw new CountersignError('E_SEQ', seqError(runId, seq, undefined).message, { fix: 'pass the seq of the item the tool calls were made for (state.seq, a whole number from 1)' });
       }
-      if (toolCallsOf(toolCalls).length === 0) return;
-      store.update(runId, (rec) => {
+      const calls = toolCallsOf(toolCalls);
+      // A seq the run never issued (ahead of it, or below 1) is E_SEQ, as submit says; only a seq the run has moved past writes nothing.
+      const unissued = (rec: RunRecord) => (seq > rec.seq || seq < 1
+        ? new CountersignError('E_SEQ', seqError(runId, seq, rec).message, { fix: 'pass the seq of the item the tool calls were made for (state.seq), never one the run has not issued' })
+        : undefined);
+      if (calls.length === 0) {
+        const refused = unissued(before);
+        if (refused) throw refused;
+        return;
+      }
+      const refused = store.update<CountersignError | undefined>(runId, (rec) => {
+        const never = unissued(rec);
+        if (never) return { result: never };
         if (rec.status !== 'waiting' || rec.seq !== seq) return { result: undefined };
         const at = now().toISOString();
         const nodeId = rec.pending!.nodeId;
-        const events: JournalEvent[] = toolCallsOf(toolCalls).map((c) => ({ seq, at, type: 'tool.called', nodeId, ...c }));
+        const events: JournalEvent[] = calls.map((c) => ({ seq, at, type: 'tool.called', nodeId, ...c }));
         return { record: rec, events, result: undefined };
       });
+      if (refused) throw refused;
     },
 
     async info(runId) {
@@ -446,8 +508,10 @@ export function createEngine(options: EngineOptions): Engine {
       checkRunId(runId);
       // A number for { from } would otherwise read the whole journal without a word.
       if (options !== undefined) optionsObject(options, 'trace', `{ from: ${typeof options === 'number' && Number.isSafeInteger(options) && options >= 0 ? options : 0} } (an event index), or leave it out for the whole journal`);
-      const from = options?.from ?? 0;
-      if (!Number.isSafeInteger(from) || from < 0) {
+      if (options !== undefined) checkOptionKeys(options, TRACE_OPTION_KEYS, 'trace()');
+      // Only a from left out reads the whole journal: null is no event index.
+      const from: unknown = options?.from === undefined ? 0 : options.from;
+      if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) {
         throw new CountersignError('E_INPUT', `trace from ${JSON.stringify(from)} is not an event index`, { fix: 'pass from as a whole number ≥ 0 (the number of events already read), or leave it out for the whole journal' });
       }
       mustGet(runId);
@@ -463,14 +527,24 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async runs(filter) {
-      return store.list(checkRunsFilter(filter));
+      checkRunsFilter(filter);
+      if (filter !== undefined) checkOptionKeys(filter, RUNS_FILTER_KEYS, 'runs()');
+      return store.list(filter);
     },
 
     async run(source, opts) {
       if (opts !== undefined) optionsObject(opts, 'run', '{ agent, … } (an agent is required)');
+      if (opts !== undefined) checkOptionKeys(opts, RUN_OPTION_KEYS, 'run()');
       if (!opts?.agent || typeof opts.agent.answer !== 'function') {
         throw new CountersignError('E_ADAPTER', 'run() needs an agent: an object with an answer(request, options) method', {
           fix: 'pass { agent: { answer: async (item) => answerObject } }, or use start() and submit() to answer yourself',
+        });
+      }
+      // A reviewer given is an agent, whether or not the workflow has review nodes: never ignored without a word.
+      const reviewer: unknown = opts.reviewer;
+      if (reviewer !== undefined && (reviewer === null || (typeof reviewer !== 'object' && typeof reviewer !== 'function') || typeof (reviewer as Agent).answer !== 'function')) {
+        throw new CountersignError('E_INPUT', `run()'s reviewer must be an agent: an object with an answer(request, options) method, got ${reviewer === null ? 'null' : Array.isArray(reviewer) ? 'a list' : typeof reviewer === 'object' || typeof reviewer === 'function' ? `${typeof reviewer === 'object' ? 'an object' : 'a function'} without answer()` : JSON.stringify(reviewer) ?? typeof reviewer}`, {
+          fix: 'pass reviewer: { answer: async (item) => answerObject } (another agent than the one producing the work), or leave it out for a workflow without review nodes',
         });
       }
       checkRunLimits(opts);
@@ -499,7 +573,12 @@ export function createEngine(options: EngineOptions): Engine {
       }
       // Refused before anything starts: a blank identity would fail the first answer of a half-started run.
       for (const [name, id] of [['as', opts.as], ['reviewerAs', opts.reviewerAs]] as const) {
-        if (id !== undefined && (typeof id !== 'string' || id.trim() === '')) {
+        if (id !== undefined && typeof id !== 'string') {
+          throw new CountersignError('E_INPUT', `run()'s ${name} must be a non-empty string (an identity), got ${id === null ? 'null' : typeof id === 'object' ? (Array.isArray(id) ? 'a list' : 'an object') : JSON.stringify(id) ?? typeof id}`, {
+            fix: `pass ${name} as a non-empty string, or leave it out (${name === 'as' ? 'local' : 'reviewer'} by default)`,
+          });
+        }
+        if (id !== undefined && id.trim() === '') {
           throw new CountersignError('E_IDENTITY_REQUIRED', `run() was given a blank ${name} identity`, { fix: `pass a non-empty ${name}, or leave it out` });
         }
         refuseEngineIdentity(id, `run() ${name}`);

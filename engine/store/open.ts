@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { DATABASE_FILE, createSqliteStore } from './sqlite.js';
 import type { Store } from './store.js';
+import { checkOptionKeys, keysOf } from '../run/option-keys.js';
 
 export interface StoreLocation {
   /** The `--store DIR` flag. */
@@ -19,6 +20,8 @@ export interface StoreLocation {
   env?: NodeJS.ProcessEnv;
 }
 
+export const STORE_LOCATION_KEYS = keysOf<StoreLocation>({ store: true, cwd: true, env: true });
+
 export const DEFAULT_STORE_DIR = '.countersign';
 
 export function resolveStoreDir(opts: StoreLocation): string {
@@ -27,6 +30,8 @@ export function resolveStoreDir(opts: StoreLocation): string {
       fix: 'pass the working directory the store is found from, e.g. openStore({ cwd: process.cwd() }), and --store\'s value as store when one was given',
     });
   }
+  // { dir } or { stor } for { store } would otherwise open the default store without a word.
+  checkOptionKeys(opts, STORE_LOCATION_KEYS, 'openStore');
   const env = opts.env ?? process.env;
   // An empty flag is what an unset shell variable gives (`--store "$DIR"`): refused, never taken as "the default".
   if (opts.store !== undefined && opts.store.trim() === '') {

@@ -39,20 +39,21 @@ interface SummaryRow {
   status: RunStatus;
   created_at: string;
   updated_at: string;
-  /** 1 when the row's record is JSON whose own runId, workflow, status, createdAt or updatedAt is not the column's. */
+  /** 1 when the row's record is no JSON at all, or JSON whose own runId, workflow, status, createdAt or updatedAt is not the column's. */
   disagrees: number;
 }
 
 /**
  * The summary columns `runs` lists, beside what the row's record (the run
  * itself) says of each: compared in SQL, so listing reads no record into
- * JavaScript. A record that is no JSON at all is left to the reads of the
- * run (E_STORE there), as before: CASE, since SQLite may evaluate both
- * sides of an AND, and ->> throws on malformed JSON.
+ * JavaScript. A record that is no JSON at all supports no summary either:
+ * it disagrees (E_STORE), never listed as the status its column claims.
+ * CASE, since SQLite may evaluate both sides of an AND, and ->> throws on
+ * malformed JSON.
  */
 const SUMMARY = `run_id, workflow, status, created_at, updated_at,
   CASE WHEN json_valid(record) THEN record ->> '$.runId' IS NOT run_id OR record ->> '$.workflow' IS NOT workflow OR record ->> '$.status' IS NOT status
-    OR record ->> '$.createdAt' IS NOT created_at OR record ->> '$.updatedAt' IS NOT updated_at ELSE 0 END AS disagrees`;
+    OR record ->> '$.createdAt' IS NOT created_at OR record ->> '$.updatedAt' IS NOT updated_at ELSE 1 END AS disagrees`;
 
 /** The record field behind each summary column. */
 const SUMMARY_FIELDS = [['status', 'status'], ['workflow', 'workflow'], ['created_at', 'createdAt'], ['updated_at', 'updatedAt'], ['run_id', 'runId']] as const;
@@ -103,8 +104,9 @@ export function createSqliteStore(dir: string): Store {
       `SELECT ${SUMMARY} FROM runs ORDER BY created_at DESC, rowid DESC`,
     ),
     // The runs whose column or whose record has the status: a run the column moved to another status is reported, never left out.
+    // So is one whose record is no JSON, under any status: it may have any.
     listByStatus: db.prepare<[{ status: string }], SummaryRow>(
-      `SELECT ${SUMMARY} FROM runs WHERE status = @status OR CASE WHEN json_valid(record) THEN record ->> '$.status' = @status ELSE 0 END ORDER BY created_at DESC, rowid DESC`,
+      `SELECT ${SUMMARY} FROM runs WHERE status = @status OR CASE WHEN json_valid(record) THEN record ->> '$.status' = @status ELSE 1 END ORDER BY created_at DESC, rowid DESC`,
     ),
   }));
 
@@ -113,8 +115,10 @@ export function createSqliteStore(dir: string): Store {
     let record: unknown;
     try {
       record = JSON.parse(guard('list runs', () => sql.getRecord.get(row.run_id)) ?? 'null');
-    } catch {
-      record = null; // SQLite took it for JSON: said as a record without the field
+    } catch (err) {
+      // SQLite took it for no JSON too (it listed the row as disagreeing for that): said so, as a read of the run says it.
+      if (err instanceof CountersignError) throw err;
+      return `says status ${JSON.stringify(row.status)}, and its record is not valid JSON (${(err as Error).message})`;
     }
     const own = record !== null && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>) : {};
     const [column, field] = SUMMARY_FIELDS.find(([c, f]) => own[f] !== row[c]) ?? SUMMARY_FIELDS[0];

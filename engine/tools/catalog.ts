@@ -14,6 +14,8 @@
 import { CountersignError, isCountersignError } from '../errors.js';
 import { BUILTIN_TOOLS } from './builtin/index.js';
 import { asTool, isTool, type Tool, type ToolSpec } from './tool.js';
+import type { ValidateOptions } from '../validate/index.js';
+import { checkOptionKeys, keysOf } from '../run/option-keys.js';
 
 export type ToolCatalog = ReadonlyMap<string, Tool>;
 
@@ -150,7 +152,14 @@ export function checkToolList(given: unknown, call: string, catalogs = false): v
   });
 }
 
-/** validateWorkflow's, validateDocument's and validateFile's options: an object whose `tools`, if given, checkToolList takes. */
+/** The keys of ValidateOptions (engine/validate/index.ts), checked against that type by the compiler. */
+export const VALIDATE_OPTION_KEYS = keysOf<ValidateOptions>({ tools: true, modulesLoaded: true, lentTools: true, file: true });
+
+/**
+ * validateWorkflow's, validateDocument's and validateFile's options: an
+ * object of ValidateOptions' keys (a misspelt one is E_INPUT with a
+ * did-you-mean), whose `tools`, if given, checkToolList takes.
+ */
 export function checkValidateOptions(opts: unknown, call: string): void {
   if (opts === undefined) return;
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
@@ -158,5 +167,20 @@ export function checkValidateOptions(opts: unknown, call: string): void {
       fix: 'pass { tools: [...] } (the list createEngine takes), or leave the options out',
     });
   }
+  checkOptionKeys(opts, VALIDATE_OPTION_KEYS, `${call}()`);
   checkToolList((opts as { tools?: unknown }).tools, `${call}()`, true);
+}
+
+/**
+ * validateWorkflow's file, its second argument: a string. The options go
+ * third; given second (`validateWorkflow(wf, { tools })`) they would be
+ * reported as the file, and the host's tools dropped for a false
+ * E_TOOL_UNKNOWN.
+ */
+export function checkValidateFile(file: unknown, call: string): void {
+  if (typeof file === 'string') return;
+  const options = file !== null && typeof file === 'object' && !Array.isArray(file);
+  throw new CountersignError('E_INPUT', `${call}()'s second argument is the file name (a string), got ${file === null ? 'null' : Array.isArray(file) ? 'a list' : options ? 'an object' : JSON.stringify(file) ?? typeof file}${options ? ': the options go third' : ''}`, {
+    fix: `call ${call}(workflow, "<workflow>", { tools }) — the file name second (or undefined for "<workflow>"), the options third`,
+  });
 }

@@ -6,7 +6,7 @@
  */
 import { jsonProblem } from '../format/json-problem.js';
 import { createToolCatalog, type ToolCatalog } from '../tools/catalog.js';
-import { checkValidateOptions } from '../tools/catalog.js';
+import { checkValidateFile, checkValidateOptions } from '../tools/catalog.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 import { CountersignError, isCountersignError } from '../errors.js';
@@ -33,7 +33,7 @@ import { seedValueFindings } from './seed-values.js';
 import { schemaFindings } from './schema-check.js';
 import { structureFindings } from './structure.js';
 import { toolDeclarationFindings } from './tool-declarations.js';
-import { withTyposRecovered } from './typo-recovery.js';
+import { missingAsMisspelt, withTyposRecovered } from './typo-recovery.js';
 
 export interface FindingOut {
   code: string;
@@ -85,6 +85,7 @@ export function validateDocument(doc: SourceDocument, opts: ValidateOptions = {}
  * positions, as validateDocument() does.
  */
 export function validateWorkflow(data: unknown, file = '<workflow>', opts: ValidateOptions = {}): ValidationReport {
+  checkValidateFile(file, 'validateWorkflow');
   checkValidateOptions(opts, 'validateWorkflow');
   if (isSourceDocument(data)) return validateDocument(data, opts);
   return toReport(file, workflowFindings(data, opts), () => ({ line: 0, col: 0 }));
@@ -126,7 +127,7 @@ function findingsOnce(data: unknown, opts: ValidateOptions): Finding[] {
   }
   const fromSchema = schemaFindings(data);
   const model = graphModel(data);
-  if (!model || !isPlainObject(data)) return fromSchema;
+  if (!model || !isPlainObject(data)) return withoutTypoEchoes(missingAsMisspelt(fromSchema, data));
 
   const broken = brokenNodes(fromSchema);
   const declarations = collectDeclarations(data, model);
@@ -171,7 +172,7 @@ function findingsOnce(data: unknown, opts: ValidateOptions): Finding[] {
     own.push(...finalOutputFindings(node, scope));
   }
   own.push(...neverWrittenFindings(data, declarations));
-  return withoutTypoEchoes(merge(fromSchema, own));
+  return withoutTypoEchoes(missingAsMisspelt(merge(fromSchema, own), data));
 }
 
 /**

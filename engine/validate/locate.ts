@@ -24,10 +24,18 @@ export interface Position {
 /** Findings about a key itself (its spelling), located at the key rather than its value. */
 const KEY_CODES: ReadonlySet<string> = new Set(['E_UNKNOWN_KEY', 'E_UNKNOWN_CONNECTION', 'E_VARIABLE_NEVER_WRITTEN', 'E_TIMEOUT_ROUTE_UNUSED']);
 
+/**
+ * Findings a repeat itself causes (a node reused through a YAML alias is a
+ * second node with the same id, a second start): the alias is their place.
+ * Any other finding inside reused text is about that text, written once at
+ * its anchor: placed there, naming the alias.
+ */
+const REPEAT_CODES: ReadonlySet<string> = new Set(['E_DUPLICATE_ID', 'E_START_COUNT']);
+
 export function locateFinding(doc: SourceDocument, finding: Finding): Position {
   let at: Position;
   try {
-    at = doc.locate(finding.pointer, { key: finding.key === true || KEY_CODES.has(finding.code) });
+    at = doc.locate(finding.pointer, { key: finding.key === true || KEY_CODES.has(finding.code), atAlias: REPEAT_CODES.has(finding.code) });
   } catch (e) {
     // A document too deep for the position parser to recurse into: the
     // nesting finding says where by pointer; place it where the nesting

@@ -6,8 +6,9 @@
  * the declarations, nodes and connections behind the misspelt name do not
  * come back as undeclared variables, dangling connections or missing fields.
  */
+import { suggest } from '../format/suggest.js';
 import type { Finding } from '../nodes/node-type.js';
-import { isPlainObject } from './pointer.js';
+import { describePointer, isPlainObject } from './pointer.js';
 
 interface Correction {
   /** The pointer of the object holding the misspelt key (or the node type's pointer, for a type). */
@@ -29,11 +30,36 @@ export function withTyposRecovered(data: unknown, findingsOf: (data: unknown) =>
   for (let round = 0; ; round++) {
     const found = findingsOf(current);
     const next = round < MAX_ROUNDS ? corrections(found, current) : [];
-    if (next.length === 0) return [...typos, ...found.filter((f) => !atCorrection(f, applied)).map((f) => asWritten(f, applied))];
+    if (next.length === 0) return [...typos, ...found.map((f) => asWritten(f, applied))];
     for (const c of next) typos.push(asWritten(c.finding, applied));
     for (const c of next) current = corrected(current, c);
     applied.push(...next);
   }
+}
+
+/**
+ * A required field reported missing where the object holds a near miss of
+ * it (a node's `tpye`, which leaves the schema no type to choose the node's
+ * shape by, so it never calls the key unknown): the misspelt key is the
+ * finding, at the key, with its did-you-mean.
+ */
+export function missingAsMisspelt(findings: Finding[], data: unknown): Finding[] {
+  return findings.map((f) => {
+    if (f.code !== 'E_SCHEMA' || !f.missingField || f.missing?.length !== 1) return f;
+    const holder = at(data, f.pointer);
+    if (!isPlainObject(holder)) return f;
+    const wanted = f.missing[0];
+    const written = Object.keys(holder).find((k) => k !== wanted && suggest(k, [wanted]) === wanted);
+    if (written === undefined) return f;
+    return {
+      code: 'E_UNKNOWN_KEY',
+      pointer: `${f.pointer}/${escape(written)}`,
+      key: true,
+      message: `unknown key "${written}" in ${describePointer(data, f.pointer)}: remove it or check its spelling — did you mean "${wanted}"?`,
+      severity: 'error',
+      meant: wanted,
+    };
+  });
 }
 
 function corrections(findings: Finding[], data: unknown): Correction[] {
@@ -91,16 +117,6 @@ function copyWith(source: Record<string, unknown>, entry: (key: string, value: u
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
-}
-
-/**
- * A finding about the corrected name's value as a whole (`example: "foo"`
- * read as `examples`, which takes a list; `timout` read as a timeout route
- * with no timeout): the typo's own finding speaks for that place, and the
- * value is judged once the name is written as meant.
- */
-function atCorrection(f: Finding, applied: readonly Correction[]): boolean {
-  return applied.some((c) => c.kind !== 'item' && f.pointer === `${c.parent}/${escape(c.kind === 'key' ? c.meant : 'type')}`);
 }
 
 /** A finding about the corrected document, pointed at the text as written (latest correction first). */

@@ -63,6 +63,27 @@ S('an unknown run in an existing store names that store', async () => {
   assert.match(r.json.error.message, `no run "nope" in the store ${store}`);
 });
 
+S('D8 r79: runs on a store where one run\'s record is not JSON is E_STORE naming the run and countersign.db (exit 2, with --status too), never that run listed as waiting; status still reads the other runs', async () => {
+  const { default: Database } = await import('better-sqlite3');
+  const store = tempDir();
+  const broken = (await cli(['start', WF, '--json'], { store })).json.runId as string;
+  const fine = (await cli(['start', WF, '--json'], { store })).json.runId as string;
+  const db = new Database(join(store, 'countersign.db'));
+  db.prepare("UPDATE runs SET record = 'garbage' WHERE run_id = ?").run(broken);
+  db.close();
+  for (const args of [['runs', '--json'], ['runs', '--status', 'waiting', '--json'], ['runs', '--status', 'failed', '--json']]) {
+    const r = await cli(args, { store });
+    assert.is(r.code, 2, args.join(' '));
+    assert.is(r.json.error.code, 'E_STORE');
+    assert.match(r.json.error.message, `the summary row of run "${broken}" in ${join(store, 'countersign.db')}`);
+    assert.match(r.json.error.message, 'its record is not valid JSON');
+    assert.match(r.json.error.fix, 'restore countersign.db from a backup');
+  }
+  const other = await cli(['status', fine, '--json'], { store });
+  assert.is(other.code, 0, other.stderr);
+  assert.is(other.json.status, 'waiting');
+});
+
 S('runs --status with no such run says so and how many runs the store has, not "no runs yet"', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });

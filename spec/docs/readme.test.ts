@@ -111,6 +111,34 @@ Readme('the layout section lists every shipped workflow file', () => {
   assert.equal(listed, readdirSync(join(ROOT, 'workflows')).sort());
 });
 
+Readme('D3 r79: the option keys each library call takes (an unknown one is E_INPUT) are the ones the Library API section lists for it, no more and no fewer', async () => {
+  const engine = await import('../../engine/run/engine.js');
+  const { CREATE_AGENT_OPTION_KEYS } = await import('../../engine/hosts/adapters.js');
+  const { SCRIPTED_OPTION_KEYS } = await import('../../engine/hosts/scripted.js');
+  const { STORE_LOCATION_KEYS } = await import('../../engine/store/open.js');
+  const section = readme.slice(readme.indexOf('## Library API'), readme.indexOf('## Limits')).replace(/\s+/g, ' ');
+  const documented = (call: string) => {
+    const at = section.indexOf(`\`${call}`);
+    assert.ok(at >= 0, `README's Library API shows ${call}`);
+    const list = /\{([^{}]*)\}\)`/.exec(section.slice(at))?.[1] ?? '';
+    return list.split(',').map((k) => k.trim().replace(/\?$/, '')).filter(Boolean).sort();
+  };
+  for (const [call, keys] of [
+    ['createEngine({ store', engine.ENGINE_OPTION_KEYS],
+    ['start(source,', engine.START_OPTION_KEYS],
+    ['submit(runId, answer,', engine.SUBMIT_OPTION_KEYS],
+    ['trace(runId,', engine.TRACE_OPTION_KEYS],
+    ['runs({', engine.RUNS_FILTER_KEYS],
+    ['recordToolCalls(runId,', engine.RECORD_TOOL_CALLS_KEYS],
+    ['run(source |', engine.RUN_OPTION_KEYS],
+    ['createAgent(spec,', CREATE_AGENT_OPTION_KEYS],
+    ['createScriptedAgent(script,', SCRIPTED_OPTION_KEYS],
+    ['openStore({', STORE_LOCATION_KEYS],
+  ] as const) {
+    assert.equal(documented(call), [...keys].sort(), call);
+  }
+});
+
 Readme.run();
 
 const GateSnippet = suite('README: the gate workflow snippet');

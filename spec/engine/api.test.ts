@@ -769,7 +769,7 @@ Api('trace(runId, {from}) returns only the events from that index on, to follow 
   assert.match(past!.fix!, `pass from at most ${total}`);
 });
 
-Api('run(): an item answered elsewhere first (a step from another process) is not counted as this drive\'s step, and progress says its answer was not used', async () => {
+Api('run(): an item answered elsewhere first (a step from another process) is still a step of this drive (its agent was asked: C1 r79), and progress says its answer was not used', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const seen: string[] = [];
   const result = await engine.run(TWO_STEP, {
@@ -781,7 +781,7 @@ Api('run(): an item answered elsewhere first (a step from another process) is no
     },
     onProgress: (e) => seen.push(e.type === 'answered' ? `answered:${e.verdict}` : e.type),
   });
-  assert.equal([result.status, result.endNodeId, result.steps, result.output?.['write.words']], ['completed', 'long', 0, 500]);
+  assert.equal([result.status, result.endNodeId, result.steps, result.output?.['write.words']], ['completed', 'long', 1, 500]);
   assert.ok(seen.includes('answered:replayed'), seen.join(' '));
 });
 
@@ -827,7 +827,7 @@ Api('a node id equal to a registry name: items[idx] indexes the global (as {{ite
   assert.is(end.status === 'completed' && end.endNodeId, 'yes');
 });
 
-Api('run(): an answer that lands after the node\'s deadline is not counted as a step and is reported as late, not as answered', async () => {
+Api('run(): an answer that lands after the node\'s deadline is a step (its agent was asked, so --max-steps bounds a timeout loop: C1 r79) reported as late, not as answered', async () => {
   const wf = structuredClone(TWO_STEP);
   Object.assign(wf.nodes[1], { timeoutMs: 1000, connections: { success: 'check', timeout: 'short' } });
   let clock = Date.parse('2026-12-03T10:00:00Z');
@@ -837,7 +837,7 @@ Api('run(): an answer that lands after the node\'s deadline is not counted as a 
     agent: { answer: async () => { clock += 5000; return { words: 300 }; } },
     onProgress: (e) => seen.push(e.type === 'answered' ? `answered:${e.verdict}` : e.type),
   });
-  assert.equal([result.status, result.endNodeId, result.steps], ['completed', 'short', 0]);
+  assert.equal([result.status, result.endNodeId, result.steps], ['completed', 'short', 1]);
   assert.equal(result.output?.['write.words'], undefined, 'the late answer was not taken');
   assert.ok(seen.includes('answered:late'), seen.join(' '));
   assert.ok(seen.includes('timeout'), seen.join(' '));
@@ -1082,6 +1082,14 @@ Limits('only {"$error": "<message>"} alone declares failure: a null, empty or no
   assert.match(quoted.message, 'seq "2" (a string) is not a whole number');
 });
 
+Limits('C2 r79: a reserved "$" key is named by its RFC 6901 pointer ("/" as ~1, "~" as ~0), as every other answer error', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const r = await engine.submit(s.runId, { 'words': 3, '$x/y~z': 2 });
+  assert.is(r.status === 'waiting' && r.rejected?.code, 'E_ANSWER_RESERVED_KEY');
+  assert.match(r.status === 'waiting' ? r.rejected!.errors[0] : '', /^\/\$x~1y~0z: keys starting with "\$" are reserved/);
+});
+
 Limits.run();
 
 const Guards = suite('library API: misuse');
@@ -1256,6 +1264,201 @@ Guards('an expression giving a global a value its registry entry forbids fails t
   routed.nodes[1].connections = { default: 'done', error: 'done' };
   const s = await engine.start(routed as unknown as Workflow);
   assert.equal(s.status === 'completed' && s.output, { count: 0 }, 'minimum 0: the error route is taken and count keeps its value');
+});
+
+Guards('D1 r79: a submit toolFailure that is not { tool, code, message } strings (and fix?) is E_INPUT naming it before anything is stored: the answer is never discarded for a failure coded "undefined"', async () => {
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const journal = (await engine.trace(s.runId)).events;
+  for (const [toolFailure, said] of [
+    ['oops', 'submit()\'s toolFailure must be an object { tool, code, message, fix? }, got "oops"'],
+    [null, 'submit()\'s toolFailure must be an object { tool, code, message, fix? }, got null'],
+    [{}, 'submit()\'s toolFailure.tool must be a non-empty string, got nothing (undefined)'],
+    [{ tool: 'post_review', code: 5, message: 'boom' }, 'submit()\'s toolFailure.code must be a non-empty string, got 5'],
+    [{ tool: 'post_review', code: 'E_TOOL_FAILED' }, 'submit()\'s toolFailure.message must be a string, got nothing (undefined)'],
+    [{ tool: 'post_review', code: 'E_TOOL_FAILED', message: 'boom', fix: 1 }, 'submit()\'s toolFailure.fix must be a string, got 1'],
+    [{ tool: 'post_review', code: 'E_TOOL_FAILED', message: 'boom', mesage: 'x' }, 'submit()\'s toolFailure has no option "mesage" — did you mean "message"?'],
+  ] as const) {
+    const e = await caught(() => engine.submit(s.runId, { words: 500 }, { toolFailure: toolFailure as never }));
+    assert.is(e?.code, 'E_INPUT', JSON.stringify(toolFailure));
+    assert.is(e!.message, said);
+  }
+  assert.equal((await engine.trace(s.runId)).events, journal, 'nothing was journaled: no answer.discarded, no route');
+  const done = await engine.submit(s.runId, { words: 500 }, { seq: s.seq });
+  assert.equal(done.status === 'completed' && done.output, { topic: 'tests', 'write.words': 500 }, 'the answer is still taken');
+  // A well-formed one is applied as before: the answer is discarded, the failure journaled with its code.
+  const t = await engine.start(TWO_STEP);
+  const failed = await engine.submit(t.runId, { words: 500 }, { toolFailure: { tool: 'post_review', code: 'E_TOOL_FAILED', message: 'boom' } });
+  assert.is(failed.status, 'failed');
+  assert.equal((await engine.trace(t.runId)).events.filter((e) => e.type === 'answer.discarded').map((e) => [e.code, e.tool]), [['E_TOOL_FAILED', 'post_review']]);
+});
+
+Guards('D2 r79: validateWorkflow\'s second argument is the file name: options given there ({ tools }) or a non-string file are E_INPUT saying the options go third, never a false E_TOOL_UNKNOWN with the file echoed as that object', () => {
+  const deploy = defineTool({
+    name: 'deploy', class: 'write', description: 'Deploy a tag',
+    inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'], additionalProperties: false },
+    run: async () => ({ deployed: true }),
+  });
+  const wf = {
+    metadata: { name: 't', version: '1.0.0', description: 'd' },
+    nodes: [
+      { id: 's', type: 'start', connections: { default: 'd' } },
+      { id: 'd', type: 'tool', tool: 'deploy', args: { tag: 'v1' }, connections: { success: 'e' } },
+      { id: 'e', type: 'end' },
+    ],
+  };
+  assert.ok(validateWorkflow(wf, 'x.json', { tools: [deploy] }).ok);
+  assert.ok(validateWorkflow(wf, undefined, { tools: [deploy] }).ok, 'undefined is the file left out');
+  const thrown = (f: () => unknown) => { try { f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const swapped = thrown(() => validateWorkflow(wf, { tools: [deploy] } as never));
+  assert.is(swapped?.code, 'E_INPUT');
+  assert.is(swapped!.message, 'validateWorkflow()\'s second argument is the file name (a string), got an object: the options go third');
+  assert.match(swapped!.fix!, 'call validateWorkflow(workflow, "<workflow>", { tools })');
+  for (const [file, said] of [[42, '42'], [null, 'null'], [['x'], 'a list']] as const) {
+    const e = thrown(() => validateWorkflow(wf, file as never));
+    assert.is(e?.code, 'E_INPUT', String(file));
+    assert.is(e!.message, `validateWorkflow()'s second argument is the file name (a string), got ${said}`);
+  }
+});
+
+Guards('D3 r79: an option key a library call does not take (misspelt) is E_INPUT naming it with a did-you-mean, for every options object (createEngine, start, submit, trace, runs, recordToolCalls, run, validate*, createAgent, openStore): never read as the option left out; nothing is stored and the run does not move', async () => {
+  const { createAgent, openStore, validateFile } = await import('../../engine/index.js');
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const store = createMemoryStore();
+  const said = async (f: () => unknown, message: string, takes: string) => {
+    const e = await caught(f);
+    assert.is(e?.code, 'E_INPUT', message);
+    assert.is(e!.message, message);
+    assert.match(e!.fix!, takes);
+  };
+  await said(() => createEngine({ store, toolHeartbeatMS: 5 } as never), 'createEngine has no option "toolHeartbeatMS" — did you mean "toolHeartbeatMs"?', 'rename it to "toolHeartbeatMs": createEngine takes store, now, newRunId, tools, allowToolModules, toolHeartbeatMs');
+  await said(() => createEngine({ stor: store } as never), 'createEngine has no option "stor" — did you mean "store"?', 'createEngine takes store,');
+  const engine = createEngine({ store });
+  await said(() => engine.start(TWO_STEP, { inputs: { topic: 'x' } } as never), 'start() has no option "inputs" — did you mean "input"?', 'start() takes input, as, workspace');
+  assert.equal(store.list(), [], 'no run was started without its input');
+  const s = await engine.start(TWO_STEP);
+  const journal = (await engine.trace(s.runId)).events;
+  await said(() => engine.submit(s.runId, { words: 5 }, { sequence: 99 } as never), 'submit() has no option "sequence"', 'remove it: submit() takes seq, as, toolCalls, toolFailure, madeAt');
+  await said(() => engine.submit(s.runId, { words: 5 }, { sq: 1 } as never), 'submit() has no option "sq" — did you mean "seq"?', 'submit() takes');
+  await said(() => engine.trace(s.runId, { form: 3 } as never), 'trace() has no option "form" — did you mean "from"?', 'trace() takes from');
+  await said(() => engine.runs({ state: 'failed' } as never), 'runs() has no option "state"', 'runs() takes status');
+  await said(() => engine.runs({ statu: 'failed' } as never), 'runs() has no option "statu" — did you mean "status"?', 'runs() takes status');
+  await said(() => engine.recordToolCalls(s.runId, { seq: s.seq, toolcalls: [{ name: 'grep', ok: true }] } as never), 'recordToolCalls() has no option "toolcalls" — did you mean "toolCalls"?', 'recordToolCalls() takes seq, toolCalls');
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  await said(() => engine.run(TWO_STEP, { agent, maxStep: 1 } as never), 'run() has no option "maxStep" — did you mean "maxSteps"?', 'run() takes agent, reviewer, as, reviewerAs, input, workspace, maxSteps');
+  await said(() => engine.run({ runId: s.runId }, { agent, reviewerAS: 'r' } as never), 'run() has no option "reviewerAS" — did you mean "reviewerAs"?', 'run() takes');
+  assert.equal((await engine.trace(s.runId)).events, journal, 'the run did not move');
+  assert.is(store.list().length, 1, 'no other run was stored');
+  assert.is((await caught(() => engine.submit('nope', {}, { sq: 1 } as never)))?.code, 'E_RUN_NOT_FOUND', 'an unknown run first, as for any other fault of the call');
+  const file = join(ROOT, 'spec/fixtures/cli/two-step.json');
+  await said(() => validateWorkflow(TWO_STEP, 'f', { tool: [] } as never), 'validateWorkflow() has no option "tool" — did you mean "tools"?', 'validateWorkflow() takes tools, modulesLoaded, lentTools, file');
+  await said(() => validateFile(file, { tols: [] } as never), 'validateFile() has no option "tols" — did you mean "tools"?', 'validateFile() takes');
+  await said(() => validateDocument(loadWorkflow(file), { lentTool: [] } as never), 'validateDocument() has no option "lentTool" — did you mean "lentTools"?', 'validateDocument() takes');
+  await said(() => createAgent('exec:true', { cwd: '.', flg: '--agent' } as never), 'createAgent has no option "flg" — did you mean "flag"?', 'createAgent takes cwd, env, flag, answered, stderr, nodeIds');
+  const dir = tmp();
+  await said(() => openStore({ cwd: dir, stor: 'elsewhere' } as never), 'openStore has no option "stor" — did you mean "store"?', 'openStore takes store, cwd, env');
+  assert.not.ok(existsSync(join(dir, '.countersign')), 'the default store was not opened in its place');
+  // What every caller passes is still taken: options whose keys are all known, some of them undefined.
+  assert.is((await engine.run(TWO_STEP, { agent, reviewer: undefined, as: undefined, maxSteps: undefined, input: { topic: 'x' } })).status, 'completed');
+});
+
+Guards('D4 r79: null for an option value is E_INPUT, never read as the option left out: start({input: null}), run({input: null}), trace({from: null}), submit({toolFailure: null}), run({reviewer: null}); nothing is stored', async () => {
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  for (const [call, said] of [
+    [() => engine.start(TWO_STEP, { input: null as never }), 'the start input must be a JSON object of variables, got null'],
+    [() => engine.run(TWO_STEP, { agent, input: null as never }), 'the start input must be a JSON object of variables, got null'],
+    [() => engine.run(TWO_STEP, { agent, reviewer: null as never }), 'run()\'s reviewer must be an agent: an object with an answer(request, options) method, got null'],
+  ] as const) {
+    const e = await caught(call);
+    assert.is(e?.code, 'E_INPUT', said);
+    assert.is(e!.message, said);
+  }
+  assert.equal(store.list(), [], 'no run was stored');
+  const s = await engine.start(TWO_STEP);
+  const from = await caught(() => engine.trace(s.runId, { from: null as never }));
+  assert.is(from?.code, 'E_INPUT');
+  assert.is(from!.message, 'trace from null is not an event index');
+  assert.is((await caught(() => engine.submit(s.runId, { words: 5 }, { toolFailure: null as never })))?.code, 'E_INPUT');
+  assert.is((await engine.status(s.runId)).seq, s.seq, 'the run did not move');
+});
+
+Guards('D5 r79: recordToolCalls refuses as submit does: a seq the run never issued (ahead of it, or 0) is E_SEQ, an unknown run E_RUN_NOT_FOUND even with no calls, a closed store E_STORE (memory and SQLite); only a seq the run has moved past writes nothing without a word', async () => {
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  for (const store of [createMemoryStore(), createSqliteStore(tmp())]) {
+    const engine = createEngine({ store });
+    const s = await engine.start(TWO_STEP);
+    const journal = (await engine.trace(s.runId)).events;
+    for (const toolCalls of [[{ name: 'grep', ok: true }], []]) {
+      for (const seq of [99, s.seq + 1, 0]) {
+        const e = await caught(() => engine.recordToolCalls(s.runId, { seq, toolCalls }));
+        assert.is(e?.code, 'E_SEQ', `seq ${seq}, ${toolCalls.length} call(s)`);
+        assert.match(e!.message, `run ${s.runId} is at seq ${s.seq}; seq ${seq}`);
+        assert.match(e!.fix!, 'pass the seq of the item the tool calls were made for');
+      }
+      assert.is((await caught(() => engine.recordToolCalls('no-such-run', { seq: 1, toolCalls })))?.code, 'E_RUN_NOT_FOUND', `${toolCalls.length} call(s)`);
+    }
+    assert.equal((await engine.trace(s.runId)).events, journal, 'nothing was journaled');
+    // The item the calls were for: journaled. One the run has moved past: nothing written, and no error (README).
+    await engine.recordToolCalls(s.runId, { seq: s.seq, toolCalls: [{ name: 'grep', ok: true }] });
+    await engine.submit(s.runId, { words: 5 }, { seq: s.seq });
+    await engine.recordToolCalls(s.runId, { seq: s.seq, toolCalls: [{ name: 'late', ok: true }] });
+    assert.equal((await engine.trace(s.runId)).events.filter((e) => e.type === 'tool.called').map((e) => e.name), ['grep']);
+    store.close();
+    for (const toolCalls of [[], [{ name: 'grep', ok: true }]]) {
+      assert.is((await caught(() => engine.recordToolCalls(s.runId, { seq: 1, toolCalls })))?.code, 'E_STORE', `closed, ${toolCalls.length} call(s)`);
+    }
+  }
+});
+
+Guards('D6 r79: tool-call records with a field of the wrong type (ok: "true", a number for name, a code that is no string) are E_INPUT naming toolCalls[i] and the field, on recordToolCalls and submit; never journaled as a failed, nameless call', async () => {
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const journal = (await engine.trace(s.runId)).events;
+  for (const [toolCalls, said] of [
+    [[{ name: 'grep', ok: 'true' }], 'toolCalls[0].ok must be true or false, got "true"'],
+    [[{ name: 'grep', ok: true }, { name: 7, ok: true }], 'toolCalls[1].name must be the tool\'s name (a non-empty string), got 7'],
+    [[{ name: 'grep' }], 'toolCalls[0].ok must be true or false, got nothing (undefined)'],
+    [[{ name: 'grep', ok: false, code: 404 }], 'toolCalls[0].code must be a string, got 404'],
+    [[{ name: 'grep', ok: false, code: 'E_X', message: { text: 'm' } }], 'toolCalls[0].message must be a string, got an object'],
+  ] as const) {
+    for (const call of [() => engine.recordToolCalls(s.runId, { seq: s.seq, toolCalls: toolCalls as never }), () => engine.submit(s.runId, { words: 5 }, { toolCalls: toolCalls as never })]) {
+      const e = await caught(call);
+      assert.is(e?.code, 'E_INPUT', said);
+      assert.is(e!.message, said);
+    }
+  }
+  assert.equal((await engine.trace(s.runId)).events, journal, 'nothing was journaled, and the run did not move');
+  await engine.recordToolCalls(s.runId, { seq: s.seq, toolCalls: [{ name: 'grep', ok: true }, { ok: false, code: 'E_TOOL_REQUEST', message: 'no name' }] });
+  assert.equal((await engine.trace(s.runId)).events.filter((e) => e.type === 'tool.called').map(({ name, ok, code }) => ({ name, ok, code })), [
+    { name: 'grep', ok: true, code: undefined },
+    { name: undefined, ok: false, code: 'E_TOOL_REQUEST' },
+  ], 'journaled as the host reported them');
+});
+
+Guards('D9 r79: run() refuses an identity that is no string with E_INPUT saying it must be a non-empty string (a blank one stays E_IDENTITY_REQUIRED), and a reviewer without answer() with E_INPUT, whether or not the workflow has review nodes; no run is stored', async () => {
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  for (const [opts, code, said] of [
+    [{ as: 5 }, 'E_INPUT', 'run()\'s as must be a non-empty string (an identity), got 5'],
+    [{ reviewerAs: null }, 'E_INPUT', 'run()\'s reviewerAs must be a non-empty string (an identity), got null'],
+    [{ as: ' ' }, 'E_IDENTITY_REQUIRED', 'run() was given a blank as identity'],
+    [{ reviewer: 'someone' }, 'E_INPUT', 'run()\'s reviewer must be an agent: an object with an answer(request, options) method, got "someone"'],
+    [{ reviewer: 5 }, 'E_INPUT', 'run()\'s reviewer must be an agent: an object with an answer(request, options) method, got 5'],
+    [{ reviewer: {} }, 'E_INPUT', 'run()\'s reviewer must be an agent: an object with an answer(request, options) method, got an object without answer()'],
+  ] as const) {
+    const e = await caught(() => engine.run(TWO_STEP, { agent, ...opts } as never));
+    assert.is(e?.code, code, JSON.stringify(opts));
+    assert.is(e!.message, said);
+  }
+  assert.equal(store.list(), [], 'no run was stored');
+  assert.is((await engine.run(TWO_STEP, { agent, reviewer: { answer: async () => ({}) } })).status, 'completed', 'a reviewer that is an agent is still taken');
 });
 
 Guards.run();

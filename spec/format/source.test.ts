@@ -308,11 +308,12 @@ yamlPositions('a missing pointer resolves to its nearest existing ancestor', () 
   assert.equal(doc.locate('/nodes/7'), { line: 5, col: 3 });
 });
 
-yamlPositions('pointers through an alias stop at the alias: the anchored text belongs to another place', () => {
+yamlPositions('B5 r79: a pointer to an alias is the alias; one that runs on through it is placed in the anchored text (the only place its keys are written), with the alias that reuses it as via', () => {
   const doc = parseSource('base: &b\n  x: 1\ncopy: *b\n', 'a.yaml');
   assert.equal(doc.data, { base: { x: 1 }, copy: { x: 1 } });
   assert.equal(doc.locate('/copy'), { line: 3, col: 7 });
-  assert.equal(doc.locate('/copy/x'), { line: 3, col: 7 });
+  assert.equal(doc.locate('/copy/x'), { line: 2, col: 6, via: { line: 3, col: 7 } });
+  assert.equal(doc.locate('/copy/x', { key: true }), { line: 2, col: 3, via: { line: 3, col: 7 } });
   assert.equal(doc.locate('/base/x'), { line: 2, col: 6 });
 });
 
@@ -516,6 +517,15 @@ files('B8-B10 r78: !!float takes a whole number as YAML 1.2 does; !!merge is E_P
   assert.equal([v13.code, v13.line, v13.col], ['E_PARSE', 1, 1]);
   assert.is(v13.message, 'the file asks for YAML 1.3 (%YAML 1.3), a version countersign does not read; workflows are read as YAML 1.2, the same as their JSON twin');
   assert.not.match(v13.fix ?? '', '1.1');
+});
+
+files('B1 r79: every %YAML line at the top counts: a %YAML 1.1 after a %YAML 1.2 is refused at it (the parser would honour the last), and a second %YAML line is E_PARSE at it; %YAML inside a value is text', () => {
+  const later = thrown(() => parseSource('%YAML 1.2\n%YAML 1.1\n---\na: no\n', 'w.yaml'));
+  assert.equal([later.code, later.line, later.col], ['E_PARSE', 2, 1]);
+  assert.match(later.message, 'the file asks for YAML 1.1');
+  const twice = thrown(() => parseSource('# c\n%YAML 1.2\n\n%YAML 1.2\n---\na: no\n', 'w.yaml'));
+  assert.equal([twice.code, twice.line, twice.col, twice.message], ['E_PARSE', 4, 1, 'a second %YAML directive: YAML allows one per document']);
+  assert.equal(parseSource('a: |\n  %YAML 1.1\n', 'w.yaml').data, { a: '%YAML 1.1\n' });
 });
 
 files('B1 r78: a YAML file nested past the parser\'s own stack (flow or block) is E_SCHEMA with the JSON twin\'s pointer and message, at where level 129 starts', () => {

@@ -167,4 +167,32 @@ test('D4 r78: answersTaken refuses an entry that is no journal event (null, a nu
   }
 });
 
+test('D7 r79: answersTaken refuses an object that is no journal event though it has a type (node_id for nodeId, a numeric nodeId, an answer without its nodeId, no seq) with E_INPUT naming its index, never counting it as nothing', () => {
+  const events = [
+    { seq: 0, at: '2026-01-01T00:00:00.000Z', type: 'run.started', nodeId: 'start' },
+    { seq: 1, at: '2026-01-01T00:00:01.000Z', type: 'answer.accepted', nodeId: 'ask', userId: 'local' },
+  ];
+  for (const [bad, said] of [
+    [{ seq: 1, at: '2026-01-01T00:00:00Z', type: 'answer.accepted', node_id: 'a', userId: 'local' }, 'an object of type "answer.accepted" without the nodeId it answers'],
+    [{ seq: 1, type: 'answer.accepted', nodeId: 5, userId: 'u' }, 'an object of type "answer.accepted" whose nodeId is 5, not a string'],
+    [{ seq: 1, type: 'route', nodeId: ['ask'] }, 'an object of type "route" whose nodeId is ["ask"], not a string'],
+    [{ type: 'answer.accepted', nodeId: 'ask', userId: 'u' }, 'an object of type "answer.accepted" without a whole-number seq'],
+  ] as const) {
+    const e = thrown(() => answersTaken([...events, bad] as never));
+    assert.is(e.code, 'E_INPUT', JSON.stringify(bad));
+    assert.is(e.message, `answersTaken needs the run's journal events: event 2 is ${said}, not a journal event ({seq, at, type, nodeId, …})`);
+    assert.is(e.fix, 'pass (await engine.trace(runId)).events, as trace returns them');
+  }
+  // Events without a node (none are journaled so today, but the type allows it) are still read; answers are counted as before.
+  assert.equal(answersTaken([...events, { seq: 2, at: '2026-01-01T00:00:02.000Z', type: 'timeout' }] as never), { ask: 1 });
+});
+
+test('D3 r79: createScriptedAgent refuses options it does not take (a misspelt answered) with E_INPUT and a did-you-mean, never replaying the script from its start', () => {
+  const e = thrown(() => createScriptedAgent({ a: [{}] }, { answerd: { a: 1 } } as never));
+  assert.is(e.code, 'E_INPUT');
+  assert.is(e.message, 'createScriptedAgent has no option "answerd" — did you mean "answered"?');
+  assert.match(e.fix ?? '', 'createScriptedAgent takes file, answered');
+  assert.is(thrown(() => createScriptedAgent({ a: [{}] }, null as never)).code, 'E_INPUT');
+});
+
 test.run();

@@ -182,7 +182,7 @@ test('a file that is not a SQLite database is E_STORE naming it', (c) => {
   assert.match(err.message, 'countersign.db');
 });
 
-test('a damaged record row is E_STORE naming the run, and other runs still work', (c) => {
+test('D8 r79: a record row that is not JSON is E_STORE naming the run on get, update and list (runs, under any status: never listed as the waiting its column says), with countersign.db and the restore fix; the other runs still read', (c) => {
   const store = createSqliteStore(c.dir);
   store.putWorkflow('h1', WORKFLOW);
   store.create(record('broken'), []);
@@ -197,7 +197,14 @@ test('a damaged record row is E_STORE naming the run, and other runs still work'
   const onUpdate = catchError(() => store.update('broken', (cur) => ({ record: cur, result: null })));
   assert.is(onUpdate.code, 'E_STORE');
   assert.is(store.get('fine')!.runId, 'fine');
-  assert.equal(store.list().map((r) => r.runId).sort(), ['broken', 'fine']);
+  for (const filter of [undefined, { status: 'waiting' as const }, { status: 'completed' as const }, { status: 'failed' as const }]) {
+    const onList = catchError(() => store.list(filter));
+    assert.is(onList.code, 'E_STORE', JSON.stringify(filter));
+    assert.match(onList.message, /^the summary row of run "broken" in .*countersign\.db says status "waiting", and its record is not valid JSON/);
+    assert.match(onList.fix ?? '', /restore countersign\.db from a backup/);
+  }
+  // The other runs still read, one by one (status, trace): only the damaged row is refused.
+  assert.is(store.get('fine')!.status, 'waiting');
   store.close();
 });
 

@@ -47,9 +47,10 @@ const cases: Array<[string, (w: Json) => void, string]> = [
   ['B7 initialData → initalData', (w) => rename(w.nodes[0], 'initialData', 'initalData'), 'E_UNKNOWN_KEY /nodes/0/initalData'],
   ['B7 variables → variable', (w) => rename(w.nodes[0].initialData, 'variables', 'variable'), 'E_UNKNOWN_KEY /nodes/0/initialData/variable'],
   ['B7 node type start → strat', (w) => { w.nodes[0].type = 'strat'; }, 'E_UNKNOWN_NODE_TYPE /nodes/0/type'],
-  ['B5 registry type → tpye', (w) => rename(w.variableRegistry.n, 'type', 'tpye'), 'E_VARIABLE_SCHEMA /variableRegistry/n/tpye'],
-  ['B5 registry description → desription', (w) => rename(w.variableRegistry.n, 'description', 'desription'), 'E_VARIABLE_SCHEMA /variableRegistry/n/desription'],
+  ['B5 registry type → tpye', (w) => rename(w.variableRegistry.n, 'type', 'tpye'), 'E_UNKNOWN_KEY /variableRegistry/n/tpye'],
+  ['B5 registry description → desription', (w) => rename(w.variableRegistry.n, 'description', 'desription'), 'E_UNKNOWN_KEY /variableRegistry/n/desription'],
   ['B5 registry default → defualt', (w) => rename(w.variableRegistry.n, 'default', 'defualt'), 'E_VARIABLE_SCHEMA /variableRegistry/n/defualt'],
+  ['B4 r79 node type key → tpye (no type for the schema to pick the node\'s shape by)', (w) => rename(w.nodes[2], 'type', 'tpye'), 'E_UNKNOWN_KEY /nodes/2/tpye'],
   ['B6 node id → di', (w) => rename(w.nodes[3], 'id', 'di'), 'E_UNKNOWN_KEY /nodes/3/di'],
   ['globalInputs entry s → ss', (w) => { w.nodes[1].inputSchema.globalInputs = ['ss']; }, 'E_GLOBAL_INPUT_UNDECLARED /nodes/1/inputSchema/globalInputs/0'],
   ['connections → conections', (w) => rename(w.nodes[1], 'connections', 'conections'), 'E_UNKNOWN_KEY /nodes/1/conections'],
@@ -77,12 +78,23 @@ Typos('a misspelt key whose meant name is already there is a plain unknown key: 
   assert.equal(all(validateWorkflow(w)), ['E_UNKNOWN_KEY /nodes/3/directve']);
 });
 
-Typos('the value under a misspelt name is judged once the name is right: "example" (for examples, a list) is the keyword finding alone', () => {
-  const w = base();
-  w.nodes[1].inputSchema.properties.f.example = 'foo';
-  const report = validateWorkflow(w);
-  assert.equal(all(report), ['E_INPUT_SCHEMA /nodes/1/inputSchema/properties/f/example']);
+Typos('B2-B3 r79: what the misspelt key holds is checked as meant: a connection target under "sucess", a context path under "contextPth", a value that does not fit the meant keyword', () => {
+  const target = base();
+  target.nodes[1].connections = { sucess: 'cc' };
+  const dangling = validateWorkflow(target);
+  assert.equal(all(dangling), ['E_UNKNOWN_CONNECTION /nodes/1/connections/sucess', 'E_DANGLING_CONNECTION /nodes/1/connections/sucess']);
+  assert.match(dangling.errors[1].message, 'goes to "cc", but no node has that id — did you mean "c"?');
+  const path = base();
+  path.nodes[2].condition.left = { contextPth: 'a.ff' };
+  const undeclared = validateWorkflow(path);
+  assert.equal(all(undeclared), ['E_CONDITION /nodes/2/condition/left/contextPth', 'E_UNDECLARED_VARIABLE /nodes/2/condition/left/contextPth']);
+  assert.match(undeclared.errors[1].message, 'did you mean "a.f"?');
+  const example = base();
+  example.nodes[1].inputSchema.properties.f.example = 'foo';
+  const report = validateWorkflow(example);
+  assert.equal(all(report), ['E_INPUT_SCHEMA /nodes/1/inputSchema/properties/f/example', 'E_INPUT_SCHEMA /nodes/1/inputSchema/properties/f/example']);
   assert.match(report.errors[0].message, 'did you mean "examples"?');
+  assert.match(report.errors[1].message, '"examples" must be array');
 });
 
 Typos.run();

@@ -1,0 +1,31 @@
+/**
+ * The keys each options object of the library takes. A misspelt key
+ * (`{inputs}` for `{input}`) would otherwise be read as the option left
+ * out: the run would go on without it. Each list sits beside its options
+ * type and is written as a record of that type's keys, so the compiler
+ * refuses a list that misses a key of the type or names one it has not.
+ */
+import { CountersignError } from '../errors.js';
+import { suggest } from '../format/suggest.js';
+
+/** Every key of an options type, each `true`: a key missing or extra fails to compile. */
+export type KeysOf<T> = { readonly [K in keyof T]-?: true };
+
+/** The key list of an options type, from a record the compiler checks against the type both ways. */
+export function keysOf<T>(keys: KeysOf<T>): readonly string[] {
+  return Object.freeze(Object.keys(keys));
+}
+
+/**
+ * An unknown key in `opts` is E_INPUT naming it, with a did-you-mean;
+ * `call` names the options in messages (`start()`, `createEngine`).
+ */
+export function checkOptionKeys(opts: object, known: readonly string[], call: string): void {
+  for (const key of Object.keys(opts)) {
+    if (known.includes(key)) continue;
+    const near = suggest(key, known);
+    throw new CountersignError('E_INPUT', `${call} has no option ${JSON.stringify(key)}${near ? ` — did you mean "${near}"?` : ''}`, {
+      fix: `${near ? `rename it to "${near}"` : 'remove it'}: ${call} takes ${known.join(', ')}, and an option it does not know is never read as left out`,
+    });
+  }
+}
