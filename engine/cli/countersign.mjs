@@ -11,6 +11,7 @@
 // node:fs on a path every command takes.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const { freshBundle, markInUse } = require('./bundle-files.cjs');
@@ -97,6 +98,10 @@ async function fromSource(failure) {
     const { main } = await import('./main.ts');
     return { main, keepCache() {} };
   } catch (e) {
+    // A folder tsx (or the source) may not write, such as its cache under TMPDIR: the machine's setup, not the source.
+    if (e && ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR'].includes(e.code) && typeof e.path === 'string' && !e.path.startsWith(join(root, 'engine'))) {
+      return cannotRun('E_INSTALL', `the source cannot be run through tsx: ${firstLine(e)}`, `let this user write ${e.path} (tsx keeps its cache under TMPDIR: point TMPDIR at a folder this user may write), or run \`npm run build\` in ${root} as a user who may write its dist/ folder`);
+    }
     return cannotRun('E_BUILD', `the countersign source does not load: ${firstLine(e)}${sourceFrame(e)}`, RESTORE);
   }
 }

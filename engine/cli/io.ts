@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { RunFailure } from '../run/contract.js';
+import type { JsonObject } from '../format/model.js';
 import { offsetToPosition } from '../format/offsets.js';
 import { withoutBom } from '../format/bom.js';
 import { decodeUtf8 } from '../format/utf8.js';
@@ -57,6 +58,24 @@ export function processIo(): Io {
 
 export function usage(message: string, fix?: string): CountersignError {
   return new CountersignError('E_USAGE', message, { fix: fix ?? 'run `countersign --help`' });
+}
+
+/**
+ * `--input`: a JSON object of the workflow's inputs. Anything else is
+ * E_INPUT naming where it came from (the file, standard input or the
+ * argument) and what it holds.
+ */
+export async function readInputArg(value: string | undefined, io: Io): Promise<JsonObject> {
+  if (value === undefined) return {};
+  const input = await readJsonArg(value, '--input', io);
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) return input as JsonObject;
+  const file = value.startsWith('@') ? resolve(io.cwd, value.slice(1)) : undefined;
+  const where = value === '-' ? '--input on standard input' : file ? `the --input file ${file}` : 'the --input argument';
+  const held = input === null ? 'null' : Array.isArray(input) ? 'a list' : `a ${typeof input}`;
+  throw new CountersignError('E_INPUT', `${where} holds ${held}, not a JSON object`, {
+    ...(file ? { file } : {}),
+    fix: `give the workflow's inputs as one JSON object, e.g. --input '{"artifact_path": "docs/api.md"}'`,
+  });
 }
 
 /** A JSON argument: inline JSON, `@file`, or `-` for standard input. */

@@ -2,6 +2,7 @@
 import type { RunState } from '../run/contract.js';
 import { shellWord } from '../format/shell-word.js';
 import { claimNote } from '../run/tool-steps.js';
+import { stepHint } from '../run/step-hint.js';
 
 /**
  * `store`: the --store DIR the command was given; the commands the output
@@ -49,14 +50,13 @@ export function renderState(state: RunState, store?: string, opts: { seqGiven?: 
       }
       if (p.kind === 'review' && p.contract === 'decision') {
         lines.push('', 'review prompt:', indent(p.prompt), '', `model: ${p.persona.model} · max_turns: ${p.persona.max_turns} · tools: ${p.persona.tools.join(', ') || 'none'}`, '');
-        lines.push(`answer with: countersign step ${state.runId}${at} --seq ${state.seq} --response '{"reply": "<the reviewer\'s final text>"}'`);
+        lines.push(`answer with: ${stepHint(state.runId, state.seq, p, at)}`);
       } else if (p.kind === 'review') {
         lines.push('', 'review prompt:', indent(p.prompt), '', `report file: ${p.report}`, '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
-        lines.push(`answer with: countersign step ${state.runId}${at} --seq ${state.seq} --as <reviewer identity> --response '{"issues_count": N}'`);
+        lines.push(`answer with: ${stepHint(state.runId, state.seq, p, at)}`);
       } else {
         lines.push('', 'directive:', indent(p.directive), '', 'done when:', indent(p.completionCondition), '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
-        const as = p.requiresIdentity ? ' --as <your identity>' : '';
-        lines.push(`answer with: countersign step ${state.runId}${at} --seq ${state.seq}${as} --response '<json>'`);
+        lines.push(`answer with: ${stepHint(state.runId, state.seq, p, at)}`);
       }
       break;
     }

@@ -42,6 +42,12 @@ export function parseYaml(text: string, file: string): SourceDocument {
   const directives = [...directiveLines(text).matchAll(/^%YAML[ \t]+(\S+)/gm)];
   const otherVersion = directives.find((d) => d[1] !== '1.2');
   if (otherVersion) throw versionRefused(otherVersion[1], new LineIndex(text).position(otherVersion.index!), file);
+  // %TAG remaps tag handles (!! to another namespace): no workflow needs one, and every tag after it would mean something else.
+  const tagDirective = /^%TAG\b/m.exec(directiveLines(text));
+  if (tagDirective) {
+    const at = new LineIndex(text).position(tagDirective.index);
+    throw new CountersignError('E_PARSE', 'a %TAG directive: it remaps tag handles (!! to another namespace), which no workflow needs', { file, line: at.line, col: at.col, fix: 'remove the %TAG line (a workflow needs no tags: 3 is a number, "3" a string)' });
+  }
   if (directives.length > 1) {
     const at = new LineIndex(text).position(directives[1].index!);
     throw new CountersignError('E_PARSE', 'a second %YAML directive: YAML allows one per document', { file, line: at.line, col: at.col, fix: 'keep one %YAML 1.2 line (or none)' });
@@ -268,6 +274,8 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
       return { message: `duplicate key "${key}"`, fix: `remove or rename one of the two "${key}" keys` };
     }
     case 'TAG_RESOLVE_FAILED':
+      // A handle no %TAG declares (!e!int): no value can fit it.
+      if (/could not resolve tag/i.test(raw)) return { message: `the tag ${/tag: (\S+)/i.exec(raw)?.[1] ?? ''} uses a handle no %TAG declares, so nothing can fit it`, fix: 'remove the tag (a workflow needs none: 3 is a number, "3" a string), or write a standard one such as !!int or !!str' };
       return { message: lowerFirst(raw), fix: TAG_MISFIT_FIX };
     case 'TAB_AS_INDENT':
       return { message: 'tabs are not allowed as indentation', fix: 'indent with spaces' };
@@ -276,7 +284,9 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
     case 'MULTIPLE_DOCS':
       return { message: 'the file holds more than one YAML document', fix: 'keep one workflow per file; remove the extra "---" line' };
     case 'MISSING_CHAR':
-      return { message: lowerFirst(raw), fix: 'add the missing character' };
+      if (/directives-end/.test(raw)) return { message: 'a %YAML directive must be followed by a line holding ---, before the document', fix: 'add a line with --- after the %YAML line (or remove the %YAML line)' };
+      if (/implicit map keys need to be followed by map values/i.test(raw)) return { message: 'a key without its ":" (a mapping key is written key: value)', fix: 'add ": " after the key, or quote the line if it is text' };
+      return { message: lowerFirst(raw), fix: 'add the missing character the message names' };
     case 'BLOCK_AS_IMPLICIT_KEY':
     case 'MULTILINE_IMPLICIT_KEY':
       return { message: lowerFirst(raw), fix: 'quote a value that contains ": ", or put the nested mapping on its own indented lines' };

@@ -5,11 +5,11 @@
 import { resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { Agent } from './agent.js';
-import { checkOptionKeys, keysOf } from '../run/option-keys.js';
+import { checkOptionKeys, keysOf, shown } from '../run/option-keys.js';
 import { createExecAgent } from './exec.js';
 import { createInteractiveAgent } from './interactive.js';
 import { createJsonlAgent } from './jsonl.js';
-import { checkScriptNodes, createScriptedAgent, loadScript } from './scripted.js';
+import { checkAnswered, checkScriptNodes, createScriptedAgent, loadScript } from './scripted.js';
 
 const ADAPTER_FIX = 'use scripted:<file>, jsonl:<command>, exec:<command> or interactive';
 
@@ -39,6 +39,7 @@ export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
     });
   }
   checkOptionKeys(opts, CREATE_AGENT_OPTION_KEYS, 'createAgent');
+  checkAgentOptions(opts);
   const flag = opts.flag ?? '--agent';
   if (spec.trim() === 'interactive') return createInteractiveAgent();
   const colon = spec.indexOf(':');
@@ -65,14 +66,36 @@ export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
     case 'scripted': {
       const file = resolve(opts.cwd, arg);
       const script = loadScript(file, flag);
-      if (opts.nodeIds) checkScriptNodes(script, opts.nodeIds, arg);
-      return createScriptedAgent(script, { file: arg, ...(opts.answered ? { answered: opts.answered } : {}) });
+      if (opts.nodeIds !== undefined) checkScriptNodes(script, opts.nodeIds, arg);
+      return createScriptedAgent(script, { file: arg, ...(opts.answered !== undefined ? { answered: opts.answered } : {}) });
     }
     case 'jsonl':
       return createJsonlAgent(arg, { cwd: opts.cwd, env, ...(opts.stderr ? { stderr: opts.stderr } : {}) });
     case 'exec':
       return createExecAgent(arg, { cwd: opts.cwd, env, ...(opts.stderr ? { stderr: opts.stderr } : {}) });
   }
+}
+
+/**
+ * createAgent()'s options, each of its type: `null` is a wrong value, never
+ * the option left out (a null env would hand the agent this process's whole
+ * environment, a null answered replay the script from its start, a null
+ * nodeIds let a misspelt script key through).
+ */
+function checkAgentOptions(opts: CreateAgentOptions): void {
+  const wrong = (name: string, what: string, fix: string) =>
+    new CountersignError('E_INPUT', `createAgent's ${name} must be ${what}, got ${shown((opts as unknown as Record<string, unknown>)[name])}`, { fix });
+  const env: unknown = opts.env;
+  if (env !== undefined && (env === null || typeof env !== 'object' || Array.isArray(env) || !Object.values(env).every((v) => v === undefined || typeof v === 'string'))) {
+    throw wrong('env', 'an object of environment variables (string values)', 'pass env: { ...process.env, NAME: "value" }, or leave it out: the agent then inherits this process\'s environment');
+  }
+  const flag: unknown = opts.flag;
+  if (flag !== undefined && (typeof flag !== 'string' || flag.trim() === '')) throw wrong('flag', 'the flag that named the adapter (a non-empty string)', 'pass flag: "--reviewer" (it names the adapter in messages), or leave it out for --agent');
+  const nodeIds: unknown = opts.nodeIds;
+  if (nodeIds !== undefined && (!Array.isArray(nodeIds) || !nodeIds.every((id) => typeof id === 'string'))) {
+    throw wrong('nodeIds', 'a list of the workflow\'s node ids (strings)', 'pass nodeIds: (await engine.info(runId)).nodeIds, so a script naming another node is refused before the run starts, or leave it out');
+  }
+  checkAnswered(opts.answered, 'createAgent');
 }
 
 /**

@@ -12,7 +12,7 @@ import { reportFormatByExtension, reportText } from '../review/report.js';
 import { CountersignError, isCountersignError } from '../errors.js';
 import { detectFormat, parseSource } from '../format/source.js';
 import { suggest } from '../format/suggest.js';
-import { checkOptionKeys, keysOf } from '../run/option-keys.js';
+import { checkOptionKeys, keysOf, shown } from '../run/option-keys.js';
 import type { JsonValue } from '../format/model.js';
 import type { JournalEvent } from '../run/contract.js';
 import type { Agent } from './agent.js';
@@ -33,15 +33,15 @@ export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): 
     throw new CountersignError('E_INPUT', `createScriptedAgent's options must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'a list' : JSON.stringify(opts) ?? typeof opts}`, { fix: 'pass { file?, answered? }, or leave the options out' });
   }
   checkOptionKeys(opts, SCRIPTED_OPTION_KEYS, 'createScriptedAgent');
-  // A library caller's script is checked as a file's is: never read as "no answers" when it is no map of lists.
-  const script = checkScript(given, opts.file ?? '(given to createScriptedAgent)');
-  // Counts of answers already taken, per node: anything else would replay the script from its start, or name no answer.
-  const answered: unknown = opts?.answered;
-  if (answered !== undefined && (answered === null || typeof answered !== 'object' || Array.isArray(answered) || answered instanceof Map || !Object.values(answered).every((n) => Number.isInteger(n) && (n as number) >= 0))) {
-    throw new CountersignError('E_INPUT', 'answered must map node ids to the number of answers the run already took (whole numbers from 0)', {
-      fix: 'pass answered: answersTaken((await engine.trace(runId)).events)',
+  // A null file is a value of the wrong type, never the file left out.
+  if (opts.file !== undefined && (typeof opts.file !== 'string' || opts.file === '')) {
+    throw new CountersignError('E_INPUT', `createScriptedAgent's file must be the script's file name (a non-empty string), got ${shown(opts.file)}`, {
+      fix: 'pass file: "answers.yaml" (it names the script in messages), or leave it out',
     });
   }
+  // A library caller's script is checked as a file's is: never read as "no answers" when it is no map of lists.
+  const script = checkScript(given, opts.file ?? '(given to createScriptedAgent)');
+  checkAnswered(opts.answered, 'createScriptedAgent');
   const used = new Map<string, number>(Object.entries(opts.answered ?? {}));
   const name = opts.file ? `the script ${opts.file}` : 'the script';
   return {
@@ -76,6 +76,18 @@ export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): 
       return request.kind === 'review' && request.contract === 'issues' ? reviewAnswer(entry, request.report, at) : entry;
     },
   };
+}
+
+/**
+ * `answered`: counts of answers already taken, per node. Anything else
+ * (null, 0, a list) would replay the script from its start, or name no answer.
+ */
+export function checkAnswered(answered: unknown, call: string): void {
+  if (answered !== undefined && (answered === null || typeof answered !== 'object' || Array.isArray(answered) || answered instanceof Map || !Object.values(answered).every((n) => Number.isInteger(n) && (n as number) >= 0))) {
+    throw new CountersignError('E_INPUT', `${call}'s answered must map node ids to the number of answers the run already took (whole numbers from 0), got ${shown(answered)}`, {
+      fix: 'pass answered: answersTaken((await engine.trace(runId)).events), or leave it out',
+    });
+  }
 }
 
 /**

@@ -44,7 +44,7 @@ export interface ToolCallRecord {
   name?: string;
   ok: boolean;
   code?: string;
-  /** Why it failed or was refused. */
+  /** Why it failed or was refused (a host may say what a successful call did): journaled whole. */
   message?: string;
   /** The failure's own remedy (gh's "run gh auth login"), carried to the run's error when the call stops the step. */
   fix?: string;

@@ -74,14 +74,14 @@ export const agentDirective: WaitingType<AgentDirectiveNode> = {
   },
 
   answer(node, ctx: RunContext, submission: Submission, workflow: Workflow): AnswerOutcome {
-    const guarded = guardAnswer(submission);
+    const validate = answerValidator(effectiveSchema(node.inputSchema, workflow));
+    const guarded = guardAnswer(submission, (rest) => (validate(rest) ? [] : describeErrors(validate.errors)));
     if (guarded) {
       // A refused answer costs an attempt whatever refused it: the node's retryMessage goes back with it too.
       if (guarded.kind === 'rejected' && node.retryMessage) return { ...guarded, errors: [...guarded.errors, node.retryMessage] };
       return guarded;
     }
     const { answer } = submission;
-    const validate = answerValidator(effectiveSchema(node.inputSchema, workflow));
     if (!validate(answer)) {
       const errors = describeErrors(validate.errors);
       if (node.retryMessage) errors.push(node.retryMessage);

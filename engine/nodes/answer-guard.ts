@@ -8,9 +8,15 @@ import { deeperThan } from '../format/depth.js';
 /** Answers nested deeper than this are refused: deep values overflow serialisers and stores. */
 export const MAX_ANSWER_DEPTH = 64;
 import type { AnswerOutcome, Submission } from './node-type.js';
+import type { JsonObject } from '../format/model.js';
 
-/** An outcome when the protocol decides, or undefined when the node's schema should. */
-export function guardAnswer({ answer, bytes }: Submission): AnswerOutcome | undefined {
+/**
+ * An outcome when the protocol decides, or undefined when the node's schema
+ * should. `schemaErrors` judges the rest of an answer the protocol refuses
+ * for its reserved keys, so one rejection lists every fault (allErrors) and
+ * one retry can fix them all.
+ */
+export function guardAnswer({ answer, bytes }: Submission, schemaErrors?: (rest: JsonObject) => string[]): AnswerOutcome | undefined {
   // Limits first: a declared failure is stored too, so it must fit them as well.
   if (bytes > MAX_ANSWER_BYTES) {
     return {
@@ -42,10 +48,14 @@ export function guardAnswer({ answer, bytes }: Submission): AnswerOutcome | unde
     }
     const reserved = Object.keys(answer).filter((k) => k.startsWith('$'));
     if (reserved.length > 0) {
+      const rest = Object.fromEntries(Object.entries(answer).filter(([k]) => !k.startsWith('$'))) as JsonObject;
       return {
         kind: 'rejected',
         code: 'E_ANSWER_RESERVED_KEY',
-        errors: reserved.map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}: keys starting with "$" are reserved for the protocol; only "$error" is defined`),
+        errors: [
+          ...reserved.map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}: keys starting with "$" are reserved for the protocol; only "$error" is defined`),
+          ...(schemaErrors?.(rest) ?? []),
+        ],
       };
     }
   }

@@ -271,9 +271,9 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
         errors: [`the artifacts changed while the review was pending (${(changed.length > 0 ? changed : visit.artifacts).join(', ')}): a reviewer diagnoses and never fixes`],
       };
     }
-    const guarded = guardAnswer(submission);
-    if (guarded) return guarded;
     const validate = answerValidator(ISSUES_ANSWER_SCHEMA);
+    const guarded = guardAnswer(submission, (rest) => (validate(rest) ? [] : describeErrors(validate.errors)));
+    if (guarded) return guarded;
     if (!validate(submission.answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors) };
     if ('code' in observed.report) return { kind: 'rejected', code: observed.report.code, errors: [observed.report.message] };
     const count = (submission.answer as { issues_count: number }).issues_count;

@@ -14,6 +14,8 @@ import type { ChainOptions } from '../gate/chain.js';
 import type { AgentToolsMaker } from './agent-tools.js';
 import { claimExpiresAt, claimNote } from './tool-steps.js';
 import { journalProgress } from './progress-journal.js';
+import { stepHint } from './step-hint.js';
+import type { Pending } from '../nodes/pending.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
 /** The identity review answers carry in a driven run unless `reviewerAs` names another. */
@@ -120,13 +122,13 @@ export async function driveRun(
   const maxSteps = opts.maxSteps ?? Infinity;
   const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
   while (state.status === 'waiting') {
-    if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, state.pending.nodeId, undefined, opts, agentArg, state.seq), opts);
+    if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, state.pending, undefined, opts, agentArg, state.seq), opts);
     if (steps >= maxSteps) {
       return stop(state, steps, {
         code: 'E_MAX_STEPS',
         message: `stopped after ${steps} step(s) (--max-steps); the run still waits`,
         nodeId: state.pending.nodeId,
-        fix: `continue with countersign run --resume ${state.runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}${asksAgents ? `, or answer with countersign step ${state.runId} --seq ${state.seq} --response '<json>'` : ''}`,
+        fix: `continue with countersign run --resume ${state.runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}${asksAgents ? `, or answer with ${stepHint(state.runId, state.seq, state.pending)}` : ''}`,
       }, opts);
     }
     opts.onProgress?.({ type: 'pending', state });
@@ -199,7 +201,7 @@ export async function driveRun(
       // next; so do calls still running (they may yet take effect).
       const unfinished = await unfinishedCalls(session);
       if (toolCalls.length > 0 || unfinished.length > 0) await engine.recordToolCalls(state.runId, { seq: state.seq, toolCalls: [...toolCalls, ...unfinished] });
-      if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, pending.nodeId, label, opts, agentArg, state.seq), opts);
+      if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, pending, label, opts, agentArg, state.seq), opts);
       // A timer may fire a millisecond before the clock reaches the deadline it
       // was set for; the node's timeout must not turn into an adapter fault by that.
       if (deadlineAt !== undefined && endsAtDeadline && isWaitTimeout(e)) await clockPast(deadlineAt, now);
@@ -282,12 +284,12 @@ async function clockPast(at: number, now: () => Date): Promise<void> {
 const spoken = (ms: number) => (ms < 1 ? `${Number(ms.toPrecision(2))} ms` : `${Number((ms / 1000).toFixed(3))} s`);
 
 /** The drive stopped by its host (opts.signal): the run still waits where it was. */
-function interrupted(runId: string, nodeId: string, label: AdapterLabel | undefined, opts: { reviewer?: Agent }, agentArg: string, seq?: number): RunFailure {
+function interrupted(runId: string, pending: Pending, label: AdapterLabel | undefined, opts: { reviewer?: Agent }, agentArg: string, seq: number): RunFailure {
   return {
     code: 'E_INTERRUPTED',
-    message: `interrupted${label ? ` while waiting for ${label.name}` : ''} at node "${nodeId}"; the run still waits there`,
-    nodeId,
-    fix: `resume it with countersign run --resume ${runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …))${agentArg ? `, or answer with countersign step ${runId}${seq !== undefined ? ` --seq ${seq}` : ''} --response '<json>'` : ''}`,
+    message: `interrupted${label ? ` while waiting for ${label.name}` : ''} at node "${pending.nodeId}"; the run still waits there`,
+    nodeId: pending.nodeId,
+    fix: `resume it with countersign run --resume ${runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …))${agentArg ? `, or answer with ${stepHint(runId, seq, pending)}` : ''}`,
   };
 }
 

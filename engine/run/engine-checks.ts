@@ -17,9 +17,10 @@ import type { RunRecord } from '../store/store.js';
 import { isDirectory } from '../format/make-dirs.js';
 import { shellWord } from '../format/shell-word.js';
 import { resolve as resolvePath } from 'node:path';
-import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID } from './driver.js';
+import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID, type AdapterLabel, type RunOptions } from './driver.js';
 import { ENGINE_ID } from '../nodes/tool.js';
-import { checkOptionKeys } from './option-keys.js';
+import { checkOptionKeys, keysOf, shown } from './option-keys.js';
+import { suggest } from '../format/suggest.js';
 
 /** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
 export function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer?: Agent; as?: string; reviewerAs?: string }): void {
@@ -36,6 +37,71 @@ export function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer
       fix: 'use a different --reviewer adapter, or give the two distinct identities with --agent-id / --reviewer-id',
     });
   }
+}
+
+/** The keys of run()'s labels, and of each label in it. */
+export const LABELS_KEYS = keysOf<NonNullable<RunOptions['labels']>>({ agent: true, reviewer: true });
+export const LABEL_KEYS = keysOf<AdapterLabel>({ name: true, silence: true });
+
+/**
+ * run()'s labels, checked before anything starts: a misspelt key would
+ * otherwise be read as no label (the generic names), and a label without
+ * its name or silence hint would put "undefined" in the run's messages.
+ */
+export function checkLabels(labels: unknown): void {
+  if (labels === undefined) return;
+  const fix = 'pass labels: { agent?: { name, silence }, reviewer?: { name, silence } } strings (name: how messages call it, e.g. "my-bot"; silence: what to check when it gives no answer), or leave labels out';
+  if (labels === null || typeof labels !== 'object' || Array.isArray(labels)) {
+    throw new CountersignError('E_INPUT', `run()'s labels must be an object, got ${shown(labels)}`, { fix });
+  }
+  checkOptionKeys(labels, LABELS_KEYS, 'run()\'s labels');
+  for (const role of LABELS_KEYS) {
+    const label: unknown = (labels as Record<string, unknown>)[role];
+    if (label === undefined) continue;
+    if (label === null || typeof label !== 'object' || Array.isArray(label)) {
+      throw new CountersignError('E_INPUT', `run()'s labels.${role} must be an object { name, silence }, got ${shown(label)}`, { fix });
+    }
+    checkOptionKeys(label, LABEL_KEYS, `run()'s labels.${role}`);
+    for (const field of LABEL_KEYS) {
+      const value: unknown = (label as Record<string, unknown>)[field];
+      if (typeof value !== 'string' || value.trim() === '') {
+        throw new CountersignError('E_INPUT', `run()'s labels.${role}.${field} must be a non-empty string, got ${shown(value)}`, { fix });
+      }
+    }
+  }
+}
+
+/**
+ * run()'s first argument when it resumes: an object naming a run id (or a
+ * key spelt close to runId, in an object that is no workflow) is meant as
+ * `{runId}`, and takes nothing else; never read as a workflow and reported
+ * as one missing its metadata. Returns whether `source` is a resume source.
+ */
+export function resumeSource(source: unknown, optionKeys: readonly string[]): source is { runId: unknown } {
+  if (source === null || typeof source !== 'object' || Array.isArray(source)) return false;
+  const keys = Object.keys(source);
+  const shape = 'run({ runId }, { agent, … }) resumes a run: its first argument takes only runId';
+  if (!Object.hasOwn(source, 'runId')) {
+    // A loaded document, or anything with a workflow's own keys, is a workflow source.
+    if ('locate' in source || keys.includes('metadata') || keys.includes('nodes')) return false;
+    const misspelt = keys.find((k) => suggest(k, ['runId']) === 'runId');
+    if (misspelt === undefined) return false;
+    throw new CountersignError('E_INPUT', `run()'s first argument has ${JSON.stringify(misspelt)} — did you mean "runId"? ${shape}`, {
+      fix: 'rename it to "runId": run({ runId: "<id>" }, { agent }) (`countersign runs` lists run ids)',
+    });
+  }
+  const extra = keys.filter((k) => k !== 'runId');
+  if (extra.length === 0) return true;
+  const options = extra.filter((k) => optionKeys.includes(k));
+  const others = extra.filter((k) => !optionKeys.includes(k));
+  const id = (source as { runId?: unknown }).runId;
+  throw new CountersignError('E_INPUT', `${shape}, and this one also has ${extra.map((k) => JSON.stringify(k)).join(', ')}`, {
+    fix: [
+      `pass { runId } alone: run({ runId: ${typeof id === 'string' ? JSON.stringify(id) : '"<id>"'} }, { agent, … })`,
+      ...(options.length > 0 ? [`${options.join(', ')} ${options.length > 1 ? 'go' : 'goes'} in run()'s options (the second argument)`] : []),
+      ...(others.length > 0 ? [`remove ${others.join(', ')} (a resumed run continues at the item it waits for)`] : []),
+    ].join('; '),
+  });
 }
 
 /**
@@ -258,29 +324,32 @@ export function jsonCopy(value: unknown, code: string): JsonCopy {
   return copy;
 }
 
-/** What a value is, for messages: `5`, `"x"`, null, a list, an object. */
-function shown(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing (undefined)';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'function') return 'a function';
-  return typeof value === 'bigint' || typeof value === 'symbol' ? `a ${typeof value}` : JSON.stringify(value);
-}
+/** The fields of a tool-call record: a field of any other name is refused, never dropped. */
+export const TOOL_CALL_KEYS = keysOf<ToolCallRecord>({ name: true, ok: true, code: true, message: true, fix: true });
 
 /**
- * Tool-call records as journaled: name, ok, and a code when it failed;
- * nothing else a host passes. A field of the wrong type (`ok: "true"`, a
- * number for `name`) is E_INPUT naming it: the journal records what the
- * host reported, never a successful call turned into a failed, nameless one.
+ * Tool-call records as journaled: as the host gave them (name, ok, code,
+ * message, fix; message and fix whole, on a successful call too), or not
+ * at all. A field of the wrong type (`ok: "true"`, a number for `name`) or
+ * of a name a record does not have (`tool` for `name`) is E_INPUT naming
+ * it: the journal records what the host reported, never a call to `search`
+ * turned into a nameless one (a malformed `$tool` line), nor a message cut.
  */
 export function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] {
   if (!Array.isArray(calls) || calls.some((c) => c === null || typeof c !== 'object' || Array.isArray(c))) {
-    throw new CountersignError('E_INPUT', 'toolCalls must be a list of tool-call records ({name?, ok, code?, message?})', {
+    throw new CountersignError('E_INPUT', 'toolCalls must be a list of tool-call records ({name?, ok, code?, message?, fix?})', {
       fix: 'pass toolCalls as an array of objects, one per tool call the agent made, or leave it out',
     });
   }
   calls.forEach((c, i) => {
+    for (const key of Object.keys(c)) {
+      if (TOOL_CALL_KEYS.includes(key)) continue;
+      // `tool` is what the host's own call said the name in ({tool, args}); anything else by spelling.
+      const near = key === 'tool' || key === 'toolName' ? 'name' : suggest(key, TOOL_CALL_KEYS);
+      throw new CountersignError('E_INPUT', `toolCalls[${i}] has no field ${JSON.stringify(key)}${near ? ` — did you mean "${near}"?` : ''}`, {
+        fix: `${near ? `rename it to "${near}"` : 'remove it'}: a tool-call record takes ${TOOL_CALL_KEYS.join(', ')}, and is journaled as given or not at all`,
+      });
+    }
     const wrong = (field: string, what: string) => new CountersignError('E_INPUT', `toolCalls[${i}].${field} must be ${what}, got ${shown((c as unknown as Record<string, unknown>)[field])}`, {
       fix: field === 'ok' ? `pass ok: true for a call that succeeded, false for one that failed or was refused` : `pass ${field} as ${what}, or leave it out`,
     });
@@ -294,8 +363,8 @@ export function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] 
     ...(c.name !== undefined ? { name: c.name } : {}),
     ok: c.ok,
     ...(typeof c.code === 'string' ? { code: c.code } : {}),
-    ...(typeof c.message === 'string' && c.ok !== true ? { message: c.message.slice(0, 2000) } : {}),
-    ...(typeof c.fix === 'string' && c.ok !== true ? { fix: c.fix.slice(0, 2000) } : {}),
+    ...(typeof c.message === 'string' ? { message: c.message } : {}),
+    ...(typeof c.fix === 'string' ? { fix: c.fix } : {}),
   }));
 }
 
@@ -319,7 +388,8 @@ export function toolFailureOf(given: unknown, keys: readonly string[]): { tool: 
   return {
     tool: f.tool as string,
     code: f.code as string,
-    message: (f.message as string).slice(0, 4000),
-    ...(typeof f.fix === 'string' ? { fix: f.fix.slice(0, 2000) } : {}),
+    // Kept whole, as a tool-call record is: never cut without a word.
+    message: f.message as string,
+    ...(typeof f.fix === 'string' ? { fix: f.fix } : {}),
   };
 }

@@ -12,7 +12,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkResume, checkReviewer, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, startCommand, seqError, toolCallsOf, toolFailureOf } from './engine-checks.js';
+import { answerCopy, checkLabels, checkResume, checkReviewer, resumeSource, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, startCommand, seqError, toolCallsOf, toolFailureOf } from './engine-checks.js';
 import { damagedRecord, stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
@@ -27,6 +27,7 @@ import { claimNote } from './tool-steps.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 import { checkToolList } from '../tools/catalog.js';
 import { checkOptionKeys, keysOf } from './option-keys.js';
+import type { Pending } from '../nodes/pending.js';
 
 export interface EngineOptions {
   store: Store;
@@ -119,6 +120,8 @@ export interface RunInfo {
   toolModules: boolean;
   status: RunStatus;
   seq: number;
+  /** The item a waiting run waits for, as stored (read only: a deadline that has passed is not fired, as status() would). */
+  pending?: Pending;
   createdAt: string;
   updatedAt: string;
 }
@@ -477,6 +480,7 @@ export function createEngine(options: EngineOptions): Engine {
         toolModules: (compiledFor(rec).workflow.toolModules?.length ?? 0) > 0,
         status: rec.status,
         seq: rec.seq,
+        ...(rec.status === 'waiting' && rec.pending ? { pending: rec.pending } : {}),
         createdAt: rec.createdAt,
         updatedAt: rec.updatedAt,
       };
@@ -568,6 +572,7 @@ export function createEngine(options: EngineOptions): Engine {
           });
         }
       }
+      checkLabels(opts.labels);
       if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) {
         throw new CountersignError('E_INPUT', 'run()\'s signal must be an AbortSignal', { fix: 'pass signal: controller.signal (an AbortController\'s), or leave it out' });
       }
@@ -583,8 +588,8 @@ export function createEngine(options: EngineOptions): Engine {
         }
         refuseEngineIdentity(id, `run() ${name}`);
       }
-      const resuming = typeof source === 'object' && source !== null && 'runId' in source && Object.keys(source).length === 1;
-      if (resuming) {
+      // An object naming a run id is a resume source, {runId} alone: never read as a workflow missing its metadata.
+      if (resumeSource(source, RUN_OPTION_KEYS)) {
         checkRunId((source as { runId: unknown }).runId);
         const rec = mustGet((source as { runId: string }).runId);
         checkResume(rec, opts);

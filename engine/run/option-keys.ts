@@ -29,3 +29,13 @@ export function checkOptionKeys(opts: object, known: readonly string[], call: st
     });
   }
 }
+
+/** What a value is, for messages: `5`, `"x"`, null, a list, an object. */
+export function shown(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'nothing (undefined)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'function') return 'a function';
+  return typeof value === 'bigint' || typeof value === 'symbol' ? `a ${typeof value}` : JSON.stringify(value);
+}

@@ -8,7 +8,7 @@
  */
 import { errorFinding, withFix } from '../nodes/checks.js';
 import { isCountersignError } from '../errors.js';
-import { BUILTIN_VARIABLES } from '../format/model.js';
+import { BUILTIN_VARIABLES, NODE_ID_PATTERN } from '../format/model.js';
 import { resolve, staticScope, type Scope } from '../format/resolver.js';
 import { damerauLevenshtein, suggest } from '../format/suggest.js';
 import { templateVariables } from '../format/template.js';
@@ -85,7 +85,8 @@ export function collectDeclarations(data: Record<string, unknown>, model: GraphM
     if (isPlainObject(schema) && Array.isArray(schema.globalInputs)) {
       for (const name of schema.globalInputs) if (typeof name === 'string') written.add(name);
     }
-    if (node.id === undefined) continue;
+    // An id E_NODE_ID refuses declares nothing: its answers can never be read, and it is never offered as a did-you-mean.
+    if (node.id === undefined || !NODE_ID_PATTERN.test(node.id)) continue;
     if (node.type !== undefined && node.nodeType && model.byId.get(node.id) === node && !fieldsFollowInputSchema(node)) fixedFields.set(node.id, node.type);
     const fields = new Set(nodeFields.get(node.id) ?? []);
     for (const field of declared.local) fields.add(field);

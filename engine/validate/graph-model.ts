@@ -6,6 +6,7 @@
  */
 import { nodeType } from '../nodes/index.js';
 import type { NodeType } from '../nodes/node-type.js';
+import { NODE_ID_PATTERN } from '../format/model.js';
 import { isPlainObject } from './pointer.js';
 
 /** The documented node limit; larger workflows should be split. */
@@ -62,4 +63,9 @@ export function graphModel(data: unknown): GraphModel | undefined {
     if (id !== undefined && !byId.has(id)) byId.set(id, entry);
   });
   return { nodes, byId };
+}
+
+/** The node ids a did-you-mean may offer: never one E_NODE_ID refuses (following it could never work). */
+export function validIds(model: GraphModel): string[] {
+  return [...model.byId.keys()].filter((id) => NODE_ID_PATTERN.test(id));
 }

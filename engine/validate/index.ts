@@ -198,6 +198,12 @@ function withoutTypoEchoes(findings: Finding[]): Finding[] {
     if (!kept || (!kept.meant && f.meant) || (!!kept.meant === !!f.meant && f.message.length < kept.message.length)) unknownAt.set(f.pointer, f);
   }
   findings = findings.filter((f) => f.code !== 'E_UNKNOWN_KEY' || unknownAt.get(f.pointer) === f);
+  // globalInputs of the wrong shape (a string, an object): which globals it declares is unknown, so the checks
+  // that depend on it (required names among the answer's fields, globals nothing writes) say nothing.
+  const shapeless = findings.filter((f) => f.code === 'E_SCHEMA' && f.pointer.endsWith('/inputSchema/globalInputs')).map((f) => f.pointer.slice(0, -'/globalInputs'.length));
+  if (shapeless.length > 0) {
+    findings = findings.filter((f) => f.code !== 'E_VARIABLE_NEVER_WRITTEN' && !(f.code === 'E_INPUT_SCHEMA' && shapeless.some((p) => f.pointer.startsWith(`${p}/required/`))));
+  }
   // A key written "directve" where "directive" is missing: the unknown key says it, with its did-you-mean.
   const meantKeys = new Set(findings.filter((f) => f.code === 'E_UNKNOWN_KEY' && f.meant).map((f) => `${f.pointer.slice(0, f.pointer.lastIndexOf('/'))}/${f.meant}`));
   return findings.filter((f) => {

@@ -6,7 +6,7 @@
  */
 import { suggest } from '../format/suggest.js';
 import type { Finding } from '../nodes/node-type.js';
-import { MAX_NODES, type GraphModel, type NodeEntry } from './graph-model.js';
+import { MAX_NODES, validIds, type GraphModel, type NodeEntry } from './graph-model.js';
 import { childPointer, isPlainObject } from './pointer.js';
 
 export function structureFindings(model: GraphModel): Finding[] {
@@ -83,7 +83,7 @@ function connectionFindings(node: NodeEntry, model: GraphModel): Finding[] {
   for (const [name, target] of node.connections) {
     // An empty target is the schema's finding (minLength): one fault, one finding.
     if (target !== '' && !model.byId.has(target)) {
-      const guess = suggest(target, model.byId.keys());
+      const guess = suggest(target, validIds(model));
       findings.push(
         error(
           'E_DANGLING_CONNECTION',

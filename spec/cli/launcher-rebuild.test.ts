@@ -15,8 +15,8 @@ import { copyOfPackage } from '../helpers/package-copy.js';
 
 const Rebuild = suite('launcher: rebuilds and fallback');
 
-function countersign(pkg: string, args: string[]) {
-  const r = spawnSync(process.execPath, [join(pkg, 'engine/cli/countersign.mjs'), ...args], { cwd: pkg, encoding: 'utf8', timeout: 120_000 });
+function countersign(pkg: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const r = spawnSync(process.execPath, [join(pkg, 'engine/cli/countersign.mjs'), ...args], { cwd: pkg, encoding: 'utf8', timeout: 120_000, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -91,6 +91,18 @@ Rebuild('when the bundle cannot be written (a read-only install) the command run
   assert.is(r.code, 2, r.stderr);
   assert.is(JSON.parse(r.stdout).error.code, 'E_RUN_NOT_FOUND', 'the command ran: stdout holds only its result');
   assert.match(r.stderr, /^countersign: warning: cannot build the CLI bundle \(.*\); running the TypeScript source through tsx, which is slower\. Fix: run `npm run build` in .* as a user who may write its dist\/ folder\.\n/);
+});
+
+Rebuild('r80: when tsx, run instead of an unwritable bundle, cannot write its own cache (TMPDIR) it is E_INSTALL naming the folder and the fix, never E_BUILD telling the user to correct the source', () => {
+  const pkg = copyOfPackage();
+  writeFileSync(join(pkg, 'dist'), 'not a folder');
+  writeFileSync(join(pkg, 'tmp-is-a-file'), '');
+  const r = countersign(pkg, ['status', 'no-such-run', '--store', join(pkg, 'store'), '--json'], { ...process.env, TMPDIR: join(pkg, 'tmp-is-a-file') });
+  assert.is(r.code, 2, r.stderr);
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_INSTALL', JSON.stringify(error));
+  assert.match(error.message, 'the source cannot be run through tsx');
+  assert.match(error.fix, 'point TMPDIR at a folder this user may write');
 });
 
 Rebuild('a source that compiles but throws as it loads is E_BUILD naming its file and line, and commands do not rebuild over and over', () => {

@@ -1294,6 +1294,16 @@ Guards('D1 r79: a submit toolFailure that is not { tool, code, message } strings
   assert.equal((await engine.trace(t.runId)).events.filter((e) => e.type === 'answer.discarded').map((e) => [e.code, e.tool]), [['E_TOOL_FAILED', 'post_review']]);
 });
 
+Guards('r80: a submit toolFailure\'s message and fix are journaled whole (never cut without a word), as tool-call records are', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const message = `boom ${'x'.repeat(6000)}`;
+  const fix = `retry ${'y'.repeat(3000)}`;
+  await engine.submit(s.runId, { words: 500 }, { toolFailure: { tool: 'post_review', code: 'E_TOOL_FAILED', message, fix } });
+  const discarded = (await engine.trace(s.runId)).events.find((e) => e.type === 'answer.discarded') as unknown as { message: string; fix?: string };
+  assert.ok(discarded.message.includes(message));
+});
+
 Guards('D2 r79: validateWorkflow\'s second argument is the file name: options given there ({ tools }) or a non-string file are E_INPUT saying the options go third, never a false E_TOOL_UNKNOWN with the file echoed as that object', () => {
   const deploy = defineTool({
     name: 'deploy', class: 'write', description: 'Deploy a tag',
@@ -1459,6 +1469,85 @@ Guards('D9 r79: run() refuses an identity that is no string with E_INPUT saying 
   }
   assert.equal(store.list(), [], 'no run was stored');
   assert.is((await engine.run(TWO_STEP, { agent, reviewer: { answer: async () => ({}) } })).status, 'completed', 'a reviewer that is an agent is still taken');
+});
+
+
+Guards('D2 r80: run()\'s labels are checked before anything starts: a misspelt key (labels.agnt, labels.agent.nme) is E_INPUT with a did-you-mean, a label that is no object, a name that is no non-empty string or a missing silence is E_INPUT; no run is stored, and a message never names "undefined"', async () => {
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  const silent: Agent = { answer: () => new Promise(() => {}) };
+  for (const [labels, said] of [
+    [{ agnt: { name: 'my-bot', silence: 's' } }, 'run()\'s labels has no option "agnt" — did you mean "agent"?'],
+    [{ agent: { nme: 'my-bot', silence: 'check my-bot' } }, 'run()\'s labels.agent has no option "nme" — did you mean "name"?'],
+    [{ agent: { name: 5, silence: 's' } }, 'run()\'s labels.agent.name must be a non-empty string, got 5'],
+    [{ agent: { name: 'my-bot' } }, 'run()\'s labels.agent.silence must be a non-empty string, got nothing (undefined)'],
+    [{ reviewer: { name: ' ', silence: 's' } }, 'run()\'s labels.reviewer.name must be a non-empty string, got " "'],
+    [{ agent: null }, 'run()\'s labels.agent must be an object { name, silence }, got null'],
+  ] as const) {
+    const e = await caught(() => engine.run(TWO_STEP, { agent: silent, agentTimeoutMs: 50, labels: labels as never }));
+    assert.is(e?.code, 'E_INPUT', JSON.stringify(labels));
+    assert.is(e!.message, said);
+  }
+  assert.equal(store.list(), [], 'no run was stored');
+  // A whole label names the agent, and its silence hint ends the timeout's fix.
+  const r = await engine.run(TWO_STEP, { agent: silent, agentTimeoutMs: 50, labels: { agent: { name: 'my-bot', silence: 'check that my-bot is running' } } });
+  assert.is(r.error?.code, 'E_AGENT_TIMEOUT');
+  assert.match(r.error!.message, /^my-bot gave no answer for node "write"/);
+  assert.match(r.error!.fix!, /, or check that my-bot is running$/);
+});
+
+Guards('D3 r80: a tool-call record with a field of another name ({tool: "search"} for {name}) is E_INPUT naming toolCalls[i] and the field with a did-you-mean, on recordToolCalls and submit; never journaled as a nameless call (what a malformed $tool line journals)', async () => {
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const journal = (await engine.trace(s.runId)).events;
+  for (const [toolCalls, said, fix] of [
+    [[{ tool: 'search', ok: true }], 'toolCalls[0] has no field "tool" — did you mean "name"?', 'rename it to "name": a tool-call record takes name, ok, code, message, fix'],
+    [[{ name: 'grep', ok: true }, { name: 'read', ok: false, cod: 'E_X' }], 'toolCalls[1] has no field "cod" — did you mean "code"?', 'rename it to "code"'],
+    [[{ name: 'grep', ok: true, args: { q: 'x' } }], 'toolCalls[0] has no field "args"', 'remove it: a tool-call record takes name, ok, code, message, fix'],
+  ] as const) {
+    for (const call of [() => engine.recordToolCalls(s.runId, { seq: s.seq, toolCalls: toolCalls as never }), () => engine.submit(s.runId, { words: 5 }, { toolCalls: toolCalls as never })]) {
+      const e = await caught(call);
+      assert.is(e?.code, 'E_INPUT', said);
+      assert.is(e!.message, said);
+      assert.match(e!.fix!, fix);
+    }
+  }
+  assert.equal((await engine.trace(s.runId)).events, journal, 'nothing was journaled, and the run did not move');
+});
+
+Guards('D4 r80: a tool-call record is journaled as given: message and fix whole (3000 characters, none cut) and kept on a successful call too, on recordToolCalls and submit', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const long = 'x'.repeat(3000);
+  const calls = [{ name: 'read', ok: true, message: 'read 3 files', fix: 'n/a' }, { name: 'w', ok: false, code: 'E_TOOL_FAILED', message: long, fix: `retry ${long}` }];
+  await engine.recordToolCalls(s.runId, { seq: s.seq, toolCalls: calls });
+  await engine.submit(s.runId, { words: 5 }, { seq: s.seq, toolCalls: calls });
+  const journaled = (await engine.trace(s.runId)).events.filter((e) => e.type === 'tool.called').map(({ name, ok, code, message, fix }) => ({ name, ok, ...(code ? { code } : {}), message, fix }));
+  assert.equal(journaled, [...calls, ...calls]);
+});
+
+Guards('D5 r80: run({runId, <another key>}) is E_INPUT saying a resume source takes only runId (options go in the second argument), and {runID} is E_INPUT with a did-you-mean; never E_WORKFLOW_INVALID about a workflow\'s metadata; the run does not move', async () => {
+  const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  const s = await engine.start(TWO_STEP);
+  const journal = (await engine.trace(s.runId)).events;
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  for (const [source, said, fix] of [
+    [{ runId: s.runId, seq: s.seq }, 'run({ runId }, { agent, … }) resumes a run: its first argument takes only runId, and this one also has "seq"', `pass { runId } alone: run({ runId: "${s.runId}" }, { agent, … }); remove seq (a resumed run continues at the item it waits for)`],
+    [{ runId: s.runId, agent }, 'run({ runId }, { agent, … }) resumes a run: its first argument takes only runId, and this one also has "agent"', `pass { runId } alone: run({ runId: "${s.runId}" }, { agent, … }); agent goes in run()'s options (the second argument)`],
+    [{ runID: s.runId }, 'run()\'s first argument has "runID" — did you mean "runId"? run({ runId }, { agent, … }) resumes a run: its first argument takes only runId', 'rename it to "runId": run({ runId: "<id>" }, { agent })'],
+  ] as const) {
+    const e = await caught(() => engine.run(source as never, { agent }));
+    assert.is(e?.code, 'E_INPUT', JSON.stringify(Object.keys(source)));
+    assert.is(e!.message, said);
+    assert.match(e!.fix!, fix);
+  }
+  assert.equal((await engine.trace(s.runId)).events, journal, 'the run did not move');
+  assert.is(store.list().length, 1, 'no other run was stored');
+  assert.is((await engine.run({ runId: s.runId }, { agent })).status, 'completed', '{runId} alone still resumes');
 });
 
 Guards.run();

@@ -519,6 +519,21 @@ files('B8-B10 r78: !!float takes a whole number as YAML 1.2 does; !!merge is E_P
   assert.not.match(v13.fix ?? '', '1.1');
 });
 
+files('B1-B2 r80: a %TAG directive is refused at it; a tag whose handle no %TAG declares says so (no value could fit it); a %YAML line without --- and a key without ":" name what is missing', () => {
+  const tag = thrown(() => parseSource('%TAG !! tag:example.com,2000:\n---\na: !!int 3\n', 'w.yaml'));
+  assert.equal([tag.code, tag.line, tag.col], ['E_PARSE', 1, 1]);
+  assert.match(tag.message, 'a %TAG directive');
+  assert.match(tag.fix ?? '', 'remove the %TAG line');
+  const handle = thrown(() => parseSource('a: !e!int "3"\n', 'w.yaml'));
+  assert.equal([handle.code, handle.line, handle.col, handle.message], ['E_PARSE', 1, 4, 'the tag !e!int uses a handle no %TAG declares, so nothing can fit it']);
+  assert.not.match(handle.fix ?? '', 'write a value the tag takes');
+  const noDashes = thrown(() => parseSource('%YAML 1.2\na: 1\n', 'w.yaml'));
+  assert.equal([noDashes.line, noDashes.fix], [2, 'add a line with --- after the %YAML line (or remove the %YAML line)']);
+  const noColon = thrown(() => parseSource('nodes:\n  - type: x\n    id s\n', 'w.yaml'));
+  assert.equal([noColon.line, noColon.col, noColon.message], [3, 5, 'a key without its ":" (a mapping key is written key: value)']);
+  assert.match(noColon.fix ?? '', 'add ": " after the key');
+});
+
 files('B1 r79: every %YAML line at the top counts: a %YAML 1.1 after a %YAML 1.2 is refused at it (the parser would honour the last), and a second %YAML line is E_PARSE at it; %YAML inside a value is text', () => {
   const later = thrown(() => parseSource('%YAML 1.2\n%YAML 1.1\n---\na: no\n', 'w.yaml'));
   assert.equal([later.code, later.line, later.col], ['E_PARSE', 2, 1]);

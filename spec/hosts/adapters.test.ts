@@ -13,6 +13,7 @@ import { createAgent } from '../../engine/hosts/adapters.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { thrown } from '../helpers/errors.js';
 import { agentRequest } from '../helpers/agent-request.js';
+import { cli } from '../helpers/cli.js';
 
 const request = agentRequest;
 
@@ -96,6 +97,76 @@ test('interactive with a colon after it ("interactive:", "interactive:x") is E_A
 
 test('scripted:<file> that does not exist fails at once, before any request', (c) => {
   assert.is(thrown(() => createAgent('scripted:missing.yaml', { cwd: c.dir })).code, 'E_FILE_NOT_FOUND');
+});
+
+
+test('D1 r80: createAgent refuses null (or a value of the wrong type) for an option with E_INPUT naming it, never reading it as left out: env: null never hands the agent this process\'s whole environment, answered: null never replays the script from its start, nodeIds: null never lets a misspelt script key through', (c) => {
+  writeFileSync(join(c.dir, 'typo.yaml'), 'ask:\n  - {x: a}\naks:\n  - {x: b}\n');
+  const nodeIds = ['start', 'ask', 'done'];
+  // The misspelt key is refused when the node ids are given; a null in their place is no way around that.
+  assert.is(thrown(() => createAgent('scripted:typo.yaml', { cwd: c.dir, nodeIds })).message, 'the script typo.yaml has answers for node "aks", which the workflow does not have — did you mean "ask"?');
+  for (const [spec, options, said] of [
+    ['exec:node agent.mjs', { env: null }, 'createAgent\'s env must be an object of environment variables (string values), got null'],
+    ['jsonl:node agent.mjs', { env: 'PATH=/bin' }, 'createAgent\'s env must be an object of environment variables (string values), got "PATH=/bin"'],
+    ['exec:node agent.mjs', { env: { PORT: 8080 } }, 'createAgent\'s env must be an object of environment variables (string values), got an object'],
+    ['scripted:typo.yaml', { answered: null }, 'createAgent\'s answered must map node ids to the number of answers the run already took (whole numbers from 0), got null'],
+    ['scripted:typo.yaml', { answered: 0 }, 'createAgent\'s answered must map node ids to the number of answers the run already took (whole numbers from 0), got 0'],
+    ['jsonl:node agent.mjs', { answered: null }, 'createAgent\'s answered must map node ids to the number of answers the run already took (whole numbers from 0), got null'],
+    ['scripted:typo.yaml', { nodeIds: null }, 'createAgent\'s nodeIds must be a list of the workflow\'s node ids (strings), got null'],
+    ['scripted:typo.yaml', { nodeIds: 'ask' }, 'createAgent\'s nodeIds must be a list of the workflow\'s node ids (strings), got "ask"'],
+    ['scripted:typo.yaml', { flag: null }, 'createAgent\'s flag must be the flag that named the adapter (a non-empty string), got null'],
+    ['openai:gpt', { flag: 5 }, 'createAgent\'s flag must be the flag that named the adapter (a non-empty string), got 5'],
+  ] as const) {
+    const e = thrown(() => createAgent(spec, { cwd: c.dir, ...options } as never));
+    assert.is(e.code, 'E_INPUT', `${spec} ${JSON.stringify(options)}`);
+    assert.is(e.message, said);
+    assert.match(e.fix!, 'or leave it out');
+  }
+  // Options left out (or undefined) are still left out.
+  assert.ok(createAgent('scripted:typo.yaml', { cwd: c.dir, env: undefined, answered: undefined, nodeIds: undefined, flag: undefined }));
+});
+
+/** A variable only the caller's environment holds, and a command that answers with what the agent saw of it. */
+const INHERITED = 'CS_R80_INHERITED';
+const jsonlEcho = `jsonl:node -e "require('readline').createInterface({input:process.stdin}).on('line',()=>console.log(JSON.stringify({msg:String(process.env.${INHERITED})})))"`;
+const execEcho = `exec:cat > /dev/null; node -e "process.stdout.write(JSON.stringify({msg:String(process.env.${INHERITED})}))"`;
+
+test('E r80: with no env, jsonl: and exec: agents from createAgent inherit this process\'s environment (README: "with the inherited environment")', async (c) => {
+  const value = `from-the-caller-${process.pid}`;
+  process.env[INHERITED] = value;
+  try {
+    for (const spec of [jsonlEcho, execEcho]) {
+      const agent = createAgent(spec, { cwd: c.dir });
+      try {
+        assert.equal(await agent.answer(request('n'), opts), { msg: value }, spec);
+      } finally {
+        await agent.close?.();
+      }
+    }
+  } finally {
+    delete process.env[INHERITED];
+  }
+  // An env given is the whole environment: nothing of this process's is added to it.
+  const agent = createAgent(execEcho, { cwd: c.dir, env: { PATH: process.env.PATH } });
+  assert.equal(await agent.answer(request('n'), opts), { msg: 'undefined' });
+});
+
+test('E r80: countersign run hands its own environment to jsonl: and exec: agents: a variable set where the command runs reaches the agent', async (c) => {
+  const wf = join(c.dir, 'echo.json');
+  writeFileSync(wf, JSON.stringify({
+    metadata: { name: 'echo', version: '1.0.0', description: 'the agent says what it saw' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Say it', completionCondition: 'said', inputSchema: { type: 'object', properties: { msg: { type: 'string' } }, required: ['msg'] }, connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['ask.msg'] },
+    ],
+  }));
+  assert.is(process.env[INHERITED], undefined, 'only the command\'s environment holds the variable');
+  for (const spec of [jsonlEcho, execEcho]) {
+    const r = await cli(['run', wf, '--agent', spec, '--json'], { store: join(c.dir, 'store'), cwd: c.dir, env: { PATH: process.env.PATH, [INHERITED]: 'set-for-the-command' } });
+    assert.is(r.code, 0, r.stderr);
+    assert.equal(r.json.output, { 'ask.msg': 'set-for-the-command' }, spec);
+  }
 });
 
 test.run();

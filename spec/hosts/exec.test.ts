@@ -65,6 +65,16 @@ test('each request gets its own process, run in the working directory, whose who
   assert.is.not(a.pid, b.pid);
 });
 
+test('E r80: given no env, each process inherits this process\'s environment: a variable only the caller holds reaches the agent', async (c) => {
+  process.env.CS_TEST_VAR = `inherited-${process.pid}`;
+  try {
+    const agent = createExecAgent(`cat > /dev/null; node -e "process.stdout.write(JSON.stringify({v:String(process.env.CS_TEST_VAR)}))"`, { cwd: c.dir, stderr: null });
+    assert.equal(await agent.answer(request('fix', 5), opts()), { v: `inherited-${process.pid}` });
+  } finally {
+    delete process.env.CS_TEST_VAR;
+  }
+});
+
 test('an output echoing another seq as "$seq" is E_AGENT_OUTPUT, and the fix is exec\'s (echo the request\'s seq), not the line protocol\'s', async (c) => {
   const agent = createExecAgent(`echo '{"$seq": 4, "x": 1}'`, { cwd: c.dir, stderr: null });
   const err = await rejection(agent.answer(request('fix', 5), opts()));

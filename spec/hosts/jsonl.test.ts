@@ -61,10 +61,15 @@ test('the request line is the pending item with runId and seq at the top level',
   assert.equal(answer.got, req);
 });
 
-test('the agent runs in the given working directory and inherits the environment', async (c) => {
+test('the agent runs in the given working directory and inherits the environment (given no env, E r80: a variable only this process holds reaches it)', async (c) => {
   const script = `require('readline').createInterface({input:process.stdin}).on('line',()=>console.log(JSON.stringify({cwd:process.cwd(),v:process.env.CS_TEST_VAR})))`;
-  c.agent = createJsonlAgent(`node -e "${script}"`, { cwd: c.dir, env: { ...process.env, CS_TEST_VAR: 'inherited' } });
-  assert.equal(await c.agent.answer(request('n', 1), opts()), { cwd: c.dir, v: 'inherited' });
+  process.env.CS_TEST_VAR = `inherited-${process.pid}`;
+  try {
+    c.agent = createJsonlAgent(`node -e "${script}"`, { cwd: c.dir });
+    assert.equal(await c.agent.answer(request('n', 1), opts()), { cwd: c.dir, v: `inherited-${process.pid}` });
+  } finally {
+    delete process.env.CS_TEST_VAR;
+  }
 });
 
 test('an {"$error": …} line is an answer, not a fault', async (c) => {

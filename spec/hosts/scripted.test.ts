@@ -195,4 +195,20 @@ test('D3 r79: createScriptedAgent refuses options it does not take (a misspelt a
   assert.is(thrown(() => createScriptedAgent({ a: [{}] }, null as never)).code, 'E_INPUT');
 });
 
+
+test('D1 r80: createScriptedAgent refuses null for file or answered with E_INPUT naming the option, never reading it as left out (an answered of null would replay the script from its start)', () => {
+  for (const [options, said] of [
+    [{ file: null }, 'createScriptedAgent\'s file must be the script\'s file name (a non-empty string), got null'],
+    [{ file: 5 }, 'createScriptedAgent\'s file must be the script\'s file name (a non-empty string), got 5'],
+    [{ answered: null }, 'createScriptedAgent\'s answered must map node ids to the number of answers the run already took (whole numbers from 0), got null'],
+    [{ answered: 0 }, 'createScriptedAgent\'s answered must map node ids to the number of answers the run already took (whole numbers from 0), got 0'],
+  ] as const) {
+    const e = thrown(() => createScriptedAgent({ ask: [{}] }, options as never));
+    assert.is(e.code, 'E_INPUT', JSON.stringify(options));
+    assert.is(e.message, said);
+    assert.match(e.fix ?? '', 'or leave it out');
+  }
+  assert.ok(createScriptedAgent({ ask: [{}] }, { file: undefined, answered: undefined }), 'undefined is still left out');
+});
+
 test.run();

@@ -97,4 +97,24 @@ Typos('B2-B3 r79: what the misspelt key holds is checked as meant: a connection 
   assert.match(report.errors[1].message, '"examples" must be array');
 });
 
+Typos('B3 r80: a node id E_NODE_ID refuses ("ab.") is never offered as a did-you-mean, by a connection or a read', () => {
+  const w = base();
+  w.nodes[1].id = 'ab.';
+  w.nodes[0].connections.default = 'abc';
+  w.nodes[3].directive = '{{abc.f}}';
+  const report = validateWorkflow(w);
+  assert.ok(report.errors.some((f) => f.code === 'E_NODE_ID'), JSON.stringify(report.errors));
+  assert.ok(report.errors.some((f) => f.code === 'E_DANGLING_CONNECTION'), JSON.stringify(report.errors));
+  for (const f of [...report.errors, ...report.warnings]) assert.not.match(f.message, 'did you mean "ab.', f.message);
+});
+
+Typos('B4 r80: globalInputs of the wrong shape (a string, an object) is the schema\'s finding alone: no required-name or never-written findings about the names it holds', () => {
+  for (const shape of ['s', { s: true }]) {
+    const w = base();
+    w.nodes[1].inputSchema.globalInputs = shape;
+    w.nodes[1].inputSchema.required = ['f', 's'];
+    assert.equal(all(validateWorkflow(w)), ['E_SCHEMA /nodes/1/inputSchema/globalInputs'], JSON.stringify(shape));
+  }
+});
+
 Typos.run();

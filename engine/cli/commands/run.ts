@@ -9,12 +9,13 @@ import { CountersignError } from '../../errors.js';
 import { adapterLabel, createAgent } from '../../hosts/adapters.js';
 import { answersTaken } from '../../hosts/scripted.js';
 import type { JsonObject } from '../../format/model.js';
-import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
+import { printJson, readInputArg, reportFailure, usage } from '../io.js';
 import { indent, storeArg, withStore, withToolModules } from '../render.js';
 import { progressPrinter } from '../progress.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import { reviewerFor, timeoutFrom } from './gate.js';
 import { gateToolChain } from '../../gate/gate-chain.js';
+import { stepHint } from '../../run/step-hint.js';
 
 export const command: Command = {
   usage: [
@@ -57,8 +58,7 @@ export const command: Command = {
     if (values.input === '-' && [values.agent, values.reviewer, values['gate-reviewer']].some((a) => typeof a === 'string' && a.trim() === 'interactive')) {
       throw usage('--input - and an interactive adapter cannot both read standard input', 'pass the input as JSON or @file when a person answers at the terminal');
     }
-    const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
+    const input = await readInputArg(values.input as string | undefined, io);
     // Compared as they are used (trimmed): "bob " and "bob" are one identity.
     if (values.as !== undefined && values['agent-id'] !== undefined && String(values.as).trim() !== String(values['agent-id']).trim()) {
       throw usage('--as and --agent-id name the same thing (the agent identity) and disagree', 'give only --agent-id');
@@ -201,7 +201,7 @@ export const command: Command = {
             // Without --agent, only a run that needs none resumes as it was run (an E_ADAPTER stop needs one).
             : agentSpec === NO_AGENT && result.error?.code !== 'E_ADAPTER'
               ? `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)}\n`
-              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with countersign step ${result.runId}${storeArg(values.store as string | undefined)} --seq ${info.seq} --response '<json>')\n`));
+              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with ${stepHint(result.runId, info.seq, info.pending, storeArg(values.store as string | undefined))})\n`));
         }
         if (result.error) reportFailure(io, result.error);
         // Interrupted: the signal's conventional status, after saying where the run stands.

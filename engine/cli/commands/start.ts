@@ -1,4 +1,4 @@
-import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
+import { printJson, readInputArg, reportFailure, usage } from '../io.js';
 import { renderState } from '../render.js';
 import { printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
@@ -10,8 +10,7 @@ export const command: Command = {
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, input: { type: 'string' }, as: { type: 'string' }, workspace: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('start takes exactly one workflow file', 'countersign start workflows/review-fix-loop.json');
-    const input = values.input !== undefined ? await readJsonArg(values.input as string, '--input', io) : {};
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) throw usage('--input must be a JSON object');
+    const input = await readInputArg(values.input as string | undefined, io);
     // Checked before the store opens: a usage error leaves no store behind.
     const workspace = workspaceDir(io, values.workspace as string | undefined);
     const { state, toolsRun, toolModules } = await withEngine(values, io, async (engine, store) => {

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import type { Io } from '../io.js';
 
 export const command: Command = {
-  usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected (the run waits), or too late (its deadline fired first: the answer was not taken, wherever the timeout route led); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended), E_IDENTITY_REQUIRED or E_IDENTITY_RESERVED',
+  usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected, or too late (its deadline fired first: the answer was not taken), while the run waits; 0 too when the timeout route completed the run (`late` in the output); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended), E_IDENTITY_REQUIRED or E_IDENTITY_RESERVED',
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('step takes exactly one run id');
@@ -76,9 +76,10 @@ export const command: Command = {
       reportFailure(io, state.error);
       return 1;
     }
-    // Too late is never 0, wherever the timeout route led (a waiting node or an end): the answer was not taken.
-    if (state.late && !state.replayed) return 5;
-    return state.status === 'waiting' && state.rejected && !state.replayed ? 5 : 0;
+    // The exit code follows the run, as the issue's table has it: too late while the run still waits (where the
+    // timeout route led) is 5, as for a rejection; a run the timeout route completed is 0, as a replay is, the
+    // answer's fate said by `late` in the output and the E_TIMEOUT line on stderr.
+    return state.status === 'waiting' && (state.rejected || state.late) && !state.replayed ? 5 : 0;
   },
 };
 
