@@ -2,7 +2,7 @@
 import type { RunState } from '../run/contract.js';
 import { shellWord } from '../format/shell-word.js';
 import { claimNote } from '../run/tool-steps.js';
-import { stepHint } from '../run/step-hint.js';
+import { answerHint, stepHint } from '../run/step-hint.js';
 
 /**
  * `store`: the --store DIR the command was given; the commands the output
@@ -50,7 +50,7 @@ export function renderState(state: RunState, store?: string, opts: { seqGiven?: 
       }
       if (p.kind === 'review' && p.contract === 'decision') {
         lines.push('', 'review prompt:', indent(p.prompt), '', `model: ${p.persona.model} · max_turns: ${p.persona.max_turns} · tools: ${p.persona.tools.join(', ') || 'none'}`, '');
-        lines.push(`answer with: ${stepHint(state.runId, state.seq, p, at)}`);
+        lines.push(p.answererPinned ? `answer: ${answerHint(state.runId, state.seq, p, at)}` : `answer with: ${stepHint(state.runId, state.seq, p, at)}`);
       } else if (p.kind === 'review') {
         lines.push('', 'review prompt:', indent(p.prompt), '', `report file: ${p.report}`, '', 'answer schema:', indent(JSON.stringify(p.inputSchema, null, 2)), '');
         lines.push(`answer with: ${stepHint(state.runId, state.seq, p, at)}`);
@@ -80,7 +80,12 @@ export function renderState(state: RunState, store?: string, opts: { seqGiven?: 
  */
 export function withToolModules(text: string): string {
   // After the run id, and after a --store DIR as shellWord writes it (quoted, with '\'' for a quote inside).
-  return text.replace(/countersign (?:status|step|run --resume) [^\s`'",;)]+(?![^\s`'",;)])(?: --store[= ](?:'(?:[^']|'\\'')*'|[^\s`'",;)]+))?(?! --allow-tool-modules)/g, (all) => `${all} --allow-tool-modules`);
+  // Each part ends where its word ends (never part-way through, which would let the check below pass early).
+  return text.replace(/countersign (?:status|step|run --resume) [^\s`'",;)]+(?![^\s`'",;)])(?: --store[= ](?:'(?:[^']|'\\'')*'|[^\s`'",;)]+)(?![^\s`'",;)]))?/g, (all, at: number, whole: string) => {
+    // Already there, anywhere in the rest of this command (after its --store, say): added once, never twice.
+    const rest = whole.slice(at + all.length).split(/[\n`;)]|, or | \(or /)[0];
+    return /(^|\s)--allow-tool-modules(\s|$)/.test(rest) ? all : `${all} --allow-tool-modules`;
+  });
 }
 
 /** ` --store DIR` (shell-quoted when it needs it) for a store given with --store; nothing for the default or $COUNTERSIGN_STORE. */

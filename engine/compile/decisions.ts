@@ -5,10 +5,11 @@
  */
 import { capErrorLines } from '../nodes/answer-schema.js';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
-import type { EnterOutcome, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
+import type { EnterOutcome, LeadIn, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
 import { withNodeAnswer } from '../format/node-answers.js';
 import { withAuthor } from '../nodes/review-loops.js';
 import { ENGINE_ID } from '../nodes/tool.js';
+import { unchangedReason } from '../nodes/delegate-review.js';
 
 export interface Decision {
   /** The next state; absent when the node stays (a rejected answer). */
@@ -68,15 +69,35 @@ export function decideAnswer(
     const f = ev.toolFailure;
     const message = `node "${node.id}": tool "${f.tool}" failed while the agent worked on this item: ${f.message}`;
     // The failed call itself is on record as tool.called (ok false, code, message); the answer's fate as answer.discarded.
-    return routeOrFail(node, 'error', f.code, message, [
+    return withoutLeadIn(ctx, routeOrFail(node, 'error', f.code, message, [
       ...calls,
       { type: 'answer.discarded', nodeId: node.id, attempt, code: f.code, tool: f.tool, message, userId: ev.userId },
     ], undefined, `${f.fix ? `${f.fix}; then: ` : ''}${node.connections?.error !== undefined
       ? 'the run took the node\'s error route; fix what made the tool fail before the work reaches this node again (a failed tool stops the step, it is not worked around)'
-      : 'the run has failed: fix what made the tool fail, then start a new run (or give the node an "error" route to handle the failure); a failed tool stops the step, it is not worked around'}`);
+      : 'the run has failed: fix what made the tool fail, then start a new run (or give the node an "error" route to handle the failure); a failed tool stops the step, it is not worked around'}`));
   }
   const decision = decideAnswerOutcome(type, node, ctx, ev, workflow, attempt);
   return calls.length === 0 ? decision : { ...decision, events: [...calls, ...decision.events] };
+}
+
+/**
+ * What leads on from an accepted answer (RunContext.leadIn): an agent's
+ * answer at a node without entry work; the engine's own tool outcome
+ * passes on the one that led to the tool node.
+ */
+function leadInOf(type: WaitingType, node: WorkflowNode, ctx: RunContext, ev: Submission, attempt: number): LeadIn | undefined {
+  if (ev.userId === ENGINE_ID) return ctx.leadIn;
+  if (type.enter !== undefined) return undefined;
+  const reason = unchangedReason(ev.answer);
+  const lead: LeadIn = { nodeId: node.id, attempt, userId: ev.userId };
+  if (reason !== undefined) lead.unchangedReason = reason;
+  return lead;
+}
+
+/** A decision that moves the run on without an accepted answer: no answer leads on from it. */
+function withoutLeadIn(ctx: RunContext, decision: Decision): Decision {
+  if (decision.stay || ctx.leadIn === undefined) return decision;
+  return { ...decision, assign: { ...decision.assign, leadIn: undefined } };
 }
 
 function decideAnswerOutcome(
@@ -107,6 +128,7 @@ function decideAnswerOutcome(
         vars: outcome.vars ? Object.assign({}, ctx.vars, outcome.vars) : ctx.vars,
         // The engine's own answers (a tool node's outcome) do not make it the run's user.
         meta: ctx.meta.userId === ev.userId || ev.userId === ENGINE_ID ? ctx.meta : { ...ctx.meta, userId: ev.userId },
+        leadIn: leadInOf(type, node, ctx, ev, attempt),
       };
       // Object.assign, not spreads: see node-answers.ts on V8's slow path.
       const assign = outcome.assign ? Object.assign({}, outcome.assign, own) : own;
@@ -116,15 +138,15 @@ function decideAnswerOutcome(
       return route(node, outcome.via ?? 'success', events, assign);
     }
     case 'declared-error':
-      return routeOrFail(node, 'error', 'E_AGENT_ERROR', `the agent declared failure: ${outcome.message}`, [
+      return withoutLeadIn(ctx, routeOrFail(node, 'error', 'E_AGENT_ERROR', `the agent declared failure: ${outcome.message}`, [
         { type: 'answer.error', nodeId: node.id, attempt, message: outcome.message, userId: ev.userId },
-      ], undefined, `see why the agent failed (its message above); give node "${node.id}" an "error" connection to route declared failures, and start a new run`);
+      ], undefined, `see why the agent failed (its message above); give node "${node.id}" an "error" connection to route declared failures, and start a new run`));
     case 'rejected': {
       const events: JsonObject[] = [
         outcome.journalAs ?? { type: 'answer.rejected', nodeId: node.id, attempt, code: outcome.code, errors: outcome.errors, userId: ev.userId },
       ];
       if (outcome.final) {
-        return routeOrFail(node, 'error', outcome.code, `node "${node.id}": ${outcome.errors.join('; ')}`, events, undefined, outcome.fix);
+        return withoutLeadIn(ctx, routeOrFail(node, 'error', outcome.code, `node "${node.id}": ${outcome.errors.join('; ')}`, events, undefined, outcome.fix));
       }
       // A wrong identity, not a wrong answer: the errors are for whoever gave
       // it (in the submit's `rejected`), not for the next answerer's item.
@@ -132,18 +154,46 @@ function decideAnswerOutcome(
       const maxRetries = type.maxRetries(node);
       if (attempt > maxRetries) {
         const exhausted = type.onMaxRetries?.(node, outcome) ?? { via: 'maxRetriesExceeded', code: 'E_MAX_RETRIES' };
-        return routeOrFail(
+        return withoutLeadIn(ctx, routeOrFail(
           node,
           exhausted.via,
           exhausted.code,
           `node "${node.id}" rejected ${attempt} answers (maxRetries ${maxRetries}); last: ${outcome.errors.join('; ')}`,
           events,
           undefined,
-          `the answers did not fit node "${node.id}"'s inputSchema (the last one's errors are listed); raise its maxRetries, or give it a "${exhausted.via}" connection, and start a new run`,
-        );
+          retriesSpentFix(node.id, outcome.code, exhausted.via),
+        ));
       }
       return { stay: true, assign: { attempt, errors: outcome.errors, stayed: true }, events };
     }
+  }
+}
+
+/**
+ * How to repair a run whose node spent its retries, by what refused the
+ * last answer: the fix names what the answers got wrong, not only the
+ * schema (a review's count could fit it and still not match its report).
+ */
+export function retriesSpentFix(nodeId: string, code: string, via: string): string {
+  const then = `raise its maxRetries, or give it a "${via}" connection, and start a new run`;
+  switch (code) {
+    case 'E_ANSWER_INVALID':
+    case 'E_ANSWER_RESERVED_KEY':
+      return `the answers did not fit node "${nodeId}"'s inputSchema (the last one's errors are listed); ${then}`;
+    case 'E_ANSWER_TOO_LARGE':
+    case 'E_ANSWER_TOO_DEEP':
+      return `the answers to node "${nodeId}" broke the answer limits (the last one's errors are listed): keep large or deeply nested content in files and answer with their paths; or ${then}`;
+    case 'E_REPORT_MISMATCH':
+      return `the answers' issues_count did not match the number of issues the report file lists (the last one's errors are listed): make issues_count match the report file — one item per finding — before answering; or ${then}`;
+    case 'E_REPORT_MISSING':
+    case 'E_REPORT_FORMAT':
+      return `the report file was missing or not a flat list of issues (the last one's errors are listed): write every finding as one item of the report file before answering; or ${then}`;
+    case 'E_UNCHANGED_ARTIFACT':
+      return `the answers to node "${nodeId}" left the reviewed artifacts unchanged without saying why: change the artifacts to fix the reported issues, or give a non-empty "unchanged_reason" (declared in the node's inputSchema); or ${then}`;
+    case 'E_ARTIFACT_MISSING':
+      return `the answers to node "${nodeId}" said the work was done, but the artifacts the review reads did not exist: write them in the workspace before answering; or ${then}`;
+    default:
+      return `node "${nodeId}" refused its answers with ${code} (the last one's errors are listed): give an answer that meets them; or ${then}`;
   }
 }
 
@@ -155,7 +205,7 @@ export function decideEnter(node: WorkflowNode, ctx: RunContext, outcome: EnterO
       return { stay: true, assign: { ...outcome.assign, entered: node.id }, events };
     case 'route':
       // The fix reaches the run's failure (run/step output, --json error.fix), not only the journal.
-      return routeOrFail(node, outcome.via, outcome.code, outcome.message, events, outcome.assign, outcome.fix);
+      return withoutLeadIn(ctx, routeOrFail(node, outcome.via, outcome.code, outcome.message, events, outcome.assign, outcome.fix));
     case 'veto':
       // The engine re-judges the answer that led here instead; reaching this is a bug.
       return fail(node, 'E_INTERNAL', `entering node "${node.id}" vetoed an answer outside a submit`, events);
@@ -165,6 +215,10 @@ export function decideEnter(node: WorkflowNode, ctx: RunContext, outcome: EnterO
 export function decideTimeout(type: WaitingType, node: WorkflowNode, ctx: RunContext, ev: { observed?: JsonValue }): Decision {
   // Work done while the item was out can still be judged when no answer came
   // (a reviewer that edited the artifacts and then went silent).
+  return withoutLeadIn(ctx, decideDeadline(type, node, ctx, ev));
+}
+
+function decideDeadline(type: WaitingType, node: WorkflowNode, ctx: RunContext, ev: { observed?: JsonValue }): Decision {
   const refused = type.onTimeout?.(node, ctx, ev.observed);
   if (refused) {
     return routeOrFail(node, 'error', refused.code, `node "${node.id}": ${refused.errors.join('; ')}`, [

@@ -6,6 +6,8 @@ export interface Position {
   col: number;
   /** The place sits in YAML text an alias reuses: where that alias (the pointer's own place) is written. */
   via?: { line: number; col: number };
+  /** Every alias the place is reached through, outermost first (more than one for an alias inside reused text). */
+  through?: Array<{ line: number; col: number }>;
 }
 
 /**

@@ -62,22 +62,23 @@ export function locateInYaml(doc: Document, segments: readonly string[], key: bo
  * place those keys are written; `alias` is where the alias that reuses it
  * stands (the finding's own place), to be named beside the position.
  */
-export function locateInYamlThroughAliases(doc: Document, segments: readonly string[], key: boolean): { offset: number; alias?: number } {
+export function locateInYamlThroughAliases(doc: Document, segments: readonly string[], key: boolean): { offset: number; aliases?: number[] } {
   return walkYaml(doc, segments, key, true);
 }
 
-function walkYaml(doc: Document, segments: readonly string[], key: boolean, throughAliases: boolean): { offset: number; alias?: number } {
+function walkYaml(doc: Document, segments: readonly string[], key: boolean, throughAliases: boolean): { offset: number; aliases?: number[] } {
   let node: unknown = doc.contents;
   if (!node) return { offset: 0 };
   let keyNode: YamlNode | undefined;
-  let alias: number | undefined;
+  // Every alias the path goes through, outermost first: a place reached through two names both.
+  const aliases: number[] = [];
   for (const seg of segments) {
     if (isAlias(node)) {
       // Without following, inside an alias (`- *x`) every position would be the anchor's, which
       // belongs to another place in the document: the alias itself is the most specific place.
       const target = throughAliases ? node.resolve(doc) : undefined;
       if (!target) break;
-      alias ??= node.range?.[0];
+      if (node.range) aliases.push(node.range[0]);
       node = target;
     }
     const container = node;
@@ -101,7 +102,7 @@ function walkYaml(doc: Document, segments: readonly string[], key: boolean, thro
     keyNode = nextKey;
   }
   const start = rangeStart(node);
-  const at = (offset: number) => (alias !== undefined ? { offset, alias } : { offset });
+  const at = (offset: number) => (aliases.length > 0 ? { offset, aliases } : { offset });
   // A key without a value (`name:`) has an empty null scalar after the colon; the key is the better place.
   if (keyNode && (key || start === undefined || isEmptyScalar(node))) return at(rangeStart(keyNode) ?? 0);
   return at(start ?? 0);

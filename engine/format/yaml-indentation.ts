@@ -33,6 +33,21 @@ export function misindentedLine(text: string, pos: number, raw: string): Misinde
 }
 
 /**
+ * A key written without its ":" (`completionCondition done`, `nodes`) with
+ * more lines after it: the parser reads the lines as one key spanning them
+ * ("implicit keys need to be on a single line"). The line holds no ":" at
+ * all, so it cannot be a key with a value: the missing ":" is the fault.
+ */
+export function keyWithoutColon(text: string, pos: number): Misindented | undefined {
+  const lines = splitLines(text);
+  const line = lines.find((l) => pos >= l.start && pos <= l.start + l.text.length);
+  if (!line) return undefined;
+  const content = line.text.slice(pos - line.start);
+  if (content.trim() === '' || content.includes(':') || /^\s*[-#'"[{&*!|>]/.test(content)) return undefined;
+  return { offset: pos, message: 'a key without its ":" (a mapping key is written key: value)', fix: 'add ": " after the key, or quote the line if it is text' };
+}
+
+/**
  * A "- " item indented unlike the items of the list it continues. Which
  * list it meant is a guess: the nearest item deeper than it (it fell short
  * of that list) and the nearest shallower one (it overshot that list) are

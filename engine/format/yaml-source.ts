@@ -9,7 +9,7 @@ import { LineIndex, locateInYaml, locateInYamlThroughAliases, pointerSegments, t
 import type { SourceDocument } from './source.js';
 import { emptyFile } from './source-errors.js';
 import { firstNonJson } from './yaml-json.js';
-import { contentFrom, misindentedLine, shallowKey } from './yaml-indentation.js';
+import { contentFrom, keyWithoutColon, misindentedLine, shallowKey } from './yaml-indentation.js';
 import { yamlDeeperThan } from './yaml-depth.js';
 
 class YamlSource implements SourceDocument {
@@ -23,7 +23,9 @@ class YamlSource implements SourceDocument {
     if (opts?.atAlias) return this.lines.position(locateInYaml(this.doc, pointerSegments(pointer), opts.key === true));
     const at = locateInYamlThroughAliases(this.doc, pointerSegments(pointer), opts?.key === true);
     const position = this.lines.position(at.offset);
-    return at.alias === undefined ? position : { ...position, via: this.lines.position(at.alias) };
+    if (at.aliases === undefined) return position;
+    const through = at.aliases.map((offset) => this.lines!.position(offset));
+    return { ...position, via: through[0], ...(through.length > 1 ? { through } : {}) };
   }
 }
 
@@ -39,11 +41,11 @@ export function yamlParserText(text: string): string {
 export function parseYaml(text: string, file: string): SourceDocument {
   // YAML 1.1 gives plain words other meanings (y and n are booleans, << merges): the one meaning is YAML 1.2's.
   // Every %YAML line counts: the parser honours the last one, and YAML allows only one per document.
-  const directives = [...directiveLines(text).matchAll(/^%YAML[ \t]+(\S+)/gm)];
+  const directives = [...directiveLines(yamlParserText(text)).matchAll(/^%YAML[ \t]+(\S+)/gm)];
   const otherVersion = directives.find((d) => d[1] !== '1.2');
   if (otherVersion) throw versionRefused(otherVersion[1], new LineIndex(text).position(otherVersion.index!), file);
   // %TAG remaps tag handles (!! to another namespace): no workflow needs one, and every tag after it would mean something else.
-  const tagDirective = /^%TAG\b/m.exec(directiveLines(text));
+  const tagDirective = /^%TAG\b/m.exec(directiveLines(yamlParserText(text)));
   if (tagDirective) {
     const at = new LineIndex(text).position(tagDirective.index);
     throw new CountersignError('E_PARSE', 'a %TAG directive: it remaps tag handles (!! to another namespace), which no workflow needs', { file, line: at.line, col: at.col, fix: 'remove the %TAG line (a workflow needs no tags: 3 is a number, "3" a string)' });
@@ -67,7 +69,7 @@ export function parseYaml(text: string, file: string): SourceDocument {
     // An unclosed { or [ is reported where the parser gave up (the next line, or past the end): said where it opens.
     const flow = opened === undefined && /end with a [}\]]/.test(error.message) ? unclosedFlowAt(doc, error.pos[0]) : undefined;
     const indented = opened === undefined && flow === undefined && (error.code === 'BLOCK_AS_IMPLICIT_KEY' || error.code === 'MULTILINE_IMPLICIT_KEY')
-      ? misindentedLine(yamlParserText(text), error.pos[0], error.message)
+      ? (error.code === 'MULTILINE_IMPLICIT_KEY' ? keyWithoutColon(yamlParserText(text), error.pos[0]) : undefined) ?? misindentedLine(yamlParserText(text), error.pos[0], error.message)
       : undefined;
     const shallow = indented === undefined && error.code === 'MISSING_CHAR' && /without - indicator/.test(error.message)
       ? shallowKey(yamlParserText(text), error.pos[0])
@@ -92,7 +94,10 @@ export function parseYaml(text: string, file: string): SourceDocument {
     const tag = (/^!\S*/.exec(text.slice(unknownTag.pos[0], unknownTag.pos[1]).trim()) ?? [''])[0];
     // A standard tag whose value does not fit it (!!int 1.5) is not an unknown tag.
     const standard = /^!!(?:str|int|float|bool|null|seq|map)$/.test(tag);
-    throw new CountersignError('E_PARSE', standard ? `the value does not fit its tag ${tag}: it would be read as a string` : `unknown YAML tag ${tag}: the value would be read as a string`, {
+    // On a list or a mapping the tag is ignored, and the collection kept as it is: said so, not "read as a string".
+    const kind = taggedCollection(yamlParserText(text), unknownTag.pos[0] + tag.length);
+    const what = kind ? `the tag ${tag} does not fit ${kind}: the tag would be ignored and the value kept as ${kind}` : standard ? `the value does not fit its tag ${tag}: it would be read as a string` : `unknown YAML tag ${tag}: the value would be read as a string`;
+    throw new CountersignError('E_PARSE', what, {
       file, line: at.line, col: at.col,
       fix: standard ? TAG_MISFIT_FIX : 'remove the tag (a workflow needs none: 3 is a number, "3" a string), or write a standard one such as !!int or !!str',
     });
@@ -130,6 +135,16 @@ export function parseYaml(text: string, file: string): SourceDocument {
 /** The directive lines at the top of the file (before the first line of content), where %YAML may stand. */
 function directiveLines(text: string): string {
   return /^(?:[ \t]*(?:[%#][^\n]*)?\r?\n)*/.exec(text)?.[0] ?? '';
+}
+
+/** 'a list' or 'a mapping' when a collection follows a tag ending at `from` (flow or block); undefined for a scalar. */
+function taggedCollection(text: string, from: number): string | undefined {
+  const [first, ...after] = text.slice(from).split('\n');
+  const inline = first.replace(/(^|\s)#.*$/, '').trim();
+  if (inline !== '') return inline.startsWith('[') ? 'a list' : inline.startsWith('{') ? 'a mapping' : undefined;
+  const next = after.find((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  if (next === undefined) return undefined;
+  return /^\s*-(\s|$)/.test(next) ? 'a list' : 'a mapping';
 }
 
 const TAG_MISFIT_FIX = 'write a value the tag takes, or remove the tag (a workflow needs none: 3 is a number, "3" a string)';

@@ -2,7 +2,9 @@
  * Turns the `--agent` value of `countersign run` into an Agent:
  * `scripted:<file>`, `jsonl:<command>`, `exec:<command>` or `interactive`.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isDirectory } from '../format/make-dirs.js';
 import { CountersignError } from '../errors.js';
 import type { Agent } from './agent.js';
 import { checkOptionKeys, keysOf, shown } from '../run/option-keys.js';
@@ -40,6 +42,7 @@ export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
   }
   checkOptionKeys(opts, CREATE_AGENT_OPTION_KEYS, 'createAgent');
   checkAgentOptions(opts);
+  checkAgentCwd(opts.cwd);
   const flag = opts.flag ?? '--agent';
   if (spec.trim() === 'interactive') return createInteractiveAgent();
   const colon = spec.indexOf(':');
@@ -96,6 +99,26 @@ function checkAgentOptions(opts: CreateAgentOptions): void {
     throw wrong('nodeIds', 'a list of the workflow\'s node ids (strings)', 'pass nodeIds: (await engine.info(runId)).nodeIds, so a script naming another node is refused before the run starts, or leave it out');
   }
   checkAnswered(opts.answered, 'createAgent');
+}
+
+/**
+ * The directory agents run in (and scripts are found from) must be there:
+ * an empty one would silently be this process's current directory, and a
+ * missing one would fail only at the first request, blamed on `sh`.
+ */
+function checkAgentCwd(cwd: string): void {
+  if (cwd.trim() === '') {
+    throw new CountersignError('E_INPUT', `createAgent's cwd must be an existing directory (where agents run and scripts are found), got ${JSON.stringify(cwd)}: an empty one is never taken for the current directory`, {
+      fix: 'pass cwd: process.cwd() (or the run\'s workspace) explicitly',
+    });
+  }
+  const dir = resolve(cwd);
+  if (!isDirectory(dir)) {
+    throw new CountersignError('E_INPUT', `createAgent's cwd must be an existing directory (where agents run and scripts are found): ${dir} ${existsSync(dir) ? 'is not a directory' : 'does not exist'}`, {
+      file: dir,
+      fix: `create ${dir} first, or pass an existing directory as cwd${dir === cwd ? '' : ` (relative paths resolve against ${process.cwd()})`}`,
+    });
+  }
 }
 
 /**

@@ -5,6 +5,8 @@
  */
 import { lostNumber } from '../format/json-source.js';
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { resolve } from 'node:path';
+import { isDirectory } from '../format/make-dirs.js';
 import { CountersignError } from '../errors.js';
 import type { JsonValue } from '../format/model.js';
 
@@ -23,6 +25,25 @@ export function spawnAgentCommand(command: string, opts: AgentCommandOptions, st
     env: opts.env ?? process.env,
     stdio,
     detached: true,
+  });
+}
+
+/**
+ * The working directory of an agent command, absolute, when it is gone (removed
+ * after the agent was created, or replaced by a file): `spawn sh ENOENT` would
+ * blame the shell. Undefined while it is a directory.
+ */
+export function workingDirGone(cwd: string): string | undefined {
+  const dir = resolve(cwd);
+  return isDirectory(dir) ? undefined : dir;
+}
+
+/** E_AGENT_CRASHED for an agent command whose working directory `dir` is gone: names it and how to restore it. */
+export function workingDirGoneError(who: string, nodeId: string, dir: string): CountersignError {
+  return new CountersignError('E_AGENT_CRASHED', `${who} could not start for node "${nodeId}": its working directory ${dir} no longer exists (or is not a directory)`, {
+    nodeId,
+    file: dir,
+    fix: `restore or recreate ${dir} (the agent runs there), then resume the run; it is still waiting`,
   });
 }
 

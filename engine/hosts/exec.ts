@@ -18,6 +18,8 @@ import {
   spawnAgentCommand,
   startAnswerWait,
   waitEndedError,
+  workingDirGone,
+  workingDirGoneError,
   type AgentCommandOptions,
 } from './agent-process.js';
 
@@ -55,6 +57,12 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
     if (wait.reason) {
       wait.dispose();
       return Promise.reject(waitEndedError(wait.reason, who, nodeId, options.timeoutMs));
+    }
+    // A working directory removed since the agent was created: said as such, never as `spawn sh ENOENT`.
+    const gone = workingDirGone(opts.cwd);
+    if (gone !== undefined) {
+      wait.dispose();
+      return Promise.reject(workingDirGoneError(who, nodeId, gone));
     }
     return new Promise<JsonValue>((resolve, reject) => {
       const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', 'pipe']);
@@ -110,6 +118,9 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
 
       child.once('error', (err) => {
         finish(() => {
+          // Removed between the check above and the spawn.
+          const removed = workingDirGone(opts.cwd);
+          if (removed !== undefined) throw workingDirGoneError(who, nodeId, removed);
           throw new CountersignError('E_AGENT_CRASHED', `${who} could not start for node "${nodeId}": ${err.message}`, {
             nodeId,
             fix: 'check that `sh` exists and the working directory is readable',

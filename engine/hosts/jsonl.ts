@@ -22,6 +22,8 @@ import {
   spawnAgentCommand,
   startAnswerWait,
   waitEndedError,
+  workingDirGone,
+  workingDirGoneError,
   type AgentCommandOptions,
 } from './agent-process.js';
 import { LineReader } from './line-reader.js';
@@ -72,7 +74,10 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
   let queue: Promise<unknown> = Promise.resolve();
   let closing: Promise<void> | undefined;
 
-  function start(): AgentProcess {
+  function start(nodeId: string): AgentProcess {
+    // A working directory removed since the agent was created: said as such, never as `spawn sh ENOENT`.
+    const gone = workingDirGone(opts.cwd);
+    if (gone !== undefined) throw workingDirGoneError(who, nodeId, gone);
     const child = spawnAgentCommand(command, opts, ['pipe', 'pipe', opts.stderr ? 'pipe' : 'inherit']);
     if (opts.stderr) {
       const sink = opts.stderr;
@@ -102,6 +107,9 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
 
   async function crashedError(proc: AgentProcess, nodeId: string, unfinished?: string): Promise<CountersignError> {
     const exit = await exitWithin(proc, EXIT_STATUS_WAIT_MS);
+    // Removed between the check in start() and the spawn.
+    const removed = exit?.spawnError ? workingDirGone(opts.cwd) : undefined;
+    if (removed !== undefined) return workingDirGoneError(who, nodeId, removed);
     const how = !exit
       ? 'closed its stdout'
       : exit.spawnError
@@ -182,7 +190,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
         current = undefined;
         throw exitedBetween(gone, nodeId);
       }
-      if (!current) current = start();
+      if (!current) current = start(nodeId);
       proc = current;
       setReferenced(proc.child, true);
       if (proc.answered > 0 || proc.stale > 0) {
@@ -213,7 +221,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
         }
         if (lateToolCall && stray.length === 0) {
           discard(proc);
-          proc = current = start();
+          proc = current = start(nodeId);
           setReferenced(proc.child, true);
         }
         if (stray.length > 0) {
@@ -288,7 +296,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
             // a tool result. The stream cannot be put back in step: start a
             // fresh process and ask it this request.
             discard(proc);
-            proc = current = start();
+            proc = current = start(nodeId);
             setReferenced(proc.child, true);
             proc.child.stdin!.write(`${JSON.stringify(request)}\n`);
             continue;

@@ -34,27 +34,27 @@ export function guardAnswer({ answer, bytes }: Submission, schemaErrors?: (rest:
     };
   }
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) {
-    if ('$error' in answer) {
-      const m = answer.$error;
-      // A declaration ends the visit for good: only an unmistakable one counts ({"$error": null} is not one).
-      if (typeof m !== 'string' || m.trim() === '' || Object.keys(answer).length !== 1) {
-        return {
-          kind: 'rejected',
-          code: 'E_ANSWER_RESERVED_KEY',
-          errors: [`/$error: declares that the agent failed, so it must be a non-empty message string and the answer's only key ({"$error": "what went wrong"}); got ${JSON.stringify(answer).slice(0, 200)}`],
-        };
-      }
-      return { kind: 'declared-error', message: m };
-    }
+    const declaration = '$error' in answer ? answer.$error : undefined;
+    // A declaration ends the visit for good: only an unmistakable one counts ({"$error": null} is not one).
+    if (typeof declaration === 'string' && declaration.trim() !== '' && Object.keys(answer).length === 1) return { kind: 'declared-error', message: declaration };
     const reserved = Object.keys(answer).filter((k) => k.startsWith('$'));
     if (reserved.length > 0) {
       const rest = Object.fromEntries(Object.entries(answer).filter(([k]) => !k.startsWith('$'))) as JsonObject;
+      // A $error that is no declaration comes first; then every other $ key;
+      // then what the schema finds in the rest — so one retry can fix every
+      // fault. A bare {"$error": …} meant to declare failure gets no schema
+      // lines: there is no answer beside it to judge.
+      const errorLine = '$error' in answer
+        ? [`/$error: declares that the agent failed, so it must be a non-empty message string and the answer's only key ({"$error": "what went wrong"}); got ${JSON.stringify(answer).slice(0, 200)}`]
+        : [];
+      const judged = !('$error' in answer) || Object.keys(rest).length > 0;
       return {
         kind: 'rejected',
         code: 'E_ANSWER_RESERVED_KEY',
         errors: [
-          ...reserved.map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}: keys starting with "$" are reserved for the protocol; only "$error" is defined`),
-          ...(schemaErrors?.(rest) ?? []),
+          ...errorLine,
+          ...reserved.filter((k) => k !== '$error').map((k) => `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}: keys starting with "$" are reserved for the protocol; only "$error" is defined`),
+          ...(judged ? schemaErrors?.(rest) ?? [] : []),
         ],
       };
     }

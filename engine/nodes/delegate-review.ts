@@ -99,7 +99,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     };
     const maxIterations = node.maxIterations ?? DEFAULT_MAX_ITERATIONS;
     if (state.accepted >= maxIterations) {
-      return refuse('E_MAX_ITERATIONS', `review "${node.id}" has accepted ${state.accepted} review(s), its maxIterations, and is not issued again in this run`);
+      return refuse('E_MAX_ITERATIONS', `review "${node.id}" has accepted ${state.accepted} review(s), its maxIterations, and is not issued again in this run`,
+        `raise node "${node.id}"'s maxIterations (${maxIterations} now), or route the work elsewhere after its last accepted review (a condition before the way back to it, or its "error" connection, taken when it is entered again); then start a new run`);
     }
     let paths: VisitPaths;
     try {
@@ -114,13 +115,15 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     if (missing.length > 0) {
       const message = `review "${node.id}" has nothing to review at ${missing.join(', ')}: no such file or folder`;
       // The answer that led here said the work was done: it is rejected and asked again, the run waits.
-      if (cause !== undefined && cause.nodeId !== node.id) {
+      // Behind tool nodes it is not re-asked: what the tools did (or failed to write) came after it, and they ran.
+      if (cause !== undefined && cause.nodeId !== node.id && cause.earlier === undefined) {
         return { kind: 'veto', code: 'E_ARTIFACT_MISSING', errors: [`${message}; write ${missing.length === 1 ? 'it' : 'them'} before answering`] };
       }
       return refuse('E_ARTIFACT_MISSING', message, `write ${missing.join(', ')} in the workspace ${env.workspace}, or correct the node's artifacts/context`);
     }
     const hashes = hashEach(paths.artifacts, skippedPaths(paths.report, ctx.meta.executionId, env.workspace, env.skip), env.workspace);
     if (state.acceptedHash !== undefined && hashes.hash === state.acceptedHash) {
+      // The fix answer that led here, also behind tool nodes (a formatter between the fix and the review): its reason counts, and without one it is re-asked.
       const fromFix = cause !== undefined && cause.nodeId !== node.id ? cause : undefined;
       const reason = fromFix ? unchangedReason(fromFix.answer) : undefined;
       const message = `the artifacts of review "${node.id}" are unchanged since its last accepted review`;
@@ -322,7 +325,8 @@ function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workf
 }
 
 
-function unchangedReason(answer: JsonValue): string | undefined {
+/** An answer's non-blank `unchanged_reason`: why a fix left the reviewed artifacts as they were. */
+export function unchangedReason(answer: JsonValue): string | undefined {
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) return undefined;
   const reason = (answer as JsonObject).unchanged_reason;
   return typeof reason === 'string' && reason.trim() !== '' ? reason : undefined;

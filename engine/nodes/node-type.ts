@@ -117,6 +117,24 @@ export interface RunContext {
   entered?: string;
   /** delegate-review state by node id. */
   reviews?: Record<string, ReviewState>;
+  /**
+   * The last agent answer accepted (at a node without entry work), while
+   * the run has moved on from it only through the engine's own tool
+   * outcomes and transient nodes: what led into the node the run reaches
+   * behind tool nodes (a fix step → a formatter tool → the review). Any
+   * other way on (a timeout, a refusal, an error route) clears it.
+   */
+  leadIn?: LeadIn;
+}
+
+/** The answer that led on, kept across tool nodes (RunContext.leadIn). */
+export interface LeadIn {
+  nodeId: string;
+  /** The attempt it was accepted as: re-asked, the node counts on from it (its maxRetries). */
+  attempt: number;
+  userId: string;
+  /** Its non-blank `unchanged_reason`, the one field a later review's entry reads. */
+  unchangedReason?: string;
 }
 
 /** What a transient node decided. */
@@ -191,10 +209,16 @@ export interface RunEnv {
   storeFile?: string;
 }
 
-/** The answer accepted in the same step just before the run entered a node. */
+/**
+ * The agent answer that led the run into a node: accepted in the same step
+ * just before, or (`earlier`) in an earlier step, with only tool nodes run
+ * since (their outcomes are the engine's, no agent's answer).
+ */
 export interface EntryCause {
   nodeId: string;
   answer: JsonValue;
+  /** Set when the answer was accepted in an earlier step: vetoed, its node is asked again after what the tools did. */
+  earlier?: { attempt: number; userId: string };
 }
 
 /** The result of a waiting node's entry work. */

@@ -100,6 +100,8 @@ export interface DecisionPending {
   errors?: undefined;
   /** The schema of the answer: `{reply: string}`. */
   inputSchema: JsonObject;
+  /** Only the identity the host pinned (persona.answerer_sha256, the review gate's reviewer) may answer. */
+  answererPinned?: true;
   deadline?: string;
 }
 

@@ -87,6 +87,8 @@ export const decisionReview: WaitingType<DecisionReviewNode> = {
         attempt: ctx.attempt + 1,
         maxRetries: 0,
         inputSchema: DECISION_ANSWER_SCHEMA,
+        // The host pinned the one identity that answers (the review gate's reviewer): nobody else's step counts.
+        ...(typeof (p as { answerer_sha256?: unknown }).answerer_sha256 === 'string' ? { answererPinned: true as const } : {}),
       },
       unset: [],
     };

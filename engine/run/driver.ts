@@ -14,7 +14,7 @@ import type { ChainOptions } from '../gate/chain.js';
 import type { AgentToolsMaker } from './agent-tools.js';
 import { claimExpiresAt, claimNote } from './tool-steps.js';
 import { journalProgress } from './progress-journal.js';
-import { stepHint } from './step-hint.js';
+import { answerHint } from './step-hint.js';
 import type { Pending } from '../nodes/pending.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
@@ -128,7 +128,7 @@ export async function driveRun(
         code: 'E_MAX_STEPS',
         message: `stopped after ${steps} step(s) (--max-steps); the run still waits`,
         nodeId: state.pending.nodeId,
-        fix: `continue with countersign run --resume ${state.runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}${asksAgents ? `, or answer with ${stepHint(state.runId, state.seq, state.pending)}` : ''}`,
+        fix: `continue with countersign run --resume ${state.runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}${asksAgents ? `, or ${answerHint(state.runId, state.seq, state.pending)}` : ''}`,
       }, opts);
     }
     opts.onProgress?.({ type: 'pending', state });
@@ -289,7 +289,7 @@ function interrupted(runId: string, pending: Pending, label: AdapterLabel | unde
     code: 'E_INTERRUPTED',
     message: `interrupted${label ? ` while waiting for ${label.name}` : ''} at node "${pending.nodeId}"; the run still waits there`,
     nodeId: pending.nodeId,
-    fix: `resume it with countersign run --resume ${runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …))${agentArg ? `, or answer with ${stepHint(runId, seq, pending)}` : ''}`,
+    fix: `resume it with countersign run --resume ${runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …))${agentArg ? `, or ${answerHint(runId, seq, pending)}` : ''}`,
   };
 }
 

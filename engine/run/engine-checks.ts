@@ -153,7 +153,7 @@ export function checkResume(rec: RunRecord, opts: { input?: unknown; workspace?:
 }
 
 /** A run is resumed in the directory it started in: agents are started there, so it must still exist. */
-export function workspaceStillThere(rec: RunRecord): void {
+export function workspaceStillThere(rec: Pick<RunRecord, 'runId' | 'workspace'>): void {
   if (!isDirectory(rec.workspace)) {
     throw new CountersignError('E_FILE_NOT_FOUND', `run ${rec.runId} works in ${rec.workspace}, which no longer exists (or is not a directory)`, {
       file: rec.workspace,

@@ -163,6 +163,18 @@ function optionsObject(opts: unknown, call: string, example = 'an options object
   }
 }
 
+/**
+ * An `as` given to start() or submit() is a string (blank is E_IDENTITY_REQUIRED
+ * there): null or a number is a value of the wrong type, E_INPUT naming the
+ * option as run() says it, never taken for a missing identity.
+ */
+function identityOption(id: unknown, call: 'start' | 'submit'): asserts id is string | undefined {
+  if (id === undefined || typeof id === 'string') return;
+  throw new CountersignError('E_INPUT', `${call}()'s as must be a non-empty string (an identity), got ${id === null ? 'null' : typeof id === 'object' ? (Array.isArray(id) ? 'a list' : 'an object') : JSON.stringify(id) ?? typeof id}`, {
+    fix: call === 'start' ? 'pass as as a non-empty string, or leave it out (local by default)' : 'pass as as a non-empty string (the answering identity), or leave it out outside a review loop (local by default)',
+  });
+}
+
 /** The longest interval a Node timer keeps: a longer one fires after 1 ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -257,6 +269,25 @@ export function createEngine(options: EngineOptions): Engine {
     });
   }
 
+  /**
+   * The state of a stored record as status() and info() serve it: a damaged
+   * record (a pending item missing its contract fields, a node its workflow
+   * lacks or that never waits) is E_STORE naming the run and the database,
+   * never handed to a host half-empty.
+   */
+  function servedState(rec: RunRecord): RunState {
+    const state = stateOf(rec, store.file);
+    // A waiting run is shown waiting only at a node its workflow has: never a pending item nobody can answer.
+    if (rec.status === 'waiting' && !compiledFor(rec).byId.has(rec.pending!.nodeId)) {
+      throw damagedRecord(rec, `waits at node ${JSON.stringify(rec.pending!.nodeId)}, which its stored workflow does not have`, store.file);
+    }
+    const at = rec.status === 'waiting' ? compiledFor(rec).byId.get(rec.pending!.nodeId)! : undefined;
+    if (at && nodeType(at.type)?.kind !== 'waiting') {
+      throw damagedRecord(rec, `waits at node ${JSON.stringify(at.id)}, a ${at.type} node, which never waits`, store.file);
+    }
+    return state;
+  }
+
   function startLoaded(loaded: ValidWorkflow, opts: StartOptions): RunState {
     // The run owns a copy: the caller may edit or reuse its object afterwards.
     const workflow = jsonCopy(loaded.workflow, 'E_INPUT').value as unknown as Workflow;
@@ -272,8 +303,9 @@ export function createEngine(options: EngineOptions): Engine {
       });
     }
     const at = now();
-    if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
-      throw new CountersignError('E_IDENTITY_REQUIRED', `the starting identity ${JSON.stringify(opts.as)} is ${typeof opts.as === 'string' ? 'blank' : 'not a string'}`, {
+    identityOption(opts.as, 'start');
+    if (opts.as !== undefined && opts.as.trim() === '') {
+      throw new CountersignError('E_IDENTITY_REQUIRED', `the starting identity ${JSON.stringify(opts.as)} is blank`, {
         fix: 'pass a non-empty identity with --as <identity> (library: { as }), or leave it out',
       });
     }
@@ -325,8 +357,9 @@ export function createEngine(options: EngineOptions): Engine {
       if (!before) throw notFound(runId, store.location);
       checkOptionKeys(opts, SUBMIT_OPTION_KEYS, 'submit()');
       const { value: copy, bytes } = answerCopy(answer);
-      if (opts.as !== undefined && (typeof opts.as !== 'string' || opts.as.trim() === '')) {
-        throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is ${typeof opts.as === 'string' ? 'blank' : 'not a string'}`, {
+      identityOption(opts.as, 'submit');
+      if (opts.as !== undefined && opts.as.trim() === '') {
+        throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is blank`, {
           fix: 'pass a non-empty identity with --as <identity> (library: { as })',
         });
       }
@@ -470,6 +503,8 @@ export function createEngine(options: EngineOptions): Engine {
     async info(runId) {
       checkRunId(runId);
       const rec = mustGet(runId);
+      // The same checks as status(): a damaged record is E_STORE, never served with a pending item missing its directive or schema.
+      const state = servedState(rec);
       return {
         runId: rec.runId,
         workflow: rec.workflow,
@@ -480,7 +515,7 @@ export function createEngine(options: EngineOptions): Engine {
         toolModules: (compiledFor(rec).workflow.toolModules?.length ?? 0) > 0,
         status: rec.status,
         seq: rec.seq,
-        ...(rec.status === 'waiting' && rec.pending ? { pending: rec.pending } : {}),
+        ...(state.status === 'waiting' ? { pending: state.pending } : {}),
         createdAt: rec.createdAt,
         updatedAt: rec.updatedAt,
       };
@@ -496,16 +531,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       // A tool node not yet run (or a claim whose process died) is settled here, so no run stays stuck.
       if (rec.status === 'waiting' && rec.pending?.kind === 'tool') return settled(runId);
-      const state = stateOf(rec, store.file);
-      // A waiting run is shown waiting only at a node its workflow has: never a pending item nobody can answer.
-      if (rec.status === 'waiting' && !compiledFor(rec).byId.has(rec.pending!.nodeId)) {
-        throw damagedRecord(rec, `waits at node ${JSON.stringify(rec.pending!.nodeId)}, which its stored workflow does not have`, store.file);
-      }
-      const at = rec.status === 'waiting' ? compiledFor(rec).byId.get(rec.pending!.nodeId)! : undefined;
-      if (at && nodeType(at.type)?.kind !== 'waiting') {
-        throw damagedRecord(rec, `waits at node ${JSON.stringify(at.id)}, a ${at.type} node, which never waits`, store.file);
-      }
-      return state;
+      return servedState(rec);
     },
 
     async trace(runId, options) {

@@ -6,6 +6,17 @@
  */
 import type { Pending } from '../nodes/pending.js';
 
+/**
+ * How to answer the item, as a phrase: "answer with <command>", or, for a
+ * review only the review gate's reviewer may answer, that no command can.
+ */
+export function answerHint(runId: string, seq: number, pending: Pending | undefined, store = ''): string {
+  if (pending?.kind === 'review' && pending.contract === 'decision' && pending.answererPinned) {
+    return 'only the reviewer the review gate spawned may answer this review (persona.answerer_sha256 pins its identity): no `countersign step` can';
+  }
+  return `answer with ${stepHint(runId, seq, pending, store)}`;
+}
+
 /** `store`: the ` --store DIR` argument, when a flag chose the store. */
 export function stepHint(runId: string, seq: number, pending: Pending | undefined, store = ''): string {
   const base = `countersign step ${runId}${store} --seq ${seq}`;

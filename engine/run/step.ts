@@ -8,6 +8,7 @@ import { createActor, type AnyActorScope, type AnyMachineSnapshot, type AnyState
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import { nodeType } from '../nodes/index.js';
+import { ENGINE_ID } from '../nodes/tool.js';
 import type { EntryCause, FinalType, RunContext, RunEnv, WaitingType } from '../nodes/node-type.js';
 import { FAILED_STATE, type CompiledWorkflow, type MachineEvent, type MachineInput } from '../compile/machine.js';
 import type { LedgerRow, RunRecord } from '../store/store.js';
@@ -110,7 +111,7 @@ function enterNodes(
   // Most steps rest at a node without entry work: nothing below is allocated for them.
   if (!needsEntry(compiled, snap)) return first;
   let all = [...actions];
-  let cause = causeOf(submitted, all);
+  let cause = causeOf(submitted, all, snap.context as RunContext);
   // Where each node's first entry ended in `all`, and why its last entry routed on: what a runaway reports.
   const firstEntry = new Map<string, number>();
   let lastRoute = '';
@@ -131,6 +132,21 @@ function enterNodes(
     if (outcome.kind === 'route') lastRoute = `${outcome.code}: ${outcome.message} (route "${outcome.via}")`;
     if (outcome.kind === 'veto') {
       if (!submitted || !cause) throw new Error(`node "${node.id}" vetoed an answer, but no answer led to it`);
+      if (cause.earlier) {
+        // Accepted in an earlier step, and tool nodes ran since: what they did
+        // stays (journaled, their results kept). The answer is rejected now,
+        // at its node, which asks again under its maxRetries as if it had
+        // been rejected when given (its attempt counts on from that one).
+        const back = compiled.machine.resolveState({
+          value: cause.nodeId,
+          context: { ...ctx, attempt: cause.earlier.attempt - 1, errors: undefined, stayed: undefined, entered: undefined, leadIn: undefined },
+        });
+        const event: MachineEvent = { type: 'SUBMIT', answer: cause.answer, bytes: 0, userId: cause.earlier.userId, veto: { code: outcome.code, errors: outcome.errors } };
+        [snap, actions] = pure(machine, (scope) => machine.transition(back, event, scope));
+        all.push(...actions);
+        cause = undefined;
+        continue;
+      }
       const event = { ...(submitted.event as Extract<MachineEvent, { type: 'SUBMIT' }>), veto: { code: outcome.code, errors: outcome.errors } };
       [snap, actions] = pure(machine, (scope) => machine.transition(submitted.snapshot, event, scope));
       all = [...actions];
@@ -153,12 +169,20 @@ function needsEntry(compiled: CompiledWorkflow, snap: AnyMachineSnapshot): boole
   return node !== undefined && type?.kind === 'waiting' && type.enter !== undefined && (snap.context as RunContext).entered !== node.id;
 }
 
-/** The accepted answer of this step, when it is what brought the run to its next node. */
-function causeOf(submitted: { event: MachineEvent; snapshot: AnyMachineSnapshot } | undefined, actions: Actions): EntryCause | undefined {
+/**
+ * The agent answer that brought the run to its next node: this step's
+ * accepted answer, or, when that was the engine's own tool outcome, the
+ * agent answer before the tool nodes (`ctx.leadIn`, accepted earlier).
+ */
+function causeOf(submitted: { event: MachineEvent; snapshot: AnyMachineSnapshot } | undefined, actions: Actions, ctx: RunContext): EntryCause | undefined {
   if (!submitted || submitted.event.type !== 'SUBMIT') return undefined;
   const nodeId = submitted.snapshot.value as string;
   const accepted = actions.some((a) => a.type === 'journal' && (a.params as { events: JsonObject[] }).events.some((e) => e.type === 'answer.accepted' && e.nodeId === nodeId));
-  return accepted ? { nodeId, answer: submitted.event.answer } : undefined;
+  if (!accepted) return undefined;
+  if (submitted.event.userId !== ENGINE_ID) return { nodeId, answer: submitted.event.answer };
+  const lead = ctx.leadIn;
+  if (lead === undefined) return undefined;
+  return { nodeId: lead.nodeId, answer: lead.unchangedReason !== undefined ? { unchanged_reason: lead.unchangedReason } : {}, earlier: { attempt: lead.attempt, userId: lead.userId } };
 }
 
 /**
@@ -209,6 +233,8 @@ function contextFault(context: Record<string, unknown>): string | undefined {
   if (context.recent !== undefined && (!Array.isArray(context.recent) || !context.recent.every((r) => Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && isMap(r[1])))) return 'has a "recent" that is not a list of [node id, answer] pairs';
   if (context.errors !== undefined && !Array.isArray(context.errors)) return 'has an "errors" that is not a list';
   if (context.reviews !== undefined && !isMap(context.reviews)) return 'has a "reviews" that is not an object';
+  const lead = context.leadIn as Record<string, unknown> | undefined;
+  if (lead !== undefined && (!isMap(lead) || typeof lead.nodeId !== 'string' || typeof lead.attempt !== 'number' || typeof lead.userId !== 'string')) return 'has a "leadIn" that is not {nodeId, attempt, userId}';
   return undefined;
 }
 

@@ -197,14 +197,15 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
     message = `${shown} is read outside any {{#each}} block: "this" (the current item) and "@index" (its position) exist only inside one; move it into {{#each list}}…{{/each}}, or read the variable by its name`;
   } else if (missing.startsWith('@')) {
     // No variable name starts with "@": only the loop's @index does.
-    const loop = suggest(missing, ['@index']);
+    // Offered only where it can be read: inside {{#each}} (never in a condition, which has no loop).
+    const loop = read.inEach ? suggest(missing, ['@index']) : undefined;
     message = `${shown} is no variable: "@" begins only "@index", the position of the current item inside {{#each}}${loop ? ` — did you mean "${loop}"?` : '.'} Correct the name, or read a variable by its name`;
   } else {
     const what = missing === read.path ? shown : `${shown} reads "${missing}", which`;
     // A bare name only nodes declare (seed 003's issues_found): the node-id.field paths that read it.
     const fieldOf = dot < 0 && scope.nodeIds && scope.fieldNames ? [...scope.nodeIds()].filter((id) => [...scope.fieldNames!(id)].includes(missing)).map((id) => `${id}.${missing}`) : [];
     // A typo of the loop's own name ("thsi" inside {{#each}}).
-    const near = guess ?? (fieldOf.length === 0 && dot < 0 ? suggest(missing, ['this']) : undefined);
+    const near = guess ?? (read.inEach && fieldOf.length === 0 && dot < 0 ? suggest(missing, ['this']) : undefined);
     const meant = near !== undefined ? ` — did you mean "${near}"${near === 'this' ? ' (the current item, inside {{#each}})' : ''}?`
       : fieldOf.length > 0 ? ` — did you mean ${fieldOf.slice(0, 3).map((f) => `"${f}"`).join(' or ')}? (a node's answer is read as node-id.field)`
       : '.';

@@ -298,7 +298,9 @@ function toReport(file: string, findings: Finding[], locate: (f: Finding) => Pos
   const warnings: FindingOut[] = [];
   for (const { f, at } of located) {
     // Text reused through a YAML alias is located at its anchor; the message names the alias, so the two findings read apart.
-    const message = at.via ? `${f.message} (in the text reused by the alias at ${at.via.line}:${at.via.col})` : f.message;
+    const aliases = at.through ?? (at.via ? [at.via] : []);
+    const message = aliases.length === 0 ? f.message
+      : `${f.message} (in the text reused by ${aliases.length === 1 ? 'the alias' : 'the aliases'} at ${aliases.map((a) => `${a.line}:${a.col}`).join(', then ')})`;
     const out = { code: f.code, message, pointer: f.pointer, line: at.line, col: at.col };
     (f.severity === 'warning' ? warnings : errors).push(out);
   }

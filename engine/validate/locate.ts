@@ -19,6 +19,8 @@ export interface Position {
   col: number;
   /** The text sits at an anchor another place reuses: where that alias (the finding's own place) is written. */
   via?: { line: number; col: number };
+  /** Every alias on the way, outermost first, when there is more than one. */
+  through?: Array<{ line: number; col: number }>;
 }
 
 /** Findings about a key itself (its spelling), located at the key rather than its value. */

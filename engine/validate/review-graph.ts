@@ -284,7 +284,7 @@ function fixStepFindings(fixId: string, review: ReviewShape, graph: Graph, fixTo
   }
   for (const id of way?.reached ? way.enterers : [fixId]) {
     const step = graph.model.byId.get(id);
-    const warning = step ? unchangedReasonFinding(step, fixId, reviewId) : undefined;
+    const warning = step ? unchangedReasonFinding(step, fixId, reviewId, graph.model) : undefined;
     if (warning) out.push(warning);
   }
   return out;

@@ -19,7 +19,8 @@
  *                                    run on the wall clock); alone, just a wait
  *       args: [step, $RUN, --response, '{}', --json]
  *                                    $RUN: the runId of the latest --json
- *                                    document that had one
+ *                                    document that had one; $ROOT/… a file
+ *                                    of this repository (workflows/…)
  *       stdin: text | object         objects are sent as JSON; { $repeat, times }
  *                                    is expanded as in the workflow fixtures
  *       code: 5                      the exit code (required with args)
@@ -29,7 +30,7 @@
  *       journal: [ … ]               a trace --json document's events as
  *                                    journal.ts writes them, every ISO time
  *                                    written <time>
- *       stdoutIncludes / stderrIncludes / stderrExcludes: [ … ]
+ *       stdoutIncludes / stdoutExcludes / stderrIncludes / stderrExcludes: [ … ]
  *       exists / absent: [ path … ]   files in the working directory after the call
  *       maxMs: 5000                  the call returns within this many ms
  *
@@ -44,7 +45,7 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
-import { cli } from '../helpers/cli.js';
+import { cli, ROOT } from '../helpers/cli.js';
 import { describeEvent } from './journal.js';
 import { expandRepeats } from './repeat.js';
 import type { JournalEvent } from '../../engine/run/contract.js';
@@ -60,6 +61,7 @@ interface Call {
   stdoutIncludes?: string[];
   stderrIncludes?: string[];
   stderrExcludes?: string[];
+  stdoutExcludes?: string[];
   exists?: string[];
   absent?: string[];
   maxMs?: number;
@@ -74,7 +76,7 @@ interface CliFixture {
 const dir = join(fileURLToPath(new URL('.', import.meta.url)), 'fixtures', 'cli');
 const CliExitCodes = suite('conformance: CLI invocations and exit codes (fixtures/cli)');
 
-const KNOWN_KEYS = new Set(['sleepMs', 'args', 'stdin', 'code', 'error', 'json', 'journal', 'stdoutIncludes', 'stderrIncludes', 'stderrExcludes', 'exists', 'absent', 'maxMs']);
+const KNOWN_KEYS = new Set(['sleepMs', 'args', 'stdin', 'code', 'error', 'json', 'journal', 'stdoutIncludes', 'stderrIncludes', 'stderrExcludes', 'stdoutExcludes', 'exists', 'absent', 'maxMs']);
 const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g;
 
 for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
@@ -95,6 +97,7 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
       if (!call.args) continue;
       assert.type(call.code, 'number', `${file} call ${i}: every call states its exit code`);
       const args = call.args.map((a) => {
+        if (a.startsWith('$ROOT/')) return join(ROOT, a.slice('$ROOT/'.length));
         if (a !== '$RUN') return a;
         assert.ok(runId, `${file} call ${i}: $RUN before any --json document named a run`);
         return runId!;
@@ -118,6 +121,7 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
       for (const s of call.stdoutIncludes ?? []) assert.ok(r.stdout.includes(s), `${where}: stdout lacks ${JSON.stringify(s)}${said}`);
       for (const s of call.stderrIncludes ?? []) assert.ok(r.stderr.includes(s), `${where}: stderr lacks ${JSON.stringify(s)}${said}`);
       for (const s of call.stderrExcludes ?? []) assert.not.ok(r.stderr.includes(s), `${where}: stderr has ${JSON.stringify(s)}${said}`);
+      for (const s of call.stdoutExcludes ?? []) assert.not.ok(r.stdout.includes(s), `${where}: stdout has ${JSON.stringify(s)}${said}`);
       for (const p of call.exists ?? []) assert.ok(existsSync(join(work, p)), `${where}: ${p} should exist`);
       for (const p of call.absent ?? []) assert.not.ok(existsSync(join(work, p)), `${where}: ${p} should not exist`);
       if (typeof r.json?.runId === 'string') runId = r.json.runId;

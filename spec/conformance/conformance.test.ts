@@ -8,6 +8,12 @@
  * `{ $repeat: "<text>", times: N }`: the string `<text>` N times (repeat.ts).
  * CLI invocations and their exit codes, beyond what these fixtures reach,
  * are fixtures of their own under fixtures/cli/ (cli-exit-codes.test.ts).
+ *
+ * A fixture with `tool` nodes names its tools under `tools`: each is a
+ * host tool (createEngine({ tools })) that takes any object, writes its
+ * `files` into the run's workspace and returns its `result` ({} unless
+ * given). A host's tools exist only in process, so such fixtures skip the
+ * CLI and `countersign run` passes below.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,6 +22,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'yaml';
 import { createEngine } from '../../engine/run/engine.js';
+import { defineTool } from '../../engine/tools/tool.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -57,6 +64,14 @@ interface Expectation {
   deadline: string;
   /** Workspace files after the step: path → exact text, or null for absent. */
   files: Record<string, string | null>;
+  /** Texts a failed run's error.fix must hold. */
+  fixIncludes: string[];
+}
+
+/** A host tool a fixture's tool nodes run: it writes `files` into the workspace and returns `result`. */
+interface FixtureTool {
+  files?: Files;
+  result?: unknown;
 }
 
 interface Fixture {
@@ -67,7 +82,26 @@ interface Fixture {
   files?: Files;
   startThrows?: string;
   steps?: Step[];
-  expect: Partial<Expectation> & { journal?: string[] };
+  /** Host tools by name, for the workflow's tool nodes (in process only). */
+  tools?: Record<string, FixtureTool>;
+  /**
+   * `journalIncludes`: events the journal must hold, each given by some of
+   * its fields (a string field's text must contain the given text, as for
+   * a `fix`; other values are compared as they are).
+   */
+  expect: Partial<Expectation> & { journal?: string[]; journalIncludes?: Array<Record<string, unknown>> };
+}
+
+function toolsOf(fixture: Fixture) {
+  return Object.entries(fixture.tools ?? {}).map(([name, tool]) => defineTool({
+    name,
+    class: 'read',
+    inputSchema: { type: 'object' },
+    run: (_args, ctx) => {
+      writeFiles(ctx.workspace!, tool.files);
+      return (tool.result ?? {}) as never;
+    },
+  }));
 }
 
 const dir = join(fileURLToPath(new URL('.', import.meta.url)), 'fixtures');
@@ -87,7 +121,7 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
     let clock = Date.parse('2026-01-01T00:00:00.000Z');
     let ids = 0;
     const store = makeStore();
-    const engine = createEngine({ store, now: () => new Date(clock), newRunId: () => `run-${++ids}` });
+    const engine = createEngine({ store, now: () => new Date(clock), newRunId: () => `run-${++ids}`, tools: toolsOf(fixture) });
     const workspace = makeWorkspace(fixture.files);
     let state: RunState;
     try {
@@ -125,6 +159,13 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
       const { events } = await engine.trace(state.runId);
       const seen = events.map(describeEvent);
       assert.equal(seen, fixture.expect.journal, 'journal');
+    }
+    if (fixture.expect.journalIncludes) {
+      const { events } = await engine.trace(state.runId);
+      for (const want of fixture.expect.journalIncludes) {
+        const fits = (e: Record<string, unknown>) => Object.entries(want).every(([k, v]) => (typeof v === 'string' && typeof e[k] === 'string' ? (e[k] as string).includes(v) : JSON.stringify(e[k]) === JSON.stringify(v)));
+        assert.ok(events.some((e) => fits(e as Record<string, unknown>)), `journal lacks ${JSON.stringify(want)}: ${JSON.stringify(events)}`);
+      }
     }
     store.close();
   });
@@ -174,6 +215,10 @@ function check(state: RunState, want: Partial<Expectation>, where: string, works
   if (want.endNodeId !== undefined) assert.is(state.status === 'completed' ? state.endNodeId : undefined, want.endNodeId, `${where}: endNodeId`);
   if (want.output !== undefined) assert.equal(state.status === 'completed' ? state.output : undefined, want.output, `${where}: output`);
   if (want.error !== undefined) assert.is(state.status === 'failed' ? state.error.code : undefined, want.error, `${where}: error ${JSON.stringify(state)}`);
+  for (const s of want.fixIncludes ?? []) {
+    const fix = state.status === 'failed' ? state.error.fix ?? '' : '';
+    assert.ok(fix.includes(s), `${where}: error.fix lacks "${s}": ${JSON.stringify(state.status === 'failed' ? state.error : state)}`);
+  }
 }
 
 Conformance.run();
@@ -185,13 +230,14 @@ Conformance.run();
  * unknown or finished runs / an invalid workflow), and the CLI's state
  * must be that one. Fixtures that move the clock need the in-process
  * engine and are skipped here: deadlines through the CLI, on the wall
- * clock, are fixtures/cli/deadline-*.yaml and run-deadline.yaml.
+ * clock, are fixtures/cli/deadline-*.yaml and run-deadline.yaml. So are
+ * fixtures with host tools (`tools`), which no CLI process has.
  */
 const ExitCodes = suite('conformance through the CLI (exit codes)');
 
 for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
   const fixture = withRepeatsExpanded(parse(readFileSync(join(dir, file), 'utf8')) as Fixture);
-  if ((fixture.steps ?? []).some((s) => s.advanceMs !== undefined || s.status)) continue;
+  if (fixture.tools || (fixture.steps ?? []).some((s) => s.advanceMs !== undefined || s.status)) continue;
   ExitCodes(`${file.replace(/\.ya?ml$/, '')}: exit codes`, async () => {
     const work = mkdtempSync(join(tmpdir(), 'countersign-exit-'));
     const wfFile = join(work, 'workflow.json');
@@ -270,8 +316,9 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
   const steps = fixture.steps ?? [];
   // Review fixtures write files between answers and need a reviewer identity: spec/review covers `run` with a reviewer.
   // A script entry that is no JSON object is the script's fault (E_AGENT_OUTPUT, no attempt spent), not an answer: spec/hosts covers it.
+  // Host tools (`tools`) exist only in process.
   const notAnObject = (a: unknown) => a !== null && (typeof a !== 'object' || Array.isArray(a));
-  if (fixture.startThrows || fixture.files || steps.some((s) => s.files || s.advanceMs !== undefined || s.status || s.seq !== undefined || s.as || s.expect?.throws || notAnObject(s.answer))) continue;
+  if (fixture.startThrows || fixture.files || fixture.tools || steps.some((s) => s.files || s.advanceMs !== undefined || s.status || s.seq !== undefined || s.as || s.expect?.throws || notAnObject(s.answer))) continue;
   ThroughRun(`${file.replace(/\.ya?ml$/, '')}: run`, async () => {
     const engine = createEngine({ store: createMemoryStore() });
     let state = await engine.start(fixture.workflow, { input: fixture.input as never });

@@ -139,6 +139,35 @@ Readme('D3 r79: the option keys each library call takes (an unknown one is E_INP
   }
 });
 
+Readme('C6 r81: the record node section says what the code does: of the gate\'s tables a workflow writes only chat_mutating_proposals (every field, its optional ones aside); a record node naming tool_executions, user_confirmations or review_gate_runs is refused whatever fields it gives', async () => {
+  const { RUN_FORBIDDEN_TABLES, TABLE_SHAPES, optionalKind } = await import('../../engine/format/table-shapes.js');
+  const { validateWorkflow } = await import('../../engine/index.js');
+  const section = readme.slice(readme.indexOf('### The `record` node'), readme.indexOf('### Tool calls by agents')).replace(/\s+/g, ' ');
+  const writable = Object.keys(TABLE_SHAPES).filter((t) => !RUN_FORBIDDEN_TABLES.has(t));
+  assert.equal(writable, ['chat_mutating_proposals']);
+  assert.match(section, 'Of the gate\'s tables a workflow may write only `chat_mutating_proposals`');
+  const optional = Object.entries(TABLE_SHAPES.chat_mutating_proposals).filter(([, kind]) => optionalKind(kind)).map(([name]) => `\`${name}\``);
+  assert.match(section, `(${optional.slice(0, -1).join(', ')} and ${optional[optional.length - 1]} may be left out)`);
+  const never = /`([a-z_]+)`, `([a-z_]+)` and `([a-z_]+)` are never written by a workflow/.exec(section);
+  assert.ok(never, 'the section names the tables no workflow writes');
+  assert.equal(never!.slice(1).sort(), [...RUN_FORBIDDEN_TABLES].sort());
+  // The claim the section made before: "a record node writing to one [tool_executions, user_confirmations] must give every field".
+  assert.not.match(section, /`tool_executions` and `user_confirmations`, see \[ledger rows\]\(#ledger-rows\)\): a record node writing to one must give every field/);
+  for (const table of RUN_FORBIDDEN_TABLES) {
+    const fields = Object.fromEntries(Object.entries(TABLE_SHAPES[table]).map(([name, kind]) => [name, kind === 'object' ? { contextPath: 'x' } : kind === 'boolean' ? true : 'v']));
+    const report = validateWorkflow({
+      metadata: { name: 'rec', version: '1.0.0', description: 'a record node' },
+      variableRegistry: { x: { type: 'object', description: 'a target', default: {} } },
+      nodes: [
+        { type: 'start', id: 'start', connections: { default: 'rec' } },
+        { type: 'record', id: 'rec', table, fields, connections: { default: 'done' } },
+        { type: 'end', id: 'done' },
+      ],
+    });
+    assert.equal(report.errors.map((e) => `${e.code} ${e.pointer}`), ['E_LEDGER_ROW /nodes/1/table'], table);
+  }
+});
+
 Readme.run();
 
 const GateSnippet = suite('README: the gate workflow snippet');

@@ -614,9 +614,9 @@ Api('calls with the wrong shape get a stable code and a message saying what is w
   const codeOf = async (p: Promise<unknown>) => p.then(() => 'resolved', (e) => `${e.code}: ${e.message}`);
   assert.match(await codeOf(engine.start(TWO_STEP, { input: [1, 2] as never })), /^E_INPUT: the start input must be a JSON object of variables, got an array$/);
   assert.match(await codeOf(engine.start(TWO_STEP, { input: 'abc' as never })), /^E_INPUT: .* got a string$/);
-  assert.match(await codeOf(engine.start(TWO_STEP, { as: 5 as never })), /^E_IDENTITY_REQUIRED: the starting identity 5 is not a string$/);
+  assert.match(await codeOf(engine.start(TWO_STEP, { as: 5 as never })), /^E_INPUT: start\(\)'s as must be a non-empty string \(an identity\), got 5$/);
   const s = await engine.start(TWO_STEP);
-  assert.match(await codeOf(engine.submit(s.runId, { words: 5 }, { as: 5 as never })), /^E_IDENTITY_REQUIRED: the answering identity 5 is not a string$/);
+  assert.match(await codeOf(engine.submit(s.runId, { words: 5 }, { as: 5 as never })), /^E_INPUT: submit\(\)'s as must be a non-empty string \(an identity\), got 5$/);
   assert.match(await codeOf(engine.submit(s.runId, { words: 5 }, { toolCalls: [null] as never })), /^E_INPUT: toolCalls must be a list of tool-call records/);
   assert.match(await codeOf(engine.recordToolCalls(s.runId, { seq: s.seq, toolCalls: 'abc' as never })), /^E_INPUT: toolCalls must be a list/);
   assert.is((await engine.status(s.runId)).seq, s.seq, 'nothing changed');
@@ -1469,6 +1469,30 @@ Guards('D9 r79: run() refuses an identity that is no string with E_INPUT saying 
   }
   assert.equal(store.list(), [], 'no run was stored');
   assert.is((await engine.run(TWO_STEP, { agent, reviewer: { answer: async () => ({}) } })).status, 'completed', 'a reviewer that is an agent is still taken');
+});
+
+
+Guards('D4 r81: start() and submit() refuse an as that is no string (null, 5, a list) with E_INPUT naming the option, as run() does, never E_IDENTITY_REQUIRED; a blank one stays E_IDENTITY_REQUIRED; no run is stored and the run does not move', async () => {
+  const caught = async (p: Promise<unknown>) => p.then(() => undefined, (e) => e as CountersignError);
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  for (const [as, got] of [[null, 'null'], [5, '5'], [['alice'], 'a list'], [{ id: 'alice' }, 'an object']] as const) {
+    const e = await caught(engine.start(TWO_STEP, { as: as as never }));
+    assert.is(e?.code, 'E_INPUT', JSON.stringify(as));
+    assert.is(e!.message, `start()'s as must be a non-empty string (an identity), got ${got}`);
+    assert.match(e!.fix!, 'or leave it out');
+  }
+  assert.equal(store.list(), [], 'no run was stored');
+  assert.is((await caught(engine.start(TWO_STEP, { as: ' ' })))?.code, 'E_IDENTITY_REQUIRED', 'a blank one is still E_IDENTITY_REQUIRED');
+  const s = await engine.start(TWO_STEP);
+  for (const [as, got] of [[null, 'null'], [5, '5']] as const) {
+    const e = await caught(engine.submit(s.runId, { words: 5 }, { seq: s.seq, as: as as never }));
+    assert.is(e?.code, 'E_INPUT', JSON.stringify(as));
+    assert.is(e!.message, `submit()'s as must be a non-empty string (an identity), got ${got}`);
+  }
+  assert.is((await caught(engine.submit(s.runId, { words: 5 }, { seq: s.seq, as: ' ' })))?.code, 'E_IDENTITY_REQUIRED', 'a blank one is still E_IDENTITY_REQUIRED');
+  assert.is((await engine.status(s.runId)).seq, s.seq, 'the run did not move');
+  assert.is((await engine.submit(s.runId, { words: 5 }, { seq: s.seq, as: 'alice' })).status, 'completed');
 });
 
 

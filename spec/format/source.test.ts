@@ -314,6 +314,10 @@ yamlPositions('B5 r79: a pointer to an alias is the alias; one that runs on thro
   assert.equal(doc.locate('/copy'), { line: 3, col: 7 });
   assert.equal(doc.locate('/copy/x'), { line: 2, col: 6, via: { line: 3, col: 7 } });
   assert.equal(doc.locate('/copy/x', { key: true }), { line: 2, col: 3, via: { line: 3, col: 7 } });
+  // B4 r81: through an alias inside reused text, both aliases are named, outermost first (so two places never read alike).
+  const nested = parseSource('a: &s\n  x: &p {k: 1}\n  y: *p\nb: *s\n', 'n.yaml');
+  assert.equal(nested.locate('/b/y/k'), { line: 2, col: 13, via: { line: 4, col: 4 }, through: [{ line: 4, col: 4 }, { line: 3, col: 6 }] });
+  assert.equal(nested.locate('/a/y/k'), { line: 2, col: 13, via: { line: 3, col: 6 } });
   assert.equal(doc.locate('/base/x'), { line: 2, col: 6 });
 });
 
@@ -532,6 +536,18 @@ files('B1-B2 r80: a %TAG directive is refused at it; a tag whose handle no %TAG 
   const noColon = thrown(() => parseSource('nodes:\n  - type: x\n    id s\n', 'w.yaml'));
   assert.equal([noColon.line, noColon.col, noColon.message], [3, 5, 'a key without its ":" (a mapping key is written key: value)']);
   assert.match(noColon.fix ?? '', 'add ": " after the key');
+  // B5 r81: a standard tag on the wrong kind of collection is ignored by the parser, the collection kept: said so.
+  for (const [text, said] of [['a: !!str [1]\n', 'the tag !!str does not fit a list'], ['a: !!seq {a: 1}\n', 'the tag !!seq does not fit a mapping'], ['a: !!map\n  - 1\n', 'the tag !!map does not fit a list']] as const) {
+    const e = thrown(() => parseSource(text, 'w.yaml'));
+    assert.equal([e.code, e.line, e.col], ['E_PARSE', 1, 4]);
+    assert.match(e.message, said);
+    assert.not.match(e.message, 'read as a string');
+  }
+  // B2 r81: also when more keys follow it (the parser reads the lines as one key spanning them), and at the top level.
+  for (const [text, line, col] of [['nodes:\n  - type: x\n    completionCondition done\n    id: s\n', 3, 5], ['metadata: {a: 1}\nnodes\n  - type: x\n', 2, 1]] as const) {
+    const e = thrown(() => parseSource(text, 'w.yaml'));
+    assert.equal([e.line, e.col, e.message], [line, col, 'a key without its ":" (a mapping key is written key: value)'], JSON.stringify(text));
+  }
 });
 
 files('B1 r79: every %YAML line at the top counts: a %YAML 1.1 after a %YAML 1.2 is refused at it (the parser would honour the last), and a second %YAML line is E_PARSE at it; %YAML inside a value is text', () => {
@@ -541,6 +557,11 @@ files('B1 r79: every %YAML line at the top counts: a %YAML 1.1 after a %YAML 1.2
   const twice = thrown(() => parseSource('# c\n%YAML 1.2\n\n%YAML 1.2\n---\na: no\n', 'w.yaml'));
   assert.equal([twice.code, twice.line, twice.col, twice.message], ['E_PARSE', 4, 1, 'a second %YAML directive: YAML allows one per document']);
   assert.equal(parseSource('a: |\n  %YAML 1.1\n', 'w.yaml').data, { a: '%YAML 1.1\n' });
+  // B1 r81: lone-CR line endings (old Mac files) are line endings here too.
+  for (const [text, line] of [['%YAML 1.1\r---\ra: y\r', 1], ['%YAML 1.2\r%YAML 1.2\r---\ra: 1\r', 2], ['%TAG !e! tag:yaml.org,2002:\r---\ra: !e!int 3\r', 1]] as const) {
+    const e = thrown(() => parseSource(text, 'w.yaml'));
+    assert.equal([e.code, e.line, e.col], ['E_PARSE', line, 1], JSON.stringify(text));
+  }
 });
 
 files('B1 r78: a YAML file nested past the parser\'s own stack (flow or block) is E_SCHEMA with the JSON twin\'s pointer and message, at where level 129 starts', () => {

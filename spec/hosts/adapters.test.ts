@@ -3,7 +3,7 @@
  * interactive; anything else is E_ADAPTER with the list of adapters.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -124,6 +124,53 @@ test('D1 r80: createAgent refuses null (or a value of the wrong type) for an opt
   }
   // Options left out (or undefined) are still left out.
   assert.ok(createAgent('scripted:typo.yaml', { cwd: c.dir, env: undefined, answered: undefined, nodeIds: undefined, flag: undefined }));
+});
+
+test('D2 r81: createAgent refuses an empty cwd with E_INPUT naming the option, for every adapter: never silently the process\'s current directory (as openStore and createSqliteStore refuse an empty directory)', (c) => {
+  writeFileSync(join(c.dir, 'x.yaml'), 'ask:\n  - {x: 1}\n');
+  const before = process.cwd();
+  process.chdir(c.dir);
+  try {
+    for (const spec of ['exec:pwd', 'jsonl:cat', 'scripted:x.yaml', 'interactive']) {
+      for (const cwd of ['', '  ']) {
+        const e = thrown(() => createAgent(spec, { cwd }));
+        assert.is(e.code, 'E_INPUT', `${spec} ${JSON.stringify(cwd)}`);
+        assert.is(e.message, `createAgent's cwd must be an existing directory (where agents run and scripts are found), got ${JSON.stringify(cwd)}: an empty one is never taken for the current directory`);
+        assert.match(e.fix!, 'cwd: process.cwd()');
+      }
+    }
+  } finally {
+    process.chdir(before);
+  }
+});
+
+test('D3 r81: createAgent refuses a cwd that does not exist, or is a file, with E_INPUT naming it ("must be an existing directory") at creation; an agent whose directory is removed afterwards is E_AGENT_CRASHED naming the missing working directory, never blaming sh', async (c) => {
+  const missing = join(c.dir, 'nope', 'dir');
+  const file = join(c.dir, 'a-file');
+  writeFileSync(file, 'x');
+  for (const spec of ['exec:echo {}', 'jsonl:cat', 'scripted:x.yaml', 'interactive']) {
+    for (const [cwd, what] of [[missing, 'does not exist'], [file, 'is not a directory']] as const) {
+      const e = thrown(() => createAgent(spec, { cwd }));
+      assert.is(e.code, 'E_INPUT', `${spec} ${cwd}`);
+      assert.is(e.message, `createAgent's cwd must be an existing directory (where agents run and scripts are found): ${cwd} ${what}`);
+      assert.is(e.file, cwd);
+      assert.match(e.fix!, `create ${cwd} first`);
+    }
+  }
+  // Removed after the agent was created: the first request says which directory is gone.
+  const gone = join(c.dir, 'gone');
+  mkdirSync(gone);
+  const exec = createAgent('exec:echo {}', { cwd: gone });
+  const jsonl = createAgent('jsonl:cat', { cwd: gone });
+  rmSync(gone, { recursive: true });
+  for (const [agent, who] of [[exec, 'the exec agent `echo {}`'], [jsonl, 'the jsonl agent `cat`']] as const) {
+    const e = await agent.answer(request('ask'), opts).then(() => undefined, (err) => err as CountersignError);
+    assert.is(e?.code, 'E_AGENT_CRASHED', who);
+    assert.is(e!.message, `${who} could not start for node "ask": its working directory ${gone} no longer exists (or is not a directory)`);
+    assert.is(e!.fix, `restore or recreate ${gone} (the agent runs there), then resume the run; it is still waiting`);
+    assert.not.match(e!.message + e!.fix, /\bsh\b/);
+    await agent.close?.();
+  }
 });
 
 /** A variable only the caller's environment holds, and a command that answers with what the agent saw of it. */

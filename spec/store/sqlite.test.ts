@@ -382,6 +382,26 @@ test('engine: a stored workflow copy that no longer matches its hash is E_STORE,
   again.close();
 });
 
+test('D1 r81: info() of a run whose stored pending item lost its directive and inputSchema is E_STORE naming the run and countersign.db, with the restore fix, as status() is: never served as a half-empty pending item', async (c) => {
+  const store = createSqliteStore(c.dir);
+  const s = await createEngine({ store }).start(TWO);
+  store.close();
+  const db = new Database(join(c.dir, 'countersign.db'));
+  db.prepare(`UPDATE runs SET record = json_remove(record, '$.pending.directive', '$.pending.inputSchema'), version = version + 1 WHERE run_id = ?`).run(s.runId);
+  db.close();
+  const again = createSqliteStore(c.dir);
+  const fresh = createEngine({ store: again });
+  const dbFile = join(realpathSync(c.dir), 'countersign.db');
+  for (const call of [() => fresh.status(s.runId), () => fresh.info(s.runId)]) {
+    const e = await call().then((served) => served, (err) => err);
+    assert.is(e?.code, 'E_STORE', JSON.stringify(e));
+    assert.is(e.message, `the stored record of run "${s.runId}" in ${dbFile} has a directive pending item without its directive: the store is damaged`);
+    assert.is(e.file, dbFile);
+    assert.is(e.fix, `restore ${dbFile} from a backup, or move the store aside and start the run again`);
+  }
+  again.close();
+});
+
 test('engine: a new start of a workflow whose stored copy was damaged puts the right copy back, so its runs step again', async (c) => {
   const first = createSqliteStore(c.dir);
   const s = await createEngine({ store: first }).start(TWO);

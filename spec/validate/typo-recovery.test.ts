@@ -117,4 +117,18 @@ Typos('B4 r80: globalInputs of the wrong shape (a string, an object) is the sche
   }
 });
 
+Typos('B3 r81: "this" and "@index" are offered as a did-you-mean only inside {{#each}}, never outside a loop or in a condition', () => {
+  const outside = base();
+  outside.nodes[3].directive = '{{thsi}} {{@idnex}}';
+  outside.nodes[2].condition.left = { contextPath: 'thsi' };
+  const report = validateWorkflow(outside);
+  assert.equal(report.errors.length, 3, JSON.stringify(report.errors));
+  for (const f of report.errors) assert.not.match(f.message, /did you mean "(this|@index)"/, f.message);
+  const inside = base();
+  inside.variableRegistry.list = { type: 'array', description: 'l', default: [1] };
+  inside.nodes[3].directive = '{{#each list}}{{thsi}} {{@idnex}}{{/each}}';
+  const loop = validateWorkflow(inside);
+  assert.match(loop.errors.map((f) => f.message).join(' | '), 'did you mean "@index"?');
+});
+
 Typos.run();

@@ -16,6 +16,7 @@ import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Comm
 import { reviewerFor, timeoutFrom } from './gate.js';
 import { gateToolChain } from '../../gate/gate-chain.js';
 import { stepHint } from '../../run/step-hint.js';
+import { workspaceStillThere } from '../../run/engine-checks.js';
 
 export const command: Command = {
   usage: [
@@ -24,7 +25,7 @@ export const command: Command = {
     '  [--gate-reviewer <adapter>|reply:<file> [--agents DIR] [--gate-timeout-ms N]]: a review gate for the write and destructive',
     '  tools agents request with $tool lines (refused without one, E_GATE_REQUIRED); proposal and execution rows go to the store.',
     '  adapters: scripted:<file> | jsonl:<command> | exec:<command> | interactive (--agent may be left out for a workflow of tool nodes only)',
-    '  review items go to --reviewer (required when the workflow has delegate-review nodes); every other item to --agent.',
+    '  review items go to --reviewer (required when the workflow has review-loop nodes; a decision review goes to --agent without one); every other item to --agent.',
     '  identities: the agent answers as local, the reviewer as a digest of its adapter (<kind>-<12 hex>), unless --agent-id',
     '  (alias --as) / --reviewer-id say otherwise; they must differ.',
     '  exit 0 completed, 1 failed, 2 usage or invalid workflow, 3 stopped while still waiting (resumable)',
@@ -126,6 +127,8 @@ export const command: Command = {
         if (values.input !== undefined) {
           throw usage(`run ${resumeId} keeps the input it started with; --input cannot change it`, 'leave out --input when resuming (start a new run for other input)');
         }
+        // Said as run() says it (E_FILE_NOT_FOUND, restore it), before createAgent would refuse it as its cwd.
+        workspaceStillThere(info);
       } else {
         workspace = given!;
       }

@@ -8,6 +8,8 @@ import { shellWord } from '../../format/shell-word.js';
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Io } from '../io.js';
+import { answerHint } from '../../run/step-hint.js';
+import type { Pending } from '../../nodes/pending.js';
 
 export const command: Command = {
   usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected, or too late (its deadline fired first: the answer was not taken), while the run waits; 0 too when the timeout route completed the run (`late` in the output); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended), E_IDENTITY_REQUIRED or E_IDENTITY_RESERVED',
@@ -47,7 +49,7 @@ export const command: Command = {
     // Without --seq a replay means another answer reached the run first (accepted, or rejected and the node asked again): said, never silent.
     if (seq === undefined && state.replayed && !state.late) {
       io.stderr.write(hint(state.status === 'waiting'
-        ? `countersign: warning: another answer reached run ${state.runId} first, so this one was not used; the run now waits at node "${state.pending.nodeId}", seq ${state.seq}: answer it with \`countersign step ${state.runId} --seq ${state.seq}${asFor(state.pending)} --response …\`\n`
+        ? `countersign: warning: another answer reached run ${state.runId} first, so this one was not used; the run now waits at node "${state.pending.nodeId}", seq ${state.seq}: ${isPinned(state.pending) ? answerHint(state.runId, state.seq, state.pending) : `answer it with \`countersign step ${state.runId} --seq ${state.seq}${asFor(state.pending)} --response …\``}\n`
         : `countersign: warning: another answer reached run ${state.runId} first and the run ${state.status === 'completed' ? 'completed' : 'failed'}, so this answer was not used\n`));
     }
     // Said on stderr whatever the output: the answer given was not used.
@@ -61,7 +63,9 @@ export const command: Command = {
         code: state.rejected.code,
         message: `the answer was rejected: ${state.rejected.errors.join('; ')}`,
         nodeId: state.pending.nodeId,
-        fix: hint(`answer node "${state.pending.nodeId}" again, fixing what is listed: \`countersign step ${state.runId} --seq ${state.seq}${as} --response …\``),
+        fix: hint(isPinned(state.pending)
+          ? answerHint(state.runId, state.seq, state.pending)
+          : `answer node "${state.pending.nodeId}" again, fixing what is listed: \`countersign step ${state.runId} --seq ${state.seq}${as} --response …\``),
       });
     }
     // Rejected with no retries left: the run moved on by the node's own route
@@ -103,4 +107,9 @@ function answerMadeAt(response: string, io: Io): Date {
   } catch {
     return now;
   }
+}
+
+/** A review only the review gate's reviewer may answer: no suggested step can. */
+function isPinned(p: Pending): boolean {
+  return p.kind === 'review' && p.contract === 'decision' && p.answererPinned === true;
 }
