@@ -4,7 +4,7 @@
  */
 export const CODES = Object.freeze({
   // Loading
-  E_FILE_NOT_FOUND: 'the workflow (or input/answer, or pr-status --comments) file, or the workspace of a run being resumed, does not exist or cannot be read',
+  E_FILE_NOT_FOUND: 'the workflow (or input/answer, or pr-status --comments) file, or the workspace of a waiting run being resumed, does not exist or cannot be read',
   E_PARSE: 'the file is not well-formed JSON or YAML',
   // Schema of the workflow document
   E_SCHEMA: 'the document violates schemas/workflow.schema.json (wrong type, missing field, bad value)',
@@ -51,11 +51,11 @@ export const CODES = Object.freeze({
   E_RESERVED_NAME: 'a node id, variable name, record field or answer field (inputSchema property) that cannot hold a value: __proto__, or a built-in name (executionId, workflowId, userId)',
   E_VARIABLE_NAME: 'a variableRegistry or initialData name outside [A-Za-z0-9_-]+, or digits alone (a dot splits a path, digits alone read as a number): nothing could read it',
   E_ANSWER_RESERVED_KEY: 'the answer uses a $-key the protocol does not define',
-  E_MAX_RETRIES: 'the node received maxRetries+1 invalid answers and has no maxRetriesExceeded route; its fix follows the last rejection\'s code (the inputSchema, the report\'s count, the unchanged artifacts)',
+  E_MAX_RETRIES: 'the node received maxRetries+1 invalid answers and has no maxRetriesExceeded route; its fix follows the last rejection\'s code (the inputSchema, the reserved $ keys, the report\'s count, the unchanged artifacts)',
   E_AGENT_ERROR: 'the agent declared failure with {"$error": …} and the node has no error route',
   E_EXPRESSION: 'an expression failed at run time and the node has no error route',
   E_TIMEOUT: 'the node deadline passed and it has no timeout route',
-  E_RUNAWAY: 'a step never came to rest: transient nodes transitioned more than the runaway limit, a review\'s entry kept routing (by error or unchanged) back to it 1000 times, or one call ran 1000 tool nodes; the run fails, the error names the node and the last entry\'s cause, and the journal keeps the step\'s answer and routes',
+  E_RUNAWAY: 'a step never came to rest: transient nodes transitioned more than the runaway limit, a review\'s entry kept routing (by error or unchanged) back to it 1000 times, or one call ran 1000 tool nodes; the run fails, the error names the node and the last entry\'s cause (its fix, for a review\'s entry, the connection to route elsewhere), and the journal keeps the step\'s answer and routes',
   E_STORE: 'the store could not read or write a run, or a row of it is damaged (a record, a missing or altered workflow copy, a summary that disagrees with its record): named with the run and countersign.db',
   // The ledger (audit trail) and review proposals
   E_LEDGER_TABLE: 'a ledger table name outside [a-z][a-z0-9_]*',
@@ -121,7 +121,7 @@ export const CODES = Object.freeze({
   ErrReviewRejected: 'the review gate rejected the call, or failed closed; the tool did not run (message: review rejected: <reason>)',
   ErrReviewTimeout: 'the review did not finish within the gate\'s ceiling (60 s by default); the tool did not run',
   // Decision reviews and tool calls by agents
-  E_REVIEWER_IDENTITY: 'an answer to the review gate\'s decision review came from an identity other than the reviewer the gate spawned (e.g. countersign step on the gate\'s run); refused at no cost, and the review still waits for its reviewer',
+  E_REVIEWER_IDENTITY: 'an answer to the review gate\'s decision review came from an identity other than the reviewer the gate spawned (e.g. countersign step on the gate\'s run); refused at no cost, and the review still waits for its reviewer (a driving run stops there, exit 3, rather than ask the same identity again)',
   E_DECISION_INPUT: 'a decision review has no usable persona or proposal in the run\'s context; it takes its error route (the gate records a rejected row)',
   E_TOOL_DENIED: '(a $toolError) the agent asked for a tool outside its effective list; it did not run, and the message still counts as a turn',
   E_TOOL_SESSION_OVER: 'an in-process agent called a lent tool after the run stopped waiting for its answer (it answered, timed out, crashed or was interrupted): the tool did not run',

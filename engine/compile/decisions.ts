@@ -85,12 +85,14 @@ export function decideAnswer(
  * answer at a node without entry work; the engine's own tool outcome
  * passes on the one that led to the tool node.
  */
-function leadInOf(type: WaitingType, node: WorkflowNode, ctx: RunContext, ev: Submission, attempt: number): LeadIn | undefined {
-  if (ev.userId === ENGINE_ID) return ctx.leadIn;
+function leadInOf(type: WaitingType, node: WorkflowNode, ctx: RunContext, ev: Submission, attempt: number, via: string | undefined): LeadIn | undefined {
+  // A tool that failed (its error route, an accepted outcome) is a way on that no answer leads through.
+  if (ev.userId === ENGINE_ID) return via === 'error' ? undefined : ctx.leadIn;
   if (type.enter !== undefined) return undefined;
   const reason = unchangedReason(ev.answer);
   const lead: LeadIn = { nodeId: node.id, attempt, userId: ev.userId };
   if (reason !== undefined) lead.unchangedReason = reason;
+  if (ev.deadline !== undefined) lead.deadline = ev.deadline;
   return lead;
 }
 
@@ -128,7 +130,7 @@ function decideAnswerOutcome(
         vars: outcome.vars ? Object.assign({}, ctx.vars, outcome.vars) : ctx.vars,
         // The engine's own answers (a tool node's outcome) do not make it the run's user.
         meta: ctx.meta.userId === ev.userId || ev.userId === ENGINE_ID ? ctx.meta : { ...ctx.meta, userId: ev.userId },
-        leadIn: leadInOf(type, node, ctx, ev, attempt),
+        leadIn: leadInOf(type, node, ctx, ev, attempt, outcome.via),
       };
       // Object.assign, not spreads: see node-answers.ts on V8's slow path.
       const assign = outcome.assign ? Object.assign({}, outcome.assign, own) : own;
@@ -178,8 +180,9 @@ export function retriesSpentFix(nodeId: string, code: string, via: string): stri
   const then = `raise its maxRetries, or give it a "${via}" connection, and start a new run`;
   switch (code) {
     case 'E_ANSWER_INVALID':
-    case 'E_ANSWER_RESERVED_KEY':
       return `the answers did not fit node "${nodeId}"'s inputSchema (the last one's errors are listed); ${then}`;
+    case 'E_ANSWER_RESERVED_KEY':
+      return `the answers to node "${nodeId}" used the reserved "$" keys (the last one's errors are listed): to declare failure answer {"$error": "<message>"} alone, a non-empty message and no other key; otherwise leave out every "$" key and answer within the node's inputSchema; or ${then}`;
     case 'E_ANSWER_TOO_LARGE':
     case 'E_ANSWER_TOO_DEEP':
       return `the answers to node "${nodeId}" broke the answer limits (the last one's errors are listed): keep large or deeply nested content in files and answer with their paths; or ${then}`;
@@ -224,7 +227,7 @@ function decideDeadline(type: WaitingType, node: WorkflowNode, ctx: RunContext, 
     return routeOrFail(node, 'error', refused.code, `node "${node.id}": ${refused.errors.join('; ')}`, [
       { type: 'timeout', nodeId: node.id },
       { type: 'answer.rejected', nodeId: node.id, attempt: ctx.attempt + 1, code: refused.code, errors: refused.errors, userId: null },
-    ]);
+    ], undefined, refused.fix);
   }
   return routeOrFail(node, 'timeout', 'E_TIMEOUT', `node "${node.id}" passed its deadline without an accepted answer`, [
     { type: 'timeout', nodeId: node.id },

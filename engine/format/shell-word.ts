@@ -4,5 +4,6 @@
  * so a suggested command runs as printed.
  */
 export function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+  // "," is plain to the shell but ends a word where the hints are read back (a suggested command inside a sentence): quoted.
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -35,15 +35,17 @@ export function misindentedLine(text: string, pos: number, raw: string): Misinde
 /**
  * A key written without its ":" (`completionCondition done`, `nodes`) with
  * more lines after it: the parser reads the lines as one key spanning them
- * ("implicit keys need to be on a single line"). The line holds no ":" at
- * all, so it cannot be a key with a value: the missing ":" is the fault.
+ * ("implicit keys need to be on a single line"). The line holds no ": "
+ * (a ":" inside a word, as in a URL or a time, is text), so it cannot be a
+ * key with a value: the missing ":" is the fault.
  */
 export function keyWithoutColon(text: string, pos: number): Misindented | undefined {
   const lines = splitLines(text);
   const line = lines.find((l) => pos >= l.start && pos <= l.start + l.text.length);
   if (!line) return undefined;
   const content = line.text.slice(pos - line.start);
-  if (content.trim() === '' || content.includes(':') || /^\s*[-#'"[{&*!|>]/.test(content)) return undefined;
+  // A ":" that ends a word (`a: b: c`) makes the line a key with a value; one inside a word (http://x, 10:30) is text.
+  if (content.trim() === '' || /:(\s|$)/.test(content) || /^\s*[-#'"[{&*!|>%]/.test(content)) return undefined;
   return { offset: pos, message: 'a key without its ":" (a mapping key is written key: value)', fix: 'add ": " after the key, or quote the line if it is text' };
 }
 

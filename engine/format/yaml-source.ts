@@ -65,6 +65,9 @@ export function parseYaml(text: string, file: string): SourceDocument {
   const error = doc.errors[0];
   if (error && /call stack/i.test(error.message)) throw tooDeep(text, file);
   if (error) {
+    // A directive line inside the document (after ---, or after content): the parser says only that a value cannot start with %.
+    const misplaced = misplacedDirective(doc, text, error.pos[0]);
+    if (misplaced) throw misplaced(file);
     const opened = error.code === 'MISSING_CHAR' ? unclosedQuoteAt(doc, error.pos[0]) : undefined;
     // An unclosed { or [ is reported where the parser gave up (the next line, or past the end): said where it opens.
     const flow = opened === undefined && /end with a [}\]]/.test(error.message) ? unclosedFlowAt(doc, error.pos[0]) : undefined;
@@ -88,7 +91,20 @@ export function parseYaml(text: string, file: string): SourceDocument {
   }
   // A tag the parser does not know (`!int` for `!!int`, a custom `!thing`)
   // would silently turn the value into a string: refused at the tag.
-  const unknownTag = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+  const misfit = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED' || w.code === 'BAD_COLLECTION_TYPE');
+  // A scalar or mapping tag on a list (!!binary [a], !!set [a]), or a scalar or list tag on a mapping:
+  // the parser ignores the tag and keeps the collection as it is (a plain list or mapping), so said so at the tag.
+  if (misfit?.code === 'BAD_COLLECTION_TYPE') {
+    const tagAt = /!\S*/.exec(text.slice(misfit.pos[0], Math.max(misfit.pos[1], misfit.pos[0] + 1)));
+    const offset = misfit.pos[0] + (tagAt?.index ?? 0);
+    const at = new LineIndex(text).position(offset);
+    const kind = / for seq collection/.test(misfit.message) ? 'a list' : 'a mapping';
+    throw new CountersignError('E_PARSE', `the tag ${tagAt?.[0] ?? ''} does not fit ${kind}: the tag would be ignored and the value kept as ${kind}`, {
+      file, line: at.line, col: at.col,
+      fix: 'remove the tag (a workflow needs none: 3 is a number, "3" a string)',
+    });
+  }
+  const unknownTag = misfit;
   if (unknownTag) {
     const at = new LineIndex(text).position(unknownTag.pos[0]);
     const tag = (/^!\S*/.exec(text.slice(unknownTag.pos[0], unknownTag.pos[1]).trim()) ?? [''])[0];
@@ -137,10 +153,35 @@ function directiveLines(text: string): string {
   return /^(?:[ \t]*(?:[%#][^\n]*)?\r?\n)*/.exec(text)?.[0] ?? '';
 }
 
+/**
+ * A %YAML or %TAG line inside the document rather than above its ---
+ * line: YAML reads directives only before the document starts, so the
+ * parser sees a value starting with % (and often a key spanning lines).
+ * Said as a directive out of place, at it, when it is the first fault.
+ */
+function misplacedDirective(doc: Document, text: string, first: number): ((file: string) => CountersignError) | undefined {
+  const bad = doc.errors.find((e) => e.code === 'BAD_SCALAR_START' && /directive indicator/.test(e.message) && e.pos[0] <= first);
+  if (!bad) return undefined;
+  const offset = bad.pos[0];
+  const lineStart = yamlParserText(text).lastIndexOf('\n', offset - 1) + 1;
+  if (offset !== lineStart || text[offset] !== '%') return undefined;
+  const name = (/^%[^\s]*/.exec(text.slice(offset)) ?? ['%'])[0];
+  const dashes = /^---(?:[ \t]|\r?$)/m.test(yamlParserText(text).slice(0, offset));
+  const fix = name === '%TAG'
+    ? 'remove the %TAG line (it remaps tag handles, which no workflow needs: 3 is a number, "3" a string)'
+    : name !== '%YAML' ? `remove the ${name} line (a workflow needs no directive)`
+    : `${dashes ? `move the ${name} line above the --- line` : `move the ${name} line to the top of the file, followed by a line holding ---`} (or remove it: workflows are read as YAML 1.2)`;
+  return (file) => {
+    const at = new LineIndex(text).position(offset);
+    return new CountersignError('E_PARSE', `a ${name} directive inside the document: a directive is read only before the --- line that starts the document`, { file, line: at.line, col: at.col, fix });
+  };
+}
+
 /** 'a list' or 'a mapping' when a collection follows a tag ending at `from` (flow or block); undefined for a scalar. */
 function taggedCollection(text: string, from: number): string | undefined {
   const [first, ...after] = text.slice(from).split('\n');
-  const inline = first.replace(/(^|\s)#.*$/, '').trim();
+  // An anchor between the tag and the value (`!!str &x [a]`) names the value; what follows it is the value.
+  const inline = first.replace(/(^|\s)#.*$/, '').trim().replace(/^&\S*\s*/, '');
   if (inline !== '') return inline.startsWith('[') ? 'a list' : inline.startsWith('{') ? 'a mapping' : undefined;
   const next = after.find((l) => l.trim() !== '' && !l.trim().startsWith('#'));
   if (next === undefined) return undefined;

@@ -96,7 +96,7 @@ function checkAgentOptions(opts: CreateAgentOptions): void {
   if (flag !== undefined && (typeof flag !== 'string' || flag.trim() === '')) throw wrong('flag', 'the flag that named the adapter (a non-empty string)', 'pass flag: "--reviewer" (it names the adapter in messages), or leave it out for --agent');
   const nodeIds: unknown = opts.nodeIds;
   if (nodeIds !== undefined && (!Array.isArray(nodeIds) || !nodeIds.every((id) => typeof id === 'string'))) {
-    throw wrong('nodeIds', 'a list of the workflow\'s node ids (strings)', 'pass nodeIds: (await engine.info(runId)).nodeIds, so a script naming another node is refused before the run starts, or leave it out');
+    throw wrong('nodeIds', 'a list of the workflow\'s node ids (strings)', 'pass nodeIds: (await engine.info(runId)).answeredNodeIds, so a script naming another node is refused before the run starts, or leave it out');
   }
   checkAnswered(opts.answered, 'createAgent');
 }
@@ -116,7 +116,7 @@ function checkAgentCwd(cwd: string): void {
   if (!isDirectory(dir)) {
     throw new CountersignError('E_INPUT', `createAgent's cwd must be an existing directory (where agents run and scripts are found): ${dir} ${existsSync(dir) ? 'is not a directory' : 'does not exist'}`, {
       file: dir,
-      fix: `create ${dir} first, or pass an existing directory as cwd${dir === cwd ? '' : ` (relative paths resolve against ${process.cwd()})`}`,
+      fix: `${existsSync(dir) ? `${dir} is a file: pass a directory as cwd instead (or move the file aside and create the directory)` : `create ${dir} first, or pass an existing directory as cwd`}${dir === cwd ? '' : ` (relative paths resolve against ${process.cwd()})`}`,
     });
   }
 }

@@ -129,11 +129,11 @@ export function checkScriptNodes(script: Script, nodeIds: readonly string[], fil
   for (const key of Object.keys(script)) {
     if (nodeIds.includes(key)) continue;
     const near = suggest(key, nodeIds);
-    throw new CountersignError('E_INPUT', `the script ${file} has answers for node "${key}", which the workflow does not have${near ? ` — did you mean "${near}"?` : ''}`, {
+    throw new CountersignError('E_INPUT', `the script ${file} has answers for node "${key}", which is no node of the workflow that takes answers (a directive or a review)${near ? ` — did you mean "${near}"?` : ''}`, {
       file,
       pointer: `/${escapePointer(key)}`,
       nodeId: key,
-      fix: near ? `rename "${key}" to "${near}"` : `name one of the workflow's nodes: ${nodeIds.map((n) => `"${n}"`).join(', ')}`,
+      fix: near ? `rename "${key}" to "${near}"` : `name one of the workflow's nodes that take answers: ${nodeIds.map((n) => `"${n}"`).join(', ')}`,
     });
   }
 }
@@ -156,9 +156,15 @@ export function answersTaken(events: readonly JournalEvent[]): Record<string, nu
     });
   }
   const taken: Record<string, number> = {};
+  // One answer per item handed out: an answer accepted and then refused behind a tool node (the review it led to
+  // found the artifacts unchanged) is journaled twice for the one item, and counted once.
+  const answered = new Set<string>();
   for (const e of events) {
+    if (e.type.endsWith('.issued') && typeof e.nodeId === 'string') answered.delete(e.nodeId);
     if (!e.type.startsWith('answer.') || e.userId === null || e.userId === undefined) continue;
     const nodeId = e.nodeId!;
+    if (answered.has(nodeId)) continue;
+    answered.add(nodeId);
     taken[nodeId] = (Object.hasOwn(taken, nodeId) ? taken[nodeId] : 0) + 1;
   }
   return taken;

@@ -119,7 +119,8 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       if (cause !== undefined && cause.nodeId !== node.id && cause.earlier === undefined) {
         return { kind: 'veto', code: 'E_ARTIFACT_MISSING', errors: [`${message}; write ${missing.length === 1 ? 'it' : 'them'} before answering`] };
       }
-      return refuse('E_ARTIFACT_MISSING', message, `write ${missing.join(', ')} in the workspace ${env.workspace}, or correct the node's artifacts/context`);
+      // Said for where the run then is: failed (a new run is needed), or gone on by the node's error route.
+      return refuse('E_ARTIFACT_MISSING', message, `write ${missing.join(', ')} in the workspace ${env.workspace}, or correct the node's artifacts/context; ${afterRefusal(node)}`);
     }
     const hashes = hashEach(paths.artifacts, skippedPaths(paths.report, ctx.meta.executionId, env.workspace, env.skip), env.workspace);
     if (state.acceptedHash !== undefined && hashes.hash === state.acceptedHash) {
@@ -133,6 +134,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
           via: 'unchanged',
           code: 'E_UNCHANGED_ARTIFACT',
           message: `${message} (reason: ${reason}) and the node has no "unchanged" route`,
+          fix: `give review "${node.id}" an "unchanged" connection (taken when a fix leaves the artifacts as they are and says why), or change the artifacts in the fix step; then start a new run`,
           events: [...unsetEvents(), { type: 'review.unchanged', reason }],
           assign: withNodeAnswer(ctx, node.id, { ...(nodeAnswer(ctx, node.id) ?? {}), unchanged_reason: reason }),
         };
@@ -144,7 +146,14 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
           errors: [`${message}: change the artifacts to fix the reported issues, or answer with a non-empty "unchanged_reason" saying why they stay as they are`],
         };
       }
-      return { kind: 'route', via: 'error', code: 'E_UNCHANGED_ARTIFACT', message: `${message} and no fix answer led here`, events: unsetEvents() };
+      return {
+        kind: 'route',
+        via: 'error',
+        code: 'E_UNCHANGED_ARTIFACT',
+        message: `${message} and no fix answer led here`,
+        fix: `the review was reached again with nothing changed and no fix answer before it (a timeout, an error route or a failed tool on the way): route that path elsewhere than back to review "${node.id}", or give the node an "error" connection to handle it; then start a new run`,
+        events: unsetEvents(),
+      };
     }
     // Only now, with the review certain to be issued: the last accepted
     // report becomes the one generation kept (G8), so the reviewer starts
@@ -203,6 +212,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
     const changed = changedRoots(visit.artifacts, visit.roots ?? [], seen.roots);
     return {
       code: 'E_REVIEWER_MODIFIED',
+      fix: reviewerModifiedFix(node),
       errors: [`the artifacts changed while the review was pending and no review came before the deadline (${(changed.length > 0 ? changed : visit.artifacts).join(', ')}): a reviewer diagnoses and never fixes`],
     };
   },
@@ -272,6 +282,7 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
         code: 'E_REVIEWER_MODIFIED',
         final: true,
         errors: [`the artifacts changed while the review was pending (${(changed.length > 0 ? changed : visit.artifacts).join(', ')}): a reviewer diagnoses and never fixes`],
+        fix: reviewerModifiedFix(node),
       };
     }
     const validate = answerValidator(ISSUES_ANSWER_SCHEMA);
@@ -324,6 +335,18 @@ function resolvePaths(node: DelegateReviewNode, ctx: RunContext, workflow: Workf
   return { artifacts, context, report };
 }
 
+
+/** What follows a refusal at entry: the node's error route, or a failed run that a new one replaces. */
+function afterRefusal(node: DelegateReviewNode): string {
+  return node.connections?.error !== undefined
+    ? `the run took review "${node.id}"'s error route`
+    : `then start a new run (this one has failed), or give review "${node.id}" an "error" connection to route this`;
+}
+
+/** How to repair a review whose reviewer edited what it reviews (G13): it is never re-asked. */
+function reviewerModifiedFix(node: DelegateReviewNode): string {
+  return `the reviewer may only write the report file: have it leave the artifacts alone, restore them if its edits are unwanted, and ${node.connections?.error !== undefined ? `handle the review's "error" route (the run took it)` : `start a new run (or give review "${node.id}" an "error" connection)`}`;
+}
 
 /** An answer's non-blank `unchanged_reason`: why a fix left the reviewed artifacts as they were. */
 export function unchangedReason(answer: JsonValue): string | undefined {

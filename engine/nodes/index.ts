@@ -33,8 +33,15 @@ export function nodeType(type: string): NodeType<any> | undefined {
 
 /** Whether a workflow has nodes an agent answers (a tool node the engine runs itself): one of tool nodes only needs no agent. */
 export function asksAgents(nodes: ReadonlyArray<{ type?: unknown }>): boolean {
-  return nodes.some((n) => typeof n?.type === 'string' && n.type !== 'tool' && nodeType(n.type)?.kind === 'waiting');
+  return nodes.some(answered);
 }
+
+/** The ids of the nodes an agent or reviewer answers (directives, reviews): all a script's keys may name. */
+export function answeredNodeIds(nodes: ReadonlyArray<{ type?: unknown; id?: unknown }>): string[] {
+  return nodes.filter(answered).map((n) => n.id).filter((id): id is string => typeof id === 'string');
+}
+
+const answered = (n: { type?: unknown }): boolean => typeof n?.type === 'string' && n.type !== 'tool' && nodeType(n.type)?.kind === 'waiting';
 
 setGlobalsOfNode((node: WorkflowNode) => nodeType(node.type)?.declares(node).globals ?? []);
 

@@ -122,7 +122,8 @@ export interface RunContext {
    * the run has moved on from it only through the engine's own tool
    * outcomes and transient nodes: what led into the node the run reaches
    * behind tool nodes (a fix step → a formatter tool → the review). Any
-   * other way on (a timeout, a refusal, an error route) clears it.
+   * other way on (a timeout, a refusal, an error route, a tool node's
+   * error route) clears it.
    */
   leadIn?: LeadIn;
 }
@@ -135,6 +136,8 @@ export interface LeadIn {
   userId: string;
   /** Its non-blank `unchanged_reason`, the one field a later review's entry reads. */
   unchangedReason?: string;
+  /** Its item's deadline: re-asked behind tool nodes, the node keeps its visit's deadline. */
+  deadline?: string;
 }
 
 /** What a transient node decided. */
@@ -169,6 +172,8 @@ export interface Submission {
    * loudly with this (its error route, or the run), whatever the answer.
    */
   toolFailure?: { tool: string; code: string; message: string; fix?: string };
+  /** The deadline of the item answered (its visit's): kept in leadIn, so a re-ask behind tool nodes keeps it. */
+  deadline?: string;
 }
 
 /** What a waiting node made of an answer. */
@@ -291,7 +296,7 @@ export interface WaitingType<N extends WorkflowNode = WorkflowNode> extends Node
   /** Reads what `answer` needs from outside the run (files), just before an answer is judged. */
   observe?(node: N, ctx: RunContext, workflow: Workflow, env: RunEnv): JsonValue;
   /** Judges the visit when its deadline passes with no accepted answer (given what `observe` read); a refusal takes `error`. */
-  onTimeout?(node: N, ctx: RunContext, observed: JsonValue | undefined): { code: string; errors: string[] } | undefined;
+  onTimeout?(node: N, ctx: RunContext, observed: JsonValue | undefined): { code: string; errors: string[]; fix?: string } | undefined;
   /** The route and code when the last retry was rejected; `maxRetriesExceeded` / E_MAX_RETRIES by default. */
   onMaxRetries?(node: N, last: { code: string }): { via: string; code: string };
 }

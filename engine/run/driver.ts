@@ -233,6 +233,15 @@ export async function driveRun(
     steps++;
     // The answer's fate (accepted, rejected, declared failed) and the nodes it led through, in order.
     await journal?.report(state, pending.nodeId);
+    if (state.status === 'waiting' && state.rejected?.code === 'E_REVIEWER_IDENTITY') {
+      // A review pinned to another identity (the review gate's reviewer) costs no attempt: asking again would loop forever.
+      return stop(state, steps, {
+        code: 'E_REVIEWER_IDENTITY',
+        message: `"${as}" is not the reviewer review "${pending.nodeId}" was issued to: its persona pins the one identity that may answer it`,
+        nodeId: pending.nodeId,
+        fix: `this run's review belongs to the review gate that started it; ${answerHint(state.runId, state.seq, state.pending)}`,
+      }, opts);
+    }
     if (state.status === 'waiting' && state.rejected?.code === 'E_SELF_REVIEW') {
       // Costs no attempt, so asking the same identity again would loop forever.
       return stop(state, steps, {

@@ -15,11 +15,12 @@ import type { ToolCallRecord } from '../hosts/tool-mediation.js';
 import { hasReviewNodes } from '../nodes/review-loops.js';
 import type { RunRecord } from '../store/store.js';
 import { isDirectory } from '../format/make-dirs.js';
+import { existsSync } from 'node:fs';
 import { shellWord } from '../format/shell-word.js';
 import { resolve as resolvePath } from 'node:path';
 import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID, type AdapterLabel, type RunOptions } from './driver.js';
 import { ENGINE_ID } from '../nodes/tool.js';
-import { checkOptionKeys, keysOf, shown } from './option-keys.js';
+import { checkOptionKeys, keysOf, said, shown } from './option-keys.js';
 import { suggest } from '../format/suggest.js';
 
 /** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
@@ -86,7 +87,7 @@ export function resumeSource(source: unknown, optionKeys: readonly string[]): so
     if ('locate' in source || keys.includes('metadata') || keys.includes('nodes')) return false;
     const misspelt = keys.find((k) => suggest(k, ['runId']) === 'runId');
     if (misspelt === undefined) return false;
-    throw new CountersignError('E_INPUT', `run()'s first argument has ${JSON.stringify(misspelt)} — did you mean "runId"? ${shape}`, {
+    throw new CountersignError('E_INPUT', `run()'s first argument has ${said(misspelt)} — did you mean "runId"? ${shape}`, {
       fix: 'rename it to "runId": run({ runId: "<id>" }, { agent }) (`countersign runs` lists run ids)',
     });
   }
@@ -95,7 +96,7 @@ export function resumeSource(source: unknown, optionKeys: readonly string[]): so
   const options = extra.filter((k) => optionKeys.includes(k));
   const others = extra.filter((k) => !optionKeys.includes(k));
   const id = (source as { runId?: unknown }).runId;
-  throw new CountersignError('E_INPUT', `${shape}, and this one also has ${extra.map((k) => JSON.stringify(k)).join(', ')}`, {
+  throw new CountersignError('E_INPUT', `${shape}, and this one also has ${extra.map((k) => said(k)).join(', ')}`, {
     fix: [
       `pass { runId } alone: run({ runId: ${typeof id === 'string' ? JSON.stringify(id) : '"<id>"'} }, { agent, … })`,
       ...(options.length > 0 ? [`${options.join(', ')} ${options.length > 1 ? 'go' : 'goes'} in run()'s options (the second argument)`] : []),
@@ -112,14 +113,16 @@ export function resumeSource(source: unknown, optionKeys: readonly string[]): so
 export function workspaceOf(given: unknown): string {
   if (given === undefined) return process.cwd();
   if (typeof given !== 'string' || given.trim() === '') {
-    throw new CountersignError('E_INPUT', `the workspace must be a directory path, got ${JSON.stringify(given) ?? typeof given}`, {
+    throw new CountersignError('E_INPUT', `the workspace must be a directory path, got ${said(given) ?? typeof given}`, {
       fix: 'pass { workspace: "/path/to/dir" } naming an existing directory, or leave it out to use the current directory',
     });
   }
   const dir = resolvePath(given);
   if (!isDirectory(dir)) {
-    throw new CountersignError('E_INPUT', `workspace ${dir} is not an existing directory`, {
-      fix: `create it first, or pass an existing directory (relative paths resolve against ${process.cwd()}); leave it out to use the current directory`,
+    // A path that is a file cannot be created as a directory: the fix says to pass another one.
+    const file = existsSync(dir);
+    throw new CountersignError('E_INPUT', `workspace ${dir} is not an existing directory${file ? ': it is a file' : ''}`, {
+      fix: `${file ? 'pass a directory instead (or move the file aside and create the directory)' : 'create it first, or pass an existing directory'} (relative paths resolve against ${process.cwd()}); leave it out to use the current directory`,
     });
   }
   return dir;
@@ -128,7 +131,7 @@ export function workspaceOf(given: unknown): string {
 /** run()'s limits, checked before anything starts: a bad one would otherwise mean no limit, or an instant stop. */
 export function checkRunLimits(opts: { maxSteps?: unknown; agentTimeoutMs?: unknown }): void {
   const bad = (name: string, what: string, value: unknown) =>
-    new CountersignError('E_INPUT', `run() option ${name} must be ${what}, got ${typeof value === 'number' ? String(value) : JSON.stringify(value) ?? typeof value}`, {
+    new CountersignError('E_INPUT', `run() option ${name} must be ${what}, got ${typeof value === 'number' ? String(value) : said(value) ?? typeof value}`, {
       fix: `pass ${name} as ${what}, or leave it out (${name === 'maxSteps' ? 'no step limit' : 'the 600 s default'})`,
     });
   const { maxSteps, agentTimeoutMs } = opts;
@@ -146,7 +149,7 @@ export function checkResume(rec: RunRecord, opts: { input?: unknown; workspace?:
     });
   }
   if (opts.workspace !== undefined && (typeof opts.workspace !== 'string' || resolvePath(opts.workspace) !== rec.workspace)) {
-    throw new CountersignError('E_INPUT', `run ${rec.runId} works in ${rec.workspace}; the workspace ${JSON.stringify(opts.workspace)} cannot move it`, {
+    throw new CountersignError('E_INPUT', `run ${rec.runId} works in ${rec.workspace}; the workspace ${said(opts.workspace)} cannot move it`, {
       fix: 'leave out workspace when resuming',
     });
   }
@@ -193,7 +196,7 @@ export function identityRequired(rec: RunRecord): CountersignError {
 /** A run id is a non-empty string, whichever store is used (SQLite would take ['x'] for "x", and throw on an object). */
 export function checkRunId(runId: unknown): asserts runId is string {
   if (typeof runId !== 'string' || runId.trim() === '') {
-    throw new CountersignError('E_INPUT', `a run id is a non-empty string, got ${typeof runId === 'string' ? JSON.stringify(runId) : Array.isArray(runId) ? 'a list' : runId === null ? 'null' : runId === undefined ? 'nothing (undefined)' : typeof runId === 'object' ? 'an object' : `a ${typeof runId}`}`, {
+    throw new CountersignError('E_INPUT', `a run id is a non-empty string, got ${typeof runId === 'string' ? said(runId) : Array.isArray(runId) ? 'a list' : runId === null ? 'null' : runId === undefined ? 'nothing (undefined)' : typeof runId === 'object' ? 'an object' : `a ${typeof runId}`}`, {
       fix: 'pass the runId of a run state (`countersign runs` lists them)',
     });
   }
@@ -205,12 +208,12 @@ const RUN_STATUSES = ['waiting', 'completed', 'failed'];
 export function checkRunsFilter<F extends { status?: unknown } | undefined>(filter: F): F {
   // A filter that is no object ('completed' for { status: 'completed' }) would list every run without a word.
   if (filter !== undefined && (filter === null || typeof filter !== 'object' || Array.isArray(filter))) {
-    throw new CountersignError('E_INPUT', `runs() takes a filter object, got ${filter === null ? 'null' : typeof filter === 'string' ? JSON.stringify(filter) : typeof filter}`, {
+    throw new CountersignError('E_INPUT', `runs() takes a filter object, got ${filter === null ? 'null' : typeof filter === 'string' ? said(filter) : typeof filter}`, {
       fix: `pass { status: ${typeof filter === 'string' ? JSON.stringify(filter) : '"waiting"'} }, or leave the filter out`,
     });
   }
   if (filter !== undefined && filter.status !== undefined && !RUN_STATUSES.includes(filter.status as string)) {
-    throw new CountersignError('E_INPUT', `runs() status ${JSON.stringify(filter.status) ?? String(filter.status)} is not a run status`, {
+    throw new CountersignError('E_INPUT', `runs() status ${said(filter.status) ?? String(filter.status)} is not a run status`, {
       fix: `filter by one of ${RUN_STATUSES.join(', ')}, or leave status out`,
     });
   }
@@ -219,7 +222,7 @@ export function checkRunsFilter<F extends { status?: unknown } | undefined>(filt
 
 export function seqError(runId: string, seq: number, rec: RunRecord | undefined, workflow?: { toolModules?: unknown; requiredInputs?: unknown }): CountersignError {
   if (!Number.isInteger(seq)) {
-    const shown = typeof seq === 'number' ? String(seq) : `${JSON.stringify(seq) ?? String(seq)} (a ${typeof seq})`;
+    const shown = typeof seq === 'number' ? String(seq) : `${said(seq) ?? String(seq)} (a ${typeof seq})`;
     return new CountersignError('E_SEQ', `seq ${shown} is not a whole number, so it names no item of run ${runId}`, {
       fix: 'pass the seq of a pending state (a whole number from 1), or leave it out to answer the item pending now',
     });
@@ -238,7 +241,7 @@ export function seqError(runId: string, seq: number, rec: RunRecord | undefined,
     : rec.status === 'waiting'
       ? `answer seq ${rec.seq} (the pending item), or omit --seq`
       : `the run is ${rec.status} and takes no more answers; start a new run with \`${startCommand(rec, workflow)}\``;
-  return new CountersignError('E_SEQ', `${current}seq ${JSON.stringify(seq)} has not been issued`, { fix });
+  return new CountersignError('E_SEQ', `${current}seq ${said(seq)} has not been issued`, { fix });
 }
 
 /** The command that starts the run's workflow again: from the file it was started from, when it has one. */
@@ -346,7 +349,7 @@ export function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] 
       if (TOOL_CALL_KEYS.includes(key)) continue;
       // `tool` is what the host's own call said the name in ({tool, args}); anything else by spelling.
       const near = key === 'tool' || key === 'toolName' ? 'name' : suggest(key, TOOL_CALL_KEYS);
-      throw new CountersignError('E_INPUT', `toolCalls[${i}] has no field ${JSON.stringify(key)}${near ? ` — did you mean "${near}"?` : ''}`, {
+      throw new CountersignError('E_INPUT', `toolCalls[${i}] has no field ${said(key)}${near ? ` — did you mean "${near}"?` : ''}`, {
         fix: `${near ? `rename it to "${near}"` : 'remove it'}: a tool-call record takes ${TOOL_CALL_KEYS.join(', ')}, and is journaled as given or not at all`,
       });
     }

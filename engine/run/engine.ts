@@ -15,18 +15,18 @@ import { hashWorkflow } from './hash.js';
 import { answerCopy, checkLabels, checkResume, checkReviewer, resumeSource, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, startCommand, seqError, toolCallsOf, toolFailureOf } from './engine-checks.js';
 import { damagedRecord, stateOf } from './state.js';
 import { checkedCopy } from './stored-workflow.js';
-import { firstStep, nextStep } from './step.js';
-import { retriesSpentOf } from './step-journal.js';
+import { contextFault, firstStep, nextStep } from './step.js';
+import { retriesSpentOf, vetoedBehindTools } from './step-journal.js';
 import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
 import { driveRun, type RunOptions, type RunResult } from './driver.js';
 import { engineTools } from './engine-tools.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { loopFacts } from '../nodes/review-loops.js';
-import { asksAgents, nodeType } from '../nodes/index.js';
+import { answeredNodeIds, asksAgents, nodeType } from '../nodes/index.js';
 import { claimNote } from './tool-steps.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 import { checkToolList } from '../tools/catalog.js';
-import { checkOptionKeys, keysOf } from './option-keys.js';
+import { checkOptionKeys, keysOf, said } from './option-keys.js';
 import type { Pending } from '../nodes/pending.js';
 
 export interface EngineOptions {
@@ -112,8 +112,10 @@ export interface RunInfo {
   workflow: string;
   file?: string;
   workspace: string;
-  /** The node ids of the workflow copy the run keeps (what a host may address, e.g. a script's keys). */
+  /** The node ids of the workflow copy the run keeps. */
   nodeIds: string[];
+  /** Those of nodes an agent or reviewer answers (directives, reviews): what a script's keys may name. */
+  answeredNodeIds: string[];
   /** Whether that workflow asks an agent anything (a node that waits for an answer): a run of tool nodes only needs none. */
   asksAgents: boolean;
   /** Whether that workflow names toolModules: a CLI command on the run then needs --allow-tool-modules. */
@@ -159,7 +161,7 @@ const STORE_METHODS = ['putWorkflow', 'getWorkflow', 'create', 'get', 'update', 
  */
 function optionsObject(opts: unknown, call: string, example = 'an options object such as {}, or leave it out'): void {
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
-    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${opts === null ? 'null' : opts === undefined ? 'nothing (undefined)' : Array.isArray(opts) ? 'a list' : typeof opts === 'string' ? JSON.stringify(opts) : typeof opts === 'number' || typeof opts === 'boolean' ? String(opts) : `a ${typeof opts}`}`, { fix: `pass ${example}` });
+    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${opts === null ? 'null' : opts === undefined ? 'nothing (undefined)' : Array.isArray(opts) ? 'a list' : typeof opts === 'string' ? said(opts) : typeof opts === 'number' || typeof opts === 'boolean' ? String(opts) : `a ${typeof opts}`}`, { fix: `pass ${example}` });
   }
 }
 
@@ -170,7 +172,7 @@ function optionsObject(opts: unknown, call: string, example = 'an options object
  */
 function identityOption(id: unknown, call: 'start' | 'submit'): asserts id is string | undefined {
   if (id === undefined || typeof id === 'string') return;
-  throw new CountersignError('E_INPUT', `${call}()'s as must be a non-empty string (an identity), got ${id === null ? 'null' : typeof id === 'object' ? (Array.isArray(id) ? 'a list' : 'an object') : JSON.stringify(id) ?? typeof id}`, {
+  throw new CountersignError('E_INPUT', `${call}()'s as must be a non-empty string (an identity), got ${id === null ? 'null' : typeof id === 'object' ? (Array.isArray(id) ? 'a list' : 'an object') : said(id) ?? typeof id}`, {
     fix: call === 'start' ? 'pass as as a non-empty string, or leave it out (local by default)' : 'pass as as a non-empty string (the answering identity), or leave it out outside a review loop (local by default)',
   });
 }
@@ -201,14 +203,14 @@ export function createEngine(options: EngineOptions): Engine {
   }
   checkToolList(options.tools, 'createEngine');
   if (options.allowToolModules !== undefined && typeof options.allowToolModules !== 'boolean') {
-    throw new CountersignError('E_INPUT', `createEngine's allowToolModules must be true or false, got ${JSON.stringify(options.allowToolModules) ?? typeof options.allowToolModules}`, {
+    throw new CountersignError('E_INPUT', `createEngine's allowToolModules must be true or false, got ${said(options.allowToolModules) ?? typeof options.allowToolModules}`, {
       fix: 'pass allowToolModules: true to load workflows\' toolModules (it runs their code), or leave it out',
     });
   }
   // A heartbeat that is no positive whole number of milliseconds (or past what a timer keeps) would renew the claim every millisecond.
   const heartbeat: unknown = options.toolHeartbeatMs;
   if (heartbeat !== undefined && (typeof heartbeat !== 'number' || !Number.isInteger(heartbeat) || heartbeat <= 0 || heartbeat > MAX_TIMER_MS)) {
-    throw new CountersignError('E_INPUT', `createEngine's toolHeartbeatMs must be a positive whole number of milliseconds (at most ${MAX_TIMER_MS}), got ${typeof heartbeat === 'number' ? String(heartbeat) : JSON.stringify(heartbeat) ?? typeof heartbeat}`, {
+    throw new CountersignError('E_INPUT', `createEngine's toolHeartbeatMs must be a positive whole number of milliseconds (at most ${MAX_TIMER_MS}), got ${typeof heartbeat === 'number' ? String(heartbeat) : said(heartbeat) ?? typeof heartbeat}`, {
       fix: 'pass toolHeartbeatMs as a whole number of milliseconds, well under the 10-minute claim, or leave it out (60000: a running tool node renews its claim every minute)',
     });
   }
@@ -217,7 +219,7 @@ export function createEngine(options: EngineOptions): Engine {
   const now = clock === undefined ? () => new Date() : () => {
     const t = clock();
     if (!(t instanceof Date) || !Number.isFinite(t.getTime())) {
-      throw new CountersignError('E_INPUT', `createEngine's now() gave ${t instanceof Date ? 'an invalid Date' : JSON.stringify(t) ?? String(t)}, not a valid Date`, { fix: 'make now return a valid Date, e.g. () => new Date()' });
+      throw new CountersignError('E_INPUT', `createEngine's now() gave ${t instanceof Date ? 'an invalid Date' : said(t) ?? String(t)}, not a valid Date`, { fix: 'make now return a valid Date, e.g. () => new Date()' });
     }
     return t;
   };
@@ -277,6 +279,17 @@ export function createEngine(options: EngineOptions): Engine {
    */
   function servedState(rec: RunRecord): RunState {
     const state = stateOf(rec, store.file);
+    if (rec.status === 'waiting') waitsAtItsNode(rec);
+    // A completed run ended at one of its workflow's end nodes: any other is no end it could have reached.
+    if (rec.status === 'completed' && compiledFor(rec).byId.get(rec.endNodeId!)?.type !== 'end') {
+      throw damagedRecord(rec, `completed at node ${JSON.stringify(rec.endNodeId)}, which is no end node of its stored workflow`, store.file);
+    }
+    return state;
+  }
+
+  /** A waiting record's pending item is its node's, of the kind that node issues, over a context a step can read: else E_STORE. */
+  function waitsAtItsNode(rec: RunRecord): void {
+    if (typeof (rec.pending as { nodeId?: unknown } | null | undefined)?.nodeId !== 'string') stateOf(rec, store.file);
     // A waiting run is shown waiting only at a node its workflow has: never a pending item nobody can answer.
     if (rec.status === 'waiting' && !compiledFor(rec).byId.has(rec.pending!.nodeId)) {
       throw damagedRecord(rec, `waits at node ${JSON.stringify(rec.pending!.nodeId)}, which its stored workflow does not have`, store.file);
@@ -285,7 +298,14 @@ export function createEngine(options: EngineOptions): Engine {
     if (at && nodeType(at.type)?.kind !== 'waiting') {
       throw damagedRecord(rec, `waits at node ${JSON.stringify(at.id)}, a ${at.type} node, which never waits`, store.file);
     }
-    return state;
+    // A pending item of another kind than its node issues (a tool item at a directive) would be answered, or run, as what it is not.
+    const issues = at ? (at.type === 'agent-directive' ? 'directive' : nodeType(at.type)?.kind === 'waiting' && (nodeType(at.type) as { answeredByEngine?: true }).answeredByEngine ? 'tool' : 'review') : undefined;
+    if (at && rec.pending!.kind !== issues) throw damagedRecord(rec, `waits at node ${JSON.stringify(at.id)}, a ${at.type} node, with a ${rec.pending!.kind} pending item`, store.file);
+    if (at) {
+      const context = rec.snapshot.context as Record<string, unknown> | null | undefined;
+      const fault = context === null || typeof context !== 'object' || Array.isArray(context) ? 'is missing' : contextFault(context);
+      if (fault) throw damagedRecord(rec, `has a snapshot whose context ${fault}`, store.file);
+    }
   }
 
   function startLoaded(loaded: ValidWorkflow, opts: StartOptions): RunState {
@@ -298,14 +318,14 @@ export function createEngine(options: EngineOptions): Engine {
     const runId = newRunId();
     // Every other entry point takes only a non-empty string: a run stored under anything else could never be reached again.
     if (typeof runId !== 'string' || runId.trim() === '') {
-      throw new CountersignError('E_INPUT', `newRunId gave ${JSON.stringify(runId) ?? String(runId)}, and a run id is a non-empty string: no run was stored`, {
+      throw new CountersignError('E_INPUT', `newRunId gave ${said(runId) ?? String(runId)}, and a run id is a non-empty string: no run was stored`, {
         fix: 'make newRunId return a non-empty string (the default is crypto.randomUUID())',
       });
     }
     const at = now();
     identityOption(opts.as, 'start');
     if (opts.as !== undefined && opts.as.trim() === '') {
-      throw new CountersignError('E_IDENTITY_REQUIRED', `the starting identity ${JSON.stringify(opts.as)} is blank`, {
+      throw new CountersignError('E_IDENTITY_REQUIRED', `the starting identity ${said(opts.as)} is blank`, {
         fix: 'pass a non-empty identity with --as <identity> (library: { as }), or leave it out',
       });
     }
@@ -359,7 +379,7 @@ export function createEngine(options: EngineOptions): Engine {
       const { value: copy, bytes } = answerCopy(answer);
       identityOption(opts.as, 'submit');
       if (opts.as !== undefined && opts.as.trim() === '') {
-        throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${JSON.stringify(opts.as)} is blank`, {
+        throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${said(opts.as)} is blank`, {
           fix: 'pass a non-empty identity with --as <identity> (library: { as })',
         });
       }
@@ -378,7 +398,7 @@ export function createEngine(options: EngineOptions): Engine {
       // A stored time ahead of this clock says the clocks disagree (another
       // host's, or this one stepped back): no judging by them, the item pending now is answered.
       if (opts.madeAt !== undefined && !(opts.madeAt instanceof Date && Number.isFinite(opts.madeAt.getTime()))) {
-        throw new CountersignError('E_INPUT', `madeAt must be a valid Date (when the answer was made), got ${opts.madeAt instanceof Date ? 'an invalid Date' : JSON.stringify(opts.madeAt) ?? String(opts.madeAt)}`, {
+        throw new CountersignError('E_INPUT', `madeAt must be a valid Date (when the answer was made), got ${opts.madeAt instanceof Date ? 'an invalid Date' : said(opts.madeAt) ?? String(opts.madeAt)}`, {
           fix: 'pass { madeAt: new Date(…) } with a valid time, or { seq } (the seq of the item answered), or neither',
         });
       }
@@ -393,6 +413,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (before.status === 'waiting') await tools.ensureModules(before);
       // Errors found after an overdue deadline fired must not roll that back:
       // they are returned from the transaction and thrown after it commits.
+      // The node answered and the item the step issued: a review behind the tool nodes it leads to may still refuse that answer.
+      let answered: { nodeId: string; seq: number } | undefined;
       const outcome = store.update<RunState | CountersignError>(runId, (rec) => {
         const at = now();
         let current = rec;
@@ -432,6 +454,7 @@ export function createEngine(options: EngineOptions): Engine {
         }
         const submitted = { type: 'SUBMIT' as const, answer: copy, bytes, userId, ...(toolCalls.length ? { toolCalls } : {}), ...(toolFailure ? { toolFailure } : {}) };
         const s = nextStep(compiled, rec, submitted, at, envOf(rec));
+        answered = { nodeId: rec.pending!.nodeId, seq: s.record.seq };
         const state = stateOf(s.record, store.file);
         const spent = s.rejected ? undefined : retriesSpentOf(s.events, rec.pending!.nodeId);
         const result = s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : spent ? { ...state, retriesSpent: spent } : state;
@@ -463,7 +486,9 @@ export function createEngine(options: EngineOptions): Engine {
       if (outcome.replayed) return { ...(await settled(runId)), replayed: true as const };
       // What the step said of the answer (too late, retries spent) still holds once the tool nodes it led to have run.
       const after = await settled(runId);
-      return { ...after, ...(outcome.late ? { late: outcome.late } : {}), ...(outcome.retriesSpent ? { retriesSpent: outcome.retriesSpent } : {}) };
+      // An answer refused behind the tools (an unchanged fix re-asked) is said as a rejection, as if refused when given.
+      const vetoed = answered && vetoedBehindTools(store.events(runId), answered.nodeId, answered.seq, userId, after);
+      return { ...after, ...(outcome.late ? { late: outcome.late } : {}), ...(outcome.retriesSpent ? { retriesSpent: outcome.retriesSpent } : {}), ...vetoed };
     },
 
     async recordToolCalls(runId, opts) {
@@ -511,6 +536,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(rec.file ? { file: rec.file } : {}),
         workspace: rec.workspace,
         nodeIds: compiledFor(rec).workflow.nodes.map((n) => n.id),
+        answeredNodeIds: answeredNodeIds(compiledFor(rec).workflow.nodes),
         asksAgents: asksAgents(compiledFor(rec).workflow.nodes),
         toolModules: (compiledFor(rec).workflow.toolModules?.length ?? 0) > 0,
         status: rec.status,
@@ -524,14 +550,18 @@ export function createEngine(options: EngineOptions): Engine {
     async status(runId) {
       checkRunId(runId);
       const rec = mustGet(runId);
+      // A read never changes a run because of a damaged record (a tool item at a directive): E_STORE before a deadline fires or a tool runs.
+      // A tool item is checked against its node only: settling it brings the record up to date (an old one may lack its attempt).
+      const toolItem = rec.status === 'waiting' && rec.pending?.kind === 'tool';
+      const served = toolItem ? waitsAtItsNode(rec) : servedState(rec);
       if (rec.status === 'waiting' && rec.deadline && now() >= new Date(rec.deadline)) {
         // The timeout route may lead to a tool node: run it, as any step does.
         const fired = fireDeadline(runId);
         return fired.status === 'waiting' && fired.pending.kind === 'tool' ? settled(runId) : fired;
       }
       // A tool node not yet run (or a claim whose process died) is settled here, so no run stays stuck.
-      if (rec.status === 'waiting' && rec.pending?.kind === 'tool') return settled(runId);
-      return servedState(rec);
+      if (toolItem) return settled(runId);
+      return served!;
     },
 
     async trace(runId, options) {
@@ -542,7 +572,7 @@ export function createEngine(options: EngineOptions): Engine {
       // Only a from left out reads the whole journal: null is no event index.
       const from: unknown = options?.from === undefined ? 0 : options.from;
       if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 0) {
-        throw new CountersignError('E_INPUT', `trace from ${JSON.stringify(from)} is not an event index`, { fix: 'pass from as a whole number ≥ 0 (the number of events already read), or leave it out for the whole journal' });
+        throw new CountersignError('E_INPUT', `trace from ${said(from)} is not an event index`, { fix: 'pass from as a whole number ≥ 0 (the number of events already read), or leave it out for the whole journal' });
       }
       mustGet(runId);
       const events = store.events(runId, from);
@@ -573,7 +603,7 @@ export function createEngine(options: EngineOptions): Engine {
       // A reviewer given is an agent, whether or not the workflow has review nodes: never ignored without a word.
       const reviewer: unknown = opts.reviewer;
       if (reviewer !== undefined && (reviewer === null || (typeof reviewer !== 'object' && typeof reviewer !== 'function') || typeof (reviewer as Agent).answer !== 'function')) {
-        throw new CountersignError('E_INPUT', `run()'s reviewer must be an agent: an object with an answer(request, options) method, got ${reviewer === null ? 'null' : Array.isArray(reviewer) ? 'a list' : typeof reviewer === 'object' || typeof reviewer === 'function' ? `${typeof reviewer === 'object' ? 'an object' : 'a function'} without answer()` : JSON.stringify(reviewer) ?? typeof reviewer}`, {
+        throw new CountersignError('E_INPUT', `run()'s reviewer must be an agent: an object with an answer(request, options) method, got ${reviewer === null ? 'null' : Array.isArray(reviewer) ? 'a list' : typeof reviewer === 'object' || typeof reviewer === 'function' ? `${typeof reviewer === 'object' ? 'an object' : 'a function'} without answer()` : said(reviewer) ?? typeof reviewer}`, {
           fix: 'pass reviewer: { answer: async (item) => answerObject } (another agent than the one producing the work), or leave it out for a workflow without review nodes',
         });
       }
@@ -585,7 +615,7 @@ export function createEngine(options: EngineOptions): Engine {
       // What run() lends its agents: an object with names() and call() (a list of tools goes to createEngine).
       const lent: unknown = opts.tools;
       if (lent !== undefined && (lent === null || typeof lent !== 'object' || typeof (lent as ToolRunner).names !== 'function' || typeof (lent as ToolRunner).call !== 'function')) {
-        throw new CountersignError('E_INPUT', `run()'s tools must be a tool runner: an object with names() and call(name, args, request), got ${Array.isArray(lent) ? 'a list' : lent === null ? 'null' : typeof lent === 'object' ? 'an object without them' : typeof lent === 'function' ? 'a function' : JSON.stringify(lent)}`, {
+        throw new CountersignError('E_INPUT', `run()'s tools must be a tool runner: an object with names() and call(name, args, request), got ${Array.isArray(lent) ? 'a list' : lent === null ? 'null' : typeof lent === 'object' ? 'an object without them' : typeof lent === 'function' ? 'a function' : said(lent)}`, {
           fix: Array.isArray(lent) ? 'register a list of tools with createEngine({ tools }) (tool nodes and $tool calls can name them), or lend a runner { names, call } here' : 'pass tools: { names: () => [...], call: async (name, args, request) => result }, or leave it out',
         });
       }
@@ -593,7 +623,7 @@ export function createEngine(options: EngineOptions): Engine {
       for (const name of ['toolChain', 'labels'] as const) {
         const given: unknown = opts[name];
         if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
-          throw new CountersignError('E_INPUT', `run()'s ${name} must be an object, got ${given === null ? 'null' : Array.isArray(given) ? 'a list' : JSON.stringify(given) ?? typeof given}`, {
+          throw new CountersignError('E_INPUT', `run()'s ${name} must be an object, got ${given === null ? 'null' : Array.isArray(given) ? 'a list' : said(given) ?? typeof given}`, {
             fix: name === 'toolChain' ? 'pass toolChain: { reviewGate, … } (the decorators chain() takes), or leave it out' : 'pass labels: { agent?: { name, silence }, reviewer?: { name, silence } }, or leave it out',
           });
         }
@@ -605,7 +635,7 @@ export function createEngine(options: EngineOptions): Engine {
       // Refused before anything starts: a blank identity would fail the first answer of a half-started run.
       for (const [name, id] of [['as', opts.as], ['reviewerAs', opts.reviewerAs]] as const) {
         if (id !== undefined && typeof id !== 'string') {
-          throw new CountersignError('E_INPUT', `run()'s ${name} must be a non-empty string (an identity), got ${id === null ? 'null' : typeof id === 'object' ? (Array.isArray(id) ? 'a list' : 'an object') : JSON.stringify(id) ?? typeof id}`, {
+          throw new CountersignError('E_INPUT', `run()'s ${name} must be a non-empty string (an identity), got ${id === null ? 'null' : typeof id === 'object' ? (Array.isArray(id) ? 'a list' : 'an object') : said(id) ?? typeof id}`, {
             fix: `pass ${name} as a non-empty string, or leave it out (${name === 'as' ? 'local' : 'reviewer'} by default)`,
           });
         }
@@ -619,7 +649,8 @@ export function createEngine(options: EngineOptions): Engine {
         checkRunId((source as { runId: unknown }).runId);
         const rec = mustGet((source as { runId: string }).runId);
         checkResume(rec, opts);
-        workspaceStillThere(rec);
+        // Only a run with work left needs its workspace: an ended run is returned as it stands.
+        if (rec.status === 'waiting') workspaceStillThere(rec);
         checkReviewer(compiledFor(rec).workflow, opts);
         const workflow = compiledFor(rec).workflow;
         // A run resumed in a new process offers its agents the same tools as when it started.

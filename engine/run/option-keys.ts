@@ -39,3 +39,9 @@ export function shown(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   return typeof value === 'bigint' || typeof value === 'symbol' ? `a ${typeof value}` : JSON.stringify(value);
 }
+
+/** JSON.stringify for messages that never throws on a BigInt (`5n`, as in source), anywhere in the value. */
+export function said(value: unknown): string | undefined {
+  if (typeof value === 'bigint') return `${value}n`;
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}

@@ -17,6 +17,8 @@ export class Runaway extends Error {
     message: string,
     readonly nodeId: string | undefined,
     readonly actions: Actions,
+    /** How to repair the workflow, when the loop's cause is known. */
+    readonly fix?: string,
   ) {
     super(message);
   }
@@ -28,7 +30,7 @@ export function runaway(rec: RunRecord, at: string, from: string | undefined, lo
   const { events } = loop ? journalOf(loop.actions, rec, at, rows) : { events: [] as JournalEvent[] };
   const nodeId = loop ? loop.nodeId : from;
   const message = loop?.message ?? `transient nodes kept transitioning without reaching a waiting or end node${from !== undefined ? `, from node "${from}"` : ''}`;
-  const error: RunFailure = deepFreeze({ code: 'E_RUNAWAY', message, ...(nodeId !== undefined ? { nodeId } : {}) });
+  const error: RunFailure = deepFreeze({ code: 'E_RUNAWAY', message, ...(nodeId !== undefined ? { nodeId } : {}), ...(loop?.fix ? { fix: loop.fix } : {}) });
   events.push({ seq: rec.seq, at, type: 'run.failed', ...(nodeId !== undefined ? { nodeId } : {}), code: error.code, message: error.message });
   return {
     record: { ...rec, status: 'failed', pending: undefined, deadline: undefined, error, updatedAt: at },

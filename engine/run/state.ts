@@ -12,6 +12,8 @@ export function stateOf(rec: RunRecord, storeFile?: string): RunState {
       {
         const missing = missingField(rec.pending);
         if (missing) throw damagedRecord(rec, `has a ${rec.pending.kind} pending item without its ${missing}`, storeFile);
+        const wrong = optionalFieldProblem(rec.pending);
+        if (wrong) throw damagedRecord(rec, `has a ${rec.pending.kind} pending item whose ${wrong}`, storeFile);
       }
       return { runId: rec.runId, seq: rec.seq, status: 'waiting', pending: rec.pending };
     case 'completed':
@@ -42,6 +44,14 @@ function missingField(pending: object): string | undefined {
     const ok = type === 'integer' ? Number.isInteger(v) : type === 'array' ? Array.isArray(v) : type === 'object' ? v !== null && typeof v === 'object' && !Array.isArray(v) : typeof v === type;
     if (!ok) return name;
   }
+  return undefined;
+}
+
+/** Why an optional contract field of a pending item (`errors`, `deadline`) has the wrong type; undefined when none does. */
+function optionalFieldProblem(pending: object): string | undefined {
+  const item = pending as Record<string, unknown>;
+  if (item.errors !== undefined && (!Array.isArray(item.errors) || !item.errors.every((e) => typeof e === 'string'))) return '"errors" is not a list of strings';
+  if (item.deadline !== undefined && (typeof item.deadline !== 'string' || !Number.isFinite(Date.parse(item.deadline)))) return '"deadline" is no time';
   return undefined;
 }
 

@@ -6,7 +6,7 @@
 import type { JsonObject } from '../format/model.js';
 import { deepFreeze } from '../format/freeze.js';
 import type { LedgerRow, RunRecord } from '../store/store.js';
-import type { JournalEvent, Rejection, RetriesSpent } from './contract.js';
+import type { JournalEvent, Rejection, RetriesSpent, RunState } from './contract.js';
 
 /** What a pure xstate evaluation collected instead of executing. */
 export type Actions = ReadonlyArray<{ type: string; params?: unknown }>;
@@ -48,4 +48,21 @@ export function retriesSpentOf(events: readonly JournalEvent[], nodeId: string):
   const route = refused && events.find((e) => e.type === 'route' && e.from === nodeId);
   if (!refused || !route || typeof route.via !== 'string' || typeof route.to !== 'string') return undefined;
   return deepFreeze({ nodeId, code: String(refused.code), errors: (refused.errors as string[]) ?? [], via: route.via, to: route.to });
+}
+
+/**
+ * An answer to `nodeId` accepted by a step that issued item `seq` (a tool
+ * node), then refused by what the tool nodes led to (a review that found
+ * the artifacts unchanged): `rejected` when its node asks again, or
+ * `retriesSpent` when that refusal spent its last retry and the run went on.
+ */
+export function vetoedBehindTools(events: readonly JournalEvent[], nodeId: string, seq: number, userId: string, after: RunState): { rejected: Rejection } | { retriesSpent: RetriesSpent } | undefined {
+  const later = events.filter((e) => typeof e.seq === 'number' && e.seq >= seq);
+  const refused = later.find((e) => e.type === 'answer.rejected' && e.nodeId === nodeId && e.userId === userId);
+  if (!refused) return undefined;
+  if (after.status === 'waiting' && after.pending.kind !== 'tool' && after.pending.nodeId === nodeId) {
+    return { rejected: deepFreeze({ code: String(refused.code), errors: (refused.errors as string[]) ?? [] }) };
+  }
+  const spent = retriesSpentOf(later, nodeId);
+  return spent ? { retriesSpent: spent } : undefined;
 }

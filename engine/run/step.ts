@@ -78,7 +78,9 @@ export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: Mach
   const snapshot = restore(compiled, rec, env.storeFile);
   const { machine } = compiled;
   const observed = event.type === 'SUBMIT' || event.type === 'TIMEOUT' ? observe(compiled, snapshot, env) : undefined;
-  const ev: MachineEvent = observed === undefined ? event : ({ ...event, observed } as MachineEvent);
+  let ev: MachineEvent = observed === undefined ? event : ({ ...event, observed } as MachineEvent);
+  // The answered item's deadline travels with the answer (into leadIn): re-asked behind tool nodes, the visit keeps it.
+  if (ev.type === 'SUBMIT' && rec.deadline !== undefined && ev.userId !== ENGINE_ID) ev = { ...ev, deadline: rec.deadline };
   return guarded(rec, now, () => enterNodes(compiled, env, pure(machine, (scope) => machine.transition(snapshot, ev, scope)), { snapshot, event: ev }), compiled);
 }
 
@@ -115,6 +117,7 @@ function enterNodes(
   // Where each node's first entry ended in `all`, and why its last entry routed on: what a runaway reports.
   const firstEntry = new Map<string, number>();
   let lastRoute = '';
+  let lastOutcome: { via: string; code: string } | undefined;
   for (let entries = 0; snap.status === 'active'; entries++) {
     if (entries >= MAX_ENTRIES_PER_STEP) {
       const id = snap.value as string;
@@ -122,6 +125,7 @@ function enterNodes(
         `node "${id}" kept routing on entry without the run resting anywhere (${MAX_ENTRIES_PER_STEP} entries in one step)${lastRoute ? `; its last entry: ${lastRoute}` : ''}`,
         id,
         all.slice(0, firstEntry.get(id) ?? all.length),
+        lastOutcome && `route node "${id}"'s "${lastOutcome.via}" connection somewhere other than back to it${lastOutcome.code === 'E_MAX_ITERATIONS' ? ', or raise its maxIterations' : ''}, so that entering it again can come to rest; then start a new run`,
       );
     }
     const ctx = snap.context as RunContext;
@@ -129,7 +133,10 @@ function enterNodes(
     const type = node && (nodeType(node.type) as WaitingType);
     if (!node || type?.kind !== 'waiting' || !type.enter || ctx.entered === node.id) break;
     const outcome = type.enter(node, ctx, compiled.workflow, env, cause);
-    if (outcome.kind === 'route') lastRoute = `${outcome.code}: ${outcome.message} (route "${outcome.via}")`;
+    if (outcome.kind === 'route') {
+      lastRoute = `${outcome.code}: ${outcome.message} (route "${outcome.via}")`;
+      lastOutcome = { via: outcome.via, code: outcome.code };
+    }
     if (outcome.kind === 'veto') {
       if (!submitted || !cause) throw new Error(`node "${node.id}" vetoed an answer, but no answer led to it`);
       if (cause.earlier) {
@@ -221,7 +228,7 @@ function restore(compiled: CompiledWorkflow, rec: RunRecord, storeFile: string |
 const isMap = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** What a stored context lacks that every step reads (so a damaged row is E_STORE, never a crash inside a guard). */
-function contextFault(context: Record<string, unknown>): string | undefined {
+export function contextFault(context: Record<string, unknown>): string | undefined {
   if (!isMap(context.vars)) return 'has no "vars" object';
   if (!isMap(context.nodes)) return 'has no "nodes" object';
   const meta = context.meta as Record<string, unknown> | null | undefined;
@@ -332,8 +339,10 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   let deadline: string | undefined;
   const timeoutMs = (node as { timeoutMs?: number }).timeoutMs;
   if (timeoutMs !== undefined) {
-    // A retry keeps the visit's deadline; a new visit starts a new one.
-    deadline = ctx.attempt > 0 && rec.deadline && rec.pending?.nodeId === node.id ? rec.deadline : new Date(now.getTime() + timeoutMs).toISOString();
+    // A retry keeps the visit's deadline (also when re-asked behind tool nodes: the answer's leadIn has it); a new visit starts a new one.
+    const lead = rejected ? (rec.snapshot.context as unknown as RunContext | undefined)?.leadIn : undefined;
+    const visit = rec.pending?.nodeId === node.id ? rec.deadline : lead?.nodeId === node.id ? lead.deadline : undefined;
+    deadline = ctx.attempt > 0 && visit ? visit : new Date(now.getTime() + timeoutMs).toISOString();
     pending.deadline = deadline;
   }
   if (unset.length > 0) events.push({ seq, at, type: 'variable.unset', nodeId: node.id, names: [...new Set(unset)] });

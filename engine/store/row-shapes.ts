@@ -17,6 +17,11 @@ export function recordProblem(value: unknown, runId: string): string | undefined
   for (const key of ['workflow', 'workflowHash', 'workspace', 'createdAt', 'updatedAt']) {
     if (typeof value[key] !== 'string') return `has no ${key}`;
   }
+  // Shown by info() and listed by runs(): a time that is no time, or a file that is no path, is damage, not a value to hand on.
+  for (const key of ['createdAt', 'updatedAt']) {
+    if (!Number.isFinite(Date.parse(value[key] as string))) return `has the ${key} ${JSON.stringify(value[key])}, which is no time`;
+  }
+  if (value.file !== undefined && typeof value.file !== 'string') return `has the file ${isObject(value.file) ? 'an object' : Array.isArray(value.file) ? 'a list' : JSON.stringify(value.file)}, which is no path`;
   if (!isObject(value.snapshot)) return 'has no snapshot';
   if (value.status === 'waiting') {
     // Every host acts on the pending item: it must be the item of the node the run rests at.
@@ -34,6 +39,7 @@ export function summaryProblem(row: { run_id: unknown; workflow: unknown; status
   if (typeof row.status !== 'string' || !STATUSES.has(row.status)) return `has status ${JSON.stringify(row.status)}, not waiting, completed or failed`;
   for (const [column, value] of [['workflow', row.workflow], ['created_at', row.created_at], ['updated_at', row.updated_at]] as const) {
     if (typeof value !== 'string') return `has no ${column}`;
+    if (column !== 'workflow' && !Number.isFinite(Date.parse(value))) return `has the ${column} ${JSON.stringify(value)}, which is no time`;
   }
   return undefined;
 }

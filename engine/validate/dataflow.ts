@@ -203,7 +203,13 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
   } else {
     const what = missing === read.path ? shown : `${shown} reads "${missing}", which`;
     // A bare name only nodes declare (seed 003's issues_found): the node-id.field paths that read it.
-    const fieldOf = dot < 0 && scope.nodeIds && scope.fieldNames ? [...scope.nodeIds()].filter((id) => [...scope.fieldNames!(id)].includes(missing)).map((id) => `${id}.${missing}`) : [];
+    const declaring = (field: string) => [...scope.nodeIds!()].filter((id) => [...scope.fieldNames!(id)].includes(field)).map((id) => `${id}.${field}`);
+    const exactField = dot < 0 && scope.nodeIds && scope.fieldNames ? declaring(missing) : [];
+    // A misspelt bare field name ({{sumary}} for a node's summary): the node-id.field paths of the closest field name.
+    const closeField = guess === undefined && exactField.length === 0 && dot < 0 && scope.nodeIds && scope.fieldNames
+      ? suggest(missing, new Set([...scope.nodeIds()].flatMap((id) => [...scope.fieldNames!(id)])))
+      : undefined;
+    const fieldOf = closeField !== undefined ? declaring(closeField) : exactField;
     // A typo of the loop's own name ("thsi" inside {{#each}}).
     const near = guess ?? (read.inEach && fieldOf.length === 0 && dot < 0 ? suggest(missing, ['this']) : undefined);
     const meant = near !== undefined ? ` — did you mean "${near}"${near === 'this' ? ' (the current item, inside {{#each}})' : ''}?`

@@ -160,7 +160,7 @@ Run('a script naming a node the workflow does not have is E_INPUT at its key wit
   const r = await cli(['run', WF, '--agent', `scripted:${script('wirte:\n  - { words: 5 }\n')}`, '--json'], { store });
   assert.is(r.code, 2, r.stderr);
   assert.equal([r.json.error.code, r.json.error.pointer], ['E_INPUT', '/wirte']);
-  assert.match(r.json.error.message, 'has answers for node "wirte", which the workflow does not have — did you mean "write"?');
+  assert.match(r.json.error.message, 'has answers for node "wirte", which is no node of the workflow that takes answers (a directive or a review) — did you mean "write"?');
   assert.is(r.json.error.fix, 'rename "wirte" to "write"');
   assert.not.ok(existsSync(store), 'no store, no run');
   // On resume the keys are checked against the run's own stored copy, before any answer is given.

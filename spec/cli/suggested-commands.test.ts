@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withToolModules } from '../../engine/cli/render.js';
+import { storeArg, withToolModules } from '../../engine/cli/render.js';
 
 const Hints = suite('suggested commands: --allow-tool-modules');
 
@@ -24,6 +24,11 @@ Hints('each suggested command without it gets it after the run id and the --stor
     withToolModules("resume with: countersign run --resume a --agent x  (or answer with countersign step a --seq 2 --response '<json>')"),
     "resume with: countersign run --resume a --allow-tool-modules --agent x  (or answer with countersign step a --allow-tool-modules --seq 2 --response '<json>')",
   );
+});
+
+Hints('A3 r82: a --store name holding a comma is quoted, so --allow-tool-modules is added after the whole name, never inside it', () => {
+  assert.is(storeArg('a,b'), " --store 'a,b'");
+  assert.is(withToolModules(`countersign step abc${storeArg('a,b')} --seq 1`), "countersign step abc --store 'a,b' --allow-tool-modules --seq 1");
 });
 
 Hints.run();

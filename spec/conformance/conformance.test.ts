@@ -12,7 +12,8 @@
  * A fixture with `tool` nodes names its tools under `tools`: each is a
  * host tool (createEngine({ tools })) that takes any object, writes its
  * `files` into the run's workspace and returns its `result` ({} unless
- * given). A host's tools exist only in process, so such fixtures skip the
+ * given), or throws an Error with its `throws` message. A host's tools
+ * exist only in process, so such fixtures skip the
  * CLI and `countersign run` passes below.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -66,12 +67,16 @@ interface Expectation {
   files: Record<string, string | null>;
   /** Texts a failed run's error.fix must hold. */
   fixIncludes: string[];
+  /** The state's retriesSpent (an answer refused on the node's last retry, the run gone on): these fields. */
+  retriesSpent: { nodeId?: string; code?: string; via?: string; to?: string };
 }
 
 /** A host tool a fixture's tool nodes run: it writes `files` into the workspace and returns `result`. */
 interface FixtureTool {
   files?: Files;
   result?: unknown;
+  /** The tool throws an Error with this message (after writing its files): the node's tool fails. */
+  throws?: string;
 }
 
 interface Fixture {
@@ -99,6 +104,7 @@ function toolsOf(fixture: Fixture) {
     inputSchema: { type: 'object' },
     run: (_args, ctx) => {
       writeFiles(ctx.workspace!, tool.files);
+      if (tool.throws !== undefined) throw new Error(tool.throws);
       return (tool.result ?? {}) as never;
     },
   }));
@@ -215,6 +221,9 @@ function check(state: RunState, want: Partial<Expectation>, where: string, works
   if (want.endNodeId !== undefined) assert.is(state.status === 'completed' ? state.endNodeId : undefined, want.endNodeId, `${where}: endNodeId`);
   if (want.output !== undefined) assert.equal(state.status === 'completed' ? state.output : undefined, want.output, `${where}: output`);
   if (want.error !== undefined) assert.is(state.status === 'failed' ? state.error.code : undefined, want.error, `${where}: error ${JSON.stringify(state)}`);
+  for (const [k, v] of Object.entries(want.retriesSpent ?? {})) {
+    assert.is((state.retriesSpent as Record<string, unknown> | undefined)?.[k], v, `${where}: retriesSpent.${k} ${JSON.stringify(state.retriesSpent)}`);
+  }
   for (const s of want.fixIncludes ?? []) {
     const fix = state.status === 'failed' ? state.error.fix ?? '' : '';
     assert.ok(fix.includes(s), `${where}: error.fix lacks "${s}": ${JSON.stringify(state.status === 'failed' ? state.error : state)}`);

@@ -1574,4 +1574,50 @@ Guards('D5 r80: run({runId, <another key>}) is E_INPUT saying a resume source ta
   assert.is((await engine.run({ runId: s.runId }, { agent })).status, 'completed', '{runId} alone still resumes');
 });
 
+Guards('D5 r82: a BigInt option value is E_INPUT naming the option (got 5n), never a bare TypeError from JSON.stringify', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  const big = 5n as never;
+  const calls: Array<[string, () => unknown, string]> = [
+    ['start as', () => engine.start(TWO_STEP, { as: big }), "start()'s as"],
+    ['submit as', () => engine.submit(s.runId, { words: 5 }, { as: big }), "submit()'s as"],
+    ['run as', () => engine.run(TWO_STEP, { agent, as: big }), "run()'s as"],
+    ['run reviewerAs', () => engine.run(TWO_STEP, { agent, reviewerAs: big }), "run()'s reviewerAs"],
+    ['run maxSteps', () => engine.run(TWO_STEP, { agent, maxSteps: big }), 'maxSteps'],
+    ['run labels', () => engine.run(TWO_STEP, { agent, labels: big }), "run()'s labels"],
+    ['run tools', () => engine.run(TWO_STEP, { agent, tools: big }), "run()'s tools"],
+    ['run reviewer', () => engine.run(TWO_STEP, { agent, reviewer: big }), "run()'s reviewer"],
+    ['allowToolModules', () => createEngine({ store: createMemoryStore(), allowToolModules: big }), 'allowToolModules'],
+    ['toolHeartbeatMs', () => createEngine({ store: createMemoryStore(), toolHeartbeatMs: big }), 'toolHeartbeatMs'],
+    ['madeAt', () => engine.submit(s.runId, { words: 5 }, { madeAt: big }), 'madeAt'],
+    ['trace from', () => engine.trace(s.runId, { from: big }), 'trace from'],
+    ['runs status', () => engine.runs({ status: big }), 'runs() status'],
+    ['workspace', () => engine.start(TWO_STEP, { workspace: big }), 'workspace'],
+    ['newRunId', () => createEngine({ store: createMemoryStore(), newRunId: () => big }).start(TWO_STEP), 'newRunId'],
+  ];
+  for (const [label, call, names] of calls) {
+    const e = await (async () => call())().then(() => undefined, (err) => err);
+    assert.instance(e, CountersignError, `${label}: ${String(e)}`);
+    assert.is((e as CountersignError).code, 'E_INPUT', label);
+    assert.match((e as CountersignError).message, names, label);
+    assert.match((e as CountersignError).message, '5n', label);
+  }
+});
+
+Guards('D6 r82: a start() workspace or createAgent() cwd naming an existing file is E_INPUT whose fix says it is a file and to pass a directory, never to create it first', async () => {
+  const { createAgent } = await import('../../engine/index.js');
+  const file = join(tmp(), 'a-file');
+  writeFileSync(file, 'x');
+  const engine = createEngine({ store: createMemoryStore() });
+  for (const call of [() => engine.start(TWO_STEP, { workspace: file }), async () => createAgent('exec:cat', { cwd: file })]) {
+    const e = await call().then(() => undefined, (err) => err);
+    assert.is((e as CountersignError).code, 'E_INPUT', String(e));
+    assert.match((e as CountersignError).fix!, 'pass a directory');
+    assert.not.match((e as CountersignError).fix!, /create \S*\s?first/);
+  }
+  const missing = await engine.start(TWO_STEP, { workspace: join(tmp(), 'nope') }).then(() => undefined, (err) => err);
+  assert.match((missing as CountersignError).fix!, 'create it first', 'a missing directory is still to be created');
+});
+
 Guards.run();

@@ -550,6 +550,48 @@ files('B1-B2 r80: a %TAG directive is refused at it; a tag whose handle no %TAG 
   }
 });
 
+files('B1 r82: a key without its ":" whose value holds a ":" inside a word (a URL, a time) is still a key without its ":", not a value to quote', () => {
+  for (const text of ['nodes:\n  - type: x\n    directive see http://x.com\n    id: s\n', 'nodes:\n  - type: x\n    directive at 10:30\n    id: s\n']) {
+    const e = thrown(() => parseSource(text, 'w.yaml'));
+    assert.equal([e.code, e.line, e.col, e.message], ['E_PARSE', 3, 5, 'a key without its ":" (a mapping key is written key: value)'], JSON.stringify(text));
+    assert.match(e.fix ?? '', 'add ": " after the key');
+  }
+});
+
+files('B2 r82: a %YAML or %TAG directive after --- (or after content) says a directive goes above the --- line, at it, whatever the line endings', () => {
+  for (const [text, line, name] of [
+    ['---\n%YAML 1.2\na: 1\n', 2, '%YAML'], ['# c\n---\n%YAML 1.2\na: 1\n', 3, '%YAML'], ['---\r\n%YAML 1.2\r\na: 1\r\n', 2, '%YAML'],
+    ['---\r%YAML 1.2\ra: 1\r', 2, '%YAML'], ['---\n%TAG !e! tag:x,2000:\na: 1\n', 2, '%TAG'], ['a: 1\n%YAML 1.2\n', 2, '%YAML'],
+  ] as const) {
+    const e = thrown(() => parseSource(text, 'w.yaml'));
+    assert.equal([e.code, e.line, e.col], ['E_PARSE', line, 1], JSON.stringify(text));
+    assert.is(e.message, `a ${name} directive inside the document: a directive is read only before the --- line that starts the document`, JSON.stringify(text));
+    assert.not.match(e.fix ?? '', 'add ": "');
+  }
+  assert.match(thrown(() => parseSource('---\n%YAML 1.2\na: 1\n', 'w.yaml')).fix ?? '', 'move the %YAML line above the --- line');
+  assert.match(thrown(() => parseSource('---\n%TAG !e! tag:x,2000:\na: 1\n', 'w.yaml')).fix ?? '', 'remove the %TAG line');
+  assert.equal(parseSource('a: |\n  %YAML 1.2\n', 'w.yaml').data, { a: '%YAML 1.2\n' });
+});
+
+files('B3-B4 r82: a tag that does not fit a list or mapping says the tag is ignored and the value kept, at the tag, also with an anchor after the tag and for scalar-only tags (!!binary, !!timestamp) and !!set on a list', () => {
+  for (const [text, said] of [
+    ['a: !!str &x [a]\n', 'the tag !!str does not fit a list'], ['a: !!str &x\n  - a\n', 'the tag !!str does not fit a list'],
+    ['a: !!binary [a]\n', 'the tag !!binary does not fit a list'], ['a: !!timestamp [a]\n', 'the tag !!timestamp does not fit a list'],
+    ['a: !!binary\n  - a\n', 'the tag !!binary does not fit a list'], ['a: !!set [a]\n', 'the tag !!set does not fit a list'],
+    ['a: !!binary {b: 1}\n', 'the tag !!binary does not fit a mapping'],
+  ] as const) {
+    const e = thrown(() => parseSource(text, 'w.yaml'));
+    assert.equal([e.code, e.line, e.col], ['E_PARSE', 1, 4], JSON.stringify(text));
+    assert.match(e.message, said);
+    assert.match(e.message, 'the tag would be ignored and the value kept as');
+    assert.not.match(e.message, 'read as a string');
+    assert.not.match(e.message, 'read as a Map');
+  }
+  // Collections that really become a Map or Set are still refused as such.
+  assert.match(thrown(() => parseSource('a: !!omap [a: 1]\n', 'w.yaml')).message, 'it would be read as a Map');
+  assert.match(thrown(() => parseSource('a: !!set {a: null}\n', 'w.yaml')).message, 'it would be read as a Set');
+});
+
 files('B1 r79: every %YAML line at the top counts: a %YAML 1.1 after a %YAML 1.2 is refused at it (the parser would honour the last), and a second %YAML line is E_PARSE at it; %YAML inside a value is text', () => {
   const later = thrown(() => parseSource('%YAML 1.2\n%YAML 1.1\n---\na: no\n', 'w.yaml'));
   assert.equal([later.code, later.line, later.col], ['E_PARSE', 2, 1]);

@@ -104,7 +104,7 @@ test('D1 r80: createAgent refuses null (or a value of the wrong type) for an opt
   writeFileSync(join(c.dir, 'typo.yaml'), 'ask:\n  - {x: a}\naks:\n  - {x: b}\n');
   const nodeIds = ['start', 'ask', 'done'];
   // The misspelt key is refused when the node ids are given; a null in their place is no way around that.
-  assert.is(thrown(() => createAgent('scripted:typo.yaml', { cwd: c.dir, nodeIds })).message, 'the script typo.yaml has answers for node "aks", which the workflow does not have — did you mean "ask"?');
+  assert.is(thrown(() => createAgent('scripted:typo.yaml', { cwd: c.dir, nodeIds })).message, 'the script typo.yaml has answers for node "aks", which is no node of the workflow that takes answers (a directive or a review) — did you mean "ask"?');
   for (const [spec, options, said] of [
     ['exec:node agent.mjs', { env: null }, 'createAgent\'s env must be an object of environment variables (string values), got null'],
     ['jsonl:node agent.mjs', { env: 'PATH=/bin' }, 'createAgent\'s env must be an object of environment variables (string values), got "PATH=/bin"'],
@@ -154,7 +154,8 @@ test('D3 r81: createAgent refuses a cwd that does not exist, or is a file, with 
       assert.is(e.code, 'E_INPUT', `${spec} ${cwd}`);
       assert.is(e.message, `createAgent's cwd must be an existing directory (where agents run and scripts are found): ${cwd} ${what}`);
       assert.is(e.file, cwd);
-      assert.match(e.fix!, `create ${cwd} first`);
+      // D6 r82: a file cannot be created as the directory: its fix says to pass a directory instead.
+      assert.match(e.fix!, what === 'does not exist' ? `create ${cwd} first` : `${cwd} is a file: pass a directory as cwd instead`);
     }
   }
   // Removed after the agent was created: the first request says which directory is gone.

@@ -153,6 +153,20 @@ test('a resumed script that runs out says the list continued after the answers t
   assert.match(err?.message ?? '', 'the run had already taken 1 answer(s) for it before this resume, and a resumed script continues after them');
 });
 
+test('C4 r82: answersTaken counts one answer per item handed out: a fix answer accepted and then refused behind a tool node (journaled twice) is one, so a resumed script goes on where the run stopped', () => {
+  const at = '2026-12-04T10:00:00.000Z';
+  const events = [
+    { seq: 0, at, type: 'directive.issued', nodeId: 'fix', attempt: 1 },
+    { seq: 1, at, type: 'answer.accepted', nodeId: 'fix', attempt: 1, userId: 'author' },
+    { seq: 2, at, type: 'tool.started', nodeId: 'fmt' },
+    { seq: 3, at, type: 'tool.succeeded', nodeId: 'fmt' },
+    { seq: 4, at, type: 'answer.rejected', nodeId: 'fix', attempt: 1, userId: 'author', code: 'E_UNCHANGED_ARTIFACT' },
+    { seq: 5, at, type: 'directive.issued', nodeId: 'fix', attempt: 2 },
+    { seq: 6, at, type: 'answer.rejected', nodeId: 'fix', attempt: 2, userId: 'author', code: 'E_ANSWER_INVALID' },
+  ];
+  assert.equal(answersTaken(events as never), { fix: 2 });
+});
+
 test('D4 r78: answersTaken refuses an entry that is no journal event (null, a number, a list, an object without its type) with E_INPUT naming its index, never a TypeError; journal events are counted as before', () => {
   const events = [
     { seq: 0, at: '2026-01-01T00:00:00.000Z', type: 'run.started', nodeId: 'start' },

@@ -575,6 +575,81 @@ test('a waiting record at a node that never waits (an end, a condition) or with 
   assert.match(dl.message, 'has the deadline "soon", which is no time');
 });
 
+/** Starts one run of TWO per damage, applies it to the stored record by hand, and gives a fresh engine over the store. */
+async function damagedRuns(dir: string, damage: ReadonlyArray<(r: Record<string, any>) => void>) {
+  const engine = createEngine({ store: createSqliteStore(dir) });
+  const runs: string[] = [];
+  for (const change of damage) {
+    const runId = (await engine.start(TWO)).runId;
+    const db = new Database(join(dir, 'countersign.db'));
+    const r = JSON.parse(db.prepare('SELECT record FROM runs WHERE run_id = ?').pluck().get(runId) as string);
+    change(r);
+    db.prepare('UPDATE runs SET record = ?, created_at = ?, version = version + 1 WHERE run_id = ?').run(JSON.stringify(r), r.createdAt, runId);
+    db.close();
+    runs.push(runId);
+  }
+  return { runs, fresh: createEngine({ store: createSqliteStore(dir) }) };
+}
+
+test('D1 r82 status() on a record whose pending item is not the kind its node issues (a tool item at a directive) is E_STORE and never runs the tool or changes the run', async (c) => {
+  const { runs: [tool, review], fresh } = await damagedRuns(c.dir, [
+    (r) => (r.pending = { kind: 'tool', nodeId: 'write', tool: 'post_review', args: {}, attempt: 1 }),
+    (r) => (r.pending = { kind: 'review', nodeId: 'write', prompt: 'look', attempt: 1, maxRetries: 2 }),
+  ]);
+  const before = (await fresh.trace(tool)).events.length;
+  for (const [runId, kind] of [[tool, 'tool'], [review, 'review']]) {
+    for (const got of [await fresh.status(runId).catch((e) => e), await fresh.info(runId).catch((e) => e)]) {
+      assert.is(got.code, 'E_STORE', kind);
+      assert.match(got.message, `waits at node "write", a agent-directive node, with a ${kind} pending item`);
+      assert.match(got.fix, /restore \S+countersign\.db from a backup/);
+    }
+  }
+  assert.is((await fresh.trace(tool)).events.length, before, 'status journaled nothing');
+  const db = new Database(join(c.dir, 'countersign.db'));
+  assert.is(JSON.parse(db.prepare('SELECT record FROM runs WHERE run_id = ?').pluck().get(tool) as string).seq, 1, 'the run was not stepped');
+  db.close();
+});
+
+test('D2 r82 a record whose file is no string, or whose createdAt is no time, is E_STORE from info, status, runs and a step, never served or E_INTERNAL', async (c) => {
+  const { runs: [five, obj, when], fresh } = await damagedRuns(c.dir, [(r) => (r.file = 5), (r) => (r.file = {}), (r) => (r.createdAt = 'garbage')]);
+  for (const [runId, what] of [[five, 'has the file 5, which is no path'], [obj, 'has the file an object, which is no path'], [when, 'has the createdAt "garbage", which is no time']]) {
+    for (const got of [await fresh.info(runId).catch((e) => e), await fresh.status(runId).catch((e) => e), await fresh.submit(runId, { words: 5 }).catch((e) => e)]) {
+      assert.is(got.code, 'E_STORE', what);
+      assert.match(got.message, what);
+      assert.match(got.message, 'countersign.db');
+    }
+  }
+  const listed = await fresh.runs().catch((e) => e);
+  assert.is(listed.code, 'E_STORE');
+  assert.match(listed.message, 'has the created_at "garbage", which is no time');
+});
+
+test('D3 r82 a waiting record whose snapshot has no context, or a context without vars, is E_STORE from status and info, never served as a waiting item no answer can advance', async (c) => {
+  const { runs: [none, noVars], fresh } = await damagedRuns(c.dir, [(r) => delete r.snapshot.context, (r) => delete r.snapshot.context.vars]);
+  for (const [runId, what] of [[none, 'has a snapshot whose context is missing'], [noVars, 'has a snapshot whose context has no "vars" object']]) {
+    for (const got of [await fresh.status(runId).catch((e) => e), await fresh.info(runId).catch((e) => e)]) {
+      assert.is(got.code, 'E_STORE', what);
+      assert.match(got.message, what);
+    }
+  }
+});
+
+test('D4 r82 a record breaking the run contract (pending errors not a list, a pending deadline that is no time, completed at a node that is no end) is E_STORE from status and info', async (c) => {
+  const { runs, fresh } = await damagedRuns(c.dir, [
+    (r) => (r.pending.errors = 'x'),
+    (r) => (r.pending.deadline = 'soon'),
+    (r) => { r.status = 'completed'; r.endNodeId = 'nonexistent'; r.output = {}; delete r.pending; },
+    (r) => { r.status = 'completed'; r.endNodeId = 'write'; r.output = {}; delete r.pending; },
+  ]);
+  const whats = ['pending item whose "errors" is not a list of strings', 'pending item whose "deadline" is no time', 'completed at node "nonexistent", which is no end node', 'completed at node "write", which is no end node'];
+  for (let i = 0; i < runs.length; i++) {
+    for (const got of [await fresh.status(runs[i]).catch((e) => e), await fresh.info(runs[i]).catch((e) => e)]) {
+      assert.is(got.code, 'E_STORE', whats[i]);
+      assert.match(got.message, whats[i]);
+    }
+  }
+});
+
 test('using a closed store is E_STORE, not a crash', (c) => {
   const store = createSqliteStore(c.dir);
   store.close();

@@ -223,6 +223,40 @@ test('r77: a "type" list naming a type twice, or empty, says so (never "undefine
   assert.ok(messages.every((m) => !m.includes('undefined')));
 });
 
+test('B5 r82: a JSON Schema "type" is checked at any depth of an inputSchema and of a registry entry, and an inputSchema\'s own type must be object, so the published schema flags what validate flags, at the same pointer', () => {
+  const cases: [string, (wf: Schema) => void, string, string][] = [
+    ['a misspelt type in an inputSchema property', (wf) => ((wf.nodes[2] as Schema).inputSchema.properties.review_file.type = 'strnig'), '/nodes/2/inputSchema/properties/review_file/type', 'E_INPUT_SCHEMA'],
+    ['a misspelt type in an items schema', (wf) => ((wf.nodes[2] as Schema).inputSchema.properties.list = { type: 'array', items: { type: 'strng' } }), '/nodes/2/inputSchema/properties/list/items/type', 'E_INPUT_SCHEMA'],
+    ['a misspelt type in a registry entry\'s properties', (wf) => (wf.variableRegistry.shape = { type: 'object', description: 'x', properties: { a: { type: 'strng' } } }), '/variableRegistry/shape/properties/a/type', 'E_VARIABLE_SCHEMA'],
+    ['an inputSchema whose own type is not object', (wf) => ((wf.nodes[2] as Schema).inputSchema.type = ['string', 'array']), '/nodes/2/inputSchema/type', 'E_INPUT_SCHEMA'],
+    ['an inputSchema whose own type is a string type', (wf) => ((wf.nodes[2] as Schema).inputSchema.type = 'string'), '/nodes/2/inputSchema/type', 'E_INPUT_SCHEMA'],
+  ];
+  for (const [what, change, pointer, code] of cases) {
+    const wf = seedReviewLoop();
+    change(wf);
+    assert.equal(validateWorkflow(wf).errors.map((e) => `${e.code} ${e.pointer}`), [`${code} ${pointer}`], what);
+    assert.is(strictValidator()(wf), false, `the published schema refuses ${what} too`);
+    const at = (strictValidator().errors ?? []).filter((e) => e.keyword !== 'if').map((e) => e.instancePath);
+    assert.equal([...new Set(at)], [pointer], what);
+  }
+  // What validate takes, the schema takes: a type list, object-or-null answers, nested lists of types.
+  const ok = seedReviewLoop();
+  (ok.nodes[2] as Schema).inputSchema.type = ['object', 'null'];
+  (ok.nodes[2] as Schema).inputSchema.properties.list = { type: 'array', items: { type: ['string', 'null'] } };
+  ok.variableRegistry.shape = { type: 'object', description: 'x', properties: { a: { type: 'integer' } } };
+  assert.ok(validateWorkflow(ok).ok, JSON.stringify(validateWorkflow(ok).errors));
+  assert.ok(strictValidator()(ok), JSON.stringify(strictValidator().errors));
+});
+
+test('B5 r82: an answer field starting with "$" is refused by the published schema too, at the field', () => {
+  const wf = seedReviewLoop();
+  (wf.nodes[2] as Schema).inputSchema.properties.$note = { type: 'string' };
+  assert.equal(validateWorkflow(wf).errors.map((e) => `${e.code} ${e.pointer}`), ['E_INPUT_SCHEMA /nodes/2/inputSchema/properties/$note']);
+  assert.is(strictValidator()(wf), false);
+  const keyed = (strictValidator().errors ?? []).filter((e) => (e as { propertyName?: string }).propertyName).map((e) => `${e.instancePath}/${(e as { propertyName?: string }).propertyName}`);
+  assert.ok(keyed.includes('/nodes/2/inputSchema/properties/$note'), keyed.join(', '));
+});
+
 test('variable names in variableRegistry and initialData follow validate\'s rule (no ".", not digits alone), so an editor underlines a.b', () => {
   const wf = seedReviewLoop();
   wf.variableRegistry['a.b'] = { type: 'string', description: 'x' };

@@ -131,4 +131,25 @@ Typos('B3 r81: "this" and "@index" are offered as a did-you-mean only inside {{#
   assert.match(loop.errors.map((f) => f.message).join(' | '), 'did you mean "@index"?');
 });
 
+Typos('B6 r82: a bare template or condition name that misspells a node\'s field gets the node-id.field did-you-mean, as the exact name does', () => {
+  const wf = (read: string, path: string): Json => ({
+    metadata: { name: 't', version: '1.0.0', description: 'd' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'a' } },
+      { type: 'agent-directive', id: 'a', directive: 'x', completionCondition: 'y', inputSchema: { type: 'object', properties: { summary: { type: 'string' } } }, connections: { success: 'b' } },
+      { type: 'agent-directive', id: 'b', directive: `read {{${read}}}`, completionCondition: 'z', connections: { success: 'c' } },
+      { type: 'condition', id: 'c', condition: { operator: 'eq', left: { contextPath: path }, right: 'x' }, connections: { true: 'end', false: 'end' } },
+      { type: 'end', id: 'end' },
+    ],
+  });
+  for (const name of ['summary', 'sumary', 'summray']) {
+    const messages = validateWorkflow(wf(name, name)).errors.map((e) => `${e.pointer} ${e.message}`);
+    assert.is(messages.length, 2, messages.join('\n'));
+    for (const m of messages) assert.match(m, 'did you mean "a.summary"? (a node\'s answer is read as node-id.field)', m);
+  }
+  // A name near no field still gets none.
+  const far = validateWorkflow(wf('headline', 'headline')).errors.map((e) => e.message);
+  assert.ok(far.every((m) => !m.includes('did you mean')), far.join('\n'));
+});
+
 Typos.run();

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Agent } from '../../hosts/agent.js';
 import { readSource } from '../../format/source.js';
-import { asksAgents } from '../../nodes/index.js';
+import { answeredNodeIds, asksAgents } from '../../nodes/index.js';
 import { CountersignError } from '../../errors.js';
 import { adapterLabel, createAgent } from '../../hosts/adapters.js';
 import { answersTaken } from '../../hosts/scripted.js';
@@ -15,7 +15,7 @@ import { progressPrinter } from '../progress.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import { reviewerFor, timeoutFrom } from './gate.js';
 import { gateToolChain } from '../../gate/gate-chain.js';
-import { stepHint } from '../../run/step-hint.js';
+import { answerHint } from '../../run/step-hint.js';
 import { workspaceStillThere } from '../../run/engine-checks.js';
 
 export const command: Command = {
@@ -115,10 +115,12 @@ export const command: Command = {
       let workspace: string;
       if (resumeId) {
         const info = await engine.info(resumeId);
-        workspace = info.workspace;
+        // An ended run asks no agent anything: its workspace may be gone, and is not where agents start then.
+        workspace = info.status === 'waiting' ? info.workspace : io.cwd;
         // As for a new run: a workflow that asks an agent anything needs --agent, said before anything runs (exit 2, not an agent fault).
         if (agentSpec === NO_AGENT && info.asksAgents && info.status === 'waiting') {
-          throw usage(`run ${resumeId} needs --agent: its workflow asks an agent for answers`, `continue with countersign run --resume ${resumeId} --agent <adapter> (scripted:<file>, jsonl:<command>, exec:<command> or interactive)`);
+          const fix = `continue with countersign run --resume ${resumeId} --agent <adapter> (scripted:<file>, jsonl:<command>, exec:<command> or interactive)`;
+          throw usage(`run ${resumeId} needs --agent: its workflow asks an agent for answers`, info.toolModules ? withToolModules(fix) : fix);
         }
         if (values.workspace !== undefined && workspaceDir(io, values.workspace as string) !== workspace) {
           throw usage(`run ${resumeId} works in ${workspace}; --workspace cannot move it`, 'leave out --workspace when resuming');
@@ -128,7 +130,8 @@ export const command: Command = {
           throw usage(`run ${resumeId} keeps the input it started with; --input cannot change it`, 'leave out --input when resuming (start a new run for other input)');
         }
         // Said as run() says it (E_FILE_NOT_FOUND, restore it), before createAgent would refuse it as its cwd.
-        workspaceStillThere(info);
+        // Only a run with work left needs it: an ended run is reported as it stands.
+        if (info.status === 'waiting') workspaceStillThere(info);
       } else {
         workspace = given!;
       }
@@ -141,7 +144,7 @@ export const command: Command = {
       const progress = progressPrinter(io, { spinner: io.isTTY && agentSpec !== 'interactive' && reviewerSpec !== 'interactive' && gateSpec !== 'interactive', reviewer: reviewerSpec !== undefined });
       // Agents' stderr goes through the progress display, so it never lands on the spinner's line.
       // A script's keys are checked against the run's workflow: a resumed run's own copy, or the file a new run starts from.
-      const nodeIds = resumeId ? (await engine.info(resumeId)).nodeIds : nodeIdsOf(resolve(io.cwd, positionals[0]));
+      const nodeIds = resumeId ? (await engine.info(resumeId)).answeredNodeIds : nodeIdsOf(resolve(io.cwd, positionals[0]));
       const adapter = (spec: string, flag: string) =>
         createAgent(spec, {
           cwd: /^\s*scripted\s*:/.test(spec) ? io.cwd : workspace,
@@ -204,7 +207,7 @@ export const command: Command = {
             // Without --agent, only a run that needs none resumes as it was run (an E_ADAPTER stop needs one).
             : agentSpec === NO_AGENT && result.error?.code !== 'E_ADAPTER'
               ? `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)}\n`
-              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or answer with ${stepHint(result.runId, info.seq, info.pending, storeArg(values.store as string | undefined))})\n`));
+              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or ${answerHint(result.runId, info.seq, info.pending, storeArg(values.store as string | undefined))})\n`));
         }
         if (result.error) reportFailure(io, result.error);
         // Interrupted: the signal's conventional status, after saying where the run stands.
@@ -228,8 +231,8 @@ export const command: Command = {
 /** The string ids of the workflow file's nodes; undefined when it cannot be read (run reports that itself). */
 function nodeIdsOf(file: string): string[] | undefined {
   try {
-    const nodes = (readSource(file).data as { nodes?: Array<{ id?: unknown }> }).nodes;
-    return Array.isArray(nodes) ? nodes.map((n) => n?.id).filter((id): id is string => typeof id === 'string') : undefined;
+    const nodes = (readSource(file).data as { nodes?: Array<{ id?: unknown; type?: unknown }> }).nodes;
+    return Array.isArray(nodes) ? answeredNodeIds(nodes.filter((n) => n !== null && typeof n === 'object')) : undefined;
   } catch {
     return undefined;
   }
