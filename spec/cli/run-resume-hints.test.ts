@@ -50,6 +50,11 @@ Resume('A5 r82: run --resume of a run that has completed reports it (exit 0) eve
   const again = await cli(['run', '--resume', ended.json.runId, '--agent', 'scripted:script.yaml', '--json'], { store, cwd: dir });
   assert.is(again.code, 0, again.stderr);
   assert.equal([again.json.status, again.json.steps], ['completed', 0]);
+  // A1 r83: --workspace naming the run's own workspace is no move, from any directory.
+  mkdirSync(ws);
+  const same = await cli(['run', '--resume', ended.json.runId, '--agent', 'scripted:script.yaml', '--workspace', ws, '--json'], { store, cwd: dir });
+  assert.is(same.code, 0, same.stderr);
+  rmSync(ws, { recursive: true });
   const stuck = await cli(['run', '--resume', waiting.json.runId, '--agent', 'scripted:script.yaml', '--json'], { store, cwd: dir });
   assert.is(stuck.code, 2);
   assert.is(stuck.json.error.code, 'E_FILE_NOT_FOUND');

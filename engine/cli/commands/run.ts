@@ -122,8 +122,8 @@ export const command: Command = {
           const fix = `continue with countersign run --resume ${resumeId} --agent <adapter> (scripted:<file>, jsonl:<command>, exec:<command> or interactive)`;
           throw usage(`run ${resumeId} needs --agent: its workflow asks an agent for answers`, info.toolModules ? withToolModules(fix) : fix);
         }
-        if (values.workspace !== undefined && workspaceDir(io, values.workspace as string) !== workspace) {
-          throw usage(`run ${resumeId} works in ${workspace}; --workspace cannot move it`, 'leave out --workspace when resuming');
+        if (values.workspace !== undefined && workspaceDir(io, values.workspace as string) !== info.workspace) {
+          throw usage(`run ${resumeId} works in ${info.workspace}; --workspace cannot move it`, 'leave out --workspace when resuming');
         }
         // The run's variables were set when it started; a new input would be silently dropped.
         if (values.input !== undefined) {
