@@ -8,7 +8,7 @@
  */
 import { suggest } from '../format/suggest.js';
 import type { Finding } from '../nodes/node-type.js';
-import { describePointer, isPlainObject } from './pointer.js';
+import { childPointer, describePointer, isPlainObject, pointerSegments, valueAt } from './pointer.js';
 
 interface Correction {
   /** The pointer of the object holding the misspelt key (or the node type's pointer, for a type). */
@@ -46,14 +46,14 @@ export function withTyposRecovered(data: unknown, findingsOf: (data: unknown) =>
 export function missingAsMisspelt(findings: Finding[], data: unknown): Finding[] {
   return findings.map((f) => {
     if (f.code !== 'E_SCHEMA' || !f.missingField || f.missing?.length !== 1) return f;
-    const holder = at(data, f.pointer);
+    const holder = valueAt(data, f.pointer);
     if (!isPlainObject(holder)) return f;
     const wanted = f.missing[0];
     const written = Object.keys(holder).find((k) => k !== wanted && suggest(k, [wanted]) === wanted);
     if (written === undefined) return f;
     return {
       code: 'E_UNKNOWN_KEY',
-      pointer: `${f.pointer}/${escape(written)}`,
+      pointer: childPointer(f.pointer, written),
       key: true,
       message: `unknown key "${written}" in ${describePointer(data, f.pointer)}: remove it or check its spelling — did you mean "${wanted}"?`,
       severity: 'error',
@@ -72,8 +72,8 @@ function corrections(findings: Finding[], data: unknown): Correction[] {
     const cut = f.pointer.lastIndexOf('/');
     if (cut < 0) continue;
     const parent = f.pointer.slice(0, cut);
-    const written = unescape(f.pointer.slice(cut + 1));
-    if (!applies(kind, at(data, parent), written, f.meant)) continue;
+    const written = pointerSegments(f.pointer.slice(cut)).join('');
+    if (!applies(kind, valueAt(data, parent), written, f.meant)) continue;
     if (kind === 'key') {
       // Two typos of one key: the first is read as meant, the second stays a plain unknown key.
       if (taken.has(`${parent}/${f.meant}`)) continue;
@@ -94,7 +94,7 @@ function applies(kind: Correction['kind'], holder: unknown, written: string, mea
 
 /** A copy of `data` with the correction made; only the containers on its path are copied. */
 function corrected(data: unknown, c: Correction): unknown {
-  const segments = c.parent === '' ? [] : c.parent.slice(1).split('/').map(unescape);
+  const segments = pointerSegments(c.parent);
   const rebuild = (value: unknown, depth: number): unknown => {
     if (depth === segments.length) {
       if (c.kind === 'item') return (value as unknown[]).map((v, i) => (String(i) === c.written ? c.meant : v));
@@ -125,20 +125,8 @@ function asWritten(f: Finding, applied: readonly Correction[]): Finding {
   for (let i = applied.length - 1; i >= 0; i--) {
     const c = applied[i];
     if (c.kind !== 'key') continue;
-    const renamed = `${c.parent}/${escape(c.meant)}`;
-    if (pointer === renamed || pointer.startsWith(`${renamed}/`)) pointer = `${c.parent}/${escape(c.written)}${pointer.slice(renamed.length)}`;
+    const renamed = childPointer(c.parent, c.meant);
+    if (pointer === renamed || pointer.startsWith(`${renamed}/`)) pointer = `${childPointer(c.parent, c.written)}${pointer.slice(renamed.length)}`;
   }
   return pointer === f.pointer ? f : { ...f, pointer };
 }
-
-function at(data: unknown, pointer: string): unknown {
-  let value = data;
-  for (const segment of pointer === '' ? [] : pointer.slice(1).split('/').map(unescape)) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return undefined;
-    value = (value as Record<string, unknown>)[segment];
-  }
-  return value;
-}
-
-const unescape = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
-const escape = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
