@@ -16,6 +16,7 @@ import { join } from 'node:path';
 const require = createRequire(import.meta.url);
 const { freshBundle, markInUse } = require('./bundle-files.cjs');
 const { loadBundle } = require('./code-cache.cjs');
+const { missingCurrentDirectory } = require('./current-directory.cjs');
 const argv = process.argv.slice(2);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const REINSTALL = `reinstall the dependencies: run \`npm ci\` (or \`npm install\`) in ${root}`;
@@ -144,6 +145,9 @@ function cannotRun(code, message, fix) {
   return { main: async () => 2, keepCache() {}, failed: true };
 }
 
-const { main, keepCache } = await load();
+// Checked first: without a current directory neither esbuild nor tsx can
+// even load, so no bundle could be built; main() says the same when run alone.
+const gone = missingCurrentDirectory(process.env);
+const { main, keepCache } = gone ? cannotRun(gone.code, gone.message, gone.fix) : await load();
 process.exitCode = await main(argv);
 keepCache();

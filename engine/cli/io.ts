@@ -10,12 +10,13 @@ import type { JsonObject } from '../format/model.js';
 import { offsetToPosition } from '../format/offsets.js';
 import { withoutBom } from '../format/bom.js';
 import { decodeUtf8 } from '../format/utf8.js';
-import { lostNumber } from '../format/json-source.js';
+import { lostNumber, repeatedKeySaid } from '../format/json-source.js';
 import { jsonErrorOffset, jsonParseReason } from '../format/json-parse-message.js';
 import { resolve } from 'node:path';
 import { withStore } from './render.js';
 import { mappedStack } from './bundle-stack.js';
 import { ownStdout } from './stdout-guard.js';
+import { missingCurrentDirectory } from './current-directory.cjs';
 
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -34,26 +35,41 @@ export interface Io {
   startedAt?: Date;
 }
 
+/**
+ * The process's own streams, environment and directory. A current
+ * directory that was removed (a shell left inside it) is E_USAGE saying so:
+ * every relative path, the store's lookup and the default workspace would
+ * start there.
+ */
 export function processIo(): Io {
+  const gone = missingCurrentDirectory(process.env);
+  if (gone) throw new CountersignError(gone.code, gone.message, { fix: gone.fix });
+  return { ...processStreams(), cwd: process.cwd() };
+}
+
+/** stdout and stderr of this process, and what comes with them; enough to report an error when processIo() cannot be made. */
+export function processStreams(): Omit<Io, 'cwd'> {
   // A reader that stops early (`| head -1`, a host that stops reading
   // stderr) closes the pipe: that is not an error of ours. What is left to
   // write is dropped, and the command runs to its end: a run still drives,
   // its agents are closed, and the exit status is the command's own.
   for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
-    });
+    if (stream.listeners('error').includes(ignoreClosedPipe)) continue;
+    stream.on('error', ignoreClosedPipe);
   }
   return {
     stdout: ownStdout(),
     stderr: process.stderr,
     stdin: process.stdin,
-    cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
     // The process's own start (the launcher runs commands in-process).
     startedAt: new Date(Math.floor(performance.timeOrigin)),
   };
+}
+
+function ignoreClosedPipe(e: NodeJS.ErrnoException): void {
+  if (e.code !== 'EPIPE') throw e;
 }
 
 export function usage(message: string, fix?: string): CountersignError {
@@ -124,6 +140,16 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
         fix: 'write such a number as a string ("…") if its digits matter, or as a smaller number',
       });
     }
+    // Never the last of a repeated key's values, taken without a word (workflow files and scripts refuse it too).
+    const repeated = repeatedKeySaid(text, value);
+    if (repeated) {
+      throw new CountersignError('E_INPUT', `${fromFile ? `the ${what} file` : source} ${repeated.said}`, {
+        ...(fromFile ? { file: fromFile } : {}),
+        line: repeated.at.line,
+        col: repeated.at.col,
+        fix: 'write each key once in an object (rename or drop one of the two)',
+      });
+    }
     return value;
   } catch (e) {
     if (isCountersignError(e)) throw e;
@@ -165,7 +191,7 @@ function textOf(bytes: Buffer, what: string, file: string | undefined): string {
   throw new CountersignError('E_INPUT', `${what} ${message}`, { ...(file ? { file } : {}), line, col, fix: file ? fix : 'send UTF-8 text' });
 }
 
-export function printJson(io: Io, value: unknown): void {
+export function printJson(io: Pick<Io, 'stdout'>, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
@@ -179,7 +205,7 @@ export function toError(e: unknown): CountersignError {
  * Reports a command failure on stderr (and as `{error}` on stdout with
  * --json). `store`: the --store DIR given, named in the commands the fix suggests.
  */
-export function reportError(io: Io, e: unknown, json: boolean, store?: string): void {
+export function reportError(io: Pick<Io, 'stdout' | 'stderr'>, e: unknown, json: boolean, store?: string): void {
   const thrown = toError(e);
   const err = thrown.fix === undefined || store === undefined ? thrown : Object.assign(Object.create(Object.getPrototypeOf(thrown)) as CountersignError, thrown, { fix: withStore(thrown.fix, store), message: thrown.message });
   // The file leads the line once: a message that names it already (a store's own errors) is not prefixed again.

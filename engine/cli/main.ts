@@ -4,17 +4,25 @@
  * testable in process.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { printJson, processIo, reportError, usage, type Io } from './io.js';
+import { printJson, processIo, processStreams, reportError, usage, type Io } from './io.js';
 import { COMMANDS, type Command } from './commands/index.js';
 import { HELP, VERSION } from './help.js';
 
 // The launcher hands the bundle its importer for tool modules (tools/module-import.ts).
 export { useModuleImporter } from '../tools/module-import.js';
 
-export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+export async function main(argv: string[], given?: Io): Promise<number> {
+  const json = argv.includes('--json');
+  let io: Io;
+  try {
+    io = given ?? processIo();
+  } catch (e) {
+    // No Io without a current directory: said on the process's own streams, as any refusal is.
+    reportError(processStreams(), e, json);
+    return 2;
+  }
   const { args: ordered, leading } = commandFirst(argv);
   const [name, ...restAll] = ordered;
-  const json = argv.includes('--json');
   // Under --json, help and the version are one JSON document too.
   const say = (field: 'usage' | 'version', text: string) => (json ? printJson(io, { [field]: text }) : io.stdout.write(text.endsWith('\n') ? text : `${text}\n`));
   if (name === undefined) {

@@ -51,7 +51,8 @@ export function decideTransient(type: TransientType, node: WorkflowNode, ctx: Ru
     assign = outcome.local ? withNodeAnswer(ctx, node.id, outcome.local) : {};
     if (outcome.vars) assign.vars = Object.assign({}, ctx.vars, outcome.vars);
   }
-  if (outcome.error) return routeOrFail(node, outcome.via, outcome.error.code, outcome.error.message, events, assign, outcome.error.fix);
+  // A failure route (an expression's `error`) is a way on that no answer leads through.
+  if (outcome.error) return withoutLeadIn(ctx, routeOrFail(node, outcome.via, outcome.error.code, outcome.error.message, events, assign, outcome.error.fix));
   return route(node, outcome.via, events, assign);
 }
 

@@ -37,17 +37,15 @@ export function parseJson(text: string, file: string): SourceDocument {
   } catch (e) {
     throw jsonSyntaxError(text, file, (e as Error).message);
   }
-  if (countColons(text) !== countProperties(data)) {
-    const dup = findDuplicateKey(parseTree(text, [], STRICT));
-    if (dup) {
-      const lines = new LineIndex(text);
-      const at = lines.position(dup.second.offset);
-      const first = lines.position(dup.first.offset);
-      throw new CountersignError('E_PARSE', `duplicate key "${dup.second.value}"`, {
-        file, line: at.line, col: at.col,
-        fix: `remove or rename one of the two "${dup.second.value}" keys (the first is at ${first.line}:${first.col}); JSON keeps only the last one`,
-      });
-    }
+  const dup = repeatedKey(text, data);
+  if (dup) {
+    const lines = new LineIndex(text);
+    const at = lines.position(dup.offset);
+    const first = lines.position(dup.firstOffset);
+    throw new CountersignError('E_PARSE', `duplicate key "${dup.key}"`, {
+      file, line: at.line, col: at.col,
+      fix: `remove or rename one of the two "${dup.key}" keys (the first is at ${first.line}:${first.col}); JSON keeps only the last one`,
+    });
   }
   const huge = hugeNumber(text);
   if (huge) {
@@ -108,6 +106,34 @@ function hugeNumber(text: string): { offset: number; text: string; inexact?: str
   return undefined;
 }
 
+/**
+ * The first key an object in `text` repeats, in document order, with the
+ * offsets of the repeat and of the first one: JSON.parse keeps only the
+ * last value without a word. `data` is JSON.parse(text); the text is
+ * scanned again only when it holds more `:` than `data` has properties.
+ */
+export function repeatedKey(text: string, data: unknown): { key: string; offset: number; firstOffset: number } | undefined {
+  if (countColons(text) === countProperties(data)) return undefined;
+  return findDuplicateKey(text);
+}
+
+/**
+ * A repeated key said as a sentence: `repeats the key "n" in one object
+ * (line 1, column 10; the first at line 1, column 2): JSON would keep only
+ * the last value`. `columns`: the places as "column N" when the text is one
+ * line (an agent's answer line). `at`: the repeat's position, for an
+ * error's line:col.
+ */
+export function repeatedKeySaid(text: string, data: unknown, columns = false): { said: string; at: Position } | undefined {
+  const dup = repeatedKey(text, data);
+  if (!dup) return undefined;
+  const lines = new LineIndex(text);
+  const oneLine = columns && !text.trimEnd().includes('\n');
+  const place = (p: Position) => (oneLine ? `column ${p.col}` : `line ${p.line}, column ${p.col}`);
+  const at = lines.position(dup.offset);
+  return { at, said: `repeats the key ${JSON.stringify(dup.key)} in one object (${place(at)}; the first at ${place(lines.position(dup.firstOffset))}): JSON would keep only the last value` };
+}
+
 /** `:` outside strings; in valid JSON each one is exactly one property. */
 function countColons(text: string): number {
   let count = 0;
@@ -158,25 +184,37 @@ function countProperties(root: unknown): number {
   return count;
 }
 
-/** The earliest second occurrence of a key in document order. */
-function findDuplicateKey(node: JsonNode | undefined): { first: JsonNode; second: JsonNode } | undefined {
-  if (!node?.children) return undefined;
-  if (node.type === 'object') {
-    const seen = new Map<string, JsonNode>();
-    for (const prop of node.children) {
-      const key = prop.children?.[0];
-      if (!key) continue;
-      const earlier = seen.get(key.value);
-      if (earlier) return { first: earlier, second: key };
-      seen.set(key.value, key);
-      const inner = findDuplicateKey(prop.children?.[1]);
-      if (inner) return inner;
+/**
+ * The earliest second occurrence of a key in document order, found by one
+ * scan of `text` (valid JSON) without recursion or a tree: an answer may
+ * nest too deeply for either. Keys are compared decoded ("\u006e" is "n").
+ */
+function findDuplicateKey(text: string): { key: string; offset: number; firstOffset: number } | undefined {
+  // One entry per open container: an object's keys seen so far (with their offsets), or null for an array.
+  const open: Array<Map<string, number> | null> = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{') {
+      open.push(new Map());
+      expectKey = true;
+    } else if (c === '[') {
+      open.push(null);
+    } else if (c === '}' || c === ']') {
+      open.pop();
+    } else if (c === ',') {
+      expectKey = open[open.length - 1] != null;
+    } else if (c === '"') {
+      const start = i;
+      for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      const keys = open[open.length - 1];
+      if (!expectKey || !keys) continue;
+      expectKey = false;
+      const key = JSON.parse(text.slice(start, i + 1)) as string;
+      const first = keys.get(key);
+      if (first !== undefined) return { key, offset: start, firstOffset: first };
+      keys.set(key, start);
     }
-    return undefined;
-  }
-  for (const child of node.children) {
-    const inner = findDuplicateKey(child);
-    if (inner) return inner;
   }
   return undefined;
 }

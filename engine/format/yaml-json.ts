@@ -14,13 +14,14 @@ export interface NonJson {
 
 const FIX = 'workflows are JSON data: use a string, a finite number, true/false, null, a list or a mapping with plain keys (quote the value to keep it as text)';
 
-export function firstNonJson(doc: Document): NonJson | undefined {
+/** `text`: the document's source, to place a tagged collection's fault at its tag. */
+export function firstNonJson(doc: Document, text = ''): NonJson | undefined {
   let found: NonJson | undefined;
   visit(doc, {
     Map(_key, map) {
       // !!set: a mapping that becomes a Set, which JSON would store as {}.
       if (map.tag && map.tag !== 'tag:yaml.org,2002:map') {
-        found = tagged(map.tag, map.range?.[0] ?? 0);
+        found = tagged(map.tag, tagOffset(text, map.range?.[0] ?? 0));
         return visit.BREAK;
       }
       // Keys the parser holds apart by type (true and "true", 1 and "1") are
@@ -62,10 +63,10 @@ export function firstNonJson(doc: Document): NonJson | undefined {
       }
       return undefined;
     },
-    // !!omap, !!pairs: lists that become a Map, which JSON would store as {}.
+    // !!omap: a list that becomes a Map, which JSON would store as {}; !!pairs: a list whose tag would be lost.
     Seq(_key, node) {
       if (node.tag && node.tag !== 'tag:yaml.org,2002:seq') {
-        found = tagged(node.tag, node.range?.[0] ?? 0);
+        found = tagged(node.tag, tagOffset(text, node.range?.[0] ?? 0));
         return visit.BREAK;
       }
       return undefined;
@@ -101,5 +102,21 @@ export function firstNonJson(doc: Document): NonJson | undefined {
 /** A collection with a tag that makes it something other than a JSON object or list. */
 function tagged(tag: string, offset: number): NonJson {
   const name = tag.replace(/^tag:yaml\.org,2002:/, '!!');
+  // !!pairs reads as a plain list of one-key mappings, as the same list
+  // without the tag does: nothing of it is lost but what the tag says
+  // (ordered pairs, a key allowed twice), which JSON has no type for.
+  if (name === '!!pairs') {
+    return { offset, message: 'the YAML list tagged !!pairs would be read as a plain list of one-key mappings ([a: 1] as [{"a": 1}]), as it reads without the tag: JSON has no type for ordered pairs, so the tag would be lost', fix: 'remove the tag to keep the list of one-key mappings, or write one mapping (a: 1) if each key is named once' };
+  }
   return { offset, message: `the YAML collection tagged ${name} is not a plain mapping or list, which JSON cannot express (it would be read as a ${name === '!!set' ? 'Set' : 'Map'})`, fix: 'remove the tag: write a plain list (- a) or mapping (a: 1)' };
+}
+
+/**
+ * Where the tag of the collection starting at `offset` is written: the
+ * `!…` before it, past an anchor (`!!pairs &x [a: 1]`) and white space;
+ * `offset` itself when the text shows none there.
+ */
+function tagOffset(text: string, offset: number): number {
+  const before = /(!\S*)(?:\s+&\S+)?\s*$/.exec(text.slice(Math.max(0, offset - 200), offset));
+  return before ? offset - before[0].length : offset;
 }

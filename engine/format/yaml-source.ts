@@ -119,7 +119,7 @@ export function parseYaml(text: string, file: string): SourceDocument {
     });
   }
   if (doc.contents === null) throw emptyFile(file);
-  const nonJson = firstNonJson(doc);
+  const nonJson = firstNonJson(doc, yamlParserText(text));
   if (nonJson) {
     const at = new LineIndex(text).position(nonJson.offset);
     throw new CountersignError('E_PARSE', nonJson.message, { file, line: at.line, col: at.col, fix: nonJson.fix });

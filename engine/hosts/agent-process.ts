@@ -3,7 +3,7 @@
  * `sh -c`, stopping it with everything it spawned, describing how it ended,
  * and turning its output into an answer object or an E_AGENT_OUTPUT error.
  */
-import { lostNumber } from '../format/json-source.js';
+import { lostNumber, repeatedKeySaid } from '../format/json-source.js';
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { resolve } from 'node:path';
 import { isDirectory } from '../format/make-dirs.js';
@@ -95,6 +95,15 @@ export function parseAnswerObject(text: string, nodeId: string, source: string, 
     throw new CountersignError('E_AGENT_OUTPUT', `${source} for node "${nodeId}" holds a number JSON cannot keep: ${lost.said}`, {
       nodeId,
       fix: 'write such a number as a string ("…") if its digits matter, or as a smaller number',
+      data: { output: written },
+    });
+  }
+  // Never the last of a repeated key's values, taken without a word (workflow files and scripts refuse it too).
+  const repeated = repeatedKeySaid(text, value, true);
+  if (repeated) {
+    throw new CountersignError('E_AGENT_OUTPUT', `${source} for node "${nodeId}" ${repeated.said}`, {
+      nodeId,
+      fix: 'write each key once in an object (rename or drop one of the two); the answer was not taken',
       data: { output: written },
     });
   }

@@ -5,7 +5,7 @@
  * span several lines. A typo re-prompts: it is not the person's answer, so
  * it never costs an attempt.
  */
-import { lostNumber } from '../format/json-source.js';
+import { lostNumber, repeatedKeySaid } from '../format/json-source.js';
 import { CountersignError } from '../errors.js';
 import type { JsonValue } from '../format/model.js';
 import type { AgentRequest } from '../run/contract.js';
@@ -132,6 +132,9 @@ function judge(text: string, final: boolean): Outcome | undefined {
   // Never a number other than the one typed (as step refuses it): asked again.
   const lost = lostNumber(text);
   if (lost) return { kind: 'retry', problem: `${lost.said}; write such a number as a string ("…") if its digits matter` };
+  // Nor the last of a repeated key's values.
+  const repeated = repeatedKeySaid(text, value);
+  if (repeated) return { kind: 'retry', problem: `the answer ${repeated.said}; write each key once` };
   // null is an answer, as in step: a node that takes no fields accepts {} or null.
   if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
     return { kind: 'retry', problem: 'the answer must be a JSON object, e.g. {"field": "value"}' };

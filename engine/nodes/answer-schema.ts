@@ -10,6 +10,7 @@ import { ajvModules } from '../format/ajv.js';
 import { deepFreeze } from '../format/freeze.js';
 import { loadValidator, saveValidator, validatorCacheKey, type ValidatorCache } from './validator-cache.js';
 import { SHAPE_MAPS, SHAPE_SINGLES } from './schema-walk.js';
+import { refsRebased } from './schema-refs.js';
 
 /** Answers larger than this (serialised JSON) are rejected: they would bloat every snapshot. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -141,7 +142,9 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
       if (typeof name !== 'string' || !Object.hasOwn(registry, name)) continue;
       const decl = closeObjects(registry[name]) as JsonObject;
       // The global's declared schema always applies; a node's own property for it narrows it further.
-      properties[name] = Object.hasOwn(properties, name) ? { allOf: [decl, properties[name]] } : decl;
+      // Either way the entry's own $refs keep pointing into it (schema-refs.ts).
+      const at = `/properties/${name}`;
+      properties[name] = Object.hasOwn(properties, name) ? { allOf: [refsRebased(decl, `${at}/allOf/0`), properties[name]] } : refsRebased(decl, at);
     }
     schema.properties = properties;
     if (schema.additionalProperties === undefined) schema.additionalProperties = false;
@@ -166,7 +169,7 @@ export function startInputSchema(workflow: Workflow): JsonObject {
   const hit = ours ? startCache.get(workflow) : undefined;
   if (hit) return hit;
   const properties: JsonObject = {};
-  for (const [name, decl] of Object.entries(workflow.variableRegistry ?? {})) properties[name] = closeObjects(decl as JsonValue);
+  for (const [name, decl] of Object.entries(workflow.variableRegistry ?? {})) properties[name] = refsRebased(closeObjects(decl as JsonValue), `/properties/${name}`);
   const schema = ownSchema(structuredClone({ type: 'object', properties }) as JsonObject);
   if (ours) startCache.set(workflow, schema);
   return schema;

@@ -126,6 +126,20 @@ export interface RunContext {
    * error route) clears it.
    */
   leadIn?: LeadIn;
+  /**
+   * Waiting nodes whose entry routed the run on while it has since rested
+   * only at tool nodes (`tools`): entering one of them again by the same
+   * route, with the same code, would only repeat the tools' side effects
+   * (E_RUNAWAY). Set by the step that rests at a tool node; any other rest
+   * clears it.
+   */
+  rerouted?: Rerouted;
+}
+
+/** RunContext.rerouted: the entry routes taken since the run last rested at a node someone answers, and the tool nodes run since. */
+export interface Rerouted {
+  routes: Array<{ nodeId: string; via: string; code: string }>;
+  tools: string[];
 }
 
 /** The answer that led on, kept across tool nodes (RunContext.leadIn). */
@@ -138,6 +152,18 @@ export interface LeadIn {
   unchangedReason?: string;
   /** Its item's deadline: re-asked behind tool nodes, the node keeps its visit's deadline. */
   deadline?: string;
+  /**
+   * What its step wrote over, set once the run rests at a tool node: a
+   * refusal behind the tools takes the answer back (run/answer-undo.ts).
+   */
+  before?: AnswerUndo;
+}
+
+/** The values an answer's step replaced: the globals it changed (`unset`: had none) and its node's earlier answer (absent: none). */
+export interface AnswerUndo {
+  vars: Record<string, JsonValue>;
+  unset?: string[];
+  answer?: JsonObject;
 }
 
 /** What a transient node decided. */

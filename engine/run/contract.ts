@@ -61,7 +61,8 @@ export interface CompletedState extends StateBase {
 
 export interface FailedState extends StateBase {
   status: 'failed';
-  error: RunFailure;
+  /** Always names the node the run failed at; a stored failure without its code, message or nodeId is a damaged store (E_STORE). */
+  error: RunFailure & { nodeId: string };
 }
 
 export type RunState = WaitingState | CompletedState | FailedState;

@@ -231,7 +231,8 @@ export function seqError(runId: string, seq: number, rec: RunRecord | undefined,
   // Below 1 no seq is ever issued: said so, never "has not been issued" as if it might be later.
   if (seq < 1) {
     return new CountersignError('E_SEQ', `${current}seq ${seq} names no item: seqs start at 1`, {
-      fix: rec?.status === 'waiting' ? `answer seq ${rec.seq} (the pending item), or omit --seq` : 'pass the seq of a pending state (a whole number from 1)',
+      // Only an item the run really issued is offered (the engine refuses a waiting record below seq 1 as damaged before it gets here).
+      fix: rec?.status === 'waiting' && rec.seq >= 1 ? `answer seq ${rec.seq} (the pending item), or omit --seq` : 'pass the seq of a pending state (a whole number from 1)',
     });
   }
   const fix = !rec

@@ -46,15 +46,16 @@ export function engineTools(deps: EngineToolsDeps) {
    */
   const moduleCatalogs = new Map<string, ToolCatalog>();
   const keyOf = (hash: string, file: string | undefined) => `${hash}\n${file ?? ''}`;
-  const catalogWith = async (modules: readonly string[] | undefined, file: string | undefined): Promise<ToolCatalog> =>
-    modules && modules.length > 0 ? createToolCatalog(hostTools, await loadToolModules(modules, file, deps.allowToolModules === true)) : catalog;
+  /** `runId`: the modules are that existing run's (named so in a refusal: its stored copy, not the file, names them). */
+  const catalogWith = async (modules: readonly string[] | undefined, file: string | undefined, runId?: string): Promise<ToolCatalog> =>
+    modules && modules.length > 0 ? createToolCatalog(hostTools, await loadToolModules(modules, file, deps.allowToolModules === true, runId)) : catalog;
   const catalogOf = (rec: RunRecord): ToolCatalog => moduleCatalogs.get(keyOf(rec.workflowHash, rec.file)) ?? catalog;
 
   /** Loads the run's toolModules once (E_TOOL_MODULE_BLOCKED unless allowed), so its tools are in catalogOf(rec). */
   const ensureModules = async (rec: RunRecord): Promise<void> => {
     const wf = compiledFor(rec).workflow;
     const key = keyOf(rec.workflowHash, rec.file);
-    if (wf.toolModules?.length && !moduleCatalogs.has(key)) moduleCatalogs.set(key, await catalogWith(wf.toolModules, rec.file));
+    if (wf.toolModules?.length && !moduleCatalogs.has(key)) moduleCatalogs.set(key, await catalogWith(wf.toolModules, rec.file, rec.runId));
   };
 
   return {

@@ -13,16 +13,18 @@ import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
 import { answerCopy, checkLabels, checkResume, checkReviewer, resumeSource, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, startCommand, seqError, toolCallsOf, toolFailureOf } from './engine-checks.js';
-import { damagedRecord, stateOf } from './state.js';
+import { damagedRun, stateOf, storedRecord } from './state.js';
+import { servedState as servedAgainst, usableRecord, waitsAtItsNode as waitsAgainst } from './served-record.js';
+import { listedProblem } from '../store/row-shapes.js';
 import { checkedCopy } from './stored-workflow.js';
-import { contextFault, firstStep, nextStep } from './step.js';
+import { firstStep, nextStep } from './step.js';
 import { retriesSpentOf, vetoedBehindTools } from './step-journal.js';
 import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
 import { driveRun, type RunOptions, type RunResult } from './driver.js';
 import { engineTools } from './engine-tools.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { loopFacts } from '../nodes/review-loops.js';
-import { answeredNodeIds, asksAgents, nodeType } from '../nodes/index.js';
+import { answeredNodeIds, asksAgents } from '../nodes/index.js';
 import { claimNote } from './tool-steps.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 import { checkToolList } from '../tools/catalog.js';
@@ -246,11 +248,15 @@ export function createEngine(options: EngineOptions): Engine {
     return { workspace: rec.workspace, skip: store.location ? [store.location] : [], ...(store.file ? { storeFile: store.file } : {}) };
   }
 
+  /** The run's record, checked for the shape every read relies on, whichever store keeps it (E_STORE when damaged). */
   function mustGet(runId: string): RunRecord {
     const rec = store.get(runId);
     if (!rec) throw notFound(runId, store.location);
-    return rec;
+    return storedRecord(rec, runId, store.file);
   }
+
+  /** The record a step reads inside its transaction: refused (E_STORE) as status() refuses it, before anything fires or is answered. */
+  const usable = (rec: RunRecord, runId: string): RunRecord => usableRecord(rec, runId, compiledFor, store.file);
 
   /** The seq of the item pending at `time`: the last journaled event's by then (1 when none is that old). */
   function seqAt(runId: string, time: Date): number {
@@ -264,7 +270,9 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** Fires an overdue deadline (the `timeout` route or E_TIMEOUT) inside a transaction. */
   function fireDeadline(runId: string): RunState {
-    return store.update(runId, (rec) => {
+    return store.update(runId, (current) => {
+      // Another process may have written the run since status() read it: checked again, before the deadline fires.
+      const rec = usable(current, runId);
       if (rec.status !== 'waiting' || !rec.deadline || now() < new Date(rec.deadline)) return { result: stateOf(rec, store.file) };
       const s = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, now(), envOf(rec));
       return { record: s.record, events: s.events, rows: s.rows, result: stateOf(s.record, store.file) };
@@ -277,36 +285,9 @@ export function createEngine(options: EngineOptions): Engine {
    * lacks or that never waits) is E_STORE naming the run and the database,
    * never handed to a host half-empty.
    */
-  function servedState(rec: RunRecord): RunState {
-    const state = stateOf(rec, store.file);
-    if (rec.status === 'waiting') waitsAtItsNode(rec);
-    // A completed run ended at one of its workflow's end nodes: any other is no end it could have reached.
-    if (rec.status === 'completed' && compiledFor(rec).byId.get(rec.endNodeId!)?.type !== 'end') {
-      throw damagedRecord(rec, `completed at node ${JSON.stringify(rec.endNodeId)}, which is no end node of its stored workflow`, store.file);
-    }
-    return state;
-  }
-
+  const servedState = (rec: RunRecord): RunState => servedAgainst(rec, compiledFor, store.file);
   /** A waiting record's pending item is its node's, of the kind that node issues, over a context a step can read: else E_STORE. */
-  function waitsAtItsNode(rec: RunRecord): void {
-    if (typeof (rec.pending as { nodeId?: unknown } | null | undefined)?.nodeId !== 'string') stateOf(rec, store.file);
-    // A waiting run is shown waiting only at a node its workflow has: never a pending item nobody can answer.
-    if (rec.status === 'waiting' && !compiledFor(rec).byId.has(rec.pending!.nodeId)) {
-      throw damagedRecord(rec, `waits at node ${JSON.stringify(rec.pending!.nodeId)}, which its stored workflow does not have`, store.file);
-    }
-    const at = rec.status === 'waiting' ? compiledFor(rec).byId.get(rec.pending!.nodeId)! : undefined;
-    if (at && nodeType(at.type)?.kind !== 'waiting') {
-      throw damagedRecord(rec, `waits at node ${JSON.stringify(at.id)}, a ${at.type} node, which never waits`, store.file);
-    }
-    // A pending item of another kind than its node issues (a tool item at a directive) would be answered, or run, as what it is not.
-    const issues = at ? (at.type === 'agent-directive' ? 'directive' : nodeType(at.type)?.kind === 'waiting' && (nodeType(at.type) as { answeredByEngine?: true }).answeredByEngine ? 'tool' : 'review') : undefined;
-    if (at && rec.pending!.kind !== issues) throw damagedRecord(rec, `waits at node ${JSON.stringify(at.id)}, a ${at.type} node, with a ${rec.pending!.kind} pending item`, store.file);
-    if (at) {
-      const context = rec.snapshot.context as Record<string, unknown> | null | undefined;
-      const fault = context === null || typeof context !== 'object' || Array.isArray(context) ? 'is missing' : contextFault(context);
-      if (fault) throw damagedRecord(rec, `has a snapshot whose context ${fault}`, store.file);
-    }
-  }
+  const waitsAtItsNode = (rec: RunRecord): void => waitsAgainst(rec, compiledFor, store.file);
 
   function startLoaded(loaded: ValidWorkflow, opts: StartOptions): RunState {
     // The run owns a copy: the caller may edit or reuse its object afterwards.
@@ -373,8 +354,7 @@ export function createEngine(options: EngineOptions): Engine {
       checkRunId(runId);
       optionsObject(opts, 'submit');
       // The run first: an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the call.
-      const before = store.get(runId);
-      if (!before) throw notFound(runId, store.location);
+      const before = mustGet(runId);
       checkOptionKeys(opts, SUBMIT_OPTION_KEYS, 'submit()');
       const { value: copy, bytes } = answerCopy(answer);
       identityOption(opts.as, 'submit');
@@ -415,7 +395,9 @@ export function createEngine(options: EngineOptions): Engine {
       // they are returned from the transaction and thrown after it commits.
       // The node answered and the item the step issued: a review behind the tool nodes it leads to may still refuse that answer.
       let answered: { nodeId: string; seq: number } | undefined;
-      const outcome = store.update<RunState | CountersignError>(runId, (rec) => {
+      const outcome = store.update<RunState | CountersignError>(runId, (stored) => {
+        // A record status() would refuse is refused here too, before a deadline fires or an answer is taken: a damaged run is never advanced.
+        const rec = usable(stored, runId);
         const at = now();
         let current = rec;
         const events: JournalEvent[] = [];
@@ -513,7 +495,8 @@ export function createEngine(options: EngineOptions): Engine {
         if (refused) throw refused;
         return;
       }
-      const refused = store.update<CountersignError | undefined>(runId, (rec) => {
+      const refused = store.update<CountersignError | undefined>(runId, (stored) => {
+        const rec = usable(stored, runId);
         const never = unissued(rec);
         if (never) return { result: never };
         if (rec.status !== 'waiting' || rec.seq !== seq) return { result: undefined };
@@ -589,7 +572,13 @@ export function createEngine(options: EngineOptions): Engine {
     async runs(filter) {
       checkRunsFilter(filter);
       if (filter !== undefined) checkOptionKeys(filter, RUNS_FILTER_KEYS, 'runs()');
-      return store.list(filter);
+      const listed = store.list(filter);
+      // Whichever store lists them: a run whose summary is no run's (a time that is no time) is E_STORE, as SQLite says.
+      for (const summary of listed) {
+        const problem = listedProblem(summary);
+        if (problem !== undefined) throw damagedRun(String((summary as { runId?: unknown } | null)?.runId), problem, store.file);
+      }
+      return listed;
     },
 
     async run(source, opts) {

@@ -25,31 +25,50 @@ export function journalProgress(engine: Engine, runId: string, from: number, emi
       const { events } = await engine.trace(runId, { from: at });
       at += events.length;
       // An unused answer: the events since are another answerer's (or the deadline's), shown as the nodes they passed.
-      if (answered !== undefined) emit(unused ? { type: 'answered', state, nodeId: answered, verdict: unused } : answeredEvent(events, answered, state));
-      for (const e of progressOf(events, state)) emit(e);
+      if (answered !== undefined && unused) emit({ type: 'answered', state, nodeId: answered, verdict: unused });
+      const verdict = answered !== undefined && !unused ? answeredEvent(events, answered, state) : undefined;
+      for (const e of progressOf(events, state, verdict)) emit(e);
     },
   };
 }
 
-/** How the answer to `nodeId` fared, from the events its submit appended. */
-function answeredEvent(events: readonly JournalEvent[], nodeId: string, state: RunState): ProgressEvent {
-  const judged = events.find((e) => e.nodeId === nodeId && e.type.startsWith('answer.'));
+/**
+ * How the answer to `nodeId` fared, from the events its submit appended,
+ * and where in them its fate was sealed: an answer accepted and then
+ * refused by a review behind the tool nodes it led through (its
+ * `answer.rejected` journaled after theirs) was rejected, said there.
+ */
+function answeredEvent(events: readonly JournalEvent[], nodeId: string, state: RunState): { at: number; event: ProgressEvent } {
+  let at = events.findIndex((e) => e.nodeId === nodeId && e.type.startsWith('answer.'));
+  const first = events[at];
+  if (first?.type === 'answer.accepted') {
+    const vetoed = events.findIndex((e, i) => i > at && e.type === 'answer.rejected' && e.nodeId === nodeId && e.attempt === first.attempt && e.userId === first.userId);
+    if (vetoed >= 0) at = vetoed;
+  }
+  const judged = events[at];
   const base = { type: 'answered' as const, state, nodeId };
-  if (!judged || judged.type === 'answer.accepted') return { ...base, verdict: 'accepted' };
-  const route = events.find((e) => e.type === 'route' && e.from === nodeId);
+  if (!judged || judged.type === 'answer.accepted') return { at, event: { ...base, verdict: 'accepted' } };
+  // The route out of the node after the refusal (maxRetriesExceeded, error), not the one the accepted answer took before it.
+  const route = events.find((e, i) => i > at && e.type === 'route' && e.from === nodeId);
   const where = route && typeof route.via === 'string' && typeof route.to === 'string' ? { via: route.via, to: route.to } : {};
-  if (judged.type === 'answer.discarded') return { ...base, verdict: 'discarded', errors: [typeof judged.message === 'string' ? judged.message : 'no message'], ...where };
-  if (judged.type === 'answer.error') return { ...base, verdict: 'error', errors: [typeof judged.message === 'string' ? judged.message : 'no message'], ...where };
+  if (judged.type === 'answer.discarded') return { at, event: { ...base, verdict: 'discarded', errors: [typeof judged.message === 'string' ? judged.message : 'no message'], ...where } };
+  if (judged.type === 'answer.error') return { at, event: { ...base, verdict: 'error', errors: [typeof judged.message === 'string' ? judged.message : 'no message'], ...where } };
   const errors = Array.isArray(judged.errors) ? judged.errors.filter((x): x is string => typeof x === 'string') : [];
-  return { ...base, verdict: 'rejected', errors, ...where };
+  return { at, event: { ...base, verdict: 'rejected', errors, ...where } };
 }
 
-/** The progress events a stretch of journal holds, in order; `state` is where the run stands after it. */
-export function progressOf(events: readonly JournalEvent[], state: RunState): ProgressEvent[] {
+/**
+ * The progress events a stretch of journal holds, in order; `state` is where
+ * the run stands after it. `answered` is said where its event sealed it.
+ */
+export function progressOf(events: readonly JournalEvent[], state: RunState, answered?: { at: number; event: ProgressEvent }): ProgressEvent[] {
   const out: ProgressEvent[] = [];
   // Nodes evaluated without an answer: their routes are the run's own decisions.
   const passed = new Map<string, 'condition' | 'expression'>();
-  for (const e of events) {
+  // An answer whose fate the events do not hold is said first.
+  if (answered && answered.at < 0) out.push(answered.event);
+  for (const [i, e] of events.entries()) {
+    if (i === answered?.at) out.push(answered.event);
     if (e.type === 'timeout' && typeof e.nodeId === 'string') {
       // A deadline that fired (in a drive, or when a resumed run was read): where its timeout route led, if it had one.
       const at = e.nodeId;

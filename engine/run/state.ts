@@ -1,18 +1,39 @@
-/** The run contract view of a stored run. */
+/**
+ * The run contract view of a stored run, and the checks every stored
+ * record passes before the engine uses it, whichever store keeps it: a
+ * record damaged by hand or by another program is E_STORE naming the run
+ * and the damage, never served half-empty, answered, or a TypeError.
+ */
 import { CountersignError } from '../errors.js';
 import type { RunRecord } from '../store/store.js';
+import { recordProblem } from '../store/row-shapes.js';
 import type { RunState } from './contract.js';
+
+/**
+ * The record as the store handed it, checked for the shape every read
+ * relies on (the SQLite store checks the same at read; the memory store
+ * keeps what it is given): status, seq, times, snapshot, the pending
+ * item's node. `runId` is the run it was read for.
+ */
+export function storedRecord(rec: RunRecord, runId: string, storeFile?: string): RunRecord {
+  const problem = recordProblem(rec, runId);
+  if (problem !== undefined) throw damagedRun(runId, problem, storeFile);
+  return rec;
+}
 
 /** `storeFile`: where the record is kept, named when it is damaged. */
 export function stateOf(rec: RunRecord, storeFile?: string): RunState {
+  const status: string = rec.status;
   switch (rec.status) {
     case 'waiting':
       // A host acts on the pending item: a record without a real one is a damaged store, not a state to hand on.
       if (rec.pending === null || typeof rec.pending !== 'object' || typeof (rec.pending as { kind?: unknown }).kind !== 'string') throw damagedRecord(rec, 'is waiting without a pending item', storeFile);
+      // Seqs start at 1: an item at seq 0 could never be answered (every seq below 1 is E_SEQ).
+      if (!Number.isInteger(rec.seq) || rec.seq < 1) throw damagedRecord(rec, `is waiting at seq ${JSON.stringify(rec.seq)}, and seqs start at 1`, storeFile);
       {
         const missing = missingField(rec.pending);
         if (missing) throw damagedRecord(rec, `has a ${rec.pending.kind} pending item without its ${missing}`, storeFile);
-        const wrong = optionalFieldProblem(rec.pending);
+        const wrong = optionalFieldProblem(rec.pending) ?? countProblem(rec.pending);
         if (wrong) throw damagedRecord(rec, `has a ${rec.pending.kind} pending item whose ${wrong}`, storeFile);
       }
       return { runId: rec.runId, seq: rec.seq, status: 'waiting', pending: rec.pending };
@@ -20,10 +41,17 @@ export function stateOf(rec: RunRecord, storeFile?: string): RunState {
       // Every completed record carries its output ({} when finalOutput names nothing): a missing one is lost data, not "no output".
       if (typeof rec.endNodeId !== 'string' || rec.output === null || typeof rec.output !== 'object' || Array.isArray(rec.output)) throw damagedRecord(rec, 'completed without its end node or output', storeFile);
       return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId, output: rec.output, ...(rec.outcome !== undefined ? { outcome: rec.outcome } : {}) };
-    case 'failed':
-      if (rec.error === null || typeof rec.error !== 'object' || typeof rec.error.code !== 'string') throw damagedRecord(rec, 'failed without an error code', storeFile);
-      if (typeof rec.error.message !== 'string') throw damagedRecord(rec, 'failed without its error message', storeFile);
-      return { runId: rec.runId, seq: rec.seq, status: 'failed', error: rec.error };
+    case 'failed': {
+      // The run contract's failure is {code, message, nodeId}: every failure the engine records names the node it happened at.
+      const error = rec.error;
+      if (error === null || typeof error !== 'object' || typeof error.code !== 'string') throw damagedRecord(rec, 'failed without an error code', storeFile);
+      if (typeof error.message !== 'string') throw damagedRecord(rec, 'failed without its error message', storeFile);
+      if (typeof error.nodeId !== 'string') throw damagedRecord(rec, 'failed without the node it failed at (its error has no nodeId)', storeFile);
+      return { runId: rec.runId, seq: rec.seq, status: 'failed', error: error as typeof error & { nodeId: string } };
+    }
+    default:
+      // Never a state of undefined: a status the engine never writes is damage, as the SQLite store says at read.
+      throw damagedRecord(rec, `has status ${JSON.stringify(status)}, not waiting, completed or failed`, storeFile);
   }
 }
 
@@ -55,10 +83,30 @@ function optionalFieldProblem(pending: object): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a pending item's counts are impossible; undefined when they are not.
+ * `attempt` counts this visit's answers from 1, `maxRetries` is how many
+ * more it may take: an item at attempt 0 or with -1 retries was never issued.
+ */
+function countProblem(pending: object): string | undefined {
+  const item = pending as Record<string, unknown>;
+  if (typeof item.attempt === 'number' && item.attempt < 1) return `"attempt" is ${item.attempt}, not a count from 1`;
+  if (typeof item.maxRetries === 'number' && (!Number.isInteger(item.maxRetries) || item.maxRetries < 0)) return `"maxRetries" is ${item.maxRetries}, not a count from 0`;
+  return undefined;
+}
+
 /** A stored record the engine cannot use: E_STORE, with the store's repair. */
 export function damagedRecord(rec: RunRecord, what: string, storeFile?: string): CountersignError {
-  return new CountersignError('E_STORE', `the stored record of run "${rec.runId}"${storeFile ? ` in ${storeFile}` : ''} ${what}: the store is damaged`, {
+  return damagedRun(rec.runId, what, storeFile);
+}
+
+/** The stored record of run `runId` is damaged (`what`): E_STORE naming the run, the store's file when it has one, and the repair. */
+export function damagedRun(runId: string, what: string, storeFile?: string): CountersignError {
+  return new CountersignError('E_STORE', `the stored record of run "${runId}"${storeFile ? ` in ${storeFile}` : ''} ${what}: the store is damaged`, {
     ...(storeFile ? { file: storeFile } : {}),
-    fix: `restore ${storeFile ?? 'countersign.db'} from a backup, or move the store aside and start the run again`,
+    // A store without a file (the memory store) has no backup to restore: the record was changed in place, outside the engine.
+    fix: storeFile
+      ? `restore ${storeFile} from a backup, or move the store aside and start the run again`
+      : 'start the run again from its workflow file: this store\'s record of the run was changed outside the engine (never edit a record a store hands out; build a new one)',
   });
 }

@@ -16,8 +16,10 @@ import type { JournalEvent, Rejection } from './contract.js';
 import { deepFreeze } from '../format/freeze.js';
 import { loopFacts } from '../nodes/review-loops.js';
 import { journalOf, type Actions } from './step-journal.js';
-import { Runaway, runaway } from './runaway.js';
+import { Runaway, repeatedEntry, runaway } from './runaway.js';
 import { damagedRecord } from './state.js';
+import { takenBack } from './answer-undo.js';
+import { restingContext, type StepTrail } from './resting.js';
 
 export interface Settled {
   record: RunRecord;
@@ -71,7 +73,8 @@ function pure(machine: AnyStateMachine, run: (scope: AnyActorScope) => AnyMachin
 
 export function firstStep(compiled: CompiledWorkflow, base: RunRecord, input: MachineInput, now: Date, env: RunEnv): Settled {
   const { machine } = compiled;
-  return guarded(base, now, () => enterNodes(compiled, env, pure(machine, (scope) => machine.getInitialSnapshot(scope, input))), compiled);
+  const trail: StepTrail = { routes: [] };
+  return guarded(base, now, () => restingContext(compiled, enterNodes(compiled, env, pure(machine, (scope) => machine.getInitialSnapshot(scope, input)), trail), trail), compiled);
 }
 
 export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: MachineEvent, now: Date, env: RunEnv): Settled {
@@ -81,7 +84,12 @@ export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: Mach
   let ev: MachineEvent = observed === undefined ? event : ({ ...event, observed } as MachineEvent);
   // The answered item's deadline travels with the answer (into leadIn): re-asked behind tool nodes, the visit keeps it.
   if (ev.type === 'SUBMIT' && rec.deadline !== undefined && ev.userId !== ENGINE_ID) ev = { ...ev, deadline: rec.deadline };
-  return guarded(rec, now, () => enterNodes(compiled, env, pure(machine, (scope) => machine.transition(snapshot, ev, scope)), { snapshot, event: ev }), compiled);
+  // Behind a tool node, the entry routes taken since the run last rested at a node someone answers (resting.ts).
+  const byEngine = ev.type === 'SUBMIT' && ev.userId === ENGINE_ID;
+  const trail: StepTrail = { routes: [], ...(ev.type === 'SUBMIT' && !byEngine ? { answeredAt: snapshot } : {}) };
+  const carried = byEngine ? (snapshot.context as RunContext).rerouted : undefined;
+  if (carried !== undefined) trail.carried = carried;
+  return guarded(rec, now, () => restingContext(compiled, enterNodes(compiled, env, pure(machine, (scope) => machine.transition(snapshot, ev, scope)), trail, { snapshot, event: ev }), trail), compiled);
 }
 
 /** What the waiting node's `observe` reads from files before an answer is judged (review reports, hashes). */
@@ -106,6 +114,7 @@ function enterNodes(
   compiled: CompiledWorkflow,
   env: RunEnv,
   first: [AnyMachineSnapshot, Actions],
+  trail: StepTrail,
   submitted?: { snapshot: AnyMachineSnapshot; event: MachineEvent },
 ): [AnyMachineSnapshot, Actions] {
   const { machine } = compiled;
@@ -136,6 +145,10 @@ function enterNodes(
     if (outcome.kind === 'route') {
       lastRoute = `${outcome.code}: ${outcome.message} (route "${outcome.via}")`;
       lastOutcome = { via: outcome.via, code: outcome.code };
+      // Back through tool nodes, entered again the same way: the tools would only run again.
+      const repeated = repeatedEntry(trail.carried, node.id, outcome, all);
+      if (repeated) throw repeated;
+      trail.routes.push({ nodeId: node.id, via: outcome.via, code: outcome.code });
     }
     if (outcome.kind === 'veto') {
       if (!submitted || !cause) throw new Error(`node "${node.id}" vetoed an answer, but no answer led to it`);
@@ -144,9 +157,11 @@ function enterNodes(
         // stays (journaled, their results kept). The answer is rejected now,
         // at its node, which asks again under its maxRetries as if it had
         // been rejected when given (its attempt counts on from that one).
+        // Its own values go back too (the globals its step wrote, its node's answer): a rejected answer changes none.
+        const undo = ctx.leadIn?.nodeId === cause.nodeId ? ctx.leadIn.before : undefined;
         const back = compiled.machine.resolveState({
           value: cause.nodeId,
-          context: { ...ctx, attempt: cause.earlier.attempt - 1, errors: undefined, stayed: undefined, entered: undefined, leadIn: undefined },
+          context: { ...ctx, ...(undo ? takenBack(ctx, cause.nodeId, undo) : {}), attempt: cause.earlier.attempt - 1, errors: undefined, stayed: undefined, entered: undefined, leadIn: undefined },
         });
         const event: MachineEvent = { type: 'SUBMIT', answer: cause.answer, bytes: 0, userId: cause.earlier.userId, veto: { code: outcome.code, errors: outcome.errors } };
         [snap, actions] = pure(machine, (scope) => machine.transition(back, event, scope));
@@ -180,12 +195,17 @@ function needsEntry(compiled: CompiledWorkflow, snap: AnyMachineSnapshot): boole
  * The agent answer that brought the run to its next node: this step's
  * accepted answer, or, when that was the engine's own tool outcome, the
  * agent answer before the tool nodes (`ctx.leadIn`, accepted earlier).
+ * None when a failure route lies between them (README delegate-review
+ * step 1: "a timeout, error or other route on the way").
  */
 function causeOf(submitted: { event: MachineEvent; snapshot: AnyMachineSnapshot } | undefined, actions: Actions, ctx: RunContext): EntryCause | undefined {
   if (!submitted || submitted.event.type !== 'SUBMIT') return undefined;
   const nodeId = submitted.snapshot.value as string;
-  const accepted = actions.some((a) => a.type === 'journal' && (a.params as { events: JsonObject[] }).events.some((e) => e.type === 'answer.accepted' && e.nodeId === nodeId));
-  if (!accepted) return undefined;
+  const events = actions.flatMap((a) => (a.type === 'journal' ? (a.params as { events: JsonObject[] }).events : []));
+  const accepted = events.findIndex((e) => e.type === 'answer.accepted' && e.nodeId === nodeId);
+  if (accepted < 0) return undefined;
+  // A failure on the way (an expression's `error` route) is a way on that no answer leads through.
+  if (events.some((e, i) => i > accepted && e.type === 'route' && e.via === 'error')) return undefined;
   if (submitted.event.userId !== ENGINE_ID) return { nodeId, answer: submitted.event.answer };
   const lead = ctx.leadIn;
   if (lead === undefined) return undefined;
@@ -242,6 +262,10 @@ export function contextFault(context: Record<string, unknown>): string | undefin
   if (context.reviews !== undefined && !isMap(context.reviews)) return 'has a "reviews" that is not an object';
   const lead = context.leadIn as Record<string, unknown> | undefined;
   if (lead !== undefined && (!isMap(lead) || typeof lead.nodeId !== 'string' || typeof lead.attempt !== 'number' || typeof lead.userId !== 'string')) return 'has a "leadIn" that is not {nodeId, attempt, userId}';
+  const before = lead?.before as Record<string, unknown> | undefined;
+  if (before !== undefined && (!isMap(before) || !isMap(before.vars) || (before.unset !== undefined && !Array.isArray(before.unset)) || (before.answer !== undefined && !isMap(before.answer)))) return 'has a "leadIn.before" that is not {vars, unset?, answer?}';
+  const rerouted = context.rerouted as Record<string, unknown> | undefined;
+  if (rerouted !== undefined && (!isMap(rerouted) || !Array.isArray(rerouted.routes) || !rerouted.routes.every(isMap) || !Array.isArray(rerouted.tools))) return 'has a "rerouted" that is not {routes, tools}';
   return undefined;
 }
 
@@ -307,7 +331,8 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   if (rec.file !== undefined) base.file = rec.file;
 
   if (value === FAILED_STATE) {
-    const error = ctx.failure ?? { code: 'E_INTERNAL', message: 'the run failed without a recorded cause' };
+    // A failure names the node it happened at (the run contract's error.nodeId): without a recorded cause, the node the step began at.
+    const error = ctx.failure ?? { code: 'E_INTERNAL', message: 'the run failed without a recorded cause', nodeId: startedAt(rec, compiled)! };
     events.push({ seq: rec.seq, at, type: 'run.failed', nodeId: error.nodeId, code: error.code, message: error.message });
     return { record: { ...base, status: 'failed', error: deepFreeze({ ...error }) }, events, rows };
   }

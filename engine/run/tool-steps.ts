@@ -93,8 +93,9 @@ export async function advanceTools(deps: ToolStepDeps, runId: string): Promise<v
   }
   // Still at a tool node after the bound: the tools keep routing into one
   // another (a loop through tool and transient nodes, which validation now
-  // refuses, in a run stored before it did). The run fails, so no later call
-  // runs the loop again.
+  // refuses, in a run stored before it did; a loop through a review's entry
+  // stops at its first repeated entry, see runaway.ts). The run fails, so no
+  // later call runs the loop again.
   deps.store.update(runId, (rec) => {
     if (rec.status !== 'waiting' || rec.pending?.kind !== 'tool') return { result: undefined };
     const { nodeId, tool } = rec.pending;

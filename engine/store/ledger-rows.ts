@@ -8,6 +8,7 @@ import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { LedgerQuery, LedgerRow } from './store.js';
 import { checkShape, RUN_FORBIDDEN_TABLES } from '../format/table-shapes.js';
+import { said } from '../run/option-keys.js';
 
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 /** What `Date#toISOString()` writes: the only form whose text order is time order. */
@@ -17,7 +18,7 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?
 
 export function checkTable(table: unknown): string {
   if (typeof table !== 'string' || !TABLE_NAME.test(table)) {
-    throw new CountersignError('E_LEDGER_TABLE', `ledger table name ${JSON.stringify(table)} is not allowed`, {
+    throw new CountersignError('E_LEDGER_TABLE', `ledger table name ${said(table)} is not allowed`, {
       fix: 'name ledger tables with a lowercase letter followed by lowercase letters, digits or _ (e.g. chat_mutating_proposals)',
     });
   }
@@ -45,7 +46,7 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
     seen.add(row.id);
     // Round-tripped through Date: a day that does not exist (02-30) would be read as another one and sort out of place.
     if (typeof row.at !== 'string' || !CANONICAL_AT.test(row.at) || Number.isNaN(Date.parse(row.at)) || new Date(Date.parse(row.at)).toISOString() !== row.at) {
-      throw rowError(`ledger row "${row.id}" has time ${JSON.stringify(row.at)}, not a UTC ISO-8601 time`, 'write `at` as new Date(ms).toISOString(), e.g. 2026-01-01T09:30:00.000Z');
+      throw rowError(`ledger row "${row.id}" has time ${said(row.at)}, not a UTC ISO-8601 time`, 'write `at` as new Date(ms).toISOString(), e.g. 2026-01-01T09:30:00.000Z');
     }
     for (const field of ['key', 'runId'] as const) {
       if (row[field] !== undefined && typeof row[field] !== 'string') {
@@ -74,7 +75,7 @@ export function checkQuery(query: LedgerQuery | undefined): { since?: string; ke
     // Every ledger time is UTC, so is a date-time given without a zone (as a bare date already is to Date.parse).
     const ms = typeof query.since === 'string' && ISO_8601.test(query.since) && realCalendar(query.since) ? Date.parse(withZone(query.since)) : Number.NaN;
     if (Number.isNaN(ms)) {
-      throw new CountersignError('E_LEDGER_QUERY', `since ${JSON.stringify(query.since)} is not an ISO-8601 time${typeof query.since === 'string' && ISO_8601.test(query.since) ? ' (no such date or time)' : ''}`, {
+      throw new CountersignError('E_LEDGER_QUERY', `since ${said(query.since)} is not an ISO-8601 time${typeof query.since === 'string' && ISO_8601.test(query.since) ? ' (no such date or time)' : ''}`, {
         fix: 'pass a date or date-time that exists, such as 2026-01-01 or 2026-01-01T09:30:00Z',
       });
     }
@@ -84,12 +85,12 @@ export function checkQuery(query: LedgerQuery | undefined): { since?: string; ke
     out.since = new Date(finer && /[1-9]/.test(finer[1]) ? ms + 1 : ms).toISOString();
   }
   if (query.key !== undefined) {
-    if (typeof query.key !== 'string') throw new CountersignError('E_LEDGER_QUERY', 'a ledger query key must be a string', { fix: 'pass the key as a string' });
+    if (typeof query.key !== 'string') throw new CountersignError('E_LEDGER_QUERY', `a ledger query key must be a string, got ${said(query.key)}`, { fix: 'pass the key as a string' });
     out.key = query.key;
   }
   if (query.limit !== undefined) {
     if (!Number.isSafeInteger(query.limit) || query.limit < 1) {
-      throw new CountersignError('E_LEDGER_QUERY', `limit ${JSON.stringify(query.limit)} is not a positive whole number`, {
+      throw new CountersignError('E_LEDGER_QUERY', `limit ${said(query.limit)} is not a positive whole number`, {
         fix: 'pass a limit of 1 or more, or omit it for every row',
       });
     }

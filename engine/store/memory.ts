@@ -1,7 +1,10 @@
 /**
  * The in-memory store, for tests and embedding. Records are kept as given:
  * the engine never mutates a record it passed in or got back (it builds new
- * ones), so nothing is copied. The workflow copy is kept once per hash,
+ * ones), so nothing is copied. Nor are they checked here: the engine checks
+ * every record it reads, from this store and SQLite alike (run/state.ts,
+ * run/served-record.ts), so a record changed in place is refused as a
+ * damaged SQLite row is. The workflow copy is kept once per hash,
  * which keeps 10,000 waiting runs small.
  */
 import { CountersignError } from '../errors.js';
@@ -10,6 +13,7 @@ import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
 import { checkEventIndex, duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
+import { damagedRun } from '../run/state.js';
 
 export function createMemoryStore(): Store {
   const workflows = new Map<string, Workflow>();
@@ -81,7 +85,9 @@ export function createMemoryStore(): Store {
     list(filter?: { status?: RunStatus }): RunSummary[] {
       open('list runs');
       const out: RunSummary[] = [];
-      for (const r of runs.values()) {
+      for (const [runId, r] of runs) {
+        // Records are kept as given: one that names another run is listed under no id a read could reach (SQLite says the same of its row).
+        if (r === null || typeof r !== 'object' || r.runId !== runId) throw damagedRun(runId, `names run ${JSON.stringify((r as { runId?: unknown } | null)?.runId)}, not "${runId}"`);
         if (filter?.status && r.status !== filter.status) continue;
         out.push({ runId: r.runId, workflow: r.workflow, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt });
       }

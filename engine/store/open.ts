@@ -43,13 +43,37 @@ export function resolveStoreDir(opts: StoreLocation): string {
   const dir = resolve(opts.cwd, chosen);
   // The store is a directory: a file there (countersign.db itself, named by mistake) would read as an empty store.
   if (existsSync(dir) && !isDirectory(dir)) {
-    const flag = nonEmpty(opts.store) !== undefined ? '--store' : nonEmpty(env.COUNTERSIGN_STORE) !== undefined ? 'COUNTERSIGN_STORE' : 'the default store';
-    throw new CountersignError('E_STORE', `${flag} names ${dir}, which is a file, not a store directory`, {
+    const from = nonEmpty(opts.store) !== undefined ? 'flag' : nonEmpty(env.COUNTERSIGN_STORE) !== undefined ? 'env' : 'default';
+    const named = { flag: '--store', env: 'COUNTERSIGN_STORE', default: 'the default store' }[from];
+    throw new CountersignError('E_STORE', `${named} names ${dir}, which is a file, not a store directory`, {
       file: dir,
-      fix: basename(dir) === DATABASE_FILE ? `name the folder that holds it: --store ${shellWord(dirname(dir))}` : 'name the directory that holds (or will hold) countersign.db',
+      fix: fileAsStoreFix(from, dir),
     });
   }
   return dir;
+}
+
+/**
+ * What to do about a file where the store directory should be, said for
+ * where that path came from: the flag or the variable to change (to the
+ * folder that holds countersign.db, when that is what was named), or, for
+ * the default, the file to move aside — no path was given to change.
+ */
+function fileAsStoreFix(from: 'flag' | 'env' | 'default', dir: string): string {
+  const aside = `move ${shellWord(dir)} aside`;
+  const holder = shellWord(dirname(dir));
+  const isDatabase = basename(dir) === DATABASE_FILE;
+  if (from === 'flag') {
+    return isDatabase
+      ? `name the folder that holds it: --store ${holder}`
+      : `pass a directory with --store DIR (one that holds countersign.db, or a new one to create), or ${aside} to keep the store at that path`;
+  }
+  if (from === 'env') {
+    return isDatabase
+      ? `set COUNTERSIGN_STORE to the folder that holds it: export COUNTERSIGN_STORE=${holder}`
+      : `set COUNTERSIGN_STORE to a directory (one that holds countersign.db, or a new one to create), unset COUNTERSIGN_STORE for ./${DEFAULT_STORE_DIR}, or pass --store DIR; or ${aside} to keep the store at that path`;
+  }
+  return `${aside} (./${DEFAULT_STORE_DIR} is where the store is kept by default), or keep the store elsewhere: pass --store DIR or set COUNTERSIGN_STORE`;
 }
 
 export function openStore(opts: StoreLocation): Store {

@@ -34,6 +34,21 @@ export function recordProblem(value: unknown, runId: string): string | undefined
   return undefined;
 }
 
+/**
+ * Why a listed run summary (what `runs` shows) is not a run's; undefined
+ * when it is one. The engine asks it of every store's list, so a store that
+ * keeps records as given (memory) lists no damage SQLite would refuse.
+ */
+export function listedProblem(summary: unknown): string | undefined {
+  if (!isObject(summary)) return 'is not an object';
+  if (typeof summary.status !== 'string' || !STATUSES.has(summary.status)) return `has status ${JSON.stringify(summary.status)}, not waiting, completed or failed`;
+  for (const key of ['workflow', 'createdAt', 'updatedAt']) {
+    if (typeof summary[key] !== 'string') return `has no ${key}`;
+    if (key !== 'workflow' && !Number.isFinite(Date.parse(summary[key] as string))) return `has the ${key} ${JSON.stringify(summary[key])}, which is no time`;
+  }
+  return undefined;
+}
+
 /** Why a `runs` table row's summary columns (what `runs` lists) are not a run's; undefined when they are. */
 export function summaryProblem(row: { run_id: unknown; workflow: unknown; status: unknown; created_at: unknown; updated_at: unknown }): string | undefined {
   if (typeof row.status !== 'string' || !STATUSES.has(row.status)) return `has status ${JSON.stringify(row.status)}, not waiting, completed or failed`;

@@ -3,11 +3,12 @@
  * WAL and a 5 s busy wait, then a migration to SCHEMA_VERSION that runs
  * under the write lock, so concurrent first opens create the tables once.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { CountersignError } from '../errors.js';
+import { shellWord } from '../format/shell-word.js';
 
 /**
  * Bumped whenever the tables, or what a stored record means, change; a
@@ -82,6 +83,7 @@ function nativeBinding(): string | object {
 }
 
 export function openDatabase(file: string): Database.Database {
+  refuseNonFile(file);
   // A database file this user may only read would be opened read-only without a word, and every write refused later with a wrong fix.
   if (existsSync(file)) {
     try {
@@ -135,6 +137,26 @@ export function openDatabase(file: string): Database.Database {
           : 'check that the file is a countersign store and writable, or pass another directory with --store DIR',
     });
   }
+}
+
+/**
+ * A directory (or a FIFO, a socket) where countersign.db should be: SQLite
+ * can only say "unable to open database file", which reads as a permission
+ * problem, and no access right would help.
+ */
+function refuseNonFile(file: string): void {
+  let kind: string | undefined;
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) kind = stat.isDirectory() ? 'a directory' : 'a special file (a FIFO, socket or device)';
+  } catch {
+    return; // nothing there yet (SQLite creates it), or nothing this process may look at: SQLite says which
+  }
+  if (kind === undefined) return;
+  throw new CountersignError('E_STORE', `cannot open the store ${file}: it is ${kind}, not the store's database file`, {
+    file,
+    fix: `move ${shellWord(file)} aside (countersign keeps its runs in a file of that name, and creates it when none is there), or pass another directory with --store DIR`,
+  });
 }
 
 /** Runs `fn` again while SQLite reports the file busy, for up to five seconds. */

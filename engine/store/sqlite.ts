@@ -15,6 +15,7 @@ import { checkEventIndex, duplicateRun, runNotFound, unknownWorkflowHash, workfl
 import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
 import { makeDirs } from '../format/make-dirs.js';
+import { shellWord } from '../format/shell-word.js';
 import { eventProblem, recordProblem, summaryProblem, workflowProblem } from './row-shapes.js';
 
 
@@ -71,9 +72,14 @@ export function createSqliteStore(dir: string): Store {
   try {
     makeDirs(dir);
   } catch (err) {
+    // A file (or a link to nothing) where a folder of the path should be: no access right would help, moving it or another path would.
+    const blocked = (err as NodeJS.ErrnoException).code === 'ENOTDIR' ? (err as NodeJS.ErrnoException).path : undefined;
     throw new CountersignError('E_STORE', `cannot create the store directory ${dir}: ${(err as Error).message}`, {
       file: dir,
-      fix: 'pass a writable directory with --store DIR or COUNTERSIGN_STORE',
+      cause: err,
+      fix: blocked
+        ? `move ${shellWord(blocked)} aside (it stands where a folder of the store path goes; for a link, create the folder it points to), or pass another directory with --store DIR or COUNTERSIGN_STORE`
+        : 'pass a writable directory with --store DIR or COUNTERSIGN_STORE',
     });
   }
   const db = openDatabase(file);

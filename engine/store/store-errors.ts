@@ -1,5 +1,6 @@
 /** Errors both shipped stores raise, worded once. */
 import { CountersignError } from '../errors.js';
+import { said } from '../run/option-keys.js';
 
 export function runNotFound(runId: string): CountersignError {
   return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, {
@@ -33,10 +34,10 @@ export function unknownWorkflowHash(runId: string, hash: string): CountersignErr
   });
 }
 
-/** events(runId, from): an index from 0, or E_INPUT (the stores would each read a bad one differently). */
+/** events(runId, from): an index from 0, or E_INPUT naming the value given (the stores would each read a bad one differently). */
 export function checkEventIndex(from: unknown): void {
   if (!Number.isSafeInteger(from) || (from as number) < 0) {
-    throw new CountersignError('E_INPUT', `events(runId, from): ${JSON.stringify(from) ?? String(from)} is not an index into a journal`, {
+    throw new CountersignError('E_INPUT', `events(runId, from): ${said(from)} is not an index into a journal`, {
       fix: 'pass a whole number from 0 (the index of the first event to read), or leave it out to read the whole journal',
     });
   }

@@ -28,6 +28,7 @@ export interface RunRecord {
   output?: JsonObject;
   /** The end node's `outcome`, when it has one. */
   outcome?: string;
+  /** A failed run's error: its code, message and the node it failed at (the engine refuses one without them as damaged). */
   error?: RunFailure;
   createdAt: string;
   updatedAt: string;

@@ -15,7 +15,7 @@ import { CountersignError, isCountersignError } from '../errors.js';
 import { BUILTIN_TOOLS } from './builtin/index.js';
 import { asTool, isTool, type Tool, type ToolSpec } from './tool.js';
 import type { ValidateOptions } from '../validate/index.js';
-import { checkOptionKeys, keysOf } from '../run/option-keys.js';
+import { checkOptionKeys, keysOf, said } from '../run/option-keys.js';
 
 export type ToolCatalog = ReadonlyMap<string, Tool>;
 
@@ -163,7 +163,7 @@ export const VALIDATE_OPTION_KEYS = keysOf<ValidateOptions>({ tools: true, modul
 export function checkValidateOptions(opts: unknown, call: string): void {
   if (opts === undefined) return;
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
-    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'a list' : typeof opts === 'string' ? JSON.stringify(opts) : typeof opts === 'number' || typeof opts === 'boolean' ? String(opts) : `a ${typeof opts}`}`, {
+    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'a list' : said(opts)}`, {
       fix: 'pass { tools: [...] } (the list createEngine takes), or leave the options out',
     });
   }
@@ -180,7 +180,7 @@ export function checkValidateOptions(opts: unknown, call: string): void {
 export function checkValidateFile(file: unknown, call: string): void {
   if (typeof file === 'string') return;
   const options = file !== null && typeof file === 'object' && !Array.isArray(file);
-  throw new CountersignError('E_INPUT', `${call}()'s second argument is the file name (a string), got ${file === null ? 'null' : Array.isArray(file) ? 'a list' : options ? 'an object' : JSON.stringify(file) ?? typeof file}${options ? ': the options go third' : ''}`, {
+  throw new CountersignError('E_INPUT', `${call}()'s second argument is the file name (a string), got ${file === null ? 'null' : Array.isArray(file) ? 'a list' : options ? 'an object' : said(file)}${options ? ': the options go third' : ''}`, {
     fix: `call ${call}(workflow, "<workflow>", { tools }) — the file name second (or undefined for "<workflow>"), the options third`,
   });
 }

@@ -35,16 +35,15 @@ export function relativeWithoutFile(entry: string): string {
   return `tool module "${entry}" is a relative path, and the workflow came from no file to resolve it against: give an absolute path, or start the workflow from its file`;
 }
 
-export async function loadToolModules(modules: readonly string[] | undefined, file: string | undefined, allow: boolean): Promise<Tool[]> {
+/**
+ * Loads `modules` (a workflow's toolModules, entries resolved against
+ * `file`'s folder) when `allow`; else E_TOOL_MODULE_BLOCKED. `runId`: the
+ * list is that run's stored copy of its workflow, which it keeps whatever
+ * becomes of the file since (see blocked()).
+ */
+export async function loadToolModules(modules: readonly string[] | undefined, file: string | undefined, allow: boolean, runId?: string): Promise<Tool[]> {
   if (!modules || modules.length === 0) return [];
-  const where = file ?? 'the workflow';
-  if (!allow) {
-    throw new CountersignError('E_TOOL_MODULE_BLOCKED', `${where} names tool modules (${modules.join(', ')}), and loading them runs their code`, {
-      ...(file ? { file } : {}),
-      pointer: '/toolModules',
-      fix: 'if you trust these modules, pass --allow-tool-modules (library: createEngine({ allowToolModules: true })); otherwise remove toolModules',
-    });
-  }
+  if (!allow) throw blocked(modules, file, runId);
   const tools: Tool[] = [];
   const origins: ModuleToolOrigin[] = [];
   // Where the fault is: the workflow's own entry (its file and pointer); the
@@ -108,6 +107,29 @@ export async function loadToolModules(modules: readonly string[] | undefined, fi
     }
   }
   return markModuleTools(tools, origins);
+}
+
+/**
+ * The refusal to load `modules`. A new workflow names them in its file:
+ * the error is placed there, and taking them out of it is a way on. An
+ * existing run reads only the copy stored when it started, so the file
+ * (which may have changed since) is neither named as holding them nor
+ * worth editing: the ways on are the flag, or a new run.
+ */
+function blocked(modules: readonly string[], file: string | undefined, runId: string | undefined): CountersignError {
+  const named = `names tool modules (${modules.join(', ')}), and loading them runs their code`;
+  const allow = 'if you trust these modules, pass --allow-tool-modules (library: createEngine({ allowToolModules: true }))';
+  if (runId !== undefined) {
+    return new CountersignError('E_TOOL_MODULE_BLOCKED', `run ${runId}'s stored workflow${file ? ` (started from ${file})` : ''} ${named}`, {
+      pointer: '/toolModules',
+      fix: `${allow}; the run keeps the workflow it started with, so editing ${file ?? 'the workflow'} does not change it: to go on without these modules, start a new run from a workflow without toolModules`,
+    });
+  }
+  return new CountersignError('E_TOOL_MODULE_BLOCKED', `${file ?? 'the workflow'} ${named}`, {
+    ...(file ? { file } : {}),
+    pointer: '/toolModules',
+    fix: `${allow}; otherwise remove toolModules`,
+  });
 }
 
 /** Node refused the file itself as a module (a folder, a .json or .ts file), before any of its code ran. */

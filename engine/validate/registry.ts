@@ -21,7 +21,12 @@ export function registryFindings(data: Record<string, unknown>, reported: Readon
     const pointer = `/variableRegistry/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     const problems = schemaProblems(entry as JsonObject);
     for (const problem of problems) {
-      if (!reported.has(pointer + problem.at)) findings.push(schemaFinding('E_VARIABLE_SCHEMA', pointer, `registry variable "${name}" is not a valid JSON Schema property`, problem));
+      if (reported.has(pointer + problem.at)) continue;
+      // A type list's misspelt item is one fault, already named at its item (/type/0) by the schema check.
+      if (problem.at === '/type' && [...reported].some((p) => p.startsWith(`${pointer}/type/`))) continue;
+      // An entry must have its own type (the format requires it): never advised to leave it out.
+      const fix = problem.at === '/type' ? problem.fix.replace(/, or leave "type" out$/, '') : problem.fix;
+      findings.push(schemaFinding('E_VARIABLE_SCHEMA', pointer, `registry variable "${name}" is not a valid JSON Schema property`, { ...problem, fix }));
     }
     // Read from the entry as written, as an inputSchema's is: every fault in one pass, whether or not it compiles.
     findings.push(...unsatisfiableRequired(entry as JsonObject, pointer, { code: 'E_VARIABLE_SCHEMA' }).filter((f) => !reported.has(f.pointer)));

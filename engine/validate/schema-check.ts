@@ -49,6 +49,8 @@ const VALUE_KEYWORDS: ReadonlySet<string> = new Set([
 const OWN_KEY_CHECKS = /^\/(?:variableRegistry|nodes\/\d+\/(?:inputSchema|initialData\/variables))(?:\/|$)/;
 /** Deeper than a registry entry's type and description, or an inputSchema's own type and globalInputs. */
 const INSIDE_USER_SCHEMA = /^\/(?:variableRegistry\/[^/]+\/(?!type(?:\/|$)|description$)[^/]+|nodes\/\d+\/inputSchema\/(?!globalInputs(?:\/|$))[^/]+)/;
+/** A registry entry's own type list. */
+const REGISTRY_TYPE = /^\/variableRegistry\/[^/]+\/type$/;
 
 export function schemaFindings(data: unknown): Finding[] {
   const validate = workflowValidator();
@@ -69,6 +71,10 @@ export function schemaFindings(data: unknown): Finding[] {
     // Inside an inputSchema or a registry entry, past the fields the workflow format itself
     // defines, the schema checks JSON Schema for editors; validate compiles it itself.
     if (INSIDE_USER_SCHEMA.test(error.instancePath)) continue;
+    // A registry type list naming a type twice, or none: validate's own
+    // compile of the entry says which (E_VARIABLE_SCHEMA), where ajv would
+    // only say "must NOT have duplicate items".
+    if ((error.keyword === 'uniqueItems' || error.keyword === 'minItems') && REGISTRY_TYPE.test(error.instancePath)) continue;
     const finding = toFinding(data, error);
     findings.push(VALUE_KEYWORDS.has(error.keyword) ? { ...finding, valueOnly: true } : finding);
   }

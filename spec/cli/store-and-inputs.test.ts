@@ -54,6 +54,28 @@ S('--store naming the database file (not its folder) is E_STORE saying so, with 
   }
 });
 
+S('a file or folder in the store\'s way (./.countersign a file, COUNTERSIGN_STORE a file, --store afile/sub, countersign.db a folder) is E_STORE (exit 2) whose fix says what to move aside or which setting to change, never a permission fix', async () => {
+  const cwd = tempDir();
+  writeFileSync(join(cwd, '.countersign'), '');
+  writeFileSync(join(cwd, 'afile'), '');
+  mkdirSync(join(cwd, 'weird', 'countersign.db'), { recursive: true });
+  const cases: [string[], { env?: NodeJS.ProcessEnv }, string][] = [
+    [['runs', '--json'], {}, `move ${join(cwd, '.countersign')} aside`],
+    [['runs', '--json'], { env: { COUNTERSIGN_STORE: 'afile' } }, 'set COUNTERSIGN_STORE to a directory'],
+    [['start', WF, '--json', '--store', 'afile/sub'], {}, `move ${join(cwd, 'afile')} aside`],
+    [['runs', '--json', '--store', 'weird'], {}, `move ${join(cwd, 'weird', 'countersign.db')} aside`],
+    [['start', WF, '--json', '--store', 'weird'], {}, `move ${join(cwd, 'weird', 'countersign.db')} aside`],
+  ];
+  for (const [args, opts, fix] of cases) {
+    const r = await cli(args, { cwd, ...opts });
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.is(r.json.error.code, 'E_STORE', args.join(' '));
+    assert.match(r.json.error.fix, fix, args.join(' '));
+    assert.not.match(r.json.error.fix, 'write access', args.join(' '));
+    assert.not.match(r.json.error.fix, 'writable', args.join(' '));
+  }
+});
+
 S('an unknown run in an existing store names that store', async () => {
   const store = tempDir();
   assert.is((await cli(['start', WF], { store })).code, 0);

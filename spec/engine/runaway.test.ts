@@ -11,7 +11,7 @@ import { compileWorkflow } from '../../engine/compile/machine.js';
 import { firstStep } from '../../engine/run/step.js';
 import type { Workflow } from '../../engine/format/model.js';
 import type { RunRecord } from '../../engine/store/store.js';
-import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow } from '../../engine/index.js';
+import { createEngine, createMemoryStore, createSqliteStore, defineTool, validateWorkflow } from '../../engine/index.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +69,58 @@ Runaway('a review whose entry keeps routing back to itself fails the run with E_
     assert.equal(journal.slice(-5), [['directive.issued', 'ask'], ['answer.accepted', 'ask'], ['route', 'ask'], ['route', 'dr'], ['run.failed', 'dr']]);
     store.close();
   }
+});
+
+/** ask → decision review `dr` (nothing to decide on: its entry takes `error`) → tool node `note` (a write tool) → dr. */
+function entryLoopThroughTool(): Workflow {
+  return {
+    metadata: { name: 'entry-loop-tool', version: '1.0.0', description: 'a decision review whose error route comes back to it through a tool node' },
+    variableRegistry: { persona: { type: 'object', description: 'the reviewer persona' }, proposal: { type: 'object', description: 'the call' } },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Go.', completionCondition: 'done', connections: { success: 'dr' } },
+      { type: 'delegate-review', id: 'dr', contract: 'decision', persona: { contextPath: 'persona' }, proposal: { contextPath: 'proposal' }, connections: { success: 'done', error: 'note' } },
+      { type: 'tool', id: 'note', tool: 'notify', args: {}, connections: { success: 'dr' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+}
+
+Runaway('C3 r83: a review whose entry routes back to it through a tool node stops at the first entry that routes the same way again: the tool ran once, and the E_RUNAWAY names the review, the entry\'s cause and the connection to route elsewhere', async () => {
+  for (const store of [createMemoryStore(), createSqliteStore(mkdtempSync(join(tmpdir(), 'countersign-runaway-tool-')))]) {
+    let calls = 0;
+    const notify = defineTool({ name: 'notify', class: 'write', inputSchema: { type: 'object' }, run: () => (calls++, { posted: true }) });
+    const engine = createEngine({ store, tools: [notify] });
+    const started = await engine.start(entryLoopThroughTool());
+    const failed = await engine.submit(started.runId, {});
+    if (failed.status !== 'failed') throw new Error(JSON.stringify(failed));
+    assert.is(calls, 1, 'a side effect the loop repeats is never run again');
+    assert.is(failed.error.code, 'E_RUNAWAY');
+    assert.is(failed.error.nodeId, 'dr');
+    assert.match(failed.error.message, /^node "dr" kept routing on entry without the run resting anywhere: entered again through tool node "note" with no answer on the way, it routed by "error" again \(E_DECISION_INPUT: decision review "dr" cannot be issued: /);
+    assert.match(failed.error.fix ?? '', /^route node "dr"'s "error" connection somewhere other than back to it through tool node "note" .*; then start a new run$/);
+    const journal = (await engine.trace(started.runId)).events.map((e) => [e.type, e.nodeId ?? null]);
+    assert.equal(journal.slice(-8), [
+      ['answer.accepted', 'ask'], ['route', 'ask'], ['route', 'dr'],
+      ['tool.started', 'note'], ['answer.accepted', 'note'], ['tool.succeeded', 'note'], ['route', 'note'],
+      ['run.failed', 'dr'],
+    ]);
+    store.close();
+  }
+});
+
+Runaway('C3 r83: an entry that routes through a tool node which repairs what it lacked comes to rest on its next entry: no runaway', async () => {
+  const wf = entryLoopThroughTool() as unknown as { nodes: Array<Record<string, unknown>> };
+  // The tool's result is the proposal the review reads: the second entry finds everything it needs.
+  wf.nodes[2].proposal = { contextPath: 'note.result' };
+  (wf as unknown as { variableRegistry: Record<string, unknown> }).variableRegistry.persona = { type: 'object', description: 'the reviewer persona', default: { name: 'critic', model: 'm', max_turns: 1, tools: [], body: 'Judge it.' } };
+  let calls = 0;
+  const notify = defineTool({ name: 'notify', class: 'write', inputSchema: { type: 'object' }, run: () => (calls++, { summary: 'ship it' }) });
+  const engine = createEngine({ store: createMemoryStore(), tools: [notify] });
+  const started = await engine.start(wf as unknown as Workflow);
+  const waiting = await engine.submit(started.runId, {});
+  assert.is(waiting.status === 'waiting' && waiting.pending.nodeId, 'dr', JSON.stringify(waiting));
+  assert.is(calls, 1);
 });
 
 Runaway.run();

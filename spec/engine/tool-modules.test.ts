@@ -123,6 +123,39 @@ Modules('start and run place a module fault at the workflow\'s toolModules entry
   assert.equal([blocked.json.error.code, blocked.json.error.pointer, typeof blocked.json.error.line], ['E_TOOL_MODULE_BLOCKED', '/toolModules', 'number']);
 });
 
+Modules('a run that already exists is refused for its stored workflow\'s modules: the message says so, and the fix never points at the file, which the run no longer reads', async () => {
+  const { dir, file } = project();
+  // The tool first, then a directive the run waits at.
+  const flow = JSON.parse(readFileSync(file, 'utf8'));
+  flow.nodes[1].connections = { success: 'ask' };
+  flow.nodes.splice(2, 0, { type: 'agent-directive', id: 'ask', directive: 'say x', completionCondition: 'said', inputSchema: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] }, connections: { success: 'done' } });
+  writeFileSync(file, JSON.stringify(flow));
+  const store = join(dir, 's q');
+  const started = await cli(['start', file, '--allow-tool-modules', '--json'], { store });
+  assert.is(started.code, 0, started.stderr);
+  const runId = started.json.runId as string;
+  // The user follows "remove toolModules" on the file: the run keeps its stored copy, which still names them.
+  writeFileSync(file, JSON.stringify({ ...flow, toolModules: undefined }));
+  const script = join(dir, 'answers.json');
+  writeFileSync(script, JSON.stringify({ ask: [{ x: 'a' }] }));
+  for (const args of [['run', '--resume', runId, '--agent', `scripted:${script}`], ['step', runId, '--seq', '2', '--response', '{"x":"a"}']]) {
+    const r = await cli([...args, '--json'], { store });
+    const error = r.json.error;
+    assert.is(r.code, 2, args[0]);
+    assert.is(error.code, 'E_TOOL_MODULE_BLOCKED', args[0]);
+    assert.match(error.message, `run ${runId}'s stored workflow (started from ${file}) names tool modules (./tools/shout.mjs)`, args[0]);
+    assert.not.ok(error.file, `${args[0]}: the file on disk is not where the modules are named`);
+    assert.match(error.fix, 'pass --allow-tool-modules', args[0]);
+    assert.match(error.fix, 'start a new run', args[0]);
+    assert.not.match(error.fix, /otherwise remove toolModules/, args[0]);
+    assert.match(r.stderr, `countersign: E_TOOL_MODULE_BLOCKED: run ${runId}'s stored workflow`, args[0]);
+  }
+  // Both steps the fix offers work: the flag resumes the run; a new run from the edited file has no modules.
+  const allowed = await cli(['step', runId, '--seq', '2', '--response', '{"x":"a"}', '--allow-tool-modules', '--json'], { store });
+  assert.is(allowed.code, 0, allowed.stderr);
+  assert.is(allowed.json.status, 'completed');
+});
+
 Modules.run();
 
 const Full = suite('validate --allow-tool-modules');

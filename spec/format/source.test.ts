@@ -590,6 +590,16 @@ files('B3-B4 r82: a tag that does not fit a list or mapping says the tag is igno
   // Collections that really become a Map or Set are still refused as such.
   assert.match(thrown(() => parseSource('a: !!omap [a: 1]\n', 'w.yaml')).message, 'it would be read as a Map');
   assert.match(thrown(() => parseSource('a: !!set {a: null}\n', 'w.yaml')).message, 'it would be read as a Set');
+  // !!pairs is read as a plain list of one-key mappings, as the same list without the tag: said so, never as a Map.
+  for (const text of ['a: !!pairs [a: 1]\n', 'a: !!pairs\n  - a: 1\n  - a: 2\n']) {
+    const pairs = thrown(() => parseSource(text, 'w.yaml'));
+    assert.equal([pairs.code, pairs.line, pairs.col], ['E_PARSE', 1, 4], text);
+    assert.not.match(pairs.message, 'Map', text);
+    assert.match(pairs.message, 'the YAML list tagged !!pairs would be read as a plain list of one-key mappings', text);
+    assert.match(pairs.message, 'the tag would be lost', text);
+    assert.match(pairs.fix ?? '', 'remove the tag', text);
+  }
+  assert.equal(parseSource('a: [a: 1]\n', 'w.yaml').data, { a: [{ a: 1 }] }, 'the list without the tag, as the message says');
 });
 
 files('B1 r79: every %YAML line at the top counts: a %YAML 1.1 after a %YAML 1.2 is refused at it (the parser would honour the last), and a second %YAML line is E_PARSE at it; %YAML inside a value is text', () => {

@@ -51,7 +51,7 @@ Hints('a run state gets the engine\'s own rejection hint and its failure reworde
   assert.equal(out.rejected!.errors, [selfReview.replace('--as <reviewer>', 'the "as" argument set to <reviewer>')]);
   assert.equal(out.pending.errors, [schemaLine, retryMessage], 'an allowed value quoted from the schema must stay the value the schema allows');
   assert.is((out.pending as { directive: string }).directive, 'Run `countersign runs` with --as <me>.');
-  const failed = mcpState({ runId: 'r', seq: 2, status: 'failed', error: { code: 'E_X', message: 'm', fix: 'start a new run with `countersign start`' } });
+  const failed = mcpState({ runId: 'r', seq: 2, status: 'failed', error: { code: 'E_X', message: 'm', nodeId: 'n', fix: 'start a new run with `countersign start`' } });
   assert.is((failed as Extract<RunState, { status: 'failed' }>).error.fix, 'start a new run with the `start` tool');
   const done: RunState = { runId: 'r', seq: 2, status: 'completed', endNodeId: 'e', output: { note: '--as <x>' } };
   assert.is(mcpState(done), done, 'a completed run (its output is data) is untouched');
@@ -60,7 +60,7 @@ Hints('a run state gets the engine\'s own rejection hint and its failure reworde
 Hints('a failure that carries the agent\'s own $error words (E_AGENT_ERROR) or what a tool threw (E_TOOL_FAILED) keeps its message exactly, in the state and in the journal; only the engine\'s fix is reworded', async () => {
   const said = 'the agent declared failure: cannot: tried --seq 3 and --workspace /x, see `countersign status abc`';
   for (const code of ['E_AGENT_ERROR', 'E_TOOL_FAILED']) {
-    const failed = mcpState({ runId: 'r', seq: 2, status: 'failed', error: { code, message: said, fix: 'check it with `countersign status r`' } }) as Extract<RunState, { status: 'failed' }>;
+    const failed = mcpState({ runId: 'r', seq: 2, status: 'failed', error: { code, message: said, nodeId: 'n', fix: 'check it with `countersign status r`' } }) as Extract<RunState, { status: 'failed' }>;
     assert.is(failed.error.message, said);
     assert.is(failed.error.fix, 'check it with the `status` tool');
   }

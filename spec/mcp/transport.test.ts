@@ -217,4 +217,33 @@ Transport('close stops reading and reports the close once', async () => {
   assert.equal(h.messages, []);
 });
 
+Transport('a message that repeats a key in one object (an answer {"n":1,"n":2}) is refused with Invalid Request naming the key and its columns, never carried out with the last value (E2 r83)', async () => {
+  const h = harness(10_000);
+  await h.transport.start();
+  const line = '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"step","arguments":{"runId":"r","answer":{"n":1,"n":2}}}}';
+  h.stdin.write(`${line}\n{"jsonrpc":"2.0","id":6,"method":"ping"}\n`);
+  await tick();
+  assert.equal(h.messages.map((m) => (m as { id: number }).id), [6], 'the repeat is not passed on; the next message is');
+  const reply = JSON.parse(h.out().trim());
+  assert.equal([reply.id, reply.error.code], [5, -32600]);
+  assert.match(reply.error.message, `repeats the key "n" in one object (column ${line.lastIndexOf('"n"') + 1}; the first at column ${line.indexOf('"n"') + 1})`);
+  assert.match(reply.error.message, 'send each key once');
+  assert.match(h.errors[0], 'skipped a message that repeats the key "n"');
+  // The same key in two different objects is no repeat.
+  h.stdin.write('{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"step","arguments":{"answer":{"n":1,"o":{"n":2}}}}}\n');
+  await tick();
+  assert.equal(h.messages.map((m) => (m as { id: number }).id), [6, 7]);
+});
+
+Transport('a batch holding a repeated key is refused whole: each request in it gets Invalid Request, none is carried out (E2 r83)', async () => {
+  const h = harness(10_000);
+  await h.transport.start();
+  await initialized(h, '2025-03-26');
+  h.stdin.write('[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"arguments":{"answer":{"n":1,"n":2}}}}]\n');
+  await tick();
+  assert.equal(h.messages, []);
+  const replies = JSON.parse(h.out().trim().split('\n').at(-1)!);
+  assert.equal(replies.map((r: { id: number; error: { code: number } }) => [r.id, r.error.code]), [[7, -32600], [8, -32600]]);
+});
+
 Transport.run();

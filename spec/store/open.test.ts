@@ -2,12 +2,14 @@
  * Where the CLI keeps runs: --store DIR, else COUNTERSIGN_STORE, else
  * .countersign/ under the working directory.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openStore, resolveStoreDir } from '../../engine/store/open.js';
+import { createSqliteStore } from '../../engine/store/sqlite.js';
+import { thrownWithCode } from '../helpers/errors.js';
 
 const test = suite('store location');
 
@@ -37,6 +39,86 @@ test('openStore opens SQLite at DIR/countersign.db in the resolved directory', (
     assert.ok(existsSync(join(cwd, '.countersign', 'countersign.db')));
     openStore({ cwd, store: 'custom', env: {} }).close();
     assert.ok(existsSync(join(cwd, 'custom', 'countersign.db')));
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('a file where the default store goes (./.countersign) is E_STORE whose fix says to move that file aside or keep the store elsewhere (--store DIR, COUNTERSIGN_STORE)', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'countersign-open-'));
+  try {
+    const file = join(cwd, '.countersign');
+    writeFileSync(file, '');
+    const e = thrownWithCode(() => resolveStoreDir({ cwd, env: {} }), 'E_STORE');
+    assert.is(e.message, `the default store names ${file}, which is a file, not a store directory`);
+    assert.match(e.fix!, `move ${file} aside`);
+    assert.match(e.fix!, '--store DIR');
+    assert.match(e.fix!, 'COUNTERSIGN_STORE');
+    assert.not.match(e.fix!, 'name the directory');
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('COUNTERSIGN_STORE naming a file is E_STORE whose fix says to point the variable at a directory (its folder, when it names countersign.db), unset it, or pass --store DIR', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'countersign-open-'));
+  try {
+    const file = join(cwd, 'afile');
+    writeFileSync(file, '');
+    const e = thrownWithCode(() => resolveStoreDir({ cwd, env: { COUNTERSIGN_STORE: 'afile' } }), 'E_STORE');
+    assert.is(e.message, `COUNTERSIGN_STORE names ${file}, which is a file, not a store directory`);
+    assert.match(e.fix!, 'set COUNTERSIGN_STORE to a directory');
+    assert.match(e.fix!, 'unset COUNTERSIGN_STORE');
+    assert.match(e.fix!, '--store DIR');
+    const store = join(cwd, 'st');
+    createSqliteStore(store).close();
+    const db = thrownWithCode(() => resolveStoreDir({ cwd, env: { COUNTERSIGN_STORE: join(store, 'countersign.db') } }), 'E_STORE');
+    assert.match(db.fix!, `COUNTERSIGN_STORE=${store}`);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('--store naming a file (not countersign.db) is E_STORE whose fix says to pass a directory or move the file aside', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'countersign-open-'));
+  try {
+    const file = join(cwd, 'notes.txt');
+    writeFileSync(file, '');
+    const e = thrownWithCode(() => resolveStoreDir({ cwd, store: 'notes.txt', env: {} }), 'E_STORE');
+    assert.is(e.message, `--store names ${file}, which is a file, not a store directory`);
+    assert.match(e.fix!, '--store DIR');
+    assert.match(e.fix!, `move ${file} aside`);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('a file in the way of the store path (afile/sub) is E_STORE saying that file is no directory, with a fix to move it aside or choose another directory, never one about writability', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'countersign-open-'));
+  try {
+    const file = join(cwd, 'afile');
+    writeFileSync(file, '');
+    const e = thrownWithCode(() => openStore({ cwd, store: 'afile/sub', env: {} }), 'E_STORE');
+    assert.match(e.message, `cannot create the store directory ${join(file, 'sub')}`);
+    assert.match(e.message, `${file} exists but is not a directory`);
+    assert.match(e.fix!, `move ${file} aside`);
+    assert.match(e.fix!, '--store DIR');
+    assert.not.match(e.fix!, 'writable');
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('a directory named countersign.db in the store is E_STORE saying so, with a fix to move it aside, never a permission problem', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'countersign-open-'));
+  try {
+    const db = join(cwd, 'weird', 'countersign.db');
+    mkdirSync(db, { recursive: true });
+    const e = thrownWithCode(() => openStore({ cwd, store: 'weird', env: {} }), 'E_STORE');
+    assert.is(e.message, `cannot open the store ${db}: it is a directory, not the store's database file`);
+    assert.match(e.fix!, `move ${db} aside`);
+    assert.not.match(e.message, 'write');
+    assert.not.match(e.fix!, 'write access');
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }

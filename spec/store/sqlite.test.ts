@@ -499,7 +499,7 @@ test('a stored run whose snapshot lost its context, that waits without a pending
   const fresh = createEngine({ store: createSqliteStore(c.dir) });
   const stepped = await fresh.submit(a.runId, { words: 5 }).catch((e) => e);
   assert.is(stepped.code, 'E_STORE');
-  assert.match(stepped.message, new RegExp(`run "${a.runId}" in \\S+countersign\\.db has a snapshot without its context`));
+  assert.match(stepped.message, new RegExp(`run "${a.runId}" in \\S+countersign\\.db has a snapshot whose context is missing`));
   const status = await fresh.status(b.runId).catch((e) => e);
   assert.is(status.code, 'E_STORE');
   assert.match(status.message, /is waiting without a pending item/);

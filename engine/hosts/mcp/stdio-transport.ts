@@ -27,6 +27,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BatchReplies, batchLine } from './batch-replies.js';
 import { batchFrameFacts, frameFacts } from './frame-facts.js';
+import { repeatedKeySaid } from '../../format/json-source.js';
 
 /** The same limit the SDK applies, per frame here rather than per buffer. */
 export const MAX_FRAME_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -177,10 +178,13 @@ export class GuardedStdioTransport implements Transport {
     let message: JSONRPCMessage;
     try {
       if (line.trimStart().startsWith('[')) {
-        this.batch(JSON.parse(line) as unknown[]);
+        const elements = JSON.parse(line) as unknown[];
+        if (this.refuseRepeat(line, elements)) return;
+        this.batch(elements);
         return;
       }
       message = deserializeMessage(line);
+      if (this.refuseRepeat(line, message)) return;
     } catch (e) {
       const json = parsesAsJson(line);
       // Said in one line: a parse error's own words, or what JSON-RPC needs (not the schema library's dump).
@@ -268,6 +272,26 @@ export class GuardedStdioTransport implements Transport {
       this.noteCancel(message);
       this.onmessage?.(message);
     }
+  }
+
+  /**
+   * A message that repeats a key in one object is ambiguous (JSON keeps only
+   * the last value), so an answer `{"n":1,"n":2}` would lose what the agent
+   * also wrote: refused whole with Invalid Request, as the CLI and the
+   * process adapters refuse such an answer, rather than carried out.
+   */
+  private refuseRepeat(line: string, data: unknown): boolean {
+    const repeat = repeatedKeySaid(line, data, true);
+    if (!repeat) return false;
+    const why = `Invalid Request: the message ${repeat.said}; send each key once`;
+    const ids = (Array.isArray(data) ? data : [data]).map(requestId).filter((id) => id !== undefined);
+    this.onerror?.(new Error(`skipped a message that ${repeat.said}${ids.length === 0 ? ' (no request id to answer)' : ''}`));
+    const replies = ids.map((id) => ({ jsonrpc: '2.0' as const, id, error: { code: ErrorCode.InvalidRequest, message: why } }));
+    if (replies.length === 0) return true;
+    const batches = this.protocolVersion !== undefined && this.protocolVersion < '2025-06-18';
+    if (Array.isArray(data) && batches) this.write(this.batchLine(replies)).catch((e: Error) => this.onerror?.(e));
+    else for (const reply of replies) this.reply(reply);
+    return true;
   }
 
   /** A cancelled request gets no reply (MCP): the batch it came in is answered without it. */
