@@ -5,27 +5,63 @@
 // build). Shared by the launcher and main(), so both refuse in one wording.
 // CommonJS, as the launcher's other helpers are.
 'use strict';
-const { existsSync } = require('node:fs');
+const { existsSync, readlinkSync } = require('node:fs');
 
 /**
  * undefined while the current directory exists; else the refusal, as
- * { code, message, fix }. `env.PWD` names the directory when the shell's
- * record of it is gone too (a PWD that still exists is some other folder).
+ * { code, message, fix }, naming the removed directory (see removedPath).
+ * When a new directory has been made at that path since, the fix is to
+ * enter it: the shell is still in the removed one, whose path looks fine.
  */
 function missingCurrentDirectory(env) {
   try {
     process.cwd();
     return undefined;
   } catch (e) {
-    const pwd = typeof env.PWD === 'string' && env.PWD.startsWith('/') && !existsSync(env.PWD) ? env.PWD : undefined;
-    const which = pwd ? `the current directory (${pwd})` : 'the current directory';
-    const why = e && e.code === 'ENOENT' ? 'no longer exists: it was removed after the shell entered it' : `cannot be read (${e && e.message})`;
+    const gone = e && e.code === 'ENOENT';
+    const path = gone ? removedPath(env) : undefined;
+    const which = path ? `the current directory (${path})` : 'the current directory';
+    const again = path !== undefined && existsSync(path);
+    const why = !gone
+      ? `cannot be read (${e && e.message})`
+      : again
+        ? 'no longer exists: it was removed after the shell entered it, and a new directory has been made at that path since'
+        : 'no longer exists: it was removed after the shell entered it';
+    const from = '(relative paths, the store found from the current directory and the default workspace all start there)';
     return {
       code: 'E_USAGE',
       message: `${which} ${why}`,
-      fix: 'cd to an existing directory and run the command again (relative paths, the store found from the current directory and the default workspace all start there)',
+      fix: again
+        ? `enter the new directory at that path, \`${env.PWD === path ? 'cd "$PWD"' : `cd ${quoted(path)}`}\`, and run the command again ${from}`
+        : `cd to an existing directory and run the command again ${from}`,
     };
   }
+}
+
+/**
+ * The path of the removed directory the process is in. Linux keeps it:
+ * /proc/self/cwd reads "<path> (deleted)", whatever became of the path
+ * since and with no PWD at all. Elsewhere, the shell's PWD: the directory
+ * it entered, and so the removed one (unless the shell was left otherwise).
+ * The shell's spelling is kept when it names the same removed place through
+ * a link (PWD gone too, /proc giving the resolved path).
+ */
+function removedPath(env) {
+  const pwd = typeof env.PWD === 'string' && env.PWD.startsWith('/') ? env.PWD : undefined;
+  let own;
+  try {
+    const link = readlinkSync('/proc/self/cwd');
+    own = link.endsWith(' (deleted)') ? link.slice(0, -' (deleted)'.length) : undefined;
+  } catch {
+    own = undefined; // no /proc (macOS, a container without it)
+  }
+  if (pwd !== undefined && (own === undefined || pwd === own || !existsSync(pwd))) return pwd;
+  return own;
+}
+
+/** `path` as one shell word. */
+function quoted(path) {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
 module.exports = { missingCurrentDirectory };

@@ -157,6 +157,10 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
       case 'route':
         io.stderr.write(`  · ${e.from}${e.via === 'default' ? '' : `: ${e.via}`} → ${e.to}\n`);
         break;
+      case 'refused':
+        // No item was issued, so no ▸ line: why the node was left, then where to.
+        io.stderr.write(`  ✗ ${e.nodeId}: ${e.code}: ${e.message}\n  · ${e.nodeId}: ${e.via} → ${e.to}\n`);
+        break;
       case 'timeout':
         // Failed at the node itself (no timeout route): the deadline ended the run there.
         if (e.state.status === 'failed' && (!e.to || (e.state.error.nodeId ?? e.nodeId) === e.nodeId)) {

@@ -1,10 +1,11 @@
 /**
  * Values JSON would change without a word: NaN or Infinity (stored as
  * null), a function or symbol (dropped), undefined or a hole in a list
- * (null), a Map or Set (stored as {}). An answer or start input holding
- * one is refused, never stored altered. An object member that is undefined
- * is absent, as JSON has it; a value with toJSON (a Date) is in JSON's own
- * form, and a class instance keeps its own fields, as JSON keeps them.
+ * (null), a Map or Set (stored as {}); and a BigInt, on which it throws.
+ * An answer or start input holding one is refused, never stored altered.
+ * An object member that is undefined is absent, as JSON has it; a value
+ * with toJSON (a Date) is in JSON's own form, and a class instance keeps
+ * its own fields, as JSON keeps them.
  */
 export interface JsonProblem {
   /** JSON pointer of the value ('' for the whole value). */
@@ -38,7 +39,10 @@ export function jsonProblem(root: unknown, options: JsonProblemOptions = {}): Js
     const { v, pointer, inList } = stack.pop()!;
     const kind = typeof v;
     if (kind === 'number' && !Number.isFinite(v)) return { pointer, message: `is ${String(v)}, which JSON has no number for (it would be stored as null)` };
-    if (kind === 'function' || kind === 'symbol') return { pointer, message: `is a ${kind}, which has no JSON form` };
+    // Named as given: JSON.stringify throws a bare TypeError on a BigInt, and writes nothing for a symbol.
+    if (kind === 'bigint') return { pointer, message: `is ${String(v)}n, a BigInt, which JSON has no number for` };
+    if (kind === 'symbol') return { pointer, message: `is ${String(v)}, a symbol, which has no JSON form` };
+    if (kind === 'function') return { pointer, message: 'is a function, which has no JSON form' };
     if (v === undefined && inList) return { pointer, message: 'is undefined (or a hole), which JSON would store as null in a list' };
     if (v === undefined && refuseUndefined && pointer !== '') return { pointer, message: 'is undefined, which JSON would drop (the key would vanish)' };
     if (v === null || kind !== 'object' || seen.has(v as object)) continue;

@@ -10,6 +10,7 @@ import type { Position } from './positions.js';
 import { emptyFile, notUtf8 } from './source-errors.js';
 import { decodeUtf8 } from './utf8.js';
 import { parseYaml } from './yaml-source.js';
+import { shown } from './said.js';
 
 export { offsetToPosition, type Position } from './positions.js';
 
@@ -38,7 +39,7 @@ export function detectFormat(file: string, text: string): SourceFormat {
 export function readSource(path: string): SourceDocument {
   // A number would be read as a file descriptor (0 is stdin): a workflow is named by its path.
   if (typeof path !== 'string' || path.trim() === '') {
-    throw new CountersignError('E_INPUT', `a workflow file is named by its path (a non-empty string), got ${typeof path === 'string' ? '""' : typeof path}`, { fix: 'pass the path of a .json, .yaml or .yml file' });
+    throw new CountersignError('E_INPUT', `a workflow file is named by its path (a non-empty string), got ${shown(path)}`, { fix: 'pass the path of a .json, .yaml or .yml file' });
   }
   let bytes: Buffer;
   try {

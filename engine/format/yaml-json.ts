@@ -113,10 +113,41 @@ function tagged(tag: string, offset: number): NonJson {
 
 /**
  * Where the tag of the collection starting at `offset` is written: the
- * `!…` before it, past an anchor (`!!pairs &x [a: 1]`) and white space;
- * `offset` itself when the text shows none there.
+ * nearest `!…` before it, past anchors (`!!pairs &x [a: 1]`), white space,
+ * line breaks and comments (`!!set # a set`, then the items on the lines
+ * below); `offset` itself when the text shows none there.
  */
 function tagOffset(text: string, offset: number): number {
-  const before = /(!\S*)(?:\s+&\S+)?\s*$/.exec(text.slice(Math.max(0, offset - 200), offset));
-  return before ? offset - before[0].length : offset;
+  let end = offset;
+  for (;;) {
+    const start = text.lastIndexOf('\n', end - 1) + 1;
+    const tokens = [...withoutComment(text.slice(start, end)).matchAll(/\S+/g)];
+    for (let i = tokens.length - 1; i >= 0; i--) {
+      if (tokens[i][0].startsWith('!')) return start + tokens[i].index!;
+      // Anything but an anchor between the tag and the collection: the tag is not in the text before it.
+      if (!tokens[i][0].startsWith('&')) return offset;
+    }
+    // A blank line, a comment, or anchors only: the tag is on a line above.
+    if (start === 0) return offset;
+    end = start - 1;
+  }
+}
+
+/**
+ * A line up to its comment: a `#` at its start or after white space, and
+ * outside a quoted scalar (`"a #b": !!set # c` keeps `"a #b": !!set`). A
+ * quote opens a scalar only where a token starts (`it's` is plain text).
+ */
+function withoutComment(line: string): string {
+  let quote: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    const tokenStart = i === 0 || /[\s[{,]/.test(line[i - 1]);
+    if (quote) {
+      if (ch === '\\' && quote === '"') i++;
+      else if (ch === quote) quote = undefined;
+    } else if ((ch === '"' || ch === "'") && tokenStart) quote = ch;
+    else if (ch === '#' && (i === 0 || /\s/.test(line[i - 1]))) return line.slice(0, i);
+  }
+  return line;
 }

@@ -20,6 +20,7 @@
  * still writes a `skipped` row (A6).
  */
 import { CountersignError } from '../errors.js';
+import { shown } from '../format/said.js';
 import { cancelled } from './decorators/until-stopped.js';
 import type { JsonObject } from '../format/model.js';
 import { asTool, describeArgProblem, isGated, isTool, jsonArgProblem, TOOL_CLASSES, type Tool, type ToolCallContext, type ToolRunContext } from '../tools/tool.js';
@@ -163,7 +164,7 @@ export function chain<A extends JsonObject, R>(given: Tool<A, R>, options: Chain
     async run(args: unknown, ctx: ToolCallContext = {}): Promise<R> {
       // A context that is no object (null, a string) would fail deep inside the chain as a TypeError.
       if (ctx === null || typeof ctx !== 'object' || Array.isArray(ctx)) {
-        throw new CountersignError('E_INPUT', `tool "${inner.name}" was called with a context that is ${ctx === null ? 'null' : Array.isArray(ctx) ? 'a list' : `a ${typeof ctx}`}, not an object`, {
+        throw new CountersignError('E_INPUT', `tool "${inner.name}" was called with a context that is ${shown(ctx)}, not an object`, {
           fix: 'call run(args, { userId, signal? }), or run(args) for none; the tool did not run and no ledger row was written',
         });
       }

@@ -12,7 +12,8 @@ import { reportFormatByExtension, reportText } from '../review/report.js';
 import { CountersignError, isCountersignError } from '../errors.js';
 import { detectFormat, parseSource } from '../format/source.js';
 import { suggest } from '../format/suggest.js';
-import { checkOptionKeys, keysOf, shown } from '../run/option-keys.js';
+import { checkOptionKeys, keysOf } from '../run/option-keys.js';
+import { said, shown } from '../format/said.js';
 import type { JsonValue } from '../format/model.js';
 import type { JournalEvent } from '../run/contract.js';
 import type { Agent } from './agent.js';
@@ -30,7 +31,7 @@ export const SCRIPTED_OPTION_KEYS = keysOf<ScriptedOptions>({ file: true, answer
 
 export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): Agent {
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
-    throw new CountersignError('E_INPUT', `createScriptedAgent's options must be an object, got ${opts === null ? 'null' : Array.isArray(opts) ? 'a list' : JSON.stringify(opts) ?? typeof opts}`, { fix: 'pass { file?, answered? }, or leave the options out' });
+    throw new CountersignError('E_INPUT', `createScriptedAgent's options must be an object, got ${shown(opts)}`, { fix: 'pass { file?, answered? }, or leave the options out' });
   }
   checkOptionKeys(opts, SCRIPTED_OPTION_KEYS, 'createScriptedAgent');
   // A null file is a value of the wrong type, never the file left out.
@@ -62,17 +63,20 @@ export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): 
         );
       }
       used.set(nodeId, next + 1);
-      // A copy, so nothing downstream can change the script's later answers.
-      const entry = structuredClone(list[next]) as JsonValue;
+      const given: unknown = list[next];
       const at = { file: opts.file, pointer: `/${escapePointer(nodeId)}/${next}`, nodeId };
       // An answer is a JSON object (or null): anything else is the script's fault, as a non-object
       // line is a jsonl agent's, never an answer that spends one of the node's attempts.
-      if (entry !== null && (typeof entry !== 'object' || Array.isArray(entry))) {
-        throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with ${Array.isArray(entry) ? 'a list' : `the ${typeof entry} ${JSON.stringify(entry)}`} (answer ${next + 1}, at ${at.pointer}), not a JSON object`, {
+      // Checked before the copy: a library caller's function or symbol entry cannot be copied.
+      if (given !== null && (typeof given !== 'object' || Array.isArray(given))) {
+        const what = Array.isArray(given) ? 'a list' : typeof given === 'function' || given === undefined ? shown(given) : `the ${typeof given} ${said(given)}`;
+        throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with ${what} (answer ${next + 1}, at ${at.pointer}), not a JSON object`, {
           ...at,
           fix: `write each answer under "${nodeId}" as a mapping of fields (in YAML "- {x: 1}", or "- x: 1" with a space after the colon); the run is still waiting`,
         });
       }
+      // A copy, so nothing downstream can change the script's later answers.
+      const entry = structuredClone(given) as JsonValue;
       return request.kind === 'review' && request.contract === 'issues' ? reviewAnswer(entry, request.report, at) : entry;
     },
   };
@@ -111,7 +115,7 @@ function reviewAnswer(entry: JsonValue, report: string, at: { file?: string; poi
     if (bad !== -1) {
       throw new CountersignError(
         'E_AGENT_OUTPUT',
-        `${at.file ? `the script ${at.file}` : 'the script'}: issue ${bad + 1} of the review entry at ${at.pointer} is ${JSON.stringify(issues[bad])}, not a string, and the Markdown report ${report} can only list text`,
+        `${at.file ? `the script ${at.file}` : 'the script'}: issue ${bad + 1} of the review entry at ${at.pointer} is ${said(issues[bad])}, not a string, and the Markdown report ${report} can only list text`,
         { nodeId: at.nodeId, file: at.file, pointer: `${at.pointer}/issues/${bad}`, fix: 'write each finding as one string, e.g. issues: ["the heading Setup has no body"]' },
       );
     }
@@ -172,14 +176,13 @@ export function answersTaken(events: readonly JournalEvent[]): Record<string, nu
 
 /** Why `e` is no journal event, or undefined when it is one (as the store reads them: a type and a whole-number seq). */
 function notAnEvent(e: unknown): string | undefined {
-  if (e === null || e === undefined || typeof e !== 'object' || Array.isArray(e)) {
-    return e === null ? 'null' : e === undefined ? 'nothing (undefined)' : Array.isArray(e) ? 'a list' : JSON.stringify(e) ?? typeof e;
-  }
+  // Named as given (NaN, 5n, Symbol(x)): JSON would say null for NaN, and throw a bare TypeError on a BigInt.
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) return shown(e);
   const event = e as Record<string, unknown>;
   if (typeof event.type !== 'string') return 'an object without a type';
   const typed = `an object of type ${JSON.stringify(event.type)}`;
   if (!Number.isInteger(event.seq)) return `${typed} without a whole-number seq`;
-  if (event.nodeId !== undefined && typeof event.nodeId !== 'string') return `${typed} whose nodeId is ${JSON.stringify(event.nodeId) ?? typeof event.nodeId}, not a string`;
+  if (event.nodeId !== undefined && typeof event.nodeId !== 'string') return `${typed} whose nodeId is ${said(event.nodeId)}, not a string`;
   if (event.type.startsWith('answer.') && event.nodeId === undefined) return `${typed} without the nodeId it answers`;
   return undefined;
 }

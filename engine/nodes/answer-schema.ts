@@ -143,7 +143,7 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
       const decl = closeObjects(registry[name]) as JsonObject;
       // The global's declared schema always applies; a node's own property for it narrows it further.
       // Either way the entry's own $refs keep pointing into it (schema-refs.ts).
-      const at = `/properties/${name}`;
+      const at = `/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       properties[name] = Object.hasOwn(properties, name) ? { allOf: [refsRebased(decl, `${at}/allOf/0`), properties[name]] } : refsRebased(decl, at);
     }
     schema.properties = properties;
@@ -157,22 +157,47 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
   return schema;
 }
 
-const startCache = new WeakMap<Workflow, JsonObject>();
+const entryCache = new WeakMap<Workflow, Map<string, JsonObject>>();
 
 /**
- * The schema a start input must satisfy: the registry entries as answers
- * see them when they write the same globals (Moira's additionalProperties
- * rule included), so a value the start accepts an answer accepts too.
+ * The schema a value of registry variable `name` must fit — a start
+ * input's, a seed value's, an expression's result: the entry as answers
+ * see it when they write the global (Moira's additionalProperties rule
+ * included), so a value the start accepts an answer accepts too. Each
+ * entry is its own root, never inlined beside the others: its `$ref`s and
+ * `$id`s mean what they mean in the entry alone, and two entries may each
+ * use the same `$id`. Undefined when `name` has no entry.
  */
-export function startInputSchema(workflow: Workflow): JsonObject {
+function registryEntrySchema(workflow: Workflow, name: string): JsonObject | undefined {
+  const registry = workflow.variableRegistry;
+  if (!registry || !Object.hasOwn(registry, name)) return undefined;
+  const decl = registry[name] as JsonValue;
+  // Validation requires an object (a schema of its own); anything else has nothing to check against.
+  if (decl === null || typeof decl !== 'object' || Array.isArray(decl)) return undefined;
   const ours = owned.has(workflow);
-  const hit = ours ? startCache.get(workflow) : undefined;
+  let byName = ours ? entryCache.get(workflow) : undefined;
+  const hit = byName?.get(name);
   if (hit) return hit;
-  const properties: JsonObject = {};
-  for (const [name, decl] of Object.entries(workflow.variableRegistry ?? {})) properties[name] = refsRebased(closeObjects(decl as JsonValue), `/properties/${name}`);
-  const schema = ownSchema(structuredClone({ type: 'object', properties }) as JsonObject);
-  if (ours) startCache.set(workflow, schema);
+  // A copy: a caller's entry shares nothing with the frozen schema.
+  const schema = ownSchema(structuredClone(closeObjects(decl)) as JsonObject);
+  if (ours) {
+    if (!byName) entryCache.set(workflow, (byName = new Map()));
+    byName.set(name, schema);
+  }
   return schema;
+}
+
+/**
+ * Why `value` does not fit registry variable `name` (ajv's errors, their
+ * instancePath relative to the value); empty when it fits or `name` has no
+ * entry. `check` compiles as validation does (throws ajv's error when the
+ * entry does not compile); `run` trusts a validated workflow.
+ */
+export function registryMisfits(workflow: Workflow, name: string, value: JsonValue, purpose: Purpose = 'run'): ErrorObject[] {
+  const schema = registryEntrySchema(workflow, name);
+  if (!schema) return [];
+  const validate = answerValidator(schema, purpose);
+  return validate(value) ? [] : [...(validate.errors ?? [])];
 }
 
 function closeObjects(schema: JsonValue): JsonValue {

@@ -146,14 +146,11 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
           errors: [`${message}: change the artifacts to fix the reported issues, or answer with a non-empty "unchanged_reason" saying why they stay as they are`],
         };
       }
-      return {
-        kind: 'route',
-        via: 'error',
-        code: 'E_UNCHANGED_ARTIFACT',
-        message: `${message} and no fix answer led here`,
-        fix: `the review was reached again with nothing changed and no fix answer before it (a timeout, an error route or a failed tool on the way): route that path elsewhere than back to review "${node.id}", or give the node an "error" connection to handle it; then start a new run`,
-        events: unsetEvents(),
-      };
+      // Journaled as review.refused like every entry refusal: a run leaving by `error` says why.
+      const onWay = `the review was reached again with nothing changed and no fix answer before it (a timeout, an error route or a failed tool on the way)`;
+      return refuse('E_UNCHANGED_ARTIFACT', `${message} and no fix answer led here`, node.connections?.error !== undefined
+        ? `${onWay}: ${afterRefusal(node)}; if that path should lead to a fix instead, route it elsewhere than back to review "${node.id}"`
+        : `${onWay}: route that path elsewhere than back to review "${node.id}", or give the node an "error" connection to handle it; then start a new run`);
     }
     // Only now, with the review certain to be issued: the last accepted
     // report becomes the one generation kept (G8), so the reviewer starts

@@ -11,8 +11,7 @@ import type { Finding, TransientType, VariableRead } from './node-type.js';
 import { errorFinding, withFix } from './checks.js';
 import { suggest } from '../format/suggest.js';
 import { scopeOf } from './workflow-facts.js';
-import type { ValidateFunction } from 'ajv';
-import { answerValidator, describeErrors, startInputSchema } from './answer-schema.js';
+import { describeErrors, registryMisfits } from './answer-schema.js';
 
 export const expression: TransientType<ExpressionNode> = {
   type: 'expression',
@@ -137,22 +136,11 @@ export const expression: TransientType<ExpressionNode> = {
   },
 };
 
-/** Each registry variable's validator, as a start input writing it is checked (Moira's additionalProperties rule included). */
-const registryValidators = new WeakMap<Workflow, Map<string, ValidateFunction>>();
-
 /** Why `value` does not fit the registry entry of `name` (`pointer: message` lines); undefined when it fits or `name` has no entry. */
 function registryMisfit(workflow: Workflow, name: string, value: JsonValue): string[] | undefined {
-  const registry = workflow.variableRegistry;
-  if (!registry || !Object.hasOwn(registry, name)) return undefined;
-  let byName = registryValidators.get(workflow);
-  if (!byName) registryValidators.set(workflow, (byName = new Map()));
-  let validate = byName.get(name);
-  if (!validate) {
-    const properties = startInputSchema(workflow).properties as Record<string, JsonObject>;
-    validate = answerValidator(properties[name]);
-    byName.set(name, validate);
-  }
-  return validate(value) ? undefined : describeErrors(validate.errors);
+  // The entry as its own root, as a start input writing the global is checked: its own $refs resolve in it.
+  const misfits = registryMisfits(workflow, name, value);
+  return misfits.length > 0 ? describeErrors(misfits) : undefined;
 }
 
 /** The globals an expression may assign: registry names and start initialData names. */

@@ -164,6 +164,10 @@ export interface AnswerUndo {
   vars: Record<string, JsonValue>;
   unset?: string[];
   answer?: JsonObject;
+  /** The reviews whose artifacts the answer made its identity an author of (it was none before). */
+  authored?: string[];
+  /** The run's user before the answer made its identity the run's user (absent: it already was). */
+  userId?: string;
 }
 
 /** What a transient node decided. */

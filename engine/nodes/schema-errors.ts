@@ -8,10 +8,10 @@ import type { JsonObject, JsonValue } from '../format/model.js';
 import { answerValidator } from './answer-schema.js';
 import type { Finding } from './node-type.js';
 import { withFix } from './checks.js';
-import { findKeyword, subschemas } from './schema-walk.js';
+import { findKeyword, isSubschemaPointer, subschemas } from './schema-walk.js';
+import { faultyValue, metaFault } from './schema-meta.js';
 
-/** JSON Schema's type names. */
-export const TYPES: readonly string[] = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
+export { TYPES } from './schema-meta.js';
 const DRAFT7_KEYWORDS = [
   '$id', '$schema', '$ref', '$comment', 'title', 'description', 'default', 'readOnly', 'writeOnly', 'examples',
   'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength', 'minLength', 'pattern',
@@ -38,21 +38,36 @@ export interface SchemaProblem {
   meant?: string;
 }
 
+/** Where the schema being checked is, for the fixes that send the user into it. */
+export interface SchemaHome {
+  /** The keys countersign itself allows there (an inputSchema's `globalInputs`), for "did you mean". */
+  extraKeywords?: readonly string[];
+  /** The schema as a fix names it: "this inputSchema" unless told (a registry entry's: "the registry entry variableRegistry.v"). */
+  name?: string;
+}
+
 /**
  * Compiles `schema` as the validator would; a problem when it does not
- * compile. `extraKeywords` are the keys countersign itself allows there
- * (an inputSchema's `globalInputs`), for "did you mean".
+ * compile. `home`: the extra keywords allowed there (as a list, an
+ * inputSchema's), or where the schema is.
  */
-export function schemaProblem(schema: JsonObject, extraKeywords: readonly string[] = []): SchemaProblem | undefined {
+export function schemaProblem(schema: JsonObject, home: readonly string[] | SchemaHome = []): SchemaProblem | undefined {
+  const { extraKeywords = [], name = 'this inputSchema' } = Array.isArray(home) ? { extraKeywords: home as readonly string[] } : (home as SchemaHome);
   // ajv would build an asynchronous validator: it returns a promise, never a verdict, so every answer would pass.
   const asyncAt = findKeyword(schema, '$async');
   if (asyncAt !== undefined) {
     return { at: asyncAt, message: '"$async" makes an asynchronous validator, which returns a promise instead of judging the answer: every answer would pass', fix: 'remove "$async"', key: true };
   }
+  // ajv's meta-schema skips `$defs` entries (schema-meta.ts): they are checked here first, as ajv checks `definitions` first.
+  const defsFault = findKeyword(schema, '$defs') !== undefined ? metaFault(schema) : undefined;
+  if (defsFault) return faultyValue(schema, defsFault.at, defsFault.message);
   try {
     answerValidator(schema, 'check');
   } catch (e) {
-    return explain((e as Error).message, schema, extraKeywords);
+    const message = (e as Error).message;
+    // ajv's text tells its first error only: the errors themselves say which one is the fault (schema-meta.ts).
+    const fault = message.startsWith('schema is invalid:') ? metaFault(schema) : undefined;
+    return fault ? faultyValue(schema, fault.at, fault.message) : explain(message, schema, extraKeywords, name);
   }
   // Definitions nothing refers to are never compiled: their keywords are checked by name.
   return unknownInDefinitions(schema, '');
@@ -106,12 +121,12 @@ function unknownKeyword(schema: JsonValue, at: string): SchemaProblem | undefine
  * part at fault is taken out of a copy and the copy compiled again, until it
  * compiles (or a problem has no place to take out, or `max` are found).
  */
-export function schemaProblems(schema: JsonObject, extraKeywords: readonly string[] = [], max = 20): SchemaProblem[] {
+export function schemaProblems(schema: JsonObject, home: readonly string[] | SchemaHome = [], max = 20): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   let current = schema;
   const seen = new Set<string>();
   for (let i = 0; i < max; i++) {
-    const problem = schemaProblem(current, extraKeywords);
+    const problem = schemaProblem(current, home);
     if (!problem) break;
     const key = `${problem.at} ${problem.message}`;
     if (seen.has(key)) break;
@@ -135,8 +150,12 @@ function withoutPointer(schema: JsonObject, pointer: string): JsonObject | undef
     if (parent === null || typeof parent !== 'object') return undefined;
     parent = (parent as Record<string, unknown>)[seg];
   }
-  if (Array.isArray(parent) && /^\d+$/.test(last) && Number(last) < parent.length) parent.splice(Number(last), 1);
-  else if (parent !== null && typeof parent === 'object' && Object.hasOwn(parent, last)) delete (parent as Record<string, unknown>)[last];
+  // An item of a list is replaced, not taken out: the list keeps its length (an `items` list is not newly
+  // empty) and the items after it the pointers they are reported at. A schema becomes the empty schema;
+  // a name (`required`, a dependency's list) one no schema uses, as lists of names take only strings.
+  if (Array.isArray(parent) && /^\d+$/.test(last) && Number(last) < parent.length) {
+    parent[Number(last)] = isSubschemaPointer(schema, pointer) ? {} : `\u0000taken out ${last}`;
+  } else if (parent !== null && typeof parent === 'object' && Object.hasOwn(parent, last)) delete (parent as Record<string, unknown>)[last];
   else return undefined;
   return copy;
 }
@@ -146,7 +165,7 @@ export function schemaFinding(code: string, pointer: string, what: string, probl
   return { code, pointer: pointer + problem.at, message: withFix(`${what}: ${problem.message}`, problem.fix), severity: 'error', ...(problem.key ? { key: true } : {}), ...(problem.meant ? { meant: problem.meant } : {}) };
 }
 
-function explain(message: string, schema: JsonObject, extraKeywords: readonly string[]): SchemaProblem {
+function explain(message: string, schema: JsonObject, extraKeywords: readonly string[], home: string): SchemaProblem {
   const keyword = /unknown keyword: "([^"]+)"/.exec(message);
   if (keyword) {
     const guess = suggest(keyword[1], [...DRAFT7_KEYWORDS, ...extraKeywords]);
@@ -183,32 +202,20 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
     return {
       at: findKeyWithValue(schema, '$ref', ref[1], '') ?? '',
       message: `"$ref" ${ref[1]} points at nothing in this schema`,
-      fix: 'point $ref at a definition inside this inputSchema (e.g. "#/definitions/name" with a matching "definitions" entry), or write the schema inline',
+      fix: `point $ref at a definition inside ${home} (e.g. "#/definitions/name" with a matching "definitions" entry there), or write the schema inline`,
+    };
+  }
+  // A URI $id (or an anchor) given twice: ajv cannot tell which schema a ref to it means.
+  const twice = /reference "([^"]+)" resolves to more than one schema/.exec(message);
+  if (twice) {
+    return {
+      at: '',
+      message: `"$id" "${twice[1]}" is given to more than one schema (those of the registry entries globalInputs inlines count too)`,
+      fix: 'give each schema its own "$id", or refer to a definition by its pointer ("#/definitions/name") instead',
     };
   }
   const meta = /schema is invalid: data(\/[^\s,]*) (must[^,]*)/.exec(message);
-  if (meta) {
-    const at = meta[1];
-    if (at.endsWith('/type')) {
-      const value = valueAt(schema, at);
-      const list = Array.isArray(value) ? value : [value];
-      const bad = list.find((t) => typeof t !== 'string' || !TYPES.includes(t));
-      // Every name is a type: the list itself is at fault (empty, or a name twice).
-      if (bad === undefined && Array.isArray(value)) {
-        const twice = value.find((t, i) => value.indexOf(t) !== i);
-        return value.length === 0
-          ? { at, message: '"type" is an empty list: it allows no value at all', fix: `name at least one type (${TYPES.join(', ')}), or leave "type" out` }
-          : { at, message: `"type" names ${JSON.stringify(twice)} twice`, fix: 'name each type once' };
-      }
-      const guess = typeof bad === 'string' ? suggest(bad, TYPES) : undefined;
-      return {
-        at,
-        message: `${JSON.stringify(bad)} is not a JSON Schema type${guess ? ` — did you mean "${guess}"?` : ''}`,
-        fix: `use one of ${TYPES.join(', ')}, or a list of them`,
-      };
-    }
-    return { at, message: `"${at.split('/').pop()}" ${meta[2]}`, fix: 'correct the value to what JSON Schema draft-07 allows for this keyword' };
-  }
+  if (meta) return faultyValue(schema, meta[1], meta[2]);
   return { at: '', message, fix: 'correct the schema so that it is valid JSON Schema draft-07' };
 }
 
@@ -265,13 +272,4 @@ function findBadPattern(schema: JsonValue, at: string): BadPattern | undefined {
     if (deeper) return deeper;
   }
   return undefined;
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let cur = root;
-  for (const seg of pointer.split('/').slice(1)) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return cur;
 }

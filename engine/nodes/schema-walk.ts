@@ -64,3 +64,25 @@ export function findKeyword(schema: JsonValue | undefined, keyword: string, at =
   }
   return undefined;
 }
+
+/**
+ * Whether `pointer` is a place that holds a subschema of `schema` (the
+ * root, a `properties` entry, an `items` item, …), not data or a keyword's
+ * value: `/properties/type` is a property named "type", `/type` a keyword.
+ */
+export function isSubschemaPointer(schema: JsonValue | undefined, pointer: string): boolean {
+  let node = schema;
+  let at = '';
+  while (at !== pointer) {
+    let next: [JsonValue, string] | undefined;
+    for (const entry of subschemas(node, at)) {
+      if (pointer === entry[1] || pointer.startsWith(`${entry[1]}/`)) {
+        next = entry;
+        break;
+      }
+    }
+    if (!next) return false;
+    [node, at] = next;
+  }
+  return true;
+}

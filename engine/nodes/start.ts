@@ -4,7 +4,8 @@
  */
 import { CountersignError } from '../errors.js';
 import type { JsonObject, JsonValue, StartNode, Workflow } from '../format/model.js';
-import { answerValidator, describeErrors, startInputSchema } from './answer-schema.js';
+import type { ErrorObject } from 'ajv';
+import { describeErrors, errorPointer, registryMisfits } from './answer-schema.js';
 import type { StartType } from './node-type.js';
 
 
@@ -56,20 +57,40 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
       fix: `pass them in the start input: --input '{${missing.map((n) => `"${n}": <${typeOf(workflow.variableRegistry?.[n])}>`).join(', ')}}' (library: start(file, { input }))`,
     });
   }
-  // The registry entries as the answers' validator sees them: strict, with `format` enforced.
-  const validate = answerValidator(startInputSchema(workflow));
-  if (!validate(input)) {
-    // The first misfit's pointer as a field, and the declared type of the variable it is in.
-    const first = validate.errors?.[0];
-    const pointer = first ? first.instancePath || (typeof first.params?.missingProperty === 'string' ? `/${first.params.missingProperty}` : '') : '';
-    const name = pointer.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
-    const decl = name !== undefined ? workflow.variableRegistry?.[name] : undefined;
-    throw new CountersignError('E_INPUT', `the start input does not fit the variableRegistry: ${describeErrors(validate.errors).join('; ')}`, {
-      ...(pointer ? { pointer } : {}),
-      fix: decl ? `give "${name}" a value of its declared type (${typeOf(decl)}), as variableRegistry.${name} describes it` : 'pass values of the declared types',
+  // Each registry entry as the answers' validator sees it: strict, with `format` enforced.
+  const misfits = Object.keys(input).flatMap((name) =>
+    registryMisfits(workflow, name, input[name]).map((e) => ({ ...e, instancePath: `/${escapeKey(name)}${e.instancePath}` })),
+  );
+  if (misfits.length > 0) {
+    throw new CountersignError('E_INPUT', `the start input does not fit the variableRegistry: ${describeErrors(misfits).join('; ')}`, {
+      pointer: misfits[0].keyword === 'additionalProperties' ? errorPointer(misfits[0]) : misfits[0].instancePath,
+      fix: fixFor(misfits[0], workflow),
     });
   }
 }
+
+/**
+ * How to correct the first misfit: a value of another type than declared
+ * takes the declared type; anything else (a nested field, a limit, a
+ * missing or extra property) is corrected where it fails.
+ */
+function fixFor(e: ErrorObject, workflow: Workflow): string {
+  const name = e.instancePath.split('/')[1].replace(/~1/g, '/').replace(/~0/g, '~');
+  const decl = workflow.variableRegistry?.[name] as { type?: unknown } | undefined;
+  const described = `variableRegistry.${name}`;
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === 'type' && e.instancePath === `/${escapeKey(name)}` && decl?.type !== undefined) {
+    return `give "${name}" a value of its declared type (${typeOf(decl)}), as ${described} describes it`;
+  }
+  if (e.keyword === 'required') return `give ${e.instancePath} the property "${String(params.missingProperty)}" in the start input: ${described} requires it`;
+  if (e.keyword === 'additionalProperties') return `leave "${String(params.additionalProperty)}" out of ${e.instancePath} in the start input: ${described} does not declare it`;
+  // The error's own line, as the message lists it, without its pointer.
+  const line = describeErrors([e])[0];
+  const at = errorPointer(e);
+  return `correct ${at} in the start input: it ${line.slice(at.length + 2)}, as ${described} describes it`;
+}
+
+const escapeKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The declared type, as a placeholder the user replaces: a copied example value could name the wrong PR. */
 function typeOf(decl: unknown): string {

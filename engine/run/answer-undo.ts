@@ -8,18 +8,26 @@
  * (only then: a step that rests elsewhere never pays for it), and a
  * refusal puts them back before its node is asked again.
  *
+ * The answer's identity goes back too: accepted, it became an author of
+ * the reviews its node feeds (refused as their reviewer, E_SELF_REVIEW)
+ * and the run's user (`{{userId}}`); rejected, it changed no artifact and
+ * answered nothing, so it is neither.
+ *
  * What the tool nodes did stays: they ran, and their results are theirs.
  */
 import type { JsonObject, JsonValue } from '../format/model.js';
 import { nodeAnswer, withNodeAnswer } from '../format/node-answers.js';
-import type { AnswerUndo, RunContext } from '../nodes/node-type.js';
+import type { AnswerUndo, LeadIn, RunContext } from '../nodes/node-type.js';
 
 /**
- * What the step from `pre` to `post` replaced: every global it changed
- * (values are never mutated in place, so an unchanged one is the same
- * value) and the answered node's earlier answer.
+ * What the step from `pre` to `post`, which accepted `lead`, replaced:
+ * every global it changed (values are never mutated in place, so an
+ * unchanged one is the same value), the answered node's earlier answer,
+ * the reviews it made the answer's identity an author of, and the run's
+ * user before it.
  */
-export function undoOf(pre: RunContext, post: RunContext, nodeId: string): AnswerUndo {
+export function undoOf(pre: RunContext, post: RunContext, lead: Pick<LeadIn, 'nodeId' | 'userId'>): AnswerUndo {
+  const { nodeId, userId } = lead;
   const vars: Record<string, JsonValue> = {};
   const unset: string[] = [];
   for (const name of Object.keys(post.vars)) {
@@ -32,15 +40,40 @@ export function undoOf(pre: RunContext, post: RunContext, nodeId: string): Answe
   if (unset.length > 0) undo.unset = unset;
   const earlier = nodeAnswer(pre, nodeId);
   if (earlier !== undefined) undo.answer = earlier;
+  const authored = Object.keys(post.reviews ?? {}).filter((reviewId) => isAuthor(post, reviewId, userId) && !isAuthor(pre, reviewId, userId));
+  if (authored.length > 0) undo.authored = authored;
+  if (pre.meta.userId !== post.meta.userId) undo.userId = pre.meta.userId;
   return undo;
 }
 
-/** `ctx` with the answer to `nodeId` taken back: its step's globals and the node's answer as they were before it. */
-export function takenBack(ctx: RunContext, nodeId: string, undo: AnswerUndo): Pick<RunContext, 'vars' | 'nodes' | 'recent'> {
+/**
+ * `ctx` with the answer `lead` taken back: its step's globals and the
+ * node's answer as they were before it, its identity no author of what it
+ * did not change, and the run's user the one before it.
+ */
+export function takenBack(ctx: RunContext, lead: Pick<LeadIn, 'nodeId' | 'userId'>, undo: AnswerUndo): Pick<RunContext, 'vars' | 'nodes' | 'recent' | 'reviews' | 'meta'> {
   const vars = Object.assign({}, ctx.vars, undo.vars);
   for (const name of undo.unset ?? []) delete vars[name];
-  const answers = undo.answer !== undefined ? withNodeAnswer(ctx, nodeId, undo.answer) : withoutNodeAnswer(ctx, nodeId);
-  return { vars, nodes: answers.nodes, recent: answers.recent };
+  const answers = undo.answer !== undefined ? withNodeAnswer(ctx, lead.nodeId, undo.answer) : withoutNodeAnswer(ctx, lead.nodeId);
+  const meta = undo.userId !== undefined ? { ...ctx.meta, userId: undo.userId } : ctx.meta;
+  return { vars, nodes: answers.nodes, recent: answers.recent, reviews: withoutAuthor(ctx.reviews, undo.authored ?? [], lead.userId), meta };
+}
+
+/** Own keys only: a node id may be `constructor` or `toString`. */
+function isAuthor(ctx: RunContext, reviewId: string, userId: string): boolean {
+  return ctx.reviews !== undefined && Object.hasOwn(ctx.reviews, reviewId) && ctx.reviews[reviewId].authors.includes(userId);
+}
+
+/** The review states with `userId` no longer an author of `reviewIds`. */
+function withoutAuthor(reviews: RunContext['reviews'], reviewIds: readonly string[], userId: string): RunContext['reviews'] {
+  if (reviews === undefined || reviewIds.length === 0) return reviews;
+  const out = { ...reviews };
+  for (const reviewId of reviewIds) {
+    if (!Object.hasOwn(out, reviewId)) continue;
+    const state = out[reviewId];
+    out[reviewId] = { ...state, authors: state.authors.filter((a) => a !== userId) };
+  }
+  return out;
 }
 
 /** The context's node answers without `nodeId`'s (it had none before the answer taken back). */

@@ -39,6 +39,8 @@ export type ProgressEvent =
   | { type: 'tool'; nodeId: string; tool: string; ok: boolean; code?: string; message?: string }
   /** The run passed a condition or expression node: `via` is the connection it took (a condition's `true`/`false`). */
   | { type: 'route'; from: string; to: string; via: string; kind: 'condition' | 'expression' }
+  /** A review refused on entry (nothing to review, unchanged with no fix answer before it, …) and the run went on by its `via` route to `to`. */
+  | { type: 'refused'; nodeId: string; code: string; message: string; via: string; to: string }
   /** The node's deadline passed before an answer: `to` is where its `timeout` route led (none when the run failed). */
   | { type: 'timeout'; nodeId: string; state: RunState; to?: string }
   | { type: 'stopped'; error: RunFailure };

@@ -20,7 +20,8 @@ import { shellWord } from '../format/shell-word.js';
 import { resolve as resolvePath } from 'node:path';
 import { DEFAULT_AGENT_ID, DEFAULT_REVIEWER_ID, type AdapterLabel, type RunOptions } from './driver.js';
 import { ENGINE_ID } from '../nodes/tool.js';
-import { checkOptionKeys, keysOf, said, shown } from './option-keys.js';
+import { checkOptionKeys, keysOf } from './option-keys.js';
+import { said, shown } from '../format/said.js';
 import { suggest } from '../format/suggest.js';
 
 /** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
@@ -196,7 +197,7 @@ export function identityRequired(rec: RunRecord): CountersignError {
 /** A run id is a non-empty string, whichever store is used (SQLite would take ['x'] for "x", and throw on an object). */
 export function checkRunId(runId: unknown): asserts runId is string {
   if (typeof runId !== 'string' || runId.trim() === '') {
-    throw new CountersignError('E_INPUT', `a run id is a non-empty string, got ${typeof runId === 'string' ? said(runId) : Array.isArray(runId) ? 'a list' : runId === null ? 'null' : runId === undefined ? 'nothing (undefined)' : typeof runId === 'object' ? 'an object' : `a ${typeof runId}`}`, {
+    throw new CountersignError('E_INPUT', `a run id is a non-empty string, got ${shown(runId)}`, {
       fix: 'pass the runId of a run state (`countersign runs` lists them)',
     });
   }
@@ -208,7 +209,7 @@ const RUN_STATUSES = ['waiting', 'completed', 'failed'];
 export function checkRunsFilter<F extends { status?: unknown } | undefined>(filter: F): F {
   // A filter that is no object ('completed' for { status: 'completed' }) would list every run without a word.
   if (filter !== undefined && (filter === null || typeof filter !== 'object' || Array.isArray(filter))) {
-    throw new CountersignError('E_INPUT', `runs() takes a filter object, got ${filter === null ? 'null' : typeof filter === 'string' ? said(filter) : typeof filter}`, {
+    throw new CountersignError('E_INPUT', `runs() takes a filter object, got ${shown(filter)}`, {
       fix: `pass { status: ${typeof filter === 'string' ? JSON.stringify(filter) : '"waiting"'} }, or leave the filter out`,
     });
   }
@@ -303,10 +304,21 @@ export function inputCopy(input: unknown): JsonCopy {
 /** Answers and inputs are stored as JSON: copying as JSON also detaches them from the caller. */
 export function jsonCopy(value: unknown, code: string): JsonCopy {
   if (value === undefined) throw new CountersignError(code, 'no value was given', { fix: 'pass a JSON value' });
+  // Checked before the copy, so each value JSON would refuse or change is named at its pointer as given
+  // (a BigInt is 5n, never JSON.stringify's bare TypeError; a symbol or function as the whole value is named at (root)).
+  // A Date, Error, RegExp or class instance too: JSON would store it as a string or {}, never as given.
+  const problem = jsonProblem(value, { plainObjectsOnly: true });
+  if (problem) {
+    throw new CountersignError(code, `the value is not plain JSON: ${problem.pointer || '(root)'} ${problem.message}`, {
+      pointer: problem.pointer,
+      fix: 'pass plain JSON data: strings, finite numbers, booleans, null, lists and plain objects (no NaN, BigInts, functions, symbols, Maps, Dates, Errors, class instances or undefined list members)',
+    });
+  }
   let copy: JsonCopy | undefined;
   try {
     copy = copyAsJson(value);
   } catch (e) {
+    // Left after the check above: a cycle, a getter that throws, or nesting too deep for JSON itself.
     const tooDeep = e instanceof RangeError;
     throw new CountersignError(code, `the value cannot be serialised as JSON: ${(e as Error).message}`, {
       cause: e,
@@ -316,15 +328,6 @@ export function jsonCopy(value: unknown, code: string): JsonCopy {
     });
   }
   if (copy === undefined) throw new CountersignError(code, 'the value is not JSON', { fix: 'pass a JSON object' });
-  // Checked once the copy succeeded (cycles and BigInts are refused above): what JSON would silently change.
-  // A Date, Error, RegExp or class instance too: JSON would store it as a string or {}, never as given.
-  const problem = jsonProblem(value, { plainObjectsOnly: true });
-  if (problem) {
-    throw new CountersignError(code, `the value is not plain JSON: ${problem.pointer || '(root)'} ${problem.message}`, {
-      pointer: problem.pointer,
-      fix: 'pass plain JSON data: strings, finite numbers, booleans, null, lists and plain objects (no NaN, functions, Maps, Dates, Errors, class instances or undefined list members)',
-    });
-  }
   return copy;
 }
 

@@ -10,7 +10,7 @@ import type { RunEnv } from '../nodes/node-type.js';
 import type { RunRecord, Store } from '../store/store.js';
 import { BUILTIN_TOOLS } from '../tools/builtin/index.js';
 import { createToolCatalog, type ToolCatalog } from '../tools/catalog.js';
-import { loadToolModules } from '../tools/modules.js';
+import { loadToolModules, storedRunFault } from '../tools/modules.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 import { prepareAgentTools } from './agent-tools.js';
 import type { RunOptions } from './driver.js';
@@ -47,12 +47,24 @@ export function engineTools(deps: EngineToolsDeps) {
   const moduleCatalogs = new Map<string, ToolCatalog>();
   const keyOf = (hash: string, file: string | undefined) => `${hash}\n${file ?? ''}`;
   /** `runId`: the modules are that existing run's (named so in a refusal: its stored copy, not the file, names them). */
-  const catalogWith = async (modules: readonly string[] | undefined, file: string | undefined, runId?: string): Promise<ToolCatalog> =>
-    modules && modules.length > 0 ? createToolCatalog(hostTools, await loadToolModules(modules, file, deps.allowToolModules === true, runId)) : catalog;
+  const catalogWith = async (modules: readonly string[] | undefined, file: string | undefined, runId?: string): Promise<ToolCatalog> => {
+    if (!modules || modules.length === 0) return catalog;
+    const loaded = await loadToolModules(modules, file, deps.allowToolModules === true, runId);
+    try {
+      return createToolCatalog(hostTools, loaded);
+    } catch (e) {
+      // A module's tool whose name is taken: for an existing run, said of its stored copy (as loadToolModules says its faults).
+      throw runId !== undefined && isCountersignError(e) ? storedRunFault(e, runId, file) : e;
+    }
+  };
   const catalogOf = (rec: RunRecord): ToolCatalog => moduleCatalogs.get(keyOf(rec.workflowHash, rec.file)) ?? catalog;
 
-  /** Loads the run's toolModules once (E_TOOL_MODULE_BLOCKED unless allowed), so its tools are in catalogOf(rec). */
+  /**
+   * Loads the run's toolModules once (E_TOOL_MODULE_BLOCKED unless allowed), so its tools are in catalogOf(rec).
+   * A run that has ended runs no tool and offers agents nothing: nothing is loaded, and it is never refused for it.
+   */
   const ensureModules = async (rec: RunRecord): Promise<void> => {
+    if (rec.status !== 'waiting') return;
     const wf = compiledFor(rec).workflow;
     const key = keyOf(rec.workflowHash, rec.file);
     if (wf.toolModules?.length && !moduleCatalogs.has(key)) moduleCatalogs.set(key, await catalogWith(wf.toolModules, rec.file, rec.runId));

@@ -28,7 +28,8 @@ import { answeredNodeIds, asksAgents } from '../nodes/index.js';
 import { claimNote } from './tool-steps.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 import { checkToolList } from '../tools/catalog.js';
-import { checkOptionKeys, keysOf, said } from './option-keys.js';
+import { checkOptionKeys, keysOf } from './option-keys.js';
+import { said, shown } from '../format/said.js';
 import type { Pending } from '../nodes/pending.js';
 
 export interface EngineOptions {
@@ -163,7 +164,7 @@ const STORE_METHODS = ['putWorkflow', 'getWorkflow', 'create', 'get', 'update', 
  */
 function optionsObject(opts: unknown, call: string, example = 'an options object such as {}, or leave it out'): void {
   if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
-    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${opts === null ? 'null' : opts === undefined ? 'nothing (undefined)' : Array.isArray(opts) ? 'a list' : typeof opts === 'string' ? said(opts) : typeof opts === 'number' || typeof opts === 'boolean' ? String(opts) : `a ${typeof opts}`}`, { fix: `pass ${example}` });
+    throw new CountersignError('E_INPUT', `${call}() options must be an object, got ${shown(opts)}`, { fix: `pass ${example}` });
   }
 }
 
@@ -200,7 +201,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
   for (const name of ['now', 'newRunId'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
-      throw new CountersignError('E_INPUT', `createEngine's ${name} must be a function, got ${typeof options[name]}`, { fix: name === 'now' ? 'pass now: () => new Date(), or leave it out' : 'pass newRunId: () => "<a unique id>", or leave it out' });
+      throw new CountersignError('E_INPUT', `createEngine's ${name} must be a function, got ${shown(options[name])}`, { fix: name === 'now' ? 'pass now: () => new Date(), or leave it out' : 'pass newRunId: () => "<a unique id>", or leave it out' });
     }
   }
   checkToolList(options.tools, 'createEngine');
@@ -327,7 +328,7 @@ export function createEngine(options: EngineOptions): Engine {
     // null is no object of variables, never "left out" (only undefined is).
     const given: unknown = opts.input === undefined ? {} : opts.input;
     if (given === null || typeof given !== 'object' || Array.isArray(given)) {
-      throw new CountersignError('E_INPUT', `the start input must be a JSON object of variables, got ${Array.isArray(given) ? 'an array' : given === null ? 'null' : `a ${typeof given}`}`, {
+      throw new CountersignError('E_INPUT', `the start input must be a JSON object of variables, got ${Array.isArray(given) ? 'an array' : shown(given)}`, {
         fix: 'pass an object naming declared variables, e.g. {"topic": "tests"}',
       });
     }
@@ -599,7 +600,7 @@ export function createEngine(options: EngineOptions): Engine {
       checkRunLimits(opts);
       // Refused before a run is stored: a wrong type here would otherwise throw halfway through, or be blamed on the agent.
       if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
-        throw new CountersignError('E_INPUT', `run()'s onProgress must be a function, got ${typeof opts.onProgress}`, { fix: 'pass onProgress: (event) => { … }, or leave it out' });
+        throw new CountersignError('E_INPUT', `run()'s onProgress must be a function, got ${shown(opts.onProgress)}`, { fix: 'pass onProgress: (event) => { … }, or leave it out' });
       }
       // What run() lends its agents: an object with names() and call() (a list of tools goes to createEngine).
       const lent: unknown = opts.tools;

@@ -1,9 +1,10 @@
 /**
  * What a driven run reports between the items it hands out, read from the
  * journal as it grows: the condition and expression nodes the run passed
- * (and where each led), the tool nodes the engine ran, and a node's
- * deadline firing. Only read when someone listens (onProgress), and only the
- * events appended since the last read.
+ * (and where each led), the tool nodes the engine ran, a review refused on
+ * entry that the run went on from, and a node's deadline firing. Only
+ * read when someone listens (onProgress), and only the events appended
+ * since the last read.
  */
 import type { JournalEvent, RunState } from './contract.js';
 import type { Engine } from './engine.js';
@@ -74,6 +75,13 @@ export function progressOf(events: readonly JournalEvent[], state: RunState, ans
       const at = e.nodeId;
       const route = events.find((r) => r.seq >= e.seq && r.type === 'route' && r.from === at && r.via === 'timeout');
       out.push({ type: 'timeout', nodeId: at, state, ...(typeof route?.to === 'string' ? { to: route.to } : {}) });
+    } else if (e.type === 'review.refused' && typeof e.nodeId === 'string') {
+      // Refused on entry and gone on by a route: said with why, never a bare route. A run failed there says it by its failure.
+      const at = e.nodeId;
+      const route = events.find((r, j) => j > i && r.type === 'route' && r.from === at);
+      if (typeof route?.via === 'string' && typeof route.to === 'string') {
+        out.push({ type: 'refused', nodeId: at, code: String(e.code), message: String(e.message), via: route.via, to: route.to });
+      }
     } else if (e.type === 'condition.evaluated' && typeof e.nodeId === 'string') passed.set(e.nodeId, 'condition');
     else if (e.type === 'expression.evaluated' && typeof e.nodeId === 'string') passed.set(e.nodeId, 'expression');
     else if (e.type === 'route' && typeof e.from === 'string' && typeof e.to === 'string' && typeof e.via === 'string' && passed.has(e.from)) {

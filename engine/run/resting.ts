@@ -37,7 +37,7 @@ export function restingContext(compiled: CompiledWorkflow, result: [AnyMachineSn
   let changed = false;
   const lead = ctx.leadIn;
   if (atTool && trail.answeredAt !== undefined && lead !== undefined && lead.nodeId === trail.answeredAt.value) {
-    next.leadIn = { ...lead, before: undoOf(trail.answeredAt.context as RunContext, ctx, lead.nodeId) };
+    next.leadIn = { ...lead, before: undoOf(trail.answeredAt.context as RunContext, ctx, lead) };
     changed = true;
   }
   const rerouted = atTool ? reroutedOn(trail, node!.id) : undefined;

@@ -158,10 +158,11 @@ function enterNodes(
         // at its node, which asks again under its maxRetries as if it had
         // been rejected when given (its attempt counts on from that one).
         // Its own values go back too (the globals its step wrote, its node's answer): a rejected answer changes none.
-        const undo = ctx.leadIn?.nodeId === cause.nodeId ? ctx.leadIn.before : undefined;
+        // Its identity too: it is no author of what it did not change, nor the run's user.
+        const lead = ctx.leadIn?.nodeId === cause.nodeId ? ctx.leadIn : undefined;
         const back = compiled.machine.resolveState({
           value: cause.nodeId,
-          context: { ...ctx, ...(undo ? takenBack(ctx, cause.nodeId, undo) : {}), attempt: cause.earlier.attempt - 1, errors: undefined, stayed: undefined, entered: undefined, leadIn: undefined },
+          context: { ...ctx, ...(lead?.before ? takenBack(ctx, lead, lead.before) : {}), attempt: cause.earlier.attempt - 1, errors: undefined, stayed: undefined, entered: undefined, leadIn: undefined },
         });
         const event: MachineEvent = { type: 'SUBMIT', answer: cause.answer, bytes: 0, userId: cause.earlier.userId, veto: { code: outcome.code, errors: outcome.errors } };
         [snap, actions] = pure(machine, (scope) => machine.transition(back, event, scope));
@@ -263,7 +264,10 @@ export function contextFault(context: Record<string, unknown>): string | undefin
   const lead = context.leadIn as Record<string, unknown> | undefined;
   if (lead !== undefined && (!isMap(lead) || typeof lead.nodeId !== 'string' || typeof lead.attempt !== 'number' || typeof lead.userId !== 'string')) return 'has a "leadIn" that is not {nodeId, attempt, userId}';
   const before = lead?.before as Record<string, unknown> | undefined;
-  if (before !== undefined && (!isMap(before) || !isMap(before.vars) || (before.unset !== undefined && !Array.isArray(before.unset)) || (before.answer !== undefined && !isMap(before.answer)))) return 'has a "leadIn.before" that is not {vars, unset?, answer?}';
+  if (before !== undefined && (!isMap(before) || !isMap(before.vars) || (before.unset !== undefined && !Array.isArray(before.unset)) || (before.answer !== undefined && !isMap(before.answer))
+    || (before.authored !== undefined && !(Array.isArray(before.authored) && before.authored.every((r) => typeof r === 'string'))) || (before.userId !== undefined && typeof before.userId !== 'string'))) {
+    return 'has a "leadIn.before" that is not {vars, unset?, answer?, authored?, userId?}';
+  }
   const rerouted = context.rerouted as Record<string, unknown> | undefined;
   if (rerouted !== undefined && (!isMap(rerouted) || !Array.isArray(rerouted.routes) || !rerouted.routes.every(isMap) || !Array.isArray(rerouted.tools))) return 'has a "rerouted" that is not {routes, tools}';
   return undefined;

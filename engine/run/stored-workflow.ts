@@ -16,6 +16,9 @@ export function checkedCopy(workflow: Workflow, hash: string, storeFile: string 
   if (createHash('sha256').update(canonicalJson(workflow)).digest('hex') === hash) return workflow;
   throw new CountersignError('E_STORE', `${runId ? `run ${runId}: ` : ''}the stored workflow copy ${hash}${storeFile ? ` in ${storeFile}` : ''} is damaged: its content no longer matches its hash`, {
     ...(storeFile ? { file: storeFile } : {}),
-    fix: `restore ${storeFile ?? 'countersign.db'} from a backup, or move the store aside and start the run again from its workflow file`,
+    // A store without a file (the memory store) has nothing to restore: the run can only start again.
+    fix: storeFile
+      ? `restore ${storeFile} from a backup, or move the store aside and start the run again from its workflow file`
+      : 'start the run again from its workflow file: this store has no file to restore the damaged copy from',
   });
 }

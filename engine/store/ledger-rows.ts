@@ -8,7 +8,7 @@ import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { LedgerQuery, LedgerRow } from './store.js';
 import { checkShape, RUN_FORBIDDEN_TABLES } from '../format/table-shapes.js';
-import { said } from '../run/option-keys.js';
+import { said } from '../format/said.js';
 
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 /** What `Date#toISOString()` writes: the only form whose text order is time order. */
@@ -128,7 +128,7 @@ function nonJson(value: unknown, at: string, parents: Set<object>): { what: stri
   const here = at === '' ? '/' : at;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : { what: String(value), at: here };
-  if (typeof value !== 'object') return { what: value === undefined ? 'undefined' : `a ${typeof value}`, at: here };
+  if (typeof value !== 'object') return { what: value === undefined ? 'undefined' : said(value), at: here };
   if (parents.has(value)) return { what: 'a reference to itself', at: here };
   const proto = Object.getPrototypeOf(value);
   if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) {

@@ -5,7 +5,7 @@
  */
 import { isDirectory } from '../format/make-dirs.js';
 import { shellWord } from '../format/shell-word.js';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { DATABASE_FILE, createSqliteStore } from './sqlite.js';
@@ -80,9 +80,43 @@ export function openStore(opts: StoreLocation): Store {
   return createSqliteStore(resolveStoreDir(opts));
 }
 
-/** Whether `dir` holds a store already: commands that only read never create one (a mistyped --store would leave an empty store behind). */
+/**
+ * Whether `dir` holds a store already: commands that only read never create
+ * one (a mistyped --store would leave an empty store behind). A path where
+ * no store can ever be — a file among its folders (`afile/sub`), a link to
+ * nothing — is E_STORE naming what is in the way, as `start` says it: never
+ * "no store there yet", which would suggest a `start` that must fail.
+ */
 export function storeExists(dir: string): boolean {
-  return existsSync(join(dir, DATABASE_FILE));
+  if (existsSync(join(dir, DATABASE_FILE))) return true;
+  const blocker = inTheWay(dir);
+  if (blocker === undefined) return false;
+  throw new CountersignError('E_STORE', `no store can be in ${dir}: ${blocker.path} exists but is not a directory${blocker.link === undefined ? '' : ` (a link to ${blocker.link}, which does not exist or is not a directory)`}`, {
+    file: dir,
+    fix: `move ${shellWord(blocker.path)} aside (it stands where a folder of the store path goes${blocker.link === undefined ? '' : '; for a link, create the folder it points to'}), or pass another directory with --store DIR or COUNTERSIGN_STORE`,
+  });
+}
+
+/** The nearest entry of `dir` or its parent folders that exists and is no directory (a file, a link to nothing); undefined when the path could be created. */
+function inTheWay(dir: string): { path: string; link?: string } | undefined {
+  for (let current = dir; ; current = dirname(current)) {
+    let entry: Stats;
+    try {
+      entry = lstatSync(current);
+    } catch (e) {
+      // Not there (or below a file: ENOTDIR): its parent says more. Anything else (no access) is left to opening the store.
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(current) !== current) continue;
+      return undefined;
+    }
+    if (isDirectory(current)) return undefined;
+    if (!entry.isSymbolicLink()) return { path: current };
+    try {
+      return { path: current, link: readlinkSync(current) };
+    } catch {
+      return { path: current }; // gone meanwhile: still no folder there
+    }
+  }
 }
 
 /** What a command that reads one run says when the store it was pointed at does not exist. */

@@ -16,6 +16,7 @@ import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
 import { makeDirs } from '../format/make-dirs.js';
 import { shellWord } from '../format/shell-word.js';
+import { shown } from '../format/said.js';
 import { eventProblem, recordProblem, summaryProblem, workflowProblem } from './row-shapes.js';
 
 
@@ -64,7 +65,7 @@ type Mutate = (current: RunRecord) => Mutation<unknown>;
 export function createSqliteStore(dir: string): Store {
   // A library caller's value as it comes (an unset variable gives "" or undefined): never taken as "here".
   if (typeof dir !== 'string' || dir.trim() === '') {
-    throw new CountersignError('E_INPUT', `createSqliteStore needs the store directory, got ${typeof dir === 'string' ? JSON.stringify(dir) : String(dir)}`, {
+    throw new CountersignError('E_INPUT', `createSqliteStore needs the store directory, got ${shown(dir)}`, {
       fix: 'pass the directory to keep countersign.db in, e.g. createSqliteStore(".countersign"), or use openStore({ cwd }) for the CLI\'s choice (--store, $COUNTERSIGN_STORE, ./.countersign)',
     });
   }
@@ -178,8 +179,8 @@ export function createSqliteStore(dir: string): Store {
   }
 
   const createTx = db.transaction((record: RunRecord, events: JournalEvent[], rows: readonly LedgerRow[] | undefined) => {
-    if (sql.hasRun.get(record.runId) !== undefined) throw duplicateRun(record.runId);
-    if (sql.hasWorkflow.get(record.workflowHash) === undefined) throw unknownWorkflowHash(record.runId, record.workflowHash);
+    if (sql.hasRun.get(record.runId) !== undefined) throw duplicateRun(record.runId, resolve(file));
+    if (sql.hasWorkflow.get(record.workflowHash) === undefined) throw unknownWorkflowHash(record.runId, record.workflowHash, resolve(file));
     sql.insertRun.run(recordRow(record));
     appendEvents(record.runId, events);
     if (rows && rows.length > 0) ledger.append(rows, record.runId);

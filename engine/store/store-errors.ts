@@ -1,6 +1,6 @@
 /** Errors both shipped stores raise, worded once. */
 import { CountersignError } from '../errors.js';
-import { said } from '../run/option-keys.js';
+import { said } from '../format/said.js';
 
 export function runNotFound(runId: string): CountersignError {
   return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, {
@@ -22,14 +22,17 @@ export function workflowNotFound(hash: string, runId?: string, file?: string): C
   });
 }
 
-export function duplicateRun(runId: string): CountersignError {
-  return new CountersignError('E_STORE', `a run "${runId}" already exists in the store`, {
-    fix: 'give each run a new id',
+/** A run id already taken, named with the database file when the store has one (as its other E_STORE errors are). */
+export function duplicateRun(runId: string, file?: string): CountersignError {
+  return new CountersignError('E_STORE', `a run "${runId}" already exists in ${file ?? 'the store'}`, {
+    ...(file ? { file } : {}),
+    fix: `give each run a new id (createEngine's newRunId must return an id no run in ${file ?? 'the store'} has); the run already there is kept as it was`,
   });
 }
 
-export function unknownWorkflowHash(runId: string, hash: string): CountersignError {
-  return new CountersignError('E_STORE', `run "${runId}" names workflow hash ${hash}, which the store does not hold`, {
+export function unknownWorkflowHash(runId: string, hash: string, file?: string): CountersignError {
+  return new CountersignError('E_STORE', `run "${runId}" names workflow hash ${hash}, which ${file ?? 'the store'} does not hold`, {
+    ...(file ? { file } : {}),
     fix: 'store the workflow copy with putWorkflow before creating the run',
   });
 }

@@ -15,7 +15,8 @@ import { CountersignError, isCountersignError } from '../errors.js';
 import { BUILTIN_TOOLS } from './builtin/index.js';
 import { asTool, isTool, type Tool, type ToolSpec } from './tool.js';
 import type { ValidateOptions } from '../validate/index.js';
-import { checkOptionKeys, keysOf, said } from '../run/option-keys.js';
+import { checkOptionKeys, keysOf } from '../run/option-keys.js';
+import { said, shown } from '../format/said.js';
 
 export type ToolCatalog = ReadonlyMap<string, Tool>;
 
@@ -146,7 +147,7 @@ function sameModule(a: Origin, b: Origin): boolean {
  */
 export function checkToolList(given: unknown, call: string, catalogs = false): void {
   if (given === undefined || Array.isArray(given) || (catalogs && given instanceof Map)) return;
-  const got = given === null ? 'null' : typeof given === 'string' ? JSON.stringify(given) : typeof given === 'number' || typeof given === 'boolean' ? String(given) : given instanceof Map ? 'a Map' : typeof given === 'object' ? 'an object' : `a ${typeof given}`;
+  const got = given instanceof Map ? 'a Map' : shown(given);
   throw new CountersignError('E_INPUT', `${call}'s tools must be a list of tools${catalogs ? ' (or a catalog of them)' : ''}, got ${got}`, {
     fix: 'pass tools: [defineTool({…}), …] (plain {name, class, inputSchema, run} specs work too), or leave tools out for the built-ins only',
   });

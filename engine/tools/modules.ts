@@ -39,74 +39,118 @@ export function relativeWithoutFile(entry: string): string {
  * Loads `modules` (a workflow's toolModules, entries resolved against
  * `file`'s folder) when `allow`; else E_TOOL_MODULE_BLOCKED. `runId`: the
  * list is that run's stored copy of its workflow, which it keeps whatever
- * becomes of the file since (see blocked()).
+ * becomes of the file since (see blocked() and storedRunFault()).
  */
 export async function loadToolModules(modules: readonly string[] | undefined, file: string | undefined, allow: boolean, runId?: string): Promise<Tool[]> {
   if (!modules || modules.length === 0) return [];
   if (!allow) throw blocked(modules, file, runId);
   const tools: Tool[] = [];
   const origins: ModuleToolOrigin[] = [];
-  // Where the fault is: the workflow's own entry (its file and pointer); the
-  // module, and a line:col inside it, are named in the message.
-  const entryAt = (i: number) => ({ ...(file ? { file } : {}), pointer: `/toolModules/${i}` });
   for (const [i, name] of modules.entries()) {
-    if (file === undefined && !isAbsolute(name)) {
-      throw new CountersignError('E_TOOL_MODULE', relativeWithoutFile(name), { pointer: `/toolModules/${i}`, fix: 'use an absolute module path, or pass the workflow file (not its object) to start/run' });
-    }
-    const path = toolModulePath(name, file);
-    let mod: Record<string, unknown>;
     try {
-      mod = await importModule(pathToFileURL(path).href);
+      const path = toolModulePath(name, file);
+      for (const entry of await moduleTools(name, i, file)) {
+        tools.push(entry);
+        // A stored run's entry is in its stored copy, not in the file: a name clash names no file either.
+        origins.push({ file: path, pointer: `/toolModules/${i}`, ...(file && runId === undefined ? { workflow: file } : {}) });
+      }
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      // Node's import() names no position for a syntax error; `node --check`
-      // does, for the module itself. One it imports, or a SyntaxError thrown
-      // while it runs (JSON.parse), is said as such, never pinned on it.
-      const at = e instanceof SyntaxError ? syntaxErrorAt(path) : undefined;
-      if (at !== undefined) {
-        throw new CountersignError('E_TOOL_MODULE', `tool module ${at} has a syntax error: ${message}`, {
-          ...entryAt(i),
-          fix: 'correct the module\'s syntax at that line and column (node --check <module> shows it)',
-        });
-      }
-      if (e instanceof SyntaxError) {
-        throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: SyntaxError: ${message} (the module itself parses, so this comes from a module it imports, or was thrown while it ran)`, {
-          ...entryAt(i),
-          fix: `run \`node ${shellWord(path)}\` to see which file and line fail`,
-        });
-      }
-      if (!existsSync(path)) {
-        throw new CountersignError('E_TOOL_MODULE', `tool module ${path} does not exist`, {
-          ...entryAt(i),
-          fix: 'check the path: a relative one is read from the workflow file\'s folder',
-        });
-      }
-      // Not a module Node loads (a folder, JSON, TypeScript under plain node): it never ran.
-      if (notLoadable(e, path)) {
-        throw new CountersignError('E_TOOL_MODULE', `tool module ${path} is not a JavaScript module Node can load: ${message}`, {
-          ...entryAt(i),
-          fix: 'name a .mjs or .js file that exports a tools array',
-        });
-      }
-      // Found, so its own code (or a module it imports) threw while it ran: a path check would not help.
-      throw new CountersignError('E_TOOL_MODULE', `tool module ${path} threw while it was loaded (its own code or a module it imports): ${message}`, {
-        ...entryAt(i),
-        fix: `run \`node ${shellWord(path)}\` to see where it fails`,
-      });
-    }
-    const exported = mod.tools ?? mod.default;
-    if (!Array.isArray(exported)) {
-      throw new CountersignError('E_TOOL_MODULE', `tool module ${path} exports no tools array`, {
-        ...entryAt(i),
-        fix: 'export const tools = [defineTool({...}), …] (or a default export of that array)',
-      });
-    }
-    for (const entry of exported) {
-      tools.push(moduleTool(entry, path, entryAt(i)));
-      origins.push({ file: path, pointer: `/toolModules/${i}`, ...(file ? { workflow: file } : {}) });
+      throw runId !== undefined && isCountersignError(e) ? storedRunFault(e, runId, file, { name, index: i }) : e;
     }
   }
   return markModuleTools(tools, origins);
+}
+
+/** Faults of the entry's path itself (nothing there, or nothing Node loads): for a stored run the entry cannot be changed, so the fix is to put the module back. */
+const PATH_FAULTS = new WeakSet<CountersignError>();
+
+/** The tools of toolModules entry `i` (`name`), or E_TOOL_MODULE / E_TOOL_DEFINITION placed at that entry. */
+async function moduleTools(name: string, i: number, file: string | undefined): Promise<Tool[]> {
+  // Where the fault is: the workflow's own entry (its file and pointer); the
+  // module, and a line:col inside it, are named in the message.
+  const entryAt = { ...(file ? { file } : {}), pointer: `/toolModules/${i}` };
+  if (file === undefined && !isAbsolute(name)) {
+    throw new CountersignError('E_TOOL_MODULE', relativeWithoutFile(name), { pointer: `/toolModules/${i}`, fix: 'use an absolute module path, or pass the workflow file (not its object) to start/run' });
+  }
+  const path = toolModulePath(name, file);
+  let mod: Record<string, unknown>;
+  try {
+    mod = await importModule(pathToFileURL(path).href);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    // Node's import() names no position for a syntax error; `node --check`
+    // does, for the module itself. One it imports, or a SyntaxError thrown
+    // while it runs (JSON.parse), is said as such, never pinned on it.
+    const at = e instanceof SyntaxError ? syntaxErrorAt(path) : undefined;
+    if (at !== undefined) {
+      throw new CountersignError('E_TOOL_MODULE', `tool module ${at} has a syntax error: ${message}`, {
+        ...entryAt,
+        fix: 'correct the module\'s syntax at that line and column (node --check <module> shows it)',
+      });
+    }
+    if (e instanceof SyntaxError) {
+      throw new CountersignError('E_TOOL_MODULE', `tool module ${path} could not be loaded: SyntaxError: ${message} (the module itself parses, so this comes from a module it imports, or was thrown while it ran)`, {
+        ...entryAt,
+        fix: `run \`node ${shellWord(path)}\` to see which file and line fail`,
+      });
+    }
+    if (!existsSync(path)) {
+      throw pathFault(new CountersignError('E_TOOL_MODULE', `tool module ${path} does not exist`, {
+        ...entryAt,
+        fix: 'check the path: a relative one is read from the workflow file\'s folder',
+      }));
+    }
+    // Not a module Node loads (a folder, JSON, TypeScript under plain node): it never ran.
+    if (notLoadable(e, path)) {
+      throw pathFault(new CountersignError('E_TOOL_MODULE', `tool module ${path} is not a JavaScript module Node can load: ${message}`, {
+        ...entryAt,
+        fix: 'name a .mjs or .js file that exports a tools array',
+      }));
+    }
+    // Found, so its own code (or a module it imports) threw while it ran: a path check would not help.
+    throw new CountersignError('E_TOOL_MODULE', `tool module ${path} threw while it was loaded (its own code or a module it imports): ${message}`, {
+      ...entryAt,
+      fix: `run \`node ${shellWord(path)}\` to see where it fails`,
+    });
+  }
+  const exported = mod.tools ?? mod.default;
+  if (!Array.isArray(exported)) {
+    throw new CountersignError('E_TOOL_MODULE', `tool module ${path} exports no tools array`, {
+      ...entryAt,
+      fix: 'export const tools = [defineTool({...}), …] (or a default export of that array)',
+    });
+  }
+  return exported.map((entry) => moduleTool(entry, path, entryAt));
+}
+
+function pathFault(e: CountersignError): CountersignError {
+  PATH_FAULTS.add(e);
+  return e;
+}
+
+/**
+ * `e`, a fault of a module an existing run's stored workflow names, said
+ * as that: the run reads its stored copy, never the file (which may name
+ * other modules by now, and validate), so the error carries neither the
+ * file nor a pointer into it, and the message says where the entry really
+ * is. A fault of the entry's path gets a fix that works for this run:
+ * put the module back, or start a new run. `entry`: the toolModules entry
+ * at fault, when known (a clash found by the catalog names its module itself).
+ */
+export function storedRunFault(e: CountersignError, runId: string, file: string | undefined, entry?: { name: string; index: number }): CountersignError {
+  const copy = `run ${runId}'s stored workflow${file ? ` (started from ${file})` : ''}`;
+  const where = entry ? `${copy} names tool module ${JSON.stringify(entry.name)} (its /toolModules/${entry.index})` : copy;
+  const kept = `the run keeps the workflow it started with, so editing ${file ?? 'the workflow'} does not change the modules it loads`;
+  const path = entry && toolModulePath(entry.name, file);
+  const fix = PATH_FAULTS.has(e) && path
+    ? `restore ${shellWord(path)} (${existsSync(path) ? 'a .mjs or .js module that exports a tools array' : 'the module as it was when the run started'}): ${kept}; or start a new run from ${file ? `${file} as it reads now` : 'the workflow as it reads now'}`
+    : e.fix;
+  return new CountersignError(e.code, `${where}: ${e.message}`, {
+    ...(fix ? { fix } : {}),
+    ...(e.nodeId ? { nodeId: e.nodeId } : {}),
+    ...(e.data !== undefined ? { data: e.data } : {}),
+    cause: e,
+  });
 }
 
 /**
@@ -120,8 +164,8 @@ function blocked(modules: readonly string[], file: string | undefined, runId: st
   const named = `names tool modules (${modules.join(', ')}), and loading them runs their code`;
   const allow = 'if you trust these modules, pass --allow-tool-modules (library: createEngine({ allowToolModules: true }))';
   if (runId !== undefined) {
+    // No file, so no pointer: the copy it would point into is the run's, not one the user can open.
     return new CountersignError('E_TOOL_MODULE_BLOCKED', `run ${runId}'s stored workflow${file ? ` (started from ${file})` : ''} ${named}`, {
-      pointer: '/toolModules',
       fix: `${allow}; the run keeps the workflow it started with, so editing ${file ?? 'the workflow'} does not change it: to go on without these modules, start a new run from a workflow without toolModules`,
     });
   }

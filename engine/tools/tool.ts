@@ -13,6 +13,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { CountersignError } from '../errors.js';
+import { shown } from '../format/said.js';
 import type { JsonObject } from '../format/model.js';
 import { ROOT } from '../nodes/answer-schema.js';
 import { deepFreeze } from '../format/freeze.js';
@@ -343,8 +344,7 @@ function argsError(name: string, schema: JsonObject, misfits: ArgProblem[], refu
   });
 }
 
+/** Named as given (`"n=1"`, NaN, 5n), never by its typeof: an array keeps its own word, as JSON Schema says it. */
 function describeValue(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v;
+  return Array.isArray(v) ? 'an array' : shown(v);
 }

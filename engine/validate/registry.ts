@@ -19,7 +19,8 @@ export function registryFindings(data: Record<string, unknown>, reported: Readon
   for (const [name, entry] of Object.entries(registry)) {
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue; // a schema error already
     const pointer = `/variableRegistry/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    const problems = schemaProblems(entry as JsonObject);
+    // Its $refs resolve inside the entry itself: a fix names the entry, never an inputSchema.
+    const problems = schemaProblems(entry as JsonObject, { name: `the registry entry variableRegistry.${name}` });
     for (const problem of problems) {
       if (reported.has(pointer + problem.at)) continue;
       // A type list's misspelt item is one fault, already named at its item (/type/0) by the schema check.

@@ -7,7 +7,7 @@
  * that a start input of "abc" could not.
  */
 import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
-import { answerValidator, describeErrors, startInputSchema } from '../nodes/answer-schema.js';
+import { describeErrors, registryMisfits } from '../nodes/answer-schema.js';
 import type { Finding } from '../nodes/node-type.js';
 import { schemaProblem } from '../nodes/schema-errors.js';
 
@@ -43,15 +43,13 @@ export function seedValueFindings(data: Record<string, unknown>, skip: ReadonlyS
   return findings;
 }
 
-/** The `pointer: message` lines of `value` against the variable's schema as a start input sees it. */
+/** The `pointer: message` lines of `value` against the variable's schema as a start input sees it (the entry its own root, so its own $refs resolve). */
 function mismatch(name: string, entry: JsonObject, value: JsonValue): string[] {
-  const schema = startInputSchema({ variableRegistry: { [name]: entry } } as unknown as Workflow);
-  const closed = (schema.properties as JsonObject)[name] as JsonObject;
-  let validate;
+  let misfits;
   try {
-    validate = answerValidator(closed, 'check');
+    misfits = registryMisfits({ variableRegistry: { [name]: entry } } as unknown as Workflow, name, value, 'check');
   } catch {
     return []; // a schema that does not compile is E_VARIABLE_SCHEMA's to report
   }
-  return validate(value) ? [] : describeErrors(validate.errors);
+  return describeErrors(misfits);
 }

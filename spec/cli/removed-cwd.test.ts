@@ -57,4 +57,39 @@ Gone('with a bundle that must be rebuilt first: the same refusal, not a hang', (
   assertRefused(fromRemovedDirectory(join(pkg, 'engine/cli/countersign.mjs'), ['status', 'x', '--json']), true);
 });
 
+/** As fromRemovedDirectory, with `then` run after the directory is removed and before the command (the shell's PWD left as it is). */
+function afterRemoval(then: string, args: string[]) {
+  const parent = tempDir('countersign-cwd-');
+  const gone = join(parent, 'gone');
+  const script = `mkdir "$GONE" && cd "$GONE" && rmdir "$GONE" && ${then} "$@"`;
+  const r = spawnSync('sh', ['-c', script, 'sh', process.execPath, LAUNCHER, ...args], {
+    cwd: parent,
+    env: { ...process.env, GONE: gone, COUNTERSIGN_STORE: join(parent, 'store') },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, gone, timedOut: r.error !== undefined };
+}
+
+Gone('A2 r84: the path re-created since (mkdir at the same path), or no PWD at all: the message still names the removed directory; re-created, the fix is to re-enter it', () => {
+  // Another directory now stands at the same path: the process is still in the removed one.
+  const again = afterRemoval('mkdir "$GONE" && PWD="$GONE" exec', ['runs', '--json']);
+  assert.not.ok(again.timedOut, 'the command returned');
+  assert.is(again.code, 2, again.stderr);
+  const doc = JSON.parse(again.stdout);
+  assert.is(doc.error.code, 'E_USAGE');
+  assert.match(doc.error.message, `the current directory (${again.gone}) no longer exists`);
+  assert.match(doc.error.message, 'a new directory');
+  assert.match(doc.error.fix, 'cd "$PWD"');
+  assert.not.match(doc.error.fix, 'cd to an existing directory');
+  // No PWD in the environment: the process's own record names it (Linux's /proc/self/cwd).
+  if (process.platform !== 'linux') return;
+  const unset = afterRemoval('exec env -u PWD', ['runs', '--json']);
+  assert.not.ok(unset.timedOut, 'the command returned');
+  assert.is(unset.code, 2, unset.stderr);
+  const plain = JSON.parse(unset.stdout);
+  assert.match(plain.error.message, `the current directory (${unset.gone}) no longer exists`);
+  assert.match(plain.error.fix, 'cd to an existing directory');
+});
+
 Gone.run();

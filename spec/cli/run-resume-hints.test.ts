@@ -2,9 +2,10 @@
  * `run --resume` as a user meets it after a stop: the fix for a missing
  * --agent carries --allow-tool-modules when the run's workflow names tool
  * modules (A4 r82), and a run that has ended is reported as it stands even
- * when its workspace is gone (A5 r82).
+ * when its workspace is gone (A5 r82), or when its workflow names tool
+ * modules and the command was not allowed to load them (A2 r84).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -58,6 +59,46 @@ Resume('A5 r82: run --resume of a run that has completed reports it (exit 0) eve
   const stuck = await cli(['run', '--resume', waiting.json.runId, '--agent', 'scripted:script.yaml', '--json'], { store, cwd: dir });
   assert.is(stuck.code, 2);
   assert.is(stuck.json.error.code, 'E_FILE_NOT_FOUND');
+});
+
+Resume('A2 r84: run --resume of an ended run whose workflow names toolModules, without --allow-tool-modules: reported as it stands (completed exit 0, failed exit 1), never E_TOOL_MODULE_BLOCKED; no module is loaded', async () => {
+  const dir = tempDir('countersign-resume-ended-modules-');
+  mkdirSync(join(dir, 'tools'));
+  const marker = join(dir, 'LOADED');
+  writeFileSync(join(dir, 'tools', 'echo.mjs'), `import { writeFileSync } from 'node:fs';
+writeFileSync(${JSON.stringify(marker)}, 'loaded');
+export const tools = [{ name: 'echo', class: 'read', inputSchema: { type: 'object' }, run: async ({ fail }) => { if (fail) throw new Error('boom'); return 'ok'; } }];
+`);
+  const flow = (fail: boolean) => ({
+    metadata: { name: 'echo', version: '1.0.0', description: 'a module tool after a directive' },
+    toolModules: ['./tools/echo.mjs'],
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'one' } },
+      { type: 'agent-directive', id: 'one', directive: 'One.', completionCondition: 'ok', connections: { success: 'echo' } },
+      { type: 'tool', id: 'echo', tool: 'echo', args: { fail }, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  });
+  writeFileSync(join(dir, 'ok.json'), JSON.stringify(flow(false)));
+  writeFileSync(join(dir, 'bad.json'), JSON.stringify(flow(true)));
+  writeFileSync(join(dir, 'script.yaml'), 'one: [{}]\n');
+  const store = join(dir, 'store');
+  const completed = await cli(['run', 'ok.json', '--agent', 'scripted:script.yaml', '--allow-tool-modules', '--json'], { store, cwd: dir });
+  assert.is(completed.json.status, 'completed', completed.stderr);
+  const failed = await cli(['run', 'bad.json', '--agent', 'scripted:script.yaml', '--allow-tool-modules', '--json'], { store, cwd: dir });
+  assert.is(failed.json.status, 'failed', failed.stderr);
+  rmSync(marker);
+  for (const [ended, status, code] of [[completed, 'completed', 0], [failed, 'failed', 1]] as const) {
+    const again = await cli(['run', '--resume', ended.json.runId, '--agent', 'scripted:script.yaml', '--json'], { store, cwd: dir });
+    assert.is(again.code, code, again.stderr);
+    assert.equal([again.json.status, again.json.steps], [status, 0]);
+    assert.not.match(again.stderr, 'E_TOOL_MODULE_BLOCKED');
+    const human = await cli(['run', '--resume', ended.json.runId, '--agent', 'scripted:script.yaml'], { store, cwd: dir });
+    assert.is(human.code, code, human.stderr);
+    assert.match(human.stdout, status === 'completed' ? 'completed at "done" after 0 step(s)' : 'failed at "echo"');
+    assert.not.match(human.stderr, 'E_TOOL_MODULE_BLOCKED');
+  }
+  assert.not.ok(existsSync(marker), 'no module was loaded for a run that runs nothing more');
 });
 
 Resume.run();

@@ -157,13 +157,14 @@ Cache('a relative cache path never puts the cache in the project: a relative XDG
   const home = tempDir('countersign-vc-home-');
   mkdirSync(join(cwd, '.cache'));
   const env = { COUNTERSIGN_CACHE: 'cache', XDG_CACHE_HOME: '.cache', HOME: home, COUNTERSIGN_STORE: tempDir('countersign-vc-store-') };
-  const r = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env, cwd });
+  // A start input is checked against its registry entry: that compiles a validator, so the cache is used.
+  const r = spawnCli(['start', join(process.cwd(), WORKFLOW), '--input', '{"topic":"x"}', '--json'], { env, cwd });
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stderr, /countersign: warning: COUNTERSIGN_CACHE must be an absolute path, got "cache"; the validator cache is off/);
   assert.equal(readdirSync(cwd), ['.cache']);
   assert.equal(readdirSync(join(cwd, '.cache')), []);
   assert.equal(readdirSync(home), []);
-  const xdgOnly = spawnCli(['start', join(process.cwd(), WORKFLOW), '--json'], { env: { ...env, COUNTERSIGN_CACHE: '' }, cwd });
+  const xdgOnly = spawnCli(['start', join(process.cwd(), WORKFLOW), '--input', '{"topic":"x"}', '--json'], { env: { ...env, COUNTERSIGN_CACHE: '' }, cwd });
   assert.is(xdgOnly.code, 0, xdgOnly.stderr);
   assert.equal(readdirSync(join(cwd, '.cache')), [], 'a relative XDG_CACHE_HOME is not used');
   assert.ok(existsSync(join(home, '.cache', 'countersign')), 'the default under HOME is used instead');

@@ -613,7 +613,7 @@ Api('calls with the wrong shape get a stable code and a message saying what is w
   const engine = createEngine({ store: createMemoryStore() });
   const codeOf = async (p: Promise<unknown>) => p.then(() => 'resolved', (e) => `${e.code}: ${e.message}`);
   assert.match(await codeOf(engine.start(TWO_STEP, { input: [1, 2] as never })), /^E_INPUT: the start input must be a JSON object of variables, got an array$/);
-  assert.match(await codeOf(engine.start(TWO_STEP, { input: 'abc' as never })), /^E_INPUT: .* got a string$/);
+  assert.match(await codeOf(engine.start(TWO_STEP, { input: 'abc' as never })), /^E_INPUT: .* got "abc"$/);
   assert.match(await codeOf(engine.start(TWO_STEP, { as: 5 as never })), /^E_INPUT: start\(\)'s as must be a non-empty string \(an identity\), got 5$/);
   const s = await engine.start(TWO_STEP);
   assert.match(await codeOf(engine.submit(s.runId, { words: 5 }, { as: 5 as never })), /^E_INPUT: submit\(\)'s as must be a non-empty string \(an identity\), got 5$/);
@@ -662,6 +662,28 @@ Api('a start input of the wrong type for its registry entry is E_INPUT with the 
   assert.match(e?.message ?? '', '/topic: must be string');
   assert.is(e?.fix, 'give "topic" a value of its declared type (string), as variableRegistry.topic describes it');
   assert.equal(store.list(), []);
+});
+
+Api('a start input of the declared type with a nested misfit is E_INPUT whose pointer and fix name the failing part, never a type the value already has', async () => {
+  const wf = {
+    metadata: { name: 'points', version: '1.0.0', description: 'nested start input' },
+    variableRegistry: {
+      point: { type: 'object', description: 'p', properties: { x: { type: 'integer', minimum: 0 }, y: { type: 'integer' } }, required: ['x', 'y'] },
+      n: { type: 'integer', description: 'n', maximum: 3 },
+    },
+    nodes: [{ type: 'start', id: 's', connections: { default: 'e' } }, { type: 'end', id: 'e', finalOutput: ['point'] }],
+  } as unknown as Workflow;
+  const engine = createEngine({ store: createMemoryStore() });
+  const refusal = (input: Record<string, unknown>) => engine.start(wf, { input: input as never }).then(() => undefined, (x: CountersignError) => x);
+  for (const [input, pointer, fix] of [
+    [{ point: { x: -1, y: 2 } }, '/point/x', 'correct /point/x in the start input: it must be >= 0, as variableRegistry.point describes it'],
+    [{ point: { x: 1 } }, '/point', 'give /point the property "y" in the start input: variableRegistry.point requires it'],
+    [{ point: { x: 1, y: 2, z: 3 } }, '/point/z', 'leave "z" out of /point in the start input: variableRegistry.point does not declare it'],
+    [{ n: 4 }, '/n', 'correct /n in the start input: it must be <= 3, as variableRegistry.n describes it'],
+  ] as const) {
+    const e = await refusal(input);
+    assert.equal([e?.code, e?.pointer, e?.fix], ['E_INPUT', pointer, fix], JSON.stringify(input));
+  }
 });
 
 Api('start of an invalid workflow throws E_WORKFLOW_INVALID carrying the full validation report, and the first finding\'s file, pointer and line:col as fields (no invented file for a workflow object)', async () => {
@@ -1224,8 +1246,8 @@ Guards('calls with a run id that is no string, a runs() status that is none, or 
       assert.is(e?.code, 'E_INPUT', String(e));
       assert.match(e.message, 'a run id is a non-empty string');
     }
-    // Said in plain words: never "a undefined" or "a object".
-    for (const [given, said] of [[undefined, 'got nothing (undefined)'], [{}, 'got an object'], [5, 'got a number']] as const) {
+    // Said in plain words, the value as given: never "a undefined", "a object" or the typeof of 5.
+    for (const [given, said] of [[undefined, 'got nothing (undefined)'], [{}, 'got an object'], [5, 'got 5']] as const) {
       const e = await engine.trace(given as never).then(() => undefined, (err) => err);
       assert.match(e.message, said, String(given));
     }

@@ -9,9 +9,11 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, createMemoryStore, createSqliteStore, validateWorkflow, type Store, type Workflow } from '../../engine/index.js';
+import { answersTaken, createEngine, createMemoryStore, createSqliteStore, readSource, validateFile, validateWorkflow, type Store, type Workflow } from '../../engine/index.js';
 import { rejection, thrownWithCode } from '../helpers/errors.js';
 import { ROOT } from '../helpers/cli.js';
+import { createScriptedAgent, defineTool, auditDecorator, chain, metricDecorator, rateLimitDecorator, reviewGateDecorator, tenantBindDecorator, timeoutDecorator } from '../../engine/index.js';
+import { ARGS, fullChain, memorySink, spyTool } from '../gate/fixtures.js';
 
 const Said = suite('values named in messages');
 const TWO_STEP = JSON.parse(readFileSync(join(ROOT, 'spec/fixtures/cli/two-step.json'), 'utf8')) as Workflow;
@@ -98,6 +100,118 @@ Said('validateWorkflow(workflow, 5n) is E_INPUT naming 5n as the file given, nev
   assert.is(symbol.message, 'validateWorkflow()\'s second argument is the file name (a string), got Symbol(f)');
   const opts = thrownWithCode(() => validateWorkflow(TWO_STEP, 'x.json', 5n as never), 'E_INPUT');
   assert.is(opts.message, 'validateWorkflow() options must be an object, got 5n');
+});
+
+/** ODD and null: a value of the wrong type is named, never by its typeof ("object" for null, "number" for NaN). */
+const WRONG: readonly (readonly [unknown, string])[] = [[null, 'null'], ...ODD];
+
+Said('answersTaken names an event or nodeId of NaN, Infinity, 5n, a symbol or a function as given, with E_INPUT, never null or a bare TypeError', () => {
+  for (const [odd, shown] of ODD) {
+    const whole = thrownWithCode(() => answersTaken([odd] as never), 'E_INPUT');
+    assert.match(whole.message, `event 0 is ${shown}, not a journal event`, shown);
+    const nodeId = thrownWithCode(() => answersTaken([{ seq: 1, at: 'x', type: 'answer.accepted', nodeId: odd }] as never), 'E_INPUT');
+    assert.match(nodeId.message, `whose nodeId is ${shown}, not a string`, shown);
+  }
+});
+
+Said('an answer or start input holding a BigInt is E_INPUT at its pointer naming 5n; a symbol or function as the whole answer is named at (root)', async () => {
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  const s = await engine.start(TWO_STEP);
+  for (const [extra, pointer] of [[5n, '/extra'], [[5n], '/extra/0'], [{ deep: 5n }, '/extra/deep']] as const) {
+    const e = await rejection(engine.submit(s.runId, { words: 5, extra }));
+    assert.is(e.code, 'E_INPUT');
+    assert.is(e.pointer, pointer);
+    assert.is(e.message, `the value is not plain JSON: ${pointer} is 5n, a BigInt, which JSON has no number for`);
+  }
+  const input = await rejection(engine.start(TWO_STEP, { input: { topic: 5n } as never }));
+  assert.is(input.pointer, '/topic');
+  assert.match(input.message, '/topic is 5n, a BigInt');
+  for (const [whole, shown] of [[Symbol('x'), 'Symbol(x), a symbol'], [() => 1, 'a function'], [5n, '5n, a BigInt']] as const) {
+    const e = await rejection(engine.submit(s.runId, whole as never));
+    assert.is(e.code, 'E_INPUT', shown);
+    assert.is(e.pointer, '', shown);
+    assert.match(e.message, `the value is not plain JSON: (root) is ${shown}`);
+  }
+  assert.is((await engine.status(s.runId)).seq, 1, 'nothing was answered');
+  const ran = await engine.run(TWO_STEP, { agent: { answer: async () => ({ words: 5n }) as never } });
+  assert.is(ran.error?.code, 'E_AGENT_OUTPUT');
+  assert.match(ran.error!.message, '/words is 5n, a BigInt');
+  assert.not.match(ran.error!.message, 'serialize');
+});
+
+Said('createSqliteStore names the directory given: 5n, a function, NaN, a symbol, null', () => {
+  for (const [dir, shown] of WRONG) {
+    const e = thrownWithCode(() => createSqliteStore(dir as never), 'E_INPUT');
+    assert.is(e.message, `createSqliteStore needs the store directory, got ${shown}`);
+  }
+});
+
+Said('createEngine\'s now and newRunId, run()\'s onProgress, runs()\' filter, a run id, a start input and a workflow path name null, NaN, 5n, a symbol or a function as given, never their typeof', async () => {
+  const store = createMemoryStore();
+  const engine = createEngine({ store });
+  const agent = { answer: async () => ({ words: 5 }) };
+  for (const [odd, shown] of WRONG) {
+    const said = async (call: () => unknown, text: string) => {
+      const e = await rejection(Promise.resolve().then(call));
+      assert.is(e.code, 'E_INPUT', text);
+      assert.match(e.message, text);
+    };
+    await said(() => engine.start(TWO_STEP, { input: odd } as never), `the start input must be a JSON object of variables, got ${shown}`);
+    await said(() => engine.runs(odd as never), `runs() takes a filter object, got ${shown}`);
+    for (const call of [() => engine.status(odd as never), () => engine.info(odd as never), () => engine.trace(odd as never)]) {
+      await said(call, `a run id is a non-empty string, got ${shown}`);
+    }
+    await said(() => validateFile(odd as never), `a workflow file is named by its path (a non-empty string), got ${shown}`);
+    await said(() => readSource(odd as never), `a workflow file is named by its path (a non-empty string), got ${shown}`);
+    if (typeof odd === 'function') continue; // a function is what now, newRunId and onProgress take
+    await said(() => createEngine({ store, now: odd } as never), `createEngine's now must be a function, got ${shown}`);
+    await said(() => createEngine({ store, newRunId: odd } as never), `createEngine's newRunId must be a function, got ${shown}`);
+    await said(() => engine.run(TWO_STEP, { agent, onProgress: odd } as never), `run()'s onProgress must be a function, got ${shown}`);
+  }
+  assert.is(store.list().length, 0, 'nothing was started');
+});
+
+Said('the chain\'s decorators and a chained tool name an option, a user id or a context of NaN, Infinity, 5n, a symbol or a function as given: never null, a typeof or a bare TypeError', async () => {
+  const decide = async () => ({ outcome: 'approved' as const, proposalId: 'p' });
+  const f = fullChain(spyTool('write').tool, { outcome: 'approved', proposalId: 'p1' });
+  for (const [odd, shown] of ODD) {
+    const invalid = (make: () => unknown, text: string) => assert.match(thrownWithCode(make, 'E_CHAIN_INVALID').message, text, text);
+    invalid(() => timeoutDecorator({ ms: odd } as never), `ms must be a positive number of milliseconds up to 2147483647 (about 24.8 days, the longest timer Node keeps), got ${shown}`);
+    invalid(() => timeoutDecorator({ perTool: { slow: odd } } as never), `perTool.slow must be a positive number of milliseconds up to 2147483647 (about 24.8 days, the longest timer Node keeps), got ${shown}`);
+    invalid(() => rateLimitDecorator({ perTool: { q: { capacity: odd } } } as never), `got {"capacity":${shown}}`);
+    invalid(() => reviewGateDecorator({ decide, skip: odd } as never), `skip must be a list of tool names, got ${shown}`);
+    const ctx = await rejection(f.chained.run(ARGS, odd as never));
+    assert.is(ctx.code, 'E_INPUT', shown);
+    assert.match(ctx.message, `called with a context that is ${shown}, not an object`);
+    if (typeof odd === 'function') continue; // a function is what now and resolve take
+    invalid(() => auditDecorator({ sink: memorySink(), now: odd } as never), `auditDecorator: now, if given, must be a function, got ${shown}`);
+    invalid(() => metricDecorator({ now: odd } as never), `got now ${shown}`);
+    invalid(() => metricDecorator(odd as never), `got ${shown}`);
+    invalid(() => tenantBindDecorator({ resolve: odd } as never), `got resolve ${shown}`);
+    const operator = await rejection(chain(spyTool('read').tool, { tenantBind: tenantBindDecorator({ resolve: () => odd as never }) }).run(ARGS, {}));
+    assert.is(operator.code, 'E_OPERATOR_REQUIRED', shown);
+    assert.match(operator.message, `tenant_bind's resolve returned a ${typeof odd} (${shown}), not a user id string`);
+  }
+});
+
+Said('createScriptedAgent\'s options and a script entry, a ledger row\'s value and a tool\'s arguments name 5n, NaN, a symbol or a function as given, each with its code', async () => {
+  const tool = defineTool({ name: 'count', class: 'read', inputSchema: { type: 'object' }, run: async () => ({ ok: true }) });
+  for (const [odd, shown] of ODD) {
+    const opts = thrownWithCode(() => createScriptedAgent({}, odd as never), 'E_INPUT');
+    assert.is(opts.message, `createScriptedAgent's options must be an object, got ${shown}`);
+    const agent = createScriptedAgent({ write: [odd] });
+    const entry = await rejection(agent.answer({ kind: 'directive', nodeId: 'write' } as never, {} as never));
+    assert.is(entry.code, 'E_AGENT_OUTPUT', shown);
+    assert.match(entry.message, `the script answers node "write" with ${typeof odd === 'function' ? shown : `the ${typeof odd} ${shown}`} (answer 1, at /write/0), not a JSON object`);
+    assert.equal(tool.argProblems(odd), [{ pointer: '', message: `tool arguments must be a JSON object, got ${shown}` }], shown);
+  }
+  withStores((store, name) => {
+    for (const [odd, shown] of ODD) {
+      const e = thrownWithCode(() => store.appendRows([{ id: 'r1', table: 'audit_test', at: '2024-01-01T00:00:00.000Z', row: { n: odd } as never }]), 'E_LEDGER_ROW');
+      assert.is(e.message, `ledger row "r1" holds ${shown} at /n, which JSON cannot keep`, `${name}: ${shown}`);
+    }
+  });
 });
 
 Said.run();

@@ -184,15 +184,17 @@ R('C4 r83: an expression\'s error route between the fix and the review means no 
   assert.is(after.error.nodeId, 'review');
   assert.match(after.error.message, /no fix answer led here/);
   const journal = (await engine.trace(started.runId)).events;
-  const tail = journal.slice(-5).map((e) => [e.type, e.nodeId, e.via ?? e.code ?? null]);
+  const tail = journal.slice(-6).map((e) => [e.type, e.nodeId, e.via ?? e.code ?? null]);
+  // The review says why it refused (review.refused, r84) before the run fails there.
   assert.equal(tail, [
     ['answer.accepted', 'fix', null],
     ['route', 'fix', 'success'],
     ['expression.evaluated', 'bump', null],
     ['route', 'bump', 'error'],
+    ['review.refused', 'review', 'E_UNCHANGED_ARTIFACT'],
     ['run.failed', 'review', 'E_UNCHANGED_ARTIFACT'],
   ]);
-  assert.match(String(journal.at(-3)?.error), /^expression "n = n \/ 0" failed/, JSON.stringify(journal.at(-3)));
+  assert.match(String(journal.at(-4)?.error), /^expression "n = n \/ 0" failed/, JSON.stringify(journal.at(-4)));
   assert.not.ok(journal.some((e) => e.type === 'answer.rejected'));
 });
 
@@ -209,6 +211,56 @@ R('C4 r83: behind a tool node too, an expression\'s error route on the way to th
   assert.is(after.status === 'failed' && after.error.code, 'E_UNCHANGED_ARTIFACT', JSON.stringify(after));
   assert.is(after.status === 'failed' && after.error.nodeId, 'review');
   assert.not.ok('rejected' in after);
+});
+
+/**
+ * write (author) → review (rev, one issue) → fix answered by `fixer` without touching notes.md (rejected
+ * E_UNCHANGED_ARTIFACT, directly or behind the tool), then the author really fixes it and the review is issued again.
+ */
+async function afterRejectedFix(between: 'tool' | 'direct', fixer: string) {
+  const engine = createEngine({ store: createMemoryStore(), tools: [fmt] });
+  const ws = workspace();
+  const wf = loop(between, { directive: 'Fix the issues (the last to answer: {{userId}}).' });
+  const started = await engine.start(wf, { workspace: ws, as: 'author' });
+  await engine.submit(started.runId, {}, { as: 'author' });
+  writeFileSync(join(ws, 'review.json'), JSON.stringify({ issues: ['heading A has no body'] }));
+  await engine.submit(started.runId, { issues_count: 1 }, { as: 'rev' });
+  const rejected = await engine.submit(started.runId, { n: 1 }, { as: fixer });
+  writeFileSync(join(ws, 'notes.md'), '# A\nbody\n');
+  const fixed = await engine.submit(started.runId, {}, { as: 'author' });
+  writeFileSync(join(ws, 'review.json'), JSON.stringify({ issues: [] }));
+  return { engine, runId: started.runId, rejected, fixed };
+}
+
+R('C2 r84: an identity whose fix answer a review behind a tool node rejected changed no artifact: it may review them afterwards, as when its answer is rejected directly', async () => {
+  for (const between of ['direct', 'tool'] as const) {
+    const { engine, runId, rejected, fixed } = await afterRejectedFix(between, 'rev2');
+    assert.is(rejected.status === 'waiting' && rejected.rejected?.code, 'E_UNCHANGED_ARTIFACT', `${between}: ${JSON.stringify(rejected)}`);
+    assert.is(fixed.status === 'waiting' && fixed.pending.nodeId, 'review', between);
+    const reviewed = await engine.submit(runId, { issues_count: 0 }, { as: 'rev2' });
+    assert.is(reviewed.status, 'completed', `${between}: ${JSON.stringify(reviewed)}`);
+    assert.is(reviewed.status === 'completed' && reviewed.endNodeId, 'done', between);
+  }
+});
+
+R('C2 r84: the identity whose fix answer was accepted and stays accepted is still an author: it may not review (E_SELF_REVIEW), behind a tool node or not', async () => {
+  for (const between of ['direct', 'tool'] as const) {
+    // `author` gives the rejected answer too: its accepted fix keeps it an author.
+    const { engine, runId } = await afterRejectedFix(between, 'author');
+    const refused = await engine.submit(runId, { issues_count: 0 }, { as: 'author' });
+    assert.is(refused.status === 'waiting' && refused.rejected?.code, 'E_SELF_REVIEW', `${between}: ${JSON.stringify(refused)}`);
+  }
+});
+
+R('C2 r84: a fix answer rejected behind a tool node does not become the run\'s user: the re-asked fix renders {{userId}} as when it was rejected directly', async () => {
+  const directives: Record<string, string> = {};
+  for (const between of ['direct', 'tool'] as const) {
+    const { rejected } = await afterRejectedFix(between, 'rev2');
+    if (rejected.status !== 'waiting' || rejected.pending.kind !== 'directive') throw new Error(`${between}: ${JSON.stringify(rejected)}`);
+    directives[between] = rejected.pending.directive;
+  }
+  assert.match(directives.direct, '(the last to answer: rev)');
+  assert.is(directives.tool, directives.direct);
 });
 
 R.run();

@@ -198,6 +198,27 @@ test('r83 D9: the memory store is refused as SQLite is for the same damage (time
   }
 });
 
+test('r84: a workflow copy that no longer matches its hash, in the memory store, is E_STORE from status, info and submit whose fix says to start the run again (no countersign.db to restore), with no file', async () => {
+  const fake = 'e'.repeat(64);
+  const d = await damagedRun('memory', (r) => (r.workflowHash = fake));
+  try {
+    const before = d.store.eventCount(d.runId);
+    d.store.putWorkflow(fake, { ...TWO, nodes: TWO.nodes.map((n: { id: string }) => (n.id === 'write' ? { ...n, directive: 'Another copy.' } : n)) });
+    for (const call of [() => d.engine.status(d.runId), () => d.engine.info(d.runId), () => d.engine.submit(d.runId, { words: 5 })]) {
+      const e = await call().then((v) => ({ resolved: v }), (err) => err);
+      assert.is(e?.code, 'E_STORE', JSON.stringify(e?.resolved ?? e?.message));
+      assert.is(e.message, `run ${d.runId}: the stored workflow copy ${fake} is damaged: its content no longer matches its hash`);
+      assert.is(e.file, undefined);
+      assert.match(e.fix, 'start the run again from its workflow file');
+      assert.not.match(e.fix, 'countersign.db');
+      assert.not.match(e.fix, 'from a backup');
+    }
+    assert.is(d.store.eventCount(d.runId), before, 'the submit journaled nothing');
+  } finally {
+    d.cleanup();
+  }
+});
+
 test('status and info of a sound stored run compile no answer schema (a read never loads ajv), and serve it as it is', async () => {
   const { compilations } = await import('../../engine/nodes/answer-schema.js');
   const d = await damagedRun('sqlite', () => {});

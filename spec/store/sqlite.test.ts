@@ -346,6 +346,20 @@ test('D6 r78: a run whose workflow copy is missing from the store (the workflows
   again.close();
 });
 
+test('r84: a start whose newRunId repeats a stored run id is E_STORE naming the run and countersign.db in its message and file; the first run is kept', async (c) => {
+  const store = createSqliteStore(c.dir);
+  const engine = createEngine({ store, newRunId: () => 'run-1' });
+  await engine.start(TWO);
+  const e = await engine.start(TWO).then(() => undefined, (err) => err);
+  assert.is(e?.code, 'E_STORE', String(e));
+  assert.is(e.message, `a run "run-1" already exists in ${store.file}`);
+  assert.match(store.file!, /countersign\.db$/);
+  assert.is(e.file, store.file);
+  assert.match(e.fix, 'give each run a new id');
+  assert.is((await engine.status('run-1')).seq, 1, 'the first run is as it was');
+  store.close();
+});
+
 test('engine: a stored workflow copy that no longer matches its hash is E_STORE, a copy stored under the older sorted-key hash still runs, and damaged completed or waiting records are E_STORE naming the database file, never output {} or a crash', async (c) => {
   const store = createSqliteStore(c.dir);
   const engine = createEngine({ store });

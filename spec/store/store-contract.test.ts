@@ -106,6 +106,30 @@ function storeContract(name: string, open: () => Context) {
     assert.is(store(c).get('r1')!.seq, 1);
   });
 
+  test('r84: creating a run id twice, or a run naming a workflow copy not stored, is E_STORE naming the run and the store\'s file (when it has one)', (c) => {
+    store(c).create(makeRecord('r1'), []);
+    let e: CountersignError | undefined;
+    try {
+      store(c).create(makeRecord('r1'), []);
+    } catch (err) {
+      e = err as CountersignError;
+    }
+    const file = store(c).file;
+    assert.is(e?.code, 'E_STORE');
+    assert.is(e!.message, `a run "r1" already exists in ${file ?? 'the store'}`);
+    assert.is(e!.file, file);
+    assert.match(e!.fix!, 'give each run a new id');
+    let unknown: CountersignError | undefined;
+    try {
+      store(c).create(makeRecord('r2', { workflowHash: 'absent' }), []);
+    } catch (err) {
+      unknown = err as CountersignError;
+    }
+    assert.is(unknown?.code, 'E_STORE');
+    assert.is(unknown!.message, `run "r2" names workflow hash absent, which ${file ?? 'the store'} does not hold`);
+    assert.is(unknown!.file, file);
+  });
+
   test('creating a run whose workflow copy is not stored is E_STORE', (c) => {
     assert.is(codeOf(() => store(c).create(makeRecord('r1', { workflowHash: 'absent' }), [])), 'E_STORE');
     assert.is(store(c).get('r1'), undefined);

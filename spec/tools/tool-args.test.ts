@@ -73,7 +73,7 @@ Args('H41: checkArgs keeps its E_TOOL_ARGS: the first problem\'s pointer, each p
   assert.equal(e.data, { tool: 'count', errors: ['/mode: must be one of "EXACT", "ROUND"'] });
   const root = thrownWithCode(() => tool.checkArgs('n=1'), 'E_TOOL_ARGS');
   assert.is(root.pointer, '');
-  assert.match(root.message, '(root): tool arguments must be a JSON object, got string');
+  assert.match(root.message, '(root): tool arguments must be a JSON object, got "n=1"');
 });
 
 Args('§4.14: refineArgs problems follow the schema\'s, run even when the schema already refused the call, and refuse a schema-valid call before run', async () => {

@@ -20,12 +20,25 @@ export const command: Command = {
   },
 };
 
+/** One line per event: every field on it, so no value may break the line. */
 function describe(e: JournalEvent): string {
   const { seq, at, type, nodeId, ...rest } = e;
   const detail = Object.entries(rest)
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}=${typeof v === 'string' && !BREAKS_LINE.test(v) ? v : oneLine(JSON.stringify(v) ?? String(v))}`)
     .join(' ');
   return `${at}  #${seq}  ${type.padEnd(19)} ${nodeId ?? ''}${detail ? `  ${detail}` : ''}`;
+}
+
+/**
+ * What would end or disturb the line: control characters (a tool's
+ * multi-line error, a command's output), and the separators a terminal or
+ * editor may show as a new line. Such a string is written JSON-quoted.
+ */
+const BREAKS_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** JSON text with the characters JSON.stringify leaves as they are (DEL, C1 controls, U+2028/9) escaped too. */
+function oneLine(json: string): string {
+  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** One line per review node: the issue counts of its accepted reviews in order, e.g. `4 → 2 → 0`. */

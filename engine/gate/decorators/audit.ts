@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CountersignError, isCountersignError } from '../../errors.js';
+import { said } from '../../format/said.js';
 import type { ToolDecorator } from '../chain.js';
 import type { ExecutionRow } from '../ledger.js';
 import { recordingStop, untilStopped } from './until-stopped.js';
@@ -36,7 +37,7 @@ export function auditDecorator(options: AuditOptions): ToolDecorator {
   }
   for (const key of ['now', 'newId'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'function') {
-      throw new CountersignError('E_CHAIN_INVALID', `auditDecorator: ${key}, if given, must be a function, got ${typeof options[key]}`, {
+      throw new CountersignError('E_CHAIN_INVALID', `auditDecorator: ${key}, if given, must be a function, got ${said(options[key])}`, {
         fix: `pass ${key === 'now' ? 'now: () => Date.now()' : 'newId: () => randomUUID()'}, or leave it out`,
       });
     }

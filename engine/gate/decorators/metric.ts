@@ -4,6 +4,7 @@
  * or the rate limit, and only calls that reached the tool are counted.
  */
 import { CountersignError, isCountersignError } from '../../errors.js';
+import { said } from '../../format/said.js';
 import type { ToolDecorator } from '../chain.js';
 import { untilStopped } from './until-stopped.js';
 
@@ -29,7 +30,7 @@ export interface MetricOptions {
 
 export function metricDecorator(options: MetricOptions = {}): MetricDecorator {
   if (options === null || typeof options !== 'object' || (options.now !== undefined && typeof options.now !== 'function')) {
-    throw new CountersignError('E_CHAIN_INVALID', `metricDecorator: options must be an object whose now, if given, is a function returning milliseconds, got ${options === null || typeof options !== 'object' ? JSON.stringify(options) : `now ${typeof options.now}`}`, {
+    throw new CountersignError('E_CHAIN_INVALID', `metricDecorator: options must be an object whose now, if given, is a function returning milliseconds, got ${options === null || typeof options !== 'object' ? said(options) : `now ${said(options.now)}`}`, {
       fix: 'pass { now?: () => performance.now() }, or nothing',
     });
   }

@@ -5,6 +5,7 @@
  * systems the tools act on, not the reviewer (dedupe protects the reviewer).
  */
 import { CountersignError } from '../../errors.js';
+import { said } from '../../format/said.js';
 import type { ToolDecorator } from '../chain.js';
 
 export interface BucketLimit {
@@ -39,13 +40,13 @@ export interface RateLimitDecorator extends ToolDecorator {
 
 export function rateLimitDecorator(options: RateLimitOptions = {}): RateLimitDecorator {
   if (options === null || typeof options !== 'object' || (options.perTool !== undefined && (options.perTool === null || typeof options.perTool !== 'object' || Array.isArray(options.perTool))) || (options.now !== undefined && typeof options.now !== 'function')) {
-    throw new CountersignError('E_CHAIN_INVALID', `rateLimitDecorator: options must be an object, with perTool an object of limits by tool name and now (if given) a function, got ${JSON.stringify(options) ?? String(options)}`, {
+    throw new CountersignError('E_CHAIN_INVALID', `rateLimitDecorator: options must be an object, with perTool an object of limits by tool name and now (if given) a function, got ${said(options)}`, {
       fix: 'pass { capacity?, refillPerSecond?, perTool?: { <tool>: { capacity?, refillPerSecond? } } }, or nothing for the defaults',
     });
   }
-  const base = checkLimit({ ...DEFAULT_RATE_LIMIT, ...pick(options) }, 'rateLimitDecorator');
+  const base = checkLimit({ ...DEFAULT_RATE_LIMIT, ...pick(options) }, 'rateLimitDecorator', pick(options));
   const perTool = new Map(Object.entries(options.perTool ?? {})
-    .map(([name, l]) => [name, checkLimit({ ...base, ...pick(l) }, `rateLimitDecorator perTool.${name}`)]));
+    .map(([name, l]) => [name, checkLimit({ ...base, ...pick(l) }, `rateLimitDecorator perTool.${name}`, l)]));
   const now = options.now ?? Date.now;
   const buckets = new Map<string, Bucket>();
 
@@ -113,11 +114,12 @@ function pick(l: Partial<BucketLimit> | null): Partial<BucketLimit> {
   return out;
 }
 
-function checkLimit(l: BucketLimit, where: string): BucketLimit {
+/** `given` is what the caller wrote, named in the message (a perTool entry of 5, not the merged limits). */
+function checkLimit(l: BucketLimit, where: string, given: unknown): BucketLimit {
   const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
   if (!positive(l.capacity) || !Number.isInteger(l.capacity) || !positive(l.refillPerSecond)) {
     throw new CountersignError('E_CHAIN_INVALID',
-      `${where}: capacity must be a positive integer and refillPerSecond a positive number, got ${JSON.stringify(l)}`, {
+      `${where}: capacity must be a positive integer and refillPerSecond a positive number, got ${said(given)}`, {
         fix: `leave them out for ${DEFAULT_RATE_LIMIT.capacity} calls per burst and ${DEFAULT_RATE_LIMIT.refillPerSecond} per second`,
       });
   }

@@ -14,6 +14,7 @@
  * caller's UI need not block even though the tool call does.
  */
 import { CountersignError, isCountersignError } from '../../errors.js';
+import { said } from '../../format/said.js';
 import { DEFAULT_BLAST_RADIUS, type Tool } from '../../tools/tool.js';
 import { assertProposal, type Proposal } from '../proposal.js';
 import { cancelled } from './until-stopped.js';
@@ -77,7 +78,7 @@ export function reviewGateDecorator(options: ReviewGateOptions): ReviewGate {
   const names = options.skip;
   const iterable = names !== null && typeof names === 'object' && typeof (names as Iterable<unknown>)[Symbol.iterator] === 'function';
   if (names !== undefined && (!iterable || [...(names as Iterable<unknown>)].some((n) => typeof n !== 'string'))) {
-    throw new CountersignError('E_CHAIN_INVALID', `reviewGateDecorator: skip must be a list of tool names, got ${JSON.stringify(options.skip) ?? String(options.skip)}`, {
+    throw new CountersignError('E_CHAIN_INVALID', `reviewGateDecorator: skip must be a list of tool names, got ${said(options.skip)}`, {
       fix: 'pass skip: ["tool_name", …] (or the gate\'s own gate.skip), or leave it out',
     });
   }

@@ -5,6 +5,7 @@
  * unattributed mutation must not reach a reviewer under a default name.
  */
 import { CountersignError } from '../../errors.js';
+import { said } from '../../format/said.js';
 import type { ToolCallContext } from '../../tools/tool.js';
 import type { ToolDecorator } from '../chain.js';
 
@@ -44,7 +45,7 @@ export function tenantBindDecorator(options: TenantBindOptions = {}): ToolDecora
       if (resolved !== undefined && resolved !== null && typeof resolved !== 'string') {
         const source = options.resolve ? 'tenant_bind\'s resolve returned' : 'ctx.userId is';
         throw new CountersignError('E_OPERATOR_REQUIRED',
-          `tool "${tool.name}" was called without an operator: ${source} ${Array.isArray(resolved) ? 'a list' : `a ${typeof resolved}`} (${JSON.stringify(resolved) ?? String(resolved)}), not a user id string`, {
+          `tool "${tool.name}" was called without an operator: ${source} ${Array.isArray(resolved) ? `a list (${said(resolved)})` : typeof resolved === 'function' ? 'a function' : `${typeof resolved === 'object' ? 'an' : 'a'} ${typeof resolved} (${said(resolved)})`}, not a user id string`, {
             fix: `pass the operator's user id as a string${options.resolve ? ' from resolve' : ' in ctx.userId'} (e.g. String(id)); nothing ran`,
           });
       }
@@ -61,7 +62,6 @@ export function tenantBindDecorator(options: TenantBindOptions = {}): ToolDecora
 
 /** What a bad options value is, for the message: the object's `key` when it is one, else the value itself. */
 function describeOption(options: unknown, key: string): string {
-  if (options === null || typeof options !== 'object') return JSON.stringify(options) ?? String(options);
-  const value = (options as Record<string, unknown>)[key];
-  return `${key} ${typeof value === 'string' ? JSON.stringify(value) : typeof value}`;
+  if (options === null || typeof options !== 'object') return said(options);
+  return `${key} ${said((options as Record<string, unknown>)[key])}`;
 }

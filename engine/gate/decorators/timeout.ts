@@ -7,6 +7,7 @@
  * how the inner call ended.
  */
 import { CountersignError, isCountersignError } from '../../errors.js';
+import { said } from '../../format/said.js';
 import type { ToolDecorator } from '../chain.js';
 import { stopReason, stopRecordings } from './until-stopped.js';
 
@@ -35,7 +36,7 @@ export interface TimeoutOptions {
 export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
   const perToolBad = options !== null && typeof options === 'object' && options.perTool !== undefined && (options.perTool === null || typeof options.perTool !== 'object' || Array.isArray(options.perTool));
   if (options === null || typeof options !== 'object' || perToolBad) {
-    throw new CountersignError('E_CHAIN_INVALID', `timeoutDecorator: options must be an object, with perTool an object of milliseconds by tool name, got ${perToolBad ? `perTool ${JSON.stringify(options.perTool)}` : JSON.stringify(options)}`, {
+    throw new CountersignError('E_CHAIN_INVALID', `timeoutDecorator: options must be an object, with perTool an object of milliseconds by tool name, got ${perToolBad ? `perTool ${said(options.perTool)}` : said(options)}`, {
       fix: 'pass { ms?, perTool?: { <tool>: ms } }, or nothing for the 15 s default',
     });
   }
@@ -127,7 +128,7 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 function checkMs(ms: unknown, what: string): number {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMER_MS) {
-    throw new CountersignError('E_CHAIN_INVALID', `timeoutDecorator: ${what} must be a positive number of milliseconds up to ${MAX_TIMER_MS} (about 24.8 days, the longest timer Node keeps), got ${JSON.stringify(ms)}`, {
+    throw new CountersignError('E_CHAIN_INVALID', `timeoutDecorator: ${what} must be a positive number of milliseconds up to ${MAX_TIMER_MS} (about 24.8 days, the longest timer Node keeps), got ${said(ms)}`, {
       fix: `leave it out for the default ${DEFAULT_TOOL_TIMEOUT_MS} ms, or pass a positive number no larger than ${MAX_TIMER_MS}`,
     });
   }

@@ -1,0 +1,55 @@
+/**
+ * A store path that cannot hold a store — a file among its parent folders
+ * (`--store afile/sub`), or a link to nothing where the store directory
+ * goes — is E_STORE for the commands that only read too, with the fix
+ * that names what to move aside, as `start` says it: never "no runs yet"
+ * with a `start` suggestion that would fail, nor E_RUN_NOT_FOUND (r84 A2).
+ */
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cli, ROOT, tempDir } from '../helpers/cli.js';
+
+const WF = join(ROOT, 'spec/fixtures/cli/two-step.json');
+const Blocked = suite('CLI: a store path blocked by a file or a dangling link');
+
+Blocked('runs, status, trace, step, run --resume and audit on --store afile/sub, COUNTERSIGN_STORE=afile/sub or a dangling link: E_STORE naming what is in the way, exit 2, as start says it; nothing created', async () => {
+  const cwd = tempDir('countersign-blocked-store-');
+  mkdirSync(join(cwd, 'blk'));
+  writeFileSync(join(cwd, 'blk', 'afile'), '');
+  symlinkSync(join(cwd, 'nowhere'), join(cwd, 'blk', 'dangle'));
+  const commands = [['runs'], ['status', 'abc'], ['trace', 'abc'], ['step', 'abc', '--response', '{}'], ['run', '--resume', 'abc', '--agent', 'interactive'], ['audit'], ['start', WF]];
+  const places: [string, Record<string, string>, string[], string][] = [
+    ['--store blk/afile/sub', {}, ['--store', 'blk/afile/sub'], join(cwd, 'blk', 'afile')],
+    ['COUNTERSIGN_STORE=blk/afile/sub', { COUNTERSIGN_STORE: 'blk/afile/sub' }, [], join(cwd, 'blk', 'afile')],
+    ['--store blk/dangle', {}, ['--store', 'blk/dangle'], join(cwd, 'blk', 'dangle')],
+  ];
+  for (const [where, env, flag, inTheWay] of places) {
+    for (const command of commands) {
+      const said = `${command.join(' ')} with ${where}`;
+      const r = await cli([...command, ...flag, '--json'], { cwd, env });
+      assert.is(r.code, 2, `${said}: ${r.stderr}`);
+      assert.is(r.json.error.code, 'E_STORE', `${said}: ${r.stderr}`);
+      assert.match(r.json.error.message, `${inTheWay} exists but is not a directory`, said);
+      assert.match(r.json.error.fix, `move ${inTheWay} aside`, said);
+      assert.not.match(r.stderr, 'no runs yet', said);
+      assert.not.match(r.stderr, 'countersign start', said);
+    }
+  }
+  const human = await cli(['runs', '--store', 'blk/afile/sub'], { cwd });
+  assert.is(human.code, 2);
+  assert.is(human.stdout, '');
+  assert.match(human.stderr, /^countersign: E_STORE: /);
+  assert.not.ok(existsSync(join(cwd, 'nowhere')), 'nothing was created through the link');
+});
+
+Blocked('a store path whose folders do not exist yet is still just "no store there yet" for the commands that only read', async () => {
+  const cwd = tempDir('countersign-blocked-store-');
+  const r = await cli(['runs', '--store', 'not/yet/here'], { cwd });
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stderr, 'no runs yet');
+  assert.not.ok(existsSync(join(cwd, 'not')));
+});
+
+Blocked.run();
