@@ -5,13 +5,14 @@
 // build). Shared by the launcher and main(), so both refuse in one wording.
 // CommonJS, as the launcher's other helpers are.
 'use strict';
-const { existsSync, readlinkSync } = require('node:fs');
+const { existsSync, lstatSync, readlinkSync, statSync } = require('node:fs');
 
 /**
  * undefined while the current directory exists; else the refusal, as
  * { code, message, fix }, naming the removed directory (see removedPath).
  * When a new directory has been made at that path since, the fix is to
  * enter it: the shell is still in the removed one, whose path looks fine.
+ * A file made there is said as such, with the plain fix: `cd` into it fails.
  */
 function missingCurrentDirectory(env) {
   try {
@@ -21,12 +22,13 @@ function missingCurrentDirectory(env) {
     const gone = e && e.code === 'ENOENT';
     const path = gone ? removedPath(env) : undefined;
     const which = path ? `the current directory (${path})` : 'the current directory';
-    const again = path !== undefined && existsSync(path);
+    const now = path === undefined ? undefined : standingThere(path);
+    const again = now === 'a directory';
     const why = !gone
       ? `cannot be read (${e && e.message})`
       : again
         ? 'no longer exists: it was removed after the shell entered it, and a new directory has been made at that path since'
-        : 'no longer exists: it was removed after the shell entered it';
+        : `no longer exists: it was removed after the shell entered it${now === undefined ? '' : `, and ${now} stands at that path now`}`;
     const from = '(relative paths, the store found from the current directory and the default workspace all start there)';
     return {
       code: 'E_USAGE',
@@ -57,6 +59,19 @@ function removedPath(env) {
   }
   if (pwd !== undefined && (own === undefined || pwd === own || !existsSync(pwd))) return pwd;
   return own;
+}
+
+/**
+ * What is at `path` now: 'a directory' (a link to one too: the shell can
+ * enter it), else a file or other entry said as such (no `cd` into it
+ * works), or undefined when nothing is.
+ */
+function standingThere(path) {
+  const entry = lstatSync(path, { throwIfNoEntry: false });
+  if (entry === undefined) return undefined;
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return 'a directory';
+  if (entry.isSymbolicLink()) return existsSync(path) ? 'a link to a file' : 'a link to nothing';
+  return entry.isFile() ? 'a file' : 'something that is not a directory';
 }
 
 /** `path` as one shell word. */

@@ -5,7 +5,7 @@
  */
 import { capErrorLines } from '../nodes/answer-schema.js';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
-import type { EnterOutcome, LeadIn, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
+import type { AnswerOutcome, EnterOutcome, LeadIn, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
 import { withNodeAnswer } from '../format/node-answers.js';
 import { withAuthor } from '../nodes/review-loops.js';
 import { ENGINE_ID } from '../nodes/tool.js';
@@ -111,15 +111,9 @@ function decideAnswerOutcome(
   workflow: Workflow,
   attempt: number,
 ): Decision {
+  // A review that refuses the answer leading to it (a veto) rejects it at its node, like the node's own checks.
   const given = ev.veto ? { kind: 'rejected' as const, ...ev.veto } : type.answer(node, ctx, ev, workflow);
-  // Every rejection's lines within the limits, whichever check made them (stored, journaled and returned).
-  // The node's retryMessage, last, is kept whatever the count (the cap is of the errors before it).
-  const retry = (node as { retryMessage?: unknown }).retryMessage;
-  const capped = (errors: readonly string[]): string[] => {
-    const tail = typeof retry === 'string' && errors.length > 0 && errors[errors.length - 1] === retry ? 1 : 0;
-    return [...capErrorLines(errors.slice(0, errors.length - tail)), ...errors.slice(errors.length - tail)];
-  };
-  const outcome = given.kind === 'rejected' ? { ...given, errors: capped(given.errors) } : given;
+  const outcome = given.kind === 'rejected' ? { ...given, errors: rejectionLines(node, given) } : given;
   switch (outcome.kind) {
     case 'accepted': {
       const accepted: JsonObject = { type: 'answer.accepted', nodeId: node.id, attempt, userId: ev.userId };
@@ -170,6 +164,22 @@ function decideAnswerOutcome(
       return { stay: true, assign: { attempt, errors: outcome.errors, stayed: true }, events };
     }
   }
+}
+
+/**
+ * The lines a rejected answer goes back with (stored, journaled and
+ * returned), within the limits whichever check made them. One that costs
+ * an attempt — refused by the protocol, the node's schema, or the review
+ * it led to — ends with the node's retryMessage (issue §4), kept whatever
+ * the cap: the cap is of the lines before it. A free rejection (a wrong
+ * identity) and a final one (never re-asked) get none: no retry follows.
+ */
+function rejectionLines(node: WorkflowNode, rejected: Extract<AnswerOutcome, { kind: 'rejected' }>): string[] {
+  const lines = capErrorLines(rejected.errors);
+  const retry = (node as { retryMessage?: unknown }).retryMessage;
+  if (typeof retry !== 'string' || retry === '' || rejected.free || rejected.final) return lines;
+  lines.push(retry);
+  return lines;
 }
 
 /**

@@ -27,6 +27,7 @@ export class ExpressionParser {
   private index = 0;
   private readonly reads: string[] = [];
   private readonly readOffsets: number[] = [];
+  private readonly operands: Array<{ path: string; offset: number }> = [];
   private depth = 0;
 
   constructor(private readonly source: string) {
@@ -57,6 +58,7 @@ export class ExpressionParser {
       targetOffset: first.start,
       reads,
       readOffsets: this.readOffsets,
+      operands: this.operands,
       evaluate: (read: Read) => body.run(wrapRead(read, source)),
     });
   }
@@ -115,6 +117,7 @@ export class ExpressionParser {
           return { label: t.text, run: () => value };
         }
         const path = t.text;
+        this.operands.push({ path, offset: t.start });
         if (!this.reads.includes(path)) {
           this.reads.push(path);
           this.readOffsets.push(t.start);

@@ -24,6 +24,8 @@ export interface Expression {
   reads: string[];
   /** Where each of `reads` first appears in the source. */
   readOffsets: number[];
+  /** Every variable operand where it is written, in order: a path read twice is here twice (validate reports each place). */
+  operands: ReadonlyArray<{ path: string; offset: number }>;
   /** Computes the right side; throws E_EXPRESSION when an operand is unset or the arithmetic is invalid. */
   evaluate(read: (path: string) => Resolution): unknown;
 }

@@ -35,6 +35,10 @@ export interface Agent {
    * would only cost them attempts. Absent or true: offered as the workflow allows.
    */
   readonly callsTools?: boolean;
-  /** Releases processes and handles (closes the jsonl agent's stdin). */
+  /**
+   * Releases processes and handles (closes the jsonl agent's stdin). run()
+   * calls it when its drive ends, once no other drive shares the agent; an
+   * agent closed this way must serve its next request afresh.
+   */
   close?(): Promise<void>;
 }

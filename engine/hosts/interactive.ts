@@ -12,6 +12,7 @@ import type { AgentRequest } from '../run/contract.js';
 import type { Agent, AnswerOptions } from './agent.js';
 import { startAnswerWait, waitEndedError } from './agent-process.js';
 import { LineReader } from './line-reader.js';
+import { canEditLines, editTerminalLines, type TerminalLines } from './terminal-lines.js';
 import { jsonParseReason } from '../format/json-parse-message.js';
 
 export interface InteractiveIO {
@@ -20,22 +21,37 @@ export interface InteractiveIO {
 }
 
 const ERROR_SHORTCUT = /^\s*\$error\s*:\s*(.*)$/;
+/** Every line is typed after a two-column prompt (`> ` or `… `). */
+const PROMPT_COLUMNS = 2;
+/**
+ * The most a terminal's own line editing (canonical mode, Linux) keeps of a
+ * line: the bytes past it are dropped. Met only when this adapter cannot
+ * edit lines itself (its output is not a terminal).
+ */
+const KERNEL_LINE_BYTES = 4095;
 
 export function createInteractiveAgent(io: InteractiveIO = { input: process.stdin, output: process.stderr }): Agent {
   let reader: LineReader | undefined;
+  let terminal: TerminalLines | undefined;
   const say = (text: string) => io.output.write(text);
+  const atTerminal = (io.input as { isTTY?: boolean }).isTTY === true;
   // A terminal echoes what is typed, Enter included; piped input is not echoed,
   // so the line read is written after the prompt, and what follows starts on a line of its own.
-  const echo = (io.input as { isTTY?: boolean }).isTTY !== true;
+  const echo = !atTerminal;
+  // Lines the kernel edited (a terminal this adapter cannot edit lines on) are cut at its limit.
+  const cutAt = atTerminal && !canEditLines(io.input, io.output) ? KERNEL_LINE_BYTES : undefined;
 
   async function answer(request: AgentRequest, options: AnswerOptions): Promise<JsonValue> {
+    // At a terminal, lines are edited here, not by the kernel, which would cut them at 4095 bytes.
+    if (!reader && canEditLines(io.input, io.output)) terminal = editTerminalLines(io.input, io.output, { startColumn: PROMPT_COLUMNS });
     // A person may paste too much: that line is dropped and they are asked again.
-    reader ??= new LineReader(io.input, undefined, 'skip');
+    reader ??= new LineReader(terminal?.lines ?? io.input, undefined, 'skip');
     const wait = startAnswerWait(options);
     try {
       say(renderPrompt(request));
       for (;;) {
-        const outcome = await readAnswer(reader, wait.signal, say, echo);
+        const ahead = () => reader!.hasUnread() || terminal?.typing() === true;
+        const outcome = await readAnswer(reader, wait.signal, say, { echo, ahead, cutAt });
         if (outcome.kind === 'answer') return outcome.value;
         if (outcome.kind === 'retry') {
           say(`${outcome.problem}; type the answer again.\n> `);
@@ -63,6 +79,9 @@ export function createInteractiveAgent(io: InteractiveIO = { input: process.stdi
     async close() {
       reader?.dispose();
       reader = undefined;
+      // The terminal back in the mode it was found in.
+      terminal?.dispose();
+      terminal = undefined;
     },
   };
 }
@@ -73,13 +92,22 @@ type Outcome =
   | { kind: 'eof' }
   | { kind: 'stopped' };
 
+interface ReadOptions {
+  /** Write each line read after the prompt (input that is not echoed: a pipe). */
+  echo: boolean;
+  /** Whether the next line is already typed or pasted: its continuation prompt would land inside it. */
+  ahead: () => boolean;
+  /** The byte length at which the terminal cut lines, when it edits them itself. */
+  cutAt: number | undefined;
+}
+
 /**
  * Collects lines until they parse as a JSON object. An empty line submits
  * what was typed so far; `$error: why` on the first line declares failure.
  * Text that can no longer become valid JSON is refused at once, so a typo
  * does not swallow the lines typed after it.
  */
-async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: string) => void, echo: boolean): Promise<Outcome> {
+async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: string) => void, { echo, ahead, cutAt }: ReadOptions): Promise<Outcome> {
   let text = '';
   for (;;) {
     const next = await reader.read(signal);
@@ -97,6 +125,10 @@ async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: stri
     // Typed in another encoding than UTF-8: asked again, never taken with U+FFFD in it.
     if (next.notUtf8) return { kind: 'retry', problem: 'that line is not UTF-8 text (is the terminal set to UTF-8?); nothing typed before it is kept' };
     const line = next.line;
+    // Never judged as the person's JSON: what they typed past the limit never arrived.
+    if (cutAt !== undefined && Buffer.byteLength(line) >= cutAt) {
+      return { kind: 'retry', problem: `that line reached ${cutAt} bytes, the most the terminal keeps of one line: anything typed past that was cut off, so the line was dropped (nothing typed before it is kept); break the answer across lines (JSON may span lines), each shorter than that` };
+    }
     if (text === '') {
       const shortcut = ERROR_SHORTCUT.exec(line);
       if (shortcut) return { kind: 'answer', value: { $error: shortcut[1].trim() || 'declared failure at the prompt' } };
@@ -109,7 +141,8 @@ async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: stri
     text += `${line}\n`;
     const outcome = judge(text, false);
     if (outcome) return outcome;
-    say('… ');
+    // Echoed here, a line always follows its prompt; echoed as typed, a line already under way would have the prompt land inside it.
+    if (echo || !ahead()) say('… ');
   }
 }
 

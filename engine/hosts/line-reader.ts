@@ -118,6 +118,15 @@ export class LineReader {
     return this.lines.splice(0).flatMap((l) => ('line' in l && l.line.trim() !== '' ? [l.line] : []));
   }
 
+  /**
+   * Whether input is already there beyond what was read: a queued line, a
+   * line under way, or bytes the paused stream holds (text pasted ahead of
+   * the prompt that would ask for it).
+   */
+  hasUnread(): boolean {
+    return this.lines.length > 0 || this.partialBytes > 0 || ((this.stream as { readableLength?: number }).readableLength ?? 0) > 0;
+  }
+
   /** Text after the last newline so far, taken out of the reader (its writer is gone though its stream is not). */
   takeUnfinished(): { line: string; notUtf8?: true } | undefined {
     return this.partialBytes > 0 ? lineOf(this.takePartial()) : undefined;

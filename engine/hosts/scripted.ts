@@ -14,6 +14,7 @@ import { detectFormat, parseSource } from '../format/source.js';
 import { suggest } from '../format/suggest.js';
 import { checkOptionKeys, keysOf } from '../run/option-keys.js';
 import { said, shown } from '../format/said.js';
+import { jsonProblem } from '../format/json-problem.js';
 import type { JsonValue } from '../format/model.js';
 import type { JournalEvent } from '../run/contract.js';
 import type { Agent } from './agent.js';
@@ -73,6 +74,18 @@ export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): 
         throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with ${what} (answer ${next + 1}, at ${at.pointer}), not a JSON object`, {
           ...at,
           fix: `write each answer under "${nodeId}" as a mapping of fields (in YAML "- {x: 1}", or "- x: 1" with a space after the colon); the run is still waiting`,
+        });
+      }
+      // A library caller's entry JSON would not keep as given (a class instance, symbol keys, a symbol or
+      // function inside) is the script's fault at its pointer, as a plain agent's such answer is: never
+      // handed on changed by a copy (which drops symbol keys and makes an instance a plain object) nor a copy's crash.
+      const notJson = given === null ? undefined : jsonProblem(given, { plainObjectsOnly: true });
+      if (notJson) {
+        const pointer = `${at.pointer}${notJson.pointer}`;
+        throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with an entry that is not plain JSON (answer ${next + 1}, at ${pointer}): ${notJson.pointer || '(root)'} ${notJson.message}`, {
+          ...at,
+          pointer,
+          fix: `write each answer under "${nodeId}" as plain JSON data: strings, finite numbers, booleans, null, lists and plain objects (no functions, symbols or symbol keys, BigInts, Maps, Dates or class instances); the run is still waiting`,
         });
       }
       // A copy, so nothing downstream can change the script's later answers.

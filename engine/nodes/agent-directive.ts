@@ -75,18 +75,12 @@ export const agentDirective: WaitingType<AgentDirectiveNode> = {
 
   answer(node, ctx: RunContext, submission: Submission, workflow: Workflow): AnswerOutcome {
     const validate = answerValidator(effectiveSchema(node.inputSchema, workflow));
+    // The node's retryMessage is added to every rejection that costs an attempt
+    // where all of them meet (compile/decisions.ts), a review's refusal too.
     const guarded = guardAnswer(submission, (rest) => (validate(rest) ? [] : describeErrors(validate.errors)));
-    if (guarded) {
-      // A refused answer costs an attempt whatever refused it: the node's retryMessage goes back with it too.
-      if (guarded.kind === 'rejected' && node.retryMessage) return { ...guarded, errors: [...guarded.errors, node.retryMessage] };
-      return guarded;
-    }
+    if (guarded) return guarded;
     const { answer } = submission;
-    if (!validate(answer)) {
-      const errors = describeErrors(validate.errors);
-      if (node.retryMessage) errors.push(node.retryMessage);
-      return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors };
-    }
+    if (!validate(answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors) };
     // The schema guarantees an object (or null for a node without fields).
     const fields = (answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? answer : {}) as JsonObject;
     const vars: Record<string, JsonValue> = {};

@@ -37,6 +37,7 @@ export const condition: TransientType<ConditionNode> = {
       const message = `condition of node "${node.id}" cannot be evaluated on this run's values: ${(e as Error).message ?? String(e)}`;
       return {
         via: 'error',
+        // Journaled with `error` where an evaluated condition has `result` (README's journal table).
         event: { type: 'condition.evaluated', error: message },
         error: { code: 'E_CONDITION', message, fix: 'check the values the condition reads (an object with a key such as "indexOf" or "toString" where a list or text was expected), or read a field the operator can take' },
       };

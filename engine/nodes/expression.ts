@@ -27,7 +27,7 @@ export const expression: TransientType<ExpressionNode> = {
     (node.expressions ?? []).forEach((src, i) => {
       try {
         const e = parseExpression(src);
-        e.reads.forEach((path, k) => out.push({ path, pointer: `${pointer}/expressions/${i}`, offset: e.readOffsets[k] }));
+        for (const { path, offset } of e.operands) out.push({ path, pointer: `${pointer}/expressions/${i}`, offset });
       } catch {
         // reported by check()
       }

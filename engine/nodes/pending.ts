@@ -18,7 +18,7 @@ export interface DirectivePending {
   /** Answers to this visit of the node so far + 1 (starts at 1). */
   attempt: number;
   maxRetries: number;
-  /** `pointer: message` lines for the previous rejected answer, then retryMessage. */
+  /** The lines for the previous rejected answer (`pointer: message` from the schema, or what a review it led to refused), then the node's retryMessage. */
   errors?: string[];
   /** ISO-8601 absolute deadline when the node has timeoutMs. */
   deadline?: string;

@@ -100,6 +100,18 @@ export interface RunResult {
   stopped?: boolean;
 }
 
+/** How many drives are using each agent right now: it is closed when the last of them ends. */
+const drivesUsing = new WeakMap<Agent, number>();
+
+/**
+ * Drives the run, then closes its agent and reviewer (`close()`: the jsonl
+ * agent's stdin, exec agents' leftover processes, the interactive prompt's
+ * terminal) — §6: stdin is closed when the run stops, for a library host as
+ * for `countersign run`. An agent another drive is still using (one agent
+ * shared by concurrent runs) is closed when that drive ends instead. A
+ * closed createAgent() agent starts afresh at its next request, so the same
+ * agent may serve a later run (a resume).
+ */
 export async function driveRun(
   engine: Engine,
   first: RunState,
@@ -116,153 +128,217 @@ export async function driveRun(
   /** Whether the workflow has nodes an agent answers: the resume hints name --agent only then. */
   asksAgents = true,
 ): Promise<RunResult> {
+  const agents = [...new Set([opts.agent, opts.reviewer])].filter((a): a is Agent => a !== undefined);
+  for (const agent of agents) drivesUsing.set(agent, (drivesUsing.get(agent) ?? 0) + 1);
+  let result: RunResult;
+  try {
+    result = await drive(engine, first, opts, now, agentTools, journalFrom, asksAgents);
+  } catch (e) {
+    // The drive's own failure is what the caller must see, not a close that failed after it.
+    await releaseAgents(agents).catch(() => undefined);
+    throw e;
+  }
+  await releaseAgents(agents);
+  return result;
+}
+
+/** Closes each agent no other drive is using any more. */
+async function releaseAgents(agents: Agent[]): Promise<void> {
+  const idle = agents.filter((agent) => {
+    const left = (drivesUsing.get(agent) ?? 1) - 1;
+    if (left > 0) drivesUsing.set(agent, left);
+    else drivesUsing.delete(agent);
+    return left <= 0;
+  });
+  await Promise.all(idle.map((agent) => (typeof agent.close === 'function' ? agent.close() : undefined)));
+}
+
+async function drive(
+  engine: Engine,
+  first: RunState,
+  opts: RunOptions & { agent: Agent; reviewer?: Agent },
+  now: () => Date,
+  agentTools: AgentToolsMaker | undefined,
+  journalFrom: number,
+  asksAgents: boolean,
+): Promise<RunResult> {
   const agentArg = asksAgents ? ' --agent <adapter>' : '';
   let state = first;
   let steps = 0;
   const journal = opts.onProgress ? journalProgress(engine, state.runId, journalFrom, opts.onProgress) : undefined;
-  await journal?.report(state);
-  const maxSteps = opts.maxSteps ?? Infinity;
-  const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
-  while (state.status === 'waiting') {
-    if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, state.pending, undefined, opts, agentArg, state.seq), opts);
-    if (steps >= maxSteps) {
-      return stop(state, steps, {
-        code: 'E_MAX_STEPS',
-        message: `stopped after ${steps} step(s) (--max-steps); the run still waits`,
-        nodeId: state.pending.nodeId,
-        fix: `continue with countersign run --resume ${state.runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}${asksAgents ? `, or ${answerHint(state.runId, state.seq, state.pending)}` : ''}`,
-      }, opts);
-    }
-    opts.onProgress?.({ type: 'pending', state });
-    const { pending } = state;
-    if (pending.kind === 'tool') {
-      // This process could not run the tool node: say why (a tool or module it lacks).
-      if (state.held) {
-        const claimed = claimNote(pending);
-        return stop(state, steps, { ...state.held, ...(claimed ? { message: `${state.held.message}; meanwhile ${claimed}` } : {}), nodeId: pending.nodeId }, opts);
+  try {
+    await journal?.report(state);
+    const maxSteps = opts.maxSteps ?? Infinity;
+    const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
+    while (state.status === 'waiting') {
+      if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, state.pending, undefined, opts, agentArg, state.seq), opts);
+      if (steps >= maxSteps) {
+        return stop(state, steps, {
+          code: 'E_MAX_STEPS',
+          message: `stopped after ${steps} step(s) (--max-steps); the run still waits`,
+          nodeId: state.pending.nodeId,
+          fix: `continue with countersign run --resume ${state.runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}${asksAgents ? `, or ${answerHint(state.runId, state.seq, state.pending)}` : ''}`,
+        }, opts);
       }
-      // Otherwise another process holds the claim, or held it and stopped.
-      const alive = pending.aliveAt ?? pending.startedAt;
-      const expires = claimExpiresAt(pending);
-      return stop(state, steps, {
-        code: 'E_TOOL_RUNNING',
-        message: `tool "${pending.tool}" of node "${pending.nodeId}" was claimed by a process${pending.startedAt ? ` at ${pending.startedAt}` : ''}${alive ? ` that last reported at ${alive}` : ''}: it is still running, or that process was stopped (Ctrl-C) while the tool ran`,
-        nodeId: pending.nodeId,
-        fix: `if it runs, wait for it; if it was stopped, the node fails with E_TOOL_INTERRUPTED once the claim expires${expires ? ` at ${expires}` : ''} (the call may have taken effect, so it is never re-run). Then continue with countersign run --resume ${state.runId}${agentArg}`,
-      }, opts);
-    }
-    // Review items go to the reviewer, under its own identity (seed 003: never the producer).
-    const isReview = pending.kind === 'review';
-    const toReviewer = isReview && opts.reviewer !== undefined;
-    const agent = toReviewer ? opts.reviewer! : opts.agent;
-    // A silent reviewer must not be reported as "the agent": the user would fix the wrong process.
-    const label = (toReviewer ? opts.labels?.reviewer : opts.labels?.agent) ?? { name: toReviewer ? 'the reviewer' : 'the agent', silence: GENERIC_SILENCE };
-    const as = isReview ? (opts.reviewerAs ?? DEFAULT_REVIEWER_ID) : (opts.as ?? DEFAULT_AGENT_ID);
-    const deadlineAt = pending.deadline ? new Date(pending.deadline).getTime() : undefined;
-    const untilDeadline = deadlineAt !== undefined ? deadlineAt - now().getTime() : Infinity;
-    const waitMs = Math.max(0, Math.min(agentTimeoutMs, untilDeadline, MAX_TIMER_MS));
-    // The wait ends at the node's deadline, not at the agent timeout: when it runs out, the node timed out.
-    const endsAtDeadline = untilDeadline <= Math.min(agentTimeoutMs, MAX_TIMER_MS);
-    let answer: unknown;
-    let toolCalls: ToolCallRecord[] = [];
-    let toolFailure: { tool: string; code: string; message: string; fix?: string } | undefined;
-    let session: ToolSession | undefined;
-    try {
-      const base: AgentRequest = { ...pending, runId: state.runId, seq: state.seq };
-      // Reviews keep seed 003's information boundary: only the host's tools, by the same access map
-      // (a decision review: its persona's).
-      const engineLends = agentTools !== undefined && (base.kind === 'directive' || base.contract === 'issues');
-      const offered = agentTools && agent.callsTools !== false && (base.kind === 'directive' || base.contract === 'issues') ? agentTools(base, as) : undefined;
-      const request = offered && offered.specs.length > 0 ? ({ ...base, toolSpecs: offered.specs } as AgentRequest) : base;
-      toolCalls = [];
-      const calls = toolCalls;
-      // An agent that says it calls no tools is lent none: never the host's runner unfiltered (no access map, no gate, no schema).
-      session = toolSession(request, offered ? offered.runner : engineLends ? undefined : opts.tools, (call) => calls.push(call), offered?.refusal);
-      answer = await askWithin(agent, label, request, waitMs, session, opts.signal);
-      session.closed ??= 'it answered';
-      // Past the tool-call limit the agent was looping: a fault of the agent (the run stops, waiting), as for a jsonl agent, whatever it answered.
-      if (session.overCalled) throw tooManyToolCalls(pending.nodeId);
-      // Calls the agent started and did not wait for are on the record too
-      // (their outcome, once they end within a second, or E_TOOL_UNFINISHED).
-      calls.push(...(await unfinishedCalls(session)));
-      // An agent that spent its last turn on a tool call gets no say: fail closed.
-      if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };
-      // One of the engine's tools failed while the agent worked: the step
-      // fails loudly (its error route, or the run), never worked around (ADR-019).
-      const broke = offered ? calls.find((c): c is ToolCallRecord & { name: string } => !c.ok && c.code === 'E_TOOL_FAILED' && c.name !== undefined && offered.isEngineTool(c.name)) : undefined;
-      if (broke) toolFailure = { tool: broke.name, code: 'E_TOOL_FAILED', message: broke.message ?? 'no message', ...(broke.fix ? { fix: broke.fix } : {}) };
-      if (answer === undefined) {
-        throw new CountersignError('E_AGENT_OUTPUT', `${label.name} gave no answer for node "${pending.nodeId}" (undefined)`, {
+      opts.onProgress?.({ type: 'pending', state });
+      const { pending } = state;
+      if (pending.kind === 'tool') {
+        // This process could not run the tool node: say why (a tool or module it lacks).
+        if (state.held) {
+          const claimed = claimNote(pending);
+          return stop(state, steps, { ...state.held, ...(claimed ? { message: `${state.held.message}; meanwhile ${claimed}` } : {}), nodeId: pending.nodeId }, opts);
+        }
+        // Otherwise another process holds the claim, or held it and stopped.
+        const alive = pending.aliveAt ?? pending.startedAt;
+        const expires = claimExpiresAt(pending);
+        return stop(state, steps, {
+          code: 'E_TOOL_RUNNING',
+          message: `tool "${pending.tool}" of node "${pending.nodeId}" was claimed by a process${pending.startedAt ? ` at ${pending.startedAt}` : ''}${alive ? ` that last reported at ${alive}` : ''}: it is still running, or that process was stopped (Ctrl-C) while the tool ran`,
           nodeId: pending.nodeId,
-          fix: 'return the answer object, or {"$error": "why"} to declare failure',
-        });
+          fix: `if it runs, wait for it; if it was stopped, the node fails with E_TOOL_INTERRUPTED once the claim expires${expires ? ` at ${expires}` : ''} (the call may have taken effect, so it is never re-run). Then continue with countersign run --resume ${state.runId}${agentArg}`,
+        }, opts);
       }
-    } catch (e) {
-      if (session) session.closed ??= `the wait ended: ${isCountersignError(e) ? e.code : 'a failure'}`;
-      // Tools that ran before the agent failed stay on record, whatever happens
-      // next; so do calls still running (they may yet take effect).
-      const unfinished = await unfinishedCalls(session);
-      if (toolCalls.length > 0 || unfinished.length > 0) await engine.recordToolCalls(state.runId, { seq: state.seq, toolCalls: [...toolCalls, ...unfinished] });
-      if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, pending, label, opts, agentArg, state.seq), opts);
-      // A timer may fire a millisecond before the clock reaches the deadline it
-      // was set for; the node's timeout must not turn into an adapter fault by that.
-      if (deadlineAt !== undefined && endsAtDeadline && isWaitTimeout(e)) await clockPast(deadlineAt, now);
-      if (deadlineAt !== undefined && now().getTime() >= deadlineAt) {
-        // The node's own deadline passed: that is the workflow's timeout, not an adapter fault.
-        // The agent was asked all the same: a step, so --max-steps bounds a timeout route that loops.
+      // Review items go to the reviewer, under its own identity (seed 003: never the producer).
+      const isReview = pending.kind === 'review';
+      const toReviewer = isReview && opts.reviewer !== undefined;
+      const agent = toReviewer ? opts.reviewer! : opts.agent;
+      // A silent reviewer must not be reported as "the agent": the user would fix the wrong process.
+      const label = (toReviewer ? opts.labels?.reviewer : opts.labels?.agent) ?? { name: toReviewer ? 'the reviewer' : 'the agent', silence: GENERIC_SILENCE };
+      const as = isReview ? (opts.reviewerAs ?? DEFAULT_REVIEWER_ID) : (opts.as ?? DEFAULT_AGENT_ID);
+      const deadlineAt = pending.deadline ? new Date(pending.deadline).getTime() : undefined;
+      const untilDeadline = deadlineAt !== undefined ? deadlineAt - now().getTime() : Infinity;
+      const waitMs = Math.max(0, Math.min(agentTimeoutMs, untilDeadline, MAX_TIMER_MS));
+      // The wait ends at the node's deadline, not at the agent timeout: when it runs out, the node timed out.
+      const endsAtDeadline = untilDeadline <= Math.min(agentTimeoutMs, MAX_TIMER_MS);
+      let answer: unknown;
+      let toolCalls: ToolCallRecord[] = [];
+      let toolFailure: { tool: string; code: string; message: string; fix?: string } | undefined;
+      let session: ToolSession | undefined;
+      try {
+        const base: AgentRequest = { ...pending, runId: state.runId, seq: state.seq };
+        // Reviews keep seed 003's information boundary: only the host's tools, by the same access map
+        // (a decision review: its persona's).
+        const engineLends = agentTools !== undefined && (base.kind === 'directive' || base.contract === 'issues');
+        const offered = agentTools && agent.callsTools !== false && (base.kind === 'directive' || base.contract === 'issues') ? agentTools(base, as) : undefined;
+        const request = offered && offered.specs.length > 0 ? ({ ...base, toolSpecs: offered.specs } as AgentRequest) : base;
+        toolCalls = [];
+        const calls = toolCalls;
+        // An agent that says it calls no tools is lent none: never the host's runner unfiltered (no access map, no gate, no schema).
+        session = toolSession(request, offered ? offered.runner : engineLends ? undefined : opts.tools, (call) => calls.push(call), offered?.refusal);
+        answer = await askWithin(agent, label, request, waitMs, session, opts.signal);
+        session.closed ??= 'it answered';
+        // Past the tool-call limit the agent was looping: a fault of the agent (the run stops, waiting), as for a jsonl agent, whatever it answered.
+        if (session.overCalled) throw tooManyToolCalls(pending.nodeId);
+        // Calls the agent started and did not wait for are on the record too
+        // (their outcome, once they end within a second, or E_TOOL_UNFINISHED).
+        calls.push(...(await unfinishedCalls(session)));
+        // An agent that spent its last turn on a tool call gets no say: fail closed.
+        if (session.exhausted) answer = { $error: `E_MAX_TURNS: the agent used its max_turns (${session.maxTurns}) on tool calls; its answer is not taken` };
+        // One of the engine's tools failed while the agent worked: the step
+        // fails loudly (its error route, or the run), never worked around (ADR-019).
+        const broke = offered ? calls.find((c): c is ToolCallRecord & { name: string } => !c.ok && c.code === 'E_TOOL_FAILED' && c.name !== undefined && offered.isEngineTool(c.name)) : undefined;
+        if (broke) toolFailure = { tool: broke.name, code: 'E_TOOL_FAILED', message: broke.message ?? 'no message', ...(broke.fix ? { fix: broke.fix } : {}) };
+        if (answer === undefined) {
+          throw new CountersignError('E_AGENT_OUTPUT', `${label.name} gave no answer for node "${pending.nodeId}" (undefined)`, {
+            nodeId: pending.nodeId,
+            fix: 'return the answer object, or {"$error": "why"} to declare failure',
+          });
+        }
+      } catch (e) {
+        if (session) session.closed ??= `the wait ended: ${isCountersignError(e) ? e.code : 'a failure'}`;
+        // Tools that ran before the agent failed stay on record, whatever happens
+        // next; so do calls still running (they may yet take effect).
+        const unfinished = await unfinishedCalls(session);
+        if (toolCalls.length > 0 || unfinished.length > 0) await engine.recordToolCalls(state.runId, { seq: state.seq, toolCalls: [...toolCalls, ...unfinished] });
+        if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, pending, label, opts, agentArg, state.seq), opts);
+        // A timer may fire a millisecond before the clock reaches the deadline it
+        // was set for; the node's timeout must not turn into an adapter fault by that.
+        if (deadlineAt !== undefined && endsAtDeadline && isWaitTimeout(e)) await clockPast(deadlineAt, now);
+        if (deadlineAt !== undefined && now().getTime() >= deadlineAt) {
+          // The node's own deadline passed: that is the workflow's timeout, not an adapter fault.
+          // The agent was asked all the same: a step, so --max-steps bounds a timeout route that loops.
+          steps++;
+          state = await engine.status(state.runId);
+          await journal?.report(state);
+          continue;
+        }
+        return stop(state, steps, agentFault(e, pending.nodeId), opts);
+      }
+      try {
+        state = await engine.submit(state.runId, toolFailure ? {} : answer, { seq: state.seq, as, ...(toolCalls.length > 0 ? { toolCalls } : {}), ...(toolFailure ? { toolFailure } : {}) });
+      } catch (e) {
+        // An answer that is not JSON at all (a function, a BigInt, a cycle) is the agent's fault.
+        if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;
+        return stop(state, steps, { code: 'E_AGENT_OUTPUT', message: `the agent's answer for node "${pending.nodeId}" is not JSON: ${e.message}`, nodeId: pending.nodeId, fix: 'answer with a plain JSON object' }, opts);
+      }
+      if (('replayed' in state && state.replayed) || ('late' in state && state.late)) {
+        // Someone else (a `countersign step`, another host) answered this item
+        // first, or the node's deadline fired before the answer landed: this
+        // answer was not used, but the agent was asked (a step all the same).
         steps++;
-        state = await engine.status(state.runId);
-        await journal?.report(state);
+        await journal?.report(state, pending.nodeId, 'late' in state && state.late ? 'late' : 'replayed');
         continue;
       }
-      return stop(state, steps, agentFault(e, pending.nodeId), opts);
-    }
-    try {
-      state = await engine.submit(state.runId, toolFailure ? {} : answer, { seq: state.seq, as, ...(toolCalls.length > 0 ? { toolCalls } : {}), ...(toolFailure ? { toolFailure } : {}) });
-    } catch (e) {
-      // An answer that is not JSON at all (a function, a BigInt, a cycle) is the agent's fault.
-      if (!isCountersignError(e) || e.code !== 'E_INPUT') throw e;
-      return stop(state, steps, { code: 'E_AGENT_OUTPUT', message: `the agent's answer for node "${pending.nodeId}" is not JSON: ${e.message}`, nodeId: pending.nodeId, fix: 'answer with a plain JSON object' }, opts);
-    }
-    if (('replayed' in state && state.replayed) || ('late' in state && state.late)) {
-      // Someone else (a `countersign step`, another host) answered this item
-      // first, or the node's deadline fired before the answer landed: this
-      // answer was not used, but the agent was asked (a step all the same).
       steps++;
-      await journal?.report(state, pending.nodeId, 'late' in state && state.late ? 'late' : 'replayed');
-      continue;
+      // The answer's fate (accepted, rejected, declared failed) and the nodes it led through, in order.
+      await journal?.report(state, pending.nodeId);
+      if (state.status === 'waiting' && state.rejected?.code === 'E_REVIEWER_IDENTITY') {
+        // A review pinned to another identity (the review gate's reviewer) costs no attempt: asking again would loop forever.
+        return stop(state, steps, {
+          code: 'E_REVIEWER_IDENTITY',
+          message: `"${as}" is not the reviewer review "${pending.nodeId}" was issued to: its persona pins the one identity that may answer it`,
+          nodeId: pending.nodeId,
+          fix: `this run's review belongs to the review gate that started it; ${answerHint(state.runId, state.seq, state.pending)}`,
+        }, opts);
+      }
+      if (state.status === 'waiting' && state.rejected?.code === 'E_SELF_REVIEW') {
+        // Costs no attempt, so asking the same identity again would loop forever.
+        return stop(state, steps, {
+          code: 'E_SELF_REVIEW',
+          message: `"${as}" produced or fixed the artifacts of review "${pending.nodeId}" and cannot review them`,
+          nodeId: pending.nodeId,
+          fix: `resume with a reviewer identity that did not work on the artifacts: countersign run --resume ${state.runId} --agent <adapter> --reviewer <adapter> --reviewer-id <id>`,
+        }, opts);
+      }
     }
-    steps++;
-    // The answer's fate (accepted, rejected, declared failed) and the nodes it led through, in order.
-    await journal?.report(state, pending.nodeId);
-    if (state.status === 'waiting' && state.rejected?.code === 'E_REVIEWER_IDENTITY') {
-      // A review pinned to another identity (the review gate's reviewer) costs no attempt: asking again would loop forever.
-      return stop(state, steps, {
-        code: 'E_REVIEWER_IDENTITY',
-        message: `"${as}" is not the reviewer review "${pending.nodeId}" was issued to: its persona pins the one identity that may answer it`,
-        nodeId: pending.nodeId,
-        fix: `this run's review belongs to the review gate that started it; ${answerHint(state.runId, state.seq, state.pending)}`,
-      }, opts);
+    if (state.status === 'completed') {
+      return { runId: state.runId, status: 'completed', steps, endNodeId: state.endNodeId, ...(state.outcome ? { outcome: state.outcome } : {}), output: state.output };
     }
-    if (state.status === 'waiting' && state.rejected?.code === 'E_SELF_REVIEW') {
-      // Costs no attempt, so asking the same identity again would loop forever.
-      return stop(state, steps, {
-        code: 'E_SELF_REVIEW',
-        message: `"${as}" produced or fixed the artifacts of review "${pending.nodeId}" and cannot review them`,
-        nodeId: pending.nodeId,
-        fix: `resume with a reviewer identity that did not work on the artifacts: countersign run --resume ${state.runId} --agent <adapter> --reviewer <adapter> --reviewer-id <id>`,
-      }, opts);
-    }
+    return { runId: state.runId, status: 'failed', steps, error: state.error };
+  } catch (e) {
+    // The run exists by now: a store that cannot be written (or read) stops the drive
+    // with its id, resumable, never an error that loses it (whose "retry" would start another run).
+    if (isCountersignError(e) && e.code === 'E_STORE') return stop(state, steps, storeFault(e, state, `${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}`), opts);
+    throw e;
   }
-  if (state.status === 'completed') {
-    return { runId: state.runId, status: 'completed', steps, endNodeId: state.endNodeId, ...(state.outcome ? { outcome: state.outcome } : {}), output: state.output };
-  }
-  return { runId: state.runId, status: 'failed', steps, error: state.error };
 }
 
 function stop(state: RunState, steps: number, error: RunFailure, opts: RunOptions): RunResult {
   opts.onProgress?.({ type: 'stopped', error });
   return { runId: state.runId, status: state.status, steps, error, stopped: true };
+}
+
+/**
+ * A store failure mid-drive as a stop: the store's message and what to do
+ * about the store, then how to go on with this run — resumed, never the
+ * command run again (`resumeArgs`: the adapters a resume needs).
+ */
+function storeFault(e: CountersignError, state: RunState, resumeArgs: string): RunFailure {
+  const where = { ...(e.file ? { file: e.file } : {}) };
+  if (state.status !== 'waiting') {
+    // The run had ended by then (only reading its progress failed): nothing is left to resume.
+    return { code: 'E_STORE', message: `${e.message}; run ${state.runId} had ${state.status === 'completed' ? 'completed' : 'failed'}`, ...where, fix: `${e.fix ?? 'check the store'}; then see the run with countersign status ${state.runId}` };
+  }
+  // SQLite's busy timeout ran out: the store itself is fine, and is written again once the other process lets go.
+  const busy = String((e.cause as { code?: unknown } | undefined)?.code ?? '').startsWith('SQLITE_BUSY');
+  const first = busy ? 'another process held the store\'s write lock for over 5 s: once it lets go,' : `${e.fix ?? 'make the store writable again'}; then`;
+  return {
+    code: 'E_STORE',
+    message: `${e.message}; run ${state.runId} still waits at node "${state.pending.nodeId}", where the store last recorded it`,
+    nodeId: state.pending.nodeId,
+    ...where,
+    fix: `${first} continue this run with countersign run --resume ${state.runId}${resumeArgs} (library: engine.run({ runId }, …)); an answer the store did not record is asked for again. Running the workflow file again would start another run and leave this one waiting`,
+  };
 }
 
 /** An agent's failure as a resumable stop: typed when the agent typed it, E_AGENT_CRASHED otherwise. */

@@ -223,9 +223,13 @@ export function checkRunsFilter<F extends { status?: unknown } | undefined>(filt
 
 export function seqError(runId: string, seq: number, rec: RunRecord | undefined, workflow?: { toolModules?: unknown; requiredInputs?: unknown }): CountersignError {
   if (!Number.isInteger(seq)) {
-    const shown = typeof seq === 'number' ? String(seq) : `${said(seq) ?? String(seq)} (a ${typeof seq})`;
-    return new CountersignError('E_SEQ', `seq ${shown} is not a whole number, so it names no item of run ${runId}`, {
-      fix: 'pass the seq of a pending state (a whole number from 1), or leave it out to answer the item pending now',
+    // Named as given, never by its typeof ("a object" for null): the quotes of "2" already say it is text.
+    const given: unknown = seq;
+    const number = typeof given === 'string' && /^\s*\d+\s*$/.test(given) ? String(Number(given)) : undefined;
+    return new CountersignError('E_SEQ', `seq ${said(given)} is not a whole number, so it names no item of run ${runId}`, {
+      fix: number !== undefined
+        ? `pass seq as the number ${number}, not the string ${said(given)}`
+        : 'pass the seq of a pending state (a whole number from 1), or leave it out to answer the item pending now',
     });
   }
   const current = rec ? `run ${runId} is ${rec.status === 'waiting' ? '' : `${rec.status} `}at seq ${rec.seq}; ` : '';

@@ -16,6 +16,7 @@ import { answerCopy, checkLabels, checkResume, checkReviewer, resumeSource, chec
 import { damagedRun, stateOf, storedRecord } from './state.js';
 import { servedState as servedAgainst, usableRecord, waitsAtItsNode as waitsAgainst } from './served-record.js';
 import { listedProblem } from '../store/row-shapes.js';
+import { duplicateRun } from '../store/store-errors.js';
 import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
 import { retriesSpentOf, vetoedBehindTools } from './step-journal.js';
@@ -334,6 +335,9 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const input = inputCopy(given).value as JsonObject;
     const meta = { executionId: runId, workflowId: workflow.id ?? workflow.metadata.name, userId };
+    // Refused before the first step: it moves the review files of the run's id in the workspace (a review
+    // reached at once), and those are the stored run's. store.create refuses the id too, should another process take it meanwhile.
+    if (store.get(runId) !== undefined) throw duplicateRun(runId, store.file);
     const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at, envOf(base));
     // At the start node, as every event names the node it happened at.
     const startNodeId = workflow.nodes.find((n) => n.type === 'start')!.id;

@@ -11,7 +11,7 @@ import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
-import { checkEventIndex, duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkCreate, checkEventIndex, checkMutate, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
 import { damagedRun } from '../run/state.js';
 
@@ -27,7 +27,7 @@ export function createMemoryStore(): Store {
   const open = (what: string): void => {
     if (closed) {
       throw new CountersignError('E_STORE', `cannot ${what}: the in-memory store is closed, and what it held is gone`, {
-        fix: 'keep the store open while its engine is in use (close it last), or create a new one with createMemoryStore()',
+        fix: 'keep the store open while its engine is in use (close it last), or create a new one with createMemoryStore() and pass it to a new createEngine({ store })',
       });
     }
   };
@@ -44,11 +44,14 @@ export function createMemoryStore(): Store {
   return {
     putWorkflow(hash, workflow) {
       open('store a workflow');
+      checkWorkflowHash(hash, 'putWorkflow');
       if (!workflows.has(hash)) workflows.set(hash, workflow);
     },
 
     getWorkflow(hash, runId) {
       open('read a workflow');
+      checkWorkflowHash(hash, 'getWorkflow');
+      if (runId !== undefined) checkStoreRunId(runId, 'getWorkflow');
       const workflow = workflows.get(hash);
       if (!workflow) throw workflowNotFound(hash, runId);
       return workflow;
@@ -56,6 +59,7 @@ export function createMemoryStore(): Store {
 
     create(record, events, rows) {
       open('create a run');
+      checkCreate(record, events);
       if (runs.has(record.runId)) throw duplicateRun(record.runId);
       if (!workflows.has(record.workflowHash)) throw unknownWorkflowHash(record.runId, record.workflowHash);
       const checked = rows && rows.length > 0 ? checkRows(rows, (id) => ledgerIds.has(id), record.runId) : [];
@@ -66,11 +70,14 @@ export function createMemoryStore(): Store {
 
     get(runId) {
       open('read a run');
+      checkStoreRunId(runId, 'get');
       return runs.get(runId);
     },
 
     update<T>(runId: string, mutate: (current: RunRecord) => Mutation<T>): T {
       open('update a run');
+      checkStoreRunId(runId, 'update');
+      checkMutate(mutate);
       const current = runs.get(runId);
       if (!current) throw runNotFound(runId);
       // Nothing is written until mutate returns and its rows pass, so a throw leaves the run as it was.
@@ -84,11 +91,12 @@ export function createMemoryStore(): Store {
 
     list(filter?: { status?: RunStatus }): RunSummary[] {
       open('list runs');
+      const status = listedStatus(filter);
       const out: RunSummary[] = [];
       for (const [runId, r] of runs) {
         // Records are kept as given: one that names another run is listed under no id a read could reach (SQLite says the same of its row).
         if (r === null || typeof r !== 'object' || r.runId !== runId) throw damagedRun(runId, `names run ${JSON.stringify((r as { runId?: unknown } | null)?.runId)}, not "${runId}"`);
-        if (filter?.status && r.status !== filter.status) continue;
+        if (status !== undefined && r.status !== status) continue;
         out.push({ runId: r.runId, workflow: r.workflow, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt });
       }
       // Newest insert first, then a stable sort by time: runs created in the same millisecond keep that order.
@@ -97,6 +105,7 @@ export function createMemoryStore(): Store {
 
     events(runId, from = 0) {
       open('read a journal');
+      checkStoreRunId(runId, 'events');
       checkEventIndex(from);
       const journal = journals.get(runId);
       if (!journal) throw runNotFound(runId);
@@ -106,6 +115,7 @@ export function createMemoryStore(): Store {
 
     eventCount(runId) {
       open('read a journal');
+      checkStoreRunId(runId, 'eventCount');
       const journal = journals.get(runId);
       if (!journal) throw runNotFound(runId);
       return journal.length;

@@ -5,10 +5,12 @@
  */
 import { isDirectory } from '../format/make-dirs.js';
 import { shellWord } from '../format/shell-word.js';
+import { shown } from '../format/said.js';
 import { existsSync, lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { DATABASE_FILE, createSqliteStore } from './sqlite.js';
+import { refuseNonFile } from './sqlite-schema.js';
 import type { Store } from './store.js';
 import { checkOptionKeys, keysOf } from '../run/option-keys.js';
 
@@ -25,11 +27,7 @@ export const STORE_LOCATION_KEYS = keysOf<StoreLocation>({ store: true, cwd: tru
 export const DEFAULT_STORE_DIR = '.countersign';
 
 export function resolveStoreDir(opts: StoreLocation): string {
-  if (opts === null || typeof opts !== 'object' || typeof opts.cwd !== 'string' || opts.cwd.trim() === '' || (opts.store !== undefined && typeof opts.store !== 'string') || (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object')) || (opts.env?.COUNTERSIGN_STORE !== undefined && typeof opts.env.COUNTERSIGN_STORE !== 'string')) {
-    throw new CountersignError('E_INPUT', 'openStore needs { cwd: a non-empty string, store?: string, env?: an object of strings }', {
-      fix: 'pass the working directory the store is found from, e.g. openStore({ cwd: process.cwd() }), and --store\'s value as store when one was given',
-    });
-  }
+  checkLocationTypes(opts);
   // { dir } or { stor } for { store } would otherwise open the default store without a word.
   checkOptionKeys(opts, STORE_LOCATION_KEYS, 'openStore');
   const env = opts.env ?? process.env;
@@ -51,6 +49,28 @@ export function resolveStoreDir(opts: StoreLocation): string {
     });
   }
   return dir;
+}
+
+/** Each option of the wrong type is E_INPUT naming that option and the value as given (5n, NaN, "  "), never one message for them all. */
+function checkLocationTypes(opts: StoreLocation): void {
+  const wrong = (message: string, fix: string) => new CountersignError('E_INPUT', message, { fix });
+  const example = 'e.g. openStore({ cwd: process.cwd(), store: values.store })';
+  if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) {
+    throw wrong(`openStore needs an options object { cwd, store?, env? }, got ${shown(opts)}`, `pass the working directory the store is found from, and --store's value as store when one was given: ${example}`);
+  }
+  if (typeof opts.cwd !== 'string' || opts.cwd.trim() === '') {
+    throw wrong(`openStore's cwd must be a non-empty string (the directory the store is found from), got ${shown(opts.cwd)}`, `pass the working directory, e.g. openStore({ cwd: process.cwd() }): a relative store path and ./${DEFAULT_STORE_DIR} are found from it`);
+  }
+  if (opts.store !== undefined && typeof opts.store !== 'string') {
+    throw wrong(`openStore's store must be a string (a directory), got ${shown(opts.store)}`, `pass the store directory as a string (--store's value), or leave store out for $COUNTERSIGN_STORE or ./${DEFAULT_STORE_DIR}`);
+  }
+  if (opts.env !== undefined && (opts.env === null || typeof opts.env !== 'object' || Array.isArray(opts.env))) {
+    throw wrong(`openStore's env must be an object of strings (process.env, say), got ${shown(opts.env)}`, 'pass the environment to read COUNTERSIGN_STORE from, e.g. env: process.env, or leave env out for process.env');
+  }
+  const variable = opts.env?.COUNTERSIGN_STORE as unknown;
+  if (variable !== undefined && typeof variable !== 'string') {
+    throw wrong(`openStore's env.COUNTERSIGN_STORE must be a string, got ${shown(variable)}`, 'set it to the store directory as a string, or leave it out for ./.countersign');
+  }
 }
 
 /**
@@ -84,10 +104,13 @@ export function openStore(opts: StoreLocation): Store {
  * Whether `dir` holds a store already: commands that only read never create
  * one (a mistyped --store would leave an empty store behind). A path where
  * no store can ever be — a file among its folders (`afile/sub`), a link to
- * nothing — is E_STORE naming what is in the way, as `start` says it: never
- * "no store there yet", which would suggest a `start` that must fail.
+ * nothing, a countersign.db that is a link to nothing — is E_STORE naming
+ * what is in the way, as `start` says it: never "no store there yet",
+ * which would suggest a `start` that must fail.
  */
 export function storeExists(dir: string): boolean {
+  // countersign.db that is no file (a link to nothing, a folder): E_STORE saying so, as opening it would.
+  refuseNonFile(join(dir, DATABASE_FILE));
   if (existsSync(join(dir, DATABASE_FILE))) return true;
   const blocker = inTheWay(dir);
   if (blocker === undefined) return false;

@@ -3,7 +3,7 @@
  * WAL and a 5 s busy wait, then a migration to SCHEMA_VERSION that runs
  * under the write lock, so concurrent first opens create the tables once.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -140,23 +140,52 @@ export function openDatabase(file: string): Database.Database {
 }
 
 /**
- * A directory (or a FIFO, a socket) where countersign.db should be: SQLite
- * can only say "unable to open database file", which reads as a permission
- * problem, and no access right would help.
+ * A directory (or a FIFO, a socket) where countersign.db should be, or a
+ * link to nothing there: SQLite can only say "unable to open database
+ * file", which reads as a permission problem, and no access right would
+ * help. A link to nothing is refused even where SQLite could create the
+ * file it points to: that file is most likely a store moved or unmounted
+ * since, and a new empty one in its place would hide every run it held.
+ * Exported for the commands that only read: they say this too, never "no
+ * store there yet".
  */
-function refuseNonFile(file: string): void {
+export function refuseNonFile(file: string): void {
   let kind: string | undefined;
   try {
     const stat = statSync(file);
     if (!stat.isFile()) kind = stat.isDirectory() ? 'a directory' : 'a special file (a FIFO, socket or device)';
-  } catch {
-    return; // nothing there yet (SQLite creates it), or nothing this process may look at: SQLite says which
+  } catch (err) {
+    kind = brokenLink(file, (err as NodeJS.ErrnoException).code);
+    // Otherwise nothing there yet (SQLite creates it), or nothing this process may look at: SQLite says which.
+    if (kind === undefined) return;
+    throw new CountersignError('E_STORE', `cannot open the store ${file}: it is ${kind}`, {
+      file,
+      fix: `move ${shellWord(file)} aside (countersign creates a new countersign.db when none is there), or put back the store file it points to, or pass another directory with --store DIR`,
+    });
   }
   if (kind === undefined) return;
   throw new CountersignError('E_STORE', `cannot open the store ${file}: it is ${kind}, not the store's database file`, {
     file,
     fix: `move ${shellWord(file)} aside (countersign keeps its runs in a file of that name, and creates it when none is there), or pass another directory with --store DIR`,
   });
+}
+
+/** How `file`, which stat could not follow (`code`), is a link that leads nowhere; undefined when it is no link. */
+function brokenLink(file: string, code: string | undefined): string | undefined {
+  if (code !== 'ENOENT' && code !== 'ENOTDIR' && code !== 'ELOOP') return undefined;
+  try {
+    if (!lstatSync(file).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined; // nothing there (or a file among its folders: the folder check says that)
+  }
+  if (code === 'ELOOP') return 'a link that leads back to itself (a loop of links)';
+  let target: string;
+  try {
+    target = readlinkSync(file);
+  } catch {
+    return 'a link to nothing';
+  }
+  return `a link to ${target}, which does not exist`;
 }
 
 /** Runs `fn` again while SQLite reports the file busy, for up to five seconds. */

@@ -11,7 +11,7 @@ import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
 import { deepFreeze } from '../format/freeze.js';
-import { checkEventIndex, duplicateRun, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkCreate, checkEventIndex, checkMutate, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
 import { makeDirs } from '../format/make-dirs.js';
@@ -199,13 +199,21 @@ export function createSqliteStore(dir: string): Store {
     return { result, written: record ? { version: current.version + 1, record } : undefined };
   });
 
-  function guard<T>(what: string, fn: () => T): T {
+  /**
+   * A closed store stays closed, and so does every engine made with it: the
+   * fix is a store opened again on the same directory, in a new engine.
+   */
+  function mustBeOpen(what: string): void {
     if (!db.open) {
       throw new CountersignError('E_STORE', `cannot ${what}: the store ${file} is closed`, {
         file,
-        fix: 'open the store again with openStore() before using it',
+        fix: `keep the store open while its engine is in use (close it last); to go on, open it again with createSqliteStore(${JSON.stringify(resolve(dir))}) and pass that store to a new createEngine({ store }): an engine keeps the store it was created with`,
       });
     }
+  }
+
+  function guard<T>(what: string, fn: () => T): T {
+    mustBeOpen(what);
     try {
       return fn();
     } catch (err) {
@@ -227,11 +235,16 @@ export function createSqliteStore(dir: string): Store {
     location: resolve(dir),
     file: resolve(file),
     putWorkflow(hash, workflow) {
+      mustBeOpen('store a workflow copy');
+      checkWorkflowHash(hash, 'putWorkflow');
       guard('store a workflow copy', () => sql.putWorkflow.run(hash, JSON.stringify(workflow)));
       workflowCache.delete(hash);
     },
 
     getWorkflow(hash, runId) {
+      mustBeOpen('read a workflow copy');
+      checkWorkflowHash(hash, 'getWorkflow');
+      if (runId !== undefined) checkStoreRunId(runId, 'getWorkflow');
       const cached = workflowCache.get(hash);
       if (cached) return cached;
       const body = guard('read a workflow copy', () => sql.getWorkflow.get(hash));
@@ -243,14 +256,21 @@ export function createSqliteStore(dir: string): Store {
     },
 
     create(record, events, rows) {
+      mustBeOpen('create a run');
+      checkCreate(record, events);
       guard(`create run "${record.runId}"`, () => createTx.immediate(record, events, rows));
     },
 
     get(runId) {
+      mustBeOpen('read a run');
+      checkStoreRunId(runId, 'get');
       return guard(`read run "${runId}"`, () => readRecord(runId)?.record);
     },
 
     update<T>(runId: string, mutate: (current: RunRecord) => Mutation<T>): T {
+      mustBeOpen('update a run');
+      checkStoreRunId(runId, 'update');
+      checkMutate(mutate);
       const { result, written } = guard(`update run "${runId}"`, () => updateTx.immediate(runId, mutate));
       // Only a committed write may be served from the cache.
       if (written) remember(runId, written.version, written.record);
@@ -258,9 +278,9 @@ export function createSqliteStore(dir: string): Store {
     },
 
     list(filter?: { status?: RunStatus }): RunSummary[] {
-      const rows = guard('list runs', () =>
-        filter?.status ? sql.listByStatus.all({ status: filter.status }) : sql.listAll.all(),
-      );
+      mustBeOpen('list runs');
+      const status = listedStatus(filter);
+      const rows = guard('list runs', () => (status !== undefined ? sql.listByStatus.all({ status }) : sql.listAll.all()));
       return rows.map((r) => {
         const why = summaryProblem(r) ?? (r.disagrees ? disagreement(r) : undefined);
         if (why !== undefined) {
@@ -274,6 +294,8 @@ export function createSqliteStore(dir: string): Store {
     },
 
     events(runId, from = 0) {
+      mustBeOpen('read a journal');
+      checkStoreRunId(runId, 'events');
       checkEventIndex(from);
       return guard(`read the journal of run "${runId}"`, () => {
         const bodies = sql.events.all(runId, from);
@@ -283,6 +305,8 @@ export function createSqliteStore(dir: string): Store {
     },
 
     eventCount(runId) {
+      mustBeOpen('read a journal');
+      checkStoreRunId(runId, 'eventCount');
       return guard(`read the journal of run "${runId}"`, () => {
         if (sql.hasRun.get(runId) === undefined) throw runNotFound(runId);
         return sql.nextEventIndex.get(runId) ?? 0;

@@ -1,6 +1,7 @@
-/** Errors both shipped stores raise, worded once. */
+/** Errors both shipped stores raise, worded once, and the checks of their methods' arguments. */
 import { CountersignError } from '../errors.js';
-import { said } from '../format/said.js';
+import { said, shown } from '../format/said.js';
+import type { RunStatus } from '../run/contract.js';
 
 export function runNotFound(runId: string): CountersignError {
   return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, {
@@ -42,6 +43,75 @@ export function checkEventIndex(from: unknown): void {
   if (!Number.isSafeInteger(from) || (from as number) < 0) {
     throw new CountersignError('E_INPUT', `events(runId, from): ${said(from)} is not an index into a journal`, {
       fix: 'pass a whole number from 0 (the index of the first event to read), or leave it out to read the whole journal',
+    });
+  }
+}
+
+/*
+ * The arguments of a Store's own methods, checked alike in both stores: both
+ * are library API, and a wrong value is E_INPUT naming it as given, never a
+ * bare TypeError (SQLite on a symbol or an object), a number read as its
+ * text (5n as run "5") or a silent empty answer (a status no run has).
+ */
+
+/** A run id: a non-empty string, as every engine entry point takes it. */
+export function checkStoreRunId(runId: unknown, call: string): asserts runId is string {
+  if (typeof runId !== 'string' || runId.trim() === '') {
+    throw new CountersignError('E_INPUT', `${call}(): a run id is a non-empty string, got ${shown(runId)}`, {
+      fix: 'pass the runId of a stored run (list() gives them)',
+    });
+  }
+}
+
+/** A workflow copy's hash: a non-empty string (the sha256 a run record names). */
+export function checkWorkflowHash(hash: unknown, call: string): asserts hash is string {
+  if (typeof hash !== 'string' || hash.trim() === '') {
+    throw new CountersignError('E_INPUT', `${call}(): a workflow hash is a non-empty string, got ${shown(hash)}`, {
+      fix: 'pass the workflowHash a run record names (the hash its workflow copy is stored under)',
+    });
+  }
+}
+
+const RUN_STATUSES: readonly string[] = ['waiting', 'completed', 'failed'];
+
+/** list()'s filter: an object, whose status (when given) is a run status; the status to filter by, or undefined for every run. */
+export function listedStatus(filter: unknown): RunStatus | undefined {
+  if (filter === undefined) return undefined;
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
+    throw new CountersignError('E_INPUT', `list() takes a filter object ({ status }), got ${shown(filter)}`, {
+      fix: `pass { status: ${typeof filter === 'string' && RUN_STATUSES.includes(filter) ? JSON.stringify(filter) : '"waiting"'} }, or leave the filter out`,
+    });
+  }
+  const status: unknown = (filter as { status?: unknown }).status;
+  if (status === undefined) return undefined;
+  if (typeof status !== 'string' || !RUN_STATUSES.includes(status)) {
+    throw new CountersignError('E_INPUT', `list() status ${said(status)} is not a run status (waiting, completed or failed)`, {
+      fix: `filter by one of ${RUN_STATUSES.join(', ')}, or leave status out`,
+    });
+  }
+  return status as RunStatus;
+}
+
+/** update()'s mutate: the function that decides the step. */
+export function checkMutate(mutate: unknown): void {
+  if (typeof mutate !== 'function') {
+    throw new CountersignError('E_INPUT', `update(): mutate is a function (current record → { record?, events?, rows?, result }), got ${shown(mutate)}`, {
+      fix: 'pass mutate: (current) => ({ record, events, result }); leave record out to write nothing',
+    });
+  }
+}
+
+/** create()'s record and first events: a record with its run id, and a list. */
+export function checkCreate(record: unknown, events: unknown): void {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    throw new CountersignError('E_INPUT', `create(): the record is a run record (an object), got ${shown(record)}`, {
+      fix: 'pass the run record to store, with its runId, workflowHash, status, snapshot and seq',
+    });
+  }
+  checkStoreRunId((record as { runId?: unknown }).runId, 'create');
+  if (!Array.isArray(events)) {
+    throw new CountersignError('E_INPUT', `create(): the first events are a list of journal events, got ${shown(events)}`, {
+      fix: 'pass the run\'s first journal events as a list ([] for none)',
     });
   }
 }

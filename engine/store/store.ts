@@ -2,7 +2,9 @@
  * The store boundary. The engine reads and writes runs only through this
  * interface, so a store is swappable (SQLite by default, memory for tests
  * and embedding). All methods are synchronous: both shipped stores are, and
- * a step must be one atomic read-decide-write.
+ * a step must be one atomic read-decide-write. Both refuse an argument of
+ * the wrong kind (a run id that is no non-empty string, a list status that
+ * is no run status) with E_INPUT naming it (store-errors.ts).
  */
 import type { JsonObject, Workflow } from '../format/model.js';
 import type { JournalEvent, Pending, RunFailure, RunStatus, RunSummary } from '../run/contract.js';

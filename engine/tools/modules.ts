@@ -12,7 +12,7 @@
  * module's tool) it names the module file and its `/toolModules/<i>`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CountersignError, isCountersignError } from '../errors.js';
@@ -81,11 +81,11 @@ async function moduleTools(name: string, i: number, file: string | undefined): P
     // Node's import() names no position for a syntax error; `node --check`
     // does, for the module itself. One it imports, or a SyntaxError thrown
     // while it runs (JSON.parse), is said as such, never pinned on it.
-    const at = e instanceof SyntaxError ? syntaxErrorAt(path) : undefined;
+    const at = e instanceof SyntaxError ? syntaxErrorAt(path, message) : undefined;
     if (at !== undefined) {
-      throw new CountersignError('E_TOOL_MODULE', `tool module ${at} has a syntax error: ${message}`, {
+      throw new CountersignError('E_TOOL_MODULE', `tool module ${at.place} has a syntax error: ${message}`, {
         ...entryAt,
-        fix: 'correct the module\'s syntax at that line and column (node --check <module> shows it)',
+        fix: `correct the module's syntax at that line${at.column ? ' and column' : ''} (node --check <module> shows it)`,
       });
     }
     if (e instanceof SyntaxError) {
@@ -197,14 +197,30 @@ function moduleTool(entry: unknown, path: string, at: { file?: string; pointer: 
 /**
  * `path:line:col` of a module's syntax error, as `node --check` reports it
  * (the source line, then a caret under the column), or undefined when it
- * says no position (a TypeScript module it cannot check, say).
+ * says no position (a TypeScript module it cannot check, say). At the end
+ * of the input node draws no caret: the place is where the file ends.
+ * `column`: whether the place has one (the fix names only what it gives).
  */
-function syntaxErrorAt(path: string): string | undefined {
+function syntaxErrorAt(path: string, message: string): { place: string; column: boolean } | undefined {
   const checked = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 });
   const lines = (checked.stderr ?? '').split('\n');
   const at = lines.findIndex((l) => l.startsWith(`${path}:`));
   const line = at >= 0 ? /:(\d+)$/.exec(lines[at])?.[1] : undefined;
   if (line === undefined) return undefined;
   const caret = lines[at + 2]?.indexOf('^') ?? -1;
-  return `${path}:${line}${caret >= 0 ? `:${caret + 1}` : ''}`;
+  if (caret >= 0) return { place: `${path}:${line}:${caret + 1}`, column: true };
+  const end = message === 'Unexpected end of input' ? endOf(path) : undefined;
+  return end ? { place: `${path}:${end}`, column: true } : { place: `${path}:${line}`, column: false };
+}
+
+/** `line:col` just past a file's last character (undefined when it cannot be read). */
+function endOf(path: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split(/\r\n|[\r\n\u2028\u2029]/);
+  return `${lines.length}:${[...lines[lines.length - 1]].length + 1}`;
 }

@@ -16,6 +16,7 @@ import { parseExpression } from '../format/expression.js';
 import type { Finding, VariableRead } from '../nodes/node-type.js';
 import type { GraphModel, NodeEntry } from './graph-model.js';
 import { childPointer, isPlainObject } from './pointer.js';
+import { offsetOfMissing } from './missing-offset.js';
 
 export interface Declarations {
   globals: ReadonlySet<string>;
@@ -137,9 +138,10 @@ export function scopeOf(declarations: Declarations): Scope {
 
 /**
  * A read that does not resolve, as an E_UNDECLARED_VARIABLE finding (or the
- * path's own syntax error). `reported` holds the pointer and missing name of
- * every finding so far: a template lists both `items[idx]` and its index
- * `idx`, and one undeclared `idx` is one finding. `fixedFields` (see
+ * path's own syntax error). `reported` holds the place (pointer and offset)
+ * and missing name of every finding so far: a template lists both
+ * `items[idx]` and its index `idx`, and one undeclared `idx` is one finding;
+ * the same name read again elsewhere in the string is another. `fixedFields` (see
  * Declarations) turns the advice for a node whose fields cannot be declared
  * into "it writes only …".
  */
@@ -176,7 +178,11 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
       severity: 'warning',
     };
   }
-  const place = `${read.pointer} ${missing}`;
+  // Located at the missing name itself: for `items[idx]` that is the `idx` in the brackets.
+  const offset = read.offset === undefined ? undefined : read.offset + offsetOfMissing(read.path, missing);
+  // One place, one finding — a template lists `items[idx]` and its index `idx`, both reading the same
+  // `idx` — but every place that reads the name is reported, so fixing one does not uncover the next.
+  const place = `${read.pointer} ${offset ?? ''} ${missing}`;
   if (reported.has(place)) return undefined;
   reported.add(place);
   const guess = suggest(missing, candidates);
@@ -219,7 +225,7 @@ export function checkRead(read: VariableRead, scope: Scope, reported: Set<string
       `${what} is not declared${meant}` +
       ` Declare "${missing}" in variableRegistry, or read node-id.field from a node whose inputSchema declares the field`;
   }
-  return { code: 'E_UNDECLARED_VARIABLE', message, pointer: read.pointer, offset: read.offset, severity: 'error' };
+  return { code: 'E_UNDECLARED_VARIABLE', message, pointer: read.pointer, offset, severity: 'error' };
 }
 
 /**

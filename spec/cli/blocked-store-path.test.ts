@@ -44,6 +44,27 @@ Blocked('runs, status, trace, step, run --resume and audit on --store afile/sub,
   assert.not.ok(existsSync(join(cwd, 'nowhere')), 'nothing was created through the link');
 });
 
+Blocked('r85: a countersign.db that is a link to nothing: E_STORE naming the link and where it points, for the commands that only read and for start; never "no runs yet", E_RUN_NOT_FOUND or a write-access fix; nothing created through it', async () => {
+  const cwd = tempDir('countersign-blocked-store-');
+  for (const [name, target] of [['s3', '/nonexistent/z'], ['s4', join(cwd, 'elsewhere', 'gone.db')]] as const) {
+    mkdirSync(join(cwd, name));
+    mkdirSync(join(cwd, 'elsewhere'), { recursive: true });
+    const link = join(cwd, name, 'countersign.db');
+    symlinkSync(target, link);
+    for (const command of [['runs'], ['status', 'x'], ['trace', 'x'], ['step', 'x', '--response', '{}'], ['run', '--resume', 'x', '--agent', 'interactive'], ['audit'], ['start', WF]]) {
+      const said = `${command[0]} --store ${name}`;
+      const r = await cli([...command, '--store', name, '--json'], { cwd });
+      assert.is(r.code, 2, `${said}: ${r.stderr}`);
+      assert.is(r.json.error.code, 'E_STORE', `${said}: ${r.stderr}`);
+      assert.match(r.json.error.message, `${link}: it is a link to ${target}, which does not exist`, said);
+      assert.match(r.json.error.fix, `move ${link} aside`, said);
+      assert.not.match(r.json.error.fix, 'write access', said);
+      assert.not.match(r.stderr, 'no runs yet', said);
+    }
+  }
+  assert.not.ok(existsSync(join(cwd, 'elsewhere', 'gone.db')), 'no database was created where the link points');
+});
+
 Blocked('a store path whose folders do not exist yet is still just "no store there yet" for the commands that only read', async () => {
   const cwd = tempDir('countersign-blocked-store-');
   const r = await cli(['runs', '--store', 'not/yet/here'], { cwd });

@@ -92,4 +92,21 @@ Gone('A2 r84: the path re-created since (mkdir at the same path), or no PWD at a
   assert.match(plain.error.fix, 'cd to an existing directory');
 });
 
+Gone('r85: a file made at the path since (not a directory): no "new directory", no `cd "$PWD"` that would fail; the message says a file stands there, the fix is to cd to an existing directory', () => {
+  const file = afterRemoval('touch "$GONE" && PWD="$GONE" exec', ['runs', '--json']);
+  assert.not.ok(file.timedOut, 'the command returned');
+  assert.is(file.code, 2, file.stderr);
+  const doc = JSON.parse(file.stdout);
+  assert.is(doc.error.code, 'E_USAGE');
+  assert.match(doc.error.message, `the current directory (${file.gone}) no longer exists`);
+  assert.not.match(doc.error.message, 'a new directory');
+  assert.match(doc.error.message, 'a file stands at that path now');
+  assert.not.match(doc.error.fix, 'cd "$PWD"');
+  assert.match(doc.error.fix, 'cd to an existing directory');
+  // A link to a directory made there is a directory to enter.
+  const linked = afterRemoval('mkdir "$GONE.real" && ln -s "$GONE.real" "$GONE" && PWD="$GONE" exec', ['runs', '--json']);
+  assert.is(linked.code, 2, linked.stderr);
+  assert.match(JSON.parse(linked.stdout).error.fix, 'cd "$PWD"');
+});
+
 Gone.run();

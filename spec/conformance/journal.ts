@@ -12,7 +12,7 @@ export function describeEvent(e: JournalEvent): string {
     case 'route':
       return `${base} -${String(e.via)}-> ${String(e.to)}${e.from === e.nodeId ? '' : ` (from ${String(e.from)})`}`;
     case 'condition.evaluated':
-      return `${base} ${String(e.result)}`;
+      return `${base} ${e.error !== undefined ? 'error' : String(e.result)}`;
     case 'expression.evaluated':
       return `${base} ${e.error !== undefined ? `error ${String(e.expression)}` : JSON.stringify(e.assigned)}`;
     case 'directive.issued':

@@ -72,6 +72,22 @@ Modules('a module with a syntax error is E_TOOL_MODULE naming the module\'s own 
   }
 });
 
+Modules('r85: a syntax error at the end of the module (an unclosed bracket) is named at the module\'s own line:column too: where the input ends, from the library and the CLI', async () => {
+  const { dir, file } = project();
+  const module = join(dir, 'tools', 'shout.mjs');
+  for (const [source, at] of [['export const tools = [ {\n', '2:1'], ['export const tools = [ {', '1:25'], ['export const tools = [ {\n\n\n', '4:1']] as const) {
+    writeFileSync(module, source);
+    const e = await createEngine({ store: createMemoryStore(), allowToolModules: true }).start(file).then(() => undefined, (err: { code?: string; message?: string; fix?: string }) => err);
+    assert.is(e?.code, 'E_TOOL_MODULE', JSON.stringify(source));
+    assert.match(e?.message ?? '', `${module}:${at} has a syntax error: Unexpected end of input`, JSON.stringify(source));
+    assert.match(e?.fix ?? '', 'at that line and column');
+  }
+  writeFileSync(module, 'export const tools = [ {\n');
+  const viaCli = await cli(['start', file, '--allow-tool-modules', '--json'], { store: join(dir, 'store') });
+  assert.is(viaCli.code, 2, viaCli.stderr);
+  assert.match(viaCli.json.error.message, `tool module ${module}:2:1 has a syntax error: Unexpected end of input`);
+});
+
 Modules('a module that is found but throws while it loads says so, with `node <module>` as the fix; a missing one says it does not exist, with the path fix', async () => {
   const { dir, file } = project();
   const module = join(dir, 'tools', 'shout.mjs');

@@ -214,4 +214,20 @@ Said('createScriptedAgent\'s options and a script entry, a ledger row\'s value a
   });
 });
 
+Said('r85: submit() and recordToolCalls() name a seq that is no whole number as given (null, an object, a list, true, NaN, 5n, a symbol, a function), never by its typeof ("a object" for null); a string holding a number is told to pass the number', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  const given: Array<readonly [unknown, string]> = [...WRONG, [{ a: 1 }, '{"a":1}'], [[1], '[1]'], [true, 'true'], [1.5, '1.5'], ['2', '"2"']];
+  for (const [seq, shown] of given) {
+    for (const [call, make] of [['submit', () => engine.submit(s.runId, { words: 5 }, { seq } as never)], ['recordToolCalls', () => engine.recordToolCalls(s.runId, { seq, toolCalls: [] } as never)]] as const) {
+      const e = await rejection(make());
+      assert.is(e.code, 'E_SEQ', `${call} ${shown}`);
+      assert.is(e.message, `seq ${shown} is not a whole number, so it names no item of run ${s.runId}`, `${call} ${shown}`);
+    }
+  }
+  const quoted = await rejection(engine.submit(s.runId, { words: 5 }, { seq: '1' } as never));
+  assert.match(quoted.fix ?? '', 'pass seq as the number 1, not the string "1"');
+  assert.is((await engine.status(s.runId)).seq, 1, 'nothing was answered');
+});
+
 Said.run();

@@ -131,4 +131,21 @@ Timeout('A10: a tool that ignores its signal and returns after the limit (within
   assert.match(e.message, 'did not finish within 0.05s');
 });
 
+Timeout('r85: ms: null is refused with E_CHAIN_INVALID naming null, as null for a perTool limit is: never the 15 s default; only ms left out (or undefined) is the default', () => {
+  for (const options of [{ ms: null }, { perTool: { slow: null } }]) {
+    let e: CountersignError | undefined;
+    try {
+      timeoutDecorator(options as never);
+    } catch (err) {
+      e = err as CountersignError;
+    }
+    assert.is(e?.code, 'E_CHAIN_INVALID', JSON.stringify(options));
+    assert.match(e!.message, `${'ms' in options ? 'ms' : 'perTool.slow'} must be a positive number of milliseconds`);
+    assert.match(e!.message, 'got null');
+    assert.match(e!.fix ?? '', 'leave it out for the default');
+  }
+  assert.is(timeoutDecorator({ ms: undefined }).position, 'timeout');
+  assert.is(timeoutDecorator({}).position, 'timeout');
+});
+
 Timeout.run();

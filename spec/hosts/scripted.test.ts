@@ -12,6 +12,7 @@ import { answersTaken, createScriptedAgent, loadScript } from '../../engine/host
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { rejection, thrown } from '../helpers/errors.js';
 import { agentRequest } from '../helpers/agent-request.js';
+import { createEngine, createMemoryStore, type Workflow } from '../../engine/index.js';
 
 const request = agentRequest;
 
@@ -223,6 +224,41 @@ test('D1 r80: createScriptedAgent refuses null for file or answered with E_INPUT
     assert.match(e.fix ?? '', 'or leave it out');
   }
   assert.ok(createScriptedAgent({ ask: [{}] }, { file: undefined, answered: undefined }), 'undefined is still left out');
+});
+
+test('r85: a library script entry JSON would not keep as given (a class instance, symbol keys, a symbol, a function, a Date, a BigInt, a Map) is E_AGENT_OUTPUT at its pointer, as a plain agent\'s answer is: never accepted changed, never E_AGENT_CRASHED', async () => {
+  const words = { type: 'object', properties: { words: { type: 'integer' } }, required: ['words'] };
+  const wf = {
+    metadata: { name: 'one', version: '1.0.0', description: 'one directive' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'write' } },
+      { type: 'agent-directive', id: 'write', directive: 'Write.', completionCondition: 'written', inputSchema: words, connections: { success: 'done' } },
+      { type: 'end', id: 'done', finalOutput: ['write.words'] },
+    ],
+  } as unknown as Workflow;
+  class Counted { words = 3; }
+  class Other {}
+  const cases: Array<[string, unknown, string, string]> = [
+    ['a class instance', new Counted(), '', '(root) is a Counted, which JSON would store in another form (as {"words":3})'],
+    ['symbol keys', { words: 3, [Symbol('s')]: 1 }, '', '(root) has symbol keys, which JSON drops'],
+    ['a symbol', { words: Symbol('z') }, '/words', '/words is Symbol(z), a symbol, which has no JSON form'],
+    ['a function', { words: () => 1 }, '/words', '/words is a function, which has no JSON form'],
+    ['a nested class instance', { words: new Other() }, '/words', '/words is an Other, which JSON would store in another form (as {})'],
+    ['a Date', { words: 3, at: new Date(0) }, '/at', '/at is a Date, which JSON would store in another form (as "1970-01-01T00:00:00.000Z")'],
+    ['a BigInt', { words: 3n }, '/words', '/words is 3n, a BigInt, which JSON has no number for'],
+    ['a Map', { words: 3, m: new Map() }, '/m', '/m is a Map, which JSON would store as {}'],
+  ];
+  for (const [what, entry, inner, problem] of cases) {
+    const engine = createEngine({ store: createMemoryStore() });
+    const r = await engine.run(wf, { agent: createScriptedAgent({ write: [entry] }, { file: 'answers.yaml' }) });
+    assert.is(r.status, 'waiting', what);
+    assert.is(r.error?.code, 'E_AGENT_OUTPUT', `${what}: ${JSON.stringify(r.error)}`);
+    assert.is(r.error!.pointer, `/write/0${inner}`, what);
+    assert.match(r.error!.message, `the script answers.yaml answers node "write" with an entry that is not plain JSON (answer 1, at /write/0${inner}): ${problem}`, what);
+    assert.match(r.error!.fix ?? '', 'plain JSON', what);
+    const answers = (await engine.trace(r.runId)).events.filter((e) => e.type.startsWith('answer.'));
+    assert.equal(answers, [], `${what}: no answer was taken`);
+  }
 });
 
 test.run();

@@ -2,7 +2,7 @@
  * Where the CLI keeps runs: --store DIR, else COUNTERSIGN_STORE, else
  * .countersign/ under the working directory.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -121,6 +121,43 @@ test('a directory named countersign.db in the store is E_STORE saying so, with a
     assert.not.match(e.fix!, 'write access');
   } finally {
     rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('r85: a countersign.db that is a link to nothing is E_STORE naming the link and its target, with a fix to move it aside, never a permission problem; nothing is created where it points', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'countersign-open-'));
+  try {
+    mkdirSync(join(cwd, 'st'));
+    mkdirSync(join(cwd, 'elsewhere'));
+    const db = join(cwd, 'st', 'countersign.db');
+    const target = join(cwd, 'elsewhere', 'gone.db');
+    symlinkSync(target, db);
+    for (const open of [() => openStore({ cwd, store: 'st', env: {} }), () => createSqliteStore(join(cwd, 'st'))]) {
+      const e = thrownWithCode(open, 'E_STORE');
+      assert.is(e.message, `cannot open the store ${db}: it is a link to ${target}, which does not exist`);
+      assert.match(e.fix!, `move ${db} aside`);
+      assert.not.match(e.fix!, 'write access');
+    }
+    assert.not.ok(existsSync(target));
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('r85: an openStore option of the wrong type is E_INPUT naming that option and the value as given', () => {
+  const cases: [unknown, string][] = [
+    [{ cwd: '/tmp', store: 5n }, "openStore's store must be a string (a directory), got 5n"],
+    [{ cwd: '/tmp', env: { COUNTERSIGN_STORE: 5 } }, "openStore's env.COUNTERSIGN_STORE must be a string, got 5"],
+    [{ cwd: 5n }, "openStore's cwd must be a non-empty string (the directory the store is found from), got 5n"],
+    [{ cwd: '  ' }, "openStore's cwd must be a non-empty string (the directory the store is found from), got \"  \""],
+    [{ cwd: '/tmp', env: 'x' }, "openStore's env must be an object of strings (process.env, say), got \"x\""],
+    [{ cwd: '/tmp', store: NaN }, "openStore's store must be a string (a directory), got NaN"],
+    [null, 'openStore needs an options object { cwd, store?, env? }, got null'],
+  ];
+  for (const [options, message] of cases) {
+    const e = thrownWithCode(() => openStore(options as never), 'E_INPUT');
+    assert.is(e.message, message);
+    assert.ok(e.fix, `a fix for ${message}`);
   }
 });
 

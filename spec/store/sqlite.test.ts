@@ -670,6 +670,22 @@ test('using a closed store is E_STORE, not a crash', (c) => {
   assert.is(catchError(() => store.get('r1')).code, 'E_STORE');
 });
 
+test('r85: a closed store\'s fix works as written: the store opened again with createSqliteStore on its directory, passed to a new createEngine, serves the run; the closed store\'s engine stays closed', async (c) => {
+  const store = createSqliteStore(c.dir);
+  const engine = createEngine({ store });
+  const s = await engine.start(TWO);
+  store.close();
+  const closed = await engine.status(s.runId).then(() => undefined, (e) => e);
+  assert.is(closed?.code, 'E_STORE', String(closed));
+  assert.match(closed.message, `the store ${join(c.dir, 'countersign.db')} is closed`);
+  assert.match(closed.fix, `createSqliteStore(${JSON.stringify(c.dir)})`);
+  assert.match(closed.fix, 'a new createEngine');
+  assert.not.match(closed.fix, 'openStore() before using it', 'never a fix that leaves this engine closed');
+  const again = createEngine({ store: createSqliteStore(c.dir) });
+  assert.is((await again.status(s.runId)).seq, 1, 'the run is served by the store opened again');
+  assert.is((await engine.status(s.runId).then(() => undefined, (e) => e))?.code, 'E_STORE', 'the first engine keeps the store it was made with');
+});
+
 // Each child waits for "go" so all of them update at the same moment.
 const CHILD = `
 const [url, dir, runId, count, worker] = process.argv.slice(1);

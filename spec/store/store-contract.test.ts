@@ -284,6 +284,43 @@ function storeContract(name: string, open: () => Context) {
     assert.equal(store(c).list({ status: 'waiting' }).map((r) => r.runId), [...ids].reverse());
   });
 
+  test('r85: a run id that is no non-empty string, a list status that is no run status, a filter that is no object, a workflow hash that is no string or a mutate that is no function is E_INPUT naming the value as given, never a TypeError, a RangeError or a silent answer', (c) => {
+    store(c).create(makeRecord('r1'), []);
+    const odd: Array<[unknown, string]> = [[Symbol('x'), 'Symbol(x)'], [{}, 'an object'], [() => 1, 'a function'], [5n, '5n'], [Number.NaN, 'NaN'], [null, 'null'], [5, '5'], ['', '""'], [' ', '" "'], [['r1'], 'a list']];
+    const refused = (call: () => unknown, text: string) => {
+      let e: unknown;
+      try {
+        call();
+      } catch (err) {
+        e = err;
+      }
+      assert.ok(isCountersignError(e), `${text}: ${String(e)}`);
+      assert.is(e.code, 'E_INPUT', text);
+      assert.is(e.message, text);
+      assert.ok(e.fix, text);
+    };
+    for (const [id, shown] of odd) {
+      refused(() => store(c).get(id as never), `get(): a run id is a non-empty string, got ${shown}`);
+      refused(() => store(c).events(id as never), `events(): a run id is a non-empty string, got ${shown}`);
+      refused(() => store(c).eventCount(id as never), `eventCount(): a run id is a non-empty string, got ${shown}`);
+      refused(() => store(c).update(id as never, (cur) => ({ record: cur, result: null })), `update(): a run id is a non-empty string, got ${shown}`);
+      refused(() => store(c).create(makeRecord(id as never), []), `create(): a run id is a non-empty string, got ${shown}`);
+      refused(() => store(c).getWorkflow(id as never), `getWorkflow(): a workflow hash is a non-empty string, got ${shown}`);
+      refused(() => store(c).putWorkflow(id as never, WORKFLOW), `putWorkflow(): a workflow hash is a non-empty string, got ${shown}`);
+    }
+    for (const [status, shown] of [['bogus', '"bogus"'], [Number.NaN, 'NaN'], [Symbol('x'), 'Symbol(x)'], [{}, '{}'], [() => 1, 'a function'], [null, 'null'], [5n, '5n'], ['WAITING', '"WAITING"']] as Array<[unknown, string]>) {
+      refused(() => store(c).list({ status } as never), `list() status ${shown} is not a run status (waiting, completed or failed)`);
+    }
+    for (const [filter, shown] of [[Number.NaN, 'NaN'], [5n, '5n'], ['waiting', '"waiting"'], [null, 'null'], [[], 'a list'], [() => 1, 'a function']] as Array<[unknown, string]>) {
+      refused(() => store(c).list(filter as never), `list() takes a filter object ({ status }), got ${shown}`);
+    }
+    refused(() => store(c).update('r1', 5 as never), 'update(): mutate is a function (current record → { record?, events?, rows?, result }), got 5');
+    refused(() => store(c).create(makeRecord('r2'), 5 as never), 'create(): the first events are a list of journal events, got 5');
+    assert.equal(store(c).list().map((r) => r.runId), ['r1'], 'nothing was created');
+    assert.equal(store(c).list({ status: undefined }).map((r) => r.runId), ['r1'], 'a status left out lists every run');
+    assert.is(store(c).get('r1')!.seq, 1, 'nothing was changed');
+  });
+
   test.run();
 }
 

@@ -190,8 +190,12 @@ export const command: Command = {
         });
         // The commands a stop suggests name the store this run lives in when --store chose it: run as printed, they find the run.
         // And --allow-tool-modules, when the run's workflow names tool modules: without it they would be refused.
-        const info = await engine.info(driven.runId);
-        const toolModules = info.toolModules;
+        const info = await engine.info(driven.runId).catch((e: unknown) => {
+          // A drive the store stopped is reported with its run id even if the store cannot be read now either.
+          if (driven.error?.code === 'E_STORE') return undefined;
+          throw e;
+        });
+        const toolModules = info?.toolModules ?? false;
         const result = withStoreInHints(driven, values.store as string | undefined, toolModules);
         progress.stop();
         if (values.json) printJson(io, result);
@@ -207,7 +211,7 @@ export const command: Command = {
             // Without --agent, only a run that needs none resumes as it was run (an E_ADAPTER stop needs one).
             : agentSpec === NO_AGENT && result.error?.code !== 'E_ADAPTER'
               ? `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)}\n`
-              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}  (or ${answerHint(result.runId, info.seq, info.pending, storeArg(values.store as string | undefined))})\n`));
+              : `stopped; run ${result.runId} is still waiting\nresume with: countersign run --resume ${result.runId}${storeArg(values.store as string | undefined)} --agent <adapter>${withReviewer}${info ? `  (or ${answerHint(result.runId, info.seq, info.pending, storeArg(values.store as string | undefined))})` : ''}\n`));
         }
         if (result.error) reportFailure(io, result.error);
         // Interrupted: the signal's conventional status, after saying where the run stands.

@@ -40,7 +40,8 @@ export function timeoutDecorator(options: TimeoutOptions = {}): ToolDecorator {
       fix: 'pass { ms?, perTool?: { <tool>: ms } }, or nothing for the 15 s default',
     });
   }
-  const defaultMs = checkMs(options.ms ?? DEFAULT_TOOL_TIMEOUT_MS, 'ms');
+  // Only ms left out is the default: null is a value of the wrong type, as for every other decorator limit.
+  const defaultMs = options.ms === undefined ? DEFAULT_TOOL_TIMEOUT_MS : checkMs(options.ms, 'ms');
   const perTool = new Map(Object.entries(options.perTool ?? {}).map(([name, ms]) => [name, checkMs(ms, `perTool.${name}`)]));
   const given = options.timers as Partial<Record<'setTimeout' | 'clearTimeout', unknown>> | undefined;
   if (given !== undefined && (given === null || typeof given !== 'object' || typeof given.setTimeout !== 'function' || typeof given.clearTimeout !== 'function')) {

@@ -40,6 +40,8 @@ export type RunReader = Pick<Store, 'get' | 'events'>;
  * another seq (a replay or an E_SEQ, whose results already say so).
  */
 export function itemWithDeadline(runs: RunReader, runId: string, seq: number | undefined): ItemWithDeadline | undefined {
+  // A blank id is the engine's own E_INPUT (with its fix), not the store's.
+  if (runId.trim() === '') return undefined;
   const rec = runs.get(runId);
   if (!rec) return undefined;
   if (rec.status === 'waiting' && rec.pending && rec.deadline !== undefined && (seq === undefined || seq === rec.seq)) {

@@ -227,6 +227,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** The seq of the run's pending item as stored (a read only: it fires nothing), if it waits. */
 function pendingSeq(runs: RunReader, runId: string): number | undefined {
+  // A blank id is the engine's own E_INPUT (with its fix), not the store's.
+  if (runId.trim() === '') return undefined;
   const rec = runs.get(runId);
   return rec?.status === 'waiting' ? rec.seq : undefined;
 }

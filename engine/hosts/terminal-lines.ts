@@ -1,0 +1,317 @@
+/**
+ * The lines a person types at a terminal, edited here rather than by the
+ * kernel. In its usual (canonical) mode a terminal keeps at most 4095
+ * bytes of a line and silently drops the rest, so a pasted JSON answer of
+ * 5 KB arrives cut short. Here the terminal is put in raw mode from the
+ * adapter's first prompt until it is closed, and this module does what the
+ * kernel's line editing did: echo, backspace, Ctrl-U, Ctrl-W, Ctrl-C / Ctrl-\ / Ctrl-Z as
+ * signals, Ctrl-D as end of input. A line is as long as the reader's limit.
+ * The terminal's mode is restored when done (and by Node itself at exit).
+ */
+import { PassThrough } from 'node:stream';
+import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
+
+/** A terminal that can be put in raw mode (a tty.ReadStream). */
+type RawTerminal = NodeJS.ReadableStream & { isTTY: true; setRawMode(on: boolean): unknown; ref?(): unknown; unref?(): unknown };
+
+export interface TerminalLines {
+  /** The finished lines, each ending in `\n`, as a stream a LineReader reads. */
+  lines: NodeJS.ReadableStream;
+  /** Whether the person has begun the next line (typed or pasted ahead of its prompt). */
+  typing(): boolean;
+  /** Restores the terminal's mode and lets go of it. */
+  dispose(): void;
+}
+
+/** Whether `input` is a terminal this module can edit lines on, echoing to `output` (a terminal too: echo written elsewhere would leave the person typing blind). */
+export function canEditLines(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): input is RawTerminal {
+  return (input as { isTTY?: boolean }).isTTY === true && typeof (input as { setRawMode?: unknown }).setRawMode === 'function' && (output as { isTTY?: boolean }).isTTY === true;
+}
+
+const ESC = 0x1b;
+const TAB_STOP = 8;
+
+/**
+ * Starts editing lines on `terminal`. `startColumn`: the width of the
+ * prompt every line is typed after (erasing a tab needs the column it began at).
+ */
+export function editTerminalLines(terminal: RawTerminal, echo: NodeJS.WritableStream, options: { startColumn?: number; maxLineBytes?: number } = {}): TerminalLines {
+  const lines = new PassThrough();
+  const editor = new LineEditor(options.startColumn ?? 0, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  let done = false;
+
+  const onData = (chunk: Buffer | string) => {
+    const out = editor.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    if (out.echo.length > 0) echo.write(out.echo);
+    for (const bytes of out.lines) lines.write(bytes);
+    if (out.signal === 'SIGTSTP') suspend();
+    else if (out.signal) signalGroup(out.signal);
+    if (out.eof) finish();
+  };
+  // Back from Ctrl-Z (`fg`): the shell has set its own mode meanwhile.
+  const onContinue = () => {
+    if (!done) setRaw(true);
+  };
+  const finish = () => {
+    if (done) return;
+    release();
+    lines.end();
+  };
+
+  function setRaw(on: boolean): void {
+    try {
+      terminal.setRawMode(on);
+    } catch {
+      // The terminal is gone (hung up): there is no mode left to set.
+    }
+  }
+
+  function suspend(): void {
+    setRaw(false);
+    signalGroup('SIGTSTP');
+  }
+
+  function release(): void {
+    done = true;
+    terminal.removeListener('data', onData);
+    terminal.removeListener('end', finish);
+    terminal.removeListener('close', finish);
+    terminal.removeListener('error', finish);
+    process.removeListener('SIGCONT', onContinue);
+    setRaw(false);
+    terminal.pause();
+    // A terminal kept referenced would keep the process alive after the run.
+    terminal.unref?.();
+  }
+
+  terminal.on('data', onData);
+  terminal.on('end', finish);
+  terminal.on('close', finish);
+  terminal.on('error', finish);
+  process.on('SIGCONT', onContinue);
+  setRaw(true);
+  terminal.ref?.();
+  // Read all along, not only while a prompt waits: Ctrl-C must interrupt the run whenever it is typed.
+  terminal.resume();
+  return { lines, typing: () => editor.typing(), dispose: finish };
+}
+
+/**
+ * The signal goes where the kernel would have sent it: the terminal's
+ * foreground process group, which is this process's own while it reads the
+ * terminal (agents run in groups of their own, out of its reach, as before).
+ */
+function signalGroup(signal: NodeJS.Signals): void {
+  process.kill(0, signal);
+}
+
+interface Fed {
+  /** What to show: typed text, and the erasing of what was taken back. */
+  echo: string | Buffer;
+  /** Bytes for the reader: finished lines (with `\n`), or a line's start it no longer waits on. */
+  lines: Buffer[];
+  signal?: NodeJS.Signals;
+  eof?: boolean;
+}
+
+/** The line under way and what each key does to it. */
+class LineEditor {
+  /** The line's bytes so far (chunks; joined when it ends). */
+  private parts: Buffer[] = [];
+  private bytes = 0;
+  /** Past the limit: what was typed has gone to the reader, which drops the line, and the rest follows until its end. */
+  private overflow = false;
+  /** Inside an escape sequence (an arrow key, a function key): 'esc' after ESC, 'csi' after ESC [, 'ss3' after ESC O. */
+  private escape: 'esc' | 'csi' | 'ss3' | undefined;
+  /** The last byte ended a line with `\r`: a `\n` right after it is the same line end. */
+  private afterCR = false;
+
+  constructor(
+    private readonly startColumn: number,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  typing(): boolean {
+    return this.bytes > 0 || this.overflow;
+  }
+
+  feed(chunk: Buffer): Fed {
+    const echo: Array<string | Buffer> = [];
+    const out: Fed = { echo: '', lines: [] };
+    let run = -1;
+    const flush = (end: number) => {
+      if (run === -1) return;
+      const typed = Buffer.from(chunk.subarray(run, end));
+      run = -1;
+      echo.push(typed);
+      this.append(typed, out);
+    };
+    for (let i = 0; i < chunk.length && out.signal === undefined && !out.eof; i++) {
+      const b = chunk[i];
+      if (this.escape && this.skipEscape(b)) continue;
+      const lf = b === 0x0a;
+      if (lf && this.afterCR) {
+        this.afterCR = false;
+        continue;
+      }
+      this.afterCR = false;
+      if ((b >= 0x20 && b !== 0x7f) || b === 0x09) {
+        if (run === -1) run = i;
+        continue;
+      }
+      flush(i);
+      if (b === 0x0d || lf) {
+        this.afterCR = b === 0x0d;
+        // Shown as the kernel shows it: a newline, which the terminal's output processing makes \r\n.
+        echo.push('\n');
+        out.lines.push(this.take(true));
+      } else if (b === 0x7f || b === 0x08) echo.push(this.eraseChar());
+      else if (b === 0x15) echo.push(this.eraseLine());
+      else if (b === 0x17) echo.push(this.eraseWord());
+      else if (b === 0x03 || b === 0x1c || b === 0x1a) {
+        // As the kernel does: say the key, forget the line, raise the signal.
+        echo.push(b === 0x03 ? '^C' : b === 0x1c ? '^\\' : '^Z');
+        this.drop();
+        out.signal = b === 0x03 ? 'SIGINT' : b === 0x1c ? 'SIGQUIT' : 'SIGTSTP';
+      } else if (b === 0x04) {
+        // On an empty line, end of input; after text, that text goes to the reader without a line end (a second Ctrl-D then ends the input).
+        if (this.bytes === 0 && !this.overflow) out.eof = true;
+        else out.lines.push(this.take(false));
+      } else if (b === ESC) this.escape = 'esc';
+      // Any other control key has no meaning here and is not part of an answer.
+    }
+    if (out.signal === undefined && !out.eof) flush(chunk.length);
+    out.echo = echo.length === 1 ? echo[0] : Buffer.concat(echo.map((e) => (typeof e === 'string' ? Buffer.from(e) : e)));
+    return out;
+  }
+
+  private append(typed: Buffer, out: Fed): void {
+    if (!this.overflow && this.bytes + typed.length > this.maxLineBytes) {
+      // Handed to the reader as it is: its limit drops the line and says so.
+      this.overflow = true;
+      out.lines.push(this.take(false));
+    }
+    if (this.overflow) out.lines.push(typed);
+    else {
+      this.parts.push(typed);
+      this.bytes += typed.length;
+    }
+  }
+
+  /** The line so far, handed over (with its line end when `ended`), and a fresh one begun. */
+  private take(ended: boolean): Buffer {
+    const body = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
+    this.drop();
+    if (ended) this.overflow = false;
+    return ended ? Buffer.concat([body, Buffer.from('\n')]) : body;
+  }
+
+  private drop(): void {
+    this.parts = [];
+    this.bytes = 0;
+  }
+
+  /**
+   * Consumes a byte of an escape sequence (its keys — arrows, Home, F1… —
+   * edit nothing here). A control key ends the sequence and is itself read
+   * (false): Esc then Enter still ends the line.
+   */
+  private skipEscape(b: number): boolean {
+    if (b < 0x20 || b === 0x7f) {
+      this.escape = undefined;
+      return false;
+    }
+    if (this.escape === 'esc') this.escape = b === 0x5b ? 'csi' : b === 0x4f ? 'ss3' : undefined;
+    else if (this.escape === 'ss3') this.escape = undefined;
+    else if (b >= 0x40 && b <= 0x7e) this.escape = undefined;
+    return true;
+  }
+
+  /** Takes back the last character (all of its bytes) and returns what erases it on screen. */
+  private eraseChar(): string {
+    const last = this.popCharacter();
+    if (last === undefined) return '';
+    const width = last === '\t' ? this.tabWidthAfter() : displayWidth(last.codePointAt(0)!);
+    return '\b'.repeat(width) + (last === '\t' ? '' : ' '.repeat(width) + '\b'.repeat(width));
+  }
+
+  /** Ctrl-U: the whole line, measured once (a long paste is not taken back one character at a time). */
+  private eraseLine(): string {
+    if (this.overflow || this.bytes === 0) return '';
+    const width = this.columnAfterLine() - this.startColumn;
+    this.drop();
+    return '\b'.repeat(width) + ' '.repeat(width) + '\b'.repeat(width);
+  }
+
+  private eraseWhile(keep: (c: string) => boolean): string {
+    let shown = '';
+    for (let c = this.peekCharacter(); c !== undefined && keep(c); c = this.peekCharacter()) shown += this.eraseChar();
+    return shown;
+  }
+
+  /** Ctrl-W: the blanks before the cursor, then the word before them. */
+  private eraseWord(): string {
+    return this.eraseWhile((c) => c === ' ' || c === '\t') + this.eraseWhile((c) => c !== ' ' && c !== '\t');
+  }
+
+  /** The last character of the line, left in it. */
+  private peekCharacter(): string | undefined {
+    const tail = this.tail();
+    return tail === undefined ? undefined : tail.toString('utf8');
+  }
+
+  private popCharacter(): string | undefined {
+    const tail = this.tail();
+    if (tail === undefined) return undefined;
+    let left = tail.length;
+    this.bytes -= left;
+    while (left > 0) {
+      const last = this.parts[this.parts.length - 1];
+      const cut = Math.min(left, last.length);
+      if (cut === last.length) this.parts.pop();
+      else this.parts[this.parts.length - 1] = last.subarray(0, last.length - cut);
+      left -= cut;
+    }
+    return tail.toString('utf8');
+  }
+
+  /** The bytes of the line's last character: its UTF-8 lead byte and what follows it (one byte when they are no UTF-8). */
+  private tail(): Buffer | undefined {
+    if (this.overflow || this.bytes === 0) return undefined;
+    const end: number[] = [];
+    for (let p = this.parts.length - 1; p >= 0 && end.length < 4; p--) {
+      const part = this.parts[p];
+      for (let i = part.length - 1; i >= 0 && end.length < 4; i--) end.unshift(part[i]);
+    }
+    let start = end.length - 1;
+    while (start > 0 && (end[start] & 0xc0) === 0x80 && end.length - start < 4) start--;
+    const bytes = Buffer.from(end.slice(start));
+    // Continuation bytes with no lead byte before them: one byte at a time.
+    return (bytes[0] & 0xc0) === 0x80 ? bytes.subarray(bytes.length - 1) : bytes;
+  }
+
+  /** How many columns the tab just taken back had moved the cursor (read from the line before it). */
+  private tabWidthAfter(): number {
+    return TAB_STOP - (this.columnAfterLine() % TAB_STOP);
+  }
+
+  /** The column the cursor is at after the line so far, tabs going to their stops. */
+  private columnAfterLine(): number {
+    let column = this.startColumn;
+    for (const c of (this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts)).toString('utf8')) {
+      column = c === '\t' ? column + TAB_STOP - (column % TAB_STOP) : column + displayWidth(c.codePointAt(0)!);
+    }
+    return column;
+  }
+}
+
+/** Columns a character takes on a terminal: 0 for combining marks and zero-width ones, 2 for East Asian wide ones and emoji. */
+function displayWidth(cp: number): number {
+  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x20d0 && cp <= 0x20ff)) return 0;
+  const wide =
+    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) || (cp >= 0x3041 && cp <= 0x33ff) || (cp >= 0x3400 && cp <= 0x4dbf)
+    || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) || (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff)
+    || (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f)
+    || (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd);
+  return wide ? 2 : 1;
+}

@@ -1,0 +1,156 @@
+/**
+ * `run --agent interactive` on a real terminal (a pty): what a person
+ * types or pastes reaches the answer whole, up to the documented 16 MiB,
+ * not cut at the kernel's 4095-byte line; editing keys, Ctrl-C and Ctrl-D
+ * do what they do at any prompt; and the terminal is left as it was found.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PassThrough } from 'node:stream';
+import { createInteractiveAgent } from '../../engine/hosts/interactive.js';
+import type { AgentRequest } from '../../engine/run/contract.js';
+import { LAUNCHER, tempDir } from '../helpers/cli.js';
+import { runInPty, type PtyStep } from '../helpers/pty.js';
+
+const WORKFLOW = {
+  metadata: { name: 'one-answer', version: '1.0.0', description: 'one directive' },
+  variableRegistry: { x: { type: 'string', description: 'what the person typed' } },
+  nodes: [
+    { type: 'start', id: 'start', connections: { default: 'a' } },
+    { type: 'agent-directive', id: 'a', directive: 'say x', completionCondition: 'done', inputSchema: { type: 'object', properties: {}, globalInputs: ['x'], required: ['x'] }, connections: { success: 'end' } },
+    { type: 'end', id: 'end', finalOutput: ['x'] },
+  ],
+};
+
+/** The prompt's last line, shown when the adapter waits for an answer. */
+const PROMPT = 'an empty line submits), or `$error: <why>` to declare failure.\n> ';
+
+/** `run` at a terminal, stdout (--json) into a file; then the terminal's settings as stty prints them. */
+async function runAtTerminal(steps: PtyStep[], redirect = '') {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'wf.json'), JSON.stringify(WORKFLOW));
+  const run = `node ${LAUNCHER} run wf.json --agent interactive --store st --agent-timeout 60 --json > out.json${redirect}`;
+  // The shell outlives a Ctrl-C (sent, as the kernel sends it, to the whole foreground process group) to say how the run ended.
+  const r = await runInPty(`trap true INT; ${run}; echo "exit=$?"; stty -a`, steps, { cwd: dir });
+  const exit = /exit=(\d+)/.exec(r.output);
+  let json: any;
+  try {
+    json = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
+  } catch {
+    json = undefined;
+  }
+  return { ...r, exit: exit ? Number(exit[1]) : undefined, json, dir };
+}
+
+/** The terminal is back in its usual (canonical, echoing, signal-raising) mode. */
+function assertTerminalRestored(output: string): void {
+  const settings = output.slice(output.lastIndexOf('exit='));
+  for (const flag of ['icanon', 'echo', 'isig', 'icrnl']) assert.match(settings, new RegExp(`(^|\\s)${flag}(\\s|$)`), `the terminal was left with -${flag}: ${settings}`);
+}
+
+/** A terminal stand-in the adapter edits lines on (it can be put in raw mode), recording the modes it is put in. */
+function fakeTerminal() {
+  const modes: boolean[] = [];
+  const input = Object.assign(new PassThrough(), { isTTY: true as const, setRawMode: (on: boolean) => modes.push(on) });
+  const output = Object.assign(new PassThrough(), { isTTY: true });
+  let shown = '';
+  output.on('data', (d) => (shown += String(d)));
+  return { input, output, modes, shown: () => shown };
+}
+
+const REQUEST: AgentRequest = {
+  kind: 'directive', nodeId: 'a', directive: 'say x', completionCondition: 'done', attempt: 1, maxRetries: 0, runId: 'run-1', seq: 1,
+  inputSchema: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] },
+};
+
+const test = suite('interactive adapter at a terminal');
+
+test('the terminal is in raw mode while the adapter edits its lines, and back in its own mode once the agent is closed', async () => {
+  const t = fakeTerminal();
+  const agent = createInteractiveAgent(t);
+  const answer = agent.answer(REQUEST, { signal: new AbortController().signal, timeoutMs: 5000 });
+  t.input.write('{"x": "ok"}\r');
+  assert.equal(await answer, { x: 'ok' });
+  assert.equal(t.modes, [true]);
+  // Echoed as typed, once: the adapter does what the terminal's own echo did.
+  assert.is(t.shown().split('{"x": "ok"}').length - 1, 1);
+  await agent.close!();
+  assert.equal(t.modes, [true, false]);
+});
+
+test('a line past the 16 MiB limit, typed at a terminal, is dropped and re-prompts however it arrives; the next line is read as usual', async () => {
+  for (const chunks of [1, 17]) {
+    const t = fakeTerminal();
+    const agent = createInteractiveAgent(t);
+    const answer = agent.answer(REQUEST, { signal: new AbortController().signal, timeoutMs: 20_000 });
+    const big = `{"x": "${'y'.repeat(17 * 1024 * 1024)}"}\r`;
+    const size = Math.ceil(big.length / chunks);
+    for (let i = 0; i < big.length; i += size) t.input.write(big.slice(i, i + size));
+    t.input.write('{"x": "after"}\r');
+    assert.equal(await answer, { x: 'after' }, `${chunks} chunk(s)`);
+    assert.match(t.shown(), /a line longer than 16777216 bytes was dropped/);
+    await agent.close!();
+  }
+});
+
+test('a pasted answer line longer than the kernel\'s 4095-byte terminal line is read whole (the 16 MiB limit applies), not cut and called invalid JSON', async () => {
+  const long = 'a'.repeat(20_000);
+  const r = await runAtTerminal([{ waitFor: PROMPT, send: `{"x": "${long}"}\r` }]);
+  assert.is(r.exit, 0, r.output.slice(-2000));
+  assert.not.match(r.output, 'not valid JSON');
+  assert.is(r.json?.status, 'completed');
+  assert.is(r.json?.output?.x, long);
+  assertTerminalRestored(r.output);
+});
+
+test('with stderr redirected away from the terminal (the terminal edits lines itself and keeps 4095 bytes of one), a cut line is refused saying the terminal cut it, never called invalid JSON', async () => {
+  // Typed ahead: the prompt goes to the file, and the terminal holds the lines until they are read.
+  const r = await runAtTerminal([{ waitFor: '', send: `{"x": "${'a'.repeat(5000)}"}\r{"x": "short"}\r` }], ' 2> err.txt');
+  const err = readFileSync(join(r.dir, 'err.txt'), 'utf8');
+  assert.is(r.exit, 0, err.slice(-2000));
+  assert.match(err, 'that line reached 4095 bytes, the most the terminal keeps of one line');
+  assert.match(err, 'break the answer across lines');
+  assert.not.match(err, 'not valid JSON');
+  assert.is(r.json?.output?.x, 'short');
+});
+
+test('an answer pasted over several long lines is read whole, each line echoed once', async () => {
+  const first = 'b'.repeat(6000);
+  const r = await runAtTerminal([{ waitFor: PROMPT, send: `{\r"x":\r"${first}"\r}\r` }]);
+  assert.is(r.exit, 0, r.output.slice(-2000));
+  assert.is(r.json?.output?.x, first);
+  assert.is(r.output.split(first).length - 1, 1, 'the long line is echoed once');
+});
+
+test('editing keys work as at any terminal prompt: backspace erases a character (a multi-byte one whole), Ctrl-U the line, Ctrl-W a word; arrow keys insert nothing', async () => {
+  // "abX⌫" → "ab", "é⌫" → nothing left of it, Ctrl-U drops a whole false start, Ctrl-W the word "oops ", ← → insert nothing.
+  const r = await runAtTerminal([{ waitFor: PROMPT, send: 'wrong start\x15{"x": "abX\x7fé\x7f oops \x17c\x1b[D\x1b[C"}\r' }]);
+  assert.is(r.exit, 0, r.output.slice(-2000));
+  assert.is(r.json?.output?.x, 'ab c');
+});
+
+test('Ctrl-C at the prompt interrupts the run (exit 130, E_INTERRUPTED, resumable) and leaves the terminal as it was', async () => {
+  const r = await runAtTerminal([{ waitFor: PROMPT, send: '{"x": \x03' }]);
+  assert.is(r.exit, 130, r.output.slice(-2000));
+  assert.is(r.json?.error?.code, 'E_INTERRUPTED');
+  assert.is(r.json?.status, 'waiting');
+  assertTerminalRestored(r.output);
+});
+
+test('Ctrl-D on an empty line closes the input: E_AGENT_CRASHED ("input closed"), exit 3, the run still waiting', async () => {
+  const r = await runAtTerminal([{ waitFor: PROMPT, send: '\x04' }]);
+  assert.is(r.exit, 3, r.output.slice(-2000));
+  assert.is(r.json?.error?.code, 'E_AGENT_CRASHED');
+  assert.match(r.json?.error?.message ?? '', 'input closed');
+  assertTerminalRestored(r.output);
+});
+
+test('Ctrl-D twice after a last line without Enter submits that line and closes the input, as at any terminal', async () => {
+  const r = await runAtTerminal([{ waitFor: PROMPT, send: '{"x": "typed"}\x04\x04' }]);
+  assert.is(r.exit, 0, r.output.slice(-2000));
+  assert.is(r.json?.output?.x, 'typed');
+});
+
+test.run();
