@@ -64,14 +64,31 @@ function removedPath(env) {
 /**
  * What is at `path` now: 'a directory' (a link to one too: the shell can
  * enter it), else a file or other entry said as such (no `cd` into it
- * works), or undefined when nothing is.
+ * works), or undefined when nothing is (nor can be: a parent path no
+ * longer a directory, or a link loop).
  */
 function standingThere(path) {
-  const entry = lstatSync(path, { throwIfNoEntry: false });
+  let entry;
+  try {
+    entry = lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    // throwIfNoEntry covers ENOENT only: a parent now a file (ENOTDIR) or a
+    // link loop on the way (ELOOP) leaves nothing at the path either.
+    return undefined;
+  }
   if (entry === undefined) return undefined;
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return 'a directory';
+  if (isDirectory(path)) return 'a directory';
   if (entry.isSymbolicLink()) return existsSync(path) ? 'a link to a file' : 'a link to nothing';
   return entry.isFile() ? 'a file' : 'something that is not a directory';
+}
+
+/** Whether `path`, its links followed, is a directory (a link loop is not). */
+function isDirectory(path) {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
 }
 
 /** `path` as one shell word. */

@@ -96,6 +96,12 @@ export async function main(argv: string[], given?: Io): Promise<number> {
     reportError(io, usage(`${twice.option} is given twice, as ${twice.values.map((v) => JSON.stringify(v)).join(' and ')}: it takes one value`, `say it once; usage: ${command.usage.split('\n')[0]}`), json);
     return 2;
   }
+  // An empty flag is what an unset shell variable gives (`--store "$DIR"`): refused, never taken as "the default".
+  const storeFlag = (parsed.values as Record<string, unknown>).store;
+  if (typeof storeFlag === 'string' && storeFlag.trim() === '') {
+    reportError(io, usage('--store needs a directory, and was given an empty value', 'name the store directory (is the shell variable you passed unset?), or leave --store out to use $COUNTERSIGN_STORE or ./.countersign'), json);
+    return 2;
+  }
   try {
     return await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);
   } catch (e) {

@@ -8,8 +8,10 @@
  * (`2>err.txt`), a 'w' open truncates what was written before, and anything
  * written there is overwritten by stderr's next line. Node cannot duplicate
  * a descriptor, so an open of a stdout path returns a stand-in — a real
- * descriptor, on the null device — that every fs write entry point
- * recognises and turns into a write to 2. Writes are never positioned
+ * descriptor, on stderr opened for appending (/proc/self/fd/2; the null
+ * device when stderr cannot be opened by path, a socket) — that every fs
+ * write entry point recognises and turns into a write to 2, and that
+ * stdout-guard.ts swaps for 2 when it is handed to a child as its stdio. Writes are never positioned
  * there: stderr's earlier output is never overwritten.
  */
 import fs from 'node:fs';
@@ -21,20 +23,61 @@ type AnyFn = (...args: unknown[]) => unknown;
 
 /** Descriptors handed out for an open of a stdout path: written, they write to 2. */
 const standIns = new Set<number>();
+
+/** Whether `fd` is a stand-in for stdout handed out by an open of a stdout path. */
+export const isStandIn = (fd: unknown): boolean => standIns.has(fd as number);
+
+/** Where a stand-in is opened: stderr, appended to, so that a write past the guard (a native addon given the number) still reaches it. */
+const STDERR_BY_PATH = '/proc/self/fd/2';
+
+/** Whether open flags (as fs takes them) allow writing: only then is a stand-in put on stderr; a read-only one stays on the null device (reads see an empty file). */
+function writable(flags: unknown): boolean {
+  if (typeof flags === 'number') return (flags & 3) !== fs.constants.O_RDONLY;
+  return typeof flags === 'string' && /[wa+]/.test(flags);
+}
 /** FileHandles (fs.promises.open) of a stdout path, as returned to the caller. */
 const standInHandles = new WeakSet<object>();
 
 /** Paths that name countersign's stdout: opened anew by a tool module (a logger's destination), they would write past the guard. */
 const STDOUT_PATHS: ReadonlySet<string> = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1', `/proc/${process.pid}/fd/1`]);
 
-/** A path (string, Buffer or file: URL, written any way: /dev/./stdout), or descriptor 1 itself, naming stdout. */
+/** stdout's file identity (dev+ino), or undefined when fd 1 is closed or is the null device (nothing there to protect: /dev/null opened by a module must stay the null device). */
+const stdoutIdentity = ((): { dev: number; ino: number } | undefined => {
+  try {
+    const out = fs.fstatSync(1);
+    const nul = fs.statSync(devNull);
+    return out.dev === nul.dev && out.ino === nul.ino ? undefined : { dev: out.dev, ino: out.ino };
+  } catch {
+    return undefined;
+  }
+})();
+
+/** A path's text (string, Buffer or file: URL), or undefined for anything else. */
+function pathText(path: unknown): string | undefined {
+  if (typeof path === 'string') return path;
+  if (Buffer.isBuffer(path)) return path.toString('utf8');
+  if (path instanceof URL && path.protocol === 'file:') return decodeURIComponent(path.pathname);
+  return undefined;
+}
+
+/**
+ * A path, or descriptor 1 itself, naming stdout. Known by what it resolves
+ * to, not its spelling: any path whose stat (links followed) is stdout's own
+ * file — a link to /dev/stdout (a Docker-style `app.log`), /proc/thread-self/fd/1,
+ * a relative path, stdout's redirect file by its name.
+ */
 const namesStdout = (path: unknown): boolean => {
   if (path === 1) return true;
-  let text: string | undefined;
-  if (typeof path === 'string') text = path;
-  else if (Buffer.isBuffer(path)) text = path.toString('utf8');
-  else if (path instanceof URL && path.protocol === 'file:') text = decodeURIComponent(path.pathname);
-  return text !== undefined && STDOUT_PATHS.has(posix.normalize(text));
+  const text = pathText(path);
+  if (text === undefined) return false;
+  if (STDOUT_PATHS.has(posix.normalize(text))) return true;
+  if (stdoutIdentity === undefined) return false;
+  try {
+    const at = fs.statSync(text, { throwIfNoEntry: false });
+    return at !== undefined && at.dev === stdoutIdentity.dev && at.ino === stdoutIdentity.ino;
+  } catch {
+    return false; // a link loop, a parent that is not a directory: not stdout
+  }
 };
 
 /**
@@ -46,6 +89,7 @@ export function guardStdoutWrites(ours: () => boolean): void {
   guardWrites(toStderr);
   guardWholeFiles();
   guardOpens();
+  guardCopies();
 }
 
 /**
@@ -131,18 +175,34 @@ function guardWholeFiles(): void {
 }
 
 /**
- * An open of a stdout path opens the null device instead (with the flags
- * given, so 'wx' still fails as it would) and marks the descriptor a
- * stand-in. Any other open's descriptor is no stand-in, whatever its number
+ * An open of a stdout path opens a stand-in instead (see openStandIn) and
+ * marks its descriptor so. Any other open's descriptor is no stand-in, whatever its number
  * was before: a stand-in closed some way not seen here is not taken for one.
  */
 function guardOpens(): void {
   const target = fs as unknown as Record<string, AnyFn>;
   const openSync = target.openSync;
+  const closeSync = target.closeSync;
+  /** The null device opened with the flags given (so 'wx' still fails as it would), then swapped for stderr appended to when that opens. */
+  const openStandIn = (flags: unknown, mode: unknown): number => {
+    const nul = openSync(devNull, flags ?? 'r', mode) as number;
+    if (!writable(flags)) return nul;
+    try {
+      const fd = openSync(STDERR_BY_PATH, 'a') as number;
+      closeSync(nul);
+      return fd;
+    } catch {
+      return nul; // stderr a socket (ENXIO), or /proc not mounted
+    }
+  };
   target.openSync = (path: unknown, ...rest: unknown[]) => {
-    const fd = openSync(namesStdout(path) ? devNull : path, ...rest) as number;
-    if (namesStdout(path)) standIns.add(fd);
-    else standIns.delete(fd);
+    if (!namesStdout(path)) {
+      const fd = openSync(path, ...rest) as number;
+      standIns.delete(fd);
+      return fd;
+    }
+    const fd = openStandIn(rest[0], rest[1]);
+    standIns.add(fd);
     return fd;
   };
   const open = target.open;
@@ -150,11 +210,23 @@ function guardOpens(): void {
     // No callback: fs.open's own error says so.
     if (typeof rest[rest.length - 1] !== 'function') return open(path, ...rest);
     const done = rest.pop() as AnyFn;
-    return open(namesStdout(path) ? devNull : path, ...rest, (e: unknown, fd: number) => {
-      if (!e && namesStdout(path)) standIns.add(fd);
-      else if (!e) standIns.delete(fd);
-      done(e, fd);
-    });
+    if (!namesStdout(path)) {
+      return open(path, ...rest, (e: unknown, fd: number) => {
+        if (!e) standIns.delete(fd);
+        done(e, fd);
+      });
+    }
+    // Opened synchronously (a local device or /proc: it does not block), answered asynchronously as fs.open does.
+    let fd: number | undefined;
+    let failure: unknown = null;
+    try {
+      fd = openStandIn(typeof rest[0] === 'function' ? undefined : rest[0], typeof rest[1] === 'function' ? undefined : rest[1]);
+      standIns.add(fd);
+    } catch (e) {
+      failure = e;
+    }
+    process.nextTick(done, failure, fd);
+    return undefined;
   };
   for (const name of ['closeSync', 'close']) {
     const original = target[name];
@@ -171,11 +243,19 @@ function guardOpens(): void {
       standIns.delete(handle.fd);
       return handle;
     }
-    return standInHandle((await promiseOpen(devNull, ...rest)) as fs.promises.FileHandle);
+    const nul = (await promiseOpen(devNull, ...rest)) as fs.promises.FileHandle;
+    if (!writable(rest[0])) return standInHandle(nul);
+    try {
+      const handle = (await promiseOpen(STDERR_BY_PATH, 'a')) as fs.promises.FileHandle;
+      await nul.close();
+      return standInHandle(handle);
+    } catch {
+      return standInHandle(nul); // stderr a socket, or /proc not mounted
+    }
   };
 }
 
-/** A FileHandle on the null device whose writes go to descriptor 2 (a FileHandle writes past fs.write, so each write method is replaced). */
+/** A stand-in FileHandle whose writes go to descriptor 2 (a FileHandle writes past fs.write, so each write method is replaced). */
 function standInHandle(handle: fs.promises.FileHandle): fs.promises.FileHandle {
   const fd = handle.fd;
   standIns.add(fd);
@@ -208,4 +288,41 @@ function standInHandle(handle: fs.promises.FileHandle): fs.promises.FileHandle {
   });
   standInHandles.add(proxy);
   return proxy;
+}
+
+/**
+ * A copy to a stdout path (copyFile, cp) writes the source's bytes to 2.
+ * Left to libuv, a copy opens stdout anew, truncating a redirect file, and
+ * to a pipe fails with EINVAL and then unlinks the destination — as root,
+ * /dev/stdout itself. The source is read whole, as the copy would.
+ */
+function guardCopies(): void {
+  const target = fs as unknown as Record<string, AnyFn>;
+  const copyToStderr = (source: unknown) => {
+    fs.writeFileSync(2, fs.readFileSync(source as fs.PathLike));
+  };
+  for (const name of ['copyFileSync', 'cpSync']) {
+    const original = target[name];
+    target[name] = (source: unknown, dest: unknown, ...rest: unknown[]) => (namesStdout(dest) ? copyToStderr(source) : original(source, dest, ...rest));
+  }
+  for (const name of ['copyFile', 'cp']) {
+    const original = target[name];
+    target[name] = (source: unknown, dest: unknown, ...rest: unknown[]) => {
+      if (!namesStdout(dest)) return original(source, dest, ...rest);
+      const done = rest.filter((a) => typeof a === 'function').pop() as AnyFn | undefined;
+      let failure: unknown = null;
+      try {
+        copyToStderr(source);
+      } catch (e) {
+        failure = e;
+      }
+      if (done) process.nextTick(done, failure);
+      return undefined;
+    };
+  }
+  const promises = fs.promises as unknown as Record<string, AnyFn>;
+  for (const name of ['copyFile', 'cp']) {
+    const original = promises[name].bind(fs.promises);
+    promises[name] = async (source: unknown, dest: unknown, ...rest: unknown[]) => (namesStdout(dest) ? copyToStderr(source) : original(source, dest, ...rest));
+  }
 }

@@ -9,7 +9,7 @@
  */
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
-import { guardStdoutWrites } from './stdout-fs.js';
+import { guardStdoutWrites, isStandIn } from './stdout-fs.js';
 
 /** Set while countersign itself writes to stdout (a file's stream writes through fs.writeSync). */
 let ours = false;
@@ -39,16 +39,19 @@ export function ownStdout(): NodeJS.WritableStream {
   });
 }
 
-/** A child told to share countersign's stdout shares its stderr instead. */
+/**
+ * A child told to share countersign's stdout shares its stderr instead. So
+ * does one handed a descriptor the module opened on a stdout path (a
+ * stand-in): given 2 itself, it writes at stderr's own offset, so with stderr
+ * a file its lines are neither lost nor overwritten by stderr's next line.
+ */
 function stdioToStderr(stdio: unknown, fallback: unknown): unknown {
   const given = stdio ?? fallback;
   if (given === 'inherit') return ['inherit', 2, 'inherit'];
-  if (Array.isArray(given) && (given[1] === 'inherit' || given[1] === 1 || given[1] === process.stdout)) {
-    const copy = [...given];
-    copy[1] = 2;
-    return copy;
-  }
-  return stdio;
+  if (!Array.isArray(given)) return stdio;
+  const toStderr = (entry: unknown, at: number) => (at === 1 && (entry === 'inherit' || entry === 1 || entry === process.stdout)) || (at > 0 && isStandIn(entry));
+  if (!given.some(toStderr)) return stdio;
+  return given.map((entry, at) => (toStderr(entry, at) ? 2 : entry));
 }
 
 type AnyFn = (...args: unknown[]) => unknown;

@@ -193,7 +193,7 @@ export function retriesSpentFix(nodeId: string, code: string, via: string): stri
     case 'E_ANSWER_INVALID':
       return `the answers did not fit node "${nodeId}"'s inputSchema (the last one's errors are listed); ${then}`;
     case 'E_ANSWER_RESERVED_KEY':
-      return `the answers to node "${nodeId}" used the reserved "$" keys (the last one's errors are listed): to declare failure answer {"$error": "<message>"} alone, a non-empty message and no other key; otherwise leave out every "$" key and answer within the node's inputSchema; or ${then}`;
+      return `the answers to node "${nodeId}" used the reserved "$" keys (the last one's errors are listed): to declare failure answer {"$error": "<message>"} alone, a message that is not blank and no other key; otherwise leave out every "$" key and answer within the node's inputSchema; or ${then}`;
     case 'E_ANSWER_TOO_LARGE':
     case 'E_ANSWER_TOO_DEEP':
       return `the answers to node "${nodeId}" broke the answer limits (the last one's errors are listed): keep large or deeply nested content in files and answer with their paths; or ${then}`;

@@ -75,6 +75,8 @@ function indexWithFields(segments: readonly Segment[]): boolean {
 
 interface OpenBlock {
   block: Block;
+  /** The helper as written (`if`, `each`, or an unknown one): what its closing tag must name. */
+  name: string;
   /** The opening tag as written, for messages. */
   tag: string;
   offset: number;
@@ -86,7 +88,30 @@ type Arg = { kind: 'path'; text: string; offset: number } | { kind: 'literal'; v
 const HELPERS = '#if, #unless, #eq, #neq and #each';
 const NUMBER_LITERAL = /^-?\d+(?:\.\d+)?$/;
 
+/** Parses a template; throws E_TEMPLATE_SYNTAX at its first fault (rendering needs the whole tree). */
 export function parseTemplate(text: string): ParsedTemplate {
+  return parse(text, (e) => {
+    throw e;
+  });
+}
+
+/**
+ * Every syntax fault of a template, and the variables its well-formed
+ * parts read: validation reports each malformed tag as its own finding and
+ * still checks the reads around it, in one pass. A tag that fails is
+ * skipped; a block tag that fails still opens its block, so its closing
+ * tag is no second finding and what the block holds is read as in a block.
+ */
+export function analyseTemplate(text: string): { variables: TemplateVariable[]; errors: CountersignError[] } {
+  const errors: CountersignError[] = [];
+  const { variables } = parse(text, (e) => errors.push(e));
+  return { variables, errors };
+}
+
+/** A placeholder for a block tag that did not parse: never rendered (the template has an error). */
+const BROKEN_ARG: VarNode = Object.freeze({ kind: 'var', path: '', segments: [], root: '', frameRefs: false }) as VarNode;
+
+function parse(text: string, report: (e: CountersignError) => void): ParsedTemplate {
   const variables: TemplateVariable[] = [];
   const root: TemplateNode[] = [];
   if (text.indexOf('{{') < 0) {
@@ -98,6 +123,23 @@ export function parseTemplate(text: string): ParsedTemplate {
   let eachDepth = 0;
   let pending = '';
   let pos = 0;
+  let tooDeep = false;
+  /** Runs one tag's parse; a syntax fault is reported, and parsing goes on at the next tag. */
+  const attempt = (step: () => void): void => {
+    try {
+      step();
+    } catch (e) {
+      if (!(e instanceof CountersignError) || e.code !== 'E_TEMPLATE_SYNTAX') throw e;
+      report(e);
+    }
+  };
+  /** Closes the innermost open block, back into its parent's body. */
+  const closeTop = (): void => {
+    const top = stack.pop()!;
+    if (top.name === 'each' && !top.inElse) eachDepth--;
+    const parent = stack[stack.length - 1];
+    target = !parent ? root : parent.inElse ? parent.block.otherwise : parent.block.body;
+  };
   for (;;) {
     const open = text.indexOf('{{', pos);
     if (open < 0) {
@@ -114,7 +156,12 @@ export function parseTemplate(text: string): ParsedTemplate {
     }
     pending += text.slice(pos, open);
     const plain = text.indexOf('}}', open + 2);
-    if (plain < 0) fail(`unclosed "{{" at offset ${open}`, open, 'close the tag with "}}", or write \\{{ for a literal "{{"');
+    if (plain < 0) {
+      // Nothing after it is a tag: the rest is text.
+      attempt(() => fail(`unclosed "{{" at offset ${open}`, open, 'close the tag with "}}", or write \\{{ for a literal "{{"'));
+      pending += text.slice(open);
+      break;
+    }
     if (pending) {
       target.push(pending);
       pending = '';
@@ -130,54 +177,77 @@ export function parseTemplate(text: string): ParsedTemplate {
     const at = open + 2 + (inner.length - inner.trimStart().length);
     pos = close + 2;
 
-    if (content === '') fail(`empty tag "{{}}" at offset ${open}`, open, 'write a variable name inside the braces, or \\{{ for a literal "{{"');
+    if (content === '') {
+      attempt(() => fail(`empty tag "{{}}" at offset ${open}`, open, 'write a variable name inside the braces, or \\{{ for a literal "{{"'));
+      continue;
+    }
     const first = content.charCodeAt(0);
     if (first === 35 /* # */) {
       if (tried) variables.push(...tried.variables);
-      const block = tried ? tried.block : openBlock(content, at, open, eachDepth, variables);
+      let block: Block | undefined = tried?.block;
+      if (!block) attempt(() => (block = openBlock(content, at, open, eachDepth, variables)));
+      const name = block ? block.kind : helperName(content);
+      // A block tag that failed still opens its block, with a placeholder never rendered.
+      block ??= { kind: name === 'each' ? 'each' : 'if', arg: BROKEN_ARG, body: [], otherwise: [] };
       target.push(block);
-      stack.push({ block, tag: content, offset: open, inElse: false });
-      if (stack.length > MAX_TEMPLATE_NESTING) {
-        fail(`"{{${content}}}" at offset ${open} nests blocks deeper than ${MAX_TEMPLATE_NESTING} levels`, open, 'flatten the template: combine conditions, or move the detail into a variable');
+      stack.push({ block, name, tag: content, offset: open, inElse: false });
+      if (stack.length > MAX_TEMPLATE_NESTING && !tooDeep) {
+        tooDeep = true;
+        attempt(() => fail(`"{{${content}}}" at offset ${open} nests blocks deeper than ${MAX_TEMPLATE_NESTING} levels`, open, 'flatten the template: combine conditions, or move the detail into a variable'));
       }
       target = block.body;
-      if (block.kind === 'each') eachDepth++;
+      if (name === 'each') eachDepth++;
     } else if (first === 47 /* / */) {
       const name = content.slice(1).trim();
-      const top = stack.pop();
-      if (!top) fail(`"{{${content}}}" at offset ${open} closes no open block`, open, 'remove it, or open the block before it');
-      if (top.block.kind !== name) {
-        fail(`"{{${content}}}" at offset ${open} does not match "{{${top.tag}}}" opened at offset ${top.offset}`, open, `close the innermost block first with {{/${top.block.kind}}}`);
+      const top = stack[stack.length - 1];
+      if (!top) {
+        attempt(() => fail(`"{{${content}}}" at offset ${open} closes no open block`, open, 'remove it, or open the block before it'));
+        continue;
       }
-      if (top.block.kind === 'each' && !top.inElse) eachDepth--;
-      const parent = stack[stack.length - 1];
-      target = !parent ? root : parent.inElse ? parent.block.otherwise : parent.block.body;
+      if (top.name !== name) {
+        attempt(() => fail(`"{{${content}}}" at offset ${open} does not match "{{${top.tag}}}" opened at offset ${top.offset}`, open, `close the innermost block first with {{/${top.name}}}`));
+        // It closes the block it names, if one is open (the ones inside it were left unclosed); otherwise it is ignored.
+        if (!stack.some((b) => b.name === name)) continue;
+        while (stack[stack.length - 1].name !== name) closeTop();
+      }
+      closeTop();
     } else if (content === 'else' || content.startsWith('else ')) {
       const top = stack[stack.length - 1];
-      if (content !== 'else') fail(`"{{${content}}}" at offset ${open} is not supported`, open, 'write {{else}} and nest an {{#if}} block inside it');
-      if (!top) fail(`"{{else}}" at offset ${open} is outside any block`, open, 'use {{else}} only between {{#if …}} (or #unless, #eq, #neq, #each) and its closing tag');
-      if (top.inElse) fail(`second "{{else}}" at offset ${open} in "{{${top.tag}}}"`, open, 'a block has at most one {{else}}');
-      top.inElse = true;
-      if (top.block.kind === 'each') eachDepth--;
-      target = top.block.otherwise;
+      attempt(() => {
+        if (content !== 'else') fail(`"{{${content}}}" at offset ${open} is not supported`, open, 'write {{else}} and nest an {{#if}} block inside it');
+        if (!top) fail(`"{{else}}" at offset ${open} is outside any block`, open, 'use {{else}} only between {{#if …}} (or #unless, #eq, #neq, #each) and its closing tag');
+        if (top.inElse) fail(`second "{{else}}" at offset ${open} in "{{${top.tag}}}"`, open, 'a block has at most one {{else}}');
+        top.inElse = true;
+        if (top.name === 'each') eachDepth--;
+        target = top.block.otherwise;
+      });
     } else {
-      target.push(varNode(content, at));
-      addVariables(content, at, eachDepth, variables);
+      attempt(() => {
+        const node = varNode(content, at);
+        addVariables(content, at, eachDepth, variables);
+        target.push(node);
+      });
     }
   }
   if (pending) target.push(pending);
-  const unclosed = stack[stack.length - 1];
-  if (unclosed) {
-    fail(`unclosed "{{${unclosed.tag}}}" at offset ${unclosed.offset}`, unclosed.offset, `close the block with {{/${unclosed.block.kind}}}`);
+  // Each block left open is its own fault, innermost first.
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const unclosed = stack[i];
+    attempt(() => fail(`unclosed "{{${unclosed.tag}}}" at offset ${unclosed.offset}`, unclosed.offset, `close the block with {{/${unclosed.name}}}`));
   }
   return { nodes: root, variables: Object.freeze(variables) as TemplateVariable[] };
 }
 
+/** The helper a block tag names (`if` in `{{#if x}}`), as written. */
+function helperName(content: string): string {
+  let end = 1;
+  while (end < content.length && !isSpace(content.charCodeAt(end))) end++;
+  return content.slice(1, end);
+}
+
 function openBlock(content: string, at: number, open: number, eachDepth: number, variables: TemplateVariable[]): Block {
-  let nameEnd = 1;
-  while (nameEnd < content.length && !isSpace(content.charCodeAt(nameEnd))) nameEnd++;
-  const name = content.slice(1, nameEnd);
-  const args = blockArgs(content, nameEnd, at);
+  const name = helperName(content);
+  const args = blockArgs(content, name.length + 1, at);
   const tag = `{{${content}}}`;
   const variable = (arg: Arg | undefined, role: string): VarNode => {
     if (!arg) fail(`"${tag}" at offset ${open} needs ${role}`, at, `write it as {{#${name} variable${name === 'eq' || name === 'neq' ? " 'value'" : ''}}}`);

@@ -10,10 +10,11 @@
  * rendered verbatim (no injection). `{{else}}` inside `{{#each}}` renders
  * when the value is not a non-empty array.
  */
+import type { CountersignError } from '../errors.js';
 import type { Segment } from './path.js';
 import { same } from './equality.js';
 import { stepInto, type Resolution } from './resolver.js';
-import { parseTemplate, type Block, type Operand, type ParsedTemplate, type TemplateNode, type TemplateVariable, type VarNode } from './template-parse.js';
+import { analyseTemplate, parseTemplate, type Block, type Operand, type ParsedTemplate, type TemplateNode, type TemplateVariable, type VarNode } from './template-parse.js';
 
 export { parseTemplatePath, type TemplateVariable } from './template-parse.js';
 
@@ -40,6 +41,19 @@ function compiled(text: string): ParsedTemplate {
  */
 export function templateVariables(text: string): TemplateVariable[] {
   return compiled(text).variables;
+}
+
+/**
+ * What validation reads of a template: the variables its well-formed parts
+ * read and every syntax fault (E_TEMPLATE_SYNTAX, each with its offset),
+ * never only the first. A template that parses comes from the cache.
+ */
+export function templateAnalysis(text: string): { variables: TemplateVariable[]; errors: CountersignError[] } {
+  const hit = cache.get(text);
+  if (hit) return { variables: hit.variables, errors: [] };
+  const analysed = analyseTemplate(text);
+  if (analysed.errors.length === 0) compiled(text);
+  return analysed;
 }
 
 /**

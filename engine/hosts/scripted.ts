@@ -79,7 +79,7 @@ export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): 
       // A library caller's entry JSON would not keep as given (a class instance, symbol keys, a symbol or
       // function inside) is the script's fault at its pointer, as a plain agent's such answer is: never
       // handed on changed by a copy (which drops symbol keys and makes an instance a plain object) nor a copy's crash.
-      const notJson = given === null ? undefined : jsonProblem(given, { plainObjectsOnly: true });
+      const notJson = given === null ? undefined : jsonProblem(given, { plainObjectsOnly: true }) ?? cycleIn(given);
       if (notJson) {
         const pointer = `${at.pointer}${notJson.pointer}`;
         throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with an entry that is not plain JSON (answer ${next + 1}, at ${pointer}): ${notJson.pointer || '(root)'} ${notJson.message}`, {
@@ -243,7 +243,37 @@ function parseScriptText(text: string, path: string): unknown {
   }
 }
 
+/**
+ * Where an entry holds itself ({ self: <the entry> }): JSON cannot write it
+ * (JSON.stringify throws), so it is the script's fault at the pointer of the
+ * reference. jsonProblem skips a value met before, which a shared value
+ * (met twice, no cycle) must be, so the cycle is looked for here.
+ */
+function cycleIn(value: unknown, pointer = '', parents = new Set<object>()): { pointer: string; message: string } | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (parents.has(value)) return { pointer, message: 'is a reference to itself (the entry holds itself), which JSON cannot write' };
+  parents.add(value);
+  try {
+    for (const [key, item] of Object.entries(value)) {
+      const found = cycleIn(item, `${pointer}/${escapePointer(key)}`, parents);
+      if (found) return found;
+    }
+  } finally {
+    parents.delete(value);
+  }
+  return undefined;
+}
+
 function checkScript(value: unknown, path: string): Script {
+  // A Map (or a class instance) would be read through its own keys, which are none of its entries: "no answers" for every node.
+  const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  if (proto !== undefined && proto !== Object.prototype && proto !== null && !Array.isArray(value)) {
+    throw new CountersignError('E_INPUT', `the script ${path} must map node ids to lists of answers, got a ${(value as object).constructor?.name ?? 'class'} instance`, {
+      file: path,
+      pointer: '',
+      fix: value instanceof Map ? 'pass a plain object: Object.fromEntries(map) turns the Map into one' : 'pass a plain object, e.g. { "node-id": [ {answer}, {answer} ] }',
+    });
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new CountersignError('E_INPUT', `the script ${path} must map node ids to lists of answers`, {
       file: path,

@@ -35,7 +35,9 @@ export function guardAnswer({ answer, bytes }: Submission, schemaErrors?: (rest:
   }
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) {
     const declaration = '$error' in answer ? answer.$error : undefined;
-    // A declaration ends the visit for good: only an unmistakable one counts ({"$error": null} is not one).
+    // A declaration ends the visit for good: only an unmistakable one counts
+    // ({"$error": null} is not one), and it must say what went wrong: a blank
+    // message would leave the run's error saying nothing, so it is re-asked.
     if (typeof declaration === 'string' && declaration.trim() !== '' && Object.keys(answer).length === 1) return { kind: 'declared-error', message: declaration };
     const reserved = Object.keys(answer).filter((k) => k.startsWith('$'));
     if (reserved.length > 0) {
@@ -45,7 +47,7 @@ export function guardAnswer({ answer, bytes }: Submission, schemaErrors?: (rest:
       // fault. A bare {"$error": …} meant to declare failure gets no schema
       // lines: there is no answer beside it to judge.
       const errorLine = '$error' in answer
-        ? [`/$error: declares that the agent failed, so it must be a non-empty message string and the answer's only key ({"$error": "what went wrong"}); got ${JSON.stringify(answer).slice(0, 200)}`]
+        ? [`/$error: declares that the agent failed, so it must be a message string that is not blank (not only spaces) and the answer's only key ({"$error": "what went wrong"}); got ${JSON.stringify(answer).slice(0, 200)}`]
         : [];
       const judged = !('$error' in answer) || Object.keys(rest).length > 0;
       return {

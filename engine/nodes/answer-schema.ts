@@ -310,10 +310,57 @@ function cutAt(text: string, n: number): string {
 
 const MORE_LINE = /^\(root\): and \d+ more errors \(only the first \d+ are listed\)/;
 
+/**
+ * Keywords whose subschema's errors are alternatives, not faults: a value
+ * fitting any one anyOf/oneOf branch, or a list with any one item fitting
+ * `contains`, would do. What the alternatives say is one fault, of the
+ * value the choice describes.
+ */
+const CHOICES: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'contains']);
+
+const isAlternativeOf = (e: ErrorObject, c: ErrorObject) =>
+  c !== e && e.schemaPath.startsWith(`${c.schemaPath}/`) && (e.instancePath === c.instancePath || e.instancePath.startsWith(`${c.instancePath}/`));
+
+/** The failed choices (anyOf, oneOf, contains) among ajv's errors: what choiceOf looks in. */
+export function failedChoices(errors: readonly ErrorObject[]): ErrorObject[] {
+  return errors.filter((c) => CHOICES.has(c.keyword));
+}
+
+/**
+ * The outermost of `choices` (failedChoices of the same errors) that `e`
+ * is an alternative of; undefined when `e` is a fault of its own. Branches
+ * reached through a $ref carry the $ref's schemaPath and keep their own place.
+ */
+export function choiceOf(e: ErrorObject, choices: readonly ErrorObject[]): ErrorObject | undefined {
+  let outer: ErrorObject | undefined;
+  for (const c of choices) {
+    if (isAlternativeOf(e, c) && (!outer || c.schemaPath.length < outer.schemaPath.length)) outer = c;
+  }
+  return outer;
+}
+
+/** Distinct messages of what no item fitting `contains` said, kept in a line. */
+const MAX_CONTAINS_REASONS = 3;
+
 function allErrorLines(errors: ErrorObject[]): string[] {
+  // A failed `contains` is one line at the list: what each item said under it
+  // is why none fits (kept in that line), never "/0: must be …" as if every item had to.
+  const containers = errors.filter((e) => e.keyword === 'contains');
+  const reasons = new Map<ErrorObject, Set<string>>();
+  const folded = new Set<ErrorObject>();
+  if (containers.length > 0) {
+    for (const e of errors) {
+      const c = containers.find((k) => isAlternativeOf(e, k));
+      if (!c) continue;
+      folded.add(e);
+      if (e.keyword === 'contains' || CHOICES.has(e.keyword)) continue;
+      if (!reasons.has(c)) reasons.set(c, new Set());
+      reasons.get(c)!.add(e.message ?? `fails "${e.keyword}"`);
+    }
+  }
   // One line per fault: a global's declared type and the node's own (an allOf
   // of both) would otherwise say "/n: must be integer" twice.
-  return [...new Set(errors.map((e) => {
+  return [...new Set(errors.filter((e) => !folded.has(e)).map((e) => {
     // `/` would be the JSON pointer of a property named "": the whole answer is `(root)`.
     const at = errorPointer(e) || ROOT;
     const p = e.params as Record<string, unknown>;
@@ -325,6 +372,11 @@ function allErrorLines(errors: ErrorObject[]): string[] {
     }
     if (e.keyword === 'required') {
       return `${at}: missing required property "${String(p.missingProperty)}"`;
+    }
+    if (e.keyword === 'contains') {
+      const why = [...(reasons.get(e) ?? [])];
+      const shown = why.slice(0, MAX_CONTAINS_REASONS).join(', ') + (why.length > MAX_CONTAINS_REASONS ? ', …' : '');
+      return `${at}: ${e.message ?? 'must contain a valid item'}${why.length ? ` (no item does: ${shown})` : ''}`;
     }
     if (e.keyword === 'maxProperties' && p.limit === 0) {
       return `${at}: this step takes no answer fields; answer {}`;

@@ -2,9 +2,9 @@
  * Static checks shared by node types: template syntax and reads, and
  * whether an effective inputSchema compiles.
  */
-import { isCountersignError, type CountersignError } from '../errors.js';
+import type { CountersignError } from '../errors.js';
 import type { JsonObject, Workflow } from '../format/model.js';
-import { templateVariables } from '../format/template.js';
+import { templateAnalysis } from '../format/template.js';
 import { suggest } from '../format/suggest.js';
 import { effectiveSchema } from './answer-schema.js';
 import { unsatisfiableRequired } from './required-fields.js';
@@ -29,25 +29,23 @@ export function errorFinding(e: CountersignError, pointer: string): Finding {
   };
 }
 
-/** The variables a template reads; a malformed template reads nothing (checkTemplate reports it). */
+/** The variables a template reads, its malformed tags left out (checkTemplate reports each of them). */
 export function templateReads(text: unknown, pointer: string): VariableRead[] {
   if (typeof text !== 'string') return [];
-  try {
-    return templateVariables(text).map((v) => ({ path: v.path, pointer, offset: v.offset, ...(v.list ? { list: true as const } : {}), ...(v.inEach ? { inEach: true as const } : {}) }));
-  } catch {
-    return [];
-  }
+  return templateAnalysis(text).variables.map((v) => ({ path: v.path, pointer, offset: v.offset, ...(v.list ? { list: true as const } : {}), ...(v.inEach ? { inEach: true as const } : {}) }));
 }
 
+/** Syntax findings one template string may make before the rest are counted in one: 60,000 `{{}}` are not 60,000 findings. */
+const MAX_TEMPLATE_FINDINGS = 20;
+
+/** Every syntax fault of a template, each its own finding at its offset: one pass finds them all. */
 export function checkTemplate(text: unknown, pointer: string): Finding[] {
   if (typeof text !== 'string') return [];
-  try {
-    templateVariables(text);
-    return [];
-  } catch (e) {
-    if (!isCountersignError(e)) throw e;
-    return [errorFinding(e, pointer)];
-  }
+  const { errors } = templateAnalysis(text);
+  const findings = errors.slice(0, MAX_TEMPLATE_FINDINGS).map((e) => errorFinding(e, pointer));
+  const rest = errors.length - MAX_TEMPLATE_FINDINGS;
+  if (rest > 0) findings.push({ code: 'E_TEMPLATE_SYNTAX', message: `this template has ${rest} more syntax errors (only the first ${MAX_TEMPLATE_FINDINGS} are listed); fix these and validate again`, pointer, severity: 'error' });
+  return findings;
 }
 
 export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: string, workflow: Workflow): Finding[] {

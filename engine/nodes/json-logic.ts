@@ -132,13 +132,15 @@ export function checkJsonLogic(rule: unknown, pointer: string): Finding[] {
     }
     if (op === 'var') {
       const path = Array.isArray(args) ? args[0] : args;
-      const pathAt = Array.isArray(args) ? `${argAt}/0` : argAt;
+      // At the path itself; an empty list has no element 0, so the finding is at the list (a pointer the document has).
+      const pathAt = Array.isArray(args) && args.length > 0 ? `${argAt}/0` : argAt;
+      const got = Array.isArray(args) && args.length === 0 ? 'an empty list []' : JSON.stringify(path) ?? 'nothing';
       if (itemScope) {
         // In an iterating body "" is the item itself and a number indexes it.
-        if (typeof path !== 'string' && typeof path !== 'number') bad('a "var" path must be a literal string', pathAt);
+        if (typeof path !== 'string' && typeof path !== 'number') bad(`a "var" path must be a literal string; got ${got}`, pathAt);
       } else if (typeof path !== 'string' || path === '') {
         // Outside an iterating body a var names a run variable; "" or a number would read json-logic's whole data object.
-        bad(`a "var" outside map/filter/reduce/all/none/some names a variable, so its path must be a non-empty string such as "issues_count" or "review.count"; got ${JSON.stringify(path) ?? 'nothing'}`, pathAt);
+        bad(`a "var" outside map/filter/reduce/all/none/some names a variable, so its path must be a non-empty string such as "issues_count" or "review.count"; got ${got}`, pathAt);
       }
       if (Array.isArray(args)) args.slice(1).forEach((d, i) => walk(d, `${argAt}/${i + 1}`, depth + 1, itemScope));
       return;

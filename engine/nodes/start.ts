@@ -5,7 +5,7 @@
 import { CountersignError } from '../errors.js';
 import type { JsonObject, JsonValue, StartNode, Workflow } from '../format/model.js';
 import type { ErrorObject } from 'ajv';
-import { describeErrors, errorPointer, registryMisfits } from './answer-schema.js';
+import { choiceOf, describeErrors, failedChoices, errorPointer, registryMisfits } from './answer-schema.js';
 import type { StartType } from './node-type.js';
 
 
@@ -62,9 +62,11 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
     registryMisfits(workflow, name, input[name]).map((e) => ({ ...e, instancePath: `/${escapeKey(name)}${e.instancePath}` })),
   );
   if (misfits.length > 0) {
+    // The first fault: an alternative of a failed choice (an anyOf branch, an item tried against `contains`) is that choice's.
+    const first = choiceOf(misfits[0], failedChoices(misfits)) ?? misfits[0];
     throw new CountersignError('E_INPUT', `the start input does not fit the variableRegistry: ${describeErrors(misfits).join('; ')}`, {
-      pointer: misfits[0].keyword === 'additionalProperties' ? errorPointer(misfits[0]) : misfits[0].instancePath,
-      fix: fixFor(misfits[0], workflow),
+      pointer: first.keyword === 'additionalProperties' ? errorPointer(first) : first.instancePath,
+      fix: fixFor(first, workflow),
     });
   }
 }

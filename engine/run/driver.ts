@@ -98,6 +98,8 @@ export interface RunResult {
   error?: RunFailure;
   /** True when the run still waits (max-steps or an adapter fault): resume it later. */
   stopped?: boolean;
+  /** The message of an agent's or reviewer's close() that failed after the drive: the run's result above stands. */
+  closeError?: string;
 }
 
 /** How many drives are using each agent right now: it is closed when the last of them ends. */
@@ -138,7 +140,14 @@ export async function driveRun(
     await releaseAgents(agents).catch(() => undefined);
     throw e;
   }
-  await releaseAgents(agents);
+  // The run ended as `result` says (it is stored so): a close that fails now
+  // must not take that away from the caller, who would lose the runId and
+  // output. Said beside the result instead.
+  try {
+    await releaseAgents(agents);
+  } catch (e) {
+    return { ...result, closeError: e instanceof Error ? e.message : String(e) };
+  }
   return result;
 }
 

@@ -23,6 +23,9 @@ import { ENGINE_ID } from '../nodes/tool.js';
 import { checkOptionKeys, keysOf } from './option-keys.js';
 import { said, shown } from '../format/said.js';
 import { suggest } from '../format/suggest.js';
+import type { Store } from '../store/store.js';
+import { isClosedMemoryStore } from '../store/memory.js';
+import type { RunResult } from './driver.js';
 
 /** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
 export function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer?: Agent; as?: string; reviewerAs?: string }): void {
@@ -402,5 +405,24 @@ export function toolFailureOf(given: unknown, keys: readonly string[]): { tool: 
     // Kept whole, as a tool-call record is: never cut without a word.
     message: f.message as string,
     ...(typeof f.fix === 'string' ? { fix: f.fix } : {}),
+  };
+}
+
+/**
+ * A drive stopped by its in-memory store being closed: the store dropped
+ * everything it held, so the run is lost. The driver's stop says how to
+ * resume a run the store still holds; here no resume can work (nor does
+ * the CLI ever see an in-memory store), so the fix is to start again.
+ */
+export function lostWithClosedStore(result: RunResult, store: Store): RunResult {
+  if (!result.stopped || result.error?.code !== 'E_STORE' || !isClosedMemoryStore(store)) return result;
+  const { fix: _resume, ...error } = result.error;
+  return {
+    ...result,
+    error: {
+      ...error,
+      message: `the in-memory store was closed while run ${result.runId} was driven, and what it held is gone: run ${result.runId} is lost${error.nodeId ? ` (it was at node "${error.nodeId}")` : ''}`,
+      fix: 'keep the store open while its engine is in use (close it last); to go on, start the run again from its workflow on a new store: createEngine({ store: createMemoryStore() }).run(workflow, { agent })',
+    },
   };
 }

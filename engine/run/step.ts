@@ -122,7 +122,7 @@ function enterNodes(
   // Most steps rest at a node without entry work: nothing below is allocated for them.
   if (!needsEntry(compiled, snap)) return first;
   let all = [...actions];
-  let cause = causeOf(submitted, all, snap.context as RunContext);
+  let cause = causeOf(compiled, submitted, all, snap.context as RunContext);
   // Where each node's first entry ended in `all`, and why its last entry routed on: what a runaway reports.
   const firstEntry = new Map<string, number>();
   let lastRoute = '';
@@ -197,11 +197,17 @@ function needsEntry(compiled: CompiledWorkflow, snap: AnyMachineSnapshot): boole
  * accepted answer, or, when that was the engine's own tool outcome, the
  * agent answer before the tool nodes (`ctx.leadIn`, accepted earlier).
  * None when a failure route lies between them (README delegate-review
- * step 1: "a timeout, error or other route on the way").
+ * step 1: "a timeout, error or other route on the way"), and none from a
+ * review's answer (a review reached from a review is one no answer led to).
  */
-function causeOf(submitted: { event: MachineEvent; snapshot: AnyMachineSnapshot } | undefined, actions: Actions, ctx: RunContext): EntryCause | undefined {
+function causeOf(compiled: CompiledWorkflow, submitted: { event: MachineEvent; snapshot: AnyMachineSnapshot } | undefined, actions: Actions, ctx: RunContext): EntryCause | undefined {
   if (!submitted || submitted.event.type !== 'SUBMIT') return undefined;
   const nodeId = submitted.snapshot.value as string;
+  // A node with entry work (a review) only judges: its answer did no work a
+  // later review could find missing or unchanged, and asking it again cannot
+  // change that (the same rule as RunContext.leadIn, decisions.ts leadInOf).
+  const answered = compiled.byId.get(nodeId);
+  if (answered && (nodeType(answered.type) as WaitingType).enter !== undefined) return undefined;
   const events = actions.flatMap((a) => (a.type === 'journal' ? (a.params as { events: JsonObject[] }).events : []));
   const accepted = events.findIndex((e) => e.type === 'answer.accepted' && e.nodeId === nodeId);
   if (accepted < 0) return undefined;

@@ -8,7 +8,10 @@ import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
 import type { LedgerQuery, LedgerRow } from './store.js';
 import { checkShape, RUN_FORBIDDEN_TABLES } from '../format/table-shapes.js';
-import { said } from '../format/said.js';
+import { said, shown } from '../format/said.js';
+import { suggest } from '../format/suggest.js';
+
+const QUERY_KEYS = ['since', 'key', 'limit'];
 
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 /** What `Date#toISOString()` writes: the only form whose text order is time order. */
@@ -69,7 +72,20 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
 
 /** The query with `since` as a canonical time (text order is time order), after checking it. */
 export function checkQuery(query: LedgerQuery | undefined): { since?: string; key?: string; limit?: number } {
-  if (!query) return {};
+  if (query === undefined) return {};
+  // null, a number or a misspelt key ({ lim }) would otherwise be read as no query: every row, silently.
+  if (query === null || typeof query !== 'object' || Array.isArray(query)) {
+    throw new CountersignError('E_LEDGER_QUERY', `a ledger query is an object ({ since, key, limit }), got ${shown(query)}`, {
+      fix: 'pass { since, key, limit } (each optional), or leave the query out for every row',
+    });
+  }
+  for (const name of Object.keys(query)) {
+    if (QUERY_KEYS.includes(name)) continue;
+    const near = suggest(name, QUERY_KEYS);
+    throw new CountersignError('E_LEDGER_QUERY', `a ledger query has no option ${JSON.stringify(name)}${near ? ` — did you mean "${near}"?` : ''}`, {
+      fix: `${near ? `rename it to "${near}"` : 'remove it'}: a ledger query takes ${QUERY_KEYS.join(', ')}, and an option it does not know is never read as left out`,
+    });
+  }
   const out: { since?: string; key?: string; limit?: number } = {};
   if (query.since !== undefined) {
     // Every ledger time is UTC, so is a date-time given without a zone (as a bare date already is to Date.parse).

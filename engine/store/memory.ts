@@ -11,9 +11,17 @@ import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
-import { checkCreate, checkEventIndex, checkMutate, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkCreate, checkEventIndex, checkMutate, checkMutation, workflowText, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
 import { damagedRun } from '../run/state.js';
+
+/** Memory stores closed: what they held is gone, so a run stopped by the close can only be started again. */
+const closedStores = new WeakSet<Store>();
+
+/** Whether `store` is an in-memory store that was closed (its runs are gone, never to be resumed). */
+export function isClosedMemoryStore(store: Store): boolean {
+  return closedStores.has(store);
+}
 
 export function createMemoryStore(): Store {
   const workflows = new Map<string, Workflow>();
@@ -41,10 +49,12 @@ export function createMemoryStore(): Store {
     }
   }
 
-  return {
+  const store: Store = {
     putWorkflow(hash, workflow) {
       open('store a workflow');
       checkWorkflowHash(hash, 'putWorkflow');
+      // As SQLite would store it: a copy JSON cannot keep, or no workflow, is refused here too.
+      workflowText(hash, workflow);
       if (!workflows.has(hash)) workflows.set(hash, workflow);
     },
 
@@ -81,7 +91,7 @@ export function createMemoryStore(): Store {
       const current = runs.get(runId);
       if (!current) throw runNotFound(runId);
       // Nothing is written until mutate returns and its rows pass, so a throw leaves the run as it was.
-      const { record, events, rows, result } = mutate(current);
+      const { record, events, rows, result } = checkMutation<T>(mutate(current), runId);
       const checked = rows && rows.length > 0 ? checkRows(rows, (id) => ledgerIds.has(id), runId) : [];
       if (record) runs.set(runId, record);
       if (events && events.length > 0) journals.get(runId)!.push(...events);
@@ -141,6 +151,7 @@ export function createMemoryStore(): Store {
 
     close() {
       closed = true;
+      closedStores.add(store);
       workflows.clear();
       runs.clear();
       journals.clear();
@@ -148,6 +159,7 @@ export function createMemoryStore(): Store {
       ledgerIds.clear();
     },
   };
+  return store;
 }
 
 function newestFirst(a: RunSummary, b: RunSummary): number {

@@ -31,10 +31,11 @@ export function resolveStoreDir(opts: StoreLocation): string {
   // { dir } or { stor } for { store } would otherwise open the default store without a word.
   checkOptionKeys(opts, STORE_LOCATION_KEYS, 'openStore');
   const env = opts.env ?? process.env;
-  // An empty flag is what an unset shell variable gives (`--store "$DIR"`): refused, never taken as "the default".
+  // An empty value is what an unset variable gives: refused, never taken as "the default". The CLI
+  // refuses an empty --store itself (E_USAGE, main.ts); this is a library caller's option.
   if (opts.store !== undefined && opts.store.trim() === '') {
-    throw new CountersignError('E_USAGE', '--store needs a directory, and was given an empty value', {
-      fix: 'name the store directory (is the shell variable you passed unset?), or leave --store out to use $COUNTERSIGN_STORE or ./.countersign',
+    throw new CountersignError('E_INPUT', `openStore's store must name a directory, got ${shown(opts.store)}`, {
+      fix: `pass the store directory (is the variable you passed it from unset?), or leave store out to use $COUNTERSIGN_STORE or ./${DEFAULT_STORE_DIR}`,
     });
   }
   const chosen = nonEmpty(opts.store) ?? nonEmpty(env.COUNTERSIGN_STORE) ?? DEFAULT_STORE_DIR;

@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { shellWord } from '../format/shell-word.js';
 
@@ -158,9 +158,10 @@ export function refuseNonFile(file: string): void {
     kind = brokenLink(file, (err as NodeJS.ErrnoException).code);
     // Otherwise nothing there yet (SQLite creates it), or nothing this process may look at: SQLite says which.
     if (kind === undefined) return;
+    const end = chainEnd(file);
     throw new CountersignError('E_STORE', `cannot open the store ${file}: it is ${kind}`, {
       file,
-      fix: `move ${shellWord(file)} aside (countersign creates a new countersign.db when none is there), or put back the store file it points to, or pass another directory with --store DIR`,
+      fix: `move ${shellWord(file)} aside (countersign creates a new countersign.db when none is there), or put back the store file ${end === undefined ? 'it points to' : `at ${end}`}, or pass another directory with --store DIR`,
     });
   }
   if (kind === undefined) return;
@@ -185,7 +186,11 @@ function brokenLink(file: string, code: string | undefined): string | undefined 
   } catch {
     return 'a link to nothing';
   }
-  return `a link to ${target}, which does not exist`;
+  const end = chainEnd(file);
+  // A link to a link: the missing file is where the chain ends, not the first hop (which exists).
+  return end === undefined || end === resolvePath(dirname(file), target)
+    ? `a link to ${target}, which does not exist`
+    : `a link to ${target}, a chain of links that ends at ${end}, which does not exist`;
 }
 
 /** Runs `fn` again while SQLite reports the file busy, for up to five seconds. */
@@ -301,4 +306,21 @@ function migrate(db: Database.Database, file: string): void {
     db.exec(SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
+}
+
+/** The missing path a chain of links from `file` ends at (each hop read relative to its link's folder), or undefined when it does not end at one (a loop, an unreadable hop). */
+function chainEnd(file: string): string | undefined {
+  let at = file;
+  for (let hop = 0; hop < 40; hop++) {
+    let target: string;
+    try {
+      if (!lstatSync(at).isSymbolicLink()) return undefined;
+      target = readlinkSync(at);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? at : undefined;
+    }
+    at = resolvePath(dirname(at), target);
+  }
+  return undefined;
 }

@@ -2,6 +2,9 @@
 import { CountersignError } from '../errors.js';
 import { said, shown } from '../format/said.js';
 import type { RunStatus } from '../run/contract.js';
+import { checkOptionKeys } from '../run/option-keys.js';
+import { recordProblem, workflowProblem } from './row-shapes.js';
+import type { Mutation, RunRecord } from './store.js';
 
 export function runNotFound(runId: string): CountersignError {
   return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, {
@@ -82,6 +85,8 @@ export function listedStatus(filter: unknown): RunStatus | undefined {
       fix: `pass { status: ${typeof filter === 'string' && RUN_STATUSES.includes(filter) ? JSON.stringify(filter) : '"waiting"'} }, or leave the filter out`,
     });
   }
+  // A misspelt key ({ stat }) would otherwise list every run as if no filter were given.
+  checkOptionKeys(filter, ['status'], 'list()');
   const status: unknown = (filter as { status?: unknown }).status;
   if (status === undefined) return undefined;
   if (typeof status !== 'string' || !RUN_STATUSES.includes(status)) {
@@ -101,6 +106,69 @@ export function checkMutate(mutate: unknown): void {
   }
 }
 
+/**
+ * What mutate returned: a { record?, events?, rows?, result } object, whose
+ * record (when given) is one the store would read back as run `runId`'s.
+ * Checked before anything is written: a record the store would later call
+ * damaged (no status, another run's id) is the caller's mistake, not store
+ * damage to restore from a backup, and a Promise (an async mutate) would
+ * otherwise be read as "write nothing".
+ */
+export function checkMutation<T>(value: unknown, runId: string): Mutation<T> {
+  if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') {
+    throw new CountersignError('E_INPUT', `update() of run "${runId}": mutate returned a Promise, and a store step is synchronous`, {
+      fix: 'make mutate a plain (not async) function returning { record?, events?, rows?, result }: the store writes inside one transaction, which cannot wait',
+    });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new CountersignError('E_INPUT', `update() of run "${runId}": mutate returned ${said(value)}, not { record?, events?, rows?, result }`, {
+      fix: 'return { result } to write nothing, or { record, events, result } to write a step',
+    });
+  }
+  const { record, events, rows } = value as Mutation<T>;
+  if (record !== undefined) checkStoredRecord(record, runId, `update() of run "${runId}"`);
+  for (const [name, list] of [['events', events], ['rows', rows]] as const) {
+    if (list !== undefined && !Array.isArray(list)) {
+      throw new CountersignError('E_INPUT', `update() of run "${runId}": mutate returned ${name} ${shown(list)}, not a list`, {
+        fix: `return ${name} as a list, or leave it out to append none`,
+      });
+    }
+  }
+  return value as Mutation<T>;
+}
+
+/** A record to write as run `runId`'s: refused when the store would read it back as damaged (row-shapes.ts). */
+function checkStoredRecord(record: unknown, runId: string, call: string): asserts record is RunRecord {
+  const why = recordProblem(record, runId);
+  if (why !== undefined) {
+    throw new CountersignError('E_INPUT', `${call}: the record to store ${why}`, {
+      fix: `pass a whole run record of run "${runId}" (runId, workflow, workflowHash, workspace, status, snapshot, seq, createdAt, updatedAt, and the pending item of a waiting run); nothing was written`,
+    });
+  }
+}
+
+/**
+ * putWorkflow()'s copy: a workflow (an object with its nodes list) that JSON
+ * keeps as it is, so both stores take the same copies and read each back
+ * as it was given; returns it as JSON text.
+ */
+export function workflowText(hash: string, workflow: unknown): string {
+  const refuse = (why: string) =>
+    new CountersignError('E_INPUT', `putWorkflow(): the workflow copy for hash ${hash} ${why}`, {
+      fix: 'pass the parsed workflow (an object with its nodes list, only JSON values in it), as loadWorkflow gives it',
+    });
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(workflow);
+  } catch {
+    // A cycle or a BigInt: said() names it as written (its cycle as "(itself)").
+    throw refuse(`holds a value JSON cannot keep: ${said(workflow)}`);
+  }
+  const why = text === undefined ? 'is not an object' : workflowProblem(JSON.parse(text));
+  if (why !== undefined) throw refuse(`${why}, got ${said(workflow)}`);
+  return text!;
+}
+
 /** create()'s record and first events: a record with its run id, and a list. */
 export function checkCreate(record: unknown, events: unknown): void {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
@@ -109,6 +177,7 @@ export function checkCreate(record: unknown, events: unknown): void {
     });
   }
   checkStoreRunId((record as { runId?: unknown }).runId, 'create');
+  checkStoredRecord(record, (record as { runId: string }).runId, `create() of run "${(record as { runId: string }).runId}"`);
   if (!Array.isArray(events)) {
     throw new CountersignError('E_INPUT', `create(): the first events are a list of journal events, got ${shown(events)}`, {
       fix: 'pass the run\'s first journal events as a list ([] for none)',

@@ -10,7 +10,7 @@
  */
 import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
 import type { ErrorObject } from 'ajv';
-import { describeErrors, errorPointer, registryMisfits } from '../nodes/answer-schema.js';
+import { choiceOf, describeErrors, failedChoices, errorPointer, registryMisfits } from '../nodes/answer-schema.js';
 import type { Finding } from '../nodes/node-type.js';
 import { schemaProblem } from '../nodes/schema-errors.js';
 
@@ -82,26 +82,22 @@ interface Place {
   errors: ErrorObject[];
 }
 
-const CHOICES: ReadonlySet<string> = new Set(['anyOf', 'oneOf']);
-
 /**
  * ajv's errors grouped by the place they are about, in the order ajv met
- * them. What an anyOf/oneOf's alternatives say is one fault, of the value
- * the choice describes: a value that fits no alternative is at that value,
- * never at some member one alternative would have wanted otherwise. An
+ * them. What a choice's alternatives say (an anyOf/oneOf's branches, the
+ * items tried against `contains`) is one fault, of the value the choice
+ * describes: a value that fits no alternative is at that value, never at
+ * some member or item one alternative would have wanted otherwise. An
  * `if`'s error only repeats its `then`/`else`'s (kept), and propertyNames'
  * only says "property name must be valid" where the error under it names
  * the key.
  */
 function misfitPlaces(errors: ErrorObject[]): Place[] {
-  const choices = errors.filter((e) => CHOICES.has(e.keyword));
+  const choices = failedChoices(errors);
   const places = new Map<string, Place>();
   for (const e of errors) {
     if (e.keyword === 'if' || e.keyword === 'propertyNames') continue;
-    // The outermost failed choice this error is an alternative of (branches reached through a $ref keep their own place).
-    const choice = choices
-      .filter((c) => c !== e && e.schemaPath.startsWith(`${c.schemaPath}/`) && (e.instancePath === c.instancePath || e.instancePath.startsWith(`${c.instancePath}/`)))
-      .sort((a, b) => a.schemaPath.length - b.schemaPath.length)[0];
+    const choice = choiceOf(e, choices);
     const keyName = (e as ErrorObject & { propertyName?: string }).propertyName;
     const named = keyName === undefined ? e : { ...e, instancePath: `${e.instancePath}/${escape(keyName)}`, message: `the key ${JSON.stringify(keyName)} ${e.message ?? `fails "${e.keyword}"`}` };
     const pointer = choice ? choice.instancePath : errorPointer(named);

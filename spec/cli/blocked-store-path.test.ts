@@ -73,4 +73,20 @@ Blocked('a store path whose folders do not exist yet is still just "no store the
   assert.not.ok(existsSync(join(cwd, 'not')));
 });
 
+Blocked('r86: a countersign.db link to a link to nothing: the message says where the chain of links ends, and the fix names that file to put back', async () => {
+  const cwd = tempDir('countersign-blocked-store-');
+  mkdirSync(join(cwd, 's'));
+  const middle = join(cwd, 'l2');
+  const end = join(cwd, 'none');
+  symlinkSync(middle, join(cwd, 's', 'countersign.db'));
+  symlinkSync(end, middle);
+  const r = await cli(['runs', '--store', 's', '--json'], { cwd });
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.json.error.code, 'E_STORE');
+  assert.match(r.json.error.message, `a link to ${middle}`);
+  assert.match(r.json.error.message, `ends at ${end}, which does not exist`);
+  assert.not.match(r.json.error.message, `${middle}, which does not exist`);
+  assert.match(r.json.error.fix, `put back the store file at ${end}`);
+});
+
 Blocked.run();

@@ -109,4 +109,25 @@ Gone('r85: a file made at the path since (not a directory): no "new directory", 
   assert.match(JSON.parse(linked.stdout).error.fix, 'cd "$PWD"');
 });
 
+/** `node launcher args…` run from `<gone>/sub`, after `<gone>` is removed and `replace` (a shell command given $GONE) puts something else at its path. */
+function fromUnderReplaced(replace: string, args: string[]) {
+  const parent = tempDir('countersign-cwd-');
+  const gone = join(parent, 'gone');
+  const script = `mkdir -p "$GONE/sub" && cd "$GONE/sub" && rm -r "$GONE" && ${replace} && PWD="$GONE/sub" exec "$@"`;
+  const r = spawnSync('sh', ['-c', script, 'sh', process.execPath, LAUNCHER, ...args], {
+    cwd: parent,
+    env: { ...process.env, GONE: gone, COUNTERSIGN_STORE: join(parent, 'store') },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, gone: join(gone, 'sub'), timedOut: r.error !== undefined };
+}
+
+Gone('r86: the removed directory\'s parent path now a file, or a link loop: the same E_USAGE refusal (exit 2, one {error} document), no ENOTDIR/ELOOP stack trace', () => {
+  for (const replace of ['touch "$GONE"', 'ln -s gone "$GONE"']) {
+    assertRefused(fromUnderReplaced(replace, ['runs', '--json']), true);
+    assertRefused(fromUnderReplaced(replace, ['runs']), false);
+  }
+});
+
 Gone.run();

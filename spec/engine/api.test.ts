@@ -1089,14 +1089,16 @@ Limits('an answer JSON would change (NaN, a function, a Map, undefined in a list
   assert.is(done.status, 'completed', 'an undefined member is absent, as JSON has it');
 });
 
-Limits('only {"$error": "<message>"} alone declares failure: a null, empty or non-string $error, or one beside other fields, is a rejected answer (an attempt), never the end of the run', async () => {
+Limits('only {"$error": "<message>"} alone declares failure: a null, empty, blank or non-string $error, or one beside other fields, is a rejected answer (an attempt) whose line says a blank message is refused, never the end of the run', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(structuredClone({ ...TWO_STEP, nodes: TWO_STEP.nodes.map((n) => (n.id === 'write' ? { ...n, maxRetries: 9 } : n)) }) as Workflow);
-  for (const answer of [{ $error: null }, { $error: false }, { $error: '' }, { $error: { why: 'x' } }, { $error: 'broke', words: 3 }]) {
+  for (const answer of [{ $error: null }, { $error: false }, { $error: '' }, { $error: '   ' }, { $error: '\n\t' }, { $error: { why: 'x' } }, { $error: 'broke', words: 3 }]) {
     const r = await engine.submit(s.runId, answer);
     assert.is(r.status, 'waiting', JSON.stringify(answer));
     assert.is(r.status === 'waiting' && r.rejected?.code, 'E_ANSWER_RESERVED_KEY');
-    assert.match(r.status === 'waiting' ? r.rejected!.errors[0] : '', 'must be a non-empty message string');
+    // The line names the rule the answer broke: "   " is non-empty, but blank.
+    assert.match(r.status === 'waiting' ? r.rejected!.errors[0] : '', 'must be a message string that is not blank (not only spaces)');
+    assert.match(r.status === 'waiting' ? r.rejected!.errors[0] : '', JSON.stringify(answer));
   }
   const declared = await engine.submit(s.runId, { $error: 'the disk is full' });
   assert.is(declared.status === 'failed' && declared.error.code, 'E_AGENT_ERROR');

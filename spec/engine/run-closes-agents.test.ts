@@ -103,4 +103,15 @@ test('a host\'s own agent with close() has it called once the drive ends (its Ag
   assert.is(closed, 1);
 });
 
+test('a close() that rejects after the run completed does not take its result away: run() returns the RunResult (runId, output, end node), with the close\'s failure in closeError', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const agent: Agent = { answer: async () => ({ words: 200 }), close: async () => { throw new Error('close failed'); } };
+  const result = await engine.run(TWO_STEP, { agent });
+  assert.is(result.status, 'completed');
+  assert.is(result.endNodeId, 'long');
+  assert.equal(result.output, { topic: 'tests', 'write.words': 200 });
+  assert.equal((await engine.runs()).map((r) => r.runId), [result.runId]);
+  assert.match(String(result.closeError), 'close failed');
+});
+
 test.run();

@@ -261,4 +261,40 @@ test('r85: a library script entry JSON would not keep as given (a class instance
   }
 });
 
+test('r86: a library script entry that holds itself is E_AGENT_OUTPUT at the pointer of the cycle, from answer() and under run(), never a bare TypeError', async () => {
+  const entry: Record<string, unknown> = { a: 1 };
+  entry.self = entry;
+  const e = await rejection(createScriptedAgent({ ask: [entry] }).answer(request('ask'), opts));
+  assert.is(e.code, 'E_AGENT_OUTPUT');
+  assert.is(e.pointer, '/ask/0/self');
+  assert.match(e.message, 'not plain JSON (answer 1, at /ask/0/self)');
+  assert.match(e.message, 'itself');
+  const wf = {
+    metadata: { name: 'one', version: '1.0.0', description: 'one directive' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Ask.', completionCondition: 'asked', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const r = await createEngine({ store: createMemoryStore() }).run(wf, { agent: createScriptedAgent({ ask: [entry] }, { file: 'answers.yaml' }) });
+  assert.is(r.error?.code, 'E_AGENT_OUTPUT', JSON.stringify(r.error));
+  assert.is(r.error!.pointer, '/ask/0/self');
+  assert.match(r.error!.fix ?? '', 'plain JSON');
+  // A value met twice that is no cycle is still plain JSON.
+  const shared = { n: 1 };
+  assert.equal(await createScriptedAgent({ ask: [{ a: shared, b: shared }] }).answer(request('ask'), opts), { a: { n: 1 }, b: { n: 1 } });
+});
+
+test('r86: a script that is a Map or another non-plain object is E_INPUT "must map node ids to lists of answers", never read as a script with no answers', () => {
+  class Script { ask = [{ x: 'a' }]; }
+  for (const given of [new Map([['ask', [{ x: 'a' }]]]), new Script(), new Date(0)]) {
+    const e = thrown(() => createScriptedAgent(given as never));
+    assert.is(e.code, 'E_INPUT', String(given));
+    assert.match(e.message, 'must map node ids to lists of answers');
+    assert.match(e.message, given.constructor.name);
+  }
+  assert.ok(createScriptedAgent(Object.assign(Object.create(null), { ask: [{}] })), 'a null-prototype object is still a plain map');
+});
+
 test.run();

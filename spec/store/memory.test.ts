@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Workflow } from '../../engine/format/model.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
+import { createEngine } from '../../engine/index.js';
 import type { RunRecord } from '../../engine/store/store.js';
 
 const test = suite('memory store');
@@ -35,11 +36,11 @@ test('records come back as the very objects stored (nothing is copied)', () => {
     workflow: 'big',
     workflowHash: 'h',
     workspace: '/w',
-    status: 'waiting',
+    status: 'completed',
     snapshot: {},
     seq: 1,
-    createdAt: 'a',
-    updatedAt: 'a',
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
   };
   store.create(rec, []);
   assert.ok(store.get('r') === rec);
@@ -80,6 +81,28 @@ test('a closed memory store refuses every call with E_STORE, as the SQLite store
     }
   }
   store.close(); // closing twice is harmless
+});
+
+test('r86: run() on an in-memory store closed mid-drive says the run is lost and must be started again, never that it still waits or how to resume it', async () => {
+  const wf = {
+    metadata: { name: 'one', version: '1.0.0', description: 'one directive' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Ask.', completionCondition: 'asked', connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  const store = createMemoryStore();
+  const r = await createEngine({ store }).run(wf, { agent: { async answer() { store.close(); return { x: 1 }; } } });
+  assert.is(r.stopped, true);
+  assert.is(r.error?.code, 'E_STORE');
+  const said = `${r.error!.message} ${r.error!.fix}`;
+  assert.match(r.error!.message, `run ${r.runId} is lost`);
+  assert.not.match(said, 'still waits');
+  assert.not.match(said, '--resume');
+  assert.not.match(said, 'engine.run({ runId }');
+  assert.match(r.error!.fix ?? '', 'createMemoryStore()');
+  assert.match(r.error!.fix ?? '', 'start the run again');
 });
 
 test.run();

@@ -161,4 +161,20 @@ test('r85: an openStore option of the wrong type is E_INPUT naming that option a
   }
 });
 
+test('r86: an empty or blank store given to openStore is E_INPUT naming openStore\'s store, never a CLI usage error about a --store flag the caller never used; nothing is created', () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'countersign-open-empty-'));
+  try {
+    for (const [store, shown] of [['', '""'], ['  ', '"  "']]) {
+      const e = thrownWithCode(() => openStore({ cwd, store }), 'E_INPUT');
+      assert.match(e.message, `openStore's store`);
+      assert.match(e.message, shown);
+      assert.not.match(`${e.message} ${e.fix}`, '--store');
+      assert.ok(e.fix);
+    }
+    assert.not.ok(existsSync(join(cwd, '.countersign')), 'no default store was made');
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
 test.run();

@@ -452,6 +452,17 @@ dataflow('a variable written by globalInputs, an expression or initialData, or w
   assert.equal(report.warnings, []);
 });
 
+dataflow('a jsonLogic "var" with an empty path list is E_CONDITION at that list (a pointer the document has, at its line:col), naming the empty list', () => {
+  const text = '{"metadata": {"name": "t", "version": "1.0.0", "description": "d"}, "nodes": [\n{"id": "start", "type": "start", "connections": {"default": "c"}},\n{"id": "c", "type": "condition", "condition": {"jsonLogic": {"!!": {"var": []}}}, "connections": {"true": "done", "false": "done"}},\n{"id": "done", "type": "end"}]}\n';
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-jv-'));
+  const file = join(dir, 'jv.json');
+  writeFileSync(file, text);
+  const report = validateFile(file);
+  const found = report.errors.filter((e) => e.code === 'E_CONDITION');
+  assert.equal(found.map((e) => `${e.pointer} ${e.line}:${e.col}`), [`/nodes/1/condition/jsonLogic/!!/var 3:${text.split('\n')[2].indexOf('[]') + 1}`]);
+  assert.match(found[0].message, 'empty list');
+});
+
 dataflow.run();
 
 const robust = suite('documents that break the schema never crash the validator');

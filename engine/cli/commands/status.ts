@@ -1,5 +1,6 @@
 import { printJson, reportFailure, usage } from '../io.js';
 import { noStore } from '../../store/open.js';
+import { checkRunId } from '../../run/engine-checks.js';
 import { renderState } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
@@ -9,6 +10,8 @@ export const command: Command = {
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('status takes exactly one run id');
+    // Refused here, in the CLI's words (the fix is `countersign runs`), before any store is looked for.
+    checkRunId(positionals[0]);
     const { state, toolsRun, toolModules } = await withEngine(values, io, async (engine, store) => {
       const mark = journalMark(store, positionals[0]);
       const now = await engine.status(positionals[0]);

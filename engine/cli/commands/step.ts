@@ -1,6 +1,7 @@
 import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import type { RunState } from '../../run/contract.js';
 import { noStore } from '../../store/open.js';
+import { checkRunId } from '../../run/engine-checks.js';
 import { renderState, withStore, withToolModules } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
@@ -16,6 +17,8 @@ export const command: Command = {
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('step takes exactly one run id');
+    // Refused here, in the CLI's words (the fix is `countersign runs`), before any store is looked for.
+    checkRunId(positionals[0]);
     if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)');
     let seq: number | undefined;
     if (values.seq !== undefined) {

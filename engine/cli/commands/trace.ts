@@ -1,5 +1,6 @@
 import { printJson, usage } from '../io.js';
 import { noStore } from '../../store/open.js';
+import { checkRunId } from '../../run/engine-checks.js';
 import { STORE_OPTIONS, withEngine, type Command } from './command.js';
 import type { JournalEvent } from '../../run/contract.js';
 
@@ -8,6 +9,8 @@ export const command: Command = {
   options: { ...STORE_OPTIONS },
   async run(values, positionals, io) {
     if (positionals.length !== 1) throw usage('trace takes exactly one run id');
+    // Refused here, in the CLI's words (the fix is `countersign runs`), before any store is looked for.
+    checkRunId(positionals[0]);
     const journal = await withEngine(values, io, (engine) => engine.trace(positionals[0]), (dir) => {
       throw noStore(positionals[0], dir);
     });

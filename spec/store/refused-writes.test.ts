@@ -1,0 +1,114 @@
+/**
+ * r86: a store's own methods refuse a value the store itself would later
+ * call damaged (a mutate result that is no mutation, a workflow copy that is
+ * no JSON workflow, a record with no status or naming another run, a
+ * misspelt filter or query) with E_INPUT or E_LEDGER_QUERY naming it,
+ * before anything is written, alike in both stores.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as assert from 'uvu/assert';
+import { storeSuite } from '../helpers/store-suite.js';
+import { isCountersignError } from '../../engine/errors.js';
+import type { Workflow } from '../../engine/format/model.js';
+import { createMemoryStore } from '../../engine/store/memory.js';
+import { createSqliteStore } from '../../engine/store/sqlite.js';
+import type { RunRecord, Store } from '../../engine/store/store.js';
+
+const WORKFLOW: Workflow = {
+  metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
+  nodes: [
+    { id: 'start', type: 'start', connections: { default: 'end' } },
+    { id: 'end', type: 'end' },
+  ],
+};
+
+function makeRecord(runId: string, status: RunRecord['status'] = 'completed'): RunRecord {
+  return {
+    runId, workflow: 'loop', workflowHash: 'h1', workspace: '/tmp/ws', status,
+    snapshot: { value: 'end', context: {} }, seq: 1,
+    ...(status === 'waiting' ? { snapshot: { value: 'work', context: {} }, pending: { kind: 'directive', nodeId: 'work', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 } } : {}),
+    createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
+  } as RunRecord;
+}
+
+/** The error `call` throws: a CountersignError with `code`, whose message holds each of `words`, and a fix. */
+function refused(call: () => unknown, code: string, ...words: string[]): string {
+  let e: unknown;
+  try {
+    call();
+  } catch (err) {
+    e = err;
+  }
+  assert.ok(isCountersignError(e), `expected ${code}, got ${String(e)}`);
+  assert.is(e.code, code, e.message);
+  for (const w of words) assert.ok(e.message.includes(w), `"${e.message}" names ${w}`);
+  assert.ok(e.fix, e.message);
+  return e.fix!;
+}
+
+function suiteFor(name: string, open: () => { store: Store; cleanup: () => void }) {
+  const { test, store } = storeSuite(`refused writes (${name})`, open, WORKFLOW);
+
+  test('a mutate that returns nothing, null, a Promise or no object is E_INPUT naming it, and nothing is written', (c) => {
+    store(c).create(makeRecord('r1', 'waiting'), [{ seq: 1, at: '2024-01-01T00:00:00.000Z', type: 'run.started' }]);
+    refused(() => store(c).update('r1', () => undefined as never), 'E_INPUT', 'update()', 'undefined');
+    refused(() => store(c).update('r1', () => null as never), 'E_INPUT', 'update()', 'null');
+    refused(() => store(c).update('r1', () => 5 as never), 'E_INPUT', 'update()', '5');
+    const later = async (cur: RunRecord) => ({ record: { ...cur, seq: 99 }, events: [{ seq: 99, at: '2024-01-01T00:00:00.000Z', type: 'x' }], result: 'wrote' });
+    refused(() => store(c).update('r1', later as never), 'E_INPUT', 'update()', 'Promise', 'synchronous');
+    refused(() => store(c).update('r1', (cur) => ({ record: { ...cur, seq: 98 }, events: 5 as never, result: null })), 'E_INPUT', 'events', '5');
+    assert.is(store(c).get('r1')!.seq, 1, 'the record is as it was');
+    assert.is(store(c).eventCount('r1'), 1, 'no event was appended');
+  });
+
+  test('a workflow copy that is no JSON workflow is E_INPUT naming it, in both stores alike', (c) => {
+    const cyclic: Record<string, unknown> = { nodes: [] };
+    cyclic.self = cyclic;
+    refused(() => store(c).putWorkflow('h4', cyclic as never), 'E_INPUT', 'putWorkflow()', 'h4', 'itself');
+    refused(() => store(c).putWorkflow('h5', { nodes: [], x: 5n } as never), 'E_INPUT', 'putWorkflow()', '5n');
+    refused(() => store(c).putWorkflow('h6', undefined as never), 'E_INPUT', 'putWorkflow()', 'undefined');
+    refused(() => store(c).putWorkflow('h3', 5 as never), 'E_INPUT', 'putWorkflow()', '5');
+    refused(() => store(c).putWorkflow('h7', { metadata: {} } as never), 'E_INPUT', 'putWorkflow()', 'nodes');
+    for (const hash of ['h3', 'h4', 'h5', 'h6', 'h7']) refused(() => store(c).getWorkflow(hash), 'E_STORE', hash, 'missing');
+  });
+
+  test('a record the store would call damaged is refused by create() and update() with E_INPUT, and the other runs stay readable', (c) => {
+    store(c).putWorkflow('h2', WORKFLOW);
+    refused(() => store(c).create({ runId: 'r', workflowHash: 'h2' } as never, []), 'E_INPUT', 'create()', 'run "r"', 'status');
+    assert.is(store(c).get('r'), undefined, 'the half record was not stored');
+    store(c).create(makeRecord('r1'), []);
+    store(c).create(makeRecord('r2', 'waiting'), []);
+    refused(() => store(c).update('r2', (cur) => ({ record: { ...cur, runId: 'zzz' }, result: 'written' })), 'E_INPUT', 'update()', '"zzz"', '"r2"');
+    refused(() => store(c).update('r2', (cur) => ({ record: { ...cur, snapshot: undefined } as never, result: 'written' })), 'E_INPUT', 'update()', 'snapshot');
+    assert.is(store(c).get('r2')!.runId, 'r2');
+    assert.equal(store(c).list().map((r) => r.runId).sort(), ['r1', 'r2'], 'every run is still listed');
+  });
+
+  test('a list filter or a ledger query with a misspelt key, or of the wrong type, is refused, never read as no filter', (c) => {
+    store(c).create(makeRecord('r1'), []);
+    store(c).create(makeRecord('r2', 'waiting'), []);
+    assert.match(refused(() => store(c).list({ stat: 'waiting' } as never), 'E_INPUT', 'list()', '"stat"'), 'status', 'the fix names the option list() takes');
+    store(c).appendRows([
+      { id: 'a', table: 't', at: '2024-01-01T00:00:00.000Z', row: { n: 1 } },
+      { id: 'b', table: 't', at: '2024-01-01T00:00:01.000Z', row: { n: 2 } },
+    ]);
+    refused(() => store(c).rows('t', 5 as never), 'E_LEDGER_QUERY', '5');
+    refused(() => store(c).rows('t', 'x' as never), 'E_LEDGER_QUERY', '"x"');
+    refused(() => store(c).rows('t', null as never), 'E_LEDGER_QUERY', 'null');
+    refused(() => store(c).rows('t', [] as never), 'E_LEDGER_QUERY', 'a list');
+    assert.match(refused(() => store(c).rows('t', { lim: 1 } as never), 'E_LEDGER_QUERY', '"lim"'), 'limit', 'the fix names the options a query takes');
+    assert.is(store(c).rows('t', { limit: 1 }).length, 1);
+    assert.is(store(c).rows('t').length, 2);
+    assert.is(store(c).rows('t', {}).length, 2);
+  });
+
+  test.run();
+}
+
+suiteFor('memory', () => ({ store: createMemoryStore(), cleanup: () => undefined }));
+suiteFor('sqlite', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'countersign-refused-'));
+  return { store: createSqliteStore(dir), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+});
