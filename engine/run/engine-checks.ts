@@ -25,7 +25,8 @@ import { said, shown } from '../format/said.js';
 import { suggest } from '../format/suggest.js';
 import type { Store } from '../store/store.js';
 import { isClosedMemoryStore } from '../store/memory.js';
-import type { RunResult } from './driver.js';
+import type { ProgressEvent, RunResult } from './driver.js';
+import type { RunFailure } from '../nodes/pending.js';
 
 /** A workflow with review nodes needs a reviewer that is not the agent (seed 003, G1/G4). */
 export function checkReviewer(workflow: Workflow, opts: { agent: Agent; reviewer?: Agent; as?: string; reviewerAs?: string }): void {
@@ -415,14 +416,33 @@ export function toolFailureOf(given: unknown, keys: readonly string[]): { tool: 
  * the CLI ever see an in-memory store), so the fix is to start again.
  */
 export function lostWithClosedStore(result: RunResult, store: Store): RunResult {
-  if (!result.stopped || result.error?.code !== 'E_STORE' || !isClosedMemoryStore(store)) return result;
-  const { fix: _resume, ...error } = result.error;
+  if (!result.stopped || !result.error || !lostByClose(result.error, store)) return result;
+  return { ...result, error: lostRunError(result.runId, result.error) };
+}
+
+/**
+ * The options of a drive on `store`, whose `stopped` progress event says
+ * the same as its result (lostWithClosedStore): a listener is never told
+ * to resume a run the closed memory store took with it.
+ */
+export function progressOnLostRuns<O extends { onProgress?: (event: ProgressEvent) => void }>(opts: O, runId: string, store: Store): O {
+  const listener = opts.onProgress;
+  if (!listener) return opts;
   return {
-    ...result,
-    error: {
-      ...error,
-      message: `the in-memory store was closed while run ${result.runId} was driven, and what it held is gone: run ${result.runId} is lost${error.nodeId ? ` (it was at node "${error.nodeId}")` : ''}`,
-      fix: 'keep the store open while its engine is in use (close it last); to go on, start the run again from its workflow on a new store: createEngine({ store: createMemoryStore() }).run(workflow, { agent })',
-    },
+    ...opts,
+    onProgress: (event: ProgressEvent) => listener(event.type === 'stopped' && lostByClose(event.error, store) ? { ...event, error: lostRunError(runId, event.error) } : event),
+  };
+}
+
+function lostByClose(error: RunFailure, store: Store): boolean {
+  return error.code === 'E_STORE' && isClosedMemoryStore(store);
+}
+
+function lostRunError(runId: string, failure: RunFailure): RunFailure {
+  const { fix: _resume, ...error } = failure;
+  return {
+    ...error,
+    message: `the in-memory store was closed while run ${runId} was driven, and what it held is gone: run ${runId} is lost${error.nodeId ? ` (it was at node "${error.nodeId}")` : ''}`,
+    fix: 'keep the store open while its engine is in use (close it last); to go on, start the run again from its workflow on a new store: createEngine({ store: createMemoryStore() }).run(workflow, { agent })',
   };
 }

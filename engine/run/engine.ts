@@ -12,7 +12,7 @@ import type { LedgerRow, Store, RunRecord } from '../store/store.js';
 import type { Agent } from '../hosts/agent.js';
 import type { JournalEvent, RunState, RunSummary, RunStatus } from './contract.js';
 import { hashWorkflow } from './hash.js';
-import { answerCopy, checkLabels, checkResume, checkReviewer, resumeSource, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, startCommand, seqError, toolCallsOf, toolFailureOf, lostWithClosedStore } from './engine-checks.js';
+import { answerCopy, checkLabels, checkResume, checkReviewer, resumeSource, checkRunId, checkRunLimits, checkRunsFilter, lateAnswer, workspaceOf, workspaceStillThere, identityRequired, refuseEngineIdentity, inputCopy, jsonCopy, notFound, startCommand, seqError, toolCallsOf, toolFailureOf, lostWithClosedStore, progressOnLostRuns } from './engine-checks.js';
 import { damagedRun, stateOf, storedRecord } from './state.js';
 import { servedState as servedAgainst, usableRecord, waitsAtItsNode as waitsAgainst } from './served-record.js';
 import { listedProblem } from '../store/row-shapes.js';
@@ -658,7 +658,7 @@ export function createEngine(options: EngineOptions): Engine {
         // Progress starts before the run is read: a deadline that fires on reading it is part of this drive.
         const journalFrom = store.eventCount(rec.runId);
         const state = await engine.status(rec.runId);
-        return lostWithClosedStore(await driveRun(engine, state, opts, now, bind({ workspace: rec.workspace, workflowName: rec.workflow }), journalFrom, asksAgents(workflow.nodes)), store);
+        return lostWithClosedStore(await driveRun(engine, state, progressOnLostRuns(opts, rec.runId, store), now, bind({ workspace: rec.workspace, workflowName: rec.workflow }), journalFrom, asksAgents(workflow.nodes)), store);
       }
       const loaded = await tools.load(source as WorkflowSource, opts.tools?.names());
       checkReviewer(loaded.workflow, opts);
@@ -666,7 +666,7 @@ export function createEngine(options: EngineOptions): Engine {
       const first = startLoaded(loaded, opts);
       const rec = mustGet(first.runId);
       const offered = bind({ workspace: rec.workspace, workflowName: rec.workflow });
-      return lostWithClosedStore(await driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, opts, now, offered, 0, asksAgents(loaded.workflow.nodes)), store);
+      return lostWithClosedStore(await driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, progressOnLostRuns(opts, first.runId, store), now, offered, 0, asksAgents(loaded.workflow.nodes)), store);
     },
   };
   return engine;

@@ -93,8 +93,13 @@ test('r86: run() on an in-memory store closed mid-drive says the run is lost and
     ],
   } as unknown as Workflow;
   const store = createMemoryStore();
-  const r = await createEngine({ store }).run(wf, { agent: { async answer() { store.close(); return { x: 1 }; } } });
+  const stops: Array<{ message: string; fix?: string }> = [];
+  const r = await createEngine({ store }).run(wf, {
+    agent: { async answer() { store.close(); return { x: 1 }; } },
+    onProgress: (e) => { if (e.type === 'stopped') stops.push(e.error); },
+  });
   assert.is(r.stopped, true);
+  assert.equal(stops, [r.error], 'onProgress is told what the result says');
   assert.is(r.error?.code, 'E_STORE');
   const said = `${r.error!.message} ${r.error!.fix}`;
   assert.match(r.error!.message, `run ${r.runId} is lost`);
