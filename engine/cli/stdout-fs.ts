@@ -12,12 +12,14 @@
  * device when stderr cannot be opened by path, a socket) — that every fs
  * write entry point recognises and turns into a write to 2, and that
  * stdout-guard.ts swaps for 2 when it is handed to a child as its stdio. Writes are never positioned
- * there: stderr's earlier output is never overwritten.
+ * there: stderr's earlier output is never overwritten. Which paths name
+ * stdout is in stdout-paths.ts; copies to one (copyFile, cp) in stdout-copies.ts.
  */
 import fs from 'node:fs';
 import { devNull } from 'node:os';
-import { posix } from 'node:path';
 import { promisify } from 'node:util';
+import { guardCopies } from './stdout-copies.js';
+import { namesStdout } from './stdout-paths.js';
 
 type AnyFn = (...args: unknown[]) => unknown;
 
@@ -37,48 +39,6 @@ function writable(flags: unknown): boolean {
 }
 /** FileHandles (fs.promises.open) of a stdout path, as returned to the caller. */
 const standInHandles = new WeakSet<object>();
-
-/** Paths that name countersign's stdout: opened anew by a tool module (a logger's destination), they would write past the guard. */
-const STDOUT_PATHS: ReadonlySet<string> = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1', `/proc/${process.pid}/fd/1`]);
-
-/** stdout's file identity (dev+ino), or undefined when fd 1 is closed or is the null device (nothing there to protect: /dev/null opened by a module must stay the null device). */
-const stdoutIdentity = ((): { dev: number; ino: number } | undefined => {
-  try {
-    const out = fs.fstatSync(1);
-    const nul = fs.statSync(devNull);
-    return out.dev === nul.dev && out.ino === nul.ino ? undefined : { dev: out.dev, ino: out.ino };
-  } catch {
-    return undefined;
-  }
-})();
-
-/** A path's text (string, Buffer or file: URL), or undefined for anything else. */
-function pathText(path: unknown): string | undefined {
-  if (typeof path === 'string') return path;
-  if (Buffer.isBuffer(path)) return path.toString('utf8');
-  if (path instanceof URL && path.protocol === 'file:') return decodeURIComponent(path.pathname);
-  return undefined;
-}
-
-/**
- * A path, or descriptor 1 itself, naming stdout. Known by what it resolves
- * to, not its spelling: any path whose stat (links followed) is stdout's own
- * file — a link to /dev/stdout (a Docker-style `app.log`), /proc/thread-self/fd/1,
- * a relative path, stdout's redirect file by its name.
- */
-const namesStdout = (path: unknown): boolean => {
-  if (path === 1) return true;
-  const text = pathText(path);
-  if (text === undefined) return false;
-  if (STDOUT_PATHS.has(posix.normalize(text))) return true;
-  if (stdoutIdentity === undefined) return false;
-  try {
-    const at = fs.statSync(text, { throwIfNoEntry: false });
-    return at !== undefined && at.dev === stdoutIdentity.dev && at.ino === stdoutIdentity.ino;
-  } catch {
-    return false; // a link loop, a parent that is not a directory: not stdout
-  }
-};
 
 /**
  * Installs the guard. `ours`: true while countersign itself writes to
@@ -288,41 +248,4 @@ function standInHandle(handle: fs.promises.FileHandle): fs.promises.FileHandle {
   });
   standInHandles.add(proxy);
   return proxy;
-}
-
-/**
- * A copy to a stdout path (copyFile, cp) writes the source's bytes to 2.
- * Left to libuv, a copy opens stdout anew, truncating a redirect file, and
- * to a pipe fails with EINVAL and then unlinks the destination — as root,
- * /dev/stdout itself. The source is read whole, as the copy would.
- */
-function guardCopies(): void {
-  const target = fs as unknown as Record<string, AnyFn>;
-  const copyToStderr = (source: unknown) => {
-    fs.writeFileSync(2, fs.readFileSync(source as fs.PathLike));
-  };
-  for (const name of ['copyFileSync', 'cpSync']) {
-    const original = target[name];
-    target[name] = (source: unknown, dest: unknown, ...rest: unknown[]) => (namesStdout(dest) ? copyToStderr(source) : original(source, dest, ...rest));
-  }
-  for (const name of ['copyFile', 'cp']) {
-    const original = target[name];
-    target[name] = (source: unknown, dest: unknown, ...rest: unknown[]) => {
-      if (!namesStdout(dest)) return original(source, dest, ...rest);
-      const done = rest.filter((a) => typeof a === 'function').pop() as AnyFn | undefined;
-      let failure: unknown = null;
-      try {
-        copyToStderr(source);
-      } catch (e) {
-        failure = e;
-      }
-      if (done) process.nextTick(done, failure);
-      return undefined;
-    };
-  }
-  const promises = fs.promises as unknown as Record<string, AnyFn>;
-  for (const name of ['copyFile', 'cp']) {
-    const original = promises[name].bind(fs.promises);
-    promises[name] = async (source: unknown, dest: unknown, ...rest: unknown[]) => (namesStdout(dest) ? copyToStderr(source) : original(source, dest, ...rest));
-  }
 }

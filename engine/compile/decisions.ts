@@ -3,7 +3,7 @@
  * the journal events. Pure functions of (node, context, event); the machine
  * only wires them to xstate transitions.
  */
-import { capErrorLines } from '../nodes/answer-schema.js';
+import { capErrorLines } from '../nodes/answer-errors.js';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import type { AnswerOutcome, EnterOutcome, LeadIn, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
 import { withNodeAnswer } from '../format/node-answers.js';

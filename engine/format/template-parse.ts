@@ -2,10 +2,13 @@
  * Parsing Moira templates (see template.ts for the syntax) into the tree
  * that rendering walks, and collecting their free variables on the way.
  * A malformed template throws E_TEMPLATE_SYNTAX with the offset of the
- * fault and a fix.
+ * fault and a fix. How one tag is read (its helper, arguments, path and
+ * variables) is in template-tags.ts; this file walks the text between tags
+ * and keeps the open blocks.
  */
 import { CountersignError } from '../errors.js';
-import { parsePath, type Segment } from './path.js';
+import type { Segment } from './path.js';
+import { addVariables, fail, helperName, openBlock, tagEnd, tryBlock, varNode } from './template-tags.js';
 
 /** Block levels a template may nest: far beyond any real directive, well within the renderer's stack. */
 export const MAX_TEMPLATE_NESTING = 64;
@@ -45,34 +48,6 @@ export interface ParsedTemplate {
   variables: TemplateVariable[];
 }
 
-/** Parses a path inside a template, reporting errors at the template offset. */
-export function parseTemplatePath(path: string, offset: number): Segment[] {
-  let segments: Segment[];
-  try {
-    segments = parsePath(path);
-  } catch (e) {
-    if (!(e instanceof CountersignError)) throw e;
-    const inner = (e.data as { offset?: number } | undefined)?.offset ?? 0;
-    throw new CountersignError('E_TEMPLATE_SYNTAX', `${e.message} at offset ${offset + inner}`, {
-      fix: e.fix,
-      data: { offset: offset + inner },
-    });
-  }
-  if (indexWithFields(segments)) {
-    throw new CountersignError('E_TEMPLATE_SYNTAX', `"${path}" reads into @index at offset ${offset}, but @index is the loop item's position, a number: it has no fields or items`, {
-      fix: 'write {{@index}} for the position, or {{this.field}} for a field of the current item',
-      data: { offset },
-    });
-  }
-  return segments;
-}
-
-/** `@index.x`, `@index[0]`, or either inside brackets: a path that can never resolve. */
-function indexWithFields(segments: readonly Segment[]): boolean {
-  if (segments[0] === '@index' && segments.length > 1) return true;
-  return segments.some((seg) => typeof seg === 'object' && indexWithFields(seg.ref));
-}
-
 interface OpenBlock {
   block: Block;
   /** The helper as written (`if`, `each`, or an unknown one): what its closing tag must name. */
@@ -83,10 +58,6 @@ interface OpenBlock {
   inElse: boolean;
 }
 
-type Arg = { kind: 'path'; text: string; offset: number } | { kind: 'literal'; value: string | number | boolean; offset: number };
-
-const HELPERS = '#if, #unless, #eq, #neq and #each';
-const NUMBER_LITERAL = /^-?\d+(?:\.\d+)?$/;
 
 /** Parses a template; throws E_TEMPLATE_SYNTAX at its first fault (rendering needs the whole tree). */
 export function parseTemplate(text: string): ParsedTemplate {
@@ -236,156 +207,4 @@ function parse(text: string, report: (e: CountersignError) => void): ParsedTempl
     attempt(() => fail(`unclosed "{{${unclosed.tag}}}" at offset ${unclosed.offset}`, unclosed.offset, `close the block with {{/${unclosed.name}}}`));
   }
   return { nodes: root, variables: Object.freeze(variables) as TemplateVariable[] };
-}
-
-/** The helper a block tag names (`if` in `{{#if x}}`), as written. */
-function helperName(content: string): string {
-  let end = 1;
-  while (end < content.length && !isSpace(content.charCodeAt(end))) end++;
-  return content.slice(1, end);
-}
-
-function openBlock(content: string, at: number, open: number, eachDepth: number, variables: TemplateVariable[]): Block {
-  const name = helperName(content);
-  const args = blockArgs(content, name.length + 1, at);
-  const tag = `{{${content}}}`;
-  const variable = (arg: Arg | undefined, role: string): VarNode => {
-    if (!arg) fail(`"${tag}" at offset ${open} needs ${role}`, at, `write it as {{#${name} variable${name === 'eq' || name === 'neq' ? " 'value'" : ''}}}`);
-    if (arg.kind !== 'path') fail(`"${tag}" at offset ${arg.offset} needs ${role}, not a literal`, arg.offset, `name a variable, e.g. {{#${name} status …}}`);
-    // The variable {{#each}} loops over is read as a list: the validator checks its declared type.
-    addVariables(arg.text, arg.offset, eachDepth, variables, name === 'each');
-    return varNode(arg.text, arg.offset);
-  };
-  const tooMany = (expected: number): void => {
-    const extra = args[expected];
-    if (extra) fail(`"${tag}" has an unexpected argument at offset ${extra.offset}`, extra.offset, `{{#${name}}} takes ${expected === 1 ? 'one variable' : 'a variable and a value'}`);
-  };
-  switch (name) {
-    case 'if':
-    case 'unless':
-    case 'each': {
-      const arg = variable(args[0], 'a variable');
-      tooMany(1);
-      return { kind: name, arg, body: [], otherwise: [] };
-    }
-    case 'eq':
-    case 'neq': {
-      const arg = variable(args[0], 'a variable');
-      const second = args[1];
-      if (!second) fail(`"${tag}" at offset ${open} needs a value to compare with`, at, `write it as {{#${name} ${arg.path} 'value'}}`);
-      tooMany(2);
-      const right: Operand = second.kind === 'literal' ? second : variable(second, 'a value');
-      return { kind: name, arg, right, body: [], otherwise: [] };
-    }
-    default:
-      return fail(`unknown block helper "#${name}" at offset ${open}`, at, `the block helpers are ${HELPERS}`);
-  }
-}
-
-/**
- * Where the tag opened just before `from` ends: its first "}}", except
- * inside a quoted block argument (`{{#eq s '}}'}}` compares with "}}").
- */
-function tagEnd(text: string, from: number): number {
-  let i = from;
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-  if (text[i] !== '#') return -1;
-  for (; i < text.length; i++) {
-    const c = text[i];
-    if (c === '}' && text[i + 1] === '}') return i;
-    if (c === "'" || c === '"') {
-      let j = i + 1;
-      for (; j < text.length && text[j] !== c; j++) if (text[j] === '\\') j++;
-      if (j >= text.length) return -1;
-      i = j;
-    }
-  }
-  return -1;
-}
-
-/** The block tag from `open` to `close` if it parses as one, with the variables it reads; undefined if it does not. */
-function tryBlock(text: string, open: number, close: number, eachDepth: number): { block: Block; variables: TemplateVariable[] } | undefined {
-  const inner = text.slice(open + 2, close);
-  const content = inner.trim();
-  const at = open + 2 + (inner.length - inner.trimStart().length);
-  const variables: TemplateVariable[] = [];
-  try {
-    return { block: openBlock(content, at, open, eachDepth, variables), variables };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Splits block arguments: 'quoted' / "quoted" strings, numbers, true/false, or variable paths. */
-function blockArgs(content: string, from: number, at: number): Arg[] {
-  const args: Arg[] = [];
-  let i = from;
-  const n = content.length;
-  while (i < n) {
-    while (i < n && isSpace(content.charCodeAt(i))) i++;
-    if (i >= n) break;
-    const start = i;
-    const quote = content[i];
-    if (quote === "'" || quote === '"') {
-      let value = '';
-      for (i++; i < n && content[i] !== quote; i++) {
-        if (content[i] === '\\' && i + 1 < n) i++;
-        value += content[i];
-      }
-      if (i >= n) fail(`unterminated string in "{{${content}}}" at offset ${at + start}`, at + start, `close the string with ${quote}`);
-      i++;
-      args.push({ kind: 'literal', value, offset: at + start });
-      continue;
-    }
-    while (i < n && !isSpace(content.charCodeAt(i))) i++;
-    const word = content.slice(start, i);
-    if (NUMBER_LITERAL.test(word)) args.push({ kind: 'literal', value: Number(word), offset: at + start });
-    else if (word === 'true' || word === 'false') args.push({ kind: 'literal', value: word === 'true', offset: at + start });
-    else args.push({ kind: 'path', text: word, offset: at + start });
-  }
-  return args;
-}
-
-function varNode(path: string, offset: number): VarNode {
-  const segments = parseTemplatePath(path, offset);
-  return { kind: 'var', path, segments, root: segments[0] as string, frameRefs: hasFrameRef(segments) };
-}
-
-function hasFrameRef(segments: readonly Segment[]): boolean {
-  for (const seg of segments) {
-    if (typeof seg !== 'object') continue;
-    const root = seg.ref[0];
-    if (root === 'this' || root === '@index' || hasFrameRef(seg.ref)) return true;
-  }
-  return false;
-}
-
-/** Records a path and the index refs inside its brackets, skipping names the enclosing #each binds. */
-function addVariables(path: string, offset: number, eachDepth: number, variables: TemplateVariable[], list = false): void {
-  const root = parseTemplatePath(path, offset)[0] as string;
-  const bound = eachDepth > 0 && (root === 'this' || root === '@index');
-  // Inside #each, `names[@index]` is read through the loop item: what the
-  // declarations can check is the part before that index.
-  const framed = eachDepth > 0 ? /\[\s*(this|@index)\b/.exec(path) : null;
-  if (!bound) variables.push(Object.freeze({ path: framed ? path.slice(0, framed.index) : path, offset, ...(list && !framed ? { list: true as const } : {}), ...(eachDepth > 0 ? { inEach: true as const } : {}) }));
-  for (let i = 0; i < path.length; i++) {
-    if (path[i] !== '[') continue;
-    let depth = 1;
-    let j = i + 1;
-    for (; j < path.length && depth > 0; j++) {
-      if (path[j] === '[') depth++;
-      else if (path[j] === ']') depth--;
-    }
-    const inner = path.slice(i + 1, j - 1);
-    if (!/^\d+$/.test(inner)) addVariables(inner, offset + i + 1, eachDepth, variables);
-    i = j - 1;
-  }
-}
-
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
-}
-
-function fail(message: string, offset: number, fix: string): never {
-  throw new CountersignError('E_TEMPLATE_SYNTAX', message, { fix, data: { offset } });
 }

@@ -16,7 +16,8 @@ import { same } from './equality.js';
 import { stepInto, type Resolution } from './resolver.js';
 import { analyseTemplate, parseTemplate, type Block, type Operand, type ParsedTemplate, type TemplateNode, type TemplateVariable, type VarNode } from './template-parse.js';
 
-export { parseTemplatePath, type TemplateVariable } from './template-parse.js';
+export { type TemplateVariable } from './template-parse.js';
+export { parseTemplatePath } from './template-tags.js';
 
 export type Lookup = (path: Segment[]) => Resolution;
 

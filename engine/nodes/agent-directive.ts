@@ -7,7 +7,8 @@
 import type { AgentDirectiveNode, JsonObject, JsonValue, Workflow } from '../format/model.js';
 import { renderTemplate } from '../format/template.js';
 import { nodeAnswer } from '../format/node-answers.js';
-import { answerValidator, describeErrors, effectiveSchema } from './answer-schema.js';
+import { answerValidator, effectiveSchema } from './answer-schema.js';
+import { describeErrors } from './answer-errors.js';
 import { checkInputSchema, checkTemplate, templateReads } from './checks.js';
 import { guardAnswer } from './answer-guard.js';
 import type { AnswerOutcome, Finding, RunContext, StaticContext, Submission, WaitingType } from './node-type.js';

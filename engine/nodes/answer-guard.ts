@@ -2,7 +2,8 @@
  * Protocol rules every waiting node applies before its own schema: the
  * `$error` declaration, reserved `$` keys, and the answer size limit.
  */
-import { MAX_ANSWER_BYTES, ROOT } from './answer-schema.js';
+import { MAX_ANSWER_BYTES } from './answer-schema.js';
+import { ROOT } from './answer-errors.js';
 import { deeperThan } from '../format/depth.js';
 
 /** Answers nested deeper than this are refused: deep values overflow serialisers and stores. */

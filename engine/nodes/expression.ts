@@ -5,13 +5,14 @@
  */
 import { CountersignError, isCountersignError } from '../errors.js';
 import { parseExpression } from '../format/expression.js';
-import { BUILTIN_VARIABLES, type ExpressionNode, type JsonObject, type JsonValue, type Workflow } from '../format/model.js';
+import { BUILTIN_VARIABLES, type ExpressionNode, type JsonValue, type Workflow } from '../format/model.js';
 import { resolve } from '../format/resolver.js';
 import type { Finding, TransientType, VariableRead } from './node-type.js';
 import { errorFinding, withFix } from './checks.js';
 import { suggest } from '../format/suggest.js';
 import { scopeOf } from './workflow-facts.js';
-import { describeErrors, registryMisfits } from './answer-schema.js';
+import { registryMisfits } from './answer-schema.js';
+import { describeErrors } from './answer-errors.js';
 
 export const expression: TransientType<ExpressionNode> = {
   type: 'expression',

@@ -5,7 +5,8 @@
 import { CountersignError } from '../errors.js';
 import type { JsonObject, JsonValue, StartNode, Workflow } from '../format/model.js';
 import type { ErrorObject } from 'ajv';
-import { choiceOf, describeErrors, failedChoices, errorPointer, registryMisfits } from './answer-schema.js';
+import { registryMisfits } from './answer-schema.js';
+import { choiceOf, describeErrors, failedChoices, errorPointer } from './answer-errors.js';
 import type { StartType } from './node-type.js';
 
 

@@ -10,7 +10,7 @@ import { existsSync, lstatSync, readlinkSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { DATABASE_FILE, createSqliteStore } from './sqlite.js';
-import { refuseNonFile } from './sqlite-schema.js';
+import { refuseNonFile } from './store-file-kind.js';
 import type { Store } from './store.js';
 import { checkOptionKeys, keysOf } from '../run/option-keys.js';
 

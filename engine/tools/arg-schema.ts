@@ -8,7 +8,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { ajvModules } from '../format/ajv.js';
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
-import { describeErrors, errorPointer, ROOT } from '../nodes/answer-schema.js';
+import { describeErrors, errorPointer, ROOT } from '../nodes/answer-errors.js';
 import type { ArgProblem } from './tool.js';
 
 // One instance per dialect; a schema with its own `$id` gets a private one,

@@ -15,7 +15,7 @@ import type { ValidateFunction } from 'ajv';
 import { CountersignError } from '../errors.js';
 import { shown } from '../format/said.js';
 import type { JsonObject } from '../format/model.js';
-import { ROOT } from '../nodes/answer-schema.js';
+import { ROOT } from '../nodes/answer-errors.js';
 import { deepFreeze } from '../format/freeze.js';
 import { deeperThan } from '../format/depth.js';
 import { MAX_ANSWER_DEPTH } from '../nodes/answer-guard.js';

@@ -10,7 +10,8 @@
  */
 import type { JsonObject, JsonValue, Workflow } from '../format/model.js';
 import type { ErrorObject } from 'ajv';
-import { choiceOf, describeErrors, failedChoices, errorPointer, registryMisfits } from '../nodes/answer-schema.js';
+import { registryMisfits } from '../nodes/answer-schema.js';
+import { choiceOf, describeErrors, failedChoices, errorPointer } from '../nodes/answer-errors.js';
 import type { Finding } from '../nodes/node-type.js';
 import { schemaProblem } from '../nodes/schema-errors.js';
 
