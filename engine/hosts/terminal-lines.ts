@@ -40,13 +40,30 @@ export function editTerminalLines(terminal: RawTerminal, echo: NodeJS.WritableSt
   const editor = new LineEditor(options.startColumn ?? 0, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   let done = false;
 
+  /** Typed bytes not yet edited: what came after a dropped line's end waits for the prompt that asks again. */
+  const queued: Buffer[] = [];
+  let held = false;
   const onData = (chunk: Buffer | string) => {
-    const out = editor.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    if (out.echo.length > 0) echo.write(out.echo);
-    for (const bytes of out.lines) lines.write(bytes);
-    if (out.signal === 'SIGTSTP') suspend();
-    else if (out.signal) signalGroup(out.signal);
-    if (out.eof) finish();
+    queued.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    if (!held) edit();
+  };
+  const edit = () => {
+    held = false;
+    for (let chunk = queued.shift(); chunk !== undefined && !done; chunk = queued.shift()) {
+      const out = editor.feed(chunk);
+      if (out.echo.length > 0) echo.write(out.echo);
+      for (const bytes of out.lines) lines.write(bytes);
+      if (out.signal === 'SIGTSTP') suspend();
+      else if (out.signal) signalGroup(out.signal);
+      if (out.eof) finish();
+      if (out.rest) {
+        // The reader says the line was dropped and the prompt asks again (promptly: callbacks, not I/O) before the next line is echoed.
+        queued.unshift(out.rest);
+        held = true;
+        setImmediate(edit);
+        return;
+      }
+    }
   };
   // Back from Ctrl-Z (`fg`): the shell has set its own mode meanwhile.
   const onContinue = () => {
@@ -112,6 +129,8 @@ interface Fed {
   lines: Buffer[];
   signal?: NodeJS.Signals;
   eof?: boolean;
+  /** The chunk's bytes after a dropped line's end, left to feed once that line's refusal is shown. */
+  rest?: Buffer;
 }
 
 /** The line under way and what each key does to it. */
@@ -119,7 +138,11 @@ class LineEditor {
   /** The line's bytes so far (chunks; joined when it ends). */
   private parts: Buffer[] = [];
   private bytes = 0;
-  /** Past the limit: what was typed has gone to the reader, which drops the line, and the rest follows until its end. */
+  /**
+   * Past the limit: the line is dropped. The reader gets it (and says so)
+   * only at its end, so the prompt that asks again comes after it, not
+   * amid the rest of it, which is neither kept nor echoed.
+   */
   private overflow = false;
   /** Inside an escape sequence (an arrow key, a function key): 'esc' after ESC, 'csi' after ESC [, 'ss3' after ESC O. */
   private escape: 'esc' | 'csi' | 'ss3' | undefined;
@@ -143,8 +166,7 @@ class LineEditor {
       if (run === -1) return;
       const typed = Buffer.from(chunk.subarray(run, end));
       run = -1;
-      echo.push(typed);
-      this.append(typed, out);
+      echo.push(this.append(typed));
     };
     for (let i = 0; i < chunk.length && out.signal === undefined && !out.eof; i++) {
       const b = chunk[i];
@@ -164,7 +186,20 @@ class LineEditor {
         this.afterCR = b === 0x0d;
         // Shown as the kernel shows it: a newline, which the terminal's output processing makes \r\n.
         echo.push('\n');
+        const dropped = this.overflow;
         out.lines.push(this.take(true));
+        if (dropped && i + 1 < chunk.length) {
+          out.rest = chunk.subarray(i + 1);
+          break;
+        }
+      } else if (b === 0x04 && this.overflow) {
+        // Ends a dropped line as Enter does: the reader says so only now, and the prompt asks again on a line of its own.
+        echo.push('\n');
+        out.lines.push(this.take(true));
+        if (i + 1 < chunk.length) {
+          out.rest = chunk.subarray(i + 1);
+          break;
+        }
       } else if (b === 0x7f || b === 0x08) echo.push(this.eraseChar());
       else if (b === 0x15) echo.push(this.eraseLine());
       else if (b === 0x17) echo.push(this.eraseWord());
@@ -175,7 +210,7 @@ class LineEditor {
         out.signal = b === 0x03 ? 'SIGINT' : b === 0x1c ? 'SIGQUIT' : 'SIGTSTP';
       } else if (b === 0x04) {
         // On an empty line, end of input; after text, that text goes to the reader without a line end (a second Ctrl-D then ends the input).
-        if (this.bytes === 0 && !this.overflow) out.eof = true;
+        if (this.bytes === 0) out.eof = true;
         else out.lines.push(this.take(false));
       } else if (b === ESC) this.escape = 'esc';
       // Any other control key has no meaning here and is not part of an answer.
@@ -185,30 +220,31 @@ class LineEditor {
     return out;
   }
 
-  private append(typed: Buffer, out: Fed): void {
-    if (!this.overflow && this.bytes + typed.length > this.maxLineBytes) {
-      // Handed to the reader as it is: its limit drops the line and says so.
-      this.overflow = true;
-      out.lines.push(this.take(false));
-    }
-    if (this.overflow) out.lines.push(typed);
-    else {
-      this.parts.push(typed);
-      this.bytes += typed.length;
-    }
+  /** Adds typed text to the line; returns what of it to echo (none past the limit). */
+  private append(typed: Buffer): Buffer {
+    if (this.overflow) return EMPTY;
+    const room = this.maxLineBytes - this.bytes;
+    this.parts.push(typed);
+    this.bytes += typed.length;
+    if (typed.length <= room) return typed;
+    // Kept (limit + 1 bytes at most) for the reader, whose limit drops the line and says so when it ends.
+    this.overflow = true;
+    this.parts[this.parts.length - 1] = typed.subarray(0, room + 1);
+    this.bytes = this.maxLineBytes + 1;
+    return typed.subarray(0, characterStart(typed, room));
   }
 
   /** The line so far, handed over (with its line end when `ended`), and a fresh one begun. */
   private take(ended: boolean): Buffer {
     const body = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
     this.drop();
-    if (ended) this.overflow = false;
     return ended ? Buffer.concat([body, Buffer.from('\n')]) : body;
   }
 
   private drop(): void {
     this.parts = [];
     this.bytes = 0;
+    this.overflow = false;
   }
 
   /**
@@ -303,6 +339,15 @@ class LineEditor {
     }
     return column;
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Where the UTF-8 character holding byte `at` of `bytes` starts (the echo of a dropped line stops short of a cut character). */
+function characterStart(bytes: Buffer, at: number): number {
+  let start = Math.min(at, bytes.length);
+  for (let back = 0; start > 0 && back < 3 && (bytes[start] & 0xc0) === 0x80; back++) start--;
+  return start;
 }
 
 /** Columns a character takes on a terminal: 0 for combining marks and zero-width ones, 2 for East Asian wide ones and emoji. */

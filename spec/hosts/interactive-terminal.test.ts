@@ -95,6 +95,43 @@ test('a line past the 16 MiB limit, typed at a terminal, is dropped and re-promp
   }
 });
 
+test('a line past the 16 MiB limit, pasted at a terminal, is refused on a line of its own once it has ended, and none of its rest shows after the prompt that asks again', async () => {
+  const t = fakeTerminal();
+  const agent = createInteractiveAgent(t);
+  const stop = new AbortController();
+  const answer = agent.answer(REQUEST, { signal: stop.signal, timeoutMs: 20_000 });
+  // A failed check must not leave the answer waiting out its timeout.
+  answer.catch(() => {});
+  try {
+    await pasteOverlongThenAnswer(t, answer);
+  } finally {
+    stop.abort();
+    await agent.close!();
+  }
+});
+
+async function pasteOverlongThenAnswer(t: ReturnType<typeof fakeTerminal>, answer: Promise<unknown>) {
+  const big = `{"x": "${'y'.repeat(17_000_000)}`;
+  const size = 1024 * 1024;
+  for (let i = 0; i < big.length; i += size) {
+    t.input.write(big.slice(i, i + size));
+    await new Promise((r) => setImmediate(r));
+  }
+  await new Promise((r) => setTimeout(r, 20));
+  assert.not.match(t.shown(), /dropped/, 'no refusal while the line is still arriving');
+  t.input.write('zz"}\r{"x": "after"}\r');
+  assert.equal(await answer, { x: 'after' });
+  // The echo stand-in hands on what was written a turn later.
+  await new Promise((r) => setImmediate(r));
+  const shown = t.shown();
+  const at = shown.indexOf('a line longer than 16777216 bytes was dropped');
+  assert.ok(at > 0, 'the refusal is shown');
+  assert.is(shown[at - 1], '\n', 'the refusal starts on a line of its own');
+  assert.is(shown.slice(at).replace(/^[^\n]*\n/, ''), '> {"x": "after"}\n', 'after the new prompt, only the next answer');
+  const echoed = /y+/.exec(shown.slice(shown.indexOf('{"x": "y')))![0].length;
+  assert.ok(echoed <= 16_777_216, `the rest of the dropped line is not echoed (${echoed} of it was)`);
+}
+
 test('a pasted answer line longer than the kernel\'s 4095-byte terminal line is read whole (the 16 MiB limit applies), not cut and called invalid JSON', async () => {
   const long = 'a'.repeat(20_000);
   const r = await runAtTerminal([{ waitFor: PROMPT, send: `{"x": "${long}"}\r` }]);
