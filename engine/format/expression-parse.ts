@@ -172,6 +172,10 @@ export class ExpressionParser {
         const exponent = exponentLength(src, i);
         if (exponent > 0) i += exponent;
         const text = src.slice(start, i);
+        // JSON writes no leading zeros (the condition section reads "007" as text, not a number): never silently a decimal.
+        if (/^0[0-9]/.test(text)) {
+          this.fail(`the number ${text} at column ${start + 1} has a leading zero, which a JSON number does not allow`, start, `write ${text.replace(/^0+(?=[0-9])/, '')} for the number, or '${text}' as a string`);
+        }
         const value = Number(text);
         // Never silently another number: as a JSON or YAML value would be refused.
         if (!Number.isFinite(value)) this.fail(`the number ${text} is beyond the numbers a JSON number holds (it would be read as Infinity)`, start, 'write a smaller number');

@@ -177,9 +177,10 @@ function parse(text: string, report: (e: CountersignError) => void): ParsedTempl
       }
       if (top.name !== name) {
         attempt(() => fail(`"{{${content}}}" at offset ${open} does not match "{{${top.tag}}}" opened at offset ${top.offset}`, open, `close the innermost block first with {{/${top.name}}}`));
-        // It closes the block it names, if one is open (the ones inside it were left unclosed); otherwise it is ignored.
-        if (!stack.some((b) => b.name === name)) continue;
-        while (stack[stack.length - 1].name !== name) closeTop();
+        // It closes the block it names, if one is open (the ones inside it were left unclosed, and this finding says so).
+        // A name no open block has is a misspelt closer of the innermost block: it closes that block, so the one
+        // fault is not said twice (here and again as "unclosed").
+        if (stack.some((b) => b.name === name)) while (stack[stack.length - 1].name !== name) closeTop();
       }
       closeTop();
     } else if (content === 'else' || content.startsWith('else ')) {

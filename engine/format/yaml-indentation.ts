@@ -138,3 +138,46 @@ export function contentFrom(text: string, pos: number): number {
   }
   return pos;
 }
+
+/**
+ * A BAD_INDENT ("all … items must start at the same column") at the line
+ * holding `offset` (its first content character): said with the column its
+ * siblings start at. The siblings are found from the line's parent, the
+ * nearest line above indented less: a "-" under an item line continues
+ * that item's list; otherwise the siblings are the parent's first child
+ * and those after it at the same column. Undefined when no sibling shows.
+ */
+export function misalignedLine(text: string, offset: number): Misindented | undefined {
+  const lines = splitLines(text);
+  const at = lines.findIndex((l) => offset >= l.start && offset <= l.start + l.text.length);
+  if (at < 0) return undefined;
+  const line = lines[at];
+  const indent = indentOf(line.text);
+  const isItem = (t: string) => /^\s*-(\s|$)/.test(t);
+  const above = lines.slice(0, at).map((l, i) => ({ l, i })).filter(({ l }) => !isBlankOrComment(l.text));
+  const parentAt = [...above].reverse().find(({ l }) => indentOf(l.text) < indent);
+  if (!parentAt) return undefined;
+  let sibling: { l: Line; i: number; col: number } | undefined;
+  if (isItem(line.text) && isItem(parentAt.l.text)) {
+    sibling = { ...parentAt, col: indentOf(parentAt.l.text) };
+  } else {
+    const children = above.filter(({ i }) => i > parentAt.i);
+    if (children.length === 0) return undefined;
+    const col = indentOf(children[0].l.text);
+    const same = children.filter(({ l }) => indentOf(l.text) === col && isItem(l.text) === isItem(line.text)).pop();
+    if (same) sibling = { ...same, col };
+  }
+  if (!sibling || sibling.col === indent) return undefined;
+  const where = `column ${sibling.col + 1}, as the ${isItem(line.text) ? 'item' : 'key'} on line ${sibling.i + 1}`;
+  return isItem(line.text)
+    ? {
+      offset: line.start + indent,
+      message: `this list item's "-" is at column ${indent + 1}, out of line with the other items of its list (column ${sibling.col + 1})`,
+      fix: `indent its "-" to ${where}, with spaces`,
+    }
+    : {
+      offset: line.start + indent,
+      message: `this key is at column ${indent + 1}, out of line with the other keys of its mapping (column ${sibling.col + 1}), so YAML cannot tell where it belongs`,
+      fix: `indent it to ${where}, with spaces`,
+    };
+}

@@ -9,7 +9,7 @@ import { LineIndex, locateInYaml, locateInYamlThroughAliases, pointerSegments, t
 import type { SourceDocument } from './source.js';
 import { emptyFile } from './source-errors.js';
 import { firstNonJson } from './yaml-json.js';
-import { contentFrom, keyWithoutColon, misindentedLine, shallowKey } from './yaml-indentation.js';
+import { contentFrom, keyWithoutColon, misalignedLine, misindentedLine, shallowKey } from './yaml-indentation.js';
 import { yamlDeeperThan } from './yaml-depth.js';
 
 class YamlSource implements SourceDocument {
@@ -78,7 +78,8 @@ export function parseYaml(text: string, file: string): SourceDocument {
       ? shallowKey(yamlParserText(text), error.pos[0])
       : undefined;
     const misaligned = error.code === 'BAD_INDENT' && /same column/.test(error.message) ? contentFrom(yamlParserText(text), error.pos[0]) : undefined;
-    const said = indented ?? shallow;
+    const aligned = misaligned === undefined ? undefined : misalignedLine(yamlParserText(text), misaligned);
+    const said = indented ?? shallow ?? aligned;
     const at = new LineIndex(text).position(opened ?? flow ?? said?.offset ?? misaligned ?? error.pos[0]);
     const { message, fix } = said !== undefined
       ? said

@@ -12,6 +12,18 @@ import type { AnswerOutcome, Submission } from './node-type.js';
 import type { JsonObject } from '../format/model.js';
 
 /**
+ * Whitespace, and characters that print nothing: format characters (zero-width
+ * space and joiners, word joiner, BOM, soft hyphen), controls (NUL …),
+ * lone surrogates, variation selectors and the Hangul fillers.
+ */
+const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0\u034F\u180B-\u180F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
+
+/** True when a message shows a reader nothing: empty, whitespace, or only invisible characters. */
+export function isBlank(message: string): boolean {
+  return message.replace(INVISIBLE, '') === '';
+}
+
+/**
  * An outcome when the protocol decides, or undefined when the node's schema
  * should. `schemaErrors` judges the rest of an answer the protocol refuses
  * for its reserved keys, so one rejection lists every fault (allErrors) and
@@ -39,7 +51,7 @@ export function guardAnswer({ answer, bytes }: Submission, schemaErrors?: (rest:
     // A declaration ends the visit for good: only an unmistakable one counts
     // ({"$error": null} is not one), and it must say what went wrong: a blank
     // message would leave the run's error saying nothing, so it is re-asked.
-    if (typeof declaration === 'string' && declaration.trim() !== '' && Object.keys(answer).length === 1) return { kind: 'declared-error', message: declaration };
+    if (typeof declaration === 'string' && !isBlank(declaration) && Object.keys(answer).length === 1) return { kind: 'declared-error', message: declaration };
     const reserved = Object.keys(answer).filter((k) => k.startsWith('$'));
     if (reserved.length > 0) {
       const rest = Object.fromEntries(Object.entries(answer).filter(([k]) => !k.startsWith('$'))) as JsonObject;
@@ -48,7 +60,7 @@ export function guardAnswer({ answer, bytes }: Submission, schemaErrors?: (rest:
       // fault. A bare {"$error": …} meant to declare failure gets no schema
       // lines: there is no answer beside it to judge.
       const errorLine = '$error' in answer
-        ? [`/$error: declares that the agent failed, so it must be a message string that is not blank (not only spaces) and the answer's only key ({"$error": "what went wrong"}); got ${JSON.stringify(answer).slice(0, 200)}`]
+        ? [`/$error: declares that the agent failed, so it must be a message string that is not blank (not only spaces or invisible characters) and the answer's only key ({"$error": "what went wrong"}); got ${JSON.stringify(answer).slice(0, 200)}`]
         : [];
       const judged = !('$error' in answer) || Object.keys(rest).length > 0;
       return {

@@ -16,6 +16,7 @@ import { claimExpiresAt, claimNote } from './tool-steps.js';
 import { journalProgress } from './progress-journal.js';
 import { answerHint } from './step-hint.js';
 import type { Pending } from '../nodes/pending.js';
+import { isBlank } from '../nodes/answer-guard.js';
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
 /** The identity review answers carry in a driven run unless `reviewerAs` names another. */
@@ -98,7 +99,11 @@ export interface RunResult {
   error?: RunFailure;
   /** True when the run still waits (max-steps or an adapter fault): resume it later. */
   stopped?: boolean;
-  /** The message of an agent's or reviewer's close() that failed after the drive: the run's result above stands. */
+  /**
+   * Set when a close() failed after the drive (the run's result above stands): one
+   * line per failed close, saying whose (`the agent's close() failed: <message>`,
+   * `the reviewer's …`, ` (no message)` when it said nothing), joined by "; ". Never blank.
+   */
   closeError?: string;
 }
 
@@ -130,36 +135,53 @@ export async function driveRun(
   /** Whether the workflow has nodes an agent answers: the resume hints name --agent only then. */
   asksAgents = true,
 ): Promise<RunResult> {
-  const agents = [...new Set([opts.agent, opts.reviewer])].filter((a): a is Agent => a !== undefined);
-  for (const agent of agents) drivesUsing.set(agent, (drivesUsing.get(agent) ?? 0) + 1);
+  // Each agent under the role its close() failure is reported by (one object serving both roles is "the agent").
+  const roles = new Map<Agent, string>();
+  for (const [agent, role] of [[opts.agent, 'the agent'], [opts.reviewer, 'the reviewer']] as const) if (agent !== undefined && !roles.has(agent)) roles.set(agent, role);
+  for (const agent of roles.keys()) drivesUsing.set(agent, (drivesUsing.get(agent) ?? 0) + 1);
   let result: RunResult;
   try {
     result = await drive(engine, first, opts, now, agentTools, journalFrom, asksAgents);
   } catch (e) {
     // The drive's own failure is what the caller must see, not a close that failed after it.
-    await releaseAgents(agents).catch(() => undefined);
+    await releaseAgents(roles);
     throw e;
   }
   // The run ended as `result` says (it is stored so): a close that fails now
   // must not take that away from the caller, who would lose the runId and
-  // output. Said beside the result instead.
-  try {
-    await releaseAgents(agents);
-  } catch (e) {
-    return { ...result, closeError: e instanceof Error ? e.message : String(e) };
-  }
-  return result;
+  // output. Said beside the result instead — every close that failed.
+  const closeFailures = await releaseAgents(roles);
+  return closeFailures.length > 0 ? { ...result, closeError: closeFailures.join('; ') } : result;
 }
 
-/** Closes each agent no other drive is using any more. */
-async function releaseAgents(agents: Agent[]): Promise<void> {
-  const idle = agents.filter((agent) => {
+/**
+ * Closes each agent no other drive is using any more, every one of them
+ * whatever another's close() does (throws at once or rejects), and waits
+ * for them all: a jsonl reviewer's process must be gone when run() returns.
+ * Returns one line per close that failed, never blank.
+ */
+async function releaseAgents(roles: Map<Agent, string>): Promise<string[]> {
+  const idle = [...roles].filter(([agent]) => {
     const left = (drivesUsing.get(agent) ?? 1) - 1;
     if (left > 0) drivesUsing.set(agent, left);
     else drivesUsing.delete(agent);
     return left <= 0;
   });
-  await Promise.all(idle.map((agent) => (typeof agent.close === 'function' ? agent.close() : undefined)));
+  const closing = idle.map(async ([agent, role]) => {
+    try {
+      if (typeof agent.close === 'function') await agent.close();
+      return undefined;
+    } catch (e) {
+      return `${role}'s close() failed${describeFailure(e)}`;
+    }
+  });
+  return (await Promise.all(closing)).filter((line): line is string => line !== undefined);
+}
+
+/** ": <message>" for a failure that says something; " (no message)" for one that says nothing visible ("", a bare throw). */
+function describeFailure(e: unknown): string {
+  const message = e instanceof Error ? e.message : e === undefined ? '' : String(e);
+  return isBlank(message) ? ' (no message)' : `: ${message}`;
 }
 
 async function drive(
@@ -354,10 +376,9 @@ function storeFault(e: CountersignError, state: RunState, resumeArgs: string): R
 function agentFault(e: unknown, nodeId: string): RunFailure {
   // Where the fault is (a script's entry: its file, pointer and line:col) travels with it, as every error's does.
   if (isCountersignError(e)) return { code: e.code, message: e.message, nodeId, ...(e.fix ? { fix: e.fix } : {}), ...(e.file ? { file: e.file } : {}), ...(e.pointer !== undefined ? { pointer: e.pointer } : {}), ...(e.line !== undefined ? { line: e.line, col: e.col ?? 1 } : {}) };
-  const message = e instanceof Error ? e.message : String(e);
   return {
     code: 'E_AGENT_CRASHED',
-    message: `the agent failed on node "${nodeId}": ${message}`,
+    message: `the agent failed on node "${nodeId}"${describeFailure(e)}`,
     nodeId,
     fix: 'fix the agent, then resume the run (engine.run({ runId }) or countersign run --resume); the run is still waiting',
   };

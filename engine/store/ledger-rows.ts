@@ -10,6 +10,7 @@ import type { LedgerQuery, LedgerRow } from './store.js';
 import { checkShape, RUN_FORBIDDEN_TABLES } from '../format/table-shapes.js';
 import { said, shown } from '../format/said.js';
 import { suggest } from '../format/suggest.js';
+import { isPlainObject, kindOf } from './row-shapes.js';
 
 const QUERY_KEYS = ['since', 'key', 'limit'];
 
@@ -39,6 +40,8 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
   return rows.map((row, i) => {
     const where = `ledger row ${i}`;
     if (row === null || typeof row !== 'object') throw rowError(`${where} is not an object`, 'pass {id, table, at, row}');
+    // Inherited fields pass every check below, then memory keeps {} and SQLite the whole row.
+    if (!isPlainObject(row)) throw rowError(`${where} is ${kindOf(row)}, not a plain object`, 'pass {id, table, at, row} as a plain object with its own fields');
     checkTable(row.table);
     if (typeof row.id !== 'string' || row.id.trim() === '') {
       throw rowError(`${where} (table ${row.table}) has no id`, 'give every ledger row a non-empty string id, e.g. crypto.randomUUID()');
@@ -74,8 +77,9 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
 export function checkQuery(query: LedgerQuery | undefined): { since?: string; key?: string; limit?: number } {
   if (query === undefined) return {};
   // null, a number or a misspelt key ({ lim }) would otherwise be read as no query: every row, silently.
-  if (query === null || typeof query !== 'object' || Array.isArray(query)) {
-    throw new CountersignError('E_LEDGER_QUERY', `a ledger query is an object ({ since, key, limit }), got ${shown(query)}`, {
+  // A Map has no own keys either: it would be read as no query.
+  if (!isPlainObject(query)) {
+    throw new CountersignError('E_LEDGER_QUERY', `a ledger query is an object ({ since, key, limit }), got ${query !== null && typeof query === 'object' && !Array.isArray(query) ? kindOf(query) : shown(query)}`, {
       fix: 'pass { since, key, limit } (each optional), or leave the query out for every row',
     });
   }

@@ -69,12 +69,12 @@ export function createMemoryStore(): Store {
 
     create(record, events, rows) {
       open('create a run');
-      checkCreate(record, events);
+      const firstEvents = checkCreate(record, events, rows);
       if (runs.has(record.runId)) throw duplicateRun(record.runId);
       if (!workflows.has(record.workflowHash)) throw unknownWorkflowHash(record.runId, record.workflowHash);
       const checked = rows && rows.length > 0 ? checkRows(rows, (id) => ledgerIds.has(id), record.runId) : [];
       runs.set(record.runId, record);
-      journals.set(record.runId, [...events]);
+      journals.set(record.runId, firstEvents);
       appendChecked(checked);
     },
 

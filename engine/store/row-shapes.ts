@@ -6,6 +6,26 @@
  */
 const STATUSES = new Set(['waiting', 'completed', 'failed']);
 
+/**
+ * Whether `value` is a plain object (a literal, or Object.create(null)): what
+ * JSON writes back as it was. A Map, a class instance or an object whose
+ * fields are inherited would be stored as something else (`{}`), or read
+ * as "left out" by a check of own keys.
+ */
+export function isPlainObject(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** What a value that is no plain object is, for messages: "a Map", "an object inheriting its fields", "a list", 5. */
+export function kindOf(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? String(value);
+  if (Array.isArray(value)) return 'a list';
+  const name = (value as object).constructor?.name;
+  return name && name !== 'Object' ? `a ${name}` : 'an object inheriting its fields';
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Why `value` is not the stored record of run `runId`; undefined when it is one. */

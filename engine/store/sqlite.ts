@@ -258,8 +258,8 @@ export function createSqliteStore(dir: string): Store {
 
     create(record, events, rows) {
       mustBeOpen('create a run');
-      checkCreate(record, events);
-      guard(`create run "${record.runId}"`, () => createTx.immediate(record, events, rows));
+      const firstEvents = checkCreate(record, events, rows);
+      guard(`create run "${record.runId}"`, () => createTx.immediate(record, firstEvents, rows));
     },
 
     get(runId) {

@@ -3,8 +3,9 @@ import { CountersignError } from '../errors.js';
 import { said, shown } from '../format/said.js';
 import type { RunStatus } from '../run/contract.js';
 import { checkOptionKeys } from '../run/option-keys.js';
-import { recordProblem, workflowProblem } from './row-shapes.js';
-import type { Mutation, RunRecord } from './store.js';
+import type { JournalEvent } from '../run/contract.js';
+import { eventProblem, isPlainObject, kindOf, recordProblem, workflowProblem } from './row-shapes.js';
+import type { LedgerRow, Mutation, RunRecord } from './store.js';
 
 export function runNotFound(runId: string): CountersignError {
   return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, {
@@ -80,13 +81,14 @@ const RUN_STATUSES: readonly string[] = ['waiting', 'completed', 'failed'];
 /** list()'s filter: an object, whose status (when given) is a run status; the status to filter by, or undefined for every run. */
 export function listedStatus(filter: unknown): RunStatus | undefined {
   if (filter === undefined) return undefined;
-  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
-    throw new CountersignError('E_INPUT', `list() takes a filter object ({ status }), got ${shown(filter)}`, {
+  // A Map (or a class instance) has no own keys: it would be read as no filter, listing every run.
+  if (!isPlainObject(filter)) {
+    throw new CountersignError('E_INPUT', `list() takes a filter object ({ status }), got ${filter !== null && typeof filter === 'object' && !Array.isArray(filter) ? kindOf(filter) : shown(filter)}`, {
       fix: `pass { status: ${typeof filter === 'string' && RUN_STATUSES.includes(filter) ? JSON.stringify(filter) : '"waiting"'} }, or leave the filter out`,
     });
   }
   // A misspelt key ({ stat }) would otherwise list every run as if no filter were given.
-  checkOptionKeys(filter, ['status'], 'list()');
+  checkOptionKeys(filter as object, ['status'], 'list()');
   const status: unknown = (filter as { status?: unknown }).status;
   if (status === undefined) return undefined;
   if (typeof status !== 'string' || !RUN_STATUSES.includes(status)) {
@@ -134,17 +136,53 @@ export function checkMutation<T>(value: unknown, runId: string): Mutation<T> {
       });
     }
   }
-  return value as Mutation<T>;
+  if (events === undefined) return value as Mutation<T>;
+  return { ...(value as Mutation<T>), events: storedEvents(events, `update() of run "${runId}"`) };
+}
+
+/**
+ * Journal events to append, checked as the store reads them back
+ * (eventProblem): plain objects JSON keeps, with a string type and a
+ * whole-number seq. Returns the JSON copies, which both stores keep, so a
+ * wrong event is the caller's E_INPUT now, never "damaged store" later.
+ */
+export function storedEvents(events: readonly unknown[], call: string): JournalEvent[] {
+  return events.map((event, i) => {
+    const refuse = (why: string) =>
+      new CountersignError('E_INPUT', `${call}: journal event ${i} ${why}`, {
+        fix: 'pass each journal event as a plain object of JSON values with a string type and a whole-number seq ({ seq, at, type, ... }); nothing was written',
+      });
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(event);
+    } catch {
+      // A cycle or a BigInt: said() names it as written (its cycle as "(itself)").
+      throw refuse(`holds a value JSON cannot keep: ${said(event)}`);
+    }
+    if (!isPlainObject(event)) throw refuse(`is ${typeof event === 'object' && event !== null ? kindOf(event) : said(event)}, not an event object`);
+    const copy: unknown = JSON.parse(text!);
+    const why = eventProblem(copy);
+    if (why !== undefined) throw refuse(`${why}, got ${said(event)}`);
+    return copy as JournalEvent;
+  });
 }
 
 /** A record to write as run `runId`'s: refused when the store would read it back as damaged (row-shapes.ts). */
 function checkStoredRecord(record: unknown, runId: string, call: string): asserts record is RunRecord {
-  const why = recordProblem(record, runId);
-  if (why !== undefined) {
-    throw new CountersignError('E_INPUT', `${call}: the record to store ${why}`, {
-      fix: `pass a whole run record of run "${runId}" (runId, workflow, workflowHash, workspace, status, snapshot, seq, createdAt, updatedAt, and the pending item of a waiting run); nothing was written`,
+  const refuse = (why: string) =>
+    new CountersignError('E_INPUT', `${call}: the record to store ${why}`, {
+      fix: `pass a whole run record of run "${runId}" (runId, workflow, workflowHash, workspace, status, snapshot, seq, createdAt, updatedAt, and the pending item of a waiting run), of JSON values only; nothing was written`,
     });
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(record);
+  } catch {
+    // A cycle or a BigInt: SQLite could not write it, and memory would keep what SQLite refuses.
+    throw refuse(`holds a value JSON cannot keep: ${said(record)}`);
   }
+  // Judged as stored (JSON), so a field only inherited, which SQLite would drop, is missing here too.
+  const why = recordProblem(text === undefined ? record : JSON.parse(text), runId);
+  if (why !== undefined) throw refuse(why);
 }
 
 /**
@@ -170,7 +208,7 @@ export function workflowText(hash: string, workflow: unknown): string {
 }
 
 /** create()'s record and first events: a record with its run id, and a list. */
-export function checkCreate(record: unknown, events: unknown): void {
+export function checkCreate(record: unknown, events: unknown, rows?: unknown): JournalEvent[] {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
     throw new CountersignError('E_INPUT', `create(): the record is a run record (an object), got ${shown(record)}`, {
       fix: 'pass the run record to store, with its runId, workflowHash, status, snapshot and seq',
@@ -183,4 +221,12 @@ export function checkCreate(record: unknown, events: unknown): void {
       fix: 'pass the run\'s first journal events as a list ([] for none)',
     });
   }
+  const runId = (record as { runId: string }).runId;
+  // One row object instead of a list would otherwise be dropped without a word.
+  if (rows !== undefined && !Array.isArray(rows)) {
+    throw new CountersignError('E_INPUT', `create() of run "${runId}": the ledger rows are ${shown(rows)}, not a list`, {
+      fix: 'pass the ledger rows as a list ([row]), or leave them out to append none; nothing was written',
+    });
+  }
+  return storedEvents(events, `create() of run "${runId}"`);
 }

@@ -1097,13 +1097,27 @@ Limits('only {"$error": "<message>"} alone declares failure: a null, empty, blan
     assert.is(r.status, 'waiting', JSON.stringify(answer));
     assert.is(r.status === 'waiting' && r.rejected?.code, 'E_ANSWER_RESERVED_KEY');
     // The line names the rule the answer broke: "   " is non-empty, but blank.
-    assert.match(r.status === 'waiting' ? r.rejected!.errors[0] : '', 'must be a message string that is not blank (not only spaces)');
+    assert.match(r.status === 'waiting' ? r.rejected!.errors[0] : '', 'must be a message string that is not blank (not only spaces or invisible characters)');
     assert.match(r.status === 'waiting' ? r.rejected!.errors[0] : '', JSON.stringify(answer));
   }
   const declared = await engine.submit(s.runId, { $error: 'the disk is full' });
   assert.is(declared.status === 'failed' && declared.error.code, 'E_AGENT_ERROR');
   const quoted = await engine.submit((await engine.start(TWO_STEP)).runId, { words: 1 }, { seq: '2' as never }).then(() => undefined, (e) => e);
   assert.match(quoted.message, 'seq "2" is not a whole number');
+});
+
+Limits('a $error made only of characters that show nothing (zero-width space, NUL, word joiner, BOM) is no declaration: refused with its /$error line, and no error route is taken', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(structuredClone({ ...TWO_STEP, nodes: TWO_STEP.nodes.map((n) => (n.id === 'write' ? { ...n, maxRetries: 9 } : n)) }) as Workflow);
+  for (const answer of [{ $error: '\u200b' }, { $error: '\u0000' }, { $error: '\u2060\u200d' }, { $error: ' \u3000\ufeff\u00ad' }]) {
+    const r = await engine.submit(s.runId, answer);
+    assert.is(r.status, 'waiting', JSON.stringify(answer));
+    assert.is(r.status === 'waiting' && r.rejected?.code, 'E_ANSWER_RESERVED_KEY');
+    assert.match(r.status === 'waiting' ? r.rejected!.errors[0] : '', /^\/\$error: .*not blank \(not only spaces or invisible characters\)/);
+  }
+  // A message with something to read beside them still declares failure.
+  const declared = await engine.submit(s.runId, { $error: '\u200bdisk full' });
+  assert.is(declared.status === 'failed' && declared.error.code, 'E_AGENT_ERROR');
 });
 
 Limits('C2 r79: a reserved "$" key is named by its RFC 6901 pointer ("/" as ~1, "~" as ~0), as every other answer error', async () => {

@@ -114,4 +114,40 @@ test('a close() that rejects after the run completed does not take its result aw
   assert.match(String(result.closeError), 'close failed');
 });
 
+test('one close() that throws (at once, or by rejecting) does not stop the other: the reviewer is closed, and awaited, before run() returns', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  let reviewerClosed = false;
+  const reviewer: Agent = { answer: async () => ({ words: 5 }), close: async () => { await new Promise((done) => setTimeout(done, 200)); reviewerClosed = true; } };
+  const throwsAtOnce: Agent = { answer: async () => ({ words: 5 }), close: () => { throw new Error('agent close failed'); } };
+  const first = await engine.run(TWO_STEP, { agent: throwsAtOnce, reviewer });
+  assert.is(first.status, 'completed');
+  assert.ok(reviewerClosed, 'the reviewer was closed though the agent\'s close() threw synchronously');
+  assert.match(String(first.closeError), 'agent close failed');
+  reviewerClosed = false;
+  const rejects: Agent = { answer: async () => ({ words: 5 }), close: async () => { throw new Error('agent close failed'); } };
+  const second = await engine.run(TWO_STEP, { agent: rejects, reviewer });
+  assert.ok(reviewerClosed, 'run() returned only once the reviewer\'s close() had ended');
+  assert.match(String(second.closeError), 'agent close failed');
+});
+
+test('when the agent\'s and the reviewer\'s close() both fail, closeError names both, each with whose close it was', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const agent: Agent = { answer: async () => ({ words: 5 }), close: async () => { throw new Error('A-fail'); } };
+  const reviewer: Agent = { answer: async () => ({ words: 5 }), close: async () => { throw new Error('R-fail'); } };
+  const result = await engine.run(TWO_STEP, { agent, reviewer });
+  assert.is(result.status, 'completed');
+  assert.match(String(result.closeError), /the agent's close\(\) failed: A-fail/);
+  assert.match(String(result.closeError), /the reviewer's close\(\) failed: R-fail/);
+});
+
+test('a close() that fails with an empty message (or throws "") is still reported: closeError is never blank', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  for (const failure of [new Error(''), '', undefined]) {
+    const agent: Agent = { answer: async () => ({ words: 5 }), close: async () => { throw failure; } };
+    const result = await engine.run(TWO_STEP, { agent });
+    assert.is(result.status, 'completed');
+    assert.match(String(result.closeError), /the agent's close\(\) failed \(no message\)/, JSON.stringify(result));
+  }
+});
+
 test.run();

@@ -229,6 +229,16 @@ syntax('a number literal an expression could not keep exactly is refused at its 
   for (const fine of ['n = 9007199254740992', 'n = 1e20', 'n = 9007199254740991 + 1']) parseExpression(fine);
 });
 
+syntax('a zero-led number (007, 0010) is refused at its column, never read as a decimal', () => {
+  for (const [source, number, col] of [['n = 007 + 1', '007', 5], ["s = 'v' + 0010", '0010', 11], ['n = 01', '01', 5], ['n = -00.5', '00.5', 6]] as const) {
+    const e = error(() => parseExpression(source), 'E_EXPRESSION_SYNTAX');
+    assert.match(e.message, `the number ${number} at column ${col} has a leading zero`, source);
+    assert.is(e.col, col, source);
+    assert.match(e.fix!, `'${number}'`, source);
+  }
+  for (const fine of ['n = 0', 'n = 0.5', 'n = 0e3', 'n = 10', 'n = 100.05']) parseExpression(fine);
+});
+
 syntax('each malformed form', () => {
   const cases: [string, string, number][] = [
     ['', 'the expression is empty', 1],

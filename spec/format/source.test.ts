@@ -347,11 +347,21 @@ badYaml('an integer past 2^53 - 1 is E_PARSE at the value, in JSON and in YAML a
 
 badYaml('bad indentation', () => {
   const e = parseError('metadata:\n  name: x\n version: 1\n', 'w.yaml');
-  assert.is(e.message, 'all mapping items must start at the same column');
+  assert.match(e.message, /this key is at column 2, out of line with the other keys of its mapping \(column 3\)/);
   assert.is(e.at, '3:2', 'at the key out of line, not its indentation');
-  assert.ok(e.fix?.includes('same column'));
+  assert.match(e.fix!, /column 3, as the key on line 2/);
   const afterComment = parseError('nodes:\n  - id: a\n    type: start\n\n    # c\n     connections: x\n', 'w.yaml');
   assert.is(afterComment.at, '6:6', 'never at the blank or comment line before it');
+});
+
+badYaml('a key or "-" item out of line with its siblings names the column it belongs at', () => {
+  const item = parseError('metadata: {name: t, version: 1.0.0, description: d}\nnodes:\n  - type: start\n    id: s\n    connections: {default: e}\n   - type: end\n    id: e\n', 'w.yaml');
+  assert.is(item.at, '6:4');
+  assert.match(item.fix!, /indent its "-" to column 3, as the item on line 3/);
+  const key = parseError('metadata:\n    name: t\n    version: 1.0.0\n  description: d\nnodes: []\n', 'w.yaml');
+  assert.is(key.at, '4:3');
+  assert.match(key.message, /column 3/);
+  assert.match(key.fix!, /indent it to column 5, as the key on line 3/);
 });
 
 badYaml('a key indented deeper than the key above it is said at that line with the column it belongs at, never as a value to quote', () => {

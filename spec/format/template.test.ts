@@ -4,6 +4,7 @@ import { CountersignError } from '../../engine/errors.js';
 import { resolve, runtimeScope, type Resolution } from '../../engine/format/resolver.js';
 import type { Segment } from '../../engine/format/path.js';
 import { isTruthy, renderTemplate, templateVariables } from '../../engine/format/template.js';
+import { analyseTemplate } from '../../engine/format/template-parse.js';
 import { thrownWithCode } from '../helpers/errors.js';
 
 const VARS: Record<string, unknown> = {
@@ -279,6 +280,16 @@ syntax('a mismatched closing tag names both tags', () => {
   const e = syntaxError('{{#if x}}a{{/eq}}');
   assert.is(e.message, '"{{/eq}}" at offset 10 does not match "{{#if x}}" opened at offset 0');
   assert.equal(e.data, { offset: 10 });
+});
+
+syntax('a misspelt closing tag is one finding, at the closer: the block it meant to close is not also unclosed', () => {
+  for (const [text, offset] of [['{{#if n}}x{{/If}}', 10], ['{{#if n}} z {{/unless}}', 12], ['{{#each items}}{{#if n}}x{{/iff}}{{/each}}', 25]] as const) {
+    const { errors } = analyseTemplate(text);
+    assert.is(errors.length, 1, `${text}: ${errors.map((e) => e.message).join(' | ')}`);
+    assert.equal(errors[0].data, { offset }, text);
+    assert.match(errors[0].message, 'does not match "{{#if n}}"', text);
+    assert.match(errors[0].fix!, '{{/if}}', text);
+  }
 });
 
 syntax('a closing tag with nothing open', () => {

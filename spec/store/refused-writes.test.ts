@@ -104,6 +104,54 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     assert.is(store(c).rows('t', {}).length, 2);
   });
 
+  test('journal events that are no event, or hold what JSON cannot keep, are E_INPUT from create() and update(), and the journal stays readable', (c) => {
+    store(c).create(makeRecord('a'), []);
+    refused(() => store(c).update('a', () => ({ events: [5] as never, result: 0 })), 'E_INPUT', 'update()', 'event 0', '5');
+    refused(() => store(c).update('a', () => ({ events: [{ type: 'x' }] as never, result: 0 })), 'E_INPUT', 'event 0', 'seq');
+    assert.equal(store(c).events('a'), [], 'no event was appended');
+    refused(() => store(c).create(makeRecord('r2'), [1, null, 'x'] as never), 'E_INPUT', 'create()', 'event 0', '1');
+    const cyclic: Record<string, unknown> = { seq: 1, at: '2024-01-01T00:00:00.000Z', type: 'x' };
+    cyclic.self = cyclic;
+    refused(() => store(c).create(makeRecord('r10'), [cyclic] as never), 'E_INPUT', 'create()', 'event 0', 'itself');
+    refused(() => store(c).create(makeRecord('r11'), [{ seq: 1, type: 'x', n: 5n }] as never), 'E_INPUT', 'create()', '5n');
+    for (const id of ['r2', 'r10', 'r11']) assert.is(store(c).get(id), undefined, `run ${id} was not stored`);
+  });
+
+  test('a record holding a BigInt or a cycle is E_INPUT from create() and update(), never a TypeError', (c) => {
+    refused(() => store(c).create({ ...makeRecord('b1'), extra: 5n } as never, []), 'E_INPUT', 'create()', '5n');
+    const cyclic = makeRecord('b2') as unknown as Record<string, unknown>;
+    cyclic.self = cyclic;
+    refused(() => store(c).create(cyclic as never, []), 'E_INPUT', 'create()', 'itself');
+    assert.is(store(c).get('b1'), undefined);
+    store(c).create(makeRecord('b3'), []);
+    refused(() => store(c).update('b3', (cur) => ({ record: { ...cur, seq: 2, extra: 7n } as never, result: 0 })), 'E_INPUT', 'update()', '7n');
+    assert.is(store(c).get('b3')!.seq, 1, 'the record is as it was');
+  });
+
+  test('a Map as list() filter or rows() query is refused, never read as no filter', (c) => {
+    store(c).create(makeRecord('a'), []);
+    store(c).create(makeRecord('b', 'failed'), []);
+    refused(() => store(c).list(new Map([['status', 'failed']]) as never), 'E_INPUT', 'list()', 'Map');
+    store(c).appendRows([
+      { id: 'x', table: 't', at: '2024-01-01T00:00:00.000Z', row: {} },
+      { id: 'y', table: 't', at: '2024-01-01T00:00:01.000Z', row: {} },
+    ]);
+    refused(() => store(c).rows('t', new Map([['limit', 1]]) as never), 'E_LEDGER_QUERY', 'Map');
+  });
+
+  test('create() refuses ledger rows given as one object instead of a list, and stores nothing', (c) => {
+    const row = { id: 'row1', table: 'audit', at: new Date().toISOString(), row: { ok: true } };
+    refused(() => store(c).create(makeRecord('a'), [], row as never), 'E_INPUT', 'create()', 'rows', 'not a list');
+    assert.is(store(c).get('a'), undefined, 'the run was not stored');
+    assert.equal(store(c).rows('audit'), []);
+  });
+
+  test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {
+    const inherited = Object.create({ id: 'b', table: 't', at: new Date(0).toISOString(), row: {} });
+    refused(() => store(c).appendRows([inherited]), 'E_LEDGER_ROW', 'ledger row 0', 'plain object');
+    assert.equal(store(c).rows('t'), []);
+  });
+
   test.run();
 }
 
