@@ -165,3 +165,24 @@ export function isIndex(word: string): boolean {
   for (let i = 0; i < n; i++) if (!isDigit(word.charCodeAt(i))) return false;
   return true;
 }
+
+/**
+ * Each top-level `[…]` of a path, in order: what it holds (nested brackets
+ * included) and the offset where that starts. The index refs a template
+ * reads and the places validation points at are both found this way.
+ */
+export function bracketContents(path: string): Array<{ inner: string; at: number }> {
+  const found: Array<{ inner: string; at: number }> = [];
+  for (let i = 0; i < path.length; i++) {
+    if (path[i] !== '[') continue;
+    let depth = 1;
+    let j = i + 1;
+    for (; j < path.length && depth > 0; j++) {
+      if (path[j] === '[') depth++;
+      else if (path[j] === ']') depth--;
+    }
+    found.push({ inner: path.slice(i + 1, j - 1), at: i + 1 });
+    i = j - 1;
+  }
+  return found;
+}

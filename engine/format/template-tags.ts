@@ -7,7 +7,7 @@
  * these reads one tag alone and fails with E_TEMPLATE_SYNTAX at its offset.
  */
 import { CountersignError } from '../errors.js';
-import { parsePath, type Segment } from './path.js';
+import { bracketContents, parsePath, type Segment } from './path.js';
 import type { Block, Operand, TemplateVariable, VarNode } from './template-parse.js';
 
 /** Parses a path inside a template, reporting errors at the template offset. */
@@ -173,17 +173,8 @@ export function addVariables(path: string, offset: number, eachDepth: number, va
   // declarations can check is the part before that index.
   const framed = eachDepth > 0 ? /\[\s*(this|@index)\b/.exec(path) : null;
   if (!bound) variables.push(Object.freeze({ path: framed ? path.slice(0, framed.index) : path, offset, ...(list && !framed ? { list: true as const } : {}), ...(eachDepth > 0 ? { inEach: true as const } : {}) }));
-  for (let i = 0; i < path.length; i++) {
-    if (path[i] !== '[') continue;
-    let depth = 1;
-    let j = i + 1;
-    for (; j < path.length && depth > 0; j++) {
-      if (path[j] === '[') depth++;
-      else if (path[j] === ']') depth--;
-    }
-    const inner = path.slice(i + 1, j - 1);
-    if (!/^\d+$/.test(inner)) addVariables(inner, offset + i + 1, eachDepth, variables);
-    i = j - 1;
+  for (const { inner, at } of bracketContents(path)) {
+    if (!/^\d+$/.test(inner)) addVariables(inner, offset + at, eachDepth, variables);
   }
 }
 

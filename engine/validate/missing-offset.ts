@@ -4,6 +4,7 @@
  * `{{items[idx]}}` — and the template's separate read of that `idx` is the
  * same place (one finding), not a second one.
  */
+import { bracketContents } from '../format/path.js';
 
 /**
  * Where, inside `path`, the name the resolver found missing is written: 0
@@ -14,19 +15,10 @@
  */
 export function offsetOfMissing(path: string, missing: string): number {
   if (startsWithName(path, missing)) return 0;
-  for (let i = 0; i < path.length; i++) {
-    if (path[i] !== '[') continue;
-    let depth = 1;
-    let j = i + 1;
-    for (; j < path.length && depth > 0; j++) {
-      if (path[j] === '[') depth++;
-      else if (path[j] === ']') depth--;
-    }
-    const inner = path.slice(i + 1, j - 1);
-    if (startsWithName(inner, missing)) return i + 1;
+  for (const { inner, at } of bracketContents(path)) {
+    if (startsWithName(inner, missing)) return at;
     const deeper = inner.includes('[') ? offsetOfMissing(inner, missing) : 0;
-    if (deeper > 0) return i + 1 + deeper;
-    i = j - 1;
+    if (deeper > 0) return at + deeper;
   }
   return 0;
 }
