@@ -17,6 +17,7 @@ const require = createRequire(import.meta.url);
 const { freshBundle, markInUse } = require('./bundle-files.cjs');
 const { loadBundle } = require('./code-cache.cjs');
 const { missingCurrentDirectory } = require('./current-directory.cjs');
+const { relayWanted, runRelayed, STDOUT_FD_VAR } = require('./stdout-relay.cjs');
 const argv = process.argv.slice(2);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const REINSTALL = `reinstall the dependencies: run \`npm ci\` (or \`npm install\`) in ${root}`;
@@ -140,7 +141,8 @@ function firstLine(e) {
 
 /** The command cannot run at all: reported like any command failure (`countersign: E_CODE`, or one JSON document under --json), exit 2. */
 function cannotRun(code, message, fix) {
-  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { code, message, fix } }, null, 2)}\n`);
+  // Run relayed (stdout-relay.cjs), the real stdout is the descriptor named; else 1.
+  if (argv.includes('--json')) require('node:fs').writeSync(Number(process.env[STDOUT_FD_VAR] ?? 1), `${JSON.stringify({ error: { code, message, fix } }, null, 2)}\n`);
   process.stderr.write(`countersign: ${code}: ${message}\n  fix: ${fix}\n`);
   return { main: async () => 2, keepCache() {}, failed: true };
 }
@@ -148,6 +150,10 @@ function cannotRun(code, message, fix) {
 // Checked first: without a current directory neither esbuild nor tsx can
 // even load, so no bundle could be built; main() says the same when run alone.
 const gone = missingCurrentDirectory(process.env);
-const { main, keepCache } = gone ? cannotRun(gone.code, gone.message, gone.fix) : await load();
-process.exitCode = await main(argv);
-keepCache();
+// A command that may load a workflow's tool modules runs in a child whose descriptor 1 is copied to stderr (stdout-relay.cjs).
+const relayed = !gone && relayWanted(argv, process.env) ? await runRelayed(fileURLToPath(import.meta.url), argv) : undefined;
+if (!relayed) {
+  const { main, keepCache } = gone ? cannotRun(gone.code, gone.message, gone.fix) : await load();
+  process.exitCode = await main(argv);
+  keepCache();
+}

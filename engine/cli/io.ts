@@ -16,6 +16,8 @@ import { resolve } from 'node:path';
 import { withStore } from './render.js';
 import { mappedStack } from './bundle-stack.js';
 import { ownStdout } from './stdout-guard.js';
+import { relayedStdout, takeLaunchTime, takeRelayedStdout } from './relayed-stdout.js';
+import { acceptRelayedSignals } from './relayed-signals.js';
 import { missingCurrentDirectory } from './current-directory.cjs';
 
 export interface Io {
@@ -57,14 +59,18 @@ export function processStreams(): Omit<Io, 'cwd'> {
     if (stream.listeners('error').includes(ignoreClosedPipe)) continue;
     stream.on('error', ignoreClosedPipe);
   }
+  // Run relayed by the launcher (stdout-relay.cjs): stdout is the descriptor it names, and its signals come over IPC too.
+  const relayed = takeRelayedStdout(process.env);
+  const launched = takeLaunchTime(process.env);
+  if (relayed !== undefined) acceptRelayedSignals();
   return {
-    stdout: ownStdout(),
+    stdout: ownStdout(relayed === undefined ? undefined : relayedStdout(relayed)),
     stderr: process.stderr,
     stdin: process.stdin,
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
-    // The process's own start (the launcher runs commands in-process).
-    startedAt: new Date(Math.floor(performance.timeOrigin)),
+    // The process's own start (the launcher runs commands in-process), or the relaying launcher's.
+    startedAt: launched ?? new Date(Math.floor(performance.timeOrigin)),
   };
 }
 

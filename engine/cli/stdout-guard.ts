@@ -14,12 +14,13 @@ import { guardStdoutWrites, isStandIn } from './stdout-fs.js';
 /** Set while countersign itself writes to stdout (a file's stream writes through fs.writeSync). */
 let ours = false;
 
-export function ownStdout(): NodeJS.WritableStream {
-  const stream = process.stdout;
+export function ownStdout(relayed?: NodeJS.WritableStream): NodeJS.WritableStream {
+  const stream = relayed ?? process.stdout;
   const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-  stream.write = ((...args: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(...args)) as typeof stream.write;
+  // Kept when relayed too: in order with stderr's own lines, not copied over later by the launcher.
+  process.stdout.write = ((...args: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(...args)) as typeof process.stdout.write;
   guardStdoutWrites(() => ours);
-  guardChildren();
+  guardChildren(relayed !== undefined);
   // Named imports of node:fs and node:child_process in loaded modules see the guarded functions too.
   syncBuiltinESMExports();
   const ownWrite = (...args: unknown[]): boolean => {
@@ -45,8 +46,10 @@ export function ownStdout(): NodeJS.WritableStream {
  * stand-in): given 2 itself, it writes at stderr's own offset, so with stderr
  * a file its lines are neither lost nor overwritten by stderr's next line.
  */
-function stdioToStderr(stdio: unknown, fallback: unknown): unknown {
+function stdioToStderr(stdio: unknown, fallback: unknown, relayed: boolean): unknown {
   const given = stdio ?? fallback;
+  // Relayed, descriptor 1 is a pipe to stderr already: a child sharing it cannot truncate stderr by reopening /dev/stdout. A stand-in becomes 1.
+  if (relayed) return Array.isArray(given) && given.some((entry, at) => at > 0 && isStandIn(entry)) ? given.map((entry, at) => (at > 0 && isStandIn(entry) ? 1 : entry)) : stdio;
   if (given === 'inherit') return ['inherit', 2, 'inherit'];
   if (!Array.isArray(given)) return stdio;
   const toStderr = (entry: unknown, at: number) => (at === 1 && (entry === 'inherit' || entry === 1 || entry === process.stdout)) || (at > 0 && isStandIn(entry));
@@ -57,12 +60,12 @@ function stdioToStderr(stdio: unknown, fallback: unknown): unknown {
 type AnyFn = (...args: unknown[]) => unknown;
 
 /** Wraps a child_process function whose options sit at the first object argument after the command. */
-function wrapOptions(name: 'spawn' | 'spawnSync' | 'execSync' | 'execFileSync' | 'fork', fallback?: (options: Record<string, unknown>) => unknown): void {
+function wrapOptions(name: 'spawn' | 'spawnSync' | 'execSync' | 'execFileSync' | 'fork', relayed: boolean, fallback?: (options: Record<string, unknown>) => unknown): void {
   const original = childProcess[name] as unknown as AnyFn;
   (childProcess as unknown as Record<string, AnyFn>)[name] = (...args: unknown[]) => {
     const at = args.findIndex((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
     const options = (at >= 0 ? args[at] : {}) as Record<string, unknown>;
-    const stdio = stdioToStderr(options.stdio, fallback?.(options));
+    const stdio = stdioToStderr(options.stdio, fallback?.(options), relayed);
     if (stdio === options.stdio) return original(...args);
     const next = [...args];
     if (at >= 0) next[at] = { ...options, stdio };
@@ -71,11 +74,11 @@ function wrapOptions(name: 'spawn' | 'spawnSync' | 'execSync' | 'execFileSync' |
   };
 }
 
-function guardChildren(): void {
-  wrapOptions('spawn');
-  wrapOptions('spawnSync');
-  wrapOptions('execSync');
-  wrapOptions('execFileSync');
+function guardChildren(relayed: boolean): void {
+  wrapOptions('spawn', relayed);
+  wrapOptions('spawnSync', relayed);
+  wrapOptions('execSync', relayed);
+  wrapOptions('execFileSync', relayed);
   // fork shares stdout unless told to be silent.
-  wrapOptions('fork', (options) => (options.silent ? undefined : [0, 'inherit', 'inherit', 'ipc']));
+  wrapOptions('fork', relayed, (options) => (options.silent ? undefined : [0, 'inherit', 'inherit', 'ipc']));
 }

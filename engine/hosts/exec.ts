@@ -25,12 +25,6 @@ import {
 
 /** Output past this is refused rather than buffered without bound. */
 const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
-/**
- * How long, after the command exits, its pipes may stay open before the
- * answer is taken from what was read: a background process it left behind
- * (a daemon, a language server) may hold them for ever.
- */
-const PIPES_GRACE_MS = 200;
 /** How much of the agent's stderr is kept for a crash message. */
 const STDERR_TAIL_CHARS = 4096;
 const STDERR_TAIL_LINES = 5;
@@ -127,12 +121,15 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
           });
         });
       });
-      // The answer is what the command printed before it exited. Normally
-      // both pipes close with it ('close'); a leftover background process
-      // holding one open must not turn that answer into silence.
-      let grace: NodeJS.Timeout | undefined;
+      // The answer is what the command printed before it exited: by the time
+      // its exit is seen, all of that is in the pipe, and the next turn of
+      // the event loop has read it. A background process it left behind may
+      // hold the pipes open for ever, or write into them later: what it
+      // writes after the exit is never part of the answer (so the same agent
+      // never gets a different answer by timing), and is not waited for.
+      let grace: NodeJS.Immediate | undefined;
       const settle = (code: number | null, signal: NodeJS.Signals | null) => {
-        clearTimeout(grace);
+        if (grace !== undefined) clearImmediate(grace);
         if (!settled) {
           child.stdout!.destroy();
           child.stderr!.destroy();
@@ -164,7 +161,10 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
         });
       };
       child.once('exit', (code, signal) => {
-        grace = setTimeout(() => settle(code, signal), PIPES_GRACE_MS);
+        // Two turns: the poll that saw the exit may have come before the one that reads the last bytes.
+        grace = setImmediate(() => {
+          grace = setImmediate(() => settle(code, signal));
+        });
       });
       child.once('close', (code, signal) => settle(code, signal));
     });

@@ -179,6 +179,19 @@ test('an answer printed before the command exits is taken even when a background
   }
 });
 
+test('what a background process the command left writes after the exit is never part of the answer: the answer does not depend on timing', async (c) => {
+  // Written 100 ms after the shell exited: too late to count, whatever the timing.
+  const late = createExecAgent(`(sleep 0.1; echo '{"late": 1}') & echo '{"msg": "a"}'`, { cwd: c.dir, stderr: null });
+  assert.equal(await late.answer(request('fix', 1), opts(3000)), { msg: 'a' });
+  await late.close!();
+  // The shell printed nothing itself: no answer, though the background process prints one later.
+  const none = createExecAgent(`(sleep 0.1; echo '{"msg": "bg"}') &`, { cwd: c.dir, stderr: null });
+  const err = await rejection(none.answer(request('fix', 1), opts(3000)));
+  assert.is(err.code, 'E_AGENT_OUTPUT');
+  assert.match(err.message, 'exited without writing an answer');
+  await none.close!();
+});
+
 test('a shell agent that reads its request as a line (while read -r line) gets it: the request ends with a newline', async (c) => {
   const agent = createExecAgent(`while IFS= read -r line; do printf '{"got": %s}\\n' "$(printf '%s' "$line" | wc -c)"; done`, { cwd: c.dir, stderr: null });
   const req = request('fix', 1);

@@ -1,0 +1,134 @@
+/**
+ * With --allow-tool-modules the command runs under the launcher with
+ * descriptor 1 a pipe copied to stderr, so whatever a module does with
+ * descriptor 1 — a socket on it, a worker thread, a child given it in any
+ * stdio slot, a shell reopening /dev/stdout — never reaches the --json
+ * document, and nothing already on stderr is truncated (r87 A1–A4). Signals
+ * sent to the launcher alone reach the command; Ctrl-C (the whole process
+ * group) counts once.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { LAUNCHER, tempDir } from '../helpers/cli.js';
+
+const One = suite('cli: a tool module using descriptor 1 directly (--allow-tool-modules)');
+
+const HEADER = "import cp from 'node:child_process'; import net from 'node:net'; import { Worker } from 'node:worker_threads';";
+
+function project(body: string): { dir: string; file: string } {
+  const dir = tempDir('countersign-fd-one-');
+  mkdirSync(join(dir, 'tools'));
+  writeFileSync(join(dir, 'tools', 'w.mjs'), `${HEADER}
+export const tools = [{ name: 'w', class: 'read', inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  run: async () => { ${body}; return {}; } }];
+`);
+  const file = join(dir, 'flow.json');
+  writeFileSync(file, JSON.stringify({
+    metadata: { name: 'fd-one', version: '1.0.0', description: 'a tool that uses descriptor 1' },
+    toolModules: ['./tools/w.mjs'],
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'w' } },
+      { type: 'tool', id: 'w', tool: 'w', args: {}, connections: { success: 'wait' } },
+      { type: 'agent-directive', id: 'wait', directive: 'answer', completionCondition: 'done', inputSchema: { type: 'object', properties: { m: { type: 'string' } }, required: ['m'] }, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  }));
+  return { dir, file };
+}
+
+/** `start --json` through the real launcher; stderr into a file opened as `2>err.txt` does, holding a line from before. */
+function start(p: { dir: string; file: string }) {
+  const errFile = join(p.dir, 'err.txt');
+  const fd = openSync(errFile, 'w');
+  writeFileSync(fd, 'before countersign\n');
+  const r = spawnSync(process.execPath, [LAUNCHER, 'start', p.file, '--allow-tool-modules', '--json', '--store', join(p.dir, 'store')], {
+    stdio: ['ignore', 'pipe', fd],
+    cwd: p.dir,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  closeSync(fd);
+  return { code: r.status, stdout: r.stdout, stderr: readFileSync(errFile, 'utf8') };
+}
+
+function assertOnStderrOnly(r: ReturnType<typeof start>, mark: string) {
+  assert.is(r.code, 0, r.stderr);
+  assert.is(JSON.parse(r.stdout).status, 'waiting', `stdout is exactly one JSON document:\n${r.stdout}`);
+  assert.not.match(r.stdout, mark);
+  assert.match(r.stderr, `${mark}\n`, `${mark} is on stderr`);
+  assert.ok(r.stderr.startsWith('before countersign\n'), `what stderr held before is kept:\n${JSON.stringify(r.stderr)}`);
+  assert.not.match(r.stderr, '\0', 'no hole of NUL bytes');
+}
+
+One('a child\'s shell redirect `> /dev/stdout` (stdio inherit) reaches stderr and truncates nothing written there before (r87 A1)', () => {
+  const r = start(project("console.error('BEFORE-LINE'); const s = cp.spawnSync('sh', ['-c', 'echo MARK-REDIRECT > /dev/stdout'], { stdio: 'inherit' }); console.error('AFTER status=' + s.status)"));
+  assertOnStderrOnly(r, 'MARK-REDIRECT');
+  assert.match(r.stderr, 'BEFORE-LINE\n');
+  assert.match(r.stderr, 'AFTER status=0\n', 'the redirect worked: the child could open /dev/stdout');
+});
+
+One('a net.Socket on descriptor 1 writes to stderr, not into the --json document (r87 A2)', () => {
+  assertOnStderrOnly(start(project("await new Promise((done) => new net.Socket({ fd: 1, readable: false, writable: true }).write('MARK-SOCKET\\n', done))")), 'MARK-SOCKET');
+});
+
+One('a child given descriptor 1 as its stderr (stdio[2] = 1) writes to stderr (r87 A3)', () => {
+  assertOnStderrOnly(start(project("cp.spawnSync('sh', ['-c', 'echo MARK-SLOT2 >&2'], { stdio: ['ignore', 'pipe', 1] })")), 'MARK-SLOT2');
+});
+
+One('a child given descriptor 1 as an extra stdio slot (stdio[3] = 1) writes to stderr (r87 A4)', () => {
+  assertOnStderrOnly(start(project("cp.spawnSync('sh', ['-c', 'echo MARK-SLOT3 >&3'], { stdio: ['ignore', 'pipe', 'inherit', 1] })")), 'MARK-SLOT3');
+});
+
+One('a worker thread\'s fs.writeSync(1, …) writes to stderr, not into the --json document', () => {
+  const body = "await new Promise((done) => new Worker(\"require('node:fs').writeSync(1, 'MARK-WORKER\\\\n')\", { eval: true }).on('exit', done))";
+  assertOnStderrOnly(start(project(body)), 'MARK-WORKER');
+});
+
+One('a background process a module leaves holding descriptor 1 does not keep the command from ending', () => {
+  const p = project("cp.spawn('sh', ['-c', 'sleep 30'], { stdio: 'inherit', detached: true }).unref()");
+  const began = Date.now();
+  const r = start(p);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(JSON.parse(r.stdout).status, 'waiting');
+  assert.ok(Date.now() - began < 20_000, 'ended long before the background process');
+  spawnSync('pkill', ['-f', 'sleep 30']);
+});
+
+/** `run --json` with an agent that answers only after 30 s, in a process group of its own; `signal` sent once it waits. */
+async function interrupted(send: (pid: number) => void): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  const p = project('');
+  const child = spawn(process.execPath, [LAUNCHER, 'run', p.file, '--allow-tool-modules', '--json', '--store', join(p.dir, 'store'), '--agent', 'exec:sleep 30'], {
+    cwd: p.dir,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  for (const end = Date.now() + 30_000; !stderr.includes('▸ wait') && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+  send(child.pid!);
+  const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.once('close', (c, s) => done([c, s])));
+  return { code, signal, stdout, stderr };
+}
+
+One('SIGTERM sent to the launcher alone reaches the command: the run stops waiting, said in the document (exit 143)', async () => {
+  const r = await interrupted((pid) => process.kill(pid, 'SIGTERM'));
+  assert.is(r.code, 143, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.is(doc.status, 'waiting');
+  assert.is(doc.error.code, 'E_INTERRUPTED');
+});
+
+One('Ctrl-C (SIGINT to the whole process group) counts once: the run stops cleanly with its document, not forced (exit 130)', async () => {
+  const r = await interrupted((pid) => process.kill(-pid, 'SIGINT'));
+  assert.is(r.code, 130, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.is(doc.error.code, 'E_INTERRUPTED');
+  assert.is(doc.stopped, true);
+});
+
+One.run();
