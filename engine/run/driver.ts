@@ -134,6 +134,8 @@ export async function driveRun(
   journalFrom = 0,
   /** Whether the workflow has nodes an agent answers: the resume hints name --agent only then. */
   asksAgents = true,
+  /** Brings `first` to where the drive starts (a new run's first tool nodes), inside the drive: a store failure there is a stop like any other. */
+  ready?: (first: RunState) => Promise<RunState>,
 ): Promise<RunResult> {
   // Each agent under the role its close() failure is reported by (one object serving both roles is "the agent").
   const roles = new Map<Agent, string>();
@@ -141,7 +143,7 @@ export async function driveRun(
   for (const agent of roles.keys()) drivesUsing.set(agent, (drivesUsing.get(agent) ?? 0) + 1);
   let result: RunResult;
   try {
-    result = await drive(engine, first, opts, now, agentTools, journalFrom, asksAgents);
+    result = await drive(engine, first, opts, now, agentTools, journalFrom, asksAgents, ready);
   } catch (e) {
     // The drive's own failure is what the caller must see, not a close that failed after it.
     await releaseAgents(roles);
@@ -192,12 +194,14 @@ async function drive(
   agentTools: AgentToolsMaker | undefined,
   journalFrom: number,
   asksAgents: boolean,
+  ready: ((first: RunState) => Promise<RunState>) | undefined,
 ): Promise<RunResult> {
   const agentArg = asksAgents ? ' --agent <adapter>' : '';
   let state = first;
   let steps = 0;
   const journal = opts.onProgress ? journalProgress(engine, state.runId, journalFrom, opts.onProgress) : undefined;
   try {
+    if (ready) state = await ready(state);
     await journal?.report(state);
     const maxSteps = opts.maxSteps ?? Infinity;
     const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;

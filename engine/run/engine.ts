@@ -6,6 +6,7 @@
 import type { ToolCallRecord, ToolRunner } from '../hosts/tool-mediation.js';
 import { randomUUID } from 'node:crypto';
 import { CountersignError, isCountersignError } from '../errors.js';
+import { createdButStopped } from './created-stop.js';
 import type { JsonObject, Workflow } from '../format/model.js';
 import { compileWorkflow, type CompiledWorkflow } from '../compile/machine.js';
 import type { LedgerRow, Store, RunRecord } from '../store/store.js';
@@ -292,6 +293,11 @@ export function createEngine(options: EngineOptions): Engine {
   const waitsAtItsNode = (rec: RunRecord): void => waitsAgainst(rec, compiledFor, store.file);
 
   function startLoaded(loaded: ValidWorkflow, opts: StartOptions): RunState {
+    return startRecord(loaded, opts).state;
+  }
+
+  /** Starts a run: its first state, and the record it was stored with. */
+  function startRecord(loaded: ValidWorkflow, opts: StartOptions): { state: RunState; record: RunRecord } {
     // The run owns a copy: the caller may edit or reuse its object afterwards.
     const workflow = jsonCopy(loaded.workflow, 'E_INPUT').value as unknown as Workflow;
     const file = loaded.file;
@@ -344,7 +350,7 @@ export function createEngine(options: EngineOptions): Engine {
     const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', nodeId: startNodeId, workflow: base.workflow, workflowHash: hash, userId };
     store.putWorkflow(hash, workflow);
     store.create(settled.record, [started, ...settled.events], settled.rows);
-    return stateOf(settled.record, store.file);
+    return { state: stateOf(settled.record, store.file), record: settled.record };
   }
 
   const engine: Engine = {
@@ -352,7 +358,11 @@ export function createEngine(options: EngineOptions): Engine {
       optionsObject(opts, 'start');
       checkOptionKeys(opts, START_OPTION_KEYS, 'start()');
       const state = startLoaded(await tools.load(source), opts);
-      return state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : state;
+      if (state.status !== 'waiting' || state.pending.kind !== 'tool') return state;
+      return settled(state.runId).catch((e: unknown) => {
+        // The run exists by now: a store failure running its first tool nodes says which run, and how to go on with it.
+        throw isCountersignError(e) && e.code === 'E_STORE' ? createdButStopped(e, state) : e;
+      });
     },
 
     async submit(runId, answer, opts = {}) {
@@ -663,10 +673,11 @@ export function createEngine(options: EngineOptions): Engine {
       const loaded = await tools.load(source as WorkflowSource, opts.tools?.names());
       checkReviewer(loaded.workflow, opts);
       const bind = tools.forAgents(loaded.workflow, loaded.file, opts);
-      const first = startLoaded(loaded, opts);
-      const rec = mustGet(first.runId);
-      const offered = bind({ workspace: rec.workspace, workflowName: rec.workflow });
-      return lostWithClosedStore(await driveRun(engine, first.status === 'waiting' && first.pending.kind === 'tool' ? await settled(first.runId) : first, progressOnLostRuns(opts, first.runId, store), now, offered, 0, asksAgents(loaded.workflow.nodes)), store);
+      const { state: first, record } = startRecord(loaded, opts);
+      const offered = bind({ workspace: record.workspace, workflowName: record.workflow });
+      // Its first tool nodes run inside the drive: a store failure there stops it with the run's id, resumable, as one later does.
+      const ready = (state: RunState) => (state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : Promise.resolve(state));
+      return lostWithClosedStore(await driveRun(engine, first, progressOnLostRuns(opts, first.runId, store), now, offered, 0, asksAgents(loaded.workflow.nodes), ready), store);
     },
   };
   return engine;

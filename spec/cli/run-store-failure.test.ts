@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CountersignError, createEngine, createMemoryStore, type Agent, type Store, type Workflow } from '../../engine/index.js';
+import { CountersignError, createEngine, createMemoryStore, defineTool, type Agent, type Store, type Workflow } from '../../engine/index.js';
 import { cli, ROOT, tempDir } from '../helpers/cli.js';
 import { readFileSync } from 'node:fs';
 
@@ -124,6 +124,71 @@ test('library: run() whose store fails mid-drive resolves with the run id, statu
   const resumed = await engine.run({ runId: result.runId }, { agent: { answer: async () => ({ words: 150 }) } });
   assert.is(resumed.status, 'completed');
   assert.is(resumed.runId, result.runId);
+});
+
+/** start → a tool node → a directive → end, over a store whose first update after the run is created fails. */
+function toolFirst() {
+  const base = createMemoryStore();
+  let created = false;
+  let failed = false;
+  const store: Store = {
+    ...base,
+    create(...args) {
+      created = true;
+      return base.create(...args);
+    },
+    update(runId, mutate) {
+      if (created && !failed) {
+        failed = true;
+        throw new CountersignError('E_STORE', `cannot update run "${runId}" in the test store: disk full`, { fix: 'free some disk space' });
+      }
+      return base.update(runId, mutate);
+    },
+  };
+  const ran: string[] = [];
+  const note = defineTool({ name: 'note', class: 'read', inputSchema: { type: 'object' }, run: async () => (ran.push('note'), 'noted') });
+  const wf = {
+    metadata: { name: 'tool-first', version: '1.0.0', description: 'a tool node before the first directive' },
+    nodes: [
+      { type: 'start', id: 'start', connections: { default: 'prep' } },
+      { type: 'tool', id: 'prep', tool: 'note', args: {}, connections: { success: 'ask' } },
+      { type: 'agent-directive', id: 'ask', directive: 'Say done', completionCondition: 'done', inputSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }, connections: { success: 'done' } },
+      { type: 'end', id: 'done' },
+    ],
+  } as unknown as Workflow;
+  return { engine: createEngine({ store, tools: [note] }), wf, ran, base };
+}
+
+test('library: run() whose store fails while a new run\'s first tool nodes run (after the run was stored) resolves with the run id, stopped, E_STORE at the tool node; resumed, the same run completes', async () => {
+  const { engine, wf, base } = toolFirst();
+  const closed: string[] = [];
+  const agent: Agent = { answer: async () => ({ ok: true }), close: async () => void closed.push('agent') };
+  const result = await engine.run(wf, { agent });
+  assert.is(result.status, 'waiting');
+  assert.is(result.stopped, true);
+  assert.is(result.error?.code, 'E_STORE');
+  assert.is(result.error?.nodeId, 'prep');
+  assert.match(result.error?.message ?? '', 'disk full');
+  assert.match(result.error?.fix ?? '', `countersign run --resume ${result.runId}`);
+  assert.equal(closed, ['agent'], 'its agent is closed as after any drive');
+  assert.is(base.list().length, 1, 'one run, the one named');
+  const resumed = await engine.run({ runId: result.runId }, { agent: { answer: async () => ({ ok: true }) } });
+  assert.is(resumed.status, 'completed');
+  assert.is(resumed.runId, result.runId);
+});
+
+test('library: start() whose store fails while the new run\'s first tool nodes run rejects with E_STORE naming the run it started and how to continue it (status runs its tool nodes)', async () => {
+  const { engine, wf, base } = toolFirst();
+  const err = await engine.start(wf).then(() => undefined, (e: CountersignError) => e);
+  assert.ok(err, 'start rejected');
+  const runId = base.list()[0]!.runId;
+  assert.is(err!.code, 'E_STORE');
+  assert.is(err!.nodeId, 'prep');
+  assert.match(err!.message, `run ${runId} was started and waits at node "prep"`);
+  assert.match(err!.fix ?? '', `countersign status ${runId}`);
+  assert.match(err!.fix ?? '', 'free some disk space');
+  const after = await engine.status(runId);
+  assert.is(after.status === 'waiting' && after.pending.kind, 'directive', 'status ran the tool node, as the fix says');
 });
 
 test.run();
