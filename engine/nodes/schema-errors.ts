@@ -60,16 +60,16 @@ export function schemaProblem(schema: JsonObject, home: readonly string[] | Sche
   }
   // ajv's meta-schema skips `$defs` entries (schema-meta.ts): they are checked here first, as ajv checks `definitions` first.
   const defsFault = findKeyword(schema, '$defs') !== undefined ? metaFault(schema) : undefined;
-  if (defsFault) return faultyValue(schema, defsFault.at, defsFault.message);
+  if (defsFault) return metaProblem(schema, defsFault.at, defsFault.message);
   try {
     answerValidator(schema, 'check');
   } catch (e) {
     const message = (e as Error).message;
     // ajv's text tells its first error only: the errors themselves say which one is the fault (schema-meta.ts).
     const fault = message.startsWith('schema is invalid:') ? metaFault(schema) : undefined;
-    return fault ? faultyValue(schema, fault.at, fault.message) : explain(message, schema, extraKeywords, name);
+    return fault ? metaProblem(schema, fault.at, fault.message) : explain(message, schema, extraKeywords, name);
   }
-  // Definitions nothing refers to are never compiled: their keywords are checked by name.
+  // Definitions nothing refers to are never compiled: their keywords are checked by name, their patterns and formats as compiling would.
   return unknownInDefinitions(schema, '');
 }
 
@@ -108,6 +108,16 @@ function unknownKeyword(schema: JsonValue, at: string): SchemaProblem | undefine
       const near = suggest(key, [...KNOWN_KEYWORDS]);
       return { at: `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `unknown JSON Schema keyword "${key}"${near ? ` — did you mean "${near}"?` : ''}`, fix: 'correct its spelling or remove it (JSON Schema draft-07 keywords)', key: true, ...(near ? { meant: near } : {}) };
     }
+  }
+  // What compiling would refuse here, were the definition referred to: a pattern that is no regular expression, a format ajv does not know.
+  const bad = ownBadPattern(schema, at);
+  if (bad) {
+    const what = bad.key ? `the patternProperties key "${bad.text}"` : '"pattern"';
+    return { at: bad.at, key: bad.key, message: `${what} is not a valid regular expression (${regexError(bad.text)})`, fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)' };
+  }
+  if (typeof schema.format === 'string' && !FORMATS.includes(schema.format)) {
+    const guess = suggest(schema.format, FORMATS);
+    return { at: `${at}/format`, message: `unknown format "${schema.format}"${guess ? ` — did you mean "${guess}"?` : ''}`, fix: `use one of ${FORMATS.join(', ')}` };
   }
   for (const [sub, here] of subschemas(schema, at)) {
     const found = unknownKeyword(sub, here);
@@ -215,7 +225,7 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
     };
   }
   const meta = /schema is invalid: data(\/[^\s,]*) (must[^,]*)/.exec(message);
-  if (meta) return faultyValue(schema, meta[1], meta[2]);
+  if (meta) return metaProblem(schema, meta[1], meta[2]);
   return { at: '', message, fix: 'correct the schema so that it is valid JSON Schema draft-07' };
 }
 
@@ -249,6 +259,38 @@ interface BadPattern {
   key: boolean;
 }
 
+/**
+ * A value the meta-schema refuses, told. A patternProperties key that is no
+ * regular expression is refused as the whole map ("must match format
+ * regex"): told at the key, with the regular expression's own error.
+ */
+function metaProblem(schema: JsonObject, at: string, must: string): SchemaProblem {
+  if (at.endsWith('/patternProperties') && /format "regex"/.test(must)) {
+    const bad = ownBadPattern(valueAtPointer(schema, at.slice(0, -'/patternProperties'.length)), at.slice(0, -'/patternProperties'.length));
+    if (bad?.key) return { at: bad.at, key: true, message: `the patternProperties key "${bad.text}" is not a valid regular expression (${regexError(bad.text)})`, fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)' };
+  }
+  return faultyValue(schema, at, must);
+}
+
+function valueAtPointer(root: JsonValue, pointer: string): JsonValue {
+  let cur: JsonValue | undefined = root;
+  for (const seg of pointer.split('/').slice(1)) {
+    if (cur === null || typeof cur !== 'object' || cur === undefined) return null;
+    cur = (cur as Record<string, JsonValue>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cur ?? null;
+}
+
+/** Why `text` is no regular expression (as ajv compiles one: with the u flag). */
+function regexError(text: string): string {
+  try {
+    new RegExp(text, 'u');
+    return '';
+  } catch (e) {
+    return (e as Error).message.replace(/^Invalid regular expression: /, '');
+  }
+}
+
 function isBadRegex(text: string): boolean {
   try {
     new RegExp(text, 'u');
@@ -259,6 +301,17 @@ function isBadRegex(text: string): boolean {
 }
 
 function findBadPattern(schema: JsonValue, at: string): BadPattern | undefined {
+  const own = ownBadPattern(schema, at);
+  if (own) return own;
+  for (const [sub, here] of subschemas(schema, at)) {
+    const deeper = findBadPattern(sub, here);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
+/** `schema`'s own pattern, or a patternProperties key, that is no regular expression (not its subschemas'). */
+function ownBadPattern(schema: JsonValue, at: string): BadPattern | undefined {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
   if (typeof schema.pattern === 'string' && isBadRegex(schema.pattern)) return { at: `${at}/pattern`, text: schema.pattern, key: false };
   const patterns = schema.patternProperties;
@@ -266,10 +319,6 @@ function findBadPattern(schema: JsonValue, at: string): BadPattern | undefined {
     for (const regex of Object.keys(patterns)) {
       if (isBadRegex(regex)) return { at: `${at}/patternProperties/${escape(regex)}`, text: regex, key: true };
     }
-  }
-  for (const [sub, here] of subschemas(schema, at)) {
-    const deeper = findBadPattern(sub, here);
-    if (deeper) return deeper;
   }
   return undefined;
 }

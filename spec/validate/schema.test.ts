@@ -213,6 +213,28 @@ test('r76: $async is refused (an asynchronous validator judges nothing), and a m
   assert.ok(strictValidator()(ok), JSON.stringify(strictValidator().errors));
 });
 
+test('a definition nothing refers to is checked as compiling it would: a pattern or patternProperties key that is no regular expression, an unknown format (did you mean), in definitions and $defs, each a finding at its value', () => {
+  const cases: [string, Schema, string, RegExp][] = [
+    ['pattern', { definitions: { u: { type: 'string', pattern: '(' } } }, '/definitions/u/pattern', /"pattern" is not a valid regular expression \(\/\(\/u: Unterminated group\)/],
+    ['patternProperties key', { $defs: { u: { type: 'object', patternProperties: { '[a-': { type: 'string' } } } } }, '/$defs/u/patternProperties/[a-', /the patternProperties key "\[a-" is not a valid regular expression/],
+    ['format', { definitions: { u: { type: 'string', format: 'emial' } } }, '/definitions/u/format', /unknown format "emial" — did you mean "email"\?/],
+    ['nested in a definition', { definitions: { u: { type: 'object', properties: { at: { type: 'string', format: 'date-tme' } } } } }, '/definitions/u/properties/at/format', /unknown format "date-tme"/],
+  ];
+  for (const [what, extra, pointer, message] of cases) {
+    const wf = seedReviewLoop();
+    Object.assign((wf.nodes[2] as Schema).inputSchema, extra);
+    const report = validateWorkflow(wf);
+    assert.equal(report.errors.map((e) => `${e.code} ${e.pointer}`), [`E_INPUT_SCHEMA /nodes/2/inputSchema${pointer}`], what);
+    assert.match(report.errors[0]!.message, message, what);
+  }
+  const both = seedReviewLoop();
+  (both.nodes[2] as Schema).inputSchema.definitions = { u: { type: 'string', pattern: '(', format: 'nope' } };
+  assert.equal(validateWorkflow(both).errors.map((e) => e.pointer), ['/nodes/2/inputSchema/definitions/u/pattern', '/nodes/2/inputSchema/definitions/u/format'], 'both, in one pass');
+  const fine = seedReviewLoop();
+  (fine.nodes[2] as Schema).inputSchema.definitions = { u: { type: 'string', pattern: '^[a-z]+$', format: 'email', patternProperties: { '^x-': {} } } };
+  assert.ok(validateWorkflow(fine).ok, JSON.stringify(validateWorkflow(fine).errors));
+});
+
 test('r77: a "type" list naming a type twice, or empty, says so (never "undefined is not a JSON Schema type")', () => {
   const wf = seedReviewLoop();
   (wf.nodes[2] as Schema).inputSchema.properties.review_file.type = ['string', 'string'];
