@@ -235,6 +235,21 @@ test('a definition nothing refers to is checked as compiling it would: a pattern
   assert.ok(validateWorkflow(fine).ok, JSON.stringify(validateWorkflow(fine).errors));
 });
 
+test('the published schema checks a schema keyword\'s value as draft-07 does (minLength -1, multipleOf 0, a required name twice, an empty enum, a fractional maxItems, a title that is no string), as validate does', () => {
+  const cases: [string, unknown][] = [['minLength', -1], ['maxLength', -2], ['multipleOf', 0], ['required', ['a', 'a']], ['enum', []], ['maxItems', 1.5], ['minProperties', -1], ['title', 5], ['uniqueItems', 'yes'], ['minimum', '3']];
+  for (const [keyword, value] of cases) {
+    const wf = seedReviewLoop();
+    (wf.nodes[2] as Schema).inputSchema.properties.extra = { type: 'string', [keyword]: value };
+    assert.is(strictValidator()(wf), false, `the published schema refuses ${keyword}: ${JSON.stringify(value)}`);
+    const at = (strictValidator().errors ?? []).map((e) => e.instancePath);
+    assert.ok(at.includes(`/nodes/2/inputSchema/properties/extra/${keyword}`), `${keyword}: at the keyword, not only its node: ${at.join(', ')}`);
+    assert.equal(validateWorkflow(wf).errors.map((e) => `${e.code} ${e.pointer}`), [`E_INPUT_SCHEMA /nodes/2/inputSchema/properties/extra/${keyword}`], `validate refuses ${keyword} too`);
+  }
+  const fine = seedReviewLoop();
+  (fine.nodes[2] as Schema).inputSchema.properties.extra = { type: 'string', minLength: 0, maxLength: 5, title: 't', enum: ['a'], pattern: '^a$' };
+  assert.ok(strictValidator()(fine), JSON.stringify(strictValidator().errors));
+});
+
 test('r77: a "type" list naming a type twice, or empty, says so (never "undefined is not a JSON Schema type")', () => {
   const wf = seedReviewLoop();
   (wf.nodes[2] as Schema).inputSchema.properties.review_file.type = ['string', 'string'];
