@@ -3,6 +3,7 @@
  * the journal events. Pure functions of (node, context, event); the machine
  * only wires them to xstate transitions.
  */
+import { isBlank } from '../nodes/answer-guard.js';
 import { capErrorLines } from '../nodes/answer-errors.js';
 import type { JsonObject, JsonValue, Workflow, WorkflowNode } from '../format/model.js';
 import type { AnswerOutcome, EnterOutcome, LeadIn, RunContext, Submission, TransientType, WaitingType } from '../nodes/node-type.js';
@@ -177,7 +178,8 @@ function decideAnswerOutcome(
 function rejectionLines(node: WorkflowNode, rejected: Extract<AnswerOutcome, { kind: 'rejected' }>): string[] {
   const lines = capErrorLines(rejected.errors);
   const retry = (node as { retryMessage?: unknown }).retryMessage;
-  if (typeof retry !== 'string' || retry === '' || rejected.free || rejected.final) return lines;
+  // A blank one (spaces, invisible characters) would be a line that tells the agent nothing: left out, as "" is.
+  if (typeof retry !== 'string' || isBlank(retry) || rejected.free || rejected.final) return lines;
   lines.push(retry);
   return lines;
 }

@@ -141,11 +141,14 @@ export function contentFrom(text: string, pos: number): number {
 
 /**
  * A BAD_INDENT ("all … items must start at the same column") at the line
- * holding `offset` (its first content character): said with the column its
- * siblings start at. The siblings are found from the line's parent, the
- * nearest line above indented less: a "-" under an item line continues
- * that item's list; otherwise the siblings are the parent's first child
- * and those after it at the same column. Undefined when no sibling shows.
+ * holding `offset` (its first content character): said with the column it
+ * belongs at. A "-" item under an item line continues that item's list; a
+ * "-" item elsewhere lines up with the parent's first item child. A key
+ * lines up with one of the mappings still open at the line above it (that
+ * line's and each enclosing one's): YAML closed every mapping deeper than
+ * the key, so the nearest shallower mapping is one candidate, and the
+ * nearest deeper one (the key fell short of it) the other; both are named
+ * when both exist. Undefined when no candidate shows.
  */
 export function misalignedLine(text: string, offset: number): Misindented | undefined {
   const lines = splitLines(text);
@@ -153,31 +156,70 @@ export function misalignedLine(text: string, offset: number): Misindented | unde
   if (at < 0) return undefined;
   const line = lines[at];
   const indent = indentOf(line.text);
-  const isItem = (t: string) => /^\s*-(\s|$)/.test(t);
   const above = lines.slice(0, at).map((l, i) => ({ l, i })).filter(({ l }) => !isBlankOrComment(l.text));
+  if (!isItem(line.text)) return misalignedKey(line, indent, openMappings(above));
   const parentAt = [...above].reverse().find(({ l }) => indentOf(l.text) < indent);
   if (!parentAt) return undefined;
-  let sibling: { l: Line; i: number; col: number } | undefined;
-  if (isItem(line.text) && isItem(parentAt.l.text)) {
-    sibling = { ...parentAt, col: indentOf(parentAt.l.text) };
+  let sibling: { i: number; col: number } | undefined;
+  if (isItem(parentAt.l.text)) {
+    sibling = { i: parentAt.i, col: indentOf(parentAt.l.text) };
   } else {
     const children = above.filter(({ i }) => i > parentAt.i);
     if (children.length === 0) return undefined;
     const col = indentOf(children[0].l.text);
-    const same = children.filter(({ l }) => indentOf(l.text) === col && isItem(l.text) === isItem(line.text)).pop();
-    if (same) sibling = { ...same, col };
+    const same = children.filter(({ l }) => indentOf(l.text) === col && isItem(l.text)).pop();
+    if (same) sibling = { i: same.i, col };
   }
   if (!sibling || sibling.col === indent) return undefined;
-  const where = `column ${sibling.col + 1}, as the ${isItem(line.text) ? 'item' : 'key'} on line ${sibling.i + 1}`;
-  return isItem(line.text)
-    ? {
-      offset: line.start + indent,
-      message: `this list item's "-" is at column ${indent + 1}, out of line with the other items of its list (column ${sibling.col + 1})`,
-      fix: `indent its "-" to ${where}, with spaces`,
-    }
-    : {
-      offset: line.start + indent,
-      message: `this key is at column ${indent + 1}, out of line with the other keys of its mapping (column ${sibling.col + 1}), so YAML cannot tell where it belongs`,
-      fix: `indent it to ${where}, with spaces`,
-    };
+  return {
+    offset: line.start + indent,
+    message: `this list item's "-" is at column ${indent + 1}, out of line with the other items of its list (column ${sibling.col + 1})`,
+    fix: `indent its "-" to column ${sibling.col + 1}, as the item on line ${sibling.i + 1}, with spaces`,
+  };
+}
+
+function isItem(text: string): boolean {
+  return /^\s*-(\s|$)/.test(text);
+}
+
+/** A mapping open at some line: the column of its keys, and the nearest line holding one of them. */
+interface OpenMapping {
+  col: number;
+  i: number;
+}
+
+/**
+ * The block mappings still open after the last of `above`, innermost
+ * first: that line's own, then the one of each line it is nested under
+ * (a "- key: v" item line holds its item's mapping, at the key's column).
+ */
+function openMappings(above: Array<{ l: Line; i: number }>): OpenMapping[] {
+  const open: OpenMapping[] = [];
+  let cur: { l: Line; i: number } | undefined = above[above.length - 1];
+  while (cur) {
+    const col = keyColumn(cur.l.text);
+    const holdsKey = /:(\s|$)/.test(cur.l.text.slice(col)) && !/^[#|>]/.test(cur.l.text.slice(col));
+    if (holdsKey && !open.some((m) => m.col <= col)) open.push({ col, i: cur.i });
+    const indent = indentOf(cur.l.text);
+    cur = [...above].reverse().find(({ l, i }) => i < cur!.i && indentOf(l.text) < indent);
+  }
+  return open;
+}
+
+function misalignedKey(line: Line, indent: number, open: OpenMapping[]): Misindented | undefined {
+  if (open.some((m) => m.col === indent)) return undefined;
+  // Innermost first: the deeper mapping the key fell short of, then the enclosing one YAML reads it against.
+  const deeper = open.filter((m) => m.col > indent).pop();
+  const shallower = open.find((m) => m.col < indent);
+  const candidates = [deeper, shallower].filter((m): m is OpenMapping => m !== undefined);
+  if (candidates.length === 0) return undefined;
+  const named = candidates.map((m) => `column ${m.col + 1}, as the key on line ${m.i + 1}`);
+  const columns = candidates.map((m) => `column ${m.col + 1}`);
+  return {
+    offset: line.start + indent,
+    message: candidates.length === 1
+      ? `this key is at column ${indent + 1}, out of line with the other keys of its mapping (${columns[0]}), so YAML cannot tell where it belongs`
+      : `this key is at column ${indent + 1}, between the keys of the mapping above it (${columns[0]}) and those of the mapping around that one (${columns[1]}), so YAML cannot tell which of them it belongs to`,
+    fix: candidates.length === 1 ? `indent it to ${named[0]}, with spaces` : `indent it to ${named.join(', or to ')}, whichever mapping it belongs to, with spaces`,
+  };
 }

@@ -14,9 +14,10 @@ import type { JsonObject } from '../format/model.js';
 /**
  * Whitespace, and characters that print nothing: format characters (zero-width
  * space and joiners, word joiner, BOM, soft hyphen), controls (NUL …),
- * lone surrogates, variation selectors and the Hangul fillers.
+ * lone surrogates, variation selectors, the Hangul fillers, the Khmer
+ * inherent vowels and the blank Braille pattern (as the review report's rule).
  */
-const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0\u034F\u180B-\u180F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
+const INVISIBLE = /[\s\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u115F\u1160\u17B4\u17B5\u2800\u3164\uFFA0\u034F\u180B-\u180F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/gu;
 
 /** True when a message shows a reader nothing: empty, whitespace, or only invisible characters. */
 export function isBlank(message: string): boolean {

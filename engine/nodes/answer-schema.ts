@@ -138,7 +138,10 @@ export function effectiveSchema(inputSchema: JsonObject | undefined, workflow: W
   if (Array.isArray(globalInputs) && globalInputs.length > 0) {
     const properties = { ...((schema.properties as JsonObject | undefined) ?? {}) };
     const registry = workflow.variableRegistry ?? {};
-    for (const name of globalInputs) {
+    // A name listed twice is inlined once: a second pass would wrap the first
+    // copy in allOf and leave its rebased $refs pointing at nothing
+    // (validation reports the repeat itself, at its index).
+    for (const name of new Set(globalInputs)) {
       if (typeof name !== 'string' || !Object.hasOwn(registry, name)) continue;
       const decl = closeObjects(registry[name]) as JsonObject;
       // The global's declared schema always applies; a node's own property for it narrows it further.

@@ -100,7 +100,7 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
   }
   // A broken registry entry is reported at the entry itself (validate/registry.ts);
   // the node's own schema is still checked, with that entry left open ({}).
-  const inlined = Array.isArray(globalInputs) ? globalInputs.filter((n): n is string => typeof n === 'string' && Object.hasOwn(registry, n)) : [];
+  const inlined = Array.isArray(globalInputs) ? [...new Set(globalInputs)].filter((n): n is string => typeof n === 'string' && Object.hasOwn(registry, n)) : [];
   const broken = inlined.filter((name) => schemaProblem(registry[name]) !== undefined);
   const checked = broken.length === 0 ? workflow : { ...workflow, variableRegistry: { ...registry, ...Object.fromEntries(broken.map((name) => [name, {}])) } };
   const problems = schemaProblems(effectiveSchema(inputSchema, checked as Workflow), ['globalInputs']);

@@ -162,6 +162,19 @@ export async function driveRun(
  * for them all: a jsonl reviewer's process must be gone when run() returns.
  * Returns one line per close that failed, never blank.
  */
+/**
+ * Closes the agents a run() was handed when it fails before any drive began
+ * (a drive closes its own), unless another drive still uses one. What a
+ * close says is not told: the run()'s own error is.
+ */
+export async function closeIdle(agents: ReadonlyArray<unknown>): Promise<void> {
+  const idle = new Set<Agent>();
+  for (const agent of agents) {
+    if (agent !== null && typeof agent === 'object' && typeof (agent as Agent).close === 'function' && !drivesUsing.has(agent as Agent)) idle.add(agent as Agent);
+  }
+  await Promise.all([...idle].map((agent) => Promise.resolve().then(() => agent.close!()).catch(() => undefined)));
+}
+
 async function releaseAgents(roles: Map<Agent, string>): Promise<string[]> {
   const idle = [...roles].filter(([agent]) => {
     const left = (drivesUsing.get(agent) ?? 1) - 1;

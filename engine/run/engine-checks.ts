@@ -266,7 +266,8 @@ export function startCommand(rec: RunRecord, workflow?: { toolModules?: unknown;
 
 export function notFound(runId: string, location?: string): CountersignError {
   return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store${location ? ` ${location}` : ''}`, {
-    fix: location ? 'list its runs with `countersign runs`; a run started with another --store or COUNTERSIGN_STORE is in that store' : 'list runs with `countersign runs`',
+    // A store without a location (the memory store, a host's own) is not one `countersign runs` can open.
+    fix: location ? 'list its runs with `countersign runs`; a run started with another --store or COUNTERSIGN_STORE is in that store' : 'list the runs this store holds with engine.runs(); `countersign runs` opens a SQLite store, and cannot see one kept in memory',
   });
 }
 

@@ -22,7 +22,7 @@ import { checkedCopy } from './stored-workflow.js';
 import { firstStep, nextStep } from './step.js';
 import { retriesSpentOf, vetoedBehindTools } from './step-journal.js';
 import type { ValidWorkflow, WorkflowSource } from './workflow-source.js';
-import { driveRun, type RunOptions, type RunResult } from './driver.js';
+import { closeIdle, driveRun, type RunOptions, type RunResult } from './driver.js';
 import { engineTools } from './engine-tools.js';
 import type { RunEnv } from '../nodes/node-type.js';
 import { loopFacts } from '../nodes/review-loops.js';
@@ -597,88 +597,109 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async run(source, opts) {
-      if (opts !== undefined) optionsObject(opts, 'run', '{ agent, … } (an agent is required)');
-      if (opts !== undefined) checkOptionKeys(opts, RUN_OPTION_KEYS, 'run()');
-      if (!opts?.agent || typeof opts.agent.answer !== 'function') {
-        throw new CountersignError('E_ADAPTER', 'run() needs an agent: an object with an answer(request, options) method', {
-          fix: 'pass { agent: { answer: async (item) => answerObject } }, or use start() and submit() to answer yourself',
+      // Set once the drive begins: from then on the drive closes the agents, however it ends.
+      let driving = false;
+      try {
+        return await runUntilDriven(source, opts, () => {
+          driving = true;
         });
+      } catch (e) {
+        // Failed before any drive began (bad options, a workflow that does not load, a store error on
+        // starting): the agents it was handed are closed all the same, unless another run() still uses them.
+        if (!driving) await closeIdle([opts?.agent, opts?.reviewer]);
+        throw e;
       }
-      // A reviewer given is an agent, whether or not the workflow has review nodes: never ignored without a word.
-      const reviewer: unknown = opts.reviewer;
-      if (reviewer !== undefined && (reviewer === null || (typeof reviewer !== 'object' && typeof reviewer !== 'function') || typeof (reviewer as Agent).answer !== 'function')) {
-        throw new CountersignError('E_INPUT', `run()'s reviewer must be an agent: an object with an answer(request, options) method, got ${reviewer === null ? 'null' : Array.isArray(reviewer) ? 'a list' : typeof reviewer === 'object' || typeof reviewer === 'function' ? `${typeof reviewer === 'object' ? 'an object' : 'a function'} without answer()` : said(reviewer) ?? typeof reviewer}`, {
-          fix: 'pass reviewer: { answer: async (item) => answerObject } (another agent than the one producing the work), or leave it out for a workflow without review nodes',
-        });
-      }
-      checkRunLimits(opts);
-      // Refused before a run is stored: a wrong type here would otherwise throw halfway through, or be blamed on the agent.
-      if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
-        throw new CountersignError('E_INPUT', `run()'s onProgress must be a function, got ${shown(opts.onProgress)}`, { fix: 'pass onProgress: (event) => { … }, or leave it out' });
-      }
-      // What run() lends its agents: an object with names() and call() (a list of tools goes to createEngine).
-      const lent: unknown = opts.tools;
-      if (lent !== undefined && (lent === null || typeof lent !== 'object' || typeof (lent as ToolRunner).names !== 'function' || typeof (lent as ToolRunner).call !== 'function')) {
-        throw new CountersignError('E_INPUT', `run()'s tools must be a tool runner: an object with names() and call(name, args, request), got ${Array.isArray(lent) ? 'a list' : lent === null ? 'null' : typeof lent === 'object' ? 'an object without them' : typeof lent === 'function' ? 'a function' : said(lent)}`, {
-          fix: Array.isArray(lent) ? 'register a list of tools with createEngine({ tools }) (tool nodes and $tool calls can name them), or lend a runner { names, call } here' : 'pass tools: { names: () => [...], call: async (name, args, request) => result }, or leave it out',
-        });
-      }
-      // An options object that is none would otherwise be read as no decorators (toolChain) or the generic names (labels), without a word.
-      for (const name of ['toolChain', 'labels'] as const) {
-        const given: unknown = opts[name];
-        if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
-          throw new CountersignError('E_INPUT', `run()'s ${name} must be an object, got ${given === null ? 'null' : Array.isArray(given) ? 'a list' : said(given) ?? typeof given}`, {
-            fix: name === 'toolChain' ? 'pass toolChain: { reviewGate, … } (the decorators chain() takes), or leave it out' : 'pass labels: { agent?: { name, silence }, reviewer?: { name, silence } }, or leave it out',
-          });
-        }
-      }
-      checkLabels(opts.labels);
-      if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) {
-        throw new CountersignError('E_INPUT', 'run()\'s signal must be an AbortSignal', { fix: 'pass signal: controller.signal (an AbortController\'s), or leave it out' });
-      }
-      // Refused before anything starts: a blank identity would fail the first answer of a half-started run.
-      for (const [name, id] of [['as', opts.as], ['reviewerAs', opts.reviewerAs]] as const) {
-        if (id !== undefined && typeof id !== 'string') {
-          throw new CountersignError('E_INPUT', `run()'s ${name} must be a non-empty string (an identity), got ${id === null ? 'null' : typeof id === 'object' ? (Array.isArray(id) ? 'a list' : 'an object') : said(id) ?? typeof id}`, {
-            fix: `pass ${name} as a non-empty string, or leave it out (${name === 'as' ? 'local' : 'reviewer'} by default)`,
-          });
-        }
-        if (id !== undefined && id.trim() === '') {
-          throw new CountersignError('E_IDENTITY_REQUIRED', `run() was given a blank ${name} identity`, { fix: `pass a non-empty ${name}, or leave it out` });
-        }
-        refuseEngineIdentity(id, `run() ${name}`);
-      }
-      // An object naming a run id is a resume source, {runId} alone: never read as a workflow missing its metadata.
-      if (resumeSource(source, RUN_OPTION_KEYS)) {
-        checkRunId((source as { runId: unknown }).runId);
-        const rec = mustGet((source as { runId: string }).runId);
-        checkResume(rec, opts);
-        // Only a run with work left needs its workspace: an ended run is returned as it stands.
-        if (rec.status === 'waiting') workspaceStillThere(rec);
-        checkReviewer(compiledFor(rec).workflow, opts);
-        const workflow = compiledFor(rec).workflow;
-        // A run resumed in a new process offers its agents the same tools as when it started.
-        await tools.ensureModules(rec).catch((e: unknown) => {
-          // Refused its modules while another process's call may have taken effect: said, never as if nothing had started.
-          const claimed = rec.pending?.kind === 'tool' ? claimNote(rec.pending) : undefined;
-          if (!claimed || !isCountersignError(e)) throw e;
-          throw new CountersignError(e.code, `${e.message}; meanwhile ${claimed}`, { ...(e.fix ? { fix: e.fix } : {}), ...(e.file ? { file: e.file } : {}), ...(e.pointer ? { pointer: e.pointer } : {}), nodeId: rec.pending!.nodeId, cause: e });
-        });
-        const bind = tools.forAgents(workflow, rec.file, opts);
-        // Progress starts before the run is read: a deadline that fires on reading it is part of this drive.
-        const journalFrom = store.eventCount(rec.runId);
-        const state = await engine.status(rec.runId);
-        return lostWithClosedStore(await driveRun(engine, state, progressOnLostRuns(opts, rec.runId, store), now, bind({ workspace: rec.workspace, workflowName: rec.workflow }), journalFrom, asksAgents(workflow.nodes)), store);
-      }
-      const loaded = await tools.load(source as WorkflowSource, opts.tools?.names());
-      checkReviewer(loaded.workflow, opts);
-      const bind = tools.forAgents(loaded.workflow, loaded.file, opts);
-      const { state: first, record } = startRecord(loaded, opts);
-      const offered = bind({ workspace: record.workspace, workflowName: record.workflow });
-      // Its first tool nodes run inside the drive: a store failure there stops it with the run's id, resumable, as one later does.
-      const ready = (state: RunState) => (state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : Promise.resolve(state));
-      return lostWithClosedStore(await driveRun(engine, first, progressOnLostRuns(opts, first.runId, store), now, offered, 0, asksAgents(loaded.workflow.nodes), ready), store);
     },
   };
+
+  /** run()'s work up to and including its drive; `entered` is called as the drive begins. */
+  async function runUntilDriven(source: Parameters<Engine['run']>[0], opts: Parameters<Engine['run']>[1], entered: () => void): Promise<RunResult> {
+    if (opts !== undefined) optionsObject(opts, 'run', '{ agent, … } (an agent is required)');
+    if (opts !== undefined) checkOptionKeys(opts, RUN_OPTION_KEYS, 'run()');
+    if (!opts?.agent || typeof opts.agent.answer !== 'function') {
+      throw new CountersignError('E_ADAPTER', 'run() needs an agent: an object with an answer(request, options) method', {
+        fix: 'pass { agent: { answer: async (item) => answerObject } }, or use start() and submit() to answer yourself',
+      });
+    }
+    // A reviewer given is an agent, whether or not the workflow has review nodes: never ignored without a word.
+    const reviewer: unknown = opts.reviewer;
+    if (reviewer !== undefined && (reviewer === null || (typeof reviewer !== 'object' && typeof reviewer !== 'function') || typeof (reviewer as Agent).answer !== 'function')) {
+      throw new CountersignError('E_INPUT', `run()'s reviewer must be an agent: an object with an answer(request, options) method, got ${reviewer === null ? 'null' : Array.isArray(reviewer) ? 'a list' : typeof reviewer === 'object' || typeof reviewer === 'function' ? `${typeof reviewer === 'object' ? 'an object' : 'a function'} without answer()` : said(reviewer) ?? typeof reviewer}`, {
+        fix: 'pass reviewer: { answer: async (item) => answerObject } (another agent than the one producing the work), or leave it out for a workflow without review nodes',
+      });
+    }
+    checkRunLimits(opts);
+    // Refused before a run is stored: a wrong type here would otherwise throw halfway through, or be blamed on the agent.
+    if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') {
+      throw new CountersignError('E_INPUT', `run()'s onProgress must be a function, got ${shown(opts.onProgress)}`, { fix: 'pass onProgress: (event) => { … }, or leave it out' });
+    }
+    // What run() lends its agents: an object with names() and call() (a list of tools goes to createEngine).
+    const lent: unknown = opts.tools;
+    if (lent !== undefined && (lent === null || typeof lent !== 'object' || typeof (lent as ToolRunner).names !== 'function' || typeof (lent as ToolRunner).call !== 'function')) {
+      throw new CountersignError('E_INPUT', `run()'s tools must be a tool runner: an object with names() and call(name, args, request), got ${Array.isArray(lent) ? 'a list' : lent === null ? 'null' : typeof lent === 'object' ? 'an object without them' : typeof lent === 'function' ? 'a function' : said(lent)}`, {
+        fix: Array.isArray(lent) ? 'register a list of tools with createEngine({ tools }) (tool nodes and $tool calls can name them), or lend a runner { names, call } here' : 'pass tools: { names: () => [...], call: async (name, args, request) => result }, or leave it out',
+      });
+    }
+    // An options object that is none would otherwise be read as no decorators (toolChain) or the generic names (labels), without a word.
+    for (const name of ['toolChain', 'labels'] as const) {
+      const given: unknown = opts[name];
+      if (given !== undefined && (given === null || typeof given !== 'object' || Array.isArray(given))) {
+        throw new CountersignError('E_INPUT', `run()'s ${name} must be an object, got ${given === null ? 'null' : Array.isArray(given) ? 'a list' : said(given) ?? typeof given}`, {
+          fix: name === 'toolChain' ? 'pass toolChain: { reviewGate, … } (the decorators chain() takes), or leave it out' : 'pass labels: { agent?: { name, silence }, reviewer?: { name, silence } }, or leave it out',
+        });
+      }
+    }
+    checkLabels(opts.labels);
+    if (opts.signal !== undefined && !(opts.signal instanceof AbortSignal)) {
+      throw new CountersignError('E_INPUT', 'run()\'s signal must be an AbortSignal', { fix: 'pass signal: controller.signal (an AbortController\'s), or leave it out' });
+    }
+    // Refused before anything starts: a blank identity would fail the first answer of a half-started run.
+    for (const [name, id] of [['as', opts.as], ['reviewerAs', opts.reviewerAs]] as const) {
+      if (id !== undefined && typeof id !== 'string') {
+        throw new CountersignError('E_INPUT', `run()'s ${name} must be a non-empty string (an identity), got ${id === null ? 'null' : typeof id === 'object' ? (Array.isArray(id) ? 'a list' : 'an object') : said(id) ?? typeof id}`, {
+          fix: `pass ${name} as a non-empty string, or leave it out (${name === 'as' ? 'local' : 'reviewer'} by default)`,
+        });
+      }
+      if (id !== undefined && id.trim() === '') {
+        throw new CountersignError('E_IDENTITY_REQUIRED', `run() was given a blank ${name} identity`, { fix: `pass a non-empty ${name}, or leave it out` });
+      }
+      refuseEngineIdentity(id, `run() ${name}`);
+    }
+    // An object naming a run id is a resume source, {runId} alone: never read as a workflow missing its metadata.
+    if (resumeSource(source, RUN_OPTION_KEYS)) {
+      checkRunId((source as { runId: unknown }).runId);
+      const rec = mustGet((source as { runId: string }).runId);
+      checkResume(rec, opts);
+      // Only a run with work left needs its workspace: an ended run is returned as it stands.
+      if (rec.status === 'waiting') workspaceStillThere(rec);
+      checkReviewer(compiledFor(rec).workflow, opts);
+      const workflow = compiledFor(rec).workflow;
+      // A run resumed in a new process offers its agents the same tools as when it started.
+      await tools.ensureModules(rec).catch((e: unknown) => {
+        // Refused its modules while another process's call may have taken effect: said, never as if nothing had started.
+        const claimed = rec.pending?.kind === 'tool' ? claimNote(rec.pending) : undefined;
+        if (!claimed || !isCountersignError(e)) throw e;
+        throw new CountersignError(e.code, `${e.message}; meanwhile ${claimed}`, { ...(e.fix ? { fix: e.fix } : {}), ...(e.file ? { file: e.file } : {}), ...(e.pointer ? { pointer: e.pointer } : {}), nodeId: rec.pending!.nodeId, cause: e });
+      });
+      const bind = tools.forAgents(workflow, rec.file, opts);
+      // Progress starts before the run is read: a deadline that fires on reading it is part of this drive.
+      const journalFrom = store.eventCount(rec.runId);
+      const state = await engine.status(rec.runId);
+      const driveOptions = progressOnLostRuns(opts, rec.runId, store);
+      const offered = bind({ workspace: rec.workspace, workflowName: rec.workflow });
+      entered();
+      return lostWithClosedStore(await driveRun(engine, state, driveOptions, now, offered, journalFrom, asksAgents(workflow.nodes)), store);
+    }
+    const loaded = await tools.load(source as WorkflowSource, opts.tools?.names());
+    checkReviewer(loaded.workflow, opts);
+    const bind = tools.forAgents(loaded.workflow, loaded.file, opts);
+    const { state: first, record } = startRecord(loaded, opts);
+    const offered = bind({ workspace: record.workspace, workflowName: record.workflow });
+    // Its first tool nodes run inside the drive: a store failure there stops it with the run's id, resumable, as one later does.
+    const ready = (state: RunState) => (state.status === 'waiting' && state.pending.kind === 'tool' ? settled(state.runId) : Promise.resolve(state));
+    const driveOptions = progressOnLostRuns(opts, first.runId, store);
+    entered();
+    return lostWithClosedStore(await driveRun(engine, first, driveOptions, now, offered, 0, asksAgents(loaded.workflow.nodes), ready), store);
+  }
   return engine;
 }

@@ -18,7 +18,7 @@ import { loopFacts } from '../nodes/review-loops.js';
 import { journalOf, type Actions } from './step-journal.js';
 import { Runaway, repeatedEntry, runaway } from './runaway.js';
 import { damagedRecord } from './state.js';
-import { takenBack } from './answer-undo.js';
+import { takenBack, withLaterStep } from './answer-undo.js';
 import { restingContext, type StepTrail } from './resting.js';
 
 export interface Settled {
@@ -86,7 +86,7 @@ export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: Mach
   if (ev.type === 'SUBMIT' && rec.deadline !== undefined && ev.userId !== ENGINE_ID) ev = { ...ev, deadline: rec.deadline };
   // Behind a tool node, the entry routes taken since the run last rested at a node someone answers (resting.ts).
   const byEngine = ev.type === 'SUBMIT' && ev.userId === ENGINE_ID;
-  const trail: StepTrail = { routes: [], ...(ev.type === 'SUBMIT' && !byEngine ? { answeredAt: snapshot } : {}) };
+  const trail: StepTrail = { routes: [], ...(ev.type === 'SUBMIT' ? (byEngine ? { toolOutcomeAt: snapshot } : { answeredAt: snapshot }) : {}) };
   const carried = byEngine ? (snapshot.context as RunContext).rerouted : undefined;
   if (carried !== undefined) trail.carried = carried;
   return guarded(rec, now, () => restingContext(compiled, enterNodes(compiled, env, pure(machine, (scope) => machine.transition(snapshot, ev, scope)), trail, { snapshot, event: ev }), trail), compiled);
@@ -159,10 +159,12 @@ function enterNodes(
         // been rejected when given (its attempt counts on from that one).
         // Its own values go back too (the globals its step wrote, its node's answer): a rejected answer changes none.
         // Its identity too: it is no author of what it did not change, nor the run's user.
+        // And what the transient nodes it led through did, this step's too (an expression after the last tool).
         const lead = ctx.leadIn?.nodeId === cause.nodeId ? ctx.leadIn : undefined;
+        const undo = lead?.before && withLaterStep(lead.before, submitted.snapshot.context as RunContext, ctx);
         const back = compiled.machine.resolveState({
           value: cause.nodeId,
-          context: { ...ctx, ...(lead?.before ? takenBack(ctx, lead, lead.before) : {}), attempt: cause.earlier.attempt - 1, errors: undefined, stayed: undefined, entered: undefined, leadIn: undefined },
+          context: { ...ctx, ...(lead && undo ? takenBack(ctx, lead, undo) : {}), attempt: cause.earlier.attempt - 1, errors: undefined, stayed: undefined, entered: undefined, leadIn: undefined },
         });
         const event: MachineEvent = { type: 'SUBMIT', answer: cause.answer, bytes: 0, userId: cause.earlier.userId, veto: { code: outcome.code, errors: outcome.errors } };
         [snap, actions] = pure(machine, (scope) => machine.transition(back, event, scope));

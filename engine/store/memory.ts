@@ -89,7 +89,7 @@ export function createMemoryStore(): Store {
       checkStoreRunId(runId, 'update');
       checkMutate(mutate);
       const current = runs.get(runId);
-      if (!current) throw runNotFound(runId);
+      if (!current) throw runNotFound(runId, true);
       // Nothing is written until mutate returns and its rows pass, so a throw leaves the run as it was.
       const { record, events, rows, result } = checkMutation<T>(mutate(current), runId);
       const checked = rows && rows.length > 0 ? checkRows(rows, (id) => ledgerIds.has(id), runId) : [];
@@ -118,7 +118,7 @@ export function createMemoryStore(): Store {
       checkStoreRunId(runId, 'events');
       checkEventIndex(from);
       const journal = journals.get(runId);
-      if (!journal) throw runNotFound(runId);
+      if (!journal) throw runNotFound(runId, true);
       // The journal is append-only: readers get copies, never the stored events.
       return journal.slice(from).map((e) => structuredClone(e));
     },
@@ -127,7 +127,7 @@ export function createMemoryStore(): Store {
       open('read a journal');
       checkStoreRunId(runId, 'eventCount');
       const journal = journals.get(runId);
-      if (!journal) throw runNotFound(runId);
+      if (!journal) throw runNotFound(runId, true);
       return journal.length;
     },
 

@@ -5,13 +5,19 @@ import type { RunStatus } from '../run/contract.js';
 import { checkOptionKeys } from '../run/option-keys.js';
 import type { JournalEvent } from '../run/contract.js';
 import { eventProblem, isPlainObject, kindOf, recordProblem, workflowProblem } from './row-shapes.js';
+import { jsonProblem } from '../format/json-problem.js';
+import { suggest } from '../format/suggest.js';
 import type { LedgerRow, Mutation, RunRecord } from './store.js';
 
-export function runNotFound(runId: string): CountersignError {
+/** `inMemory`: the store is the memory store, which no command can list: its own list() can. */
+export function runNotFound(runId: string, inMemory = false): CountersignError {
   return new CountersignError('E_RUN_NOT_FOUND', `no run "${runId}" in the store`, {
-    fix: 'list runs with `countersign runs`',
+    fix: inMemory ? IN_MEMORY_RUNS : 'list runs with `countersign runs`',
   });
 }
+
+/** How to list an in-memory store's runs: `countersign runs` opens a SQLite store, never it. */
+export const IN_MEMORY_RUNS = 'list the runs this store holds with engine.runs() (store.list()); an in-memory store holds only the runs this process started, and `countersign runs` cannot see them';
 
 /**
  * The workflow copy a run was started with is gone (a row deleted by hand,
@@ -99,6 +105,19 @@ export function listedStatus(filter: unknown): RunStatus | undefined {
   return status as RunStatus;
 }
 
+const MUTATION_KEYS: readonly string[] = ['record', 'events', 'rows', 'result'];
+
+/**
+ * The first value in `value` JSON would not keep as given (NaN, a Map, a
+ * Date, undefined in a list…), said with its pointer: the memory store
+ * would keep it as it is and SQLite as JSON changed it, so the two stores
+ * would read back different things.
+ */
+function notKept(value: unknown): string | undefined {
+  const problem = jsonProblem(value, { plainObjectsOnly: true });
+  return problem ? `holds a value JSON would not keep as given: ${problem.pointer || '(root)'} ${problem.message}` : undefined;
+}
+
 /** update()'s mutate: the function that decides the step. */
 export function checkMutate(mutate: unknown): void {
   if (typeof mutate !== 'function') {
@@ -125,6 +144,14 @@ export function checkMutation<T>(value: unknown, runId: string): Mutation<T> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new CountersignError('E_INPUT', `update() of run "${runId}": mutate returned ${said(value)}, not { record?, events?, rows?, result }`, {
       fix: 'return { result } to write nothing, or { record, events, result } to write a step',
+    });
+  }
+  // A misspelt key ({ recrod }) would otherwise be read as "write nothing".
+  for (const key of Object.keys(value)) {
+    if (MUTATION_KEYS.includes(key)) continue;
+    const near = suggest(key, MUTATION_KEYS);
+    throw new CountersignError('E_INPUT', `update() of run "${runId}": mutate returned the key ${JSON.stringify(key)}, which a store step does not take${near ? ` — did you mean "${near}"?` : ''}`, {
+      fix: `${near ? `rename it to "${near}"` : 'remove it'}: mutate returns { record?, events?, rows?, result }; nothing was written`,
     });
   }
   const { record, events, rows } = value as Mutation<T>;
@@ -160,6 +187,8 @@ export function storedEvents(events: readonly unknown[], call: string): JournalE
       throw refuse(`holds a value JSON cannot keep: ${said(event)}`);
     }
     if (!isPlainObject(event)) throw refuse(`is ${typeof event === 'object' && event !== null ? kindOf(event) : said(event)}, not an event object`);
+    const changed = notKept(event);
+    if (changed !== undefined) throw refuse(changed);
     const copy: unknown = JSON.parse(text!);
     const why = eventProblem(copy);
     if (why !== undefined) throw refuse(`${why}, got ${said(event)}`);
@@ -180,8 +209,10 @@ function checkStoredRecord(record: unknown, runId: string, call: string): assert
     // A cycle or a BigInt: SQLite could not write it, and memory would keep what SQLite refuses.
     throw refuse(`holds a value JSON cannot keep: ${said(record)}`);
   }
-  // Judged as stored (JSON), so a field only inherited, which SQLite would drop, is missing here too.
-  const why = recordProblem(text === undefined ? record : JSON.parse(text), runId);
+  const changed = notKept(record);
+  if (changed !== undefined) throw refuse(changed);
+  // Plain objects of JSON values only by now (no field only inherited, which SQLite would drop): judged as stored.
+  const why = recordProblem(record, runId);
   if (why !== undefined) throw refuse(why);
 }
 
@@ -202,6 +233,8 @@ export function workflowText(hash: string, workflow: unknown): string {
     // A cycle or a BigInt: said() names it as written (its cycle as "(itself)").
     throw refuse(`holds a value JSON cannot keep: ${said(workflow)}`);
   }
+  const changed = text === undefined ? undefined : notKept(workflow);
+  if (changed !== undefined) throw refuse(changed);
   const why = text === undefined ? 'is not an object' : workflowProblem(JSON.parse(text));
   if (why !== undefined) throw refuse(`${why}, got ${said(workflow)}`);
   return text!;

@@ -49,6 +49,8 @@ const VALUE_KEYWORDS: ReadonlySet<string> = new Set([
 const OWN_KEY_CHECKS = /^\/(?:variableRegistry|nodes\/\d+\/(?:inputSchema|initialData\/variables))(?:\/|$)/;
 /** Deeper than a registry entry's type and description, or an inputSchema's own type and globalInputs. */
 const INSIDE_USER_SCHEMA = /^\/(?:variableRegistry\/[^/]+\/(?!type(?:\/|$)|description$)[^/]+|nodes\/\d+\/inputSchema\/(?!globalInputs(?:\/|$))[^/]+)/;
+/** An inputSchema's globalInputs list. */
+const GLOBAL_INPUTS = /^\/nodes\/\d+\/inputSchema\/globalInputs$/;
 /** A registry entry's own type list. */
 const REGISTRY_TYPE = /^\/variableRegistry\/[^/]+\/type$/;
 
@@ -75,9 +77,37 @@ export function schemaFindings(data: unknown): Finding[] {
     // compile of the entry says which (E_VARIABLE_SCHEMA), where ajv would
     // only say "must NOT have duplicate items".
     if ((error.keyword === 'uniqueItems' || error.keyword === 'minItems') && REGISTRY_TYPE.test(error.instancePath)) continue;
+    // ajv names only the first repeat of a globalInputs name; each repeat is its own finding, at its index.
+    if (error.keyword === 'uniqueItems' && GLOBAL_INPUTS.test(error.instancePath)) {
+      findings.push(...repeatedGlobalInputs(error.instancePath, error.data));
+      continue;
+    }
     const finding = toFinding(data, error);
     findings.push(VALUE_KEYWORDS.has(error.keyword) ? { ...finding, valueOnly: true } : finding);
   }
+  return findings;
+}
+
+/** One finding per name of a globalInputs list that an earlier item already lists. */
+function repeatedGlobalInputs(pointer: string, list: unknown): Finding[] {
+  if (!Array.isArray(list)) return [];
+  const first = new Map<string, number>();
+  const findings: Finding[] = [];
+  list.forEach((name, i) => {
+    const key = JSON.stringify(name);
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, i);
+      return;
+    }
+    findings.push({
+      code: 'E_SCHEMA',
+      pointer: `${pointer}/${i}`,
+      message: `globalInputs lists ${key} again (it is item ${earlier} already), and an answer writes each global once; remove this repeat`,
+      severity: 'error',
+      valueOnly: true,
+    });
+  });
   return findings;
 }
 

@@ -191,4 +191,24 @@ test('library: start() whose store fails while the new run\'s first tool nodes r
   assert.is(after.status === 'waiting' && after.pending.kind, 'directive', 'status ran the tool node, as the fix says');
 });
 
+test('r88 D2: run() that fails before its drive begins (a store that cannot take the workflow copy, a workflow that does not load) still closes the agent and reviewer it was handed, once each', async () => {
+  const base = createMemoryStore();
+  const store: Store = {
+    ...base,
+    putWorkflow() {
+      throw new CountersignError('E_STORE', 'the disk is full', { fix: 'free some disk space' });
+    },
+  };
+  const closed: string[] = [];
+  const agent: Agent = { answer: async () => ({ words: 150 }), close: async () => void closed.push('agent') };
+  const reviewer: Agent = { answer: async () => ({}), close: async () => void closed.push('reviewer') };
+  const err = await createEngine({ store }).run(TWO_STEP, { agent, reviewer }).then(() => undefined, (e: CountersignError) => e);
+  assert.is(err?.code, 'E_STORE');
+  assert.equal(closed.sort(), ['agent', 'reviewer']);
+  closed.length = 0;
+  const missing = await createEngine({ store: createMemoryStore() }).run(join(tempDir(), 'nowhere.json'), { agent }).then(() => undefined, (e: CountersignError) => e);
+  assert.ok(missing, 'a missing workflow file rejects');
+  assert.equal(closed, ['agent']);
+});
+
 test.run();

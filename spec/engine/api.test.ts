@@ -1,4 +1,6 @@
 /** The library API a host embeds: createEngine, start/submit/status/trace/runs/run. */
+import { isBlank } from '../../engine/nodes/answer-guard.js';
+import { isBlankText } from '../../engine/review/blank-text.js';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -1109,7 +1111,7 @@ Limits('only {"$error": "<message>"} alone declares failure: a null, empty, blan
 Limits('a $error made only of characters that show nothing (zero-width space, NUL, word joiner, BOM) is no declaration: refused with its /$error line, and no error route is taken', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(structuredClone({ ...TWO_STEP, nodes: TWO_STEP.nodes.map((n) => (n.id === 'write' ? { ...n, maxRetries: 9 } : n)) }) as Workflow);
-  for (const answer of [{ $error: '\u200b' }, { $error: '\u0000' }, { $error: '\u2060\u200d' }, { $error: ' \u3000\ufeff\u00ad' }]) {
+  for (const answer of [{ $error: '\u200b' }, { $error: '\u0000' }, { $error: '\u2060\u200d' }, { $error: ' \u3000\ufeff\u00ad' }, { $error: '\u2800' }, { $error: '\u17b4' }, { $error: '\u17b5\u2800' }]) {
     const r = await engine.submit(s.runId, answer);
     assert.is(r.status, 'waiting', JSON.stringify(answer));
     assert.is(r.status === 'waiting' && r.rejected?.code, 'E_ANSWER_RESERVED_KEY');
@@ -1118,6 +1120,40 @@ Limits('a $error made only of characters that show nothing (zero-width space, NU
   // A message with something to read beside them still declares failure.
   const declared = await engine.submit(s.runId, { $error: '\u200bdisk full' });
   assert.is(declared.status === 'failed' && declared.error.code, 'E_AGENT_ERROR');
+});
+
+Limits('r88 D5: an unknown run on a store kept in memory is E_RUN_NOT_FOUND whose fix lists runs with engine.runs(), not `countersign runs` (which cannot open that store)', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  for (const call of [() => engine.status('abc'), () => engine.trace('abc'), () => engine.submit('abc', {}), () => engine.run({ runId: 'abc' }, { agent: { answer: async () => ({}) } })] as Array<() => Promise<unknown>>) {
+    const err = await Promise.resolve().then(call).then(() => undefined, (e: CountersignError) => e);
+    assert.is(err?.code, 'E_RUN_NOT_FOUND');
+    assert.match(err!.fix ?? '', 'engine.runs()');
+    assert.not.match(err!.fix ?? '', /^list runs with `countersign runs`$/);
+  }
+});
+
+Limits('r88 C1: a $error is blank by the same rule as a review finding: every character the review report calls invisible is invisible in a $error too', () => {
+  const missed: string[] = [];
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const ch = String.fromCodePoint(cp);
+    if (isBlankText(ch) && !isBlank(ch)) missed.push(`U+${cp.toString(16).toUpperCase().padStart(4, '0')}`);
+  }
+  assert.equal(missed, []);
+});
+
+Limits('r88 C3: a blank retryMessage (spaces, invisible characters) adds no line to a rejection, as an empty one adds none', async () => {
+  for (const retryMessage of ['   ', '\u200b', '']) {
+    const engine = createEngine({ store: createMemoryStore() });
+    const wf = structuredClone({ ...TWO_STEP, nodes: TWO_STEP.nodes.map((n) => (n.id === 'write' ? { ...n, retryMessage } : n)) }) as Workflow;
+    const s = await engine.start(wf);
+    const r = await engine.submit(s.runId, { words: 'many' });
+    assert.is(r.status, 'waiting');
+    const errors = r.status === 'waiting' ? r.rejected!.errors : [];
+    assert.ok(errors.length > 0);
+    assert.ok(errors.every((line) => line.trim() !== '' && line !== '\u200b'), `${JSON.stringify(retryMessage)}: ${JSON.stringify(errors)}`);
+    assert.equal(r.status === 'waiting' ? r.pending.kind === 'directive' && r.pending.errors : [], errors);
+  }
 });
 
 Limits('C2 r79: a reserved "$" key is named by its RFC 6901 pointer ("/" as ~1, "~" as ~0), as every other answer error', async () => {

@@ -347,9 +347,9 @@ badYaml('an integer past 2^53 - 1 is E_PARSE at the value, in JSON and in YAML a
 
 badYaml('bad indentation', () => {
   const e = parseError('metadata:\n  name: x\n version: 1\n', 'w.yaml');
-  assert.match(e.message, /this key is at column 2, out of line with the other keys of its mapping \(column 3\)/);
+  assert.match(e.message, /this key is at column 2, between the keys of the mapping above it \(column 3\) and those of the mapping around that one \(column 1\)/);
   assert.is(e.at, '3:2', 'at the key out of line, not its indentation');
-  assert.match(e.fix!, /column 3, as the key on line 2/);
+  assert.match(e.fix!, /column 3, as the key on line 2, or to column 1, as the key on line 1/);
   const afterComment = parseError('nodes:\n  - id: a\n    type: start\n\n    # c\n     connections: x\n', 'w.yaml');
   assert.is(afterComment.at, '6:6', 'never at the blank or comment line before it');
 });
@@ -362,6 +362,26 @@ badYaml('a key or "-" item out of line with its siblings names the column it bel
   assert.is(key.at, '4:3');
   assert.match(key.message, /column 3/);
   assert.match(key.fix!, /indent it to column 5, as the key on line 3/);
+});
+
+badYaml('a top-level key out of line with the top-level keys names column 1, even when the key above has no block children or only list items', () => {
+  const afterFlow = parseError('metadata: {name: y, version: 1.0.0, description: d}\n nodes:\n  - type: start\n    id: start\n    connections: {default: done}\n  - type: end\n    id: done\n', 'w.yaml');
+  assert.is(afterFlow.at, '2:2');
+  assert.match(afterFlow.message, /this key is at column 2, out of line with the other keys of its mapping \(column 1\)/);
+  assert.match(afterFlow.fix!, /^indent it to column 1, as the key on line 1/);
+  const afterList = parseError('metadata:\n  name: y\n  version: 1.0.0\n  description: d\nnodes:\n  - type: start\n    id: start\n    connections: {default: done}\n  - type: end\n    id: done\n    finalOutput: []\n variableRegistry: {}\n', 'w.yaml');
+  assert.is(afterList.at, '12:2');
+  assert.match(afterList.message, /column 2/);
+  assert.match(afterList.fix!, /column 1, as the key on line 5/);
+});
+
+badYaml('a key indented between two mappings names both columns it may belong at, the enclosing one included', () => {
+  const e = parseError('metadata:\n  name: y\n  version: 1.0.0\n  description: d\n nodes:\n  - type: start\n    id: start\n    connections: {default: done}\n  - type: end\n    id: done\n', 'w.yaml');
+  assert.is(e.at, '5:2');
+  assert.match(e.message, /column 2/);
+  assert.match(e.fix!, /column 3, as the key on line 4/);
+  assert.match(e.fix!, /column 1, as the key on line 1/);
+  assert.match(e.fix!, /whichever mapping it belongs to/);
 });
 
 badYaml('a key indented deeper than the key above it is said at that line with the column it belongs at, never as a value to quote', () => {

@@ -263,4 +263,67 @@ R('C2 r84: a fix answer rejected behind a tool node does not become the run\'s u
   assert.is(directives.tool, directives.direct);
 });
 
+/**
+ * write → review → check → fix → `between` → review, where `between` mixes tool nodes (`fmt`) and
+ * expression nodes that count every pass (`count = count + 1`, a round counter).
+ */
+function countedLoop(between: Array<'tool' | 'expr'>): Workflow {
+  const wf = loop('direct') as unknown as { variableRegistry: Record<string, unknown>; nodes: Array<Record<string, unknown>> };
+  wf.variableRegistry.count = { type: 'integer', description: 'fix passes that reached the review', default: 0 };
+  const ids = between.map((kind, i) => `${kind}${i + 1}`);
+  const fix = wf.nodes.find((n) => n.id === 'fix')!;
+  fix.connections = { success: ids[0] ?? 'review' };
+  const mid = between.map((kind, i) => {
+    const to = ids[i + 1] ?? 'review';
+    return kind === 'tool'
+      ? { type: 'tool', id: ids[i], tool: 'fmt', args: {}, connections: { success: to } }
+      : { type: 'expression', id: ids[i], expressions: ['count = count + 1'], connections: { default: to } };
+  });
+  wf.nodes.splice(wf.nodes.findIndex((n) => n.id === 'format'), 1, ...mid);
+  (wf.nodes.find((n) => n.id === 'done') as { finalOutput: string[] }).finalOutput = ['fix.n', 'note', 'count'];
+  return wf as unknown as Workflow;
+}
+
+R('C1 r88: an expression behind the tool nodes keeps nothing of a fix answer the review refused: a round counter counts it as when the answer is rejected directly', async () => {
+  const shapes: Array<Array<'tool' | 'expr'>> = [['expr'], ['expr', 'tool'], ['tool', 'expr'], ['tool', 'expr', 'tool'], ['tool', 'expr', 'tool', 'expr']];
+  for (const [between, store] of shapes.flatMap((shape) => [[shape, createMemoryStore()], [shape, createSqliteStore(mkdtempSync(join(tmpdir(), 'countersign-count-store-')))]] as const)) {
+    const engine = createEngine({ store, tools: [fmt] });
+    const ws = workspace();
+    const r = await engine.run(countedLoop(between), { ...agents(ws, [{ n: 1, note: 'refused fix' }, { unchanged_reason: 'fine as is' }]), workspace: ws, as: 'author', reviewerAs: 'rev' });
+    const shape = between.join(' → ');
+    assert.is(r.status, 'completed', `${shape}: ${JSON.stringify(r)}`);
+    const rejected = (await engine.trace(r.runId)).events.filter((e) => e.type === 'answer.rejected').map((e) => [e.nodeId, e.code]);
+    assert.equal(rejected, [['fix', 'E_UNCHANGED_ARTIFACT']], shape);
+    // Only the accepted fix answer's pass counts: once per expression on the way.
+    const passes = between.filter((kind) => kind === 'expr').length;
+    assert.equal(r.output, { note: 'initial', count: passes }, shape);
+    store.close();
+  }
+});
+
+R('C1 r88: a round counter after a formatter tool does not spend the loop\'s bound on refused fix answers', async () => {
+  const wf = countedLoop(['tool', 'expr']) as unknown as { nodes: Array<Record<string, unknown>> };
+  // The review goes round while count < 2; a refused answer must not bring it there.
+  const check = wf.nodes.find((n) => n.id === 'check')!;
+  check.condition = { operator: 'and', conditions: [{ operator: 'gt', left: { contextPath: 'issues_count' }, right: 0 }, { operator: 'lt', left: { contextPath: 'count' }, right: 2 }] };
+  check.connections = { true: 'fix', false: 'done' };
+  const engine = createEngine({ store: createMemoryStore(), tools: [fmt] });
+  const ws = workspace();
+  let fixed = 0;
+  const agent: Agent = {
+    answer: async (req) => {
+      if (req.nodeId !== 'fix') return {};
+      fixed++;
+      // 1: refused (nothing changed); 2: a real change; 3: refused again; 4: a real change.
+      if (fixed % 2 === 0) writeFileSync(join(ws, 'notes.md'), `# A\nbody ${fixed}\n`);
+      return { n: fixed };
+    },
+  };
+  const { reviewer } = agents(ws, []);
+  const r = await engine.run(wf as unknown as Workflow, { agent, reviewer, workspace: ws, as: 'author', reviewerAs: 'rev' });
+  assert.is(r.status, 'completed', JSON.stringify(r));
+  assert.is(fixed, 4, 'two fix answers refused and two accepted before the counter reaches its bound');
+  assert.equal(r.output, { 'fix.n': 4, note: 'initial', count: 2 });
+});
+
 R.run();
