@@ -18,9 +18,13 @@ const SETTLE_MS = 100;
 export function acceptRelayedSignals(): void {
   if (typeof process.send !== 'function' || !process.channel) return;
   const direct = new Map<string, number>();
+  // Signals this process raised itself for a relayed one: not direct, so a second relayed signal is never taken for their echo.
+  const raised = new Map<string, number>();
   for (const signal of SIGNALS) {
     const seen = () => {
-      direct.set(signal, Date.now());
+      const own = raised.get(signal) ?? 0;
+      if (own > 0) raised.set(signal, own - 1);
+      else direct.set(signal, Date.now());
       // Alone, this listener would swallow the signal: the default (ending the process) applies, as without relay.
       if (process.listenerCount(signal) === 1) {
         process.off(signal, seen);
@@ -34,6 +38,7 @@ export function acceptRelayedSignals(): void {
     if (!SIGNALS.includes(signal as (typeof SIGNALS)[number])) return;
     setTimeout(() => {
       if (Date.now() - (direct.get(signal as string) ?? -Infinity) < SAME_SIGNAL_MS) return;
+      raised.set(signal as string, (raised.get(signal as string) ?? 0) + 1);
       process.kill(process.pid, signal as NodeJS.Signals);
     }, SETTLE_MS).unref();
   });

@@ -40,27 +40,36 @@ function relayWanted(argv, env) {
  * Runs `launcher argv` as a child with descriptor 1 copied to stderr and
  * stdout on descriptor 3, and ends as the child ended: its exit status, or
  * the signal that killed it. Resolves once that is settled (the exit status
- * in process.exitCode); undefined when the child cannot be started, and the
- * caller runs the command in-process instead.
+ * in process.exitCode); a child that cannot be started is an error (exit 2),
+ * never the command run in-process, where nothing would keep descriptor 1
+ * from stdout.
  */
 function runRelayed(launcher, argv) {
   const pipe = fifo();
-  if (!pipe) return undefined;
+  if (pipe.why) {
+    // Still relayed, through a socket: nothing a module does reaches stdout, but a reopen of /dev/stdout fails. Said, with the fix.
+    process.stderr.write(`countersign: warning: cannot make a named pipe for the tool modules' descriptor 1 (${pipe.why}); their output still goes to stderr, but a child of a module that reopens /dev/stdout (\`> /dev/stdout\`) will fail. Fix: point TMPDIR at a folder this user may write, with mkfifo installed.\n`);
+  }
   let child;
   try {
     child = spawn(process.execPath, [...process.execArgv, launcher, ...argv], {
-      stdio: ['inherit', pipe.write, 'inherit', 1, 'ipc'],
+      stdio: ['inherit', pipe.why ? 'pipe' : pipe.write, 'inherit', 1, 'ipc'],
       // The launch is the launcher's: `step` dates an answer on its command line by it.
       env: { ...process.env, [STDOUT_FD_VAR]: String(RELAYED_FD), [LAUNCHED_AT_VAR]: String(Math.floor(performance.timeOrigin)) },
     });
-  } catch {
-    closeSync(pipe.write);
-    closeSync(pipe.read);
-    return undefined;
+  } catch (e) {
+    if (!pipe.why) {
+      closeSync(pipe.write);
+      closeSync(pipe.read);
+    }
+    return cannotRelay(e);
   }
-  // The child has its own copy; the launcher's would keep the pipe from ever ending.
-  closeSync(pipe.write);
-  const output = new net.Socket({ fd: pipe.read, readable: true, writable: false });
+  let output = child.stdout;
+  if (!pipe.why) {
+    // The child has its own copy; the launcher's would keep the pipe from ever ending.
+    closeSync(pipe.write);
+    output = new net.Socket({ fd: pipe.read, readable: true, writable: false });
+  }
   process.stderr.on('error', () => undefined); // a reader of stderr that went away: the command still runs to its end
   output.on('data', (chunk) => process.stderr.write(chunk));
   output.on('error', () => undefined);
@@ -74,10 +83,11 @@ function runRelayed(launcher, argv) {
   };
   for (const signal of SIGNALS) process.on(signal, relay);
   return new Promise((resolve) => {
-    child.once('error', () => {
+    child.once('error', (e) => {
       // Could not start after all (spawn reports that as an event).
       for (const signal of SIGNALS) process.off(signal, relay);
-      resolve(undefined);
+      output.destroy();
+      resolve(cannotRelay(e));
     });
     child.once('exit', (code, signal) => {
       const end = () => {
@@ -105,23 +115,56 @@ function runRelayed(launcher, argv) {
  * A pipe, as { read, write } descriptors, for the child's descriptor 1.
  * A named one: Node's own 'pipe' is a socket, which /dev/stdout cannot be
  * opened on (ENXIO), and a tool's `sh -c 'echo … > /dev/stdout'` would
- * fail. Made by mkfifo in a private folder, removed once both ends are
- * open. undefined when it cannot be made.
+ * fail. Made by mkfifo in a private folder (under TMPDIR, else /tmp),
+ * removed once both ends are open. { why } when none can be made.
  */
 function fifo() {
-  let dir;
-  try {
-    dir = mkdtempSync(join(tmpdir(), 'countersign-relay-'));
-    const path = join(dir, 'stdout');
-    if (spawnSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' }).status !== 0) return undefined;
-    // The read end first, not waiting for a writer; then the write end opens at once.
-    const read = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    return { read, write: openSync(path, constants.O_WRONLY) };
-  } catch {
-    return undefined;
-  } finally {
-    if (dir) rmSync(dir, { recursive: true, force: true });
+  let why = 'no folder to make it in';
+  for (const base of [...new Set([tmpdir(), '/tmp'])]) {
+    let dir;
+    try {
+      dir = mkdtempSync(join(base, 'countersign-relay-'));
+    } catch (e) {
+      why = `cannot make a folder in ${base}: ${e && e.code ? e.code : e}`;
+      continue;
+    }
+    try {
+      const path = join(dir, 'stdout');
+      // mkfifo from PATH, else where systems keep it (a PATH without it must not cost the relay).
+      const made = ['mkfifo', '/usr/bin/mkfifo', '/bin/mkfifo'].some((command) => spawnSync(command, ['-m', '600', path], { stdio: 'ignore' }).status === 0);
+      if (!made) {
+        why = 'mkfifo is not installed (or failed)';
+        continue;
+      }
+      // The read end first, not waiting for a writer; then the write end opens at once.
+      const read = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+      return { read, write: openSync(path, constants.O_WRONLY) };
+    } catch (e) {
+      why = `cannot open a named pipe in ${base}: ${e && e.code ? e.code : e}`;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
+  return { why };
+}
+
+/**
+ * The child could not be started at all (out of processes or memory): the
+ * command is not run in-process, where a module's descriptor-1 writes
+ * would land in stdout. E_TOOL_MODULE, exit 2, said as the launcher says what stops it.
+ */
+function cannotRelay(e) {
+  const message = `the tool modules could not be loaded: the process they run in (the command's own, under --allow-tool-modules) cannot start (${e && e.message ? e.message : e}); without it they would write into stdout`;
+  if (process.argv.includes('--json')) {
+    try {
+      require('node:fs').writeSync(1, `${JSON.stringify({ error: { code: 'E_TOOL_MODULE', message, fix: 'run the command again once the machine has processes and memory to spare' } }, null, 2)}\n`);
+    } catch {
+      // stdout closed: the line on stderr says it
+    }
+  }
+  process.stderr.write(`countersign: E_TOOL_MODULE: ${message}\n  fix: run the command again once the machine has processes and memory to spare\n`);
+  process.exitCode = 2;
+  return true;
 }
 
 module.exports = { relayWanted, runRelayed, STDOUT_FD_VAR };

@@ -27,6 +27,8 @@ export const DEFAULT_AGENT_ID = 'local';
 const MAX_TIMER_MS = 2_147_483_647;
 
 export type ProgressEvent =
+  /** The drive began on run `runId` (started by this run(), or resumed): first of all, before any tool node runs. */
+  | { type: 'driving'; runId: string }
   | { type: 'pending'; state: Extract<RunState, { status: 'waiting' }> }
   /**
    * The answer to `nodeId` was judged: `verdict` says how, with the errors of
@@ -143,6 +145,7 @@ export async function driveRun(
   for (const agent of roles.keys()) drivesUsing.set(agent, (drivesUsing.get(agent) ?? 0) + 1);
   let result: RunResult;
   try {
+    opts.onProgress?.({ type: 'driving', runId: first.runId });
     result = await drive(engine, first, opts, now, agentTools, journalFrom, asksAgents, ready);
   } catch (e) {
     // The drive's own failure is what the caller must see, not a close that failed after it.

@@ -40,13 +40,14 @@ export const tools = [{ name: 'w', class: 'read', inputSchema: { type: 'object',
 }
 
 /** `start --json` through the real launcher; stderr into a file opened as `2>err.txt` does, holding a line from before. */
-function start(p: { dir: string; file: string }) {
+function start(p: { dir: string; file: string }, env: NodeJS.ProcessEnv = process.env) {
   const errFile = join(p.dir, 'err.txt');
   const fd = openSync(errFile, 'w');
   writeFileSync(fd, 'before countersign\n');
   const r = spawnSync(process.execPath, [LAUNCHER, 'start', p.file, '--allow-tool-modules', '--json', '--store', join(p.dir, 'store')], {
     stdio: ['ignore', 'pipe', fd],
     cwd: p.dir,
+    env,
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -97,9 +98,15 @@ One('a background process a module leaves holding descriptor 1 does not keep the
   spawnSync('pkill', ['-f', 'sleep 30']);
 });
 
+One('r88 A1: a TMPDIR that cannot be used, or a PATH without mkfifo, does not cost the relay: a worker\'s writes to descriptor 1 still reach stderr, never the --json document', () => {
+  const body = "await new Promise((done) => new Worker(\"require('node:fs').writeSync(1, 'MARK-WORKER\\\\n')\", { eval: true }).on('exit', done))";
+  assertOnStderrOnly(start(project(body), { ...process.env, TMPDIR: '/nonexistent/countersign-tmp' }), 'MARK-WORKER');
+  assertOnStderrOnly(start(project(body), { ...process.env, PATH: '/nonexistent' }), 'MARK-WORKER');
+});
+
 /** `run --json` with an agent that answers only after 30 s, in a process group of its own; `signal` sent once it waits. */
-async function interrupted(send: (pid: number) => void): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  const p = project('');
+async function interrupted(send: (pid: number) => unknown, body = ''): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+  const p = project(body);
   const child = spawn(process.execPath, [LAUNCHER, 'run', p.file, '--allow-tool-modules', '--json', '--store', join(p.dir, 'store'), '--agent', 'exec:sleep 30'], {
     cwd: p.dir,
     detached: true,
@@ -109,8 +116,9 @@ async function interrupted(send: (pid: number) => void): Promise<{ code: number 
   let stderr = '';
   child.stdout!.on('data', (c) => (stdout += c));
   child.stderr!.on('data', (c) => (stderr += c));
-  for (const end = Date.now() + 30_000; !stderr.includes('▸ wait') && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
-  send(child.pid!);
+  const waitingAt = body === '' ? '▸ wait' : 'MARK-TOOL-STARTED';
+  for (const end = Date.now() + 30_000; !stderr.includes(waitingAt) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+  await send(child.pid!);
   const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.once('close', (c, s) => done([c, s])));
   return { code, signal, stdout, stderr };
 }
@@ -129,6 +137,35 @@ One('Ctrl-C (SIGINT to the whole process group) counts once: the run stops clean
   const doc = JSON.parse(r.stdout);
   assert.is(doc.error.code, 'E_INTERRUPTED');
   assert.is(doc.stopped, true);
+});
+
+One('r88 A2: a second SIGTERM sent to the launcher alone ends the command at once, as without the launcher (not after the 5 s fallback)', async () => {
+  const slow = "console.error('MARK-TOOL-STARTED'); await new Promise((r) => setTimeout(r, 20000))";
+  const began = Date.now();
+  const r = await interrupted(async (pid) => {
+    process.kill(pid, 'SIGTERM');
+    await new Promise((done) => setTimeout(done, 500));
+    process.kill(pid, 'SIGTERM');
+  }, slow);
+  assert.is(r.code, 143, r.stderr);
+  assert.ok(Date.now() - began < 4_500, `ended by the second signal, not the fallback: ${Date.now() - began} ms`);
+});
+
+One('r88 A3: ended while a tool node still runs (the 5 s fallback), `run --json` still prints its document: the run id, still waiting at the tool node, E_INTERRUPTED with how to go on; and the countersign: line on stderr', async () => {
+  const slow = "console.error('MARK-TOOL-STARTED'); await new Promise((r) => setTimeout(r, 20000))";
+  const r = await interrupted((pid) => process.kill(pid, 'SIGTERM'), slow);
+  assert.is(r.code, 143, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.type(doc.runId, 'string');
+  assert.is(doc.status, 'waiting');
+  assert.is(doc.stopped, true);
+  assert.is(doc.error.code, 'E_INTERRUPTED');
+  assert.is(doc.error.nodeId, 'w');
+  assert.match(doc.error.message, `run ${doc.runId} still waits at node "w"`);
+  assert.match(doc.error.fix, 'E_TOOL_INTERRUPTED');
+  assert.match(doc.error.fix, `countersign run --resume ${doc.runId}`);
+  assert.match(doc.error.fix, '--allow-tool-modules');
+  assert.match(r.stderr, `countersign: E_INTERRUPTED: interrupted`);
 });
 
 One.run();

@@ -12,6 +12,7 @@ import type { JsonObject } from '../../format/model.js';
 import { printJson, readInputArg, reportFailure, usage } from '../io.js';
 import { indent, storeArg, withStore, withToolModules } from '../render.js';
 import { progressPrinter } from '../progress.js';
+import { reportForcedStop, type ForcedStop } from './run-forced.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, workspaceDir, type Command } from './command.js';
 import { reviewerFor, timeoutFrom } from './gate.js';
 import { gateToolChain } from '../../gate/gate-chain.js';
@@ -165,9 +166,17 @@ export const command: Command = {
         log: (m) => io.stderr.write(`countersign run: review gate: ${m}\n`),
       });
       for (const w of toolChain?.reviewGate.gate.warnings ?? []) io.stderr.write(`warning: ${w}\n`);
+      // Where the drive is, for a stop that cannot wait for it to return (run-forced.ts).
+      const drive: ForcedStop = { ...(resumeId ? { runId: resumeId } : {}), steps: 0, json: values.json === true, ...(values.store ? { store: values.store as string } : {}) };
+      let reported = false;
       // Agents run in their own process groups: stopped here if the run is interrupted (signals.ts).
-      const interrupt = interruptible(() => {
+      const interrupt = interruptible(async () => {
         progress.stop();
+        // Ended before the drive returned: where the run stands is said now, or never.
+        if (!reported) {
+          reported = true;
+          await reportForcedStop(io, engine, drive).catch(() => undefined);
+        }
         return Promise.all([agent.close?.(), reviewer?.close?.(), gateReviewer?.close?.()]);
       });
       try {
@@ -180,7 +189,11 @@ export const command: Command = {
           reviewerAs: reviewerId,
           maxSteps,
           agentTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
-          onProgress: progress,
+          onProgress: (event) => {
+            if (event.type === 'driving') drive.runId = event.runId;
+            if (event.type === 'answered' && event.verdict === 'accepted') drive.steps++;
+            progress(event);
+          },
           signal: interrupt.signal,
           ...(toolChain ? { toolChain } : {}),
           labels: {
@@ -188,6 +201,7 @@ export const command: Command = {
             ...(reviewerSpec === undefined ? {} : { reviewer: adapterLabel(reviewerSpec, '--reviewer') }),
           },
         });
+        reported = true;
         // The commands a stop suggests name the store this run lives in when --store chose it: run as printed, they find the run.
         // And --allow-tool-modules, when the run's workflow names tool modules: without it they would be refused.
         const info = await engine.info(driven.runId).catch((e: unknown) => {
