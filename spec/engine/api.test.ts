@@ -720,10 +720,10 @@ Api('run() with an agent reports progress node by node and returns output; an ag
   const seen: string[] = [];
   const result = await engine.run(TWO_STEP, {
     agent: { answer: async () => ({ words: 101 }) },
-    onProgress: (e) => seen.push(e.type === 'pending' ? `pending:${e.state.pending.nodeId}` : e.type === 'route' ? `route:${e.from}:${e.via}:${e.to}` : e.type),
+    onProgress: (e) => seen.push(e.type === 'pending' ? `pending:${e.state.pending.nodeId}` : e.type === 'route' ? `route:${e.from}:${e.via}:${e.to}` : e.type === 'driving' ? `driving:${e.runId}` : e.type),
   });
   assert.equal(result, { runId: result.runId, status: 'completed', steps: 1, endNodeId: 'long', output: { topic: 'tests', 'write.words': 101 } });
-  assert.equal(seen, ['pending:write', 'answered', 'route:check:true:long']);
+  assert.equal(seen, [`driving:${result.runId}`, 'pending:write', 'answered', 'route:check:true:long'], 'driving names the run first');
   const stopped = await engine.run(TWO_STEP, {
     agent: { answer: async (req) => { throw new CountersignError('E_AGENT_CRASHED', 'boom', { nodeId: req.nodeId }); } },
   });
