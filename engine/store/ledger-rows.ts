@@ -34,6 +34,9 @@ export function checkTable(table: unknown): string {
  * the batch and not yet stored (`stored` answers that), canonical times, and
  * bodies that are plain JSON. Returns the rows with `runId` filled in.
  */
+/** The fields a ledger row has; its own data goes in `row`. */
+const ROW_FIELDS: readonly string[] = ['id', 'table', 'at', 'key', 'runId', 'row'];
+
 export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => boolean, runId?: string): LedgerRow[] {
   if (!Array.isArray(rows)) throw rowError('the rows to append are not an array', 'pass an array of ledger rows');
   const seen = new Set<string>();
@@ -42,6 +45,12 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
     if (row === null || typeof row !== 'object') throw rowError(`${where} is not an object`, 'pass {id, table, at, row}');
     // Inherited fields pass every check below, then memory keeps {} and SQLite the whole row.
     if (!isPlainObject(row)) throw rowError(`${where} is ${kindOf(row)}, not a plain object`, 'pass {id, table, at, row} as a plain object with its own fields');
+    // A misspelt field (kee, runID) would be kept by one store and dropped by the other, the row neither keyed nor tied to its run.
+    for (const field of Object.keys(row)) {
+      if (ROW_FIELDS.includes(field)) continue;
+      const near = suggest(field, ROW_FIELDS);
+      throw rowError(`${where} has the field ${JSON.stringify(field)}, which a ledger row does not take${near ? ` — did you mean "${near}"?` : ''}`, `${near ? `rename it to "${near}"` : 'remove it, or put it in `row`'}: a ledger row is {id, table, at, key?, runId?, row}; nothing was written`);
+    }
     checkTable(row.table);
     if (typeof row.id !== 'string' || row.id.trim() === '') {
       throw rowError(`${where} (table ${row.table}) has no id`, 'give every ledger row a non-empty string id, e.g. crypto.randomUUID()');

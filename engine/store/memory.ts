@@ -11,7 +11,7 @@ import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
-import { checkCreate, checkEventIndex, checkMutate, checkMutation, workflowText, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkCreate, checkEventIndex, checkMutate, checkMutation, workflowText, sameCopy, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
 import { damagedRun } from '../run/state.js';
 
@@ -54,8 +54,9 @@ export function createMemoryStore(): Store {
       open('store a workflow');
       checkWorkflowHash(hash, 'putWorkflow');
       // As SQLite would store it: a copy JSON cannot keep, or no workflow, is refused here too.
-      workflowText(hash, workflow);
-      if (!workflows.has(hash)) workflows.set(hash, workflow);
+      const text = workflowText(hash, workflow);
+      const stored = workflows.get(hash);
+      if (stored === undefined || sameCopy(hash, workflowText(hash, stored), text, workflow) === 'replace') workflows.set(hash, workflow);
     },
 
     getWorkflow(hash, runId) {
@@ -91,7 +92,7 @@ export function createMemoryStore(): Store {
       const current = runs.get(runId);
       if (!current) throw runNotFound(runId, true);
       // Nothing is written until mutate returns and its rows pass, so a throw leaves the run as it was.
-      const { record, events, rows, result } = checkMutation<T>(mutate(current), runId);
+      const { record, events, rows, result } = checkMutation<T>(mutate(current), runId, current);
       const checked = rows && rows.length > 0 ? checkRows(rows, (id) => ledgerIds.has(id), runId) : [];
       if (record) runs.set(runId, record);
       if (events && events.length > 0) journals.get(runId)!.push(...events);

@@ -11,7 +11,7 @@ import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
 import { deepFreeze } from '../format/freeze.js';
-import { checkCreate, checkEventIndex, checkMutate, checkMutation, workflowText, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkCreate, checkEventIndex, checkMutate, checkMutation, workflowText, sameCopy, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
 import { makeDirs } from '../format/make-dirs.js';
@@ -192,7 +192,7 @@ export function createSqliteStore(dir: string): Store {
   const updateTx = db.transaction((runId: string, mutate: Mutate): { result: unknown; written?: { version: number; record: RunRecord } } => {
     const current = readRecord(runId);
     if (!current) throw runNotFound(runId);
-    const { record, events, rows, result } = checkMutation(mutate(current.record), runId);
+    const { record, events, rows, result } = checkMutation(mutate(current.record), runId, current.record);
     if (record) sql.updateRun.run({ ...recordRow(record), runId });
     if (events && events.length > 0) appendEvents(runId, events);
     if (rows && rows.length > 0) ledger.append(rows, runId);
@@ -238,7 +238,12 @@ export function createSqliteStore(dir: string): Store {
       mustBeOpen('store a workflow copy');
       checkWorkflowHash(hash, 'putWorkflow');
       const text = workflowText(hash, workflow);
-      guard('store a workflow copy', () => sql.putWorkflow.run(hash, text));
+      guard('store a workflow copy', () => {
+        const stored = sql.getWorkflow.get(hash);
+        // The copy a run keeps never changes: the same copy again is nothing to do, a damaged one is put back, another is refused.
+        if (stored !== undefined && sameCopy(hash, stored, text, workflow) === 'keep') return;
+        sql.putWorkflow.run(hash, text);
+      });
       workflowCache.delete(hash);
     },
 

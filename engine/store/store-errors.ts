@@ -7,6 +7,7 @@ import type { JournalEvent } from '../run/contract.js';
 import { eventProblem, isPlainObject, kindOf, recordProblem, workflowProblem } from './row-shapes.js';
 import { jsonProblem } from '../format/json-problem.js';
 import { suggest } from '../format/suggest.js';
+import { hashWorkflow } from '../run/hash.js';
 import type { LedgerRow, Mutation, RunRecord } from './store.js';
 
 /** `inMemory`: the store is the memory store, which no command can list: its own list() can. */
@@ -135,7 +136,7 @@ export function checkMutate(mutate: unknown): void {
  * damage to restore from a backup, and a Promise (an async mutate) would
  * otherwise be read as "write nothing".
  */
-export function checkMutation<T>(value: unknown, runId: string): Mutation<T> {
+export function checkMutation<T>(value: unknown, runId: string, current: RunRecord): Mutation<T> {
   if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') {
     throw new CountersignError('E_INPUT', `update() of run "${runId}": mutate returned a Promise, and a store step is synchronous`, {
       fix: 'make mutate a plain (not async) function returning { record?, events?, rows?, result }: the store writes inside one transaction, which cannot wait',
@@ -155,7 +156,18 @@ export function checkMutation<T>(value: unknown, runId: string): Mutation<T> {
     });
   }
   const { record, events, rows } = value as Mutation<T>;
-  if (record !== undefined) checkStoredRecord(record, runId, `update() of run "${runId}"`);
+  if (record !== undefined) {
+    checkStoredRecord(record, runId, `update() of run "${runId}"`);
+    // Fixed when the run was created: the workflow copy it runs (another hash would be a copy it was never
+    // started with, or none) and when it was created (runs list by it).
+    for (const field of ['workflowHash', 'createdAt'] as const) {
+      if (record[field] !== current[field]) {
+        throw new CountersignError('E_INPUT', `update() of run "${runId}": the record changes ${field} from ${said(current[field])} to ${said(record[field])}, which a run keeps from its creation`, {
+          fix: `keep ${field} as the current record has it (mutate receives it); nothing was written`,
+        });
+      }
+    }
+  }
   for (const [name, list] of [['events', events], ['rows', rows]] as const) {
     if (list !== undefined && !Array.isArray(list)) {
       throw new CountersignError('E_INPUT', `update() of run "${runId}": mutate returned ${name} ${shown(list)}, not a list`, {
@@ -238,6 +250,21 @@ export function workflowText(hash: string, workflow: unknown): string {
   const why = text === undefined ? 'is not an object' : workflowProblem(JSON.parse(text));
   if (why !== undefined) throw refuse(`${why}, got ${said(workflow)}`);
   return text!;
+}
+
+/**
+ * putWorkflow() under a hash a copy is already stored under: the copy a run
+ * keeps never changes. Given the same copy, nothing to do ('keep'); given
+ * the copy that truly has this hash while the stored one differs, the
+ * stored one was damaged, and is put back ('replace': a new start repairs
+ * it); given any other, E_INPUT, in both stores alike.
+ */
+export function sameCopy(hash: string, storedText: string, givenText: string, given: unknown): 'keep' | 'replace' {
+  if (storedText === givenText) return 'keep';
+  if (hashWorkflow(given) === hash) return 'replace';
+  throw new CountersignError('E_INPUT', `putWorkflow(): another workflow copy is already stored under hash ${hash}, and the one given does not have that hash: a stored copy never changes`, {
+    fix: 'store a copy under its own hash (hashWorkflow(copy), as the engine does); the copy runs were started with is kept as it was',
+  });
 }
 
 /** create()'s record and first events: a record with its run id, and a list. */

@@ -13,6 +13,7 @@ import type { JournalEvent } from '../../engine/run/contract.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
 import type { RunRecord } from '../../engine/store/store.js';
+import { hashWorkflow } from '../../engine/run/hash.js';
 
 const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
@@ -258,7 +259,6 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
   });
 
   test('events(runId, from) reads the journal from an index, and eventCount counts it without reading it; an unknown run is E_RUN_NOT_FOUND', (c) => {
-    store(c).putWorkflow('h1', { metadata: { name: 'loop', version: '1.0.0', description: 'd' }, nodes: [] } as never);
     store(c).create(makeRecord('j1'), [event(0, 'run.started'), event(1, 'directive.issued')]);
     store(c).update('j1', (cur) => ({ record: cur, events: [event(1, 'answer.accepted'), event(2, 'directive.issued')], result: null }));
     assert.is(store(c).eventCount('j1'), 4);
@@ -271,14 +271,12 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
   });
 
   test('runs are listed newest first by createdAt, filtered by status or not, whatever order they were stored in', (c) => {
-    store(c).putWorkflow('h1', { metadata: { name: 'loop', version: '1.0.0', description: 'd' }, nodes: [] } as never);
     for (const [id, day] of [['mid', '02'], ['new', '03'], ['old', '01']] as const) store(c).create(makeRecord(id, { createdAt: `2024-01-${day}T00:00:00.000Z` }), []);
     assert.equal(store(c).list({ status: 'waiting' }).map((r) => r.runId), ['new', 'mid', 'old']);
     assert.equal(store(c).list().map((r) => r.runId), ['new', 'mid', 'old']);
   });
 
   test('runs created in the same millisecond are listed newest first, by creation order', (c) => {
-    store(c).putWorkflow('h1', { metadata: { name: 'loop', version: '1.0.0', description: 'd' }, nodes: [] } as never);
     const ids = ['m', 'z', 'a', 'q', 'b'];
     for (const id of ids) store(c).create(makeRecord(id, { createdAt: '2024-01-01T00:00:00.000Z' }), []);
     assert.equal(store(c).list().map((r) => r.runId), [...ids].reverse());
@@ -320,6 +318,54 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.equal(store(c).list().map((r) => r.runId), ['r1'], 'nothing was created');
     assert.equal(store(c).list({ status: undefined }).map((r) => r.runId), ['r1'], 'a status left out lists every run');
     assert.is(store(c).get('r1')!.seq, 1, 'nothing was changed');
+  });
+
+  test('r89 D1 D2: update() may not change what a run keeps from its creation (its workflow hash, its createdAt): E_INPUT naming the field, nothing written, the run still reads and lists', (c) => {
+    store(c).create(makeRecord('r1', { seq: 1 }), []);
+    store(c).create(makeRecord('r2', { seq: 1 }), []);
+    for (const [field, value] of [['workflowHash', 'nohash'], ['createdAt', '2020-01-01T00:00:00.000Z']] as const) {
+      try {
+        store(c).update('r1', (cur) => ({ record: { ...cur, seq: 2, [field]: value }, result: 1 }));
+        assert.unreachable(field);
+      } catch (e) {
+        assert.is((e as CountersignError).code, 'E_INPUT', String(e));
+        assert.match((e as CountersignError).message, `the record changes ${field} from`);
+        assert.match((e as CountersignError).message, JSON.stringify(value));
+      }
+    }
+    assert.is(store(c).get('r1')!.seq, 1, 'nothing was written');
+    assert.equal(store(c).list().map((r) => r.runId).sort(), ['r1', 'r2'], 'every run still lists');
+    assert.is(store(c).getWorkflow('h1').metadata.name, 'loop');
+  });
+
+  test('r89 D3: putWorkflow() never changes a stored copy: the same copy again is kept, another copy under that hash is E_INPUT (both stores alike), the copy that truly has the hash puts back a damaged one', (c) => {
+    const other = { ...WORKFLOW, metadata: { ...WORKFLOW.metadata, name: 'other' } };
+    store(c).putWorkflow('h1', structuredClone(WORKFLOW));
+    try {
+      store(c).putWorkflow('h1', other);
+      assert.unreachable('refused');
+    } catch (e) {
+      assert.is((e as CountersignError).code, 'E_INPUT', String(e));
+      assert.match((e as CountersignError).message, 'another workflow copy is already stored under hash h1');
+    }
+    assert.is(store(c).getWorkflow('h1').metadata.name, 'loop', 'the stored copy is kept');
+    // Stored under its true hash, then damaged: the true copy given again puts it back.
+    const hash = hashWorkflow(other);
+    store(c).putWorkflow(hash, other);
+    assert.is(store(c).getWorkflow(hash).metadata.name, 'other');
+  });
+
+  test('r89 D4: a ledger row with a field it does not take (kee, runID) is E_LEDGER_ROW with a did-you-mean, never kept by one store and dropped by the other', (c) => {
+    for (const [field, meant] of [['kee', 'key'], ['runID', 'runId']]) {
+      try {
+        store(c).appendRows([{ id: `row-${field}`, table: 'audit', at: '2026-01-01T00:00:00.000Z', [field]: 'x', row: { ok: true } } as never]);
+        assert.unreachable(field);
+      } catch (e) {
+        assert.is((e as CountersignError).code, 'E_LEDGER_ROW', String(e));
+        assert.match((e as CountersignError).message, `the field "${field}", which a ledger row does not take — did you mean "${meant}"?`);
+      }
+    }
+    assert.equal(store(c).rows('audit'), [], 'nothing was written');
   });
 
   test('r88 D3: a misspelt key in what mutate returns ({ recrod }) is E_INPUT naming it with a did-you-mean, never "write nothing"', (c) => {
