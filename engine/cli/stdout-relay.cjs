@@ -9,10 +9,13 @@
 // to descriptor 3: the real stdout, passed on. A pipe cannot be truncated
 // by a reopen, so nothing already on stderr is ever lost.
 //
-// The child stays in the terminal's process group (an interactive agent
-// reads the terminal), so Ctrl-C reaches it directly; a signal sent to this
-// launcher alone (`kill`, a host stopping it) is passed on over an IPC
-// channel, and relayed-signals.ts counts the two deliveries as one.
+// Signals: the child runs in a process group of its own, so every signal
+// reaches it once, passed on by this launcher as the very signal (its
+// default action, or the command's own handling, applies as without the
+// launcher). At a terminal (standard input a TTY) it stays in the
+// terminal's group instead — an interactive agent reads the terminal, which
+// a background group may not — so Ctrl-C and a closed terminal (SIGINT,
+// SIGHUP) reach it directly, and only SIGTERM is passed on.
 // CommonJS, as the launcher's other helpers are.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
@@ -20,6 +23,7 @@ const { closeSync, constants, mkdtempSync, openSync, rmSync } = require('node:fs
 const net = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { isatty } = require('node:tty');
 
 /** The environment variable that tells the child where its stdout is (and that its signals are relayed). */
 const STDOUT_FD_VAR = 'COUNTERSIGN_STDOUT_FD';
@@ -50,9 +54,11 @@ function runRelayed(launcher, argv) {
     // Still relayed, through a socket: nothing a module does reaches stdout, but a reopen of /dev/stdout fails. Said, with the fix.
     process.stderr.write(`countersign: warning: cannot make a named pipe for the tool modules' descriptor 1 (${pipe.why}); their output still goes to stderr, but a child of a module that reopens /dev/stdout (\`> /dev/stdout\`) will fail. Fix: point TMPDIR at a folder this user may write, with mkfifo installed.\n`);
   }
+  const atTerminal = isatty(0);
   let child;
   try {
     child = spawn(process.execPath, [...process.execArgv, launcher, ...argv], {
+      detached: !atTerminal,
       stdio: ['inherit', pipe.why ? 'pipe' : pipe.write, 'inherit', 1, 'ipc'],
       // The launch is the launcher's: `step` dates an answer on its command line by it.
       env: { ...process.env, [STDOUT_FD_VAR]: String(RELAYED_FD), [LAUNCHED_AT_VAR]: String(Math.floor(performance.timeOrigin)) },
@@ -74,9 +80,10 @@ function runRelayed(launcher, argv) {
   output.on('data', (chunk) => process.stderr.write(chunk));
   output.on('error', () => undefined);
   const relay = (signal) => {
+    // At a terminal the child shares its group: Ctrl-C and SIGHUP reached it already.
+    if (atTerminal && signal !== 'SIGTERM') return;
     try {
-      if (child.connected) child.send({ countersignSignal: signal });
-      else child.kill(signal);
+      child.kill(signal);
     } catch {
       // already gone
     }

@@ -18,7 +18,7 @@ const One = suite('cli: a tool module using descriptor 1 directly (--allow-tool-
 
 const HEADER = "import cp from 'node:child_process'; import net from 'node:net'; import { Worker } from 'node:worker_threads';";
 
-function project(body: string): { dir: string; file: string } {
+function project(body: string, askFirst = false): { dir: string; file: string } {
   const dir = tempDir('countersign-fd-one-');
   mkdirSync(join(dir, 'tools'));
   writeFileSync(join(dir, 'tools', 'w.mjs'), `${HEADER}
@@ -30,7 +30,8 @@ export const tools = [{ name: 'w', class: 'read', inputSchema: { type: 'object',
     metadata: { name: 'fd-one', version: '1.0.0', description: 'a tool that uses descriptor 1' },
     toolModules: ['./tools/w.mjs'],
     nodes: [
-      { type: 'start', id: 'start', connections: { default: 'w' } },
+      { type: 'start', id: 'start', connections: { default: askFirst ? 'ask' : 'w' } },
+      ...(askFirst ? [{ type: 'agent-directive', id: 'ask', directive: 'first', completionCondition: 'done', inputSchema: { type: 'object', properties: { m: { type: 'string' } }, required: ['m'] }, connections: { success: 'w' } }] : []),
       { type: 'tool', id: 'w', tool: 'w', args: {}, connections: { success: 'wait' } },
       { type: 'agent-directive', id: 'wait', directive: 'answer', completionCondition: 'done', inputSchema: { type: 'object', properties: { m: { type: 'string' } }, required: ['m'] }, connections: { success: 'done' } },
       { type: 'end', id: 'done' },
@@ -105,9 +106,11 @@ One('r88 A1: a TMPDIR that cannot be used, or a PATH without mkfifo, does not co
 });
 
 /** `run --json` with an agent that answers only after 30 s, in a process group of its own; `signal` sent once it waits. */
-async function interrupted(send: (pid: number) => unknown, body = ''): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
-  const p = project(body);
-  const child = spawn(process.execPath, [LAUNCHER, 'run', p.file, '--allow-tool-modules', '--json', '--store', join(p.dir, 'store'), '--agent', 'exec:sleep 30'], {
+async function interrupted(send: (pid: number) => unknown, body = '', how: { command?: 'run' | 'start'; askFirst?: boolean } = {}): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string; store: string }> {
+  const p = project(body, how.askFirst);
+  const agent = how.askFirst ? `exec:cat > /dev/null; echo '{"m": "x"}'` : 'exec:sleep 30';
+  const args = how.command === 'start' ? ['start', p.file] : ['run', p.file, '--agent', agent];
+  const child = spawn(process.execPath, [LAUNCHER, ...args, '--allow-tool-modules', '--json', '--store', join(p.dir, 'store')], {
     cwd: p.dir,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,7 +123,7 @@ async function interrupted(send: (pid: number) => unknown, body = ''): Promise<{
   for (const end = Date.now() + 30_000; !stderr.includes(waitingAt) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
   await send(child.pid!);
   const [code, signal] = await new Promise<[number | null, string | null]>((done) => child.once('close', (c, s) => done([c, s])));
-  return { code, signal, stdout, stderr };
+  return { code, signal, stdout, stderr, store: join(p.dir, 'store') };
 }
 
 One('SIGTERM sent to the launcher alone reaches the command: the run stops waiting, said in the document (exit 143)', async () => {
@@ -166,6 +169,50 @@ One('r88 A3: ended while a tool node still runs (the 5 s fallback), `run --json`
   assert.match(doc.error.fix, `countersign run --resume ${doc.runId}`);
   assert.match(doc.error.fix, '--allow-tool-modules');
   assert.match(r.stderr, `countersign: E_INTERRUPTED: interrupted`);
+});
+
+const BLOCKING = "console.error('MARK-TOOL-STARTED'); cp.execSync('sleep 4')";
+
+One('r89 A1: SIGTERM sent to the launcher while a tool blocks the event loop (execSync) ends `start` at once, by SIGTERM, as without the launcher; the run is not completed', async () => {
+  const began = Date.now();
+  const r = await interrupted((pid) => process.kill(pid, 'SIGTERM'), BLOCKING, { command: 'start' });
+  assert.is(r.signal, 'SIGTERM', `ended by the signal: code ${r.code}\n${r.stderr}`);
+  assert.ok(Date.now() - began < 3_500, `at once, not after the tool: ${Date.now() - began} ms`);
+  const runs = spawnSync(process.execPath, [LAUNCHER, 'runs', '--json', '--store', r.store], { encoding: 'utf8' });
+  assert.is(JSON.parse(runs.stdout).runs[0].status, 'waiting');
+});
+
+One('r89 A2: Ctrl-C (SIGINT to the launcher\'s group) while a tool blocks the event loop ends the command by SIGINT; the run is never recorded as failed', async () => {
+  const r = await interrupted((pid) => process.kill(-pid, 'SIGINT'), BLOCKING, { command: 'start' });
+  assert.is(r.signal, 'SIGINT', `code ${r.code}\n${r.stderr}`);
+  const runs = spawnSync(process.execPath, [LAUNCHER, 'runs', '--json', '--store', r.store], { encoding: 'utf8' });
+  assert.is(JSON.parse(runs.stdout).runs[0].status, 'waiting');
+});
+
+One('r89 A3: Ctrl-C, then a kill sent to the launcher 0.5 s later: the second signal ends `run` at once, with its report', async () => {
+  const slow = "console.error('MARK-TOOL-STARTED'); await new Promise((r) => setTimeout(r, 20000))";
+  const began = Date.now();
+  const r = await interrupted(async (pid) => {
+    process.kill(-pid, 'SIGINT');
+    await new Promise((done) => setTimeout(done, 500));
+    process.kill(pid, 'SIGINT');
+  }, slow);
+  assert.is(r.code, 130, r.stderr);
+  assert.ok(Date.now() - began < 4_500, `ended by the second signal: ${Date.now() - began} ms`);
+  assert.is(JSON.parse(r.stdout).error.code, 'E_INTERRUPTED');
+});
+
+One('r89 A4: a forced stop counts the answers the drive gave (from the journal), the one whose tool nodes were still running included', async () => {
+  const slow = "console.error('MARK-TOOL-STARTED'); await new Promise((r) => setTimeout(r, 20000))";
+  const r = await interrupted(async (pid) => {
+    process.kill(pid, 'SIGTERM');
+    await new Promise((done) => setTimeout(done, 300));
+    process.kill(pid, 'SIGTERM');
+  }, slow, { askFirst: true });
+  assert.is(r.code, 143, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.is(doc.steps, 1, 'the answer to "ask" was taken');
+  assert.is(doc.error.nodeId, 'w');
 });
 
 One.run();

@@ -14,14 +14,20 @@ import { claimExpiresAt } from '../../run/tool-steps.js';
 export interface ForcedStop {
   /** The run the drive was on, once known (its first progress event names it). */
   runId?: string;
-  /** Answers taken so far. */
-  steps: number;
+  /** The journal's length when the drive began: what it did since is counted from the journal. */
+  journalFrom?: Promise<number>;
   json: boolean;
   store?: string;
 }
 
+/** Journal events that are an item an agent or reviewer was asked and answered (or whose deadline passed): the drive's steps. */
+const STEP_EVENTS: ReadonlySet<string> = new Set(['answer.accepted', 'answer.rejected', 'answer.error', 'answer.discarded', 'timeout']);
+
 export async function reportForcedStop(io: Io, engine: Engine, stop: ForcedStop): Promise<void> {
   const info = stop.runId === undefined ? undefined : await engine.info(stop.runId).catch(() => undefined);
+  // Counted from the journal: the answer being submitted when the process was ended (its tool nodes still running) is on record there.
+  const from = (await stop.journalFrom) ?? 0;
+  const steps = stop.runId === undefined ? 0 : await engine.trace(stop.runId).then((t) => t.events.slice(from).filter((e) => STEP_EVENTS.has(e.type)).length, () => 0);
   const pending = info?.status === 'waiting' ? info.pending : undefined;
   const nodeId = pending?.nodeId;
   const resume = `countersign run --resume ${stop.runId}${storeArg(stop.store)}${info?.asksAgents === false ? '' : ' --agent <adapter>'}`;
@@ -41,6 +47,6 @@ export async function reportForcedStop(io: Io, engine: Engine, stop: ForcedStop)
           ? `see it with countersign status ${stop.runId}${storeArg(stop.store)}`
           : (info?.toolModules ? withToolModules : (t: string) => t)(next),
       };
-  if (stop.json) printJson(io, { ...(stop.runId === undefined ? {} : { runId: stop.runId }), status: info?.status ?? 'waiting', steps: stop.steps, error, stopped: true });
+  if (stop.json) printJson(io, { ...(stop.runId === undefined ? {} : { runId: stop.runId }), status: info?.status ?? 'waiting', steps, error, stopped: true });
   io.stderr.write(`countersign: ${error.code}: ${error.message}\n  fix: ${error.fix}\n`);
 }

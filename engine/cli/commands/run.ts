@@ -167,7 +167,7 @@ export const command: Command = {
       });
       for (const w of toolChain?.reviewGate.gate.warnings ?? []) io.stderr.write(`warning: ${w}\n`);
       // Where the drive is, for a stop that cannot wait for it to return (run-forced.ts).
-      const drive: ForcedStop = { ...(resumeId ? { runId: resumeId } : {}), steps: 0, json: values.json === true, ...(values.store ? { store: values.store as string } : {}) };
+      const drive: ForcedStop = { ...(resumeId ? { runId: resumeId } : {}), json: values.json === true, ...(values.store ? { store: values.store as string } : {}) };
       let reported = false;
       // Agents run in their own process groups: stopped here if the run is interrupted (signals.ts).
       const interrupt = interruptible(async () => {
@@ -190,8 +190,11 @@ export const command: Command = {
           maxSteps,
           agentTimeoutMs: timeoutS === undefined ? undefined : timeoutS * 1000,
           onProgress: (event) => {
-            if (event.type === 'driving') drive.runId = event.runId;
-            if (event.type === 'answered' && event.verdict === 'accepted') drive.steps++;
+            if (event.type === 'driving') {
+              drive.runId = event.runId;
+              // Where this drive's part of the journal begins: a forced stop counts the answers after it.
+              drive.journalFrom = engine.trace(event.runId).then((t) => t.events.length, () => 0);
+            }
             progress(event);
           },
           signal: interrupt.signal,
