@@ -341,6 +341,18 @@ Run('r77: a scripted entry that is no JSON object stops the run (exit 3) saying 
   assert.match(r.json.error.message, '(answer 1, at /write/0), not a JSON object');
 });
 
+Run('r89 E2: --agent-timeout past a year (1e308, which no number of milliseconds can hold) is E_USAGE naming the flag and the value given, as 0 or abc are', async () => {
+  for (const value of ['1e308', '31536001', '0', 'abc']) {
+    const r = await cli(['run', WF, '--agent', 'exec:true', '--agent-timeout', value, '--json'], { store: tempDir() });
+    assert.is(r.code, 2, value);
+    assert.is(r.json.error.code, 'E_USAGE', value);
+    assert.match(r.json.error.message, `--agent-timeout must be`);
+    assert.match(r.json.error.message, `"${value}"`);
+  }
+  const year = await cli(['run', WF, '--agent', `exec:echo '{"words": 3}'`, '--agent-timeout', '31536000', '--json'], { store: tempDir() });
+  assert.is(year.json.error?.code === 'E_USAGE', false, 'a year is allowed');
+});
+
 Run('an agent that prints a non-JSON line stops with E_AGENT_OUTPUT (exit 3); silence past --agent-timeout is E_AGENT_TIMEOUT', async () => {
   const garbage = await cli(['run', WF, '--agent', 'jsonl:echo hello', '--json'], { store: tempDir() });
   assert.is(garbage.code, 3);

@@ -56,6 +56,10 @@ export const command: Command = {
     if (values.agent !== undefined && String(values.agent).trim() === '') throw usage('--agent needs an adapter', 'use --agent scripted:<file>, jsonl:<command>, exec:<command> or interactive');
     const maxSteps = positiveNumber(values['max-steps'], '--max-steps', true);
     const timeoutS = positiveNumber(values['agent-timeout'], '--agent-timeout', false);
+    // As long as a node's own deadline may be: a longer wait is no limit at all (and in milliseconds may not even be a finite number).
+    if (timeoutS !== undefined && timeoutS > MAX_AGENT_TIMEOUT_S) {
+      throw usage(`--agent-timeout must be at most ${MAX_AGENT_TIMEOUT_S} seconds (1 year), got "${String(values['agent-timeout'])}"`, 'pass the seconds to wait for each answer, e.g. --agent-timeout 600, or leave it out for the 600 s default');
+    }
     // Both would read standard input: the input would take all of it, and the prompt would find it closed.
     if (values.input === '-' && [values.agent, values.reviewer, values['gate-reviewer']].some((a) => typeof a === 'string' && a.trim() === 'interactive')) {
       throw usage('--input - and an interactive adapter cannot both read standard input', 'pass the input as JSON or @file when a person answers at the terminal');
@@ -294,6 +298,9 @@ function nonEmpty(value: unknown, flag: string): string | undefined {
   if (text === '') throw usage(`${flag} needs a non-empty identity`);
   return text;
 }
+
+/** One year: the longest `timeoutMs` a node may have. */
+const MAX_AGENT_TIMEOUT_S = 365 * 24 * 3600;
 
 function positiveNumber(value: unknown, flag: string, whole: boolean): number | undefined {
   if (value === undefined) return undefined;
