@@ -415,6 +415,24 @@ badYaml('a key of a list item\'s mapping indented less than its siblings is said
   assert.ok(!/add the missing character/.test(e.fix!), e.fix);
 });
 
+badYaml('a key after a flow mapping written over several lines is sent to a block mapping it can join, never into the flow mapping', () => {
+  const e = parseError('metadata:\n  name: t\n  tags: {a: 1,\n    b: 2}\n   author: me\nnodes: []\n', 'w.yaml');
+  assert.is(e.at, '5:4');
+  assert.match(e.message, /out of line with the other keys of its mapping \(column 3\)/);
+  assert.match(e.fix!, /^indent it to column 3, as the key on line 3/);
+  assert.ok(!/column 5/.test(e.fix!), e.fix);
+  // The fix it names parses.
+  assert.not.throws(() => parseSource('metadata:\n  name: t\n  tags: {a: 1,\n    b: 2}\n  author: me\nnodes: []\n', 'w.yaml'));
+});
+
+badYaml('a key after a list of plain values is sent to the column of the keys of the mapping it continues, never to the list item\'s text', () => {
+  const e = parseError('nodes:\n  - type: end\n    id: done\n    finalOutput:\n      - n\n   extra: 1\n', 'w.yaml');
+  assert.is(e.at, '6:4');
+  assert.match(e.message, /column 4/);
+  assert.match(e.fix!, /^indent it to column 5, as the key on line 4/);
+  assert.not.throws(() => parseSource('nodes:\n  - type: end\n    id: done\n    finalOutput:\n      - n\n    extra: 1\n', 'w.yaml'));
+});
+
 badYaml('a plain value holding ": " is still said as a value to quote, where it is', () => {
   const e = parseError('nodes:\n  - id: a\n    directive: Note: this\n', 'w.yaml');
   assert.is(e.at, '3:16');
