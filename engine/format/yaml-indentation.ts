@@ -81,17 +81,64 @@ export function shallowKey(text: string, pos: number): Misindented | undefined {
   const lines = splitLines(text);
   const at = lines.findIndex((l) => pos >= l.start && pos <= l.start + l.text.length);
   if (at < 0 || isBlankOrComment(lines[at].text) || /^\s*-(\s|$)/.test(lines[at].text)) return undefined;
-  const prevIndex = lines.slice(0, at).map((l, i) => ({ l, i })).reverse().find(({ l }) => !isBlankOrComment(l.text));
-  if (!prevIndex) return undefined;
   const line = lines[at];
-  const col = indentOf(line.text) + 1;
-  const keyCol = keyColumn(prevIndex.l.text) + 1;
-  if (col >= keyCol) return undefined;
+  const indent = indentOf(line.text);
+  // The mapping it fell short of: the outermost open mapping still deeper than it (never a "- value" item's text, which holds no key).
+  const mapping = openMappings(blockLinesAbove(lines, at)).filter((m) => m.col > indent).pop();
+  if (!mapping) return undefined;
+  const col = indent + 1;
+  const keyCol = mapping.col + 1;
   return {
-    offset: line.start + indentOf(line.text),
-    message: `this key is indented less (column ${col}) than the key on line ${prevIndex.i + 1} (column ${keyCol}) of the mapping it continues, so YAML cannot tell where it belongs`,
-    fix: `indent it to column ${keyCol}, as the key on line ${prevIndex.i + 1}; a new list item starts with "- " instead`,
+    offset: line.start + indent,
+    message: `this key is indented less (column ${col}) than the key on line ${mapping.i + 1} (column ${keyCol}) of the mapping it continues, so YAML cannot tell where it belongs`,
+    fix: `indent it to column ${keyCol}, as the key on line ${mapping.i + 1}; a new list item starts with "- " instead`,
   };
+}
+
+/**
+ * The lines before `at` that hold block structure: not blank or a comment,
+ * and not a continuation line of a flow collection ({a: 1,\n b: 2}) or of a
+ * block scalar (|, >), whose indentation and "key: " text say nothing about
+ * which block mapping a later key can join.
+ */
+function blockLinesAbove(lines: Line[], at: number): Array<{ l: Line; i: number }> {
+  const out: Array<{ l: Line; i: number }> = [];
+  let flowDepth = 0;
+  let scalarIndent = -1;
+  for (let i = 0; i < at; i++) {
+    const text = lines[i].text;
+    if (isBlankOrComment(text)) continue;
+    if (scalarIndent >= 0 && indentOf(text) > scalarIndent) continue;
+    scalarIndent = -1;
+    const inFlow = flowDepth > 0;
+    flowDepth = flowDepthAfter(text, flowDepth);
+    if (inFlow) continue;
+    out.push({ l: lines[i], i });
+    if (flowDepth === 0 && /(?:^|[:\s-])[|>][-+0-9]*\s*(#.*)?$/.test(text)) scalarIndent = indentOf(text);
+  }
+  return out;
+}
+
+/** The flow-collection nesting after `text`, starting at `depth`: brackets that open a value count, quoted text and comments do not. */
+function flowDepthAfter(text: string, depth: number): number {
+  let quote = '';
+  let prev = '';
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '#' && (k === 0 || /\s/.test(text[k - 1]))) {
+      break;
+    } else if ((c === '"' || c === "'") && (prev === '' || /[:,[{\-]/.test(prev))) {
+      quote = c;
+    } else if ((c === '{' || c === '[') && (depth > 0 || prev === '' || /[:\-]/.test(prev))) {
+      depth++;
+    } else if ((c === '}' || c === ']') && depth > 0) {
+      depth--;
+    }
+    if (!/\s/.test(c)) prev = c;
+  }
+  return depth;
 }
 
 interface Line {
@@ -157,7 +204,7 @@ export function misalignedLine(text: string, offset: number): Misindented | unde
   const line = lines[at];
   const indent = indentOf(line.text);
   const above = lines.slice(0, at).map((l, i) => ({ l, i })).filter(({ l }) => !isBlankOrComment(l.text));
-  if (!isItem(line.text)) return misalignedKey(line, indent, openMappings(above));
+  if (!isItem(line.text)) return misalignedKey(line, indent, openMappings(blockLinesAbove(lines, at)));
   const parentAt = [...above].reverse().find(({ l }) => indentOf(l.text) < indent);
   if (!parentAt) return undefined;
   let sibling: { i: number; col: number } | undefined;

@@ -207,7 +207,8 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
       fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)',
     };
   }
-  const ref = /can't resolve reference (\S+)/.exec(message);
+  // ajv's words: "can't resolve reference <ref> from id <id>"; a ref may hold spaces.
+  const ref = /can't resolve reference (.+?) from id /.exec(message) ?? /can't resolve reference (\S+)/.exec(message);
   if (ref) {
     return {
       at: findKeyWithValue(schema, '$ref', ref[1], '') ?? '',
@@ -223,6 +224,15 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
       message: `"$id" "${twice[1]}" is given to more than one schema (those of the registry entries globalInputs inlines count too)`,
       fix: 'give each schema its own "$id", or refer to a definition by its pointer ("#/definitions/name") instead',
     };
+  }
+  // A keyword ajv takes only in some JSON types (`nullable`: a boolean), given another: said at that keyword.
+  const keywordType = /^"?([^"\s]+)"? value must be \[([^\]]*)\]/.exec(message);
+  if (keywordType) {
+    const types = keywordType[2].split(',').map((t) => t.replace(/"/g, '').trim());
+    const at = findKeyWhere(schema, keywordType[1], (v) => !types.includes(Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v), '');
+    const value = at === undefined ? undefined : valueAtPointer(schema, at);
+    const must = types.join(' or ') === 'boolean' ? 'true or false' : types.join(' or ');
+    return { at: at ?? '', message: `"${keywordType[1]}" must be ${must}${at === undefined ? '' : `, not ${JSON.stringify(value)}`}`, fix: `give "${keywordType[1]}" ${must === 'true or false' ? 'true or false' : `a value of type ${must}`}, or leave it out` };
   }
   const meta = /schema is invalid: data(\/[^\s,]*) (must[^,]*)/.exec(message);
   if (meta) return metaProblem(schema, meta[1], meta[2]);
@@ -243,10 +253,15 @@ function escape(key: string): string {
 
 /** The first `key` whose value is `wanted`, looked for where keywords are (never in data or property names). */
 function findKeyWithValue(schema: JsonValue, key: string, wanted: string, at: string): string | undefined {
+  return findKeyWhere(schema, key, (value) => value === wanted, at);
+}
+
+/** The first `key` whose value passes `test`, looked for where keywords are. */
+function findKeyWhere(schema: JsonValue, key: string, test: (value: JsonValue) => boolean, at: string): string | undefined {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
-  if (schema[key] === wanted) return `${at}/${escape(key)}`;
+  if (Object.hasOwn(schema, key) && test(schema[key])) return `${at}/${escape(key)}`;
   for (const [sub, here] of subschemas(schema, at)) {
-    const deeper = findKeyWithValue(sub, key, wanted, here);
+    const deeper = findKeyWhere(sub, key, test, here);
     if (deeper) return deeper;
   }
   return undefined;

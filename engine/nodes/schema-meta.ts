@@ -86,6 +86,11 @@ function mostSpecific(errors: readonly ErrorObject[]): ErrorObject | undefined {
   for (const e of errors) {
     if (e.instancePath.startsWith(`${first.instancePath}/`) && depth(e) > depth(chosen)) chosen = e;
   }
+  // A value with two allowed shapes (anyOf: a schema, or a list): ajv tells the shape it lacks ("must be
+  // object,boolean") first, then the fault of the shape it has (a name twice, an empty list). That one is told.
+  if (chosen.keyword === 'type' && errors.some((e) => e.keyword === 'anyOf' && e.instancePath === chosen.instancePath)) {
+    chosen = errors.find((e) => e.instancePath === chosen.instancePath && e.keyword !== 'type' && e.keyword !== 'anyOf') ?? chosen;
+  }
   return chosen;
 }
 
@@ -118,11 +123,35 @@ export function faultyValue(schema: JsonObject, pointer: string, must: string): 
   const last = segments.pop() ?? '';
   // An item of a list (`required`, a dependency's names) is named with its list.
   const what = /^\d+$/.test(last) ? `item ${last} of "${unescape(segments.pop() ?? '')}"` : `"${unescape(last)}"`;
+  const listFault = faultyList(valueAt(schema, at), unescape(last), what, must);
+  if (listFault) return { at, ...listFault };
   // A place that holds a schema, given something else (`"properties": {"name": "string"}`).
   if (/^must be object/.test(must) && at !== '' && isSubschemaPointer(schema, at)) {
     return { at, message: `${what} must be a JSON Schema (an object, or true or false), not ${JSON.stringify(valueAt(schema, at))}`, fix: 'write it as a schema object, e.g. {"type": "string"}' };
   }
   return { at, message: `${what} ${must}`, fix: 'correct the value to what JSON Schema draft-07 allows for this keyword' };
+}
+
+/**
+ * A list draft-07 refuses for what it holds, not its shape: empty where a
+ * keyword needs at least one schema or value, or naming an item twice
+ * (`enum`, `required`, a dependency's names). Undefined for other faults.
+ */
+function faultyList(value: unknown, keyword: string, what: string, must: string): { message: string; fix: string } | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const twice = /duplicate items \(items ## (\d+) and (\d+) are identical\)/.exec(must);
+  if (twice) {
+    const repeated = JSON.stringify(value[Number(twice[1])]);
+    return keyword === 'enum'
+      ? { message: `"enum" lists ${repeated} twice`, fix: `remove the repeated value ${repeated}` }
+      : { message: `${what} names ${repeated} twice`, fix: `remove the repeated name ${repeated}` };
+  }
+  if (value.length === 0 && /fewer than 1 items/.test(must)) {
+    if (keyword === 'items') return { message: '"items" is an empty list: draft-07 needs at least one schema in a list of item schemas', fix: 'give at least one schema, or use a single schema (e.g. {"type": "string"}) for every item' };
+    if (keyword === 'enum') return { message: '"enum" is an empty list: it allows no value at all', fix: 'list at least one value, or leave "enum" out' };
+    return { message: `${what} is an empty list: draft-07 needs at least one schema in it`, fix: `give at least one schema, or leave ${what} out` };
+  }
+  return undefined;
 }
 
 function unescape(segment: string): string {

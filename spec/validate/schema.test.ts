@@ -186,7 +186,8 @@ test('the keywords the schema allows in a JSON Schema are exactly those ajv know
   const notTaken = new Set(['$async', 'formatMinimum', 'formatMaximum', 'formatExclusiveMinimum', 'formatExclusiveMaximum', 'id']);
   const known = Object.keys((ajv as unknown as { RULES: { keywords: object } }).RULES.keywords).filter((k) => !notTaken.has(k)).sort();
   assert.equal([...schema.definitions.schemaKeywords.then.propertyNames.enum].sort(), known);
-  assert.equal([...schema.definitions.variableDeclaration.propertyNames.enum].sort(), known);
+  // A registry entry takes the same keywords: it is checked as a schemaKeywords schema.
+  assert.equal(schema.definitions.variableDeclaration.allOf, [{ $ref: "#/definitions/schemaKeywords" }]);
 });
 
 test('r76: $async is refused (an asynchronous validator judges nothing), and a misspelt keyword anywhere — a single items schema, a tuple item, a dependency schema, an unreferenced definition — is one finding at it, from validate and from the published schema alike', () => {
@@ -247,6 +248,35 @@ test('the published schema checks a schema keyword\'s value as draft-07 does (mi
   }
   const fine = seedReviewLoop();
   (fine.nodes[2] as Schema).inputSchema.properties.extra = { type: 'string', minLength: 0, maxLength: 5, title: 't', enum: ['a'], pattern: '^a$' };
+  assert.ok(strictValidator()(fine), JSON.stringify(strictValidator().errors));
+});
+
+test('r89: every subschema position of an inputSchema or registry entry takes only a schema (an object, true or false), and list and name values are checked as draft-07 checks them, so the published schema refuses what validate refuses', () => {
+  const cases: Record<string, unknown>[] = [
+    { properties: { a: 5 } }, { properties: { a: null } }, { additionalProperties: 5 }, { items: 5 }, { items: [5] }, { not: 'x' },
+    { definitions: { a: 5 } }, { allOf: [5] }, { contains: 5 }, { propertyNames: 5 }, { then: 5 }, { dependencies: { y: 5 } },
+    { enum: ['a', 'a'] }, { items: [] }, { allOf: [] }, { anyOf: [] }, { oneOf: [] }, { dependencies: { y: [1] } }, { dependencies: { y: ['z', 'z'] } },
+    { contentEncoding: 5 }, { contentMediaType: 5 }, { nullable: 'yes' },
+  ];
+  for (const extra of cases) {
+    const keyword = Object.keys(extra)[0];
+    const wf = seedReviewLoop();
+    (wf.nodes[2] as Schema).inputSchema.properties.extra = { type: 'string', ...extra };
+    wf.variableRegistry.reg = { type: 'string', description: 'r', ...extra };
+    assert.is(strictValidator()(wf), false, `the published schema refuses ${JSON.stringify(extra)}`);
+    const at = (strictValidator().errors ?? []).map((e) => e.instancePath);
+    for (const pointer of [`/nodes/2/inputSchema/properties/extra/${keyword}`, `/variableRegistry/reg/${keyword}`]) {
+      assert.ok(at.some((p) => p === pointer || p.startsWith(`${pointer}/`)), `${JSON.stringify(extra)}: at ${pointer}, not only its node: ${at.join(', ')}`);
+    }
+    const found = validateWorkflow(wf).errors.map((e) => `${e.code} ${e.pointer}`);
+    assert.ok(found.some((f) => f.startsWith(`E_INPUT_SCHEMA /nodes/2/inputSchema/properties/extra/${keyword}`)), `validate refuses ${JSON.stringify(extra)} too: ${found.join(', ')}`);
+  }
+  const fine = seedReviewLoop();
+  (fine.nodes[2] as Schema).inputSchema.properties.extra = {
+    type: 'array', items: [{ type: 'string' }, true], additionalItems: false, contains: { const: 'a' }, allOf: [true], anyOf: [{}], oneOf: [false, true],
+    nullable: true, contentEncoding: 'base64', contentMediaType: 'text/plain', enum: [['a'], ['b']],
+  };
+  (fine.nodes[2] as Schema).inputSchema.dependencies = { review_file: ['issues_found'], issues_found: { required: ['review_file'] } };
   assert.ok(strictValidator()(fine), JSON.stringify(strictValidator().errors));
 });
 
