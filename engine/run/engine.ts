@@ -3,6 +3,7 @@
  * It never calls a model; a host drives it (the CLI, an MCP server, an
  * embedding, or `run` with an Agent). Every step is one store transaction.
  */
+import { vouch, vouchedMutate } from '../store/vouched.js';
 import type { ToolCallRecord, ToolRunner } from '../hosts/tool-mediation.js';
 import { randomUUID } from 'node:crypto';
 import { CountersignError, isCountersignError } from '../errors.js';
@@ -273,13 +274,13 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** Fires an overdue deadline (the `timeout` route or E_TIMEOUT) inside a transaction. */
   function fireDeadline(runId: string): RunState {
-    return store.update(runId, (current) => {
+    return store.update(runId, vouchedMutate((current) => {
       // Another process may have written the run since status() read it: checked again, before the deadline fires.
       const rec = usable(current, runId);
       if (rec.status !== 'waiting' || !rec.deadline || now() < new Date(rec.deadline)) return { result: stateOf(rec, store.file) };
       const s = nextStep(compiledFor(rec), rec, { type: 'TIMEOUT' }, now(), envOf(rec));
       return { record: s.record, events: s.events, rows: s.rows, result: stateOf(s.record, store.file) };
-    });
+    }));
   }
 
   /**
@@ -349,7 +350,7 @@ export function createEngine(options: EngineOptions): Engine {
     const startNodeId = workflow.nodes.find((n) => n.type === 'start')!.id;
     const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', nodeId: startNodeId, workflow: base.workflow, workflowHash: hash, userId };
     store.putWorkflow(hash, workflow);
-    store.create(settled.record, [started, ...settled.events], settled.rows);
+    store.create(vouch(settled.record), [started, ...settled.events], settled.rows);
     return { state: stateOf(settled.record, store.file), record: settled.record };
   }
 
@@ -410,7 +411,7 @@ export function createEngine(options: EngineOptions): Engine {
       // they are returned from the transaction and thrown after it commits.
       // The node answered and the item the step issued: a review behind the tool nodes it leads to may still refuse that answer.
       let answered: { nodeId: string; seq: number } | undefined;
-      const outcome = store.update<RunState | CountersignError>(runId, (stored) => {
+      const outcome = store.update<RunState | CountersignError>(runId, vouchedMutate((stored) => {
         // A record status() would refuse is refused here too, before a deadline fires or an answer is taken: a damaged run is never advanced.
         const rec = usable(stored, runId);
         const at = now();
@@ -456,7 +457,7 @@ export function createEngine(options: EngineOptions): Engine {
         const spent = s.rejected ? undefined : retriesSpentOf(s.events, rec.pending!.nodeId);
         const result = s.rejected && state.status === 'waiting' ? { ...state, rejected: s.rejected } : spent ? { ...state, retriesSpent: spent } : state;
         return { record: s.record, events: s.events, rows: s.rows, result };
-      });
+      }));
       if (outcome instanceof CountersignError) {
         // A deadline this call fired may have led to a tool node: run it, and say the seq against where the run then rests.
         if (outcome.code === 'E_SEQ' && seq !== undefined && mustGet(runId).pending?.kind === 'tool') {
@@ -510,7 +511,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (refused) throw refused;
         return;
       }
-      const refused = store.update<CountersignError | undefined>(runId, (stored) => {
+      const refused = store.update<CountersignError | undefined>(runId, vouchedMutate((stored) => {
         const rec = usable(stored, runId);
         const never = unissued(rec);
         if (never) return { result: never };
@@ -519,7 +520,7 @@ export function createEngine(options: EngineOptions): Engine {
         const nodeId = rec.pending!.nodeId;
         const events: JournalEvent[] = calls.map((c) => ({ seq, at, type: 'tool.called', nodeId, ...c }));
         return { record: rec, events, result: undefined };
-      });
+      }));
       if (refused) throw refused;
     },
 

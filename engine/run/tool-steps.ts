@@ -8,6 +8,7 @@
  * (the process died mid-call) is never re-run silently: the call may have
  * taken effect, so the node fails loudly with E_TOOL_INTERRUPTED.
  */
+import { vouchedMutate } from '../store/vouched.js';
 import { jsonProblem } from '../format/json-problem.js';
 import { CountersignError, isCountersignError, thrownMessage } from '../errors.js';
 import type { JsonObject, JsonValue } from '../format/model.js';
@@ -80,7 +81,7 @@ export async function advanceTools(deps: ToolStepDeps, runId: string): Promise<v
     } finally {
       clearInterval(heartbeat);
     }
-    deps.store.update(runId, (rec) => {
+    deps.store.update(runId, vouchedMutate((rec) => {
       if (rec.status !== 'waiting' || rec.seq !== claim.seq || rec.pending?.kind !== 'tool') {
         // Resolved meanwhile (the claim was taken as interrupted): the run has
         // moved on, but what the tool did is still put on record.
@@ -89,19 +90,19 @@ export async function advanceTools(deps: ToolStepDeps, runId: string): Promise<v
         return { record: rec, events: [late], result: undefined };
       }
       return { ...apply(deps, rec, outcome), result: undefined };
-    });
+    }));
   }
   // Still at a tool node after the bound: the tools keep routing into one
   // another (a loop through tool and transient nodes, which validation now
   // refuses, in a run stored before it did; a loop through a review's entry
   // stops at its first repeated entry, see runaway.ts). The run fails, so no
   // later call runs the loop again.
-  deps.store.update(runId, (rec) => {
+  deps.store.update(runId, vouchedMutate((rec) => {
     if (rec.status !== 'waiting' || rec.pending?.kind !== 'tool') return { result: undefined };
     const { nodeId, tool } = rec.pending;
     const message = `the engine ran ${MAX_TOOL_STEPS} tool nodes in one call without the run resting at a waiting node or an end; the last was node "${nodeId}" (tool "${tool}")`;
     return { ...runaway(rec, deps.now().toISOString(), nodeId, new Runaway(message, nodeId, [])), result: undefined };
-  });
+  }));
 }
 
 function claimTool(deps: ToolStepDeps, rec: RunRecord): { record?: RunRecord; events?: JournalEvent[]; rows?: LedgerRow[]; result: Claim } {
@@ -170,11 +171,11 @@ function argsRefused(e: CountersignError, pending: ToolPending): ToolOutcome {
 /** Renews a running claim (`aliveAt`), so a long tool is not taken for a dead one. */
 function renew(deps: ToolStepDeps, runId: string, seq: number): void {
   try {
-    deps.store.update(runId, (rec) => {
+    deps.store.update(runId, vouchedMutate((rec) => {
       if (rec.status !== 'waiting' || rec.seq !== seq || rec.pending?.kind !== 'tool' || !rec.pending.startedAt) return { result: undefined };
       const aliveAt = deps.now().toISOString();
       return { record: { ...rec, pending: { ...rec.pending, aliveAt } }, result: undefined };
-    });
+    }));
   } catch {
     // A busy or closed store misses one beat; the lease allows for several.
   }

@@ -6,6 +6,7 @@ import { checkOptionKeys } from '../run/option-keys.js';
 import type { JournalEvent } from '../run/contract.js';
 import { eventProblem, isPlainObject, kindOf, recordProblem, workflowProblem } from './row-shapes.js';
 import { jsonProblem } from '../format/json-problem.js';
+import { takeVouched } from './vouched.js';
 import { suggest } from '../format/suggest.js';
 import { hashWorkflow } from '../run/hash.js';
 import type { LedgerRow, Mutation, RunRecord } from './store.js';
@@ -155,9 +156,10 @@ export function checkMutation<T>(value: unknown, runId: string, current: RunReco
       fix: `${near ? `rename it to "${near}"` : 'remove it'}: mutate returns { record?, events?, rows?, result }; nothing was written`,
     });
   }
+  const trusted = takeVouched(value);
   const { record, events, rows } = value as Mutation<T>;
   if (record !== undefined) {
-    checkStoredRecord(record, runId, `update() of run "${runId}"`);
+    checkStoredRecord(record, runId, `update() of run "${runId}"`, trusted);
     // Fixed when the run was created: the workflow copy it runs (another hash would be a copy it was never
     // started with, or none) and when it was created (runs list by it).
     for (const field of ['workflowHash', 'createdAt'] as const) {
@@ -176,7 +178,7 @@ export function checkMutation<T>(value: unknown, runId: string, current: RunReco
     }
   }
   if (events === undefined) return value as Mutation<T>;
-  return { ...(value as Mutation<T>), events: storedEvents(events, `update() of run "${runId}"`) };
+  return { ...(value as Mutation<T>), events: storedEvents(events, `update() of run "${runId}"`, trusted) };
 }
 
 /**
@@ -185,8 +187,13 @@ export function checkMutation<T>(value: unknown, runId: string, current: RunReco
  * whole-number seq. Returns the JSON copies, which both stores keep, so a
  * wrong event is the caller's E_INPUT now, never "damaged store" later.
  */
-export function storedEvents(events: readonly unknown[], call: string): JournalEvent[] {
+export function storedEvents(events: readonly unknown[], call: string, trusted = false): JournalEvent[] {
   return events.map((event, i) => {
+    // The engine's own events are JSON already, and its own (vouched.ts): only their shape is checked.
+    if (trusted) {
+      const why = eventProblem(event);
+      if (why === undefined) return event as JournalEvent;
+    }
     const refuse = (why: string) =>
       new CountersignError('E_INPUT', `${call}: journal event ${i} ${why}`, {
         fix: 'pass each journal event as a plain object of JSON values with a string type and a whole-number seq ({ seq, at, type, ... }); nothing was written',
@@ -209,20 +216,22 @@ export function storedEvents(events: readonly unknown[], call: string): JournalE
 }
 
 /** A record to write as run `runId`'s: refused when the store would read it back as damaged (row-shapes.ts). */
-function checkStoredRecord(record: unknown, runId: string, call: string): asserts record is RunRecord {
+function checkStoredRecord(record: unknown, runId: string, call: string, trusted: boolean): asserts record is RunRecord {
   const refuse = (why: string) =>
     new CountersignError('E_INPUT', `${call}: the record to store ${why}`, {
       fix: `pass a whole run record of run "${runId}" (runId, workflow, workflowHash, workspace, status, snapshot, seq, createdAt, updatedAt, and the pending item of a waiting run), of JSON values only; nothing was written`,
     });
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(record);
-  } catch {
-    // A cycle or a BigInt: SQLite could not write it, and memory would keep what SQLite refuses.
-    throw refuse(`holds a value JSON cannot keep: ${said(record)}`);
+  // The engine's own records are JSON already (vouched.ts): only their shape is checked.
+  if (!trusted) {
+    try {
+      JSON.stringify(record);
+    } catch {
+      // A cycle or a BigInt: SQLite could not write it, and memory would keep what SQLite refuses.
+      throw refuse(`holds a value JSON cannot keep: ${said(record)}`);
+    }
+    const changed = notKept(record);
+    if (changed !== undefined) throw refuse(changed);
   }
-  const changed = notKept(record);
-  if (changed !== undefined) throw refuse(changed);
   // Plain objects of JSON values only by now (no field only inherited, which SQLite would drop): judged as stored.
   const why = recordProblem(record, runId);
   if (why !== undefined) throw refuse(why);
@@ -275,7 +284,8 @@ export function checkCreate(record: unknown, events: unknown, rows?: unknown): J
     });
   }
   checkStoreRunId((record as { runId?: unknown }).runId, 'create');
-  checkStoredRecord(record, (record as { runId: string }).runId, `create() of run "${(record as { runId: string }).runId}"`);
+  const trusted = takeVouched(record);
+  checkStoredRecord(record, (record as { runId: string }).runId, `create() of run "${(record as { runId: string }).runId}"`, trusted);
   if (!Array.isArray(events)) {
     throw new CountersignError('E_INPUT', `create(): the first events are a list of journal events, got ${shown(events)}`, {
       fix: 'pass the run\'s first journal events as a list ([] for none)',
@@ -288,5 +298,5 @@ export function checkCreate(record: unknown, events: unknown, rows?: unknown): J
       fix: 'pass the ledger rows as a list ([row]), or leave them out to append none; nothing was written',
     });
   }
-  return storedEvents(events, `create() of run "${runId}"`);
+  return storedEvents(events, `create() of run "${runId}"`, trusted);
 }
