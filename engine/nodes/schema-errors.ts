@@ -10,6 +10,7 @@ import type { Finding } from './node-type.js';
 import { withFix } from './checks.js';
 import { findKeyword, isSubschemaPointer, subschemas } from './schema-walk.js';
 import { faultyValue, metaFault } from './schema-meta.js';
+import { explainRootFault, rootKeywordProblem } from './schema-root.js';
 
 export { TYPES } from './schema-meta.js';
 const DRAFT7_KEYWORDS = [
@@ -58,6 +59,9 @@ export function schemaProblem(schema: JsonObject, home: readonly string[] | Sche
   if (asyncAt !== undefined) {
     return { at: asyncAt, message: '"$async" makes an asynchronous validator, which returns a promise instead of judging the answer: every answer would pass', fix: 'remove "$async"', key: true };
   }
+  // ajv reads the schema's own $id and $schema before checking anything: a non-string one would throw JavaScript's words.
+  const root = rootKeywordProblem(schema);
+  if (root) return root;
   // ajv's meta-schema skips `$defs` entries (schema-meta.ts): they are checked here first, as ajv checks `definitions` first.
   const defsFault = findKeyword(schema, '$defs') !== undefined ? metaFault(schema) : undefined;
   if (defsFault) return metaProblem(schema, defsFault.at, defsFault.message);
@@ -69,6 +73,9 @@ export function schemaProblem(schema: JsonObject, home: readonly string[] | Sche
     const fault = message.startsWith('schema is invalid:') ? metaFault(schema) : undefined;
     return fault ? metaProblem(schema, fault.at, fault.message) : explain(message, schema, extraKeywords, name);
   }
+  // ajv compiles no always-valid subschema (`patternProperties: {"(": {}}`), so never tries its key as a regular expression.
+  const bad = findBadPattern(schema, '');
+  if (bad) return badPatternProblem(bad);
   // Definitions nothing refers to are never compiled: their keywords are checked by name, their patterns and formats as compiling would.
   return unknownInDefinitions(schema, '');
 }
@@ -111,10 +118,7 @@ function unknownKeyword(schema: JsonValue, at: string): SchemaProblem | undefine
   }
   // What compiling would refuse here, were the definition referred to: a pattern that is no regular expression, a format ajv does not know.
   const bad = ownBadPattern(schema, at);
-  if (bad) {
-    const what = bad.key ? `the patternProperties key "${bad.text}"` : '"pattern"';
-    return { at: bad.at, key: bad.key, message: `${what} is not a valid regular expression (${regexError(bad.text)})`, fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)' };
-  }
+  if (bad) return badPatternProblem(bad);
   if (typeof schema.format === 'string' && !FORMATS.includes(schema.format)) {
     const guess = suggest(schema.format, FORMATS);
     return { at: `${at}/format`, message: `unknown format "${schema.format}"${guess ? ` — did you mean "${guess}"?` : ''}`, fix: `use one of ${FORMATS.join(', ')}` };
@@ -207,12 +211,14 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
       fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)',
     };
   }
-  // ajv's words: "can't resolve reference <ref> from id <id>"; a ref may hold spaces.
-  const ref = /can't resolve reference (.+?) from id /.exec(message) ?? /can't resolve reference (\S+)/.exec(message);
+  // ajv's words: "can't resolve reference <ref> from id <id>". A ref may hold spaces, even " from id ": the ref
+  // is the schema's own $ref whose text the message starts with (the longest, should one begin another).
+  const ref = /can't resolve reference (.+) from id /.exec(message) ?? /can't resolve reference (\S+)/.exec(message);
   if (ref) {
+    const text = refsOf(schema).filter((r) => message.startsWith(`can't resolve reference ${r} from id `)).sort((a, b) => b.length - a.length)[0] ?? ref[1];
     return {
-      at: findKeyWithValue(schema, '$ref', ref[1], '') ?? '',
-      message: `"$ref" ${ref[1]} points at nothing in this schema`,
+      at: findKeyWithValue(schema, '$ref', text, '') ?? '',
+      message: `"$ref" ${text} points at nothing in this schema`,
       fix: `point $ref at a definition inside ${home} (e.g. "#/definitions/name" with a matching "definitions" entry there), or write the schema inline`,
     };
   }
@@ -236,7 +242,21 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
   }
   const meta = /schema is invalid: data(\/[^\s,]*) (must[^,]*)/.exec(message);
   if (meta) return metaProblem(schema, meta[1], meta[2]);
+  const root = explainRootFault(message, schema);
+  if (root) return root;
   return { at: '', message, fix: 'correct the schema so that it is valid JSON Schema draft-07' };
+}
+
+/** Every `$ref` text of `schema`, looked for where keywords are. */
+function refsOf(schema: JsonValue): string[] {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return [];
+  const own = typeof schema.$ref === 'string' ? [schema.$ref] : [];
+  return [...own, ...[...subschemas(schema, '')].flatMap(([sub]) => refsOf(sub))];
+}
+
+function badPatternProblem(bad: BadPattern): SchemaProblem {
+  const what = bad.key ? `the patternProperties key "${bad.text}"` : '"pattern"';
+  return { at: bad.at, key: bad.key, message: `${what} is not a valid regular expression (${regexError(bad.text)})`, fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)' };
 }
 
 function decodeFragment(fragment: string): string {

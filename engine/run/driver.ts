@@ -313,7 +313,7 @@ async function drive(
           await journal?.report(state);
           continue;
         }
-        return stop(state, steps, agentFault(e, pending.nodeId), opts);
+        return stop(state, steps, resumable(agentFault(e, pending.nodeId), state.runId, `${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}`), opts);
       }
       try {
         state = await engine.submit(state.runId, toolFailure ? {} : answer, { seq: state.seq, as, ...(toolCalls.length > 0 ? { toolCalls } : {}), ...(toolFailure ? { toolFailure } : {}) });
@@ -390,6 +390,17 @@ function storeFault(e: CountersignError, state: RunState, resumeArgs: string): R
     ...where,
     fix: `${first} continue this run with countersign run --resume ${state.runId}${resumeArgs} (library: engine.run({ runId }, …)); an answer the store did not record is asked for again. Running the workflow file again would start another run and leave this one waiting`,
   };
+}
+
+/**
+ * An adapter fault's fix, followed by how to go on with this run: the run
+ * still waits, and the document a host reads (--json) has no other line
+ * that says so. A fix that already names the resume is left as it is.
+ */
+function resumable(fault: RunFailure, runId: string, resumeArgs: string): RunFailure {
+  if (fault.fix?.includes('--resume')) return fault;
+  const then = `the run still waits at node "${fault.nodeId}": continue it with countersign run --resume ${runId}${resumeArgs} (library: engine.run({ runId }, …))`;
+  return { ...fault, fix: fault.fix ? `${fault.fix}; then ${then}` : then };
 }
 
 /** An agent's failure as a resumable stop: typed when the agent typed it, E_AGENT_CRASHED otherwise. */

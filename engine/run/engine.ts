@@ -3,7 +3,7 @@
  * It never calls a model; a host drives it (the CLI, an MCP server, an
  * embedding, or `run` with an Agent). Every step is one store transaction.
  */
-import { vouch, vouchedMutate } from '../store/vouched.js';
+import { vouchCreate, vouchedMutate } from '../store/vouched.js';
 import type { ToolCallRecord, ToolRunner } from '../hosts/tool-mediation.js';
 import { randomUUID } from 'node:crypto';
 import { CountersignError, isCountersignError } from '../errors.js';
@@ -350,7 +350,9 @@ export function createEngine(options: EngineOptions): Engine {
     const startNodeId = workflow.nodes.find((n) => n.type === 'start')!.id;
     const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', nodeId: startNodeId, workflow: base.workflow, workflowHash: hash, userId };
     store.putWorkflow(hash, workflow);
-    store.create(vouch(settled.record), [started, ...settled.events], settled.rows);
+    const firstEvents = [started, ...settled.events];
+    vouchCreate(settled.record, firstEvents);
+    store.create(settled.record, firstEvents, settled.rows);
     return { state: stateOf(settled.record, store.file), record: settled.record };
   }
 

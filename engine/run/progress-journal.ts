@@ -25,12 +25,21 @@ export function journalProgress(engine: Engine, runId: string, from: number, emi
     async report(state, answered, unused) {
       const { events } = await engine.trace(runId, { from: at });
       at += events.length;
+      // "Late" for an answer taken in time and refused behind the tool nodes it led to, which ran past the
+      // node's deadline (step.ts fired it instead of asking again): said as the rejection it was, then the timeout.
+      const unusedNow = unused === 'late' && answered !== undefined && refusedBehindTools(events, answered) ? undefined : unused;
       // An unused answer: the events since are another answerer's (or the deadline's), shown as the nodes they passed.
-      if (answered !== undefined && unused) emit({ type: 'answered', state, nodeId: answered, verdict: unused });
-      const verdict = answered !== undefined && !unused ? answeredEvent(events, answered, state) : undefined;
+      if (answered !== undefined && unusedNow) emit({ type: 'answered', state, nodeId: answered, verdict: unusedNow });
+      const verdict = answered !== undefined && !unusedNow ? answeredEvent(events, answered, state) : undefined;
       for (const e of progressOf(events, state, verdict)) emit(e);
     },
   };
+}
+
+/** Whether an answer to `nodeId` was accepted and then refused by a review behind tool nodes (same attempt and identity). */
+function refusedBehindTools(events: readonly JournalEvent[], nodeId: string): boolean {
+  const accepted = events.find((e) => e.type === 'answer.accepted' && e.nodeId === nodeId);
+  return accepted !== undefined && events.some((e) => e.type === 'answer.rejected' && e.nodeId === nodeId && e.attempt === accepted.attempt && e.userId === accepted.userId);
 }
 
 /**

@@ -53,13 +53,27 @@ export function retriesSpentOf(events: readonly JournalEvent[], nodeId: string):
 /**
  * An answer to `nodeId` accepted by a step that issued item `seq` (a tool
  * node), then refused by what the tool nodes led to (a review that found
- * the artifacts unchanged): `rejected` when its node asks again, or
- * `retriesSpent` when that refusal spent its last retry and the run went on.
+ * the artifacts unchanged): `rejected` when its node asks again,
+ * `retriesSpent` when that refusal spent its last retry and the run went on,
+ * or `late` (E_TIMEOUT) when the tools ran past the node's deadline, which
+ * then fired instead of asking again.
  */
-export function vetoedBehindTools(events: readonly JournalEvent[], nodeId: string, seq: number, userId: string, after: RunState): { rejected: Rejection } | { retriesSpent: RetriesSpent } | undefined {
+export function vetoedBehindTools(events: readonly JournalEvent[], nodeId: string, seq: number, userId: string, after: RunState): { rejected: Rejection } | { retriesSpent: RetriesSpent } | { late: Rejection } | undefined {
   const later = events.filter((e) => typeof e.seq === 'number' && e.seq >= seq);
   const refused = later.find((e) => e.type === 'answer.rejected' && e.nodeId === nodeId && e.userId === userId);
   if (!refused) return undefined;
+  // The tools ran past the node's deadline: it fired instead of asking again (step.ts), so no retry is open to answer.
+  const fired = later.find((e) => e.type === 'timeout' && e.nodeId === nodeId && e.seq >= refused.seq);
+  if (fired) {
+    const issued = events.filter((e) => e.nodeId === nodeId && (e.type === 'directive.issued' || e.type === 'review.issued') && typeof e.deadline === 'string').at(-1);
+    const errors = (refused.errors as string[] | undefined) ?? [];
+    return {
+      late: deepFreeze({
+        code: 'E_TIMEOUT',
+        errors: [`the answer to node "${nodeId}" was refused behind tool nodes (${String(refused.code)}${errors.length ? `: ${errors.join('; ')}` : ''}), and its deadline${issued ? ` (${String(issued.deadline)})` : ''} passed while they ran: the deadline fired instead of asking again`],
+      }),
+    };
+  }
   if (after.status === 'waiting' && after.pending.kind !== 'tool' && after.pending.nodeId === nodeId) {
     return { rejected: deepFreeze({ code: String(refused.code), errors: (refused.errors as string[]) ?? [] }) };
   }

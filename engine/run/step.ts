@@ -78,6 +78,32 @@ export function firstStep(compiled: CompiledWorkflow, base: RunRecord, input: Ma
 }
 
 export function nextStep(compiled: CompiledWorkflow, rec: RunRecord, event: MachineEvent, now: Date, env: RunEnv): Settled {
+  const settled = stepOnce(compiled, rec, event, now, env);
+  return event.type === 'TIMEOUT' ? settled : firedIfIssuedLate(compiled, rec, settled, now, env);
+}
+
+/**
+ * A node asked again behind tool nodes keeps its visit's deadline (settle),
+ * and the tools may have run past it. Such an item is never handed out
+ * already late, to be answered in vain: the deadline fires in this same
+ * step, as the next step or status would fire it (the node's `timeout`
+ * route, or E_TIMEOUT). The item was never issued, so its issued event goes
+ * and the firing is journaled under the seq this step was at; a waiting
+ * node the timeout route leads to takes the next seq.
+ */
+function firedIfIssuedLate(compiled: CompiledWorkflow, rec: RunRecord, s: Settled, now: Date, env: RunEnv): Settled {
+  const r = s.record;
+  if (r.status !== 'waiting' || r.pending === undefined || r.pending.kind === 'tool' || r.deadline === undefined || r.seq === rec.seq) return s;
+  if (now.getTime() < Date.parse(r.deadline)) return s;
+  const unissued: RunRecord = { ...r, seq: rec.seq };
+  const fired = stepOnce(compiled, unissued, { type: 'TIMEOUT' }, now, env);
+  const before = s.events
+    .filter((e) => !(e.seq === r.seq && (e.type === 'directive.issued' || e.type === 'review.issued')))
+    .map((e) => (e.seq === r.seq ? { ...e, seq: rec.seq } : e));
+  return { record: fired.record, events: [...before, ...fired.events], rows: [...s.rows, ...fired.rows] };
+}
+
+function stepOnce(compiled: CompiledWorkflow, rec: RunRecord, event: MachineEvent, now: Date, env: RunEnv): Settled {
   const snapshot = restore(compiled, rec, env.storeFile);
   const { machine } = compiled;
   const observed = event.type === 'SUBMIT' || event.type === 'TIMEOUT' ? observe(compiled, snapshot, env) : undefined;
@@ -376,7 +402,8 @@ function settle(compiled: CompiledWorkflow, rec: RunRecord, snap: AnyMachineSnap
   let deadline: string | undefined;
   const timeoutMs = (node as { timeoutMs?: number }).timeoutMs;
   if (timeoutMs !== undefined) {
-    // A retry keeps the visit's deadline (also when re-asked behind tool nodes: the answer's leadIn has it); a new visit starts a new one.
+    // A retry keeps the visit's deadline (also when re-asked behind tool nodes: the answer's leadIn has it, and
+    // when the tools ran past it, nextStep fires it rather than issuing the item late); a new visit starts a new one.
     const lead = rejected ? (rec.snapshot.context as unknown as RunContext | undefined)?.leadIn : undefined;
     const visit = rec.pending?.nodeId === node.id ? rec.deadline : lead?.nodeId === node.id ? lead.deadline : undefined;
     deadline = ctx.attempt > 0 && visit ? visit : new Date(now.getTime() + timeoutMs).toISOString();

@@ -7,6 +7,7 @@
  * damaged SQLite row is. The workflow copy is kept once per hash,
  * which keeps 10,000 waiting runs small.
  */
+import { deepFreeze } from '../format/freeze.js';
 import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
@@ -56,7 +57,8 @@ export function createMemoryStore(): Store {
       // As SQLite would store it: a copy JSON cannot keep, or no workflow, is refused here too.
       const text = workflowText(hash, workflow);
       const stored = workflows.get(hash);
-      if (stored === undefined || sameCopy(hash, workflowText(hash, stored), text, workflow) === 'replace') workflows.set(hash, workflow);
+      // A frozen copy of what was given, as SQLite keeps its text: an edit the caller makes afterwards never reaches it.
+      if (stored === undefined || sameCopy(hash, workflowText(hash, stored), text, workflow) === 'replace') workflows.set(hash, deepFreeze(JSON.parse(text) as Workflow));
     },
 
     getWorkflow(hash, runId) {

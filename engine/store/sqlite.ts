@@ -255,7 +255,8 @@ export function createSqliteStore(dir: string): Store {
       if (cached) return cached;
       const body = guard('read a workflow copy', () => sql.getWorkflow.get(hash));
       if (body === undefined) throw workflowNotFound(hash, runId, resolve(file));
-      const workflow = parseRow<Workflow>(body, `${runId ? `run ${runId}: ` : ''}the stored workflow copy ${hash}`, file, workflowProblem);
+      // Frozen, as run records are: the cached copy is shared by every read, and an edit to one would change the stored copy's hash.
+      const workflow = deepFreeze(parseRow<Workflow>(body, `${runId ? `run ${runId}: ` : ''}the stored workflow copy ${hash}`, file, workflowProblem));
       if (workflowCache.size >= WORKFLOW_CACHE_SIZE) workflowCache.delete(workflowCache.keys().next().value!);
       workflowCache.set(hash, workflow);
       return workflow;

@@ -8,7 +8,8 @@ import { eventProblem, isPlainObject, kindOf, recordProblem, workflowProblem } f
 import { jsonProblem } from '../format/json-problem.js';
 import { takeVouched } from './vouched.js';
 import { suggest } from '../format/suggest.js';
-import { hashWorkflow } from '../run/hash.js';
+import { hashWorkflow, canonicalJson } from '../run/hash.js';
+import { createHash } from 'node:crypto';
 import type { LedgerRow, Mutation, RunRecord } from './store.js';
 
 /** `inMemory`: the store is the memory store, which no command can list: its own list() can. */
@@ -156,8 +157,8 @@ export function checkMutation<T>(value: unknown, runId: string, current: RunReco
       fix: `${near ? `rename it to "${near}"` : 'remove it'}: mutate returns { record?, events?, rows?, result }; nothing was written`,
     });
   }
-  const trusted = takeVouched(value);
   const { record, events, rows } = value as Mutation<T>;
+  const trusted = takeVouched(record, Array.isArray(events) ? events : undefined) && (events === undefined || Array.isArray(events));
   if (record !== undefined) {
     checkStoredRecord(record, runId, `update() of run "${runId}"`, trusted);
     // Fixed when the run was created: the workflow copy it runs (another hash would be a copy it was never
@@ -270,10 +271,27 @@ export function workflowText(hash: string, workflow: unknown): string {
  */
 export function sameCopy(hash: string, storedText: string, givenText: string, given: unknown): 'keep' | 'replace' {
   if (storedText === givenText) return 'keep';
-  if (hashWorkflow(given) === hash) return 'replace';
+  // The stored copy still has its hash (under either rule a run was stored by, stored-workflow.ts): intact, and kept.
+  if (hasHash(parsedOrUndefined(storedText), hash)) {
+    if (hasHash(given, hash)) return 'keep';
+  } else if (hashWorkflow(given) === hash) return 'replace';
   throw new CountersignError('E_INPUT', `putWorkflow(): another workflow copy is already stored under hash ${hash}, and the one given does not have that hash: a stored copy never changes`, {
     fix: 'store a copy under its own hash (hashWorkflow(copy), as the engine does); the copy runs were started with is kept as it was',
   });
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // damaged past JSON: no hash matches it
+  }
+}
+
+/** Whether `workflow` is stored under `hash` by either rule: its JSON as written, or (runs stored before key order was kept) sorted. */
+function hasHash(workflow: unknown, hash: string): boolean {
+  if (workflow === undefined) return false;
+  return hashWorkflow(workflow) === hash || createHash('sha256').update(canonicalJson(workflow)).digest('hex') === hash;
 }
 
 /** create()'s record and first events: a record with its run id, and a list. */
@@ -284,7 +302,7 @@ export function checkCreate(record: unknown, events: unknown, rows?: unknown): J
     });
   }
   checkStoreRunId((record as { runId?: unknown }).runId, 'create');
-  const trusted = takeVouched(record);
+  const trusted = takeVouched(record, Array.isArray(events) ? events : undefined);
   checkStoredRecord(record, (record as { runId: string }).runId, `create() of run "${(record as { runId: string }).runId}"`, trusted);
   if (!Array.isArray(events)) {
     throw new CountersignError('E_INPUT', `create(): the first events are a list of journal events, got ${shown(events)}`, {

@@ -8,28 +8,46 @@
  * would change in it is not looked for again.
  *
  * One slot, matched by identity, not a WeakSet: a store call is
- * synchronous, so the mutation (or created record) the engine vouches for
- * is the very next one the store checks, and marking every step's objects
- * in a WeakSet cost more in garbage collection than the check it saved.
+ * synchronous, so the step the engine vouches for is the very next one the
+ * store checks, and marking every step's objects in a WeakSet cost more in
+ * garbage collection than the check it saved. What is vouched for is the
+ * record and each event, as the engine made them: a store wrapper that
+ * passes them on with anything of its own (another event, another record)
+ * gets the whole check.
  */
+import type { JournalEvent } from '../run/contract.js';
 import type { Mutation, RunRecord } from './store.js';
 
-let vouched: object | undefined;
-
-/** Marks `value` (a record to create, or a step's mutation) as the engine's own. */
-export function vouch<T>(value: T): T {
-  if (value !== null && typeof value === 'object') vouched = value as object;
-  return value;
+interface Vouched {
+  record: unknown;
+  events: readonly unknown[];
 }
 
-/** Whether `value` is what the engine just vouched for (taken: it vouches once). */
-export function takeVouched(value: unknown): boolean {
-  if (value === undefined || value !== vouched) return false;
-  vouched = undefined;
-  return true;
+let vouched: Vouched | undefined;
+
+/** Vouches for a record to create and its first events, as the engine made them. */
+export function vouchCreate(record: RunRecord, events: readonly JournalEvent[]): void {
+  vouched = { record, events: [...events] };
 }
 
-/** A mutate whose mutations are vouched for. */
+/** A mutate whose record and events are vouched for, as it returned them. */
 export function vouchedMutate<T>(mutate: (current: RunRecord) => Mutation<T>): (current: RunRecord) => Mutation<T> {
-  return (current) => vouch(mutate(current));
+  return (current) => {
+    const mutation = mutate(current);
+    vouched = { record: mutation.record, events: [...(mutation.events ?? [])] };
+    return mutation;
+  };
+}
+
+/**
+ * Whether `record` and `events` are exactly what the engine just vouched
+ * for: the same objects, the same events in the same order, nothing added.
+ * Taken either way: a vouch covers one call.
+ */
+export function takeVouched(record: unknown, events: readonly unknown[] | undefined): boolean {
+  const v = vouched;
+  vouched = undefined;
+  if (v === undefined || v.record !== record) return false;
+  const given = events ?? [];
+  return given.length === v.events.length && given.every((e, i) => e === v.events[i]);
 }

@@ -23,14 +23,17 @@ function project(body: string, askFirst = false): { dir: string; file: string } 
   mkdirSync(join(dir, 'tools'));
   writeFileSync(join(dir, 'tools', 'w.mjs'), `${HEADER}
 export const tools = [{ name: 'w', class: 'read', inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  run: async () => { ${body}; return {}; } }];
+  run: async () => { ${body}; return {}; } },
+  { name: 'q', class: 'read', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, run: async () => ({}) }];
 `);
   const file = join(dir, 'flow.json');
   writeFileSync(file, JSON.stringify({
     metadata: { name: 'fd-one', version: '1.0.0', description: 'a tool that uses descriptor 1' },
     toolModules: ['./tools/w.mjs'],
     nodes: [
-      { type: 'start', id: 'start', connections: { default: askFirst ? 'ask' : 'w' } },
+      { type: 'start', id: 'start', connections: { default: askFirst ? 'quick' : 'w' } },
+      // A quick tool first: the engine records it as an answer of its own, never a step.
+      ...(askFirst ? [{ type: 'tool', id: 'quick', tool: 'q', args: {}, connections: { success: 'ask' } }] : []),
       ...(askFirst ? [{ type: 'agent-directive', id: 'ask', directive: 'first', completionCondition: 'done', inputSchema: { type: 'object', properties: { m: { type: 'string' } }, required: ['m'] }, connections: { success: 'w' } }] : []),
       { type: 'tool', id: 'w', tool: 'w', args: {}, connections: { success: 'wait' } },
       { type: 'agent-directive', id: 'wait', directive: 'answer', completionCondition: 'done', inputSchema: { type: 'object', properties: { m: { type: 'string' } }, required: ['m'] }, connections: { success: 'done' } },
@@ -211,7 +214,7 @@ One('r89 A4: a forced stop counts the answers the drive gave (from the journal),
   }, slow, { askFirst: true });
   assert.is(r.code, 143, r.stderr);
   const doc = JSON.parse(r.stdout);
-  assert.is(doc.steps, 1, 'the answer to "ask" was taken');
+  assert.is(doc.steps, 1, 'the answer to "ask" was taken; the tool nodes the engine ran are no steps');
   assert.is(doc.error.nodeId, 'w');
 });
 

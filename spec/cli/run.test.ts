@@ -341,6 +341,18 @@ Run('r77: a scripted entry that is no JSON object stops the run (exit 3) saying 
   assert.match(r.json.error.message, '(answer 1, at /write/0), not a JSON object');
 });
 
+Run('r90 E1: an adapter stop under --json (a script that ran out, a non-JSON line) says in its fix that the run still waits and how to resume it, as the human output does', async () => {
+  const dir = tempDir();
+  const script = join(dir, 'script.yaml');
+  writeFileSync(script, 'write: []\n');
+  for (const agent of [`scripted:${script}`, `jsonl:read l; echo not-json; sleep 5`]) {
+    const r = await cli(['run', WF, '--agent', agent, '--json'], { store: join(dir, 'store') });
+    assert.is(r.code, 3, r.stderr);
+    assert.ok(['E_AGENT_SCRIPT_EXHAUSTED', 'E_AGENT_OUTPUT'].includes(r.json.error.code), r.json.error.code);
+    assert.match(r.json.error.fix, `the run still waits at node "write": continue it with countersign run --resume ${r.json.runId}`);
+  }
+});
+
 Run('r89 E2: --agent-timeout past a year (1e308, which no number of milliseconds can hold) is E_USAGE naming the flag and the value given, as 0 or abc are', async () => {
   for (const value of ['1e308', '31536001', '0', 'abc']) {
     const r = await cli(['run', WF, '--agent', 'exec:true', '--agent-timeout', value, '--json'], { store: tempDir() });

@@ -1592,7 +1592,7 @@ Guards('D2 r80: run()\'s labels are checked before anything starts: a misspelt k
   const r = await engine.run(TWO_STEP, { agent: silent, agentTimeoutMs: 50, labels: { agent: { name: 'my-bot', silence: 'check that my-bot is running' } } });
   assert.is(r.error?.code, 'E_AGENT_TIMEOUT');
   assert.match(r.error!.message, /^my-bot gave no answer for node "write"/);
-  assert.match(r.error!.fix!, /, or check that my-bot is running$/);
+  assert.match(r.error!.fix!, /, or check that my-bot is running; then the run still waits at node "write": continue it with countersign run --resume /);
 });
 
 Guards('D3 r80: a tool-call record with a field of another name ({tool: "search"} for {name}) is E_INPUT naming toolCalls[i] and the field with a did-you-mean, on recordToolCalls and submit; never journaled as a nameless call (what a malformed $tool line journals)', async () => {

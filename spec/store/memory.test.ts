@@ -50,8 +50,19 @@ test('a workflow copy is kept once per hash: storing the same hash again keeps t
   const store = createMemoryStore();
   const first = bigWorkflow();
   store.putWorkflow('h', first);
+  const kept = store.getWorkflow('h');
   store.putWorkflow('h', bigWorkflow());
-  assert.ok(store.getWorkflow('h') === first);
+  assert.ok(store.getWorkflow('h') === kept);
+  assert.equal(kept, first);
+});
+
+test('r90 D3: the memory store keeps its own frozen copy: an edit the caller makes to the object it stored never reaches the stored copy (as in SQLite)', () => {
+  const store = createMemoryStore();
+  const wf = bigWorkflow();
+  store.putWorkflow('h', wf);
+  (wf.nodes[0] as { id: string }).id = 'edited-after-putWorkflow';
+  assert.is.not(store.getWorkflow('h').nodes[0]!.id, 'edited-after-putWorkflow');
+  assert.ok(Object.isFrozen(store.getWorkflow('h').nodes[0]));
 });
 
 test('a closed memory store refuses every call with E_STORE, as the SQLite store does, instead of answering as an empty store', () => {

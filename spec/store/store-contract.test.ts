@@ -13,7 +13,9 @@ import type { JournalEvent } from '../../engine/run/contract.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
 import type { RunRecord } from '../../engine/store/store.js';
-import { hashWorkflow } from '../../engine/run/hash.js';
+import { canonicalJson, hashWorkflow } from '../../engine/run/hash.js';
+import { createHash } from 'node:crypto';
+import { createEngine } from '../../engine/run/engine.js';
 
 const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
@@ -366,6 +368,36 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
       }
     }
     assert.equal(store(c).rows('audit'), [], 'nothing was written');
+  });
+
+  test('r90 D4: a workflow copy read back is frozen: editing it is refused, and the stored copy never changes', (c) => {
+    const copy = store(c).getWorkflow('h1');
+    assert.ok(Object.isFrozen(copy) && Object.isFrozen(copy.metadata));
+    assert.throws(() => {
+      (copy.metadata as { description: string }).description = 'edited';
+    });
+    assert.is(store(c).getWorkflow('h1').metadata.description, WORKFLOW.metadata.description);
+  });
+
+  test('r90 D1: a copy stored under the older sorted-key hash is intact: the same workflow given again (its keys already sorted, so the hashes meet) keeps it', (c) => {
+    const sorted = JSON.parse(canonicalJson(WORKFLOW)) as Workflow;
+    const legacy = createHash('sha256').update(canonicalJson(WORKFLOW)).digest('hex');
+    store(c).putWorkflow(legacy, WORKFLOW);
+    store(c).putWorkflow(legacy, sorted);
+    assert.equal(Object.keys(store(c).getWorkflow(legacy).nodes[0]!), Object.keys(WORKFLOW.nodes[0]!), 'the copy as first stored, its key order kept');
+  });
+
+  test('r90 D2: a host store wrapper that adds an event of its own to the engine\'s first events gets the whole check: E_INPUT at the event, never a stored Date or a bare TypeError', async (c) => {
+    const inner = store(c);
+    const wrapper = {
+      ...inner,
+      create(record: RunRecord, events: JournalEvent[], rows?: never) {
+        return inner.create(record, [...events, { seq: 0, at: new Date() as never, type: 'host.audit', nodeId: 'start', score: Number.NaN }], rows);
+      },
+    };
+    const err = await createEngine({ store: wrapper as never }).start(WORKFLOW).then(() => undefined, (e: CountersignError) => e);
+    assert.is(err?.code, 'E_INPUT', String(err));
+    assert.match(err!.message, 'is a Date');
   });
 
   test('r88 D3: a misspelt key in what mutate returns ({ recrod }) is E_INPUT naming it with a did-you-mean, never "write nothing"', (c) => {

@@ -163,6 +163,7 @@ test('accepts the catalog fields and $schema, and rejects other top-level keys',
 test('inputSchema and registry entries take every keyword ajv knows, at any depth, and refuse a misspelt one (minLenght, propertis) as validate does, so an editor underlines it', () => {
   const wf = seedReviewLoop();
   (wf.nodes[2] as Schema).inputSchema.if = { properties: { issues_found: { const: 'yes' } } };
+  (wf.nodes[2] as Schema).inputSchema.then = { required: ['issues_found'] };
   wf.variableRegistry.issues_found.examples = ['no'];
   assert.ok(strictValidator()(wf), JSON.stringify(strictValidator().errors));
   const typos = seedReviewLoop();

@@ -10,6 +10,7 @@ import type { Engine } from '../../run/engine.js';
 import { printJson, type Io } from '../io.js';
 import { storeArg, withToolModules } from '../render.js';
 import { claimExpiresAt } from '../../run/tool-steps.js';
+import { ENGINE_ID } from '../../nodes/tool.js';
 
 export interface ForcedStop {
   /** The run the drive was on, once known (its first progress event names it). */
@@ -27,7 +28,8 @@ export async function reportForcedStop(io: Io, engine: Engine, stop: ForcedStop)
   const info = stop.runId === undefined ? undefined : await engine.info(stop.runId).catch(() => undefined);
   // Counted from the journal: the answer being submitted when the process was ended (its tool nodes still running) is on record there.
   const from = (await stop.journalFrom) ?? 0;
-  const steps = stop.runId === undefined ? 0 : await engine.trace(stop.runId).then((t) => t.events.slice(from).filter((e) => STEP_EVENTS.has(e.type)).length, () => 0);
+  // The engine records each tool node it ran as an answer of its own (countersign-engine): no agent was asked.
+  const steps = stop.runId === undefined ? 0 : await engine.trace(stop.runId).then((t) => t.events.slice(from).filter((e) => STEP_EVENTS.has(e.type) && e.userId !== ENGINE_ID).length, () => 0);
   const pending = info?.status === 'waiting' ? info.pending : undefined;
   const nodeId = pending?.nodeId;
   const resume = `countersign run --resume ${stop.runId}${storeArg(stop.store)}${info?.asksAgents === false ? '' : ' --agent <adapter>'}`;
