@@ -3,6 +3,7 @@
  * it returns its exit status and never calls process.exit, so the CLI is
  * testable in process.
  */
+import { guardEarlyExit } from './early-exit.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printJson, processIo, processStreams, reportError, usage, type Io } from './io.js';
 import { COMMANDS, type Command } from './commands/index.js';
@@ -102,12 +103,16 @@ export async function main(argv: string[], given?: Io): Promise<number> {
     reportError(io, usage('--store needs a directory, and was given an empty value', 'name the store directory (is the shell variable you passed unset?), or leave --store out to use $COUNTERSIGN_STORE or ./.countersign'), json);
     return 2;
   }
+  // A tool module may end the process itself: said, never a silent exit (early-exit.ts).
+  const early = given === undefined && (parsed.values as Record<string, unknown>)['allow-tool-modules'] === true ? guardEarlyExit(io, json) : undefined;
   try {
     return await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);
   } catch (e) {
     const store = (parsed.values as Record<string, unknown>).store;
     reportError(io, e, json, typeof store === 'string' ? store : undefined);
     return 2;
+  } finally {
+    early?.off();
   }
 }
 

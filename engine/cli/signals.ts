@@ -5,6 +5,8 @@
  * `kill`, or the terminal going away (SIGHUP: a closed window, a dropped
  * SSH session), then exits with the signal's conventional status.
  */
+import { exitingOnPurpose } from './early-exit.js';
+
 const EXIT_STATUS: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
 /** The conventional exit status after `signal` (128 + its number). */
@@ -38,7 +40,10 @@ export function interruptible(stop: () => unknown): Interruptible {
   const force = (code: number) => {
     void Promise.resolve()
       .then(stop)
-      .finally(() => process.exit(code));
+      .finally(() => {
+        exitingOnPurpose();
+        process.exit(code);
+      });
   };
   const handler = (signal: NodeJS.Signals) => {
     if (status !== undefined) return force(status);

@@ -351,12 +351,14 @@ export const TOOL_CALL_KEYS = keysOf<ToolCallRecord>({ name: true, ok: true, cod
  * it: the journal records what the host reported, never a call to `search`
  * turned into a nameless one (a malformed `$tool` line), nor a message cut.
  */
-export function toolCallsOf(calls: readonly ToolCallRecord[]): ToolCallRecord[] {
-  if (!Array.isArray(calls) || calls.some((c) => c === null || typeof c !== 'object' || Array.isArray(c))) {
+export function toolCallsOf(given: readonly ToolCallRecord[]): ToolCallRecord[] {
+  if (!Array.isArray(given) || given.some((c) => c === null || typeof c !== 'object' || Array.isArray(c))) {
     throw new CountersignError('E_INPUT', 'toolCalls must be a list of tool-call records ({name?, ok, code?, message?, fix?})', {
       fix: 'pass toolCalls as an array of objects, one per tool call the agent made, or leave it out',
     });
   }
+  // Each record's fields read once, here: a getter that answers differently the second time is checked as it is journaled.
+  const calls = given.map((c) => ({ ...c }) as ToolCallRecord);
   calls.forEach((c, i) => {
     for (const key of Object.keys(c)) {
       if (TOOL_CALL_KEYS.includes(key)) continue;
@@ -395,7 +397,8 @@ export function toolFailureOf(given: unknown, keys: readonly string[]): { tool: 
     throw new CountersignError('E_INPUT', `submit()'s toolFailure must be an object { tool, code, message, fix? }, got ${shown(given)}`, { fix });
   }
   checkOptionKeys(given, keys, 'submit()\'s toolFailure');
-  const f = given as Record<string, unknown>;
+  // Read once: what is checked is what is journaled.
+  const f = { ...(given as Record<string, unknown>) };
   for (const field of ['tool', 'code', 'message', 'fix']) {
     if ((field !== 'fix' || f[field] !== undefined) && (typeof f[field] !== 'string' || (field !== 'message' && field !== 'fix' && (f[field] as string).trim() === ''))) {
       throw new CountersignError('E_INPUT', `submit()'s toolFailure.${field} must be ${field === 'message' || field === 'fix' ? 'a string' : 'a non-empty string'}, got ${shown(f[field])}`, { fix });

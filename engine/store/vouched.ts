@@ -13,9 +13,14 @@
  * garbage collection than the check it saved. What is vouched for is the
  * record and each event, as the engine made them: a store wrapper that
  * passes them on with anything of its own (another event, another record)
- * gets the whole check.
+ * gets the whole check. The events are deep-frozen (they are small), so a
+ * wrapper that edits one in place gets a TypeError; the record is not (a
+ * walk of the whole record every step is what vouching saves), so a
+ * wrapper that edits the engine's record in place is not checked again —
+ * a limit README states.
  */
 import type { JournalEvent } from '../run/contract.js';
+import { deepFreeze } from '../format/freeze.js';
 import type { Mutation, RunRecord } from './store.js';
 
 interface Vouched {
@@ -27,14 +32,14 @@ let vouched: Vouched | undefined;
 
 /** Vouches for a record to create and its first events, as the engine made them. */
 export function vouchCreate(record: RunRecord, events: readonly JournalEvent[]): void {
-  vouched = { record, events: [...events] };
+  vouched = { record, events: events.map(deepFreeze) };
 }
 
 /** A mutate whose record and events are vouched for, as it returned them. */
 export function vouchedMutate<T>(mutate: (current: RunRecord) => Mutation<T>): (current: RunRecord) => Mutation<T> {
   return (current) => {
     const mutation = mutate(current);
-    vouched = { record: mutation.record, events: [...(mutation.events ?? [])] };
+    vouched = { record: mutation.record, events: (mutation.events ?? []).map(deepFreeze) };
     return mutation;
   };
 }

@@ -174,6 +174,17 @@ One('r88 A3: ended while a tool node still runs (the 5 s fallback), `run --json`
   assert.match(r.stderr, `countersign: E_INTERRUPTED: interrupted`);
 });
 
+One('r91 A1: a tool module that calls process.exit() never ends the command silently: E_TOOL_MODULE as the --json document and on stderr, exit 2, whatever status the module chose', () => {
+  for (const status of [0, 3]) {
+    const r = start(project(`process.exit(${status})`));
+    assert.is(r.code, 2, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.is(doc.error.code, 'E_TOOL_MODULE');
+    assert.match(doc.error.message, `the process ended (status ${status}`);
+    assert.match(r.stderr, 'countersign: E_TOOL_MODULE:');
+  }
+});
+
 const BLOCKING = "console.error('MARK-TOOL-STARTED'); cp.execSync('sleep 4')";
 
 One('r89 A1: SIGTERM sent to the launcher while a tool blocks the event loop (execSync) ends `start` at once, by SIGTERM, as without the launcher; the run is not completed', async () => {

@@ -1122,6 +1122,18 @@ Limits('a $error made only of characters that show nothing (zero-width space, NU
   assert.is(declared.status === 'failed' && declared.error.code, 'E_AGENT_ERROR');
 });
 
+Limits('r91 D1: a submitted toolCalls record is read once: a field that answers differently when read again is journaled as it was checked, never as a BigInt the store cannot keep', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  let reads = 0;
+  const record = { name: 'search', get ok() { reads++; return (reads === 1 ? true : 5n) as never; } };
+  const r = await engine.submit(s.runId, { words: 150 }, { seq: s.seq, toolCalls: [record as never] });
+  assert.is(r.status === 'failed', false);
+  const called = (await engine.trace(s.runId)).events.find((e) => e.type === 'tool.called');
+  assert.ok(called, 'the call is journaled');
+  assert.is(called!.ok, true);
+});
+
 Limits('r88 D5: an unknown run on a store kept in memory is E_RUN_NOT_FOUND whose fix lists runs with engine.runs(), not `countersign runs` (which cannot open that store)', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   for (const call of [() => engine.status('abc'), () => engine.trace('abc'), () => engine.submit('abc', {}), () => engine.run({ runId: 'abc' }, { agent: { answer: async () => ({}) } })] as Array<() => Promise<unknown>>) {
