@@ -130,6 +130,8 @@ export function progressPrinter(io: Io, opts: { spinner: boolean; reviewer?: boo
             : verdict === 'discarded' ? `  ✗ ${e.nodeId}: the answer was not taken: ${errors.join('; ')}\n`
             : `  ✗ answer rejected: ${errors.map(inRun).join('; ')}\n`,
           );
+          // The deadline fired instead of asking again: its own ⏱ (or failure) line follows and says where the run went.
+          if (e.deadlineFired) break;
           if (e.state.status === 'failed' && (e.state.error.nodeId ?? e.nodeId) === e.nodeId) io.stderr.write(`  ✗ ${e.nodeId}: the run failed: ${e.state.error.code}\n`);
           // Out of the node by its failure route (maxRetriesExceeded, error): said, since no ✓ leads there.
           else if (e.to) {

@@ -250,7 +250,7 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
     const cacheKey = purpose === 'run' && cache && !hasId ? validatorCacheKey(key, RUN_COMPILER) : undefined;
     const stored = cacheKey ? loadValidator(cache!, cacheKey) : undefined;
     let ajv: Ajv | undefined;
-    if (stored) fn = stored;
+    if (stored) fn = neverOverflowing(stored);
     else {
       // ajv registers a schema's `$id` instance-wide, so two workflows that
       // reuse an `$id` for different schemas would clash: such schemas get
@@ -258,9 +258,10 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
       ajv = hasId ? newAjv(purpose) : (c.ajv ??= newAjv(purpose, purpose === 'run' && cache !== undefined));
       // ajv keeps what it compiles: a caller's object is compiled as a copy, so none is held or read later.
       if (!ours) schema = JSON.parse(key) as JsonObject;
-      fn = ajv.compile(schema);
+      const compiled = ajv.compile(schema);
       compiledCount++;
-      if (cacheKey) saveValidator(cache!, cacheKey, () => ajvModules().standaloneCode(ajv!, fn!));
+      if (cacheKey) saveValidator(cache!, cacheKey, () => ajvModules().standaloneCode(ajv!, compiled));
+      fn = neverOverflowing(compiled);
     }
     if (c.byKey.size >= MAX_COMPILED) {
       const [oldestKey, oldest] = c.byKey.entries().next().value as [string, Compiled];
@@ -271,4 +272,25 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
   }
   if (ours) c.bySchema.set(schema, fn);
   return fn;
+}
+
+/**
+ * A schema whose `$ref`s loop on the same value overflows the stack on every
+ * answer. Validation refuses such schemas (schema-cycles.ts); should one
+ * still reach a run (a run stored before that check), the answer is
+ * rejected with the reason instead of crashing the step.
+ */
+function neverOverflowing(fn: ValidateFunction): ValidateFunction {
+  const safe = ((data: unknown) => {
+    try {
+      const ok = fn(data);
+      safe.errors = fn.errors;
+      return ok;
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      safe.errors = [{ instancePath: '', schemaPath: '#', keyword: '$ref', params: {}, message: 'cannot be checked: the schema\'s "$ref"s lead back to where they start while checking the same value, so checking recurses forever; run `countersign validate` on the workflow and fix its schema' }];
+      return false;
+    }
+  }) as ValidateFunction;
+  return Object.assign(safe, { schema: fn.schema, schemaEnv: fn.schemaEnv });
 }

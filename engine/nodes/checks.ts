@@ -105,7 +105,7 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
   const checked = broken.length === 0 ? workflow : { ...workflow, variableRegistry: { ...registry, ...Object.fromEntries(broken.map((name) => [name, {}])) } };
   const problems = schemaProblems(effectiveSchema(inputSchema, checked as Workflow), ['globalInputs']);
   const own = props && typeof props === 'object' && !Array.isArray(props) ? inlined.filter((name) => Object.hasOwn(props, name)) : [];
-  for (const problem of problems) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', { ...problem, at: asWritten(problem.at, own) }));
+  for (const problem of problems) findings.push(schemaFinding('E_INPUT_SCHEMA', pointer, 'the inputSchema does not compile', { ...problem, at: asWritten(problem.at, own, inlined, globalInputs) }));
   // Read from the schema as written, so it holds whether or not the schema compiles: every fault in one pass.
   findings.push(...unsatisfiableRequired(inputSchema, pointer, { code: 'E_INPUT_SCHEMA', alsoDefined: inlined }));
   findings.push(...conflictingGlobalTypes(inputSchema, pointer, registry, inlined));
@@ -117,10 +117,16 @@ export function checkInputSchema(inputSchema: JsonObject | undefined, pointer: s
  * as `{allOf: [registry entry, own property]}`; a fault found in that
  * property is reported where the file has it, not inside the wrapper.
  */
-function asWritten(at: string, ownGlobals: readonly string[]): string {
+function asWritten(at: string, ownGlobals: readonly string[], inlined: readonly string[] = [], globalInputs: unknown = []): string {
   for (const name of ownGlobals) {
     const wrapped = `/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}/allOf/1`;
     if (at === wrapped || at.startsWith(`${wrapped}/`)) return wrapped.slice(0, -'/allOf/1'.length) + at.slice(wrapped.length);
+  }
+  // A fault inside an inlined registry entry (a repeated $id) is nowhere in the node: said at the globalInputs item that inlines it.
+  for (const name of inlined) {
+    const entry = `/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}${ownGlobals.includes(name) ? '/allOf/0' : ''}`;
+    const index = Array.isArray(globalInputs) ? globalInputs.indexOf(name) : -1;
+    if (index >= 0 && (at === entry || at.startsWith(`${entry}/`))) return `/globalInputs/${index}`;
   }
   return at;
 }

@@ -60,13 +60,11 @@ export const decisionReview: WaitingType<DecisionReviewNode> = {
       problems.push(`"${node.proposal.contextPath}" must hold the proposal object; it is ${proposal.found && proposal.value !== undefined ? JSON.stringify(proposal.value) : 'unset'}`);
     }
     if (problems.length > 0) {
-      return {
-        kind: 'route',
-        via: 'error',
-        code: 'E_DECISION_INPUT',
-        message: `decision review "${node.id}" cannot be issued: ${problems.join('; ')}`,
-        events: [],
-      };
+      const code = 'E_DECISION_INPUT';
+      const message = `decision review "${node.id}" cannot be issued: ${problems.join('; ')}`;
+      const fix = `give the run's input a complete persona at "${node.persona.contextPath}" ({name, model, max_turns, tools, body}) and the proposal object at "${node.proposal.contextPath}", then start a new run`;
+      // Journaled as review.refused like every entry refusal, so a run leaving by `error` says why (trace, progress).
+      return { kind: 'route', via: 'error', code, message, fix, events: [{ type: 'review.refused', code, message, fix }] };
     }
     return { kind: 'ready', assign: {}, events: [] };
   },

@@ -11,6 +11,7 @@ import { withFix } from './checks.js';
 import { findKeyword, isSubschemaPointer, subschemas } from './schema-walk.js';
 import { faultyValue, metaFault } from './schema-meta.js';
 import { explainRootFault, rootKeywordProblem } from './schema-root.js';
+import { circularRef } from './schema-cycles.js';
 
 export { TYPES } from './schema-meta.js';
 const DRAFT7_KEYWORDS = [
@@ -62,6 +63,9 @@ export function schemaProblem(schema: JsonObject, home: readonly string[] | Sche
   // ajv reads the schema's own $id and $schema before checking anything: a non-string one would throw JavaScript's words.
   const root = rootKeywordProblem(schema);
   if (root) return root;
+  // A `$ref` looping on the same value overflows the stack, compiling or on every answer (schema-cycles.ts).
+  const loop = circularRef(schema);
+  if (loop) return loop;
   // ajv's meta-schema skips `$defs` entries (schema-meta.ts): they are checked here first, as ajv checks `definitions` first.
   const defsFault = findKeyword(schema, '$defs') !== undefined ? metaFault(schema) : undefined;
   if (defsFault) return metaProblem(schema, defsFault.at, defsFault.message);
@@ -222,13 +226,38 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
       fix: `point $ref at a definition inside ${home} (e.g. "#/definitions/name" with a matching "definitions" entry there), or write the schema inline`,
     };
   }
-  // A URI $id (or an anchor) given twice: ajv cannot tell which schema a ref to it means.
-  const twice = /reference "([^"]+)" resolves to more than one schema/.exec(message);
+  // A URI $id (or an anchor) given twice: ajv cannot tell which schema a ref to it means. Said at its second use.
+  const twice = /reference "([^"]+)" resolves to more than one schema/.exec(message) ?? /schema with key or id "([^"]+)" already exists/.exec(message);
   if (twice) {
     return {
-      at: '',
+      at: repeatedId(schema, twice[1]) ?? '',
       message: `"$id" "${twice[1]}" is given to more than one schema (those of the registry entries globalInputs inlines count too)`,
       fix: 'give each schema its own "$id", or refer to a definition by its pointer ("#/definitions/name") instead',
+    };
+  }
+  // ajv's type list needs a type to add null to.
+  if (/"nullable" cannot be used without "type"/.test(message)) {
+    return {
+      at: findKeyWhere(schema, 'nullable', (v, s) => v === true && s.type === undefined, '') ?? '',
+      message: '"nullable": true needs a "type" beside it: it adds null to the types given there',
+      fix: 'add "type" beside "nullable" (e.g. "type": "string"), or remove "nullable" (write "type": ["string", "null"] instead)',
+    };
+  }
+  // Strict mode: additionalItems checks the items past a positional list; with one schema for every item there are none.
+  if (/"additionalItems" is ignored when "items" is not an array of schemas/.test(message)) {
+    return {
+      at: findKeyWhere(schema, 'additionalItems', (_, s) => !Array.isArray(s.items), '') ?? '',
+      key: true,
+      message: '"additionalItems" checks only the items past a list of "items" (one schema per position), and here "items" is no such list: it would check nothing',
+      fix: 'make "items" a list of schemas, one per position, for "additionalItems" to check the items after them; or remove "additionalItems" (with one "items" schema, it already applies to every item)',
+    };
+  }
+  // A schema ajv could not walk without recursing forever: a loop of $refs circularRef did not resolve (through a URI it does not know).
+  if (/Maximum call stack size exceeded/.test(message)) {
+    return {
+      at: findKeyword(schema, '$ref') ?? '',
+      message: 'the "$ref"s of this schema lead back to where they start while still checking the same value: checking an answer would recurse forever',
+      fix: 'point "$ref" at another schema, or recurse only through "properties", "items" or another keyword that checks a part of the value',
     };
   }
   // A keyword ajv takes only in some JSON types (`nullable`: a boolean), given another: said at that keyword.
@@ -245,6 +274,23 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
   const root = explainRootFault(message, schema);
   if (root) return root;
   return { at: '', message, fix: 'correct the schema so that it is valid JSON Schema draft-07' };
+}
+
+/** The pointer of the second `$id` naming `id` (ajv's text: a URI, with or without "#", or an anchor it may prefix with its base). */
+function repeatedId(schema: JsonValue, id: string): string | undefined {
+  const bare = (text: string) => text.replace(/#$/, '');
+  const names = (v: JsonValue) => typeof v === 'string' && (bare(v) === bare(id) || (v.startsWith('#') && id.endsWith(v)));
+  let seen = 0;
+  const walk = (node: JsonValue, at: string): string | undefined => {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+    if (names(node.$id) && ++seen === 2) return `${at}/$id`;
+    for (const [sub, here] of subschemas(node, at)) {
+      const found = walk(sub, here);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(schema, '');
 }
 
 /** Every `$ref` text of `schema`, looked for where keywords are. */
@@ -277,9 +323,9 @@ function findKeyWithValue(schema: JsonValue, key: string, wanted: string, at: st
 }
 
 /** The first `key` whose value passes `test`, looked for where keywords are. */
-function findKeyWhere(schema: JsonValue, key: string, test: (value: JsonValue) => boolean, at: string): string | undefined {
+function findKeyWhere(schema: JsonValue, key: string, test: (value: JsonValue, holder: JsonObject) => boolean, at: string): string | undefined {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
-  if (Object.hasOwn(schema, key) && test(schema[key])) return `${at}/${escape(key)}`;
+  if (Object.hasOwn(schema, key) && test(schema[key], schema)) return `${at}/${escape(key)}`;
   for (const [sub, here] of subschemas(schema, at)) {
     const deeper = findKeyWhere(sub, key, test, here);
     if (deeper) return deeper;

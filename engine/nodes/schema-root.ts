@@ -4,7 +4,8 @@
  * whole schema:
  * - a schema's own `$id` or `$schema` that is not a string (ajv reads them
  *   first: a non-string `$id` throws "id.replace is not a function");
- * - a `$schema` naming a dialect ajv has no meta-schema for;
+ * - a `$schema` naming a dialect ajv has no meta-schema for, or naming any
+ *   other dialect than draft-07 in a subschema (which ajv ignores);
  * - strict mode's "if" without "then"/"else" (and "then"/"else" without
  *   "if"): a condition that applies nothing.
  */
@@ -23,7 +24,24 @@ export function rootKeywordProblem(schema: JsonObject): SchemaProblem | undefine
   if (schema.$schema !== undefined && typeof schema.$schema !== 'string') {
     return { at: '/$schema', message: `"$schema" must be a string naming the dialect (${DRAFT_07}), not ${JSON.stringify(schema.$schema)}`, fix: DIALECT_FIX };
   }
+  // ajv reads only the root's `$schema`: a nested one naming another dialect would be ignored without a word, its subschema compiled as draft-07.
+  for (const [sub, here] of subschemas(schema, '')) {
+    const at = findKey(sub, '$schema', (s) => typeof s.$schema === 'string' && !isDraft07(s.$schema), here);
+    if (at !== undefined) {
+      const named = valueOf(schema, at);
+      return { at, message: `"$schema" names ${JSON.stringify(named)}, a dialect that is not compiled here: only JSON Schema draft-07 (${DRAFT_07}) is, and a nested "$schema" does not change how its part is read`, fix: DIALECT_FIX };
+    }
+  }
   return undefined;
+}
+
+const isDraft07 = (uri: string) => uri.replace(/#$/, '') === DRAFT_07.replace(/#$/, '');
+
+/** The `$schema` text at `at`, a pointer findKey returned. */
+function valueOf(schema: JsonValue, at: string): JsonValue {
+  let cur: JsonValue = schema;
+  for (const seg of at.split('/').slice(1)) cur = (cur as JsonObject)[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return cur;
 }
 
 /** ajv's words for a fault this module tells, told; undefined for any other message. */

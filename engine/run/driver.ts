@@ -37,7 +37,11 @@ export type ProgressEvent =
    * `replayed`: the item had already been answered elsewhere; `late`: its deadline fired first; `discarded`: one of the engine's
    * tools failed while the agent worked, so the answer was not taken (the node's error route, or the run failed). Either way this answer was not used.
    */
-  | { type: 'answered'; state: RunState; nodeId: string; verdict?: 'accepted' | 'rejected' | 'error' | 'discarded' | 'replayed' | 'late'; errors?: string[]; via?: string; to?: string }
+  | {
+      type: 'answered'; state: RunState; nodeId: string; verdict?: 'accepted' | 'rejected' | 'error' | 'discarded' | 'replayed' | 'late'; errors?: string[]; via?: string; to?: string;
+      /** Rejected behind tool nodes that ran past the node's deadline: it fired instead of asking again, and the `timeout` event that follows says where the run went. */
+      deadlineFired?: true;
+    }
   /** A tool node the engine ran on the way to the next item. */
   | { type: 'tool'; nodeId: string; tool: string; ok: boolean; code?: string; message?: string }
   /** The run passed a condition or expression node: `via` is the connection it took (a condition's `true`/`false`). */

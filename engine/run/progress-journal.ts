@@ -58,13 +58,21 @@ function answeredEvent(events: readonly JournalEvent[], nodeId: string, state: R
   const judged = events[at];
   const base = { type: 'answered' as const, state, nodeId };
   if (!judged || judged.type === 'answer.accepted') return { at, event: { ...base, verdict: 'accepted' } };
+  // Refused behind tool nodes that ran past the node's deadline: the deadline, not the refusal, moved the run on (its
+  // `timeout` event says where), so the refusal has no route of its own and no failure to say.
+  if (judged.type === 'answer.rejected' && events.some((e, i) => i > at && e.type === 'timeout' && e.nodeId === nodeId)) {
+    return { at, event: { ...base, verdict: 'rejected', errors: stringsOf(judged.errors), deadlineFired: true } };
+  }
   // The route out of the node after the refusal (maxRetriesExceeded, error), not the one the accepted answer took before it.
   const route = events.find((e, i) => i > at && e.type === 'route' && e.from === nodeId);
   const where = route && typeof route.via === 'string' && typeof route.to === 'string' ? { via: route.via, to: route.to } : {};
   if (judged.type === 'answer.discarded') return { at, event: { ...base, verdict: 'discarded', errors: [typeof judged.message === 'string' ? judged.message : 'no message'], ...where } };
   if (judged.type === 'answer.error') return { at, event: { ...base, verdict: 'error', errors: [typeof judged.message === 'string' ? judged.message : 'no message'], ...where } };
-  const errors = Array.isArray(judged.errors) ? judged.errors.filter((x): x is string => typeof x === 'string') : [];
-  return { at, event: { ...base, verdict: 'rejected', errors, ...where } };
+  return { at, event: { ...base, verdict: 'rejected', errors: stringsOf(judged.errors), ...where } };
+}
+
+function stringsOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /**

@@ -49,8 +49,11 @@ const VALUE_KEYWORDS: ReadonlySet<string> = new Set([
 const OWN_KEY_CHECKS = /^\/(?:variableRegistry|nodes\/\d+\/(?:inputSchema|initialData\/variables))(?:\/|$)/;
 /** Deeper than a registry entry's type and description, or an inputSchema's own type and globalInputs. */
 const INSIDE_USER_SCHEMA = /^\/(?:variableRegistry\/[^/]+\/(?!type(?:\/|$)|description$)[^/]+|nodes\/\d+\/inputSchema\/(?!globalInputs(?:\/|$))[^/]+)/;
-/** The published schema's rule that "if" comes with "then" or "else", and they with it (schemaKeywordValues' dependencies). */
-const CONDITION_PAIRING = /^#\/dependencies(?:\/if\/|$)/;
+/**
+ * The published schema's rules on keywords that need another beside them (schemaKeywordValues' dependencies):
+ * "if" with "then" or "else" and they with it, "nullable": true with "type", "additionalItems" with a list of "items".
+ */
+const KEYWORD_PAIRING = /^#\/dependencies(?:\/(?:if|nullable|additionalItems)\/|$)/;
 /** An inputSchema's globalInputs list. */
 const GLOBAL_INPUTS = /^\/nodes\/\d+\/inputSchema\/globalInputs$/;
 /** A registry entry's own type list. */
@@ -72,9 +75,10 @@ export function schemaFindings(data: unknown): Finding[] {
     // variable names: validate's own checks report those faults, with
     // their own codes and did-you-mean (E_VARIABLE_SCHEMA, E_INPUT_SCHEMA, E_VARIABLE_NAME).
     if (error.schemaPath.includes('/propertyNames/') && OWN_KEY_CHECKS.test(error.instancePath)) continue;
-    // An "if" without "then"/"else", or the reverse, in an inputSchema or a registry entry: validate's
-    // compile of that schema says so at the key itself (E_INPUT_SCHEMA, E_VARIABLE_SCHEMA).
-    if (OWN_KEY_CHECKS.test(error.instancePath) && CONDITION_PAIRING.test(error.schemaPath)) continue;
+    // An "if" without "then"/"else" (or the reverse), "nullable" without "type", "additionalItems" without a list
+    // of "items", in an inputSchema or a registry entry: validate's compile of that schema says so at the key
+    // itself (E_INPUT_SCHEMA, E_VARIABLE_SCHEMA).
+    if (OWN_KEY_CHECKS.test(error.instancePath) && KEYWORD_PAIRING.test(error.schemaPath)) continue;
     // Inside an inputSchema or a registry entry, past the fields the workflow format itself
     // defines, the schema checks JSON Schema for editors; validate compiles it itself.
     if (INSIDE_USER_SCHEMA.test(error.instancePath)) continue;

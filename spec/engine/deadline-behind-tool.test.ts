@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { PassThrough } from 'node:stream';
 import { createEngine, createMemoryStore, defineTool, type ProgressEvent, type Workflow } from '../../engine/index.js';
+import { progressPrinter } from '../../engine/cli/progress.js';
+import type { Io } from '../../engine/cli/io.js';
 
 const Deadline = suite('deadline of a node asked again behind tool nodes');
 
@@ -127,6 +130,42 @@ Deadline('a driven run: progress says the fix answer was rejected behind the too
   assert.match(fix[0].errors?.join(' ') ?? '', /unchanged/);
   const fired = progress.find((e): e is Extract<ProgressEvent, { type: 'timeout' }> => e.type === 'timeout');
   assert.equal([fired?.nodeId, fired?.to], ['fix', 'late']);
+});
+
+/** A run driven to its end through the fix loop, with the lines `countersign run` prints for its progress. */
+async function drivenProgressText(timeoutRoute: boolean): Promise<string> {
+  let clock = Date.parse('2026-01-01T00:00:00Z');
+  const nap = defineTool({ name: 'nap', class: 'read', inputSchema: { type: 'object' }, run: () => { clock += 1500; return {}; } });
+  const ws = mkdtempSync(join(tmpdir(), 'countersign-deadline-tool-'));
+  writeFileSync(join(ws, 'notes.md'), '# A\n');
+  const engine = createEngine({ store: createMemoryStore(), tools: [nap], now: () => new Date(clock) });
+  const err = new PassThrough();
+  const chunks: string[] = [];
+  err.on('data', (c) => chunks.push(String(c)));
+  const io = { stdout: new PassThrough(), stderr: err, stdin: new PassThrough(), cwd: ws, env: {}, isTTY: false } as Io;
+  const print = progressPrinter(io, { spinner: false, reviewer: true });
+  const reviewer = { answer: async () => (writeFileSync(join(ws, 'review.json'), JSON.stringify({ issues: ['heading A has no body'] })), { issues_count: 1 }) };
+  await engine.run(loop(timeoutRoute), { workspace: ws, as: 'author', agent: { answer: async () => ({}) }, reviewer, onProgress: print });
+  print.stop();
+  return chunks.join('');
+}
+
+const count = (text: string, re: RegExp) => (text.match(new RegExp(re.source, 'g')) ?? []).length;
+
+Deadline('a driven run prints the rejection once, then the deadline and its timeout route once (never the route as the rejection\'s)', async () => {
+  const text = await drivenProgressText(true);
+  assert.is(count(text, /✗ answer rejected: .*unchanged/), 1, text);
+  assert.is(count(text, /⏱ fix: deadline passed → late/), 1, text);
+  assert.is(count(text, /fix: timeout → late/), 0, `no route line for the rejected answer: the deadline took it\n${text}`);
+  assert.ok(text.indexOf('✗ answer rejected') < text.indexOf('⏱ fix'), text);
+});
+
+Deadline('a driven run with no timeout route prints the rejection, then the deadline failing the run, once', async () => {
+  const text = await drivenProgressText(false);
+  assert.is(count(text, /✗ answer rejected: .*unchanged/), 1, text);
+  assert.is(count(text, /E_TIMEOUT/), 1, text);
+  assert.match(text, /✗ fix: deadline passed: the run failed: E_TIMEOUT/);
+  assert.ok(text.indexOf('✗ answer rejected') < text.indexOf('deadline passed'), text);
 });
 
 Deadline.run();

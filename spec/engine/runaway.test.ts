@@ -66,7 +66,8 @@ Runaway('a review whose entry keeps routing back to itself fails the run with E_
     assert.throws(() => ((failed.error as { code: string }).code = 'EDITED'), TypeError);
     assert.is((await engine.status(started.runId)).status === 'failed' && ((await engine.status(started.runId)) as { error: { code: string } }).error.code, 'E_RUNAWAY');
     const journal = (await engine.trace(started.runId)).events.map((e) => [e.type, e.nodeId ?? null]);
-    assert.equal(journal.slice(-5), [['directive.issued', 'ask'], ['answer.accepted', 'ask'], ['route', 'ask'], ['route', 'dr'], ['run.failed', 'dr']]);
+    // The refused entry is journaled (review.refused, r91) before the route it took.
+    assert.equal(journal.slice(-6), [['directive.issued', 'ask'], ['answer.accepted', 'ask'], ['route', 'ask'], ['review.refused', 'dr'], ['route', 'dr'], ['run.failed', 'dr']]);
     store.close();
   }
 });
@@ -100,8 +101,8 @@ Runaway('C3 r83: a review whose entry routes back to it through a tool node stop
     assert.match(failed.error.message, /^node "dr" kept routing on entry without the run resting anywhere: entered again through tool node "note" with no answer on the way, it routed by "error" again \(E_DECISION_INPUT: decision review "dr" cannot be issued: /);
     assert.match(failed.error.fix ?? '', /^route node "dr"'s "error" connection somewhere other than back to it through tool node "note" .*; then start a new run$/);
     const journal = (await engine.trace(started.runId)).events.map((e) => [e.type, e.nodeId ?? null]);
-    assert.equal(journal.slice(-8), [
-      ['answer.accepted', 'ask'], ['route', 'ask'], ['route', 'dr'],
+    assert.equal(journal.slice(-9), [
+      ['answer.accepted', 'ask'], ['route', 'ask'], ['review.refused', 'dr'], ['route', 'dr'],
       ['tool.started', 'note'], ['answer.accepted', 'note'], ['tool.succeeded', 'note'], ['route', 'note'],
       ['run.failed', 'dr'],
     ]);

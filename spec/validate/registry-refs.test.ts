@@ -151,7 +151,8 @@ Refs('a URI $id names one schema: two entries giving it to different schemas run
   const refused = await engine.start(uri(anchored(false)) as never, { input: { b: { v: 1 } } }).then(() => undefined, (e: { code?: string; message?: string }) => e);
   assert.equal([refused?.code, refused?.message], ['E_INPUT', 'the start input does not fit the variableRegistry: /b/v: must be string']);
   const found = validateWorkflow(uri(anchored(true))).errors.map((e) => `${e.code} ${e.pointer} ${e.message}`);
-  assert.equal(found, ['E_INPUT_SCHEMA /nodes/1/inputSchema the inputSchema does not compile: "$id" "http://example.test/item" is given to more than one schema (those of the registry entries globalInputs inlines count too); give each schema its own "$id", or refer to a definition by its pointer ("#/definitions/name") instead']);
+  // Said at the globalInputs item whose entry repeats the $id: the inlined entry is nowhere in the node.
+  assert.equal(found, ['E_INPUT_SCHEMA /nodes/1/inputSchema/globalInputs/1 the inputSchema does not compile: "$id" "http://example.test/item" is given to more than one schema (those of the registry entries globalInputs inlines count too); give each schema its own "$id", or refer to a definition by its pointer ("#/definitions/name") instead']);
 });
 
 Refs.run();

@@ -30,6 +30,12 @@ export interface LateAnswer {
   deadline: string;
   /** The node the `timeout` route led to; absent when the node has none (the run failed with E_TIMEOUT). */
   timeoutRouteTo?: string;
+  /**
+   * Set when the answer came in time but was refused behind tool nodes (a
+   * review found the artifacts unchanged) and the deadline passed while
+   * they ran: the engine's own account of the refusal (`late.errors`).
+   */
+  refusedBehindTools?: readonly string[];
 }
 
 export type RunReader = Pick<Store, 'get' | 'events'>;
@@ -65,6 +71,8 @@ export function itemWithDeadline(runs: RunReader, runId: string, seq: number | u
  * item and is taken there).
  */
 export function lateAnswer(runs: RunReader, item: ItemWithDeadline, state: RunState, now: Date = new Date()): LateAnswer | undefined {
+  const refused = refusedThenFired(runs, item, state);
+  if (refused) return refused;
   if (now < new Date(item.deadline)) return undefined;
   if (state.status === 'waiting' && state.rejected) return undefined;
   const events = runs.events(item.runId);
@@ -80,6 +88,30 @@ export function lateAnswer(runs: RunReader, item: ItemWithDeadline, state: RunSt
     seq: item.seq,
     deadline: item.deadline,
     ...(typeof route?.to === 'string' ? { timeoutRouteTo: route.to } : {}),
+  };
+}
+
+/**
+ * The answer was taken in time, then refused by what the tool nodes behind
+ * it led to, and the node's deadline fired instead of asking again. The
+ * engine journals that firing under the tool step's seq, not the item's,
+ * so it is found as the node's first `timeout` after a refusal of its
+ * answer at the item's seq or later; the engine says so itself (`late`).
+ */
+function refusedThenFired(runs: RunReader, item: ItemWithDeadline, state: RunState): LateAnswer | undefined {
+  if (!state.late) return undefined;
+  const events = runs.events(item.runId);
+  const refused = events.findIndex((e) => e.type === 'answer.rejected' && e.nodeId === item.nodeId && e.seq > item.seq);
+  if (refused < 0) return undefined;
+  const fired = events.findIndex((e, i) => i > refused && e.type === 'timeout' && e.nodeId === item.nodeId);
+  if (fired < 0) return undefined;
+  const route = events.slice(fired + 1).find((e) => e.type === 'route' && e.from === item.nodeId && e.via === 'timeout');
+  return {
+    nodeId: item.nodeId,
+    seq: item.seq,
+    deadline: item.deadline,
+    ...(typeof route?.to === 'string' ? { timeoutRouteTo: route.to } : {}),
+    refusedBehindTools: state.late.errors,
   };
 }
 

@@ -50,15 +50,24 @@ export function stateText(state: RunState, workspace?: string, late?: LateAnswer
   return lines.join('\n');
 }
 
-/** The answer was not taken: when its deadline passed, and where the deadline sent the run instead. */
+/** The answer was not taken: when its deadline passed (or why it was refused while the deadline passed), and where the deadline sent the run instead. */
 function lateText(late: LateAnswer, state: RunState): string[] {
   const went = late.timeoutRouteTo !== undefined
     ? `The run took node "${late.nodeId}"'s timeout route to "${late.timeoutRouteTo}".`
     : `Node "${late.nodeId}" has no timeout route, so the run failed with ${state.status === 'failed' ? state.error.code : 'E_TIMEOUT'}.`;
+  const then = state.status === 'waiting' ? 'Below is the item the run waits for now; answer that one if it is yours to answer.' : 'Below is where the run ended.';
+  if (late.refusedBehindTools) {
+    return [
+      `Your answer was NOT TAKEN: the answer to node "${late.nodeId}" (seq ${late.seq}) was refused by the tool nodes and review after it, and the node's DEADLINE (${late.deadline}) passed while they ran, so the deadline fired instead of asking again:`,
+      ...late.refusedBehindTools.map((e) => `  - ${e}`),
+      went,
+      then,
+    ];
+  }
   return [
     `Your answer was NOT TAKEN: it arrived after the DEADLINE of node "${late.nodeId}" (seq ${late.seq}, deadline ${late.deadline}). The deadline fired first and the answer was discarded.`,
     went,
-    state.status === 'waiting' ? 'Below is the item the run waits for now; answer that one if it is yours to answer.' : 'Below is where the run ended.',
+    then,
   ];
 }
 
