@@ -1,11 +1,16 @@
 /**
  * A workflow's tool module runs inside the command (--allow-tool-modules),
- * and may end the whole process with process.exit() before the command has
- * said anything: no --json document, no `countersign:` line, an exit status
- * of the module's choosing (0 would read as success, 3 as a resumable stop).
- * So while such a command runs, an exit that is not countersign's own is
- * reported as E_TOOL_MODULE, under --json as the one document, and the
- * status becomes 2. (countersign's own forced exit, signals.ts, says so first.)
+ * and may end the whole process with process.exit() — or leave a timer
+ * that does so, or that keeps the process alive — before or after the
+ * command has said anything. None of that is silent or changes what the
+ * command said:
+ * - ended before the command finished: E_TOOL_MODULE (the --json document
+ *   and the `countersign:` line), exit 2;
+ * - ended after it finished: the command's own status is kept, and stderr
+ *   says a module ended the process;
+ * - kept alive after it finished (a timer, a server left open): countersign
+ *   ends the process after a grace second, saying so on stderr.
+ * (countersign's own forced exit, signals.ts, says its own piece first.)
  */
 import { printJson, type Io } from './io.js';
 
@@ -16,19 +21,47 @@ export function exitingOnPurpose(): void {
   ownExit = true;
 }
 
-export function guardEarlyExit(io: Io, json: boolean): { off(): void } {
+/** How long a process whose command has finished may stay alive for a module's leftovers before it is ended. */
+const LEFTOVER_GRACE_MS = 1_000;
+
+export interface EarlyExitGuard {
+  /** The command finished with `status`: from now on an exit keeps it. */
+  finished(status: number): void;
+}
+
+/**
+ * `next`: how to find out where a run stands (`countersign runs --store …`),
+ * for a command that steps runs; undefined for one that does not (validate).
+ */
+export function guardEarlyExit(io: Io, json: boolean, next: string | undefined): EarlyExitGuard {
+  let status: number | undefined;
   const onExit = (code: number) => {
     if (ownExit) return;
-    const message = `the process ended (status ${code}: a tool module's process.exit(), or an error thrown where countersign cannot catch it, such as in a timer) before the command finished: its result was never written, and a run it was stepping may be left waiting at a tool node`;
-    const fix = 'a tool returns its result (or throws an error from run()); it must not call process.exit nor throw from timers or callbacks. Find the run with `countersign runs` and see where it stands with `countersign status <runId>`';
     try {
-      if (json) printJson(io, { error: { code: 'E_TOOL_MODULE', message, fix } });
-      io.stderr.write(`countersign: E_TOOL_MODULE: ${message}\n  fix: ${fix}\n`);
+      if (status === undefined) {
+        const message = `the process ended (status ${code}: a tool module's process.exit(), or an error thrown where countersign cannot catch it, such as in a timer) before the command finished: its result was never written${next ? ', and a run it was stepping may be left waiting at a tool node' : ''}`;
+        const fix = `a tool returns its result (or throws an error from run()); it must not call process.exit nor throw from timers or callbacks${next ? `. ${next}` : ''}`;
+        if (json) printJson(io, { error: { code: 'E_TOOL_MODULE', message, fix } });
+        io.stderr.write(`countersign: E_TOOL_MODULE: ${message}\n  fix: ${fix}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      if (code !== status) io.stderr.write(`countersign: warning: a tool module ended the process (status ${code}) after the command finished; the command's status ${status} is kept\n`);
+      process.exitCode = status;
     } catch {
       // the streams are gone: the status still says it
     }
-    process.exitCode = 2;
   };
   process.on('exit', onExit);
-  return { off: () => process.off('exit', onExit) };
+  return {
+    finished(done: number) {
+      status = done;
+      // A module's timer or open handle would keep the process (and a waiting host) hanging after the result.
+      setTimeout(() => {
+        io.stderr.write(`countersign: warning: a tool module left something running (a timer, an open handle) after the command finished; the process is ended\n`);
+        exitingOnPurpose();
+        process.exit(done);
+      }, LEFTOVER_GRACE_MS).unref();
+    },
+  };
 }

@@ -3,6 +3,7 @@
  * it returns its exit status and never calls process.exit, so the CLI is
  * testable in process.
  */
+import { storeArg } from './render.js';
 import { guardEarlyExit } from './early-exit.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printJson, processIo, processStreams, reportError, usage, type Io } from './io.js';
@@ -104,15 +105,20 @@ export async function main(argv: string[], given?: Io): Promise<number> {
     return 2;
   }
   // A tool module may end the process itself: said, never a silent exit (early-exit.ts).
-  const early = given === undefined && (parsed.values as Record<string, unknown>)['allow-tool-modules'] === true ? guardEarlyExit(io, json) : undefined;
+  const values = parsed.values as Record<string, unknown>;
+  // How to find a run left where a module ended the process: the commands as this one was run (its store, its modules).
+  const next = name === 'validate' || name === 'graph' ? undefined : `Find the run with countersign runs${storeArg(typeof values.store === 'string' ? values.store : undefined)} and see where it stands with countersign status <runId>${storeArg(typeof values.store === 'string' ? values.store : undefined)} --allow-tool-modules`;
+  const early = given === undefined && values['allow-tool-modules'] === true ? guardEarlyExit(io, json, next) : undefined;
+  let status = 2;
   try {
-    return await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);
+    status = await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);
+    return status;
   } catch (e) {
-    const store = (parsed.values as Record<string, unknown>).store;
+    const store = values.store;
     reportError(io, e, json, typeof store === 'string' ? store : undefined);
     return 2;
   } finally {
-    early?.off();
+    early?.finished(status);
   }
 }
 

@@ -182,7 +182,21 @@ One('r91 A1: a tool module that calls process.exit() never ends the command sile
     assert.is(doc.error.code, 'E_TOOL_MODULE');
     assert.match(doc.error.message, `the process ended (status ${status}`);
     assert.match(r.stderr, 'countersign: E_TOOL_MODULE:');
+    // r92 A2: the commands it suggests find the run: its store and --allow-tool-modules.
+    assert.match(doc.error.fix, /countersign runs --store \S+ and see where it stands with countersign status <runId> --store \S+ --allow-tool-modules/);
   }
+});
+
+One('r92 A1 A3: after the command finished, a module\'s timer that calls process.exit keeps the command\'s status (said on stderr), and one that keeps the process alive does not hang it', () => {
+  const exits = start(project('setTimeout(() => process.exit(3), 300)'));
+  assert.is(exits.code, 0, exits.stderr);
+  assert.is(JSON.parse(exits.stdout).status, 'waiting');
+  assert.match(exits.stderr, "a tool module ended the process (status 3) after the command finished; the command's status 0 is kept");
+  const began = Date.now();
+  const lingers = start(project('setInterval(() => {}, 1000)'));
+  assert.is(lingers.code, 0, lingers.stderr);
+  assert.ok(Date.now() - began < 8_000, `ended soon after the result: ${Date.now() - began} ms`);
+  assert.match(lingers.stderr, 'a tool module left something running');
 });
 
 const BLOCKING = "console.error('MARK-TOOL-STARTED'); cp.execSync('sleep 4')";
