@@ -357,7 +357,24 @@ export function toolCallsOf(given: readonly ToolCallRecord[]): ToolCallRecord[] 
       fix: 'pass toolCalls as an array of objects, one per tool call the agent made, or leave it out',
     });
   }
-  // Each record's fields read once, here: a getter that answers differently the second time is checked as it is journaled.
+  // A record is plain data, journaled as given: a field on a prototype, a getter or a hidden field would be dropped without a word (a call to `search` turned nameless).
+  given.forEach((c, i) => {
+    const proto = Object.getPrototypeOf(c);
+    if (proto !== Object.prototype && proto !== null) {
+      const made = (c as object).constructor?.name;
+      throw new CountersignError('E_INPUT', `toolCalls[${i}] is ${made && made !== 'Object' ? `a ${made}` : 'an object with a prototype'}, not a plain object: its fields would not all be journaled`, {
+        fix: 'pass each tool-call record as a plain object literal ({ name, ok, code?, message?, fix? })',
+      });
+    }
+    for (const key of Object.getOwnPropertyNames(c)) {
+      const field = Object.getOwnPropertyDescriptor(c, key)!;
+      if (!field.enumerable || field.get !== undefined || field.set !== undefined) {
+        throw new CountersignError('E_INPUT', `toolCalls[${i}].${key} is ${field.enumerable ? 'a getter' : 'a hidden (non-enumerable) field'}, not a plain value: it would not be journaled as given`, {
+          fix: 'pass each field as a plain value in an object literal',
+        });
+      }
+    }
+  });
   const calls = given.map((c) => ({ ...c }) as ToolCallRecord);
   calls.forEach((c, i) => {
     for (const key of Object.keys(c)) {

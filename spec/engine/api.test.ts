@@ -1122,16 +1122,24 @@ Limits('a $error made only of characters that show nothing (zero-width space, NU
   assert.is(declared.status === 'failed' && declared.error.code, 'E_AGENT_ERROR');
 });
 
-Limits('r91 D1: a submitted toolCalls record is read once: a field that answers differently when read again is journaled as it was checked, never as a BigInt the store cannot keep', async () => {
+Limits('r91 D1 r92 D1: a submitted toolCalls record is plain data: a getter, a field on a prototype or a class instance is E_INPUT naming it (never journaled changed or without its name), and nothing is submitted', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(TWO_STEP);
   let reads = 0;
-  const record = { name: 'search', get ok() { reads++; return (reads === 1 ? true : 5n) as never; } };
-  const r = await engine.submit(s.runId, { words: 150 }, { seq: s.seq, toolCalls: [record as never] });
-  assert.is(r.status === 'failed', false);
-  const called = (await engine.trace(s.runId)).events.find((e) => e.type === 'tool.called');
-  assert.ok(called, 'the call is journaled');
-  assert.is(called!.ok, true);
+  class Call { ok = true; get name() { return 'search'; } }
+  const inherited = Object.assign(Object.create({ name: 'search' }), { ok: false });
+  const cases: Array<[unknown, string]> = [
+    [{ name: 'search', get ok() { reads++; return (reads === 1 ? true : 5n) as never; } }, 'toolCalls[0].ok is a getter'],
+    [new Call(), 'toolCalls[0] is a Call, not a plain object'],
+    [inherited, 'toolCalls[0] is an object with a prototype, not a plain object'],
+  ];
+  for (const [record, said] of cases) {
+    const err = await engine.submit(s.runId, { words: 150 }, { seq: s.seq, toolCalls: [record as never] }).then(() => undefined, (e: CountersignError) => e);
+    assert.is(err?.code, 'E_INPUT', said);
+    assert.match(err!.message, said);
+  }
+  assert.is((await engine.status(s.runId)).status, 'waiting', 'nothing was submitted');
+  assert.not.ok((await engine.trace(s.runId)).events.some((e) => e.type === 'tool.called'));
 });
 
 Limits('r88 D5: an unknown run on a store kept in memory is E_RUN_NOT_FOUND whose fix lists runs with engine.runs(), not `countersign runs` (which cannot open that store)', async () => {
