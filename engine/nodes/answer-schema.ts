@@ -278,7 +278,8 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
  * A schema whose `$ref`s loop on the same value overflows the stack on every
  * answer. Validation refuses such schemas (schema-cycles.ts); should one
  * still reach a run (a run stored before that check), the answer is
- * rejected with the reason instead of crashing the step.
+ * rejected with the reason instead of crashing the step. (Thrown from here
+ * it would surface through xstate's guard as an unexplained error.)
  */
 function neverOverflowing(fn: ValidateFunction): ValidateFunction {
   const safe = ((data: unknown) => {
@@ -288,7 +289,7 @@ function neverOverflowing(fn: ValidateFunction): ValidateFunction {
       return ok;
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
-      safe.errors = [{ instancePath: '', schemaPath: '#', keyword: '$ref', params: {}, message: 'cannot be checked: the schema\'s "$ref"s lead back to where they start while checking the same value, so checking recurses forever; run `countersign validate` on the workflow and fix its schema' }];
+      safe.errors = [{ instancePath: '', schemaPath: '#', keyword: '$ref', params: {}, message: 'cannot be checked: this run\'s inputSchema has a "$ref" that leads back to where it starts while checking the same value, so checking recurses forever and no answer can pass (the run was stored before validation refused such schemas); `countersign validate` on the workflow reports the "$ref": fix it and start a new run' }];
       return false;
     }
   }) as ValidateFunction;

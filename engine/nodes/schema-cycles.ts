@@ -6,13 +6,14 @@
  * recursion through `properties`/`items`/… is fine: each step checks a
  * smaller part of the answer, so it ends.
  *
- * Refs are resolved as ajv does: `#`, `#/pointer` and `#anchor` against
+ * Refs are resolved as ajv does: `#` (and `#/`, `""`, which ajv reads as it), `#/pointer` and `#anchor` against
  * the nearest enclosing URI `$id` (or the root), and a URI (relative ones
  * against that `$id`) naming some part's `$id`. Others are ajv's to tell.
  */
 import type { JsonObject, JsonValue } from '../format/model.js';
 import type { SchemaProblem } from './schema-errors.js';
 import { subschemas } from './schema-walk.js';
+import { asAjvReads } from './schema-refs.js';
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** Keywords whose subschemas check the very value their parent checks. */
@@ -63,12 +64,33 @@ export function circularRef(root: JsonObject): SchemaProblem | undefined {
     state.set(at, 'done');
     return undefined;
   };
-  for (const at of parts.keys()) {
+  // Only what checking an answer reaches: a definition nothing refers to is never compiled (ajv's way), loop or not.
+  for (const at of reachable(parts, ids)) {
     if (state.get(at) !== undefined) continue;
     const found = visit(at, undefined);
     if (found) return found;
   }
   return undefined;
+}
+
+/** The parts checking an answer reaches from the root: every subschema but `definitions`/`$defs` entries, and what a `$ref` names. */
+function reachable(parts: Map<string, Part>, ids: Map<string, string>): string[] {
+  const seen = new Set<string>();
+  const stack = [''];
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    const part = parts.get(at);
+    if (part === undefined || seen.has(at)) continue;
+    seen.add(at);
+    for (const [, here] of subschemas(part.schema, at)) {
+      if (!here.startsWith(`${at}/definitions/`) && !here.startsWith(`${at}/$defs/`)) stack.push(here);
+    }
+    if (typeof part.schema.$ref === 'string') {
+      const target = resolve(part.schema.$ref, part.base, part.uri, parts, ids);
+      if (target !== undefined) stack.push(target);
+    }
+  }
+  return [...seen];
 }
 
 function problemAt(refAt: string, parts: Map<string, Part>): SchemaProblem {
@@ -110,7 +132,9 @@ function* sameValueEdges(at: string, parts: Map<string, Part>, ids: Map<string, 
   }
 }
 
-function resolve(ref: string, base: string, baseUri: string | undefined, parts: Map<string, Part>, ids: Map<string, string>): string | undefined {
+function resolve(written: string, base: string, baseUri: string | undefined, parts: Map<string, Part>, ids: Map<string, string>): string | undefined {
+  // `""` and `"#/"` are the root (of the nearest `$id`), as `"#"` is; `x#/` is `x`.
+  const ref = asAjvReads(written.endsWith('#/') ? written.slice(0, -1) : written);
   if (ref.startsWith('#')) {
     const fragment = ref.slice(1);
     if (fragment === '' || fragment.startsWith('/')) {

@@ -24,6 +24,9 @@ const asFragment = (pointer: string) => pointer.split('/').map((s) => encodeURIC
 /** `#name`: an anchor, not a pointer (`#/…`) nor the whole schema (`#`). */
 const isAnchor = (id: unknown): id is string => typeof id === 'string' && id.length > 1 && id.startsWith('#') && id[1] !== '/';
 
+/** ajv reads `""` and `"#/"` as the schema's root, as `"#"` (it drops a trailing `#/`). */
+export const asAjvReads = (ref: string): string => (ref === '' || ref === '#/' ? '#' : ref);
+
 /**
  * A copy of `schema` in which every `$ref` that points into it from its
  * root (`#`, `#/…`, or one of its anchors) points there from `base` instead
@@ -55,7 +58,7 @@ export function refsRebased(schema: JsonValue, base: string): JsonValue {
     for (const entry of subschemas(node, at)) stack.push(entry);
   }
   for (const node of referring) {
-    const ref = node.$ref as string;
+    const ref = asAjvReads(node.$ref as string);
     if (ref === '#' || ref.startsWith('#/')) node.$ref = `#${fragment}${ref.slice(1)}`;
     else if (anchors.has(ref)) node.$ref = `#${fragment}${asFragment(anchors.get(ref)!)}`;
   }
