@@ -258,10 +258,27 @@ export function answerValidator(schema: JsonObject, purpose: Purpose = 'run'): V
       ajv = hasId ? newAjv(purpose) : (c.ajv ??= newAjv(purpose, purpose === 'run' && cache !== undefined));
       // ajv keeps what it compiles: a caller's object is compiled as a copy, so none is held or read later.
       if (!ours) schema = JSON.parse(key) as JsonObject;
-      const compiled = ajv.compile(schema);
-      compiledCount++;
-      if (cacheKey) saveValidator(cache!, cacheKey, () => ajvModules().standaloneCode(ajv!, compiled));
-      fn = neverOverflowing(compiled);
+      let compiled: ValidateFunction | undefined;
+      try {
+        compiled = ajv.compile(schema);
+      } catch (e) {
+        // A loop ajv overflows on while compiling (`{"x": {"$ref": "#/properties/x"}}`): in a stored run, every answer is refused with why, never a crashed step.
+        if (!(e instanceof RangeError) || purpose !== 'run') throw e;
+        try {
+          ajv.removeSchema(schema);
+        } catch {
+          // nothing of it was kept
+        }
+      }
+      if (compiled) {
+        compiledCount++;
+        if (cacheKey) saveValidator(cache!, cacheKey, () => ajvModules().standaloneCode(ajv!, compiled!));
+        fn = neverOverflowing(compiled);
+      } else {
+        fn = neverOverflowing(Object.assign((() => {
+          throw new RangeError('Maximum call stack size exceeded');
+        }) as unknown as ValidateFunction, { schema }));
+      }
     }
     if (c.byKey.size >= MAX_COMPILED) {
       const [oldestKey, oldest] = c.byKey.entries().next().value as [string, Compiled];

@@ -26,13 +26,13 @@ const workflow = {
   ],
 };
 
-Looping('the answer is rejected as uncheckable, naming the looping $ref and validate, which reports it', async () => {
+async function answerOnLoopingRun(loop: (inputSchema: any) => void, pointer: string) {
   const store = createMemoryStore();
   const valid = structuredClone(workflow);
   delete (valid.nodes[1] as any).inputSchema.allOf;
   // The run as an older engine stored it: its workflow copy has a looping schema validate now refuses.
   const looping = structuredClone(valid) as any;
-  looping.nodes[1].inputSchema.allOf = [{ $ref: '#/' }];
+  loop(looping.nodes[1].inputSchema);
   const loopHash = hashWorkflow(looping);
   store.putWorkflow(loopHash, looping);
   const older = new Proxy(store, {
@@ -58,7 +58,15 @@ Looping('the answer is rejected as uncheckable, naming the looping $ref and vali
   assert.ok(errors.includes('cannot be checked') && errors.includes('"$ref"') && errors.includes('countersign validate'), errors);
   assert.is(answered.pending.attempt, 2);
   const report = validateWorkflow(looping);
-  assert.ok(report.errors.some((e) => e.code === 'E_INPUT_SCHEMA' && e.pointer === '/nodes/1/inputSchema/allOf/0/$ref'), JSON.stringify(report.errors));
+  assert.ok(report.errors.some((e) => e.code === 'E_INPUT_SCHEMA' && e.pointer === pointer), JSON.stringify(report.errors));
+}
+
+Looping('the answer is rejected as uncheckable, naming the looping $ref and validate, which reports it', async () => {
+  await answerOnLoopingRun((schema) => (schema.allOf = [{ $ref: '#/' }]), '/nodes/1/inputSchema/allOf/0/$ref');
+});
+
+Looping('r93 C1: a loop ajv overflows on while compiling ({"x": {"$ref": "#/properties/x"}}) is rejected the same way, never a crashed step (E_INTERNAL)', async () => {
+  await answerOnLoopingRun((schema) => (schema.properties.x = { $ref: '#/properties/x' }), '/nodes/1/inputSchema/properties/x/$ref');
 });
 
 Looping.run();
