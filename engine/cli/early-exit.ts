@@ -30,17 +30,17 @@ export interface EarlyExitGuard {
 }
 
 /**
- * `next`: how to find out where a run stands (`countersign runs --store …`),
- * for a command that steps runs; undefined for one that does not (validate).
+ * `next`: how to find out where the run stands (`countersign status <id>
+ * --store …`), or for validate the files being checked.
  */
-export function guardEarlyExit(io: Io, json: boolean, next: string | undefined): EarlyExitGuard {
+export function guardEarlyExit(io: Io, json: boolean, next: string): EarlyExitGuard {
   let status: number | undefined;
   const onExit = (code: number) => {
     if (ownExit) return;
     try {
       if (status === undefined) {
-        const message = `the process ended (status ${code}: a tool module's process.exit(), or an error thrown where countersign cannot catch it, such as in a timer) before the command finished: its result was never written${next ? ', and a run it was stepping may be left waiting at a tool node' : ''}`;
-        const fix = `a tool returns its result (or throws an error from run()); it must not call process.exit nor throw from timers or callbacks${next ? `. ${next}` : ''}`;
+        const message = `the process ended (status ${code}: a tool module's process.exit(), or an error thrown where countersign cannot catch it, such as in a timer) before the command finished: its result was never written${next?.startsWith('The files') ? '' : ', and a run it was stepping may be left waiting at a tool node'}`;
+        const fix = `a tool module returns its tools, and a tool its result (or throws an error); neither may call process.exit nor throw from timers or callbacks. ${next}`;
         if (json) printJson(io, { error: { code: 'E_TOOL_MODULE', message, fix } });
         io.stderr.write(`countersign: E_TOOL_MODULE: ${message}\n  fix: ${fix}\n`);
         process.exitCode = 2;

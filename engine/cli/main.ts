@@ -107,7 +107,14 @@ export async function main(argv: string[], given?: Io): Promise<number> {
   // A tool module may end the process itself: said, never a silent exit (early-exit.ts).
   const values = parsed.values as Record<string, unknown>;
   // How to find a run left where a module ended the process: the commands as this one was run (its store, its modules).
-  const next = name === 'validate' || name === 'graph' ? undefined : `Find the run with countersign runs${storeArg(typeof values.store === 'string' ? values.store : undefined)} and see where it stands with countersign status <runId>${storeArg(typeof values.store === 'string' ? values.store : undefined)} --allow-tool-modules`;
+  const store = storeArg(typeof values.store === 'string' ? values.store : undefined);
+  // The run, when the command names it (step, status, trace, run --resume); else how to find it.
+  const runId = typeof values.resume === 'string' ? values.resume : ['step', 'status', 'trace'].includes(name) ? parsed.positionals[0] : undefined;
+  const next = name === 'validate' || name === 'graph'
+    ? `The files being checked: ${parsed.positionals.join(', ')}`
+    : runId !== undefined
+      ? `See where run ${runId} stands with countersign status ${runId}${store} --allow-tool-modules`
+      : `Find the run with countersign runs${store} and see where it stands with countersign status <runId>${store} --allow-tool-modules`;
   const early = given === undefined && values['allow-tool-modules'] === true ? guardEarlyExit(io, json, next) : undefined;
   let status = 2;
   try {

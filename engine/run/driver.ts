@@ -403,7 +403,9 @@ function storeFault(e: CountersignError, state: RunState, resumeArgs: string): R
  */
 function resumable(fault: RunFailure, runId: string, resumeArgs: string): RunFailure {
   if (fault.fix?.includes('--resume')) return fault;
-  const then = `the run still waits at node "${fault.nodeId}": continue it with countersign run --resume ${runId}${resumeArgs} (library: engine.run({ runId }, …))`;
+  const resume = `continue it with countersign run --resume ${runId}${resumeArgs} (library: engine.run({ runId }, …))`;
+  // A fix that says already that the run waits is not told so twice.
+  const then = /still wait/.test(fault.fix ?? '') ? resume : `the run still waits at node "${fault.nodeId}": ${resume}`;
   return { ...fault, fix: fault.fix ? `${fault.fix}; then ${then}` : then };
 }
 

@@ -187,6 +187,17 @@ One('r91 A1: a tool module that calls process.exit() never ends the command sile
   }
 });
 
+One('r93 A1: validate whose tool module ends the process while it loads names the files being checked, and speaks of no run', () => {
+  const p = project('');
+  writeFileSync(join(p.dir, 'tools', 'w.mjs'), 'process.exit(0);\n');
+  const r = spawnSync(process.execPath, [LAUNCHER, 'validate', p.file, '--allow-tool-modules', '--json'], { cwd: p.dir, encoding: 'utf8', timeout: 60_000 });
+  assert.is(r.status, 2, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.is(doc.error.code, 'E_TOOL_MODULE');
+  assert.match(doc.error.fix, `The files being checked: ${p.file}`);
+  assert.not.match(doc.error.message, 'run it was stepping');
+});
+
 One('r92 A1 A3: after the command finished, a module\'s timer that calls process.exit keeps the command\'s status (said on stderr), and one that keeps the process alive does not hang it', () => {
   const exits = start(project('setTimeout(() => process.exit(3), 300)'));
   assert.is(exits.code, 0, exits.stderr);
