@@ -230,9 +230,9 @@ async function drive(
       if (steps >= maxSteps) {
         return stop(state, steps, {
           code: 'E_MAX_STEPS',
-          message: `stopped after ${steps} step(s) (--max-steps); the run still waits`,
+          message: `stopped after ${steps} step(s) (--max-steps, library: maxSteps); the run still waits`,
           nodeId: state.pending.nodeId,
-          fix: `continue with countersign run --resume ${state.runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}${asksAgents ? `, or ${answerHint(state.runId, state.seq, state.pending)}` : ''}`,
+          fix: `continue with countersign run --resume ${state.runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}${asksAgents ? `, or ${answerHint(state.runId, state.seq, state.pending)}` : ''} (library: engine.run({ runId }, { agent }), or submit())`,
         }, opts);
       }
       opts.onProgress?.({ type: 'pending', state });

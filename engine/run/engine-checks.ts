@@ -357,8 +357,15 @@ export function toolCallsOf(given: readonly ToolCallRecord[]): ToolCallRecord[] 
       fix: 'pass toolCalls as an array of objects, one per tool call the agent made, or leave it out',
     });
   }
+  // A hole (`[a, , b]`) is no record: said, never a TypeError deeper in.
+  for (let i = 0; i < given.length; i++) {
+    if (!(i in given)) throw new CountersignError('E_INPUT', `toolCalls[${i}] is a hole in the list (no record)`, { fix: 'pass one record per tool call, with no empty places in the list' });
+  }
   // A record is plain data, journaled as given: a field on a prototype, a getter or a hidden field would be dropped without a word (a call to `search` turned nameless).
   given.forEach((c, i) => {
+    if (Object.getOwnPropertySymbols(c).length > 0) {
+      throw new CountersignError('E_INPUT', `toolCalls[${i}] has a symbol-keyed field, which no journal keeps`, { fix: 'pass each field under a string key (name, ok, code, message, fix)' });
+    }
     const proto = Object.getPrototypeOf(c);
     if (proto !== Object.prototype && proto !== null) {
       const made = (c as object).constructor?.name;

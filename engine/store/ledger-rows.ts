@@ -40,6 +40,9 @@ const ROW_FIELDS: readonly string[] = ['id', 'table', 'at', 'key', 'runId', 'row
 export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => boolean, runId?: string): LedgerRow[] {
   if (!Array.isArray(rows)) throw rowError('the rows to append are not an array', 'pass an array of ledger rows');
   const seen = new Set<string>();
+  for (let i = 0; i < rows.length; i++) {
+    if (!(i in rows)) throw rowError(`ledger row ${i} is a hole in the list (no row)`, 'pass one row object per place in the list');
+  }
   return rows.map((row, i) => {
     const where = `ledger row ${i}`;
     if (row === null || typeof row !== 'object') throw rowError(`${where} is not an object`, 'pass {id, table, at, row}');
@@ -61,7 +64,7 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
     seen.add(row.id);
     // Round-tripped through Date: a day that does not exist (02-30) would be read as another one and sort out of place.
     if (typeof row.at !== 'string' || !CANONICAL_AT.test(row.at) || Number.isNaN(Date.parse(row.at)) || new Date(Date.parse(row.at)).toISOString() !== row.at) {
-      throw rowError(`ledger row "${row.id}" has time ${said(row.at)}, not a UTC ISO-8601 time`, 'write `at` as new Date(ms).toISOString(), e.g. 2026-01-01T09:30:00.000Z');
+      throw rowError(`ledger row "${row.id}" has time ${said(row.at)}, not a time in the one form ledger rows take: UTC with milliseconds, as Date#toISOString() writes it (so that text order is time order)`, 'write `at` as new Date(ms).toISOString(), e.g. 2026-01-01T09:30:00.000Z');
     }
     for (const field of ['key', 'runId'] as const) {
       if (row[field] !== undefined && typeof row[field] !== 'string') {

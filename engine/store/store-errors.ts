@@ -189,6 +189,12 @@ export function checkMutation<T>(value: unknown, runId: string, current: RunReco
  * wrong event is the caller's E_INPUT now, never "damaged store" later.
  */
 export function storedEvents(events: readonly unknown[], call: string, trusted = false): JournalEvent[] {
+  // A hole would be skipped by map and kept as a hole by one store, a TypeError in the other.
+  for (let i = 0; i < events.length; i++) {
+    if (!(i in events)) {
+      throw new CountersignError('E_INPUT', `${call}: journal event ${i} is a hole in the list (no event)`, { fix: 'pass one event object per place in the list; nothing was written' });
+    }
+  }
   return events.map((event, i) => {
     // The engine's own events are JSON already, and its own (vouched.ts): only their shape is checked.
     if (trusted) {

@@ -1142,6 +1142,29 @@ Limits('r91 D1 r92 D1: a submitted toolCalls record is plain data: a getter, a f
   assert.not.ok((await engine.trace(s.runId)).events.some((e) => e.type === 'tool.called'));
 });
 
+Limits('r93 D1 D3: a toolCalls list with a hole, or a record with a symbol-keyed field, is E_INPUT naming it, never a TypeError or a field dropped', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const s = await engine.start(TWO_STEP);
+  // eslint-disable-next-line no-sparse-arrays
+  const holed = [{ ok: true, name: 'a' }, , { ok: false, name: 'b', code: 'E_Q' }];
+  for (const [toolCalls, said] of [[holed, 'toolCalls[1] is a hole'], [[{ ok: true, name: 'y', [Symbol('z')]: 1 }], 'toolCalls[0] has a symbol-keyed field']] as const) {
+    for (const call of [() => engine.submit(s.runId, { words: 150 }, { seq: s.seq, toolCalls: toolCalls as never }), () => engine.recordToolCalls(s.runId, { seq: s.seq, toolCalls: toolCalls as never })] as Array<() => Promise<unknown>>) {
+      const err = await Promise.resolve().then(call).then(() => undefined, (e: CountersignError) => e);
+      assert.is(err?.code, 'E_INPUT', String(err));
+      assert.match(err!.message, said);
+    }
+  }
+  assert.is((await engine.status(s.runId)).status, 'waiting');
+});
+
+Limits('r93 D4: run()\'s maxSteps stop names the library option and how a host resumes (engine.run({ runId })), not only CLI commands', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const r = await engine.run(TWO_STEP, { agent: { answer: async () => ({ words: 'x' }) }, maxSteps: 1 });
+  assert.is(r.error?.code, 'E_MAX_STEPS');
+  assert.match(r.error!.message, 'maxSteps');
+  assert.match(r.error!.fix!, 'engine.run({ runId }');
+});
+
 Limits('r88 D5: an unknown run on a store kept in memory is E_RUN_NOT_FOUND whose fix lists runs with engine.runs(), not `countersign runs` (which cannot open that store)', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   for (const call of [() => engine.status('abc'), () => engine.trace('abc'), () => engine.submit('abc', {}), () => engine.run({ runId: 'abc' }, { agent: { answer: async () => ({}) } })] as Array<() => Promise<unknown>>) {

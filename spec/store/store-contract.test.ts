@@ -400,6 +400,29 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.match(err!.message, 'is a Date');
   });
 
+  test('r93 D2 D5: a list of events or ledger rows with a hole is refused (E_INPUT, E_LEDGER_ROW) before anything is written, in both stores; a ledger time not in toISOString form says which form it takes', (c) => {
+    store(c).create(makeRecord('r1'), []);
+    const refused = (fn: () => unknown, code: string, text: string) => {
+      try {
+        fn();
+        assert.unreachable(text);
+      } catch (e) {
+        assert.is((e as CountersignError).code, code, String(e));
+        assert.match((e as CountersignError).message, text);
+      }
+    };
+    // eslint-disable-next-line no-sparse-arrays
+    refused(() => store(c).update('r1', () => ({ events: [, event(1, 'x')] as never, result: 1 })), 'E_INPUT', 'journal event 0 is a hole');
+    // eslint-disable-next-line no-sparse-arrays
+    refused(() => store(c).create(makeRecord('r2'), [, event(0, 'run.started')] as never), 'E_INPUT', 'journal event 0 is a hole');
+    // eslint-disable-next-line no-sparse-arrays
+    refused(() => store(c).appendRows([, { id: 'q1', table: 'audit', at: '2026-01-01T00:00:00.000Z', row: {} }] as never), 'E_LEDGER_ROW', 'ledger row 0 is a hole');
+    refused(() => store(c).appendRows([{ id: 'q2', table: 'audit', at: '2020-01-01T00:00:00Z', row: {} }]), 'E_LEDGER_ROW', 'UTC with milliseconds, as Date#toISOString() writes it');
+    assert.is(store(c).eventCount('r1'), 0);
+    assert.is(store(c).get('r2'), undefined);
+    assert.equal(store(c).rows('audit'), []);
+  });
+
   test('r88 D3: a misspelt key in what mutate returns ({ recrod }) is E_INPUT naming it with a did-you-mean, never "write nothing"', (c) => {
     store(c).create(makeRecord('r1', { seq: 1 }), []);
     const err = (() => {
