@@ -9,7 +9,7 @@ import { answerValidator } from './answer-schema.js';
 import type { Finding } from './node-type.js';
 import { withFix } from './checks.js';
 import { findKeyword, isSubschemaPointer, subschemas } from './schema-walk.js';
-import { faultyValue, metaFault } from './schema-meta.js';
+import { faultyValue, metaFault, valueAt } from './schema-meta.js';
 import { explainRootFault, rootKeywordProblem } from './schema-root.js';
 import { circularRef } from './schema-cycles.js';
 
@@ -123,10 +123,7 @@ function unknownKeyword(schema: JsonValue, at: string): SchemaProblem | undefine
   // What compiling would refuse here, were the definition referred to: a pattern that is no regular expression, a format ajv does not know.
   const bad = ownBadPattern(schema, at);
   if (bad) return badPatternProblem(bad);
-  if (typeof schema.format === 'string' && !FORMATS.includes(schema.format)) {
-    const guess = suggest(schema.format, FORMATS);
-    return { at: `${at}/format`, message: `unknown format "${schema.format}"${guess ? ` — did you mean "${guess}"?` : ''}`, fix: `use one of ${FORMATS.join(', ')}` };
-  }
+  if (typeof schema.format === 'string' && !FORMATS.includes(schema.format)) return unknownFormat(`${at}/format`, schema.format);
   for (const [sub, here] of subschemas(schema, at)) {
     const found = unknownKeyword(sub, here);
     if (found) return found;
@@ -196,15 +193,8 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
     };
   }
   const format = /unknown format "([^"]+)" ignored in schema at path "#([^"]*)"/.exec(message);
-  if (format) {
-    const guess = suggest(format[1], FORMATS);
-    return {
-      // ajv's path is a URI fragment: percent-decoded, it is the JSON pointer ("my%20field" is "my field").
-      at: `${decodeFragment(format[2])}/format`,
-      message: `unknown format "${format[1]}"${guess ? ` — did you mean "${guess}"?` : ''}`,
-      fix: `use one of ${FORMATS.join(', ')}`,
-    };
-  }
+  // ajv's path is a URI fragment: percent-decoded, it is the JSON pointer ("my%20field" is "my field").
+  if (format) return unknownFormat(`${decodeFragment(format[2])}/format`, format[1]);
   if (/Invalid regular expression/.test(message)) {
     const bad = findBadPattern(schema, '');
     const what = bad?.key ? `the patternProperties key "${bad.text}"` : '"pattern"';
@@ -265,7 +255,7 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
   if (keywordType) {
     const types = keywordType[2].split(',').map((t) => t.replace(/"/g, '').trim());
     const at = findKeyWhere(schema, keywordType[1], (v) => !types.includes(Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v), '');
-    const value = at === undefined ? undefined : valueAtPointer(schema, at);
+    const value = at === undefined ? undefined : valueAt(schema, at);
     const must = types.join(' or ') === 'boolean' ? 'true or false' : types.join(' or ');
     return { at: at ?? '', message: `"${keywordType[1]}" must be ${must}${at === undefined ? '' : `, not ${JSON.stringify(value)}`}`, fix: `give "${keywordType[1]}" ${must === 'true or false' ? 'true or false' : `a value of type ${must}`}, or leave it out` };
   }
@@ -347,19 +337,17 @@ interface BadPattern {
  */
 function metaProblem(schema: JsonObject, at: string, must: string): SchemaProblem {
   if (at.endsWith('/patternProperties') && /format "regex"/.test(must)) {
-    const bad = ownBadPattern(valueAtPointer(schema, at.slice(0, -'/patternProperties'.length)), at.slice(0, -'/patternProperties'.length));
-    if (bad?.key) return { at: bad.at, key: true, message: `the patternProperties key "${bad.text}" is not a valid regular expression (${regexError(bad.text)})`, fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)' };
+    const holder = at.slice(0, -'/patternProperties'.length);
+    const bad = ownBadPattern(valueAt(schema, holder) as JsonValue, holder);
+    if (bad?.key) return badPatternProblem(bad);
   }
   return faultyValue(schema, at, must);
 }
 
-function valueAtPointer(root: JsonValue, pointer: string): JsonValue {
-  let cur: JsonValue | undefined = root;
-  for (const seg of pointer.split('/').slice(1)) {
-    if (cur === null || typeof cur !== 'object' || cur === undefined) return null;
-    cur = (cur as Record<string, JsonValue>)[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return cur ?? null;
+/** A `format` ajv-formats does not know, at `at`, with a did-you-mean. */
+function unknownFormat(at: string, name: string): SchemaProblem {
+  const guess = suggest(name, FORMATS);
+  return { at, message: `unknown format "${name}"${guess ? ` — did you mean "${guess}"?` : ''}`, fix: `use one of ${FORMATS.join(', ')}` };
 }
 
 /** Why `text` is no regular expression (as ajv compiles one: with the u flag). */
@@ -373,12 +361,7 @@ function regexError(text: string): string {
 }
 
 function isBadRegex(text: string): boolean {
-  try {
-    new RegExp(text, 'u');
-    return false;
-  } catch {
-    return true;
-  }
+  return regexError(text) !== '';
 }
 
 function findBadPattern(schema: JsonValue, at: string): BadPattern | undefined {

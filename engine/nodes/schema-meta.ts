@@ -158,7 +158,8 @@ function unescape(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function valueAt(root: unknown, pointer: string): unknown {
+/** The value at a JSON pointer inside `root`; undefined when the path leaves it. */
+export function valueAt(root: unknown, pointer: string): unknown {
   let cur = root;
   for (const seg of pointer.split('/').slice(1)) {
     if (cur === null || typeof cur !== 'object') return undefined;

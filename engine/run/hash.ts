@@ -25,3 +25,11 @@ function sorted(value: unknown): string {
 export function hashWorkflow(workflow: unknown): string {
   return createHash('sha256').update(JSON.stringify(workflow) ?? 'null').digest('hex');
 }
+
+/**
+ * Whether `workflow` is the copy stored under `hash`: its JSON as written,
+ * or (runs stored before the hash kept key order) its sorted-key JSON.
+ */
+export function hasWorkflowHash(workflow: unknown, hash: string): boolean {
+  return hashWorkflow(workflow) === hash || createHash('sha256').update(canonicalJson(workflow)).digest('hex') === hash;
+}

@@ -6,14 +6,12 @@
  * matches neither has been damaged (a hand edit, another program) and is
  * refused as a damaged store, never compiled into a TypeError deep in a step.
  */
-import { createHash } from 'node:crypto';
 import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
-import { canonicalJson, hashWorkflow } from './hash.js';
+import { hasWorkflowHash } from './hash.js';
 
 export function checkedCopy(workflow: Workflow, hash: string, storeFile: string | undefined, runId?: string): Workflow {
-  if (hashWorkflow(workflow) === hash) return workflow;
-  if (createHash('sha256').update(canonicalJson(workflow)).digest('hex') === hash) return workflow;
+  if (hasWorkflowHash(workflow, hash)) return workflow;
   throw new CountersignError('E_STORE', `${runId ? `run ${runId}: ` : ''}the stored workflow copy ${hash}${storeFile ? ` in ${storeFile}` : ''} is damaged: its content no longer matches its hash`, {
     ...(storeFile ? { file: storeFile } : {}),
     // A store without a file (the memory store) has nothing to restore: the run can only start again.

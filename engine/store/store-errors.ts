@@ -8,8 +8,7 @@ import { eventProblem, isPlainObject, kindOf, recordProblem, workflowProblem } f
 import { jsonProblem } from '../format/json-problem.js';
 import { takeVouched } from './vouched.js';
 import { suggest } from '../format/suggest.js';
-import { hashWorkflow, canonicalJson } from '../run/hash.js';
-import { createHash } from 'node:crypto';
+import { hashWorkflow, hasWorkflowHash } from '../run/hash.js';
 import type { LedgerRow, Mutation, RunRecord } from './store.js';
 
 /** `inMemory`: the store is the memory store, which no command can list: its own list() can. */
@@ -296,8 +295,7 @@ function parsedOrUndefined(text: string): unknown {
 
 /** Whether `workflow` is stored under `hash` by either rule: its JSON as written, or (runs stored before key order was kept) sorted. */
 function hasHash(workflow: unknown, hash: string): boolean {
-  if (workflow === undefined) return false;
-  return hashWorkflow(workflow) === hash || createHash('sha256').update(canonicalJson(workflow)).digest('hex') === hash;
+  return workflow !== undefined && hasWorkflowHash(workflow, hash);
 }
 
 /** create()'s record and first events: a record with its run id, and a list. */
