@@ -192,9 +192,13 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
       ...(guess ? { meant: guess } : {}),
     };
   }
-  const format = /unknown format "([^"]+)" ignored in schema at path "#([^"]*)"/.exec(message);
-  // ajv's path is a URI fragment: percent-decoded, it is the JSON pointer ("my%20field" is "my field").
-  if (format) return unknownFormat(`${decodeFragment(format[2])}/format`, format[1]);
+  const format = /unknown format "([^"]+)" ignored in schema at path "([^"]*)"/.exec(message);
+  if (format) {
+    // ajv's path is a URI fragment (percent-decoded, it is the JSON pointer: "my%20field" is "my field"),
+    // or, under a subschema with a URI $id of its own, that URI: then the format is found by its name.
+    const at = format[2].startsWith('#') ? `${decodeFragment(format[2].slice(1))}/format` : findKeyWithValue(schema, 'format', format[1], '') ?? '';
+    return unknownFormat(at, format[1]);
+  }
   if (/Invalid regular expression/.test(message)) {
     const bad = findBadPattern(schema, '');
     const what = bad?.key ? `the patternProperties key "${bad.text}"` : '"pattern"';

@@ -281,6 +281,15 @@ test('r89: every subschema position of an inputSchema or registry entry takes on
   assert.ok(strictValidator()(fine), JSON.stringify(strictValidator().errors));
 });
 
+test('r94 B1: an unknown format under a subschema with its own URI $id is told at its format, with a did-you-mean (not at the root in ajv\'s words)', () => {
+  const wf = seedReviewLoop();
+  Object.assign((wf.nodes[2] as Schema).inputSchema, { definitions: { d: { $id: 'http://x.test/d', type: 'object', properties: { y: { type: 'string', format: 'emial' } } } } });
+  (wf.nodes[2] as Schema).inputSchema.properties.x = { $ref: 'http://x.test/d' };
+  const errors = validateWorkflow(wf).errors;
+  assert.equal(errors.map((e) => `${e.code} ${e.pointer}`), ['E_INPUT_SCHEMA /nodes/2/inputSchema/definitions/d/properties/y/format']);
+  assert.match(errors[0]!.message, 'unknown format "emial" — did you mean "email"?');
+});
+
 test('r77: a "type" list naming a type twice, or empty, says so (never "undefined is not a JSON Schema type")', () => {
   const wf = seedReviewLoop();
   (wf.nodes[2] as Schema).inputSchema.properties.review_file.type = ['string', 'string'];
