@@ -8,7 +8,7 @@ import { eventProblem, isPlainObject, kindOf, recordProblem, workflowProblem } f
 import { jsonProblem } from '../format/json-problem.js';
 import { takeVouched } from './vouched.js';
 import { suggest } from '../format/suggest.js';
-import { hashWorkflow, hasWorkflowHash } from '../run/hash.js';
+import { hasWorkflowHash } from '../run/hash.js';
 import type { LedgerRow, Mutation, RunRecord } from './store.js';
 
 /** `inMemory`: the store is the memory store, which no command can list: its own list() can. */
@@ -279,7 +279,7 @@ export function sameCopy(hash: string, storedText: string, givenText: string, gi
   // The stored copy still has its hash (under either rule a run was stored by, stored-workflow.ts): intact, and kept.
   if (hasHash(parsedOrUndefined(storedText), hash)) {
     if (hasHash(given, hash)) return 'keep';
-  } else if (hashWorkflow(given) === hash) return 'replace';
+  } else if (hasWorkflowHash(given, hash)) return 'replace';
   throw new CountersignError('E_INPUT', `putWorkflow(): another workflow copy is already stored under hash ${hash}, and the one given does not have that hash: a stored copy never changes`, {
     fix: 'store a copy under its own hash (hashWorkflow(copy), as the engine does); the copy runs were started with is kept as it was',
   });

@@ -387,6 +387,14 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.equal(Object.keys(store(c).getWorkflow(legacy).nodes[0]!), Object.keys(WORKFLOW.nodes[0]!), 'the copy as first stored, its key order kept');
   });
 
+  test('r94 D2: a damaged copy stored under the older sorted-key hash is put back by the true copy, which has that hash under the older rule', (c) => {
+    const legacy = createHash('sha256').update(canonicalJson(WORKFLOW)).digest('hex');
+    const damaged = { ...WORKFLOW, metadata: { ...WORKFLOW.metadata, description: 'damaged' } };
+    store(c).putWorkflow(legacy, damaged as Workflow);
+    store(c).putWorkflow(legacy, WORKFLOW);
+    assert.is(store(c).getWorkflow(legacy).metadata.description, WORKFLOW.metadata.description);
+  });
+
   test('r90 D2: a host store wrapper that adds an event of its own to the engine\'s first events gets the whole check: E_INPUT at the event, never a stored Date or a bare TypeError', async (c) => {
     const inner = store(c);
     const wrapper = {
