@@ -12,6 +12,8 @@
  *   ends the process after a grace second, saying so on stderr.
  * (countersign's own forced exit, signals.ts, says its own piece first.)
  */
+import { moduleActivity, type ModuleActivity } from '../tools/module-activity.js';
+import { shellWord } from '../format/shell-word.js';
 import { printJson, type Io } from './io.js';
 
 let ownExit = false;
@@ -29,20 +31,50 @@ export interface EarlyExitGuard {
   finished(status: number): void;
 }
 
-/**
- * `next`: how to find out where the run stands (`countersign status <id>
- * --store …`), or for validate the files being checked.
- */
-export function guardEarlyExit(io: Io, json: boolean, next: string): EarlyExitGuard {
+/** What the command is, to say what an early end left behind and how to go on. */
+export interface EarlyExitContext {
+  command: string;
+  /** ` --store DIR` as the command was given it ('' for the default). */
+  store: string;
+  /** The run the command names (step, status, trace, run --resume). */
+  runId?: string;
+  /** The files validate or graph was given. */
+  files?: readonly string[];
+}
+
+/** What went wrong, for a command that says its own partial result (validate's files checked so far). */
+export interface EndedEarly {
+  message: string;
+  fix: string;
+  /** The module code that ended it, when known. */
+  activity?: ModuleActivity;
+}
+
+let created: string | undefined;
+let partial: ((ended: EndedEarly) => void) | undefined;
+
+/** A run this command created (command.ts's store tells it): an early end names it. */
+export function noteRunCreated(runId: string): void {
+  created = runId;
+}
+
+/** `say` writes the command's own output for an early end (its --json document, its lines) instead of the plain E_TOOL_MODULE document. */
+export function sayWhenEndedEarly(say: ((ended: EndedEarly) => void) | undefined): void {
+  partial = say;
+}
+
+export function guardEarlyExit(io: Io, json: boolean, context: EarlyExitContext): EarlyExitGuard {
+  created = undefined;
+  partial = undefined;
   let status: number | undefined;
   const onExit = (code: number) => {
     if (ownExit) return;
     try {
       if (status === undefined) {
-        const message = `the process ended (status ${code}: a tool module's process.exit(), or an error thrown where countersign cannot catch it, such as in a timer) before the command finished: its result was never written${next?.startsWith('The files') ? '' : ', and a run it was stepping may be left waiting at a tool node'}`;
-        const fix = `a tool module returns its tools, and a tool its result (or throws an error); neither may call process.exit nor throw from timers or callbacks. ${next}`;
-        if (json) printJson(io, { error: { code: 'E_TOOL_MODULE', message, fix } });
-        io.stderr.write(`countersign: E_TOOL_MODULE: ${message}\n  fix: ${fix}\n`);
+        const ended = endedEarly(code, context);
+        if (partial) partial(ended);
+        else if (json) printJson(io, { error: { code: 'E_TOOL_MODULE', message: ended.message, fix: ended.fix } });
+        io.stderr.write(`countersign: E_TOOL_MODULE: ${ended.message}\n  fix: ${ended.fix}\n`);
         process.exitCode = 2;
         return;
       }
@@ -64,4 +96,38 @@ export function guardEarlyExit(io: Io, json: boolean, next: string): EarlyExitGu
       }, LEFTOVER_GRACE_MS).unref();
     },
   };
+}
+
+/** The message and fix for a process ended by status `code` before the command finished. */
+function endedEarly(code: number, context: EarlyExitContext): EndedEarly {
+  const seen = moduleActivity();
+  const module = seen && describe(seen.activity);
+  const cause = !seen
+    ? ' (a tool module\'s process.exit(), or an error thrown where countersign cannot catch it, such as in a timer)'
+    : seen.now
+      ? `, while ${module} ${seen.activity.tool ? 'was running' : 'was being loaded'} (it called process.exit(), or threw where countersign cannot catch it)`
+      : `, after ${module} last ran (a timer or callback it left called process.exit(), or threw where countersign cannot catch it)`;
+  const runId = context.runId ?? created;
+  const checking = context.files !== undefined;
+  const startsRun = context.command === 'start' || (context.command === 'run' && context.runId === undefined);
+  const left = checking ? ''
+    : runId !== undefined ? `; run ${runId} may be left waiting at a tool node`
+      : startsRun ? '; no run was stored' : '; a run it was stepping may be left waiting at a tool node';
+  const rule = 'a tool module returns its tools, and a tool its result (or throws an error); neither may call process.exit nor throw from timers or callbacks';
+  const mend = seen ? `fix ${seen.activity.module} (${rule})` : rule;
+  const next = checking ? `, then ${context.command} again: ${context.files!.map(shellWord).join(' ')}`
+    : runId !== undefined ? `; then see where run ${runId} stands with countersign status ${runId}${context.store} --allow-tool-modules`
+      : startsRun ? `, then ${context.command} the workflow again`
+        : `; then find the run with countersign runs${context.store} and see where it stands with countersign status <runId>${context.store} --allow-tool-modules`;
+  return {
+    message: `the process ended (status ${code}) before the command finished${cause}: its result was never written${left}`,
+    fix: `${mend}${next}`,
+    ...(seen ? { activity: seen.activity } : {}),
+  };
+}
+
+/** `tool "x" of tool module /p/t.mjs (toolModules entry /toolModules/0 of /p/flow.json)`. */
+function describe(a: ModuleActivity): string {
+  const entry = `its /toolModules entry ${a.pointer.slice('/toolModules/'.length)}${a.workflow ? ` in ${a.workflow}` : ''}`;
+  return `${a.tool ? `tool "${a.tool}" of ` : ''}tool module ${a.module} (${entry})`;
 }

@@ -110,12 +110,10 @@ export async function main(argv: string[], given?: Io): Promise<number> {
   const store = storeArg(typeof values.store === 'string' ? values.store : undefined);
   // The run, when the command names it (step, status, trace, run --resume); else how to find it.
   const runId = typeof values.resume === 'string' ? values.resume : ['step', 'status', 'trace'].includes(name) ? parsed.positionals[0] : undefined;
-  const next = name === 'validate' || name === 'graph'
-    ? `The files being checked: ${parsed.positionals.join(', ')}`
-    : runId !== undefined
-      ? `See where run ${runId} stands with countersign status ${runId}${store} --allow-tool-modules`
-      : `Find the run with countersign runs${store} and see where it stands with countersign status <runId>${store} --allow-tool-modules`;
-  const early = given === undefined && values['allow-tool-modules'] === true ? guardEarlyExit(io, json, next) : undefined;
+  const files = name === 'validate' || name === 'graph' ? parsed.positionals : undefined;
+  const early = given === undefined && values['allow-tool-modules'] === true
+    ? guardEarlyExit(io, json, { command: name, store, ...(runId !== undefined ? { runId } : {}), ...(files ? { files } : {}) })
+    : undefined;
   let status = 2;
   try {
     status = await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);

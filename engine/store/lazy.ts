@@ -6,7 +6,8 @@
  */
 import type { Store } from './store.js';
 
-export function lazyStore(open: () => Store, location: string): Store {
+/** `created`: told each run id this store creates (the CLI names the run a command left, should the process end under it). */
+export function lazyStore(open: () => Store, location: string, created?: (runId: string) => void): Store {
   let real: Store | undefined;
   const store = (): Store => (real ??= open());
   return new Proxy({} as Store, {
@@ -18,6 +19,13 @@ export function lazyStore(open: () => Store, location: string): Store {
       if (name === 'file') return real?.file;
       if (name === 'close') return () => real?.close();
       const member = store()[name as keyof Store];
+      if (name === 'create' && created) {
+        return (...args: Parameters<Store['create']>) => {
+          const done = real!.create(...args);
+          created(args[0].runId);
+          return done;
+        };
+      }
       return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(real) : member;
     },
   });

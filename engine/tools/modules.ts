@@ -19,6 +19,7 @@ import { CountersignError, isCountersignError } from '../errors.js';
 import { shellWord } from '../format/shell-word.js';
 import { markModuleTools, type ModuleToolOrigin } from './catalog.js';
 import { importModule } from './module-import.js';
+import { asModuleActivity, type ModuleActivity } from './module-activity.js';
 import { asTool, type Tool } from './tool.js';
 
 /** The path a `toolModules` entry names: resolved against the workflow file's folder (a bare name too). */
@@ -74,8 +75,9 @@ async function moduleTools(name: string, i: number, file: string | undefined): P
   }
   const path = toolModulePath(name, file);
   let mod: Record<string, unknown>;
+  const activity: ModuleActivity = { module: path, ...(file ? { workflow: file } : {}), pointer: `/toolModules/${i}` };
   try {
-    mod = await importModule(pathToFileURL(path).href);
+    mod = await asModuleActivity(activity, () => importModule(pathToFileURL(path).href));
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     // Node's import() names no position for a syntax error; `node --check`
@@ -120,7 +122,23 @@ async function moduleTools(name: string, i: number, file: string | undefined): P
       fix: 'export const tools = [defineTool({...}), …] (or a default export of that array)',
     });
   }
-  return exported.map((entry) => moduleTool(entry, path, entryAt));
+  return exported.map((entry) => watched(moduleTool(entry, path, entryAt), activity));
+}
+
+/** The tool, its calls and argument checks said to be its module's code running (module-activity.ts). */
+function watched(tool: Tool, at: ModuleActivity): Tool {
+  const activity = { ...at, tool: tool.name };
+  // Named field by field: a module's own Tool-like object may hold them on its prototype.
+  return Object.freeze({
+    name: tool.name,
+    class: tool.class,
+    ...(tool.blastRadius !== undefined ? { blastRadius: tool.blastRadius } : {}),
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema,
+    run: (args: unknown, ctx?: Parameters<Tool['run']>[1]) => asModuleActivity(activity, () => tool.run(args, ctx)),
+    checkArgs: (args: unknown) => asModuleActivity(activity, () => tool.checkArgs(args)),
+    argProblems: (args: unknown) => asModuleActivity(activity, () => tool.argProblems(args)),
+  });
 }
 
 function pathFault(e: CountersignError): CountersignError {

@@ -180,22 +180,61 @@ One('r91 A1: a tool module that calls process.exit() never ends the command sile
     assert.is(r.code, 2, r.stderr);
     const doc = JSON.parse(r.stdout);
     assert.is(doc.error.code, 'E_TOOL_MODULE');
-    assert.match(doc.error.message, `the process ended (status ${status}`);
+    assert.match(doc.error.message, `the process ended (status ${status}) before the command finished`);
     assert.match(r.stderr, 'countersign: E_TOOL_MODULE:');
-    // r92 A2: the commands it suggests find the run: its store and --allow-tool-modules.
-    assert.match(doc.error.fix, /countersign runs --store \S+ and see where it stands with countersign status <runId> --store \S+ --allow-tool-modules/);
   }
 });
 
-One('r93 A1: validate whose tool module ends the process while it loads names the files being checked, and speaks of no run', () => {
+/** The runs in `store`, as `countersign runs --json` lists them. */
+function runsIn(store: string): Array<{ runId: string; status: string }> {
+  const r = spawnSync(process.execPath, [LAUNCHER, 'runs', '--json', '--store', store], { encoding: 'utf8' });
+  return JSON.parse(r.stdout).runs;
+}
+
+One('r94 A1 A2: start whose tool ends the process names the run it created (and the commands to see it), the tool, its module and the workflow file', () => {
+  const p = project('process.exit(0)');
+  const r = start(p);
+  assert.is(r.code, 2, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  const [run] = runsIn(join(p.dir, 'store'));
+  assert.is(run.status, 'waiting');
+  assert.match(doc.error.message, `run ${run.runId} may be left waiting at a tool node`);
+  assert.match(doc.error.message, `tool "w" of tool module ${join(p.dir, 'tools', 'w.mjs')} (its /toolModules entry 0 in ${p.file}) was running`);
+  assert.match(doc.error.fix, `fix ${join(p.dir, 'tools', 'w.mjs')}`);
+  assert.match(doc.error.fix, `countersign status ${run.runId} --store ${join(p.dir, 'store')} --allow-tool-modules`);
+  assert.not.match(doc.error.fix, 'countersign runs');
+});
+
+One('r94 A1 A2: start whose tool module ends the process while it loads says no run was stored (none is) and to start again, naming the module', () => {
   const p = project('');
   writeFileSync(join(p.dir, 'tools', 'w.mjs'), 'process.exit(0);\n');
-  const r = spawnSync(process.execPath, [LAUNCHER, 'validate', p.file, '--allow-tool-modules', '--json'], { cwd: p.dir, encoding: 'utf8', timeout: 60_000 });
+  const r = start(p);
+  assert.is(r.code, 2, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.match(doc.error.message, `tool module ${join(p.dir, 'tools', 'w.mjs')} (its /toolModules entry 0 in ${p.file}) was being loaded`);
+  assert.match(doc.error.message, 'no run was stored');
+  assert.match(doc.error.fix, 'then start the workflow again');
+  assert.not.match(doc.error.fix, 'countersign runs');
+  assert.equal(runsIn(join(p.dir, 'store')), []);
+});
+
+One('r93 A1: validate over several files whose tool module ends the process while it loads keeps the files checked before, puts E_TOOL_MODULE at that file\'s toolModules entry, and names the files not reached', () => {
+  const p = project('');
+  writeFileSync(join(p.dir, 'tools', 'w.mjs'), 'process.exit(0);\n');
+  const good = join(p.dir, 'good.json');
+  writeFileSync(good, JSON.stringify({ metadata: { name: 'g', version: '1.0.0', description: 'd' }, nodes: [{ type: 'start', id: 's', connections: { default: 'e' } }, { type: 'end', id: 'e' }] }));
+  const r = spawnSync(process.execPath, [LAUNCHER, 'validate', 'good.json', 'flow.json', 'good.json', '--allow-tool-modules', '--json'], { cwd: p.dir, encoding: 'utf8', timeout: 60_000 });
   assert.is(r.status, 2, r.stderr);
   const doc = JSON.parse(r.stdout);
-  assert.is(doc.error.code, 'E_TOOL_MODULE');
-  assert.match(doc.error.fix, `The files being checked: ${p.file}`);
-  assert.not.match(doc.error.message, 'run it was stepping');
+  assert.equal(doc.files.map((f: { file: string; ok: boolean }) => [f.file, f.ok]), [['good.json', true], ['flow.json', false], ['good.json', false]]);
+  const [fault] = doc.files[1].errors;
+  assert.is(fault.code, 'E_TOOL_MODULE');
+  assert.is(fault.pointer, '/toolModules/0');
+  const lines = readFileSync(p.file, 'utf8').split('\n');
+  assert.ok(fault.line >= 1 && lines[fault.line - 1].slice(fault.col - 1).startsWith('"./tools/w.mjs"'), `line:col at the entry: ${fault.line}:${fault.col}`);
+  assert.match(fault.message, 'was being loaded');
+  assert.match(doc.files[2].errors[0].message, 'not checked: the process ended while flow.json was checked');
+  assert.not.match(r.stderr, 'run it was stepping');
 });
 
 One('r92 A1 A3: after the command finished, a module\'s timer that calls process.exit keeps the command\'s status (said on stderr), and one that keeps the process alive does not hang it', () => {

@@ -4,7 +4,9 @@ import { formatHuman, formatJson } from '../../validate/report.js';
 import { validateFile, type ValidationReport } from '../../validate/index.js';
 import { validateFileWithModules } from '../../validate/with-modules.js';
 import { printJson, reportFailure, usage } from '../io.js';
+import { sayWhenEndedEarly } from '../early-exit.js';
 import { TOOL_MODULE_OPTIONS, type Command } from './command.js';
+import { sayValidateEndedEarly } from './validate-ended.js';
 
 export const command: Command = {
   usage: [
@@ -20,12 +22,15 @@ export const command: Command = {
     const withModules = values['allow-tool-modules'] === true;
     // A .md file is a persona wherever it lies; every other file is a workflow.
     const reports: ValidationReport[] = [];
+    // A module may end the process mid-way: the files checked so far are still said (validate-ended.ts).
+    if (withModules) sayWhenEndedEarly((ended) => sayValidateEndedEarly(io, values.json === true, files, reports, ended));
     for (const f of files) {
       // Read relative to where the command was given (io.cwd), as every other command does; reported as the user named it.
       const path = resolve(io.cwd, f);
       const report = /\.md$/i.test(f) ? validatePersonaFile(path) : withModules ? await validateFileWithModules(path) : validateFile(path);
       reports.push({ ...report, file: f });
     }
+    if (withModules) sayWhenEndedEarly(undefined);
     if (values.json) printJson(io, formatJson(reports));
     else {
       const text = formatHuman(reports);
