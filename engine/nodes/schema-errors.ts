@@ -9,9 +9,11 @@ import { answerValidator } from './answer-schema.js';
 import type { Finding } from './node-type.js';
 import { withFix } from './checks.js';
 import { findKeyword, isSubschemaPointer, subschemas } from './schema-walk.js';
-import { faultyValue, metaFault, valueAt } from './schema-meta.js';
+import { metaFault, valueAt } from './schema-meta.js';
 import { explainRootFault, rootKeywordProblem } from './schema-root.js';
 import { circularRef } from './schema-cycles.js';
+import { badPatternProblem, findBadPattern, FORMATS, metaProblem, ownBadPattern, unknownFormat } from './schema-patterns.js';
+import { decodeFragment, findKeyWhere, findKeyWithValue, refsOf, repeatedId } from './schema-search.js';
 
 export { TYPES } from './schema-meta.js';
 const DRAFT7_KEYWORDS = [
@@ -22,13 +24,6 @@ const DRAFT7_KEYWORDS = [
   'propertyNames', 'const', 'enum', 'type', 'format', 'contentMediaType', 'contentEncoding', 'if', 'then', 'else',
   'allOf', 'anyOf', 'oneOf', 'not',
 ];
-// The formats ajv-formats adds (its "full" set).
-const FORMATS = [
-  'date', 'time', 'date-time', 'iso-time', 'iso-date-time', 'duration', 'uri', 'uri-reference', 'uri-template',
-  'url', 'email', 'hostname', 'ipv4', 'ipv6', 'regex', 'uuid', 'json-pointer', 'json-pointer-uri-fragment',
-  'relative-json-pointer', 'byte', 'int32', 'int64', 'float', 'double', 'password', 'binary',
-];
-
 export interface SchemaProblem {
   /** Pointer inside the schema ('' for the schema itself). */
   at: string;
@@ -268,125 +263,4 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
   const root = explainRootFault(message, schema);
   if (root) return root;
   return { at: '', message, fix: 'correct the schema so that it is valid JSON Schema draft-07' };
-}
-
-/** The pointer of the second `$id` naming `id` (ajv's text: a URI, with or without "#", or an anchor it may prefix with its base). */
-function repeatedId(schema: JsonValue, id: string): string | undefined {
-  const bare = (text: string) => text.replace(/#$/, '');
-  const names = (v: JsonValue) => typeof v === 'string' && (bare(v) === bare(id) || (v.startsWith('#') && id.endsWith(v)));
-  let seen = 0;
-  const walk = (node: JsonValue, at: string): string | undefined => {
-    if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
-    if (names(node.$id) && ++seen === 2) return `${at}/$id`;
-    for (const [sub, here] of subschemas(node, at)) {
-      const found = walk(sub, here);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return walk(schema, '');
-}
-
-/** Every `$ref` text of `schema`, looked for where keywords are. */
-function refsOf(schema: JsonValue): string[] {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return [];
-  const own = typeof schema.$ref === 'string' ? [schema.$ref] : [];
-  return [...own, ...[...subschemas(schema, '')].flatMap(([sub]) => refsOf(sub))];
-}
-
-function badPatternProblem(bad: BadPattern): SchemaProblem {
-  const what = bad.key ? `the patternProperties key "${bad.text}"` : '"pattern"';
-  return { at: bad.at, key: bad.key, message: `${what} is not a valid regular expression (${regexError(bad.text)})`, fix: 'write a valid ECMAScript regular expression (escape backslashes in JSON)' };
-}
-
-function decodeFragment(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return fragment;
-  }
-}
-
-function escape(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** The first `key` whose value is `wanted`, looked for where keywords are (never in data or property names). */
-function findKeyWithValue(schema: JsonValue, key: string, wanted: string, at: string): string | undefined {
-  return findKeyWhere(schema, key, (value) => value === wanted, at);
-}
-
-/** The first `key` whose value passes `test`, looked for where keywords are. */
-function findKeyWhere(schema: JsonValue, key: string, test: (value: JsonValue, holder: JsonObject) => boolean, at: string): string | undefined {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
-  if (Object.hasOwn(schema, key) && test(schema[key], schema)) return `${at}/${escape(key)}`;
-  for (const [sub, here] of subschemas(schema, at)) {
-    const deeper = findKeyWhere(sub, key, test, here);
-    if (deeper) return deeper;
-  }
-  return undefined;
-}
-
-interface BadPattern {
-  at: string;
-  text: string;
-  /** The regex is a patternProperties key, not a `pattern` value. */
-  key: boolean;
-}
-
-/**
- * A value the meta-schema refuses, told. A patternProperties key that is no
- * regular expression is refused as the whole map ("must match format
- * regex"): told at the key, with the regular expression's own error.
- */
-function metaProblem(schema: JsonObject, at: string, must: string): SchemaProblem {
-  if (at.endsWith('/patternProperties') && /format "regex"/.test(must)) {
-    const holder = at.slice(0, -'/patternProperties'.length);
-    const bad = ownBadPattern(valueAt(schema, holder) as JsonValue, holder);
-    if (bad?.key) return badPatternProblem(bad);
-  }
-  return faultyValue(schema, at, must);
-}
-
-/** A `format` ajv-formats does not know, at `at`, with a did-you-mean. */
-function unknownFormat(at: string, name: string): SchemaProblem {
-  const guess = suggest(name, FORMATS);
-  return { at, message: `unknown format "${name}"${guess ? ` — did you mean "${guess}"?` : ''}`, fix: `use one of ${FORMATS.join(', ')}` };
-}
-
-/** Why `text` is no regular expression (as ajv compiles one: with the u flag). */
-function regexError(text: string): string {
-  try {
-    new RegExp(text, 'u');
-    return '';
-  } catch (e) {
-    return (e as Error).message.replace(/^Invalid regular expression: /, '');
-  }
-}
-
-function isBadRegex(text: string): boolean {
-  return regexError(text) !== '';
-}
-
-function findBadPattern(schema: JsonValue, at: string): BadPattern | undefined {
-  const own = ownBadPattern(schema, at);
-  if (own) return own;
-  for (const [sub, here] of subschemas(schema, at)) {
-    const deeper = findBadPattern(sub, here);
-    if (deeper) return deeper;
-  }
-  return undefined;
-}
-
-/** `schema`'s own pattern, or a patternProperties key, that is no regular expression (not its subschemas'). */
-function ownBadPattern(schema: JsonValue, at: string): BadPattern | undefined {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return undefined;
-  if (typeof schema.pattern === 'string' && isBadRegex(schema.pattern)) return { at: `${at}/pattern`, text: schema.pattern, key: false };
-  const patterns = schema.patternProperties;
-  if (patterns !== null && typeof patterns === 'object' && !Array.isArray(patterns)) {
-    for (const regex of Object.keys(patterns)) {
-      if (isBadRegex(regex)) return { at: `${at}/patternProperties/${escape(regex)}`, text: regex, key: true };
-    }
-  }
-  return undefined;
 }
