@@ -5,7 +5,7 @@
  * last segment is compared, and the suggestion is the whole corrected path.
  */
 
-/** The closest candidate within max(1, floor(len/3)) edits (none for a one-letter name); a case-insensitive match wins outright. */
+/** The closest candidate within max(1, floor(len/3)) edits, len the longer of the two names (none for a one-letter name); a case-insensitive match wins outright. */
 export function suggest(name: string, candidates: Iterable<string>): string | undefined {
   const dot = name.lastIndexOf('.');
   const prefix = dot >= 0 ? name.slice(0, dot + 1) : '';
@@ -21,9 +21,11 @@ export function suggest(name: string, candidates: Iterable<string>): string | un
     const lowerCandidate = candidate.toLowerCase();
     const proposal = whole ? candidate : prefix + candidate;
     if (lowerCandidate === target) return proposal;
-    // One edit up to 5 letters, more for longer; a one-letter name is too
-    // short to tell a typo from another name ("a" is not "n"; "nn" may be).
-    const limit = target.length < 2 ? 0 : Math.max(1, Math.floor(target.length / 3));
+    // One edit up to 5 letters, more for longer — counted on the longer of
+    // the two, since dropped letters shorten the typo ("sumry" for
+    // "summary"); a one-letter name is too short to tell a typo from
+    // another name ("a" is not "n"; "nn" may be).
+    const limit = target.length < 2 ? 0 : Math.max(1, Math.floor(Math.max(target.length, lowerCandidate.length) / 3));
     if (Math.abs(lowerCandidate.length - target.length) > limit) continue;
     const distance = damerauLevenshtein(target, lowerCandidate, limit);
     if (distance <= limit && distance < bestDistance) {

@@ -24,6 +24,11 @@ test('the limit is max(1, floor(len/3)) edits', () => {
   assert.is(suggest('abcdef', ['xbxyef']), undefined);
 });
 
+test('r95 B: dropped letters count against the longer name, so a shortened typo is still found ("sumry" → "summary")', () => {
+  assert.is(suggest('sumry', ['summary', 'issues']), 'summary');
+  assert.is(suggest('cnt', ['count']), undefined, 'two edits in a five-letter name are too many');
+});
+
 test('nothing close gives undefined', () => {
   assert.is(suggest('totally', ['review', 'count']), undefined);
   assert.is(suggest('x', []), undefined);
