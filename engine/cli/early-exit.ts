@@ -12,7 +12,8 @@
  *   ends the process after a grace second, saying so on stderr.
  * (countersign's own forced exit, signals.ts, says its own piece first.)
  */
-import { moduleActivity, type ModuleActivity } from '../tools/module-activity.js';
+import type { RunRecord } from '../store/store.js';
+import { moduleBlame, type ModuleActivity, type ModuleBlame } from '../tools/module-activity.js';
 import { shellWord } from '../format/shell-word.js';
 import { printJson, type Io } from './io.js';
 
@@ -52,10 +53,16 @@ export interface EndedEarly {
 
 let created: string | undefined;
 let partial: ((ended: EndedEarly) => void) | undefined;
+let runs: { get(runId: string): RunRecord | undefined } | undefined;
 
 /** A run this command created (command.ts's store tells it): an early end names it. */
 export function noteRunCreated(runId: string): void {
   created = runId;
+}
+
+/** The command's store: an early end reads where the run stands (a synchronous read, as 'exit' allows). */
+export function noteStore(store: { get(runId: string): RunRecord | undefined }): void {
+  runs = store;
 }
 
 /** `say` writes the command's own output for an early end (its --json document, its lines) instead of the plain E_TOOL_MODULE document. */
@@ -66,12 +73,14 @@ export function sayWhenEndedEarly(say: ((ended: EndedEarly) => void) | undefined
 export function guardEarlyExit(io: Io, json: boolean, context: EarlyExitContext): EarlyExitGuard {
   created = undefined;
   partial = undefined;
+  runs = undefined;
+  const began = new Date().toISOString();
   let status: number | undefined;
   const onExit = (code: number) => {
     if (ownExit) return;
     try {
       if (status === undefined) {
-        const ended = endedEarly(code, context);
+        const ended = endedEarly(code, context, began);
         if (partial) partial(ended);
         else if (json) printJson(io, { error: { code: 'E_TOOL_MODULE', message: ended.message, fix: ended.fix } });
         io.stderr.write(`countersign: E_TOOL_MODULE: ${ended.message}\n  fix: ${ended.fix}\n`);
@@ -99,35 +108,63 @@ export function guardEarlyExit(io: Io, json: boolean, context: EarlyExitContext)
 }
 
 /** The message and fix for a process ended by status `code` before the command finished. */
-function endedEarly(code: number, context: EarlyExitContext): EndedEarly {
-  const seen = moduleActivity();
-  const module = seen && describe(seen.activity);
-  const cause = !seen
-    ? ' (a tool module\'s process.exit(), or an error thrown where countersign cannot catch it, such as in a timer)'
-    : seen.now
-      ? `, while ${module} ${seen.activity.tool ? 'was running' : 'was being loaded'} (it called process.exit(), or threw where countersign cannot catch it)`
-      : `, after ${module} last ran (a timer or callback it left called process.exit(), or threw where countersign cannot catch it)`;
+function endedEarly(code: number, context: EarlyExitContext, began: string): EndedEarly {
+  const blame = moduleBlame();
   const runId = context.runId ?? created;
   const checking = context.files !== undefined;
   const startsRun = context.command === 'start' || (context.command === 'run' && context.runId === undefined);
+  const rec = runId !== undefined ? readRun(runId) : undefined;
+  // Changed since this command began: it stored something (its own writes; a step is one transaction).
+  const changed = rec !== undefined && rec.updatedAt >= began;
   const left = checking ? ''
-    : runId !== undefined ? `; run ${runId} may be left waiting at a tool node`
-      : startsRun ? '; no run was stored' : '; a run it was stepping may be left waiting at a tool node';
+    : rec ? (changed ? `; run ${runId} now ${where(rec)}` : `; nothing of this command was stored: run ${runId} ${where(rec)}, as before`)
+      : runId !== undefined ? `; run ${runId} may be left waiting at a tool node`
+        : startsRun ? '; no run was stored' : '; a run it was stepping may be left waiting at a tool node';
   const rule = 'a tool module returns its tools, and a tool its result (or throws an error); neither may call process.exit nor throw from timers or callbacks';
-  const mend = seen ? `fix ${seen.activity.module} (${rule})` : rule;
+  const mend = blame ? `fix ${blame.activity.module} (${rule})` : rule;
   const next = checking ? `, then ${context.command} again: ${context.files!.map(shellWord).join(' ')}`
-    : runId !== undefined ? `; then see where run ${runId} stands with countersign status ${runId}${context.store} --allow-tool-modules`
-      : startsRun ? `, then ${context.command} the workflow again`
-        : `; then find the run with countersign runs${context.store} and see where it stands with countersign status <runId>${context.store} --allow-tool-modules`;
+    : rec && !changed ? ', then give the same command again'
+      : runId !== undefined ? `; then see where run ${runId} stands with countersign status ${runId}${context.store} --allow-tool-modules`
+        : startsRun ? `, then ${context.command} the workflow again`
+          : `; then find the run with countersign runs${context.store} and see where it stands with countersign status <runId>${context.store} --allow-tool-modules`;
   return {
-    message: `the process ended (status ${code}) before the command finished${cause}: its result was never written${left}`,
+    message: `the process ended (status ${code}) before the command finished${cause(blame)}${checking ? '' : `: its result was never written${left}`}`,
     fix: `${mend}${next}`,
-    ...(seen ? { activity: seen.activity } : {}),
+    ...(blame ? { activity: blame.activity } : {}),
   };
 }
 
-/** `tool "x" of tool module /p/t.mjs (toolModules entry /toolModules/0 of /p/flow.json)`. */
+/** Who ended the process, as surely as module-activity.ts can say. */
+function cause(blame: ModuleBlame | undefined): string {
+  const how = 'called process.exit(), or threw where countersign cannot catch it';
+  if (!blame) return ` (a tool module's process.exit(), or an error thrown where countersign cannot catch it, such as in a timer)`;
+  const code = describe(blame.activity);
+  if (blame.how === 'caller') return blame.running ? `: ${code} ${how}` : `: a timer or callback left by ${code} ${how}`;
+  return blame.running ? `, while ${code} was running (it may have ${how})` : `, after ${code} last ran (a timer or callback it left may have ${how})`;
+}
+
+/** The run as stored now; undefined when it cannot be read (no store, none such, a store that fails). */
+function readRun(runId: string): RunRecord | undefined {
+  try {
+    return runs?.get(runId);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `waits at tool node "w" (seq 3): …` — where a stored run stands. */
+function where(rec: RunRecord): string {
+  if (rec.status === 'completed') return `is completed${rec.endNodeId ? ` at end node "${rec.endNodeId}"` : ''}`;
+  if (rec.status === 'failed') return `failed${rec.error ? ` with ${rec.error.code}` : ''}`;
+  if (!rec.pending) return `waits (seq ${rec.seq})`;
+  return rec.pending.kind === 'tool'
+    ? `waits at tool node "${rec.pending.nodeId}" (seq ${rec.seq}), whose tool may have been cut short`
+    : `waits at node "${rec.pending.nodeId}" for an answer (seq ${rec.seq})`;
+}
+
+/** `tool "x"'s call in tool module /p/t.mjs (its /toolModules entry 0 in /p/flow.json)`. */
 function describe(a: ModuleActivity): string {
   const entry = `its /toolModules entry ${a.pointer.slice('/toolModules/'.length)}${a.workflow ? ` in ${a.workflow}` : ''}`;
-  return `${a.tool ? `tool "${a.tool}" of ` : ''}tool module ${a.module} (${entry})`;
+  const part = a.phase === 'run' ? `tool "${a.tool}" of ` : a.phase === 'args' ? `the argument check of tool "${a.tool}" of ` : 'the top-level code of ';
+  return `${part}tool module ${a.module} (${entry})`;
 }

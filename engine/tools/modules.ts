@@ -75,7 +75,7 @@ async function moduleTools(name: string, i: number, file: string | undefined): P
   }
   const path = toolModulePath(name, file);
   let mod: Record<string, unknown>;
-  const activity: ModuleActivity = { module: path, ...(file ? { workflow: file } : {}), pointer: `/toolModules/${i}` };
+  const activity: ModuleActivity = { module: path, ...(file ? { workflow: file } : {}), pointer: `/toolModules/${i}`, phase: 'load' };
   try {
     mod = await asModuleActivity(activity, () => importModule(pathToFileURL(path).href));
   } catch (e) {
@@ -127,7 +127,8 @@ async function moduleTools(name: string, i: number, file: string | undefined): P
 
 /** The tool, its calls and argument checks said to be its module's code running (module-activity.ts). */
 function watched(tool: Tool, at: ModuleActivity): Tool {
-  const activity = { ...at, tool: tool.name };
+  const call: ModuleActivity = { ...at, phase: 'run', tool: tool.name };
+  const check: ModuleActivity = { ...at, phase: 'args', tool: tool.name };
   // Named field by field: a module's own Tool-like object may hold them on its prototype.
   return Object.freeze({
     name: tool.name,
@@ -135,9 +136,9 @@ function watched(tool: Tool, at: ModuleActivity): Tool {
     ...(tool.blastRadius !== undefined ? { blastRadius: tool.blastRadius } : {}),
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     inputSchema: tool.inputSchema,
-    run: (args: unknown, ctx?: Parameters<Tool['run']>[1]) => asModuleActivity(activity, () => tool.run(args, ctx)),
-    checkArgs: (args: unknown) => asModuleActivity(activity, () => tool.checkArgs(args)),
-    argProblems: (args: unknown) => asModuleActivity(activity, () => tool.argProblems(args)),
+    run: (args: unknown, ctx?: Parameters<Tool['run']>[1]) => asModuleActivity(call, () => tool.run(args, ctx)),
+    checkArgs: (args: unknown) => asModuleActivity(check, () => tool.checkArgs(args)),
+    argProblems: (args: unknown) => asModuleActivity(check, () => tool.argProblems(args)),
   });
 }
 

@@ -198,8 +198,8 @@ One('r94 A1 A2: start whose tool ends the process names the run it created (and 
   const doc = JSON.parse(r.stdout);
   const [run] = runsIn(join(p.dir, 'store'));
   assert.is(run.status, 'waiting');
-  assert.match(doc.error.message, `run ${run.runId} may be left waiting at a tool node`);
-  assert.match(doc.error.message, `tool "w" of tool module ${join(p.dir, 'tools', 'w.mjs')} (its /toolModules entry 0 in ${p.file}) was running`);
+  assert.match(doc.error.message, `run ${run.runId} now waits at tool node "w" (seq 1), whose tool may have been cut short`);
+  assert.match(doc.error.message, `tool "w" of tool module ${join(p.dir, 'tools', 'w.mjs')} (its /toolModules entry 0 in ${p.file}) called process.exit()`);
   assert.match(doc.error.fix, `fix ${join(p.dir, 'tools', 'w.mjs')}`);
   assert.match(doc.error.fix, `countersign status ${run.runId} --store ${join(p.dir, 'store')} --allow-tool-modules`);
   assert.not.match(doc.error.fix, 'countersign runs');
@@ -211,7 +211,7 @@ One('r94 A1 A2: start whose tool module ends the process while it loads says no 
   const r = start(p);
   assert.is(r.code, 2, r.stderr);
   const doc = JSON.parse(r.stdout);
-  assert.match(doc.error.message, `tool module ${join(p.dir, 'tools', 'w.mjs')} (its /toolModules entry 0 in ${p.file}) was being loaded`);
+  assert.match(doc.error.message, `the top-level code of tool module ${join(p.dir, 'tools', 'w.mjs')} (its /toolModules entry 0 in ${p.file}) called process.exit()`);
   assert.match(doc.error.message, 'no run was stored');
   assert.match(doc.error.fix, 'then start the workflow again');
   assert.not.match(doc.error.fix, 'countersign runs');
@@ -232,9 +232,58 @@ One('r93 A1: validate over several files whose tool module ends the process whil
   assert.is(fault.pointer, '/toolModules/0');
   const lines = readFileSync(p.file, 'utf8').split('\n');
   assert.ok(fault.line >= 1 && lines[fault.line - 1].slice(fault.col - 1).startsWith('"./tools/w.mjs"'), `line:col at the entry: ${fault.line}:${fault.col}`);
-  assert.match(fault.message, 'was being loaded');
-  assert.match(doc.files[2].errors[0].message, 'not checked: the process ended while flow.json was checked');
+  assert.match(fault.message, 'the top-level code of tool module');
+  assert.match(doc.files[2].errors[0].message, 'not checked: the process ended before its turn, by the tool module of flow.json');
   assert.not.match(r.stderr, 'run it was stepping');
+});
+
+One('r95 A1 A2: step or run --resume whose tool module ends the process while it loads says nothing was stored and where the run still waits, and to give the same command again', () => {
+  const p = project('', true);
+  writeFileSync(join(p.dir, 'tools', 'w.mjs'), `if (process.env.EXIT_AT_LOAD) process.exit(0);\n${readFileSync(join(p.dir, 'tools', 'w.mjs'), 'utf8')}`);
+  const store = join(p.dir, 'store');
+  const runId = JSON.parse(start(p).stdout).runId as string;
+  const env = { ...process.env, EXIT_AT_LOAD: '1' };
+  writeFileSync(join(p.dir, 'script.yaml'), 'ask: [{m: x}]\nwait: [{m: y}]\n');
+  for (const args of [['step', runId, '--response', '{"m":"x"}'], ['run', '--resume', runId, '--agent', 'scripted:script.yaml']]) {
+    const r = spawnSync(process.execPath, [LAUNCHER, ...args, '--allow-tool-modules', '--json', '--store', store], { cwd: p.dir, env, encoding: 'utf8', timeout: 60_000 });
+    assert.is(r.status, 2, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.match(doc.error.message, `nothing of this command was stored: run ${runId} waits at node "ask" for an answer (seq 2), as before`, args[0]);
+    assert.not.match(doc.error.message, 'tool node');
+    assert.match(doc.error.fix, 'then give the same command again');
+  }
+  const status = spawnSync(process.execPath, [LAUNCHER, 'status', runId, '--json', '--store', store], { encoding: 'utf8' });
+  assert.is(JSON.parse(status.stdout).pending.nodeId, 'ask');
+});
+
+One('r95 A3: a timer a module left while it loaded that ends `run` is told as that module\'s top-level code, and the run is said to wait where it does (not at a tool node)', () => {
+  const p = project('');
+  writeFileSync(join(p.dir, 'tools', 'w.mjs'), `setTimeout(() => process.exit(7), 300);\n${readFileSync(join(p.dir, 'tools', 'w.mjs'), 'utf8')}`);
+  const flow = JSON.parse(readFileSync(p.file, 'utf8'));
+  flow.nodes[0].connections.default = 'wait';
+  writeFileSync(p.file, JSON.stringify(flow));
+  const r = spawnSync(process.execPath, [LAUNCHER, 'run', p.file, '--agent', 'exec:sleep 2; echo \'{"m":"x"}\'', '--allow-tool-modules', '--json', '--store', join(p.dir, 'store')], { cwd: p.dir, encoding: 'utf8', timeout: 60_000 });
+  assert.is(r.status, 2, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.match(doc.error.message, `a timer or callback left by the top-level code of tool module ${join(p.dir, 'tools', 'w.mjs')}`);
+  assert.match(doc.error.message, /now waits at node "wait" for an answer \(seq 1\)/);
+  assert.not.match(doc.error.message, 'tool "w"');
+});
+
+One('r95 A4: validate over several files: a timer the first file\'s module left, firing while the next file\'s module loads, is put on the first file (not ok), and the next is not checked', () => {
+  const a = project('');
+  writeFileSync(join(a.dir, 'tools', 'w.mjs'), `setTimeout(() => process.exit(0), 1);\n${readFileSync(join(a.dir, 'tools', 'w.mjs'), 'utf8')}`);
+  const b = project('');
+  writeFileSync(join(b.dir, 'tools', 'w.mjs'), `await new Promise((r) => setTimeout(r, 400));\n${readFileSync(join(b.dir, 'tools', 'w.mjs'), 'utf8')}`);
+  const r = spawnSync(process.execPath, [LAUNCHER, 'validate', a.file, b.file, '--allow-tool-modules', '--json'], { encoding: 'utf8', timeout: 60_000 });
+  assert.is(r.status, 2, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.is(doc.files[0].ok, false);
+  assert.is(doc.files[0].errors[0].pointer, '/toolModules/0');
+  assert.match(doc.files[0].errors[0].message, `fix ${join(a.dir, 'tools', 'w.mjs')}`);
+  assert.is(doc.files[1].ok, false);
+  assert.match(doc.files[1].errors[0].message, 'not checked');
+  assert.not.match(r.stdout, `fix ${join(b.dir, 'tools', 'w.mjs')}`);
 });
 
 One('r92 A1 A3: after the command finished, a module\'s timer that calls process.exit keeps the command\'s status (said on stderr), and one that keeps the process alive does not hang it', () => {

@@ -1,7 +1,7 @@
 import { isDirectory } from '../../format/make-dirs.js';
 import { resolve } from 'node:path';
 import { lazyStore } from '../../store/lazy.js';
-import { noteRunCreated } from '../early-exit.js';
+import { noteRunCreated, noteStore } from '../early-exit.js';
 import { createEngine, type Engine } from '../../run/engine.js';
 import { openStore, resolveStoreDir, storeExists } from '../../store/open.js';
 import { useValidatorCache } from '../../nodes/answer-schema.js';
@@ -38,6 +38,7 @@ export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine,
   const dir = resolveStoreDir(location);
   if (absent && !storeExists(dir)) return absent(dir);
   const store = lazyStore(() => openStore(location), dir, noteRunCreated);
+  noteStore(store);
   // Answer validators compiled by earlier commands are loaded instead of compiled (see validator-cache.ts).
   const { problem } = cacheLocation(io.env);
   if (problem) io.stderr.write(`countersign: warning: ${problem}\n`);

@@ -14,21 +14,26 @@ import type { EndedEarly } from '../early-exit.js';
 import { printJson, type Io } from '../io.js';
 
 export function sayValidateEndedEarly(io: Io, json: boolean, files: readonly string[], checked: readonly ValidationReport[], ended: EndedEarly): void {
-  const current = files[checked.length];
-  const reports: ValidationReport[] = [...checked];
-  if (current !== undefined) {
-    const pointer = ended.activity?.pointer ?? '/toolModules';
-    const at = position(resolve(io.cwd, current), pointer);
-    reports.push({ file: current, ok: false, errors: [{ code: 'E_TOOL_MODULE', message: `${ended.message}; ${ended.fix}`, pointer, line: at.line, col: at.col }], warnings: [] });
-  }
-  for (const rest of files.slice(checked.length + 1)) {
-    reports.push({
-      file: rest,
+  // The file whose module ended it: the one whose toolModules named that module (a timer its module left may
+  // fire while a later file is checked), else the file being checked.
+  const named = ended.activity?.workflow;
+  const culprit = named !== undefined ? files.findIndex((f, k) => k <= checked.length && resolve(io.cwd, f) === named) : -1;
+  const at = culprit >= 0 ? culprit : checked.length;
+  const reports: ValidationReport[] = files.map((file, k) => {
+    if (k === at) {
+      const pointer = ended.activity?.pointer ?? '/toolModules';
+      const where = position(resolve(io.cwd, file), pointer);
+      return { file, ok: false, errors: [{ code: 'E_TOOL_MODULE', message: `${ended.message}; ${ended.fix}`, pointer, line: where.line, col: where.col }], warnings: [] };
+    }
+    if (k < checked.length) return checked[k];
+    const when = k === checked.length ? 'while it was being checked' : 'before its turn';
+    return {
+      file,
       ok: false,
-      errors: [{ code: 'E_TOOL_MODULE', message: `not checked: the process ended while ${current} was checked, before this file's turn; validate it again once that module is fixed`, pointer: '', line: 0, col: 0 }],
+      errors: [{ code: 'E_TOOL_MODULE', message: `not checked: the process ended ${when}, by the tool module of ${files[at]}; validate it again once that module is fixed`, pointer: '', line: 0, col: 0 }],
       warnings: [],
-    });
-  }
+    };
+  });
   if (json) printJson(io, formatJson(reports));
   else {
     const text = formatHuman(reports);
