@@ -25,6 +25,8 @@ export type { Store, RunRecord, LedgerRow, LedgerQuery, Mutation } from './store
 export { createMemoryStore } from './store/memory.js';
 export { createSqliteStore } from './store/sqlite.js';
 export { openStore, type StoreLocation } from './store/open.js';
+// The hash a store keeps a workflow copy under (putWorkflow refuses any other): for a host that writes a store itself.
+export { hashWorkflow } from './run/hash.js';
 
 export { readReport } from './review/report.js';
 export type { Report, ReportFormat } from './review/report.js';

@@ -23,35 +23,51 @@ export function storedRecord(rec: RunRecord, runId: string, storeFile?: string):
 
 /** `storeFile`: where the record is kept, named when it is damaged. */
 export function stateOf(rec: RunRecord, storeFile?: string): RunState {
-  const status: string = rec.status;
+  const broken = contractProblem(rec);
+  if (broken !== undefined) throw damagedRecord(rec, broken, storeFile);
   switch (rec.status) {
     case 'waiting':
+      return { runId: rec.runId, seq: rec.seq, status: 'waiting', pending: rec.pending! };
+    case 'completed':
+      return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId!, output: rec.output!, ...(rec.outcome !== undefined ? { outcome: rec.outcome } : {}) };
+    default:
+      return { runId: rec.runId, seq: rec.seq, status: 'failed', error: rec.error as NonNullable<RunRecord['error']> & { nodeId: string } };
+  }
+}
+
+/**
+ * How a record breaks the run contract of its status; undefined when it
+ * keeps it. Read, that is a damaged store (stateOf); written by a host
+ * (store-errors.ts), its mistake, refused before anything is written.
+ */
+export function contractProblem(rec: RunRecord): string | undefined {
+  const status: string = rec.status;
+  switch (rec.status) {
+    case 'waiting': {
       // A host acts on the pending item: a record without a real one is a damaged store, not a state to hand on.
-      if (rec.pending === null || typeof rec.pending !== 'object' || typeof (rec.pending as { kind?: unknown }).kind !== 'string') throw damagedRecord(rec, 'is waiting without a pending item', storeFile);
+      if (rec.pending === null || typeof rec.pending !== 'object' || typeof (rec.pending as { kind?: unknown }).kind !== 'string') return 'is waiting without a pending item';
       // Seqs start at 1: an item at seq 0 could never be answered (every seq below 1 is E_SEQ).
-      if (!Number.isInteger(rec.seq) || rec.seq < 1) throw damagedRecord(rec, `is waiting at seq ${JSON.stringify(rec.seq)}, and seqs start at 1`, storeFile);
-      {
-        const missing = missingField(rec.pending);
-        if (missing) throw damagedRecord(rec, `has a ${rec.pending.kind} pending item without its ${missing}`, storeFile);
-        const wrong = optionalFieldProblem(rec.pending) ?? countProblem(rec.pending);
-        if (wrong) throw damagedRecord(rec, `has a ${rec.pending.kind} pending item whose ${wrong}`, storeFile);
-      }
-      return { runId: rec.runId, seq: rec.seq, status: 'waiting', pending: rec.pending };
+      if (!Number.isInteger(rec.seq) || rec.seq < 1) return `is waiting at seq ${JSON.stringify(rec.seq)}, and seqs start at 1`;
+      const missing = missingField(rec.pending);
+      if (missing) return `has a ${rec.pending.kind} pending item without its ${missing}`;
+      const wrong = optionalFieldProblem(rec.pending) ?? countProblem(rec.pending);
+      return wrong ? `has a ${rec.pending.kind} pending item whose ${wrong}` : undefined;
+    }
     case 'completed':
       // Every completed record carries its output ({} when finalOutput names nothing): a missing one is lost data, not "no output".
-      if (typeof rec.endNodeId !== 'string' || rec.output === null || typeof rec.output !== 'object' || Array.isArray(rec.output)) throw damagedRecord(rec, 'completed without its end node or output', storeFile);
-      return { runId: rec.runId, seq: rec.seq, status: 'completed', endNodeId: rec.endNodeId, output: rec.output, ...(rec.outcome !== undefined ? { outcome: rec.outcome } : {}) };
+      if (typeof rec.endNodeId !== 'string' || rec.output === null || typeof rec.output !== 'object' || Array.isArray(rec.output)) return 'completed without its end node or output';
+      return undefined;
     case 'failed': {
       // The run contract's failure is {code, message, nodeId}: every failure the engine records names the node it happened at.
       const error = rec.error;
-      if (error === null || typeof error !== 'object' || typeof error.code !== 'string') throw damagedRecord(rec, 'failed without an error code', storeFile);
-      if (typeof error.message !== 'string') throw damagedRecord(rec, 'failed without its error message', storeFile);
-      if (typeof error.nodeId !== 'string') throw damagedRecord(rec, 'failed without the node it failed at (its error has no nodeId)', storeFile);
-      return { runId: rec.runId, seq: rec.seq, status: 'failed', error: error as typeof error & { nodeId: string } };
+      if (error === null || typeof error !== 'object' || typeof error.code !== 'string') return 'failed without an error code';
+      if (typeof error.message !== 'string') return 'failed without its error message';
+      if (typeof error.nodeId !== 'string') return 'failed without the node it failed at (its error has no nodeId)';
+      return undefined;
     }
     default:
       // Never a state of undefined: a status the engine never writes is damage, as the SQLite store says at read.
-      throw damagedRecord(rec, `has status ${JSON.stringify(status)}, not waiting, completed or failed`, storeFile);
+      return `has status ${JSON.stringify(status)}, not waiting, completed or failed`;
   }
 }
 

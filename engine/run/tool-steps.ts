@@ -69,7 +69,8 @@ type Claim =
 /** Runs every tool node the run reaches, until it rests elsewhere (or another process holds a claim). */
 export async function advanceTools(deps: ToolStepDeps, runId: string): Promise<void> {
   for (let i = 0; i < MAX_TOOL_STEPS; i++) {
-    const claim = deps.store.update<Claim>(runId, (rec) => claimTool(deps, rec));
+    // The engine's own step (vouched.ts): a claim on an older engine's tool item is written as it always was.
+    const claim = deps.store.update<Claim>(runId, vouchedMutate((rec) => claimTool(deps, rec)));
     if (claim.kind === 'none') return;
     if (claim.kind === 'again') continue;
     // A tool may run longer than the lease: its process renews the claim while it runs.

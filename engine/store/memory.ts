@@ -12,7 +12,8 @@ import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
-import { checkCreate, checkEventIndex, checkMutate, checkMutation, workflowText, sameCopy, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkCreate, checkEventIndex, checkMutate, checkMutation, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { givenCopyText, sameCopy } from './workflow-copy.js';
 import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
 import { damagedRun } from '../run/state.js';
 
@@ -55,10 +56,10 @@ export function createMemoryStore(): Store {
       open('store a workflow');
       checkWorkflowHash(hash, 'putWorkflow');
       // As SQLite would store it: a copy JSON cannot keep, or no workflow, is refused here too.
-      const text = workflowText(hash, workflow);
+      const text = givenCopyText(hash, workflow);
       const stored = workflows.get(hash);
       // A frozen copy of what was given, as SQLite keeps its text: an edit the caller makes afterwards never reaches it.
-      if (stored === undefined || sameCopy(hash, workflowText(hash, stored), text, workflow) === 'replace') workflows.set(hash, deepFreeze(JSON.parse(text) as Workflow));
+      if (stored === undefined || sameCopy(hash, JSON.stringify(stored), text) === 'replace') workflows.set(hash, deepFreeze(JSON.parse(text) as Workflow));
     },
 
     getWorkflow(hash, runId) {

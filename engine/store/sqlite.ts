@@ -11,7 +11,8 @@ import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
 import { deepFreeze } from '../format/freeze.js';
-import { checkCreate, checkEventIndex, checkMutate, checkMutation, workflowText, sameCopy, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkCreate, checkEventIndex, checkMutate, checkMutation, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { givenCopyText, sameCopy } from './workflow-copy.js';
 import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
 import { makeDirs } from '../format/make-dirs.js';
@@ -237,11 +238,11 @@ export function createSqliteStore(dir: string): Store {
     putWorkflow(hash, workflow) {
       mustBeOpen('store a workflow copy');
       checkWorkflowHash(hash, 'putWorkflow');
-      const text = workflowText(hash, workflow);
+      const text = givenCopyText(hash, workflow);
       guard('store a workflow copy', () => {
         const stored = sql.getWorkflow.get(hash);
         // The copy a run keeps never changes: the same copy again is nothing to do, a damaged one is put back, another is refused.
-        if (stored !== undefined && sameCopy(hash, stored, text, workflow) === 'keep') return;
+        if (stored !== undefined && sameCopy(hash, stored, text) === 'keep') return;
         sql.putWorkflow.run(hash, text);
       });
       workflowCache.delete(hash);

@@ -4,11 +4,11 @@ import { said, shown } from '../format/said.js';
 import type { RunStatus } from '../run/contract.js';
 import { checkOptionKeys } from '../run/option-keys.js';
 import type { JournalEvent } from '../run/contract.js';
-import { eventProblem, isPlainObject, kindOf, recordProblem, workflowProblem } from './row-shapes.js';
+import { eventProblem, isPlainObject, kindOf, recordProblem } from './row-shapes.js';
 import { jsonProblem } from '../format/json-problem.js';
 import { takeVouched } from './vouched.js';
 import { suggest } from '../format/suggest.js';
-import { hasWorkflowHash } from '../run/hash.js';
+import { contractProblem } from '../run/state.js';
 import type { LedgerRow, Mutation, RunRecord } from './store.js';
 
 /** `inMemory`: the store is the memory store, which no command can list: its own list() can. */
@@ -115,7 +115,7 @@ const MUTATION_KEYS: readonly string[] = ['record', 'events', 'rows', 'result'];
  * would keep it as it is and SQLite as JSON changed it, so the two stores
  * would read back different things.
  */
-function notKept(value: unknown): string | undefined {
+export function notKept(value: unknown): string | undefined {
   const problem = jsonProblem(value, { plainObjectsOnly: true });
   return problem ? `holds a value JSON would not keep as given: ${problem.pointer || '(root)'} ${problem.message}` : undefined;
 }
@@ -241,62 +241,31 @@ function checkStoredRecord(record: unknown, runId: string, call: string, trusted
   // Plain objects of JSON values only by now (no field only inherited, which SQLite would drop): judged as stored.
   const why = recordProblem(record, runId);
   if (why !== undefined) throw refuse(why);
-}
-
-/**
- * putWorkflow()'s copy: a workflow (an object with its nodes list) that JSON
- * keeps as it is, so both stores take the same copies and read each back
- * as it was given; returns it as JSON text.
- */
-export function workflowText(hash: string, workflow: unknown): string {
-  const refuse = (why: string) =>
-    new CountersignError('E_INPUT', `putWorkflow(): the workflow copy for hash ${hash} ${why}`, {
-      fix: 'pass the parsed workflow (an object with its nodes list, only JSON values in it), as loadWorkflow gives it',
-    });
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(workflow);
-  } catch {
-    // A cycle or a BigInt: said() names it as written (its cycle as "(itself)").
-    throw refuse(`holds a value JSON cannot keep: ${said(workflow)}`);
-  }
-  const changed = text === undefined ? undefined : notKept(workflow);
-  if (changed !== undefined) throw refuse(changed);
-  const why = text === undefined ? 'is not an object' : workflowProblem(JSON.parse(text));
-  if (why !== undefined) throw refuse(`${why}, got ${said(workflow)}`);
-  return text!;
-}
-
-/**
- * putWorkflow() under a hash a copy is already stored under: the copy a run
- * keeps never changes. Given the same copy, nothing to do ('keep'); given
- * the copy that truly has this hash while the stored one differs, the
- * stored one was damaged, and is put back ('replace': a new start repairs
- * it); given any other, E_INPUT, in both stores alike.
- */
-export function sameCopy(hash: string, storedText: string, givenText: string, given: unknown): 'keep' | 'replace' {
-  if (storedText === givenText) return 'keep';
-  // The stored copy still has its hash (under either rule a run was stored by, stored-workflow.ts): intact, and kept.
-  if (hasHash(parsedOrUndefined(storedText), hash)) {
-    if (hasHash(given, hash)) return 'keep';
-  } else if (hasWorkflowHash(given, hash)) return 'replace';
-  throw new CountersignError('E_INPUT', `putWorkflow(): another workflow copy is already stored under hash ${hash}, and the one given does not have that hash: a stored copy never changes`, {
-    fix: 'store a copy under its own hash (hashWorkflow(copy), as the engine does); the copy runs were started with is kept as it was',
-  });
-}
-
-function parsedOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined; // damaged past JSON: no hash matches it
+  // The run contract of its status, as the engine reads it (state.ts): a host's record that breaks it is its
+  // mistake now, never a damaged store later. The engine's own records keep it by construction (vouched.ts).
+  if (!trusted) {
+    const broken = contractProblem(withToolAttempt(record as RunRecord));
+    if (broken !== undefined) {
+      throw new CountersignError('E_INPUT', `${call}: the record to store ${broken}, which breaks the run contract`, {
+        fix: `${CONTRACT_FIX}; nothing was written`,
+      });
+    }
   }
 }
 
-/** Whether `workflow` is stored under `hash` by either rule: its JSON as written, or (runs stored before key order was kept) sorted. */
-function hasHash(workflow: unknown, hash: string): boolean {
-  return workflow !== undefined && hasWorkflowHash(workflow, hash);
+/**
+ * A waiting tool item an older engine stored without its attempt is still a
+ * run the engine steps (served-record.ts: settling it brings the item up to
+ * date), so a host copying such a run is not refused for that alone.
+ */
+function withToolAttempt(record: RunRecord): RunRecord {
+  const pending = record.pending as { kind?: unknown; attempt?: unknown } | undefined;
+  if (record.status !== 'waiting' || pending?.kind !== 'tool' || pending.attempt !== undefined) return record;
+  return { ...record, pending: { ...pending, attempt: 1 } as RunRecord['pending'] };
 }
+
+/** What a record keeps, by status: the run contract (README: run contract). */
+const CONTRACT_FIX = 'store a record that keeps the run contract of its status: a waiting run its pending item (kind, nodeId and that kind\'s fields: a directive\'s directive, completionCondition, inputSchema, attempt from 1 and maxRetries from 0) at seq 1 or later, a completed run its endNodeId and output object, a failed run its error { code, message, nodeId }';
 
 /** create()'s record and first events: a record with its run id, and a list. */
 export function checkCreate(record: unknown, events: unknown, rows?: unknown): JournalEvent[] {

@@ -79,7 +79,7 @@ export interface Store {
   readonly location?: string;
   /** The file it keeps runs in, if one: an error about a damaged record names it, so the right store is restored. */
   readonly file?: string;
-  /** Stores the workflow copy under its hash (idempotent; SQLite puts back a stored copy that was damaged). */
+  /** Stores the workflow copy under its own hash, hashWorkflow(workflow) (idempotent; puts back a stored copy that was damaged); any other hash is E_INPUT. */
   putWorkflow(hash: string, workflow: Workflow): void;
   /** The stored copy; throws E_STORE if missing or damaged, naming `runId` (the run it is read for) when given. */
   getWorkflow(hash: string, runId?: string): Workflow;

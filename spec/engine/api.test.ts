@@ -1469,7 +1469,7 @@ Guards('D3 r79: an option key a library call does not take (misspelt) is E_INPUT
   await said(() => engine.submit(s.runId, { words: 5 }, { sequence: 99 } as never), 'submit() has no option "sequence"', 'remove it: submit() takes seq, as, toolCalls, toolFailure, madeAt');
   await said(() => engine.submit(s.runId, { words: 5 }, { sq: 1 } as never), 'submit() has no option "sq" — did you mean "seq"?', 'submit() takes');
   await said(() => engine.trace(s.runId, { form: 3 } as never), 'trace() has no option "form" — did you mean "from"?', 'trace() takes from');
-  await said(() => engine.runs({ state: 'failed' } as never), 'runs() has no option "state"', 'runs() takes status');
+  await said(() => engine.runs({ state: 'failed' } as never), 'runs() has no option "state" — did you mean "status"?', 'runs() takes status');
   await said(() => engine.runs({ statu: 'failed' } as never), 'runs() has no option "statu" — did you mean "status"?', 'runs() takes status');
   await said(() => engine.recordToolCalls(s.runId, { seq: s.seq, toolcalls: [{ name: 'grep', ok: true }] } as never), 'recordToolCalls() has no option "toolcalls" — did you mean "toolCalls"?', 'recordToolCalls() takes seq, toolCalls');
   const agent: Agent = { answer: async () => ({ words: 5 }) };

@@ -198,13 +198,20 @@ test('r83 D9: the memory store is refused as SQLite is for the same damage (time
   }
 });
 
-test('r84: a workflow copy that no longer matches its hash, in the memory store, is E_STORE from status, info and submit whose fix says to start the run again (no countersign.db to restore), with no file', async () => {
+test('r84: a workflow copy that no longer matches its hash, in a store with no file, is E_STORE from status, info and submit whose fix says to start the run again (no countersign.db to restore), with no file', async () => {
   const fake = 'e'.repeat(64);
   const d = await damagedRun('memory', (r) => (r.workflowHash = fake));
   try {
     const before = d.store.eventCount(d.runId);
-    d.store.putWorkflow(fake, { ...TWO, nodes: TWO.nodes.map((n: { id: string }) => (n.id === 'write' ? { ...n, directive: 'Another copy.' } : n)) });
-    for (const call of [() => d.engine.status(d.runId), () => d.engine.info(d.runId), () => d.engine.submit(d.runId, { words: 5 })]) {
+    // The memory store takes a copy only under its own hash (putWorkflow refuses any other, E_INPUT) and keeps it frozen:
+    // the damaged copy comes from a host's own store without a file, serving another copy under the run's hash.
+    const other = { ...TWO, nodes: TWO.nodes.map((n: { id: string }) => (n.id === 'write' ? { ...n, directive: 'Another copy.' } : n)) };
+    assert.throws(() => d.store.putWorkflow(fake, other), (e: { code?: string }) => e.code === 'E_INPUT');
+    const hostStore = new Proxy(d.store, {
+      get: (target, key) => (key === 'getWorkflow' ? (hash: string, runId?: string) => (hash === fake ? other : target.getWorkflow(hash, runId)) : Reflect.get(target, key)),
+    });
+    const engine = createEngine({ store: hostStore });
+    for (const call of [() => engine.status(d.runId), () => engine.info(d.runId), () => engine.submit(d.runId, { words: 5 })]) {
       const e = await call().then((v) => ({ resolved: v }), (err) => err);
       assert.is(e?.code, 'E_STORE', JSON.stringify(e?.resolved ?? e?.message));
       assert.is(e.message, `run ${d.runId}: the stored workflow copy ${fake} is damaged: its content no longer matches its hash`);

@@ -15,15 +15,18 @@ import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore, SCHEMA_VERSION } from '../../engine/store/sqlite.js';
 import type { LedgerRow, RunRecord } from '../../engine/store/store.js';
 import { thrownWithCode } from '../helpers/errors.js';
+import { hashWorkflow } from '../../engine/run/hash.js';
 
 const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
   nodes: [{ id: 'start', type: 'start' }, { id: 'end', type: 'end' }],
 };
+/** Its own hash: a store keeps a copy only under that. */
+const HASH = hashWorkflow(WORKFLOW);
 
 function run(runId: string): RunRecord {
   return {
-    runId, workflow: 'loop', workflowHash: 'h1', workspace: '/tmp/ws', status: 'waiting', snapshot: { value: 'work' }, pending: { kind: 'directive', nodeId: 'work' } as never, seq: 1,
+    runId, workflow: 'loop', workflowHash: HASH, workspace: '/tmp/ws', status: 'waiting', snapshot: { value: 'work' }, pending: { kind: 'directive', nodeId: 'work', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 }, seq: 1,
     createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
   };
 }
@@ -217,7 +220,7 @@ function ledgerContract(name: string, open: () => Context) {
     store(c).appendRows([row('taken', T(0))]);
     store(c).create(run('run-1'), [{ seq: 1, at: T(0), type: 'run.started' }]);
     thrownWithCode(() => store(c).update('run-1', (cur) => ({
-      record: { ...cur, seq: 2, status: 'completed' },
+      record: { ...cur, seq: 2, status: 'completed', endNodeId: 'end', output: {} },
       events: [{ seq: 2, at: T(1), type: 'record.written' }],
       rows: [row('fresh', T(1)), row('taken', T(1))],
       result: null,
@@ -304,8 +307,8 @@ Sqlite('a version-2 store is migrated in place to the current version (4): its r
     CREATE TABLE events (run_id TEXT, idx INTEGER, seq INTEGER, at TEXT, type TEXT, node_id TEXT, body TEXT NOT NULL, PRIMARY KEY (run_id, idx));
   `);
   const old = run('old');
-  db.prepare('INSERT INTO workflows VALUES (?, ?)').run('h1', JSON.stringify(WORKFLOW));
-  db.prepare('INSERT INTO runs VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, 4)').run('old', 'loop', 'h1', '/tmp/ws', 'waiting', 1, JSON.stringify(old), old.createdAt, old.updatedAt);
+  db.prepare('INSERT INTO workflows VALUES (?, ?)').run(HASH, JSON.stringify(WORKFLOW));
+  db.prepare('INSERT INTO runs VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, 4)').run('old', 'loop', HASH, '/tmp/ws', 'waiting', 1, JSON.stringify(old), old.createdAt, old.updatedAt);
   db.prepare('INSERT INTO events VALUES (?, 0, 1, ?, ?, NULL, ?)').run('old', T(0), 'run.started', JSON.stringify({ seq: 1, at: T(0), type: 'run.started' }));
   db.pragma('user_version = 2');
   db.close();

@@ -9,6 +9,7 @@ import type { Workflow } from '../../engine/format/model.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { createEngine } from '../../engine/index.js';
 import type { RunRecord } from '../../engine/store/store.js';
+import { hashWorkflow } from '../../engine/run/hash.js';
 
 const test = suite('memory store');
 
@@ -30,13 +31,16 @@ function bigWorkflow(): Workflow {
 
 test('records come back as the very objects stored (nothing is copied)', () => {
   const store = createMemoryStore();
-  store.putWorkflow('h', bigWorkflow());
+  const hash = hashWorkflow(bigWorkflow());
+  store.putWorkflow(hash, bigWorkflow());
   const rec: RunRecord = {
     runId: 'r',
     workflow: 'big',
-    workflowHash: 'h',
+    workflowHash: hash,
     workspace: '/w',
     status: 'completed',
+    endNodeId: 'end',
+    output: {},
     snapshot: {},
     seq: 1,
     createdAt: '2024-01-01T00:00:00.000Z',
@@ -49,37 +53,40 @@ test('records come back as the very objects stored (nothing is copied)', () => {
 test('a workflow copy is kept once per hash: storing the same hash again keeps the first copy', () => {
   const store = createMemoryStore();
   const first = bigWorkflow();
-  store.putWorkflow('h', first);
-  const kept = store.getWorkflow('h');
-  store.putWorkflow('h', bigWorkflow());
-  assert.ok(store.getWorkflow('h') === kept);
+  const hash = hashWorkflow(first);
+  store.putWorkflow(hash, first);
+  const kept = store.getWorkflow(hash);
+  store.putWorkflow(hash, bigWorkflow());
+  assert.ok(store.getWorkflow(hash) === kept);
   assert.equal(kept, first);
 });
 
 test('r90 D3: the memory store keeps its own frozen copy: an edit the caller makes to the object it stored never reaches the stored copy (as in SQLite)', () => {
   const store = createMemoryStore();
   const wf = bigWorkflow();
-  store.putWorkflow('h', wf);
+  const hash = hashWorkflow(wf);
+  store.putWorkflow(hash, wf);
   (wf.nodes[0] as { id: string }).id = 'edited-after-putWorkflow';
-  assert.is.not(store.getWorkflow('h').nodes[0]!.id, 'edited-after-putWorkflow');
-  assert.ok(Object.isFrozen(store.getWorkflow('h').nodes[0]));
+  assert.is.not(store.getWorkflow(hash).nodes[0]!.id, 'edited-after-putWorkflow');
+  assert.ok(Object.isFrozen(store.getWorkflow(hash).nodes[0]));
 });
 
 test('a closed memory store refuses every call with E_STORE, as the SQLite store does, instead of answering as an empty store', () => {
   const store = createMemoryStore();
   const wf: Workflow = { metadata: { name: 'w', version: '1.0.0', description: 'd' }, nodes: [] };
-  store.putWorkflow('h', wf);
+  const hash = hashWorkflow(wf);
+  store.putWorkflow(hash, wf);
   store.close();
   const calls: Array<[string, () => unknown]> = [
     ['get', () => store.get('r')],
     ['list', () => store.list()],
-    ['getWorkflow', () => store.getWorkflow('h')],
-    ['putWorkflow', () => store.putWorkflow('h2', wf)],
+    ['getWorkflow', () => store.getWorkflow(hash)],
+    ['putWorkflow', () => store.putWorkflow(hash, wf)],
     ['events', () => store.events('r')],
     ['update', () => store.update('r', (cur) => ({ record: cur, result: null }))],
     ['rows', () => store.rows('proposals')],
     ['appendRows', () => store.appendRows([])],
-    ['create', () => store.create({ runId: 'n', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: {}, seq: 1, createdAt: 'x', updatedAt: 'x' }, [])],
+    ['create', () => store.create({ runId: 'n', workflow: 'w', workflowHash: hash, workspace: '/', status: 'waiting', snapshot: {}, seq: 1, createdAt: 'x', updatedAt: 'x' }, [])],
     ['eventCount', () => store.eventCount('r')],
   ];
   for (const [name, call] of calls) {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore, SCHEMA_VERSION } from '../../engine/store/sqlite.js';
 import type { RunRecord } from '../../engine/store/store.js';
+import { hashWorkflow } from '../../engine/run/hash.js';
 
 const Migration = suite('sqlite store migration');
 
@@ -19,7 +20,7 @@ Migration('a version-1 store (no row version) is upgraded in place and its runs 
     CREATE TABLE events (run_id TEXT, idx INTEGER, seq INTEGER, at TEXT, type TEXT, node_id TEXT, body TEXT NOT NULL, PRIMARY KEY (run_id, idx));
   `);
   const record: RunRecord = {
-    runId: 'old', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: { value: 'a' }, pending: { kind: 'directive', nodeId: 'a' } as never, seq: 1,
+    runId: 'old', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: { value: 'a' }, pending: { kind: 'directive', nodeId: 'a', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 }, seq: 1,
     createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
   };
   db.prepare('INSERT INTO workflows VALUES (?, ?)').run('h', '{"metadata":{"name":"w"}}');
@@ -42,9 +43,10 @@ Migration('a record changed by another store instance (another process) is re-re
   const dir = mkdtempSync(join(tmpdir(), 'countersign-mig-'));
   const a = createSqliteStore(dir);
   const b = createSqliteStore(dir);
-  a.putWorkflow('h', { metadata: { name: 'w', version: '1.0.0', description: 'd' }, nodes: [] });
+  const workflow = { metadata: { name: 'w', version: '1.0.0', description: 'd' }, nodes: [] };
+  a.putWorkflow(hashWorkflow(workflow), workflow);
   const base: RunRecord = {
-    runId: 'r', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: { value: 'a' }, pending: { kind: 'directive', nodeId: 'a' } as never, seq: 1,
+    runId: 'r', workflow: 'w', workflowHash: hashWorkflow(workflow), workspace: '/', status: 'waiting', snapshot: { value: 'a' }, pending: { kind: 'directive', nodeId: 'a', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 }, seq: 1,
     createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
   };
   a.create(base, []);

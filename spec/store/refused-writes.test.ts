@@ -15,6 +15,7 @@ import type { Workflow } from '../../engine/format/model.js';
 import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
 import type { RunRecord, Store } from '../../engine/store/store.js';
+import { hashWorkflow } from '../../engine/run/hash.js';
 
 const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
@@ -23,11 +24,16 @@ const WORKFLOW: Workflow = {
     { id: 'end', type: 'end' },
   ],
 };
+/** Its own hash: a store keeps a copy only under that. */
+const HASH = hashWorkflow(WORKFLOW);
 
+/** A record of run `runId` that keeps the run contract of its status (a store refuses any other from a host). */
 function makeRecord(runId: string, status: RunRecord['status'] = 'completed'): RunRecord {
   return {
-    runId, workflow: 'loop', workflowHash: 'h1', workspace: '/tmp/ws', status,
+    runId, workflow: 'loop', workflowHash: HASH, workspace: '/tmp/ws', status,
     snapshot: { value: 'end', context: {} }, seq: 1,
+    ...(status === 'completed' ? { endNodeId: 'end', output: {} } : {}),
+    ...(status === 'failed' ? { error: { code: 'E_MAX_RETRIES', message: 'node "end" failed', nodeId: 'end' } } : {}),
     ...(status === 'waiting' ? { snapshot: { value: 'work', context: {} }, pending: { kind: 'directive', nodeId: 'work', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 } } : {}),
     createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
   } as RunRecord;
@@ -75,8 +81,8 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
   });
 
   test('a record the store would call damaged is refused by create() and update() with E_INPUT, and the other runs stay readable', (c) => {
-    store(c).putWorkflow('h2', WORKFLOW);
-    refused(() => store(c).create({ runId: 'r', workflowHash: 'h2' } as never, []), 'E_INPUT', 'create()', 'run "r"', 'status');
+    store(c).putWorkflow(HASH, WORKFLOW);
+    refused(() => store(c).create({ runId: 'r', workflowHash: HASH } as never, []), 'E_INPUT', 'create()', 'run "r"', 'status');
     assert.is(store(c).get('r'), undefined, 'the half record was not stored');
     store(c).create(makeRecord('r1'), []);
     store(c).create(makeRecord('r2', 'waiting'), []);
@@ -144,6 +150,30 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     refused(() => store(c).create(makeRecord('a'), [], row as never), 'E_INPUT', 'create()', 'rows', 'not a list');
     assert.is(store(c).get('a'), undefined, 'the run was not stored');
     assert.equal(store(c).rows('audit'), []);
+  });
+
+  test('r92 D2: a record that breaks the run contract of its status is E_INPUT from create() and update() naming the field and the rule, before anything is written, never E_STORE damage at the next read', (c) => {
+    const waiting = makeRecord('w', 'waiting');
+    const directive = waiting.pending as unknown as Record<string, unknown>;
+    const { directive: _text, ...withoutDirective } = directive;
+    const cases: Array<[RunRecord, string]> = [
+      [{ ...waiting, seq: 0 }, 'is waiting at seq 0, and seqs start at 1'],
+      [{ ...waiting, pending: undefined }, 'is waiting without a pending item'],
+      [{ ...waiting, pending: withoutDirective as never }, 'has a directive pending item without its directive'],
+      [{ ...waiting, pending: { ...directive, attempt: 0 } as never }, 'has a directive pending item whose "attempt" is 0, not a count from 1'],
+      [{ ...makeRecord('x'), output: undefined }, 'completed without its end node or output'],
+      [{ ...makeRecord('x', 'failed'), error: undefined }, 'failed without an error code'],
+      [{ ...makeRecord('x', 'failed'), error: { code: 'E_X', message: 'm' } as never }, 'failed without the node it failed at'],
+    ];
+    for (const [record, rule] of cases) {
+      const fix = refused(() => store(c).create({ ...record, runId: 'bad' }, []), 'E_INPUT', 'create() of run "bad"', rule);
+      assert.match(fix, 'nothing was written');
+      assert.is(store(c).get('bad'), undefined, `${rule}: no run was stored`);
+    }
+    store(c).create(makeRecord('w', 'waiting'), []);
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, seq: 2, status: 'completed' }, result: 0 })), 'E_INPUT', 'update() of run "w"', 'completed without its end node or output', 'run contract');
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, status: 'failed', error: { code: 'E_X' } as never }, result: 0 })), 'E_INPUT', 'update() of run "w"', 'failed without its error message');
+    assert.equal(store(c).get('w'), makeRecord('w', 'waiting'), 'the record is as it was');
   });
 
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {

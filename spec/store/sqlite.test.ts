@@ -4,7 +4,7 @@
  * database is a clear E_STORE, never a crash.
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../engine/run/hash.js';
+import { canonicalJson, hashWorkflow } from '../../engine/run/hash.js';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -29,16 +29,19 @@ const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
   nodes: [{ id: 'start', type: 'start' }, { id: 'end', type: 'end' }],
 };
+/** Its own hash: a store keeps a copy only under that. */
+const H1 = hashWorkflow(WORKFLOW);
 
-function record(runId: string, seq = 0): RunRecord {
+/** A waiting record of run `runId` that keeps the run contract (a store refuses any other from a host). */
+function record(runId: string, seq = 1): RunRecord {
   return {
     runId,
     workflow: 'loop',
-    workflowHash: 'h1',
+    workflowHash: H1,
     workspace: '/tmp/ws',
     status: 'waiting',
     snapshot: { value: 'work' },
-    pending: { kind: 'directive', nodeId: 'work' } as RunRecord['pending'],
+    pending: { kind: 'directive', nodeId: 'work', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 },
     seq,
     createdAt: '2024-01-01T00:00:00.000Z',
     updatedAt: '2024-01-01T00:00:00.000Z',
@@ -72,9 +75,9 @@ test('the database is <dir>/countersign.db, in a directory created on demand', (
 
 test('the database uses WAL, records the schema version, and keeps the run columns in step with the record', (c) => {
   const store = createSqliteStore(c.dir);
-  store.putWorkflow('h1', WORKFLOW);
+  store.putWorkflow(H1, WORKFLOW);
   store.create({ ...record('r1'), file: 'loop.json' }, [{ seq: 1, at: 'now', type: 'directive.issued', nodeId: 'work' }]);
-  store.update('r1', (cur) => ({ record: { ...cur, seq: 4, status: 'completed' }, result: null }));
+  store.update('r1', (cur) => ({ record: { ...cur, seq: 4, status: 'completed', endNodeId: 'end', output: {} }, result: null }));
   store.close();
   const db = new Database(join(c.dir, 'countersign.db'), { readonly: true });
   assert.is(db.pragma('journal_mode', { simple: true }), 'wal');
@@ -82,7 +85,7 @@ test('the database uses WAL, records the schema version, and keeps the run colum
   const row = db.prepare('SELECT workflow, workflow_hash, file, workspace, status, seq, created_at FROM runs').get();
   assert.equal(row, {
     workflow: 'loop',
-    workflow_hash: 'h1',
+    workflow_hash: H1,
     file: 'loop.json',
     workspace: '/tmp/ws',
     status: 'completed',
@@ -97,14 +100,14 @@ test('the database uses WAL, records the schema version, and keeps the run colum
 
 test('runs, journals and workflow copies survive closing and reopening the store', (c) => {
   const first = createSqliteStore(c.dir);
-  first.putWorkflow('h1', WORKFLOW);
+  first.putWorkflow(H1, WORKFLOW);
   first.create(record('r1'), [{ seq: 0, at: 'now', type: 'run.started' }]);
   first.update('r1', (cur) => ({ record: { ...cur, seq: 1 }, events: [{ seq: 1, at: 'now', type: 'directive.issued' }], result: null }));
   first.close();
 
   const second = createSqliteStore(c.dir);
   assert.is(second.get('r1')!.seq, 1);
-  assert.equal(second.getWorkflow('h1'), WORKFLOW);
+  assert.equal(second.getWorkflow(H1), WORKFLOW);
   assert.equal(second.events('r1').map((e) => e.type), ['run.started', 'directive.issued']);
   assert.equal(second.list().map((r) => r.runId), ['r1']);
   second.close();
@@ -184,7 +187,7 @@ test('a file that is not a SQLite database is E_STORE naming it', (c) => {
 
 test('D8 r79: a record row that is not JSON is E_STORE naming the run on get, update and list (runs, under any status: never listed as the waiting its column says), with countersign.db and the restore fix; the other runs still read', (c) => {
   const store = createSqliteStore(c.dir);
-  store.putWorkflow('h1', WORKFLOW);
+  store.putWorkflow(H1, WORKFLOW);
   store.create(record('broken'), []);
   store.create(record('fine'), []);
   const db = new Database(join(c.dir, 'countersign.db'));
@@ -210,7 +213,7 @@ test('D8 r79: a record row that is not JSON is E_STORE naming the run on get, up
 
 test('a row that is valid JSON but not what its table holds (a record without status, another run\'s record, a workflow without nodes, an event without type) is E_STORE naming it, never a TypeError', (c) => {
   const store = createSqliteStore(c.dir);
-  store.putWorkflow('h1', WORKFLOW);
+  store.putWorkflow(H1, WORKFLOW);
   for (const id of ['shapeless', 'other', 'fine']) store.create(record(id), [{ seq: 0, at: '2026-01-01T00:00:00.000Z', type: 'run.started' } as never]);
   const db = new Database(join(c.dir, 'countersign.db'));
   db.prepare('UPDATE runs SET record = ?, version = version + 1 WHERE run_id = ?').run(JSON.stringify({ runId: 'shapeless' }), 'shapeless');
@@ -227,15 +230,15 @@ test('a row that is valid JSON but not what its table holds (a record without st
   store.close();
   const c2 = createSqliteStore(c.dir);
   const db2 = new Database(join(c.dir, 'countersign.db'));
-  db2.prepare("UPDATE workflows SET body = '{\"metadata\": {}}' WHERE hash = 'h1'").run();
+  db2.prepare("UPDATE workflows SET body = '{\"metadata\": {}}' WHERE hash = ?").run(H1);
   db2.close();
-  assert.match(catchError(() => c2.getWorkflow('h1')).message, /the stored workflow copy h1 .* has no nodes list/);
+  assert.match(catchError(() => c2.getWorkflow(H1)).message, new RegExp(`the stored workflow copy ${H1} .* has no nodes list`));
   c2.close();
 });
 
 test('a waiting record whose pending item is missing, not an object, or for another node than the run rests at is E_STORE on every read (status and step alike)', (c) => {
   const store = createSqliteStore(c.dir);
-  store.putWorkflow('h1', WORKFLOW);
+  store.putWorkflow(H1, WORKFLOW);
   for (const id of ['string', 'missing', 'elsewhere', 'fine']) store.create(record(id), []);
   const db = new Database(join(c.dir, 'countersign.db'));
   db.prepare(`UPDATE runs SET record = json_set(record, '$.pending', 'x'), version = version + 1 WHERE run_id = 'string'`).run();
@@ -263,7 +266,7 @@ test('a store directory that is a dangling link is E_STORE saying it is a link t
 
 test('a damaged summary column (runs.status NULL) is E_STORE naming the run when runs are listed, never a crash or a null status', (c) => {
   const store = createSqliteStore(c.dir);
-  store.putWorkflow('h1', WORKFLOW);
+  store.putWorkflow(H1, WORKFLOW);
   store.create(record('broken'), []);
   const db = new Database(join(c.dir, 'countersign.db'));
   db.prepare("UPDATE runs SET status = NULL WHERE run_id = 'broken'").run();
@@ -740,8 +743,8 @@ test('processes opening one new store at the same moment all open it (none fails
 
 test('two processes updating one run read-modify-write never lose an increment (each update is one IMMEDIATE transaction)', async (c) => {
   const store = createSqliteStore(c.dir);
-  store.putWorkflow('h1', WORKFLOW);
-  store.create(record('shared', 0), []);
+  store.putWorkflow(H1, WORKFLOW);
+  store.create(record('shared', 1), []);
   store.close();
 
   const perWorker = 250;
@@ -752,9 +755,9 @@ test('two processes updating one run read-modify-write never lose an increment (
   assert.equal(codes, [0, 0]);
 
   const after = createSqliteStore(c.dir);
-  assert.is(after.get('shared')!.seq, perWorker * 2);
+  assert.is(after.get('shared')!.seq, 1 + perWorker * 2);
   const seqs = after.events('shared').map((e) => e.seq);
-  assert.equal(seqs, Array.from({ length: perWorker * 2 }, (_, i) => i + 1));
+  assert.equal(seqs, Array.from({ length: perWorker * 2 }, (_, i) => i + 2));
   after.close();
 });
 

@@ -15,6 +15,7 @@ import { createSqliteStore } from '../../engine/store/sqlite.js';
 import type { RunRecord } from '../../engine/store/store.js';
 import { canonicalJson, hashWorkflow } from '../../engine/run/hash.js';
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
 import { createEngine } from '../../engine/run/engine.js';
 
 const WORKFLOW: Workflow = {
@@ -25,12 +26,14 @@ const WORKFLOW: Workflow = {
     { id: 'end', type: 'end' },
   ],
 };
+/** Its own hash: a store keeps a copy only under that. */
+const H1 = hashWorkflow(WORKFLOW);
 
 function makeRecord(runId: string, over: Partial<RunRecord> = {}): RunRecord {
   return {
     runId,
     workflow: 'loop',
-    workflowHash: 'h1',
+    workflowHash: H1,
     workspace: '/tmp/ws',
     status: 'waiting',
     snapshot: { value: 'work', context: {} },
@@ -69,8 +72,8 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
   const { test, store } = storeSuite(`store contract (${name})`, open, WORKFLOW);
 
   test('a stored workflow copy comes back equal under its hash; storing it again is harmless', (c) => {
-    store(c).putWorkflow('h1', WORKFLOW);
-    assert.equal(store(c).getWorkflow('h1'), WORKFLOW);
+    store(c).putWorkflow(H1, WORKFLOW);
+    assert.equal(store(c).getWorkflow(H1), WORKFLOW);
   });
 
   test('reading a workflow hash the store never saw is E_STORE', (c) => {
@@ -160,12 +163,12 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
   });
 
   test('each update sees the previous update\'s record', (c) => {
-    store(c).create(makeRecord('r1', { seq: 0 }), []);
+    store(c).create(makeRecord('r1', { seq: 1 }), []);
     for (let i = 0; i < 5; i++) {
       store(c).update('r1', (cur) => ({ record: { ...cur, seq: cur.seq + 1 }, events: [event(cur.seq + 1, 'tick')], result: null }));
     }
-    assert.is(store(c).get('r1')!.seq, 5);
-    assert.equal(store(c).events('r1').map((e) => e.seq), [1, 2, 3, 4, 5]);
+    assert.is(store(c).get('r1')!.seq, 6);
+    assert.equal(store(c).events('r1').map((e) => e.seq), [2, 3, 4, 5, 6]);
   });
 
   test('an update whose mutate omits the record writes nothing but may return a result (a replay)', (c) => {
@@ -250,7 +253,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     store(c).create(makeRecord('w1', { createdAt: '2024-01-01T00:00:00.000Z' }), []);
     store(c).create(makeRecord('w2', { createdAt: '2024-01-02T00:00:00.000Z' }), []);
     store(c).update('w1', (cur) => ({
-      record: { ...cur, status: 'failed', error: { code: 'E_TIMEOUT', message: 'late' }, updatedAt: '2024-01-05T00:00:00.000Z' },
+      record: { ...cur, status: 'failed', error: { code: 'E_TIMEOUT', message: 'late', nodeId: 'work' }, updatedAt: '2024-01-05T00:00:00.000Z' },
       result: null,
     }));
     assert.equal(store(c).list({ status: 'waiting' }).map((r) => r.runId), ['w2']);
@@ -337,24 +340,54 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     }
     assert.is(store(c).get('r1')!.seq, 1, 'nothing was written');
     assert.equal(store(c).list().map((r) => r.runId).sort(), ['r1', 'r2'], 'every run still lists');
-    assert.is(store(c).getWorkflow('h1').metadata.name, 'loop');
+    assert.is(store(c).getWorkflow(H1).metadata.name, 'loop');
   });
 
   test('r89 D3: putWorkflow() never changes a stored copy: the same copy again is kept, another copy under that hash is E_INPUT (both stores alike), the copy that truly has the hash puts back a damaged one', (c) => {
     const other = { ...WORKFLOW, metadata: { ...WORKFLOW.metadata, name: 'other' } };
-    store(c).putWorkflow('h1', structuredClone(WORKFLOW));
+    store(c).putWorkflow(H1, structuredClone(WORKFLOW));
     try {
-      store(c).putWorkflow('h1', other);
+      store(c).putWorkflow(H1, other);
       assert.unreachable('refused');
     } catch (e) {
       assert.is((e as CountersignError).code, 'E_INPUT', String(e));
-      assert.match((e as CountersignError).message, 'another workflow copy is already stored under hash h1');
+      assert.match((e as CountersignError).message, `the workflow copy given for hash ${H1} does not have that hash`);
     }
-    assert.is(store(c).getWorkflow('h1').metadata.name, 'loop', 'the stored copy is kept');
+    assert.is(store(c).getWorkflow(H1).metadata.name, 'loop', 'the stored copy is kept');
     // Stored under its true hash, then damaged: the true copy given again puts it back.
     const hash = hashWorkflow(other);
     store(c).putWorkflow(hash, other);
     assert.is(store(c).getWorkflow(hash).metadata.name, 'other');
+  });
+
+  test('r94 D1: putWorkflow() under a hash that is not the copy\'s own is E_INPUT naming both hashes, before anything is written (both stores alike); a run naming it cannot be created', async (c) => {
+    const own = hashWorkflow(WORKFLOW);
+    let err: CountersignError | undefined;
+    try {
+      store(c).putWorkflow('deadbeef', WORKFLOW);
+    } catch (e) {
+      err = e as CountersignError;
+    }
+    assert.is(err?.code, 'E_INPUT', String(err));
+    assert.match(err!.message, 'putWorkflow(): the workflow copy given for hash deadbeef');
+    assert.match(err!.message, `its own hash is ${own}`);
+    assert.match(err!.fix!, `hashWorkflow(copy) (${own})`);
+    const library = await import('../../engine/index.js');
+    assert.is(library.hashWorkflow(WORKFLOW), own, 'the fix names a function the library exports');
+    assert.is(codeOf(() => store(c).getWorkflow('deadbeef')), 'E_STORE', 'no copy was stored under the wrong hash');
+    // The run that names it is refused at create (the store holds no such copy), never read later as a damaged copy.
+    assert.is(codeOf(() => store(c).create(makeRecord('r2', { workflowHash: 'deadbeef' }), [])), 'E_STORE');
+    assert.is(store(c).get('r2'), undefined);
+  });
+
+  test('r94 D1: an engine run on a copy stored under a made-up hash is never reported as store damage: the copy is refused at putWorkflow', async (c) => {
+    const engine = createEngine({ store: store(c) });
+    const started = await engine.start(WORKFLOW);
+    const rec = store(c).get(started.runId)!;
+    assert.is(codeOf(() => store(c).putWorkflow('deadbeef', WORKFLOW)), 'E_INPUT');
+    // The engine's own run is untouched, and its copy reads back as stored by the engine.
+    assert.is((await engine.status(started.runId)).status, 'waiting');
+    assert.is(rec.workflowHash, hashWorkflow(WORKFLOW));
   });
 
   test('r89 D4: a ledger row with a field it does not take (kee, runID) is E_LEDGER_ROW with a did-you-mean, never kept by one store and dropped by the other', (c) => {
@@ -371,12 +404,12 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
   });
 
   test('r90 D4: a workflow copy read back is frozen: editing it is refused, and the stored copy never changes', (c) => {
-    const copy = store(c).getWorkflow('h1');
+    const copy = store(c).getWorkflow(H1);
     assert.ok(Object.isFrozen(copy) && Object.isFrozen(copy.metadata));
     assert.throws(() => {
       (copy.metadata as { description: string }).description = 'edited';
     });
-    assert.is(store(c).getWorkflow('h1').metadata.description, WORKFLOW.metadata.description);
+    assert.is(store(c).getWorkflow(H1).metadata.description, WORKFLOW.metadata.description);
   });
 
   test('r90 D1: a copy stored under the older sorted-key hash is intact: the same workflow given again (its keys already sorted, so the hashes meet) keeps it', (c) => {
@@ -387,11 +420,19 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.equal(Object.keys(store(c).getWorkflow(legacy).nodes[0]!), Object.keys(WORKFLOW.nodes[0]!), 'the copy as first stored, its key order kept');
   });
 
-  test('r94 D2: a damaged copy stored under the older sorted-key hash is put back by the true copy, which has that hash under the older rule', (c) => {
+  test('r94 D2: a damaged copy stored under the older sorted-key hash is put back by the true copy, which has that hash under the older rule; a damaged copy given is refused', (c) => {
     const legacy = createHash('sha256').update(canonicalJson(WORKFLOW)).digest('hex');
     const damaged = { ...WORKFLOW, metadata: { ...WORKFLOW.metadata, description: 'damaged' } };
-    store(c).putWorkflow(legacy, damaged as Workflow);
     store(c).putWorkflow(legacy, WORKFLOW);
+    assert.is(codeOf(() => store(c).putWorkflow(legacy, damaged as Workflow)), 'E_INPUT', 'a copy without that hash is never stored under it');
+    const file = store(c).file;
+    // The memory store's copies are frozen, so only the SQLite file can be damaged (a hand edit, another program).
+    if (file !== undefined) {
+      const db = new Database(file);
+      db.prepare('UPDATE workflows SET body = ? WHERE hash = ?').run(JSON.stringify(damaged), legacy);
+      db.close();
+      store(c).putWorkflow(legacy, WORKFLOW);
+    }
     assert.is(store(c).getWorkflow(legacy).metadata.description, WORKFLOW.metadata.description);
   });
 
