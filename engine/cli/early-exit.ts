@@ -12,6 +12,7 @@
  *   ends the process after a grace second, saying so on stderr.
  * (countersign's own forced exit, signals.ts, says its own piece first.)
  */
+import { claimExpiresAt } from '../run/tool-steps.js';
 import type { RunRecord } from '../store/store.js';
 import { moduleBlame, type ModuleActivity, type ModuleBlame } from '../tools/module-activity.js';
 import { shellWord } from '../format/shell-word.js';
@@ -157,8 +158,9 @@ function where(rec: RunRecord): string {
   if (rec.status === 'completed') return `is completed${rec.endNodeId ? ` at end node "${rec.endNodeId}"` : ''}`;
   if (rec.status === 'failed') return `failed${rec.error ? ` with ${rec.error.code}` : ''}`;
   if (!rec.pending) return `waits (seq ${rec.seq})`;
+  const expires = rec.pending.kind === 'tool' ? claimExpiresAt(rec.pending) : undefined;
   return rec.pending.kind === 'tool'
-    ? `waits at tool node "${rec.pending.nodeId}" (seq ${rec.seq}), whose tool may have been cut short`
+    ? `waits at tool node "${rec.pending.nodeId}" (seq ${rec.seq}), whose tool may have been cut short${expires ? ` after it may have taken effect: a call is never re-run, so its claim expires at ${expires} and then the node fails with E_TOOL_INTERRUPTED (until then the run shows the tool as running)` : ''}`
     : `waits at node "${rec.pending.nodeId}" for an answer (seq ${rec.seq})`;
 }
 

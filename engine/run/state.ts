@@ -4,6 +4,7 @@
  * record damaged by hand or by another program is E_STORE naming the run
  * and the damage, never served half-empty, answered, or a TypeError.
  */
+import { shown } from '../format/said.js';
 import { CountersignError } from '../errors.js';
 import type { RunRecord } from '../store/store.js';
 import { recordProblem } from '../store/row-shapes.js';
@@ -49,13 +50,15 @@ export function contractProblem(rec: RunRecord): string | undefined {
       // Seqs start at 1: an item at seq 0 could never be answered (every seq below 1 is E_SEQ).
       if (!Number.isInteger(rec.seq) || rec.seq < 1) return `is waiting at seq ${JSON.stringify(rec.seq)}, and seqs start at 1`;
       const missing = missingField(rec.pending);
-      if (missing) return `has a ${rec.pending.kind} pending item without its ${missing}`;
+      if (missing) return `has a ${rec.pending.kind} pending item ${missing}`;
       const wrong = optionalFieldProblem(rec.pending) ?? countProblem(rec.pending);
       return wrong ? `has a ${rec.pending.kind} pending item whose ${wrong}` : undefined;
     }
     case 'completed':
       // Every completed record carries its output ({} when finalOutput names nothing): a missing one is lost data, not "no output".
       if (typeof rec.endNodeId !== 'string' || rec.output === null || typeof rec.output !== 'object' || Array.isArray(rec.output)) return 'completed without its end node or output';
+      // The end node's outcome word: hosts route on it as text.
+      if (rec.outcome !== undefined && typeof rec.outcome !== 'string') return `completed with "outcome" ${shown(rec.outcome)}, not a string`;
       return undefined;
     case 'failed': {
       // The run contract's failure is {code, message, nodeId}: every failure the engine records names the node it happened at.
@@ -63,6 +66,13 @@ export function contractProblem(rec: RunRecord): string | undefined {
       if (error === null || typeof error !== 'object' || typeof error.code !== 'string') return 'failed without an error code';
       if (typeof error.message !== 'string') return 'failed without its error message';
       if (typeof error.nodeId !== 'string') return 'failed without the node it failed at (its error has no nodeId)';
+      // The optional parts hosts print as they are: text, and a position in whole numbers.
+      for (const key of ['fix', 'file', 'pointer'] as const) {
+        if (error[key] !== undefined && typeof error[key] !== 'string') return `failed with an error whose "${key}" is ${shown(error[key])}, not a string`;
+      }
+      for (const key of ['line', 'col'] as const) {
+        if (error[key] !== undefined && !(Number.isInteger(error[key]) && (error[key] as number) >= 0)) return `failed with an error whose "${key}" is ${shown(error[key])}, not a whole number`;
+      }
       return undefined;
     }
     default:
@@ -78,15 +88,17 @@ const CONTRACT: Readonly<Record<string, ReadonlyArray<readonly [string, 'string'
   tool: [['nodeId', 'string'], ['tool', 'string'], ['args', 'object'], ['attempt', 'integer']],
 };
 
-/** The first contract field a pending item lacks (or holds with the wrong type); undefined when it has them all. */
+const TYPE_NAMES = { string: 'a string', object: 'an object', integer: 'a whole number', array: 'a list' } as const;
+
+/** How a pending item misses a contract field: `without its X`, or `whose "X" is V, not T`; undefined when it has them all. */
 function missingField(pending: object): string | undefined {
   const item = pending as Record<string, unknown>;
   const fields = Object.hasOwn(CONTRACT, item.kind as string) ? CONTRACT[item.kind as string] : undefined;
-  if (!fields) return 'kind (directive, review or tool)';
+  if (!fields) return `whose kind ${shown(item.kind)} is not directive, review or tool`;
   for (const [name, type] of fields) {
     const v = item[name];
     const ok = type === 'integer' ? Number.isInteger(v) : type === 'array' ? Array.isArray(v) : type === 'object' ? v !== null && typeof v === 'object' && !Array.isArray(v) : typeof v === type;
-    if (!ok) return name;
+    if (!ok) return v === undefined ? `without its ${name}` : `whose "${name}" is ${shown(v)}, not ${TYPE_NAMES[type]}`;
   }
   return undefined;
 }

@@ -140,10 +140,10 @@ test('r83 D5: a record without its snapshot (null) is E_STORE "has no snapshot" 
 test('r83 D6: a record status() refuses is never answered or advanced by submit: the wrong kind of item, a bogus kind, errors or deadline of the wrong type, a schema that is a list, no directive', async () => {
   const cases: Array<[string, Damage, string]> = [
     ['review item at a directive', (r) => { r.pending.kind = 'review'; r.pending.prompt = 'p'; }, 'waits at node "write", a agent-directive node, with a review pending item'],
-    ['bogus kind', (r) => (r.pending.kind = 'bogus'), 'pending item without its kind (directive, review or tool)'],
+    ['bogus kind', (r) => (r.pending.kind = 'bogus'), 'pending item whose kind "bogus" is not directive, review or tool'],
     ['errors "bad"', (r) => (r.pending.errors = 'bad'), 'pending item whose "errors" is not a list of strings'],
     ['pending deadline "soon"', (r) => (r.pending.deadline = 'soon'), 'pending item whose "deadline" is no time'],
-    ['inputSchema []', (r) => (r.pending.inputSchema = []), 'has a directive pending item without its inputSchema'],
+    ['inputSchema []', (r) => (r.pending.inputSchema = []), 'has a directive pending item whose "inputSchema" is a list, not an object'],
     ['no directive', (r) => delete r.pending.directive, 'has a directive pending item without its directive'],
   ];
   for (const [label, damage, what] of cases) await bothStores(label, damage, what);

@@ -176,6 +176,28 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     assert.equal(store(c).get('w'), makeRecord('w', 'waiting'), 'the record is as it was');
   });
 
+  test('r96 D1-D3: a record whose contract fields are there with the wrong value is refused naming the value (never "without" a field it has); a completed outcome and a failure\'s fix, file, pointer, line and col keep their types', (c) => {
+    const waiting = makeRecord('w', 'waiting');
+    const directive = waiting.pending as unknown as Record<string, unknown>;
+    const failed = makeRecord('x', 'failed');
+    const cases: Array<[RunRecord, string]> = [
+      [{ ...waiting, pending: { ...directive, attempt: 1.5 } as never }, 'has a directive pending item whose "attempt" is 1.5, not a whole number'],
+      [{ ...waiting, pending: { ...directive, maxRetries: 1.5 } as never }, 'whose "maxRetries" is 1.5, not a whole number'],
+      [{ ...waiting, pending: { ...directive, kind: 'bogus' } as never }, 'whose kind "bogus" is not directive, review or tool'],
+      [{ ...waiting, pending: { ...directive, directive: 5 } as never }, 'whose "directive" is 5, not a string'],
+      [{ ...makeRecord('x'), outcome: 5 } as never, 'completed with "outcome" 5, not a string'],
+      [{ ...failed, error: { ...failed.error!, fix: 5 } } as never, 'failed with an error whose "fix" is 5, not a string'],
+      [{ ...failed, error: { ...failed.error!, line: 1.5 } } as never, 'failed with an error whose "line" is 1.5, not a whole number'],
+    ];
+    for (const [record, rule] of cases) {
+      const e = refused(() => store(c).create({ ...record, runId: 'bad' }, []), 'E_INPUT', 'create() of run "bad"', rule);
+      assert.match(e, 'nothing was written');
+      assert.is(store(c).get('bad'), undefined, `${rule}: no run was stored`);
+    }
+    store(c).create({ ...makeRecord('ok'), outcome: 'approved' }, []);
+    assert.is(store(c).get('ok')!.outcome, 'approved', 'a string outcome is kept');
+  });
+
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {
     const inherited = Object.create({ id: 'b', table: 't', at: new Date(0).toISOString(), row: {} });
     refused(() => store(c).appendRows([inherited]), 'E_LEDGER_ROW', 'ledger row 0', 'plain object');
