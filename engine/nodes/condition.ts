@@ -29,8 +29,9 @@ export const condition: TransientType<ConditionNode> = {
   },
   step(node, ctx, workflow) {
     let result: boolean;
+    const notes: string[] = [];
     try {
-      result = evaluate(node.condition, ctx, workflow);
+      result = evaluate(node.condition, ctx, workflow, notes);
     } catch (e) {
       if (e instanceof CountersignError) throw e;
       // json-logic-js calling a method an answer's object shadows ({"indexOf": …}): the run's values, not a bug — the run fails at the condition, loudly.
@@ -42,7 +43,7 @@ export const condition: TransientType<ConditionNode> = {
         error: { code: 'E_CONDITION', message, fix: 'check the values the condition reads (an object with a key such as "indexOf" or "toString" where a list or text was expected), or read a field the operator can take' },
       };
     }
-    return { via: result ? 'true' : 'false', event: { type: 'condition.evaluated', result } };
+    return { via: result ? 'true' : 'false', event: { type: 'condition.evaluated', result, ...(notes.length > 0 ? { notes } : {}) } };
   },
 };
 
@@ -54,7 +55,8 @@ function isPath(o: Operand): o is { contextPath: string } {
   return o !== null && typeof o === 'object' && !Array.isArray(o) && typeof (o as { contextPath?: unknown }).contextPath === 'string';
 }
 
-export function evaluate(c: Condition, ctx: RunContext, workflow: Workflow): boolean {
+/** `notes`: where told, why a comparison was false for want of a number (journaled, so no route turns on it unseen). */
+export function evaluate(c: Condition, ctx: RunContext, workflow: Workflow, notes?: string[]): boolean {
   if (isJsonLogic(c)) return applyJsonLogic(c.jsonLogic, ctx, workflow);
   const read = (o: Operand): unknown => {
     if (!isPath(o)) return o;
@@ -63,11 +65,11 @@ export function evaluate(c: Condition, ctx: RunContext, workflow: Workflow): boo
   };
   switch (c.operator) {
     case 'and':
-      return c.conditions.every((sub) => evaluate(sub, ctx, workflow));
+      return c.conditions.every((sub) => evaluate(sub, ctx, workflow, notes));
     case 'or':
-      return c.conditions.some((sub) => evaluate(sub, ctx, workflow));
+      return c.conditions.some((sub) => evaluate(sub, ctx, workflow, notes));
     case 'not':
-      return !evaluate(c.condition, ctx, workflow);
+      return !evaluate(c.condition, ctx, workflow, notes);
     case 'exists': {
       const v = read(c.left);
       return v !== undefined && v !== null;
@@ -80,7 +82,16 @@ export function evaluate(c: Condition, ctx: RunContext, workflow: Workflow): boo
     case 'gte':
     case 'lt':
     case 'lte':
-      return compare(c.operator, read(c.left), read(c.right));
+    {
+      const [a, b] = [read(c.left), read(c.right)];
+      const result = compare(c.operator, a, b);
+      if (notes) {
+        for (const [side, operand, value] of [['left', c.left, a], ['right', c.right, b]] as const) {
+          if (toNumber(value) === undefined) notes.push(`${c.operator}: ${side} operand ${isPath(operand) ? `${operand.contextPath} ` : ''}${notNumber(value)}, so the comparison is false`);
+        }
+      }
+      return result;
+    }
     case 'contains':
       return contains(read(c.left), read(c.right));
   }
@@ -114,6 +125,14 @@ function toNumber(v: unknown): number | undefined {
     return Number.isFinite(n) ? n : undefined;
   }
   return undefined;
+}
+
+/** Why `v` is no number to compare, for the journal. */
+function notNumber(v: unknown): string {
+  if (v === undefined || v === null) return 'is unset';
+  if (typeof v === 'string') return `is the text ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}, not a number as JSON writes one (no leading zeros, hex, spaces or bare dots)`;
+  if (typeof v === 'number') return `is ${v}, not a finite number`;
+  return `is ${Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : JSON.stringify(v)}, not a number`;
 }
 
 function contains(haystack: unknown, needle: unknown): boolean {
