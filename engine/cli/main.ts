@@ -9,6 +9,10 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printJson, processIo, processStreams, reportError, usage, type Io } from './io.js';
 import { COMMANDS, type Command } from './commands/index.js';
 import { HELP, VERSION } from './help.js';
+import { suggest } from '../format/suggest.js';
+
+/** The options that may come before the command (commandFirst moves them after it), and --help/--version. */
+const GLOBAL_OPTIONS = ['--json', '--store', '--help', '--version'];
 
 // The launcher hands the bundle its importer for tool modules (tools/module-import.ts).
 export { useModuleImporter } from '../tools/module-import.js';
@@ -56,6 +60,13 @@ export async function main(argv: string[], given?: Io): Promise<number> {
     const storeAt = argv.indexOf('--store');
     if (storeAt >= 0 && (storeAt === argv.length - 1 || argv[storeAt + 1].startsWith('-'))) {
       reportError(io, usage('--store needs a directory', 'countersign <command> --store DIR (or set COUNTERSIGN_STORE)'), json);
+      return 2;
+    }
+    // An option before the command that is no global one (`--frob status x`, `--jsno runs`): that option is what is wrong.
+    const given = ordered.find((a) => !a.startsWith('-') && knownCommand(a));
+    if (given !== undefined) {
+      const guess = suggest(name.replace(/=.*$/s, ''), GLOBAL_OPTIONS);
+      reportError(io, usage(`unknown option ${JSON.stringify(name)} before the command${guess ? ` — did you mean ${guess}?` : ''}`, `only ${GLOBAL_OPTIONS.join(', ')} may come before the command; give the command's own options after it: countersign ${given} --help`), json);
       return 2;
     }
     reportError(io, usage('no command given', `name one: ${Object.keys(COMMANDS).join(', ')}`), json);

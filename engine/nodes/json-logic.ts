@@ -10,6 +10,7 @@ import jsonLogic from 'json-logic-js';
 import type { JsonValue, Workflow } from '../format/model.js';
 import type { Finding, RunContext, VariableRead } from './node-type.js';
 import { lookup } from './workflow-facts.js';
+import { suggest } from '../format/suggest.js';
 
 /** The operations a rule may use (README lists them): json-logic-js's own, less those that read data outside the resolver (missing, missing_some) or print (log). */
 export const JSON_LOGIC_OPERATIONS: readonly string[] = Object.freeze([
@@ -30,6 +31,16 @@ interface Prepared {
 }
 
 const prepared = new WeakMap<object, Prepared>();
+
+/**
+ * The operation `written` is taken for when a rule is checked: itself when
+ * known, else the known one it is a typo of — so what a misspelt operation
+ * holds is checked as meant (one pass finds every fault), never skipped.
+ */
+function meant(written: string): string | undefined {
+  if (OPERATIONS.has(written)) return written;
+  return written === 'missing' || written === 'missing_some' ? undefined : suggest(written, JSON_LOGIC_OPERATIONS);
+}
 
 function prepare(rule: JsonValue): Prepared {
   if (rule !== null && typeof rule === 'object') {
@@ -78,9 +89,10 @@ export function jsonLogicReads(rule: unknown, pointer: string): VariableRead[] {
     if (node === null || typeof node !== 'object') return;
     const keys = Object.keys(node);
     if (keys.length !== 1) return;
-    const op = keys[0];
-    const args = (node as Record<string, unknown>)[op];
-    const argAt = `${at}/${escape(op)}`;
+    const written = keys[0];
+    const op = meant(written) ?? written;
+    const args = (node as Record<string, unknown>)[written];
+    const argAt = `${at}/${escape(written)}`;
     if (op === 'var') {
       if (itemScope) return;
       if (typeof args === 'string' && args !== '') out.push({ path: args, pointer: argAt });
@@ -117,19 +129,27 @@ export function checkJsonLogic(rule: unknown, pointer: string): Finding[] {
       bad(`a jsonLogic operation is an object with exactly one key; this one has ${keys.length} (${keys.join(', ')})`, at);
       return;
     }
-    const op = keys[0];
-    const args = (node as Record<string, unknown>)[op];
-    const argAt = `${at}/${escape(op)}`;
-    if (!OPERATIONS.has(op)) {
+    const written = keys[0];
+    const args = (node as Record<string, unknown>)[written];
+    const argAt = `${at}/${escape(written)}`;
+    const guess = meant(written);
+    if (guess !== written) {
       out.push({
         code: 'E_CONDITION',
-        message: `unknown jsonLogic operation "${op}"; ${op === 'missing' || op === 'missing_some' ? 'use the "exists" operator or {"!!": {"var": …}}' : `use one of ${[...OPERATIONS].join(' ')}`}`,
-        pointer: `${at}/${escape(op)}`,
+        message: guess
+          ? `unknown jsonLogic operation "${written}" — did you mean "${guess}"? The operations are ${[...OPERATIONS].join(' ')}`
+          : `unknown jsonLogic operation "${written}"; ${written === 'missing' || written === 'missing_some' ? 'use the "exists" operator or {"!!": {"var": …}}' : `use one of ${[...OPERATIONS].join(' ')}`}`,
+        pointer: argAt,
         severity: 'error',
         key: true,
       });
-      return;
+      // What it holds is still checked: as the operation meant, or else as plain arguments.
+      if (guess === undefined) {
+        walk(args, argAt, depth + 1, itemScope);
+        return;
+      }
     }
+    const op = guess!;
     if (op === 'var') {
       const path = Array.isArray(args) ? args[0] : args;
       // At the path itself; an empty list has no element 0, so the finding is at the list (a pointer the document has).

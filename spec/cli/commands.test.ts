@@ -597,6 +597,18 @@ Human('mcp --workflows "" (an unset shell variable) is a usage error, as an empt
   assert.match(r.stderr, 'countersign: E_USAGE: --workflows "" names no folder');
 });
 
+Human('r97 A1: an unknown option before the command is named (with a did-you-mean), never "no command given" when a command was given', async () => {
+  const frob = await cli(['--frob', 'status', 'x', '--json']);
+  assert.is(frob.code, 2);
+  assert.equal(frob.json.error.message, 'unknown option "--frob" before the command');
+  assert.match(frob.json.error.fix, 'countersign status --help');
+  const typo = await cli(['--jsno', 'runs']);
+  assert.is(typo.code, 2);
+  assert.match(typo.stderr, 'countersign: E_USAGE: unknown option "--jsno" before the command — did you mean --json?');
+  const none = await cli(['--jsno']);
+  assert.match(none.stderr, 'countersign: E_USAGE: no command given');
+});
+
 Human('usage errors are one line: --store without a directory says so (not "no command given"); a value starting with "-" says how to pass it', async () => {
   for (const args of [['--store'], ['--store', '--json']]) {
     const r = await cli(args);

@@ -152,4 +152,19 @@ Typos('B6 r82: a bare template or condition name that misspells a node\'s field 
   assert.ok(far.every((m) => !m.includes('did you mean')), far.join('\n'));
 });
 
+Typos('r97 B1 B2: a misspelt jsonLogic operation has a did-you-mean, and what it holds is checked as meant (a typo inside it, an undeclared var it reads) in the same pass', () => {
+  const w = base();
+  w.nodes[2].condition = { jsonLogic: { andd: [{ '==': [{ var: 'a.g' }, 'x'] }, { vr: 'nn' }, { wibble: [{ vr: 's' }] }] } };
+  const r = validateWorkflow(w);
+  const at = '/nodes/2/condition/jsonLogic';
+  const find = (pointer: string) => r.errors.find((f) => f.pointer === pointer);
+  assert.match(find(`${at}/andd`)?.message ?? '', 'unknown jsonLogic operation "andd" — did you mean "and"?');
+  assert.match(find(`${at}/andd/1/vr`)?.message ?? '', 'unknown jsonLogic operation "vr" — did you mean "var"?');
+  assert.match(find(`${at}/andd/0/==/0/var`)?.message ?? '', '"a.g"', 'a read inside the misspelt operation is checked');
+  assert.match(find(`${at}/andd/1/vr`)?.message ?? '', 'did you mean');
+  assert.ok(r.errors.some((f) => f.code === 'E_UNDECLARED_VARIABLE' && f.pointer === `${at}/andd/1/vr` && f.message.includes('did you mean "n"')), JSON.stringify(r.errors));
+  assert.match(find(`${at}/andd/2/wibble`)?.message ?? '', 'unknown jsonLogic operation "wibble"; use one of');
+  assert.match(find(`${at}/andd/2/wibble/0/vr`)?.message ?? '', 'did you mean "var"?', 'inside an operation with no guess, its arguments are still checked');
+});
+
 Typos.run();
