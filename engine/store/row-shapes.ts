@@ -28,20 +28,26 @@ export function kindOf(value: unknown): string {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** A stored field's value for a message: a scalar as JSON writes it (5, null, "soon"), an object or a list by its kind. */
+const shownValue = (v: unknown): string => (isObject(v) ? 'an object' : Array.isArray(v) ? 'a list' : JSON.stringify(v) ?? String(v));
+
 /** Why `value` is not the stored record of run `runId`; undefined when it is one. */
 export function recordProblem(value: unknown, runId: string): string | undefined {
   if (!isObject(value)) return 'is not an object';
   if (value.runId !== runId) return `names run ${JSON.stringify(value.runId)}, not "${runId}"`;
   if (typeof value.status !== 'string' || !STATUSES.has(value.status)) return `has status ${JSON.stringify(value.status)}, not waiting, completed or failed`;
   if (!Number.isInteger(value.seq) || (value.seq as number) < 0) return `has seq ${JSON.stringify(value.seq)}, not a whole number`;
-  for (const key of ['workflow', 'workflowHash', 'workspace', 'createdAt', 'updatedAt']) {
-    if (typeof value[key] !== 'string') return `has no ${key}`;
+  // A field that is there with another type is named with its value: "has no" would send the reader looking for a missing field.
+  for (const key of ['workflow', 'workflowHash', 'workspace']) {
+    if (value[key] === undefined) return `has no ${key}`;
+    if (typeof value[key] !== 'string') return `has the ${key} ${shownValue(value[key])}, not a string`;
   }
   // Shown by info() and listed by runs(): a time that is no time, or a file that is no path, is damage, not a value to hand on.
   for (const key of ['createdAt', 'updatedAt']) {
-    if (!Number.isFinite(Date.parse(value[key] as string))) return `has the ${key} ${JSON.stringify(value[key])}, which is no time`;
+    if (value[key] === undefined) return `has no ${key}`;
+    if (typeof value[key] !== 'string' || !Number.isFinite(Date.parse(value[key] as string))) return `has the ${key} ${shownValue(value[key])}, which is no time`;
   }
-  if (value.file !== undefined && typeof value.file !== 'string') return `has the file ${isObject(value.file) ? 'an object' : Array.isArray(value.file) ? 'a list' : JSON.stringify(value.file)}, which is no path`;
+  if (value.file !== undefined && typeof value.file !== 'string') return `has the file ${shownValue(value.file)}, which is no path`;
   if (!isObject(value.snapshot)) return 'has no snapshot';
   if (value.status === 'waiting') {
     // Every host acts on the pending item: it must be the item of the node the run rests at.

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { CountersignError } from '../errors.js';
+import { openFailure } from './open-failure.js';
 import { refuseNonFile } from './store-file-kind.js';
 
 /**
@@ -90,11 +91,9 @@ export function openDatabase(file: string): Database.Database {
   if (existsSync(file)) {
     try {
       accessSync(file, constants.W_OK);
-    } catch {
-      throw new CountersignError('E_STORE', `cannot open the store ${file}: this user may read the file but not write it (countersign writes to its store, even to read runs)`, {
-        file,
-        fix: `give this user write access to ${file} (and the -wal and -shm files beside it), or copy the store to a directory it may write and pass it with --store DIR`,
-      });
+    } catch (err) {
+      // Not only access rights: a read-only file system (EROFS) fails this check too, and needs another fix.
+      throw openFailure(file, err);
     }
   }
   let db: Database.Database | undefined;
@@ -124,20 +123,7 @@ export function openDatabase(file: string): Database.Database {
         fix: 'rebuild it for this Node: run `npm rebuild better-sqlite3` (or `npm ci`) in the countersign package',
       });
     }
-    const code = (err as { code?: unknown }).code;
-    // A file SQLite reads as damaged (truncated, overwritten) is a store to restore, not one to re-check.
-    const corrupt = typeof code === 'string' && /^SQLITE_(CORRUPT|NOTADB)/.test(code);
-    // Every command opens the store for writing (its WAL journal is written even to read): a store this user may only read cannot be opened.
-    const readOnly = typeof code === 'string' && /^SQLITE_(READONLY|CANTOPEN)/.test(code);
-    throw new CountersignError('E_STORE', `cannot open the store ${file}: ${(err as Error).message}${readOnly ? ' (countersign needs to write to its store, even to read runs: SQLite keeps a write-ahead log beside it)' : ''}`, {
-      file,
-      cause: err,
-      fix: corrupt
-        ? 'the file is damaged: restore countersign.db from a backup, or move the store aside and start again (pass another directory with --store DIR)'
-        : readOnly
-          ? `give this user write access to ${dirname(file)} and the files in it, or copy the store to a directory it may write and pass it with --store DIR`
-          : 'check that the file is a countersign store and writable, or pass another directory with --store DIR',
-    });
+    throw openFailure(file, err);
   }
 }
 

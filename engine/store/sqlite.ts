@@ -75,13 +75,18 @@ export function createSqliteStore(dir: string): Store {
     makeDirs(dir);
   } catch (err) {
     // A file (or a link to nothing) where a folder of the path should be: no access right would help, moving it or another path would.
-    const blocked = (err as NodeJS.ErrnoException).code === 'ENOTDIR' ? (err as NodeJS.ErrnoException).path : undefined;
+    const { code: errno, path: blocking } = err as NodeJS.ErrnoException;
+    const blocked = errno === 'ENOTDIR' ? blocking : undefined;
     throw new CountersignError('E_STORE', `cannot create the store directory ${dir}: ${(err as Error).message}`, {
       file: dir,
       cause: err,
       fix: blocked
         ? `move ${shellWord(blocked)} aside (it stands where a folder of the store path goes; for a link, create the folder it points to), or pass another directory with --store DIR or COUNTERSIGN_STORE`
-        : 'pass a writable directory with --store DIR or COUNTERSIGN_STORE',
+        : errno === 'ENOSPC'
+          ? 'free space on that disk, or pass a directory on a disk with room with --store DIR or COUNTERSIGN_STORE'
+          : errno === 'EROFS'
+            ? 'pass a directory on a writable file system with --store DIR or COUNTERSIGN_STORE (or remount that one read-write); no change of access rights can help'
+            : 'pass a writable directory with --store DIR or COUNTERSIGN_STORE',
     });
   }
   const db = openDatabase(file);

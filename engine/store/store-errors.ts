@@ -1,4 +1,5 @@
 /** Errors both shipped stores raise, worded once, and the checks of their methods' arguments. */
+import { isAbsolute } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { said, shown } from '../format/said.js';
 import type { RunStatus } from '../run/contract.js';
@@ -241,6 +242,14 @@ function checkStoredRecord(record: unknown, runId: string, call: string, trusted
   // Plain objects of JSON values only by now (no field only inherited, which SQLite would drop): judged as stored.
   const why = recordProblem(record, runId);
   if (why !== undefined) throw refuse(why);
+  // Every resume runs in the workspace and hands it to agents as their cwd: an empty or relative one (which
+  // directory it means depends on the process reading it) would be stored as a healthy run no later call can continue.
+  const { workspace } = record as RunRecord;
+  if (workspace.trim() === '' || !isAbsolute(workspace)) {
+    throw new CountersignError('E_INPUT', `${call}: the record to store has the workspace ${JSON.stringify(workspace)}, which is no absolute path`, {
+      fix: `store the run's working directory as an absolute path (path.resolve(${JSON.stringify(workspace || '.')}) gives the one it means from this process's current directory); nothing was written`,
+    });
+  }
   // The run contract of its status, as the engine reads it (state.ts): a host's record that breaks it is its
   // mistake now, never a damaged store later. The engine's own records keep it by construction (vouched.ts).
   if (!trusted) {

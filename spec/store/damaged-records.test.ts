@@ -171,10 +171,10 @@ test('r83 D8: a pending item whose attempt is not a count from 1, or whose maxRe
 test('r83 D9: the memory store is refused as SQLite is for the same damage (times, file, workspace, workflow, another run\'s id, seqs, an item of another node, a deadline that is no time)', async () => {
   const cases: Array<[string, Damage, string]> = [
     ['createdAt "yesterday"', (r) => (r.createdAt = 'yesterday'), 'has the createdAt "yesterday", which is no time'],
-    ['updatedAt 5', (r) => (r.updatedAt = 5), 'has no updatedAt'],
+    ['updatedAt 5', (r) => (r.updatedAt = 5), 'has the updatedAt 5, which is no time'],
     ['file 7', (r) => (r.file = 7), 'has the file 7, which is no path'],
-    ['workspace 3', (r) => (r.workspace = 3), 'has no workspace'],
-    ['workflow 5', (r) => (r.workflow = 5), 'has no workflow'],
+    ['workspace 3', (r) => (r.workspace = 3), 'has the workspace 3, not a string'],
+    ['workflow 5', (r) => (r.workflow = 5), 'has the workflow 5, not a string'],
     ['runId "zzz"', (r) => (r.runId = 'zzz'), 'names run "zzz"'],
     ['seq 1.5', (r) => (r.seq = 1.5), 'has seq 1.5, not a whole number'],
     ['seq -1', (r) => (r.seq = -1), 'has seq -1, not a whole number'],

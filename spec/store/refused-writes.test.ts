@@ -198,6 +198,32 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     assert.is(store(c).get('ok')!.outcome, 'approved', 'a string outcome is kept');
   });
 
+  test('r97 D1: a workspace that is empty or not absolute is E_INPUT from create() and update() naming the value, before anything is written (no later call could resume such a run)', (c) => {
+    for (const workspace of ['', '   ', 'rel/x', './here', '~/ws']) {
+      const fix = refused(() => store(c).create({ ...makeRecord('bad', 'waiting'), workspace }, []), 'E_INPUT', 'create() of run "bad"', `workspace ${JSON.stringify(workspace)}`, 'absolute');
+      assert.match(fix, 'absolute path');
+      assert.match(fix, 'nothing was written');
+      assert.is(store(c).get('bad'), undefined, `${JSON.stringify(workspace)}: no run was stored`);
+    }
+    store(c).create(makeRecord('w', 'waiting'), [{ seq: 1, at: '2024-01-01T00:00:00.000Z', type: 'run.started' }]);
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, workspace: 'rel/x' }, result: 1 })), 'E_INPUT', 'update() of run "w"', 'workspace "rel/x"', 'absolute');
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, workspace: '' }, result: 1 })), 'E_INPUT', 'update() of run "w"', 'workspace ""', 'absolute');
+    assert.is(store(c).get('w')!.workspace, '/tmp/ws', 'the record is as it was');
+  });
+
+  test('r97 D2: a createdAt or updatedAt of the wrong type is refused naming the value given, never as missing', (c) => {
+    store(c).create(makeRecord('w', 'waiting'), []);
+    for (const [value, shown] of [[5, '5'], [true, 'true'], [null, 'null'], [{}, 'an object']] as Array<[unknown, string]>) {
+      const e = refused(() => store(c).update('w', (cur) => ({ record: { ...cur, updatedAt: value } as never, result: 1 })), 'E_INPUT', 'update() of run "w"', `has the updatedAt ${shown}, which is no time`);
+      assert.ok(!e.includes('has no updatedAt'));
+      refused(() => store(c).create({ ...makeRecord('bad'), createdAt: value } as never, []), 'E_INPUT', `has the createdAt ${shown}, which is no time`);
+    }
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, updatedAt: 'soon' }, result: 1 })), 'E_INPUT', 'has the updatedAt "soon", which is no time');
+    const { updatedAt: _gone, ...without } = makeRecord('bad');
+    refused(() => store(c).create(without as never, []), 'E_INPUT', 'has no updatedAt');
+    assert.is(store(c).get('w')!.updatedAt, '2024-01-01T00:00:00.000Z', 'the record is as it was');
+  });
+
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {
     const inherited = Object.create({ id: 'b', table: 't', at: new Date(0).toISOString(), row: {} });
     refused(() => store(c).appendRows([inherited]), 'E_LEDGER_ROW', 'ledger row 0', 'plain object');
