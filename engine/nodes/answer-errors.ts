@@ -1,7 +1,9 @@
 /**
  * ajv's errors for a rejected value, as the `pointer: message` lines an
  * agent reads: one line per fault, the alternatives of a failed anyOf, oneOf
- * or contains folded into the choice they belong to, and the list capped so
+ * or contains folded into the choice they belong to, a key the schema
+ * refuses at its own pointer, the value(s) an enum or const wants given so
+ * one retry can fix the answer, and the list capped so
  * a huge answer cannot make a huge rejection. Apart from answer-schema.ts
  * (which builds and compiles the schemas) because describing errors needs
  * no schema and no ajv, and the start, seed-value and tool checks use it
@@ -13,13 +15,25 @@ import type { ErrorObject } from 'ajv';
 export const ROOT = '(root)';
 
 /**
- * The JSON pointer of what an ajv error is about: an extra property at its
- * own pointer (the offending field), anything else at ajv's instancePath.
+ * The JSON pointer of what an ajv error is about: an extra property, or a
+ * key its object's propertyNames refuses, at its own pointer (the offending
+ * key, `/o/extra`); anything else at ajv's instancePath.
  */
 export function errorPointer(e: ErrorObject): string {
-  if (e.keyword !== 'additionalProperties') return e.instancePath;
-  const key = String((e.params as { additionalProperty?: unknown }).additionalProperty);
+  const key = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: unknown }).additionalProperty) : refusedKeyOf(e);
+  if (key === undefined) return e.instancePath;
   return `${e.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/**
+ * The key a propertyNames error is about: ajv puts it on the errors of the
+ * propertyNames schema (`propertyName`) and in the params of its own
+ * "property name must be valid".
+ */
+export function refusedKeyOf(e: ErrorObject): string | undefined {
+  const own = (e as ErrorObject & { propertyName?: unknown }).propertyName;
+  if (own !== undefined) return String(own);
+  return e.keyword === 'propertyNames' ? String((e.params as { propertyName?: unknown }).propertyName) : undefined;
 }
 
 /** Error lines kept for one rejected answer: each is stored, journaled and returned, so an answer with 60,000 stray keys must not make 60,000 of them. */
@@ -81,45 +95,84 @@ export function choiceOf(e: ErrorObject, choices: readonly ErrorObject[]): Error
 /** Distinct messages of what no item fitting `contains` said, kept in a line. */
 const MAX_CONTAINS_REASONS = 3;
 
-function allErrorLines(errors: ErrorObject[]): string[] {
-  // A failed `contains` is one line at the list: what each item said under it
-  // is why none fits (kept in that line), never "/0: must be …" as if every item had to.
-  const containers = errors.filter((e) => e.keyword === 'contains');
-  const reasons = new Map<ErrorObject, Set<string>>();
-  const folded = new Set<ErrorObject>();
-  if (containers.length > 0) {
-    for (const e of errors) {
-      const c = containers.find((k) => isAlternativeOf(e, k));
-      if (!c) continue;
-      folded.add(e);
-      if (e.keyword === 'contains' || CHOICES.has(e.keyword)) continue;
-      if (!reasons.has(c)) reasons.set(c, new Set());
-      reasons.get(c)!.add(e.message ?? `fails "${e.keyword}"`);
-    }
+function allErrorLines(errors: readonly ErrorObject[]): string[] {
+  // What a choice's alternatives said is one fault, of the value the choice
+  // describes: "/v: must be string" and "/v: must be integer" as two lines
+  // would ask for a value no answer can be. They are kept in the choice's line.
+  const choices = failedChoices(errors);
+  const alternatives = new Map<ErrorObject, ErrorObject[]>();
+  for (const e of errors) {
+    const c = choiceOf(e, choices);
+    if (!c) continue;
+    if (!alternatives.has(c)) alternatives.set(c, []);
+    alternatives.get(c)!.push(e);
   }
+  // propertyNames' own error only says "property name must be valid" where the error under it says why.
+  const explainedKeys = new Set(errors.filter((e) => e.keyword !== 'propertyNames').map(keyAt));
+  const faults = errors.filter((e) => !choiceOf(e, choices) && !(e.keyword === 'propertyNames' && explainedKeys.has(keyAt(e))));
   // One line per fault: a global's declared type and the node's own (an allOf
   // of both) would otherwise say "/n: must be integer" twice.
-  return [...new Set(errors.filter((e) => !folded.has(e)).map((e) => {
+  return [...new Set(faults.map((e) => {
     // `/` would be the JSON pointer of a property named "": the whole answer is `(root)`.
     const at = errorPointer(e) || ROOT;
-    const p = e.params as Record<string, unknown>;
-    if (e.keyword === 'additionalProperties') {
-      return `${at}: property "${String(p.additionalProperty)}" is not allowed here`;
-    }
-    if (e.keyword === 'enum') {
-      return `${at}: must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    }
-    if (e.keyword === 'required') {
-      return `${at}: missing required property "${String(p.missingProperty)}"`;
-    }
-    if (e.keyword === 'contains') {
-      const why = [...(reasons.get(e) ?? [])];
-      const shown = why.slice(0, MAX_CONTAINS_REASONS).join(', ') + (why.length > MAX_CONTAINS_REASONS ? ', …' : '');
-      return `${at}: ${e.message ?? 'must contain a valid item'}${why.length ? ` (no item does: ${shown})` : ''}`;
-    }
-    if (e.keyword === 'maxProperties' && p.limit === 0) {
-      return `${at}: this step takes no answer fields; answer {}`;
-    }
-    return `${at}: ${e.message ?? e.keyword}`;
+    return `${at}: ${CHOICES.has(e.keyword) ? choiceMessage(e, alternatives.get(e) ?? []) : messageOf(e)}`;
   }))];
+}
+
+/** A refused key as "<object pointer> <key>", undefined for an error not about a key. */
+function keyAt(e: ErrorObject): string | undefined {
+  const key = refusedKeyOf(e);
+  return key === undefined ? undefined : `${e.instancePath}\u0000${key}`;
+}
+
+/** What one (non-choice) error says is wrong, and where known, what would be right. */
+function messageOf(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  const key = refusedKeyOf(e);
+  if (key !== undefined) {
+    // The line is at the key: the rule is the key's name's, never the object's (`/o: must match pattern` read as if `o` were a string).
+    const refused = e.keyword === 'propertyNames' || e.keyword === 'false schema';
+    return `property name ${JSON.stringify(key)} ${refused ? 'is not allowed here' : e.message ?? `fails "${e.keyword}"`}`;
+  }
+  if (e.keyword === 'additionalProperties') return `property "${String(p.additionalProperty)}" is not allowed here`;
+  if (e.keyword === 'enum') return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (e.keyword === 'const') return `must be ${JSON.stringify(p.allowedValue)}`;
+  if (e.keyword === 'required') return `missing required property "${String(p.missingProperty)}"`;
+  if (e.keyword === 'maxProperties' && p.limit === 0) return 'this step takes no answer fields; answer {}';
+  return e.message ?? e.keyword;
+}
+
+/**
+ * A failed anyOf, oneOf or contains with what its alternatives said: the
+ * types when each alternative only wanted another type, else each
+ * alternative's faults (numbered from 1, as the schema lists them).
+ * Alternatives reached through a $ref carry the $ref's schemaPath and are
+ * lines of their own.
+ */
+function choiceMessage(c: ErrorObject, under: readonly ErrorObject[]): string {
+  if (c.keyword === 'contains') {
+    // What each item said is why none fits, never "/0: must be …" as if every item had to.
+    const why = [...new Set(under.filter((e) => !CHOICES.has(e.keyword)).map(messageOf))];
+    const shown = why.slice(0, MAX_CONTAINS_REASONS).join(', ') + (why.length > MAX_CONTAINS_REASONS ? ', …' : '');
+    return `${c.message ?? 'must contain a valid item'}${why.length ? ` (no item does: ${shown})` : ''}`;
+  }
+  const passing = (c.params as { passingSchemas?: unknown }).passingSchemas;
+  if (Array.isArray(passing)) {
+    return `${c.message}, but fits alternatives ${passing.map((i) => Number(i) + 1).join(' and ')}`;
+  }
+  const branches = new Map<number, ErrorObject[]>();
+  for (const e of under) {
+    const branch = Number(e.schemaPath.slice(c.schemaPath.length + 1).split('/')[0]);
+    if (!branches.has(branch)) branches.set(branch, []);
+    branches.get(branch)!.push(e);
+  }
+  if (branches.size === 0) return c.message ?? c.keyword;
+  const wanted = [...branches.values()];
+  if (wanted.every((b) => b.length === 1 && b[0].keyword === 'type' && b[0].instancePath === c.instancePath)) {
+    const types = [...new Set(wanted.flatMap((b) => String((b[0].params as { type?: unknown }).type).split(',')))];
+    return `must be ${types.join(' or ')} (it fits none of the ${c.keyword} alternatives)`;
+  }
+  const own = `${c.instancePath || ROOT}: `;
+  const said = [...branches].map(([i, errs]) => `${i + 1}) ${allErrorLines(errs).map((l) => (l.startsWith(own) ? l.slice(own.length) : l)).join(', ')}`);
+  return `${c.message ?? c.keyword}; it fits none of the alternatives: ${said.join('; ')}`;
 }

@@ -6,7 +6,7 @@ import { CountersignError } from '../errors.js';
 import type { JsonObject, JsonValue, StartNode, Workflow } from '../format/model.js';
 import type { ErrorObject } from 'ajv';
 import { registryMisfits } from './answer-schema.js';
-import { choiceOf, describeErrors, failedChoices, errorPointer } from './answer-errors.js';
+import { choiceOf, describeErrors, failedChoices, errorPointer, refusedKeyOf } from './answer-errors.js';
 import type { StartType } from './node-type.js';
 
 
@@ -64,10 +64,14 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
   );
   if (misfits.length > 0) {
     // The first fault: an alternative of a failed choice (an anyOf branch, an item tried against `contains`) is that choice's.
-    const first = choiceOf(misfits[0], failedChoices(misfits)) ?? misfits[0];
+    const choices = failedChoices(misfits);
+    const first = choiceOf(misfits[0], choices) ?? misfits[0];
+    // The first fault's line says what its alternatives wanted too: they are the errors under it.
+    const firstLine = describeErrors(misfits.filter((e) => e === first || choiceOf(e, choices) === first))[0];
     throw new CountersignError('E_INPUT', `the start input does not fit the variableRegistry: ${describeErrors(misfits).join('; ')}`, {
-      pointer: first.keyword === 'additionalProperties' ? errorPointer(first) : first.instancePath,
-      fix: fixFor(first, workflow),
+      // A key the schema refuses (an extra one, one propertyNames does not allow) is pointed at itself.
+      pointer: errorPointer(first),
+      fix: fixFor(first, firstLine, workflow),
     });
   }
 }
@@ -75,9 +79,11 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
 /**
  * How to correct the first misfit: a value of another type than declared
  * takes the declared type; anything else (a nested field, a limit, a
- * missing or extra property) is corrected where it fails.
+ * missing or extra property) is corrected where it fails, a key whose name
+ * the schema refuses is renamed. `line` is the misfit's line as the message
+ * lists it (a failed choice's with what its alternatives wanted).
  */
-function fixFor(e: ErrorObject, workflow: Workflow): string {
+function fixFor(e: ErrorObject, line: string, workflow: Workflow): string {
   const name = e.instancePath.split('/')[1].replace(/~1/g, '/').replace(/~0/g, '~');
   const decl = workflow.variableRegistry?.[name] as { type?: unknown } | undefined;
   const described = `variableRegistry.${name}`;
@@ -87,9 +93,14 @@ function fixFor(e: ErrorObject, workflow: Workflow): string {
   }
   if (e.keyword === 'required') return `give ${e.instancePath} the property "${String(params.missingProperty)}" in the start input: ${described} requires it`;
   if (e.keyword === 'additionalProperties') return `leave "${String(params.additionalProperty)}" out of ${e.instancePath} in the start input: ${described} does not declare it`;
-  // The error's own line, as the message lists it, without its pointer.
-  const line = describeErrors([e])[0];
   const at = errorPointer(e);
+  const key = refusedKeyOf(e);
+  if (key !== undefined) {
+    // The line says `<at>: property name "<key>" <rule>`: the rule is for the key's name.
+    const rule = line.slice(`${at}: property name ${JSON.stringify(key)} `.length);
+    return `rename the key ${JSON.stringify(key)} of ${e.instancePath} in the start input: its name ${rule}, as ${described} describes it`;
+  }
+  // The error's own line, as the message lists it, without its pointer.
   return `correct ${at} in the start input: it ${line.slice(at.length + 2)}, as ${described} describes it`;
 }
 

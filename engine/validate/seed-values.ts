@@ -90,8 +90,7 @@ interface Place {
  * describes: a value that fits no alternative is at that value, never at
  * some member or item one alternative would have wanted otherwise. An
  * `if`'s error only repeats its `then`/`else`'s (kept), and propertyNames'
- * only says "property name must be valid" where the error under it names
- * the key.
+ * only says "property name must be valid" where the error under it says why.
  */
 function misfitPlaces(errors: ErrorObject[]): Place[] {
   const choices = failedChoices(errors);
@@ -100,14 +99,14 @@ function misfitPlaces(errors: ErrorObject[]): Place[] {
     if (e.keyword === 'if' || e.keyword === 'propertyNames') continue;
     const choice = choiceOf(e, choices);
     const keyName = (e as ErrorObject & { propertyName?: string }).propertyName;
-    const named = keyName === undefined ? e : { ...e, instancePath: `${e.instancePath}/${escape(keyName)}`, message: `the key ${JSON.stringify(keyName)} ${e.message ?? `fails "${e.keyword}"`}` };
-    const pointer = choice ? choice.instancePath : errorPointer(named);
+    // errorPointer and describeErrors place a refused key's error at the key and name it.
+    const pointer = choice ? choice.instancePath : errorPointer(e);
     const key = !choice && (keyName !== undefined || e.keyword === 'additionalProperties');
     const place = places.get(pointer);
     if (place) {
-      place.errors.push(named);
+      place.errors.push(e);
       place.key &&= key;
-    } else places.set(pointer, { pointer, key, errors: [named] });
+    } else places.set(pointer, { pointer, key, errors: [e] });
   }
   return [...places.values()];
 }

@@ -21,7 +21,7 @@ Contains('a default with no item fitting `contains` is one E_VARIABLE_VALUE at t
   const found = report.errors.filter((e) => e.code === 'E_VARIABLE_VALUE');
   assert.equal(found.map((e) => `${e.pointer} ${e.line}:${e.col}`), [`/variableRegistry/branches/default 3:${entry.indexOf('[dev') + 1}`]);
   assert.match(found[0].message, 'must contain at least 1 valid item');
-  assert.match(found[0].message, 'must be equal to constant');
+  assert.match(found[0].message, '(no item does: must be "main")');
   assert.not.match(found[0].message, '/0');
 });
 

@@ -63,7 +63,8 @@ Seeds('a value that fits none of an anyOf\'s alternatives is one finding at that
   const plain = '  e: { type: string, description: e, enum: [x, y], default: z }';
   const report = validateYaml([head, 'variableRegistry:', entry, plain, 'nodes:', '  - { id: start, type: start, connections: { default: done } }', '  - { id: done, type: end, finalOutput: [v, e] }']);
   assert.equal(places(report), [`/variableRegistry/v/default/id 3:${col(entry, 'true')}`, `/variableRegistry/e/default 4:${col(plain, 'z }')}`]);
-  assert.match(report.errors[0].message, 'must match a schema in anyOf');
+  // One line at the value, what the alternatives wanted folded into it: never "must be string" and "must be integer" apart.
+  assert.match(report.errors[0].message, '(/id: must be string or integer (it fits none of the anyOf alternatives))');
 });
 
 Seeds('a default with very many stray keys gives a bounded number of findings, the rest counted in one finding at the value', () => {
@@ -74,6 +75,14 @@ Seeds('a default with very many stray keys gives a bounded number of findings, t
   const rest = found.find((e) => e.pointer === '/variableRegistry/o/default');
   assert.ok(rest, 'one finding at the value counts the rest');
   assert.match(rest!.message, `${60 - (found.length - 1)} more places`);
+});
+
+Seeds('a default key its propertyNames refuses is one finding at that key, naming the key and the rule', () => {
+  const entry = '  o: { type: object, description: o, propertyNames: { pattern: "^k_" }, default: { k_ok: 1, bad: 2 } }';
+  const report = validateYaml([head, 'variableRegistry:', entry, 'nodes:', '  - { id: start, type: start, connections: { default: done } }', '  - { id: done, type: end, finalOutput: [o] }']);
+  const found = report.errors.filter((e) => e.code === 'E_VARIABLE_VALUE');
+  assert.equal(found.map((e) => e.pointer), ['/variableRegistry/o/default/bad']);
+  assert.match(found[0].message, '(/bad: property name "bad" must match pattern "^k_")');
 });
 
 Seeds.run();
