@@ -6,7 +6,7 @@
 import { isDirectory } from '../format/make-dirs.js';
 import { shellWord } from '../format/shell-word.js';
 import { shown } from '../format/said.js';
-import { existsSync, lstatSync, readlinkSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CountersignError } from '../errors.js';
 import { DATABASE_FILE, createSqliteStore } from './sqlite.js';
@@ -112,7 +112,19 @@ export function openStore(opts: StoreLocation): Store {
 export function storeExists(dir: string): boolean {
   // countersign.db that is no file (a link to nothing, a folder): E_STORE saying so, as opening it would.
   refuseNonFile(join(dir, DATABASE_FILE));
-  if (existsSync(join(dir, DATABASE_FILE))) return true;
+  // A folder this user may not look into reads as "no such file": said as what it is, never "no runs yet".
+  try {
+    statSync(join(dir, DATABASE_FILE));
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new CountersignError('E_STORE', `cannot read the store in ${dir}: this user may not look into ${dir} or a folder above it (${code})`, {
+        file: dir,
+        fix: `give this user read and search access to ${shellWord(dir)} (and the folders above it), run countersign as the user the store belongs to, or pass another directory with --store DIR or COUNTERSIGN_STORE`,
+      });
+    }
+  }
   const blocker = inTheWay(dir);
   if (blocker === undefined) return false;
   throw new CountersignError('E_STORE', `no store can be in ${dir}: ${blocker.path} exists but is not a directory${blocker.link === undefined ? '' : ` (a link to ${blocker.link}, which does not exist or is not a directory)`}`, {

@@ -5,11 +5,12 @@
  * that names what to move aside, as `start` says it: never "no runs yet"
  * with a `start` suggestion that would fail, nor E_RUN_NOT_FOUND (r84 A2).
  */
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cli, ROOT, tempDir } from '../helpers/cli.js';
+import { cli, LAUNCHER, ROOT, tempDir } from '../helpers/cli.js';
 
 const WF = join(ROOT, 'spec/fixtures/cli/two-step.json');
 const Blocked = suite('CLI: a store path blocked by a file or a dangling link');
@@ -87,6 +88,30 @@ Blocked('r86: a countersign.db link to a link to nothing: the message says where
   assert.match(r.json.error.message, `ends at ${end}, which does not exist`);
   assert.not.match(r.json.error.message, `${middle}, which does not exist`);
   assert.match(r.json.error.fix, `put back the store file at ${end}`);
+});
+
+Blocked('r98 D1: a store folder this user may not look into is E_STORE saying so for runs, status, trace and audit, never "no runs yet" or E_RUN_NOT_FOUND', async () => {
+  const cwd = tempDir('countersign-unreadable-store-');
+  const store = join(cwd, 'st');
+  const made = spawnSync(process.execPath, [LAUNCHER, 'start', WF, '--store', store, '--json'], { encoding: 'utf8' });
+  const runId = JSON.parse(made.stdout).runId as string;
+  chmodSync(cwd, 0o755);
+  chmodSync(store, 0o700);
+  // Root looks into any folder: the commands run as another user then; anyone else is kept out by the mode.
+  const asOther = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  if (process.getuid?.() !== 0) chmodSync(store, 0o000);
+  try {
+    for (const command of [['runs'], ['status', runId], ['trace', runId], ['audit']]) {
+      const r = spawnSync(process.execPath, [LAUNCHER, ...command, '--store', store, '--json'], { cwd: '/', encoding: 'utf8', ...asOther });
+      assert.is(r.status, 2, `${command[0]}: ${r.stdout}${r.stderr}`);
+      const doc = JSON.parse(r.stdout);
+      assert.is(doc.error.code, 'E_STORE', command[0]);
+      assert.match(doc.error.message, `cannot read the store in ${store}: this user may not look into`, command[0]);
+      assert.match(doc.error.fix, 'give this user read and search access', command[0]);
+    }
+  } finally {
+    chmodSync(store, 0o755);
+  }
 });
 
 Blocked.run();
