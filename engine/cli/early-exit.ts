@@ -71,10 +71,15 @@ export function sayWhenEndedEarly(say: ((ended: EndedEarly) => void) | undefined
   partial = say;
 }
 
-export function guardEarlyExit(io: Io, json: boolean, context: EarlyExitContext): EarlyExitGuard {
+/** Forgets what an earlier command in this process noted (main() may run more than once in a host's process). */
+export function resetNotes(): void {
   created = undefined;
   partial = undefined;
   runs = undefined;
+}
+
+export function guardEarlyExit(io: Io, json: boolean, context: EarlyExitContext): EarlyExitGuard {
+  resetNotes();
   const began = new Date().toISOString();
   let status: number | undefined;
   const onExit = (code: number) => {
@@ -108,15 +113,37 @@ export function guardEarlyExit(io: Io, json: boolean, context: EarlyExitContext)
   };
 }
 
+/** What the command left of its run, read from the store when the process ends under it. */
+export interface Standing {
+  runId?: string;
+  rec?: RunRecord;
+  /** The run changed since the command began: it stored something (a step is one transaction). */
+  changed: boolean;
+  /** validate or graph: files, no run. */
+  checking: boolean;
+  /** start, or run without --resume: the command makes the run. */
+  startsRun: boolean;
+  /** The command had its store by then (before it, nothing can have been stored). */
+  storeOpened: boolean;
+}
+
+export function standing(context: EarlyExitContext, began: string): Standing {
+  const runId = context.runId ?? created;
+  const rec = runId !== undefined ? readRun(runId) : undefined;
+  return {
+    ...(runId !== undefined ? { runId } : {}),
+    ...(rec ? { rec } : {}),
+    changed: rec !== undefined && rec.updatedAt >= began,
+    checking: context.files !== undefined,
+    startsRun: context.command === 'start' || (context.command === 'run' && context.runId === undefined),
+    storeOpened: runs !== undefined,
+  };
+}
+
 /** The message and fix for a process ended by status `code` before the command finished. */
 function endedEarly(code: number, context: EarlyExitContext, began: string): EndedEarly {
   const blame = moduleBlame();
-  const runId = context.runId ?? created;
-  const checking = context.files !== undefined;
-  const startsRun = context.command === 'start' || (context.command === 'run' && context.runId === undefined);
-  const rec = runId !== undefined ? readRun(runId) : undefined;
-  // Changed since this command began: it stored something (its own writes; a step is one transaction).
-  const changed = rec !== undefined && rec.updatedAt >= began;
+  const { runId, rec, changed, checking, startsRun } = standing(context, began);
   const left = checking ? ''
     : rec ? (changed ? `; run ${runId} now ${where(rec)}` : `; nothing of this command was stored: run ${runId} ${where(rec)}, as before`)
       : runId !== undefined ? `; run ${runId} may be left waiting at a tool node`
@@ -154,7 +181,7 @@ function readRun(runId: string): RunRecord | undefined {
 }
 
 /** `waits at tool node "w" (seq 3): …` — where a stored run stands. */
-function where(rec: RunRecord): string {
+export function where(rec: RunRecord): string {
   if (rec.status === 'completed') return `is completed${rec.endNodeId ? ` at end node "${rec.endNodeId}"` : ''}`;
   if (rec.status === 'failed') return `failed${rec.error ? ` with ${rec.error.code}` : ''}`;
   if (!rec.pending) return `waits (seq ${rec.seq})`;

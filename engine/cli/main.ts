@@ -5,6 +5,7 @@
  */
 import { storeArg } from './render.js';
 import { guardEarlyExit } from './early-exit.js';
+import { guardSignals } from './interrupted.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printJson, processIo, processStreams, reportError, usage, type Io } from './io.js';
 import { COMMANDS, type Command } from './commands/index.js';
@@ -13,6 +14,9 @@ import { suggest } from '../format/suggest.js';
 
 /** The options that may come before the command (commandFirst moves them after it), and --help/--version. */
 const GLOBAL_OPTIONS = ['--json', '--store', '--help', '--version'];
+
+/** Commands that stop cleanly on a signal themselves (signals.ts, mcp's own handler). */
+const OWN_SIGNALS: ReadonlySet<string> = new Set(['run', 'gate', 'mcp']);
 
 // The launcher hands the bundle its importer for tool modules (tools/module-import.ts).
 export { useModuleImporter } from '../tools/module-import.js';
@@ -122,9 +126,11 @@ export async function main(argv: string[], given?: Io): Promise<number> {
   // The run, when the command names it (step, status, trace, run --resume); else how to find it.
   const runId = typeof values.resume === 'string' ? values.resume : ['step', 'status', 'trace'].includes(name) ? parsed.positionals[0] : undefined;
   const files = name === 'validate' || name === 'graph' ? parsed.positionals : undefined;
-  const early = given === undefined && values['allow-tool-modules'] === true
-    ? guardEarlyExit(io, json, { command: name, store, ...(runId !== undefined ? { runId } : {}), ...(files ? { files } : {}) })
-    : undefined;
+  const context = { command: name, store, ...(runId !== undefined ? { runId } : {}), ...(files ? { files } : {}) };
+  const early = given === undefined && values['allow-tool-modules'] === true ? guardEarlyExit(io, json, context) : undefined;
+  // A signal still ends the command, said first (interrupted.ts). Not with tool modules: their code may block
+  // the event loop, and a signal must end the process at once then, so the default action is kept.
+  const interrupted = given === undefined && !early && !OWN_SIGNALS.has(name) ? guardSignals(io, json, context) : undefined;
   let status = 2;
   try {
     status = await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);
@@ -134,6 +140,7 @@ export async function main(argv: string[], given?: Io): Promise<number> {
     reportError(io, e, json, typeof store === 'string' ? store : undefined);
     return 2;
   } finally {
+    interrupted?.finished();
     early?.finished(status);
   }
 }

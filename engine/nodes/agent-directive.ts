@@ -78,10 +78,10 @@ export const agentDirective: WaitingType<AgentDirectiveNode> = {
     const validate = answerValidator(effectiveSchema(node.inputSchema, workflow));
     // The node's retryMessage is added to every rejection that costs an attempt
     // where all of them meet (compile/decisions.ts), a review's refusal too.
-    const guarded = guardAnswer(submission, (rest) => (validate(rest) ? [] : describeErrors(validate.errors)));
+    const guarded = guardAnswer(submission, (rest) => (validate(rest) ? [] : describeErrors(validate.errors, { of: 'answer' })));
     if (guarded) return guarded;
     const { answer } = submission;
-    if (!validate(answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors) };
+    if (!validate(answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors, { of: 'answer' }) };
     // The schema guarantees an object (or null for a node without fields).
     const fields = (answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? answer : {}) as JsonObject;
     const vars: Record<string, JsonValue> = {};

@@ -2,14 +2,17 @@
  * ajv's errors for a rejected value, as the `pointer: message` lines an
  * agent reads: one line per fault, the alternatives of a failed anyOf, oneOf
  * or contains folded into the choice they belong to, a key the schema
- * refuses at its own pointer, the value(s) an enum or const wants given so
- * one retry can fix the answer, and the list capped so
+ * refuses at its own pointer, each keyword worded as what to change
+ * (keyword-wording.ts) so one retry can fix the answer, an `if`'s own
+ * "must match "then" schema" left out where the branch's faults are lines,
+ * and the list capped so
  * a huge answer cannot make a huge rejection. Apart from answer-schema.ts
  * (which builds and compiles the schemas) because describing errors needs
  * no schema and no ajv, and the start, seed-value and tool checks use it
  * on errors of their own.
  */
 import type { ErrorObject } from 'ajv';
+import { KEYWORD_WORDING, wordingOf } from './keyword-wording.js';
 
 /** How an error about the answer as a whole is labelled (its JSON pointer is the empty string). */
 export const ROOT = '(root)';
@@ -41,10 +44,20 @@ export const MAX_ERROR_LINES = 100;
 /** Characters kept of one error line (a property name may be long). */
 const MAX_ERROR_LINE_CHARS = 500;
 
+/** What the errors are about: `answer` when the whole value is a step's answer, whose root limits are the step's. */
+export interface DescribeOptions {
+  of?: 'answer';
+}
+
 /** ajv errors as the `pointer: message` lines an agent reads. */
-export function describeErrors(errors: ErrorObject[] | null | undefined): string[] {
+export function describeErrors(errors: ErrorObject[] | null | undefined, options: DescribeOptions = {}): string[] {
   if (!errors) return [];
-  return capErrorLines(allErrorLines(errors));
+  return capErrorLines(allErrorLines(errors, options));
+}
+
+/** The first of the errors that is a line of its own (never an alternative of a choice, nor an error another line explains): what a single fix is about. */
+export function leadingFault(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  return faultsOf(errors)[0];
 }
 
 /** At most MAX_ERROR_LINES lines of at most MAX_ERROR_LINE_CHARS, then how many more (idempotent: a capped list comes back as it is). */
@@ -95,7 +108,27 @@ export function choiceOf(e: ErrorObject, choices: readonly ErrorObject[]): Error
 /** Distinct messages of what no item fitting `contains` said, kept in a line. */
 const MAX_CONTAINS_REASONS = 3;
 
-function allErrorLines(errors: readonly ErrorObject[]): string[] {
+/**
+ * The errors that are lines of their own: not an alternative of a choice,
+ * not propertyNames' own "property name must be valid" where the error
+ * under it says why, not an `if`'s "must match "then" schema" (or a `false`
+ * then/else under it) where the branch's own faults are lines.
+ */
+function faultsOf(errors: readonly ErrorObject[]): ErrorObject[] {
+  const choices = failedChoices(errors);
+  const explainedKeys = new Set(errors.filter((e) => e.keyword !== 'propertyNames').map(keyAt));
+  return errors.filter((e) => !choiceOf(e, choices) && !(e.keyword === 'propertyNames' && explainedKeys.has(keyAt(e))) && !isExplainedCondition(e, errors));
+}
+
+/** An `if` whose failed branch has faults of its own, or a `false` then/else beside its `if` (whose line says what the condition wants). */
+function isExplainedCondition(e: ErrorObject, errors: readonly ErrorObject[]): boolean {
+  if (e.keyword === 'false schema') return /\/(then|else)\/false schema$/.test(e.schemaPath) && errors.some((c) => c.keyword === 'if' && c.instancePath === e.instancePath);
+  if (e.keyword !== 'if') return false;
+  const branch = `${e.schemaPath.slice(0, -'/if'.length)}/${String((e.params as { failingKeyword?: unknown }).failingKeyword)}/`;
+  return errors.some((b) => b.schemaPath.startsWith(branch) && b.keyword !== 'false schema');
+}
+
+function allErrorLines(errors: readonly ErrorObject[], options: DescribeOptions = {}): string[] {
   // What a choice's alternatives said is one fault, of the value the choice
   // describes: "/v: must be string" and "/v: must be integer" as two lines
   // would ask for a value no answer can be. They are kept in the choice's line.
@@ -107,15 +140,13 @@ function allErrorLines(errors: readonly ErrorObject[]): string[] {
     if (!alternatives.has(c)) alternatives.set(c, []);
     alternatives.get(c)!.push(e);
   }
-  // propertyNames' own error only says "property name must be valid" where the error under it says why.
-  const explainedKeys = new Set(errors.filter((e) => e.keyword !== 'propertyNames').map(keyAt));
-  const faults = errors.filter((e) => !choiceOf(e, choices) && !(e.keyword === 'propertyNames' && explainedKeys.has(keyAt(e))));
+  const faults = faultsOf(errors);
   // One line per fault: a global's declared type and the node's own (an allOf
   // of both) would otherwise say "/n: must be integer" twice.
   return [...new Set(faults.map((e) => {
     // `/` would be the JSON pointer of a property named "": the whole answer is `(root)`.
     const at = errorPointer(e) || ROOT;
-    return `${at}: ${CHOICES.has(e.keyword) ? choiceMessage(e, alternatives.get(e) ?? []) : messageOf(e)}`;
+    return `${at}: ${CHOICES.has(e.keyword) ? choiceMessage(e, alternatives.get(e) ?? [], options) : messageOf(e, options)}`;
   }))];
 }
 
@@ -125,21 +156,19 @@ function keyAt(e: ErrorObject): string | undefined {
   return key === undefined ? undefined : `${e.instancePath}\u0000${key}`;
 }
 
-/** What one (non-choice) error says is wrong, and where known, what would be right. */
-function messageOf(e: ErrorObject): string {
-  const p = e.params as Record<string, unknown>;
+/** What one (non-choice) error says is wrong, and what would be right: its keyword's wording (keyword-wording.ts). */
+function messageOf(e: ErrorObject, options: DescribeOptions = {}): string {
   const key = refusedKeyOf(e);
   if (key !== undefined) {
     // The line is at the key: the rule is the key's name's, never the object's (`/o: must match pattern` read as if `o` were a string).
     const refused = e.keyword === 'propertyNames' || e.keyword === 'false schema';
-    return `property name ${JSON.stringify(key)} ${refused ? 'is not allowed here' : e.message ?? `fails "${e.keyword}"`}`;
+    return `property name ${JSON.stringify(key)} ${refused ? 'is not allowed here' : wordingOf(e)}`;
   }
-  if (e.keyword === 'additionalProperties') return `property "${String(p.additionalProperty)}" is not allowed here`;
-  if (e.keyword === 'enum') return `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-  if (e.keyword === 'const') return `must be ${JSON.stringify(p.allowedValue)}`;
-  if (e.keyword === 'required') return `missing required property "${String(p.missingProperty)}"`;
-  if (e.keyword === 'maxProperties' && p.limit === 0) return 'this step takes no answer fields; answer {}';
-  return e.message ?? e.keyword;
+  // An answer's own root limit is the step's: a node without inputSchema takes `{}` (or null) only.
+  if (options.of === 'answer' && e.keyword === 'maxProperties' && e.instancePath === '' && (e.params as { limit?: unknown }).limit === 0) {
+    return 'this step takes no answer fields; answer {}';
+  }
+  return wordingOf(e);
 }
 
 /**
@@ -149,16 +178,17 @@ function messageOf(e: ErrorObject): string {
  * Alternatives reached through a $ref carry the $ref's schemaPath and are
  * lines of their own.
  */
-function choiceMessage(c: ErrorObject, under: readonly ErrorObject[]): string {
+function choiceMessage(c: ErrorObject, under: readonly ErrorObject[], options: DescribeOptions): string {
   if (c.keyword === 'contains') {
     // What each item said is why none fits, never "/0: must be …" as if every item had to.
-    const why = [...new Set(under.filter((e) => !CHOICES.has(e.keyword)).map(messageOf))];
+    const why = [...new Set(under.filter((e) => !CHOICES.has(e.keyword)).map((e) => messageOf(e)))];
     const shown = why.slice(0, MAX_CONTAINS_REASONS).join(', ') + (why.length > MAX_CONTAINS_REASONS ? ', …' : '');
-    return `${c.message ?? 'must contain a valid item'}${why.length ? ` (no item does: ${shown})` : ''}`;
+    // The item the list needs, from the contains schema: an empty list has no item to say why.
+    return `${KEYWORD_WORDING.contains(c.params as Record<string, unknown>, c)}${why.length ? ` (no item does: ${shown})` : ''}`;
   }
   const passing = (c.params as { passingSchemas?: unknown }).passingSchemas;
   if (Array.isArray(passing)) {
-    return `${c.message}, but fits alternatives ${passing.map((i) => Number(i) + 1).join(' and ')}`;
+    return `${wordingOf(c)}, but fits alternatives ${passing.map((i) => Number(i) + 1).join(' and ')}`;
   }
   const branches = new Map<number, ErrorObject[]>();
   for (const e of under) {
@@ -166,13 +196,13 @@ function choiceMessage(c: ErrorObject, under: readonly ErrorObject[]): string {
     if (!branches.has(branch)) branches.set(branch, []);
     branches.get(branch)!.push(e);
   }
-  if (branches.size === 0) return c.message ?? c.keyword;
+  if (branches.size === 0) return wordingOf(c);
   const wanted = [...branches.values()];
   if (wanted.every((b) => b.length === 1 && b[0].keyword === 'type' && b[0].instancePath === c.instancePath)) {
     const types = [...new Set(wanted.flatMap((b) => String((b[0].params as { type?: unknown }).type).split(',')))];
     return `must be ${types.join(' or ')} (it fits none of the ${c.keyword} alternatives)`;
   }
   const own = `${c.instancePath || ROOT}: `;
-  const said = [...branches].map(([i, errs]) => `${i + 1}) ${allErrorLines(errs).map((l) => (l.startsWith(own) ? l.slice(own.length) : l)).join(', ')}`);
-  return `${c.message ?? c.keyword}; it fits none of the alternatives: ${said.join('; ')}`;
+  const said = [...branches].map(([i, errs]) => `${i + 1}) ${allErrorLines(errs, options).map((l) => (l.startsWith(own) ? l.slice(own.length) : l)).join(', ')}`);
+  return `${wordingOf(c)}; it fits none of the alternatives: ${said.join('; ')}`;
 }

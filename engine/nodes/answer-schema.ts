@@ -36,9 +36,11 @@ type Purpose = 'check' | 'run';
 // step ~50 ms of compiling draft-07's meta-schema. `source` keeps the
 // generated code, which the validator cache stores.
 // ownProperties: a property named like an Object.prototype member
-// (`constructor`) is read only from the answer itself.
-function ajvOptions(purpose: Purpose): { allErrors: true; ownProperties: true; logger: false; validateSchema?: false } {
-  return { allErrors: true, ownProperties: true, logger: false, ...(purpose === 'run' ? { validateSchema: false as const } : {}) };
+// (`constructor`) is read only from the answer itself. verbose: an error
+// carries its keyword's schema, so a `not` or `contains` line can say what
+// the value must (not) be (keyword-wording.ts).
+function ajvOptions(purpose: Purpose): { allErrors: true; ownProperties: true; verbose: true; logger: false; validateSchema?: false } {
+  return { allErrors: true, ownProperties: true, verbose: true, logger: false, ...(purpose === 'run' ? { validateSchema: false as const } : {}) };
 }
 
 /** ajv-formats' options: every format, each checked in full. */

@@ -284,9 +284,9 @@ export const delegateReview: WaitingType<DelegateReviewNode> = {
       };
     }
     const validate = answerValidator(ISSUES_ANSWER_SCHEMA);
-    const guarded = guardAnswer(submission, (rest) => (validate(rest) ? [] : describeErrors(validate.errors)));
+    const guarded = guardAnswer(submission, (rest) => (validate(rest) ? [] : describeErrors(validate.errors, { of: 'answer' })));
     if (guarded) return guarded;
-    if (!validate(submission.answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors) };
+    if (!validate(submission.answer)) return { kind: 'rejected', code: 'E_ANSWER_INVALID', errors: describeErrors(validate.errors, { of: 'answer' }) };
     if ('code' in observed.report) return { kind: 'rejected', code: observed.report.code, errors: [observed.report.message] };
     const count = (submission.answer as { issues_count: number }).issues_count;
     if (observed.report.count !== count) {

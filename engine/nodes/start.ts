@@ -6,7 +6,8 @@ import { CountersignError } from '../errors.js';
 import type { JsonObject, JsonValue, StartNode, Workflow } from '../format/model.js';
 import type { ErrorObject } from 'ajv';
 import { registryMisfits } from './answer-schema.js';
-import { choiceOf, describeErrors, failedChoices, errorPointer, refusedKeyOf } from './answer-errors.js';
+import { choiceOf, describeErrors, failedChoices, errorPointer, leadingFault, refusedKeyOf } from './answer-errors.js';
+import { falseProperty } from './keyword-wording.js';
 import type { StartType } from './node-type.js';
 
 
@@ -65,7 +66,8 @@ function checkInput(node: StartNode, workflow: Workflow, input: JsonObject): voi
   if (misfits.length > 0) {
     // The first fault: an alternative of a failed choice (an anyOf branch, an item tried against `contains`) is that choice's.
     const choices = failedChoices(misfits);
-    const first = choiceOf(misfits[0], choices) ?? misfits[0];
+    // (An error another line explains, such as an `if`'s beside its branch's faults, is never the first.)
+    const first = leadingFault(misfits) ?? misfits[0];
     // The first fault's line says what its alternatives wanted too: they are the errors under it.
     const firstLine = describeErrors(misfits.filter((e) => e === first || choiceOf(e, choices) === first))[0];
     throw new CountersignError('E_INPUT', `the start input does not fit the variableRegistry: ${describeErrors(misfits).join('; ')}`, {
@@ -93,6 +95,10 @@ function fixFor(e: ErrorObject, line: string, workflow: Workflow): string {
   }
   if (e.keyword === 'required') return `give ${e.instancePath} the property "${String(params.missingProperty)}" in the start input: ${described} requires it`;
   if (e.keyword === 'additionalProperties') return `leave "${String(params.additionalProperty)}" out of ${e.instancePath} in the start input: ${described} does not declare it`;
+  const refusedProperty = falseProperty(e);
+  if (refusedProperty !== undefined) {
+    return `leave ${JSON.stringify(refusedProperty)} out of ${e.instancePath.slice(0, e.instancePath.lastIndexOf('/'))} in the start input: ${described} does not allow it`;
+  }
   const at = errorPointer(e);
   const key = refusedKeyOf(e);
   if (key !== undefined) {

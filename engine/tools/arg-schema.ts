@@ -21,7 +21,9 @@ function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
   const fresh = (): Ajv | Ajv2020 => {
     const { Ajv, Ajv2020, addFormats } = ajvModules();
     // ownProperties: an argument named like an Object.prototype member (`constructor`) is read only from the arguments.
-    const ajv = is2020 ? new Ajv2020({ allErrors: true, ownProperties: true, logger: false }) : new Ajv({ allErrors: true, ownProperties: true, logger: false });
+    // verbose: errors carry their keyword's schema, which a `not` or `contains` line words (keyword-wording.ts).
+    const options = { allErrors: true, ownProperties: true, verbose: true, logger: false } as const;
+    const ajv = is2020 ? new Ajv2020(options) : new Ajv(options);
     addFormats(ajv as Ajv);
     return ajv;
   };

@@ -110,4 +110,73 @@ Lines('a start input that breaks these rules is E_INPUT at the offending key or 
   }
 });
 
+type Refusal = { code: string; pointer?: string; message: string; fix?: string };
+/** The E_INPUT refusal of the start input `{v: value}` against a registry entry `v` of `schema`. */
+async function inputRefusal(schema: JsonObject, value: unknown): Promise<Refusal | undefined> {
+  const wf = {
+    metadata: { name: 'inputs', version: '1.0.0', description: 'start input lines' },
+    variableRegistry: { v: { description: 'v', ...schema } },
+    nodes: [{ type: 'start', id: 's', connections: { default: 'e' } }, { type: 'end', id: 'e', finalOutput: ['v'] }],
+  } as unknown as Workflow;
+  return createEngine({ store: createMemoryStore() }).start(wf, { input: { v: value } as JsonObject }).then(() => undefined, (x: Refusal) => x);
+}
+
+Lines('maxProperties: 0 on a nested field asks for an empty object there, never says the step takes no fields', async () => {
+  const a = { type: 'object', maxProperties: 0 };
+  assert.equal(await rejectionLines({ a }, { a: { q: 1 } }), ['/a: must have no properties ({})']);
+  const e = await inputRefusal({ type: 'object', properties: { a } }, { a: { q: 1 } });
+  assert.is(e?.message, 'the start input does not fit the variableRegistry: /v/a: must have no properties ({})');
+  assert.is(e?.fix, 'correct /v/a in the start input: it must have no properties ({}), as variableRegistry.v describes it');
+});
+
+Lines('a not failure says what the value must not be', async () => {
+  assert.equal(await rejectionLines({ a: { not: { type: 'string' } } }, { a: 'x' }), ['/a: must not be string']);
+  assert.equal(await rejectionLines({ a: { not: { enum: ['x', 'y'] } } }, { a: 'x' }), ['/a: must not be one of "x", "y"']);
+  const e = await inputRefusal({ type: 'object', properties: { a: { not: { type: 'string' } } } }, { a: 'x' });
+  assert.is(e?.fix, 'correct /v/a in the start input: it must not be string, as variableRegistry.v describes it');
+});
+
+Lines('a property whose schema is false is refused like an extra key, and the start input is told to leave it out', async () => {
+  assert.equal(await rejectionLines({ a: false }, { a: 1 }), ['/a: property "a" is not allowed here']);
+  const e = await inputRefusal({ type: 'object', properties: { a: false } }, { a: 1 });
+  assert.equal([e?.code, e?.pointer], ['E_INPUT', '/v/a']);
+  assert.is(e?.message, 'the start input does not fit the variableRegistry: /v/a: property "a" is not allowed here');
+  assert.is(e?.fix, 'leave "a" out of /v in the start input: variableRegistry.v does not allow it');
+});
+
+Lines('a propertyNames enum or const names the allowed names', async () => {
+  assert.equal(await rejectionLines({ m: { type: 'object', propertyNames: { enum: ['aa', 'bb'] } } }, { m: { cc: 1 } }), ['/m/cc: property name "cc" must be one of "aa", "bb"']);
+  assert.equal(await rejectionLines({ m: { type: 'object', propertyNames: { const: 'aa' } } }, { m: { cc: 1 } }), ['/m/cc: property name "cc" must be "aa"']);
+  const e = await inputRefusal({ type: 'object', propertyNames: { enum: ['aa', 'bb'] } }, { cc: 1 });
+  assert.is(e?.fix, 'rename the key "cc" of /v in the start input: its name must be one of "aa", "bb", as variableRegistry.v describes it');
+});
+
+Lines('an if/then/else failure is only the failed branch\'s own fault', async () => {
+  const schema = {
+    type: 'object',
+    properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } },
+    if: { properties: { a: { const: 'x' } } },
+    then: { required: ['b'] },
+    else: { required: ['c'] },
+  };
+  const engine = createEngine({ store: createMemoryStore() });
+  const wf = asking({});
+  (wf.nodes[1] as { inputSchema?: unknown }).inputSchema = schema;
+  for (const [answer, line] of [[{ a: 'x' }, '(root): missing required property "b"'], [{ a: 'y' }, '(root): missing required property "c"']] as const) {
+    const started = await engine.start(wf);
+    const answered = await engine.submit(started.runId, answer, { seq: started.seq });
+    assert.equal(answered.status === 'waiting' ? answered.pending.errors : [], [line]);
+  }
+  const e = await inputRefusal(schema, { a: 'x' });
+  assert.is(e?.message, 'the start input does not fit the variableRegistry: /v: missing required property "b"');
+  assert.is(e?.fix, 'give /v the property "b" in the start input: variableRegistry.v requires it');
+});
+
+Lines('a contains failure on an empty list describes the item the list needs', async () => {
+  const k = { type: 'array', contains: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } };
+  assert.equal(await rejectionLines({ k }, { k: [] }), ['/k: must contain at least 1 item that is object and has "id" (integer)']);
+  const e = await inputRefusal({ type: 'object', properties: { k } }, { k: [] });
+  assert.is(e?.fix, 'correct /v/k in the start input: it must contain at least 1 item that is object and has "id" (integer), as variableRegistry.v describes it');
+});
+
 Lines.run();
