@@ -260,7 +260,7 @@ export function systemReminderReads(data: Record<string, unknown>): { reads: Var
   const text = data.systemReminder;
   if (typeof text !== 'string') return { reads: [], findings: [] };
   try {
-    return { reads: templateVariables(text).map((v) => ({ path: v.path, pointer: '/systemReminder', offset: v.offset, ...(v.inEach ? { inEach: true as const } : {}) })), findings: [] };
+    return { reads: templateVariables(text).map((v) => ({ path: v.path, pointer: '/systemReminder', offset: v.offset, ...(v.list ? { list: true as const } : {}), ...(v.inEach ? { inEach: true as const } : {}) })), findings: [] };
   } catch (e) {
     if (!isCountersignError(e)) throw e;
     return { reads: [], findings: [errorFinding(e, '/systemReminder')] };

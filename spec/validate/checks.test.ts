@@ -380,6 +380,16 @@ dataflow('{{#each}} over a variable declared with a type that is never a list (a
   assert.match(viaGlobal.errors.find((e) => e.code === 'E_EACH_NOT_LIST')!.message, 'writes "o" (a globalInput) and variableRegistry declares it as type "object"');
 });
 
+dataflow('r98 B1: {{#each}} over a registry object in systemReminder is E_EACH_NOT_LIST at /systemReminder, as in a directive', () => {
+  const report = validateWorkflow(workflow([
+    { id: 'start', type: 'start', connections: { default: 'do' } },
+    ask('do', 'end', {}),
+    { id: 'end', type: 'end' },
+  ] as Node[], { systemReminder: 'SR {{#each o}}{{this}}{{/each}}', variableRegistry: { o: { type: 'object', description: 'an object' } } }));
+  assert.equal(report.errors.map((e) => [e.code, e.pointer]), [['E_EACH_NOT_LIST', '/systemReminder']]);
+  assert.match(report.errors[0].message, 'variableRegistry declares "o" as type "object"');
+});
+
 dataflow('every fault of a registry entry comes in one pass: an unknown format and a required name no answer can give; a missing description and a default of the wrong type', () => {
   const nodes: Node[] = [{ id: 'start', type: 'start', connections: { default: 'end' } }, { id: 'end', type: 'end', finalOutput: ['o', 'n'] }];
   const report = validateWorkflow(workflow(nodes, { variableRegistry: {
