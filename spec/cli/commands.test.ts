@@ -452,6 +452,20 @@ Cli('graph: a connection to a placeholder label ("(node 1)") is missing, not an 
   assert.match(mermaid, /n0 -->\|"c#38;amp;d"\| n2\n/);
   const dot = (await cli(['graph', file, '--format', 'dot'])).stdout;
   assert.match(dot, /n0 -> missing_0 \[label="default"\];/);
+  // r98 A3: DOT's own escapes, never JSON's: a quote and a backslash escaped, & as &amp; (Graphviz decodes entities), a break as \n.
+  assert.ok(dot.includes('n0 -> n2 [label="c&amp;amp;d"];'), dot);
+  assert.ok(dot.includes('n0 -> n2 [label="say \\"#quot;\\""];'), dot);
+  assert.ok(dot.includes('n0 -> n2 [label="x\\ny"];'), dot);
+});
+
+Cli('r98 A3: graph --format dot draws an id as written: a tab kept, a control character shown as its \\u code, an entity as its text', async () => {
+  const file = join(tempDir(), 'odd-ids.json');
+  writeFileSync(file, JSON.stringify({ nodes: [{ type: 'start', id: 'tab\there', connections: { default: '\u0001ctl' } }, { type: 'end', id: '\u0001ctl' }, { type: 'end', id: 'e&amp;f' }] }));
+  const dot = (await cli(['graph', file, '--format', 'dot'])).stdout;
+  assert.ok(dot.includes('[label="tab\there\\nstart"'), dot);
+  assert.ok(dot.includes('[label="\\\\u0001ctl\\nend"'), dot);
+  assert.ok(dot.includes('[label="e&amp;amp;f\\nend"'), dot);
+  assert.not.ok(/\\t|\\u0001/.test(dot.replace(/\\\\u0001/g, '')), 'no JSON escapes DOT would draw as letters');
 });
 
 Cli('graph of a document that is null is E_SCHEMA (no nodes to draw), not a crash; help after a global option still finds its topic', async () => {

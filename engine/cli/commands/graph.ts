@@ -153,10 +153,26 @@ export function toMermaid(nodes: DrawnNode[]): string {
   return `${[...lines, ...edges, ...styles].join('\n')}\n`;
 }
 
+/**
+ * Text as a DOT quoted label draws it: `"` and `\` escaped, `&` as `&amp;`
+ * (Graphviz decodes entities in labels), a line break as `\n`, a tab kept
+ * as itself, and any other control character shown as its `\uXXXX` code —
+ * never a JSON escape, which DOT does not read (`\t` would draw as "t").
+ */
+function dotString(text: string): string {
+  const body = text
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/&/g, '&amp;')
+    .replace(/\r?\n/g, '\\n')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\r]/g, (c) => `\\\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `"${body}"`;
+}
+
 export function toDot(nodes: DrawnNode[]): string {
   const layout = layoutOf(nodes);
   const shape: Record<string, string> = { start: 'oval', end: 'doublecircle', condition: 'diamond', expression: 'parallelogram' };
-  const q = (s: string) => JSON.stringify(s);
+  const q = dotString;
   const lines = ['digraph workflow {', '  rankdir=TB;'];
   nodes.forEach((n, i) => {
     const label = `${n.label}${layout.duplicate(i) ? ' (duplicate id)' : ''}\n${n.type}`;
