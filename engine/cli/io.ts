@@ -3,7 +3,7 @@
  * results (exactly one JSON document on stdout with --json; progress and
  * logs on stderr), and turning errors into `countersign: E_CODE: message`.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { RunFailure } from '../run/contract.js';
 import type { JsonObject } from '../format/model.js';
@@ -106,15 +106,18 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   let source: string;
   let fromFile: string | undefined;
   if (value === '-') {
-    text = textOf(await readAll(io.stdin), `${what} on standard input`, undefined);
+    text = textOf(await readAll(io.stdin, (read) => tooLarge(what, `${what} on standard input`, read, undefined)), `${what} on standard input`, undefined);
     source = 'standard input';
   } else if (value.startsWith('@')) {
     // Relative to where the command was given (io.cwd), as every other path the CLI reads.
     const file = resolve(io.cwd, value.slice(1));
     let bytes: Buffer;
     try {
+      const size = statSync(file).size;
+      if (size > MAX_JSON_ARG_BYTES) throw tooLarge(what, `the ${what} file ${file}`, size, file);
       bytes = readFileSync(file);
     } catch (e) {
+      if (isCountersignError(e)) throw e;
       const code = (e as NodeJS.ErrnoException).code;
       const [why, fix] = code === 'ENOENT' || code === 'ENOTDIR'
         ? ['no such file', 'check the path after @']
@@ -183,9 +186,40 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
   }
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+/**
+ * The most a JSON argument (`--response`, `--input`, …) may hold: far past
+ * any answer the engine takes (1 MiB of JSON, pretty-printed or not), and
+ * far below what one string can be. Past it, reading stops at once: the
+ * input is refused, never held in memory whole nor turned into a crash.
+ */
+export const MAX_JSON_ARG_BYTES = 64 * 1024 * 1024;
+
+/** E_ANSWER_TOO_LARGE for an answer, E_INPUT for anything else; nothing was submitted. */
+function tooLarge(what: string, where: string, bytes: number, file: string | undefined): CountersignError {
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+  const answer = what === '--response';
+  const size = file === undefined ? `holds more than ${mib(MAX_JSON_ARG_BYTES)}, the most` : `is ${mib(bytes)}, past the ${mib(MAX_JSON_ARG_BYTES)}`;
+  return new CountersignError(answer ? 'E_ANSWER_TOO_LARGE' : 'E_INPUT', `${where} ${size} countersign reads of one: nothing was ${answer ? 'submitted' : 'read'}`, {
+    ...(file ? { file } : {}),
+    fix: answer
+      ? 'an answer may be at most 1 MiB of JSON: keep large content in files and answer with their paths'
+      : `give ${what} as a smaller JSON object: keep large content in files and pass their paths`,
+  });
+}
+
+/** The whole stream, or `refuse(bytes read)` thrown as soon as it passes MAX_JSON_ARG_BYTES. */
+async function readAll(stream: NodeJS.ReadableStream, refuse: (read: number) => Error): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let read = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    read += bytes.length;
+    if (read > MAX_JSON_ARG_BYTES) {
+      (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+      throw refuse(read);
+    }
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks);
 }
 

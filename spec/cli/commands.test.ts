@@ -458,6 +458,23 @@ Cli('graph: a connection to a placeholder label ("(node 1)") is missing, not an 
   assert.ok(dot.includes('n0 -> n2 [label="x\\ny"];'), dot);
 });
 
+Cli('r98 A2: an answer or input past 64 MiB (stdin or @file) is refused while it is read — E_ANSWER_TOO_LARGE for --response, E_INPUT for --input — never a crash; the run is as it was', async () => {
+  const store = tempDir();
+  const run = await cli(['start', WF, '--json'], { store });
+  const huge = Buffer.alloc(64 * 1024 * 1024 + 10, 'a');
+  const viaStdin = await cli(['step', run.json.runId, '--response', '-', '--json'], { store, stdin: huge });
+  assert.is(viaStdin.code, 2, viaStdin.stderr);
+  assert.is(viaStdin.json.error.code, 'E_ANSWER_TOO_LARGE');
+  assert.match(viaStdin.json.error.message, '--response on standard input holds more than 64 MiB, the most countersign reads of one: nothing was submitted');
+  const file = join(tempDir(), 'huge.json');
+  writeFileSync(file, huge);
+  const viaFile = await cli(['start', WF, '--input', `@${file}`, '--json'], { store });
+  assert.is(viaFile.code, 2);
+  assert.equal([viaFile.json.error.code, viaFile.json.error.file], ['E_INPUT', file]);
+  assert.match(viaFile.json.error.message, `the --input file ${file} is 64.0 MiB, past the 64 MiB countersign reads of one`);
+  assert.is((await cli(['status', run.json.runId, '--json'], { store })).json.seq, 1);
+});
+
 Cli('r98 A3: graph --format dot draws an id as written: a tab kept, a control character shown as its \\u code, an entity as its text', async () => {
   const file = join(tempDir(), 'odd-ids.json');
   writeFileSync(file, JSON.stringify({ nodes: [{ type: 'start', id: 'tab\there', connections: { default: '\u0001ctl' } }, { type: 'end', id: '\u0001ctl' }, { type: 'end', id: 'e&amp;f' }] }));
