@@ -226,10 +226,18 @@ function explain(message: string, schema: JsonObject, extraKeywords: readonly st
   }
   // ajv's type list needs a type to add null to.
   if (/"nullable" cannot be used without "type"/.test(message)) {
+    const at = findKeyWhere(schema, 'nullable', (v, s) => v !== undefined && s.type === undefined, '') ?? '';
+    const given = valueAt(schema, at);
+    return given === true || at === ''
+      ? { at, message: '"nullable": true needs a "type" beside it: it adds null to the types given there', fix: 'add "type" beside "nullable" (e.g. "type": "string"), or remove "nullable" (write "type": ["string", "null"] instead)' }
+      : { at, message: `"nullable": ${JSON.stringify(given)} needs a "type" beside it (ajv takes "nullable" only with "type")`, fix: 'remove "nullable" (without "type" every type is allowed anyway), or add the "type" it is about' };
+  }
+  // "type" allows null and "nullable": false says it may not.
+  if (/type: null contradicts nullable: false/.test(message)) {
     return {
-      at: findKeyWhere(schema, 'nullable', (v, s) => v === true && s.type === undefined, '') ?? '',
-      message: '"nullable": true needs a "type" beside it: it adds null to the types given there',
-      fix: 'add "type" beside "nullable" (e.g. "type": "string"), or remove "nullable" (write "type": ["string", "null"] instead)',
+      at: findKeyWhere(schema, 'nullable', (v, s) => v === false && (s.type === 'null' || (Array.isArray(s.type) && s.type.includes('null'))), '') ?? '',
+      message: '"nullable": false contradicts a "type" that allows null',
+      fix: 'remove "nullable": false, or take "null" out of "type"',
     };
   }
   // Strict mode: additionalItems checks the items past a positional list; with one schema for every item there are none.

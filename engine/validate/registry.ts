@@ -76,6 +76,10 @@ export function reservedNameFindings(data: Record<string, unknown>): Finding[] {
     });
   };
   if (registry !== null && typeof registry === 'object') {
+    // A property named __proto__ in an entry's schema could never be held either (a default, an answer writing the global).
+    for (const [name, entry] of Object.entries(registry)) {
+      for (const pointer of protoProperties(entry, `/variableRegistry/${escapeKey(name)}`)) flag(pointer, 'the property', true);
+    }
     for (const name of BUILTIN_VARIABLES) if (Object.hasOwn(registry, name)) shadowing(name, `/variableRegistry/${name}`, 'the registry variable');
     for (const name of Object.keys(registry)) unreadable(name, `/variableRegistry/${escapeKey(name)}`, 'the registry variable');
   }

@@ -55,6 +55,41 @@ test('"nullable" without "type" is said at "nullable" with a fix, and the editor
   assert.ok(editorErrors(wf).some((p) => p.startsWith('/nodes/1/inputSchema/properties/x')), 'the published schema refuses it');
 });
 
+test('r99 B2 B3: "nullable": false without "type", and beside a type that allows null, is said at "nullable" as written, and the editor underlines both; nullable beside a type without null is fine', () => {
+  for (const [x, said] of [
+    [{ nullable: false }, '"nullable": false needs a "type" beside it'],
+    [{ type: 'null', nullable: false }, '"nullable": false contradicts a "type" that allows null'],
+    [{ type: ['string', 'null'], nullable: false }, '"nullable": false contradicts a "type" that allows null'],
+  ] as const) {
+    const wf = workflow({ type: 'object', properties: { x } });
+    const errors = errorsOf(wf);
+    assert.equal(errors.map((e) => `${e.code} ${e.pointer}`), ['E_INPUT_SCHEMA /nodes/1/inputSchema/properties/x/nullable'], JSON.stringify(x));
+    assert.match(errors[0].message, said);
+    assert.not.match(errors[0].message, '"nullable": true');
+    assert.ok(editorErrors(wf).some((p) => p.startsWith('/nodes/1/inputSchema/properties/x')), `the published schema refuses ${JSON.stringify(x)}`);
+  }
+  for (const x of [{ type: 'string', nullable: false }, { type: 'string', nullable: true }]) {
+    const wf = workflow({ type: 'object', properties: { x } });
+    assert.equal(errorsOf(wf), []);
+    assert.equal(editorErrors(wf), []);
+  }
+});
+
+test('r99 B1: the editor refuses the names validate refuses — an initialData variable named like a built-in or __proto__, an answer field or a nested property named __proto__ (inputSchema and registry entry alike)', () => {
+  const wf = workflow({ type: 'object', properties: { __proto__: { type: 'string' }, o: { type: 'object', properties: { __proto__: { type: 'string' } } } } } as never);
+  (wf.nodes[0] as Record<string, unknown>).initialData = { variables: JSON.parse('{"userId": {"description": "d", "value": 1}, "__proto__": {"description": "d", "value": 2}}') };
+  const inputSchema = JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "string"}, "o": {"type": "object", "properties": {"__proto__": {"type": "string"}}}}}');
+  (wf.nodes[1] as Record<string, unknown>).inputSchema = inputSchema;
+  const registry = JSON.parse('{"r": {"type": "object", "description": "r", "default": {}, "properties": {"__proto__": {"type": "string"}}}}');
+  (wf as Record<string, unknown>).variableRegistry = registry;
+  const refused = errorsOf(wf).filter((e) => e.code === 'E_RESERVED_NAME').map((e) => e.pointer).sort();
+  assert.equal(refused, ['/nodes/0/initialData/variables/__proto__', '/nodes/0/initialData/variables/userId', '/nodes/1/inputSchema/properties/__proto__', '/nodes/1/inputSchema/properties/o/properties/__proto__', '/variableRegistry/r/properties/__proto__']);
+  const underlined = editorErrors(wf);
+  for (const at of ['/nodes/0/initialData/variables', '/nodes/1/inputSchema/properties', '/nodes/1/inputSchema/properties/o/properties', '/variableRegistry/r/properties']) {
+    assert.ok(underlined.includes(at), `the published schema refuses the name under ${at}: ${underlined.join(', ')}`);
+  }
+});
+
 test('"additionalItems" without a list of "items" is said at "additionalItems" with a fix, in an inputSchema and a registry entry, and the editor underlines it', () => {
   const node = workflow({ type: 'object', properties: { x: { type: 'array', additionalItems: false } } });
   const entry = workflow({ type: 'object', properties: {}, globalInputs: ['n'] }, { n: { description: 'd', type: 'array', additionalItems: { type: 'string' } } });
