@@ -46,7 +46,8 @@ function interrupted(signal: NodeJS.Signals, context: EarlyExitContext, began: s
   const again = 'give the same command again';
   if (checking) return { code: 'E_INTERRUPTED', message: `${head}: nothing was printed`, fix: again };
   // Still reading its input (an answer on stdin, say): the store was not even opened.
-  if (!storeOpened) return { code: 'E_INTERRUPTED', message: `${head}, before it opened the store: nothing was stored${runId !== undefined ? `, and run ${runId} is as it was` : ''}`, fix: again };
+  // (Whether a run it names exists is not known yet: said of the command, not of the run.)
+  if (!storeOpened) return { code: 'E_INTERRUPTED', message: `${head}, before it opened the store: nothing was stored`, fix: again };
   if (rec) {
     return changed
       ? { code: 'E_INTERRUPTED', message: `${head}, after it stored its step: run ${runId} now ${where(rec)}`, fix: `see where it stands with countersign status ${runId}${context.store}` }

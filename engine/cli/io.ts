@@ -3,7 +3,7 @@
  * results (exactly one JSON document on stdout with --json; progress and
  * logs on stderr), and turning errors into `countersign: E_CODE: message`.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { CountersignError, isCountersignError } from '../errors.js';
 import type { RunFailure } from '../run/contract.js';
 import type { JsonObject } from '../format/model.js';
@@ -113,9 +113,12 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
     const file = resolve(io.cwd, value.slice(1));
     let bytes: Buffer;
     try {
-      const size = statSync(file).size;
-      if (size > MAX_JSON_ARG_BYTES) throw tooLarge(what, `the ${what} file ${file}`, size, file);
-      bytes = readFileSync(file);
+      const stat = statSync(file);
+      if (stat.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      if (stat.size > MAX_JSON_ARG_BYTES) throw tooLarge(what, `the ${what} file ${file}`, stat.size, file);
+      // Read as a stream, never at once: a FIFO or device (@/dev/stdin, @<(cmd)) has no size to check first,
+      // so the cap holds while it is read, and a signal is still heard while a writer is slow.
+      bytes = await readAll(createReadStream(file), (read) => tooLarge(what, `the ${what} file ${file}`, read, undefined));
     } catch (e) {
       if (isCountersignError(e)) throw e;
       const code = (e as NodeJS.ErrnoException).code;

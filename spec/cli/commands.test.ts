@@ -472,6 +472,10 @@ Cli('r98 A2: an answer or input past 64 MiB (stdin or @file) is refused while it
   assert.is(viaFile.code, 2);
   assert.equal([viaFile.json.error.code, viaFile.json.error.file], ['E_INPUT', file]);
   assert.match(viaFile.json.error.message, `the --input file ${file} is 64.0 MiB, past the 64 MiB countersign reads of one`);
+  // r99 A1: a device or FIFO has no size to check first: the cap holds while it is read.
+  const endless = await cli(['step', run.json.runId, '--response', '@/dev/zero', '--json'], { store });
+  assert.is(endless.code, 2);
+  assert.equal([endless.json.error.code, endless.json.error.message], ['E_ANSWER_TOO_LARGE', '--response file /dev/zero holds more than 64 MiB, the most countersign reads of one: nothing was submitted'.replace(/^/, 'the ')]);
   assert.is((await cli(['status', run.json.runId, '--json'], { store })).json.seq, 1);
 });
 
