@@ -166,7 +166,11 @@ function messageOf(e: ErrorObject, options: DescribeOptions = {}): string {
   }
   // An answer's own root limit is the step's: a node without inputSchema takes `{}` (or null) only.
   if (options.of === 'answer' && e.keyword === 'maxProperties' && e.instancePath === '' && (e.params as { limit?: unknown }).limit === 0) {
-    return 'this step takes no answer fields; answer {}';
+    // The fields given are named (ajv's verbose errors carry the answer), so the agent sees what to drop.
+    const data = (e as { data?: unknown }).data;
+    const given = data !== null && typeof data === 'object' ? Object.keys(data).slice(0, 5) : [];
+    const more = data !== null && typeof data === 'object' && Object.keys(data).length > 5 ? ', …' : '';
+    return `this step takes no answer fields${given.length > 0 ? `, and got ${given.map((k) => JSON.stringify(k)).join(', ')}${more}` : ''}; answer {}`;
   }
   return wordingOf(e);
 }

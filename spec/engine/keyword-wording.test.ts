@@ -123,13 +123,13 @@ Wording('a then: false says what the if condition refuses', async () => {
   assert.equal(await linesFor(schema, { a: 'x' }), ['(root): must not fit the schema {"properties":{"a":{"const":"x"}}} (its "then" schema allows no such value)']);
 });
 
-Wording('a step without inputSchema still says it takes no answer fields', async () => {
+Wording('a step without inputSchema still says it takes no answer fields, naming the fields given (r99 C note)', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const wf = asking({});
   delete (wf.nodes[1] as { inputSchema?: unknown }).inputSchema;
   const started = await engine.start(wf);
   const answered = await engine.submit(started.runId, { q: 1 }, { seq: started.seq });
-  assert.equal(answered.status === 'waiting' ? answered.pending.errors : [], ['(root): this step takes no answer fields; answer {}']);
+  assert.equal(answered.status === 'waiting' ? answered.pending.errors : [], ['(root): this step takes no answer fields, and got "q"; answer {}']);
 });
 
 Wording.run();
