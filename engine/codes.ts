@@ -92,6 +92,7 @@ export const CODES = Object.freeze({
   E_AGENT_TIMEOUT: "the agent was silent past --agent-timeout (resumable, exit 3); a node deadline reached first is the node's own timeout instead: its timeout route, or E_TIMEOUT",
   E_AGENT_SCRIPT_EXHAUSTED: 'the scripted agent has no answer left for this node',
   E_MAX_STEPS: 'run --max-steps was reached while the run still waits (resumable)',
+  E_PROGRESS_FAILED: "library run()'s onProgress callback threw: the drive stopped and run() returned the run as stored, still waiting (resumable) with this as its error, or ended with this in progressError",
   E_INTERRUPTED: "the drive was interrupted (Ctrl-C, SIGTERM or SIGHUP; library: run()'s signal) while the run waited: it still waits there, resumable; run exits 130, 143 or 129",
   E_ADAPTER: 'an adapter spec (--agent, --reviewer, --gate-reviewer) names no known adapter or lacks its argument (exec: with no command), or library run() was given no agent (the CLI\'s run without --agent is E_USAGE)',
   // Personas (agents/<name>.md)

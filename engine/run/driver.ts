@@ -14,6 +14,7 @@ import type { ChainOptions } from '../gate/chain.js';
 import type { AgentToolsMaker } from './agent-tools.js';
 import { claimExpiresAt, claimNote } from './tool-steps.js';
 import { journalProgress } from './progress-journal.js';
+import { guardProgress, type ProgressGuard } from './progress-guard.js';
 import { answerHint } from './step-hint.js';
 import type { Pending } from '../nodes/pending.js';
 import { isBlank } from '../nodes/answer-guard.js';
@@ -111,6 +112,13 @@ export interface RunResult {
    * `the reviewer's …`, ` (no message)` when it said nothing), joined by "; ". Never blank.
    */
   closeError?: string;
+  /**
+   * Set when the `onProgress` callback threw after the run had ended, or on
+   * the `stopped` event of a stop of its own (the result above stands, as
+   * stored): E_PROGRESS_FAILED naming the run and the event. A throw while
+   * the run still waits is the stop itself (`error`, resumable).
+   */
+  progressError?: RunFailure;
 }
 
 /** How many drives are using each agent right now: it is closed when the last of them ends. */
@@ -148,9 +156,15 @@ export async function driveRun(
   for (const [agent, role] of [[opts.agent, 'the agent'], [opts.reviewer, 'the reviewer']] as const) if (agent !== undefined && !roles.has(agent)) roles.set(agent, role);
   for (const agent of roles.keys()) drivesUsing.set(agent, (drivesUsing.get(agent) ?? 0) + 1);
   let result: RunResult;
+  // The host's callback never throws into the drive: its failure stops the drive, said in the result (progress-guard.ts).
+  const guard = opts.onProgress ? guardProgress(opts.onProgress, first.runId) : undefined;
+  const guarded = guard ? { ...opts, onProgress: guard.emit } : opts;
   try {
-    opts.onProgress?.({ type: 'driving', runId: first.runId });
-    result = await drive(engine, first, opts, now, agentTools, journalFrom, asksAgents, ready);
+    guarded.onProgress?.({ type: 'driving', runId: first.runId });
+    result = await drive(engine, first, guarded, now, agentTools, journalFrom, asksAgents, ready, guard);
+    if (guard?.failed && !guard.stopped) {
+      result = { ...result, progressError: guard.besideResult(result.stopped ? `still waiting, stopped with ${result.error?.code}` : result.status) };
+    }
   } catch (e) {
     // The drive's own failure is what the caller must see, not a close that failed after it.
     await releaseAgents(roles);
@@ -215,17 +229,21 @@ async function drive(
   journalFrom: number,
   asksAgents: boolean,
   ready: ((first: RunState) => Promise<RunState>) | undefined,
+  guard?: ProgressGuard,
 ): Promise<RunResult> {
   const agentArg = asksAgents ? ' --agent <adapter>' : '';
+  const resumeArgs = () => `${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}`;
   let state = first;
   let steps = 0;
   const journal = opts.onProgress ? journalProgress(engine, state.runId, journalFrom, opts.onProgress) : undefined;
   try {
-    if (ready) state = await ready(state);
+    // A callback that threw on `driving` runs no tool node: the run waits where it was started.
+    if (ready && !guard?.failed) state = await ready(state);
     await journal?.report(state);
     const maxSteps = opts.maxSteps ?? Infinity;
     const agentTimeoutMs = opts.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
     while (state.status === 'waiting') {
+      if (guard?.failed) return stop(state, steps, guard.stopError(state, resumeArgs()), opts);
       if (opts.signal?.aborted) return stop(state, steps, interrupted(state.runId, state.pending, undefined, opts, agentArg, state.seq), opts);
       if (steps >= maxSteps) {
         return stop(state, steps, {
@@ -236,6 +254,8 @@ async function drive(
         }, opts);
       }
       opts.onProgress?.({ type: 'pending', state });
+      // No agent is asked for an item the host could not be shown.
+      if (guard?.failed) return stop(state, steps, guard.stopError(state, resumeArgs()), opts);
       const { pending } = state;
       if (pending.kind === 'tool') {
         // This process could not run the tool node: say why (a tool or module it lacks).

@@ -31,7 +31,7 @@ import { answeredNodeIds, asksAgents } from '../nodes/index.js';
 import { claimNote } from './tool-steps.js';
 import type { Tool, ToolSpec } from '../tools/tool.js';
 import { checkToolList } from '../tools/catalog.js';
-import { checkOptionKeys, keysOf } from './option-keys.js';
+import { checkOptionKeys, keysOf, refuseExtraArguments } from './option-keys.js';
 import { said, shown } from '../format/said.js';
 import type { Pending } from '../nodes/pending.js';
 
@@ -187,6 +187,7 @@ function identityOption(id: unknown, call: 'start' | 'submit'): asserts id is st
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function createEngine(options: EngineOptions): Engine {
+  refuseExtraArguments('createEngine', 'one options object', [...arguments].slice(1), 'put every option in the one object: createEngine({ store, now?, newRunId?, tools?, allowToolModules?, toolHeartbeatMs? })');
   // A misspelt option first: { stor } is said as such, never as "no store".
   if (options !== null && typeof options === 'object') checkOptionKeys(options, ENGINE_OPTION_KEYS, 'createEngine');
   const store = options?.store;
@@ -342,10 +343,13 @@ export function createEngine(options: EngineOptions): Engine {
     }
     const input = inputCopy(given).value as JsonObject;
     const meta = { executionId: runId, workflowId: workflow.id ?? workflow.metadata.name, userId };
+    // The input is judged before the store is first touched: a refused input (E_INPUT) opens no store, so a
+    // mistyped --store leaves nothing behind.
+    const context = compiled.initialContext(meta, input);
     // Refused before the first step: it moves the review files of the run's id in the workspace (a review
     // reached at once), and those are the stored run's. store.create refuses the id too, should another process take it meanwhile.
     if (store.get(runId) !== undefined) throw duplicateRun(runId, store.file);
-    const settled = firstStep(compiled, base, { context: compiled.initialContext(meta, input) }, at, envOf(base));
+    const settled = firstStep(compiled, base, { context }, at, envOf(base));
     // At the start node, as every event names the node it happened at.
     const startNodeId = workflow.nodes.find((n) => n.type === 'start')!.id;
     const started: JournalEvent = { seq: 0, at: base.createdAt, type: 'run.started', nodeId: startNodeId, workflow: base.workflow, workflowHash: hash, userId };

@@ -7,6 +7,7 @@
  */
 import { CountersignError } from '../errors.js';
 import { suggest } from '../format/suggest.js';
+import { shown } from '../format/said.js';
 
 /** Every key of an options type, each `true`: a key missing or extra fails to compile. */
 export type KeysOf<T> = { readonly [K in keyof T]-?: true };
@@ -28,4 +29,27 @@ export function checkOptionKeys(opts: object, known: readonly string[], call: st
       fix: `${near ? `rename it to "${near}"` : 'remove it'}: ${call} takes ${known.join(', ')}, and an option it does not know is never read as left out`,
     });
   }
+}
+
+/**
+ * Arguments past the ones a call takes are E_INPUT naming them: a second
+ * object (`createSqliteStore(dir, { readonly: true })`) would otherwise be
+ * read as nothing asked, and the caller handed a store it did not ask for.
+ * `extra` are the arguments after the `takes` the call has; trailing
+ * `undefined`s are arguments left out.
+ */
+export function refuseExtraArguments(call: string, takes: string, extra: readonly unknown[], fix: string): void {
+  const given = [...extra];
+  while (given.length > 0 && given[given.length - 1] === undefined) given.pop();
+  if (given.length === 0) return;
+  throw new CountersignError('E_INPUT', `${call} takes ${takes}, and was also given ${given.map(described).join(', ')}, which it does not read: refused rather than ignored`, { fix });
+}
+
+/** An argument as a message names it: an object by its keys (what the caller meant to ask for). */
+function described(value: unknown): string {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    return keys.length === 0 ? 'an empty object' : `an object with ${keys.map((k) => JSON.stringify(k)).join(', ')}`;
+  }
+  return shown(value);
 }

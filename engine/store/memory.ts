@@ -16,6 +16,7 @@ import { checkCreate, checkEventIndex, checkMutate, checkMutation, checkStoreRun
 import { givenCopyText, sameCopy } from './workflow-copy.js';
 import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
 import { damagedRun } from '../run/state.js';
+import { refuseExtraArguments } from '../run/option-keys.js';
 
 /** Memory stores closed: what they held is gone, so a run stopped by the close can only be started again. */
 const closedStores = new WeakSet<Store>();
@@ -26,6 +27,8 @@ export function isClosedMemoryStore(store: Store): boolean {
 }
 
 export function createMemoryStore(): Store {
+  // An option asked for ({ persist: true }) is refused, never a store that keeps nothing handed over without a word.
+  refuseExtraArguments('createMemoryStore', 'no arguments', [...arguments], 'call createMemoryStore() with none: a memory store has no options and keeps nothing past its process; for a store on disk use createSqliteStore(dir) or openStore({ cwd })');
   const workflows = new Map<string, Workflow>();
   const runs = new Map<string, RunRecord>();
   const journals = new Map<string, JournalEvent[]>();

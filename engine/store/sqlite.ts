@@ -19,6 +19,7 @@ import { makeDirs } from '../format/make-dirs.js';
 import { shellWord } from '../format/shell-word.js';
 import { shown } from '../format/said.js';
 import { eventProblem, recordProblem, summaryProblem, workflowProblem } from './row-shapes.js';
+import { refuseExtraArguments } from '../run/option-keys.js';
 
 
 export { SCHEMA_VERSION } from './sqlite-schema.js';
@@ -64,6 +65,8 @@ const SUMMARY_FIELDS = [['status', 'status'], ['workflow', 'workflow'], ['create
 type Mutate = (current: RunRecord) => Mutation<unknown>;
 
 export function createSqliteStore(dir: string): Store {
+  // Before anything is created: { readonly: true } must not open (and make) a writable store instead.
+  refuseExtraArguments('createSqliteStore', 'one argument, the store directory', [...arguments].slice(1), 'pass only the directory: createSqliteStore(dir) takes no options and always opens the store for reading and writing (there is no read-only store)');
   // A library caller's value as it comes (an unset variable gives "" or undefined): never taken as "here".
   if (typeof dir !== 'string' || dir.trim() === '') {
     throw new CountersignError('E_INPUT', `createSqliteStore needs the store directory, got ${shown(dir)}`, {

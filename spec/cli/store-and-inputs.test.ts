@@ -314,4 +314,26 @@ S('r78: a store whose database this user may only read is E_STORE at open, for r
   rmSync(store, { recursive: true, force: true });
 });
 
+S('start or run refusing the start input (an undeclared variable, a value of the wrong type) creates no store, as README says', async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'answers.json'), JSON.stringify({ write: [{ words: 5 }] }));
+  const cases: Array<[string[], string]> = [
+    [['start', WF, '--input', '{"nope":1}'], 'nope'],
+    [['start', WF, '--input', '{"topic":5}'], 'topic'],
+    [['run', WF, '--agent', 'scripted:answers.json', '--input', '{"nope":1}'], 'nope'],
+  ];
+  for (const [i, [args, named]] of cases.entries()) {
+    const store = join(dir, `mistyped-${i}`);
+    const r = await cli([...args, '--store', store], { cwd: dir });
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, 'E_INPUT');
+    assert.match(r.stderr, named);
+    assert.not.ok(existsSync(store), `${args.join(' ')} left ${store} behind`);
+  }
+  // The default store, too: nothing under the working directory.
+  const r = await cli(['start', WF, '--input', '{"nope":1}'], { cwd: dir, env: {} });
+  assert.is(r.code, 2);
+  assert.not.ok(existsSync(join(dir, '.countersign')), 'the default store was created');
+});
+
 S.run();
