@@ -96,7 +96,7 @@ export function wrapRead(read: Read, source: string): Read {
   };
 }
 
-const FIX_UNSET = 'give the variables a value before this node runs (a registry default or initialData), or route the node\'s "error" connection';
+const FIX_UNSET = 'give each variable a value before this node runs — a global by a registry default, initialData or the start input; a node-id.field by that node\'s answer (make the field required in its inputSchema if this node always reads it) — or route the node\'s "error" connection';
 const FIX_TYPE = 'give the operands values of the types the operator takes (declare them with a type in variableRegistry), or route the node\'s "error" connection';
 const FIX_RANGE = 'keep numbers within ±1.7e308 (a double), or route the node\'s "error" connection';
 

@@ -69,7 +69,7 @@ export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
   switch (kind) {
     case 'scripted': {
       const file = resolve(opts.cwd, arg);
-      const script = loadScript(file, flag);
+      const script = loadScript(file, flag, arg);
       if (opts.nodeIds !== undefined) checkScriptNodes(script, opts.nodeIds, arg);
       return createScriptedAgent(script, { file: arg, ...(opts.answered !== undefined ? { answered: opts.answered } : {}) });
     }

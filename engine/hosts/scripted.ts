@@ -10,7 +10,7 @@ import { decodeUtf8 } from '../format/utf8.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { reportFormatByExtension, reportText } from '../review/report.js';
 import { CountersignError, isCountersignError } from '../errors.js';
-import { detectFormat, parseSource } from '../format/source.js';
+import { detectFormat, parseSource, type SourceDocument } from '../format/source.js';
 import { suggest } from '../format/suggest.js';
 import { checkOptionKeys, keysOf } from '../run/option-keys.js';
 import { said, shown } from '../format/said.js';
@@ -65,13 +65,13 @@ export function createScriptedAgent(given: Script, opts: ScriptedOptions = {}): 
       }
       used.set(nodeId, next + 1);
       const given: unknown = list[next];
-      const at = { file: opts.file, pointer: `/${escapePointer(nodeId)}/${next}`, nodeId };
+      const at = { file: opts.file, pointer: `/${escapePointer(nodeId)}/${next}`, nodeId, ...placed(list, `/${escapePointer(nodeId)}/${next}`) };
       // An answer is a JSON object (or null): anything else is the script's fault, as a non-object
       // line is a jsonl agent's, never an answer that spends one of the node's attempts.
       // Checked before the copy: a library caller's function or symbol entry cannot be copied.
       if (given !== null && (typeof given !== 'object' || Array.isArray(given))) {
         const what = Array.isArray(given) ? 'a list' : typeof given === 'function' || given === undefined ? shown(given) : `the ${typeof given} ${said(given)}`;
-        throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with ${what} (answer ${next + 1}, at ${at.pointer}), not a JSON object`, {
+        throw new CountersignError('E_AGENT_OUTPUT', `${name} answers node "${nodeId}" with ${what} (answer ${next + 1}, at ${at.pointer}${at.line !== undefined ? `, line ${at.line}, column ${at.col}` : ''}), not a JSON object`, {
           ...at,
           fix: `write each answer under "${nodeId}" as a mapping of fields (in YAML "- {x: 1}", or "- x: 1" with a space after the colon); the run is still waiting`,
         });
@@ -146,8 +146,10 @@ export function checkScriptNodes(script: Script, nodeIds: readonly string[], fil
   for (const key of Object.keys(script)) {
     if (nodeIds.includes(key)) continue;
     const near = suggest(key, nodeIds);
-    throw new CountersignError('E_INPUT', `the script ${file} has answers for node "${key}", which is no node of the workflow that takes answers (a directive or a review)${near ? ` — did you mean "${near}"?` : ''}`, {
+    const at = placed(script, `/${escapePointer(key)}`, true);
+    throw new CountersignError('E_INPUT', `the script ${file} has answers for node "${key}", which is no node of the workflow that takes answers (a directive or a review)${at.line !== undefined ? `, at line ${at.line}, column ${at.col}` : ''}${near ? ` — did you mean "${near}"?` : ''}`, {
       file,
+      ...at,
       pointer: `/${escapePointer(key)}`,
       nodeId: key,
       fix: near ? `rename "${key}" to "${near}"` : `name one of the workflow's nodes that take answers: ${nodeIds.map((n) => `"${n}"`).join(', ')}`,
@@ -205,15 +207,50 @@ function escapePointer(key: string): string {
 }
 
 /**
+ * The parsed file each script (and each of its answer lists) came from, so
+ * a fault found later — a key naming no node, an entry that is no object —
+ * is told at the script's line:col, as its syntax errors are.
+ */
+const sources = new WeakMap<object, SourceDocument>();
+
+/** `{line, col}` of `pointer` in the file `of` came from (`key`: the key itself), or nothing for a script given as an object. */
+function placed(of: unknown, pointer: string, key = false): { line?: number; col?: number } {
+  const doc = of !== null && typeof of === 'object' ? sources.get(of) : undefined;
+  if (!doc) return {};
+  try {
+    const at = doc.locate(pointer, { key });
+    return { line: at.line, col: at.col };
+  } catch {
+    return {};
+  }
+}
+
+function placedIn(doc: SourceDocument, pointer: string): { line?: number; col?: number } {
+  try {
+    const at = doc.locate(pointer);
+    return { line: at.line, col: at.col };
+  } catch {
+    return {};
+  }
+}
+
+/** ` (line 5, column 1)` for a message, or '' when the place is not known. */
+function where(at: { line?: number; col?: number }): string {
+  return at.line !== undefined ? ` (line ${at.line}, column ${at.col ?? 1})` : '';
+}
+
+/**
  * Reads a YAML or JSON script file: a map from node id to a list of answers.
  * `flag` is the option that named it (`--agent`, `--reviewer`), for the fix.
  */
-export function loadScript(path: string, flag = '--agent'): Script {
+export function loadScript(path: string, flag = '--agent', shownAs = path): Script {
+  // Named in messages as the user gave it (scripted:<file>), as the run's later script errors name it.
+  const name = shownAs;
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
   } catch (err) {
-    throw new CountersignError('E_FILE_NOT_FOUND', `cannot read the script ${path}: ${(err as Error).message}`, {
+    throw new CountersignError('E_FILE_NOT_FOUND', `cannot read the script ${name}: ${(err as Error).message}`, {
       file: path,
       fix: `pass an existing file: ${flag} scripted:<file>, relative to the directory countersign runs in (not --workspace)`,
     });
@@ -221,22 +258,28 @@ export function loadScript(path: string, flag = '--agent'): Script {
   const decoded = decodeUtf8(bytes);
   if ('problem' in decoded) {
     const { message, line, col, fix } = decoded.problem;
-    throw new CountersignError('E_PARSE', `the script ${path} ${message}`, { file: path, line, col, fix });
+    throw new CountersignError('E_PARSE', `the script ${name} ${message}`, { file: name, line, col, fix });
   }
-  return checkScript(parseScriptText(decoded.text, path), path);
+  const doc = parseScriptText(decoded.text, path, name);
+  const script = checkScript(doc?.data ?? null, name, doc);
+  if (doc) {
+    sources.set(script, doc);
+    for (const list of Object.values(script)) sources.set(list, doc);
+  }
+  return script;
 }
 
 /** Parsed as workflow files are (JSON or YAML by extension or content), so a syntax error names its line:col. */
-function parseScriptText(text: string, path: string): unknown {
-  if (text.replace(/^\uFEFF/, '').trim() === '') return null; // checkScript says what a script must hold
+function parseScriptText(text: string, path: string, name = path): SourceDocument | undefined {
+  if (text.replace(/^\uFEFF/, '').trim() === '') return undefined; // checkScript says what a script must hold
   try {
-    return parseSource(text, path).data;
+    return parseSource(text, path);
   } catch (err) {
     if (!isCountersignError(err) || err.code !== 'E_PARSE') throw err;
     const format = detectFormat(path, text) === 'json' ? 'JSON' : 'YAML';
     const where = err.line !== undefined ? ` at ${err.line}:${err.col ?? 1}` : '';
-    throw new CountersignError('E_PARSE', `the script ${path} is not valid ${format}${where}: ${err.message}`, {
-      file: path,
+    throw new CountersignError('E_PARSE', `the script ${name} is not valid ${format}${where}: ${err.message}`, {
+      file: name,
       ...(err.line !== undefined ? { line: err.line, col: err.col } : {}),
       fix: err.fix ?? `fix the ${format} syntax at the position named`,
     });
@@ -264,7 +307,7 @@ function cycleIn(value: unknown, pointer = '', parents = new Set<object>()): { p
   return undefined;
 }
 
-function checkScript(value: unknown, path: string): Script {
+function checkScript(value: unknown, path: string, doc?: SourceDocument): Script {
   // A Map (or a class instance) would be read through its own keys, which are none of its entries: "no answers" for every node.
   const proto = value !== null && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
   if (proto !== undefined && proto !== Object.prototype && proto !== null && !Array.isArray(value)) {
@@ -284,8 +327,10 @@ function checkScript(value: unknown, path: string): Script {
   const script: Script = {};
   for (const [nodeId, answers] of Object.entries(value)) {
     if (!Array.isArray(answers)) {
-      throw new CountersignError('E_INPUT', `the script ${path}: the answers for node "${nodeId}" must be a list`, {
+      const at = doc ? placedIn(doc, `/${escapePointer(nodeId)}`) : {};
+      throw new CountersignError('E_INPUT', `the script ${path}: the answers for node "${nodeId}"${where(at)} must be a list`, {
         file: path,
+        ...at,
         pointer: `/${escapePointer(nodeId)}`,
         nodeId,
         fix: `write "${nodeId}" as a list, e.g. \`${nodeId}: [ {answer} ]\`, even for a single answer`,

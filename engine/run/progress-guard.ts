@@ -7,6 +7,7 @@
  * host cannot follow): run() returns the run as stored, the callback's
  * failure said as E_PROGRESS_FAILED naming the run and the event.
  */
+import { said } from '../format/said.js';
 import type { RunFailure, RunState } from './contract.js';
 import type { ProgressEvent } from './driver.js';
 
@@ -64,6 +65,13 @@ export function guardProgress(listener: (event: ProgressEvent) => void, runId: s
 
 /** ": <message>" of what was thrown (an Error or any value), " (no message)" for one that says nothing. */
 function describeThrown(e: unknown): string {
-  const message = e instanceof Error ? e.message : e === undefined ? '' : String(e);
+  // Whatever was thrown is only described, and describing it may throw too (an object with no prototype, a
+  // toString or message getter that throws): that is said, never passed on in place of the run's result.
+  let message: string;
+  try {
+    message = e instanceof Error ? String(e.message) : e === undefined ? '' : typeof e === 'string' ? e : said(e);
+  } catch {
+    message = 'a value that cannot be turned into text (doing so threw)';
+  }
   return message.trim() === '' ? ' (no message)' : `: ${message}`;
 }

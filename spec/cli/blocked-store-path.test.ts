@@ -3,7 +3,7 @@
  * (`--store afile/sub`), or a link to nothing where the store directory
  * goes — is E_STORE for the commands that only read too, with the fix
  * that names what to move aside, as `start` says it: never "no runs yet"
- * with a `start` suggestion that would fail, nor E_RUN_NOT_FOUND (r84 A2).
+ * with a `start` suggestion that would fail, nor E_RUN_NOT_FOUND (r84 a2).
  */
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -90,7 +90,7 @@ Blocked('r86: a countersign.db link to a link to nothing: the message says where
   assert.match(r.json.error.fix, `put back the store file at ${end}`);
 });
 
-Blocked('r98 D1: a store folder this user may not look into is E_STORE saying so for runs, status, trace and audit, never "no runs yet" or E_RUN_NOT_FOUND', async () => {
+Blocked('r98 d1: a store folder this user may not look into is E_STORE saying so for runs, status, trace and audit, never "no runs yet" or E_RUN_NOT_FOUND', async () => {
   const cwd = tempDir('countersign-unreadable-store-');
   const store = join(cwd, 'st');
   const made = spawnSync(process.execPath, [LAUNCHER, 'start', WF, '--store', store, '--json'], { encoding: 'utf8' });

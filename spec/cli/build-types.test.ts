@@ -1,5 +1,5 @@
 /**
- * The declaration-file build that `prepare` runs (A1 r79): an install with
+ * The declaration-file build that `prepare` runs (r79 a1): an install with
  * --omit=dev has no TypeScript compiler and must still install (the CLI and
  * library need no types to run); with the compiler, a type error still
  * fails the build.
@@ -16,7 +16,7 @@ const Types = suite('build-types.mjs (prepare, npm run build:types)');
 
 const buildTypes = (pkg: string) => spawnSync(process.execPath, [join(pkg, 'engine', 'cli', 'build-types.mjs')], { cwd: pkg, encoding: 'utf8', timeout: 120_000 });
 
-Types('A1 r79: without typescript (npm ci --omit=dev) it says so on stderr and exits 0, so the install goes on; nothing is built', () => {
+Types('r79 a1: without typescript (npm ci --omit=dev) it says so on stderr and exits 0, so the install goes on; nothing is built', () => {
   const pkg = copyOfPackage({ left: ['typescript'] });
   copyFileSync(join(ROOT, 'tsconfig.types.json'), join(pkg, 'tsconfig.types.json'));
   const r = buildTypes(pkg);
@@ -25,7 +25,7 @@ Types('A1 r79: without typescript (npm ci --omit=dev) it says so on stderr and e
   assert.not.ok(existsSync(join(pkg, 'dist', 'types')));
 });
 
-Types('A1 r79: with typescript, a type error fails the build (never passed over as "not installed")', () => {
+Types('r79 a1: with typescript, a type error fails the build (never passed over as "not installed")', () => {
   const pkg = copyOfPackage();
   copyFileSync(join(ROOT, 'tsconfig.types.json'), join(pkg, 'tsconfig.types.json'));
   writeFileSync(join(pkg, 'engine', 'broken-for-test.ts'), 'export const n: number = "not a number";\n');

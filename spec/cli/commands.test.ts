@@ -452,13 +452,13 @@ Cli('graph: a connection to a placeholder label ("(node 1)") is missing, not an 
   assert.match(mermaid, /n0 -->\|"c#38;amp;d"\| n2\n/);
   const dot = (await cli(['graph', file, '--format', 'dot'])).stdout;
   assert.match(dot, /n0 -> missing_0 \[label="default"\];/);
-  // r98 A3: DOT's own escapes, never JSON's: a quote and a backslash escaped, & as &amp; (Graphviz decodes entities), a break as \n.
+  // r98 a3: DOT's own escapes, never JSON's: a quote and a backslash escaped, & as &amp; (Graphviz decodes entities), a break as \n.
   assert.ok(dot.includes('n0 -> n2 [label="c&amp;amp;d"];'), dot);
   assert.ok(dot.includes('n0 -> n2 [label="say \\"#quot;\\""];'), dot);
   assert.ok(dot.includes('n0 -> n2 [label="x\\ny"];'), dot);
 });
 
-Cli('r98 A2: an answer or input past 64 MiB (stdin or @file) is refused while it is read — E_ANSWER_TOO_LARGE for --response, E_INPUT for --input — never a crash; the run is as it was', async () => {
+Cli('r98 a2: an answer or input past 64 MiB (stdin or @file) is refused while it is read — E_ANSWER_TOO_LARGE for --response, E_INPUT for --input — never a crash; the run is as it was', async () => {
   const store = tempDir();
   const run = await cli(['start', WF, '--json'], { store });
   const huge = Buffer.alloc(64 * 1024 * 1024 + 10, 'a');
@@ -472,14 +472,14 @@ Cli('r98 A2: an answer or input past 64 MiB (stdin or @file) is refused while it
   assert.is(viaFile.code, 2);
   assert.equal([viaFile.json.error.code, viaFile.json.error.file], ['E_INPUT', file]);
   assert.match(viaFile.json.error.message, `the --input file ${file} is 64.0 MiB, past the 64 MiB countersign reads of one`);
-  // r99 A1: a device or FIFO has no size to check first: the cap holds while it is read.
+  // r99 a1: a device or FIFO has no size to check first: the cap holds while it is read.
   const endless = await cli(['step', run.json.runId, '--response', '@/dev/zero', '--json'], { store });
   assert.is(endless.code, 2);
   assert.equal([endless.json.error.code, endless.json.error.message], ['E_ANSWER_TOO_LARGE', '--response file /dev/zero holds more than 64 MiB, the most countersign reads of one: nothing was submitted'.replace(/^/, 'the ')]);
   assert.is((await cli(['status', run.json.runId, '--json'], { store })).json.seq, 1);
 });
 
-Cli('r98 A3: graph --format dot draws an id as written: a tab kept, a control character shown as its \\u code, an entity as its text', async () => {
+Cli('r98 a3: graph --format dot draws an id as written: a tab kept, a control character shown as its \\u code, an entity as its text', async () => {
   const file = join(tempDir(), 'odd-ids.json');
   writeFileSync(file, JSON.stringify({ nodes: [{ type: 'start', id: 'tab\there', connections: { default: '\u0001ctl' } }, { type: 'end', id: '\u0001ctl' }, { type: 'end', id: 'e&amp;f' }] }));
   const dot = (await cli(['graph', file, '--format', 'dot'])).stdout;
@@ -632,7 +632,7 @@ Human('mcp --workflows "" (an unset shell variable) is a usage error, as an empt
   assert.match(r.stderr, 'countersign: E_USAGE: --workflows "" names no folder');
 });
 
-Human('r97 A1: an unknown option before the command is named (with a did-you-mean), never "no command given" when a command was given', async () => {
+Human('r97 a1: an unknown option before the command is named (with a did-you-mean), never "no command given" when a command was given', async () => {
   const frob = await cli(['--frob', 'status', 'x', '--json']);
   assert.is(frob.code, 2);
   assert.equal(frob.json.error.message, 'unknown option "--frob" before the command');

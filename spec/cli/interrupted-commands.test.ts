@@ -2,7 +2,7 @@
  * A signal that ends a command with no stop of its own (start, step,
  * status, runs, trace, validate…) still ends it by that signal, but says so
  * first: under --json the one document on stdout is E_INTERRUPTED, with
- * where the run stands and what to do (r98 A1).
+ * where the run stands and what to do (r98 a1).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -31,7 +31,7 @@ function interrupt(args: string[], signal: NodeJS.Signals): Promise<{ code: numb
   });
 }
 
-Interrupted('r98 A1: step --response - --json ended by SIGTERM, SIGINT or SIGHUP while it reads its answer prints one E_INTERRUPTED document saying nothing was stored, and ends by the signal; the run is as it was', async () => {
+Interrupted('r98 a1: step --response - --json ended by SIGTERM, SIGINT or SIGHUP while it reads its answer prints one E_INTERRUPTED document saying nothing was stored, and ends by the signal; the run is as it was', async () => {
   const store = tempDir('countersign-interrupted-');
   const runId = JSON.parse(spawnSync(process.execPath, [LAUNCHER, 'start', WF, '--store', store, '--json'], { encoding: 'utf8' }).stdout).runId as string;
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
@@ -47,7 +47,7 @@ Interrupted('r98 A1: step --response - --json ended by SIGTERM, SIGINT or SIGHUP
   assert.is(status.seq, 1, 'no answer was taken');
 });
 
-Interrupted('r98 A1: start --input - ended by SIGTERM says no run was stored (and none is)', async () => {
+Interrupted('r98 a1: start --input - ended by SIGTERM says no run was stored (and none is)', async () => {
   const store = tempDir('countersign-interrupted-');
   const r = await interrupt(['start', WF, '--input', '-', '--json', '--store', store], 'SIGTERM');
   assert.is(r.signal, 'SIGTERM');
@@ -58,7 +58,7 @@ Interrupted('r98 A1: start --input - ended by SIGTERM says no run was stored (an
   assert.equal(runs.runs, []);
 });
 
-Interrupted('r99 A2: step --response @fifo (no size to check, no writer yet) still hears the signal while it waits to read: E_INTERRUPTED, nothing stored', async () => {
+Interrupted('r99 a2: step --response @fifo (no size to check, no writer yet) still hears the signal while it waits to read: E_INTERRUPTED, nothing stored', async () => {
   const store = tempDir('countersign-interrupted-');
   const runId = JSON.parse(spawnSync(process.execPath, [LAUNCHER, 'start', WF, '--store', store, '--json'], { encoding: 'utf8' }).stdout).runId as string;
   const fifo = join(store, 'answer.fifo');
@@ -70,7 +70,7 @@ Interrupted('r99 A2: step --response @fifo (no size to check, no writer yet) sti
   assert.is(status.seq, 1);
 });
 
-Interrupted('r99 A3: interrupted before the store was opened, a run id given is not said to exist (none may)', async () => {
+Interrupted('r99 a3: interrupted before the store was opened, a run id given is not said to exist (none may)', async () => {
   const r = await interrupt(['step', 'no-such-run', '--response', '-', '--json', '--store', tempDir('countersign-interrupted-')], 'SIGTERM');
   const doc = JSON.parse(r.stdout);
   assert.is(doc.error.code, 'E_INTERRUPTED');

@@ -3,7 +3,7 @@
  * descriptor 1 a pipe copied to stderr, so whatever a module does with
  * descriptor 1 — a socket on it, a worker thread, a child given it in any
  * stdio slot, a shell reopening /dev/stdout — never reaches the --json
- * document, and nothing already on stderr is truncated (r87 A1–A4). Signals
+ * document, and nothing already on stderr is truncated (r87 a1–a4). Signals
  * sent to the launcher alone reach the command; Ctrl-C (the whole process
  * group) counts once.
  */
@@ -68,22 +68,22 @@ function assertOnStderrOnly(r: ReturnType<typeof start>, mark: string) {
   assert.not.match(r.stderr, '\0', 'no hole of NUL bytes');
 }
 
-One('a child\'s shell redirect `> /dev/stdout` (stdio inherit) reaches stderr and truncates nothing written there before (r87 A1)', () => {
+One('a child\'s shell redirect `> /dev/stdout` (stdio inherit) reaches stderr and truncates nothing written there before (r87 a1)', () => {
   const r = start(project("console.error('BEFORE-LINE'); const s = cp.spawnSync('sh', ['-c', 'echo MARK-REDIRECT > /dev/stdout'], { stdio: 'inherit' }); console.error('AFTER status=' + s.status)"));
   assertOnStderrOnly(r, 'MARK-REDIRECT');
   assert.match(r.stderr, 'BEFORE-LINE\n');
   assert.match(r.stderr, 'AFTER status=0\n', 'the redirect worked: the child could open /dev/stdout');
 });
 
-One('a net.Socket on descriptor 1 writes to stderr, not into the --json document (r87 A2)', () => {
+One('a net.Socket on descriptor 1 writes to stderr, not into the --json document (r87 a2)', () => {
   assertOnStderrOnly(start(project("await new Promise((done) => new net.Socket({ fd: 1, readable: false, writable: true }).write('MARK-SOCKET\\n', done))")), 'MARK-SOCKET');
 });
 
-One('a child given descriptor 1 as its stderr (stdio[2] = 1) writes to stderr (r87 A3)', () => {
+One('a child given descriptor 1 as its stderr (stdio[2] = 1) writes to stderr (r87 a3)', () => {
   assertOnStderrOnly(start(project("cp.spawnSync('sh', ['-c', 'echo MARK-SLOT2 >&2'], { stdio: ['ignore', 'pipe', 1] })")), 'MARK-SLOT2');
 });
 
-One('a child given descriptor 1 as an extra stdio slot (stdio[3] = 1) writes to stderr (r87 A4)', () => {
+One('a child given descriptor 1 as an extra stdio slot (stdio[3] = 1) writes to stderr (r87 a4)', () => {
   assertOnStderrOnly(start(project("cp.spawnSync('sh', ['-c', 'echo MARK-SLOT3 >&3'], { stdio: ['ignore', 'pipe', 'inherit', 1] })")), 'MARK-SLOT3');
 });
 
@@ -102,7 +102,7 @@ One('a background process a module leaves holding descriptor 1 does not keep the
   spawnSync('pkill', ['-f', 'sleep 30']);
 });
 
-One('r88 A1: a TMPDIR that cannot be used, or a PATH without mkfifo, does not cost the relay: a worker\'s writes to descriptor 1 still reach stderr, never the --json document', () => {
+One('r88 a1: a TMPDIR that cannot be used, or a PATH without mkfifo, does not cost the relay: a worker\'s writes to descriptor 1 still reach stderr, never the --json document', () => {
   const body = "await new Promise((done) => new Worker(\"require('node:fs').writeSync(1, 'MARK-WORKER\\\\n')\", { eval: true }).on('exit', done))";
   assertOnStderrOnly(start(project(body), { ...process.env, TMPDIR: '/nonexistent/countersign-tmp' }), 'MARK-WORKER');
   assertOnStderrOnly(start(project(body), { ...process.env, PATH: '/nonexistent' }), 'MARK-WORKER');
@@ -145,7 +145,7 @@ One('Ctrl-C (SIGINT to the whole process group) counts once: the run stops clean
   assert.is(doc.stopped, true);
 });
 
-One('r88 A2: a second SIGTERM sent to the launcher alone ends the command at once, as without the launcher (not after the 5 s fallback)', async () => {
+One('r88 a2: a second SIGTERM sent to the launcher alone ends the command at once, as without the launcher (not after the 5 s fallback)', async () => {
   const slow = "console.error('MARK-TOOL-STARTED'); await new Promise((r) => setTimeout(r, 20000))";
   const began = Date.now();
   const r = await interrupted(async (pid) => {
@@ -157,7 +157,7 @@ One('r88 A2: a second SIGTERM sent to the launcher alone ends the command at onc
   assert.ok(Date.now() - began < 4_500, `ended by the second signal, not the fallback: ${Date.now() - began} ms`);
 });
 
-One('r88 A3: ended while a tool node still runs (the 5 s fallback), `run --json` still prints its document: the run id, still waiting at the tool node, E_INTERRUPTED with how to go on; and the countersign: line on stderr', async () => {
+One('r88 a3: ended while a tool node still runs (the 5 s fallback), `run --json` still prints its document: the run id, still waiting at the tool node, E_INTERRUPTED with how to go on; and the countersign: line on stderr', async () => {
   const slow = "console.error('MARK-TOOL-STARTED'); await new Promise((r) => setTimeout(r, 20000))";
   const r = await interrupted((pid) => process.kill(pid, 'SIGTERM'), slow);
   assert.is(r.code, 143, r.stderr);
@@ -174,7 +174,7 @@ One('r88 A3: ended while a tool node still runs (the 5 s fallback), `run --json`
   assert.match(r.stderr, `countersign: E_INTERRUPTED: interrupted`);
 });
 
-One('r91 A1: a tool module that calls process.exit() never ends the command silently: E_TOOL_MODULE as the --json document and on stderr, exit 2, whatever status the module chose', () => {
+One('r91 a1: a tool module that calls process.exit() never ends the command silently: E_TOOL_MODULE as the --json document and on stderr, exit 2, whatever status the module chose', () => {
   for (const status of [0, 3]) {
     const r = start(project(`process.exit(${status})`));
     assert.is(r.code, 2, r.stderr);
@@ -191,7 +191,7 @@ function runsIn(store: string): Array<{ runId: string; status: string }> {
   return JSON.parse(r.stdout).runs;
 }
 
-One('r94 A1 A2: start whose tool ends the process names the run it created (and the commands to see it), the tool, its module and the workflow file', () => {
+One('r94 a1 a2: start whose tool ends the process names the run it created (and the commands to see it), the tool, its module and the workflow file', () => {
   const p = project('process.exit(0)');
   const r = start(p);
   assert.is(r.code, 2, r.stderr);
@@ -205,7 +205,7 @@ One('r94 A1 A2: start whose tool ends the process names the run it created (and 
   assert.not.match(doc.error.fix, 'countersign runs');
 });
 
-One('r94 A1 A2: start whose tool module ends the process while it loads says no run was stored (none is) and to start again, naming the module', () => {
+One('r94 a1 a2: start whose tool module ends the process while it loads says no run was stored (none is) and to start again, naming the module', () => {
   const p = project('');
   writeFileSync(join(p.dir, 'tools', 'w.mjs'), 'process.exit(0);\n');
   const r = start(p);
@@ -218,7 +218,7 @@ One('r94 A1 A2: start whose tool module ends the process while it loads says no 
   assert.equal(runsIn(join(p.dir, 'store')), []);
 });
 
-One('r93 A1: validate over several files whose tool module ends the process while it loads keeps the files checked before, puts E_TOOL_MODULE at that file\'s toolModules entry, and names the files not reached', () => {
+One('r93 a1: validate over several files whose tool module ends the process while it loads keeps the files checked before, puts E_TOOL_MODULE at that file\'s toolModules entry, and names the files not reached', () => {
   const p = project('');
   writeFileSync(join(p.dir, 'tools', 'w.mjs'), 'process.exit(0);\n');
   const good = join(p.dir, 'good.json');
@@ -237,7 +237,7 @@ One('r93 A1: validate over several files whose tool module ends the process whil
   assert.not.match(r.stderr, 'run it was stepping');
 });
 
-One('r95 A1 A2: step or run --resume whose tool module ends the process while it loads says nothing was stored and where the run still waits, and to give the same command again', () => {
+One('r95 a1 a2: step or run --resume whose tool module ends the process while it loads says nothing was stored and where the run still waits, and to give the same command again', () => {
   const p = project('', true);
   writeFileSync(join(p.dir, 'tools', 'w.mjs'), `if (process.env.EXIT_AT_LOAD) process.exit(0);\n${readFileSync(join(p.dir, 'tools', 'w.mjs'), 'utf8')}`);
   const store = join(p.dir, 'store');
@@ -256,7 +256,7 @@ One('r95 A1 A2: step or run --resume whose tool module ends the process while it
   assert.is(JSON.parse(status.stdout).pending.nodeId, 'ask');
 });
 
-One('r95 A3: a timer a module left while it loaded that ends `run` is told as that module\'s top-level code, and the run is said to wait where it does (not at a tool node)', () => {
+One('r95 a3: a timer a module left while it loaded that ends `run` is told as that module\'s top-level code, and the run is said to wait where it does (not at a tool node)', () => {
   const p = project('');
   writeFileSync(join(p.dir, 'tools', 'w.mjs'), `setTimeout(() => process.exit(7), 300);\n${readFileSync(join(p.dir, 'tools', 'w.mjs'), 'utf8')}`);
   const flow = JSON.parse(readFileSync(p.file, 'utf8'));
@@ -270,7 +270,7 @@ One('r95 A3: a timer a module left while it loaded that ends `run` is told as th
   assert.not.match(doc.error.message, 'tool "w"');
 });
 
-One('r95 A4: validate over several files: a timer the first file\'s module left, firing while the next file\'s module loads, is put on the first file (not ok), and the next is not checked', () => {
+One('r95 a4: validate over several files: a timer the first file\'s module left, firing while the next file\'s module loads, is put on the first file (not ok), and the next is not checked', () => {
   const a = project('');
   writeFileSync(join(a.dir, 'tools', 'w.mjs'), `setTimeout(() => process.exit(0), 1);\n${readFileSync(join(a.dir, 'tools', 'w.mjs'), 'utf8')}`);
   const b = project('');
@@ -286,7 +286,7 @@ One('r95 A4: validate over several files: a timer the first file\'s module left,
   assert.not.match(r.stdout, `fix ${join(b.dir, 'tools', 'w.mjs')}`);
 });
 
-One('r92 A1 A3: after the command finished, a module\'s timer that calls process.exit keeps the command\'s status (said on stderr), and one that keeps the process alive does not hang it', () => {
+One('r92 a1 a3: after the command finished, a module\'s timer that calls process.exit keeps the command\'s status (said on stderr), and one that keeps the process alive does not hang it', () => {
   const exits = start(project('setTimeout(() => process.exit(3), 300)'));
   assert.is(exits.code, 0, exits.stderr);
   assert.is(JSON.parse(exits.stdout).status, 'waiting');
@@ -300,7 +300,7 @@ One('r92 A1 A3: after the command finished, a module\'s timer that calls process
 
 const BLOCKING = "console.error('MARK-TOOL-STARTED'); cp.execSync('sleep 4')";
 
-One('r89 A1: SIGTERM sent to the launcher while a tool blocks the event loop (execSync) ends `start` at once, by SIGTERM, as without the launcher; the run is not completed', async () => {
+One('r89 a1: SIGTERM sent to the launcher while a tool blocks the event loop (execSync) ends `start` at once, by SIGTERM, as without the launcher; the run is not completed', async () => {
   const began = Date.now();
   const r = await interrupted((pid) => process.kill(pid, 'SIGTERM'), BLOCKING, { command: 'start' });
   assert.is(r.signal, 'SIGTERM', `ended by the signal: code ${r.code}\n${r.stderr}`);
@@ -309,14 +309,14 @@ One('r89 A1: SIGTERM sent to the launcher while a tool blocks the event loop (ex
   assert.is(JSON.parse(runs.stdout).runs[0].status, 'waiting');
 });
 
-One('r89 A2: Ctrl-C (SIGINT to the launcher\'s group) while a tool blocks the event loop ends the command by SIGINT; the run is never recorded as failed', async () => {
+One('r89 a2: Ctrl-C (SIGINT to the launcher\'s group) while a tool blocks the event loop ends the command by SIGINT; the run is never recorded as failed', async () => {
   const r = await interrupted((pid) => process.kill(-pid, 'SIGINT'), BLOCKING, { command: 'start' });
   assert.is(r.signal, 'SIGINT', `code ${r.code}\n${r.stderr}`);
   const runs = spawnSync(process.execPath, [LAUNCHER, 'runs', '--json', '--store', r.store], { encoding: 'utf8' });
   assert.is(JSON.parse(runs.stdout).runs[0].status, 'waiting');
 });
 
-One('r89 A3: Ctrl-C, then a kill sent to the launcher 0.5 s later: the second signal ends `run` at once, with its report', async () => {
+One('r89 a3: Ctrl-C, then a kill sent to the launcher 0.5 s later: the second signal ends `run` at once, with its report', async () => {
   const slow = "console.error('MARK-TOOL-STARTED'); await new Promise((r) => setTimeout(r, 20000))";
   const began = Date.now();
   const r = await interrupted(async (pid) => {
@@ -329,7 +329,7 @@ One('r89 A3: Ctrl-C, then a kill sent to the launcher 0.5 s later: the second si
   assert.is(JSON.parse(r.stdout).error.code, 'E_INTERRUPTED');
 });
 
-One('r89 A4: a forced stop counts the answers the drive gave (from the journal), the one whose tool nodes were still running included', async () => {
+One('r89 a4: a forced stop counts the answers the drive gave (from the journal), the one whose tool nodes were still running included', async () => {
   const slow = "console.error('MARK-TOOL-STARTED'); await new Promise((r) => setTimeout(r, 20000))";
   const r = await interrupted(async (pid) => {
     process.kill(pid, 'SIGTERM');

@@ -71,7 +71,7 @@ function afterRemoval(then: string, args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, gone, timedOut: r.error !== undefined };
 }
 
-Gone('A2 r84: the path re-created since (mkdir at the same path), or no PWD at all: the message still names the removed directory; re-created, the fix is to re-enter it', () => {
+Gone('r84 a2: the path re-created since (mkdir at the same path), or no PWD at all: the message still names the removed directory; re-created, the fix is to re-enter it', () => {
   // Another directory now stands at the same path: the process is still in the removed one.
   const again = afterRemoval('mkdir "$GONE" && PWD="$GONE" exec', ['runs', '--json']);
   assert.not.ok(again.timedOut, 'the command returned');

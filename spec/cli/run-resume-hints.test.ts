@@ -1,9 +1,9 @@
 /**
  * `run --resume` as a user meets it after a stop: the fix for a missing
  * --agent carries --allow-tool-modules when the run's workflow names tool
- * modules (A4 r82), and a run that has ended is reported as it stands even
- * when its workspace is gone (A5 r82), or when its workflow names tool
- * modules and the command was not allowed to load them (A2 r84).
+ * modules (r82 a4), and a run that has ended is reported as it stands even
+ * when its workspace is gone (r82 a5), or when its workflow names tool
+ * modules and the command was not allowed to load them (r84 a2).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ const twoAsks = {
   ],
 };
 
-Resume('A4 r82: run --resume without --agent on a run whose workflow names toolModules: the fix carries --allow-tool-modules, so run as printed it is not refused', async () => {
+Resume('r82 a4: run --resume without --agent on a run whose workflow names toolModules: the fix carries --allow-tool-modules, so run as printed it is not refused', async () => {
   const dir = tempDir('countersign-resume-hint-');
   mkdirSync(join(dir, 'tools'));
   writeFileSync(join(dir, 'tools', 'noop.mjs'), 'export const tools = [{ name: "noop", class: "read", inputSchema: { type: "object" }, run: async () => ({}) }];\n');
@@ -37,7 +37,7 @@ Resume('A4 r82: run --resume without --agent on a run whose workflow names toolM
   assert.match(r.json.error.fix, `countersign run --resume ${started.json.runId} --allow-tool-modules --agent <adapter>`);
 });
 
-Resume('A5 r82: run --resume of a run that has completed reports it (exit 0) even when its workspace is gone; a waiting run still needs it (E_FILE_NOT_FOUND)', async () => {
+Resume('r82 a5: run --resume of a run that has completed reports it (exit 0) even when its workspace is gone; a waiting run still needs it (E_FILE_NOT_FOUND)', async () => {
   const dir = tempDir('countersign-resume-ended-');
   const ws = join(dir, 'ws');
   mkdirSync(ws);
@@ -51,7 +51,7 @@ Resume('A5 r82: run --resume of a run that has completed reports it (exit 0) eve
   const again = await cli(['run', '--resume', ended.json.runId, '--agent', 'scripted:script.yaml', '--json'], { store, cwd: dir });
   assert.is(again.code, 0, again.stderr);
   assert.equal([again.json.status, again.json.steps], ['completed', 0]);
-  // A1 r83: --workspace naming the run's own workspace is no move, from any directory.
+  // r83 a1: --workspace naming the run's own workspace is no move, from any directory.
   mkdirSync(ws);
   const same = await cli(['run', '--resume', ended.json.runId, '--agent', 'scripted:script.yaml', '--workspace', ws, '--json'], { store, cwd: dir });
   assert.is(same.code, 0, same.stderr);
@@ -61,7 +61,7 @@ Resume('A5 r82: run --resume of a run that has completed reports it (exit 0) eve
   assert.is(stuck.json.error.code, 'E_FILE_NOT_FOUND');
 });
 
-Resume('A2 r84: run --resume of an ended run whose workflow names toolModules, without --allow-tool-modules: reported as it stands (completed exit 0, failed exit 1), never E_TOOL_MODULE_BLOCKED; no module is loaded', async () => {
+Resume('r84 a2: run --resume of an ended run whose workflow names toolModules, without --allow-tool-modules: reported as it stands (completed exit 0, failed exit 1), never E_TOOL_MODULE_BLOCKED; no module is loaded', async () => {
   const dir = tempDir('countersign-resume-ended-modules-');
   mkdirSync(join(dir, 'tools'));
   const marker = join(dir, 'LOADED');

@@ -191,7 +191,7 @@ test('library: start() whose store fails while the new run\'s first tool nodes r
   assert.is(after.status === 'waiting' && after.pending.kind, 'directive', 'status ran the tool node, as the fix says');
 });
 
-test('r88 D2: run() that fails before its drive begins (a store that cannot take the workflow copy, a workflow that does not load) still closes the agent and reviewer it was handed, once each', async () => {
+test('r88 d2: run() that fails before its drive begins (a store that cannot take the workflow copy, a workflow that does not load) still closes the agent and reviewer it was handed, once each', async () => {
   const base = createMemoryStore();
   const store: Store = {
     ...base,

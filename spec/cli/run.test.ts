@@ -341,7 +341,7 @@ Run('r77: a scripted entry that is no JSON object stops the run (exit 3) saying 
   assert.match(r.json.error.message, '(answer 1, at /write/0), not a JSON object');
 });
 
-Run('r90 E1: an adapter stop under --json (a script that ran out, a non-JSON line) says in its fix that the run still waits and how to resume it, as the human output does', async () => {
+Run('r90 e1: an adapter stop under --json (a script that ran out, a non-JSON line) says in its fix that the run still waits and how to resume it, as the human output does', async () => {
   const dir = tempDir();
   const script = join(dir, 'script.yaml');
   writeFileSync(script, 'write: []\n');
@@ -353,7 +353,7 @@ Run('r90 E1: an adapter stop under --json (a script that ran out, a non-JSON lin
   }
 });
 
-Run('r89 E2: --agent-timeout past a year (1e308, which no number of milliseconds can hold) is E_USAGE naming the flag and the value given, as 0 or abc are', async () => {
+Run('r89 e2: --agent-timeout past a year (1e308, which no number of milliseconds can hold) is E_USAGE naming the flag and the value given, as 0 or abc are', async () => {
   for (const value of ['1e308', '31536001', '0', 'abc']) {
     const r = await cli(['run', WF, '--agent', 'exec:true', '--agent-timeout', value, '--json'], { store: tempDir() });
     assert.is(r.code, 2, value);

@@ -85,7 +85,7 @@ S('an unknown run in an existing store names that store', async () => {
   assert.match(r.json.error.message, `no run "nope" in the store ${store}`);
 });
 
-S('D8 r79: runs on a store where one run\'s record is not JSON is E_STORE naming the run and countersign.db (exit 2, with --status too), never that run listed as waiting; status still reads the other runs', async () => {
+S('r79 d8: runs on a store where one run\'s record is not JSON is E_STORE naming the run and countersign.db (exit 2, with --status too), never that run listed as waiting; status still reads the other runs', async () => {
   const { default: Database } = await import('better-sqlite3');
   const store = tempDir();
   const broken = (await cli(['start', WF, '--json'], { store })).json.runId as string;
@@ -245,7 +245,7 @@ S('a step after its node\'s deadline says its answer was not applied: late E_TIM
   assert.is(r.json.late.code, 'E_TIMEOUT');
   assert.match(r.json.late.errors[0], 'was not applied');
   assert.match(r.stderr, /countersign: E_TIMEOUT: the answer came after node "write"'s deadline/);
-  // C3 r80: when the timeout route leads to an end the run is completed: 0, as the issue's table gives a completed run, with late in the output and E_TIMEOUT on stderr.
+  // r80 c3: when the timeout route leads to an end the run is completed: 0, as the issue's table gives a completed run, with late in the output and E_TIMEOUT on stderr.
   const ended = JSON.parse(readFileSync(WF, 'utf8'));
   ended.nodes[1].timeoutMs = 300;
   ended.nodes[1].connections.timeout = ended.nodes.find((n: { type: string }) => n.type === 'end').id;

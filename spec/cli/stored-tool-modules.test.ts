@@ -3,7 +3,7 @@
  * included. When one of those modules cannot be loaded any more, the error
  * says the path comes from that stored copy (never the file as it reads
  * now, which may be correct), and its fix is true for this run: put the
- * module back, or start a new run (r84 A2).
+ * module back, or start a new run (r84 a2).
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

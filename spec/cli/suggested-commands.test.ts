@@ -1,7 +1,7 @@
 /**
  * The commands countersign's output suggests carry --allow-tool-modules
  * when the run's workflow names toolModules: once, after the run id and any
- * --store, whatever the store is called (A1 r81).
+ * --store, whatever the store is called (r81 a1).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,7 +9,7 @@ import { storeArg, withToolModules } from '../../engine/cli/render.js';
 
 const Hints = suite('suggested commands: --allow-tool-modules');
 
-Hints('A1 r81: a command that already has it (after its --store) gets it once, never a second time glued into the store name', () => {
+Hints('r81 a1: a command that already has it (after its --store) gets it once, never a second time glued into the store name', () => {
   assert.is(
     withToolModules('Then continue with countersign run --resume abc --store mystore --allow-tool-modules --agent <adapter>'),
     'Then continue with countersign run --resume abc --store mystore --allow-tool-modules --agent <adapter>',
@@ -26,7 +26,7 @@ Hints('each suggested command without it gets it after the run id and the --stor
   );
 });
 
-Hints('A3 r82: a --store name holding a comma is quoted, so --allow-tool-modules is added after the whole name, never inside it', () => {
+Hints('r82 a3: a --store name holding a comma is quoted, so --allow-tool-modules is added after the whole name, never inside it', () => {
   assert.is(storeArg('a,b'), " --store 'a,b'");
   assert.is(withToolModules(`countersign step abc${storeArg('a,b')} --seq 1`), "countersign step abc --store 'a,b' --allow-tool-modules --seq 1");
 });

@@ -3,7 +3,7 @@
  * hold: a string with a line break (a tool's multi-line error, as a
  * command that exits non-zero gives) is written JSON-quoted, as other
  * values are, never as bare continuation lines that read as events of
- * their own (r84 A2).
+ * their own (r84 a2).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -111,7 +111,7 @@ Readme('the layout section lists every shipped workflow file', () => {
   assert.equal(listed, readdirSync(join(ROOT, 'workflows')).sort());
 });
 
-Readme('D3 r79: the option keys each library call takes (an unknown one is E_INPUT) are the ones the Library API section lists for it, no more and no fewer', async () => {
+Readme('r79 d3: the option keys each library call takes (an unknown one is E_INPUT) are the ones the Library API section lists for it, no more and no fewer', async () => {
   const engine = await import('../../engine/run/engine.js');
   const { CREATE_AGENT_OPTION_KEYS } = await import('../../engine/hosts/adapters.js');
   const { SCRIPTED_OPTION_KEYS } = await import('../../engine/hosts/scripted.js');
@@ -139,7 +139,7 @@ Readme('D3 r79: the option keys each library call takes (an unknown one is E_INP
   }
 });
 
-Readme('C6 r81: the record node section says what the code does: of the gate\'s tables a workflow writes only chat_mutating_proposals (every field, its optional ones aside); a record node naming tool_executions, user_confirmations or review_gate_runs is refused whatever fields it gives', async () => {
+Readme('r81 c6: the record node section says what the code does: of the gate\'s tables a workflow writes only chat_mutating_proposals (every field, its optional ones aside); a record node naming tool_executions, user_confirmations or review_gate_runs is refused whatever fields it gives', async () => {
   const { RUN_FORBIDDEN_TABLES, TABLE_SHAPES, optionalKind } = await import('../../engine/format/table-shapes.js');
   const { validateWorkflow } = await import('../../engine/index.js');
   const section = readme.slice(readme.indexOf('### The `record` node'), readme.indexOf('### Tool calls by agents')).replace(/\s+/g, ' ');

@@ -341,7 +341,7 @@ Api('r77: validateDocument without a loaded document, createScriptedAgent with n
   assert.is(await engine.runs('completed' as never).then(() => 'no error', (e) => e.code), 'E_INPUT');
 });
 
-Api('D4 r78: tools that are no list (createEngine, validateWorkflow, validateDocument, validateFile), run()\'s tools that are no tool runner, and recordToolCalls without an options object are E_INPUT naming what was given, never a bare TypeError; nothing is stored', async () => {
+Api('r78 d4: tools that are no list (createEngine, validateWorkflow, validateDocument, validateFile), run()\'s tools that are no tool runner, and recordToolCalls without an options object are E_INPUT naming what was given, never a bare TypeError; nothing is stored', async () => {
   const { validateFile } = await import('../../engine/index.js');
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const file = join(ROOT, 'spec/fixtures/cli/two-step.json');
@@ -378,7 +378,7 @@ Api('D4 r78: tools that are no list (createEngine, validateWorkflow, validateDoc
   }
 });
 
-Api('D5 r78: options of the wrong type are refused, never silently dropped: trace() options that are no object (a number for { from }), submit toolCalls that are no list (nothing stored), run() options, toolChain and labels that are no objects, createEngine\'s allowToolModules that is no boolean: E_INPUT; a recordToolCalls seq that is no whole number: E_SEQ', async () => {
+Api('r78 d5: options of the wrong type are refused, never silently dropped: trace() options that are no object (a number for { from }), submit toolCalls that are no list (nothing stored), run() options, toolChain and labels that are no objects, createEngine\'s allowToolModules that is no boolean: E_INPUT; a recordToolCalls seq that is no whole number: E_SEQ', async () => {
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const store = createMemoryStore();
   const engine = createEngine({ store });
@@ -793,7 +793,7 @@ Api('trace(runId, {from}) returns only the events from that index on, to follow 
   assert.match(past!.fix!, `pass from at most ${total}`);
 });
 
-Api('run(): an item answered elsewhere first (a step from another process) is still a step of this drive (its agent was asked: C1 r79), and progress says its answer was not used', async () => {
+Api('run(): an item answered elsewhere first (a step from another process) is still a step of this drive (its agent was asked: r79 c1), and progress says its answer was not used', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const seen: string[] = [];
   const result = await engine.run(TWO_STEP, {
@@ -851,7 +851,7 @@ Api('a node id equal to a registry name: items[idx] indexes the global (as {{ite
   assert.is(end.status === 'completed' && end.endNodeId, 'yes');
 });
 
-Api('run(): an answer that lands after the node\'s deadline is a step (its agent was asked, so --max-steps bounds a timeout loop: C1 r79) reported as late, not as answered', async () => {
+Api('run(): an answer that lands after the node\'s deadline is a step (its agent was asked, so --max-steps bounds a timeout loop: r79 c1) reported as late, not as answered', async () => {
   const wf = structuredClone(TWO_STEP);
   Object.assign(wf.nodes[1], { timeoutMs: 1000, connections: { success: 'check', timeout: 'short' } });
   let clock = Date.parse('2026-12-03T10:00:00Z');
@@ -1122,7 +1122,7 @@ Limits('a $error made only of characters that show nothing (zero-width space, NU
   assert.is(declared.status === 'failed' && declared.error.code, 'E_AGENT_ERROR');
 });
 
-Limits('r91 D1 r92 D1: a submitted toolCalls record is plain data: a getter, a field on a prototype or a class instance is E_INPUT naming it (never journaled changed or without its name), and nothing is submitted', async () => {
+Limits('r91 d1, r92 d1: a submitted toolCalls record is plain data: a getter, a field on a prototype or a class instance is E_INPUT naming it (never journaled changed or without its name), and nothing is submitted', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(TWO_STEP);
   let reads = 0;
@@ -1142,7 +1142,7 @@ Limits('r91 D1 r92 D1: a submitted toolCalls record is plain data: a getter, a f
   assert.not.ok((await engine.trace(s.runId)).events.some((e) => e.type === 'tool.called'));
 });
 
-Limits('r93 D1 D3: a toolCalls list with a hole, or a record with a symbol-keyed field, is E_INPUT naming it, never a TypeError or a field dropped', async () => {
+Limits('r93 d1 d3: a toolCalls list with a hole, or a record with a symbol-keyed field, is E_INPUT naming it, never a TypeError or a field dropped', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(TWO_STEP);
   // eslint-disable-next-line no-sparse-arrays
@@ -1157,7 +1157,7 @@ Limits('r93 D1 D3: a toolCalls list with a hole, or a record with a symbol-keyed
   assert.is((await engine.status(s.runId)).status, 'waiting');
 });
 
-Limits('r93 D4: run()\'s maxSteps stop names the library option and how a host resumes (engine.run({ runId })), not only CLI commands', async () => {
+Limits('r93 d4: run()\'s maxSteps stop names the library option and how a host resumes (engine.run({ runId })), not only CLI commands', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const r = await engine.run(TWO_STEP, { agent: { answer: async () => ({ words: 'x' }) }, maxSteps: 1 });
   assert.is(r.error?.code, 'E_MAX_STEPS');
@@ -1165,7 +1165,7 @@ Limits('r93 D4: run()\'s maxSteps stop names the library option and how a host r
   assert.match(r.error!.fix!, 'engine.run({ runId }');
 });
 
-Limits('r88 D5: an unknown run on a store kept in memory is E_RUN_NOT_FOUND whose fix lists runs with engine.runs(), not `countersign runs` (which cannot open that store)', async () => {
+Limits('r88 d5: an unknown run on a store kept in memory is E_RUN_NOT_FOUND whose fix lists runs with engine.runs(), not `countersign runs` (which cannot open that store)', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   for (const call of [() => engine.status('abc'), () => engine.trace('abc'), () => engine.submit('abc', {}), () => engine.run({ runId: 'abc' }, { agent: { answer: async () => ({}) } })] as Array<() => Promise<unknown>>) {
     const err = await Promise.resolve().then(call).then(() => undefined, (e: CountersignError) => e);
@@ -1175,7 +1175,7 @@ Limits('r88 D5: an unknown run on a store kept in memory is E_RUN_NOT_FOUND whos
   }
 });
 
-Limits('r88 C1: a $error is blank by the same rule as a review finding: every character the review report calls invisible is invisible in a $error too', () => {
+Limits('r88 c1: a $error is blank by the same rule as a review finding: every character the review report calls invisible is invisible in a $error too', () => {
   const missed: string[] = [];
   for (let cp = 0; cp <= 0x10ffff; cp++) {
     if (cp >= 0xd800 && cp <= 0xdfff) continue;
@@ -1185,7 +1185,7 @@ Limits('r88 C1: a $error is blank by the same rule as a review finding: every ch
   assert.equal(missed, []);
 });
 
-Limits('r88 C3: a blank retryMessage (spaces, invisible characters) adds no line to a rejection, as an empty one adds none', async () => {
+Limits('r88 c3: a blank retryMessage (spaces, invisible characters) adds no line to a rejection, as an empty one adds none', async () => {
   for (const retryMessage of ['   ', '\u200b', '']) {
     const engine = createEngine({ store: createMemoryStore() });
     const wf = structuredClone({ ...TWO_STEP, nodes: TWO_STEP.nodes.map((n) => (n.id === 'write' ? { ...n, retryMessage } : n)) }) as Workflow;
@@ -1199,7 +1199,7 @@ Limits('r88 C3: a blank retryMessage (spaces, invisible characters) adds no line
   }
 });
 
-Limits('C2 r79: a reserved "$" key is named by its RFC 6901 pointer ("/" as ~1, "~" as ~0), as every other answer error', async () => {
+Limits('r79 c2: a reserved "$" key is named by its RFC 6901 pointer ("/" as ~1, "~" as ~0), as every other answer error', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(TWO_STEP);
   const r = await engine.submit(s.runId, { 'words': 3, '$x/y~z': 2 });
@@ -1383,7 +1383,7 @@ Guards('an expression giving a global a value its registry entry forbids fails t
   assert.equal(s.status === 'completed' && s.output, { count: 0 }, 'minimum 0: the error route is taken and count keeps its value');
 });
 
-Guards('D1 r79: a submit toolFailure that is not { tool, code, message } strings (and fix?) is E_INPUT naming it before anything is stored: the answer is never discarded for a failure coded "undefined"', async () => {
+Guards('r79 d1: a submit toolFailure that is not { tool, code, message } strings (and fix?) is E_INPUT naming it before anything is stored: the answer is never discarded for a failure coded "undefined"', async () => {
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(TWO_STEP);
@@ -1421,7 +1421,7 @@ Guards('r80: a submit toolFailure\'s message and fix are journaled whole (never 
   assert.ok(discarded.message.includes(message));
 });
 
-Guards('D2 r79: validateWorkflow\'s second argument is the file name: options given there ({ tools }) or a non-string file are E_INPUT saying the options go third, never a false E_TOOL_UNKNOWN with the file echoed as that object', () => {
+Guards('r79 d2: validateWorkflow\'s second argument is the file name: options given there ({ tools }) or a non-string file are E_INPUT saying the options go third, never a false E_TOOL_UNKNOWN with the file echoed as that object', () => {
   const deploy = defineTool({
     name: 'deploy', class: 'write', description: 'Deploy a tag',
     inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'], additionalProperties: false },
@@ -1449,7 +1449,7 @@ Guards('D2 r79: validateWorkflow\'s second argument is the file name: options gi
   }
 });
 
-Guards('D3 r79: an option key a library call does not take (misspelt) is E_INPUT naming it with a did-you-mean, for every options object (createEngine, start, submit, trace, runs, recordToolCalls, run, validate*, createAgent, openStore): never read as the option left out; nothing is stored and the run does not move', async () => {
+Guards('r79 d3: an option key a library call does not take (misspelt) is E_INPUT naming it with a did-you-mean, for every options object (createEngine, start, submit, trace, runs, recordToolCalls, run, validate*, createAgent, openStore): never read as the option left out; nothing is stored and the run does not move', async () => {
   const { createAgent, openStore, validateFile } = await import('../../engine/index.js');
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const store = createMemoryStore();
@@ -1490,7 +1490,7 @@ Guards('D3 r79: an option key a library call does not take (misspelt) is E_INPUT
   assert.is((await engine.run(TWO_STEP, { agent, reviewer: undefined, as: undefined, maxSteps: undefined, input: { topic: 'x' } })).status, 'completed');
 });
 
-Guards('D4 r79: null for an option value is E_INPUT, never read as the option left out: start({input: null}), run({input: null}), trace({from: null}), submit({toolFailure: null}), run({reviewer: null}); nothing is stored', async () => {
+Guards('r79 d4: null for an option value is E_INPUT, never read as the option left out: start({input: null}), run({input: null}), trace({from: null}), submit({toolFailure: null}), run({reviewer: null}); nothing is stored', async () => {
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const store = createMemoryStore();
   const engine = createEngine({ store });
@@ -1513,7 +1513,7 @@ Guards('D4 r79: null for an option value is E_INPUT, never read as the option le
   assert.is((await engine.status(s.runId)).seq, s.seq, 'the run did not move');
 });
 
-Guards('D5 r79: recordToolCalls refuses as submit does: a seq the run never issued (ahead of it, or 0) is E_SEQ, an unknown run E_RUN_NOT_FOUND even with no calls, a closed store E_STORE (memory and SQLite); only a seq the run has moved past writes nothing without a word', async () => {
+Guards('r79 d5: recordToolCalls refuses as submit does: a seq the run never issued (ahead of it, or 0) is E_SEQ, an unknown run E_RUN_NOT_FOUND even with no calls, a closed store E_STORE (memory and SQLite); only a seq the run has moved past writes nothing without a word', async () => {
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   for (const store of [createMemoryStore(), createSqliteStore(tmp())]) {
     const engine = createEngine({ store });
@@ -1541,7 +1541,7 @@ Guards('D5 r79: recordToolCalls refuses as submit does: a seq the run never issu
   }
 });
 
-Guards('D6 r79: tool-call records with a field of the wrong type (ok: "true", a number for name, a code that is no string) are E_INPUT naming toolCalls[i] and the field, on recordToolCalls and submit; never journaled as a failed, nameless call', async () => {
+Guards('r79 d6: tool-call records with a field of the wrong type (ok: "true", a number for name, a code that is no string) are E_INPUT naming toolCalls[i] and the field, on recordToolCalls and submit; never journaled as a failed, nameless call', async () => {
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(TWO_STEP);
@@ -1567,7 +1567,7 @@ Guards('D6 r79: tool-call records with a field of the wrong type (ok: "true", a 
   ], 'journaled as the host reported them');
 });
 
-Guards('D9 r79: run() refuses an identity that is no string with E_INPUT saying it must be a non-empty string (a blank one stays E_IDENTITY_REQUIRED), and a reviewer without answer() with E_INPUT, whether or not the workflow has review nodes; no run is stored', async () => {
+Guards('r79 d9: run() refuses an identity that is no string with E_INPUT saying it must be a non-empty string (a blank one stays E_IDENTITY_REQUIRED), and a reviewer without answer() with E_INPUT, whether or not the workflow has review nodes; no run is stored', async () => {
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const store = createMemoryStore();
   const engine = createEngine({ store });
@@ -1589,7 +1589,7 @@ Guards('D9 r79: run() refuses an identity that is no string with E_INPUT saying 
 });
 
 
-Guards('D4 r81: start() and submit() refuse an as that is no string (null, 5, a list) with E_INPUT naming the option, as run() does, never E_IDENTITY_REQUIRED; a blank one stays E_IDENTITY_REQUIRED; no run is stored and the run does not move', async () => {
+Guards('r81 d4: start() and submit() refuse an as that is no string (null, 5, a list) with E_INPUT naming the option, as run() does, never E_IDENTITY_REQUIRED; a blank one stays E_IDENTITY_REQUIRED; no run is stored and the run does not move', async () => {
   const caught = async (p: Promise<unknown>) => p.then(() => undefined, (e) => e as CountersignError);
   const store = createMemoryStore();
   const engine = createEngine({ store });
@@ -1613,7 +1613,7 @@ Guards('D4 r81: start() and submit() refuse an as that is no string (null, 5, a 
 });
 
 
-Guards('D2 r80: run()\'s labels are checked before anything starts: a misspelt key (labels.agnt, labels.agent.nme) is E_INPUT with a did-you-mean, a label that is no object, a name that is no non-empty string or a missing silence is E_INPUT; no run is stored, and a message never names "undefined"', async () => {
+Guards('r80 d2: run()\'s labels are checked before anything starts: a misspelt key (labels.agnt, labels.agent.nme) is E_INPUT with a did-you-mean, a label that is no object, a name that is no non-empty string or a missing silence is E_INPUT; no run is stored, and a message never names "undefined"', async () => {
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const store = createMemoryStore();
   const engine = createEngine({ store });
@@ -1638,7 +1638,7 @@ Guards('D2 r80: run()\'s labels are checked before anything starts: a misspelt k
   assert.match(r.error!.fix!, /, or check that my-bot is running; then the run still waits at node "write": continue it with countersign run --resume /);
 });
 
-Guards('D3 r80: a tool-call record with a field of another name ({tool: "search"} for {name}) is E_INPUT naming toolCalls[i] and the field with a did-you-mean, on recordToolCalls and submit; never journaled as a nameless call (what a malformed $tool line journals)', async () => {
+Guards('r80 d3: a tool-call record with a field of another name ({tool: "search"} for {name}) is E_INPUT naming toolCalls[i] and the field with a did-you-mean, on recordToolCalls and submit; never journaled as a nameless call (what a malformed $tool line journals)', async () => {
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(TWO_STEP);
@@ -1658,7 +1658,7 @@ Guards('D3 r80: a tool-call record with a field of another name ({tool: "search"
   assert.equal((await engine.trace(s.runId)).events, journal, 'nothing was journaled, and the run did not move');
 });
 
-Guards('D4 r80: a tool-call record is journaled as given: message and fix whole (3000 characters, none cut) and kept on a successful call too, on recordToolCalls and submit', async () => {
+Guards('r80 d4: a tool-call record is journaled as given: message and fix whole (3000 characters, none cut) and kept on a successful call too, on recordToolCalls and submit', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(TWO_STEP);
   const long = 'x'.repeat(3000);
@@ -1669,7 +1669,7 @@ Guards('D4 r80: a tool-call record is journaled as given: message and fix whole 
   assert.equal(journaled, [...calls, ...calls]);
 });
 
-Guards('D5 r80: run({runId, <another key>}) is E_INPUT saying a resume source takes only runId (options go in the second argument), and {runID} is E_INPUT with a did-you-mean; never E_WORKFLOW_INVALID about a workflow\'s metadata; the run does not move', async () => {
+Guards('r80 d5: run({runId, <another key>}) is E_INPUT saying a resume source takes only runId (options go in the second argument), and {runID} is E_INPUT with a did-you-mean; never E_WORKFLOW_INVALID about a workflow\'s metadata; the run does not move', async () => {
   const caught = async (f: () => unknown) => { try { await f(); } catch (e) { return e as CountersignError; } return undefined; };
   const store = createMemoryStore();
   const engine = createEngine({ store });
@@ -1691,7 +1691,7 @@ Guards('D5 r80: run({runId, <another key>}) is E_INPUT saying a resume source ta
   assert.is((await engine.run({ runId: s.runId }, { agent })).status, 'completed', '{runId} alone still resumes');
 });
 
-Guards('D5 r82: a BigInt option value is E_INPUT naming the option (got 5n), never a bare TypeError from JSON.stringify', async () => {
+Guards('r82 d5: a BigInt option value is E_INPUT naming the option (got 5n), never a bare TypeError from JSON.stringify', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const s = await engine.start(TWO_STEP);
   const agent: Agent = { answer: async () => ({ words: 5 }) };
@@ -1722,7 +1722,7 @@ Guards('D5 r82: a BigInt option value is E_INPUT naming the option (got 5n), nev
   }
 });
 
-Guards('D6 r82: a start() workspace or createAgent() cwd naming an existing file is E_INPUT whose fix says it is a file and to pass a directory, never to create it first', async () => {
+Guards('r82 d6: a start() workspace or createAgent() cwd naming an existing file is E_INPUT whose fix says it is a file and to pass a directory, never to create it first', async () => {
   const { createAgent } = await import('../../engine/index.js');
   const file = join(tmp(), 'a-file');
   writeFileSync(file, 'x');

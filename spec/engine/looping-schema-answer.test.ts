@@ -65,7 +65,7 @@ Looping('the answer is rejected as uncheckable, naming the looping $ref and vali
   await answerOnLoopingRun((schema) => (schema.allOf = [{ $ref: '#/' }]), '/nodes/1/inputSchema/allOf/0/$ref');
 });
 
-Looping('r93 C1: a loop ajv overflows on while compiling ({"x": {"$ref": "#/properties/x"}}) is rejected the same way, never a crashed step (E_INTERNAL)', async () => {
+Looping('r93 c1: a loop ajv overflows on while compiling ({"x": {"$ref": "#/properties/x"}}) is rejected the same way, never a crashed step (E_INTERNAL)', async () => {
   await answerOnLoopingRun((schema) => (schema.properties.x = { $ref: '#/properties/x' }), '/nodes/1/inputSchema/properties/x/$ref');
 });
 

@@ -56,7 +56,7 @@ Own('§4: an expression doubling text past any limit takes the node\'s error rou
   assert.is(failed.status === 'failed' && failed.error.fix, 'keep large text in files and pass their paths, or route the node\'s "error" connection');
   const unset = await engine.start({ ...doubling({ default: 'done' }), variableRegistry: { s: { type: 'string', description: 'text' } } } as Workflow);
   const noValue = await engine.submit(unset.runId, {});
-  assert.is(noValue.status === 'failed' && noValue.error.fix, 'give the variables a value before this node runs (a registry default or initialData), or route the node\'s "error" connection');
+  assert.is(noValue.status === 'failed' && noValue.error.fix, 'give each variable a value before this node runs — a global by a registry default, initialData or the start input; a node-id.field by that node\'s answer (make the field required in its inputSchema if this node always reads it) — or route the node\'s "error" connection');
 });
 
 Own('two workflows that differ only in key order each render and return their own order, whichever ran first in the process', async () => {

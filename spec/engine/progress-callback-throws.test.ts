@@ -80,6 +80,18 @@ S('thrown on "stopped": the stop stands as it was (the agent\'s own E_AGENT_CRAS
   assert.match(r.progressError!.message, 'a bare string');
 });
 
+S('r100 d1: a thrown value that cannot be turned into text (no prototype, a toString that throws, a message getter that throws) is still kept: E_PROGRESS_FAILED, never a bare TypeError', async () => {
+  const badMessage = new Error('x');
+  Object.defineProperty(badMessage, 'message', { get() { throw new Error('getter'); } });
+  for (const thrown of [Object.create(null), { toString() { throw new Error('ts'); } }, badMessage]) {
+    const engine = createEngine({ store: createMemoryStore() });
+    const r = await engine.run(TWO_STEP, { agent: counting(), onProgress: throwingOn('pending', thrown).onProgress });
+    assert.is(r.status, 'waiting');
+    assert.is(r.error?.code, 'E_PROGRESS_FAILED');
+    assert.match(r.error!.message, r.runId);
+  }
+});
+
 S('a callback that does not throw leaves no progressError', async () => {
   const engine = createEngine({ store: createMemoryStore() });
   const r = await engine.run(TWO_STEP, { agent: counting(), onProgress: () => {} });

@@ -87,7 +87,7 @@ function entryLoopThroughTool(): Workflow {
   } as unknown as Workflow;
 }
 
-Runaway('C3 r83: a review whose entry routes back to it through a tool node stops at the first entry that routes the same way again: the tool ran once, and the E_RUNAWAY names the review, the entry\'s cause and the connection to route elsewhere', async () => {
+Runaway('r83 c3: a review whose entry routes back to it through a tool node stops at the first entry that routes the same way again: the tool ran once, and the E_RUNAWAY names the review, the entry\'s cause and the connection to route elsewhere', async () => {
   for (const store of [createMemoryStore(), createSqliteStore(mkdtempSync(join(tmpdir(), 'countersign-runaway-tool-')))]) {
     let calls = 0;
     const notify = defineTool({ name: 'notify', class: 'write', inputSchema: { type: 'object' }, run: () => (calls++, { posted: true }) });
@@ -110,7 +110,7 @@ Runaway('C3 r83: a review whose entry routes back to it through a tool node stop
   }
 });
 
-Runaway('C3 r83: an entry that routes through a tool node which repairs what it lacked comes to rest on its next entry: no runaway', async () => {
+Runaway('r83 c3: an entry that routes through a tool node which repairs what it lacked comes to rest on its next entry: no runaway', async () => {
   const wf = entryLoopThroughTool() as unknown as { nodes: Array<Record<string, unknown>> };
   // The tool's result is the proposal the review reads: the second entry finds everything it needs.
   wf.nodes[2].proposal = { contextPath: 'note.result' };

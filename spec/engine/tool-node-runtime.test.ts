@@ -179,7 +179,7 @@ R('a tool running past the 10-minute lease keeps its claim while its process ren
   assert.is(done.status, 'completed');
 });
 
-R('D5 r78: createEngine\'s toolHeartbeatMs must be a positive whole number of milliseconds a timer can wait: anything else is E_INPUT naming it, never a heartbeat of 1 ms', () => {
+R('r78 d5: createEngine\'s toolHeartbeatMs must be a positive whole number of milliseconds a timer can wait: anything else is E_INPUT naming it, never a heartbeat of 1 ms', () => {
   for (const ms of ['x', -1, 0, Number.NaN, Infinity, 1.5, 2 ** 31, null, '60000']) {
     let e: CountersignError | undefined;
     try {

@@ -308,13 +308,13 @@ yamlPositions('a missing pointer resolves to its nearest existing ancestor', () 
   assert.equal(doc.locate('/nodes/7'), { line: 5, col: 3 });
 });
 
-yamlPositions('B5 r79: a pointer to an alias is the alias; one that runs on through it is placed in the anchored text (the only place its keys are written), with the alias that reuses it as via', () => {
+yamlPositions('r79 b5: a pointer to an alias is the alias; one that runs on through it is placed in the anchored text (the only place its keys are written), with the alias that reuses it as via', () => {
   const doc = parseSource('base: &b\n  x: 1\ncopy: *b\n', 'a.yaml');
   assert.equal(doc.data, { base: { x: 1 }, copy: { x: 1 } });
   assert.equal(doc.locate('/copy'), { line: 3, col: 7 });
   assert.equal(doc.locate('/copy/x'), { line: 2, col: 6, via: { line: 3, col: 7 } });
   assert.equal(doc.locate('/copy/x', { key: true }), { line: 2, col: 3, via: { line: 3, col: 7 } });
-  // B4 r81: through an alias inside reused text, both aliases are named, outermost first (so two places never read alike).
+  // r81 b4: through an alias inside reused text, both aliases are named, outermost first (so two places never read alike).
   const nested = parseSource('a: &s\n  x: &p {k: 1}\n  y: *p\nb: *s\n', 'n.yaml');
   assert.equal(nested.locate('/b/y/k'), { line: 2, col: 13, via: { line: 4, col: 4 }, through: [{ line: 4, col: 4 }, { line: 3, col: 6 }] });
   assert.equal(nested.locate('/a/y/k'), { line: 2, col: 13, via: { line: 3, col: 6 } });
@@ -554,7 +554,7 @@ files('r77 YAML: a %YAML 1.1 directive is refused at it (y/n and << would mean o
   assert.equal([e.code, e.line, e.col], ['E_SCHEMA', 1, 4 + 128]);
 });
 
-files('B8-B10 r78: !!float takes a whole number as YAML 1.2 does; !!merge is E_PARSE at it with YAML advice; %YAML 1.3 is said to be a version not read, not YAML 1.1', () => {
+files('r78 b8-b10: !!float takes a whole number as YAML 1.2 does; !!merge is E_PARSE at it with YAML advice; %YAML 1.3 is said to be a version not read, not YAML 1.1', () => {
   assert.equal(parseSource('a: !!float 1\nb: !!float -3\nc: !!float 2.5e1\n', 'w.yaml').data, { a: 1, b: -3, c: 25 });
   const word = thrown(() => parseSource('a: !!float abc\n', 'w.yaml'));
   assert.equal([word.code, word.line, word.col, word.message], ['E_PARSE', 1, 4, 'the value does not fit its tag !!float']);
@@ -571,7 +571,7 @@ files('B8-B10 r78: !!float takes a whole number as YAML 1.2 does; !!merge is E_P
   assert.not.match(v13.fix ?? '', '1.1');
 });
 
-files('B1-B2 r80: a %TAG directive is refused at it; a tag whose handle no %TAG declares says so (no value could fit it); a %YAML line without --- and a key without ":" name what is missing', () => {
+files('r80 b1-b2: a %TAG directive is refused at it; a tag whose handle no %TAG declares says so (no value could fit it); a %YAML line without --- and a key without ":" name what is missing', () => {
   const tag = thrown(() => parseSource('%TAG !! tag:example.com,2000:\n---\na: !!int 3\n', 'w.yaml'));
   assert.equal([tag.code, tag.line, tag.col], ['E_PARSE', 1, 1]);
   assert.match(tag.message, 'a %TAG directive');
@@ -584,21 +584,21 @@ files('B1-B2 r80: a %TAG directive is refused at it; a tag whose handle no %TAG 
   const noColon = thrown(() => parseSource('nodes:\n  - type: x\n    id s\n', 'w.yaml'));
   assert.equal([noColon.line, noColon.col, noColon.message], [3, 5, 'a key without its ":" (a mapping key is written key: value)']);
   assert.match(noColon.fix ?? '', 'add ": " after the key');
-  // B5 r81: a standard tag on the wrong kind of collection is ignored by the parser, the collection kept: said so.
+  // r81 b5: a standard tag on the wrong kind of collection is ignored by the parser, the collection kept: said so.
   for (const [text, said] of [['a: !!str [1]\n', 'the tag !!str does not fit a list'], ['a: !!seq {a: 1}\n', 'the tag !!seq does not fit a mapping'], ['a: !!map\n  - 1\n', 'the tag !!map does not fit a list']] as const) {
     const e = thrown(() => parseSource(text, 'w.yaml'));
     assert.equal([e.code, e.line, e.col], ['E_PARSE', 1, 4]);
     assert.match(e.message, said);
     assert.not.match(e.message, 'read as a string');
   }
-  // B2 r81: also when more keys follow it (the parser reads the lines as one key spanning them), and at the top level.
+  // r81 b2: also when more keys follow it (the parser reads the lines as one key spanning them), and at the top level.
   for (const [text, line, col] of [['nodes:\n  - type: x\n    completionCondition done\n    id: s\n', 3, 5], ['metadata: {a: 1}\nnodes\n  - type: x\n', 2, 1]] as const) {
     const e = thrown(() => parseSource(text, 'w.yaml'));
     assert.equal([e.line, e.col, e.message], [line, col, 'a key without its ":" (a mapping key is written key: value)'], JSON.stringify(text));
   }
 });
 
-files('B1 r82: a key without its ":" whose value holds a ":" inside a word (a URL, a time) is still a key without its ":", not a value to quote', () => {
+files('r82 b1: a key without its ":" whose value holds a ":" inside a word (a URL, a time) is still a key without its ":", not a value to quote', () => {
   for (const text of ['nodes:\n  - type: x\n    directive see http://x.com\n    id: s\n', 'nodes:\n  - type: x\n    directive at 10:30\n    id: s\n']) {
     const e = thrown(() => parseSource(text, 'w.yaml'));
     assert.equal([e.code, e.line, e.col, e.message], ['E_PARSE', 3, 5, 'a key without its ":" (a mapping key is written key: value)'], JSON.stringify(text));
@@ -606,7 +606,7 @@ files('B1 r82: a key without its ":" whose value holds a ":" inside a word (a UR
   }
 });
 
-files('B2 r82: a %YAML or %TAG directive after --- (or after content) says a directive goes above the --- line, at it, whatever the line endings', () => {
+files('r82 b2: a %YAML or %TAG directive after --- (or after content) says a directive goes above the --- line, at it, whatever the line endings', () => {
   for (const [text, line, name] of [
     ['---\n%YAML 1.2\na: 1\n', 2, '%YAML'], ['# c\n---\n%YAML 1.2\na: 1\n', 3, '%YAML'], ['---\r\n%YAML 1.2\r\na: 1\r\n', 2, '%YAML'],
     ['---\r%YAML 1.2\ra: 1\r', 2, '%YAML'], ['---\n%TAG !e! tag:x,2000:\na: 1\n', 2, '%TAG'], ['a: 1\n%YAML 1.2\n', 2, '%YAML'],
@@ -621,7 +621,7 @@ files('B2 r82: a %YAML or %TAG directive after --- (or after content) says a dir
   assert.equal(parseSource('a: |\n  %YAML 1.2\n', 'w.yaml').data, { a: '%YAML 1.2\n' });
 });
 
-files('B3-B4 r82: a tag that does not fit a list or mapping says the tag is ignored and the value kept, at the tag, also with an anchor after the tag and for scalar-only tags (!!binary, !!timestamp) and !!set on a list', () => {
+files('r82 b3-b4: a tag that does not fit a list or mapping says the tag is ignored and the value kept, at the tag, also with an anchor after the tag and for scalar-only tags (!!binary, !!timestamp) and !!set on a list', () => {
   for (const [text, said] of [
     ['a: !!str &x [a]\n', 'the tag !!str does not fit a list'], ['a: !!str &x\n  - a\n', 'the tag !!str does not fit a list'],
     ['a: !!binary [a]\n', 'the tag !!binary does not fit a list'], ['a: !!timestamp [a]\n', 'the tag !!timestamp does not fit a list'],
@@ -650,21 +650,21 @@ files('B3-B4 r82: a tag that does not fit a list or mapping says the tag is igno
   assert.equal(parseSource('a: [a: 1]\n', 'w.yaml').data, { a: [{ a: 1 }] }, 'the list without the tag, as the message says');
 });
 
-files('B1 r79: every %YAML line at the top counts: a %YAML 1.1 after a %YAML 1.2 is refused at it (the parser would honour the last), and a second %YAML line is E_PARSE at it; %YAML inside a value is text', () => {
+files('r79 b1: every %YAML line at the top counts: a %YAML 1.1 after a %YAML 1.2 is refused at it (the parser would honour the last), and a second %YAML line is E_PARSE at it; %YAML inside a value is text', () => {
   const later = thrown(() => parseSource('%YAML 1.2\n%YAML 1.1\n---\na: no\n', 'w.yaml'));
   assert.equal([later.code, later.line, later.col], ['E_PARSE', 2, 1]);
   assert.match(later.message, 'the file asks for YAML 1.1');
   const twice = thrown(() => parseSource('# c\n%YAML 1.2\n\n%YAML 1.2\n---\na: no\n', 'w.yaml'));
   assert.equal([twice.code, twice.line, twice.col, twice.message], ['E_PARSE', 4, 1, 'a second %YAML directive: YAML allows one per document']);
   assert.equal(parseSource('a: |\n  %YAML 1.1\n', 'w.yaml').data, { a: '%YAML 1.1\n' });
-  // B1 r81: lone-CR line endings (old Mac files) are line endings here too.
+  // r81 b1: lone-CR line endings (old Mac files) are line endings here too.
   for (const [text, line] of [['%YAML 1.1\r---\ra: y\r', 1], ['%YAML 1.2\r%YAML 1.2\r---\ra: 1\r', 2], ['%TAG !e! tag:yaml.org,2002:\r---\ra: !e!int 3\r', 1]] as const) {
     const e = thrown(() => parseSource(text, 'w.yaml'));
     assert.equal([e.code, e.line, e.col], ['E_PARSE', line, 1], JSON.stringify(text));
   }
 });
 
-files('B1 r78: a YAML file nested past the parser\'s own stack (flow or block) is E_SCHEMA with the JSON twin\'s pointer and message, at where level 129 starts', () => {
+files('r78 b1: a YAML file nested past the parser\'s own stack (flow or block) is E_SCHEMA with the JSON twin\'s pointer and message, at where level 129 starts', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cs-deep-'));
   const json = join(dir, 'w.json');
   writeFileSync(json, `{"variableRegistry": {"n": {"default": ${'['.repeat(3000)}1${']'.repeat(3000)}}}}`);

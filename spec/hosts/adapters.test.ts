@@ -100,11 +100,11 @@ test('scripted:<file> that does not exist fails at once, before any request', (c
 });
 
 
-test('D1 r80: createAgent refuses null (or a value of the wrong type) for an option with E_INPUT naming it, never reading it as left out: env: null never hands the agent this process\'s whole environment, answered: null never replays the script from its start, nodeIds: null never lets a misspelt script key through', (c) => {
+test('r80 d1: createAgent refuses null (or a value of the wrong type) for an option with E_INPUT naming it, never reading it as left out: env: null never hands the agent this process\'s whole environment, answered: null never replays the script from its start, nodeIds: null never lets a misspelt script key through', (c) => {
   writeFileSync(join(c.dir, 'typo.yaml'), 'ask:\n  - {x: a}\naks:\n  - {x: b}\n');
   const nodeIds = ['start', 'ask', 'done'];
   // The misspelt key is refused when the node ids are given; a null in their place is no way around that.
-  assert.is(thrown(() => createAgent('scripted:typo.yaml', { cwd: c.dir, nodeIds })).message, 'the script typo.yaml has answers for node "aks", which is no node of the workflow that takes answers (a directive or a review) — did you mean "ask"?');
+  assert.is(thrown(() => createAgent('scripted:typo.yaml', { cwd: c.dir, nodeIds })).message, 'the script typo.yaml has answers for node "aks", which is no node of the workflow that takes answers (a directive or a review), at line 3, column 1 — did you mean "ask"?');
   for (const [spec, options, said] of [
     ['exec:node agent.mjs', { env: null }, 'createAgent\'s env must be an object of environment variables (string values), got null'],
     ['jsonl:node agent.mjs', { env: 'PATH=/bin' }, 'createAgent\'s env must be an object of environment variables (string values), got "PATH=/bin"'],
@@ -126,7 +126,7 @@ test('D1 r80: createAgent refuses null (or a value of the wrong type) for an opt
   assert.ok(createAgent('scripted:typo.yaml', { cwd: c.dir, env: undefined, answered: undefined, nodeIds: undefined, flag: undefined }));
 });
 
-test('D2 r81: createAgent refuses an empty cwd with E_INPUT naming the option, for every adapter: never silently the process\'s current directory (as openStore and createSqliteStore refuse an empty directory)', (c) => {
+test('r81 d2: createAgent refuses an empty cwd with E_INPUT naming the option, for every adapter: never silently the process\'s current directory (as openStore and createSqliteStore refuse an empty directory)', (c) => {
   writeFileSync(join(c.dir, 'x.yaml'), 'ask:\n  - {x: 1}\n');
   const before = process.cwd();
   process.chdir(c.dir);
@@ -144,7 +144,7 @@ test('D2 r81: createAgent refuses an empty cwd with E_INPUT naming the option, f
   }
 });
 
-test('D3 r81: createAgent refuses a cwd that does not exist, or is a file, with E_INPUT naming it ("must be an existing directory") at creation; an agent whose directory is removed afterwards is E_AGENT_CRASHED naming the missing working directory, never blaming sh', async (c) => {
+test('r81 d3: createAgent refuses a cwd that does not exist, or is a file, with E_INPUT naming it ("must be an existing directory") at creation; an agent whose directory is removed afterwards is E_AGENT_CRASHED naming the missing working directory, never blaming sh', async (c) => {
   const missing = join(c.dir, 'nope', 'dir');
   const file = join(c.dir, 'a-file');
   writeFileSync(file, 'x');
@@ -154,7 +154,7 @@ test('D3 r81: createAgent refuses a cwd that does not exist, or is a file, with 
       assert.is(e.code, 'E_INPUT', `${spec} ${cwd}`);
       assert.is(e.message, `createAgent's cwd must be an existing directory (where agents run and scripts are found): ${cwd} ${what}`);
       assert.is(e.file, cwd);
-      // D6 r82: a file cannot be created as the directory: its fix says to pass a directory instead.
+      // r82 d6: a file cannot be created as the directory: its fix says to pass a directory instead.
       assert.match(e.fix!, what === 'does not exist' ? `create ${cwd} first` : `${cwd} is a file: pass a directory as cwd instead`);
     }
   }

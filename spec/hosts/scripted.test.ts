@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
-import { answersTaken, createScriptedAgent, loadScript } from '../../engine/hosts/scripted.js';
+import { answersTaken, checkScriptNodes, createScriptedAgent, loadScript } from '../../engine/hosts/scripted.js';
 import type { AgentRequest } from '../../engine/run/contract.js';
 import { rejection, thrown } from '../helpers/errors.js';
 import { agentRequest } from '../helpers/agent-request.js';
@@ -154,7 +154,7 @@ test('a resumed script that runs out says the list continued after the answers t
   assert.match(err?.message ?? '', 'the run had already taken 1 answer(s) for it before this resume, and a resumed script continues after them');
 });
 
-test('C4 r82: answersTaken counts one answer per item handed out: a fix answer accepted and then refused behind a tool node (journaled twice) is one, so a resumed script goes on where the run stopped', () => {
+test('r82 c4: answersTaken counts one answer per item handed out: a fix answer accepted and then refused behind a tool node (journaled twice) is one, so a resumed script goes on where the run stopped', () => {
   const at = '2026-12-04T10:00:00.000Z';
   const events = [
     { seq: 0, at, type: 'directive.issued', nodeId: 'fix', attempt: 1 },
@@ -168,7 +168,7 @@ test('C4 r82: answersTaken counts one answer per item handed out: a fix answer a
   assert.equal(answersTaken(events as never), { fix: 2 });
 });
 
-test('D4 r78: answersTaken refuses an entry that is no journal event (null, a number, a list, an object without its type) with E_INPUT naming its index, never a TypeError; journal events are counted as before', () => {
+test('r78 d4: answersTaken refuses an entry that is no journal event (null, a number, a list, an object without its type) with E_INPUT naming its index, never a TypeError; journal events are counted as before', () => {
   const events = [
     { seq: 0, at: '2026-01-01T00:00:00.000Z', type: 'run.started', nodeId: 'start' },
     { seq: 1, at: '2026-01-01T00:00:01.000Z', type: 'answer.accepted', nodeId: 'ask', userId: 'local' },
@@ -182,7 +182,7 @@ test('D4 r78: answersTaken refuses an entry that is no journal event (null, a nu
   }
 });
 
-test('D7 r79: answersTaken refuses an object that is no journal event though it has a type (node_id for nodeId, a numeric nodeId, an answer without its nodeId, no seq) with E_INPUT naming its index, never counting it as nothing', () => {
+test('r79 d7: answersTaken refuses an object that is no journal event though it has a type (node_id for nodeId, a numeric nodeId, an answer without its nodeId, no seq) with E_INPUT naming its index, never counting it as nothing', () => {
   const events = [
     { seq: 0, at: '2026-01-01T00:00:00.000Z', type: 'run.started', nodeId: 'start' },
     { seq: 1, at: '2026-01-01T00:00:01.000Z', type: 'answer.accepted', nodeId: 'ask', userId: 'local' },
@@ -202,7 +202,7 @@ test('D7 r79: answersTaken refuses an object that is no journal event though it 
   assert.equal(answersTaken([...events, { seq: 2, at: '2026-01-01T00:00:02.000Z', type: 'timeout' }] as never), { ask: 1 });
 });
 
-test('D3 r79: createScriptedAgent refuses options it does not take (a misspelt answered) with E_INPUT and a did-you-mean, never replaying the script from its start', () => {
+test('r79 d3: createScriptedAgent refuses options it does not take (a misspelt answered) with E_INPUT and a did-you-mean, never replaying the script from its start', () => {
   const e = thrown(() => createScriptedAgent({ a: [{}] }, { answerd: { a: 1 } } as never));
   assert.is(e.code, 'E_INPUT');
   assert.is(e.message, 'createScriptedAgent has no option "answerd" — did you mean "answered"?');
@@ -211,7 +211,7 @@ test('D3 r79: createScriptedAgent refuses options it does not take (a misspelt a
 });
 
 
-test('D1 r80: createScriptedAgent refuses null for file or answered with E_INPUT naming the option, never reading it as left out (an answered of null would replay the script from its start)', () => {
+test('r80 d1: createScriptedAgent refuses null for file or answered with E_INPUT naming the option, never reading it as left out (an answered of null would replay the script from its start)', () => {
   for (const [options, said] of [
     [{ file: null }, 'createScriptedAgent\'s file must be the script\'s file name (a non-empty string), got null'],
     [{ file: 5 }, 'createScriptedAgent\'s file must be the script\'s file name (a non-empty string), got 5'],
@@ -295,6 +295,25 @@ test('r86: a script that is a Map or another non-plain object is E_INPUT "must m
     assert.match(e.message, given.constructor.name);
   }
   assert.ok(createScriptedAgent(Object.assign(Object.create(null), { ask: [{}] })), 'a null-prototype object is still a plain map');
+});
+
+test('r100 e1: a script\'s structure faults are told at its line:col, as its syntax errors are — a key naming no node, answers that are no list, an entry that is no object — and the file as it was named', async (c) => {
+  const unknownKey = join(c.dir, 's3.yaml');
+  writeFileSync(unknownKey, 'a:\n  - {x: 1}\nb:\n  - {y: hi}\nzz:\n  - {q: 1}\n');
+  const key = thrown(() => checkScriptNodes(loadScript(unknownKey), ['a', 'b'], 's3.yaml'));
+  assert.equal([key.code, key.pointer, key.line, key.col], ['E_INPUT', '/zz', 5, 1]);
+  assert.match(key.message, 'at line 5, column 1');
+  const notList = join(c.dir, 's6.yaml');
+  writeFileSync(notList, 'a:\n  - {x: 1}\nb: {y: hi}\n');
+  const list = thrown(() => loadScript(notList, '--agent', 's6.yaml'));
+  assert.equal([list.code, list.file, list.pointer, list.line, list.col], ['E_INPUT', 's6.yaml', '/b', 3, 4]);
+  assert.match(list.message, 'the script s6.yaml: the answers for node "b" (line 3, column 4) must be a list');
+  const notObject = join(c.dir, 's8.yaml');
+  writeFileSync(notObject, 'a:\n  - {x: 1}\nb:\n  - 5\n');
+  const agent = createScriptedAgent(loadScript(notObject), { file: 's8.yaml' });
+  const entry = await rejection(agent.answer(agentRequest('b'), opts));
+  assert.equal([entry.code, entry.pointer, entry.line, entry.col], ['E_AGENT_OUTPUT', '/b/0', 4, 5]);
+  assert.match(entry.message, 'at /b/0, line 4, column 5');
 });
 
 test.run();

@@ -217,7 +217,7 @@ Transport('close stops reading and reports the close once', async () => {
   assert.equal(h.messages, []);
 });
 
-Transport('a message that repeats a key in one object (an answer {"n":1,"n":2}) is refused with Invalid Request naming the key and its columns, never carried out with the last value (E2 r83)', async () => {
+Transport('a message that repeats a key in one object (an answer {"n":1,"n":2}) is refused with Invalid Request naming the key and its columns, never carried out with the last value (r83 e2)', async () => {
   const h = harness(10_000);
   await h.transport.start();
   const line = '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"step","arguments":{"runId":"r","answer":{"n":1,"n":2}}}}';
@@ -235,7 +235,7 @@ Transport('a message that repeats a key in one object (an answer {"n":1,"n":2}) 
   assert.equal(h.messages.map((m) => (m as { id: number }).id), [6, 7]);
 });
 
-Transport('a batch holding a repeated key is refused whole: each request in it gets Invalid Request, none is carried out (E2 r83)', async () => {
+Transport('a batch holding a repeated key is refused whole: each request in it gets Invalid Request, none is carried out (r83 e2)', async () => {
   const h = harness(10_000);
   await h.transport.start();
   await initialized(h, '2025-03-26');

@@ -69,7 +69,7 @@ function capture(): { io: Io; text: () => string } {
 
 const R = suite('a fix answer rejected behind tool nodes (r83)');
 
-R('C1 r83: progress reports a fix answer a review behind a tool node refused as rejected, with its E_UNCHANGED_ARTIFACT errors, after the tool it led through; the run\'s failure comes after that tool too', async () => {
+R('r83 c1: progress reports a fix answer a review behind a tool node refused as rejected, with its E_UNCHANGED_ARTIFACT errors, after the tool it led through; the run\'s failure comes after that tool too', async () => {
   const engine = createEngine({ store: createMemoryStore(), tools: [fmt] });
   const ws = workspace();
   const events: ProgressEvent[] = [];
@@ -98,7 +98,7 @@ R('C1 r83: progress reports a fix answer a review behind a tool node refused as 
   assert.match(out, /▸ fix \(attempt 3\/3\): Fix the issues\.\n▸ format: tool fmt ✓\n {2}✗ answer rejected: [^\n]*\n {2}✗ fix: the run failed: E_MAX_RETRIES\n$/);
 });
 
-R('C1 r83: a refusal behind a tool node that spends the fix node\'s last retry is said with the route it then took, not the route the answer took to the tool', async () => {
+R('r83 c1: a refusal behind a tool node that spends the fix node\'s last retry is said with the route it then took, not the route the answer took to the tool', async () => {
   const engine = createEngine({ store: createMemoryStore(), tools: [fmt] });
   const ws = workspace();
   const wf = loop('tool', { maxRetries: 0, connections: { success: 'format', maxRetriesExceeded: 'done' } });
@@ -112,7 +112,7 @@ R('C1 r83: a refusal behind a tool node that spends the fix node\'s last retry i
   assert.match(text(), /▸ format: tool fmt ✓\n {2}✗ answer rejected: [^\n]*\n {2}· fix: maxRetriesExceeded → done\n$/);
 });
 
-R('C1 r83: an answer accepted behind a tool node still shows as answered before the tool it led to', async () => {
+R('r83 c1: an answer accepted behind a tool node still shows as answered before the tool it led to', async () => {
   const engine = createEngine({ store: createMemoryStore(), tools: [fmt] });
   const ws = workspace();
   const { io, text } = capture();
@@ -123,7 +123,7 @@ R('C1 r83: an answer accepted behind a tool node still shows as answered before 
   assert.match(text(), /▸ fix: Fix the issues\.\n {2}✓ fix answered\n▸ format: tool fmt ✓\n$/);
 });
 
-R('C2 r83: a fix answer rejected behind a tool node writes none of its values into the run (its fields and globals), as when it is rejected directly', async () => {
+R('r83 c2: a fix answer rejected behind a tool node writes none of its values into the run (its fields and globals), as when it is rejected directly', async () => {
   for (const store of [createMemoryStore(), createSqliteStore(mkdtempSync(join(tmpdir(), 'countersign-veto-store-')))]) {
     const outputs: Record<string, unknown> = {};
     for (const between of ['direct', 'tool'] as const) {
@@ -141,7 +141,7 @@ R('C2 r83: a fix answer rejected behind a tool node writes none of its values in
   }
 });
 
-R('C2 r83: a rejected answer behind a tool node gives back the fields and globals the node had before it, not blanks', async () => {
+R('r83 c2: a rejected answer behind a tool node gives back the fields and globals the node had before it, not blanks', async () => {
   const engine = createEngine({ store: createMemoryStore(), tools: [fmt] });
   const ws = workspace();
   // The first fix answer is accepted (the notes change), the second is refused behind the tool, the third gives a reason.
@@ -171,7 +171,7 @@ function throughFailingExpression(): Workflow {
   return wf as unknown as Workflow;
 }
 
-R('C4 r83: an expression\'s error route between the fix and the review means no answer led there: the review fails the run with E_UNCHANGED_ARTIFACT, the fix is not re-asked, and the expression\'s failure stays in the journal', async () => {
+R('r83 c4: an expression\'s error route between the fix and the review means no answer led there: the review fails the run with E_UNCHANGED_ARTIFACT, the fix is not re-asked, and the expression\'s failure stays in the journal', async () => {
   const engine = createEngine({ store: createMemoryStore(), tools: [fmt] });
   const ws = workspace();
   const started = await engine.start(throughFailingExpression(), { workspace: ws, as: 'author' });
@@ -198,7 +198,7 @@ R('C4 r83: an expression\'s error route between the fix and the review means no 
   assert.not.ok(journal.some((e) => e.type === 'answer.rejected'));
 });
 
-R('C4 r83: behind a tool node too, an expression\'s error route on the way to the review means no fix answer led there', async () => {
+R('r83 c4: behind a tool node too, an expression\'s error route on the way to the review means no fix answer led there', async () => {
   const wf = throughFailingExpression() as unknown as { nodes: Array<Record<string, unknown>> };
   (wf.nodes.find((n) => n.id === 'bump') as { connections: object }).connections = { default: 'format', error: 'format' };
   const engine = createEngine({ store: createMemoryStore(), tools: [fmt] });
@@ -232,7 +232,7 @@ async function afterRejectedFix(between: 'tool' | 'direct', fixer: string) {
   return { engine, runId: started.runId, rejected, fixed };
 }
 
-R('C2 r84: an identity whose fix answer a review behind a tool node rejected changed no artifact: it may review them afterwards, as when its answer is rejected directly', async () => {
+R('r84 c2: an identity whose fix answer a review behind a tool node rejected changed no artifact: it may review them afterwards, as when its answer is rejected directly', async () => {
   for (const between of ['direct', 'tool'] as const) {
     const { engine, runId, rejected, fixed } = await afterRejectedFix(between, 'rev2');
     assert.is(rejected.status === 'waiting' && rejected.rejected?.code, 'E_UNCHANGED_ARTIFACT', `${between}: ${JSON.stringify(rejected)}`);
@@ -243,7 +243,7 @@ R('C2 r84: an identity whose fix answer a review behind a tool node rejected cha
   }
 });
 
-R('C2 r84: the identity whose fix answer was accepted and stays accepted is still an author: it may not review (E_SELF_REVIEW), behind a tool node or not', async () => {
+R('r84 c2: the identity whose fix answer was accepted and stays accepted is still an author: it may not review (E_SELF_REVIEW), behind a tool node or not', async () => {
   for (const between of ['direct', 'tool'] as const) {
     // `author` gives the rejected answer too: its accepted fix keeps it an author.
     const { engine, runId } = await afterRejectedFix(between, 'author');
@@ -252,7 +252,7 @@ R('C2 r84: the identity whose fix answer was accepted and stays accepted is stil
   }
 });
 
-R('C2 r84: a fix answer rejected behind a tool node does not become the run\'s user: the re-asked fix renders {{userId}} as when it was rejected directly', async () => {
+R('r84 c2: a fix answer rejected behind a tool node does not become the run\'s user: the re-asked fix renders {{userId}} as when it was rejected directly', async () => {
   const directives: Record<string, string> = {};
   for (const between of ['direct', 'tool'] as const) {
     const { rejected } = await afterRejectedFix(between, 'rev2');
@@ -284,7 +284,7 @@ function countedLoop(between: Array<'tool' | 'expr'>): Workflow {
   return wf as unknown as Workflow;
 }
 
-R('C1 r88: an expression behind the tool nodes keeps nothing of a fix answer the review refused: a round counter counts it as when the answer is rejected directly', async () => {
+R('r88 c1: an expression behind the tool nodes keeps nothing of a fix answer the review refused: a round counter counts it as when the answer is rejected directly', async () => {
   const shapes: Array<Array<'tool' | 'expr'>> = [['expr'], ['expr', 'tool'], ['tool', 'expr'], ['tool', 'expr', 'tool'], ['tool', 'expr', 'tool', 'expr']];
   for (const [between, store] of shapes.flatMap((shape) => [[shape, createMemoryStore()], [shape, createSqliteStore(mkdtempSync(join(tmpdir(), 'countersign-count-store-')))]] as const)) {
     const engine = createEngine({ store, tools: [fmt] });
@@ -301,7 +301,7 @@ R('C1 r88: an expression behind the tool nodes keeps nothing of a fix answer the
   }
 });
 
-R('C1 r88: a round counter after a formatter tool does not spend the loop\'s bound on refused fix answers', async () => {
+R('r88 c1: a round counter after a formatter tool does not spend the loop\'s bound on refused fix answers', async () => {
   const wf = countedLoop(['tool', 'expr']) as unknown as { nodes: Array<Record<string, unknown>> };
   // The review goes round while count < 2; a refused answer must not bring it there.
   const check = wf.nodes.find((n) => n.id === 'check')!;

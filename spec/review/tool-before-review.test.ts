@@ -31,7 +31,7 @@ function loop(fixSchema?: Record<string, unknown>): Workflow {
 
 const T = suite('tool nodes before a review, refusal fixes (r81)');
 
-T('C2 r81: behind a tool node, E_UNCHANGED_REASON_UNDECLARED points at the fix step, which can declare unchanged_reason, never at the tool node, which has no inputSchema', () => {
+T('r81 c2: behind a tool node, E_UNCHANGED_REASON_UNDECLARED points at the fix step, which can declare unchanged_reason, never at the tool node, which has no inputSchema', () => {
   const undeclared = validateWorkflow(loop(), 'wf.json', { tools: [fmt] });
   const warnings = undeclared.warnings.filter((w) => w.code === 'E_UNCHANGED_REASON_UNDECLARED');
   assert.equal(warnings.map((w) => w.pointer), ['/nodes/4'], JSON.stringify(warnings));
@@ -42,7 +42,7 @@ T('C2 r81: behind a tool node, E_UNCHANGED_REASON_UNDECLARED points at the fix s
   assert.equal(declared.errors, []);
 });
 
-T('C3 r81: the fix of spent retries follows the last rejection\'s code: the schema for schema errors, the report for a miscount, the artifacts or unchanged_reason for an unchanged fix, a generic one otherwise', () => {
+T('r81 c3: the fix of spent retries follows the last rejection\'s code: the schema for schema errors, the report for a miscount, the artifacts or unchanged_reason for an unchanged fix, a generic one otherwise', () => {
   assert.match(retriesSpentFix('ask', 'E_ANSWER_INVALID', 'maxRetriesExceeded'), /^the answers did not fit node "ask"'s inputSchema \(the last one's errors are listed\); raise its maxRetries, or give it a "maxRetriesExceeded" connection, and start a new run$/);
   assert.match(retriesSpentFix('review', 'E_REPORT_MISMATCH', 'error'), /make issues_count match the report file/);
   assert.match(retriesSpentFix('fix', 'E_UNCHANGED_ARTIFACT', 'maxRetriesExceeded'), /change the artifacts .* or give a non-empty "unchanged_reason"/);
@@ -55,7 +55,7 @@ T('C3 r81: the fix of spent retries follows the last rejection\'s code: the sche
   }
 });
 
-T('C5 r81: {"$error": <bad>, "$foo": 1, ...rest} is refused with the /$error line first, then each other $ key, then what the schema finds in the rest', () => {
+T('r81 c5: {"$error": <bad>, "$foo": 1, ...rest} is refused with the /$error line first, then each other $ key, then what the schema finds in the rest', () => {
   const answer = { $error: null, $foo: 1, '$a/b': 2, n: 'bad' };
   const outcome = guardAnswer({ answer, bytes: JSON.stringify(answer).length, userId: 'u' }, (rest) => (typeof rest.n === 'number' ? [] : ['/n: must be integer']));
   assert.is(outcome?.kind, 'rejected');

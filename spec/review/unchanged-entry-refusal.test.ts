@@ -86,7 +86,7 @@ const refusals = (journal: JournalEvent[]) => journal.filter((e) => e.type === '
 
 const U = suite('review: unchanged on entry with no fix answer before it (r84)');
 
-U('C2 r84: taking its error route, the review journals review.refused (E_UNCHANGED_ARTIFACT, its message and fix) right before the route, directly or behind a tool node', async () => {
+U('r84 c2: taking its error route, the review journals review.refused (E_UNCHANGED_ARTIFACT, its message and fix) right before the route, directly or behind a tool node', async () => {
   for (const tool of [undefined, 'fmt'] as const) {
     const { result, journal } = await drive({ tool, errorRoute: true });
     assert.is(result.status, 'completed', JSON.stringify(result));
@@ -105,7 +105,7 @@ U('C2 r84: taking its error route, the review journals review.refused (E_UNCHANG
   }
 });
 
-U('C2 r84: without an error route the run fails, and the journal has review.refused before run.failed, with the fix the run\'s error carries', async () => {
+U('r84 c2: without an error route the run fails, and the journal has review.refused before run.failed, with the fix the run\'s error carries', async () => {
   for (const tool of [undefined, 'fmt'] as const) {
     const { result, journal } = await drive({ tool, errorRoute: false });
     assert.is(result.status, 'failed', JSON.stringify(result));
@@ -119,20 +119,20 @@ U('C2 r84: without an error route the run fails, and the journal has review.refu
   }
 });
 
-U('C2 r84: run progress says why the review took its error route (code and message), then the route, after the tool nodes on the way', async () => {
+U('r84 c2: run progress says why the review took its error route (code and message), then the route, after the tool nodes on the way', async () => {
   const { progress } = await drive({ tool: 'fmt', errorRoute: true });
   assert.match(progress, /▸ format: tool fmt ✓\n {2}✗ review: E_UNCHANGED_ARTIFACT: the artifacts of review "review" are unchanged since its last accepted review and no fix answer led here\n {2}· review: error → stuck\n$/, progress);
   const direct = await drive({ errorRoute: true });
   assert.match(direct.progress, /· bump: error → review\n {2}✗ review: E_UNCHANGED_ARTIFACT: [^\n]*\n {2}· review: error → stuck\n$/, direct.progress);
 });
 
-U('C2 r84: any entry refusal that routes on is said in progress the same way (a tool that deleted the artifact: E_ARTIFACT_MISSING)', async () => {
+U('r84 c2: any entry refusal that routes on is said in progress the same way (a tool that deleted the artifact: E_ARTIFACT_MISSING)', async () => {
   const { result, progress } = await drive({ tool: 'del', errorRoute: true, failingExpression: false });
   assert.is(result.endNodeId, 'stuck', JSON.stringify(result));
   assert.match(progress, /▸ format: tool del ✓\n {2}✗ review: E_ARTIFACT_MISSING: review "review" has nothing to review at [^\n]*notes\.md: no such file or folder\n {2}· review: error → stuck\n$/, progress);
 });
 
-U('C2 r84: a run that fails at the refusing review says the failure once, at the review, not also as a route', async () => {
+U('r84 c2: a run that fails at the refusing review says the failure once, at the review, not also as a route', async () => {
   const { progress } = await drive({ tool: 'fmt', errorRoute: false });
   assert.match(progress, /▸ format: tool fmt ✓\n {2}✗ review: the run failed: E_UNCHANGED_ARTIFACT\n$/, progress);
 });

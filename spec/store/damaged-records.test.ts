@@ -95,12 +95,12 @@ const failedAt = (error: Record<string, unknown>): Damage => (r) => {
 
 const test = suite('damaged records: the same refusal from either store');
 
-test('r83 D1: a pending inputSchema that does not compile ({"type": "nope"}) is E_STORE from status, info and submit, never served or used', async () => {
+test('r83 d1: a pending inputSchema that does not compile ({"type": "nope"}) is E_STORE from status, info and submit, never served or used', async () => {
   await bothStores('type nope', (r) => (r.pending.inputSchema = { type: 'nope' }), 'has a directive pending item whose inputSchema does not compile');
   await bothStores('unknown keyword', (r) => (r.pending.inputSchema = { type: 'object', minLenght: 3 }), 'has a directive pending item whose inputSchema does not compile');
 });
 
-test('r83 D2: a failed record must carry its error code, message and the node it failed at (a node of its workflow), else E_STORE; a real failure still reads', async () => {
+test('r83 d2: a failed record must carry its error code, message and the node it failed at (a node of its workflow), else E_STORE; a real failure still reads', async () => {
   await bothStores('no nodeId', failedAt({ code: 'E_AGENT_ERROR', message: 'gave up' }), 'failed without the node it failed at');
   await bothStores('nodeId a number', failedAt({ code: 'E_AGENT_ERROR', message: 'gave up', nodeId: 7 }), 'failed without the node it failed at');
   await bothStores('no code', failedAt({ message: 'gave up', nodeId: 'write' }), 'failed without an error code');
@@ -115,11 +115,11 @@ test('r83 D2: a failed record must carry its error code, message and the node it
   assert.equal(await engine.status(s.runId), failed);
 });
 
-test('r83 D3: submit on a tool pending item at an agent-directive node is E_STORE with the restore fix (never E_TOOL_NODE sending the user to status)', async () => {
+test('r83 d3: submit on a tool pending item at an agent-directive node is E_STORE with the restore fix (never E_TOOL_NODE sending the user to status)', async () => {
   await bothStores('tool item at a directive', (r) => (r.pending = { kind: 'tool', nodeId: 'write', tool: 'x', args: {}, attempt: 1, maxRetries: 0 }), 'waits at node "write", a agent-directive node, with a tool pending item');
 });
 
-test('r83 D4: a record whose status is not waiting, completed or failed is E_STORE from status, info, submit and runs(), never undefined or a TypeError', async () => {
+test('r83 d4: a record whose status is not waiting, completed or failed is E_STORE from status, info, submit and runs(), never undefined or a TypeError', async () => {
   await bothStores('paused', (r) => (r.status = 'paused'), 'has status "paused", not waiting, completed or failed');
   for (const kind of ['memory', 'sqlite'] as const) {
     const d = await damagedRun(kind, (r) => (r.status = 'paused'));
@@ -133,11 +133,11 @@ test('r83 D4: a record whose status is not waiting, completed or failed is E_STO
   }
 });
 
-test('r83 D5: a record without its snapshot (null) is E_STORE "has no snapshot" from status, info and submit, never a TypeError', async () => {
+test('r83 d5: a record without its snapshot (null) is E_STORE "has no snapshot" from status, info and submit, never a TypeError', async () => {
   await bothStores('snapshot null', (r) => (r.snapshot = null), 'has no snapshot');
 });
 
-test('r83 D6: a record status() refuses is never answered or advanced by submit: the wrong kind of item, a bogus kind, errors or deadline of the wrong type, a schema that is a list, no directive', async () => {
+test('r83 d6: a record status() refuses is never answered or advanced by submit: the wrong kind of item, a bogus kind, errors or deadline of the wrong type, a schema that is a list, no directive', async () => {
   const cases: Array<[string, Damage, string]> = [
     ['review item at a directive', (r) => { r.pending.kind = 'review'; r.pending.prompt = 'p'; }, 'waits at node "write", a agent-directive node, with a review pending item'],
     ['bogus kind', (r) => (r.pending.kind = 'bogus'), 'pending item whose kind "bogus" is not directive, review or tool'],
@@ -149,7 +149,7 @@ test('r83 D6: a record status() refuses is never answered or advanced by submit:
   for (const [label, damage, what] of cases) await bothStores(label, damage, what);
 });
 
-test('r83 D7: a waiting record at seq 0 is E_STORE (seqs start at 1), never served as waiting nor an E_SEQ whose fix cannot work', async () => {
+test('r83 d7: a waiting record at seq 0 is E_STORE (seqs start at 1), never served as waiting nor an E_SEQ whose fix cannot work', async () => {
   await bothStores('seq 0', (r) => (r.seq = 0), 'is waiting at seq 0, and seqs start at 1');
   for (const kind of ['memory', 'sqlite'] as const) {
     const d = await damagedRun(kind, (r) => (r.seq = 0));
@@ -162,13 +162,13 @@ test('r83 D7: a waiting record at seq 0 is E_STORE (seqs start at 1), never serv
   }
 });
 
-test('r83 D8: a pending item whose attempt is not a count from 1, or whose maxRetries is below 0, is E_STORE', async () => {
+test('r83 d8: a pending item whose attempt is not a count from 1, or whose maxRetries is below 0, is E_STORE', async () => {
   await bothStores('attempt 0', (r) => (r.pending.attempt = 0), 'has a directive pending item whose "attempt" is 0, not a count from 1');
   await bothStores('attempt -5', (r) => (r.pending.attempt = -5), 'has a directive pending item whose "attempt" is -5, not a count from 1');
   await bothStores('maxRetries -1', (r) => (r.pending.maxRetries = -1), 'has a directive pending item whose "maxRetries" is -1, not a count from 0');
 });
 
-test('r83 D9: the memory store is refused as SQLite is for the same damage (times, file, workspace, workflow, another run\'s id, seqs, an item of another node, a deadline that is no time)', async () => {
+test('r83 d9: the memory store is refused as SQLite is for the same damage (times, file, workspace, workflow, another run\'s id, seqs, an item of another node, a deadline that is no time)', async () => {
   const cases: Array<[string, Damage, string]> = [
     ['createdAt "yesterday"', (r) => (r.createdAt = 'yesterday'), 'has the createdAt "yesterday", which is no time'],
     ['updatedAt 5', (r) => (r.updatedAt = 5), 'has the updatedAt 5, which is no time'],

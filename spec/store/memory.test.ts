@@ -61,7 +61,7 @@ test('a workflow copy is kept once per hash: storing the same hash again keeps t
   assert.equal(kept, first);
 });
 
-test('r90 D3: the memory store keeps its own frozen copy: an edit the caller makes to the object it stored never reaches the stored copy (as in SQLite)', () => {
+test('r90 d3: the memory store keeps its own frozen copy: an edit the caller makes to the object it stored never reaches the stored copy (as in SQLite)', () => {
   const store = createMemoryStore();
   const wf = bigWorkflow();
   const hash = hashWorkflow(wf);

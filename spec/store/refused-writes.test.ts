@@ -152,7 +152,7 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     assert.equal(store(c).rows('audit'), []);
   });
 
-  test('r92 D2: a record that breaks the run contract of its status is E_INPUT from create() and update() naming the field and the rule, before anything is written, never E_STORE damage at the next read', (c) => {
+  test('r92 d2: a record that breaks the run contract of its status is E_INPUT from create() and update() naming the field and the rule, before anything is written, never E_STORE damage at the next read', (c) => {
     const waiting = makeRecord('w', 'waiting');
     const directive = waiting.pending as unknown as Record<string, unknown>;
     const { directive: _text, ...withoutDirective } = directive;
@@ -176,7 +176,7 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     assert.equal(store(c).get('w'), makeRecord('w', 'waiting'), 'the record is as it was');
   });
 
-  test('r96 D1-D3: a record whose contract fields are there with the wrong value is refused naming the value (never "without" a field it has); a completed outcome and a failure\'s fix, file, pointer, line and col keep their types', (c) => {
+  test('r96 d1-d3: a record whose contract fields are there with the wrong value is refused naming the value (never "without" a field it has); a completed outcome and a failure\'s fix, file, pointer, line and col keep their types', (c) => {
     const waiting = makeRecord('w', 'waiting');
     const directive = waiting.pending as unknown as Record<string, unknown>;
     const failed = makeRecord('x', 'failed');
@@ -198,7 +198,7 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     assert.is(store(c).get('ok')!.outcome, 'approved', 'a string outcome is kept');
   });
 
-  test('r97 D1: a workspace that is empty or not absolute is E_INPUT from create() and update() naming the value, before anything is written (no later call could resume such a run)', (c) => {
+  test('r97 d1: a workspace that is empty or not absolute is E_INPUT from create() and update() naming the value, before anything is written (no later call could resume such a run)', (c) => {
     for (const workspace of ['', '   ', 'rel/x', './here', '~/ws']) {
       const fix = refused(() => store(c).create({ ...makeRecord('bad', 'waiting'), workspace }, []), 'E_INPUT', 'create() of run "bad"', `workspace ${JSON.stringify(workspace)}`, 'absolute');
       assert.match(fix, 'absolute path');
@@ -211,7 +211,7 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     assert.is(store(c).get('w')!.workspace, '/tmp/ws', 'the record is as it was');
   });
 
-  test('r97 D2: a createdAt or updatedAt of the wrong type is refused naming the value given, never as missing', (c) => {
+  test('r97 d2: a createdAt or updatedAt of the wrong type is refused naming the value given, never as missing', (c) => {
     store(c).create(makeRecord('w', 'waiting'), []);
     for (const [value, shown] of [[5, '5'], [true, 'true'], [null, 'null'], [{}, 'an object']] as Array<[unknown, string]>) {
       const e = refused(() => store(c).update('w', (cur) => ({ record: { ...cur, updatedAt: value } as never, result: 1 })), 'E_INPUT', 'update() of run "w"', `has the updatedAt ${shown}, which is no time`);

@@ -185,7 +185,7 @@ test('a file that is not a SQLite database is E_STORE naming it', (c) => {
   assert.match(err.message, 'countersign.db');
 });
 
-test('D8 r79: a record row that is not JSON is E_STORE naming the run on get, update and list (runs, under any status: never listed as the waiting its column says), with countersign.db and the restore fix; the other runs still read', (c) => {
+test('r79 d8: a record row that is not JSON is E_STORE naming the run on get, update and list (runs, under any status: never listed as the waiting its column says), with countersign.db and the restore fix; the other runs still read', (c) => {
   const store = createSqliteStore(c.dir);
   store.putWorkflow(H1, WORKFLOW);
   store.create(record('broken'), []);
@@ -278,7 +278,7 @@ test('a damaged summary column (runs.status NULL) is E_STORE naming the run when
   store.close();
 });
 
-test('D7 r78: a runs row whose summary columns disagree with its record (status, workflow, times) is E_STORE naming the run and countersign.db when runs are listed, under every status filter: never listed as the column says', async (c) => {
+test('r78 d7: a runs row whose summary columns disagree with its record (status, workflow, times) is E_STORE naming the run and countersign.db when runs are listed, under every status filter: never listed as the column says', async (c) => {
   const store = createSqliteStore(c.dir);
   const engine = createEngine({ store });
   const moved = await engine.start(TWO);
@@ -321,7 +321,7 @@ test('D7 r78: a runs row whose summary columns disagree with its record (status,
   repaired.close();
 });
 
-test('D6 r78: a run whose workflow copy is missing from the store (the workflows row deleted, or a record naming a hash no copy has) is E_STORE naming the run and countersign.db, with the restore fix', async (c) => {
+test('r78 d6: a run whose workflow copy is missing from the store (the workflows row deleted, or a record naming a hash no copy has) is E_STORE naming the run and countersign.db, with the restore fix', async (c) => {
   const store = createSqliteStore(c.dir);
   const engine = createEngine({ store });
   const deleted = await engine.start(TWO);
@@ -399,7 +399,7 @@ test('engine: a stored workflow copy that no longer matches its hash is E_STORE,
   again.close();
 });
 
-test('D1 r81: info() of a run whose stored pending item lost its directive and inputSchema is E_STORE naming the run and countersign.db, with the restore fix, as status() is: never served as a half-empty pending item', async (c) => {
+test('r81 d1: info() of a run whose stored pending item lost its directive and inputSchema is E_STORE naming the run and countersign.db, with the restore fix, as status() is: never served as a half-empty pending item', async (c) => {
   const store = createSqliteStore(c.dir);
   const s = await createEngine({ store }).start(TWO);
   store.close();
@@ -608,7 +608,7 @@ async function damagedRuns(dir: string, damage: ReadonlyArray<(r: Record<string,
   return { runs, fresh: createEngine({ store: createSqliteStore(dir) }) };
 }
 
-test('D1 r82 status() on a record whose pending item is not the kind its node issues (a tool item at a directive) is E_STORE and never runs the tool or changes the run', async (c) => {
+test('r82 d1 status() on a record whose pending item is not the kind its node issues (a tool item at a directive) is E_STORE and never runs the tool or changes the run', async (c) => {
   const { runs: [tool, review], fresh } = await damagedRuns(c.dir, [
     (r) => (r.pending = { kind: 'tool', nodeId: 'write', tool: 'post_review', args: {}, attempt: 1 }),
     (r) => (r.pending = { kind: 'review', nodeId: 'write', prompt: 'look', attempt: 1, maxRetries: 2 }),
@@ -627,7 +627,7 @@ test('D1 r82 status() on a record whose pending item is not the kind its node is
   db.close();
 });
 
-test('D2 r82 a record whose file is no string, or whose createdAt is no time, is E_STORE from info, status, runs and a step, never served or E_INTERNAL', async (c) => {
+test('r82 d2 a record whose file is no string, or whose createdAt is no time, is E_STORE from info, status, runs and a step, never served or E_INTERNAL', async (c) => {
   const { runs: [five, obj, when], fresh } = await damagedRuns(c.dir, [(r) => (r.file = 5), (r) => (r.file = {}), (r) => (r.createdAt = 'garbage')]);
   for (const [runId, what] of [[five, 'has the file 5, which is no path'], [obj, 'has the file an object, which is no path'], [when, 'has the createdAt "garbage", which is no time']]) {
     for (const got of [await fresh.info(runId).catch((e) => e), await fresh.status(runId).catch((e) => e), await fresh.submit(runId, { words: 5 }).catch((e) => e)]) {
@@ -641,7 +641,7 @@ test('D2 r82 a record whose file is no string, or whose createdAt is no time, is
   assert.match(listed.message, 'has the created_at "garbage", which is no time');
 });
 
-test('D3 r82 a waiting record whose snapshot has no context, or a context without vars, is E_STORE from status and info, never served as a waiting item no answer can advance', async (c) => {
+test('r82 d3 a waiting record whose snapshot has no context, or a context without vars, is E_STORE from status and info, never served as a waiting item no answer can advance', async (c) => {
   const { runs: [none, noVars], fresh } = await damagedRuns(c.dir, [(r) => delete r.snapshot.context, (r) => delete r.snapshot.context.vars]);
   for (const [runId, what] of [[none, 'has a snapshot whose context is missing'], [noVars, 'has a snapshot whose context has no "vars" object']]) {
     for (const got of [await fresh.status(runId).catch((e) => e), await fresh.info(runId).catch((e) => e)]) {
@@ -651,7 +651,7 @@ test('D3 r82 a waiting record whose snapshot has no context, or a context withou
   }
 });
 
-test('D4 r82 a record breaking the run contract (pending errors not a list, a pending deadline that is no time, completed at a node that is no end) is E_STORE from status and info', async (c) => {
+test('r82 d4 a record breaking the run contract (pending errors not a list, a pending deadline that is no time, completed at a node that is no end) is E_STORE from status and info', async (c) => {
   const { runs, fresh } = await damagedRuns(c.dir, [
     (r) => (r.pending.errors = 'x'),
     (r) => (r.pending.deadline = 'soon'),

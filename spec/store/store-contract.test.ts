@@ -80,7 +80,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.is(codeOf(() => store(c).getWorkflow('nope')), 'E_STORE');
   });
 
-  test('D6 r78: a workflow copy read for a run and not held is E_STORE naming the run and the store\'s file (when it has one), with the fix for that store', (c) => {
+  test('r78 d6: a workflow copy read for a run and not held is E_STORE naming the run and the store\'s file (when it has one), with the fix for that store', (c) => {
     let e: CountersignError | undefined;
     try {
       store(c).getWorkflow('nope', 'r1');
@@ -325,7 +325,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.is(store(c).get('r1')!.seq, 1, 'nothing was changed');
   });
 
-  test('r89 D1 D2: update() may not change what a run keeps from its creation (its workflow hash, its createdAt): E_INPUT naming the field, nothing written, the run still reads and lists', (c) => {
+  test('r89 d1 d2: update() may not change what a run keeps from its creation (its workflow hash, its createdAt): E_INPUT naming the field, nothing written, the run still reads and lists', (c) => {
     store(c).create(makeRecord('r1', { seq: 1 }), []);
     store(c).create(makeRecord('r2', { seq: 1 }), []);
     for (const [field, value] of [['workflowHash', 'nohash'], ['createdAt', '2020-01-01T00:00:00.000Z']] as const) {
@@ -343,7 +343,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.is(store(c).getWorkflow(H1).metadata.name, 'loop');
   });
 
-  test('r89 D3: putWorkflow() never changes a stored copy: the same copy again is kept, another copy under that hash is E_INPUT (both stores alike), the copy that truly has the hash puts back a damaged one', (c) => {
+  test('r89 d3: putWorkflow() never changes a stored copy: the same copy again is kept, another copy under that hash is E_INPUT (both stores alike), the copy that truly has the hash puts back a damaged one', (c) => {
     const other = { ...WORKFLOW, metadata: { ...WORKFLOW.metadata, name: 'other' } };
     store(c).putWorkflow(H1, structuredClone(WORKFLOW));
     try {
@@ -360,7 +360,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.is(store(c).getWorkflow(hash).metadata.name, 'other');
   });
 
-  test('r94 D1: putWorkflow() under a hash that is not the copy\'s own is E_INPUT naming both hashes, before anything is written (both stores alike); a run naming it cannot be created', async (c) => {
+  test('r94 d1: putWorkflow() under a hash that is not the copy\'s own is E_INPUT naming both hashes, before anything is written (both stores alike); a run naming it cannot be created', async (c) => {
     const own = hashWorkflow(WORKFLOW);
     let err: CountersignError | undefined;
     try {
@@ -380,7 +380,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.is(store(c).get('r2'), undefined);
   });
 
-  test('r94 D1: an engine run on a copy stored under a made-up hash is never reported as store damage: the copy is refused at putWorkflow', async (c) => {
+  test('r94 d1: an engine run on a copy stored under a made-up hash is never reported as store damage: the copy is refused at putWorkflow', async (c) => {
     const engine = createEngine({ store: store(c) });
     const started = await engine.start(WORKFLOW);
     const rec = store(c).get(started.runId)!;
@@ -390,7 +390,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.is(rec.workflowHash, hashWorkflow(WORKFLOW));
   });
 
-  test('r89 D4: a ledger row with a field it does not take (kee, runID) is E_LEDGER_ROW with a did-you-mean, never kept by one store and dropped by the other', (c) => {
+  test('r89 d4: a ledger row with a field it does not take (kee, runID) is E_LEDGER_ROW with a did-you-mean, never kept by one store and dropped by the other', (c) => {
     for (const [field, meant] of [['kee', 'key'], ['runID', 'runId']]) {
       try {
         store(c).appendRows([{ id: `row-${field}`, table: 'audit', at: '2026-01-01T00:00:00.000Z', [field]: 'x', row: { ok: true } } as never]);
@@ -403,7 +403,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.equal(store(c).rows('audit'), [], 'nothing was written');
   });
 
-  test('r90 D4: a workflow copy read back is frozen: editing it is refused, and the stored copy never changes', (c) => {
+  test('r90 d4: a workflow copy read back is frozen: editing it is refused, and the stored copy never changes', (c) => {
     const copy = store(c).getWorkflow(H1);
     assert.ok(Object.isFrozen(copy) && Object.isFrozen(copy.metadata));
     assert.throws(() => {
@@ -412,7 +412,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.is(store(c).getWorkflow(H1).metadata.description, WORKFLOW.metadata.description);
   });
 
-  test('r90 D1: a copy stored under the older sorted-key hash is intact: the same workflow given again (its keys already sorted, so the hashes meet) keeps it', (c) => {
+  test('r90 d1: a copy stored under the older sorted-key hash is intact: the same workflow given again (its keys already sorted, so the hashes meet) keeps it', (c) => {
     const sorted = JSON.parse(canonicalJson(WORKFLOW)) as Workflow;
     const legacy = createHash('sha256').update(canonicalJson(WORKFLOW)).digest('hex');
     store(c).putWorkflow(legacy, WORKFLOW);
@@ -420,7 +420,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.equal(Object.keys(store(c).getWorkflow(legacy).nodes[0]!), Object.keys(WORKFLOW.nodes[0]!), 'the copy as first stored, its key order kept');
   });
 
-  test('r94 D2: a damaged copy stored under the older sorted-key hash is put back by the true copy, which has that hash under the older rule; a damaged copy given is refused', (c) => {
+  test('r94 d2: a damaged copy stored under the older sorted-key hash is put back by the true copy, which has that hash under the older rule; a damaged copy given is refused', (c) => {
     const legacy = createHash('sha256').update(canonicalJson(WORKFLOW)).digest('hex');
     const damaged = { ...WORKFLOW, metadata: { ...WORKFLOW.metadata, description: 'damaged' } };
     store(c).putWorkflow(legacy, WORKFLOW);
@@ -436,7 +436,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.is(store(c).getWorkflow(legacy).metadata.description, WORKFLOW.metadata.description);
   });
 
-  test('r90 D2: a host store wrapper that adds an event of its own to the engine\'s first events gets the whole check: E_INPUT at the event, never a stored Date or a bare TypeError', async (c) => {
+  test('r90 d2: a host store wrapper that adds an event of its own to the engine\'s first events gets the whole check: E_INPUT at the event, never a stored Date or a bare TypeError', async (c) => {
     const inner = store(c);
     const wrapper = {
       ...inner,
@@ -449,7 +449,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.match(err!.message, 'is a Date');
   });
 
-  test('r93 D2 D5: a list of events or ledger rows with a hole is refused (E_INPUT, E_LEDGER_ROW) before anything is written, in both stores; a ledger time not in toISOString form says which form it takes', (c) => {
+  test('r93 d2 d5: a list of events or ledger rows with a hole is refused (E_INPUT, E_LEDGER_ROW) before anything is written, in both stores; a ledger time not in toISOString form says which form it takes', (c) => {
     store(c).create(makeRecord('r1'), []);
     const refused = (fn: () => unknown, code: string, text: string) => {
       try {
@@ -472,7 +472,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.equal(store(c).rows('audit'), []);
   });
 
-  test('r88 D3: a misspelt key in what mutate returns ({ recrod }) is E_INPUT naming it with a did-you-mean, never "write nothing"', (c) => {
+  test('r88 d3: a misspelt key in what mutate returns ({ recrod }) is E_INPUT naming it with a did-you-mean, never "write nothing"', (c) => {
     store(c).create(makeRecord('r1', { seq: 1 }), []);
     const err = (() => {
       try {
@@ -489,7 +489,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.is(store(c).events('r1').length, 0);
   });
 
-  test('r88 D4: values JSON would not keep as given (NaN, a Map, a Date, undefined in a list) are refused by create, update and putWorkflow with E_INPUT at their pointer, so both stores read back the same', (c) => {
+  test('r88 d4: values JSON would not keep as given (NaN, a Map, a Date, undefined in a list) are refused by create, update and putWorkflow with E_INPUT at their pointer, so both stores read back the same', (c) => {
     const refused = (fn: () => unknown, text: string) => {
       try {
         fn();

@@ -380,7 +380,7 @@ dataflow('{{#each}} over a variable declared with a type that is never a list (a
   assert.match(viaGlobal.errors.find((e) => e.code === 'E_EACH_NOT_LIST')!.message, 'writes "o" (a globalInput) and variableRegistry declares it as type "object"');
 });
 
-dataflow('r98 B1: {{#each}} over a registry object in systemReminder is E_EACH_NOT_LIST at /systemReminder, as in a directive', () => {
+dataflow('r98 b1: {{#each}} over a registry object in systemReminder is E_EACH_NOT_LIST at /systemReminder, as in a directive', () => {
   const report = validateWorkflow(workflow([
     { id: 'start', type: 'start', connections: { default: 'do' } },
     ask('do', 'end', {}),

@@ -55,7 +55,7 @@ test('"nullable" without "type" is said at "nullable" with a fix, and the editor
   assert.ok(editorErrors(wf).some((p) => p.startsWith('/nodes/1/inputSchema/properties/x')), 'the published schema refuses it');
 });
 
-test('r99 B2 B3: "nullable": false without "type", and beside a type that allows null, is said at "nullable" as written, and the editor underlines both; nullable beside a type without null is fine', () => {
+test('r99 b2 b3: "nullable": false without "type", and beside a type that allows null, is said at "nullable" as written, and the editor underlines both; nullable beside a type without null is fine', () => {
   for (const [x, said] of [
     [{ nullable: false }, '"nullable": false needs a "type" beside it'],
     [{ type: 'null', nullable: false }, '"nullable": false contradicts a "type" that allows null'],
@@ -75,7 +75,7 @@ test('r99 B2 B3: "nullable": false without "type", and beside a type that allows
   }
 });
 
-test('r99 B1: the editor refuses the names validate refuses — an initialData variable named like a built-in or __proto__, an answer field or a nested property named __proto__ (inputSchema and registry entry alike)', () => {
+test('r99 b1: the editor refuses the names validate refuses — an initialData variable named like a built-in or __proto__, an answer field or a nested property named __proto__ (inputSchema and registry entry alike)', () => {
   const wf = workflow({ type: 'object', properties: { __proto__: { type: 'string' }, o: { type: 'object', properties: { __proto__: { type: 'string' } } } } } as never);
   (wf.nodes[0] as Record<string, unknown>).initialData = { variables: JSON.parse('{"userId": {"description": "d", "value": 1}, "__proto__": {"description": "d", "value": 2}}') };
   const inputSchema = JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "string"}, "o": {"type": "object", "properties": {"__proto__": {"type": "string"}}}}}');

@@ -77,7 +77,7 @@ RootRefs('a registry entry recursing through "#/" is the entry itself, as "#" is
   }
 });
 
-RootRefs('r92 B1: a definition nothing refers to is never compiled, so its own $ref loop is no fault (as ajv has it); referred to, the loop is one finding at its $ref', () => {
+RootRefs('r92 b1: a definition nothing refers to is never compiled, so its own $ref loop is no fault (as ajv has it); referred to, the loop is one finding at its $ref', () => {
   const wf = looping('#') as any;
   const node = wf.nodes.find((n: any) => n.inputSchema);
   node.inputSchema = { type: 'object', properties: { a: { type: 'string' } }, definitions: { d: { $ref: '#/definitions/d' } } };

@@ -281,7 +281,7 @@ test('r89: every subschema position of an inputSchema or registry entry takes on
   assert.ok(strictValidator()(fine), JSON.stringify(strictValidator().errors));
 });
 
-test('r94 B1: an unknown format under a subschema with its own URI $id is told at its format, with a did-you-mean (not at the root in ajv\'s words)', () => {
+test('r94 b1: an unknown format under a subschema with its own URI $id is told at its format, with a did-you-mean (not at the root in ajv\'s words)', () => {
   const wf = seedReviewLoop();
   Object.assign((wf.nodes[2] as Schema).inputSchema, { definitions: { d: { $id: 'http://x.test/d', type: 'object', properties: { y: { type: 'string', format: 'emial' } } } } });
   (wf.nodes[2] as Schema).inputSchema.properties.x = { $ref: 'http://x.test/d' };
@@ -300,7 +300,7 @@ test('r77: a "type" list naming a type twice, or empty, says so (never "undefine
   assert.ok(messages.every((m) => !m.includes('undefined')));
 });
 
-test('B5 r82: a JSON Schema "type" is checked at any depth of an inputSchema and of a registry entry, and an inputSchema\'s own type must be object, so the published schema flags what validate flags, at the same pointer', () => {
+test('r82 b5: a JSON Schema "type" is checked at any depth of an inputSchema and of a registry entry, and an inputSchema\'s own type must be object, so the published schema flags what validate flags, at the same pointer', () => {
   const cases: [string, (wf: Schema) => void, string, string][] = [
     ['a misspelt type in an inputSchema property', (wf) => ((wf.nodes[2] as Schema).inputSchema.properties.review_file.type = 'strnig'), '/nodes/2/inputSchema/properties/review_file/type', 'E_INPUT_SCHEMA'],
     ['a misspelt type in an items schema', (wf) => ((wf.nodes[2] as Schema).inputSchema.properties.list = { type: 'array', items: { type: 'strng' } }), '/nodes/2/inputSchema/properties/list/items/type', 'E_INPUT_SCHEMA'],
@@ -330,7 +330,7 @@ test('B5 r82: a JSON Schema "type" is checked at any depth of an inputSchema and
   assert.ok(strictValidator()(ok), JSON.stringify(strictValidator().errors));
 });
 
-test('B5 r82: an answer field starting with "$" is refused by the published schema too, at the field', () => {
+test('r82 b5: an answer field starting with "$" is refused by the published schema too, at the field', () => {
   const wf = seedReviewLoop();
   (wf.nodes[2] as Schema).inputSchema.properties.$note = { type: 'string' };
   assert.equal(validateWorkflow(wf).errors.map((e) => `${e.code} ${e.pointer}`), ['E_INPUT_SCHEMA /nodes/2/inputSchema/properties/$note']);

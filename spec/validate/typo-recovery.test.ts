@@ -1,7 +1,7 @@
 /**
  * One typo, one finding: a misspelt key, node type or globalInputs name with
  * a did-you-mean is reported once, and the rest of the workflow is checked
- * as if it were written as meant (B5–B7 r78).
+ * as if it were written as meant (r78 b5–b7).
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -50,7 +50,7 @@ const cases: Array<[string, (w: Json) => void, string]> = [
   ['B5 registry type → tpye', (w) => rename(w.variableRegistry.n, 'type', 'tpye'), 'E_UNKNOWN_KEY /variableRegistry/n/tpye'],
   ['B5 registry description → desription', (w) => rename(w.variableRegistry.n, 'description', 'desription'), 'E_UNKNOWN_KEY /variableRegistry/n/desription'],
   ['B5 registry default → defualt', (w) => rename(w.variableRegistry.n, 'default', 'defualt'), 'E_VARIABLE_SCHEMA /variableRegistry/n/defualt'],
-  ['B4 r79 node type key → tpye (no type for the schema to pick the node\'s shape by)', (w) => rename(w.nodes[2], 'type', 'tpye'), 'E_UNKNOWN_KEY /nodes/2/tpye'],
+  ['r79 b4 node type key → tpye (no type for the schema to pick the node\'s shape by)', (w) => rename(w.nodes[2], 'type', 'tpye'), 'E_UNKNOWN_KEY /nodes/2/tpye'],
   ['B6 node id → di', (w) => rename(w.nodes[3], 'id', 'di'), 'E_UNKNOWN_KEY /nodes/3/di'],
   ['globalInputs entry s → ss', (w) => { w.nodes[1].inputSchema.globalInputs = ['ss']; }, 'E_GLOBAL_INPUT_UNDECLARED /nodes/1/inputSchema/globalInputs/0'],
   ['connections → conections', (w) => rename(w.nodes[1], 'connections', 'conections'), 'E_UNKNOWN_KEY /nodes/1/conections'],
@@ -78,7 +78,7 @@ Typos('a misspelt key whose meant name is already there is a plain unknown key: 
   assert.equal(all(validateWorkflow(w)), ['E_UNKNOWN_KEY /nodes/3/directve']);
 });
 
-Typos('B2-B3 r79: what the misspelt key holds is checked as meant: a connection target under "sucess", a context path under "contextPth", a value that does not fit the meant keyword', () => {
+Typos('r79 b2-b3: what the misspelt key holds is checked as meant: a connection target under "sucess", a context path under "contextPth", a value that does not fit the meant keyword', () => {
   const target = base();
   target.nodes[1].connections = { sucess: 'cc' };
   const dangling = validateWorkflow(target);
@@ -97,7 +97,7 @@ Typos('B2-B3 r79: what the misspelt key holds is checked as meant: a connection 
   assert.match(report.errors[1].message, '"examples" must be array');
 });
 
-Typos('B3 r80: a node id E_NODE_ID refuses ("ab.") is never offered as a did-you-mean, by a connection or a read', () => {
+Typos('r80 b3: a node id E_NODE_ID refuses ("ab.") is never offered as a did-you-mean, by a connection or a read', () => {
   const w = base();
   w.nodes[1].id = 'ab.';
   w.nodes[0].connections.default = 'abc';
@@ -108,7 +108,7 @@ Typos('B3 r80: a node id E_NODE_ID refuses ("ab.") is never offered as a did-you
   for (const f of [...report.errors, ...report.warnings]) assert.not.match(f.message, 'did you mean "ab.', f.message);
 });
 
-Typos('B4 r80: globalInputs of the wrong shape (a string, an object) is the schema\'s finding alone: no required-name or never-written findings about the names it holds', () => {
+Typos('r80 b4: globalInputs of the wrong shape (a string, an object) is the schema\'s finding alone: no required-name or never-written findings about the names it holds', () => {
   for (const shape of ['s', { s: true }]) {
     const w = base();
     w.nodes[1].inputSchema.globalInputs = shape;
@@ -117,7 +117,7 @@ Typos('B4 r80: globalInputs of the wrong shape (a string, an object) is the sche
   }
 });
 
-Typos('B3 r81: "this" and "@index" are offered as a did-you-mean only inside {{#each}}, never outside a loop or in a condition', () => {
+Typos('r81 b3: "this" and "@index" are offered as a did-you-mean only inside {{#each}}, never outside a loop or in a condition', () => {
   const outside = base();
   outside.nodes[3].directive = '{{thsi}} {{@idnex}}';
   outside.nodes[2].condition.left = { contextPath: 'thsi' };
@@ -131,7 +131,7 @@ Typos('B3 r81: "this" and "@index" are offered as a did-you-mean only inside {{#
   assert.match(loop.errors.map((f) => f.message).join(' | '), 'did you mean "@index"?');
 });
 
-Typos('B6 r82: a bare template or condition name that misspells a node\'s field gets the node-id.field did-you-mean, as the exact name does', () => {
+Typos('r82 b6: a bare template or condition name that misspells a node\'s field gets the node-id.field did-you-mean, as the exact name does', () => {
   const wf = (read: string, path: string): Json => ({
     metadata: { name: 't', version: '1.0.0', description: 'd' },
     nodes: [
@@ -152,7 +152,7 @@ Typos('B6 r82: a bare template or condition name that misspells a node\'s field 
   assert.ok(far.every((m) => !m.includes('did you mean')), far.join('\n'));
 });
 
-Typos('r97 B1 B2: a misspelt jsonLogic operation has a did-you-mean, and what it holds is checked as meant (a typo inside it, an undeclared var it reads) in the same pass', () => {
+Typos('r97 b1 b2: a misspelt jsonLogic operation has a did-you-mean, and what it holds is checked as meant (a typo inside it, an undeclared var it reads) in the same pass', () => {
   const w = base();
   w.nodes[2].condition = { jsonLogic: { andd: [{ '==': [{ var: 'a.g' }, 'x'] }, { vr: 'nn' }, { wibble: [{ vr: 's' }] }] } };
   const r = validateWorkflow(w);
