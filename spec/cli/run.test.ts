@@ -160,7 +160,8 @@ Run('a script naming a node the workflow does not have is E_INPUT at its key wit
   const r = await cli(['run', WF, '--agent', `scripted:${script('wirte:\n  - { words: 5 }\n')}`, '--json'], { store });
   assert.is(r.code, 2, r.stderr);
   assert.equal([r.json.error.code, r.json.error.pointer], ['E_INPUT', '/wirte']);
-  assert.match(r.json.error.message, 'has answers for node "wirte", which is no node of the workflow that takes answers (a directive or a review) — did you mean "write"?');
+  assert.match(r.json.error.message, 'has answers for node "wirte", which is no node of the workflow that takes answers (a directive or a review), at line 1, column 1 — did you mean "write"?');
+  assert.equal([r.json.error.line, r.json.error.col], [1, 1]);
   assert.is(r.json.error.fix, 'rename "wirte" to "write"');
   assert.not.ok(existsSync(store), 'no store, no run');
   // On resume the keys are checked against the run's own stored copy, before any answer is given.
@@ -338,7 +339,7 @@ Run('r77: a scripted entry that is no JSON object stops the run (exit 3) saying 
   const r = await cli(['run', WF, '--agent', `scripted:${script}`, '--json'], { store: tempDir() });
   assert.is(r.code, 3, r.stderr);
   assert.equal([r.json.error.code, r.json.error.pointer, r.json.error.file], ['E_AGENT_OUTPUT', '/write/0', script]);
-  assert.match(r.json.error.message, '(answer 1, at /write/0), not a JSON object');
+  assert.match(r.json.error.message, '(answer 1, at /write/0, line 2, column 5), not a JSON object');
 });
 
 Run('r90 e1: an adapter stop under --json (a script that ran out, a non-JSON line) says in its fix that the run still waits and how to resume it, as the human output does', async () => {
