@@ -56,16 +56,23 @@ export function contractProblem(rec: RunRecord): string | undefined {
     }
     case 'completed':
       // Every completed record carries its output ({} when finalOutput names nothing): a missing one is lost data, not "no output".
-      if (typeof rec.endNodeId !== 'string' || rec.output === null || typeof rec.output !== 'object' || Array.isArray(rec.output)) return 'completed without its end node or output';
+      if (rec.endNodeId === undefined) return 'completed without its end node (endNodeId)';
+      if (typeof rec.endNodeId !== 'string') return `completed with "endNodeId" ${shown(rec.endNodeId)}, not a string`;
+      if (rec.output === undefined) return 'completed without its output';
+      if (rec.output === null || typeof rec.output !== 'object' || Array.isArray(rec.output)) return `completed with "output" ${shown(rec.output)}, not an object`;
       // The end node's outcome word: hosts route on it as text.
       if (rec.outcome !== undefined && typeof rec.outcome !== 'string') return `completed with "outcome" ${shown(rec.outcome)}, not a string`;
       return undefined;
     case 'failed': {
       // The run contract's failure is {code, message, nodeId}: every failure the engine records names the node it happened at.
       const error = rec.error;
-      if (error === null || typeof error !== 'object' || typeof error.code !== 'string') return 'failed without an error code';
-      if (typeof error.message !== 'string') return 'failed without its error message';
-      if (typeof error.nodeId !== 'string') return 'failed without the node it failed at (its error has no nodeId)';
+      if (error === undefined) return 'failed without its error (no error code)';
+      if (error === null || typeof error !== 'object' || Array.isArray(error)) return `failed with "error" ${shown(error)}, not an object`;
+      const fields: ReadonlyArray<readonly [keyof typeof error, string]> = [['code', 'an error code'], ['message', 'its error message'], ['nodeId', 'the node it failed at (its error has no nodeId)']];
+      for (const [key, what] of fields) {
+        if (error[key] === undefined) return `failed without ${what}`;
+        if (typeof error[key] !== 'string') return `failed with an error whose "${key}" is ${shown(error[key])}, not a string`;
+      }
       // The optional parts hosts print as they are: text, and a position in whole numbers.
       for (const key of ['fix', 'file', 'pointer'] as const) {
         if (error[key] !== undefined && typeof error[key] !== 'string') return `failed with an error whose "${key}" is ${shown(error[key])}, not a string`;

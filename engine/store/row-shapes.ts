@@ -1,3 +1,4 @@
+import { suggest } from '../format/suggest.js';
 /**
  * What a stored row must look like to be used. A row that is valid JSON but
  * not a record, a workflow copy or an event (a hand edit, another program
@@ -48,11 +49,18 @@ export function recordProblem(value: unknown, runId: string): string | undefined
     if (typeof value[key] !== 'string' || !Number.isFinite(Date.parse(value[key] as string))) return `has the ${key} ${shownValue(value[key])}, which is no time`;
   }
   if (value.file !== undefined && typeof value.file !== 'string') return `has the file ${shownValue(value.file)}, which is no path`;
-  if (!isObject(value.snapshot)) return 'has no snapshot';
+  if (value.snapshot === undefined) return 'has no snapshot';
+  if (!isObject(value.snapshot)) return `has the snapshot ${shownValue(value.snapshot)}, not an object`;
   if (value.status === 'waiting') {
     // Every host acts on the pending item: it must be the item of the node the run rests at.
     const pending = value.pending;
-    if (!isObject(pending) || typeof pending.kind !== 'string' || typeof pending.nodeId !== 'string') return 'is waiting without a pending item';
+    if (pending === undefined) return 'is waiting without a pending item';
+    if (!isObject(pending)) return `is waiting with the pending item ${shownValue(pending)}, not an object`;
+    for (const key of ['kind', 'nodeId']) {
+      if (pending[key] === undefined) return `has a pending item without its ${key}`;
+      if (typeof pending[key] !== 'string') return `has a pending item whose ${key} is ${shownValue(pending[key])}, not a string`;
+    }
+    if (typeof value.snapshot.value !== 'string') return `has a snapshot without the node the run rests at (its "value" is ${value.snapshot.value === undefined ? 'missing' : shownValue(value.snapshot.value)})`;
     if (pending.nodeId !== value.snapshot.value) return `is waiting at node ${JSON.stringify(value.snapshot.value)} with the pending item of node "${pending.nodeId}"`;
     // A deadline no clock can reach would never fire: the node's timeout silently lost.
     if (value.deadline !== undefined && (typeof value.deadline !== 'string' || !Number.isFinite(Date.parse(value.deadline)))) return `has the deadline ${JSON.stringify(value.deadline)}, which is no time`;
@@ -98,4 +106,22 @@ export function eventProblem(value: unknown): string | undefined {
   if (typeof value.type !== 'string') return 'has no type';
   if (!Number.isInteger(value.seq)) return 'has no seq';
   return undefined;
+}
+
+/** Every field a run record may hold (RunRecord in store.ts). */
+const RECORD_KEYS: readonly string[] = [
+  'runId', 'workflow', 'workflowHash', 'file', 'workspace', 'status', 'snapshot', 'seq', 'pending', 'deadline',
+  'endNodeId', 'output', 'outcome', 'error', 'createdAt', 'updatedAt',
+];
+
+/**
+ * A field a host's record holds that no run record has (`deadLine`): it
+ * would be stored and never read — a deadline that never fires — so it is
+ * named, with the field meant; undefined when there is none.
+ */
+export function unknownRecordKey(record: Record<string, unknown>): string | undefined {
+  const key = Object.keys(record).find((k) => !RECORD_KEYS.includes(k));
+  if (key === undefined) return undefined;
+  const near = suggest(key, RECORD_KEYS);
+  return `has the field ${JSON.stringify(key)}, which no run record has${near ? ` — did you mean "${near}"?` : ''} (it would be stored and never read)`;
 }

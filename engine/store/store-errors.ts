@@ -5,7 +5,7 @@ import { said, shown } from '../format/said.js';
 import type { RunStatus } from '../run/contract.js';
 import { checkOptionKeys } from '../run/option-keys.js';
 import type { JournalEvent } from '../run/contract.js';
-import { eventProblem, isPlainObject, kindOf, recordProblem } from './row-shapes.js';
+import { eventProblem, isPlainObject, kindOf, recordProblem, unknownRecordKey } from './row-shapes.js';
 import { jsonProblem } from '../format/json-problem.js';
 import { takeVouched } from './vouched.js';
 import { suggest } from '../format/suggest.js';
@@ -238,6 +238,8 @@ function checkStoredRecord(record: unknown, runId: string, call: string, trusted
     }
     const changed = notKept(record);
     if (changed !== undefined) throw refuse(changed);
+    const unknown = isPlainObject(record) ? unknownRecordKey(record as Record<string, unknown>) : undefined;
+    if (unknown !== undefined) throw refuse(unknown);
   }
   // Plain objects of JSON values only by now (no field only inherited, which SQLite would drop): judged as stored.
   const why = recordProblem(record, runId);

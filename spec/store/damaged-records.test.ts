@@ -102,7 +102,7 @@ test('r83 d1: a pending inputSchema that does not compile ({"type": "nope"}) is 
 
 test('r83 d2: a failed record must carry its error code, message and the node it failed at (a node of its workflow), else E_STORE; a real failure still reads', async () => {
   await bothStores('no nodeId', failedAt({ code: 'E_AGENT_ERROR', message: 'gave up' }), 'failed without the node it failed at');
-  await bothStores('nodeId a number', failedAt({ code: 'E_AGENT_ERROR', message: 'gave up', nodeId: 7 }), 'failed without the node it failed at');
+  await bothStores('nodeId a number', failedAt({ code: 'E_AGENT_ERROR', message: 'gave up', nodeId: 7 }), 'failed with an error whose "nodeId" is 7, not a string');
   await bothStores('no code', failedAt({ message: 'gave up', nodeId: 'write' }), 'failed without an error code');
   await bothStores('no message', failedAt({ code: 'E_AGENT_ERROR', nodeId: 'write' }), 'failed without its error message');
   await bothStores('unknown node', failedAt({ code: 'E_AGENT_ERROR', message: 'gave up', nodeId: 'nowhere' }), 'failed at node "nowhere", which its stored workflow does not have');
@@ -133,8 +133,8 @@ test('r83 d4: a record whose status is not waiting, completed or failed is E_STO
   }
 });
 
-test('r83 d5: a record without its snapshot (null) is E_STORE "has no snapshot" from status, info and submit, never a TypeError', async () => {
-  await bothStores('snapshot null', (r) => (r.snapshot = null), 'has no snapshot');
+test('r83 d5: a record whose snapshot is null is E_STORE naming it from status, info and submit, never a TypeError', async () => {
+  await bothStores('snapshot null', (r) => (r.snapshot = null), 'has the snapshot null, not an object');
 });
 
 test('r83 d6: a record status() refuses is never answered or advanced by submit: the wrong kind of item, a bogus kind, errors or deadline of the wrong type, a schema that is a list, no directive', async () => {

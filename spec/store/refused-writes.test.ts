@@ -161,8 +161,8 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
       [{ ...waiting, pending: undefined }, 'is waiting without a pending item'],
       [{ ...waiting, pending: withoutDirective as never }, 'has a directive pending item without its directive'],
       [{ ...waiting, pending: { ...directive, attempt: 0 } as never }, 'has a directive pending item whose "attempt" is 0, not a count from 1'],
-      [{ ...makeRecord('x'), output: undefined }, 'completed without its end node or output'],
-      [{ ...makeRecord('x', 'failed'), error: undefined }, 'failed without an error code'],
+      [{ ...makeRecord('x'), output: undefined }, 'completed without its output'],
+      [{ ...makeRecord('x', 'failed'), error: undefined }, 'failed without its error'],
       [{ ...makeRecord('x', 'failed'), error: { code: 'E_X', message: 'm' } as never }, 'failed without the node it failed at'],
     ];
     for (const [record, rule] of cases) {
@@ -171,7 +171,7 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
       assert.is(store(c).get('bad'), undefined, `${rule}: no run was stored`);
     }
     store(c).create(makeRecord('w', 'waiting'), []);
-    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, seq: 2, status: 'completed' }, result: 0 })), 'E_INPUT', 'update() of run "w"', 'completed without its end node or output', 'run contract');
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, seq: 2, status: 'completed' }, result: 0 })), 'E_INPUT', 'update() of run "w"', 'completed without its end node (endNodeId)', 'run contract');
     refused(() => store(c).update('w', (cur) => ({ record: { ...cur, status: 'failed', error: { code: 'E_X' } as never }, result: 0 })), 'E_INPUT', 'update() of run "w"', 'failed without its error message');
     assert.equal(store(c).get('w'), makeRecord('w', 'waiting'), 'the record is as it was');
   });
@@ -222,6 +222,27 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     const { updatedAt: _gone, ...without } = makeRecord('bad');
     refused(() => store(c).create(without as never, []), 'E_INPUT', 'has no updatedAt');
     assert.is(store(c).get('w')!.updatedAt, '2024-01-01T00:00:00.000Z', 'the record is as it was');
+  });
+
+  test('r101 d1-d5: snapshot, pending, endNodeId, output and error of the wrong type are named with their value (never "has no" a field that is there), and a field no run record has (deadLine) is refused with the field meant', (c) => {
+    const waiting = makeRecord('w', 'waiting');
+    const failed = makeRecord('x', 'failed');
+    const cases: Array<[RunRecord, string]> = [
+      [{ ...waiting, snapshot: 'x' } as never, 'has the snapshot "x", not an object'],
+      [{ ...waiting, snapshot: {} } as never, 'has a snapshot without the node the run rests at (its "value" is missing)'],
+      [{ ...waiting, pending: 'x' } as never, 'is waiting with the pending item "x", not an object'],
+      [{ ...waiting, pending: {} } as never, 'has a pending item without its kind'],
+      [{ ...makeRecord('x'), endNodeId: 5 } as never, 'completed with "endNodeId" 5, not a string'],
+      [{ ...makeRecord('x'), output: [] } as never, 'completed with "output" a list, not an object'],
+      [{ ...failed, error: 'boom' } as never, 'failed with "error" "boom", not an object'],
+      [{ ...failed, error: { ...failed.error!, code: 5 } } as never, 'failed with an error whose "code" is 5, not a string'],
+      [{ ...waiting, deadLine: '2030-01-01T00:00:00.000Z' } as never, 'has the field "deadLine", which no run record has — did you mean "deadline"?'],
+    ];
+    for (const [record, rule] of cases) {
+      const fix = refused(() => store(c).create({ ...record, runId: 'bad' }, []), 'E_INPUT', 'create() of run "bad"', rule);
+      assert.match(fix, 'nothing was written');
+      assert.is(store(c).get('bad'), undefined, `${rule}: no run was stored`);
+    }
   });
 
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {

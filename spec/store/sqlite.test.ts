@@ -248,7 +248,7 @@ test('a waiting record whose pending item is missing, not an object, or for anot
   for (const id of ['string', 'missing']) {
     const onGet = catchError(() => store.get(id));
     assert.is(onGet.code, 'E_STORE', id);
-    assert.match(onGet.message, 'is waiting without a pending item');
+    assert.match(onGet.message, id === 'string' ? 'is waiting with the pending item "x", not an object' : 'is waiting without a pending item');
     assert.is(catchError(() => store.update(id, (cur) => ({ record: cur, result: null }))).code, 'E_STORE');
   }
   assert.match(catchError(() => store.get('elsewhere')).message, /is waiting at node "work" with the pending item of node "zzz"/);
@@ -385,7 +385,7 @@ test('engine: a stored workflow copy that no longer matches its hash is E_STORE,
   assert.match(onStep.message, 'no longer matches its hash');
   const onDone = await fresh.status(completed.runId).then(() => undefined, (e) => e);
   assert.is(onDone?.code, 'E_STORE');
-  assert.match(onDone.message, 'completed without its end node or output');
+  assert.match(onDone.message, /completed without its (end node \(endNodeId\)|output)/);
   const onWait = await fresh.status(waiting.runId).then(() => undefined, (e) => e);
   assert.is(onWait?.code, 'E_STORE');
   assert.match(onWait.message, 'has a directive pending item without its directive');
@@ -519,10 +519,10 @@ test('a stored run whose snapshot lost its context, that waits without a pending
   assert.match(stepped.message, new RegExp(`run "${a.runId}" in \\S+countersign\\.db has a snapshot whose context is missing`));
   const status = await fresh.status(b.runId).catch((e) => e);
   assert.is(status.code, 'E_STORE');
-  assert.match(status.message, /is waiting without a pending item/);
+  assert.match(status.message, /is waiting with the pending item "x", not an object/);
   const completed = await fresh.status(c3.runId).catch((e) => e);
   assert.is(completed.code, 'E_STORE');
-  assert.match(completed.message, /completed without its end node or output/);
+  assert.match(completed.message, /completed without its end node \(endNodeId\)/);
   // Resting at a node its own (hash-checked) workflow lacks: the record is damaged, for status and step alike.
   for (const got of [await fresh.status(d.runId).catch((e) => e), await fresh.submit(d.runId, { words: 5 }).catch((e) => e)]) {
     assert.is(got.code, 'E_STORE');
