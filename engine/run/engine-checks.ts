@@ -278,12 +278,13 @@ export function notFound(runId: string, location?: string): CountersignError {
  * as E_ANSWER_TOO_DEEP at the same pointer as any answer past the limit,
  * however deep it goes; a refused answer is never stored.
  */
-export function answerCopy(answer: unknown): JsonCopy {
+export function answerCopy(answer: unknown, of?: { runId: string; nodeId?: string; seq?: number }): JsonCopy {
+  const what = of ? `submit()'s answer for run ${of.runId}${of.nodeId ? ` (node "${of.nodeId}"${of.seq !== undefined ? `, seq ${of.seq}` : ''})` : ''}` : 'the answer';
   try {
-    return jsonCopy(answer, 'E_INPUT');
+    return jsonCopy(answer, 'E_INPUT', what, 'pass the answer as a plain JSON object of the fields its inputSchema asks for, e.g. { "summary": "…" } (or { "$error": "why" } to declare failure)');
   } catch (e) {
     if (!nestedTooDeep(e, answer)) throw e;
-    return jsonCopy(cutBelow(answer as object, MAX_ANSWER_DEPTH + 1), 'E_INPUT');
+    return jsonCopy(cutBelow(answer as object, MAX_ANSWER_DEPTH + 1), 'E_INPUT', what);
   }
 }
 
@@ -300,7 +301,7 @@ function nestedTooDeep(e: unknown, value: unknown): boolean {
 /** A start input as stored; one nested too deep for JSON is E_INPUT naming where, with a fix. */
 export function inputCopy(input: unknown): JsonCopy {
   try {
-    return jsonCopy(input, 'E_INPUT');
+    return jsonCopy(input, 'E_INPUT', 'the start input', 'pass the start input as a plain JSON object of variables, e.g. { "topic": "…" }');
   } catch (e) {
     const at = nestedTooDeep(e, input) ? deeperThan(input, MAX_ANSWER_DEPTH) : undefined;
     if (at === undefined) throw e;
@@ -311,14 +312,14 @@ export function inputCopy(input: unknown): JsonCopy {
 }
 
 /** Answers and inputs are stored as JSON: copying as JSON also detaches them from the caller. */
-export function jsonCopy(value: unknown, code: string): JsonCopy {
-  if (value === undefined) throw new CountersignError(code, 'no value was given', { fix: 'pass a JSON value' });
+export function jsonCopy(value: unknown, code: string, what = 'the value', missingFix = 'pass a JSON value'): JsonCopy {
+  if (value === undefined) throw new CountersignError(code, `${what} was not given (undefined)`, { fix: missingFix });
   // Checked before the copy, so each value JSON would refuse or change is named at its pointer as given
   // (a BigInt is 5n, never JSON.stringify's bare TypeError; a symbol or function as the whole value is named at (root)).
   // A Date, Error, RegExp or class instance too: JSON would store it as a string or {}, never as given.
   const problem = jsonProblem(value, { plainObjectsOnly: true });
   if (problem) {
-    throw new CountersignError(code, `the value is not plain JSON: ${problem.pointer || '(root)'} ${problem.message}`, {
+    throw new CountersignError(code, `${what} is not plain JSON: ${problem.pointer || '(root)'} ${problem.message}`, {
       pointer: problem.pointer,
       fix: 'pass plain JSON data: strings, finite numbers, booleans, null, lists and plain objects (no NaN, BigInts, functions, symbols, Maps, Dates, Errors, class instances or undefined list members)',
     });

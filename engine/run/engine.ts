@@ -378,7 +378,7 @@ export function createEngine(options: EngineOptions): Engine {
       // The run first: an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the call.
       const before = mustGet(runId);
       checkOptionKeys(opts, SUBMIT_OPTION_KEYS, 'submit()');
-      const { value: copy, bytes } = answerCopy(answer);
+      const { value: copy, bytes } = answerCopy(answer, { runId, ...(before.status === 'waiting' && before.pending ? { nodeId: before.pending.nodeId, seq: before.seq } : {}) });
       identityOption(opts.as, 'submit');
       if (opts.as !== undefined && opts.as.trim() === '') {
         throw new CountersignError('E_IDENTITY_REQUIRED', `the answering identity ${said(opts.as)} is blank`, {

@@ -122,17 +122,21 @@ Said('an answer or start input holding a BigInt is E_INPUT at its pointer naming
     const e = await rejection(engine.submit(s.runId, { words: 5, extra }));
     assert.is(e.code, 'E_INPUT');
     assert.is(e.pointer, pointer);
-    assert.is(e.message, `the value is not plain JSON: ${pointer} is 5n, a BigInt, which JSON has no number for`);
+    assert.is(e.message, `submit()'s answer for run ${s.runId} (node "write", seq 1) is not plain JSON: ${pointer} is 5n, a BigInt, which JSON has no number for`);
   }
   const input = await rejection(engine.start(TWO_STEP, { input: { topic: 5n } as never }));
   assert.is(input.pointer, '/topic');
-  assert.match(input.message, '/topic is 5n, a BigInt');
+  assert.match(input.message, 'the start input is not plain JSON: /topic is 5n, a BigInt');
   for (const [whole, shown] of [[Symbol('x'), 'Symbol(x), a symbol'], [() => 1, 'a function'], [5n, '5n, a BigInt']] as const) {
     const e = await rejection(engine.submit(s.runId, whole as never));
     assert.is(e.code, 'E_INPUT', shown);
     assert.is(e.pointer, '', shown);
-    assert.match(e.message, `the value is not plain JSON: (root) is ${shown}`);
+    assert.match(e.message, `is not plain JSON: (root) is ${shown}`);
   }
+  // r101 c1: an answer left out is named as the answer, for its run and node, with what to pass.
+  const missing = await rejection(engine.submit(s.runId, undefined as never));
+  assert.is(missing.message, `submit()'s answer for run ${s.runId} (node "write", seq 1) was not given (undefined)`);
+  assert.match(missing.fix ?? '', 'pass the answer as a plain JSON object of the fields its inputSchema asks for');
   assert.is((await engine.status(s.runId)).seq, 1, 'nothing was answered');
   const ran = await engine.run(TWO_STEP, { agent: { answer: async () => ({ words: 5n }) as never } });
   assert.is(ran.error?.code, 'E_AGENT_OUTPUT');
