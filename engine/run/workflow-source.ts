@@ -3,6 +3,7 @@
  * or a workflow object. Every form is validated first; a workflow with
  * errors never starts.
  */
+import { shown } from '../format/said.js';
 import { resolve as resolvePath } from 'node:path';
 import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
@@ -35,6 +36,12 @@ export function readWorkflowSource(source: WorkflowSource): { doc: SourceDocumen
 }
 
 export function loadValidWorkflow(source: WorkflowSource, opts: ValidateOptions & { file?: string } = {}): ValidWorkflow {
+  // Nothing to validate is the caller's mistake, said as such: never "a workflow with 1 validation error" to validate again.
+  if (source === null || (typeof source !== 'string' && (typeof source !== 'object' || Array.isArray(source)))) {
+    throw new CountersignError('E_INPUT', `no workflow was given: expected a workflow file's path, a parsed document or a workflow object, got ${shown(source)}`, {
+      fix: 'pass the workflow, e.g. engine.start("workflows/review-loop.json") or engine.start(workflowObject)',
+    });
+  }
   let report: ValidationReport;
   let data: unknown;
   let file: string | undefined;

@@ -103,8 +103,13 @@ export function workflowProblem(value: unknown): string | undefined {
 /** Why `value` is not a journal event; undefined when it is one. */
 export function eventProblem(value: unknown): string | undefined {
   if (!isObject(value)) return 'is not an object';
-  if (typeof value.type !== 'string') return 'has no type';
-  if (!Number.isInteger(value.seq)) return 'has no seq';
+  if (typeof value.type !== 'string') return value.type === undefined ? 'has no type' : `has the type ${shownValue(value.type)}, not a string`;
+  if (value.seq === undefined) return 'has no seq';
+  if (!Number.isInteger(value.seq) || (value.seq as number) < 0) return `has the seq ${shownValue(value.seq)}, not a whole number from 0`;
+  // trace prints each event's time and node: a time that is no time, or a node that is no id, is no event to hand on.
+  if (value.at === undefined) return 'has no at (the time it happened)';
+  if (typeof value.at !== 'string' || !Number.isFinite(Date.parse(value.at))) return `has the at ${shownValue(value.at)}, which is no time`;
+  if (value.nodeId !== undefined && typeof value.nodeId !== 'string') return `has the nodeId ${shownValue(value.nodeId)}, not a string`;
   return undefined;
 }
 

@@ -23,6 +23,7 @@ import {
 import { hashWorkflow } from '../../engine/run/hash.js';
 import { MAX_ANSWER_BYTES } from '../../engine/nodes/answer-schema.js';
 import { ROOT } from '../helpers/cli.js';
+import { rejection } from '../helpers/errors.js';
 
 const Api = suite('library API');
 const tmp = () => mkdtempSync(join(tmpdir(), 'countersign-api-'));
@@ -686,6 +687,16 @@ Api('a start input of the declared type with a nested misfit is E_INPUT whose po
     const e = await refusal(input);
     assert.equal([e?.code, e?.pointer, e?.fix], ['E_INPUT', pointer, fix], JSON.stringify(input));
   }
+});
+
+Api('r102 c1: start() or run() given no workflow (nothing, null, a number, a list) is E_INPUT saying a workflow was expected, never E_WORKFLOW_INVALID to validate again', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  for (const [given, shown] of [[undefined, 'nothing (undefined)'], [null, 'null'], [5, '5'], [[], 'a list']] as const) {
+    const e = await rejection(engine.start(given as never));
+    assert.equal([e.code, e.message], ['E_INPUT', `no workflow was given: expected a workflow file's path, a parsed document or a workflow object, got ${shown}`]);
+    assert.match(e.fix ?? '', 'engine.start("workflows/review-loop.json")');
+  }
+  assert.is((await rejection(engine.run(undefined as never, { agent: { answer: async () => ({}) } }))).code, 'E_INPUT');
 });
 
 Api('start of an invalid workflow throws E_WORKFLOW_INVALID carrying the full validation report, and the first finding\'s file, pointer and line:col as fields (no invented file for a workflow object)', async () => {

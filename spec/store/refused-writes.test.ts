@@ -245,6 +245,23 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     }
   });
 
+  test('r102 d1: a host journal event whose at is no time (missing, a number, a word, a boolean), whose nodeId is no string, or whose seq is negative is E_INPUT naming it, in both stores alike, never a bare TypeError', (c) => {
+    const ok = { seq: 1, at: '2024-01-01T00:00:00.000Z', type: 'directive.issued', nodeId: 'work' };
+    const { at: _at, ...noAt } = ok;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [noAt, 'has no at (the time it happened)'],
+      [{ ...ok, at: 5 }, 'has the at 5, which is no time'],
+      [{ ...ok, at: 'soon' }, 'has the at "soon", which is no time'],
+      [{ ...ok, at: true }, 'has the at true, which is no time'],
+      [{ ...ok, nodeId: { x: 1 } }, 'has the nodeId an object, not a string'],
+      [{ ...ok, seq: -1 }, 'has the seq -1, not a whole number from 0'],
+    ];
+    for (const [event, rule] of cases) {
+      refused(() => store(c).create(makeRecord('bad', 'waiting'), [event as never]), 'E_INPUT', 'journal event 0', rule);
+      assert.is(store(c).get('bad'), undefined, rule);
+    }
+  });
+
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {
     const inherited = Object.create({ id: 'b', table: 't', at: new Date(0).toISOString(), row: {} });
     refused(() => store(c).appendRows([inherited]), 'E_LEDGER_ROW', 'ledger row 0', 'plain object');

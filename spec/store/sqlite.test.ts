@@ -76,7 +76,7 @@ test('the database is <dir>/countersign.db, in a directory created on demand', (
 test('the database uses WAL, records the schema version, and keeps the run columns in step with the record', (c) => {
   const store = createSqliteStore(c.dir);
   store.putWorkflow(H1, WORKFLOW);
-  store.create({ ...record('r1'), file: 'loop.json' }, [{ seq: 1, at: 'now', type: 'directive.issued', nodeId: 'work' }]);
+  store.create({ ...record('r1'), file: 'loop.json' }, [{ seq: 1, at: '2024-01-01T00:00:00.000Z', type: 'directive.issued', nodeId: 'work' }]);
   store.update('r1', (cur) => ({ record: { ...cur, seq: 4, status: 'completed', endNodeId: 'end', output: {} }, result: null }));
   store.close();
   const db = new Database(join(c.dir, 'countersign.db'), { readonly: true });
@@ -101,8 +101,8 @@ test('the database uses WAL, records the schema version, and keeps the run colum
 test('runs, journals and workflow copies survive closing and reopening the store', (c) => {
   const first = createSqliteStore(c.dir);
   first.putWorkflow(H1, WORKFLOW);
-  first.create(record('r1'), [{ seq: 0, at: 'now', type: 'run.started' }]);
-  first.update('r1', (cur) => ({ record: { ...cur, seq: 1 }, events: [{ seq: 1, at: 'now', type: 'directive.issued' }], result: null }));
+  first.create(record('r1'), [{ seq: 0, at: '2024-01-01T00:00:00.000Z', type: 'run.started' }]);
+  first.update('r1', (cur) => ({ record: { ...cur, seq: 1 }, events: [{ seq: 1, at: '2024-01-01T00:00:00.000Z', type: 'directive.issued' }], result: null }));
   first.close();
 
   const second = createSqliteStore(c.dir);
