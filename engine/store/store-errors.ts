@@ -255,7 +255,7 @@ function checkStoredRecord(record: unknown, runId: string, call: string, trusted
   // The run contract of its status, as the engine reads it (state.ts): a host's record that breaks it is its
   // mistake now, never a damaged store later. The engine's own records keep it by construction (vouched.ts).
   if (!trusted) {
-    const broken = contractProblem(withToolAttempt(record as RunRecord));
+    const broken = contractProblem(withToolAttempt(record as RunRecord)) ?? deadlineMismatch(record as RunRecord);
     if (broken !== undefined) {
       throw new CountersignError('E_INPUT', `${call}: the record to store ${broken}, which breaks the run contract`, {
         fix: `${CONTRACT_FIX}; nothing was written`,
@@ -301,4 +301,11 @@ export function checkCreate(record: unknown, events: unknown, rows?: unknown): J
     });
   }
   return storedEvents(events, `create() of run "${runId}"`, trusted);
+}
+
+/** The deadline that fires (the record's) and the one hosts are shown (the item's) are one: never an item showing a deadline that never fires. */
+function deadlineMismatch(rec: RunRecord): string | undefined {
+  // A tool item shows no deadline (the engine runs it); the run may still carry the visit's behind it.
+  if (rec.status !== 'waiting' || !rec.pending || rec.pending.kind === 'tool' || rec.pending.deadline === rec.deadline) return undefined;
+  return `has a pending item whose deadline ${JSON.stringify(rec.pending.deadline ?? null)} is not the run's deadline ${JSON.stringify(rec.deadline ?? null)} (the one that fires)`;
 }

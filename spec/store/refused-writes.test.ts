@@ -262,6 +262,22 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     }
   });
 
+  test('r102 d4: a host record whose pending item shows another deadline than the run\'s (or one the run has not) is E_INPUT, nothing written', (c) => {
+    const waiting = makeRecord('w', 'waiting');
+    const pending = waiting.pending as unknown as Record<string, unknown>;
+    for (const record of [
+      { ...waiting, deadline: '2030-01-01T00:00:00.000Z', pending: { ...pending, deadline: '2031-01-01T00:00:00.000Z' } },
+      { ...waiting, pending: { ...pending, deadline: '2031-01-01T00:00:00.000Z' } },
+      { ...waiting, deadline: '2030-01-01T00:00:00.000Z' },
+    ]) {
+      refused(() => store(c).create({ ...record, runId: 'bad' } as never, []), 'E_INPUT', 'is not the run\'s deadline');
+      assert.is(store(c).get('bad'), undefined);
+    }
+    const both = '2030-01-01T00:00:00.000Z';
+    store(c).create({ ...waiting, runId: 'ok', deadline: both, pending: { ...pending, deadline: both } } as never, []);
+    assert.is(store(c).get('ok')!.deadline, both);
+  });
+
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {
     const inherited = Object.create({ id: 'b', table: 't', at: new Date(0).toISOString(), row: {} });
     refused(() => store(c).appendRows([inherited]), 'E_LEDGER_ROW', 'ledger row 0', 'plain object');

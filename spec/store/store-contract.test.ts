@@ -95,7 +95,8 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
   });
 
   test('a created run reads back with every field, and its first events form the journal', (c) => {
-    const rec = makeRecord('r1', { file: 'workflows/loop.json', deadline: '2024-01-01T01:00:00.000Z' });
+    const base = makeRecord('r1');
+    const rec = { ...base, file: 'workflows/loop.json', deadline: '2024-01-01T01:00:00.000Z', pending: { ...base.pending!, deadline: '2024-01-01T01:00:00.000Z' } } as RunRecord;
     store(c).create(rec, [event(0, 'run.started'), event(1, 'directive.issued', { nodeId: 'work' })]);
     assert.equal(store(c).get('r1'), rec);
     assert.equal(store(c).events('r1').map((e) => e.type), ['run.started', 'directive.issued']);
