@@ -7,26 +7,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine, createMemoryStore, type JsonObject, type Workflow } from '../../engine/index.js';
+import { answeredWith, askingWith } from '../helpers/answer-lines.js';
 
 const Lines = suite('error lines of a rejected answer');
 
-function asking(properties: JsonObject): Workflow {
-  return {
-    metadata: { name: 'lines', version: '1.0.0', description: 'error lines' },
-    nodes: [
-      { type: 'start', id: 'start', connections: { default: 'ask' } },
-      { type: 'agent-directive', id: 'ask', directive: 'Answer.', completionCondition: 'answered', inputSchema: { type: 'object', properties }, connections: { success: 'end' } },
-      { type: 'end', id: 'end' },
-    ],
-  } as Workflow;
-}
-
 /** The error lines the engine returns for `answer` to a node whose inputSchema has `properties`. */
 async function rejectionLines(properties: JsonObject, answer: JsonObject): Promise<string[]> {
-  const engine = createEngine({ store: createMemoryStore() });
-  const started = await engine.start(asking(properties));
-  const answered = await engine.submit(started.runId, answer, { seq: started.seq });
-  assert.is(answered.status, 'waiting', JSON.stringify(answered));
+  const answered = await answeredWith({ type: 'object', properties }, answer);
   if (answered.status !== 'waiting') return [];
   assert.is(answered.rejected?.code, 'E_ANSWER_INVALID', JSON.stringify(answered));
   return answered.pending.errors ?? [];
@@ -160,7 +147,7 @@ Lines('an if/then/else failure is only the failed branch\'s own fault', async ()
     else: { required: ['c'] },
   };
   const engine = createEngine({ store: createMemoryStore() });
-  const wf = asking({});
+  const wf = askingWith({});
   (wf.nodes[1] as { inputSchema?: unknown }).inputSchema = schema;
   for (const [answer, line] of [[{ a: 'x' }, '(root): missing required property "b"'], [{ a: 'y' }, '(root): missing required property "c"']] as const) {
     const started = await engine.start(wf);

@@ -9,25 +9,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createEngine, createMemoryStore, type JsonObject, type Workflow } from '../../engine/index.js';
+import { answeredWith, askingWith } from '../helpers/answer-lines.js';
 
 const Wording = suite('a line for every keyword');
 
-function asking(inputSchema: JsonObject): Workflow {
-  return {
-    metadata: { name: 'kw', version: '1.0.0', description: 'keyword lines' },
-    nodes: [
-      { type: 'start', id: 'start', connections: { default: 'ask' } },
-      { type: 'agent-directive', id: 'ask', directive: 'Answer.', completionCondition: 'answered', inputSchema, connections: { success: 'end' } },
-      { type: 'end', id: 'end' },
-    ],
-  } as Workflow;
-}
-
 async function linesFor(inputSchema: JsonObject, answer: JsonObject): Promise<string[]> {
-  const engine = createEngine({ store: createMemoryStore() });
-  const started = await engine.start(asking(inputSchema));
-  const answered = await engine.submit(started.runId, answer, { seq: started.seq });
-  assert.is(answered.status, 'waiting', JSON.stringify(answered));
+  const answered = await answeredWith(inputSchema, answer);
   return answered.status === 'waiting' ? answered.pending.errors ?? [] : [];
 }
 
@@ -125,7 +112,7 @@ Wording('a then: false says what the if condition refuses', async () => {
 
 Wording('a step without inputSchema still says it takes no answer fields, naming the fields given (r99 C note)', async () => {
   const engine = createEngine({ store: createMemoryStore() });
-  const wf = asking({});
+  const wf = askingWith({});
   delete (wf.nodes[1] as { inputSchema?: unknown }).inputSchema;
   const started = await engine.start(wf);
   const answered = await engine.submit(started.runId, { q: 1 }, { seq: started.seq });
