@@ -99,6 +99,12 @@ Blocked('r98 d1: a store folder this user may not look into is E_STORE saying so
   chmodSync(store, 0o700);
   // Root looks into any folder: the commands run as another user then; anyone else is kept out by the mode.
   const asOther = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+  // As root the check runs as another user, who must be able to reach the launcher (a clone in a private
+  // mktemp folder is not): then it is said and skipped, never passed by accident.
+  if (process.getuid?.() === 0 && spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(LAUNCHER)})`], asOther).status !== 0) {
+    console.log(`  (skipped: user 65534 cannot reach ${LAUNCHER})`);
+    return;
+  }
   if (process.getuid?.() !== 0) chmodSync(store, 0o000);
   try {
     for (const command of [['runs'], ['status', runId], ['trace', runId], ['audit']]) {
