@@ -59,6 +59,14 @@ let runs: { get(runId: string): RunRecord | undefined } | undefined;
 /** A run this command created (command.ts's store tells it): an early end names it. */
 export function noteRunCreated(runId: string): void {
   created = runId;
+  onCreated?.(runId);
+}
+
+let onCreated: ((runId: string) => void) | undefined;
+
+/** `fn` is told the run this command creates, when it does (interrupted.ts names it to the launcher). */
+export function whenRunCreated(fn: (runId: string) => void): void {
+  onCreated = fn;
 }
 
 /** The command's store: an early end reads where the run stands (a synchronous read, as 'exit' allows). */
@@ -74,6 +82,7 @@ export function sayWhenEndedEarly(say: ((ended: EndedEarly) => void) | undefined
 /** Forgets what an earlier command in this process noted (main() may run more than once in a host's process). */
 export function resetNotes(): void {
   created = undefined;
+  onCreated = undefined;
   partial = undefined;
   runs = undefined;
 }

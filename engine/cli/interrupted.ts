@@ -7,8 +7,9 @@
  * either stored or not, and the fix says which (give the same command again,
  * or see the run with `status`).
  */
-import { exitingOnPurpose, resetNotes, standing, where, type EarlyExitContext } from './early-exit.js';
+import { exitingOnPurpose, resetNotes, standing, whenRunCreated, where, type EarlyExitContext } from './early-exit.js';
 import { printJson, type Io } from './io.js';
+import { tellLauncher } from './relayed-signals.js';
 
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -25,6 +26,8 @@ export function guardSignals(io: Io, json: boolean, context: EarlyExitContext): 
   };
   function handler(signal: NodeJS.Signals): void {
     off();
+    // First, before the store is read: the launcher then waits for this command's own word.
+    tellLauncher({ countersign: 'signal-taken' });
     try {
       const error = interrupted(signal, context, began);
       if (json) printJson(io, { error });
@@ -37,8 +40,37 @@ export function guardSignals(io: Io, json: boolean, context: EarlyExitContext): 
     process.kill(process.pid, signal);
   }
   for (const s of SIGNALS) process.on(s, handler);
-  return { finished: off };
+  // Under --allow-tool-modules a module's code may hold the process so this handler never runs: the launcher
+  // then ends the command and says this instead (stdout-relay.cjs).
+  tellLauncher({ countersign: 'signals-guarded', json, ...held(context) });
+  whenRunCreated((runId) => tellLauncher({ countersign: 'signals-guarded', json, ...held({ ...context, runId }) }));
+  return {
+    finished() {
+      off();
+      tellLauncher({ countersign: 'signals-released' });
+    },
+  };
 }
+
+/**
+ * What the launcher says when a signal found the command held by a tool
+ * module's code (execSync, a busy loop) and it was ended without reading
+ * the store: the step it was taking is one transaction, so where the run
+ * stands is for `status` to say. `%SIGNAL%` is the signal.
+ */
+function held(context: EarlyExitContext): { message: string; fix: string } {
+  const head = `interrupted by %SIGNAL% before ${context.command} finished, while a tool module's code held the process (the command could not take the signal within ${HELD_MS / 1000} s), so it was ended without reading the store`;
+  const mend = 'a tool should await its work (a promise, an async child process), never hold the process (execSync, a busy loop)';
+  if (context.files !== undefined) return { message: `${head}: nothing was printed`, fix: `${mend}; then ${context.command} again` };
+  const status = (runId: string) => `countersign status ${runId}${context.store} --allow-tool-modules`;
+  if (context.runId !== undefined) {
+    return { message: `${head}: run ${context.runId} may be left waiting at a tool node (a step is one transaction: stored whole or not at all)`, fix: `see where run ${context.runId} stands with ${status(context.runId)}; ${mend}` };
+  }
+  return { message: `${head}: a run it ${context.command === 'start' ? 'started' : 'was stepping'} may be left waiting at a tool node`, fix: `find the run with countersign runs${context.store} (it may not have been stored) and see where it stands with ${status('<runId>')}; ${mend}` };
+}
+
+/** How long the launcher gives a command to take a signal it passed on (stdout-relay.cjs HELD_MS, the same). */
+const HELD_MS = 1_000;
 
 function interrupted(signal: NodeJS.Signals, context: EarlyExitContext, began: string): { code: string; message: string; fix: string } {
   const { runId, rec, changed, checking, startsRun, storeOpened } = standing(context, began);

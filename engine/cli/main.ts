@@ -6,6 +6,7 @@
 import { storeArg } from './render.js';
 import { guardEarlyExit } from './early-exit.js';
 import { guardSignals } from './interrupted.js';
+import { launcherWatches } from './relayed-signals.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printJson, processIo, processStreams, reportError, usage, type Io } from './io.js';
 import { COMMANDS, type Command } from './commands/index.js';
@@ -128,9 +129,9 @@ export async function main(argv: string[], given?: Io): Promise<number> {
   const files = name === 'validate' || name === 'graph' ? parsed.positionals : undefined;
   const context = { command: name, store, ...(runId !== undefined ? { runId } : {}), ...(files ? { files } : {}) };
   const early = given === undefined && values['allow-tool-modules'] === true ? guardEarlyExit(io, json, context) : undefined;
-  // A signal still ends the command, said first (interrupted.ts). Not with tool modules: their code may block
-  // the event loop, and a signal must end the process at once then, so the default action is kept.
-  const interrupted = given === undefined && !early && !OWN_SIGNALS.has(name) ? guardSignals(io, json, context) : undefined;
+  // A signal still ends the command, said first (interrupted.ts). With tool modules only under the launcher: their
+  // code may hold the event loop, and the launcher then ends the command and says so (stdout-relay.cjs).
+  const interrupted = given === undefined && (!early || launcherWatches()) && !OWN_SIGNALS.has(name) ? guardSignals(io, json, context) : undefined;
   let status = 2;
   try {
     status = await command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);

@@ -12,7 +12,10 @@
 // Signals: the child runs in a process group of its own, so every signal
 // reaches it once, passed on by this launcher as the very signal (its
 // default action, or the command's own handling, applies as without the
-// launcher). At a terminal (standard input a TTY) it stays in the
+// launcher). A command that says it handles signals itself (start, step…:
+// interrupted.ts) but does not take one within HELD_MS — a tool module's
+// code holds its event loop — is ended (SIGKILL), and this launcher says
+// for it what it would have said, then ends by the signal. At a terminal (standard input a TTY) it stays in the
 // terminal's group instead — an interactive agent reads the terminal, which
 // a background group may not — so Ctrl-C and a closed terminal (SIGINT,
 // SIGHUP) reach it directly, and only SIGTERM is passed on.
@@ -34,6 +37,8 @@ const LAUNCHED_AT_VAR = 'COUNTERSIGN_LAUNCHED_AT';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** How long, after the child exits, output still in the pipe is read: a background process it left may hold the pipe for ever. */
 const DRAIN_MS = 200;
+/** How long a command that said it takes signals itself may go without taking one passed on before it is ended (interrupted.ts HELD_MS). */
+const HELD_MS = 1_000;
 
 /** Whether this command should run relayed: it may load tool modules, and is not the relayed child itself. */
 function relayWanted(argv, env) {
@@ -79,7 +84,32 @@ function runRelayed(launcher, argv) {
   process.stderr.on('error', () => undefined); // a reader of stderr that went away: the command still runs to its end
   output.on('data', (chunk) => process.stderr.write(chunk));
   output.on('error', () => undefined);
+  // While the command handles signals itself (it said so over IPC: interrupted.ts), what the launcher says for
+  // it if a tool module's code holds it so it cannot; cleared once it took the signal or finished.
+  let guarded;
+  let held;
+  let forced;
+  child.on('message', (note) => {
+    if (!note || typeof note !== 'object') return;
+    if (note.countersign === 'signals-guarded') guarded = note;
+    else if (note.countersign === 'signal-taken' || note.countersign === 'signals-released') {
+      guarded = undefined;
+      clearTimeout(held);
+    }
+  });
   const relay = (signal) => {
+    // A command that took no signal for HELD_MS is held by a module's code: ended, and said for it.
+    if (guarded && held === undefined) {
+      held = setTimeout(() => {
+        if (!guarded || child.exitCode !== null || child.signalCode !== null) return;
+        forced = { signal, note: guarded };
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, HELD_MS);
+    }
     // At a terminal the child shares its group: Ctrl-C and SIGHUP reached it already.
     if (atTerminal && signal !== 'SIGTERM') return;
     try {
@@ -100,6 +130,12 @@ function runRelayed(launcher, argv) {
       const end = () => {
         for (const s of SIGNALS) process.off(s, relay);
         output.destroy();
+        clearTimeout(held);
+        if (forced && signal === 'SIGKILL') {
+          sayHeld(forced.signal, forced.note);
+          process.kill(process.pid, forced.signal);
+          return;
+        }
         if (signal) {
           // Ended by a signal: so is this launcher, so whoever started it sees the same.
           process.kill(process.pid, signal);
@@ -116,6 +152,26 @@ function runRelayed(launcher, argv) {
       });
     });
   });
+}
+
+/**
+ * The command was ended for a signal a tool module's code kept it from
+ * taking: said as it would have said it (its --json document on stdout,
+ * the countersign: line on stderr), in the words it gave (interrupted.ts).
+ */
+function sayHeld(signal, note) {
+  const message = String(note.message).replaceAll('%SIGNAL%', signal);
+  const error = { code: 'E_INTERRUPTED', message, fix: note.fix };
+  try {
+    if (note.json) require('node:fs').writeSync(1, `${JSON.stringify({ error }, null, 2)}\n`);
+  } catch {
+    // stdout closed: the line on stderr says it
+  }
+  try {
+    process.stderr.write(`countersign: E_INTERRUPTED: ${message}\n  fix: ${note.fix}\n`);
+  } catch {
+    // stderr closed too: the signal still says it
+  }
 }
 
 /**

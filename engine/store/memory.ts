@@ -1,8 +1,9 @@
 /**
- * The in-memory store, for tests and embedding. Records are kept as given:
- * the engine never mutates a record it passed in or got back (it builds new
- * ones), so nothing is copied. Nor are they checked here: the engine checks
- * every record it reads, from this store and SQLite alike (run/state.ts,
+ * The in-memory store, for tests and embedding. A host's record is kept as
+ * a frozen copy and the engine's own as given, frozen at its top
+ * (store-errors.ts keptRecord): the engine never mutates a record it passed
+ * in or got back (it builds new ones). Whether a record fits its workflow
+ * is not checked here: the engine checks every record it reads, from this store and SQLite alike (run/state.ts,
  * run/served-record.ts), so a record changed in place is refused as a
  * damaged SQLite row is. The workflow copy is kept once per hash,
  * which keeps 10,000 waiting runs small.
@@ -15,7 +16,6 @@ import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store
 import { checkCreate, checkEventIndex, checkMutate, checkMutation, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { givenCopyText, sameCopy } from './workflow-copy.js';
 import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
-import { damagedRun } from '../run/state.js';
 import { refuseExtraArguments } from '../run/option-keys.js';
 
 /** Memory stores closed: what they held is gone, so a run stopped by the close can only be started again. */
@@ -76,11 +76,11 @@ export function createMemoryStore(): Store {
 
     create(record, events, rows) {
       open('create a run');
-      const firstEvents = checkCreate(record, events, rows);
+      const { record: kept, events: firstEvents } = checkCreate(record, events, rows);
       if (runs.has(record.runId)) throw duplicateRun(record.runId);
       if (!workflows.has(record.workflowHash)) throw unknownWorkflowHash(record.runId, record.workflowHash);
       const checked = rows && rows.length > 0 ? checkRows(rows, (id) => ledgerIds.has(id), record.runId) : [];
-      runs.set(record.runId, record);
+      runs.set(record.runId, kept);
       journals.set(record.runId, firstEvents);
       appendChecked(checked);
     },
@@ -110,9 +110,7 @@ export function createMemoryStore(): Store {
       open('list runs');
       const status = listedStatus(filter);
       const out: RunSummary[] = [];
-      for (const [runId, r] of runs) {
-        // Records are kept as given: one that names another run is listed under no id a read could reach (SQLite says the same of its row).
-        if (r === null || typeof r !== 'object' || r.runId !== runId) throw damagedRun(runId, `names run ${JSON.stringify((r as { runId?: unknown } | null)?.runId)}, not "${runId}"`);
+      for (const r of runs.values()) {
         if (status !== undefined && r.status !== status) continue;
         out.push({ runId: r.runId, workflow: r.workflow, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt });
       }

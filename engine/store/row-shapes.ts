@@ -130,3 +130,30 @@ export function unknownRecordKey(record: Record<string, unknown>): string | unde
   const near = suggest(key, RECORD_KEYS);
   return `has the field ${JSON.stringify(key)}, which no run record has${near ? ` — did you mean "${near}"?` : ''} (it would be stored and never read)`;
 }
+
+/** Every field a pending item of each kind may hold (nodes/pending.ts); a review's by its answer contract. */
+const PENDING_KEYS: Readonly<Record<string, readonly string[]>> = {
+  directive: ['kind', 'nodeId', 'directive', 'completionCondition', 'inputSchema', 'attempt', 'maxRetries', 'errors', 'deadline', 'agent', 'requiresIdentity'],
+  'review/issues': ['kind', 'contract', 'nodeId', 'reviewer', 'prompt', 'artifacts', 'criteria', 'context', 'report', 'iteration', 'attempt', 'maxRetries', 'inputSchema', 'errors', 'deadline'],
+  'review/decision': ['kind', 'contract', 'nodeId', 'persona', 'prompt', 'proposal', 'toolSpecs', 'attempt', 'maxRetries', 'errors', 'inputSchema', 'answererPinned', 'deadline'],
+  tool: ['kind', 'nodeId', 'tool', 'args', 'agent', 'attempt', 'maxRetries', 'startedAt', 'aliveAt', 'userId', 'unset', 'errors', 'deadline'],
+};
+
+/**
+ * A field a host's pending item holds that no item of its kind has
+ * (`errros`, `seq`): it would be stored and handed to every host and agent
+ * inside the run contract, and never read by the engine, so it is named
+ * with the field meant; undefined when there is none, or when the kind is
+ * one the contract check names instead.
+ */
+export function unknownPendingKey(pending: unknown): string | undefined {
+  if (!isObject(pending)) return undefined;
+  const kind = pending.kind === 'review' ? `review/${String(pending.contract)}` : String(pending.kind);
+  const keys = Object.hasOwn(PENDING_KEYS, kind) ? PENDING_KEYS[kind] : undefined;
+  if (keys === undefined) return undefined;
+  const key = Object.keys(pending).find((k) => !keys.includes(k));
+  if (key === undefined) return undefined;
+  const near = suggest(key, keys);
+  const what = pending.kind === 'review' ? `a ${String(pending.contract)} review` : `a ${kind}`;
+  return `has a pending item with the field ${JSON.stringify(key)}, which ${what} item does not have${near ? ` — did you mean "${near}"?` : ''} (it would be handed to every host and never read)`;
+}

@@ -273,8 +273,8 @@ export function createSqliteStore(dir: string): Store {
 
     create(record, events, rows) {
       mustBeOpen('create a run');
-      const firstEvents = checkCreate(record, events, rows);
-      guard(`create run "${record.runId}"`, () => createTx.immediate(record, firstEvents, rows));
+      const { record: kept, events: firstEvents } = checkCreate(record, events, rows);
+      guard(`create run "${kept.runId}"`, () => createTx.immediate(kept, firstEvents, rows));
     },
 
     get(runId) {

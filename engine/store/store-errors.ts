@@ -5,9 +5,10 @@ import { said, shown } from '../format/said.js';
 import type { RunStatus } from '../run/contract.js';
 import { checkOptionKeys } from '../run/option-keys.js';
 import type { JournalEvent } from '../run/contract.js';
-import { eventProblem, isPlainObject, kindOf, recordProblem, unknownRecordKey } from './row-shapes.js';
+import { eventProblem, isPlainObject, kindOf, recordProblem, unknownPendingKey, unknownRecordKey } from './row-shapes.js';
 import { jsonProblem } from '../format/json-problem.js';
 import { takeVouched } from './vouched.js';
+import { deepFreeze } from '../format/freeze.js';
 import { suggest } from '../format/suggest.js';
 import { contractProblem } from '../run/state.js';
 import type { LedgerRow, Mutation, RunRecord } from './store.js';
@@ -178,8 +179,23 @@ export function checkMutation<T>(value: unknown, runId: string, current: RunReco
       });
     }
   }
-  if (events === undefined) return value as Mutation<T>;
-  return { ...(value as Mutation<T>), events: storedEvents(events, `update() of run "${runId}"`, trusted) };
+  const kept = record === undefined ? {} : { record: keptRecord(record, trusted) };
+  if (events === undefined) return { ...(value as Mutation<T>), ...kept };
+  return { ...(value as Mutation<T>), ...kept, events: storedEvents(events, `update() of run "${runId}"`, trusted) };
+}
+
+/**
+ * What a store keeps of a record it is given, and hands out from get():
+ * read-only, as SQLite's rows are, so a record changes only through
+ * update(). A host's record is copied first (JSON, as SQLite stores it) and
+ * frozen through, so the object the host keeps editing afterwards is not
+ * the stored run. The engine's own record (vouched.ts) is kept as it is,
+ * frozen at its top (its pending item the engine froze through): freezing
+ * its snapshot too cost a third of a memory step (measured), and the engine
+ * builds a new record every step, never editing one it wrote.
+ */
+function keptRecord(record: RunRecord, trusted: boolean): RunRecord {
+  return trusted ? Object.freeze(record) : deepFreeze(JSON.parse(JSON.stringify(record)) as RunRecord);
 }
 
 /**
@@ -238,7 +254,7 @@ function checkStoredRecord(record: unknown, runId: string, call: string, trusted
     }
     const changed = notKept(record);
     if (changed !== undefined) throw refuse(changed);
-    const unknown = isPlainObject(record) ? unknownRecordKey(record as Record<string, unknown>) : undefined;
+    const unknown = isPlainObject(record) ? unknownRecordKey(record as Record<string, unknown>) ?? unknownPendingKey((record as { pending?: unknown }).pending) : undefined;
     if (unknown !== undefined) throw refuse(unknown);
   }
   // Plain objects of JSON values only by now (no field only inherited, which SQLite would drop): judged as stored.
@@ -278,8 +294,8 @@ function withToolAttempt(record: RunRecord): RunRecord {
 /** What a record keeps, by status: the run contract (README: run contract). */
 const CONTRACT_FIX = 'store a record that keeps the run contract of its status: a waiting run its pending item (kind, nodeId and that kind\'s fields: a directive\'s directive, completionCondition, inputSchema, attempt from 1 and maxRetries from 0) at seq 1 or later, a completed run its endNodeId and output object, a failed run its error { code, message, nodeId }';
 
-/** create()'s record and first events: a record with its run id, and a list. */
-export function checkCreate(record: unknown, events: unknown, rows?: unknown): JournalEvent[] {
+/** create()'s record and first events: a record with its run id, and a list; what the store keeps of them. */
+export function checkCreate(record: unknown, events: unknown, rows?: unknown): { record: RunRecord; events: JournalEvent[] } {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
     throw new CountersignError('E_INPUT', `create(): the record is a run record (an object), got ${shown(record)}`, {
       fix: 'pass the run record to store, with its runId, workflowHash, status, snapshot and seq',
@@ -300,7 +316,7 @@ export function checkCreate(record: unknown, events: unknown, rows?: unknown): J
       fix: 'pass the ledger rows as a list ([row]), or leave them out to append none; nothing was written',
     });
   }
-  return storedEvents(events, `create() of run "${runId}"`, trusted);
+  return { record: keptRecord(record as RunRecord, trusted), events: storedEvents(events, `create() of run "${runId}"`, trusted) };
 }
 
 /** The deadline that fires (the record's) and the one hosts are shown (the item's) are one: never an item showing a deadline that never fires. */

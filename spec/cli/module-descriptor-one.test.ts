@@ -300,20 +300,50 @@ One('r92 a1 a3: after the command finished, a module\'s timer that calls process
 
 const BLOCKING = "console.error('MARK-TOOL-STARTED'); cp.execSync('sleep 4')";
 
-One('r89 a1: SIGTERM sent to the launcher while a tool blocks the event loop (execSync) ends `start` at once, by SIGTERM, as without the launcher; the run is not completed', async () => {
+One('r89 a1, r101 a1: SIGTERM sent to the launcher while a tool blocks the event loop (execSync) ends `start` within a second, by SIGTERM, saying so: E_INTERRUPTED as the --json document and on stderr, naming the run and how to see it; the run is not completed', async () => {
   const began = Date.now();
   const r = await interrupted((pid) => process.kill(pid, 'SIGTERM'), BLOCKING, { command: 'start' });
   assert.is(r.signal, 'SIGTERM', `ended by the signal: code ${r.code}\n${r.stderr}`);
-  assert.ok(Date.now() - began < 3_500, `at once, not after the tool: ${Date.now() - began} ms`);
+  assert.ok(Date.now() - began < 3_500, `soon, not after the tool: ${Date.now() - began} ms`);
+  const runs = spawnSync(process.execPath, [LAUNCHER, 'runs', '--json', '--store', r.store], { encoding: 'utf8' });
+  const run = JSON.parse(runs.stdout).runs[0];
+  assert.is(run.status, 'waiting');
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_INTERRUPTED');
+  assert.match(error.message, "interrupted by SIGTERM before start finished, while a tool module's code held the process");
+  assert.match(error.message, `run ${run.runId} may be left waiting at a tool node`);
+  assert.match(error.fix, `countersign status ${run.runId} --store ${r.store} --allow-tool-modules`);
+  assert.match(r.stderr, 'countersign: E_INTERRUPTED: interrupted by SIGTERM');
+});
+
+One('r89 a2, r101 a1: Ctrl-C (SIGINT to the launcher\'s group) while a tool blocks the event loop ends the command by SIGINT, said as E_INTERRUPTED; the run is never recorded as failed', async () => {
+  const r = await interrupted((pid) => process.kill(-pid, 'SIGINT'), BLOCKING, { command: 'start' });
+  assert.is(r.signal, 'SIGINT', `code ${r.code}\n${r.stderr}`);
+  assert.is(JSON.parse(r.stdout).error.code, 'E_INTERRUPTED');
   const runs = spawnSync(process.execPath, [LAUNCHER, 'runs', '--json', '--store', r.store], { encoding: 'utf8' });
   assert.is(JSON.parse(runs.stdout).runs[0].status, 'waiting');
 });
 
-One('r89 a2: Ctrl-C (SIGINT to the launcher\'s group) while a tool blocks the event loop ends the command by SIGINT; the run is never recorded as failed', async () => {
-  const r = await interrupted((pid) => process.kill(-pid, 'SIGINT'), BLOCKING, { command: 'start' });
-  assert.is(r.signal, 'SIGINT', `code ${r.code}\n${r.stderr}`);
-  const runs = spawnSync(process.execPath, [LAUNCHER, 'runs', '--json', '--store', r.store], { encoding: 'utf8' });
-  assert.is(JSON.parse(runs.stdout).runs[0].status, 'waiting');
+One('r101 a1: a `step --response -` under --allow-tool-modules ended by a signal while it reads its answer says so as without the flag: the E_INTERRUPTED document, nothing stored, ended by the signal', async () => {
+  const p = project('');
+  const store = join(p.dir, 'store');
+  const started = start(p);
+  const runId = JSON.parse(started.stdout).runId as string;
+  const child = spawn(process.execPath, [LAUNCHER, 'step', runId, '--response', '-', '--allow-tool-modules', '--json', '--store', store], { cwd: p.dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c) => (stdout += c));
+  child.stderr!.on('data', (c) => (stderr += c));
+  await new Promise((r) => setTimeout(r, 2_500));
+  child.kill('SIGINT');
+  const [, signal] = await new Promise<[number | null, string | null]>((done) => child.once('close', (c, s) => done([c, s])));
+  assert.is(signal, 'SIGINT', stderr);
+  const { error } = JSON.parse(stdout);
+  assert.is(error.code, 'E_INTERRUPTED');
+  assert.match(error.message, 'interrupted by SIGINT before step finished');
+  assert.match(stderr, 'countersign: E_INTERRUPTED: interrupted by SIGINT before step finished');
+  const status = spawnSync(process.execPath, [LAUNCHER, 'status', runId, '--json', '--store', store, '--allow-tool-modules'], { encoding: 'utf8', cwd: p.dir });
+  assert.is(JSON.parse(status.stdout).seq, JSON.parse(started.stdout).seq, 'nothing was stored');
 });
 
 One('r89 a3: Ctrl-C, then a kill sent to the launcher 0.5 s later: the second signal ends `run` at once, with its report', async () => {

@@ -3,7 +3,8 @@
  * same way whichever store keeps it: `status`, `info` and `submit` are
  * E_STORE naming the run and the damage, with the store's repair, and the
  * run is never answered, advanced or served half-broken. Each damage is
- * applied to a run in the memory store and to one in SQLite.
+ * applied to a run in SQLite (its row edited) and to one a host's own
+ * store serves over a memory store (which keeps its records read-only).
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,15 +33,21 @@ interface Damaged {
 /** A run of TWO waiting at "write" (seq 1), its stored record changed by `damage`, with an engine over the store. */
 async function damagedRun(kind: 'memory' | 'sqlite', damage: Damage): Promise<Damaged> {
   if (kind === 'memory') {
-    const store = createMemoryStore();
-    const engine = createEngine({ store });
-    const { runId } = await engine.start(TWO);
-    // update() refuses a record it would read back as damaged (E_INPUT); the memory store keeps records as given, so the damage is done in place.
-    // Its parts (a frozen pending item) are replaced by copies first, so the damage can reach into them.
-    const record = store.get(runId) as unknown as Record<string, any>;
-    for (const key of Object.keys(record)) if (record[key] !== null && typeof record[key] === 'object') record[key] = structuredClone(record[key]);
+    const inner = createMemoryStore();
+    const { runId } = await createEngine({ store: inner }).start(TWO);
+    // update() refuses a record it would read back as damaged (E_INPUT), and the memory store keeps what it holds
+    // read-only: the damaged record comes from a host's own store without a file, serving it over a memory store.
+    const record = structuredClone(inner.get(runId)) as unknown as Record<string, any>;
     damage(record);
-    return { runId, engine, store, kind, cleanup: () => store.close() };
+    const served = (id: string) => (id === runId ? (record as never) : inner.get(id));
+    const store = new Proxy(inner, {
+      get: (target, key) =>
+        key === 'get' ? served
+          : key === 'update' ? (id: string, mutate: (cur: never) => never) => target.update(id, (cur) => mutate(id === runId ? (record as never) : (cur as never)))
+            : key === 'list' ? (filter?: never) => target.list().map((summary) => (summary.runId === runId ? { ...summary, status: record.status, createdAt: record.createdAt, updatedAt: record.updatedAt, workflow: record.workflow } : summary)).filter((summary) => !filter || summary.status === (filter as { status: string }).status)
+              : Reflect.get(target, key),
+    }) as Store;
+    return { runId, engine: createEngine({ store }), store, kind, cleanup: () => inner.close() };
   }
   const dir = mkdtempSync(join(tmpdir(), 'countersign-damaged-'));
   const first = createSqliteStore(dir);
@@ -182,9 +189,9 @@ test('r83 d9: the memory store is refused as SQLite is for the same damage (time
     ['deadline "soon"', (r) => (r.deadline = 'soon'), 'has the deadline "soon", which is no time'],
   ];
   for (const [label, damage, what] of cases) await bothStores(label, damage, what);
-  // runs() lists no run whose time is no time, nor one under another run's id, whichever store.
-  for (const [damage, what] of [[(r) => (r.createdAt = 'yesterday'), '"yesterday", which is no time'], [(r) => (r.runId = 'zzz'), '"zzz"']] as Array<[Damage, string]>) {
-    for (const kind of ['memory', 'sqlite'] as const) {
+  // runs() lists no run whose time is no time, whichever store, nor (SQLite, whose rows can be edited) one under another run's id.
+  for (const [damage, what, kinds] of [[(r) => (r.createdAt = 'yesterday'), '"yesterday", which is no time', ['memory', 'sqlite']], [(r) => (r.runId = 'zzz'), '"zzz"', ['sqlite']]] as Array<[Damage, string, Array<'memory' | 'sqlite'>]>) {
+    for (const kind of kinds) {
       const d = await damagedRun(kind, damage);
       try {
         const listed = await d.engine.runs().then((v) => ({ resolved: v }), (e) => e);

@@ -1,7 +1,7 @@
 /**
  * The in-memory store must stay small: the benchmark budget is 10,000
  * waiting runs in well under 300 MB, so the workflow copy is kept once per
- * hash and records are not copied.
+ * hash and the engine's records are not copied.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,6 +12,15 @@ import type { RunRecord } from '../../engine/store/store.js';
 import { hashWorkflow } from '../../engine/run/hash.js';
 
 const test = suite('memory store');
+
+const ASK: Workflow = {
+  metadata: { name: 'ask', version: '1.0.0', description: 'one question' },
+  nodes: [
+    { id: 'start', type: 'start', connections: { default: 'q' } },
+    { id: 'q', type: 'agent-directive', directive: 'Answer', completionCondition: 'done', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, connections: { success: 'end' } },
+    { id: 'end', type: 'end' },
+  ],
+};
 
 function bigWorkflow(): Workflow {
   const nodes: Workflow['nodes'] = [{ id: 'start', type: 'start', connections: { default: 'n0' } }];
@@ -29,7 +38,7 @@ function bigWorkflow(): Workflow {
   return { metadata: { name: 'big', version: '1', description: 'large' }, nodes };
 }
 
-test('records come back as the very objects stored (nothing is copied)', () => {
+test('r102 d2: a host\'s record is kept as a read-only copy (an edit to the object given changes nothing stored), and the engine\'s own comes back as the very object it wrote, read-only at its top', async () => {
   const store = createMemoryStore();
   const hash = hashWorkflow(bigWorkflow());
   store.putWorkflow(hash, bigWorkflow());
@@ -47,7 +56,20 @@ test('records come back as the very objects stored (nothing is copied)', () => {
     updatedAt: '2024-01-01T00:00:00.000Z',
   };
   store.create(rec, []);
-  assert.ok(store.get('r') === rec);
+  const kept = store.get('r')!;
+  assert.ok(kept !== rec);
+  assert.equal(kept, rec);
+  assert.ok(Object.isFrozen(kept) && Object.isFrozen(kept.output));
+  rec.status = 'failed';
+  assert.is(store.get('r')!.status, 'completed');
+  // The engine's records are its own (it never edits one it wrote): kept as written, not copied on every step.
+  let written: RunRecord | undefined;
+  const spy = new Proxy(store, { get: (t, k) => (k === 'update' ? (id: string, m: (c: RunRecord) => { record?: RunRecord }) => t.update(id, (c) => { const out = m(c); written = out.record; return out as never; }) : Reflect.get(t, k)) });
+  const engine = createEngine({ store: spy });
+  const s = await engine.start(ASK);
+  await engine.submit(s.runId, { n: 'x' }, { seq: s.seq });
+  assert.ok(written !== undefined && store.get(s.runId) === written, 'the very record the engine wrote');
+  assert.ok(Object.isFrozen(written));
 });
 
 test('a workflow copy is kept once per hash: storing the same hash again keeps the first copy', () => {

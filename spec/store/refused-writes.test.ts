@@ -16,6 +16,7 @@ import { createMemoryStore } from '../../engine/store/memory.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
 import type { RunRecord, Store } from '../../engine/store/store.js';
 import { hashWorkflow } from '../../engine/run/hash.js';
+import { createEngine } from '../../engine/run/engine.js';
 
 const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
@@ -276,6 +277,66 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     const both = '2030-01-01T00:00:00.000Z';
     store(c).create({ ...waiting, runId: 'ok', deadline: both, pending: { ...pending, deadline: both } } as never, []);
     assert.is(store(c).get('ok')!.deadline, both);
+  });
+
+  test('r102 d2: a record given to create() or update() and edited afterwards leaves the stored run as it was written, and a record get() hands out cannot be edited, in both stores alike', async (c) => {
+    const rec = makeRecord('h', 'waiting') as RunRecord & { pending: { directive: string } };
+    store(c).create(rec, []);
+    rec.seq = 7;
+    rec.pending.directive = 'EDITED AFTER CREATE';
+    assert.is(store(c).get('h')!.seq, 1);
+    assert.is((store(c).get('h')!.pending as { directive: string }).directive, 'Do it');
+    const next = { ...structuredClone(store(c).get('h')!), seq: 2 } as RunRecord & { pending: { directive: string } };
+    store(c).update('h', () => ({ record: next, result: undefined }));
+    next.seq = 9;
+    next.pending.directive = 'EDITED AFTER UPDATE';
+    const got = store(c).get('h')!;
+    assert.is(got.seq, 2);
+    assert.is((got.pending as { directive: string }).directive, 'Do it');
+    assert.throws(() => { (got as { seq: number }).seq = 99; }, TypeError);
+    assert.throws(() => { (got.pending as { directive: string }).directive = 'x'; }, TypeError);
+    assert.throws(() => { (got.snapshot as { value: string }).value = 'x'; }, TypeError);
+    assert.is(store(c).get('h')!.seq, 2);
+    // The engine's own records too: a host holding one from get() cannot change the run without a step.
+    const engine = createEngine({ store: store(c) });
+    const run = await engine.start(WORKFLOW);
+    const written = store(c).get(run.runId)!;
+    assert.throws(() => { (written as { status: string }).status = 'waiting'; }, TypeError);
+    assert.is((await engine.status(run.runId)).status, 'completed');
+  });
+
+  test('r102 d3: a host record whose pending item holds a field no item of its kind has (errros, seq) is E_INPUT naming it with the field meant, nothing written; a waiting record the engine wrote, copied back, is taken', async (c) => {
+    const waiting = makeRecord('w', 'waiting');
+    const pending = waiting.pending as unknown as Record<string, unknown>;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...pending, errros: ['x'] }, 'has a pending item with the field "errros", which a directive item does not have — did you mean "errors"?'],
+      [{ ...pending, seq: 99 }, 'has a pending item with the field "seq", which a directive item does not have'],
+      [{ ...pending, bogus: 'x' }, 'field "bogus"'],
+    ];
+    for (const [item, rule] of cases) {
+      const fix = refused(() => store(c).create({ ...waiting, runId: 'bad', pending: item } as never, []), 'E_INPUT', 'create() of run "bad"', rule);
+      assert.match(fix, 'nothing was written');
+      assert.is(store(c).get('bad'), undefined, rule);
+    }
+    store(c).create(waiting, []);
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, pending: { ...pending, maxRetry: 3 } } as never, result: undefined })), 'E_INPUT', 'field "maxRetry"', 'did you mean "maxRetries"?');
+    assert.equal(store(c).get('w')!.pending, waiting.pending, 'the stored item is as it was');
+    // What the engine writes for a waiting directive (agent, deadline, errors set) is a record a host may copy back as it is.
+    const engine = createEngine({ store: store(c) });
+    const ask: Workflow = {
+      metadata: { name: 'ask', version: '1.0.0', description: 'one question' },
+      nodes: [
+        { id: 'start', type: 'start', connections: { default: 'q' } },
+        { id: 'q', type: 'agent-directive', directive: 'Answer', completionCondition: 'done', agent: 'writer', timeoutMs: 60_000, retryMessage: 'again', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, connections: { success: 'end' } },
+        { id: 'end', type: 'end' },
+      ],
+    } as Workflow;
+    const started = await engine.start(ask);
+    await engine.submit(started.runId, { n: 'x' }, { seq: started.seq });
+    const copy = JSON.parse(JSON.stringify(store(c).get(started.runId))) as RunRecord;
+    assert.ok(copy.pending && copy.pending.kind === 'directive' && copy.pending.errors && copy.pending.deadline && copy.pending.agent, 'the engine\'s item carries its optional fields');
+    store(c).create({ ...copy, runId: 'copied' }, []);
+    assert.equal(store(c).get('copied')!.pending, copy.pending);
   });
 
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {
