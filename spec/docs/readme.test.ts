@@ -112,7 +112,7 @@ Readme('the layout section lists every shipped workflow file', () => {
 });
 
 Readme('r79 d3: the option keys each library call takes (an unknown one is E_INPUT) are the ones the Library API section lists for it, no more and no fewer', async () => {
-  const engine = await import('../../engine/run/engine.js');
+  const engine = await import('../../engine/run/engine-api.js');
   const { CREATE_AGENT_OPTION_KEYS } = await import('../../engine/hosts/adapters.js');
   const { SCRIPTED_OPTION_KEYS } = await import('../../engine/hosts/scripted.js');
   const { STORE_LOCATION_KEYS } = await import('../../engine/store/open.js');
