@@ -42,6 +42,8 @@ export interface EarlyExitContext {
   runId?: string;
   /** The files validate or graph was given. */
   files?: readonly string[];
+  /** The command was given --allow-tool-modules: the commands a message suggests carry it too. */
+  toolModules?: boolean;
 }
 
 /** What went wrong, for a command that says its own partial result (validate's files checked so far). */

@@ -10,6 +10,7 @@
 import { exitingOnPurpose, resetNotes, standing, whenRunCreated, where, type EarlyExitContext } from './early-exit.js';
 import { printJson, type Io } from './io.js';
 import { tellLauncher } from './relayed-signals.js';
+import { withToolModules } from './render.js';
 
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -29,7 +30,9 @@ export function guardSignals(io: Io, json: boolean, context: EarlyExitContext): 
     // First, before the store is read: the launcher then waits for this command's own word.
     tellLauncher({ countersign: 'signal-taken' });
     try {
-      const error = interrupted(signal, context, began);
+      const said = interrupted(signal, context, began);
+      // Run as printed, a command on a run whose workflow loads tool modules needs the flag this one was given.
+      const error = context.toolModules ? { ...said, fix: withToolModules(said.fix) } : said;
       if (json) printJson(io, { error });
       io.stderr.write(`countersign: ${error.code}: ${error.message}\n  fix: ${error.fix}\n`);
     } catch {

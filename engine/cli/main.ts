@@ -127,7 +127,7 @@ export async function main(argv: string[], given?: Io): Promise<number> {
   // The run, when the command names it (step, status, trace, run --resume); else how to find it.
   const runId = typeof values.resume === 'string' ? values.resume : ['step', 'status', 'trace'].includes(name) ? parsed.positionals[0] : undefined;
   const files = name === 'validate' || name === 'graph' ? parsed.positionals : undefined;
-  const context = { command: name, store, ...(runId !== undefined ? { runId } : {}), ...(files ? { files } : {}) };
+  const context = { command: name, store, ...(runId !== undefined ? { runId } : {}), ...(files ? { files } : {}), ...(values['allow-tool-modules'] === true ? { toolModules: true } : {}) };
   const early = given === undefined && values['allow-tool-modules'] === true ? guardEarlyExit(io, json, context) : undefined;
   // A signal still ends the command, said first (interrupted.ts). With tool modules only under the launcher: their
   // code may hold the event loop, and the launcher then ends the command and says so (stdout-relay.cjs).

@@ -15,7 +15,9 @@
 // launcher). A command that says it handles signals itself (start, step…:
 // interrupted.ts) but does not take one within HELD_MS — a tool module's
 // code holds its event loop — is ended (SIGKILL), and this launcher says
-// for it what it would have said, then ends by the signal. At a terminal (standard input a TTY) it stays in the
+// for it what it would have said, then ends by the signal. Ended by a
+// signal, the command's process group goes with it (what its tools started
+// there), by the same signal. At a terminal (standard input a TTY) it stays in the
 // terminal's group instead — an interactive agent reads the terminal, which
 // a background group may not — so Ctrl-C and a closed terminal (SIGINT,
 // SIGHUP) reach it directly, and only SIGTERM is passed on.
@@ -89,6 +91,15 @@ function runRelayed(launcher, argv) {
   let guarded;
   let held;
   let forced;
+  // The command and what it started in its process group (its own, off a terminal); at a terminal, the command alone.
+  const endGroup = (signal) => {
+    try {
+      if (atTerminal) child.kill(signal);
+      else process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
   child.on('message', (note) => {
     if (!note || typeof note !== 'object') return;
     if (note.countersign === 'signals-guarded') guarded = note;
@@ -103,11 +114,7 @@ function runRelayed(launcher, argv) {
       held = setTimeout(() => {
         if (!guarded || child.exitCode !== null || child.signalCode !== null) return;
         forced = { signal, note: guarded };
-        try {
-          child.kill('SIGKILL');
-        } catch {
-          // already gone
-        }
+        endGroup('SIGKILL');
       }, HELD_MS);
     }
     // At a terminal the child shares its group: Ctrl-C and SIGHUP reached it already.
@@ -137,6 +144,8 @@ function runRelayed(launcher, argv) {
           return;
         }
         if (signal) {
+          // What its tools started in its group (a shell, a sleep) ends with it, by the same signal, never left running unseen.
+          endGroup(signal);
           // Ended by a signal: so is this launcher, so whoever started it sees the same.
           process.kill(process.pid, signal);
           return;

@@ -10,6 +10,7 @@ import { CountersignError } from '../errors.js';
 import type { JsonValue } from '../format/model.js';
 import type { AgentRequest } from '../run/contract.js';
 import type { Agent, AnswerOptions } from './agent.js';
+import { keepTail, stderrNote } from './stderr-tail.js';
 import {
   describeExit,
   killProcessGroup,
@@ -25,9 +26,6 @@ import {
 
 /** Output past this is refused rather than buffered without bound. */
 const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
-/** How much of the agent's stderr is kept for a crash message. */
-const STDERR_TAIL_CHARS = 4096;
-const STDERR_TAIL_LINES = 5;
 
 export interface ExecAgentOptions extends AgentCommandOptions {
   /**
@@ -104,7 +102,7 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (chunk: string) => {
         echo?.write(chunk);
-        stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+        stderrTail = keepTail(stderrTail, chunk);
       });
       // An agent that exits without reading stdin raises EPIPE here; its exit status decides.
       child.stdin!.on('error', () => undefined);
@@ -182,9 +180,7 @@ export function createExecAgent(command: string, opts: ExecAgentOptions): Agent 
 }
 
 function crashed(who: string, nodeId: string, how: string, stderrTail: string): CountersignError {
-  const lines = stderrTail.trimEnd().split('\n').slice(-STDERR_TAIL_LINES).filter((l) => l !== '');
-  const tail = lines.length > 0 ? `; its stderr ended with:\n  ${lines.join('\n  ')}` : '';
-  return new CountersignError('E_AGENT_CRASHED', `${who} ${how} for node "${nodeId}"${tail}`, {
+  return new CountersignError('E_AGENT_CRASHED', `${who} ${how} for node "${nodeId}"${stderrNote(stderrTail)}`, {
     nodeId,
     fix: 'run the command by hand with the request JSON on stdin to see why it fails; the run is still waiting',
   });

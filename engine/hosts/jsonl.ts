@@ -8,6 +8,7 @@
  * timed-out request that had called tools, a timed-out decision review —
  * the process is stopped and the next request starts a fresh one.
  */
+import { keepTail, stderrNote } from './stderr-tail.js';
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { CountersignError, isCountersignError } from '../errors.js';
@@ -73,8 +74,11 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
   // Requests are answered strictly in order; a second caller waits its turn.
   let queue: Promise<unknown> = Promise.resolve();
   let closing: Promise<void> | undefined;
+  // The end of the current process's stderr (when piped), for its crash message.
+  let stderrTail = '';
 
   function start(nodeId: string): AgentProcess {
+    stderrTail = '';
     // A working directory removed since the agent was created: said as such, never as `spawn sh ENOENT`.
     const gone = workingDirGone(opts.cwd);
     if (gone !== undefined) throw workingDirGoneError(who, nodeId, gone);
@@ -82,7 +86,10 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
     if (opts.stderr) {
       const sink = opts.stderr;
       child.stderr!.setEncoding('utf8');
-      child.stderr!.on('data', (chunk: string) => sink.write(chunk));
+      child.stderr!.on('data', (chunk: string) => {
+        stderrTail = keepTail(stderrTail, chunk);
+        sink.write(chunk);
+      });
     }
     // Writing to an agent that already exited raises EPIPE here; the exit itself is reported.
     child.stdin!.on('error', () => undefined);
@@ -116,9 +123,10 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
         ? `could not start (${exit.spawnError.message})`
         : describeExit(exit.code, exit.signal);
     const midLine = unfinished === undefined ? '' : ` (it stopped in the middle of a line, which was never taken as an answer: ${quote(unfinished)})`;
-    return new CountersignError('E_AGENT_CRASHED', `${who} ${how} before answering node "${nodeId}"${midLine}`, {
+    // Piped (the CLI's progress display), its stderr's last lines are quoted; inherited, they went to this process's stderr as written.
+    return new CountersignError('E_AGENT_CRASHED', `${who} ${how} before answering node "${nodeId}"${midLine}${opts.stderr ? stderrNote(stderrTail) : ''}`, {
       nodeId,
-      fix: 'run the command by hand with one request line on stdin to see why it stops (its stderr is shown above); the run is still waiting',
+      fix: `run the command by hand with one request line on stdin to see why it stops${opts.stderr ? '' : ' (what it wrote to stderr went to this process\'s stderr)'}; the run is still waiting`,
     });
   }
 

@@ -10,13 +10,11 @@ import type { LedgerQuery, LedgerRow } from './store.js';
 import { checkShape, RUN_FORBIDDEN_TABLES } from '../format/table-shapes.js';
 import { said, shown } from '../format/said.js';
 import { suggest } from '../format/suggest.js';
-import { isPlainObject, kindOf } from './row-shapes.js';
+import { isCanonicalTime, isPlainObject, kindOf } from './row-shapes.js';
 
 const QUERY_KEYS = ['since', 'key', 'limit'];
 
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
-/** What `Date#toISOString()` writes: the only form whose text order is time order. */
-const CANONICAL_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 /** A date, or a date-time with an optional zone, as `--since` accepts it. */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -63,7 +61,7 @@ export function checkRows(rows: readonly LedgerRow[], stored: (id: string) => bo
     }
     seen.add(row.id);
     // Round-tripped through Date: a day that does not exist (02-30) would be read as another one and sort out of place.
-    if (typeof row.at !== 'string' || !CANONICAL_AT.test(row.at) || Number.isNaN(Date.parse(row.at)) || new Date(Date.parse(row.at)).toISOString() !== row.at) {
+    if (!isCanonicalTime(row.at)) {
       throw rowError(`ledger row "${row.id}" has time ${said(row.at)}, not a time in the one form ledger rows take: UTC with milliseconds, as Date#toISOString() writes it (so that text order is time order)`, 'write `at` as new Date(ms).toISOString(), e.g. 2026-01-01T09:30:00.000Z');
     }
     for (const field of ['key', 'runId'] as const) {

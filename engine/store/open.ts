@@ -38,7 +38,14 @@ export function resolveStoreDir(opts: StoreLocation): string {
       fix: `pass the store directory (is the variable you passed it from unset?), or leave store out to use $COUNTERSIGN_STORE or ./${DEFAULT_STORE_DIR}`,
     });
   }
-  const chosen = nonEmpty(opts.store) ?? nonEmpty(env.COUNTERSIGN_STORE) ?? DEFAULT_STORE_DIR;
+  // Blank but not empty ("   ") is no unset variable: a value meant as a directory that names none, never the default instead.
+  const variable = env.COUNTERSIGN_STORE;
+  if (opts.store === undefined && typeof variable === 'string' && variable !== '' && variable.trim() === '') {
+    throw new CountersignError('E_INPUT', `COUNTERSIGN_STORE holds only blanks (${JSON.stringify(variable)}), which names no store directory`, {
+      fix: `set COUNTERSIGN_STORE to the store directory, or unset it (or pass --store DIR) to use ./${DEFAULT_STORE_DIR}`,
+    });
+  }
+  const chosen = nonEmpty(opts.store) ?? nonEmpty(variable) ?? DEFAULT_STORE_DIR;
   const dir = resolve(opts.cwd, chosen);
   // The store is a directory: a file there (countersign.db itself, named by mistake) would read as an empty store.
   if (existsSync(dir) && !isDirectory(dir)) {

@@ -157,3 +157,11 @@ export function unknownPendingKey(pending: unknown): string | undefined {
   const what = pending.kind === 'review' ? `a ${String(pending.contract)} review` : `a ${kind}`;
   return `has a pending item with the field ${JSON.stringify(key)}, which ${what} item does not have${near ? ` — did you mean "${near}"?` : ''} (it would be handed to every host and never read)`;
 }
+
+/** What `Date#toISOString()` writes: the only form whose text order is time order. */
+const CANONICAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Whether `value` is a time as `Date#toISOString()` writes it (UTC, milliseconds): stores sort such times as text. */
+export function isCanonicalTime(value: unknown): value is string {
+  return typeof value === 'string' && CANONICAL_TIME.test(value) && new Date(Date.parse(value)).toISOString() === value;
+}

@@ -5,7 +5,7 @@ import { said, shown } from '../format/said.js';
 import type { RunStatus } from '../run/contract.js';
 import { checkOptionKeys } from '../run/option-keys.js';
 import type { JournalEvent } from '../run/contract.js';
-import { eventProblem, isPlainObject, kindOf, recordProblem, unknownPendingKey, unknownRecordKey } from './row-shapes.js';
+import { eventProblem, isCanonicalTime, isPlainObject, kindOf, recordProblem, unknownPendingKey, unknownRecordKey } from './row-shapes.js';
 import { jsonProblem } from '../format/json-problem.js';
 import { takeVouched } from './vouched.js';
 import { deepFreeze } from '../format/freeze.js';
@@ -260,6 +260,16 @@ function checkStoredRecord(record: unknown, runId: string, call: string, trusted
   // Plain objects of JSON values only by now (no field only inherited, which SQLite would drop): judged as stored.
   const why = recordProblem(record, runId);
   if (why !== undefined) throw refuse(why);
+  // Runs list newest first by these times' text, which is time order only in the one form the engine writes.
+  if (!trusted) {
+    for (const field of ['createdAt', 'updatedAt'] as const) {
+      const time = (record as RunRecord)[field];
+      if (isCanonicalTime(time)) continue;
+      throw new CountersignError('E_INPUT', `${call}: the record to store has the ${field} ${JSON.stringify(time)}, not a time in the one form run times take: UTC with milliseconds, as Date#toISOString() writes it (runs are listed newest first by its text)`, {
+        fix: `write it as new Date(Date.parse(${field})).toISOString(), here ${JSON.stringify(new Date(Date.parse(time)).toISOString())}; nothing was written`,
+      });
+    }
+  }
   // Every resume runs in the workspace and hands it to agents as their cwd: an empty or relative one (which
   // directory it means depends on the process reading it) would be stored as a healthy run no later call can continue.
   const { workspace } = record as RunRecord;

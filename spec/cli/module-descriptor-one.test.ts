@@ -346,6 +346,41 @@ One('r101 a1: a `step --response -` under --allow-tool-modules ended by a signal
   assert.is(JSON.parse(status.stdout).seq, JSON.parse(started.stdout).seq, 'nothing was stored');
 });
 
+/** Whether process `pid` is gone (polled for up to 3 s: the kernel reaps it a moment after the signal). */
+async function goneSoon(pid: number): Promise<boolean> {
+  for (const end = Date.now() + 3_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+One('r103 a1 a2: `start` ended by SIGTERM while its tool awaits a child process: the fix\'s status command carries --allow-tool-modules (run as printed it is not refused), and the tool\'s child process is ended with the command', async () => {
+  const body = "console.error('MARK-TOOL-STARTED'); const c = cp.spawn('sleep', ['37']); (await import('node:fs')).writeFileSync('tool-child.pid', String(c.pid)); await new Promise((r) => c.on('exit', r))";
+  const r = await interrupted((pid) => process.kill(pid, 'SIGTERM'), body, { command: 'start' });
+  assert.is(r.signal, 'SIGTERM', r.stderr);
+  const { error } = JSON.parse(r.stdout);
+  assert.is(error.code, 'E_INTERRUPTED');
+  assert.match(error.fix, /countersign status \S+ --store \S+ --allow-tool-modules/);
+  const printed = /countersign status .*--allow-tool-modules/.exec(error.fix)![0].split(' ').slice(1);
+  const status = spawnSync(process.execPath, [LAUNCHER, ...printed, '--json'], { encoding: 'utf8', cwd: join(r.store, '..') });
+  assert.is(status.status, 0, status.stderr);
+  const child = Number(readFileSync(join(r.store, '..', 'tool-child.pid'), 'utf8'));
+  assert.ok(await goneSoon(child), `the tool's sleep (pid ${child}) was ended with the command`);
+});
+
+One('r103 a2: a command held by a tool (execSync) and ended by the launcher takes what the tool started with it', async () => {
+  const body = "console.error('MARK-TOOL-STARTED'); cp.execSync('sleep 37 & echo $! > tool-child.pid; wait')";
+  const r = await interrupted((pid) => process.kill(pid, 'SIGTERM'), body, { command: 'start' });
+  assert.is(r.signal, 'SIGTERM', r.stderr);
+  assert.is(JSON.parse(r.stdout).error.code, 'E_INTERRUPTED');
+  const child = Number(readFileSync(join(r.store, '..', 'tool-child.pid'), 'utf8'));
+  assert.ok(await goneSoon(child), `the tool's sleep (pid ${child}) was ended with the command`);
+});
+
 One('r89 a3: Ctrl-C, then a kill sent to the launcher 0.5 s later: the second signal ends `run` at once, with its report', async () => {
   const slow = "console.error('MARK-TOOL-STARTED'); await new Promise((r) => setTimeout(r, 20000))";
   const began = Date.now();

@@ -85,6 +85,25 @@ test('an agent that exits before answering is E_AGENT_CRASHED with its exit code
   assert.is(err.nodeId, 'review');
 });
 
+test('r103 e1: a crash with its stderr piped (the CLI) quotes that stderr\'s last lines, or says it wrote none; inherited, the fix says where it went (never "shown above" when nothing was)', async (c) => {
+  const sink = { text: '', write(chunk: string) { this.text += chunk; return true; } };
+  c.agent = createJsonlAgent(`sh -c 'echo "cannot find the model key" >&2; exit 7'`, { cwd: c.dir, stderr: sink as never });
+  const said = await rejection(c.agent.answer(request('ask', 1), opts()));
+  assert.is(said.code, 'E_AGENT_CRASHED');
+  assert.match(said.message, 'its stderr ended with:\n  cannot find the model key');
+  assert.match(sink.text, 'cannot find the model key', 'still echoed as it arrived');
+  await c.agent.close?.();
+  c.agent = createJsonlAgent('exit 7', { cwd: c.dir, stderr: sink as never });
+  const silent = await rejection(c.agent.answer(request('ask', 1), opts()));
+  assert.match(silent.message, 'exited with code 7 before answering node "ask"; it wrote nothing to stderr');
+  assert.not.match(silent.fix ?? '', 'shown above');
+  await c.agent.close?.();
+  c.agent = createJsonlAgent('exit 7', { cwd: c.dir });
+  const inherited = await rejection(c.agent.answer(request('ask', 1), opts()));
+  assert.match(inherited.fix ?? '', "what it wrote to stderr went to this process's stderr");
+  assert.not.match(inherited.fix ?? '', 'shown above');
+});
+
 test('a crash before answering is reported once: the next request (a resume with the same agent) starts a fresh process and is answered', async (c) => {
   // Exits 1 on its first start (before answering), answers from then on.
   const mark = join(c.dir, 'started-once');

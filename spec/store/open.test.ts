@@ -10,6 +10,8 @@ import * as assert from 'uvu/assert';
 import { openStore, resolveStoreDir } from '../../engine/store/open.js';
 import { createSqliteStore } from '../../engine/store/sqlite.js';
 import { thrownWithCode } from '../helpers/errors.js';
+import { spawnSync } from 'node:child_process';
+import { LAUNCHER } from '../helpers/cli.js';
 
 const test = suite('store location');
 
@@ -28,6 +30,23 @@ test('--store DIR wins over COUNTERSIGN_STORE', () => {
 
 test('an empty COUNTERSIGN_STORE counts as unset', () => {
   assert.is(resolveStoreDir({ cwd: '/work/project', env: { COUNTERSIGN_STORE: '' } }), '/work/project/.countersign');
+});
+
+test('r103 d2: a COUNTERSIGN_STORE of blanks only is E_INPUT naming it, never the default store in its place (the CLI too); --store still wins over it', () => {
+  const e = thrownWithCode(() => resolveStoreDir({ cwd: '/work/project', env: { COUNTERSIGN_STORE: '   ' } }), 'E_INPUT');
+  assert.match(e.message, 'COUNTERSIGN_STORE holds only blanks ("   "), which names no store directory');
+  assert.match(e.fix ?? '', 'unset it');
+  assert.is(resolveStoreDir({ store: 'flag-dir', cwd: '/work/project', env: { COUNTERSIGN_STORE: '   ' } }), '/work/project/flag-dir');
+  const cwd = mkdtempSync(join(tmpdir(), 'countersign-blank-store-'));
+  try {
+    const r = spawnSync(process.execPath, [LAUNCHER, 'runs', '--json'], { cwd, env: { ...process.env, COUNTERSIGN_STORE: '  ' }, encoding: 'utf8' });
+    assert.is(r.status, 2, r.stderr);
+    assert.is(JSON.parse(r.stdout).error.code, 'E_INPUT');
+    assert.match(r.stderr, 'countersign: E_INPUT: COUNTERSIGN_STORE holds only blanks');
+    assert.not.ok(existsSync(join(cwd, '.countersign')), 'no default store was made');
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
 });
 
 test('openStore opens SQLite at DIR/countersign.db in the resolved directory', () => {

@@ -339,6 +339,22 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     assert.equal(store(c).get('copied')!.pending, copy.pending);
   });
 
+  test('r103 d1: a host record whose createdAt or updatedAt is a time in another form (a zone offset, no milliseconds) is E_INPUT with the canonical form, so runs stay listed newest first', (c) => {
+    const cases: Array<[Partial<RunRecord>, string, string]> = [
+      [{ createdAt: '2024-01-01T13:00:00+02:00', updatedAt: '2024-01-01T13:00:00+02:00' }, 'has the createdAt "2024-01-01T13:00:00+02:00"', '"2024-01-01T11:00:00.000Z"'],
+      [{ updatedAt: '2024-01-01T00:00:00Z' }, 'has the updatedAt "2024-01-01T00:00:00Z"', '"2024-01-01T00:00:00.000Z"'],
+    ];
+    for (const [times, rule, canonical] of cases) {
+      const fix = refused(() => store(c).create({ ...makeRecord('bad'), ...times }, []), 'E_INPUT', rule, 'Date#toISOString()');
+      assert.match(fix, canonical);
+      assert.is(store(c).get('bad'), undefined);
+    }
+    store(c).create(makeRecord('older'), []);
+    refused(() => store(c).update('older', (cur) => ({ record: { ...cur, updatedAt: '2024-01-02T10:00:00+00:00' }, result: undefined })), 'E_INPUT', 'has the updatedAt');
+    store(c).create({ ...makeRecord('newer'), createdAt: '2024-01-01T12:00:00.000Z', updatedAt: '2024-01-01T12:00:00.000Z' }, []);
+    assert.equal(store(c).list().map((r) => r.runId), ['newer', 'older']);
+  });
+
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {
     const inherited = Object.create({ id: 'b', table: 't', at: new Date(0).toISOString(), row: {} });
     refused(() => store(c).appendRows([inherited]), 'E_LEDGER_ROW', 'ledger row 0', 'plain object');
