@@ -18,108 +18,14 @@ import { guardProgress, type ProgressGuard } from './progress-guard.js';
 import { answerHint } from './step-hint.js';
 import type { Pending } from '../nodes/pending.js';
 import { isBlank } from '../nodes/answer-guard.js';
+import { DEFAULT_AGENT_ID, DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_REVIEWER_ID, GENERIC_SILENCE, MAX_TIMER_MS, type AdapterLabel, type ProgressEvent, type RunOptions, type RunResult } from './drive-types.js';
+import { agentFault, describeFailure, interrupted, resumable, stop, storeFault } from './drive-faults.js';
+import { askWithin, clockPast, isWaitTimeout } from './agent-wait.js';
 
-export const DEFAULT_AGENT_TIMEOUT_MS = 600_000;
-/** The identity review answers carry in a driven run unless `reviewerAs` names another. */
-export const DEFAULT_REVIEWER_ID = 'reviewer';
-/** The identity every other answer carries unless `as` names another. */
-export const DEFAULT_AGENT_ID = 'local';
-/** setTimeout's ceiling (~24.8 days); a longer wait would overflow into an immediate timeout. */
-const MAX_TIMER_MS = 2_147_483_647;
+export { DEFAULT_AGENT_ID, DEFAULT_AGENT_TIMEOUT_MS, DEFAULT_REVIEWER_ID } from './drive-types.js';
+export type { AdapterLabel, ProgressEvent, RunOptions, RunResult } from './drive-types.js';
 
-export type ProgressEvent =
-  /** The drive began on run `runId` (started by this run(), or resumed): first of all, before any tool node runs. */
-  | { type: 'driving'; runId: string }
-  | { type: 'pending'; state: Extract<RunState, { status: 'waiting' }> }
-  /**
-   * The answer to `nodeId` was judged: `verdict` says how, with the errors of
-   * a rejection (or the message of a declared `$error`), and `via`/`to` name
-   * the route a rejected or declared-failed answer took out of the node.
-   * `replayed`: the item had already been answered elsewhere; `late`: its deadline fired first; `discarded`: one of the engine's
-   * tools failed while the agent worked, so the answer was not taken (the node's error route, or the run failed). Either way this answer was not used.
-   */
-  | {
-      type: 'answered'; state: RunState; nodeId: string; verdict?: 'accepted' | 'rejected' | 'error' | 'discarded' | 'replayed' | 'late'; errors?: string[]; via?: string; to?: string;
-      /** Rejected behind tool nodes that ran past the node's deadline: it fired instead of asking again, and the `timeout` event that follows says where the run went. */
-      deadlineFired?: true;
-    }
-  /** A tool node the engine ran on the way to the next item. */
-  | { type: 'tool'; nodeId: string; tool: string; ok: boolean; code?: string; message?: string }
-  /** The run passed a condition or expression node: `via` is the connection it took (a condition's `true`/`false`). */
-  | { type: 'route'; from: string; to: string; via: string; kind: 'condition' | 'expression' }
-  /** A review refused on entry (nothing to review, unchanged with no fix answer before it, …) and the run went on by its `via` route to `to`. */
-  | { type: 'refused'; nodeId: string; code: string; message: string; via: string; to: string }
-  /** The node's deadline passed before an answer: `to` is where its `timeout` route led (none when the run failed). */
-  | { type: 'timeout'; nodeId: string; state: RunState; to?: string }
-  | { type: 'stopped'; error: RunFailure };
 
-/** How an adapter is named in driver messages, and what to check when it stays silent. */
-export interface AdapterLabel {
-  /** e.g. `the reviewer (--reviewer exec:node rev.mjs)` */
-  name: string;
-  /** e.g. `check that the command prints its answer and exits` */
-  silence: string;
-}
-
-export interface RunOptions {
-  /** The agent's identity (`userId`) on every answer it gives; `local` by default. */
-  as?: string;
-  /** The reviewer's identity on every review answer; `reviewer` by default. */
-  reviewerAs?: string;
-  /** Stop (resumable) after this many submitted answers. */
-  maxSteps?: number;
-  agentTimeoutMs?: number;
-  onProgress?: (event: ProgressEvent) => void;
-  /**
-   * Stops the drive when aborted (Ctrl-C): the agent's wait ends at once and
-   * the drive returns the still-waiting run with E_INTERRUPTED, resumable.
-   */
-  signal?: AbortSignal;
-  /**
-   * Tools the host lends its agents with `$tool`: a directive is offered
-   * them beside the engine's own (the workflow's access map decides), an
-   * issues review all of them, a decision review only its persona's.
-   */
-  tools?: ToolRunner;
-  /**
-   * The decorators (chain()) the engine's tools run through when an agent
-   * calls them with `$tool`. With a `reviewGate`, write and destructive tools
-   * are callable and each call is second-signed; without one they are refused
-   * (E_GATE_REQUIRED). `tenantBind` defaults to the answering identity.
-   */
-  toolChain?: ChainOptions;
-  /** How to name the agent and the reviewer in messages (the CLI passes its flags); generic names otherwise. */
-  labels?: { agent?: AdapterLabel; reviewer?: AdapterLabel };
-}
-
-const GENERIC_SILENCE = 'check that it answers each request it is given';
-
-export interface RunResult {
-  runId: string;
-  status: RunStatus;
-  steps: number;
-  endNodeId?: string;
-  /** The end node's `outcome` word, when it has one (e.g. pr-review.json's not_verified). */
-  outcome?: string;
-  output?: JsonObject;
-  /** The run's failure, or why driving stopped while the run still waits. */
-  error?: RunFailure;
-  /** True when the run still waits (max-steps or an adapter fault): resume it later. */
-  stopped?: boolean;
-  /**
-   * Set when a close() failed after the drive (the run's result above stands): one
-   * line per failed close, saying whose (`the agent's close() failed: <message>`,
-   * `the reviewer's …`, ` (no message)` when it said nothing), joined by "; ". Never blank.
-   */
-  closeError?: string;
-  /**
-   * Set when the `onProgress` callback threw after the run had ended, or on
-   * the `stopped` event of a stop of its own (the result above stands, as
-   * stored): E_PROGRESS_FAILED naming the run and the event. A throw while
-   * the run still waits is the stop itself (`error`, resumable).
-   */
-  progressError?: RunFailure;
-}
 
 /** How many drives are using each agent right now: it is closed when the last of them ends. */
 const drivesUsing = new WeakMap<Agent, number>();
@@ -214,11 +120,7 @@ async function releaseAgents(roles: Map<Agent, string>): Promise<string[]> {
   return (await Promise.all(closing)).filter((line): line is string => line !== undefined);
 }
 
-/** ": <message>" for a failure that says something; " (no message)" for one that says nothing visible ("", a bare throw). */
-function describeFailure(e: unknown): string {
-  const message = e instanceof Error ? e.message : e === undefined ? '' : String(e);
-  return isBlank(message) ? ' (no message)' : `: ${message}`;
-}
+
 
 async function drive(
   engine: Engine,
@@ -385,117 +287,5 @@ async function drive(
     // with its id, resumable, never an error that loses it (whose "retry" would start another run).
     if (isCountersignError(e) && e.code === 'E_STORE') return stop(state, steps, storeFault(e, state, `${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''}`), opts);
     throw e;
-  }
-}
-
-function stop(state: RunState, steps: number, error: RunFailure, opts: RunOptions): RunResult {
-  opts.onProgress?.({ type: 'stopped', error });
-  return { runId: state.runId, status: state.status, steps, error, stopped: true };
-}
-
-/**
- * A store failure mid-drive as a stop: the store's message and what to do
- * about the store, then how to go on with this run — resumed, never the
- * command run again (`resumeArgs`: the adapters a resume needs).
- */
-function storeFault(e: CountersignError, state: RunState, resumeArgs: string): RunFailure {
-  const where = { ...(e.file ? { file: e.file } : {}) };
-  if (state.status !== 'waiting') {
-    // The run had ended by then (only reading its progress failed): nothing is left to resume.
-    return { code: 'E_STORE', message: `${e.message}; run ${state.runId} had ${state.status === 'completed' ? 'completed' : 'failed'}`, ...where, fix: `${e.fix ?? 'check the store'}; then see the run with countersign status ${state.runId}` };
-  }
-  // SQLite's busy timeout ran out: the store itself is fine, and is written again once the other process lets go.
-  const busy = String((e.cause as { code?: unknown } | undefined)?.code ?? '').startsWith('SQLITE_BUSY');
-  const first = busy ? 'another process held the store\'s write lock for over 5 s: once it lets go,' : `${e.fix ?? 'make the store writable again'}; then`;
-  return {
-    code: 'E_STORE',
-    message: `${e.message}; run ${state.runId} still waits at node "${state.pending.nodeId}", where the store last recorded it`,
-    nodeId: state.pending.nodeId,
-    ...where,
-    fix: `${first} continue this run with countersign run --resume ${state.runId}${resumeArgs} (library: engine.run({ runId }, …)); an answer the store did not record is asked for again. Running the workflow file again would start another run and leave this one waiting`,
-  };
-}
-
-/**
- * An adapter fault's fix, followed by how to go on with this run: the run
- * still waits, and the document a host reads (--json) has no other line
- * that says so. A fix that already names the resume is left as it is.
- */
-function resumable(fault: RunFailure, runId: string, resumeArgs: string): RunFailure {
-  if (fault.fix?.includes('--resume')) return fault;
-  const resume = `continue it with countersign run --resume ${runId}${resumeArgs} (library: engine.run({ runId }, …))`;
-  // A fix that says already that the run waits is not told so twice.
-  const then = /still wait/.test(fault.fix ?? '') ? resume : `the run still waits at node "${fault.nodeId}": ${resume}`;
-  return { ...fault, fix: fault.fix ? `${fault.fix}; then ${then}` : then };
-}
-
-/** An agent's failure as a resumable stop: typed when the agent typed it, E_AGENT_CRASHED otherwise. */
-function agentFault(e: unknown, nodeId: string): RunFailure {
-  // Where the fault is (a script's entry: its file, pointer and line:col) travels with it, as every error's does.
-  if (isCountersignError(e)) return { code: e.code, message: e.message, nodeId, ...(e.fix ? { fix: e.fix } : {}), ...(e.file ? { file: e.file } : {}), ...(e.pointer !== undefined ? { pointer: e.pointer } : {}), ...(e.line !== undefined ? { line: e.line, col: e.col ?? 1 } : {}) };
-  return {
-    code: 'E_AGENT_CRASHED',
-    message: `the agent failed on node "${nodeId}"${describeFailure(e)}`,
-    nodeId,
-    fix: 'fix the agent, then resume the run (engine.run({ runId }) or countersign run --resume); the run is still waiting',
-  };
-}
-
-/** The E_AGENT_TIMEOUT errors askWithin raised itself (not ones an adapter typed). */
-const waitTimeouts = new WeakSet<object>();
-const isWaitTimeout = (e: unknown): boolean => typeof e === 'object' && e !== null && waitTimeouts.has(e);
-
-/** Waits (a few milliseconds at most, a bounded number of times) until `now()` reaches `at`. */
-async function clockPast(at: number, now: () => Date): Promise<void> {
-  for (let tries = 0; tries < 5; tries++) {
-    const left = at - now().getTime();
-    if (left < 0) return;
-    await new Promise((done) => setTimeout(done, left + 1));
-  }
-}
-
-/** A wait in seconds, as --agent-timeout takes it, to the millisecond; under one, in milliseconds (never "0 s"). */
-const spoken = (ms: number) => (ms < 1 ? `${Number(ms.toPrecision(2))} ms` : `${Number((ms / 1000).toFixed(3))} s`);
-
-/** The drive stopped by its host (opts.signal): the run still waits where it was. */
-function interrupted(runId: string, pending: Pending, label: AdapterLabel | undefined, opts: { reviewer?: Agent }, agentArg: string, seq: number): RunFailure {
-  return {
-    code: 'E_INTERRUPTED',
-    message: `interrupted${label ? ` while waiting for ${label.name}` : ''} at node "${pending.nodeId}"; the run still waits there`,
-    nodeId: pending.nodeId,
-    fix: `resume it with countersign run --resume ${runId}${agentArg}${opts.reviewer ? ' --reviewer <adapter>' : ''} (library: engine.run({ runId }, …))${agentArg ? `, or ${answerHint(runId, seq, pending)}` : ''}`,
-  };
-}
-
-/** Asks the agent, giving up with E_AGENT_TIMEOUT after `ms`, or at once when `interrupt` is aborted. */
-async function askWithin(agent: Agent, label: AdapterLabel, request: Parameters<Agent['answer']>[0], ms: number, tools?: ToolSession, interrupt?: AbortSignal): Promise<unknown> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let onInterrupt: (() => void) | undefined;
-  // The adapter is told to stop (its process group is killed) and the race ends without its answer.
-  const stopped = new Promise<never>((_, reject) => {
-    onInterrupt = () => {
-      reject(new CountersignError('E_INTERRUPTED', 'interrupted', { nodeId: request.nodeId }));
-      controller.abort();
-    };
-    interrupt?.addEventListener('abort', onInterrupt, { once: true });
-  });
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      // Reject before aborting: an adapter that rejects on abort must not win the race with a vaguer error.
-      const error = new CountersignError('E_AGENT_TIMEOUT', `${label.name} gave no answer for node "${request.nodeId}" within ${spoken(ms)}`, {
-        nodeId: request.nodeId,
-        fix: `raise --agent-timeout (library: agentTimeoutMs), or ${label.silence}`,
-      });
-      waitTimeouts.add(error);
-      reject(error);
-      controller.abort();
-    }, ms);
-  });
-  try {
-    return await Promise.race([agent.answer(request, { signal: controller.signal, timeoutMs: ms, ...(tools ? { tools } : {}) }), timeout, stopped]);
-  } finally {
-    clearTimeout(timer);
-    interrupt?.removeEventListener('abort', onInterrupt!);
   }
 }
