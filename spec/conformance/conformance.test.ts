@@ -1,7 +1,7 @@
 /**
  * Data-driven conformance: every fixture under fixtures/ is a workflow,
  * the answers fed to it step by step, and the expected final state and
- * journal. The engine runs in process on the memory store with a
+ * journal (required of every fixture that answers). The engine runs in process on the memory store with a
  * controllable clock.
  *
  * An answer too large to write out (over the 1 MiB limit) is written
@@ -161,6 +161,12 @@ for (const file of readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort()) {
       if (step.expect) check(state, step.expect, `step ${i}`, workspace);
     }
     check(state, fixture.expect, 'final', workspace);
+    // Every fixture that answers gives its journal whole (issue §8: the expected final state and journal), so a
+    // wrong, missing or extra event fails it; the journal it got is shown, to be checked by eye and pasted in.
+    if ((fixture.steps ?? []).length > 0 && !fixture.expect.journal) {
+      const { events } = await engine.trace(state.runId);
+      assert.unreachable(`${file} answers but gives no expect.journal; its journal is:\n${events.map((e) => `    - ${JSON.stringify(describeEvent(e))}`).join('\n')}`);
+    }
     if (fixture.expect.journal) {
       const { events } = await engine.trace(state.runId);
       const seen = events.map(describeEvent);
