@@ -80,7 +80,8 @@ export async function main(argv: string[], given?: Io): Promise<number> {
   const command = Object.prototype.hasOwnProperty.call(COMMANDS, name) ? await loadCommand(name, io, json) : undefined;
   if (command === null) return 2;
   if (!command) {
-    reportError(io, usage(`unknown command "${name}"`, `commands: ${Object.keys(COMMANDS).join(', ')}`), json);
+    const guess = suggest(name, Object.keys(COMMANDS));
+    reportError(io, usage(`unknown command "${name}"${guess ? ` — did you mean ${guess}?` : ''}`, `commands: ${Object.keys(COMMANDS).join(', ')}`), json);
     return 2;
   }
   // A --store given before the command is a global option: a command that keeps no runs (validate, graph) ignores it.
@@ -104,6 +105,14 @@ export async function main(argv: string[], given?: Io): Promise<number> {
         ? 'a seq is a whole number from 1: pass the seq of a pending state, or leave --seq out'
         : `if the value really starts with "-", write it as ${dashValue[1]}=<value>; otherwise check the value`;
       reportError(io, usage(`${dashValue[1]} got a value starting with "-"`, `${fix}; usage: ${command.usage.split('\n')[0]}`), json);
+      return 2;
+    }
+    // An option the command does not take: said in our words, with the one meant when it is close (`--jsno`: --json).
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    if (unknown) {
+      const options = ['--help', ...Object.keys(command.options ?? {}).map((o) => `--${o}`)];
+      const guess = unknown[1].startsWith('--') ? suggest(unknown[1], options) : undefined;
+      reportError(io, usage(`unknown option ${JSON.stringify(unknown[1])} for ${name}${guess ? ` — did you mean ${guess}?` : ''}`, `${guess ? `write ${guess}; ` : ''}usage: ${command.usage.split('\n')[0]}`), json);
       return 2;
     }
     reportError(io, usage(message.replace(/\. To specify.*$/s, '').split('\n')[0], `usage: ${command.usage.split('\n')[0]}`), json);

@@ -68,7 +68,7 @@ export function parseYaml(text: string, file: string): SourceDocument {
     // A directive line inside the document (after ---, or after content): the parser says only that a value cannot start with %.
     const misplaced = misplacedDirective(doc, text, error.pos[0]);
     if (misplaced) throw misplaced(file);
-    const opened = error.code === 'MISSING_CHAR' ? unclosedQuoteAt(doc, error.pos[0]) : undefined;
+    const opened = error.code === 'MISSING_CHAR' && /closing .quote/.test(error.message) ? unclosedQuoteAt(doc, error.pos[0]) : undefined;
     // An unclosed { or [ is reported where the parser gave up (the next line, or past the end): said where it opens.
     const flow = opened === undefined && /end with a [}\]]/.test(error.message) ? unclosedFlowAt(doc, error.pos[0]) : undefined;
     const indented = opened === undefined && flow === undefined && (error.code === 'BLOCK_AS_IMPLICIT_KEY' || error.code === 'MULTILINE_IMPLICIT_KEY')
@@ -343,6 +343,8 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
     case 'MISSING_CHAR':
       if (/directives-end/.test(raw)) return { message: 'a %YAML directive must be followed by a line holding ---, before the document', fix: 'add a line with --- after the %YAML line (or remove the %YAML line)' };
       if (/implicit map keys need to be followed by map values/i.test(raw)) return { message: 'a key without its ":" (a mapping key is written key: value)', fix: 'add ": " after the key, or quote the line if it is text' };
+      // Two values side by side in [ ] or { } ("a"b): the first one is whole, the separator is what is missing.
+      if (/between flow (sequence|map) items/i.test(raw)) return { message: `${lowerFirst(raw)}: another value starts here, with no comma before it`, fix: 'put a comma between the two values, or quote them together as one string' };
       return { message: lowerFirst(raw), fix: 'add the missing character the message names' };
     case 'BLOCK_AS_IMPLICIT_KEY':
     case 'MULTILINE_IMPLICIT_KEY':

@@ -162,7 +162,7 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
   /** A process that exited after its last answer: the run's one jsonl process is gone. */
   function exitedBetween(proc: AgentProcess, nodeId: string): CountersignError {
     const how = proc.exit?.spawnError ? `could not start (${proc.exit.spawnError.message})` : describeExit(proc.exit?.code ?? null, proc.exit?.signal ?? null);
-    return new CountersignError('E_AGENT_CRASHED', `${who} ${how} after its last answer, before the request for node "${nodeId}"`, {
+    return new CountersignError('E_AGENT_CRASHED', `${who} ${how} after its last answer, before the request for node "${nodeId}"${opts.stderr ? stderrNote(stderrTail) : ''}`, {
       nodeId,
       fix: 'a jsonl agent answers every request of the run from one process, reading requests until stdin closes (use exec: for one process per request); resume the run to start it again',
     });

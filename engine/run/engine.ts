@@ -172,6 +172,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   const engine: Engine = {
     async start(source, opts = {}) {
+      refuseExtraArguments('start()', 'a workflow and one options object', [...arguments].slice(2), 'put every option in the one object: start(source, { input?, as?, workspace? })');
       optionsObject(opts, 'start');
       checkOptionKeys(opts, START_OPTION_KEYS, 'start()');
       const state = startLoaded(await tools.load(source), opts);
@@ -183,6 +184,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async submit(runId, answer, opts = {}) {
+      refuseExtraArguments('submit()', 'a run id, an answer and one options object', [...arguments].slice(3), 'put every option in the one object: submit(runId, answer, { seq?, as? })');
       checkRunId(runId);
       optionsObject(opts, 'submit');
       // The run first: an unknown run is E_RUN_NOT_FOUND whatever else is wrong with the call.
@@ -306,6 +308,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async recordToolCalls(runId, opts) {
+      refuseExtraArguments('recordToolCalls()', 'a run id and one options object', [...arguments].slice(2), 'put both in the one object: recordToolCalls(runId, { seq, toolCalls })');
       checkRunId(runId);
       optionsObject(opts, 'recordToolCalls', '{ seq: state.seq, toolCalls: [...] } (the seq of the item the calls were made for)');
       // The run first, as for submit: an unknown run (or a closed store) is said whatever else the call holds, an empty list too.
@@ -341,6 +344,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async info(runId) {
+      refuseExtraArguments('info()', 'a run id', [...arguments].slice(1), 'call info(runId) with the run id alone');
       checkRunId(runId);
       const rec = mustGet(runId);
       // The same checks as status(): a damaged record is E_STORE, never served with a pending item missing its directive or schema.
@@ -363,6 +367,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async status(runId) {
+      refuseExtraArguments('status()', 'a run id', [...arguments].slice(1), 'call status(runId) with the run id alone');
       checkRunId(runId);
       const rec = mustGet(runId);
       // A read never changes a run because of a damaged record (a tool item at a directive): E_STORE before a deadline fires or a tool runs.
@@ -380,6 +385,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async trace(runId, options) {
+      refuseExtraArguments('trace()', 'a run id and one options object', [...arguments].slice(2), 'put the option in the one object: trace(runId, { from? })');
       checkRunId(runId);
       // A number for { from } would otherwise read the whole journal without a word.
       if (options !== undefined) optionsObject(options, 'trace', `{ from: ${typeof options === 'number' && Number.isSafeInteger(options) && options >= 0 ? options : 0} } (an event index), or leave it out for the whole journal`);
@@ -402,6 +408,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async runs(filter) {
+      refuseExtraArguments('runs()', 'one filter object', [...arguments].slice(1), 'put the filter in the one object: runs({ status? })');
       checkRunsFilter(filter);
       if (filter !== undefined) checkOptionKeys(filter, RUNS_FILTER_KEYS, 'runs()');
       const listed = store.list(filter);
@@ -414,6 +421,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
 
     async run(source, opts) {
+      refuseExtraArguments('run()', 'a workflow (or { runId }) and one options object', [...arguments].slice(2), 'put every option in the one object: run(source, { agent, reviewer?, maxSteps?, … })');
       // Set once the drive begins: from then on the drive closes the agents, however it ends.
       let driving = false;
       try {

@@ -105,7 +105,14 @@ function fileAsStoreFix(from: 'flag' | 'env' | 'default', dir: string): string {
 }
 
 export function openStore(opts: StoreLocation): Store {
-  return createSqliteStore(resolveStoreDir(opts));
+  const dir = resolveStoreDir(opts);
+  // A working directory that is not there would be made, store and all, where no one meant one: a mistyped cwd is said.
+  if (!isDirectory(opts.cwd)) {
+    throw new CountersignError('E_INPUT', `openStore's cwd ${JSON.stringify(opts.cwd)} is ${existsSync(opts.cwd) ? 'not a directory' : 'no directory that exists'} (nothing was created there)`, {
+      fix: 'pass an existing working directory, e.g. openStore({ cwd: process.cwd() })',
+    });
+  }
+  return createSqliteStore(dir);
 }
 
 /**

@@ -227,13 +227,10 @@ export function createSqliteStore(dir: string): Store {
       return fn();
     } catch (err) {
       if (err instanceof Database.SqliteError) {
-        const busy = err.code.startsWith('SQLITE_BUSY');
-        throw new CountersignError('E_STORE', `cannot ${what} in ${file}: ${err.message}`, {
+        throw new CountersignError('E_STORE', `cannot ${what} in ${file}: ${err.message}${damaged(err.code) ? ': the store is damaged' : ''}`, {
           file,
           cause: err,
-          fix: busy
-            ? 'another process held the store for over 5 s; retry the command'
-            : 'check that the store directory is writable and the disk is not full',
+          fix: failureFix(err.code, file),
         });
       }
       throw err;
@@ -379,4 +376,16 @@ function parseRow<T>(text: string, what: string, file: string, problem: (value: 
   const why = problem(value);
   if (why !== undefined) throw damaged(why);
   return value as T;
+}
+
+/** A file SQLite reads as damaged (a page overwritten, cut short): found at open (open-failure.ts) or only when a read reaches it. */
+const damaged = (code: string): boolean => /^SQLITE_(CORRUPT|NOTADB)/.test(code);
+
+/** What to do about a SQLite error met once the store is open, by its code: never the writable-disk check for a damaged file. */
+function failureFix(code: string, file: string): string {
+  if (code.startsWith('SQLITE_BUSY')) return 'another process held the store for over 5 s; retry the command';
+  if (damaged(code)) return `the file is damaged: restore ${file} from a backup, or move the store aside and start again (pass another directory with --store DIR)`;
+  if (code.startsWith('SQLITE_FULL')) return 'free space on the disk that holds the store, then retry: a step is one transaction, so the runs are as they were';
+  if (code.startsWith('SQLITE_READONLY')) return `give this user write access to ${file} (and the -wal and -shm files beside it), or copy the store to a directory it may write and pass it with --store DIR`;
+  return 'check that the store directory is writable and the disk is not full';
 }

@@ -644,6 +644,28 @@ Human('r97 a1: an unknown option before the command is named (with a did-you-mea
   assert.match(none.stderr, 'countersign: E_USAGE: no command given');
 });
 
+Human('r105 a1: an unknown option after the command is E_USAGE in our words, with the option meant (--jsno: --json, --inptu: --input, --fromat: --format); a misspelt command gets its did-you-mean too', async () => {
+  const cases: Array<[string[], string]> = [
+    [['validate', '--jsno', 'w.json'], 'unknown option "--jsno" for validate — did you mean --json?'],
+    [['start', 'w.json', '--inptu', '{}'], 'unknown option "--inptu" for start — did you mean --input?'],
+    [['graph', 'w.json', '--fromat', 'dot', '--json'], 'unknown option "--fromat" for graph — did you mean --format?'],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(args);
+    assert.is(r.code, 2, args.join(' '));
+    assert.match(r.stderr, `countersign: E_USAGE: ${message}`);
+    assert.match(r.stderr, 'usage: countersign');
+  }
+  const json = await cli(['graph', 'w.json', '--fromat', 'dot', '--json']);
+  assert.is(json.json.error.code, 'E_USAGE');
+  assert.match(json.json.error.fix, 'write --format');
+  const far = await cli(['runs', '--frobnicate']);
+  assert.match(far.stderr, 'countersign: E_USAGE: unknown option "--frobnicate" for runs\n');
+  const command = await cli(['vaildate', 'w.json']);
+  assert.is(command.code, 2);
+  assert.match(command.stderr, 'countersign: E_USAGE: unknown command "vaildate" — did you mean validate?');
+});
+
 Human('usage errors are one line: --store without a directory says so (not "no command given"); a value starting with "-" says how to pass it', async () => {
   for (const args of [['--store'], ['--store', '--json']]) {
     const r = await cli(args);

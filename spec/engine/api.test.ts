@@ -1748,4 +1748,29 @@ Guards('r82 d6: a start() workspace or createAgent() cwd naming an existing file
   assert.match((missing as CountersignError).fix!, 'create it first', 'a missing directory is still to be created');
 });
 
+Guards('r105 c1: every engine call refuses arguments past the ones it takes (E_INPUT naming them), never runs without the option meant: run() with maxSteps in a third argument, submit() with as in a fourth', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  const agent: Agent = { answer: async () => ({ words: 5 }) };
+  const s = await engine.start(TWO_STEP);
+  const calls: Array<[string, () => Promise<unknown>]> = [
+    ['start()', () => (engine.start as (...a: unknown[]) => Promise<unknown>)(TWO_STEP, {}, { as: 'alice' })],
+    ['submit()', () => (engine.submit as (...a: unknown[]) => Promise<unknown>)(s.runId, { words: 5 }, { seq: s.seq }, { as: 'alice' })],
+    ['status()', () => (engine.status as (...a: unknown[]) => Promise<unknown>)(s.runId, { verbose: true })],
+    ['info()', () => (engine.info as (...a: unknown[]) => Promise<unknown>)(s.runId, 1)],
+    ['trace()', () => (engine.trace as (...a: unknown[]) => Promise<unknown>)(s.runId, {}, { from: 2 })],
+    ['runs()', () => (engine.runs as (...a: unknown[]) => Promise<unknown>)({}, 'waiting')],
+    ['recordToolCalls()', () => (engine.recordToolCalls as (...a: unknown[]) => Promise<unknown>)(s.runId, { seq: s.seq, toolCalls: [] }, true)],
+    ['run()', () => (engine.run as (...a: unknown[]) => Promise<unknown>)(TWO_STEP, { agent }, { maxSteps: 1 })],
+  ];
+  for (const [call, make] of calls) {
+    const e = await rejection(make());
+    assert.is(e.code, 'E_INPUT', call);
+    assert.match(e.message, `${call} takes`);
+    assert.match(e.message, 'refused rather than ignored');
+    assert.ok(e.fix, call);
+  }
+  assert.is((await engine.status(s.runId)).seq, s.seq, 'the submit did not answer');
+  assert.is((await engine.runs()).length, 1, 'neither start() nor run() made a run');
+});
+
 Guards.run();

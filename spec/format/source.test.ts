@@ -463,6 +463,15 @@ badYaml('an unterminated quoted string is reported where it opens, not at the en
   assert.is(parseError('a: [1, "x, 2]\n', 'w.yaml').at, '1:8', 'inside a flow list too');
 });
 
+badYaml('r105 b1: a closed quoted value followed by another with no comma (["a"b], {k: [n, \'m\'x]}) is the missing comma at the second value, never an unclosed string', () => {
+  const list = parseError('a: ["a"b]\n', 'w.yaml');
+  assert.equal([list.message, list.at], ['missing , or : between flow sequence items: another value starts here, with no comma before it', '1:8']);
+  assert.match(list.fix ?? '', 'put a comma between the two values');
+  const single = parseError("a: {k: [n, 'm'x]}\n", 'w.yaml');
+  assert.not.match(single.message, 'never closed');
+  assert.is(single.at, '1:15');
+});
+
 badYaml('an unknown tag (!int for !!int, a custom !thing) is E_PARSE at the tag, never a value silently turned into a string', () => {
   const typo = parseError('a: 1\nb: !int 3\n', 'w.yaml');
   assert.equal([typo.message, typo.at], ['unknown YAML tag !int: the value would be read as a string', '2:4']);

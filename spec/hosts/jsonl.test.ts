@@ -104,6 +104,17 @@ test('r103 e1: a crash with its stderr piped (the CLI) quotes that stderr\'s las
   assert.not.match(inherited.fix ?? '', 'shown above');
 });
 
+test('r105 e1: an agent that exits between requests, its stderr piped, is E_AGENT_CRASHED quoting that stderr\'s last lines (or saying it wrote none)', async (c) => {
+  const sink = { text: '', write(chunk: string) { this.text += chunk; return true; } };
+  const script = `read line; echo '{"ok": true}'; echo "quota exhausted, stopping" >&2; exit 0`;
+  c.agent = createJsonlAgent(`sh -c '${script.replaceAll("'", "'\\''")}'`, { cwd: c.dir, stderr: sink as never });
+  assert.equal(await c.agent.answer(request('ask', 1), opts()), { ok: true });
+  await new Promise((r) => setTimeout(r, 300));
+  const e = await rejection(c.agent.answer(request('ask', 2), opts()));
+  assert.is(e.code, 'E_AGENT_CRASHED');
+  assert.match(e.message, 'after its last answer, before the request for node "ask"; its stderr ended with:\n  quota exhausted, stopping');
+});
+
 test('a crash before answering is reported once: the next request (a resume with the same agent) starts a fresh process and is answered', async (c) => {
   // Exits 1 on its first start (before answering), answers from then on.
   const mark = join(c.dir, 'started-once');

@@ -49,6 +49,21 @@ test('r103 d2: a COUNTERSIGN_STORE of blanks only is E_INPUT naming it, never th
   }
 });
 
+test('r105 d2: openStore with a cwd that does not exist (or is a file) is E_INPUT naming it, and creates nothing there', () => {
+  const base = mkdtempSync(join(tmpdir(), 'countersign-open-cwd-'));
+  try {
+    const missing = join(base, 'not', 'there');
+    const e = thrownWithCode(() => openStore({ cwd: missing }), 'E_INPUT');
+    assert.match(e.message, `openStore's cwd ${JSON.stringify(missing)} is no directory that exists (nothing was created there)`);
+    assert.not.ok(existsSync(join(base, 'not')), 'no folder was made');
+    const file = join(base, 'a-file');
+    writeFileSync(file, 'x');
+    assert.match(thrownWithCode(() => openStore({ cwd: file }), 'E_INPUT').message, 'is not a directory');
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});
+
 test('openStore opens SQLite at DIR/countersign.db in the resolved directory', () => {
   const cwd = mkdtempSync(join(tmpdir(), 'countersign-open-'));
   try {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, hashWorkflow } from '../../engine/run/hash.js';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -96,6 +96,36 @@ test('the database uses WAL, records the schema version, and keeps the run colum
     { run_id: 'r1', idx: 0, seq: 1, type: 'directive.issued', node_id: 'work' },
   ]);
   db.close();
+});
+
+test('r105 d1: a store damaged inside its pages, found only when a read reaches them, is E_STORE saying it is damaged with the restore fix (never the writable-disk check)', async (c) => {
+  const wf = JSON.parse(readFileSync(join(fileURLToPath(new URL('../../', import.meta.url)), 'spec/fixtures/cli/two-step.json'), 'utf8')) as Workflow;
+  let store = createSqliteStore(c.dir);
+  const { runId } = await createEngine({ store }).start(wf);
+  store.close();
+  // Page 3 holds the runs table: overwritten, the file still opens, and a read of a run reaches the damage.
+  const db = join(c.dir, 'countersign.db');
+  const fd = openSync(db, 'r+');
+  writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 4096 * 3);
+  closeSync(fd);
+  store = createSqliteStore(c.dir);
+  try {
+    for (const read of [() => store.get(runId), () => store.list()]) {
+      let e: unknown;
+      try {
+        read();
+      } catch (err) {
+        e = err;
+      }
+      assert.ok(isCountersignError(e), String(e));
+      assert.is(e.code, 'E_STORE');
+      assert.match(e.message, 'the store is damaged');
+      assert.match(e.fix ?? '', `restore ${db} from a backup`);
+      assert.not.match(e.fix ?? '', 'writable');
+    }
+  } finally {
+    store.close();
+  }
 });
 
 test('runs, journals and workflow copies survive closing and reopening the store', (c) => {
