@@ -93,7 +93,7 @@ export const CODES = Object.freeze({
   E_AGENT_SCRIPT_EXHAUSTED: 'the scripted agent has no answer left for this node',
   E_MAX_STEPS: 'run --max-steps was reached while the run still waits (resumable)',
   E_PROGRESS_FAILED: "library run()'s onProgress callback threw: the drive stopped and run() returned the run as stored, still waiting (resumable) with this as its error, or ended with this in progressError",
-  E_INTERRUPTED: "the drive was interrupted (Ctrl-C, SIGTERM or SIGHUP; library: run()'s signal) while the run waited: it still waits there, resumable; run exits 130, 143 or 129",
+  E_INTERRUPTED: "a command was ended by Ctrl-C, SIGTERM or SIGHUP (library: run()'s signal), said with where its run stands; a driven run still waits there, resumable; exits 130, 143 or 129",
   E_ADAPTER: 'an adapter spec (--agent, --reviewer, --gate-reviewer) names no known adapter or lacks its argument (exec: with no command), or library run() was given no agent (the CLI\'s run without --agent is E_USAGE)',
   // Personas (agents/<name>.md)
   E_PERSONA: 'a persona file has no YAML frontmatter, or its frontmatter violates schemas/persona.schema.json (missing field, wrong type, bad value)',
@@ -106,6 +106,7 @@ export const CODES = Object.freeze({
   E_NODE_ID_DIGITS: '(warning) a node id of digits alone: allowed, but node-id.field would read as a number, so its answers cannot be read',
   // CLI
   E_USAGE: 'the command line is wrong (or was given in a current directory that has since been removed), or an MCP client called a tool that does not exist',
+  E_OUTPUT: 'the CLI could not write its result to stdout (a full disk, an I/O error; a reader that went away is not one): said on stderr, the exit status the command\'s own',
   E_INTERNAL: 'a countersign bug: an unexpected exception (please report it)',
   E_BUILD: 'the countersign source itself does not compile or load (a file under engine/ was edited into an error); the message names the file, line and column',
   E_INSTALL: 'the countersign command cannot run: a dependency it needs is not installed or is damaged (esbuild, tsx, or a package the source imports) (exit 2; fix: npm ci in the package)',

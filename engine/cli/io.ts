@@ -16,6 +16,7 @@ import { resolve } from 'node:path';
 import { withStore } from './render.js';
 import { mappedStack } from './bundle-stack.js';
 import { ownStdout } from './stdout-guard.js';
+import { noteStdoutFailure } from './stdout-failure.js';
 import { relayedStdout, takeLaunchTime, takeRelayedStdout } from './relayed-stdout.js';
 import { acceptRelayedSignals } from './relayed-signals.js';
 import { missingCurrentDirectory } from './current-directory.cjs';
@@ -55,10 +56,9 @@ export function processStreams(): Omit<Io, 'cwd'> {
   // stderr) closes the pipe: that is not an error of ours. What is left to
   // write is dropped, and the command runs to its end: a run still drives,
   // its agents are closed, and the exit status is the command's own.
-  for (const stream of [process.stdout, process.stderr]) {
-    if (stream.listeners('error').includes(ignoreClosedPipe)) continue;
-    stream.on('error', ignoreClosedPipe);
-  }
+  if (!process.stderr.listeners('error').includes(ignoreClosedPipe)) process.stderr.on('error', ignoreClosedPipe);
+  // On stdout, any other failed write (a full disk) is noted and said when the command ends (main.ts), never a crash.
+  if (!process.stdout.listeners('error').includes(noteStdoutFailure)) process.stdout.on('error', noteStdoutFailure);
   // Run relayed by the launcher (stdout-relay.cjs): stdout is the descriptor it names, and its signals come over IPC too.
   const relayed = takeRelayedStdout(process.env);
   const launched = takeLaunchTime(process.env);

@@ -7,6 +7,7 @@ import { storeArg } from './render.js';
 import { guardEarlyExit } from './early-exit.js';
 import { guardSignals } from './interrupted.js';
 import { launcherWatches } from './relayed-signals.js';
+import { takeStdoutFailure } from './stdout-failure.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printJson, processIo, processStreams, reportError, usage, type Io } from './io.js';
 import { COMMANDS, type Command } from './commands/index.js';
@@ -23,6 +24,23 @@ const OWN_SIGNALS: ReadonlySet<string> = new Set(['run', 'gate', 'mcp']);
 export { useModuleImporter } from '../tools/module-import.js';
 
 export async function main(argv: string[], given?: Io): Promise<number> {
+  takeStdoutFailure();
+  const status = await command(argv, given);
+  // A stream reports a failed write on a later tick: waited for, so it is said here, not lost when the process ends.
+  await new Promise((done) => setImmediate(done));
+  // The result could not be written (stdout on a full disk): said, with what the command did, never a stack trace.
+  const failed = takeStdoutFailure();
+  if (failed) {
+    try {
+      (given?.stderr ?? process.stderr).write(`countersign: E_OUTPUT: could not write the result to stdout (${failed.code ?? 'error'}: ${failed.message.replace(/^\w+: /, '').split(',')[0]}); the command itself finished, with status ${status}\n  fix: send stdout where it can be written (free space on its device, or another file), then read what the command did again: countersign status <runId> shows a run (countersign runs lists them)\n`);
+    } catch {
+      // stderr fails too: the status still says how the command ended
+    }
+  }
+  return status;
+}
+
+async function command(argv: string[], given?: Io): Promise<number> {
   const json = argv.includes('--json');
   let io: Io;
   try {

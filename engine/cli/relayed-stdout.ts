@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import tty from 'node:tty';
 import { Writable } from 'node:stream';
+import { noteStdoutFailure } from './stdout-failure.js';
 
 const STDOUT_FD_VAR = 'COUNTERSIGN_STDOUT_FD';
 
@@ -33,7 +34,7 @@ export function takeLaunchTime(env: NodeJS.ProcessEnv): Date | undefined {
   return Number.isSafeInteger(at) && at > 0 ? new Date(at) : undefined;
 }
 
-/** A stream on `fd` that writes each chunk whole before returning; a reader that went away (EPIPE) drops the rest, as a closed stdout does. */
+/** A stream on `fd` that writes each chunk whole before returning; a reader that went away (EPIPE) drops the rest, as a closed stdout does, and so does a failed write (noted). */
 export function relayedStdout(fd: number): NodeJS.WritableStream {
   if (tty.isatty(fd)) return new tty.WriteStream(fd);
   let closed = false;
@@ -43,7 +44,8 @@ export function relayedStdout(fd: number): NodeJS.WritableStream {
         try {
           writeAll(fd, chunk);
         } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'EPIPE') return done(e as Error);
+          // Gone (EPIPE) or failing (a full disk): the rest is dropped; a failure is said when the command ends.
+          noteStdoutFailure(e);
           closed = true;
         }
       }

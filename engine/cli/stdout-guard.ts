@@ -10,6 +10,7 @@
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import { guardStdoutWrites, isStandIn } from './stdout-fs.js';
+import { noteStdoutFailure } from './stdout-failure.js';
 
 /** Set while countersign itself writes to stdout (a file's stream writes through fs.writeSync). */
 let ours = false;
@@ -27,6 +28,10 @@ export function ownStdout(relayed?: NodeJS.WritableStream): NodeJS.WritableStrea
     ours = true;
     try {
       return write(...args);
+    } catch (e) {
+      // A file on a full disk throws here: noted, and said once the command ends (main.ts), never a crash mid-result.
+      noteStdoutFailure(e);
+      return false;
     } finally {
       ours = false;
     }

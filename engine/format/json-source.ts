@@ -12,6 +12,7 @@ import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError 
 import { CountersignError } from '../errors.js';
 import { LineIndex, locateInJsonTree, pointerSegments, type Position } from './positions.js';
 import type { SourceDocument } from './source.js';
+import { valueEndingBefore, type ValueBefore } from './json-missing-comma.js';
 
 const STRICT = { allowTrailingComma: false, disallowComments: true } as const;
 
@@ -276,6 +277,9 @@ function describeJsonError(text: string, error: ParseError, next: ParseError | u
       if (next && printParseErrorCode(next.error) === 'PropertyNameExpected') {
         return { offset, message: `expected a double-quoted property name, found ${found}`, fix: 'JSON property names must be in double quotes, e.g. "name": …' };
       }
+      // Right after a complete value, the parser wants a comma or the closing bracket, not another value.
+      const before = container === undefined ? undefined : valueEndingBefore(text, offset);
+      if (before !== undefined) return missingComma(text, offset, found, container === '[' ? '[' : '{', before);
       return { offset, message: `unexpected ${found}: expected a value`, fix: 'a JSON value is a "double-quoted string", a number, an object, an array, true, false or null' };
     case 'InvalidNumberFormat':
       return { offset, message: `invalid number ${found}`, fix: 'write numbers without leading zeros, e.g. 0.5 or 12' };
@@ -317,6 +321,20 @@ function describeJsonError(text: string, error: ParseError, next: ParseError | u
     default:
       return { offset, message: `invalid JSON at ${found}`, fix: 'correct the JSON syntax at this position' };
   }
+}
+
+/** A word after a complete value: the comma (or closer) is what is missing; a string that took the word's opening quote is named. */
+function missingComma(text: string, offset: number, found: string, container: '{' | '[', before: ValueBefore): Described {
+  const closer = container === '[' ? 'closing bracket "]"' : 'closing brace "}"';
+  const separate = container === '[' ? 'separate array items with commas' : 'separate properties with commas';
+  const open = before.openString;
+  if (!open) return { offset, message: `expected a comma or ${closer}, found ${found}`, fix: separate };
+  const at = new LineIndex(text).position(open.start);
+  return {
+    offset,
+    message: `expected a comma or ${closer}, found ${found}: the string ${showToken(open.text)} that opens at ${at.line}:${at.col} is likely missing its closing quote, so the quote meant to open ${found} closed it instead`,
+    fix: `close the string that opens at ${at.line}:${at.col} with a double quote where its text ends; otherwise ${separate}`,
+  };
 }
 
 /** A token for a message: strings as written, anything else quoted; long tokens shortened. */

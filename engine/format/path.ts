@@ -3,6 +3,7 @@
  * `contextPath`s: `name`, `node-id.field`, `a.b[0]`, `a.b.0`, `items[idx]`,
  * `items[a.b]`. A bracket holding digits is an index; a bracket holding a
  * path is an index ref, resolved through the same resolver at read time.
+ * Indices are 0-based and non-negative: `[-1]`, `[+1]` and `[1.5]` are refused.
  */
 import { CountersignError } from '../errors.js';
 
@@ -113,6 +114,11 @@ class PathParser {
     this.readName();
     if (this.pos === start) this.unexpected('a name or an index after "."');
     const word = text.slice(start, this.pos);
+    // `a.-1` reads like a negative index, never a key a workflow means: refused as `[-1]` is.
+    if (/^-[0-9]+$/.test(word)) {
+      this.pos = start;
+      this.badIndex(`index "${word}" is negative`);
+    }
     return isIndex(word) ? Number(word) : word;
   }
 
@@ -120,6 +126,13 @@ class PathParser {
     const text = this.text;
     const start = this.pos;
     let segment: Segment;
+    // `[-1]`, `[+1]`, `[1.5]`: a number that is no index. "-1" is a legal variable name, so without
+    // this `[-1]` would silently read the variable "-1" as the index.
+    const number = /^[-+]?[0-9]+(?:\.[0-9]*)?(?=\])/.exec(text.slice(start));
+    if (number && !/^[0-9]+$/.test(number[0])) {
+      const word = number[0];
+      this.badIndex(`index "${word}" ${word.startsWith('-') ? 'is negative' : word.startsWith('+') ? 'is not a plain number' : 'is not a whole number'}`);
+    }
     if (isDigit(text.charCodeAt(start))) {
       while (isDigit(text.charCodeAt(this.pos))) this.pos++;
       const word = text.slice(start, this.pos);
@@ -146,6 +159,10 @@ class PathParser {
     const found = this.pos < this.text.length ? `"${this.text[this.pos]}"` : 'the end of the path';
     const what = expected ? `expected ${expected} but found ${found}` : `unexpected ${found}`;
     this.fail(what, 'paths look like name, node-id.field, a.b[0], a.b.0 or items[idx]; names use letters, digits, "_", "$" and "-"');
+  }
+
+  private badIndex(what: string): never {
+    this.fail(what, 'indices are 0-based whole numbers counted from the start of the list: [0] is the first item, [1] the second; there are no negative indices (read the last item by its index, or give it its own variable)');
   }
 
   /** The offset inside the path goes in `data.offset`; callers embedding the path add their own. */

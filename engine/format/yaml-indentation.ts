@@ -17,7 +17,8 @@ export function misindentedLine(text: string, pos: number, raw: string): Misinde
   const at = lines.findIndex((l) => pos >= l.start && pos <= l.start + l.text.length);
   if (at < 0) return undefined;
   const line = lines[at];
-  if (/block sequence/i.test(raw)) return strayItem(lines, at);
+  // A "-" item the parser met where a key belongs: reported as a block sequence used as a key, or (after a flow value) as a key spanning lines.
+  if (/block sequence/i.test(raw) || (isItem(line.text) && pos === line.start + indentOf(line.text))) return strayItem(lines, at);
   // "a: b: c" — the value itself holds ": ": quoting is the fix, not indentation.
   const rest = line.text.slice(pos - line.start);
   if (/:(\s|$)/.test(rest)) return undefined;
@@ -62,6 +63,9 @@ function strayItem(lines: Line[], at: number): Misindented | undefined {
   const items = lines.slice(0, at).map((l, i) => ({ l, i })).reverse().filter(({ l }) => /^\s*-(\s|$)/.test(l.text));
   const deeper = items.find(({ l }) => indentOf(l.text) > indent);
   const shallower = items.find(({ l }) => indentOf(l.text) < indent);
+  // At the column of a mapping's keys, with no list there for it to overshoot: the mapping wants a "key:", not an item.
+  const mapping = openMappings(blockLinesAbove(lines, at)).find((m) => m.col === indent);
+  if (mapping && !shallower) return itemWhereKeyBelongs(line, indent, mapping, deeper);
   // The nearer candidate first: the list the item most likely continues.
   const candidates = [deeper, shallower].filter((c) => c !== undefined).sort((a, b) => b!.i - a!.i) as Array<{ l: Line; i: number }>;
   const named = candidates.map(({ l, i }) => `column ${indentOf(l.text) + 1}, as the item on line ${i + 1}`);
@@ -69,6 +73,17 @@ function strayItem(lines: Line[], at: number): Misindented | undefined {
     offset: line.start + indent,
     message: `this list item is indented unlike the lines before it (its "-" is at column ${indent + 1}), so YAML cannot read it as an item of the list above`,
     fix: `indent its "-" to the column of the other items of its list${named.length === 0 ? '' : named.length === 1 ? ` (${named[0]})` : ` (${named.join(', or ')}, whichever list it belongs to)`}`,
+  };
+}
+
+/** A "- " item at the column of a mapping's keys: a mapping holds `key: value` lines, never items. */
+function itemWhereKeyBelongs(line: Line, indent: number, mapping: OpenMapping, list: { l: Line; i: number } | undefined): Misindented {
+  const where = mapping.col === 0 ? 'the top-level mapping' : `the mapping holding the key on line ${mapping.i + 1}`;
+  const join = list === undefined ? '' : `; if it belongs to the list above, indent its "-" to column ${indentOf(list.l.text) + 1}, as the item on line ${list.i + 1}`;
+  return {
+    offset: line.start + indent,
+    message: `a "-" list item where ${where} expects a key (column ${indent + 1} holds that mapping's "key: value" lines, and a mapping cannot also hold list items)`,
+    fix: `remove it, or indent it under a key to make it that key's list (key:, then "  - item" on the lines below)${join}`,
   };
 }
 

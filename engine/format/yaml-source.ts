@@ -11,6 +11,7 @@ import { emptyFile } from './source-errors.js';
 import { firstNonJson } from './yaml-json.js';
 import { contentFrom, keyWithoutColon, misalignedLine, misindentedLine, shallowKey } from './yaml-indentation.js';
 import { yamlDeeperThan } from './yaml-depth.js';
+import { describeUnexpectedToken, plainTokens, secondDocument, YAML_SYNTAX_FIX } from './yaml-token-errors.js';
 
 class YamlSource implements SourceDocument {
   readonly format = 'yaml' as const;
@@ -339,7 +340,7 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
     case 'BAD_INDENT':
       return { message: lowerFirst(raw), fix: 'indent all keys of one mapping (and all items of one list) to the same column, with spaces' };
     case 'MULTIPLE_DOCS':
-      return { message: 'the file holds more than one YAML document', fix: 'keep one workflow per file; remove the extra "---" line' };
+      return secondDocument(yamlParserText(text), pos[0]);
     case 'MISSING_CHAR':
       if (/directives-end/.test(raw)) return { message: 'a %YAML directive must be followed by a line holding ---, before the document', fix: 'add a line with --- after the %YAML line (or remove the %YAML line)' };
       if (/implicit map keys need to be followed by map values/i.test(raw)) return { message: 'a key without its ":" (a mapping key is written key: value)', fix: 'add ": " after the key, or quote the line if it is text' };
@@ -349,8 +350,10 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
     case 'BLOCK_AS_IMPLICIT_KEY':
     case 'MULTILINE_IMPLICIT_KEY':
       return { message: lowerFirst(raw), fix: 'quote a value that contains ": ", or put the nested mapping on its own indented lines' };
+    case 'UNEXPECTED_TOKEN':
+      return describeUnexpectedToken(text, raw, pos) ?? { message: lowerFirst(plainTokens(raw)), fix: YAML_SYNTAX_FIX };
     default:
-      return { message: lowerFirst(raw), fix: 'correct the YAML syntax at this position' };
+      return { message: lowerFirst(plainTokens(raw)), fix: YAML_SYNTAX_FIX };
   }
 }
 

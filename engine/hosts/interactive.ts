@@ -50,8 +50,8 @@ export function createInteractiveAgent(io: InteractiveIO = { input: process.stdi
     try {
       say(renderPrompt(request));
       for (;;) {
-        const ahead = () => reader!.hasUnread() || terminal?.typing() === true;
-        const outcome = await readAnswer(reader, wait.signal, say, { echo, ahead, cutAt });
+        const ahead = () => reader!.hasUnread();
+        const outcome = await readAnswer(reader, wait.signal, say, { echo, ahead, cutAt, wantLine: () => terminal?.wantLine() });
         if (outcome.kind === 'answer') return outcome.value;
         if (outcome.kind === 'retry') {
           say(`${outcome.problem}; type the answer again.\n> `);
@@ -95,10 +95,12 @@ type Outcome =
 interface ReadOptions {
   /** Write each line read after the prompt (input that is not echoed: a pipe). */
   echo: boolean;
-  /** Whether the next line is already typed or pasted: its continuation prompt would land inside it. */
+  /** Whether the next line is already typed and echoed by the terminal: its continuation prompt would land inside it. */
   ahead: () => boolean;
   /** The byte length at which the terminal cut lines, when it edits them itself. */
   cutAt: number | undefined;
+  /** Says a prompt now waits for a line: lines edited here are echoed only then, after the prompt that takes them. */
+  wantLine: () => void;
 }
 
 /**
@@ -107,9 +109,10 @@ interface ReadOptions {
  * Text that can no longer become valid JSON is refused at once, so a typo
  * does not swallow the lines typed after it.
  */
-async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: string) => void, { echo, ahead, cutAt }: ReadOptions): Promise<Outcome> {
+async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: string) => void, { echo, ahead, cutAt, wantLine }: ReadOptions): Promise<Outcome> {
   let text = '';
   for (;;) {
+    wantLine();
     const next = await reader.read(signal);
     if (echo && 'line' in next) say(`${next.line}\n`);
     if (!('line' in next)) {
@@ -141,7 +144,7 @@ async function readAnswer(reader: LineReader, signal: AbortSignal, say: (t: stri
     text += `${line}\n`;
     const outcome = judge(text, false);
     if (outcome) return outcome;
-    // Echoed here, a line always follows its prompt; echoed as typed, a line already under way would have the prompt land inside it.
+    // Echoed here, or edited here (echoed once its prompt waits), a line always follows its prompt; echoed by the terminal as typed, a line already under way would have the prompt land inside it.
     if (echo || !ahead()) say('… ');
   }
 }

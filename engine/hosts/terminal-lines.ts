@@ -6,7 +6,13 @@
  * adapter's first prompt until it is closed, and this module does what the
  * kernel's line editing did: echo, backspace, Ctrl-U, Ctrl-W, Ctrl-C / Ctrl-\ / Ctrl-Z as
  * signals, Ctrl-D as end of input. A line is as long as the reader's limit.
- * The terminal's mode is restored when done (and by Node itself at exit).
+ * Unlike the kernel, it edits (and echoes) a line only once a prompt waits
+ * for it: an answer typed or pasted ahead waits, unseen, for the prompt that
+ * takes it and is shown after that prompt, so the transcript says which
+ * answer went to which item. Ctrl-C, Ctrl-\ and Ctrl-Z typed ahead act at
+ * once, and (as the kernel flushes its input) what was typed ahead of them
+ * is dropped. The terminal's mode is restored when done (and by Node itself
+ * at exit).
  */
 import { PassThrough } from 'node:stream';
 import { DEFAULT_MAX_LINE_BYTES } from './line-reader.js';
@@ -17,8 +23,12 @@ type RawTerminal = NodeJS.ReadableStream & { isTTY: true; setRawMode(on: boolean
 export interface TerminalLines {
   /** The finished lines, each ending in `\n`, as a stream a LineReader reads. */
   lines: NodeJS.ReadableStream;
-  /** Whether the person has begun the next line (typed or pasted ahead of its prompt). */
-  typing(): boolean;
+  /**
+   * A prompt now waits for the next line: what was typed ahead of it is
+   * edited and echoed (after the prompt), then what is typed, until that
+   * line ends. Lines after it wait for the next call.
+   */
+  wantLine(): void;
   /** Restores the terminal's mode and lets go of it. */
   dispose(): void;
 }
@@ -30,6 +40,12 @@ export function canEditLines(input: NodeJS.ReadableStream, output: NodeJS.Writab
 
 const ESC = 0x1b;
 const TAB_STOP = 8;
+/** The keys that raise a signal (Ctrl-C, Ctrl-\, Ctrl-Z), wherever they are typed. */
+const SIGNAL_KEYS: ReadonlyMap<number, { signal: NodeJS.Signals; shown: string }> = new Map([
+  [0x03, { signal: 'SIGINT', shown: '^C' }],
+  [0x1c, { signal: 'SIGQUIT', shown: '^\\' }],
+  [0x1a, { signal: 'SIGTSTP', shown: '^Z' }],
+]);
 
 /**
  * Starts editing lines on `terminal`. `startColumn`: the width of the
@@ -39,35 +55,61 @@ export function editTerminalLines(terminal: RawTerminal, echo: NodeJS.WritableSt
   const lines = new PassThrough();
   const editor = new LineEditor(options.startColumn ?? 0, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   let done = false;
+  /** A prompt waits for a line (until one ends, bytes are edited as they come). */
+  let wanted = false;
+  /** The terminal has ended: once what was typed ahead is edited, so are the lines. */
+  let inputEnded = false;
 
-  /** Typed bytes not yet edited: what came after a dropped line's end waits for the prompt that asks again. */
+  /** Typed bytes not yet edited: typed ahead of the prompt that will take them. */
   const queued: Buffer[] = [];
-  let held = false;
   const onData = (chunk: Buffer | string) => {
-    queued.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-    if (!held) edit();
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    queued.push(bytes);
+    if (wanted) edit();
+    else signalTypedAhead(bytes);
   };
   const edit = () => {
-    held = false;
-    for (let chunk = queued.shift(); chunk !== undefined && !done; chunk = queued.shift()) {
-      const out = editor.feed(chunk);
+    while (wanted && !done && queued.length > 0) {
+      const out = editor.feed(queued.shift()!);
       if (out.echo.length > 0) echo.write(out.echo);
       for (const bytes of out.lines) lines.write(bytes);
-      if (out.signal === 'SIGTSTP') suspend();
-      else if (out.signal) signalGroup(out.signal);
-      if (out.eof) finish();
-      if (out.rest) {
-        // The reader says the line was dropped and the prompt asks again (promptly: callbacks, not I/O) before the next line is echoed.
-        queued.unshift(out.rest);
-        held = true;
-        setImmediate(edit);
-        return;
+      if (out.signal) raise(out.signal);
+      else if (out.eof) finish();
+      else if (out.lineEnded) {
+        // What follows is the next line's: it waits for the prompt that asks for it.
+        wanted = false;
+        if (out.rest) {
+          queued.unshift(out.rest);
+          signalTypedAhead(out.rest);
+        }
       }
     }
+    if (inputEnded && queued.length === 0) finish();
+  };
+  /** A signal key among bytes typed ahead acts now, not once a prompt reads up to it. */
+  const signalTypedAhead = (bytes: Buffer) => {
+    for (const b of bytes) {
+      const key = SIGNAL_KEYS.get(b);
+      if (!key) continue;
+      echo.write(key.shown);
+      editor.forgetLine();
+      raise(key.signal);
+      return;
+    }
+  };
+  /** As the kernel does: what was typed ahead of the key is flushed, then the signal raised. */
+  const raise = (signal: NodeJS.Signals) => {
+    queued.length = 0;
+    if (signal === 'SIGTSTP') suspend();
+    else signalGroup(signal);
   };
   // Back from Ctrl-Z (`fg`): the shell has set its own mode meanwhile.
   const onContinue = () => {
     if (!done) setRaw(true);
+  };
+  const onEnd = () => {
+    inputEnded = true;
+    if (queued.length === 0) finish();
   };
   const finish = () => {
     if (done) return;
@@ -90,10 +132,11 @@ export function editTerminalLines(terminal: RawTerminal, echo: NodeJS.WritableSt
 
   function release(): void {
     done = true;
+    queued.length = 0;
     terminal.removeListener('data', onData);
-    terminal.removeListener('end', finish);
-    terminal.removeListener('close', finish);
-    terminal.removeListener('error', finish);
+    terminal.removeListener('end', onEnd);
+    terminal.removeListener('close', onEnd);
+    terminal.removeListener('error', onEnd);
     process.removeListener('SIGCONT', onContinue);
     setRaw(false);
     terminal.pause();
@@ -102,15 +145,20 @@ export function editTerminalLines(terminal: RawTerminal, echo: NodeJS.WritableSt
   }
 
   terminal.on('data', onData);
-  terminal.on('end', finish);
-  terminal.on('close', finish);
-  terminal.on('error', finish);
+  // Lines typed ahead of the end are still answers for the prompts that come.
+  terminal.on('end', onEnd);
+  terminal.on('close', onEnd);
+  terminal.on('error', onEnd);
   process.on('SIGCONT', onContinue);
   setRaw(true);
   terminal.ref?.();
   // Read all along, not only while a prompt waits: Ctrl-C must interrupt the run whenever it is typed.
   terminal.resume();
-  return { lines, typing: () => editor.typing(), dispose: finish };
+  const wantLine = () => {
+    wanted = true;
+    edit();
+  };
+  return { lines, wantLine, dispose: finish };
 }
 
 /**
@@ -129,7 +177,9 @@ interface Fed {
   lines: Buffer[];
   signal?: NodeJS.Signals;
   eof?: boolean;
-  /** The chunk's bytes after a dropped line's end, left to feed once that line's refusal is shown. */
+  /** A line ended (Enter, or Ctrl-D ending a dropped one): the bytes after it are the next line's. */
+  lineEnded?: boolean;
+  /** The chunk's bytes after the line's end, left for the prompt that asks for the next line. */
   rest?: Buffer;
 }
 
@@ -154,10 +204,6 @@ class LineEditor {
     private readonly maxLineBytes: number,
   ) {}
 
-  typing(): boolean {
-    return this.bytes > 0 || this.overflow;
-  }
-
   feed(chunk: Buffer): Fed {
     const echo: Array<string | Buffer> = [];
     const out: Fed = { echo: '', lines: [] };
@@ -168,7 +214,7 @@ class LineEditor {
       run = -1;
       echo.push(this.append(typed));
     };
-    for (let i = 0; i < chunk.length && out.signal === undefined && !out.eof; i++) {
+    for (let i = 0; i < chunk.length && out.signal === undefined && !out.eof && !out.lineEnded; i++) {
       const b = chunk[i];
       if (this.escape && this.skipEscape(b)) continue;
       const lf = b === 0x0a;
@@ -186,28 +232,20 @@ class LineEditor {
         this.afterCR = b === 0x0d;
         // Shown as the kernel shows it: a newline, which the terminal's output processing makes \r\n.
         echo.push('\n');
-        const dropped = this.overflow;
-        out.lines.push(this.take(true));
-        if (dropped && i + 1 < chunk.length) {
-          out.rest = chunk.subarray(i + 1);
-          break;
-        }
+        this.endLine(out, chunk, i);
       } else if (b === 0x04 && this.overflow) {
         // Ends a dropped line as Enter does: the reader says so only now, and the prompt asks again on a line of its own.
         echo.push('\n');
-        out.lines.push(this.take(true));
-        if (i + 1 < chunk.length) {
-          out.rest = chunk.subarray(i + 1);
-          break;
-        }
+        this.endLine(out, chunk, i);
       } else if (b === 0x7f || b === 0x08) echo.push(this.eraseChar());
       else if (b === 0x15) echo.push(this.eraseLine());
       else if (b === 0x17) echo.push(this.eraseWord());
-      else if (b === 0x03 || b === 0x1c || b === 0x1a) {
+      else if (SIGNAL_KEYS.has(b)) {
         // As the kernel does: say the key, forget the line, raise the signal.
-        echo.push(b === 0x03 ? '^C' : b === 0x1c ? '^\\' : '^Z');
+        const key = SIGNAL_KEYS.get(b)!;
+        echo.push(key.shown);
         this.drop();
-        out.signal = b === 0x03 ? 'SIGINT' : b === 0x1c ? 'SIGQUIT' : 'SIGTSTP';
+        out.signal = key.signal;
       } else if (b === 0x04) {
         // On an empty line, end of input; after text, that text goes to the reader without a line end (a second Ctrl-D then ends the input).
         if (this.bytes === 0) out.eof = true;
@@ -215,7 +253,7 @@ class LineEditor {
       } else if (b === ESC) this.escape = 'esc';
       // Any other control key has no meaning here and is not part of an answer.
     }
-    if (out.signal === undefined && !out.eof) flush(chunk.length);
+    if (out.signal === undefined && !out.eof && !out.lineEnded) flush(chunk.length);
     out.echo = echo.length === 1 ? echo[0] : Buffer.concat(echo.map((e) => (typeof e === 'string' ? Buffer.from(e) : e)));
     return out;
   }
@@ -232,6 +270,18 @@ class LineEditor {
     this.parts[this.parts.length - 1] = typed.subarray(0, room + 1);
     this.bytes = this.maxLineBytes + 1;
     return typed.subarray(0, characterStart(typed, room));
+  }
+
+  /** Hands the line over with its end; the chunk's bytes after byte `at` are left for the next line. */
+  private endLine(out: Fed, chunk: Buffer, at: number): void {
+    out.lines.push(this.take(true));
+    out.lineEnded = true;
+    if (at + 1 < chunk.length) out.rest = chunk.subarray(at + 1);
+  }
+
+  /** A signal key typed ahead: the line under way is forgotten, as the kernel forgets it. */
+  forgetLine(): void {
+    this.drop();
   }
 
   /** The line so far, handed over (with its line end when `ended`), and a fresh one begun. */

@@ -17,7 +17,7 @@ import { DECISION_ANSWER_SCHEMA } from '../nodes/review-decision.js';
 import type { RunRecord } from '../store/store.js';
 import type { RunState } from './contract.js';
 import { damagedRecord, stateOf, storedRecord } from './state.js';
-import { contextFault } from './step.js';
+import { contextFault } from './context-shape.js';
 
 type CompiledFor = (rec: RunRecord) => CompiledWorkflow;
 

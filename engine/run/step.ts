@@ -4,6 +4,7 @@
  * the result into the next record and its journal events. The engine runs
  * this inside a store transaction.
  */
+import { contextFault } from './context-shape.js';
 import { createActor, type AnyActorScope, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { CountersignError } from '../errors.js';
 import type { JsonObject } from '../format/model.js';
@@ -278,33 +279,6 @@ function restore(compiled: CompiledWorkflow, rec: RunRecord, storeFile: string |
   const fault = contextFault(context as Record<string, unknown>);
   if (fault) throw damagedRecord(rec, `has a snapshot whose context ${fault}`, storeFile);
   return compiled.machine.resolveState({ value, context: context as unknown as RunContext });
-}
-
-const isMap = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** What a stored context lacks that every step reads (so a damaged row is E_STORE, never a crash inside a guard). */
-export function contextFault(context: Record<string, unknown>): string | undefined {
-  if (!isMap(context.vars)) return 'has no "vars" object';
-  if (!isMap(context.nodes)) return 'has no "nodes" object';
-  const meta = context.meta as Record<string, unknown> | null | undefined;
-  if (!isMap(meta)) return 'has no "meta" object';
-  for (const key of ['executionId', 'workflowId', 'userId']) {
-    if (typeof meta![key] !== 'string') return `has no string "meta.${key}"`;
-  }
-  if (typeof context.attempt !== 'number') return 'has no number "attempt"';
-  if (context.recent !== undefined && (!Array.isArray(context.recent) || !context.recent.every((r) => Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && isMap(r[1])))) return 'has a "recent" that is not a list of [node id, answer] pairs';
-  if (context.errors !== undefined && !Array.isArray(context.errors)) return 'has an "errors" that is not a list';
-  if (context.reviews !== undefined && !isMap(context.reviews)) return 'has a "reviews" that is not an object';
-  const lead = context.leadIn as Record<string, unknown> | undefined;
-  if (lead !== undefined && (!isMap(lead) || typeof lead.nodeId !== 'string' || typeof lead.attempt !== 'number' || typeof lead.userId !== 'string')) return 'has a "leadIn" that is not {nodeId, attempt, userId}';
-  const before = lead?.before as Record<string, unknown> | undefined;
-  if (before !== undefined && (!isMap(before) || !isMap(before.vars) || (before.unset !== undefined && !Array.isArray(before.unset)) || (before.answer !== undefined && !isMap(before.answer))
-    || (before.authored !== undefined && !(Array.isArray(before.authored) && before.authored.every((r) => typeof r === 'string'))) || (before.userId !== undefined && typeof before.userId !== 'string'))) {
-    return 'has a "leadIn.before" that is not {vars, unset?, answer?, authored?, userId?}';
-  }
-  const rerouted = context.rerouted as Record<string, unknown> | undefined;
-  if (rerouted !== undefined && (!isMap(rerouted) || !Array.isArray(rerouted.routes) || !rerouted.routes.every(isMap) || !Array.isArray(rerouted.tools))) return 'has a "rerouted" that is not {routes, tools}';
-  return undefined;
 }
 
 function guarded(rec: RunRecord, now: Date, apply: () => [AnyMachineSnapshot, Actions], compiled: CompiledWorkflow): Settled {

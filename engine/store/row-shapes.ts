@@ -165,3 +165,44 @@ const CANONICAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export function isCanonicalTime(value: unknown): value is string {
   return typeof value === 'string' && CANONICAL_TIME.test(value) && new Date(Date.parse(value)).toISOString() === value;
 }
+
+type FieldType = 'string' | 'true' | 'whole' | 'strings' | 'object' | 'list' | 'time';
+
+/** The type of each field a pending item may hold beside its contract's own (checked in run/state.ts), as the engine writes it. */
+const PENDING_FIELD_TYPES: Readonly<Record<string, FieldType>> = {
+  agent: 'string', requiresIdentity: 'true', contract: 'string', reviewer: 'string', artifacts: 'strings', criteria: 'strings',
+  context: 'strings', report: 'string', iteration: 'whole', persona: 'object', proposal: 'object', toolSpecs: 'list',
+  answererPinned: 'true', startedAt: 'time', aliveAt: 'time', userId: 'string', unset: 'strings', inputSchema: 'object',
+};
+
+const FIELD_TYPE_NAMES: Readonly<Record<FieldType, string>> = {
+  string: 'a string', true: 'true (or left out)', whole: 'a whole number from 1', strings: 'a list of strings', object: 'an object', list: 'a list', time: 'a time',
+};
+
+function fits(value: unknown, type: FieldType): boolean {
+  switch (type) {
+    case 'string': return typeof value === 'string';
+    case 'true': return value === true;
+    case 'whole': return Number.isInteger(value) && (value as number) >= 1;
+    case 'strings': return Array.isArray(value) && value.every((v) => typeof v === 'string');
+    case 'object': return isObject(value);
+    case 'list': return Array.isArray(value);
+    case 'time': return typeof value === 'string' && Number.isFinite(Date.parse(value));
+  }
+}
+
+/**
+ * A field of a host's pending item whose value is not of the type the
+ * engine writes (`agent: 5`, `requiresIdentity: "x"`): it would be handed
+ * to every host and adapter inside the run contract, so it is named with
+ * its value; undefined when every field fits.
+ */
+export function pendingFieldProblem(pending: unknown): string | undefined {
+  if (!isObject(pending)) return undefined;
+  for (const [key, value] of Object.entries(pending)) {
+    const type = Object.hasOwn(PENDING_FIELD_TYPES, key) ? PENDING_FIELD_TYPES[key] : undefined;
+    if (type === undefined || value === undefined || fits(value, type)) continue;
+    return `has a pending item whose "${key}" is ${shownValue(value)}, not ${FIELD_TYPE_NAMES[type]}`;
+  }
+  return undefined;
+}

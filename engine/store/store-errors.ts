@@ -5,7 +5,8 @@ import { said, shown } from '../format/said.js';
 import type { RunStatus } from '../run/contract.js';
 import { checkOptionKeys } from '../run/option-keys.js';
 import type { JournalEvent } from '../run/contract.js';
-import { eventProblem, isCanonicalTime, isPlainObject, kindOf, recordProblem, unknownPendingKey, unknownRecordKey } from './row-shapes.js';
+import { eventProblem, isCanonicalTime, isPlainObject, kindOf, pendingFieldProblem, recordProblem, unknownPendingKey, unknownRecordKey } from './row-shapes.js';
+import { contextFault } from '../run/context-shape.js';
 import { jsonProblem } from '../format/json-problem.js';
 import { takeVouched } from './vouched.js';
 import { deepFreeze } from '../format/freeze.js';
@@ -254,12 +255,19 @@ function checkStoredRecord(record: unknown, runId: string, call: string, trusted
     }
     const changed = notKept(record);
     if (changed !== undefined) throw refuse(changed);
-    const unknown = isPlainObject(record) ? unknownRecordKey(record as Record<string, unknown>) ?? unknownPendingKey((record as { pending?: unknown }).pending) : undefined;
+    const pending = isPlainObject(record) ? (record as { pending?: unknown }).pending : undefined;
+    const unknown = isPlainObject(record) ? unknownRecordKey(record as Record<string, unknown>) ?? unknownPendingKey(pending) ?? pendingFieldProblem(pending) : undefined;
     if (unknown !== undefined) throw refuse(unknown);
   }
   // Plain objects of JSON values only by now (no field only inherited, which SQLite would drop): judged as stored.
   const why = recordProblem(record, runId);
   if (why !== undefined) throw refuse(why);
+  // What every step of a waiting run reads of the snapshot's context: a record without it would be stored and then read as a damaged store.
+  if (!trusted && (record as RunRecord).status === 'waiting') {
+    const context = ((record as RunRecord).snapshot as { context?: unknown }).context;
+    const fault = context === null || typeof context !== 'object' || Array.isArray(context) ? `is ${context === undefined ? 'missing' : shown(context)}, not an object` : contextFault(context as Record<string, unknown>);
+    if (fault !== undefined) throw refuse(`has a snapshot whose context ${fault}`);
+  }
   // Runs list newest first by these times' text, which is time order only in the one form the engine writes.
   if (!trusted) {
     for (const field of ['createdAt', 'updatedAt'] as const) {

@@ -1,8 +1,12 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CountersignError } from '../../engine/errors.js';
 import { formatPath, parsePath, pathRoot } from '../../engine/format/path.js';
 import { thrownWithCode } from '../helpers/errors.js';
+import { validateFile } from '../../engine/validate/index.js';
 
 const paths = suite('path: parsing variable paths');
 
@@ -88,6 +92,44 @@ malformed('each malformed form names what is wrong and where', () => {
   }
   // The fix names only what a name may start with: a "$" name is refused everywhere (E_VARIABLE_NAME, node ids).
   assert.is(failure('42').fix, 'start the name with a letter or "_"; digits alone are only valid as an index such as a.0 or a[0]');
+});
+
+malformed('a negative or fractional index is E_TEMPLATE_SYNTAX at the index, saying indices are 0-based and non-negative, never read as a variable named "-1"', () => {
+  const cases: [string, string, number][] = [
+    ['items[-1]', 'index "-1" is negative', 6],
+    ['a.b[-12].c', 'index "-12" is negative', 4],
+    ['items.-1', 'index "-1" is negative', 6],
+    ['items[+1]', 'index "+1" is not a plain number', 6],
+    ['items[1.5]', 'index "1.5" is not a whole number', 6],
+  ];
+  for (const [text, what, offset] of cases) {
+    const e = failure(text);
+    assert.is(e.message, `malformed variable path "${text}": ${what}`, text);
+    assert.equal(e.data, { offset }, text);
+    assert.match(e.fix ?? '', /0-based/, text);
+    assert.match(e.fix ?? '', /\[0\] is the first item/, text);
+    assert.not.match(e.fix ?? '', /declare/i, text);
+  }
+  // A name that merely holds a "-" (node ids such as review-2) is still a name.
+  assert.equal(parsePath('items[review-2.n]'), ['items', { ref: ['review-2', 'n'] }]);
+});
+
+malformed('validate reports {{items[-1]}} as E_TEMPLATE_SYNTAX at the index, even when a variable named "-1" is declared, never E_UNDECLARED_VARIABLE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-neg-index-'));
+  const body = (registry: string) => `metadata: {name: neg, version: 1.0.0, description: x}\nvariableRegistry:\n${registry}  items: {type: array, description: l, default: [a, b, c]}\nnodes:\n  - {type: start, id: start, connections: {default: a}}\n  - {type: agent-directive, id: a, directive: "last={{items[-1]}}", completionCondition: done, connections: {success: e}}\n  - {type: end, id: e}\n`;
+  for (const registry of ['', '  "-1": {type: integer, description: m, default: 2}\n']) {
+    const file = join(dir, `neg${registry.length}.yaml`);
+    writeFileSync(file, body(registry));
+    const errors = validateFile(file).errors;
+    assert.equal(errors.map((e) => e.code), ['E_TEMPLATE_SYNTAX'], JSON.stringify(errors));
+    const [e] = errors;
+    assert.match(e.message, 'index "-1" is negative');
+    assert.match(e.message, /0-based/, 'the fix travels with the finding');
+    assert.not.match(e.message, /declare/i);
+    const lines = body(registry).split('\n');
+    const line = lines.findIndex((l) => l.includes('items[-1]'));
+    assert.equal([e.line, e.col], [line + 1, lines[line].indexOf('-1]') + 1], 'at the "-1" inside the directive');
+  }
 });
 
 paths.run();

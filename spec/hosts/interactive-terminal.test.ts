@@ -193,4 +193,67 @@ test('Ctrl-D twice after a last line without Enter submits that line and closes 
   assert.is(r.json?.output?.x, 'typed');
 });
 
+const LOOP = {
+  metadata: { name: 'loop', version: '1.0.0', description: 'asks until n is 0' },
+  nodes: [
+    { id: 'start', type: 'start', connections: { default: 'ask' } },
+    { id: 'ask', type: 'agent-directive', directive: 'n?', completionCondition: 'c', inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, connections: { success: 'chk' } },
+    { id: 'chk', type: 'condition', condition: { operator: 'eq', left: { contextPath: 'ask.n' }, right: 0 }, connections: { true: 'done', false: 'ask' } },
+    { id: 'done', type: 'end', finalOutput: ['ask.n'] },
+  ],
+};
+
+/** `run` of the loop workflow at a terminal (stdout, --json, into a file); the transcript is what the terminal showed. */
+async function runLoopAtTerminal(steps: PtyStep[]) {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'loop.json'), JSON.stringify(LOOP));
+  const r = await runInPty(`trap true INT; node ${LAUNCHER} run loop.json --agent interactive --store st --agent-timeout 60 --json > out.json; echo "exit=$?"`, steps, { cwd: dir });
+  const exit = /exit=(\d+)/.exec(r.output);
+  let json: any;
+  try {
+    json = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
+  } catch {
+    json = undefined;
+  }
+  return { ...r, exit: exit ? Number(exit[1]) : undefined, json };
+}
+
+/** What the terminal showed after each item's prompt, up to the next item's header. */
+function afterEachPrompt(output: string): string[] {
+  return output.split(PROMPT).slice(1).map((s) => s.split('── node')[0]);
+}
+
+test('answers pasted ahead of their prompts are each shown after the prompt that takes them, with the progress on a line of its own', async () => {
+  const r = await runLoopAtTerminal([{ waitFor: PROMPT, send: '{"n": 3}\r{"n": 4}\r{"n": 0}\r' }]);
+  assert.is(r.exit, 0, r.output.slice(-2000));
+  assert.is(r.json?.status, 'completed');
+  const shown = afterEachPrompt(r.output);
+  assert.is(shown.length, 3, r.output.slice(-2000));
+  for (const [i, n] of [3, 4, 0].entries()) {
+    assert.match(shown[i], new RegExp(`^\\{"n": ${n}\\}\\n[^\\n]*ask answered`), `item ${i + 1} shows the answer it took, then the progress on its own line: ${JSON.stringify(shown[i])}`);
+  }
+});
+
+test('Ctrl-C typed ahead of the next prompt interrupts the run at once, and the answers typed ahead of it are not taken', async () => {
+  const r = await runLoopAtTerminal([{ waitFor: PROMPT, send: '{"n": 3}\r{"n": 0}\r\x03' }]);
+  assert.is(r.exit, 130, r.output.slice(-2000));
+  assert.is(r.json?.error?.code, 'E_INTERRUPTED');
+  assert.is(r.json?.status, 'waiting');
+});
+
+test('a line pasted ahead of its prompt is not shown until that prompt, then shown after it (a continuation line after `… ` too)', async () => {
+  const t = fakeTerminal();
+  const agent = createInteractiveAgent(t);
+  const first = agent.answer(REQUEST, { signal: new AbortController().signal, timeoutMs: 5000 });
+  t.input.write('{"x": "one"}\r{\r"x": "two"}\r');
+  assert.equal(await first, { x: 'one' });
+  await new Promise((r) => setImmediate(r));
+  assert.not.match(t.shown(), 'two', 'nothing of the next answer before its prompt');
+  const second = agent.answer({ ...REQUEST, seq: 2 }, { signal: new AbortController().signal, timeoutMs: 5000 });
+  assert.equal(await second, { x: 'two' });
+  await new Promise((r) => setImmediate(r));
+  assert.match(t.shown(), /seq 2[\s\S]*\n> \{\n… "x": "two"\}\n$/);
+  await agent.close!();
+});
+
 test.run();

@@ -16,6 +16,7 @@ import { createSqliteStore, SCHEMA_VERSION } from '../../engine/store/sqlite.js'
 import type { LedgerRow, RunRecord } from '../../engine/store/store.js';
 import { thrownWithCode } from '../helpers/errors.js';
 import { hashWorkflow } from '../../engine/run/hash.js';
+import { CONTEXT } from '../helpers/run-context.js';
 
 const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
@@ -26,7 +27,7 @@ const HASH = hashWorkflow(WORKFLOW);
 
 function run(runId: string): RunRecord {
   return {
-    runId, workflow: 'loop', workflowHash: HASH, workspace: '/tmp/ws', status: 'waiting', snapshot: { value: 'work' }, pending: { kind: 'directive', nodeId: 'work', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 }, seq: 1,
+    runId, workflow: 'loop', workflowHash: HASH, workspace: '/tmp/ws', status: 'waiting', snapshot: { value: 'work', context: CONTEXT }, pending: { kind: 'directive', nodeId: 'work', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 }, seq: 1,
     createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
   };
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createSqliteStore, SCHEMA_VERSION } from '../../engine/store/sqlite.js';
 import type { RunRecord } from '../../engine/store/store.js';
 import { hashWorkflow } from '../../engine/run/hash.js';
+import { CONTEXT } from '../helpers/run-context.js';
 
 const Migration = suite('sqlite store migration');
 
@@ -20,7 +21,7 @@ Migration('a version-1 store (no row version) is upgraded in place and its runs 
     CREATE TABLE events (run_id TEXT, idx INTEGER, seq INTEGER, at TEXT, type TEXT, node_id TEXT, body TEXT NOT NULL, PRIMARY KEY (run_id, idx));
   `);
   const record: RunRecord = {
-    runId: 'old', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: { value: 'a' }, pending: { kind: 'directive', nodeId: 'a', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 }, seq: 1,
+    runId: 'old', workflow: 'w', workflowHash: 'h', workspace: '/', status: 'waiting', snapshot: { value: 'a', context: CONTEXT }, pending: { kind: 'directive', nodeId: 'a', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 }, seq: 1,
     createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
   };
   db.prepare('INSERT INTO workflows VALUES (?, ?)').run('h', '{"metadata":{"name":"w"}}');
@@ -46,7 +47,7 @@ Migration('a record changed by another store instance (another process) is re-re
   const workflow = { metadata: { name: 'w', version: '1.0.0', description: 'd' }, nodes: [] };
   a.putWorkflow(hashWorkflow(workflow), workflow);
   const base: RunRecord = {
-    runId: 'r', workflow: 'w', workflowHash: hashWorkflow(workflow), workspace: '/', status: 'waiting', snapshot: { value: 'a' }, pending: { kind: 'directive', nodeId: 'a', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 }, seq: 1,
+    runId: 'r', workflow: 'w', workflowHash: hashWorkflow(workflow), workspace: '/', status: 'waiting', snapshot: { value: 'a', context: CONTEXT }, pending: { kind: 'directive', nodeId: 'a', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 }, seq: 1,
     createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
   };
   a.create(base, []);

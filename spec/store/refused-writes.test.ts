@@ -17,6 +17,7 @@ import { createSqliteStore } from '../../engine/store/sqlite.js';
 import type { RunRecord, Store } from '../../engine/store/store.js';
 import { hashWorkflow } from '../../engine/run/hash.js';
 import { createEngine } from '../../engine/run/engine.js';
+import { CONTEXT } from '../helpers/run-context.js';
 
 const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
@@ -32,10 +33,10 @@ const HASH = hashWorkflow(WORKFLOW);
 function makeRecord(runId: string, status: RunRecord['status'] = 'completed'): RunRecord {
   return {
     runId, workflow: 'loop', workflowHash: HASH, workspace: '/tmp/ws', status,
-    snapshot: { value: 'end', context: {} }, seq: 1,
+    snapshot: { value: 'end', context: CONTEXT }, seq: 1,
     ...(status === 'completed' ? { endNodeId: 'end', output: {} } : {}),
     ...(status === 'failed' ? { error: { code: 'E_MAX_RETRIES', message: 'node "end" failed', nodeId: 'end' } } : {}),
-    ...(status === 'waiting' ? { snapshot: { value: 'work', context: {} }, pending: { kind: 'directive', nodeId: 'work', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 } } : {}),
+    ...(status === 'waiting' ? { snapshot: { value: 'work', context: CONTEXT }, pending: { kind: 'directive', nodeId: 'work', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 } } : {}),
     createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
   } as RunRecord;
 }
@@ -353,6 +354,26 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     refused(() => store(c).update('older', (cur) => ({ record: { ...cur, updatedAt: '2024-01-02T10:00:00+00:00' }, result: undefined })), 'E_INPUT', 'has the updatedAt');
     store(c).create({ ...makeRecord('newer'), createdAt: '2024-01-01T12:00:00.000Z', updatedAt: '2024-01-01T12:00:00.000Z' }, []);
     assert.equal(store(c).list().map((r) => r.runId), ['newer', 'older']);
+  });
+
+  test('r106 d1 d2: a host\'s waiting record whose snapshot context lacks what a step reads, or whose pending item holds a field of the wrong type (agent: 5, requiresIdentity: "x"), is E_INPUT naming it, nothing written, never a store later called damaged', (c) => {
+    const waiting = makeRecord('w', 'waiting');
+    const pending = waiting.pending as unknown as Record<string, unknown>;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ snapshot: { value: 'work' } }, 'has a snapshot whose context is missing, not an object'],
+      [{ snapshot: { value: 'work', context: 5 } }, 'has a snapshot whose context is 5, not an object'],
+      [{ snapshot: { value: 'work', context: {} } }, 'has a snapshot whose context has no "vars" object'],
+      [{ pending: { ...pending, agent: 5 } }, 'has a pending item whose "agent" is 5, not a string'],
+      [{ pending: { ...pending, requiresIdentity: 'x' } }, 'has a pending item whose "requiresIdentity" is "x", not true (or left out)'],
+    ];
+    for (const [change, rule] of cases) {
+      const fix = refused(() => store(c).create({ ...waiting, runId: 'bad', ...change } as never, []), 'E_INPUT', 'create() of run "bad"', rule);
+      assert.match(fix, 'nothing was written');
+      assert.is(store(c).get('bad'), undefined, rule);
+    }
+    store(c).create(waiting, []);
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, snapshot: { value: 'work' } } as never, result: undefined })), 'E_INPUT', 'context is missing');
+    assert.equal(store(c).get('w')!.snapshot, waiting.snapshot, 'the stored run is as it was');
   });
 
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {

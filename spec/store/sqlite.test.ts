@@ -21,6 +21,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 
 const TWO = JSON.parse(readFileSync(join(fileURLToPath(new URL('../../', import.meta.url)), 'spec/fixtures/cli/two-step.json'), 'utf8'));
 import type { RunRecord } from '../../engine/store/store.js';
+import { CONTEXT } from '../helpers/run-context.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SQLITE_MODULE = pathToFileURL(join(REPO, 'engine/store/sqlite.ts')).href;
@@ -40,7 +41,7 @@ function record(runId: string, seq = 1): RunRecord {
     workflowHash: H1,
     workspace: '/tmp/ws',
     status: 'waiting',
-    snapshot: { value: 'work' },
+    snapshot: { value: 'work', context: CONTEXT },
     pending: { kind: 'directive', nodeId: 'work', directive: 'Do it', completionCondition: 'done', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 },
     seq,
     createdAt: '2024-01-01T00:00:00.000Z',

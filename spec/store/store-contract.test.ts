@@ -17,6 +17,7 @@ import { canonicalJson, hashWorkflow } from '../../engine/run/hash.js';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { createEngine } from '../../engine/run/engine.js';
+import { CONTEXT } from '../helpers/run-context.js';
 
 const WORKFLOW: Workflow = {
   metadata: { name: 'loop', version: '1.0.0', description: 'a test workflow' },
@@ -36,7 +37,7 @@ function makeRecord(runId: string, over: Partial<RunRecord> = {}): RunRecord {
     workflowHash: H1,
     workspace: '/tmp/ws',
     status: 'waiting',
-    snapshot: { value: 'work', context: {} },
+    snapshot: { value: 'work', context: CONTEXT },
     seq: 1,
     pending: {
       kind: 'directive',
