@@ -150,6 +150,9 @@ function cannotRun(code, message, fix) {
 // Checked first: without a current directory neither esbuild nor tsx can
 // even load, so no bundle could be built; main() says the same when run alone.
 const gone = missingCurrentDirectory(process.env);
+// A stderr that cannot be written (a full disk) leaves nowhere to say anything: its failures are dropped, never a
+// crash that turns the command's status into 1 (io.ts does the same once a command runs).
+process.stderr.on('error', () => undefined);
 // A command that may load a workflow's tool modules runs in a child whose descriptor 1 is copied to stderr (stdout-relay.cjs).
 const relayed = !gone && relayWanted(argv, process.env) ? await runRelayed(fileURLToPath(import.meta.url), argv) : undefined;
 if (!relayed) {

@@ -66,6 +66,11 @@ export function noteRunCreated(runId: string): void {
 
 let onCreated: ((runId: string) => void) | undefined;
 
+/** The run this command created, if it did (E_OUTPUT names it: main.ts). */
+export function runCreated(): string | undefined {
+  return created;
+}
+
 /** `fn` is told the run this command creates, when it does (interrupted.ts names it to the launcher). */
 export function whenRunCreated(fn: (runId: string) => void): void {
   onCreated = fn;

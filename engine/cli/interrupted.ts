@@ -19,6 +19,14 @@ export interface SignalGuard {
   finished(): void;
 }
 
+/** The guard in force, for a command that takes signals itself from some point on (run, once it drives). */
+let active: SignalGuard | undefined;
+
+/** From now on the command stops on a signal itself (run's drive: signals.ts): the guard steps aside. */
+export function handOverSignals(): void {
+  active?.finished();
+}
+
 export function guardSignals(io: Io, json: boolean, context: EarlyExitContext): SignalGuard {
   resetNotes();
   const began = new Date().toISOString();
@@ -46,13 +54,19 @@ export function guardSignals(io: Io, json: boolean, context: EarlyExitContext): 
   // Under --allow-tool-modules a module's code may hold the process so this handler never runs: the launcher
   // then ends the command and says this instead (stdout-relay.cjs).
   tellLauncher({ countersign: 'signals-guarded', json, ...held(context) });
-  whenRunCreated((runId) => tellLauncher({ countersign: 'signals-guarded', json, ...held({ ...context, runId }) }));
-  return {
+  let released = false;
+  // (Not once released: a run created after that, by run's drive, is the drive's to stop, not this guard's.)
+  whenRunCreated((runId) => released || tellLauncher({ countersign: 'signals-guarded', json, ...held({ ...context, runId }) }));
+  const guard: SignalGuard = {
     finished() {
+      released = true;
+      if (active === guard) active = undefined;
       off();
       tellLauncher({ countersign: 'signals-released' });
     },
   };
+  active = guard;
+  return guard;
 }
 
 /**

@@ -53,10 +53,11 @@ export function processIo(): Io {
 /** stdout and stderr of this process, and what comes with them; enough to report an error when processIo() cannot be made. */
 export function processStreams(): Omit<Io, 'cwd'> {
   // A reader that stops early (`| head -1`, a host that stops reading
-  // stderr) closes the pipe: that is not an error of ours. What is left to
-  // write is dropped, and the command runs to its end: a run still drives,
-  // its agents are closed, and the exit status is the command's own.
-  if (!process.stderr.listeners('error').includes(ignoreClosedPipe)) process.stderr.on('error', ignoreClosedPipe);
+  // stderr) closes the pipe, and a stderr on a full disk takes no more: in
+  // neither case is there anywhere left to say so. What is left to write is
+  // dropped, and the command runs to its end: a run still drives, its agents
+  // are closed, and the exit status is the command's own.
+  if (!process.stderr.listeners('error').includes(ignoreUnwritableStderr)) process.stderr.on('error', ignoreUnwritableStderr);
   // On stdout, any other failed write (a full disk) is noted and said when the command ends (main.ts), never a crash.
   if (!process.stdout.listeners('error').includes(noteStdoutFailure)) process.stdout.on('error', noteStdoutFailure);
   // Run relayed by the launcher (stdout-relay.cjs): stdout is the descriptor it names, and its signals come over IPC too.
@@ -74,9 +75,8 @@ export function processStreams(): Omit<Io, 'cwd'> {
   };
 }
 
-function ignoreClosedPipe(e: NodeJS.ErrnoException): void {
-  if (e.code !== 'EPIPE') throw e;
-}
+/** stderr is where a failure would be said: one of its own can only be dropped (never a crash, never another status). */
+function ignoreUnwritableStderr(): void {}
 
 export function usage(message: string, fix?: string): CountersignError {
   return new CountersignError('E_USAGE', message, { fix: fix ?? 'run `countersign --help`' });

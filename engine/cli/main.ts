@@ -4,10 +4,10 @@
  * testable in process.
  */
 import { storeArg } from './render.js';
-import { guardEarlyExit } from './early-exit.js';
+import { guardEarlyExit, resetNotes, runCreated } from './early-exit.js';
 import { guardSignals } from './interrupted.js';
 import { launcherWatches } from './relayed-signals.js';
-import { takeStdoutFailure } from './stdout-failure.js';
+import { outputFailureSaid, takeStdoutFailure, type CommandDone } from './stdout-failure.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { printJson, processIo, processStreams, reportError, usage, type Io } from './io.js';
 import { COMMANDS, type Command } from './commands/index.js';
@@ -17,22 +17,29 @@ import { suggest } from '../format/suggest.js';
 /** The options that may come before the command (commandFirst moves them after it), and --help/--version. */
 const GLOBAL_OPTIONS = ['--json', '--store', '--help', '--version'];
 
-/** Commands that stop cleanly on a signal themselves (signals.ts, mcp's own handler). */
-const OWN_SIGNALS: ReadonlySet<string> = new Set(['run', 'gate', 'mcp']);
+/**
+ * Commands that stop cleanly on a signal themselves (gate's chain, mcp's own handler). `run` does so only once it
+ * drives (signals.ts): until then (reading --input -, say) it is guarded as the short commands are, and hands over.
+ */
+const OWN_SIGNALS: ReadonlySet<string> = new Set(['gate', 'mcp']);
 
 // The launcher hands the bundle its importer for tool modules (tools/module-import.ts).
 export { useModuleImporter } from '../tools/module-import.js';
 
 export async function main(argv: string[], given?: Io): Promise<number> {
   takeStdoutFailure();
-  const status = await command(argv, given);
+  // Nothing an earlier command in this process noted (a run it created) is taken for this one's.
+  resetNotes();
+  const done: CommandDone = { store: '' };
+  const status = await command(argv, given, done);
   // A stream reports a failed write on a later tick: waited for, so it is said here, not lost when the process ends.
   await new Promise((done) => setImmediate(done));
   // The result could not be written (stdout on a full disk): said, with what the command did, never a stack trace.
   const failed = takeStdoutFailure();
   if (failed) {
     try {
-      (given?.stderr ?? process.stderr).write(`countersign: E_OUTPUT: could not write the result to stdout (${failed.code ?? 'error'}: ${failed.message.replace(/^\w+: /, '').split(',')[0]}); the command itself finished, with status ${status}\n  fix: send stdout where it can be written (free space on its device, or another file), then read what the command did again: countersign status <runId> shows a run (countersign runs lists them)\n`);
+      const created = runCreated();
+      (given?.stderr ?? process.stderr).write(outputFailureSaid(failed, status, created !== undefined ? { ...done, created } : done));
     } catch {
       // stderr fails too: the status still says how the command ended
     }
@@ -40,7 +47,8 @@ export async function main(argv: string[], given?: Io): Promise<number> {
   return status;
 }
 
-async function command(argv: string[], given?: Io): Promise<number> {
+/** `done` is told what the command was (its name, store, run) as it is parsed: E_OUTPUT's fix names them. */
+async function command(argv: string[], given: Io | undefined, done: CommandDone): Promise<number> {
   const json = argv.includes('--json');
   let io: Io;
   try {
@@ -155,6 +163,7 @@ async function command(argv: string[], given?: Io): Promise<number> {
   const runId = typeof values.resume === 'string' ? values.resume : ['step', 'status', 'trace'].includes(name) ? parsed.positionals[0] : undefined;
   const files = name === 'validate' || name === 'graph' ? parsed.positionals : undefined;
   const context = { command: name, store, ...(runId !== undefined ? { runId } : {}), ...(files ? { files } : {}), ...(values['allow-tool-modules'] === true ? { toolModules: true } : {}) };
+  Object.assign(done, context);
   const early = given === undefined && values['allow-tool-modules'] === true ? guardEarlyExit(io, json, context) : undefined;
   // A signal still ends the command, said first (interrupted.ts). With tool modules only under the launcher: their
   // code may hold the event loop, and the launcher then ends the command and says so (stdout-relay.cjs).

@@ -13,6 +13,7 @@ import { CountersignError } from '../errors.js';
 import { LineIndex, locateInJsonTree, pointerSegments, type Position } from './positions.js';
 import type { SourceDocument } from './source.js';
 import { valueEndingBefore, type ValueBefore } from './json-missing-comma.js';
+import { bracketProblem, strayBom } from './json-brackets.js';
 
 const STRICT = { allowTrailingComma: false, disallowComments: true } as const;
 
@@ -235,7 +236,8 @@ function jsonSyntaxError(text: string, file: string, nativeMessage: string): Cou
   const end = root ? root.offset + root.length : 0;
   const closed = root !== undefined && (root.type === 'object' ? text[end - 1] === '}' : root.type === 'array' ? text[end - 1] === ']' : true);
   const rootEnd = closed ? end : Infinity;
-  const { message, fix, offset } = numberProblem(text, first.offset) ?? describeJsonError(text, first, errors[1], rootEnd);
+  const { message, fix, offset } = strayBom(text, first.offset) ?? numberProblem(text, first.offset)
+    ?? bracketProblem(text, first.offset, printParseErrorCode(first.error)) ?? describeJsonError(text, first, errors[1], rootEnd);
   const at = lines.position(offset);
   return new CountersignError('E_PARSE', message, { file, line: at.line, col: at.col, fix });
 }
@@ -340,7 +342,9 @@ function missingComma(text: string, offset: number, found: string, container: '{
 /** A token for a message: strings as written, anything else quoted; long tokens shortened. */
 function showToken(token: string): string {
   const short = token.length > 30 ? `${token.slice(0, 27)}...` : token;
-  return short.startsWith('"') ? short : JSON.stringify(short);
+  // Invisible characters (a zero-width space, a byte-order mark) as \uXXXX, or the quotes would seem to hold nothing.
+  const shown = short.startsWith('"') ? short : JSON.stringify(short);
+  return shown.replace(/\p{Cf}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`);
 }
 
 /** The innermost open `{` or `[` at an offset (strings skipped). */

@@ -138,8 +138,8 @@ class PathParser {
       const word = text.slice(start, this.pos);
       if (!isIndex(word)) {
         this.pos = start;
-        const why = word.charCodeAt(0) === 48 ? 'has a leading zero' : 'is too large';
-        this.fail(`index "${word}" ${why}`, 'write the index without leading zeros, e.g. [0] or [12]');
+        if (word.charCodeAt(0) === 48) this.fail(`index "${word}" has a leading zero`, 'write the index without leading zeros, e.g. [0] or [12]');
+        this.fail(`index "${word}" is too large (the largest is ${Number.MAX_SAFE_INTEGER})`, `write an index no larger than ${Number.MAX_SAFE_INTEGER} (no list is that long; [0] is the first item), or read the item through a variable index such as items[idx]`);
       }
       segment = Number(word);
     } else {
@@ -177,10 +177,11 @@ class PathParser {
 /** Canonical array index: `0` or digits without a leading zero. */
 export function isIndex(word: string): boolean {
   const n = word.length;
-  if (n === 0 || n > 15) return false;
+  if (n === 0 || n > 16) return false;
   if (n > 1 && word.charCodeAt(0) === 48) return false;
   for (let i = 0; i < n; i++) if (!isDigit(word.charCodeAt(i))) return false;
-  return true;
+  // Every index a number holds exactly (up to 2^53 - 1); past it two indices would read as one.
+  return n < 16 || Number(word) <= Number.MAX_SAFE_INTEGER;
 }
 
 /**

@@ -12,6 +12,7 @@ import { firstNonJson } from './yaml-json.js';
 import { contentFrom, keyWithoutColon, misalignedLine, misindentedLine, shallowKey } from './yaml-indentation.js';
 import { yamlDeeperThan } from './yaml-depth.js';
 import { describeUnexpectedToken, plainTokens, secondDocument, YAML_SYNTAX_FIX } from './yaml-token-errors.js';
+import { unclosedFlowAt, unclosedQuoteOpening } from './yaml-unclosed.js';
 
 class YamlSource implements SourceDocument {
   readonly format = 'yaml' as const;
@@ -69,7 +70,8 @@ export function parseYaml(text: string, file: string): SourceDocument {
     // A directive line inside the document (after ---, or after content): the parser says only that a value cannot start with %.
     const misplaced = misplacedDirective(doc, text, error.pos[0]);
     if (misplaced) throw misplaced(file);
-    const opened = error.code === 'MISSING_CHAR' && /closing .quote/.test(error.message) ? unclosedQuoteAt(doc, error.pos[0]) : undefined;
+    // A quoted key left open is first reported as a key spanning lines: the string never closed is said instead.
+    const opened = unclosedQuoteOpening(doc, error.pos[0]);
     // An unclosed { or [ is reported where the parser gave up (the next line, or past the end): said where it opens.
     const flow = opened === undefined && /end with a [}\]]/.test(error.message) ? unclosedFlowAt(doc, error.pos[0]) : undefined;
     const indented = opened === undefined && flow === undefined && (error.code === 'BLOCK_AS_IMPLICIT_KEY' || error.code === 'MULTILINE_IMPLICIT_KEY')
@@ -355,38 +357,6 @@ function describeYamlError(doc: Document, text: string, code: string, raw: strin
     default:
       return { message: lowerFirst(plainTokens(raw)), fix: YAML_SYNTAX_FIX };
   }
-}
-
-/**
- * Where an unterminated quoted string opens: the parser reports the end of
- * the text it swallowed, which may be the end of the file, far from the fault.
- */
-function unclosedQuoteAt(doc: Document, end: number): number | undefined {
-  let found: number | undefined;
-  visit(doc, {
-    Scalar(_key, node) {
-      if ((node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') && node.range?.[1] === end) {
-        found = node.range[0];
-        return visit.BREAK;
-      }
-      return undefined;
-    },
-  });
-  return found;
-}
-
-/** Where a flow mapping or list that runs on to `end` without its closing bracket opens. */
-function unclosedFlowAt(doc: Document, end: number): number | undefined {
-  let found: number | undefined;
-  const check = (node: { flow?: boolean; range?: [number, number, number] | null }) => {
-    if (node.flow && node.range && node.range[1] === end) {
-      found = node.range[0];
-      return visit.BREAK;
-    }
-    return undefined;
-  };
-  visit(doc, { Map: (_key, node) => check(node), Seq: (_key, node) => check(node) });
-  return found;
 }
 
 /** The value of the scalar map key starting at `offset` (the error range covers only its first character). */

@@ -15,6 +15,8 @@ export function contextFault(context: Record<string, unknown>): string | undefin
     if (typeof meta![key] !== 'string') return `has no string "meta.${key}"`;
   }
   if (typeof context.attempt !== 'number') return 'has no number "attempt"';
+  // Answers to this visit so far: a count, which the item's attempt is one more than.
+  if (!Number.isInteger(context.attempt) || context.attempt < 0) return `has the "attempt" ${context.attempt}, not a count from 0`;
   if (context.recent !== undefined && (!Array.isArray(context.recent) || !context.recent.every((r) => Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && isMap(r[1])))) return 'has a "recent" that is not a list of [node id, answer] pairs';
   if (context.errors !== undefined && !Array.isArray(context.errors)) return 'has an "errors" that is not a list';
   if (context.reviews !== undefined && !isMap(context.reviews)) return 'has a "reviews" that is not an object';

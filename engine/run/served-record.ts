@@ -18,6 +18,9 @@ import type { RunRecord } from '../store/store.js';
 import type { RunState } from './contract.js';
 import { damagedRecord, stateOf, storedRecord } from './state.js';
 import { contextFault } from './context-shape.js';
+import { itemFault } from './item-fit.js';
+import { engineKnows } from './step.js';
+import type { RunContext } from '../nodes/index.js';
 
 type CompiledFor = (rec: RunRecord) => CompiledWorkflow;
 
@@ -68,6 +71,11 @@ export function waitsAtItsNode(rec: RunRecord, compiledFor: CompiledFor, storeFi
   const schema = (pending as { inputSchema?: unknown }).inputSchema;
   const broken = pending.kind !== 'tool' && schema !== null && typeof schema === 'object' && !Array.isArray(schema) ? schemaFault(schema as JsonObject, at, compiled.workflow) : undefined;
   if (broken) throw damagedRecord(rec, `has a ${pending.kind} pending item whose inputSchema does not compile (${broken})`, storeFile);
+  // The item shown is the one the next answer is judged by (item-fit.ts); an item the engine wrote and read back itself is.
+  if (!engineKnows(rec)) {
+    const misfit = itemFault(pending, at, context as unknown as RunContext, compiled.workflow);
+    if (misfit) throw damagedRecord(rec, misfit, storeFile);
+  }
 }
 
 /** The JSON text of the schemas the engine issues, by object. */

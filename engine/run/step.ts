@@ -256,6 +256,11 @@ function causeOf(compiled: CompiledWorkflow, submitted: { event: MachineEvent; s
 const restored = new Map<string, { stored: object; snapshot: AnyMachineSnapshot }>();
 const RESTORED_RUNS = 1024;
 
+/** Whether `rec`'s snapshot is one this engine wrote, or restored and checked, already: its item need not be checked again. */
+export function engineKnows(rec: RunRecord): boolean {
+  return restored.get(rec.runId)?.stored === rec.snapshot;
+}
+
 function rememberSnapshot(runId: string, stored: object, snapshot: AnyMachineSnapshot): void {
   restored.delete(runId);
   if (restored.size >= RESTORED_RUNS) restored.delete(restored.keys().next().value as string);

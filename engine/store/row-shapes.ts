@@ -166,17 +166,17 @@ export function isCanonicalTime(value: unknown): value is string {
   return typeof value === 'string' && CANONICAL_TIME.test(value) && new Date(Date.parse(value)).toISOString() === value;
 }
 
-type FieldType = 'string' | 'true' | 'whole' | 'strings' | 'object' | 'list' | 'time';
+type FieldType = 'string' | 'true' | 'whole' | 'count' | 'strings' | 'object' | 'list' | 'time';
 
 /** The type of each field a pending item may hold beside its contract's own (checked in run/state.ts), as the engine writes it. */
 const PENDING_FIELD_TYPES: Readonly<Record<string, FieldType>> = {
   agent: 'string', requiresIdentity: 'true', contract: 'string', reviewer: 'string', artifacts: 'strings', criteria: 'strings',
   context: 'strings', report: 'string', iteration: 'whole', persona: 'object', proposal: 'object', toolSpecs: 'list',
-  answererPinned: 'true', startedAt: 'time', aliveAt: 'time', userId: 'string', unset: 'strings', inputSchema: 'object',
+  answererPinned: 'true', startedAt: 'time', aliveAt: 'time', userId: 'string', unset: 'strings', inputSchema: 'object', maxRetries: 'count',
 };
 
 const FIELD_TYPE_NAMES: Readonly<Record<FieldType, string>> = {
-  string: 'a string', true: 'true (or left out)', whole: 'a whole number from 1', strings: 'a list of strings', object: 'an object', list: 'a list', time: 'a time',
+  string: 'a string', true: 'true (or left out)', whole: 'a whole number from 1', count: 'a whole number from 0', strings: 'a list of strings', object: 'an object', list: 'a list', time: 'a time',
 };
 
 function fits(value: unknown, type: FieldType): boolean {
@@ -184,6 +184,7 @@ function fits(value: unknown, type: FieldType): boolean {
     case 'string': return typeof value === 'string';
     case 'true': return value === true;
     case 'whole': return Number.isInteger(value) && (value as number) >= 1;
+    case 'count': return Number.isInteger(value) && (value as number) >= 0;
     case 'strings': return Array.isArray(value) && value.every((v) => typeof v === 'string');
     case 'object': return isObject(value);
     case 'list': return Array.isArray(value);

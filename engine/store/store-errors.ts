@@ -268,13 +268,18 @@ function checkStoredRecord(record: unknown, runId: string, call: string, trusted
     const fault = context === null || typeof context !== 'object' || Array.isArray(context) ? `is ${context === undefined ? 'missing' : shown(context)}, not an object` : contextFault(context as Record<string, unknown>);
     if (fault !== undefined) throw refuse(`has a snapshot whose context ${fault}`);
   }
-  // Runs list newest first by these times' text, which is time order only in the one form the engine writes.
+  // Runs list newest first by these times' text, which is time order only in the one form the engine writes; a deadline
+  // or a tool's claim in another form ("1" is 2001 to Date.parse) would fire, or expire, at a time no one meant.
   if (!trusted) {
-    for (const field of ['createdAt', 'updatedAt'] as const) {
-      const time = (record as RunRecord)[field];
+    const rec = record as RunRecord;
+    const item = (rec.pending ?? {}) as { deadline?: unknown; startedAt?: unknown; aliveAt?: unknown };
+    const times: Array<[string, unknown]> = [['createdAt', rec.createdAt], ['updatedAt', rec.updatedAt], ['deadline', rec.deadline], ['pending.deadline', item.deadline], ['pending.startedAt', item.startedAt], ['pending.aliveAt', item.aliveAt]];
+    for (const [field, time] of times) {
+      if (time === undefined && field !== 'createdAt' && field !== 'updatedAt') continue;
       if (isCanonicalTime(time)) continue;
-      throw new CountersignError('E_INPUT', `${call}: the record to store has the ${field} ${JSON.stringify(time)}, not a time in the one form run times take: UTC with milliseconds, as Date#toISOString() writes it (runs are listed newest first by its text)`, {
-        fix: `write it as new Date(Date.parse(${field})).toISOString(), here ${JSON.stringify(new Date(Date.parse(time)).toISOString())}; nothing was written`,
+      const why = field.endsWith('edAt') && !field.startsWith('pending.') ? 'runs are listed newest first by its text' : 'another form may be read as another time ("1" is the year 2001)';
+      throw new CountersignError('E_INPUT', `${call}: the record to store has the ${field} ${JSON.stringify(time)}, not a time in the one form run times take: UTC with milliseconds, as Date#toISOString() writes it (${why})`, {
+        fix: `write it as new Date(ms).toISOString()${Number.isFinite(Date.parse(String(time))) ? `, here ${JSON.stringify(new Date(Date.parse(String(time))).toISOString())} if ${JSON.stringify(time)} meant that` : ''}; nothing was written`,
       });
     }
   }
@@ -299,13 +304,15 @@ function checkStoredRecord(record: unknown, runId: string, call: string, trusted
 }
 
 /**
- * A waiting tool item an older engine stored without its attempt is still a
- * run the engine steps (served-record.ts: settling it brings the item up to
- * date), so a host copying such a run is not refused for that alone.
+ * A waiting tool item an older engine stored without its attempt, and never
+ * claimed (no startedAt), is still a run the engine steps (settling it
+ * runs the tool and brings the item up to date), so a host copying such a
+ * run is not refused for that alone. A claimed one the engine reads as
+ * damaged, so it is refused here too.
  */
 function withToolAttempt(record: RunRecord): RunRecord {
-  const pending = record.pending as { kind?: unknown; attempt?: unknown } | undefined;
-  if (record.status !== 'waiting' || pending?.kind !== 'tool' || pending.attempt !== undefined) return record;
+  const pending = record.pending as { kind?: unknown; attempt?: unknown; startedAt?: unknown } | undefined;
+  if (record.status !== 'waiting' || pending?.kind !== 'tool' || pending.attempt !== undefined || pending.startedAt !== undefined) return record;
   return { ...record, pending: { ...pending, attempt: 1 } as RunRecord['pending'] };
 }
 

@@ -96,7 +96,7 @@ Durability('a run stored before malformed finalOutput names were refused still c
   const hash = hashWorkflow(wf);
   store.putWorkflow(hash, wf);
   const at = '2026-01-01T00:00:00.000Z';
-  const directive = { kind: 'directive', nodeId: 'write', directive: 'Write about x.', completionCondition: 'written', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 };
+  const directive = { kind: 'directive', nodeId: 'write', directive: 'Write about x.', completionCondition: 'written', inputSchema: { type: 'object', properties: { words: { type: 'integer', minimum: 1 } }, required: ['words'], additionalProperties: false }, attempt: 1, maxRetries: 3 };
   store.create({
     runId: 'old', workflow: 'two-step', workflowHash: hash, workspace: process.cwd(), status: 'waiting', seq: 1, createdAt: at, updatedAt: at,
     snapshot: { value: 'write', context: { vars: { topic: 'x' }, nodes: {}, meta: { executionId: 'old', workflowId: 'two-step', userId: 'local' }, attempt: 0 } },

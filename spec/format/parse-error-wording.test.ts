@@ -89,6 +89,27 @@ yamlWording('text after a value that is already closed is said as such, with the
   assert.match(afterQuote.fix, /one quoted string/);
 });
 
+yamlWording('a key that opens a quote and never closes it is said as the string never closed, where it opens, never as a key to quote', () => {
+  const double = parseError('metadata:\n  name: t\n  "version: 1.0.0\n  description: d\nnodes: []\n', 'q1.yaml');
+  assert.is(double.at, '3:3');
+  assert.match(double.message, /this double-quoted string is never closed/);
+  assert.match(double.fix, /close it with "/);
+  assert.not.match(double.message, /implicit keys/i);
+  assert.not.match(double.fix, /quote a value/);
+  const single = parseError("metadata:\n  name: t\n  'description: d\nnodes: []\n", 'q2.yaml');
+  assert.is(single.at, '3:3');
+  assert.match(single.message, /this single-quoted string is never closed/);
+  assert.match(single.fix, /close it with '/);
+  for (const end of ['\n', '']) {
+    const last = parseError(`metadata: {name: t}\nnodes: []\n"unterminated: 1${end}`, 'q3.yaml');
+    assert.is(last.at, '3:1', JSON.stringify(end));
+    assert.match(last.message, /this double-quoted string is never closed/);
+  }
+  // A quote that closes is no unclosed string: a key spanning lines keeps its own wording.
+  const closed = parseError('metadata: {name: t}\n"a\n b": 1\n', 'w.yaml');
+  assert.not.match(closed.message, /never closed/);
+});
+
 const jsonWording = suite('parse errors: JSON says what the parser wanted');
 
 jsonWording('a string left open and closed by a later quote is said as a missing comma or "}", pointing at the quote left open', () => {
@@ -101,6 +122,63 @@ jsonWording('a string left open and closed by a later quote is said as a missing
   // The plain missing comma keeps its wording.
   const comma = parseError('{"a": 1 "b": 2}', 'w.json');
   assert.match(comma.message, /^expected a comma or closing brace "\}", found "b"/);
+});
+
+const JSON_HEAD = '{\n  "metadata": {"name": "t", "version": "1.0.0", "description": "d"},\n  "nodes": [\n';
+const START = '    {"id": "s", "type": "start", "connections": {"default": "e"}},\n';
+
+jsonWording('an extra "]" or "}" is said as extra, with the fix to remove it, never as a missing comma', () => {
+  const bracket = parseError(JSON_HEAD + START + '    {"id": "e", "type": "end"}\n  ]]\n}\n', 'j3.json');
+  assert.is(bracket.at, '6:4');
+  assert.match(bracket.message, /^an extra "\]": no "\[" is open here for it to close/);
+  assert.match(bracket.fix, /remove this "\]"/);
+  assert.not.match(bracket.fix, /comma/);
+  const brace = parseError(JSON_HEAD + START + '    {"id": "e", "type": "end"}}\n  ]\n}\n', 'k2.json');
+  assert.is(brace.at, '5:31');
+  assert.match(brace.message, /^an extra "\}": no "\{" is open here for it to close/);
+  assert.match(brace.fix, /remove this "\}"/);
+  assert.not.match(brace.fix, /comma/);
+});
+
+jsonWording('a closer of the wrong kind is said as the bracket it should be, naming the bracket it closes', () => {
+  const wrong = parseError('[1, 2}', 'w.json');
+  assert.is(wrong.at, '1:6');
+  assert.match(wrong.message, /"\}" closes the "\[" that opens at 1:1/);
+  assert.match(wrong.fix, /write "\]" here instead of "\}"/);
+  assert.not.match(wrong.fix, /comma/);
+});
+
+jsonWording('an unclosed "{" or "[" is reported where it opens, with the closer to add', () => {
+  const root = parseError(JSON_HEAD + START + '    {"id": "e", "type": "end"}\n  ]\n', 'j2.json');
+  assert.is(root.at, '1:1');
+  assert.match(root.message, /the object "\{" that opens at 1:1 is never closed/);
+  assert.match(root.fix, /close it with "\}"/);
+  const node = parseError(JSON_HEAD + '    {"id": "s", "type": "start", "connections": {"default": "e"},\n    {"id": "e", "type": "end"}\n  ]\n}\n', 'k4.json');
+  assert.is(node.at, '4:5');
+  assert.match(node.message, /the object "\{" that opens at 4:5 is never closed/);
+  assert.match(node.fix, /close it with "\}"/);
+  assert.not.match(node.fix, /property names must be in double quotes/);
+  const list = parseError(JSON_HEAD + START + '    {"id": "e", "type": "end"}\n\n}\n', 'k5.json');
+  assert.is(list.at, '3:12');
+  assert.match(list.message, /the list "\[" that opens at 3:12 is never closed/);
+  assert.match(list.fix, /close it with "\]"/);
+  assert.not.match(list.fix, /comma/);
+  // A closer missing inside a list: the list is named where it opens, not the "}" after it.
+  const inner = parseError(JSON_HEAD + START + '    {"id": "e", "type": "end", "finalOutput": ["a"}\n  ]\n}\n', 'k1.json');
+  assert.is(inner.at, '5:47');
+  assert.match(inner.message, /the list "\[" that opens at 5:47 is never closed/);
+  assert.match(inner.fix, /close it with "\]"/);
+});
+
+jsonWording('a second byte-order mark is named as a stray U+FEFF to remove, never shown as an invisible character', () => {
+  const e = parseError('\ufeff\ufeff{}', 'bom2.json');
+  assert.is(e.at, '1:1');
+  assert.match(e.message, /byte-order mark \(U\+FEFF\)/);
+  assert.not.match(e.message, /\ufeff/);
+  assert.match(e.fix, /remove/);
+  const inside = parseError('{"a": \ufeff1}', 'w.json');
+  assert.is(inside.at, '1:7');
+  assert.match(inside.message, /byte-order mark \(U\+FEFF\)/);
 });
 
 yamlWording.run();

@@ -114,6 +114,20 @@ malformed('a negative or fractional index is E_TEMPLATE_SYNTAX at the index, say
   assert.equal(parsePath('items[review-2.n]'), ['items', { ref: ['review-2', 'n'] }]);
 });
 
+malformed('an index past 9007199254740991 is said as too large, with a fix naming the largest index, never one about leading zeros it does not have', () => {
+  for (const [text, word] of [['items[9007199254740993]', '9007199254740993'], ['items[99999999999999999999]', '99999999999999999999']]) {
+    const e = failure(text);
+    assert.is(e.message, `malformed variable path "${text}": index "${word}" is too large (the largest is 9007199254740991)`, text);
+    assert.equal(e.data, { offset: 6 }, text);
+    assert.not.match(e.fix ?? '', /leading zero/, text);
+    assert.match(e.fix ?? '', /9007199254740991/, text);
+  }
+  // Every index a number holds exactly is read as one, 16 digits included.
+  assert.equal(parsePath('items[9007199254740991]'), ['items', 9007199254740991]);
+  assert.equal(parsePath('items[1000000000000000]'), ['items', 1000000000000000]);
+  assert.match(failure('a[01]').fix ?? '', /leading zero/);
+});
+
 malformed('validate reports {{items[-1]}} as E_TEMPLATE_SYNTAX at the index, even when a variable named "-1" is declared, never E_UNDECLARED_VARIABLE', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cs-neg-index-'));
   const body = (registry: string) => `metadata: {name: neg, version: 1.0.0, description: x}\nvariableRegistry:\n${registry}  items: {type: array, description: l, default: [a, b, c]}\nnodes:\n  - {type: start, id: start, connections: {default: a}}\n  - {type: agent-directive, id: a, directive: "last={{items[-1]}}", completionCondition: done, connections: {success: e}}\n  - {type: end, id: e}\n`;

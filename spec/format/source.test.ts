@@ -225,10 +225,11 @@ badJson('a missing colon', () => {
   assert.is(e.at, '1:6');
 });
 
-badJson('a file cut short', () => {
+badJson('a file cut short is said at the innermost bracket left open, naming every closer still missing', () => {
   const e = parseError('{"a": [1, 2', 'w.json');
-  assert.is(e.message, 'expected a comma or closing bracket "]", found the end of the file');
-  assert.is(e.at, '1:12');
+  assert.is(e.message, 'the list "[" that opens at 1:7 is never closed: the file ends first');
+  assert.is(e.at, '1:7');
+  assert.match(e.fix ?? '', /close it with "\]" where its items end, then the 1 still open around it \("\}"\)/);
 });
 
 badJson('text after the document', () => {

@@ -478,7 +478,7 @@ test('engine: a run whose workflow copy was stored under the older sorted-key ha
   store.create({
     runId: 'older', workflow: 'two-step', workflowHash: old, workspace: process.cwd(), status: 'waiting', seq: 1, createdAt: at, updatedAt: at,
     snapshot: { value: 'write', context: { vars: { topic: 'x' }, nodes: {}, meta: { executionId: 'older', workflowId: 'two-step', userId: 'local' }, attempt: 0 } },
-    pending: { kind: 'directive', nodeId: 'write', directive: 'Write about x.', completionCondition: 'written', inputSchema: { type: 'object' }, attempt: 1, maxRetries: 3 },
+    pending: { kind: 'directive', nodeId: 'write', directive: 'Write about x.', completionCondition: 'written', inputSchema: { type: 'object', properties: { words: { type: 'integer', minimum: 1 } }, required: ['words'], additionalProperties: false }, attempt: 1, maxRetries: 3 },
   } as RunRecord, []);
   const done = await createEngine({ store }).submit('older', { words: 5 }, { seq: 1 });
   assert.is(done.status, 'completed');

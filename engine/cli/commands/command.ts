@@ -47,9 +47,23 @@ export async function withEngine<T>(values: Values, io: Io, fn: (engine: Engine,
   try {
     return await fn(createEngine({ store, allowToolModules: values['allow-tool-modules'] === true }), store);
   } finally {
+    // A signal that came while the store was busy (its lock waited on synchronously, up to 5 s) is queued until the
+    // event loop next polls: let it be heard now, while the store can still say where the run stands (interrupted.ts),
+    // never dropped once the command has finished.
+    await signalsHeard();
     store.close();
     useValidatorCache(previous);
   }
+}
+
+/**
+ * Resolves once the event loop has polled for signals since the call. Two
+ * turns: code that runs from a poll callback (a read of stdin, a file) has
+ * its first setImmediate in the same loop iteration, after that iteration's
+ * poll; the second comes after the next one's.
+ */
+function signalsHeard(): Promise<void> {
+  return new Promise((heard) => setImmediate(() => setImmediate(heard)));
 }
 
 /** --workspace must name an existing directory: agents are started in it. */

@@ -1,4 +1,5 @@
 import { interruptible } from '../signals.js';
+import { handOverSignals } from '../interrupted.js';
 import { noStore } from '../../store/open.js';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -173,7 +174,8 @@ export const command: Command = {
       // Where the drive is, for a stop that cannot wait for it to return (run-forced.ts).
       const drive: ForcedStop = { ...(resumeId ? { runId: resumeId } : {}), json: values.json === true, ...(values.store ? { store: values.store as string } : {}) };
       let reported = false;
-      // Agents run in their own process groups: stopped here if the run is interrupted (signals.ts).
+      // Agents run in their own process groups: stopped here if the run is interrupted (signals.ts), no longer by main's guard.
+      handOverSignals();
       const interrupt = interruptible(async () => {
         progress.stop();
         // Ended before the drive returned: where the run stands is said now, or never.
