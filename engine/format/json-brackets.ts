@@ -53,6 +53,25 @@ export function bracketProblem(text: string, offset: number, code: string): Brac
     // Cut short after a key or a comma is a value missing, said as such by the caller.
     return /^(?:CloseBraceExpected|CloseBracketExpected|CommaExpected)$/.test(code) ? unclosed('the file ends first', '', open.length - 1) : undefined;
   }
+  const key = top.char === '[' ? keyInList(text, offset) : undefined;
+  if (key) {
+    // `"b":` inside a list: the list was never closed before the object's next key; a comma cannot fix it.
+    const lists = open.length - 1 - open.map((o) => o.char).lastIndexOf('{');
+    const closers = ']'.repeat(lists);
+    const before = text.slice(0, key.start).trimEnd();
+    const comma = before.endsWith(',') ? before.length - 1 : -1;
+    const repaired = comma >= 0 ? text.slice(0, comma) + closers + text.slice(comma) : `${text.slice(0, key.start)}${closers}, ${text.slice(key.start)}`;
+    if (lists > 0 && parses(repaired)) {
+      const name = text.slice(key.start, key.end + 1);
+      const place = comma >= 0 ? `the "," at ${where(comma)}` : `${name} at ${where(key.start)}`;
+      const also = lists > 1 ? `, then the ${lists - 1} list${lists > 2 ? 's' : ''} still open around it (${closers.slice(1).split('').map((c) => `"${c}"`).join(' ')})` : '';
+      return {
+        offset: top.offset,
+        message: `the list "[" that opens at ${where(top.offset)} is never closed: ${name} at ${where(key.start)} is a property name (a ":" follows it), which belongs to the object around the list`,
+        fix: `close it with "]"${comma >= 0 ? '' : ' and a comma after it'} where its items end (before ${place})${also}`,
+      };
+    }
+  }
   if (!/^(?:PropertyNameExpected|ValueExpected|InvalidSymbol|CommaExpected)$/.test(code)) return undefined;
   // A value or key where the open bracket should have closed (`{"a": 1}, {"b": 2}` with the first "}" missing): close it before the comma.
   const comma = text.slice(0, offset).trimEnd();
@@ -74,6 +93,40 @@ export function strayBom(text: string, offset: number): BracketProblem | undefin
 /** The character at `offset` for a message: `"x"`, or `"{"`. */
 function showAt(text: string, offset: number): string {
   return JSON.stringify(text[offset] ?? '');
+}
+
+/**
+ * The string at `offset` (where the parser gave up) read as a property name:
+ * the `":"` after it, or the string it starts, followed by a colon. Its
+ * opening and closing quotes' offsets; undefined when there is none.
+ */
+function keyInList(text: string, offset: number): { start: number; end: number } | undefined {
+  if (text[offset] === '"') {
+    const end = stringEnd(text, offset);
+    return end !== undefined && /^\s*:/.test(text.slice(end + 1)) ? { start: offset, end } : undefined;
+  }
+  if (text[offset] !== ':') return undefined;
+  const before = text.slice(0, offset).trimEnd();
+  if (!before.endsWith('"')) return undefined;
+  // The string that closes there: scanned from the start of its line, which a JSON string never crosses.
+  const lineStart = text.lastIndexOf('\n', before.length - 1) + 1;
+  for (let i = lineStart; i < before.length; i++) {
+    if (text[i] !== '"') continue;
+    const end = stringEnd(text, i);
+    if (end === undefined) return undefined;
+    if (end === before.length - 1) return { start: i, end };
+    i = end;
+  }
+  return undefined;
+}
+
+/** The closing quote of the string opening at `start`, on its own line. */
+function stringEnd(text: string, start: number): number | undefined {
+  for (let i = start + 1; i < text.length && text[i] !== '\n'; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i;
+  }
+  return undefined;
 }
 
 /** The `{` and `[` open at `offset`, outermost first (strings skipped; a closer pops whatever is open). */

@@ -18,7 +18,11 @@ export function parseTemplatePath(path: string, offset: number): Segment[] {
   } catch (e) {
     if (!(e instanceof CountersignError)) throw e;
     const inner = (e.data as { offset?: number } | undefined)?.offset ?? 0;
-    throw new CountersignError('E_TEMPLATE_SYNTAX', `${e.message} at offset ${offset + inner}`, {
+    // The message quotes the path, so an offset after it must be one the path has; the template offset is said as such.
+    const where = inner >= path.length
+      ? ` (the path starts at offset ${offset} of the template)`
+      : ` at offset ${inner} of the path (offset ${offset + inner} of the template)`;
+    throw new CountersignError('E_TEMPLATE_SYNTAX', `${e.message}${where}`, {
       fix: e.fix,
       data: { offset: offset + inner },
     });

@@ -13,6 +13,7 @@ import { contentFrom, keyWithoutColon, misalignedLine, misindentedLine, shallowK
 import { yamlDeeperThan } from './yaml-depth.js';
 import { describeUnexpectedToken, plainTokens, secondDocument, YAML_SYNTAX_FIX } from './yaml-token-errors.js';
 import { unclosedFlowAt, unclosedQuoteOpening } from './yaml-unclosed.js';
+import { flowSlip, wrongCloser } from './yaml-flow-slips.js';
 
 class YamlSource implements SourceDocument {
   readonly format = 'yaml' as const;
@@ -82,8 +83,11 @@ export function parseYaml(text: string, file: string): SourceDocument {
       : undefined;
     const misaligned = error.code === 'BAD_INDENT' && /same column/.test(error.message) ? contentFrom(yamlParserText(text), error.pos[0]) : undefined;
     const aligned = misaligned === undefined ? undefined : misalignedLine(yamlParserText(text), misaligned);
-    const said = indented ?? shallow ?? aligned;
-    const at = new LineIndex(text).position(opened ?? flow ?? said?.offset ?? misaligned ?? error.pos[0]);
+    // A closer of the wrong kind (`[1}`) is where the parser gave up: said at it, with the repair that parses.
+    const closer = flow === undefined ? undefined : wrongCloser(text, flow, error.pos[0], (t) => parsesCleanly(t));
+    const slip = closer ?? (opened === undefined && flow === undefined ? flowSlip(yamlParserText(text), error.code, error.pos) : undefined);
+    const said = slip ?? indented ?? shallow ?? aligned;
+    const at = new LineIndex(text).position(slip?.offset ?? opened ?? flow ?? said?.offset ?? misaligned ?? error.pos[0]);
     const { message, fix } = said !== undefined
       ? said
       : opened !== undefined
@@ -150,6 +154,11 @@ export function parseYaml(text: string, file: string): SourceDocument {
     });
   }
   return new YamlSource(file, text, data, doc);
+}
+
+/** Whether `text` reads as YAML with no error: how a repair of a bracket slip is tried. */
+function parsesCleanly(text: string): boolean {
+  return parseDocument(yamlParserText(text), { uniqueKeys: true, prettyErrors: false, version: '1.2' }).errors.length === 0;
 }
 
 /** The directive lines at the top of the file (before the first line of content), where %YAML may stand. */

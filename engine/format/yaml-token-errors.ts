@@ -57,9 +57,13 @@ export function describeUnexpectedToken(text: string, raw: string, pos: [number,
   }
   const afterEnd = /^Unexpected ([\w-]+) at node end/.exec(raw);
   if (afterEnd) return textAfterValue(text, pos, afterEnd[1]);
-  const flowName = /^Unexpected (,|empty item) in (flow (?:sequence|mapping|collection))/.exec(raw);
+  // Plain text right after a quoted value in { } (`{b: "x" c: 2}`): the next entry, its comma missing.
+  const afterQuoted = /^Unexpected (scalar) token$/.exec(raw);
+  if (afterQuoted && /["']\s*$/.test(text.slice(0, pos[0])) && insideFlow(text, pos[0])) return textAfterValue(text, pos, afterQuoted[1]);
+  // The parser says "flow map" for a comma in { } and "flow sequence" for one in [ ].
+  const flowName = /^Unexpected (,|empty item) in (flow (?:sequence|map(?:ping)?|collection))/.exec(raw);
   if (flowName) {
-    const within = flowName[2] === 'flow sequence' ? 'list' : flowName[2] === 'flow mapping' ? 'mapping' : 'collection';
+    const within = flowName[2] === 'flow sequence' ? 'list' : flowName[2].startsWith('flow map') ? 'mapping' : 'collection';
     return flowName[1] === ','
       ? { message: `a comma with no item before it in this ${within}`, fix: 'remove the extra comma (items are separated by one comma each)' }
       : { message: `an empty item in this ${within}: two commas with nothing between them`, fix: 'remove one of the two commas, or write the item between them (null for an empty value)' };

@@ -382,7 +382,9 @@ export function createJsonlAgent(command: string, opts: JsonlAgentOptions): Agen
 
   return {
     answer(request, options) {
-      const turn = queue.then(() => ask(request, options));
+      // What the agent wrote to stderr before it answered is shown before the answer is: its pipe is another than
+      // stdout's, so its pending lines are read first (two loop turns: the poll that read the answer may be mid-way).
+      const turn = queue.then(() => ask(request, options)).finally(() => (opts.stderr ? loopTurns(2) : undefined));
       queue = turn.catch(() => undefined);
       return turn;
     },
@@ -519,4 +521,9 @@ function seqOf(line: string): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Resolves after `n` turns of the event loop: output already in a pipe is read meanwhile. */
+async function loopTurns(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((done) => setImmediate(done));
 }

@@ -73,6 +73,9 @@ export function waitsAtItsNode(rec: RunRecord, compiledFor: CompiledFor, storeFi
   if (broken) throw damagedRecord(rec, `has a ${pending.kind} pending item whose inputSchema does not compile (${broken})`, storeFile);
   // The item shown is the one the next answer is judged by (item-fit.ts); an item the engine wrote and read back itself is.
   if (!engineKnows(rec)) {
+    // {{executionId}} is the run id: a context naming another run (a run copied under a new id) would render that one's.
+    const executionId = (context as { meta: { executionId: string } }).meta.executionId;
+    if (executionId !== rec.runId) throw damagedRecord(rec, `has a snapshot whose context names the run ${JSON.stringify(executionId)} (meta.executionId, what {{executionId}} reads)`, storeFile);
     const misfit = itemFault(pending, at, context as unknown as RunContext, compiled.workflow);
     if (misfit) throw damagedRecord(rec, misfit, storeFile);
   }

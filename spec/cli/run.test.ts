@@ -384,4 +384,25 @@ Run('run refuses an unknown adapter and a missing --agent with exit 2 (E_ADAPTER
   assert.is(noAgent.json.error.code, 'E_USAGE');
 });
 
+Run('r108 e1: a jsonl agent\'s stderr line written before its answer shows under the item it worked on, before that item\'s ✓ line, never under the next one', async () => {
+  const wf = join(tempDir(), 'two.json');
+  writeFileSync(wf, JSON.stringify({
+    metadata: { name: 'two', version: '1.0.0', description: 'two questions' },
+    nodes: [
+      { id: 'start', type: 'start', connections: { default: 'a' } },
+      { id: 'a', type: 'agent-directive', directive: 'Give n', completionCondition: 'done', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, connections: { success: 'b' } },
+      { id: 'b', type: 'agent-directive', directive: 'Give m', completionCondition: 'done', inputSchema: { type: 'object', properties: { m: { type: 'integer' } }, required: ['m'] }, connections: { success: 'end' } },
+      { id: 'end', type: 'end' },
+    ],
+  }));
+  const agent = 'jsonl:while read l; do case "$l" in *\\"nodeId\\":\\"a\\"*) echo "working on a" >&2; echo \'{"n": 1}\';; *) echo "working on b" >&2; echo \'{"m": 1}\';; esac; done';
+  for (let i = 0; i < 3; i++) {
+    const r = await cli(['run', wf, '--agent', agent], { store: tempDir() });
+    assert.is(r.code, 0, r.stderr);
+    const at = (text: string) => r.stderr.indexOf(text);
+    assert.ok(at('working on a') > at('▸ a') && at('working on a') < at('✓ a answered'), r.stderr);
+    assert.ok(at('working on b') > at('▸ b') && at('working on b') < at('✓ b answered'), r.stderr);
+  }
+});
+
 Run.run();

@@ -323,8 +323,18 @@ syntax('an unclosed {{ and an empty tag', () => {
 
 syntax('a malformed path reports the offset inside the template', () => {
   const e = syntaxError('Hello {{a..b}}');
-  assert.is(e.message, 'malformed variable path "a..b": expected a name or an index after "." but found "." at offset 10');
+  assert.is(e.message, 'malformed variable path "a..b": expected a name or an index after "." but found "." at offset 2 of the path (offset 10 of the template)');
   assert.equal(e.data, { offset: 10 });
+});
+
+syntax('a malformed path says its fault by an offset the quoted path has, and the template offset as such (r108)', () => {
+  const nested = syntaxError('F={{items[ask.x]}} G={{items[ items[2] ]}}');
+  assert.match(nested.message, /^malformed variable path "items\[ items\[2\] \]": expected a variable name but found " " at offset 6 of the path \(offset 29 of the template\)$/);
+  assert.equal(nested.data, { offset: 29 });
+  // At the end of the path the offset would only repeat its length: the template offset of the path is given instead.
+  const open = syntaxError('A={{items[idx}}');
+  assert.is(open.message, 'malformed variable path "items[idx": expected "]" but found the end of the path (the path starts at offset 4 of the template)');
+  assert.equal(open.data, { offset: 13 });
 });
 
 syntax('renderTemplate throws the same error', () => {

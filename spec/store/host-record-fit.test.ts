@@ -29,8 +29,10 @@ const ASK: Workflow = {
 /** A JSON copy of what the engine stored for a run waiting at its first item, and the store, with the copy written back as run "copy" after `change`. */
 async function copied(store: Store, runId: string, change: (r: Record<string, any>) => void): Promise<void> {
   const copy = JSON.parse(JSON.stringify(store.get(runId))) as Record<string, any>;
+  copy.runId = 'copy';
+  copy.snapshot.context.meta.executionId = 'copy';
   change(copy);
-  store.create({ ...copy, runId: 'copy' } as RunRecord, []);
+  store.create(copy as RunRecord, []);
 }
 
 async function directiveRun() {
@@ -86,7 +88,7 @@ Fit('r107 d2 d3 d4: a context attempt that is no count, a deadline or tool claim
   }
 });
 
-Fit('r107 d2 d5: an item whose attempt, retries or schema are not what its node issues from the stored context is E_STORE from status and submit, never served and then judged by other numbers', async () => {
+Fit('r107 d2 d5, r108 d1: an item whose attempt, retries or schema are not what its node issues from the stored context, or a context naming another run (meta.executionId), is E_STORE from status and submit, never served and then judged by other numbers', async () => {
   const cases: Array<[(r: Record<string, any>) => void, string]> = [
     [(r) => (r.snapshot.context.attempt = 4), 'has a directive pending item whose "attempt" is 1, where node "work" issues 5'],
     [(r) => (r.pending.maxRetries = 0), 'whose "maxRetries" is 0, where node "work" issues 3'],
@@ -102,10 +104,15 @@ Fit('r107 d2 d5: an item whose attempt, retries or schema are not what its node 
     }
     assert.is(store.eventCount('copy'), 0, 'the submit journaled nothing');
   }
-  // The copy as the engine wrote it is served.
+  // The copy as the engine wrote it is served; one still naming the run it was copied from is not.
   const { store, engine, runId } = await directiveRun();
   await copied(store, runId, () => undefined);
   assert.is((await engine.status('copy')).status, 'waiting');
+  const { store: other, engine: reader, runId: original } = await directiveRun();
+  await copied(other, original, (r) => (r.snapshot.context.meta.executionId = original));
+  const e = await rejection(reader.status('copy'));
+  assert.is(e.code, 'E_STORE');
+  assert.match(e.message, `has a snapshot whose context names the run "${original}" (meta.executionId, what {{executionId}} reads)`);
 });
 
 Fit('r107 d1 d5: a review record whose context has lost its review (reviews {}), or whose item names another iteration, is E_STORE from status and step, never a crash inside the step', async () => {
