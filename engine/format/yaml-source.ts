@@ -13,6 +13,7 @@ import { contentFrom, keyWithoutColon, misalignedLine, misindentedLine, shallowK
 import { yamlDeeperThan } from './yaml-depth.js';
 import { describeUnexpectedToken, plainTokens, secondDocument, YAML_SYNTAX_FIX } from './yaml-token-errors.js';
 import { unclosedFlowAt, unclosedQuoteOpening } from './yaml-unclosed.js';
+import { selfAliasError } from './yaml-self-alias.js';
 import { flowSlip, wrongCloser } from './yaml-flow-slips.js';
 
 class YamlSource implements SourceDocument {
@@ -127,6 +128,8 @@ export function parseYaml(text: string, file: string): SourceDocument {
     });
   }
   if (doc.contents === null) throw emptyFile(file);
+  const cycle = selfAliasError(doc, text, file);
+  if (cycle) throw cycle;
   const nonJson = firstNonJson(doc, yamlParserText(text));
   if (nonJson) {
     const at = new LineIndex(text).position(nonJson.offset);

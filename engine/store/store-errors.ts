@@ -164,8 +164,8 @@ export function checkMutation<T>(value: unknown, runId: string, current: RunReco
   if (record !== undefined) {
     checkStoredRecord(record, runId, `update() of run "${runId}"`, trusted);
     // Fixed when the run was created: the workflow copy it runs (another hash would be a copy it was never
-    // started with, or none) and when it was created (runs list by it).
-    for (const field of ['workflowHash', 'createdAt'] as const) {
+    // started with, or none), its name (runs list it by the name its copy and run.started give), and when it was created.
+    for (const field of ['workflowHash', 'workflow', 'createdAt'] as const) {
       if (record[field] !== current[field]) {
         throw new CountersignError('E_INPUT', `update() of run "${runId}": the record changes ${field} from ${said(current[field])} to ${said(record[field])}, which a run keeps from its creation`, {
           fix: `keep ${field} as the current record has it (mutate receives it); nothing was written`,
@@ -177,6 +177,16 @@ export function checkMutation<T>(value: unknown, runId: string, current: RunReco
     if (list !== undefined && !Array.isArray(list)) {
       throw new CountersignError('E_INPUT', `update() of run "${runId}": mutate returned ${name} ${shown(list)}, not a list`, {
         fix: `return ${name} as a list, or leave it out to append none`,
+      });
+    }
+  }
+  // A host's seq moves as the engine's does: never back (an answered item would be asked again), and forward only
+  // with the journal event that issues the item at that seq (else answers would be taken at a seq never issued).
+  if (record !== undefined && !trusted && record.seq !== current.seq) {
+    const issued = Array.isArray(events) ? events.some((e) => (e as { seq?: unknown } | null)?.seq === record.seq) : false;
+    if (record.seq < current.seq || !issued) {
+      throw new CountersignError('E_INPUT', `update() of run "${runId}": the record moves seq from ${current.seq} to ${said(record.seq)}${record.seq < current.seq ? ', back to an item already issued' : ' with no journal event at that seq (the one that issues its item)'}`, {
+        fix: `${record.seq < current.seq ? 'keep seq at ' + current.seq + ' or above' : `append the event that issues the item at seq ${record.seq} in the same update, or keep seq at ${current.seq}`}; nothing was written`,
       });
     }
   }

@@ -474,6 +474,14 @@ badYaml('r105 b1: a closed quoted value followed by another with no comma (["a"b
   assert.is(single.at, '1:15');
 });
 
+badYaml('r109 b1: an alias inside the value its own anchor names (a: &x [*x]) is E_PARSE at the alias saying the value would contain itself, never an over-deep document', () => {
+  const e = parseError('a: &x [*x]\n', 'w.yaml');
+  assert.is(e.message, 'the alias *x is inside the value its anchor &x names, so that value would contain itself without end');
+  assert.is(e.at, '1:8');
+  assert.match(e.fix ?? '', 'write the value out here instead of *x');
+  assert.is(parseError('m: &m {k: {deeper: *m}}\n', 'w.yaml').at, '1:20');
+});
+
 badYaml('an unknown tag (!int for !!int, a custom !thing) is E_PARSE at the tag, never a value silently turned into a string', () => {
   const typo = parseError('a: 1\nb: !int 3\n', 'w.yaml');
   assert.equal([typo.message, typo.at], ['unknown YAML tag !int: the value would be read as a string', '2:4']);

@@ -317,7 +317,7 @@ Sqlite('a version-2 store is migrated in place to the current version (4): its r
   const store = createSqliteStore(c.dir);
   assert.equal(store.get('old'), old);
   assert.equal(store.events('old').map((e) => e.type), ['run.started']);
-  store.update('old', (r) => ({ record: { ...r, seq: 2 }, rows: [row('p1', T(1), { migrated: true })], result: null }));
+  store.update('old', (r) => ({ record: { ...r, seq: 2 }, events: [{ seq: 2, at: '2024-01-02T00:00:00.000Z', type: 'directive.issued' }], rows: [row('p1', T(1), { migrated: true })], result: null }));
   assert.equal(store.rows('audit_test').map((r) => [r.id, r.runId, r.row]), [['p1', 'old', { migrated: true }]]);
   store.close();
 

@@ -31,7 +31,7 @@ Migration('a version-1 store (no row version) is upgraded in place and its runs 
 
   const store = createSqliteStore(dir);
   assert.equal(store.get('old'), record);
-  store.update('old', (r) => ({ record: { ...r, seq: 2 }, result: null }));
+  store.update('old', (r) => ({ record: { ...r, seq: 2 }, events: [{ seq: 2, at: '2024-01-02T00:00:00.000Z', type: 'directive.issued' }], result: null }));
   assert.is(store.get('old')?.seq, 2);
   store.close();
   const check = new Database(join(dir, 'countersign.db'));
@@ -51,9 +51,9 @@ Migration('a record changed by another store instance (another process) is re-re
     createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
   };
   a.create(base, []);
-  a.update('r', (r) => ({ record: { ...r, seq: 2 }, result: null }));
-  b.update('r', (r) => ({ record: { ...r, seq: r.seq + 1 }, result: null }));
-  assert.is(a.update('r', (r) => ({ record: { ...r, seq: r.seq + 1 }, result: r.seq })), 3);
+  a.update('r', (r) => ({ record: { ...r, seq: 2 }, events: [{ seq: 2, at: '2024-01-02T00:00:00.000Z', type: 'directive.issued' }], result: null }));
+  b.update('r', (r) => ({ record: { ...r, seq: r.seq + 1 }, events: [{ seq: r.seq + 1, at: '2024-01-02T00:00:00.000Z', type: 'directive.issued' }], result: null }));
+  assert.is(a.update('r', (r) => ({ record: { ...r, seq: r.seq + 1 }, events: [{ seq: r.seq + 1, at: '2024-01-02T00:00:00.000Z', type: 'directive.issued' }], result: r.seq })), 3);
   assert.is(b.get('r')?.seq, 4);
   a.close();
   b.close();

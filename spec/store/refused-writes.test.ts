@@ -288,7 +288,7 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     assert.is(store(c).get('h')!.seq, 1);
     assert.is((store(c).get('h')!.pending as { directive: string }).directive, 'Do it');
     const next = { ...structuredClone(store(c).get('h')!), seq: 2 } as RunRecord & { pending: { directive: string } };
-    store(c).update('h', () => ({ record: next, result: undefined }));
+    store(c).update('h', () => ({ record: next, events: [{ seq: 2, at: '2024-01-02T00:00:00.000Z', type: 'directive.issued' }], result: undefined }));
     next.seq = 9;
     next.pending.directive = 'EDITED AFTER UPDATE';
     const got = store(c).get('h')!;
@@ -374,6 +374,19 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     store(c).create(waiting, []);
     refused(() => store(c).update('w', (cur) => ({ record: { ...cur, snapshot: { value: 'work' } } as never, result: undefined })), 'E_INPUT', 'context is missing');
     assert.equal(store(c).get('w')!.snapshot, waiting.snapshot, 'the stored run is as it was');
+  });
+
+  test('r109 d1 d2: a host update that renames the run\'s workflow, moves seq back, or moves it forward with no event issuing the item at that seq is E_INPUT, nothing written', (c) => {
+    store(c).create(makeRecord('w', 'waiting'), [{ seq: 1, at: '2024-01-01T00:00:00.000Z', type: 'directive.issued', nodeId: 'work' }]);
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, workflow: 'other' }, result: 0 })), 'E_INPUT', 'changes workflow from "loop" to "other"');
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, seq: 7 }, result: 0 })), 'E_INPUT', 'moves seq from 1 to 7 with no journal event at that seq');
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, seq: 7 }, events: [{ seq: 6, at: '2024-01-02T00:00:00.000Z', type: 'directive.issued', nodeId: 'work' }], result: 0 })), 'E_INPUT', 'moves seq from 1 to 7');
+    assert.is(store(c).get('w')!.seq, 1);
+    assert.is(store(c).get('w')!.workflow, 'loop');
+    assert.is(store(c).eventCount('w'), 1);
+    store(c).update('w', (cur) => ({ record: { ...cur, seq: 2 }, events: [{ seq: 2, at: '2024-01-02T00:00:00.000Z', type: 'directive.issued', nodeId: 'work' }], result: 0 }));
+    refused(() => store(c).update('w', (cur) => ({ record: { ...cur, seq: 1 }, result: 0 })), 'E_INPUT', 'moves seq from 2 to 1, back to an item already issued');
+    assert.is(store(c).get('w')!.seq, 2);
   });
 
   test('a ledger row whose fields are inherited is E_LEDGER_ROW, in both stores alike', (c) => {

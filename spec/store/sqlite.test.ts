@@ -78,7 +78,7 @@ test('the database uses WAL, records the schema version, and keeps the run colum
   const store = createSqliteStore(c.dir);
   store.putWorkflow(H1, WORKFLOW);
   store.create({ ...record('r1'), file: 'loop.json' }, [{ seq: 1, at: '2024-01-01T00:00:00.000Z', type: 'directive.issued', nodeId: 'work' }]);
-  store.update('r1', (cur) => ({ record: { ...cur, seq: 4, status: 'completed', endNodeId: 'end', output: {} }, result: null }));
+  store.update('r1', (cur) => ({ record: { ...cur, seq: 4, status: 'completed', endNodeId: 'end', output: {} }, events: [{ seq: 4, at: '2024-01-02T00:00:00.000Z', type: 'run.completed', nodeId: 'end' }], result: null }));
   store.close();
   const db = new Database(join(c.dir, 'countersign.db'), { readonly: true });
   assert.is(db.pragma('journal_mode', { simple: true }), 'wal');
@@ -95,6 +95,7 @@ test('the database uses WAL, records the schema version, and keeps the run colum
   });
   assert.equal(db.prepare('SELECT run_id, idx, seq, type, node_id FROM events').all(), [
     { run_id: 'r1', idx: 0, seq: 1, type: 'directive.issued', node_id: 'work' },
+    { run_id: 'r1', idx: 1, seq: 4, type: 'run.completed', node_id: 'end' },
   ]);
   db.close();
 });
