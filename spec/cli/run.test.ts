@@ -405,4 +405,16 @@ Run('r108 e1: a jsonl agent\'s stderr line written before its answer shows under
   }
 });
 
+Run('r110 a1: run of a workflow that does not validate, with a script naming nodes it lacks, is E_WORKFLOW_INVALID with validate as the fix, never the script refused against a workflow that cannot run', async () => {
+  const dir = tempDir();
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, JSON.stringify({ nodes: [{ id: 'a.b', type: 'start', connections: { default: 'x' } }] }));
+  writeFileSync(join(dir, 's.yaml'), 'do-work:\n  - {changed_files: [a]}\n');
+  const r = await cli(['run', bad, '--agent', `scripted:${join(dir, 's.yaml')}`, '--json'], { store: tempDir() });
+  assert.is(r.code, 2, r.stderr);
+  assert.is(r.json.error.code, 'E_WORKFLOW_INVALID');
+  assert.match(r.json.error.fix, 'countersign validate');
+  assert.not.match(r.stderr, 'the script');
+});
+
 Run.run();

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Agent } from '../../hosts/agent.js';
 import { readSource } from '../../format/source.js';
+import { validateDocument } from '../../validate/index.js';
 import { answeredNodeIds, asksAgents } from '../../nodes/index.js';
 import { CountersignError } from '../../errors.js';
 import { adapterLabel, createAgent } from '../../hosts/adapters.js';
@@ -255,10 +256,17 @@ export const command: Command = {
 };
 
 
-/** The string ids of the workflow file's nodes; undefined when it cannot be read (run reports that itself). */
+/**
+ * The ids of the workflow file's nodes that take answers, to check a script
+ * against; undefined when it cannot be read or does not validate: run then
+ * reports that itself (E_WORKFLOW_INVALID), never a script named against a
+ * workflow that cannot run.
+ */
 function nodeIdsOf(file: string): string[] | undefined {
   try {
-    const nodes = (readSource(file).data as { nodes?: Array<{ id?: unknown; type?: unknown }> }).nodes;
+    const doc = readSource(file);
+    if (!validateDocument(doc).ok) return undefined;
+    const nodes = (doc.data as { nodes?: Array<{ id?: unknown; type?: unknown }> }).nodes;
     return Array.isArray(nodes) ? answeredNodeIds(nodes.filter((n) => n !== null && typeof n === 'object')) : undefined;
   } catch {
     return undefined;
