@@ -7,6 +7,7 @@
  * text after a value that is already complete; and a second document
  * said by the marker that starts it.
  */
+import { innermostFlow } from './yaml-flow-slips.js';
 export interface TokenProblem {
   message: string;
   fix: string;
@@ -99,28 +100,7 @@ function textAfterValue(text: string, pos: [number, number], type: string): Toke
 }
 
 /** Whether `offset` lies inside an open [ ] or { } (quoted text and comments skipped). */
-function insideFlow(text: string, offset: number): boolean {
-  let depth = 0;
-  let prev = '\n';
-  for (let i = 0; i < offset; i++) {
-    const c = text[i];
-    if ((c === '"' || c === "'") && /[\s:,[{\-]/.test(prev)) {
-      // A quote opens a string only where a value may start (not the ' in it's).
-      for (i++; i < offset; i++) {
-        if (c === '"' && text[i] === '\\') i++;
-        else if (text[i] === c) {
-          if (c === "'" && text[i + 1] === "'") i++;
-          else break;
-        }
-      }
-    } else if (c === '#' && /\s/.test(prev)) {
-      while (i < offset && text[i] !== '\n') i++;
-    } else if ((c === '[' || c === '{') && (depth > 0 || /[\s:,[{\-]/.test(prev))) depth++;
-    else if ((c === ']' || c === '}') && depth > 0) depth--;
-    prev = text[i] ?? '';
-  }
-  return depth > 0;
-}
+const insideFlow = (text: string, offset: number): boolean => innermostFlow(text, offset) !== undefined;
 
 /**
  * A second document starting at `start`: said by the marker that ended the
