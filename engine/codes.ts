@@ -36,6 +36,7 @@ export const CODES = Object.freeze({
   E_EACH_ITEM_FIELD: '(warning) a bare name inside {{#each}} that no variable has: read from the current item\'s field, as Moira does, which declarations cannot check (write {{this.field}} to say so)',
   E_EACH_NOT_LIST: '{{#each x}} over a variable the workflow declares with a type that is never a list (a registry entry or node-id.field of type object, string, …): the loop body would never run (it renders nothing, or its {{else}} branch)',
   E_CONDITION: 'a condition has the wrong shape, or a contextPath (or JSON Logic var) is not a valid path; at run time, a condition that cannot be evaluated on the run\'s values',
+  E_CONDITION_OPERAND_TYPE: '(warning) a condition operand that, by its literal value or the type the workflow declares for it, can never satisfy its operator (contains on a number, gt on a word, eq of an integer with a text): the result is fixed',
   E_UNDECLARED_VARIABLE: 'a template variable or contextPath resolves to nothing',
   E_FINAL_OUTPUT_UNRESOLVED: '(warning) a finalOutput name resolves to nothing and is left out of output',
   E_FINAL_OUTPUT_PATH: 'a finalOutput entry is not a variable path (name, node-id.field, a[0]): it can never name a value',

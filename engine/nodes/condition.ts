@@ -55,7 +55,7 @@ function isPath(o: Operand): o is { contextPath: string } {
   return o !== null && typeof o === 'object' && !Array.isArray(o) && typeof (o as { contextPath?: unknown }).contextPath === 'string';
 }
 
-/** `notes`: where told, why a comparison was false for want of a number (journaled, so no route turns on it unseen). */
+/** `notes`: where told, why a comparison was false for want of a number, or a contains for want of a text or list (journaled, so no route turns on it unseen). */
 export function evaluate(c: Condition, ctx: RunContext, workflow: Workflow, notes?: string[]): boolean {
   if (isJsonLogic(c)) return applyJsonLogic(c.jsonLogic, ctx, workflow);
   const read = (o: Operand): unknown => {
@@ -87,13 +87,19 @@ export function evaluate(c: Condition, ctx: RunContext, workflow: Workflow, note
       const result = compare(c.operator, a, b);
       if (notes) {
         for (const [side, operand, value] of [['left', c.left, a], ['right', c.right, b]] as const) {
-          if (toNumber(value) === undefined) notes.push(`${c.operator}: ${side} operand ${isPath(operand) ? `${operand.contextPath} ` : ''}${notNumber(value)}, so the comparison is false`);
+          if (toNumber(value) === undefined) notes.push(`${c.operator}: ${side} operand ${operandName(operand)}${notNumber(value)}, so the comparison is false`);
         }
       }
       return result;
     }
-    case 'contains':
-      return contains(read(c.left), read(c.right));
+    case 'contains': {
+      const [haystack, needle] = [read(c.left), read(c.right)];
+      if (notes) {
+        const why = notContainable(haystack, needle, operandName(c.left), operandName(c.right));
+        if (why) notes.push(`contains: ${why}, so the comparison is false`);
+      }
+      return contains(haystack, needle);
+    }
   }
 }
 
@@ -115,10 +121,10 @@ function compare(op: 'gt' | 'gte' | 'lt' | 'lte', a: unknown, b: unknown): boole
   }
 }
 
-/** A number as JSON writes it: no hex, no leading zeros or bare dots ("007", ".5", "1."), no surrounding spaces, no "Infinity". */
+/** A number as JSON writes it (what gt/gte/lt/lte compare; validate judges literals by it too): no hex, no leading zeros or bare dots ("007", ".5", "1."), no surrounding spaces, no "Infinity". */
 const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-function toNumber(v: unknown): number | undefined {
+export function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
   if (typeof v === 'string' && DECIMAL.test(v)) {
     const n = Number(v);
@@ -133,6 +139,25 @@ function notNumber(v: unknown): string {
   if (typeof v === 'string') return `is the text ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}, not a number as JSON writes one (no leading zeros, hex, spaces or bare dots)`;
   if (typeof v === 'number') return `is ${v}, not a finite number`;
   return `is ${Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : JSON.stringify(v)}, not a number`;
+}
+
+/** Why `contains` could not look at all (no text or list to look in, or a needle a text can never hold), for the journal. */
+function notContainable(haystack: unknown, needle: unknown, left: string, right: string): string | undefined {
+  if (typeof haystack === 'string') return typeof needle === 'string' ? undefined : `right operand ${right}${kindOf(needle)}, not a text, and left operand ${left}is a text, which contains only text`;
+  if (Array.isArray(haystack)) return undefined;
+  return `left operand ${left}${kindOf(haystack)}, not a text or a list to look in`;
+}
+
+/** How a note names an operand read from the context (`label `), or nothing for a literal. */
+function operandName(o: Operand): string {
+  return isPath(o) ? `${o.contextPath} ` : '';
+}
+
+function kindOf(v: unknown): string {
+  if (v === undefined || v === null) return 'is unset';
+  if (Array.isArray(v)) return 'is a list';
+  if (typeof v === 'object') return 'is an object';
+  return `is the ${typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'boolean' : 'text'} ${JSON.stringify(v)}`;
 }
 
 function contains(haystack: unknown, needle: unknown): boolean {

@@ -23,6 +23,7 @@ import {
 } from './dataflow.js';
 import { graphModel } from './graph-model.js';
 import { listReadFinding } from './list-reads.js';
+import { conditionOperandFindings } from './condition-operands.js';
 import { graphFindings } from './graph.js';
 import { reviewGraphFindings } from './review-graph.js';
 import { locateFinding, type Position } from './locate.js';
@@ -168,6 +169,7 @@ function findingsOnce(data: unknown, opts: ValidateOptions): Finding[] {
       continue;
     }
     own.push(...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true }));
+    if (node.type === 'condition') own.push(...conditionOperandFindings(node.raw.condition, `${node.pointer}/condition`, data, model.byId));
     for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(own, checkRead(read, scope, reported, declarations.fixedFields) ?? listReadFinding(read, data, model.byId));
     own.push(...finalOutputFindings(node, scope));
   }
