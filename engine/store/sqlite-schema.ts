@@ -163,10 +163,15 @@ const CORE_COLUMNS: Readonly<Record<string, readonly string[]>> = {
  * countersign's must have its columns, and, up to the version this build
  * writes, no table it never creates may be there.
  */
-function foreignReason(version: number, tables: string[], columnsOf: (table: string) => string[]): { foreign: boolean; why: string } | undefined {
-  if (tables.length === 0) return undefined;
-  const listed = `tables ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}`;
+function foreignReason(version: number, applicationId: number, tables: string[], columnsOf: (table: string) => string[]): { foreign: boolean; why: string } | undefined {
   const foreign = (why: string) => ({ foreign: true, why });
+  // SQLite's own mark of a file format: countersign never sets one.
+  if (applicationId !== 0) return foreign(`application_id ${applicationId}, which countersign never sets`);
+  if (tables.length === 0) {
+    // A new file. Countersign sets its version in the transaction that creates its tables, so a numbered file without them is not its own.
+    return version === 0 ? undefined : foreign(`user_version ${version} and no tables, while countersign numbers a store only with its tables`);
+  }
+  const listed = `tables ${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}`;
   if (version === 0) return foreign(listed);
   if (!tables.includes('runs')) return foreign(`${listed}; no runs table, which every countersign store has`);
   for (const [table, core] of Object.entries(CORE_COLUMNS)) {
@@ -194,9 +199,10 @@ function refuseForeign(db: Database.Database, file: string): void {
   // then be seen without the version it set with them.
   const { reason, version } = db.transaction(() => {
     const v = db.pragma('user_version', { simple: true }) as number;
+    const applicationId = db.pragma('application_id', { simple: true }) as number;
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").pluck().all() as string[];
     const columnsOf = (table: string) => db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
-    return { reason: foreignReason(v, tables, columnsOf), version: v };
+    return { reason: foreignReason(v, applicationId, tables, columnsOf), version: v };
   })();
   if (reason?.foreign) {
     throw new CountersignError('E_STORE', `${file} is another program's SQLite database (${reason.why}), not a countersign store: it was left as it is`, {

@@ -61,7 +61,8 @@ export function conditionOperandFindings(condition: unknown, pointer: string, da
 }
 
 function known(operand: unknown, pointer: string, data: Record<string, unknown>, byId: ReadonlyMap<string, NodeEntry>): Known | undefined {
-  if (isPlainObject(operand) && Object.keys(operand).length === 1 && typeof operand.contextPath === 'string') {
+  // Read as the run reads it (a contextPath makes it a read, whatever else the object holds: that is E_UNKNOWN_KEY's finding).
+  if (isPlainObject(operand) && typeof operand.contextPath === 'string') {
     const declared = declaredType(operand.contextPath, data, byId);
     if (!declared) return undefined;
     const kinds = new Set<Kind>();
@@ -72,6 +73,8 @@ function known(operand: unknown, pointer: string, data: Record<string, unknown>,
     }
     return { kinds, literal: false, said: `${operand.contextPath} (${declared.where} as type ${declared.types.map((t) => `"${t}"`).join(' or ')})`, pointer: `${pointer}/contextPath` };
   }
+  // A contextPath that is no string is the schema's finding: the operand was meant as a read, not a literal to judge.
+  if (isPlainObject(operand) && 'contextPath' in operand) return undefined;
   // A misspelt contextPath ({contextPth}) never gets here as a literal: typo recovery judges the corrected read.
   const kind: Kind = operand === null ? 'null' : Array.isArray(operand) ? 'array' : (typeof operand as Kind);
   if (!(kind in NAMES)) return undefined;

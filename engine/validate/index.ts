@@ -159,6 +159,7 @@ function findingsOnce(data: unknown, opts: ValidateOptions): Finding[] {
         || (x.pointer !== node.pointer && f.pointer.startsWith(`${x.pointer}/`) && !((read || f.key) && x.missingField)));
       try {
         const found: Finding[] = [...node.nodeType.check(node.raw as never, { workflow, pointer: node.pointer, globals: declarations.globals, tools, modulesLoaded: opts.modulesLoaded === true })];
+        if (node.type === 'condition') found.push(...conditionOperandFindings(node.raw.condition, `${node.pointer}/condition`, data, model.byId));
         const reads: Finding[] = [];
         for (const read of node.nodeType.reads(node.raw as never, node.pointer)) pushDefined(reads, checkRead(read, scope, reported, declarations.fixedFields) ?? listReadFinding(read, data, model.byId));
         reads.push(...finalOutputFindings(node, scope));

@@ -101,4 +101,21 @@ export const tools = [{ name: 'echo', class: 'read', inputSchema: { type: 'objec
   assert.not.ok(existsSync(marker), 'no module was loaded for a run that runs nothing more');
 });
 
+Resume('r112 a1: run --resume "" (an unset shell variable) is E_USAGE naming the empty run id, with or without a workflow file, and starts no run', async () => {
+  const dir = tempDir('countersign-resume-empty-');
+  writeFileSync(join(dir, 'wf.json'), JSON.stringify(twoAsks));
+  writeFileSync(join(dir, 'script.yaml'), 'one: [{}]\ntwo: [{}]\n');
+  const store = join(dir, 'store');
+  for (const args of [['run', '--resume', '', 'wf.json'], ['run', '--resume', ' '], ['run', '--resume=']]) {
+    const r = await cli([...args, '--agent', 'scripted:script.yaml', '--json'], { store, cwd: dir });
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
+    assert.is(r.json.error.code, 'E_USAGE');
+    assert.match(r.json.error.message, '--resume needs a run id, and was given an empty value');
+    assert.match(r.json.error.fix, 'countersign runs');
+    assert.match(r.stderr, 'countersign: E_USAGE: --resume needs a run id');
+  }
+  const runs = await cli(['runs', '--json'], { store, cwd: dir });
+  assert.equal(runs.json.runs ?? [], [], 'no run was started');
+});
+
 Resume.run();

@@ -210,6 +210,30 @@ test('another program\'s database that numbers its own user_version (1, 2, 9) is
   }
 });
 
+test('r112 d1: another program\'s SQLite file with no tables yet but its own user_version or application_id is refused, left byte for byte as it was; an empty file at version 0 becomes a store', (c) => {
+  for (const [pragma, why] of [['user_version = 2', 'user_version 2 and no tables'], ['application_id = 12345', 'application_id 12345, which countersign never sets'], ['user_version = 9', 'user_version 9 and no tables']]) {
+    const dir = join(c.dir, pragma.replace(/\W+/g, '-'));
+    mkdirSync(dir);
+    const file = join(dir, 'countersign.db');
+    const other = new Database(file);
+    other.pragma(pragma);
+    other.close();
+    const before = readFileSync(file);
+    const err = catchError(() => createSqliteStore(dir));
+    assert.is(err.code, 'E_STORE', pragma);
+    assert.match(err.message, `is another program's SQLite database (${why}`);
+    assert.match(err.fix ?? '', '--store DIR');
+    assert.ok(readFileSync(file).equals(before), `${pragma}: the file is unchanged`);
+    assert.not.ok(existsSync(`${file}-wal`), 'no WAL switched on');
+  }
+  const dir = join(c.dir, 'blank');
+  mkdirSync(dir);
+  new Database(join(dir, 'countersign.db')).close();
+  const store = createSqliteStore(dir);
+  assert.equal(store.list(), []);
+  store.close?.();
+});
+
 test('a file that is not a SQLite database is E_STORE naming it', (c) => {
   writeFileSync(join(c.dir, 'countersign.db'), 'this is not a database, just text that is long enough to matter\n'.repeat(20));
   const err = catchError(() => createSqliteStore(c.dir));

@@ -53,6 +53,13 @@ operands('contains on a literal number, a declared integer or object is a warnin
   assert.equal(warned({ operator: 'contains', left: path('label'), right: 'x' }), []);
   assert.equal(warned({ operator: 'contains', left: path('tags'), right: 1 }), [], 'a list may hold a number');
   assert.equal(warned({ operator: 'contains', left: path('anything'), right: 1 }), [], 'no declared type: nothing is known');
+  // r112 b1: an operand with a contextPath is a read, as the run takes it, whatever else it holds (E_UNKNOWN_KEY's finding alone).
+  for (const [left, code] of [[{ contextPath: 'count', note: 'n' }, 'E_UNKNOWN_KEY'], [{ contextPath: 5 }, 'E_SCHEMA']] as const) {
+    const extra = validateWorkflow(flow({ operator: 'gt', left, right: 2 }));
+    assert.equal([...extra.errors, ...extra.warnings].map((f) => f.code), [code], JSON.stringify(left));
+  }
+  const alongside = validateWorkflow(flow({ operator: 'gt', left: { contextPath: 'settings', note: 'n' }, right: 2 }));
+  assert.equal([...alongside.errors, ...alongside.warnings].map((f) => [f.code, f.pointer]), [['E_UNKNOWN_KEY', '/nodes/2/condition/left/note'], ['E_CONDITION_OPERAND_TYPE', '/nodes/2/condition/left/contextPath']], 'the read is still judged by its declared type');
   const misspelt = validateWorkflow(flow({ operator: 'contains', left: { contextPth: 'label' }, right: '1' }));
   assert.equal([...misspelt.errors, ...misspelt.warnings].map((f) => f.code), ['E_CONDITION'], 'a misspelt contextPath is its own finding, not a literal object to judge');
 });
@@ -87,6 +94,14 @@ operands('G39: eq of a declared integer with the text "0" is always false (stric
   assert.equal(warned({ operator: 'eq', left: path('maybe'), right: null }), [], 'a declared null may equal null');
   assert.equal(warned({ operator: 'eq', left: path('anything'), right: '0' }), []);
   assert.equal(warned({ jsonLogic: { '==': [{ var: 'count' }, '0'] } }), [], 'JSON Logic coerces as JavaScript does');
+});
+
+operands('a condition node with a fault of its own (a connection of the wrong type) still has its operands judged, once', () => {
+  const wf = flow({ operator: 'contains', left: path('count'), right: '1' });
+  (wf.nodes as Array<Record<string, unknown>>)[2].connections = { true: 'yes', false: 7 };
+  const report = validateWorkflow(wf);
+  assert.ok(report.errors.length > 0);
+  assert.equal(report.warnings.filter((w) => w.code === 'E_CONDITION_OPERAND_TYPE').map((w) => w.pointer), ['/nodes/2/condition/left/contextPath']);
 });
 
 operands('the warning is located at the operand in a YAML file (line:col), and validate still says the file is usable', () => {

@@ -52,6 +52,10 @@ export const command: Command = {
   },
   async run(values, positionals, io) {
     const resumeId = values.resume as string | undefined;
+    // An unset shell variable (`--resume "$RID"`) is no run id: refused, never read as "start a new run".
+    if (resumeId !== undefined && resumeId.trim() === '') {
+      throw usage('--resume needs a run id, and was given an empty value', 'pass the runId of the run to continue (`countersign runs` lists them; is the shell variable you passed unset?), or leave --resume out to start a new run from a workflow file');
+    }
     if (resumeId ? positionals.length !== 0 : positionals.length !== 1) {
       throw usage('run takes exactly one workflow file (or --resume <runId>)', 'countersign run workflows/review-fix-loop.json --agent scripted:answers.yaml');
     }
