@@ -109,6 +109,10 @@ export async function readJsonArg(value: string, what: string, io: Io): Promise<
     text = textOf(await readAll(io.stdin, (read) => tooLarge(what, `${what} on standard input`, read, undefined)), `${what} on standard input`, undefined);
     source = 'standard input';
   } else if (value.startsWith('@')) {
+    // `@$FILE` with the variable unset: no file named, never the working directory read as one.
+    if (value.slice(1).trim() === '') {
+      throw new CountersignError('E_USAGE', `${what} @ names no file after the @`, { fix: `write ${what} @<file> (is the shell variable you passed unset?), or pass the JSON itself` });
+    }
     // Relative to where the command was given (io.cwd), as every other path the CLI reads.
     const file = resolve(io.cwd, value.slice(1));
     let bytes: Buffer;

@@ -17,6 +17,9 @@ import { suggest } from '../format/suggest.js';
 /** The options that may come before the command (commandFirst moves them after it), and --help/--version. */
 const GLOBAL_OPTIONS = ['--json', '--store', '--help', '--version'];
 
+/** The commands whose arguments are workflow files. */
+const FILE_COMMANDS = new Set(['validate', 'start', 'graph', 'run']);
+
 /**
  * Commands that stop cleanly on a signal themselves (gate's chain, mcp's own handler). `run` does so only once it
  * drives (signals.ts): until then (reading --input -, say) it is guarded as the short commands are, and hands over.
@@ -95,6 +98,11 @@ async function command(argv: string[], given: Io | undefined, done: CommandDone)
     }
     // An option before the command that is no global one (`--frob status x`, `--jsno runs`): that option is what is wrong.
     const given = ordered.find((a) => !a.startsWith('-') && knownCommand(a));
+    // `countersign --store runs`: the command was taken as --store's directory, and none is left.
+    if (given !== undefined && storeAt >= 0 && argv[storeAt + 1] === given) {
+      reportError(io, usage(`--store took "${given}" as its directory, and no command is left`, `give --store its directory: countersign --store DIR ${given} (or countersign ${given} --store DIR)`), json);
+      return 2;
+    }
     if (given !== undefined) {
       const guess = suggest(name.replace(/=.*$/s, ''), GLOBAL_OPTIONS);
       reportError(io, usage(`unknown option ${JSON.stringify(name)} before the command${guess ? ` — did you mean ${guess}?` : ''}`, `only ${GLOBAL_OPTIONS.join(', ')} may come before the command; give the command's own options after it: countersign ${given} --help`), json);
@@ -147,6 +155,11 @@ async function command(argv: string[], given: Io | undefined, done: CommandDone)
   const twice = conflictingRepeat(parsed.tokens ?? [], command.options ?? {});
   if (twice) {
     reportError(io, usage(`${twice.option} is given twice, as ${twice.values.map((v) => JSON.stringify(v)).join(' and ')}: it takes one value`, `say it once; usage: ${command.usage.split('\n')[0]}`), json);
+    return 2;
+  }
+  // An empty file name is what an unset shell variable gives (`start "$WF"`): refused, never resolved to the working directory.
+  if (FILE_COMMANDS.has(name) && parsed.positionals.some((p) => p.trim() === '')) {
+    reportError(io, usage(`${name} was given an empty workflow file name`, `name the workflow file (is the shell variable you passed unset?); usage: ${command.usage.split('\n')[0]}`), json);
     return 2;
   }
   // An empty flag is what an unset shell variable gives (`--store "$DIR"`): refused, never taken as "the default".

@@ -642,6 +642,13 @@ Human('r97 a1: an unknown option before the command is named (with a did-you-mea
   assert.match(typo.stderr, 'countersign: E_USAGE: unknown option "--jsno" before the command — did you mean --json?');
   const none = await cli(['--jsno']);
   assert.match(none.stderr, 'countersign: E_USAGE: no command given');
+  // r113 a1: `--store runs` took the command as its directory: said so, never "--store is unknown — did you mean --store?".
+  for (const args of [['--store', 'runs', '--json'], ['--json', '--store', 'status']]) {
+    const taken = await cli(args);
+    assert.is(taken.code, 2);
+    assert.equal(taken.json.error.message, `--store took "${args.includes('runs') ? 'runs' : 'status'}" as its directory, and no command is left`);
+    assert.match(taken.json.error.fix, '--store DIR');
+  }
 });
 
 Human('r105 a1: an unknown option after the command is E_USAGE in our words, with the option meant (--jsno: --json, --inptu: --input, --fromat: --format); a misspelt command gets its did-you-mean too', async () => {

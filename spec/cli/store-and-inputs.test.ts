@@ -130,6 +130,26 @@ S('an empty --store or --workspace (an unset shell variable) is E_USAGE, exit 2,
   assert.not.ok(existsSync(join(cwd, '.countersign')), 'no default store was made');
 });
 
+S('r113 a2: an empty workflow file name (an unset shell variable) is E_USAGE naming it, never the working directory read as the file; so is --input @ with no file after the @', async () => {
+  const cwd = tempDir();
+  for (const args of [['start', ''], ['graph', ''], ['run', '', '--agent', 'scripted:x.yaml'], ['validate', ''], ['validate', WF, ' ']]) {
+    const r = await cli([...args, '--json'], { cwd });
+    assert.is(r.code, 2, args.join(' '));
+    assert.is(r.json.error.code, 'E_USAGE');
+    assert.is(r.json.error.message, `${args[0]} was given an empty workflow file name`);
+    assert.match(r.json.error.fix, 'is the shell variable you passed unset?');
+    assert.not.match(r.stdout + r.stderr, cwd, 'the working directory is not named as the file');
+    const human = await cli(args, { cwd });
+    assert.match(human.stderr, `countersign: E_USAGE: ${args[0]} was given an empty workflow file name`);
+  }
+  for (const value of ['@', '@  ']) {
+    const r = await cli(['start', WF, '--input', value, '--json'], { cwd });
+    assert.is(r.code, 2);
+    assert.equal([r.json.error.code, r.json.error.message], ['E_USAGE', '--input @ names no file after the @']);
+  }
+  assert.not.ok(existsSync(join(cwd, '.countersign')), 'no run was stored');
+});
+
 S('step on a run that has ended is E_RUN_NOT_WAITING, exit 2, as step --help says', async () => {
   const store = tempDir();
   const s = await cli(['start', WF, '--json'], { store });
