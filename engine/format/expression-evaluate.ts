@@ -23,10 +23,13 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
     if (!Number.isFinite(v)) throw runtimeError(source, `${label} is not a finite number`, FIX_RANGE);
     return v;
   };
-  // Whole numbers past ±2^53 are no longer exact: a counter would silently stop counting.
+  // Whole numbers past ±2^53 are no longer exact: a counter would silently stop counting, and an operand
+  // already past it (an answer's 1e20) gives a result that only looks exact (1e20 / 1, 1e20 - 1e20).
   const exact = (a: number, b: number, r: number): number => {
-    if (Number.isInteger(a) && Number.isInteger(b) && !Number.isSafeInteger(r)) {
-      throw runtimeError(source, `${label} is ${r}, beyond the integers a number keeps exactly (±9007199254740991): the exact result is lost`, 'keep whole numbers within ±9007199254740991, or route the node\'s "error" connection');
+    if (Number.isInteger(a) && Number.isInteger(b)) {
+      if (!Number.isSafeInteger(a)) throw pastExact(source, left.label, a);
+      if (!Number.isSafeInteger(b)) throw pastExact(source, right.label, b);
+      if (Number.isInteger(r) && !Number.isSafeInteger(r)) throw pastExact(source, label, r);
     }
     return r;
   };
@@ -68,7 +71,7 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
         const [a, b] = numbers(left.run(read), right.run(read));
         // Name the divisor only when it is not the literal 0 itself ("0 is 0" says nothing).
         if (b === 0) throw runtimeError(source, /^[0-9.\s()-]+$/.test(right.label) ? 'division by zero' : `division by zero: ${right.label} is 0`, 'route around this node with a condition when the divisor is 0, or route the node\'s "error" connection');
-        return finite(a / b);
+        return exact(a, b, finite(a / b));
       };
   }
   return { label, run };
@@ -81,6 +84,7 @@ export function negate(operand: Compiled, source: string): Compiled {
     run: (read) => {
       const v = operand.run(read);
       if (typeof v !== 'number') throw runtimeError(source, `unary "-" needs a number, but ${operand.label} is ${kindOf(v)}`, FIX_TYPE);
+      if (Number.isInteger(v) && !Number.isSafeInteger(v)) throw pastExact(source, operand.label, v);
       return -v;
     },
   };
@@ -99,6 +103,10 @@ export function wrapRead(read: Read, source: string): Read {
 const FIX_UNSET = 'give each variable a value before this node runs — a global by a registry default, initialData or the start input; a node-id.field by that node\'s answer (make the field required in its inputSchema if this node always reads it) — or route the node\'s "error" connection';
 const FIX_TYPE = 'give the operands values of the types the operator takes (declare them with a type in variableRegistry), or route the node\'s "error" connection';
 const FIX_RANGE = 'keep numbers within ±1.7e308 (a double), or route the node\'s "error" connection';
+
+function pastExact(source: string, label: string, value: number): CountersignError {
+  return runtimeError(source, `${label} is ${value}, beyond the integers a number keeps exactly (±9007199254740991): the exact result is lost`, 'keep whole numbers within ±9007199254740991, or route the node\'s "error" connection');
+}
 
 function runtimeError(source: string, what: string, fix = FIX_UNSET): CountersignError {
   return new CountersignError('E_EXPRESSION', `expression "${source}" failed: ${what}`, { fix });

@@ -221,6 +221,14 @@ async function drive(
             fix: 'return the answer object, or {"$error": "why"} to declare failure',
           });
         }
+        // As a jsonl or exec agent's line: an answer is an object (or null); anything else breaks the protocol and spends no
+        // attempt. A decision review's reply is judged by its own contract (plain text kept as reviewer_output, a reject).
+        if (answer !== null && (typeof answer !== 'object' || Array.isArray(answer)) && !(pending.kind === 'review' && pending.contract === 'decision')) {
+          throw new CountersignError('E_AGENT_OUTPUT', `${label.name} answered node "${pending.nodeId}" with ${Array.isArray(answer) ? 'a list' : `a ${typeof answer}`}, not an answer object`, {
+            nodeId: pending.nodeId,
+            fix: 'return the answer as an object ({"field": "value"}), null for a node that takes no fields, or {"$error": "why"} to declare failure',
+          });
+        }
       } catch (e) {
         if (session) session.closed ??= `the wait ended: ${isCountersignError(e) ? e.code : 'a failure'}`;
         // Tools that ran before the agent failed stay on record, whatever happens

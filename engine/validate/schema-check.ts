@@ -204,6 +204,8 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
           `node id "${id}" may contain only the letters A-Z and a-z, digits, "_" and "-": ${why}; rename it, e.g. "${readableName(id, 'step')}"`,
         );
       }
+      // "\S": a label or name that must say something; white space alone is blank, said so rather than as a regular expression.
+      if (params.pattern === '\\S') return error('E_SCHEMA', at, `${subject} ${JSON.stringify(e.data)} is blank (white space only): give it a value that says something${describe(e)}`);
       return error('E_SCHEMA', at, `${subject} ${JSON.stringify(e.data)} does not match the pattern ${String(params.pattern)}${describe(e)}`);
     }
     case 'required': {
@@ -232,6 +234,9 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
       return error('E_SCHEMA', at, `${subject} ${e.message ?? 'has too many items'}`);
     case 'type':
       return error('E_SCHEMA', at, `${subject} must be ${article(String(params.type))}, not ${jsonTypeOf(e.data)}${describe(e)}`);
+    case 'minLength':
+      if (e.data === '') return error('E_SCHEMA', at, `${subject} is empty: give it a value${describe(e)}`);
+      return error('E_SCHEMA', at, `${subject} ${e.message ?? 'is too short'}${got(e.data)}${describe(e)}`);
     default:
       return error('E_SCHEMA', at, `${subject} ${e.message ?? `fails "${e.keyword}"`}${got(e.data)}${describe(e)}`);
   }

@@ -983,6 +983,20 @@ Api2('run(): an agent that throws a plain Error or returns nothing stops resumab
   assert.is((await engine.run({ runId: threw.runId }, { agent: { answer: async () => ({ words: 3 }) } })).endNodeId, 'short');
 });
 
+Api2('r114: run(): an agent that answers with a string, a number, a boolean or a list breaks the protocol as a jsonl agent\'s line would: E_AGENT_OUTPUT, resumable, no attempt spent; null stays an answer', async () => {
+  const engine = createEngine({ store: createMemoryStore() });
+  for (const [given, kind] of [['looks fine', 'a string'], [5, 'a number'], [true, 'a boolean'], [[{ words: 1 }], 'a list']] as const) {
+    const r = await engine.run(TWO_STEP, { agent: { answer: async () => given as never } });
+    assert.equal({ status: r.status, stopped: r.stopped, code: r.error?.code }, { status: 'waiting', stopped: true, code: 'E_AGENT_OUTPUT' }, kind);
+    assert.match(r.error!.message, `answered node "write" with ${kind}, not an answer object`);
+    const now = await engine.status(r.runId);
+    assert.equal(now.status === 'waiting' ? [now.seq, now.pending.attempt] : undefined, [1, 1], 'no attempt was spent');
+    assert.not.ok((await engine.trace(r.runId)).events.some((e) => e.type === 'answer.rejected'));
+  }
+  const nulled = await engine.run(TWO_STEP, { maxSteps: 1, agent: { answer: async () => null } });
+  assert.is(nulled.error?.code === 'E_AGENT_OUTPUT', false, 'null is judged by the node\'s schema, not refused as a protocol fault');
+});
+
 Api2('seq: 0, negative and unissued values are E_SEQ; a deadline fires on the first submit after it, even one that replays or fails', async () => {
   let clock = Date.parse('2026-01-01T00:00:00Z');
   const engine = createEngine({ store: createMemoryStore(), now: () => new Date(clock) });

@@ -199,6 +199,14 @@ runtimeErrors('whole-number arithmetic past ±2^53 is E_EXPRESSION, never a sile
   error(() => run('n = 9007199254740992 + 1'), 'E_EXPRESSION');
   error(() => run('n = 1e16 + 1'), 'E_EXPRESSION');
   assert.is(run('n = 1.5 * 1e300'), 1.5e300, 'fractions and large doubles are not whole-number arithmetic');
+  // r114 c1: division and unary minus too, and an operand past it whatever the result (1e20 - 1e20 only looks like 0).
+  for (const source of ['n = 1e20 / 1', 'n = -1e20', 'n = 1e20 - 1e20', 'n = 1e20 / 1e10', 'n = -(9007199254740991 + 1)']) {
+    assert.match(error(() => run(source), 'E_EXPRESSION').message, 'beyond the integers a number keeps exactly (±9007199254740991)', source);
+  }
+  assert.match(error(() => run('n = 1e20 / 1'), 'E_EXPRESSION').message, 'failed: 1e20 is 100000000000000000000, beyond');
+  assert.is(run('n = 7 / 2'), 3.5, 'a whole-number division may give a fraction');
+  assert.is(run('n = -9007199254740991'), -9007199254740991);
+  assert.is(run('n = 9007199254740991 / 3'), 3002399751580330.5);
 });
 
 runtimeErrors('text longer than 1 MiB is E_EXPRESSION naming the length and the limit, never a JavaScript RangeError', () => {

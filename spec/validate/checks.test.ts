@@ -77,7 +77,21 @@ graph('G27: an empty connection target is one finding (the schema\'s), never als
   (nodes[2].connections as Record<string, string>).success = '';
   const report = validateWorkflow(workflow(nodes));
   assert.equal(codes(report), ['E_SCHEMA /nodes/2/connections/success']);
-  assert.match(report.errors[0].message, /connections\.success must NOT have fewer than 1 characters/);
+  assert.match(report.errors[0].message, /connections\.success is empty: give it a value/);
+});
+
+graph('an agent-directive\'s agent role that is empty or blank is E_SCHEMA at it, said in plain words (as a tool node\'s agent and a review\'s reviewer are), never a role nobody can be', () => {
+  for (const [agent, said] of [['', 'node "do-work" agent is empty: give it a value'], ['  ', 'node "do-work" agent "  " is blank (white space only)']] as const) {
+    const nodes = seedStructure();
+    nodes[1].agent = agent;
+    const report = validateWorkflow(workflow(nodes));
+    assert.equal(codes(report), ['E_SCHEMA /nodes/1/agent'], JSON.stringify(agent));
+    assert.match(report.errors[0].message, said);
+    assert.not.match(report.errors[0].message, 'fewer than');
+  }
+  const named = seedStructure();
+  named[1].agent = 'implementer';
+  assert.equal(codes(validateWorkflow(workflow(named))), []);
 });
 
 graph('a fraction in an integer field is said as the fraction, never "must be an integer, not a number"', () => {
