@@ -29,7 +29,8 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
     if (Number.isInteger(a) && Number.isInteger(b)) {
       if (!Number.isSafeInteger(a)) throw pastExact(source, left.label, a);
       if (!Number.isSafeInteger(b)) throw pastExact(source, right.label, b);
-      if (Number.isInteger(r) && !Number.isSafeInteger(r)) throw pastExact(source, label, r);
+      // Said as the exact result (BigInt), never the rounded double (9007199254740991 + 2 is not 9007199254740992).
+      if (Number.isInteger(r) && !Number.isSafeInteger(r)) throw pastExact(source, label, op === '/' ? r : exactOf(op, a, b));
     }
     return r;
   };
@@ -104,7 +105,13 @@ const FIX_UNSET = 'give each variable a value before this node runs — a global
 const FIX_TYPE = 'give the operands values of the types the operator takes (declare them with a type in variableRegistry), or route the node\'s "error" connection';
 const FIX_RANGE = 'keep numbers within ±1.7e308 (a double), or route the node\'s "error" connection';
 
-function pastExact(source: string, label: string, value: number): CountersignError {
+/** The exact result of whole-number + - * on two exactly held operands. */
+function exactOf(op: string, a: number, b: number): bigint {
+  const [x, y] = [BigInt(a), BigInt(b)];
+  return op === '+' ? x + y : op === '-' ? x - y : x * y;
+}
+
+function pastExact(source: string, label: string, value: number | bigint): CountersignError {
   return runtimeError(source, `${label} is ${value}, beyond the integers a number keeps exactly (±9007199254740991): the exact result is lost`, 'keep whole numbers within ±9007199254740991, or route the node\'s "error" connection');
 }
 

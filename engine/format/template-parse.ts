@@ -149,7 +149,7 @@ function parse(text: string, report: (e: CountersignError) => void): ParsedTempl
     pos = close + 2;
 
     if (content === '') {
-      attempt(() => fail(`empty tag "{{}}" at offset ${open}`, open, 'write a variable name inside the braces, or \\{{ for a literal "{{"'));
+      attempt(() => fail(`empty tag ${JSON.stringify(`{{${inner}}}`)} at offset ${open}`, open, 'write a variable name inside the braces, or \\{{ for a literal "{{"'));
       continue;
     }
     const first = content.charCodeAt(0);

@@ -34,6 +34,10 @@ export interface Finding {
   missingField?: boolean;
   /** What a misspelt name was most likely meant to be (its did-you-mean): a name it stands for is not missing too. */
   meant?: string;
+  /** A number, boolean or null found where text was wanted, as the message names it: a YAML file adds how it was written (1.0, ~). */
+  scalarSaid?: string;
+  /** The pattern that text must then fit (quoting `version: 1.0` gives "1.0", which major.minor.patch still refuses). */
+  scalarPattern?: string;
   /** The required connections an E_MISSING_CONNECTION names. */
   missing?: readonly string[];
 }

@@ -27,6 +27,7 @@ import { conditionOperandFindings } from './condition-operands.js';
 import { graphFindings } from './graph.js';
 import { reviewGraphFindings } from './review-graph.js';
 import { locateFinding, type Position } from './locate.js';
+import { withScalarAsWritten } from './yaml-scalar-written.js';
 import { isPlainObject } from './pointer.js';
 import { nestingFindings } from './depth.js';
 import { registryFindings, requiredInputFindings, reservedNameFindings } from './registry.js';
@@ -77,7 +78,8 @@ export function validateDocument(doc: SourceDocument, opts: ValidateOptions = {}
       fix: 'pass loadWorkflow(file), or use validateWorkflow(object) for a workflow object',
     });
   }
-  return toReport(doc.file, workflowFindings(doc.data, { ...opts, file: opts.file ?? doc.file }), (f) => locateFinding(doc, f));
+  const findings = workflowFindings(doc.data, { ...opts, file: opts.file ?? doc.file }).map((f) => withScalarAsWritten(doc, f));
+  return toReport(doc.file, findings, (f) => locateFinding(doc, f));
 }
 
 /**

@@ -232,8 +232,18 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
         );
       }
       return error('E_SCHEMA', at, `${subject} ${e.message ?? 'has too many items'}`);
-    case 'type':
-      return error('E_SCHEMA', at, `${subject} must be ${article(String(params.type))}, not ${jsonTypeOf(e.data)}${describe(e)}`);
+    case 'type': {
+      const said = jsonTypeOf(e.data);
+      const found = error('E_SCHEMA', at, `${subject} must be ${article(String(params.type))}, not ${said}${describe(e)}`);
+      // A number, boolean or null where text was wanted: in YAML most likely text written unquoted (version: 1.0), said as written where the file is known.
+      const types = Array.isArray(params.type) ? params.type.map(String) : [String(params.type)];
+      if (types.includes('string') && (typeof e.data === 'number' || typeof e.data === 'boolean' || e.data === null)) {
+        found.scalarSaid = said;
+        const pattern = (e.parentSchema as { pattern?: unknown } | undefined)?.pattern;
+        if (typeof pattern === 'string') found.scalarPattern = pattern;
+      }
+      return found;
+    }
     case 'minLength':
       if (e.data === '') return error('E_SCHEMA', at, `${subject} is empty: give it a value${describe(e)}`);
       return error('E_SCHEMA', at, `${subject} ${e.message ?? 'is too short'}${got(e.data)}${describe(e)}`);

@@ -192,6 +192,10 @@ runtimeErrors('a non-finite result', () => {
 runtimeErrors('whole-number arithmetic past ±2^53 is E_EXPRESSION, never a silently different integer (a counter that stops counting)', () => {
   const e = error(() => run('n = 9007199254740991 + 2'), 'E_EXPRESSION');
   assert.match(e.message, 'beyond the integers a number keeps exactly (±9007199254740991): the exact result is lost');
+  // r115: the result is said exactly, never as the double it rounds to (9007199254740992).
+  assert.match(e.message, 'failed: 9007199254740991 + 2 is 9007199254740993, beyond');
+  assert.match(error(() => run('n = 9007199254740991 * 3'), 'E_EXPRESSION').message, 'is 27021597764222973, beyond');
+  assert.match(error(() => run('n = -9007199254740991 - 2'), 'E_EXPRESSION').message, 'is -9007199254740993, beyond');
   error(() => run('n = 9007199254740991 * 3'), 'E_EXPRESSION');
   error(() => run('n = -9007199254740991 - 2'), 'E_EXPRESSION');
   assert.is(run('n = 9007199254740990 + 1'), 9007199254740991);

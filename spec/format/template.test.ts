@@ -318,7 +318,8 @@ syntax('block arguments: missing, literal, or too many', () => {
 
 syntax('an unclosed {{ and an empty tag', () => {
   assert.is(syntaxError('text {{name').message, 'unclosed "{{" at offset 5');
-  assert.is(syntaxError('a {{ }} b').message, 'empty tag "{{}}" at offset 2');
+  assert.is(syntaxError('a {{ }} b').message, 'empty tag "{{ }}" at offset 2', 'said as written');
+  assert.is(syntaxError('a {{}} b').message, 'empty tag "{{}}" at offset 2');
 });
 
 syntax('a malformed path reports the offset inside the template', () => {

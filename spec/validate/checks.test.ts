@@ -80,7 +80,7 @@ graph('G27: an empty connection target is one finding (the schema\'s), never als
   assert.match(report.errors[0].message, /connections\.success is empty: give it a value/);
 });
 
-graph('an agent-directive\'s agent role that is empty or blank is E_SCHEMA at it, said in plain words (as a tool node\'s agent and a review\'s reviewer are), never a role nobody can be', () => {
+graph('an agent-directive\'s agent role, directive or completionCondition that is empty or blank is E_SCHEMA at it, said in plain words (as a tool node\'s agent and a review\'s reviewer are), never a role nobody can be', () => {
   for (const [agent, said] of [['', 'node "do-work" agent is empty: give it a value'], ['  ', 'node "do-work" agent "  " is blank (white space only)']] as const) {
     const nodes = seedStructure();
     nodes[1].agent = agent;
@@ -88,6 +88,16 @@ graph('an agent-directive\'s agent role that is empty or blank is E_SCHEMA at it
     assert.equal(codes(report), ['E_SCHEMA /nodes/1/agent'], JSON.stringify(agent));
     assert.match(report.errors[0].message, said);
     assert.not.match(report.errors[0].message, 'fewer than');
+  }
+  // r115 b1: a directive or completionCondition that says nothing hands the agent nothing to do, or no way to know it is done.
+  for (const field of ['directive', 'completionCondition']) {
+    for (const value of ['', ' \n ']) {
+      const nodes = seedStructure();
+      nodes[1][field] = value;
+      const report = validateWorkflow(workflow(nodes));
+      assert.equal(codes(report), [`E_SCHEMA /nodes/1/${field}`], `${field} ${JSON.stringify(value)}`);
+      assert.match(report.errors[0].message, value === '' ? `node "do-work" ${field} is empty` : `node "do-work" ${field} " \\n " is blank (white space only)`);
+    }
   }
   const named = seedStructure();
   named[1].agent = 'implementer';
