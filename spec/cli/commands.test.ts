@@ -651,6 +651,25 @@ Human('r97 a1: an unknown option before the command is named (with a did-you-mea
   }
 });
 
+Human('r116: a usage error\'s fix says what to write (the values a flag takes, the command as it is used), never only "run countersign --help"', async () => {
+  const wf = join(ROOT, 'spec/fixtures/cli/two-step.json');
+  const cases: Array<[string[], string]> = [
+    [['graph', wf, '--format', 'svg'], 'write --format mermaid (the default) or --format dot'],
+    [['runs', '--status', 'done'], 'write --status waiting, --status completed, --status failed, or leave it out to list every run'],
+    [['step', 'r1'], "countersign step r1 --response '{\"field\": \"value\"}'"],
+    [['step', 'r1', '--response', '{}', '--seq', 'x'], 'pass the seq the run shows (`countersign status r1`), or leave --seq out'],
+    [['run', wf, '--agent', 'scripted:x.yaml', '--max-steps', '0'], 'write it as --max-steps 10, or leave it out'],
+    [['status'], 'countersign status <runId> (`countersign runs` lists them)'],
+  ];
+  for (const [args, fix] of cases) {
+    const r = await cli([...args, '--json']);
+    assert.is(r.code, 2, args.join(' '));
+    assert.is(r.json.error.code, 'E_USAGE');
+    assert.match(r.json.error.fix, fix, args.join(' '));
+    assert.is.not(r.json.error.fix, 'run `countersign --help`');
+  }
+});
+
 Human('r105 a1: an unknown option after the command is E_USAGE in our words, with the option meant (--jsno: --json, --inptu: --input, --fromat: --format); a misspelt command gets its did-you-mean too', async () => {
   const cases: Array<[string[], string]> = [
     [['validate', '--jsno', 'w.json'], 'unknown option "--jsno" for validate — did you mean --json?'],

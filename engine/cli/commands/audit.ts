@@ -13,7 +13,7 @@ export const command: Command = {
   ].join('\n'),
   options: { ...STORE_OPTIONS, status: { type: 'string' }, since: { type: 'string' } },
   async run(values, positionals, io) {
-    if (positionals.length > 0) throw usage(`audit takes no positional arguments (got ${positionals.join(' ')})`);
+    if (positionals.length > 0) throw usage(`audit takes no positional arguments (got ${positionals.join(' ')})`, `give everything as options: ${command.usage.split('\n')[0]}`);
     const since = values.since as string | undefined;
     const status = values.status as string | undefined;
     const location = { store: values.store as string | undefined, cwd: io.cwd, env: io.env };

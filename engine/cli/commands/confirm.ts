@@ -13,7 +13,7 @@ export const command: Command = {
   ].join('\n'),
   options: { ...STORE_OPTIONS, operator: { type: 'string' }, action: { type: 'string' }, target: { type: 'string' } },
   async run(values, positionals, io) {
-    if (positionals.length > 0) throw usage(`confirm takes no positional arguments (got ${positionals.join(' ')})`);
+    if (positionals.length > 0) throw usage(`confirm takes no positional arguments (got ${positionals.join(' ')})`, `give everything as options: ${command.usage.split('\n')[0]}`);
     for (const flag of ['operator', 'action', 'target']) {
       if (typeof values[flag] !== 'string' || (values[flag] as string).trim() === '') throw usage(`confirm needs --${flag}`, `usage: ${command.usage.split('\n')[0]}`);
     }

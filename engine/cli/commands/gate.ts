@@ -36,7 +36,7 @@ export const command: Command = {
     'timeout-ms': { type: 'string' },
   },
   async run(values, positionals, io) {
-    if (positionals.length > 0) throw usage(`gate takes no positional arguments (got ${positionals.join(' ')})`);
+    if (positionals.length > 0) throw usage(`gate takes no positional arguments (got ${positionals.join(' ')})`, `give everything as options: ${command.usage.split('\n')[0]}`);
     const tool = required(values.tool, '--tool');
     const cls = required(values.class, '--class');
     if (!(TOOL_CLASSES as readonly string[]).includes(cls)) throw usage(`--class ${cls} is not a tool class`, `use one of ${TOOL_CLASSES.join(', ')}`);

@@ -15,9 +15,9 @@ export const command: Command = {
   ].join('\n'),
   options: { format: { type: 'string' }, json: { type: 'boolean' } },
   async run(values, positionals, io) {
-    if (positionals.length !== 1) throw usage('graph takes exactly one workflow file');
+    if (positionals.length !== 1) throw usage('graph takes exactly one workflow file', 'countersign graph <file> [--format mermaid|dot] (one graph per file)');
     const format = (values.format as string | undefined) ?? 'mermaid';
-    if (format !== 'mermaid' && format !== 'dot') throw usage(`--format must be mermaid or dot, got "${format}"`);
+    if (format !== 'mermaid' && format !== 'dot') throw usage(`--format must be mermaid or dot, got "${format}"`, 'write --format mermaid (the default) or --format dot');
     const doc = readSource(resolve(io.cwd, positionals[0]));
     const nodes = doc.data !== null && typeof doc.data === 'object' ? (doc.data as { nodes?: unknown }).nodes : undefined;
     if (!Array.isArray(nodes)) {

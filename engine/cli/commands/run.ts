@@ -309,7 +309,7 @@ const TOOL_STOPS: ReadonlySet<string> = new Set(['E_TOOL_UNKNOWN', 'E_TOOL_MODUL
 function nonEmpty(value: unknown, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value).trim();
-  if (text === '') throw usage(`${flag} needs a non-empty identity`);
+  if (text === '') throw usage(`${flag} needs a non-empty identity`, `pass ${flag} <identity> (a name such as alice; is the shell variable you passed unset?), or leave it out`);
   return text;
 }
 
@@ -321,7 +321,7 @@ function positiveNumber(value: unknown, flag: string, whole: boolean): number | 
   const text = String(value).trim();
   const n = Number(text);
   if (text === '' || !Number.isFinite(n) || n <= 0 || (whole && !Number.isInteger(n))) {
-    throw usage(`${flag} must be a positive ${whole ? 'whole ' : ''}number, got "${String(value)}"`);
+    throw usage(`${flag} must be a positive ${whole ? 'whole ' : ''}number, got "${String(value)}"`, `write it as ${flag} ${whole ? '10' : '600'}${whole ? '' : ' (seconds; fractions such as 0.5 too)'}, or leave it out`);
   }
   return n;
 }

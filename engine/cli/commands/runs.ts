@@ -9,9 +9,9 @@ export const command: Command = {
   usage: 'countersign runs [--status waiting|completed|failed] [--store DIR] [--json]\n  every run, newest started first, with when it started and was last updated\n  exit 0; 2 usage, or a store that cannot be read (E_STORE)',
   options: { ...STORE_OPTIONS, status: { type: 'string' } },
   async run(values, positionals, io) {
-    if (positionals.length > 0) throw usage('runs takes no arguments');
+    if (positionals.length > 0) throw usage('runs takes no arguments', 'countersign runs [--status waiting|completed|failed] [--json]; to see one run: countersign status <runId>');
     const status = values.status as string | undefined;
-    if (status !== undefined && !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}`);
+    if (status !== undefined && !STATUSES.includes(status)) throw usage(`--status must be one of ${STATUSES.join(', ')}`, `write --status ${STATUSES.join(', --status ')}, or leave it out to list every run`);
     const [list, total, where] = await withEngine<[RunSummary[], number, string]>(values, io, async (engine, store) => {
       const shown = await engine.runs(status ? { status: status as RunStatus } : undefined);
       return [shown, status && shown.length === 0 ? (await engine.runs()).length : shown.length, store.location ?? ''];

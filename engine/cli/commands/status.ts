@@ -9,7 +9,7 @@ export const command: Command = {
   usage: 'countersign status <runId> [--allow-tool-modules] [--store DIR] [--json]\n  exit 0; 1 when a tool node this command ran failed the run; 2 when the run is unknown',
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS },
   async run(values, positionals, io) {
-    if (positionals.length !== 1) throw usage('status takes exactly one run id');
+    if (positionals.length !== 1) throw usage('status takes exactly one run id', 'countersign status <runId> (`countersign runs` lists them)');
     // Refused here, in the CLI's words (the fix is `countersign runs`), before any store is looked for.
     checkRunId(positionals[0]);
     const { state, toolsRun, toolModules } = await withEngine(values, io, async (engine, store) => {

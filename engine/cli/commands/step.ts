@@ -16,15 +16,15 @@ export const command: Command = {
   usage: 'countersign step <runId> --response JSON|@file|- [--seq N] [--as ID] [--allow-tool-modules] [--store DIR] [--json]\n  exit 0 advanced, completed or replayed; 5 answer rejected, or too late (its deadline fired first: the answer was not taken), while the run waits; 0 too when the timeout route completed the run (`late` in the output); 1 run failed; 2 usage, unknown run, E_SEQ, E_RUN_NOT_WAITING (the run has ended), E_IDENTITY_REQUIRED or E_IDENTITY_RESERVED',
   options: { ...STORE_OPTIONS, ...TOOL_MODULE_OPTIONS, response: { type: 'string' }, seq: { type: 'string' }, as: { type: 'string' } },
   async run(values, positionals, io) {
-    if (positionals.length !== 1) throw usage('step takes exactly one run id');
+    if (positionals.length !== 1) throw usage('step takes exactly one run id', 'countersign step <runId> --response <answer> (`countersign runs` lists the runs)');
     // Refused here, in the CLI's words (the fix is `countersign runs`), before any store is looked for.
     checkRunId(positionals[0]);
-    if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)');
+    if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)', `countersign step ${typeof positionals[0] === 'string' ? positionals[0] : '<runId>'} --response '{"field": "value"}' (\`countersign status\` shows the schema the answer must fit)`);
     let seq: number | undefined;
     if (values.seq !== undefined) {
       seq = /^\s*-?\d+\s*$/.test(String(values.seq)) ? Number(values.seq) : Number.NaN;
       // A whole number that was never issued (0, negative, ahead) is the engine's E_SEQ.
-      if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`);
+      if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`, `pass the seq the run shows (\`countersign status ${positionals[0]}\`), or leave --seq out`);
       // Past 2^53 a number is no longer the one typed: said as typed, never as another seq.
       if (!Number.isSafeInteger(seq)) throw usage(`--seq ${String(values.seq).trim()} is larger than any seq (the largest is ${Number.MAX_SAFE_INTEGER})`, `pass the seq the run shows: \`countersign status ${positionals[0]}\``);
     }

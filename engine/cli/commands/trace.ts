@@ -8,7 +8,7 @@ export const command: Command = {
   usage: 'countersign trace <runId> [--store DIR] [--json]\n  the run journal: {runId, events: [{seq, at, type, nodeId, …}]}',
   options: { ...STORE_OPTIONS },
   async run(values, positionals, io) {
-    if (positionals.length !== 1) throw usage('trace takes exactly one run id');
+    if (positionals.length !== 1) throw usage('trace takes exactly one run id', 'countersign trace <runId> (`countersign runs` lists them)');
     // Refused here, in the CLI's words (the fix is `countersign runs`), before any store is looked for.
     checkRunId(positionals[0]);
     const journal = await withEngine(values, io, (engine) => engine.trace(positionals[0]), (dir) => {
