@@ -23,15 +23,12 @@ export function binary(op: string, left: Compiled, right: Compiled, source: stri
     if (!Number.isFinite(v)) throw runtimeError(source, `${label} is not a finite number`, FIX_RANGE);
     return v;
   };
-  // Whole numbers past ±2^53 are no longer exact: a counter would silently stop counting, and an operand
-  // already past it (an answer's 1e20) gives a result that only looks exact (1e20 / 1, 1e20 - 1e20).
+  // A whole-number result past ±2^53 is no longer exact: a counter would silently stop counting. Operands
+  // are numbers held exactly (answers past that are refused as they arrive), so a result within it is exact:
+  // 1e20 - 1e20 is 0, while 1e20 / 1 is past it.
   const exact = (a: number, b: number, r: number): number => {
-    if (Number.isInteger(a) && Number.isInteger(b)) {
-      if (!Number.isSafeInteger(a)) throw pastExact(source, left.label, a);
-      if (!Number.isSafeInteger(b)) throw pastExact(source, right.label, b);
-      // Said as the exact result (BigInt), never the rounded double (9007199254740991 + 2 is not 9007199254740992).
-      if (Number.isInteger(r) && !Number.isSafeInteger(r)) throw pastExact(source, label, op === '/' ? r : exactOf(op, a, b));
-    }
+    // Said as the exact result (BigInt), never the rounded double (9007199254740991 + 2 is not 9007199254740992).
+    if (Number.isInteger(a) && Number.isInteger(b) && Number.isInteger(r) && !Number.isSafeInteger(r)) throw pastExact(source, label, op === '/' ? r : exactOf(op, a, b));
     return r;
   };
   const numbers = (a: unknown, b: unknown): [number, number] => {
@@ -85,7 +82,7 @@ export function negate(operand: Compiled, source: string): Compiled {
     run: (read) => {
       const v = operand.run(read);
       if (typeof v !== 'number') throw runtimeError(source, `unary "-" needs a number, but ${operand.label} is ${kindOf(v)}`, FIX_TYPE);
-      if (Number.isInteger(v) && !Number.isSafeInteger(v)) throw pastExact(source, operand.label, v);
+      if (Number.isInteger(v) && !Number.isSafeInteger(v)) throw pastExact(source, `-${operand.label}`, -v);
       return -v;
     },
   };
@@ -112,7 +109,7 @@ function exactOf(op: string, a: number, b: number): bigint {
 }
 
 function pastExact(source: string, label: string, value: number | bigint): CountersignError {
-  return runtimeError(source, `${label} is ${value}, beyond the integers a number keeps exactly (±9007199254740991): the exact result is lost`, 'keep whole numbers within ±9007199254740991, or route the node\'s "error" connection');
+  return runtimeError(source, `${label} is ${typeof value === 'bigint' || Math.abs(value) < 1e21 ? BigInt(value) : value}, beyond the integers a number keeps exactly (±9007199254740991): the exact result is lost`, 'keep whole numbers within ±9007199254740991, or route the node\'s "error" connection');
 }
 
 function runtimeError(source: string, what: string, fix = FIX_UNSET): CountersignError {

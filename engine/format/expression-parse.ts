@@ -195,7 +195,8 @@ export class ExpressionParser {
         tokens.push({ type: 'op', text: src[i], start: i });
         i++;
       } else {
-        this.fail(`unexpected character "${src[i]}" at column ${i + 1}`, i);
+        // The whole character (an emoji is two UTF-16 units), control characters escaped: never half of one.
+        this.fail(`unexpected character ${JSON.stringify(String.fromCodePoint(src.codePointAt(i)!))} at column ${i + 1}`, i);
       }
     }
     tokens.push({ type: 'end', text: '', start: src.length });

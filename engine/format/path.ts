@@ -156,7 +156,8 @@ class PathParser {
   }
 
   private unexpected(expected?: string): never {
-    const found = this.pos < this.text.length ? `"${this.text[this.pos]}"` : 'the end of the path';
+    // The whole character (an emoji is two UTF-16 units), control characters escaped: never half of one.
+    const found = this.pos < this.text.length ? JSON.stringify(String.fromCodePoint(this.text.codePointAt(this.pos)!)) : 'the end of the path';
     const what = expected ? `expected ${expected} but found ${found}` : `unexpected ${found}`;
     this.fail(what, 'paths look like name, node-id.field, a.b[0], a.b.0 or items[idx]; names use letters, digits, "_", "$" and "-"');
   }

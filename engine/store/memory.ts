@@ -13,7 +13,7 @@ import { CountersignError } from '../errors.js';
 import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
-import { checkCreate, checkEventIndex, checkMutate, checkMutation, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkAskedHash, checkCreate, checkEventIndex, checkMutate, checkMutation, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { givenCopyText, sameCopy } from './workflow-copy.js';
 import { checkQuery, checkRows, checkTable } from './ledger-rows.js';
 import { refuseExtraArguments } from '../run/option-keys.js';
@@ -69,6 +69,7 @@ export function createMemoryStore(): Store {
       open('read a workflow');
       checkWorkflowHash(hash, 'getWorkflow');
       if (runId !== undefined) checkStoreRunId(runId, 'getWorkflow');
+      checkAskedHash(hash, runId);
       const workflow = workflows.get(hash);
       if (!workflow) throw workflowNotFound(hash, runId);
       return workflow;

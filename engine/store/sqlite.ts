@@ -11,7 +11,7 @@ import type { Workflow } from '../format/model.js';
 import type { JournalEvent, RunStatus, RunSummary } from '../run/contract.js';
 import type { LedgerQuery, LedgerRow, Mutation, RunRecord, Store } from './store.js';
 import { deepFreeze } from '../format/freeze.js';
-import { checkCreate, checkEventIndex, checkMutate, checkMutation, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
+import { checkAskedHash, checkCreate, checkEventIndex, checkMutate, checkMutation, checkStoreRunId, checkWorkflowHash, duplicateRun, listedStatus, runNotFound, unknownWorkflowHash, workflowNotFound } from './store-errors.js';
 import { givenCopyText, sameCopy } from './workflow-copy.js';
 import { openDatabase } from './sqlite-schema.js';
 import { createSqliteLedger } from './sqlite-ledger.js';
@@ -257,6 +257,7 @@ export function createSqliteStore(dir: string): Store {
       mustBeOpen('read a workflow copy');
       checkWorkflowHash(hash, 'getWorkflow');
       if (runId !== undefined) checkStoreRunId(runId, 'getWorkflow');
+      checkAskedHash(hash, runId);
       const cached = workflowCache.get(hash);
       if (cached) return cached;
       const body = guard('read a workflow copy', () => sql.getWorkflow.get(hash));

@@ -30,6 +30,12 @@ export const IN_MEMORY_RUNS = 'list the runs this store holds with engine.runs()
  * damaged copy is (stored-workflow.ts), naming the run and the database file.
  */
 export function workflowNotFound(hash: string, runId?: string, file?: string): CountersignError {
+  // Asked for by hash alone, no run names it: a hash this store never held is the caller's, not damage to restore from a backup.
+  if (runId === undefined) {
+    return new CountersignError('E_INPUT', `getWorkflow(): ${file ?? 'the store'} holds no workflow copy ${hash}`, {
+      fix: 'pass the workflowHash a run record names (get(runId).workflowHash), or store the copy first with putWorkflow(hashWorkflow(workflow), workflow)',
+    });
+  }
   return new CountersignError('E_STORE', `${runId ? `run ${runId}: ` : ''}the workflow copy ${hash}${runId ? ' it was started with' : ''} is missing from ${file ?? 'the store'}: the store is damaged`, {
     ...(file ? { file } : {}),
     fix: file
@@ -86,6 +92,21 @@ export function checkWorkflowHash(hash: unknown, call: string): asserts hash is 
     });
   }
 }
+
+/**
+ * getWorkflow(hash) asked by a caller, not for a run: every copy is stored
+ * under its sha256 (putWorkflow refuses any other), so anything else names
+ * none — the caller's mistake, never damage to restore from a backup.
+ */
+export function checkAskedHash(hash: string, runId: string | undefined): void {
+  if (runId === undefined && !SHA256_HEX.test(hash)) {
+    throw new CountersignError('E_INPUT', `getWorkflow(): ${shown(hash)} is no workflow hash (a workflow copy is stored under its sha256, 64 lowercase hex digits)`, {
+      fix: 'pass the workflowHash a run record names (get(runId).workflowHash), or hashWorkflow(workflow) for a copy you stored',
+    });
+  }
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 const RUN_STATUSES: readonly string[] = ['waiting', 'completed', 'failed'];
 

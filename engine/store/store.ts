@@ -81,7 +81,7 @@ export interface Store {
   readonly file?: string;
   /** Stores the workflow copy under its own hash, hashWorkflow(workflow) (idempotent; puts back a stored copy that was damaged); any other hash is E_INPUT. */
   putWorkflow(hash: string, workflow: Workflow): void;
-  /** The stored copy; throws E_STORE if missing or damaged, naming `runId` (the run it is read for) when given. */
+  /** The stored copy. A malformed hash, or one the store never held asked for without `runId`, is E_INPUT; one missing for run `runId`, or damaged, is E_STORE naming the run. */
   getWorkflow(hash: string, runId?: string): Workflow;
   /** Inserts a new run, its first events and any ledger rows its first step wrote, atomically. */
   create(record: RunRecord, events: JournalEvent[], rows?: LedgerRow[]): void;

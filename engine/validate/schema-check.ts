@@ -221,7 +221,7 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
           missing: [missing],
         };
       }
-      return { ...error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${fieldHint(e, missing)}`), missingField: true, missing: [missing] };
+      return { ...error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${fieldHint(e, missing)}`), missingField: true, missing: [missing], requiredAt: e.schemaPath };
     }
     case 'maxItems':
       if (at === '/nodes') {

@@ -660,6 +660,8 @@ Human('r116: a usage error\'s fix says what to write (the values a flag takes, t
     [['step', 'r1', '--response', '{}', '--seq', 'x'], 'pass the seq the run shows (`countersign status r1`), or leave --seq out'],
     [['run', wf, '--agent', 'scripted:x.yaml', '--max-steps', '0'], 'write it as --max-steps 10, or leave it out'],
     [['status'], 'countersign status <runId> (`countersign runs` lists them)'],
+    // r117 a1: run as printed, each suggested command names the run and the store given.
+    [['step', 'r1', '--store', '/tmp/cs st2'], "countersign step r1 --store '/tmp/cs st2' --response '{\"field\": \"value\"}' (`countersign status r1 --store '/tmp/cs st2'` shows the schema"],
   ];
   for (const [args, fix] of cases) {
     const r = await cli([...args, '--json']);

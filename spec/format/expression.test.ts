@@ -199,15 +199,21 @@ runtimeErrors('whole-number arithmetic past ±2^53 is E_EXPRESSION, never a sile
   error(() => run('n = 9007199254740991 * 3'), 'E_EXPRESSION');
   error(() => run('n = -9007199254740991 - 2'), 'E_EXPRESSION');
   assert.is(run('n = 9007199254740990 + 1'), 9007199254740991);
-  // An operand already past 2^53 (an answer's number, a literal such as 1e16): the exact result is lost too.
+  // An operand already past 2^53 (an answer's number, a literal such as 1e16) makes a result past it too.
   error(() => run('n = 9007199254740992 + 1'), 'E_EXPRESSION');
   error(() => run('n = 1e16 + 1'), 'E_EXPRESSION');
+  assert.match(error(() => run('n = 1e16 + 1'), 'E_EXPRESSION').message, '1e16 + 1 is 10000000000000001, beyond');
   assert.is(run('n = 1.5 * 1e300'), 1.5e300, 'fractions and large doubles are not whole-number arithmetic');
-  // r114 c1: division and unary minus too, and an operand past it whatever the result (1e20 - 1e20 only looks like 0).
-  for (const source of ['n = 1e20 / 1', 'n = -1e20', 'n = 1e20 - 1e20', 'n = 1e20 / 1e10', 'n = -(9007199254740991 + 1)']) {
+  // r114 c1: division and unary minus too.
+  for (const source of ['n = 1e20 / 1', 'n = -1e20', 'n = -(9007199254740991 + 1)']) {
     assert.match(error(() => run(source), 'E_EXPRESSION').message, 'beyond the integers a number keeps exactly (±9007199254740991)', source);
   }
-  assert.match(error(() => run('n = 1e20 / 1'), 'E_EXPRESSION').message, 'failed: 1e20 is 100000000000000000000, beyond');
+  assert.match(error(() => run('n = 1e20 / 1'), 'E_EXPRESSION').message, 'failed: 1e20 / 1 is 100000000000000000000, beyond');
+  assert.match(error(() => run('n = -1e20'), 'E_EXPRESSION').message, 'failed: -1e20 is -100000000000000000000, beyond');
+  // r117 b1: a result within it is exact, whatever its operands (they are held exactly): never refused, so a literal such as 1e16 validates and runs.
+  assert.is(run('n = 1e16 * 0'), 0);
+  assert.is(run('n = 1e20 - 1e20'), 0);
+  assert.is(run('n = 1e20 / 1e10'), 1e10);
   assert.is(run('n = 7 / 2'), 3.5, 'a whole-number division may give a fraction');
   assert.is(run('n = -9007199254740991'), -9007199254740991);
   assert.is(run('n = 9007199254740991 / 3'), 3002399751580330.5);
@@ -262,6 +268,7 @@ syntax('each malformed form', () => {
     ['n = 1)', 'unexpected ")" at column 6', 6],
     ["n = 'open", 'unterminated string starting at column 5', 5],
     ['n = 1 % 2', 'unexpected character "%" at column 7', 7],
+    ['n = 1 😀 2', 'unexpected character "😀" at column 7', 7],
     ['n = a == b', 'unexpected "=" at column 7', 7],
     ['n = items[counter - 1]', 'malformed variable path "items[counter - 1]": expected "]" but found " " at column 18', 18],
     ['a.b = 1', 'the assignment target "a.b" at column 1 must be a bare variable name (no dots or brackets)', 1],

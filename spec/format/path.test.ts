@@ -83,6 +83,10 @@ malformed('each malformed form names what is wrong and where', () => {
     ["a['k']", `expected a variable name but found "'"`, 2],
     ['a[01]', 'index "01" has a leading zero', 2],
     ['.a', 'expected a variable name but found "."', 0],
+    // r117 b3: a character outside the BMP is named whole, never half of its surrogate pair; a control character escaped.
+    ['😀x', 'expected a variable name but found "😀"', 0],
+    ['n.😀', 'expected a name or an index after "." but found "😀"', 2],
+    ['a\tb', 'unexpected "\\t"', 1],
   ];
   for (const [text, what, offset] of cases) {
     const e = failure(text);

@@ -79,7 +79,7 @@ function suiteFor(name: string, open: () => { store: Store; cleanup: () => void 
     refused(() => store(c).putWorkflow('h6', undefined as never), 'E_INPUT', 'putWorkflow()', 'undefined');
     refused(() => store(c).putWorkflow('h3', 5 as never), 'E_INPUT', 'putWorkflow()', '5');
     refused(() => store(c).putWorkflow('h7', { metadata: {} } as never), 'E_INPUT', 'putWorkflow()', 'nodes');
-    for (const hash of ['h3', 'h4', 'h5', 'h6', 'h7']) refused(() => store(c).getWorkflow(hash), 'E_STORE', hash, 'missing');
+    for (const hash of ['h3', 'h4', 'h5', 'h6', 'h7']) refused(() => store(c).getWorkflow(hash, 'r1'), 'E_STORE', hash, 'missing');
   });
 
   test('a record the store would call damaged is refused by create() and update() with E_INPUT, and the other runs stay readable', (c) => {

@@ -77,8 +77,25 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.equal(store(c).getWorkflow(H1), WORKFLOW);
   });
 
-  test('reading a workflow hash the store never saw is E_STORE', (c) => {
-    assert.is(codeOf(() => store(c).getWorkflow('nope')), 'E_STORE');
+  test('r117 d1: reading a workflow hash the store never held, for no run, is E_INPUT (never "damaged", never the restore fix); a malformed hash says so', (c) => {
+    const never = 'a'.repeat(64);
+    let e: CountersignError | undefined;
+    try {
+      store(c).getWorkflow(never);
+    } catch (err) {
+      e = err as CountersignError;
+    }
+    assert.is(e?.code, 'E_INPUT');
+    assert.match(e!.message, `holds no workflow copy ${never}`);
+    assert.not.match(e!.message, 'damaged');
+    assert.not.match(e!.fix ?? '', 'backup');
+    assert.match(e!.fix ?? '', 'putWorkflow(hashWorkflow(workflow), workflow)');
+    try {
+      store(c).getWorkflow('not-a-hash');
+    } catch (err) {
+      e = err as CountersignError;
+    }
+    assert.equal([e?.code, e?.message], ['E_INPUT', 'getWorkflow(): "not-a-hash" is no workflow hash (a workflow copy is stored under its sha256, 64 lowercase hex digits)']);
   });
 
   test('r78 d6: a workflow copy read for a run and not held is E_STORE naming the run and the store\'s file (when it has one), with the fix for that store', (c) => {
@@ -376,7 +393,7 @@ function storeContract(name: 'memory' | 'sqlite', open: () => Context) {
     assert.match(err!.fix!, `hashWorkflow(copy) (${own})`);
     const library = await import('../../engine/index.js');
     assert.is(library.hashWorkflow(WORKFLOW), own, 'the fix names a function the library exports');
-    assert.is(codeOf(() => store(c).getWorkflow('deadbeef')), 'E_STORE', 'no copy was stored under the wrong hash');
+    assert.is(codeOf(() => store(c).getWorkflow('deadbeef', 'r2')), 'E_STORE', 'no copy was stored under the wrong hash');
     // The run that names it is refused at create (the store holds no such copy), never read later as a damaged copy.
     assert.is(codeOf(() => store(c).create(makeRecord('r2', { workflowHash: 'deadbeef' }), [])), 'E_STORE');
     assert.is(store(c).get('r2'), undefined);

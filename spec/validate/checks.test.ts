@@ -104,6 +104,26 @@ graph('an agent-directive\'s agent role, directive or completionCondition that i
   assert.equal(codes(validateWorkflow(workflow(named))), []);
 });
 
+graph('r117 b2: every field a node misses is said in one pass ({}: id and type together, at the node), and a misspelt one is still its unknown key', () => {
+  const bare = seedStructure();
+  bare.push({});
+  const report = validateWorkflow(workflow(bare));
+  assert.equal(codes(report), [`E_SCHEMA /nodes/${bare.length - 1}`]);
+  assert.match(report.errors[0].message, 'is missing required fields "id" and "type"; add them. id: ');
+  assert.match(report.errors[0].message, '. type: The node type');
+  const ask = seedStructure();
+  ask[1] = { id: 'do-work', type: 'agent-directive', connections: { success: 'delegate-review' } };
+  const asked = validateWorkflow(workflow(ask));
+  assert.equal(codes(asked), ['E_SCHEMA /nodes/1']);
+  assert.match(asked.errors[0].message, 'node "do-work" is missing required fields "directive" and "completionCondition"; add them');
+  const misspelt = seedStructure();
+  misspelt.push({ idd: 'x' });
+  const typo = validateWorkflow(workflow(misspelt));
+  assert.ok(typo.errors.some((e) => e.code === 'E_UNKNOWN_KEY' && e.message.includes('did you mean "id"?')));
+  assert.ok(typo.errors.some((e) => e.code === 'E_SCHEMA' && e.message.includes('is missing required field "type"')));
+  assert.not.ok(typo.errors.some((e) => e.message.includes('required fields')), 'the misspelt id is its unknown key, not a missing field');
+});
+
 graph('a fraction in an integer field is said as the fraction, never "must be an integer, not a number"', () => {
   const nodes = seedStructure();
   Object.assign(nodes[2], { timeoutMs: 1500.5, maxRetries: 2.5 });

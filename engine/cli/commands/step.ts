@@ -2,7 +2,7 @@ import { printJson, readJsonArg, reportFailure, usage } from '../io.js';
 import type { RunState } from '../../run/contract.js';
 import { noStore } from '../../store/open.js';
 import { checkRunId } from '../../run/engine-checks.js';
-import { renderState, withStore, withToolModules } from '../render.js';
+import { renderState, storeArg, withStore, withToolModules } from '../render.js';
 import { journalMark, printToolsRun, toolsRunSince } from '../tools-run.js';
 import { STORE_OPTIONS, TOOL_MODULE_OPTIONS, withEngine, type Command } from './command.js';
 import { shellWord } from '../../format/shell-word.js';
@@ -19,14 +19,17 @@ export const command: Command = {
     if (positionals.length !== 1) throw usage('step takes exactly one run id', 'countersign step <runId> --response <answer> (`countersign runs` lists the runs)');
     // Refused here, in the CLI's words (the fix is `countersign runs`), before any store is looked for.
     checkRunId(positionals[0]);
-    if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)', `countersign step ${typeof positionals[0] === 'string' ? positionals[0] : '<runId>'} --response '{"field": "value"}' (\`countersign status\` shows the schema the answer must fit)`);
+    // Fixes name the run and the store as given, so each runs as printed.
+    const id = shellWord(positionals[0]);
+    const store = storeArg(values.store as string | undefined);
+    if (values.response === undefined) throw usage('step needs --response with the answer (JSON, @file or - for stdin)', `countersign step ${id}${store} --response '{"field": "value"}' (\`countersign status ${id}${store}\` shows the schema the answer must fit)`);
     let seq: number | undefined;
     if (values.seq !== undefined) {
       seq = /^\s*-?\d+\s*$/.test(String(values.seq)) ? Number(values.seq) : Number.NaN;
       // A whole number that was never issued (0, negative, ahead) is the engine's E_SEQ.
-      if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`, `pass the seq the run shows (\`countersign status ${positionals[0]}\`), or leave --seq out`);
+      if (!Number.isInteger(seq)) throw usage(`--seq must be a whole number, got "${String(values.seq)}"`, `pass the seq the run shows (\`countersign status ${id}${store}\`), or leave --seq out`);
       // Past 2^53 a number is no longer the one typed: said as typed, never as another seq.
-      if (!Number.isSafeInteger(seq)) throw usage(`--seq ${String(values.seq).trim()} is larger than any seq (the largest is ${Number.MAX_SAFE_INTEGER})`, `pass the seq the run shows: \`countersign status ${positionals[0]}\``);
+      if (!Number.isSafeInteger(seq)) throw usage(`--seq ${String(values.seq).trim()} is larger than any seq (the largest is ${Number.MAX_SAFE_INTEGER})`, `pass the seq the run shows: \`countersign status ${id}${store}\``);
     }
     const answer = await readJsonArg(values.response as string, '--response', io);
     // Without --seq the answer is for the item pending when it was made. An
