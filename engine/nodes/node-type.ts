@@ -32,8 +32,12 @@ export interface Finding {
   valueOnly?: boolean;
   /** A schema finding that a field is missing from the object at `pointer`: it says nothing about what the object does hold. */
   missingField?: boolean;
-  /** The `required` list a missing field comes from (its schema path): fields one list misses in one object are said together. */
-  requiredAt?: string;
+  /**
+   * A field a `required` list misses: the list (its schema path), how the
+   * object and the field are said. Fields one list misses in one object are
+   * said as one finding.
+   */
+  required?: { at: string; subject: string; hint: string };
   /** What a misspelt name was most likely meant to be (its did-you-mean): a name it stands for is not missing too. */
   meant?: string;
   /** A number, boolean or null found where text was wanted, as the message names it: a YAML file adds how it was written (1.0, ~). */

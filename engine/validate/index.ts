@@ -180,24 +180,21 @@ function findingsOnce(data: unknown, opts: ValidateOptions): Finding[] {
   return missingTogether(withoutTypoEchoes(missingAsMisspelt(merge(fromSchema, own), data)));
 }
 
-const MISSING_SAID = /^(.*) is missing required field "([^"]*)"; add it(.*)$/s;
-
 /** The fields one `required` list misses in one object, said as one finding: `nodes[2] is missing required fields "id" and "type"`. */
 function missingTogether(findings: Finding[]): Finding[] {
   const groups = new Map<string, Finding[]>();
   for (const f of findings) {
-    if (f.code !== 'E_SCHEMA' || !f.missingField || f.requiredAt === undefined || !MISSING_SAID.test(f.message)) continue;
-    const key = `${f.pointer} ${f.requiredAt}`;
+    if (f.code !== 'E_SCHEMA' || f.required === undefined || f.missing?.length !== 1) continue;
+    const key = `${f.pointer} ${f.required.at}`;
     groups.set(key, [...(groups.get(key) ?? []), f]);
   }
   const dropped = new Set<Finding>();
   const joined = new Map<Finding, Finding>();
   for (const group of groups.values()) {
     if (group.length < 2) continue;
-    const said = group.map((f) => MISSING_SAID.exec(f.message)!);
-    const hints = said.map(([, , , hint], i) => (i < said.length - 1 ? hint.replace(/\.$/, '') : hint));
-    const fields = said.map(([, , field]) => field);
-    joined.set(group[0], { ...group[0], missing: fields, message: `${said[0][1]} is missing required fields ${fields.map((f) => `"${f}"`).join(' and ')}; add them${hints.join('')}` });
+    const fields = group.map((f) => f.missing![0]);
+    const hints = group.map((f, i) => (i < group.length - 1 ? f.required!.hint.replace(/\.$/, '') : f.required!.hint));
+    joined.set(group[0], { ...group[0], missing: fields, message: `${group[0].required!.subject} is missing required fields ${fields.map((f) => `"${f}"`).join(' and ')}; add them${hints.join('')}` });
     for (const f of group.slice(1)) dropped.add(f);
   }
   return findings.filter((f) => !dropped.has(f)).map((f) => joined.get(f) ?? f);
@@ -306,7 +303,7 @@ function merge(fromSchemaAll: Finding[], own: Finding[]): Finding[] {
     if (named.has(f.pointer)) return false;
     const first = schemaPlaces.get(f.pointer);
     // Each field one `required` list misses ({} for a node: id and type) is its own fault, said together later (missingTogether).
-    if (first) return first.requiredAt !== undefined && first.requiredAt === f.requiredAt && !first.missing?.some((m) => f.missing?.includes(m));
+    if (first) return first.required !== undefined && first.required.at === f.required?.at && !first.missing?.some((m) => f.missing?.includes(m));
     schemaPlaces.set(f.pointer, f);
     return true;
   });

@@ -141,7 +141,8 @@ function contentStart(doc: SourceDocument, i: number): number {
   return header ? i + header[0].length : i;
 }
 
-function indexOf(doc: SourceDocument, at: Position): number {
+/** The character index of a 1-based line and column in the document's text. */
+export function indexOf(doc: SourceDocument, at: Position): number {
   return (lineStarts(doc)[at.line - 1] ?? 0) + at.col - 1;
 }
 

@@ -221,7 +221,8 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
           missing: [missing],
         };
       }
-      return { ...error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${fieldHint(e, missing)}`), missingField: true, missing: [missing], requiredAt: e.schemaPath };
+      const hint = fieldHint(e, missing);
+      return { ...error('E_SCHEMA', at, `${subject} is missing required field "${missing}"; add it${hint}`), missingField: true, missing: [missing], required: { at: e.schemaPath, subject, hint } };
     }
     case 'maxItems':
       if (at === '/nodes') {

@@ -6,23 +6,22 @@
  * and that quoting keeps it text.
  */
 import type { SourceDocument } from '../format/source.js';
-import { lineStartsOf } from '../format/offsets.js';
 import type { Finding } from '../nodes/node-type.js';
-import { locateFinding } from './locate.js';
+import { indexOf, locateFinding } from './locate.js';
+import { pointerSegments } from './pointer.js';
 
 export function withScalarAsWritten(doc: SourceDocument, finding: Finding): Finding {
   if (doc.format !== 'yaml' || finding.scalarSaid === undefined) return finding;
   const at = locateFinding(doc, finding);
-  const starts = lineStartsOf(doc.text);
-  if (at.line < 1 || at.line > starts.length) return finding;
-  const start = starts[at.line - 1] + at.col - 1;
+  if (at.line < 1) return finding;
+  const start = indexOf(doc, at);
   // A plain scalar ends at a line break, a comment, or (in flow style) the next item.
   const raw = (/^[^\n#,\]}]*/.exec(doc.text.slice(start))?.[0] ?? '').trimEnd();
   const said = finding.scalarSaid;
   let how: string;
   // An empty value (`agent:`) has no text of its own: it is placed at its key.
-  const key = decodeURIComponent(finding.pointer.split('/').pop() ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
-  if (raw === '' || (finding.scalarSaid === 'null' && (raw === `${key}:` || raw.startsWith(`${key}: `) || raw.startsWith(`${key}:\t`)))) how = 'nothing is written after its key, which YAML reads as null: write the text';
+  const key = pointerSegments(finding.pointer).pop() ?? '';
+  if (raw === '' || (said === 'null' && (raw === `${key}:` || raw.startsWith(`${key}: `) || raw.startsWith(`${key}:\t`)))) how = 'nothing is written after its key, which YAML reads as null: write the text';
   else if (/^["'*&!|>]/.test(raw)) return finding; // quoted, an alias, a tag or a block: not a plain scalar misread
   else {
     const read = said === 'null' ? 'null' : said.startsWith('the number') || said.startsWith('the fraction') ? 'a number' : said;

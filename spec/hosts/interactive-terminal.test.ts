@@ -29,11 +29,21 @@ const PROMPT = 'an empty line submits), or `$error: <why>` to declare failure.\n
 
 /** `run` at a terminal, stdout (--json) into a file; then the terminal's settings as stty prints them. */
 async function runAtTerminal(steps: PtyStep[], redirect = '') {
+  return interactiveRun('wf.json', WORKFLOW, steps, redirect, '; stty -a');
+}
+
+/**
+ * `countersign run <file> --agent interactive` at a terminal, its --json
+ * document into out.json: what the terminal showed, the exit status, the
+ * document and the folder. The shell outlives a Ctrl-C (sent, as the
+ * kernel sends it, to the whole foreground process group) to say how the
+ * run ended; `after` runs in it next.
+ */
+async function interactiveRun(file: string, workflow: unknown, steps: PtyStep[], redirect = '', after = '') {
   const dir = tempDir();
-  writeFileSync(join(dir, 'wf.json'), JSON.stringify(WORKFLOW));
-  const run = `node ${LAUNCHER} run wf.json --agent interactive --store st --agent-timeout 60 --json > out.json${redirect}`;
-  // The shell outlives a Ctrl-C (sent, as the kernel sends it, to the whole foreground process group) to say how the run ended.
-  const r = await runInPty(`trap true INT; ${run}; echo "exit=$?"; stty -a`, steps, { cwd: dir });
+  writeFileSync(join(dir, file), JSON.stringify(workflow));
+  const run = `node ${LAUNCHER} run ${file} --agent interactive --store st --agent-timeout 60 --json > out.json${redirect}`;
+  const r = await runInPty(`trap true INT; ${run}; echo "exit=$?"${after}`, steps, { cwd: dir });
   const exit = /exit=(\d+)/.exec(r.output);
   let json: any;
   try {
@@ -205,17 +215,7 @@ const LOOP = {
 
 /** `run` of the loop workflow at a terminal (stdout, --json, into a file); the transcript is what the terminal showed. */
 async function runLoopAtTerminal(steps: PtyStep[]) {
-  const dir = tempDir();
-  writeFileSync(join(dir, 'loop.json'), JSON.stringify(LOOP));
-  const r = await runInPty(`trap true INT; node ${LAUNCHER} run loop.json --agent interactive --store st --agent-timeout 60 --json > out.json; echo "exit=$?"`, steps, { cwd: dir });
-  const exit = /exit=(\d+)/.exec(r.output);
-  let json: any;
-  try {
-    json = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
-  } catch {
-    json = undefined;
-  }
-  return { ...r, exit: exit ? Number(exit[1]) : undefined, json };
+  return interactiveRun('loop.json', LOOP, steps);
 }
 
 /** What the terminal showed after each item's prompt, up to the next item's header. */
