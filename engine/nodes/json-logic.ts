@@ -116,6 +116,11 @@ export function jsonLogicReads(rule: unknown, pointer: string): VariableRead[] {
 export function checkJsonLogic(rule: unknown, pointer: string): Finding[] {
   const out: Finding[] = [];
   const bad = (message: string, at: string) => out.push({ code: 'E_CONDITION', message, pointer: at, severity: 'error' });
+  // A rule that is a plain value (YAML's empty `jsonLogic:` is null) is no test: its route would be fixed without a word.
+  if (rule === null || typeof rule !== 'object' || Array.isArray(rule)) {
+    bad(`the jsonLogic rule is ${rule === null ? 'empty (null)' : Array.isArray(rule) ? 'a list' : `the plain value ${JSON.stringify(rule)}`}, which tests nothing, so the condition would always route the same way: write an operation such as {"==": [{"var": "x"}, 1]}, or connect the node before straight to the next one`, pointer);
+    return out;
+  }
   const walk = (node: unknown, at: string, depth: number, itemScope: boolean): void => {
     if (depth > MAX_JSON_LOGIC_DEPTH) {
       bad(`the jsonLogic rule nests deeper than ${MAX_JSON_LOGIC_DEPTH} levels`, at);

@@ -44,6 +44,8 @@ export interface Finding {
   scalarSaid?: string;
   /** The pattern that text must then fit (quoting `version: 1.0` gives "1.0", which major.minor.patch still refuses). */
   scalarPattern?: string;
+  /** The texts that field takes, when it takes only some (a type name): quoting `5` gives "5", which is none of them. */
+  scalarAllowed?: string[];
   /** The required connections an E_MISSING_CONNECTION names. */
   missing?: readonly string[];
 }

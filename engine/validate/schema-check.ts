@@ -58,6 +58,8 @@ const KEYWORD_PAIRING = /^#\/dependencies(?:\/(?:if|nullable|additionalItems)\/|
 const GLOBAL_INPUTS = /^\/nodes\/\d+\/inputSchema\/globalInputs$/;
 /** A registry entry's own type list. */
 const REGISTRY_TYPE = /^\/variableRegistry\/[^/]+\/type$/;
+const REGISTRY_ENTRY = /^\/variableRegistry\/[^/]+$/;
+const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 
 export function schemaFindings(data: unknown): Finding[] {
   const validate = workflowValidator();
@@ -89,6 +91,14 @@ export function schemaFindings(data: unknown): Finding[] {
     // ajv names only the first repeat of a globalInputs name; each repeat is its own finding, at its index.
     if (error.keyword === 'uniqueItems' && GLOBAL_INPUTS.test(error.instancePath)) {
       findings.push(...repeatedGlobalInputs(error.instancePath, error.data));
+      continue;
+    }
+    // A registry entry that is no object: the editors' JSON Schema part allows a boolean schema there, which the
+    // declaration does not (it needs type and description): only the declaration's "must be an object" is said.
+    if (error.keyword === 'type' && REGISTRY_ENTRY.test(error.instancePath) && (error.params as { type?: unknown }).type === 'boolean') continue;
+    // A registry type that is neither a name nor a list: said as what it takes, not as the list branch's "must be an array".
+    if (error.keyword === 'type' && REGISTRY_TYPE.test(error.instancePath) && typeof error.data !== 'string') {
+      findings.push({ code: 'E_SCHEMA', pointer: error.instancePath, severity: 'error', message: `${describePointer(data, error.instancePath)} must be a type name (${JSON_TYPES.join(', ')}) or a list of them, not ${jsonTypeOf(error.data)}` });
       continue;
     }
     const finding = toFinding(data, error);
@@ -242,6 +252,8 @@ function toFinding(data: unknown, e: ErrorObject): Finding {
         found.scalarSaid = said;
         const pattern = (e.parentSchema as { pattern?: unknown } | undefined)?.pattern;
         if (typeof pattern === 'string') found.scalarPattern = pattern;
+        const allowed = (e.parentSchema as { enum?: unknown } | undefined)?.enum;
+        if (Array.isArray(allowed)) found.scalarAllowed = allowed.filter((a): a is string => typeof a === 'string');
       }
       return found;
     }

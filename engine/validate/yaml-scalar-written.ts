@@ -26,7 +26,7 @@ export function withScalarAsWritten(doc: SourceDocument, finding: Finding): Find
   else {
     const read = said === 'null' ? 'null' : said.startsWith('the number') || said.startsWith('the fraction') ? 'a number' : said;
     // Quoting keeps it text, but not text the field takes when it has a form of its own (a version's major.minor.patch).
-    const fits = finding.scalarPattern === undefined || new RegExp(finding.scalarPattern, 'u').test(raw);
+    const fits = (finding.scalarPattern === undefined || new RegExp(finding.scalarPattern, 'u').test(raw)) && (finding.scalarAllowed === undefined || finding.scalarAllowed.includes(raw));
     how = fits
       ? `written ${raw}, which YAML reads as ${read}: quote it, "${raw.replace(/"/g, '\\"')}", to keep it as text`
       : `written ${raw}, which YAML reads as ${read}: write quoted text of the form this field takes`;

@@ -104,6 +104,16 @@ operands('a condition node with a fault of its own (a connection of the wrong ty
   assert.equal(report.warnings.filter((w) => w.code === 'E_CONDITION_OPERAND_TYPE').map((w) => w.pointer), ['/nodes/2/condition/left/contextPath']);
 });
 
+operands('r120 b3: a jsonLogic rule that is a plain value (YAML\'s empty `jsonLogic:` is null, true, 5, a list) is E_CONDITION at the rule, never a condition that always routes one way', () => {
+  for (const rule of [null, true, 5, 'x', [1]]) {
+    const report = validateWorkflow(flow({ jsonLogic: rule }));
+    assert.equal(report.errors.map((e) => [e.code, e.pointer]), [['E_CONDITION', '/nodes/2/condition/jsonLogic']], JSON.stringify(rule));
+    assert.match(report.errors[0].message, 'tests nothing, so the condition would always route the same way');
+  }
+  assert.match(validateWorkflow(flow({ jsonLogic: null })).errors[0].message, 'the jsonLogic rule is empty (null)');
+  assert.equal(validateWorkflow(flow({ jsonLogic: { '==': [{ var: 'count' }, 0] } })).errors, []);
+});
+
 operands('the warning is located at the operand in a YAML file (line:col), and validate still says the file is usable', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cs-operands-'));
   const file = join(dir, 'flow.yaml');

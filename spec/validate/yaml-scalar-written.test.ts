@@ -51,4 +51,28 @@ written('JSON, where a number is written as one, keeps the plain wording', () =>
   assert.not.match(r.errors[0].message, 'written');
 });
 
+written('r120 b1/b2: a registry entry that is no object is told it must be an object (never "a boolean"), and a registry type that is no name nor list is told what it takes; a quoted 5 is no type name, so quoting is not advised', () => {
+  const r = report('registry.yaml', [
+    'metadata: {name: t, version: 1.0.0, description: d}',
+    'variableRegistry:',
+    '  k:',
+    '  j: 5',
+    '  t: true',
+    '  g: {type: 5, description: x}',
+    '  h: {type: [string, 5], description: x}',
+    'nodes:',
+    '  - {id: s, type: start, connections: {default: e}}',
+    '  - {id: e, type: end}',
+    '',
+  ].join('\n'));
+  const said = Object.fromEntries(r.errors.map((e) => [e.pointer, e.message]));
+  for (const [name, value] of [['k', 'null'], ['j', 'the number 5'], ['t', 'a boolean']]) {
+    assert.match(said[`/variableRegistry/${name}`], `variableRegistry.${name} must be an object, not ${value}. A global variable`);
+    assert.not.match(said[`/variableRegistry/${name}`], 'must be a boolean');
+  }
+  assert.is(said['/variableRegistry/g/type'], 'variableRegistry.g.type must be a type name (string, number, integer, boolean, object, array, null) or a list of them, not the number 5');
+  assert.match(said['/variableRegistry/h/type/1'], '(written 5, which YAML reads as a number: write quoted text of the form this field takes)');
+  assert.is(r.errors.length, 5);
+});
+
 written.run();
